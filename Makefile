@@ -1,0 +1,55 @@
+# edgeflow — build, run and test.
+#
+#   make run    start the service on http://127.0.0.1:8080 (SQLite and the local edge under ./.edgeflow)
+#   make test   run the whole test suite
+#   make bench  run the Go benchmarks
+
+GO        ?= go
+ADDR      ?= 127.0.0.1:8080
+DATA_DIR  ?= ./.edgeflow
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -s -w -X main.version=$(VERSION)
+# Every Node package of the repository (the local edge, test harnesses, the UI).
+NPM_DIRS  := $(patsubst %/package-lock.json,%,$(shell git ls-files '*package-lock.json' 2>/dev/null))
+
+.PHONY: all build run test test-go test-node deps npm-deps bench lint clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/edgeflow ./cmd/edgeflow
+
+run: deps build
+	./bin/edgeflow serve --addr $(ADDR) --data-dir $(DATA_DIR)
+
+deps: npm-deps
+	$(GO) mod download
+
+# npm ci only where node_modules is missing or older than its lock file.
+npm-deps:
+	@for d in $(NPM_DIRS); do \
+		if [ ! -d "$$d/node_modules" ] || [ "$$d/package-lock.json" -nt "$$d/node_modules/.package-lock.json" ]; then \
+			echo "npm ci in $$d"; (cd "$$d" && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \
+		fi; \
+	done
+
+test: deps test-node test-go
+
+test-node:
+	@for d in $(NPM_DIRS); do \
+		if grep -q '"test"' "$$d/package.json"; then echo "npm test in $$d"; (cd "$$d" && npm test --silent) || exit 1; fi; \
+	done
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 20m ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+lint:
+	gofmt -l . | (! grep .)
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin
