@@ -28,6 +28,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"version", "print the version", runVersion},
+		{"registry", "build and verify the node registry (registry build|verify)", runRegistry},
 		{"help", "list the commands", runHelp},
 	}
 }

@@ -1,0 +1,341 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Definition is a marketplace node definition: the content of a version's
+// node.json. Its JSON shape is the node definition shape shared with
+// internal/nodes (docs/registry.md, "node.json").
+type Definition struct {
+	ID                 string                 `json:"id"`
+	Name               string                 `json:"name"`
+	Description        string                 `json:"description"`
+	Category           string                 `json:"category"`
+	Tags               []string               `json:"tags,omitempty"`
+	Author             string                 `json:"author"`
+	License            string                 `json:"license"`
+	Version            string                 `json:"version"`
+	ConfigSchema       map[string]ConfigField `json:"configSchema"`
+	OutputSchema       map[string]OutputField `json:"outputSchema"`
+	AllowedInFunctions bool                   `json:"allowedInFunctions"`
+	Dependencies       map[string]string      `json:"dependencies,omitempty"`
+}
+
+// ConfigField describes one key of a node's data.
+type ConfigField struct {
+	Type        string      `json:"type"`
+	Label       string      `json:"label"`
+	Description string      `json:"description,omitempty"`
+	Required    bool        `json:"required,omitempty"`
+	Default     any         `json:"default,omitempty"`
+	Placeholder string      `json:"placeholder,omitempty"`
+	Options     []string    `json:"options,omitempty"`
+	EnvVarName  string      `json:"envVarName,omitempty"`
+	Validation  *Validation `json:"validation,omitempty"`
+}
+
+// Validation holds the optional constraints of a config field: Min and Max
+// for numbers, MinLength, MaxLength, Pattern (RE2 syntax) and Format for
+// strings.
+type Validation struct {
+	Min       *float64 `json:"min,omitempty"`
+	Max       *float64 `json:"max,omitempty"`
+	MinLength *int     `json:"minLength,omitempty"`
+	MaxLength *int     `json:"maxLength,omitempty"`
+	Pattern   string   `json:"pattern,omitempty"`
+	Format    string   `json:"format,omitempty"`
+}
+
+// OutputField describes one key of the node's value (what {{node_id.key}}
+// reads).
+type OutputField struct {
+	Type        string                 `json:"type"`
+	Description string                 `json:"description,omitempty"`
+	Nullable    bool                   `json:"nullable,omitempty"`
+	Items       *OutputField           `json:"items,omitempty"`
+	Properties  map[string]OutputField `json:"properties,omitempty"`
+}
+
+// Config field types.
+const (
+	FieldString      = "string"
+	FieldNumber      = "number"
+	FieldBoolean     = "boolean"
+	FieldSelect      = "select"
+	FieldMultiselect = "multiselect"
+	FieldSecret      = "secret"
+	FieldCode        = "code"
+	FieldJSON        = "json"
+	FieldExpression  = "expression"
+	FieldTextarea    = "textarea"
+)
+
+var (
+	fieldTypes   = []string{FieldString, FieldNumber, FieldBoolean, FieldSelect, FieldMultiselect, FieldSecret, FieldCode, FieldJSON, FieldExpression, FieldTextarea}
+	outputTypes  = []string{"string", "number", "boolean", "object", "array", "null", "any"}
+	formats      = []string{"email", "url", "uuid", "date", "date-time", "duration"}
+	stringTyped  = []string{FieldString, FieldSecret, FieldCode, FieldJSON, FieldExpression, FieldTextarea, FieldSelect}
+	builtinTypes = []string{"step", "sleep", "sleep_until", "branch", "parallel", "race", "http_request", "wait_for_event", "try_catch", "loop", "break", "sub_workflow"}
+
+	// Categories are the categories a node may declare.
+	Categories = []string{"AI", "Messaging", "Email", "Developer Tools", "Project Management", "Productivity", "Database", "Storage", "Payments", "CRM", "Data", "HTTP", "Utilities"}
+
+	idPattern        = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
+	fieldNamePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`)
+	envNamePattern   = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+	tagPattern       = regexp.MustCompile(`^[a-z0-9][a-z0-9:._-]{0,39}$`)
+	npmNamePattern   = regexp.MustCompile(`^(@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$`)
+	npmRangePattern  = regexp.MustCompile(`^[0-9A-Za-z.^~<>=|*+ -]{1,100}$`)
+)
+
+// ParseDefinition decodes a node.json document strictly (unknown keys and
+// trailing data are errors) and checks it with Check. The error lists every
+// problem found.
+func ParseDefinition(data []byte) (Definition, error) {
+	var d Definition
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return Definition{}, fmt.Errorf("node.json: %w", err)
+	}
+	if dec.More() {
+		return Definition{}, fmt.Errorf("node.json: trailing data after the JSON object")
+	}
+	if err := d.Check(); err != nil {
+		return Definition{}, err
+	}
+	return d, nil
+}
+
+// Check validates the definition against the rules of docs/registry.md and
+// returns one error listing every problem, or nil.
+func (d *Definition) Check() error {
+	var errs []string
+	add := func(path, format string, args ...any) {
+		errs = append(errs, path+": "+fmt.Sprintf(format, args...))
+	}
+	if !idPattern.MatchString(d.ID) {
+		add("id", "%q must be lowercase letters, digits and '-', starting with a letter, at most 64 characters", d.ID)
+	}
+	if contains(builtinTypes, d.ID) {
+		add("id", "%q is a builtin node type", d.ID)
+	}
+	checkText(add, "name", d.Name, 100)
+	checkText(add, "description", d.Description, 300)
+	if !contains(Categories, d.Category) {
+		add("category", "%q is not one of %s", d.Category, strings.Join(Categories, ", "))
+	}
+	seenTags := map[string]bool{}
+	for i, t := range d.Tags {
+		if !tagPattern.MatchString(t) {
+			add(fmt.Sprintf("tags[%d]", i), "%q must be lowercase letters, digits and ':._-', at most 40 characters", t)
+		}
+		if seenTags[t] {
+			add(fmt.Sprintf("tags[%d]", i), "duplicate tag %q", t)
+		}
+		seenTags[t] = true
+	}
+	checkText(add, "author", d.Author, 100)
+	checkText(add, "license", d.License, 100)
+	if _, err := ParseVersion(d.Version); err != nil {
+		add("version", "%v", err)
+	}
+	if d.ConfigSchema == nil {
+		add("configSchema", "required (use {} for a node without configuration)")
+	}
+	for _, name := range sortedKeys(d.ConfigSchema) {
+		checkConfigField(add, "configSchema."+name, name, d.ConfigSchema[name])
+	}
+	if d.OutputSchema == nil {
+		add("outputSchema", "required (use {} for a node without a value)")
+	}
+	for _, name := range sortedKeys(d.OutputSchema) {
+		checkOutputField(add, "outputSchema."+name, d.OutputSchema[name], 0)
+	}
+	for _, name := range sortedKeys(d.Dependencies) {
+		if !npmNamePattern.MatchString(name) || len(name) > 214 {
+			add("dependencies."+name, "not a valid npm package name")
+		}
+		if r := d.Dependencies[name]; !npmRangePattern.MatchString(r) {
+			add("dependencies."+name, "version range %q is not a valid npm range", r)
+		}
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func checkText(add func(string, string, ...any), path, s string, max int) {
+	switch {
+	case strings.TrimSpace(s) == "":
+		add(path, "required")
+	case len([]rune(s)) > max:
+		add(path, "longer than %d characters", max)
+	}
+}
+
+func checkConfigField(add func(string, string, ...any), path, name string, f ConfigField) {
+	if !fieldNamePattern.MatchString(name) {
+		add(path, "field name must be a JavaScript identifier (letters, digits, '_'), at most 64 characters")
+	}
+	if !contains(fieldTypes, f.Type) {
+		add(path+".type", "%q is not one of %s", f.Type, strings.Join(fieldTypes, ", "))
+		return
+	}
+	checkText(add, path+".label", f.Label, 100)
+	switch f.Type {
+	case FieldSelect, FieldMultiselect:
+		if len(f.Options) == 0 {
+			add(path+".options", "required for a %s field", f.Type)
+		}
+		seen := map[string]bool{}
+		for _, o := range f.Options {
+			if seen[o] {
+				add(path+".options", "duplicate option %q", o)
+			}
+			seen[o] = true
+		}
+	default:
+		if len(f.Options) > 0 {
+			add(path+".options", "only select and multiselect fields have options")
+		}
+	}
+	if f.Type == FieldSecret {
+		if !envNamePattern.MatchString(f.EnvVarName) {
+			add(path+".envVarName", "a secret field names the env var it is read from, matching ^[A-Z][A-Z0-9_]*$ (got %q)", f.EnvVarName)
+		}
+		if f.Default != nil {
+			add(path+".default", "a secret field has no default")
+		}
+	} else if f.EnvVarName != "" {
+		add(path+".envVarName", "only secret fields name an env var")
+	}
+	if f.Default != nil {
+		checkDefault(add, path+".default", f)
+	}
+	if v := f.Validation; v != nil {
+		if (v.Min != nil || v.Max != nil) && f.Type != FieldNumber {
+			add(path+".validation", "min and max apply to number fields")
+		}
+		if v.Min != nil && v.Max != nil && *v.Min > *v.Max {
+			add(path+".validation", "min is greater than max")
+		}
+		if (v.MinLength != nil || v.MaxLength != nil || v.Pattern != "" || v.Format != "") && !contains(stringTyped, f.Type) {
+			add(path+".validation", "minLength, maxLength, pattern and format apply to text fields")
+		}
+		if v.MinLength != nil && *v.MinLength < 0 || v.MaxLength != nil && *v.MaxLength < 0 {
+			add(path+".validation", "lengths must not be negative")
+		}
+		if v.MinLength != nil && v.MaxLength != nil && *v.MinLength > *v.MaxLength {
+			add(path+".validation", "minLength is greater than maxLength")
+		}
+		if v.Pattern != "" {
+			if _, err := regexp.Compile(v.Pattern); err != nil {
+				add(path+".validation.pattern", "%v", err)
+			}
+		}
+		if v.Format != "" && !contains(formats, v.Format) {
+			add(path+".validation.format", "%q is not one of %s", v.Format, strings.Join(formats, ", "))
+		}
+	}
+}
+
+func checkDefault(add func(string, string, ...any), path string, f ConfigField) {
+	switch f.Type {
+	case FieldNumber:
+		if _, ok := f.Default.(float64); !ok {
+			add(path, "must be a number")
+		}
+	case FieldBoolean:
+		if _, ok := f.Default.(bool); !ok {
+			add(path, "must be a boolean")
+		}
+	case FieldSelect:
+		s, ok := f.Default.(string)
+		if !ok || !contains(f.Options, s) {
+			add(path, "must be one of the options")
+		}
+	case FieldMultiselect:
+		list, ok := f.Default.([]any)
+		if !ok {
+			add(path, "must be an array of options")
+			return
+		}
+		for _, x := range list {
+			if s, ok := x.(string); !ok || !contains(f.Options, s) {
+				add(path, "%v is not one of the options", x)
+			}
+		}
+	case FieldJSON:
+		// A JSON field holds JSON text, like http_request's headers.
+		s, ok := f.Default.(string)
+		if !ok || !json.Valid([]byte(s)) {
+			add(path, "must be a string holding JSON")
+		}
+	default:
+		if _, ok := f.Default.(string); !ok {
+			add(path, "must be a string")
+		}
+	}
+}
+
+func checkOutputField(add func(string, string, ...any), path string, f OutputField, depth int) {
+	if depth > 8 {
+		add(path, "nested deeper than 8 levels")
+		return
+	}
+	if !contains(outputTypes, f.Type) {
+		add(path+".type", "%q is not one of %s", f.Type, strings.Join(outputTypes, ", "))
+	}
+	if f.Items != nil {
+		if f.Type != "array" {
+			add(path+".items", "only array fields have items")
+		}
+		checkOutputField(add, path+".items", *f.Items, depth+1)
+	}
+	if len(f.Properties) > 0 && f.Type != "object" {
+		add(path+".properties", "only object fields have properties")
+	}
+	for _, name := range sortedKeys(f.Properties) {
+		checkOutputField(add, path+".properties."+name, f.Properties[name], depth+1)
+	}
+}
+
+// SecretEnvVars returns the env var names of the definition's secret fields,
+// sorted.
+func (d *Definition) SecretEnvVars() []string {
+	var names []string
+	for _, f := range d.ConfigSchema {
+		if f.Type == FieldSecret && f.EnvVarName != "" {
+			names = append(names, f.EnvVarName)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
