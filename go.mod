@@ -1,6 +1,6 @@
 module github.com/edgeflow/edgeflow
 
-go 1.26.0
+go 1.26
 
 require (
 	github.com/cloudflare/cloudflare-go/v6 v6.10.0 // indirect

@@ -56,9 +56,9 @@ type fixtureResponse struct {
 // bindingState is KV, R2 and D1 content: seeded before a case, or expected
 // after it.
 type bindingState struct {
-	KV map[string]string    `json:"kv,omitempty"`
-	R2 map[string]r2Object  `json:"r2,omitempty"`
-	D1 json.RawMessage      `json:"d1,omitempty"` // seed: SQL statements; after: [{sql, rows}]
+	KV map[string]string   `json:"kv,omitempty"`
+	R2 map[string]r2Object `json:"r2,omitempty"`
+	D1 json.RawMessage     `json:"d1,omitempty"` // seed: SQL statements; after: [{sql, rows}]
 }
 
 type r2Object struct {
