@@ -164,3 +164,74 @@ func replaceFake(v any, base string) any {
 	}
 	return v
 }
+
+// TestFixturesDescribeEveryNode checks that every node version has a
+// fixture the behaviour test can run: configs use only the node's fields
+// and give every required one, HTTP nodes point at the fake service and
+// describe the exact request, secrets come from env.
+func TestFixturesDescribeEveryNode(t *testing.T) {
+	t.Parallel()
+	for _, nv := range loadNodeVersions(t) {
+		def := nv.bundle.Definition
+		binding := false
+		for _, tag := range def.Tags {
+			binding = binding || strings.HasPrefix(tag, "binding:")
+		}
+		_, hasBaseURL := def.ConfigSchema["baseUrl"]
+		if !binding && !hasBaseURL && len(def.SecretEnvVars()) == 0 {
+			t.Errorf("%s: an HTTP node needs a baseUrl field (or a URL secret) so tests can point it at a fake", nv.key)
+		}
+		if len(nv.fixture.Cases) == 0 {
+			t.Errorf("%s: fixture.json has no cases", nv.key)
+		}
+		success := 0
+		for _, c := range nv.fixture.Cases {
+			name := nv.key + "/" + c.Name
+			if (c.Error == "") == (c.Output == nil) {
+				t.Errorf("%s: give exactly one of output and error", name)
+			}
+			if c.Error == "" {
+				success++
+			}
+			for k := range c.Config {
+				f, ok := def.ConfigSchema[k]
+				switch {
+				case !ok:
+					t.Errorf("%s: config key %q is not a field of the node", name, k)
+				case f.Type == registry.FieldSecret:
+					t.Errorf("%s: secret %q must come from env, not config", name, k)
+				}
+			}
+			cfg := resolvedConfig(def, c, "http://fake")
+			for fname, f := range def.ConfigSchema {
+				if _, ok := cfg[fname]; f.Required && f.Type != registry.FieldSecret && !ok {
+					t.Errorf("%s: required field %q is missing", name, fname)
+				}
+			}
+			if binding {
+				if c.Request != nil {
+					t.Errorf("%s: a binding node sends no HTTP request", name)
+				}
+				continue
+			}
+			for _, env := range def.SecretEnvVars() {
+				if c.Env[env] == "" {
+					t.Errorf("%s: env %s (a secret of the node) is not set", name, env)
+				}
+			}
+			if c.Request == nil || c.Response == nil {
+				t.Errorf("%s: an HTTP node's case needs request and response", name)
+				continue
+			}
+			if c.Request.Method == "" || !strings.HasPrefix(c.Request.Path, "/") {
+				t.Errorf("%s: request needs a method and a path starting with /", name)
+			}
+			if hasBaseURL && c.Config["baseUrl"] != fakeURL {
+				t.Errorf("%s: config.baseUrl must be %s", name, fakeURL)
+			}
+		}
+		if success == 0 {
+			t.Errorf("%s: no successful case", nv.key)
+		}
+	}
+}
