@@ -349,3 +349,29 @@ func TestDeclaredDependencyMayBeImported(t *testing.T) {
 		t.Errorf("Build refused a declared dependency: %v", err)
 	}
 }
+
+func TestNodeReferenceNamesEveryVersion(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../../docs/marketplace-nodes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newEmbedded(t)
+	for _, n := range r.Nodes(t.Context()) {
+		for _, v := range n.Versions {
+			b, err := r.Bundle(t.Context(), n.ID, v.Version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			heading := "### " + b.Definition.Name + " " + v.Version
+			if !bytes.Contains(doc, []byte(heading)) {
+				t.Errorf("docs/marketplace-nodes.md has no section %q", heading)
+			}
+			for field := range b.Definition.ConfigSchema {
+				if !bytes.Contains(doc, []byte("| `"+field+"` |")) {
+					t.Errorf("docs/marketplace-nodes.md does not describe %s's field %s", n.ID, field)
+				}
+			}
+		}
+	}
+}
