@@ -73,5 +73,8 @@ const stop = async (sig) => {
   await edge.close();
   process.exit(0);
 };
+// miniflare's exit hook would exit at once with 143; our stop disposes workerd itself and releases the lock.
+process.removeAllListeners("SIGTERM");
+process.removeAllListeners("SIGINT");
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGINT", () => stop("SIGINT"));

@@ -164,6 +164,15 @@ export class Api {
       send(res, 200, this.stats());
       return;
     }
+    if (url.pathname === "/__edge/cron" && req.method === "POST") {
+      // Runs the schedules due at ?time= (an ISO time, default now) at once.
+      this.#auth(req);
+      const t = new Date(url.searchParams.get("time") ?? Date.now());
+      if (Number.isNaN(t.getTime())) throw new EdgeError(400, 10001, "time must be an ISO 8601 time");
+      t.setUTCSeconds(0, 0);
+      send(res, 200, { time: t.toISOString(), started: await this.runSchedules(t) });
+      return;
+    }
     if (!url.pathname.startsWith("/client/v4/")) {
       throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
     }
@@ -1429,7 +1438,7 @@ export class Api {
     }
     const bytes = Buffer.from(await res.arrayBuffer());
     const headers = { "content-length": bytes.length };
-    for (const h of ["content-type", "etag", "last-modified", "content-encoding", "content-disposition", "content-language", "cache-control"]) {
+    for (const h of ["content-type", "etag", "last-modified", "content-disposition", "content-language", "cache-control"]) {
       const v = res.headers.get(h);
       if (v) headers[h] = v;
     }
@@ -1459,7 +1468,8 @@ export class Api {
   // ---- schedules ---------------------------------------------------------------------------------------------
 
   // runSchedules starts the instances and scheduled handlers whose cron expressions match minute.
-  async runSchedules(minute, mf) {
+  async runSchedules(minute) {
+    const started = [];
     const canonical = canonicalWorkflows(this.state);
     for (const wf of Object.values(this.state.workflows)) {
       if (!canonical[wf.name]) continue;
@@ -1473,6 +1483,7 @@ export class Api {
         if (!cron.matches(minute)) continue;
         try {
           const [r] = await this.#createInstances(wf, [{ params: { cron: s.cron, scheduledTime: minute.getTime() } }], "cron");
+          started.push({ workflow: wf.name, id: r.id });
           this.logger(`schedule '${s.cron}' of workflow ${wf.name} started instance ${r.id}`);
         } catch (err) {
           this.logger(`schedule '${s.cron}' of workflow ${wf.name} failed: ${err.message}`);
@@ -1492,8 +1503,9 @@ export class Api {
         try {
           await this.runtime.enter();
           try {
-            const worker = await mf().getWorker(script.name);
+            const worker = await this.runtime.mf.getWorker(script.name);
             await worker.scheduled({ cron: s.cron, scheduledTime: minute });
+            started.push({ script: script.name, cron: s.cron });
           } finally {
             this.runtime.leave();
           }
@@ -1502,6 +1514,7 @@ export class Api {
         }
       }
     }
+    return started;
   }
 }
 

@@ -74,7 +74,9 @@ export async function startEdge({ port, dataDir, logger }) {
   try {
     const { file: tokenFile, token } = ensureToken(dataDir);
     const registry = new Registry(dataDir);
-    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), logger });
+    const pidFile = path.join(dataDir, "workerd.pid");
+    await Runtime.stopOrphan(pidFile, logger);
+    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, logger });
 
     const server = http.createServer({ keepAliveTimeout: 30000 });
     // Port 0 reuses the port of the previous run when it is free, so worker URLs stay the same.
@@ -105,7 +107,7 @@ export async function startEdge({ port, dataDir, logger }) {
     await runtime.start();
     started();
     cleanup.unshift(() => runtime.close());
-    const scheduler = new Scheduler((minute) => api.runSchedules(minute, () => runtime.mf));
+    const scheduler = new Scheduler((minute) => api.runSchedules(minute));
     scheduler.start();
     cleanup.unshift(() => scheduler.stop());
     const base = `http://127.0.0.1:${bound}`;

@@ -36,7 +36,8 @@ class QuietLog extends Log {
 }
 
 export class Runtime {
-  constructor({ registry, persistDir, logger }) {
+  constructor({ registry, persistDir, pidFile, logger }) {
+    this.pidFile = pidFile;
     this.registry = registry;
     this.persistDir = persistDir;
     this.logger = logger;
@@ -53,6 +54,38 @@ export class Runtime {
     this.closed = false;
   }
 
+  // #recordPid notes workerd's pid so that a later edge on this data dir can stop a workerd orphaned by a kill -9
+  // of this process (it would keep the data files locked and go on running instances).
+  #recordPid() {
+    const pid = this.workerdPid();
+    if (pid && this.pidFile) fs.writeFileSync(this.pidFile, `${pid}\n`);
+  }
+
+  // stopOrphan kills the workerd a previous edge on this data dir left running.
+  static async stopOrphan(pidFile, logger) {
+    let pid;
+    try {
+      pid = Number(fs.readFileSync(pidFile, "utf8").trim());
+    } catch {
+      return;
+    }
+    const isWorkerd = () => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd");
+      } catch {
+        return false;
+      }
+    };
+    if (!Number.isInteger(pid) || pid <= 0 || !isWorkerd()) return;
+    logger(`stopping workerd pid ${pid} left running by a previous edge`);
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      return;
+    }
+    for (let i = 0; i < 100 && isWorkerd(); i++) await new Promise((r) => setTimeout(r, 50));
+  }
+
   async start() {
     const opts = this.#options(this.registry.state);
     this.mf = new Miniflare(opts);
@@ -61,6 +94,7 @@ export class Runtime {
     } catch (err) {
       throw new Error(`workerd failed to start: ${err.message}${this.#stderrSummary()}`);
     }
+    this.#recordPid();
     this.sweep();
   }
 
@@ -120,12 +154,14 @@ export class Runtime {
         try {
           await this.mf.setOptions(this.#options(this.registry.state));
           this.url = await this.mf.ready;
+          this.#recordPid();
         } catch (err) {
           const detail = this.#stderrSummary();
           this.registry.restore(before);
           try {
             await this.mf.setOptions(this.#options(before));
             this.url = await this.mf.ready;
+            this.#recordPid();
           } catch (err2) {
             this.logger(`rollback failed: ${err2.message}`);
           }
@@ -189,7 +225,7 @@ export class Runtime {
     try {
       const res = await fetch(new URL(pathname, this.url), {
         method: init.method ?? "POST",
-        headers: { "MF-Route-Override": CONTROL_WORKER, ...(init.headers ?? {}) },
+        headers: { "MF-Route-Override": CONTROL_WORKER, "accept-encoding": "identity", ...(init.headers ?? {}) },
         body: init.raw !== undefined ? init.raw : body === undefined ? undefined : JSON.stringify(body),
       });
       if (init.response) return res;
