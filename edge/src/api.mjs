@@ -1011,7 +1011,11 @@ export class Api {
     }
     for (const id of ids) this.pendingIds.add(`${wf.name}\n${id}`);
     try {
-      const created = await this.runtime.control("/wf/create", { workflow: wf.name, instances: inputs });
+      let created = await this.runtime.control("/wf/create", { workflow: wf.name, instances: inputs });
+      if (created.retried) {
+        // our first attempt may have gone through before its connection died: the ids are ours (pendingIds)
+        created = created.map((r) => (r.error?.code === 10202 ? { id: r.id } : r));
+      }
       const versionId = wf.versions.at(-1).id;
       const t = now();
       for (const r of created) {

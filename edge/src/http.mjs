@@ -25,7 +25,8 @@ export function sendError(res, err) {
     send(res, err.status, errorEnvelope(err.code, err.message));
     return;
   }
-  send(res, 500, errorEnvelope(10001, `internal error: ${err?.message ?? err}`));
+  const cause = err?.cause ? ` (${err.cause.code ?? ""} ${err.cause.message ?? err.cause})` : "";
+  send(res, 500, errorEnvelope(10001, `internal error: ${err?.message ?? err}${cause}`));
 }
 
 export function readBody(req, limit) {

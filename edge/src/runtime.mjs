@@ -219,33 +219,46 @@ export class Runtime {
     take(stderr, true);
   }
 
-  // fetchControl calls the control worker inside workerd.
+  // control calls the control worker inside workerd. A request that dies on the socket before any response (a
+  // keep-alive connection workerd closed at that moment, or a restart) is sent once more; the result says so in
+  // `retried` for callers that must tell their own earlier attempt from someone else's.
   async control(pathname, body, init = {}) {
-    await this.enter();
-    try {
-      const res = await fetch(new URL(pathname, this.url), {
-        method: init.method ?? "POST",
-        headers: { "MF-Route-Override": CONTROL_WORKER, "accept-encoding": "identity", ...(init.headers ?? {}) },
-        body: init.raw !== undefined ? init.raw : body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (init.response) return res;
-      const out = await res.json();
-      if (!out.ok) throw new EdgeError(out.status ?? 500, out.code ?? 10001, out.message);
-      return out.result;
-    } finally {
-      this.leave();
+    for (let attempt = 0; ; attempt++) {
+      await this.enter();
+      try {
+        const res = await fetch(new URL(pathname, this.url), {
+          method: init.method ?? "POST",
+          headers: { "MF-Route-Override": CONTROL_WORKER, "accept-encoding": "identity", ...(init.headers ?? {}) },
+          body: init.raw !== undefined ? init.raw : body === undefined ? undefined : JSON.stringify(body),
+        });
+        if (init.response) return res;
+        const out = await res.json();
+        if (!out.ok) throw new EdgeError(out.status ?? 500, out.code ?? 10001, out.message);
+        if (attempt > 0 && out.result && typeof out.result === "object") Object.defineProperty(out.result, "retried", { value: true });
+        return out.result;
+      } catch (err) {
+        if (attempt === 0 && isSocketError(err)) continue;
+        throw err;
+      } finally {
+        this.leave();
+      }
     }
   }
 
   // explorer calls miniflare's local explorer API (workflow instance listing and details).
   async explorer(pathname, init = {}) {
-    await this.enter();
-    try {
-      const res = await fetch(new URL(`/cdn-cgi/explorer/api${pathname}`, this.url), init);
-      const out = await res.json();
-      return { status: res.status, body: out };
-    } finally {
-      this.leave();
+    for (let attempt = 0; ; attempt++) {
+      await this.enter();
+      try {
+        const res = await fetch(new URL(`/cdn-cgi/explorer/api${pathname}`, this.url), init);
+        const out = await res.json();
+        return { status: res.status, body: out };
+      } catch (err) {
+        if (attempt === 0 && isSocketError(err)) continue;
+        throw err;
+      } finally {
+        this.leave();
+      }
     }
   }
 
@@ -463,6 +476,10 @@ export function canonicalWorkflows(state) {
     }
   }
   return out;
+}
+
+function isSocketError(err) {
+  return err instanceof TypeError && err.message === "fetch failed";
 }
 
 function clampDate(d) {
