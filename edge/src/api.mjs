@@ -941,8 +941,11 @@ export class Api {
 
   // #derivedInstances lists a workflow's instances with Cloudflare's statuses: miniflare reports `running` while
   // an instance sleeps, waits for an event or backs off before a retry, which Cloudflare reports as `waiting`.
-  async #derivedInstances(name) {
-    const list = await this.runtime.listInstances(name);
+  async #derivedInstances(name, status) {
+    // Only `running` and `waiting` need the steps of each running instance; other filters go straight through.
+    const exact = status && status !== "running" && status !== "waiting";
+    const list = await this.runtime.listInstances(name, exact ? { status } : {});
+    if (exact) return list.filter((it) => it.status === status);
     const running = list.filter((it) => it.status === "running");
     await mapLimit(running, 16, async (it) => {
       const d = await this.#details(name, it.id).catch(() => null);
@@ -967,7 +970,7 @@ export class Api {
     if (direction !== "asc" && direction !== "desc") throw new EdgeError(400, 10001, "direction must be asc or desc");
     const valid = ["queued", "running", "paused", "errored", "terminated", "complete", "waiting", "waitingForPause"];
     if (status && !valid.includes(status)) throw new EdgeError(400, 10001, `status must be one of ${valid.join(", ")}`);
-    let list = canonicalWorkflows(this.state)[wf.name] ? await this.#derivedInstances(wf.name) : [];
+    let list = canonicalWorkflows(this.state)[wf.name] ? await this.#derivedInstances(wf.name, status) : [];
     if (status) list = list.filter((it) => it.status === status);
     const versionId = wf.versions.at(-1).id;
     list = list.map((it) => {
@@ -1021,9 +1024,8 @@ export class Api {
       for (const r of created) {
         if (!r.error) this.registry.recordInstance({ workflow: wf.name, id: r.id, source, created_on: t, version_id: versionId });
       }
-      this.runtime.apply((st) => {
-        if (st.workflows[wf.name]) st.workflows[wf.name].triggered_on = t;
-      }, { restart: false }).catch(() => {});
+      if (this.state.workflows[wf.name]) this.state.workflows[wf.name].triggered_on = t;
+      this.registry.saveSoon();
       return created.map((r) => {
         if (r.error) return r;
         return { id: r.id, status: "queued", version_id: versionId, workflow_id: wf.id };

@@ -51,6 +51,16 @@ export class Registry {
     fs.renameSync(tmp, this.file);
   }
 
+  // saveSoon saves within a second, once for any number of calls (for bookkeeping such as triggered_on).
+  saveSoon() {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.save();
+    }, 1000);
+    this.saveTimer.unref();
+  }
+
   snapshot() {
     return structuredClone(this.state);
   }
