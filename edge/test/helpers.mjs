@@ -10,8 +10,17 @@ export const EDGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const SERVER = path.join(EDGE_DIR, "server.mjs");
 export const FIXTURES = path.join(EDGE_DIR, "test", "fixtures");
 
+const tempDirs = [];
+process.on("exit", () => {
+  if (process.env.EDGE_TEST_KEEP) return;
+  for (const d of tempDirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+// tempDir makes a directory that is removed when the test process exits (EDGE_TEST_KEEP=1 keeps it).
 export function tempDir(prefix = "edge-test-") {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(d);
+  return d;
 }
 
 // startEdge spawns `node server.mjs` and resolves when its ready line arrives.
