@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// edgeflow's local edge: a Cloudflare-compatible account on this machine.
+//
+//   node edge/server.mjs --port P --data-dir DIR
+//
+// When ready it prints one JSON line on stdout:
+//   {"api":"http://127.0.0.1:P/client/v4","workers":"http://127.0.0.1:P/workers","accountId":"...","tokenFile":"..."}
+// Logs go to stderr. SIGTERM or SIGINT stop it gracefully. See docs/edge.md.
+
+import { startEdge } from "./src/edge.mjs";
+
+function usage(msg) {
+  if (msg) process.stderr.write(`edge: ${msg}\n`);
+  process.stderr.write("usage: node server.mjs --port PORT --data-dir DIR\n");
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const out = { port: undefined, dataDir: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const value = () => {
+      if (inline !== undefined) return inline;
+      i++;
+      if (i >= argv.length) usage(`${flag} needs a value`);
+      return argv[i];
+    };
+    switch (flag) {
+      case "--port":
+      case "-p": {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) > 65535) usage(`--port must be 0-65535, got '${v}'`);
+        out.port = Number(v);
+        break;
+      }
+      case "--data-dir":
+      case "-d":
+        out.dataDir = value();
+        break;
+      case "--help":
+      case "-h":
+        usage();
+        break;
+      default:
+        usage(`unknown argument '${a}'`);
+    }
+  }
+  if (out.dataDir === undefined) usage("--data-dir is required");
+  if (out.port === undefined) out.port = 0;
+  return out;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const log = (msg) => process.stderr.write(`${new Date().toISOString()} edge: ${msg}\n`);
+
+let edge;
+try {
+  edge = await startEdge({ port: args.port, dataDir: args.dataDir, logger: log });
+} catch (err) {
+  process.stderr.write(`edge: ${err.message}\n`);
+  process.exit(1);
+}
+process.stdout.write(`${JSON.stringify(edge.ready)}\n`);
+
+let stopping = false;
+const stop = async (sig) => {
+  if (stopping) return;
+  stopping = true;
+  log(`${sig}: stopping`);
+  const force = setTimeout(() => process.exit(1), 10000);
+  force.unref();
+  await edge.close();
+  process.exit(0);
+};
+// miniflare's exit hook would exit at once with 143; our stop disposes workerd itself and releases the lock.
+process.removeAllListeners("SIGTERM");
+process.removeAllListeners("SIGINT");
+process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGINT", () => stop("SIGINT"));

@@ -1,0 +1,400 @@
+// The edge's control worker. It runs inside workerd next to the user's workers and is bound to every KV
+// namespace, D1 database, R2 bucket and Workflow of the registry, so that the Node side can drive them with one
+// local HTTP call each instead of going through miniflare's slower Node proxies.
+//
+// Every endpoint takes and returns JSON: {ok: true, result} or {ok: false, code, message, status}.
+// The binding names are looked up in env.MAP: {kv: {id: binding}, d1: {id: binding}, r2: {name: binding},
+// wf: {workflowName: binding}}.
+
+const REVIVE_EVENT = "__edgeflow_revive";
+
+class ControlError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function binding(env, kind, key, what) {
+  const name = env.MAP[kind][key];
+  if (name === undefined) throw new ControlError(404, notFoundCode[kind], `${what} '${key}' not found`);
+  return env[name];
+}
+
+const notFoundCode = { kv: 10013, d1: 7404, r2: 10006, wf: 10200 };
+
+function json(body, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+function message(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
+// splitStatements cuts SQL text into statements at top-level semicolons, keeping quoted strings, identifiers,
+// comments and CREATE TRIGGER ... BEGIN ... END bodies intact.
+export function splitStatements(sql) {
+  const out = [];
+  let start = 0;
+  let depth = 0; // BEGIN ... END nesting inside triggers
+  let word = "";
+  let lastWords = [];
+  const flushWord = () => {
+    if (word === "") return;
+    const w = word.toUpperCase();
+    if (w === "BEGIN") {
+      // BEGIN opens a block only inside CREATE TRIGGER; a bare BEGIN [TRANSACTION] is a statement.
+      if (lastWords.includes("TRIGGER")) depth++;
+    } else if (w === "END" && depth > 0) {
+      depth--;
+    }
+    lastWords.push(w);
+    word = "";
+  };
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (c === "'" || c === '"' || c === "`" || c === "[") {
+      flushWord();
+      const close = c === "[" ? "]" : c;
+      i++;
+      while (i < sql.length) {
+        if (sql[i] === close) {
+          if (close !== "]" && sql[i + 1] === close) {
+            i += 2;
+            continue;
+          }
+          break;
+        }
+        i++;
+      }
+      continue;
+    }
+    if (c === "-" && sql[i + 1] === "-") {
+      flushWord();
+      while (i < sql.length && sql[i] !== "\n") i++;
+      continue;
+    }
+    if (c === "/" && sql[i + 1] === "*") {
+      flushWord();
+      i += 2;
+      while (i < sql.length && !(sql[i] === "*" && sql[i + 1] === "/")) i++;
+      i++;
+      continue;
+    }
+    if (/[A-Za-z0-9_]/.test(c)) {
+      word += c;
+      continue;
+    }
+    flushWord();
+    if (c === ";" && depth === 0) {
+      out.push(sql.slice(start, i));
+      start = i + 1;
+      lastWords = [];
+    }
+  }
+  flushWord();
+  out.push(sql.slice(start));
+  return out.map((s) => s.trim()).filter((s) => s !== "" && !isOnlyComments(s));
+}
+
+function isOnlyComments(s) {
+  return s.replace(/--[^\n]*/g, "").replace(/\/\*[\s\S]*?\*\//g, "").trim() === "";
+}
+
+async function d1Query(env, body) {
+  const db = binding(env, "d1", body.db, "database");
+  const queries = Array.isArray(body.batch) ? body.batch : [{ sql: body.sql, params: body.params }];
+  const statements = [];
+  for (const q of queries) {
+    if (typeof q?.sql !== "string" || q.sql.trim() === "") throw new ControlError(400, 7400, "sql must be a non-empty string");
+    const params = q.params ?? [];
+    if (!Array.isArray(params)) throw new ControlError(400, 7400, "params must be an array");
+    const parts = splitStatements(q.sql);
+    if (parts.length === 0) throw new ControlError(400, 7400, "sql contains no statement");
+    if (parts.length > 1 && params.length > 0) {
+      throw new ControlError(400, 7400, "params can only be used with a single SQL statement");
+    }
+    for (const p of parts) {
+      let st = db.prepare(p);
+      if (params.length > 0) st = st.bind(...params.map(toD1Value));
+      statements.push(st);
+    }
+  }
+  let results;
+  try {
+    results = statements.length === 1 ? [await statements[0].all()] : await db.batch(statements);
+  } catch (err) {
+    throw new ControlError(400, 7500, message(err).replace(/^D1_ERROR: /, ""));
+  }
+  return results.map((r) => {
+    const rows = r.results ?? [];
+    const meta = r.meta ?? {};
+    const out = {
+      success: r.success !== false,
+      meta: {
+        changed_db: meta.changed_db ?? false,
+        changes: meta.changes ?? 0,
+        duration: meta.duration ?? 0,
+        last_row_id: meta.last_row_id ?? 0,
+        rows_read: meta.rows_read ?? 0,
+        rows_written: meta.rows_written ?? 0,
+        size_after: meta.size_after ?? 0,
+        served_by: "edgeflow-local-edge",
+      },
+    };
+    if (body.raw) {
+      const columns = rows.length > 0 ? Object.keys(rows[0]) : [];
+      out.results = { columns, rows: rows.map((row) => columns.map((c) => row[c])) };
+    } else {
+      out.results = rows;
+    }
+    return out;
+  });
+}
+
+// toD1Value turns a JSON value into something D1 can bind: booleans become 0/1 (as D1 stores them), objects and
+// arrays their JSON text; strings, numbers and null pass through.
+function toD1Value(v) {
+  if (v === undefined) return null;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (v !== null && typeof v === "object") return JSON.stringify(v);
+  return v;
+}
+
+async function kvList(env, body) {
+  const ns = binding(env, "kv", body.ns, "namespace");
+  const res = await ns.list({ prefix: body.prefix || undefined, cursor: body.cursor || undefined, limit: body.limit });
+  return {
+    keys: res.keys.map((k) => {
+      const o = { name: k.name };
+      if (k.expiration !== undefined) o.expiration = k.expiration;
+      if (k.metadata !== undefined && k.metadata !== null) o.metadata = k.metadata;
+      return o;
+    }),
+    cursor: res.list_complete ? "" : res.cursor ?? "",
+  };
+}
+
+async function kvValue(env, request, url) {
+  const ns = binding(env, "kv", url.searchParams.get("ns"), "namespace");
+  const key = url.searchParams.get("key");
+  if (request.method === "GET") {
+    const res = await ns.getWithMetadata(key, { type: "stream" });
+    if (res.value === null) return json({ ok: false, status: 404, code: 10009, message: "get: 'key not found'" }, 404);
+    const headers = { "content-type": "application/octet-stream" };
+    if (res.metadata !== null && res.metadata !== undefined) headers["cf-kv-metadata"] = JSON.stringify(res.metadata);
+    return new Response(res.value, { headers });
+  }
+  if (request.method === "PUT") {
+    const opts = {};
+    const exp = url.searchParams.get("expiration");
+    const ttl = url.searchParams.get("expiration_ttl");
+    const md = url.searchParams.get("metadata");
+    if (exp) opts.expiration = Number(exp);
+    if (ttl) opts.expirationTtl = Number(ttl);
+    if (md) opts.metadata = JSON.parse(md);
+    try {
+      await ns.put(key, await request.arrayBuffer(), opts);
+    } catch (err) {
+      return json({ ok: false, status: 400, code: 10001, message: message(err) }, 400);
+    }
+    return json({ ok: true, result: {} });
+  }
+  if (request.method === "DELETE") {
+    await ns.delete(key);
+    return json({ ok: true, result: {} });
+  }
+  return json({ ok: false, status: 405, code: 10405, message: "method not allowed" }, 405);
+}
+
+function r2ObjectJSON(o) {
+  return {
+    key: o.key,
+    etag: o.etag,
+    size: o.size,
+    last_modified: o.uploaded.toISOString(),
+    http_metadata: o.httpMetadata ?? {},
+    custom_metadata: o.customMetadata ?? {},
+    storage_class: o.storageClass ?? "Standard",
+  };
+}
+
+async function r2List(env, body) {
+  const bucket = binding(env, "r2", body.bucket, "bucket");
+  const res = await bucket.list({
+    prefix: body.prefix || undefined,
+    cursor: body.cursor || undefined,
+    delimiter: body.delimiter || undefined,
+    limit: body.limit,
+    startAfter: body.start_after || undefined,
+    include: ["httpMetadata", "customMetadata"],
+  });
+  return {
+    objects: res.objects.map(r2ObjectJSON),
+    delimited: res.delimitedPrefixes ?? [],
+    cursor: res.truncated ? res.cursor : "",
+    truncated: res.truncated,
+  };
+}
+
+async function r2Object(env, request, url) {
+  const bucket = binding(env, "r2", url.searchParams.get("bucket"), "bucket");
+  const key = url.searchParams.get("key");
+  if (request.method === "GET") {
+    const o = await bucket.get(key);
+    if (o === null) return json({ ok: false, status: 404, code: 10007, message: "The specified key does not exist." }, 404);
+    const headers = new Headers();
+    o.writeHttpMetadata(headers);
+    if (!headers.has("content-type")) headers.set("content-type", "application/octet-stream");
+    headers.set("etag", o.httpEtag);
+    headers.set("last-modified", o.uploaded.toUTCString());
+    if (o.customMetadata && Object.keys(o.customMetadata).length > 0) {
+      headers.set("x-edge-r2-custom-metadata", JSON.stringify(o.customMetadata));
+    }
+    return new Response(o.body, { headers });
+  }
+  if (request.method === "PUT") {
+    const httpMetadata = {};
+    const ct = request.headers.get("content-type");
+    if (ct) httpMetadata.contentType = ct;
+    const custom = url.searchParams.get("custom_metadata");
+    const o = await bucket.put(key, await request.arrayBuffer(), {
+      httpMetadata,
+      customMetadata: custom ? JSON.parse(custom) : undefined,
+    });
+    return json({ ok: true, result: r2ObjectJSON(o) });
+  }
+  if (request.method === "DELETE") {
+    await bucket.delete(key);
+    return json({ ok: true, result: {} });
+  }
+  return json({ ok: false, status: 405, code: 10405, message: "method not allowed" }, 405);
+}
+
+async function getHandle(wf, id) {
+  try {
+    return await wf.get(id);
+  } catch {
+    throw new ControlError(404, 10201, `Workflow instance '${id}' not found`);
+  }
+}
+
+async function wfCreate(env, body) {
+  const wf = binding(env, "wf", body.workflow, "workflow");
+  const created = [];
+  for (const item of body.instances) {
+    if (item.id !== undefined) {
+      let exists = true;
+      try {
+        await wf.get(item.id);
+      } catch {
+        exists = false;
+      }
+      if (exists) {
+        created.push({ id: item.id, error: { code: 10202, message: `Workflow instance '${item.id}' already exists` } });
+        continue;
+      }
+    }
+    try {
+      const inst = await wf.create({ id: item.id, params: item.params });
+      created.push({ id: inst.id });
+    } catch (err) {
+      created.push({ id: item.id, error: { code: 10001, message: message(err) } });
+    }
+  }
+  return created;
+}
+
+async function wfStatus(env, body) {
+  const wf = binding(env, "wf", body.workflow, "workflow");
+  const h = await getHandle(wf, body.id);
+  const s = await h.status();
+  return { status: s.status, output: s.output ?? null, error: s.error ?? null };
+}
+
+async function wfAction(env, body) {
+  const wf = binding(env, "wf", body.workflow, "workflow");
+  const h = await getHandle(wf, body.id);
+  try {
+    switch (body.action) {
+      case "pause":
+        await h.pause();
+        break;
+      case "resume":
+        await h.resume();
+        break;
+      case "terminate":
+        await h.terminate();
+        break;
+      case "restart":
+        await h.restart();
+        break;
+      default:
+        throw new ControlError(400, 10001, `unknown action '${body.action}'`);
+    }
+  } catch (err) {
+    if (err instanceof ControlError) throw err;
+    throw new ControlError(409, 10203, message(err));
+  }
+  const s = await h.status();
+  return { status: s.status };
+}
+
+async function wfEvent(env, body) {
+  const wf = binding(env, "wf", body.workflow, "workflow");
+  const h = await getHandle(wf, body.id);
+  await h.sendEvent({ type: body.type, payload: body.payload });
+  return {};
+}
+
+// wfRevive nudges instances that a workerd restart left without a running engine: an event wakes the engine's
+// Durable Object, which replays the instance from its stored steps and honours the original sleep deadlines.
+async function wfRevive(env, body) {
+  const wf = binding(env, "wf", body.workflow, "workflow");
+  let revived = 0;
+  await Promise.all(
+    body.ids.map(async (id) => {
+      try {
+        const h = await wf.get(id);
+        await h.sendEvent({ type: REVIVE_EVENT, payload: null });
+        revived++;
+      } catch {
+        // gone meanwhile
+      }
+    }),
+  );
+  return { revived };
+}
+
+const routes = {
+  "/d1/query": d1Query,
+  "/kv/list": kvList,
+  "/r2/list": r2List,
+  "/wf/create": wfCreate,
+  "/wf/status": wfStatus,
+  "/wf/action": wfAction,
+  "/wf/event": wfEvent,
+  "/wf/revive": wfRevive,
+};
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    try {
+      if (url.pathname === "/kv/value") return await kvValue(env, request, url);
+      if (url.pathname === "/r2/object") return await r2Object(env, request, url);
+      if (url.pathname === "/ping") return json({ ok: true, result: "pong" });
+      const fn = routes[url.pathname];
+      if (fn === undefined || request.method !== "POST") {
+        return json({ ok: false, status: 404, code: 7003, message: `no control route ${url.pathname}` }, 404);
+      }
+      return json({ ok: true, result: await fn(env, await request.json()) });
+    } catch (err) {
+      if (err instanceof ControlError) {
+        return json({ ok: false, status: err.status, code: err.code, message: err.message }, err.status);
+      }
+      return json({ ok: false, status: 500, code: 10001, message: message(err) }, 500);
+    }
+  },
+};

@@ -1,0 +1,491 @@
+// The runtime: one Miniflare (one workerd process) hosting every deployed script of the account plus the edge's
+// control worker. Every change of configuration goes through apply(), which serializes the changes, holds new
+// requests while workerd restarts, rolls the registry and workerd back when the new configuration does not start,
+// and afterwards revives the workflow instances that the restart stranded.
+
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Log, LogLevel, Miniflare } from "miniflare";
+
+export const CONTROL_WORKER = "__edgeflow_control";
+const CONTROL_SOURCE = fs.readFileSync(
+  path.join(path.dirname(fileURLToPath(import.meta.url)), "control.worker.js"),
+  "utf8",
+);
+// workerd refuses compatibility dates newer than its own release.
+const MAX_COMPAT_DATE = "2026-04-26";
+const DRAIN_MS = 2000;
+
+export class EdgeError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+class QuietLog extends Log {
+  constructor(logger) {
+    super(LogLevel.WARN);
+    this.logger = logger;
+  }
+  log(message) {
+    this.logger(`miniflare: ${message}`);
+  }
+}
+
+export class Runtime {
+  constructor({ registry, persistDir, pidFile, logger }) {
+    this.pidFile = pidFile;
+    this.registry = registry;
+    this.persistDir = persistDir;
+    this.logger = logger;
+    this.mf = null;
+    this.url = null;
+    this.chain = Promise.resolve();
+    this.restarting = null; // a promise while workerd restarts
+    this.inflight = 0;
+    this.drainWaiters = [];
+    this.stderrTail = [];
+    this.sweeping = null;
+    this.sweepAgain = false;
+    this.boundWorkflows = [];
+    this.closed = false;
+  }
+
+  // #recordPid notes workerd's pid so that a later edge on this data dir can stop a workerd orphaned by a kill -9
+  // of this process (it would keep the data files locked and go on running instances).
+  #recordPid() {
+    const pid = this.workerdPid();
+    if (pid && this.pidFile) fs.writeFileSync(this.pidFile, `${pid}\n`);
+  }
+
+  // stopOrphan kills the workerd a previous edge on this data dir left running.
+  static async stopOrphan(pidFile, logger) {
+    let pid;
+    try {
+      pid = Number(fs.readFileSync(pidFile, "utf8").trim());
+    } catch {
+      return;
+    }
+    const isWorkerd = () => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd");
+      } catch {
+        return false;
+      }
+    };
+    if (!Number.isInteger(pid) || pid <= 0 || !isWorkerd()) return;
+    logger(`stopping workerd pid ${pid} left running by a previous edge`);
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      return;
+    }
+    for (let i = 0; i < 100 && isWorkerd(); i++) await new Promise((r) => setTimeout(r, 50));
+  }
+
+  async start() {
+    const opts = this.#options(this.registry.state);
+    this.mf = new Miniflare(opts);
+    try {
+      this.url = await this.mf.ready;
+    } catch (err) {
+      throw new Error(`workerd failed to start: ${err.message}${this.#stderrSummary()}`);
+    }
+    this.#recordPid();
+    this.sweep();
+  }
+
+  async close() {
+    this.closed = true;
+    if (this.mf) await this.mf.dispose().catch(() => {});
+  }
+
+  workerdPid() {
+    // miniflare keeps the runtime process private; find workerd among our children.
+    try {
+      const kids = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, "utf8").trim().split(/\s+/);
+      for (const k of kids) {
+        if (k === "") continue;
+        const cmd = fs.readFileSync(`/proc/${k}/cmdline`, "utf8");
+        if (cmd.includes("workerd")) return Number(k);
+      }
+    } catch {
+      // not Linux
+    }
+    return null;
+  }
+
+  // enter waits until workerd is up and counts a request in flight; leave must follow.
+  async enter() {
+    while (this.restarting) await this.restarting;
+    this.inflight++;
+  }
+
+  leave() {
+    this.inflight--;
+    if (this.inflight === 0) for (const w of this.drainWaiters.splice(0)) w();
+  }
+
+  // apply runs change(state) on the registry and restarts workerd with the new configuration. A change that throws
+  // leaves everything as it was; a configuration that workerd refuses is rolled back and reported as 10021.
+  apply(change, { restart = true } = {}) {
+    const run = async () => {
+      const before = this.registry.snapshot();
+      let result;
+      try {
+        result = await change(this.registry.state);
+      } catch (err) {
+        this.registry.restore(before);
+        throw err;
+      }
+      if (!restart) {
+        this.registry.save();
+        return result;
+      }
+      const started = Date.now();
+      let release;
+      this.restarting = new Promise((r) => (release = r));
+      try {
+        await this.#drain();
+        this.stderrTail = [];
+        try {
+          await this.mf.setOptions(this.#options(this.registry.state));
+          this.url = await this.mf.ready;
+          this.#recordPid();
+        } catch (err) {
+          const detail = this.#stderrSummary();
+          this.registry.restore(before);
+          try {
+            await this.mf.setOptions(this.#options(before));
+            this.url = await this.mf.ready;
+            this.#recordPid();
+          } catch (err2) {
+            this.logger(`rollback failed: ${err2.message}`);
+          }
+          throw new EdgeError(400, 10021, `the new configuration failed to start on workerd: ${cleanError(err)}${detail}`);
+        }
+        this.registry.save();
+      } finally {
+        this.restarting = null;
+        release();
+        this.lastRestartMs = Date.now() - started;
+      }
+      this.sweep();
+      return result;
+    };
+    const p = this.chain.then(run, run);
+    this.chain = p.catch(() => {});
+    return p;
+  }
+
+  // #drain waits (a bounded time) for requests in flight to workers to finish before workerd restarts.
+  async #drain() {
+    if (this.inflight === 0) return;
+    await Promise.race([
+      new Promise((r) => this.drainWaiters.push(r)),
+      new Promise((r) => setTimeout(r, DRAIN_MS).unref()),
+    ]);
+  }
+
+  #stderrSummary() {
+    const lines = this.stderrTail
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && !/^\s*at /.test(l))
+      .slice(-8);
+    return lines.length ? `: ${lines.join(" | ")}` : "";
+  }
+
+  #captureStdio(stdout, stderr) {
+    const take = (stream, isErr) => {
+      let buf = "";
+      stream.on("data", (chunk) => {
+        buf += chunk.toString();
+        let i;
+        while ((i = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (isErr) {
+            this.stderrTail.push(line);
+            if (this.stderrTail.length > 50) this.stderrTail.shift();
+          }
+          if (line.trim() !== "") this.logger(`workerd: ${line}`);
+        }
+      });
+    };
+    take(stdout, false);
+    take(stderr, true);
+  }
+
+  // control calls the control worker inside workerd. A request that dies on the socket before any response (a
+  // keep-alive connection workerd closed at that moment, or a restart) is sent once more; the result says so in
+  // `retried` for callers that must tell their own earlier attempt from someone else's.
+  async control(pathname, body, init = {}) {
+    for (let attempt = 0; ; attempt++) {
+      await this.enter();
+      try {
+        const res = await fetch(new URL(pathname, this.url), {
+          method: init.method ?? "POST",
+          headers: { "MF-Route-Override": CONTROL_WORKER, "accept-encoding": "identity", ...(init.headers ?? {}) },
+          body: init.raw !== undefined ? init.raw : body === undefined ? undefined : JSON.stringify(body),
+        });
+        if (init.response) return res;
+        const out = await res.json();
+        if (!out.ok) throw new EdgeError(out.status ?? 500, out.code ?? 10001, out.message);
+        if (attempt > 0 && out.result && typeof out.result === "object") Object.defineProperty(out.result, "retried", { value: true });
+        return out.result;
+      } catch (err) {
+        if (attempt === 0 && isSocketError(err)) continue;
+        throw err;
+      } finally {
+        this.leave();
+      }
+    }
+  }
+
+  // explorer calls miniflare's local explorer API (workflow instance listing and details).
+  async explorer(pathname, init = {}) {
+    for (let attempt = 0; ; attempt++) {
+      await this.enter();
+      try {
+        const res = await fetch(new URL(`/cdn-cgi/explorer/api${pathname}`, this.url), init);
+        const out = await res.json();
+        return { status: res.status, body: out };
+      } catch (err) {
+        if (attempt === 0 && isSocketError(err)) continue;
+        throw err;
+      } finally {
+        this.leave();
+      }
+    }
+  }
+
+  // sweep revives every unfinished instance of every workflow workerd runs. It runs after each start and restart;
+  // a sweep requested while one runs starts again when that one ends.
+  sweep() {
+    if (this.sweeping) {
+      this.sweepAgain = true;
+      return this.sweeping;
+    }
+    this.sweeping = (async () => {
+      do {
+        this.sweepAgain = false;
+        try {
+          const n = await this.#sweepOnce();
+          if (n > 0) this.logger(`revived ${n} in-flight workflow instance(s)`);
+        } catch (err) {
+          if (!this.closed) this.logger(`revive sweep failed: ${err.message}`);
+        }
+      } while (this.sweepAgain && !this.closed);
+      this.sweeping = null;
+    })();
+    return this.sweeping;
+  }
+
+  async #sweepOnce() {
+    let total = 0;
+    for (const wf of this.boundWorkflows) {
+      const ids = await this.unfinishedInstances(wf);
+      for (let i = 0; i < ids.length; i += 100) {
+        const r = await this.control("/wf/revive", { workflow: wf, ids: ids.slice(i, i + 100) });
+        total += r.revived;
+      }
+    }
+    return total;
+  }
+
+  // listInstances returns [{id, status, created_on}] of a workflow (miniflare's statuses), newest first.
+  async listInstances(workflow, { status } = {}) {
+    const all = [];
+    for (let page = 1; ; page++) {
+      const q = new URLSearchParams({ page: String(page), per_page: "100" });
+      if (status) q.set("status", status);
+      const { status: code, body } = await this.explorer(`/workflows/${encodeURIComponent(workflow)}/instances?${q}`);
+      if (code !== 200 || !body.success) break;
+      for (const it of body.result) if (it.status !== undefined) all.push(it);
+      const info = body.result_info ?? {};
+      if (page >= (info.total_pages ?? 1) || body.result.length === 0) break;
+    }
+    return all;
+  }
+
+  async unfinishedInstances(workflow) {
+    const unfinished = new Set(["queued", "running", "waiting", "waitingForPause"]);
+    return (await this.listInstances(workflow)).filter((it) => unfinished.has(it.status)).map((it) => it.id);
+  }
+
+  // #options builds miniflare's options from the registry.
+  #options(state) {
+    const canonical = canonicalWorkflows(state);
+    const deployed = new Set(Object.keys(state.scripts).filter((n) => state.scripts[n].current));
+    const workers = [];
+    const map = { kv: {}, d1: {}, r2: {}, wf: {} };
+    const control = {
+      name: CONTROL_WORKER,
+      modules: [{ type: "ESModule", path: "control.worker.js", contents: CONTROL_SOURCE }],
+      compatibilityDate: "2025-01-01",
+      kvNamespaces: {},
+      d1Databases: {},
+      r2Buckets: {},
+      workflows: {},
+    };
+    Object.keys(state.kv).forEach((id, i) => {
+      control.kvNamespaces[`KV_${i}`] = id;
+      map.kv[id] = `KV_${i}`;
+    });
+    Object.keys(state.d1).forEach((id, i) => {
+      control.d1Databases[`D1_${i}`] = id;
+      map.d1[id] = `D1_${i}`;
+    });
+    Object.keys(state.r2).forEach((name, i) => {
+      control.r2Buckets[`R2_${i}`] = name;
+      map.r2[name] = `R2_${i}`;
+    });
+    const bound = [];
+    Object.entries(canonical).forEach(([name, def], i) => {
+      control.workflows[`WF_${i}`] = { name, className: def.className, scriptName: def.scriptName };
+      map.wf[name] = `WF_${i}`;
+      bound.push(name);
+    });
+    control.bindings = { MAP: map };
+    workers.push(control);
+
+    for (const name of [...deployed].sort()) {
+      const script = state.scripts[name];
+      const version = script.versions.find((v) => v.id === script.current);
+      workers.push(this.#workerOptions(name, version, canonical, deployed));
+    }
+    this.boundWorkflows = bound;
+    return {
+      host: "127.0.0.1",
+      port: 0,
+      defaultPersistRoot: this.persistDir,
+      cf: false,
+      unsafeLocalExplorer: true,
+      log: new QuietLog(this.logger),
+      handleRuntimeStdio: (out, err) => this.#captureStdio(out, err),
+      workers,
+    };
+  }
+
+  #workerOptions(name, version, canonical, deployed) {
+    const md = version.metadata;
+    const w = {
+      name,
+      compatibilityDate: clampDate(md.compatibility_date ?? "2021-11-02"),
+      compatibilityFlags: md.compatibility_flags ?? [],
+      bindings: {},
+      kvNamespaces: {},
+      d1Databases: {},
+      r2Buckets: {},
+      serviceBindings: {},
+      workflows: {},
+      durableObjects: {},
+    };
+    if (version.format === "service-worker") {
+      const m = version.modules[0];
+      w.script = this.registry.getBlob(m.blob).toString("utf8");
+      w.scriptPath = `/${name}/${m.name}`;
+    } else {
+      w.modulesRoot = `/${name}`;
+      w.modules = version.modules.map((m) => {
+        const bytes = this.registry.getBlob(m.blob);
+        const text = m.type === "ESModule" || m.type === "CommonJS" || m.type === "Text";
+        return { type: m.type, path: `/${name}/${m.name}`, contents: text ? bytes.toString("utf8") : new Uint8Array(bytes) };
+      });
+    }
+    const sqliteClasses = new Set(md.migrations?.new_sqlite_classes ?? []);
+    for (const b of md.bindings ?? []) {
+      switch (b.type) {
+        case "plain_text":
+        case "secret_text":
+          w.bindings[b.name] = b.text;
+          break;
+        case "json":
+          w.bindings[b.name] = b.json;
+          break;
+        case "kv_namespace":
+          w.kvNamespaces[b.name] = b.namespace_id;
+          break;
+        case "d1":
+          w.d1Databases[b.name] = b.id ?? b.database_id;
+          break;
+        case "r2_bucket":
+          w.r2Buckets[b.name] = b.bucket_name;
+          break;
+        case "service":
+          if (b.service === name || deployed.has(b.service)) {
+            w.serviceBindings[b.name] = b.entrypoint ? { name: b.service, entrypoint: b.entrypoint } : b.service;
+          } else {
+            this.logger(`script ${name}: service binding ${b.name} waits for script ${b.service} to be deployed`);
+          }
+          break;
+        case "workflow": {
+          const def = canonical[b.workflow_name];
+          if (def) {
+            w.workflows[b.name] = { name: b.workflow_name, className: def.className, scriptName: def.scriptName };
+          } else {
+            this.logger(`script ${name}: workflow binding ${b.name} waits for script ${b.script_name} to be deployed`);
+          }
+          break;
+        }
+        case "durable_object_namespace": {
+          const owner = b.script_name ?? name;
+          if (owner === name || deployed.has(owner)) {
+            w.durableObjects[b.name] = {
+              className: b.class_name,
+              scriptName: owner === name ? undefined : owner,
+              useSQLite: sqliteClasses.has(b.class_name) || undefined,
+            };
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    return w;
+  }
+}
+
+// canonicalWorkflows decides, for every workflow name, which class of which deployed script runs it: the
+// registry's workflow (from PUT /workflows/{name}) first, then a binding in the owning script, then a binding
+// naming another script.
+export function canonicalWorkflows(state) {
+  const deployed = (n) => state.scripts[n]?.current !== undefined && state.scripts[n]?.current !== null;
+  const out = {};
+  for (const [name, wf] of Object.entries(state.workflows)) {
+    if (deployed(wf.script_name)) out[name] = { className: wf.class_name, scriptName: wf.script_name };
+  }
+  const bindings = [];
+  for (const [sname, s] of Object.entries(state.scripts)) {
+    if (!deployed(sname)) continue;
+    const v = s.versions.find((x) => x.id === s.current);
+    for (const b of v.metadata.bindings ?? []) if (b.type === "workflow") bindings.push([sname, b]);
+  }
+  for (const [sname, b] of bindings) {
+    if (!out[b.workflow_name] && (!b.script_name || b.script_name === sname)) {
+      out[b.workflow_name] = { className: b.class_name, scriptName: sname };
+    }
+  }
+  for (const [, b] of bindings) {
+    if (!out[b.workflow_name] && b.script_name && deployed(b.script_name)) {
+      out[b.workflow_name] = { className: b.class_name, scriptName: b.script_name };
+    }
+  }
+  return out;
+}
+
+function isSocketError(err) {
+  return err instanceof TypeError && err.message === "fetch failed";
+}
+
+function clampDate(d) {
+  return typeof d === "string" && d > MAX_COMPAT_DATE ? MAX_COMPAT_DATE : d;
+}
+
+function cleanError(err) {
+  return String(err?.message ?? err).split("\n")[0];
+}

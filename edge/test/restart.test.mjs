@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+import { deployDemo, startEdge, tempDir, waitStatus } from "./helpers.mjs";
+
+const started = [];
+after(async () => {
+  for (const e of started) await e.stop("SIGKILL");
+});
+
+test("kill -9 while instances sleep and wait; after a restart every one completes and all state is back", async () => {
+  const dataDir = tempDir();
+  const a = await startEdge({ dataDir });
+  started.push(a);
+  await deployDemo(a, "survivor", { bindings: [{ type: "plain_text", name: "GREETING", text: "persisted" }] });
+  let r = await a.call("PUT", "/workers/scripts/survivor/secrets", { name: "API_KEY", text: "kept", type: "secret_text" });
+  assert.equal(r.status, 200);
+  const ns = (await a.call("POST", "/storage/kv/namespaces", { title: "restart-kv" })).body.result.id;
+  await a.call("PUT", `/storage/kv/namespaces/${ns}/values/k`, "v");
+  const db = (await a.call("POST", "/d1/database", { name: "restart-db" })).body.result.uuid;
+  await a.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE t (x); INSERT INTO t VALUES (42)" });
+  await a.call("POST", "/r2/buckets", { name: "restart-bucket" });
+  await a.call("PUT", "/r2/buckets/restart-bucket/objects/o", "object");
+
+  const sleepers = ["s1", "s2", "s3"];
+  const waiters = ["w1", "w2"];
+  for (const id of sleepers) await a.call("POST", "/workflows/survivor/instances", { instance_id: id, params: { sleepMs: 2500 } });
+  for (const id of waiters) await a.call("POST", "/workflows/survivor/instances", { instance_id: id, params: { waitFor: "resume-me" } });
+  await a.call("POST", "/workflows/survivor/instances", { instance_id: "paused-1", params: { waitFor: "later" } });
+  for (const id of [...sleepers, ...waiters, "paused-1"]) await waitStatus(a, "survivor", id, "waiting");
+  await a.call("PATCH", "/workflows/survivor/instances/paused-1/status", { status: "pause" });
+  await waitStatus(a, "survivor", "paused-1", "paused");
+  const sleepStarted = Date.now();
+
+  // kill -9 of the edge alone: its workerd stays behind, and the next edge must stop it before it starts.
+  const exited = new Promise((res) => a.proc.once("exit", res));
+  a.proc.kill("SIGKILL");
+  await exited;
+
+  const b = await startEdge({ dataDir });
+  started.push(b);
+  assert.deepEqual(b.ready, a.ready, "URLs, account and token file stay the same across restarts");
+  assert.equal(b.token, a.token);
+
+  for (const id of sleepers) {
+    const done = await waitStatus(b, "survivor", id, "complete", { timeoutMs: 20000 });
+    assert.equal(done.output.b.greeting, "persisted");
+    const nap = done.steps.find((s) => s.type === "sleep");
+    assert.ok(new Date(nap.end) - new Date(nap.start) >= 2400, "the sleep deadline is honoured");
+  }
+  assert.ok(Date.now() - sleepStarted >= 2000);
+  for (const id of waiters) {
+    await waitStatus(b, "survivor", id, "waiting");
+    r = await b.call("POST", `/workflows/survivor/instances/${id}/events/resume-me`, { id });
+    assert.equal(r.status, 200);
+  }
+  for (const id of waiters) {
+    const done = await waitStatus(b, "survivor", id, "complete");
+    assert.deepEqual(done.output.approved, { id });
+  }
+  assert.equal((await waitStatus(b, "survivor", "paused-1", "paused")).status, "paused");
+  r = await b.call("PATCH", "/workflows/survivor/instances/paused-1/status", { status: "resume" });
+  assert.equal(r.status, 200);
+  await waitStatus(b, "survivor", "paused-1", "waiting");
+  await b.call("POST", "/workflows/survivor/instances/paused-1/events/later", {});
+  await waitStatus(b, "survivor", "paused-1", "complete");
+
+  const info = await (await fetch(`${b.ready.workers}/survivor`)).json();
+  assert.equal(info.secret, "set");
+  assert.equal(info.greeting, "persisted");
+  assert.equal(await (await b.call("GET", `/storage/kv/namespaces/${ns}/values/k`, undefined, { raw: true })).text(), "v");
+  r = await b.call("POST", `/d1/database/${db}/query`, { sql: "SELECT x FROM t" });
+  assert.deepEqual(r.body.result[0].results, [{ x: 42 }]);
+  assert.equal(await (await b.call("GET", "/r2/buckets/restart-bucket/objects/o", undefined, { raw: true })).text(), "object");
+  r = await b.call("GET", "/workflows/survivor/instances/s1");
+  assert.equal(r.body.result.trigger.source, "api");
+  await b.stop();
+});

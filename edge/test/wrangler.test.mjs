@@ -1,0 +1,194 @@
+// Conformance with the real wrangler CLI (wrangler@3, the last major that runs on Node 20), installed into a
+// cache directory outside the repository and pointed at the edge with CLOUDFLARE_API_BASE_URL.
+// EDGE_SKIP_WRANGLER=1 skips it (for machines without the npm registry).
+
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { startEdge, tempDir, waitStatus } from "./helpers.mjs";
+
+const skip = process.env.EDGE_SKIP_WRANGLER === "1";
+const cacheRoot = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+const wranglerDir = path.join(cacheRoot, "edgeflow", "wrangler3");
+const wranglerBin = path.join(wranglerDir, "node_modules", "wrangler", "bin", "wrangler.js");
+
+function installWrangler() {
+  if (fs.existsSync(wranglerBin)) return;
+  fs.mkdirSync(wranglerDir, { recursive: true });
+  if (!fs.existsSync(path.join(wranglerDir, "package.json"))) {
+    fs.writeFileSync(path.join(wranglerDir, "package.json"), JSON.stringify({ name: "edgeflow-wrangler3", private: true }));
+  }
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "wrangler@3"], { cwd: wranglerDir, stdio: "inherit" });
+}
+
+let edge;
+let project;
+let home;
+let kvId;
+let dbId;
+
+before(async () => {
+  if (skip) return;
+  installWrangler();
+  edge = await startEdge();
+  project = tempDir("edge-wrangler-project-");
+  home = tempDir("edge-wrangler-home-");
+  kvId = (await edge.call("POST", "/storage/kv/namespaces", { title: "wr-kv" })).body.result.id;
+  await edge.call("PUT", `/storage/kv/namespaces/${kvId}/values/${encodeURIComponent("k 1/x")}`, "value-of-k1");
+  dbId = (await edge.call("POST", "/d1/database", { name: "wr-db" })).body.result.uuid;
+  await edge.call("POST", "/r2/buckets", { name: "wr-bucket" });
+  fs.mkdirSync(path.join(project, "src"));
+  fs.writeFileSync(
+    path.join(project, "src", "index.ts"),
+    `import { WorkflowEntrypoint, WorkflowEvent, WorkflowStep } from "cloudflare:workers";
+type Env = { KV: KVNamespace; DB: D1Database; GREETING: string; MY_SECRET?: string };
+export class DemoWorkflow extends WorkflowEntrypoint<Env, { n?: number; waitFor?: string }> {
+  async run(event: WorkflowEvent<{ n?: number; waitFor?: string }>, step: WorkflowStep) {
+    const doubled = await step.do("double", async () => (event.payload.n ?? 1) * 2);
+    if (event.payload.waitFor) await step.waitForEvent("wait", { type: event.payload.waitFor, timeout: "1 hour" });
+    const stored = await step.do("store", async () => {
+      await this.env.KV.put("last", String(doubled));
+      return { doubled, greeting: this.env.GREETING };
+    });
+    return stored;
+  }
+}
+export default {
+  async fetch(req: Request, env: Env) {
+    const r = await env.DB.prepare("SELECT 1 AS one").first();
+    return Response.json({ greeting: env.GREETING, secret: env.MY_SECRET ?? null, d1: r });
+  },
+};
+`,
+  );
+  fs.writeFileSync(
+    path.join(project, "wrangler.toml"),
+    `name = "wr-demo"
+main = "src/index.ts"
+compatibility_date = "2025-01-01"
+
+[vars]
+GREETING = "hello from wrangler"
+
+[[workflows]]
+name = "wr-workflow"
+binding = "MY_WORKFLOW"
+class_name = "DemoWorkflow"
+
+[[kv_namespaces]]
+binding = "KV"
+id = "${kvId}"
+
+[[d1_databases]]
+binding = "DB"
+database_name = "wr-db"
+database_id = "${dbId}"
+
+[[r2_buckets]]
+binding = "BUCKET"
+bucket_name = "wr-bucket"
+`,
+  );
+});
+
+after(async () => {
+  await edge?.stop();
+});
+
+function wrangler(args, { input } = {}) {
+  const r = spawnSync(process.execPath, [wranglerBin, ...args], {
+    cwd: project,
+    input,
+    encoding: "utf8",
+    timeout: 120000,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, ".config"),
+      CLOUDFLARE_API_BASE_URL: edge.ready.api,
+      CLOUDFLARE_API_TOKEN: edge.token,
+      CLOUDFLARE_ACCOUNT_ID: edge.ready.accountId,
+      WRANGLER_SEND_METRICS: "false",
+      NO_UPDATE_NOTIFIER: "1",
+      CI: "1",
+    },
+  });
+  const out = `${r.stdout}\n${r.stderr}`;
+  assert.equal(r.status, 0, `wrangler ${args.join(" ")} failed (${r.status}):\n${out}`);
+  return out;
+}
+
+test("wrangler@3 against the local edge", { skip, timeout: 600000 }, async (t) => {
+  await t.test("deploy (first and second) and the worker serves", async () => {
+    wrangler(["deploy"]);
+    let r = await edge.call("GET", "/workers/services/wr-demo");
+    assert.equal(r.status, 200);
+    assert.equal(r.body.result.default_environment.script.last_deployed_from, "wrangler");
+    r = await edge.call("GET", "/workflows/wr-workflow");
+    assert.equal(r.body.result.script_name, "wr-demo");
+    const res = await (await fetch(`${edge.ready.workers}/wr-demo`)).json();
+    assert.deepEqual(res, { greeting: "hello from wrangler", secret: null, d1: { one: 1 } });
+    wrangler(["deploy"]); // the versions + deployments path
+    const d = await edge.call("GET", "/workers/scripts/wr-demo/deployments");
+    assert.ok(d.body.result.deployments.length >= 2);
+  });
+
+  await t.test("workflows trigger, instances describe, pause, resume, terminate", async () => {
+    wrangler(["workflows", "trigger", "wr-workflow", '{"n":21}', "--id", "wr-1"]);
+    const done = await waitStatus(edge, "wr-workflow", "wr-1", "complete");
+    assert.deepEqual(done.output, { doubled: 42, greeting: "hello from wrangler" });
+    const desc = wrangler(["workflows", "instances", "describe", "wr-workflow", "wr-1"]);
+    assert.match(desc, /double/);
+    assert.match(desc, /Completed|complete/i);
+    wrangler(["workflows", "trigger", "wr-workflow", '{"waitFor":"go"}', "--id", "wr-2"]);
+    await waitStatus(edge, "wr-workflow", "wr-2", "waiting");
+    wrangler(["workflows", "instances", "pause", "wr-workflow", "wr-2"]);
+    await waitStatus(edge, "wr-workflow", "wr-2", "paused");
+    wrangler(["workflows", "instances", "resume", "wr-workflow", "wr-2"]);
+    await waitStatus(edge, "wr-workflow", "wr-2", "waiting");
+    wrangler(["workflows", "instances", "terminate", "wr-workflow", "wr-2"]);
+    await waitStatus(edge, "wr-workflow", "wr-2", "terminated");
+    const list = wrangler(["workflows", "list"]);
+    assert.match(list, /wr-workflow/);
+    const kv = await edge.call("GET", `/storage/kv/namespaces/${kvId}/values/last`, undefined, { raw: true });
+    assert.equal(await kv.text(), "42");
+  });
+
+  await t.test("kv namespace list, kv key list, kv key get", () => {
+    assert.match(wrangler(["kv", "namespace", "list"]), new RegExp(kvId));
+    const keys = wrangler(["kv", "key", "list", "--namespace-id", kvId, "--prefix", "k"]);
+    assert.match(keys, /k 1\/x/);
+    assert.match(wrangler(["kv", "key", "get", "--namespace-id", kvId, "k 1/x"]), /value-of-k1/);
+  });
+
+  await t.test("d1 list, d1 execute --remote", () => {
+    assert.match(wrangler(["d1", "list"]), /wr-db/);
+    wrangler(["d1", "execute", "wr-db", "--remote", "--command", "CREATE TABLE IF NOT EXISTS w (x INTEGER); INSERT INTO w VALUES (7)"]);
+    const out = wrangler(["d1", "execute", "wr-db", "--remote", "--command", "SELECT x * 6 AS answer FROM w", "--json"]);
+    assert.match(out, /"answer": 42/);
+  });
+
+  await t.test("r2 bucket list", () => {
+    assert.match(wrangler(["r2", "bucket", "list"]), /wr-bucket/);
+  });
+
+  await t.test("secret put, secret list; the worker sees it", async () => {
+    wrangler(["secret", "put", "MY_SECRET"], { input: "s3cr3t\n" });
+    assert.match(wrangler(["secret", "list"]), /MY_SECRET/);
+    const res = await (await fetch(`${edge.ready.workers}/wr-demo`)).json();
+    assert.equal(res.secret, "s3cr3t");
+  });
+
+  await t.test("whoami", () => {
+    assert.match(wrangler(["whoami"]), new RegExp(edge.ready.accountId));
+  });
+
+  await t.test("delete", async () => {
+    wrangler(["delete", "--force"]);
+    const r = await edge.call("GET", "/workers/services/wr-demo");
+    assert.equal(r.status, 404);
+  });
+});

@@ -1,0 +1,396 @@
+// Package localedge starts, supervises and stops edgeflow's local edge (edge/server.mjs, a Node program on
+// miniflare) as a child process.
+//
+// Start spawns `node <Script> --port P --data-dir DIR`, waits for the one JSON line the edge prints when ready
+// and exposes what it says: the Cloudflare API base URL, the base of the worker URLs, the account id and the API
+// token. If the child dies, it is started again with back-off on the same port and data dir, so every URL stays
+// the same. Close stops it with SIGTERM, then SIGKILL after a grace period.
+package localedge
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Options configure Start.
+type Options struct {
+	// NodePath is the node executable; empty means "node" from PATH.
+	NodePath string
+	// Script is the path to edge/server.mjs. Its directory must hold node_modules (npm ci).
+	Script string
+	// DataDir holds the edge's state: registry, token, worker code, KV/D1/R2 data, workflow instances.
+	DataDir string
+	// Port is the loopback port of the edge's API and worker URLs; 0 picks one on the first start (the edge
+	// reuses the port of its previous run when it is free) and keeps it across restarts of the child.
+	Port int
+	// Logger receives the edge's stderr lines and supervision events; nil discards them.
+	Logger *slog.Logger
+	// ReadyTimeout bounds the wait for the ready line; 0 means 60 seconds.
+	ReadyTimeout time.Duration
+	// StopGrace is how long Close waits after SIGTERM before SIGKILL; 0 means 10 seconds.
+	StopGrace time.Duration
+}
+
+// Ready is the JSON line the edge prints when it is ready.
+type Ready struct {
+	API       string `json:"api"`
+	Workers   string `json:"workers"`
+	AccountID string `json:"accountId"`
+	TokenFile string `json:"tokenFile"`
+}
+
+// Edge is a running, supervised local edge. Its methods are safe for concurrent use.
+type Edge struct {
+	opts   Options
+	logger *slog.Logger
+	ready  Ready
+	token  string
+	port   int
+
+	mu       sync.Mutex
+	cmd      *exec.Cmd
+	exited   chan struct{}
+	closing  bool
+	restarts int
+
+	stop     chan struct{}
+	doneOnce sync.Once
+	done     chan struct{}
+}
+
+// ErrClosed is returned by Restart after Close.
+var ErrClosed = errors.New("localedge: closed")
+
+const stderrTail = 40
+
+// Start spawns the edge and returns once it is ready. It fails with an error that includes the tail of the
+// edge's stderr when node is missing, the npm dependencies are not installed, the data dir is in use by another
+// edge, or the ready line does not arrive within ReadyTimeout. The child is stopped when ctx is cancelled before
+// it is ready; after Start returns, only Close stops it.
+func Start(ctx context.Context, opts Options) (*Edge, error) {
+	if opts.Script == "" {
+		return nil, errors.New("localedge: Options.Script (path to edge/server.mjs) is required")
+	}
+	if opts.DataDir == "" {
+		return nil, errors.New("localedge: Options.DataDir is required")
+	}
+	if opts.NodePath == "" {
+		opts.NodePath = "node"
+	}
+	if opts.ReadyTimeout == 0 {
+		opts.ReadyTimeout = 60 * time.Second
+	}
+	if opts.StopGrace == 0 {
+		opts.StopGrace = 10 * time.Second
+	}
+	if _, err := os.Stat(opts.Script); err != nil {
+		return nil, fmt.Errorf("localedge: edge script: %w", err)
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	e := &Edge{opts: opts, logger: logger, port: opts.Port, stop: make(chan struct{}), done: make(chan struct{})}
+	ready, err := e.spawn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.adopt(ready); err != nil {
+		e.kill()
+		return nil, err
+	}
+	go e.supervise()
+	return e, nil
+}
+
+// APIBaseURL is the Cloudflare API base, e.g. http://127.0.0.1:PORT/client/v4 (for option.WithBaseURL).
+func (e *Edge) APIBaseURL() string { return e.ready.API }
+
+// WorkersBaseURL is the base of worker URLs: the worker named S answers at WorkersBaseURL()+"/"+S once its
+// workers.dev URL is enabled.
+func (e *Edge) WorkersBaseURL() string { return e.ready.Workers }
+
+// WorkerURL is the URL of the worker script name.
+func (e *Edge) WorkerURL(name string) string { return e.ready.Workers + "/" + name }
+
+// AccountID is the id of the edge's one account.
+func (e *Edge) AccountID() string { return e.ready.AccountID }
+
+// Token is the API token (a Bearer token) read from the edge's token file.
+func (e *Edge) Token() string { return e.token }
+
+// Port is the loopback port the edge listens on.
+func (e *Edge) Port() int { return e.port }
+
+// Restarts counts how often the supervisor started the edge again after it died.
+func (e *Edge) Restarts() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.restarts
+}
+
+// Pid is the process id of the current edge child, or 0 between restarts.
+func (e *Edge) Pid() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cmd == nil || e.cmd.Process == nil {
+		return 0
+	}
+	return e.cmd.Process.Pid
+}
+
+// Close stops the edge: SIGTERM, then SIGKILL after StopGrace. It returns once the child has exited and the
+// supervisor has stopped; calling it again is a no-op.
+func (e *Edge) Close() error {
+	e.mu.Lock()
+	if e.closing {
+		e.mu.Unlock()
+		<-e.done
+		return nil
+	}
+	e.closing = true
+	close(e.stop)
+	e.mu.Unlock()
+	e.terminate()
+	<-e.done
+	return nil
+}
+
+func (e *Edge) adopt(r Ready) error {
+	raw, err := os.ReadFile(r.TokenFile)
+	if err != nil {
+		return fmt.Errorf("localedge: read token file: %w", err)
+	}
+	tok := strings.TrimSpace(string(raw))
+	if tok == "" {
+		return fmt.Errorf("localedge: token file %s is empty", r.TokenFile)
+	}
+	host, port, err := net.SplitHostPort(strings.TrimPrefix(strings.TrimSuffix(r.API, "/client/v4"), "http://"))
+	if err != nil || host == "" {
+		return fmt.Errorf("localedge: ready line has a bad api URL %q", r.API)
+	}
+	var p int
+	if _, err := fmt.Sscanf(port, "%d", &p); err != nil {
+		return fmt.Errorf("localedge: ready line has a bad api URL %q", r.API)
+	}
+	e.ready, e.token, e.port = r, tok, p
+	return nil
+}
+
+// spawn starts one child and waits for its ready line.
+func (e *Edge) spawn(ctx context.Context) (Ready, error) {
+	cmd := exec.Command(e.opts.NodePath, e.opts.Script, "--port", fmt.Sprint(e.port), "--data-dir", e.opts.DataDir)
+	cmd.Env = os.Environ()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return Ready{}, fmt.Errorf("localedge: %w", err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return Ready{}, fmt.Errorf("localedge: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return Ready{}, fmt.Errorf("localedge: start %s: %w (is Node.js installed? set Options.NodePath)", e.opts.NodePath, err)
+	}
+	tail := &lineTail{max: stderrTail}
+	var logWG sync.WaitGroup
+	logWG.Add(1)
+	go func() {
+		defer logWG.Done()
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			tail.add(line)
+			e.logger.Info("edge", "line", line)
+		}
+	}()
+	readyCh := make(chan Ready, 1)
+	badCh := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		first := true
+		for sc.Scan() {
+			if !first {
+				continue
+			}
+			first = false
+			var r Ready
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.API == "" || r.TokenFile == "" {
+				badCh <- fmt.Errorf("unexpected first line %q", sc.Text())
+				continue
+			}
+			readyCh <- r
+		}
+	}()
+	exited := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+	timer := time.NewTimer(e.opts.ReadyTimeout)
+	defer timer.Stop()
+	fail := func(why string) (Ready, error) {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(e.opts.StopGrace):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		logWG.Wait()
+		return Ready{}, fmt.Errorf("localedge: %s%s", why, tail.summary())
+	}
+	select {
+	case r := <-readyCh:
+		e.mu.Lock()
+		e.cmd, e.exited = cmd, exited
+		e.mu.Unlock()
+		return r, nil
+	case err := <-badCh:
+		return fail(err.Error())
+	case <-exited:
+		logWG.Wait()
+		hint := ""
+		if strings.Contains(tail.String(), "Cannot find package 'miniflare'") || strings.Contains(tail.String(), "ERR_MODULE_NOT_FOUND") {
+			hint = " (run `npm ci` in the edge directory)"
+		}
+		return Ready{}, fmt.Errorf("localedge: edge exited before it was ready (%v)%s%s", waitErr, hint, tail.summary())
+	case <-timer.C:
+		return fail(fmt.Sprintf("edge not ready after %s", e.opts.ReadyTimeout))
+	case <-ctx.Done():
+		return fail(ctx.Err().Error())
+	}
+}
+
+// supervise restarts the child when it dies, with back-off from 200 ms doubling to 30 s; a child that ran for
+// a minute resets the back-off.
+func (e *Edge) supervise() {
+	defer e.doneOnce.Do(func() { close(e.done) })
+	backoff := 200 * time.Millisecond
+	for {
+		e.mu.Lock()
+		exited := e.exited
+		e.mu.Unlock()
+		started := time.Now()
+		select {
+		case <-exited:
+		case <-e.stop:
+			<-exited
+			return
+		}
+		if time.Since(started) > time.Minute {
+			backoff = 200 * time.Millisecond
+		}
+		e.logger.Warn("edge exited; restarting", "in", backoff)
+		for {
+			select {
+			case <-e.stop:
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(backoff*2, 30*time.Second)
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() {
+				select {
+				case <-e.stop:
+					cancel()
+				case <-ctx.Done():
+				}
+			}()
+			r, err := e.spawn(ctx)
+			cancel()
+			if err == nil {
+				if err = e.adopt(r); err == nil {
+					e.mu.Lock()
+					e.restarts++
+					e.mu.Unlock()
+					e.logger.Info("edge restarted", "api", r.API)
+					break
+				}
+				e.kill()
+			}
+			select {
+			case <-e.stop:
+				return
+			default:
+			}
+			e.logger.Error("edge restart failed", "err", err, "retry in", backoff)
+		}
+	}
+}
+
+func (e *Edge) terminate() {
+	e.mu.Lock()
+	cmd, exited := e.cmd, e.exited
+	e.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
+		return
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-exited:
+	case <-time.After(e.opts.StopGrace):
+		_ = cmd.Process.Kill()
+		<-exited
+	}
+}
+
+func (e *Edge) kill() {
+	e.mu.Lock()
+	cmd, exited := e.cmd, e.exited
+	e.mu.Unlock()
+	if cmd != nil && cmd.Process != nil {
+		_ = cmd.Process.Kill()
+		<-exited
+	}
+}
+
+type lineTail struct {
+	mu    sync.Mutex
+	max   int
+	lines []string
+}
+
+func (t *lineTail) add(l string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lines = append(t.lines, l)
+	if len(t.lines) > t.max {
+		t.lines = t.lines[len(t.lines)-t.max:]
+	}
+}
+
+func (t *lineTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var b bytes.Buffer
+	for _, l := range t.lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (t *lineTail) summary() string {
+	s := strings.TrimSpace(t.String())
+	if s == "" {
+		return ""
+	}
+	return "; edge stderr:\n" + s
+}
