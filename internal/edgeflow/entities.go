@@ -1,0 +1,298 @@
+package edgeflow
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// User is a person who signs in with email and password.
+type User struct {
+	ID           string    `json:"id"`
+	Email        string    `json:"email"`
+	Name         string    `json:"name,omitempty"`
+	PasswordHash []byte    `json:"-"`
+	CreatedAt    time.Time `json:"createdAt"`
+}
+
+// Session is a signed-in browser session. Only the SHA-256 of its token is
+// stored. ActiveOrganizationID and ActiveProjectID select the tenant of
+// requests that do not override them.
+type Session struct {
+	ID                   string     `json:"id"`
+	UserID               string     `json:"userId"`
+	TokenHash            []byte     `json:"-"`
+	CSRFToken            string     `json:"-"`
+	ActiveOrganizationID string     `json:"activeOrganizationId,omitempty"`
+	ActiveProjectID      string     `json:"activeProjectId,omitempty"`
+	CreatedAt            time.Time  `json:"createdAt"`
+	ExpiresAt            time.Time  `json:"expiresAt"`
+	RevokedAt            *time.Time `json:"-"`
+}
+
+// Role is a member's role in an organization.
+type Role string
+
+// Roles of organization members.
+const (
+	RoleOwner  Role = "owner"
+	RoleAdmin  Role = "admin"
+	RoleMember Role = "member"
+)
+
+// Organization groups members and projects.
+type Organization struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Slug      string    `json:"slug"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Membership is a user's role in one organization.
+type Membership struct {
+	OrganizationID string    `json:"organizationId"`
+	UserID         string    `json:"userId"`
+	Role           Role      `json:"role"`
+	CreatedAt      time.Time `json:"createdAt"`
+}
+
+// OrganizationMembership is an organization seen by one of its members.
+type OrganizationMembership struct {
+	Organization
+	Role Role `json:"role"`
+}
+
+// Project belongs to an organization and holds workflows.
+type Project struct {
+	ID             string    `json:"id"`
+	OrganizationID string    `json:"organizationId"`
+	Name           string    `json:"name"`
+	Slug           string    `json:"slug"`
+	Description    string    `json:"description"`
+	CreatedAt      time.Time `json:"createdAt"`
+	UpdatedAt      time.Time `json:"updatedAt"`
+}
+
+// Scope is an API key permission.
+type Scope string
+
+// API key scopes.
+const (
+	ScopeRead   Scope = "read"
+	ScopeWrite  Scope = "write"
+	ScopeDeploy Scope = "deploy"
+)
+
+// APIKey is bound to one project. Only the SHA-256 of the key is stored, with
+// an 8-character display prefix.
+type APIKey struct {
+	ID             string     `json:"id"`
+	OrganizationID string     `json:"organizationId"`
+	ProjectID      string     `json:"projectId"`
+	UserID         string     `json:"userId"`
+	Name           string     `json:"name"`
+	Prefix         string     `json:"prefix"`
+	Hash           []byte     `json:"-"`
+	Scopes         []Scope    `json:"scopes"`
+	ExpiresAt      *time.Time `json:"expiresAt"`
+	LastUsedAt     *time.Time `json:"lastUsedAt"`
+	RevokedAt      *time.Time `json:"revokedAt"`
+	CreatedAt      time.Time  `json:"createdAt"`
+}
+
+// Kind of an artifact.
+const (
+	KindWorkflow = "workflow"
+	KindScript   = "script"
+)
+
+// WorkflowEnvVar is a variable set on one workflow. For secrets, Value holds
+// the sealed ciphertext (internal/secret), never the plain value.
+type WorkflowEnvVar struct {
+	Name     string `json:"name"`
+	Value    string `json:"value"`
+	IsSecret bool   `json:"isSecret"`
+}
+
+// Route is a custom route for a deployed worker.
+type Route struct {
+	Pattern  string `json:"pattern"`
+	ZoneName string `json:"zoneName"`
+}
+
+// DeployConfig holds deploy-time settings of a workflow.
+type DeployConfig struct {
+	Route *Route `json:"route,omitempty"`
+}
+
+// Workflow is a workflow or a function (Kind "script"). CurrentVersionID is the
+// newest submitted version; ActiveVersionID the deployed one ("" when not
+// deployed).
+type Workflow struct {
+	ID               string            `json:"id"`
+	OrganizationID   string            `json:"organizationId"`
+	ProjectID        string            `json:"projectId"`
+	Name             string            `json:"name"`
+	Description      string            `json:"description"`
+	Kind             string            `json:"kind"`
+	EnvVars          []WorkflowEnvVar  `json:"envVars"`
+	TriggerCode      string            `json:"triggerCode"`
+	Dependencies     map[string]string `json:"dependencies"`
+	DeployConfig     *DeployConfig     `json:"deployConfig"`
+	CurrentVersionID string            `json:"currentVersionId"`
+	ActiveVersionID  string            `json:"activeVersionId"`
+	CreatedAt        time.Time         `json:"createdAt"`
+	UpdatedAt        time.Time         `json:"updatedAt"`
+}
+
+// Version is one submitted IR of a workflow with its generated code. Number is
+// assigned by the store (previous + 1, never reused). NodeTypes lists the
+// marketplace node references ("<nodeId>@<version>") the IR uses.
+type Version struct {
+	ID         string          `json:"id"`
+	WorkflowID string          `json:"workflowId"`
+	Number     int             `json:"version"`
+	IR         json.RawMessage `json:"ir,omitempty"`
+	Code       string          `json:"code,omitempty"`
+	Locked     bool            `json:"locked"`
+	NodeTypes  []string        `json:"-"`
+	CreatedBy  string          `json:"createdBy,omitempty"`
+	CreatedAt  time.Time       `json:"createdAt"`
+}
+
+// Deployment states.
+const (
+	DeploymentActive   = "active"   // serving; at most one per (workflow, connection)
+	DeploymentReplaced = "replaced" // superseded by a later deploy
+	DeploymentRemoved  = "removed"  // taken down
+)
+
+// Deployment links a workflow version to a connection.
+type Deployment struct {
+	ID           string     `json:"id"`
+	WorkflowID   string     `json:"workflowId"`
+	ProjectID    string     `json:"projectId"`
+	VersionID    string     `json:"versionId"`
+	ConnectionID string     `json:"connectionId"`
+	Status       string     `json:"status"`
+	URL          string     `json:"url"`
+	ScriptName   string     `json:"scriptName"`
+	WorkflowName string     `json:"workflowName,omitempty"`
+	CreatedBy    string     `json:"createdBy,omitempty"`
+	CreatedAt    time.Time  `json:"createdAt"`
+	RemovedAt    *time.Time `json:"removedAt,omitempty"`
+}
+
+// Run states of SPEC.md.
+const (
+	RunQueued     = "queued"
+	RunRunning    = "running"
+	RunPaused     = "paused"
+	RunComplete   = "complete"
+	RunErrored    = "errored"
+	RunTerminated = "terminated"
+)
+
+// RunIsFinal reports whether status is complete, errored or terminated.
+func RunIsFinal(status string) bool {
+	return status == RunComplete || status == RunErrored || status == RunTerminated
+}
+
+// Run is one execution of a deployed workflow. StatusDetail keeps the
+// provider's finer state (waiting, paused, pausing, ...). Output, Error and
+// Steps are kept after the provider forgets them.
+type Run struct {
+	ID              string          `json:"id"`
+	WorkflowID      string          `json:"workflowId"`
+	ProjectID       string          `json:"projectId"`
+	VersionID       string          `json:"versionId"`
+	ConnectionID    string          `json:"connectionId"`
+	DeploymentID    string          `json:"deploymentId"`
+	WorkflowName    string          `json:"-"`
+	InstanceID      string          `json:"instanceId"`
+	Status          string          `json:"status"`
+	StatusDetail    string          `json:"statusDetail,omitempty"`
+	Params          json.RawMessage `json:"params,omitempty"`
+	Output          json.RawMessage `json:"output,omitempty"`
+	Error           string          `json:"error,omitempty"`
+	Steps           json.RawMessage `json:"steps,omitempty"`
+	CreatedAt       time.Time       `json:"createdAt"`
+	StartedAt       *time.Time      `json:"startedAt"`
+	EndedAt         *time.Time      `json:"endedAt"`
+	UpdatedAt       time.Time       `json:"updatedAt"`
+	NextRefreshAt   *time.Time      `json:"-"`
+	RefreshFailures int             `json:"-"`
+}
+
+// Connection providers.
+const (
+	ProviderCloudflare = "cloudflare"
+	ProviderLocal      = "local"
+)
+
+// Connection is a stored credential set for an edge provider, in one
+// organization. SealedCredentials holds the AES-GCM sealed JSON credentials;
+// AccountID is kept in clear for display.
+type Connection struct {
+	ID                string    `json:"id"`
+	OrganizationID    string    `json:"organizationId"`
+	Provider          string    `json:"provider"`
+	Name              string    `json:"name"`
+	AccountID         string    `json:"accountId"`
+	SealedCredentials []byte    `json:"-"`
+	CreatedAt         time.Time `json:"createdAt"`
+	UpdatedAt         time.Time `json:"updatedAt"`
+}
+
+// EnvVar is a global environment variable of an organization (ProjectID "")
+// or of one project. For secrets Value holds the sealed ciphertext.
+type EnvVar struct {
+	ID             string    `json:"id"`
+	OrganizationID string    `json:"organizationId"`
+	ProjectID      string    `json:"projectId,omitempty"`
+	Name           string    `json:"name"`
+	Value          string    `json:"value"`
+	IsSecret       bool      `json:"isSecret"`
+	CreatedAt      time.Time `json:"createdAt"`
+	UpdatedAt      time.Time `json:"updatedAt"`
+}
+
+// InstalledNode is a marketplace node installed in an organization at one
+// version, with a snapshot of that version's definition and template.
+type InstalledNode struct {
+	ID             string          `json:"id"`
+	OrganizationID string          `json:"organizationId"`
+	NodeID         string          `json:"nodeId"`
+	Version        string          `json:"version"`
+	Definition     json.RawMessage `json:"-"`
+	Template       string          `json:"-"`
+	Checksum       string          `json:"checksum"`
+	InstalledBy    string          `json:"installedBy,omitempty"`
+	InstalledAt    time.Time       `json:"installedAt"`
+	UpdatedAt      time.Time       `json:"updatedAt"`
+}
+
+// ListOptions selects one page of a list. Cursor is opaque (from a previous
+// page's NextCursor); Limit is 1..100 (0 means the default, 50).
+type ListOptions struct {
+	Cursor string
+	Limit  int
+}
+
+// Page is one page of a list; NextCursor is "" on the last page.
+type Page[T any] struct {
+	Items      []T
+	NextCursor string
+}
+
+// RunFilter selects runs. ProjectID is required; WorkflowID and Status narrow.
+type RunFilter struct {
+	ProjectID  string
+	WorkflowID string
+	Status     string
+}
+
+// DeploymentFilter selects deployments. ProjectID is required.
+type DeploymentFilter struct {
+	ProjectID  string
+	WorkflowID string
+}

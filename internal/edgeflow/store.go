@@ -1,0 +1,157 @@
+package edgeflow
+
+import (
+	"context"
+	"time"
+)
+
+// Store is the persistence of the service. internal/sqlite and
+// internal/postgres implement it and internal/storetest checks both against
+// the same cases.
+//
+// Conventions every implementation keeps:
+//   - Find* methods return an *Error with ENotFound (never nil, nil) for an
+//     unknown record or one outside the given tenant.
+//   - Create* methods set ID (when empty, see NewID), CreatedAt and UpdatedAt
+//     on the passed record; Update* methods set UpdatedAt.
+//   - Uniqueness violations return EConflict; an invalid cursor returns
+//     EInvalid with path "/cursor".
+//   - List* methods return newest first unless stated otherwise, with a
+//     stable opaque cursor; Limit 0 means 50, above 100 is capped to 100.
+//   - Times are stored and returned in UTC.
+type Store interface {
+	// Ping checks that the database answers (GET /readyz).
+	Ping(ctx context.Context) error
+	// Close releases the database.
+	Close() error
+
+	// CreateUser stores a user; a taken email (case-insensitive) is EConflict.
+	CreateUser(ctx context.Context, u *User) error
+	FindUserByID(ctx context.Context, id string) (*User, error)
+	// FindUserByEmail matches the email case-insensitively.
+	FindUserByEmail(ctx context.Context, email string) (*User, error)
+
+	CreateSession(ctx context.Context, s *Session) error
+	// FindSessionByTokenHash returns a session that is neither revoked nor
+	// expired at now; otherwise ENotFound.
+	FindSessionByTokenHash(ctx context.Context, hash []byte, now time.Time) (*Session, error)
+	// SetSessionActive changes the active organization and project.
+	SetSessionActive(ctx context.Context, sessionID, organizationID, projectID string) error
+	RevokeSession(ctx context.Context, sessionID string, at time.Time) error
+
+	// CreateOrganization stores the organization and makes ownerUserID its
+	// owner, in one transaction. A taken slug is EConflict.
+	CreateOrganization(ctx context.Context, o *Organization, ownerUserID string) error
+	FindOrganizationByID(ctx context.Context, id string) (*Organization, error)
+	// ListOrganizationsForUser lists the user's organizations, oldest first.
+	ListOrganizationsForUser(ctx context.Context, userID string) ([]OrganizationMembership, error)
+	// FindMembership returns ENotFound when the user is not a member.
+	FindMembership(ctx context.Context, organizationID, userID string) (*Membership, error)
+	// AddMember adds or changes a member's role.
+	AddMember(ctx context.Context, m *Membership) error
+
+	// CreateProject stores a project; a slug taken in the organization is EConflict.
+	CreateProject(ctx context.Context, p *Project) error
+	FindProjectByID(ctx context.Context, organizationID, id string) (*Project, error)
+	// FindProjectBySlug is used by bootstrap to reuse a project.
+	FindProjectBySlug(ctx context.Context, organizationID, slug string) (*Project, error)
+	// ListProjects lists an organization's projects, oldest first.
+	ListProjects(ctx context.Context, organizationID string, opts ListOptions) (Page[Project], error)
+	// UpdateProject changes name and description (the slug never changes).
+	UpdateProject(ctx context.Context, p *Project) error
+	// DeleteProject refuses (EConflict) while the project holds workflows.
+	DeleteProject(ctx context.Context, organizationID, id string) error
+
+	CreateAPIKey(ctx context.Context, k *APIKey) error
+	// FindAPIKeyByHash returns the key whatever its state; callers check
+	// RevokedAt and ExpiresAt.
+	FindAPIKeyByHash(ctx context.Context, hash []byte) (*APIKey, error)
+	ListAPIKeys(ctx context.Context, organizationID string, opts ListOptions) (Page[APIKey], error)
+	RevokeAPIKey(ctx context.Context, organizationID, id string, at time.Time) error
+	// TouchAPIKey records a use; implementations may coalesce frequent calls.
+	TouchAPIKey(ctx context.Context, id string, at time.Time) error
+
+	CreateWorkflow(ctx context.Context, w *Workflow) error
+	FindWorkflowByID(ctx context.Context, projectID, id string) (*Workflow, error)
+	ListWorkflows(ctx context.Context, projectID string, opts ListOptions) (Page[Workflow], error)
+	// UpdateWorkflow writes name, description, envVars, triggerCode,
+	// dependencies and deployConfig.
+	UpdateWorkflow(ctx context.Context, w *Workflow) error
+	// MoveWorkflow moves a workflow (and its runs and deployments) to another
+	// project of the same organization.
+	MoveWorkflow(ctx context.Context, fromProjectID, id, toProjectID string) error
+	// DeleteWorkflow deletes the workflow with its versions, deployments and runs.
+	DeleteWorkflow(ctx context.Context, projectID, id string) error
+
+	// CreateVersion assigns Number = previous highest + 1 (numbers are never
+	// reused) and makes the version the workflow's current one, atomically.
+	CreateVersion(ctx context.Context, v *Version) error
+	// FindVersionByID returns the version with its IR and code.
+	FindVersionByID(ctx context.Context, workflowID, id string) (*Version, error)
+	// ListVersions returns summaries (IR and Code empty), highest number first.
+	ListVersions(ctx context.Context, workflowID string, opts ListOptions) (Page[Version], error)
+	SetVersionLocked(ctx context.Context, workflowID, id string, locked bool) error
+	// DeleteVersion refuses with EConflict a locked version, the workflow's
+	// active version and any version of an active deployment. Deleting the
+	// current version makes the next highest current.
+	DeleteVersion(ctx context.Context, workflowID, id string) error
+
+	// RecordDeployment stores d as the active deployment of (workflow,
+	// connection), marks the previous one replaced and sets the workflow's
+	// active version, in one transaction.
+	RecordDeployment(ctx context.Context, d *Deployment) error
+	// FindActiveDeployment returns the active deployment of the workflow on
+	// the connection, or the newest active one when connectionID is "".
+	FindActiveDeployment(ctx context.Context, workflowID, connectionID string) (*Deployment, error)
+	ListDeployments(ctx context.Context, f DeploymentFilter, opts ListOptions) (Page[Deployment], error)
+	// RemoveDeployment marks the active deployment of (workflow, connection)
+	// removed and clears the workflow's active version when no active
+	// deployment is left; ENotFound when nothing is deployed there.
+	RemoveDeployment(ctx context.Context, workflowID, connectionID string, at time.Time) (*Deployment, error)
+	// ListWorkflowsUsingNode names the workflows of the organization whose
+	// active deployment's version uses marketplace node nodeID.
+	ListWorkflowsUsingNode(ctx context.Context, organizationID, nodeID string) ([]Workflow, error)
+
+	CreateRun(ctx context.Context, r *Run) error
+	FindRunByID(ctx context.Context, workflowID, id string) (*Run, error)
+	FindRunByInstanceID(ctx context.Context, workflowID, instanceID string) (*Run, error)
+	ListRuns(ctx context.Context, f RunFilter, opts ListOptions) (Page[Run], error)
+	// UpdateRun writes status, statusDetail, output, error, steps, startedAt,
+	// endedAt, nextRefreshAt and refreshFailures.
+	UpdateRun(ctx context.Context, r *Run) error
+	// ListRunsDueForRefresh returns non-final runs whose NextRefreshAt is at
+	// or before now, oldest due first.
+	ListRunsDueForRefresh(ctx context.Context, now time.Time, limit int) ([]Run, error)
+
+	// CreateConnection stores a connection of an organization.
+	CreateConnection(ctx context.Context, c *Connection) error
+	FindConnectionByID(ctx context.Context, organizationID, id string) (*Connection, error)
+	ListConnections(ctx context.Context, organizationID string, opts ListOptions) (Page[Connection], error)
+	UpdateConnection(ctx context.Context, c *Connection) error
+	// DeleteConnection refuses (EConflict) while an active deployment uses it.
+	DeleteConnection(ctx context.Context, organizationID, id string) error
+
+	// CreateEnvVar stores a variable; the name taken in the same scope
+	// (organization, or project) is EConflict.
+	CreateEnvVar(ctx context.Context, v *EnvVar) error
+	FindEnvVarByID(ctx context.Context, organizationID, id string) (*EnvVar, error)
+	// ListEnvVars lists the organization-level variables and, when projectID
+	// is set, that project's, ordered by name.
+	ListEnvVars(ctx context.Context, organizationID, projectID string, opts ListOptions) (Page[EnvVar], error)
+	UpdateEnvVar(ctx context.Context, v *EnvVar) error
+	DeleteEnvVar(ctx context.Context, organizationID, id string) error
+
+	// InstallNode stores an installation; already installed is EConflict.
+	InstallNode(ctx context.Context, n *InstalledNode) error
+	FindInstalledNode(ctx context.Context, organizationID, nodeID string) (*InstalledNode, error)
+	// ListInstalledNodes lists installations ordered by node id.
+	ListInstalledNodes(ctx context.Context, organizationID string, opts ListOptions) (Page[InstalledNode], error)
+	// UpdateInstalledNode writes version, definition, template and checksum.
+	UpdateInstalledNode(ctx context.Context, n *InstalledNode) error
+	UninstallNode(ctx context.Context, organizationID, nodeID string) error
+
+	// Hit counts one request against key in the fixed window starting at
+	// windowStart and returns the count so far in that window, so that rate
+	// limits hold across replicas sharing the database.
+	Hit(ctx context.Context, key string, windowStart time.Time) (int, error)
+}
