@@ -1,0 +1,155 @@
+// Package secret seals values at rest with AES-256-GCM. Associated data binds
+// each ciphertext to the row it belongs to, so a sealed value copied into
+// another row fails to open.
+package secret
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// KeySize is the length of a sealing key in bytes (AES-256).
+const KeySize = 32
+
+// KeyFileName is the file LoadOrCreateKey keeps the generated key in, inside
+// the data directory.
+const KeyFileName = "secret.key"
+
+// version prefixes every sealed value so the format can change later.
+const version byte = 1
+
+// ErrOpen is returned when a sealed value cannot be opened: wrong key, wrong
+// associated data, or damaged ciphertext.
+var ErrOpen = errors.New("secret: cannot open sealed value")
+
+// Sealer seals and opens values with one key. It is safe for concurrent use.
+type Sealer struct {
+	aead cipher.AEAD
+}
+
+// New returns a Sealer for a 32-byte key.
+func New(key []byte) (*Sealer, error) {
+	if len(key) != KeySize {
+		return nil, fmt.Errorf("secret: key must be %d bytes, got %d", KeySize, len(key))
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("secret: %w", err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, fmt.Errorf("secret: %w", err)
+	}
+	return &Sealer{aead: aead}, nil
+}
+
+// Seal encrypts plaintext bound to associatedData. The result is
+// version || nonce || ciphertext+tag; two seals of the same value differ.
+func (s *Sealer) Seal(plaintext, associatedData []byte) []byte {
+	out := make([]byte, 1+s.aead.NonceSize(), 1+s.aead.NonceSize()+len(plaintext)+s.aead.Overhead())
+	out[0] = version
+	if _, err := rand.Read(out[1:]); err != nil {
+		panic("secret: crypto/rand failed: " + err.Error())
+	}
+	return s.aead.Seal(out, out[1:], plaintext, associatedData)
+}
+
+// Open decrypts a value made by Seal with the same associated data; any
+// mismatch is ErrOpen.
+func (s *Sealer) Open(sealed, associatedData []byte) ([]byte, error) {
+	n := s.aead.NonceSize()
+	if len(sealed) < 1+n+s.aead.Overhead() || sealed[0] != version {
+		return nil, ErrOpen
+	}
+	plain, err := s.aead.Open(nil, sealed[1:1+n], sealed[1+n:], associatedData)
+	if err != nil {
+		return nil, ErrOpen
+	}
+	return plain, nil
+}
+
+// SealString seals a string into base64 text (for text columns).
+func (s *Sealer) SealString(plaintext, associatedData string) string {
+	return base64.RawStdEncoding.EncodeToString(s.Seal([]byte(plaintext), []byte(associatedData)))
+}
+
+// OpenString opens a value made by SealString; any mismatch is ErrOpen.
+func (s *Sealer) OpenString(sealed, associatedData string) (string, error) {
+	raw, err := base64.RawStdEncoding.DecodeString(sealed)
+	if err != nil {
+		return "", ErrOpen
+	}
+	plain, err := s.Open(raw, []byte(associatedData))
+	if err != nil {
+		return "", err
+	}
+	return string(plain), nil
+}
+
+// ParseKey reads a key given as 64 hex characters or as standard or URL-safe
+// base64 (padded or not) of 32 bytes.
+func ParseKey(text string) ([]byte, error) {
+	text = strings.TrimSpace(text)
+	if len(text) == 2*KeySize {
+		if k, err := hex.DecodeString(text); err == nil {
+			return k, nil
+		}
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if k, err := enc.DecodeString(text); err == nil && len(k) == KeySize {
+			return k, nil
+		}
+	}
+	return nil, errors.New("secret: a key must be 32 bytes given as 64 hex characters or base64")
+}
+
+// LoadOrCreateKey returns the key from envValue when it is not empty;
+// otherwise it reads dataDir/secret.key, creating it with a new random key
+// (mode 0600) on first use. created reports whether a new key was written.
+func LoadOrCreateKey(envValue, dataDir string) (key []byte, created bool, err error) {
+	if envValue != "" {
+		k, err := ParseKey(envValue)
+		return k, false, err
+	}
+	path := filepath.Join(dataDir, KeyFileName)
+	raw, err := os.ReadFile(path)
+	if err == nil {
+		k, err := ParseKey(string(raw))
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %w", path, err)
+		}
+		return k, false, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, false, fmt.Errorf("secret: read key: %w", err)
+	}
+	k := make([]byte, KeySize)
+	if _, err := rand.Read(k); err != nil {
+		return nil, false, fmt.Errorf("secret: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		// Another process created it first: use theirs.
+		return LoadOrCreateKey("", dataDir)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("secret: create key file: %w", err)
+	}
+	if _, err := f.WriteString(hex.EncodeToString(k) + "\n"); err != nil {
+		f.Close()
+		return nil, false, fmt.Errorf("secret: write key file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, false, fmt.Errorf("secret: write key file: %w", err)
+	}
+	return k, true, nil
+}
