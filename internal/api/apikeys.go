@@ -1,0 +1,138 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/auth"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// apiKeyCreated is the answer of POST /api-keys: the key record and, once,
+// the full key.
+type apiKeyCreated struct {
+	edgeflow.APIKey
+	Key string `json:"key"`
+}
+
+func viewAPIKey(k edgeflow.APIKey) edgeflow.APIKey {
+	if k.Scopes == nil {
+		k.Scopes = []edgeflow.Scope{}
+	}
+	return k
+}
+
+// handleAPIKeyList lists the organization's API keys (never their values).
+func (s *Server) handleAPIKeyList(w http.ResponseWriter, r *http.Request) error {
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
+	page, err := s.Store.ListAPIKeys(r.Context(), orgID, opts)
+	if err != nil {
+		return listError(err)
+	}
+	writeJSON(w, http.StatusOK, newPage(page, viewAPIKey))
+	return nil
+}
+
+type apiKeyCreateRequest struct {
+	Name      string   `json:"name"`
+	ProjectID string   `json:"projectId"`
+	Scopes    []string `json:"scopes"`
+	ExpiresAt *string  `json:"expiresAt"`
+}
+
+// ParseScopes checks a scope list: values read, write, deploy, no
+// duplicates, read included. It returns the problems at path.
+func ParseScopes(in []string) ([]edgeflow.Scope, string) {
+	if len(in) == 0 {
+		return nil, `scopes are required and must include "read"`
+	}
+	out := make([]edgeflow.Scope, 0, len(in))
+	for _, sc := range in {
+		s := edgeflow.Scope(sc)
+		switch s {
+		case edgeflow.ScopeRead, edgeflow.ScopeWrite, edgeflow.ScopeDeploy:
+		default:
+			return nil, `scopes must be among "read", "write", "deploy"`
+		}
+		if slices.Contains(out, s) {
+			return nil, "duplicate scope " + sc
+		}
+		out = append(out, s)
+	}
+	if !slices.Contains(out, edgeflow.ScopeRead) {
+		return nil, `every key needs the "read" scope`
+	}
+	return out, ""
+}
+
+// handleAPIKeyCreate creates a key for a project of the organization and
+// returns its full value once.
+func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) error {
+	var req apiKeyCreateRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	req.Name = strings.TrimSpace(req.Name)
+	var p problems
+	checkName(&p, "/name", req.Name)
+	p.check(req.ProjectID != "", "/projectId", "projectId is required")
+	scopes, msg := ParseScopes(req.Scopes)
+	p.check(msg == "", "/scopes", msg)
+	var expires *time.Time
+	if req.ExpiresAt != nil {
+		t, err := time.Parse(time.RFC3339Nano, *req.ExpiresAt)
+		switch {
+		case err != nil:
+			p.add("/expiresAt", "expiresAt must be an ISO 8601 timestamp such as 2030-01-02T15:04:05Z")
+		case !t.After(s.now()):
+			p.add("/expiresAt", "expiresAt must be in the future")
+		default:
+			t = t.UTC()
+			expires = &t
+		}
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	pr := PrincipalFrom(r)
+	orgID, err := pr.Organization()
+	if err != nil {
+		return err
+	}
+	if _, err := s.Store.FindProjectByID(r.Context(), orgID, req.ProjectID); err != nil {
+		if edgeflow.IsNotFound(err) {
+			return edgeflow.Invalid("/projectId", "no such project in this organization")
+		}
+		return err
+	}
+	key, prefix, hash := auth.NewAPIKey()
+	k := &edgeflow.APIKey{OrganizationID: orgID, ProjectID: req.ProjectID, UserID: pr.UserID, Name: req.Name,
+		Prefix: prefix, Hash: hash, Scopes: scopes, ExpiresAt: expires}
+	if err := s.Store.CreateAPIKey(r.Context(), k); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, apiKeyCreated{APIKey: viewAPIKey(*k), Key: key})
+	return nil
+}
+
+// handleAPIKeyRevoke revokes a key; it stops working at once.
+func (s *Server) handleAPIKeyRevoke(w http.ResponseWriter, r *http.Request) error {
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	if err := s.Store.RevokeAPIKey(r.Context(), orgID, r.PathValue("id"), s.now()); err != nil {
+		return err
+	}
+	writeNoContent(w)
+	return nil
+}

@@ -1,0 +1,326 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"net/http"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/auth"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// sessionBody is the answer of sign-up, sign-in, GET /api/auth/session and
+// PUT /api/session/active.
+type sessionBody struct {
+	User                 userBody                          `json:"user"`
+	Organizations        []edgeflow.OrganizationMembership `json:"organizations"`
+	ActiveOrganizationID string                            `json:"activeOrganizationId"`
+	ActiveProjectID      string                            `json:"activeProjectId"`
+	CSRFToken            string                            `json:"csrfToken"`
+	ExpiresAt            time.Time                         `json:"expiresAt"`
+}
+
+type userBody struct {
+	ID        string    `json:"id"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+type signUpRequest struct {
+	Email            string `json:"email"`
+	Password         string `json:"password"`
+	Name             string `json:"name"`
+	OrganizationName string `json:"organizationName"`
+}
+
+func checkCredentials(p *problems, email, password string) {
+	if email == "" {
+		p.add("/email", "email is required")
+	} else if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 {
+		p.add("/email", "email is not a valid address")
+	}
+	switch {
+	case password == "":
+		p.add("/password", "password is required")
+	case len(password) < auth.MinPasswordLen:
+		p.add("/password", "password must be at least 8 characters")
+	case len(password) > auth.MaxPasswordLen:
+		p.add("/password", "password must be at most 72 bytes")
+	}
+}
+
+// handleSignUp creates a user with their first organization and a default
+// project, and signs them in.
+func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) error {
+	var req signUpRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	req.Email = strings.TrimSpace(req.Email)
+	var p problems
+	checkCredentials(&p, req.Email, req.Password)
+	p.check(len(req.Name) <= 200, "/name", "name must be at most 200 characters")
+	p.check(len(req.OrganizationName) <= 200, "/organizationName", "organizationName must be at most 200 characters")
+	if err := p.err(); err != nil {
+		return err
+	}
+	hash, err := auth.HashPassword(req.Password, s.BcryptCost)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	u := &edgeflow.User{Email: req.Email, Name: req.Name, PasswordHash: hash}
+	if err := s.Store.CreateUser(ctx, u); err != nil {
+		if edgeflow.IsConflict(err) {
+			return edgeflow.Errorf(edgeflow.EConflict, "an account with this email already exists")
+		}
+		return err
+	}
+	orgName := req.OrganizationName
+	if orgName == "" {
+		owner := req.Name
+		if owner == "" {
+			owner, _, _ = strings.Cut(req.Email, "@")
+		}
+		orgName = owner + "'s organization"
+	}
+	org, project, err := CreateOrganizationWithProject(ctx, s.Store, u.ID, orgName, "Default")
+	if err != nil {
+		return err
+	}
+	return s.startSession(w, r, u, org.ID, project.ID, http.StatusCreated)
+}
+
+// CreateOrganizationWithProject creates an organization owned by userID
+// (slug derived from the name plus a random suffix) and its first project.
+// Used by sign-up and by `edgeflow admin bootstrap`.
+func CreateOrganizationWithProject(ctx context.Context, store edgeflow.Store, userID, orgName, projectName string) (*edgeflow.Organization, *edgeflow.Project, error) {
+	var org *edgeflow.Organization
+	for range 5 {
+		org = &edgeflow.Organization{Name: orgName, Slug: Slugify(orgName, 40) + "-" + randomSuffix()}
+		err := store.CreateOrganization(ctx, org, userID)
+		if err == nil {
+			break
+		}
+		if !edgeflow.IsConflict(err) {
+			return nil, nil, err
+		}
+		org = nil
+	}
+	if org == nil {
+		return nil, nil, edgeflow.Errorf(edgeflow.EConflict, "could not find a free organization slug")
+	}
+	project := &edgeflow.Project{OrganizationID: org.ID, Name: projectName, Slug: Slugify(projectName, 63)}
+	if err := store.CreateProject(ctx, project); err != nil {
+		return nil, nil, err
+	}
+	return org, project, nil
+}
+
+// Slugify lowercases name and turns runs of other characters into "-",
+// at most max characters; "project" when nothing is left.
+func Slugify(name string, max int) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(name) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(c)
+			dash = false
+		} else {
+			dash = true
+		}
+		if b.Len() >= max {
+			break
+		}
+	}
+	out := strings.Trim(b.String(), "-")
+	if len(out) > max {
+		out = strings.Trim(out[:max], "-")
+	}
+	if out == "" {
+		return "project"
+	}
+	return out
+}
+
+func randomSuffix() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	var b [6]byte
+	rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b[:])
+}
+
+type signInRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// handleSignIn checks email and password and starts a session. A wrong
+// password and an unknown email get the same 401.
+func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) error {
+	var req signInRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	var p problems
+	p.check(req.Email != "", "/email", "email is required")
+	p.check(req.Password != "", "/password", "password is required")
+	if err := p.err(); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	u, err := s.Store.FindUserByEmail(ctx, strings.TrimSpace(req.Email))
+	var hash []byte
+	switch {
+	case err == nil:
+		hash = u.PasswordHash
+	case !edgeflow.IsNotFound(err):
+		return err
+	}
+	if err := auth.CheckPassword(hash, req.Password); err != nil {
+		return errUnauthorized("wrong email or password")
+	}
+	orgs, err := s.Store.ListOrganizationsForUser(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	var orgID, projectID string
+	if len(orgs) > 0 {
+		orgID = orgs[0].ID
+		page, err := s.Store.ListProjects(ctx, orgID, edgeflow.ListOptions{Limit: 1})
+		if err != nil {
+			return err
+		}
+		if len(page.Items) > 0 {
+			projectID = page.Items[0].ID
+		}
+	}
+	return s.startSession(w, r, u, orgID, projectID, http.StatusOK)
+}
+
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *edgeflow.User, orgID, projectID string, status int) error {
+	token, hash := auth.NewSessionToken()
+	now := s.now()
+	sess := &edgeflow.Session{
+		UserID: u.ID, TokenHash: hash, CSRFToken: auth.NewCSRFToken(),
+		ActiveOrganizationID: orgID, ActiveProjectID: projectID, ExpiresAt: now.Add(s.SessionTTL),
+	}
+	if err := s.Store.CreateSession(r.Context(), sess); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: SessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: s.SecureCookies, Expires: sess.ExpiresAt, MaxAge: int(s.SessionTTL.Seconds()),
+	})
+	body, err := s.sessionBody(r.Context(), u, sess, orgID, projectID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, status, body)
+	return nil
+}
+
+func (s *Server) sessionBody(ctx context.Context, u *edgeflow.User, sess *edgeflow.Session, orgID, projectID string) (*sessionBody, error) {
+	if u == nil {
+		var err error
+		if u, err = s.Store.FindUserByID(ctx, sess.UserID); err != nil {
+			return nil, err
+		}
+	}
+	orgs, err := s.Store.ListOrganizationsForUser(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	if orgs == nil {
+		orgs = []edgeflow.OrganizationMembership{}
+	}
+	return &sessionBody{
+		User:          userBody{ID: u.ID, Email: u.Email, Name: u.Name, CreatedAt: u.CreatedAt},
+		Organizations: orgs, ActiveOrganizationID: orgID, ActiveProjectID: projectID,
+		CSRFToken: sess.CSRFToken, ExpiresAt: sess.ExpiresAt,
+	}, nil
+}
+
+// handleSignOut revokes the session and clears the cookie.
+func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request) error {
+	p := PrincipalFrom(r)
+	if err := s.Store.RevokeSession(r.Context(), p.Session.ID, s.now()); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies, MaxAge: -1})
+	writeNoContent(w)
+	return nil
+}
+
+// handleSession returns the signed-in user, their organizations, the
+// selected organization and project, and the CSRF token.
+func (s *Server) handleSession(w http.ResponseWriter, r *http.Request) error {
+	p := PrincipalFrom(r)
+	body, err := s.sessionBody(r.Context(), nil, p.Session, p.OrganizationID, p.ProjectID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, body)
+	return nil
+}
+
+type sessionActiveRequest struct {
+	OrganizationID string `json:"organizationId"`
+	ProjectID      string `json:"projectId"`
+}
+
+// handleSessionActive stores the session's active organization and project
+// (the organization's first project when projectId is not given).
+func (s *Server) handleSessionActive(w http.ResponseWriter, r *http.Request) error {
+	var req sessionActiveRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	var p problems
+	p.check(req.OrganizationID != "", "/organizationId", "organizationId is required")
+	if err := p.err(); err != nil {
+		return err
+	}
+	pr := PrincipalFrom(r)
+	ctx := r.Context()
+	if _, err := s.Store.FindMembership(ctx, req.OrganizationID, pr.UserID); err != nil {
+		if edgeflow.IsNotFound(err) {
+			return edgeflow.NotFound("organization")
+		}
+		return err
+	}
+	projectID := req.ProjectID
+	if projectID != "" {
+		if _, err := s.Store.FindProjectByID(ctx, req.OrganizationID, projectID); err != nil {
+			return err
+		}
+	} else {
+		page, err := s.Store.ListProjects(ctx, req.OrganizationID, edgeflow.ListOptions{Limit: 1})
+		if err != nil {
+			return err
+		}
+		if len(page.Items) > 0 {
+			projectID = page.Items[0].ID
+		}
+	}
+	if err := s.Store.SetSessionActive(ctx, pr.Session.ID, req.OrganizationID, projectID); err != nil {
+		return err
+	}
+	body, err := s.sessionBody(ctx, nil, pr.Session, req.OrganizationID, projectID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, body)
+	return nil
+}

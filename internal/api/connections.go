@@ -1,0 +1,220 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/secret"
+)
+
+// connectionView is a connection as lists and answers show it: credentials
+// redacted (accountId shown, everything else "***").
+type connectionView struct {
+	ID             string            `json:"id"`
+	OrganizationID string            `json:"organizationId"`
+	Provider       string            `json:"provider"`
+	Name           string            `json:"name"`
+	AccountID      string            `json:"accountId"`
+	Credentials    map[string]string `json:"credentials"`
+	CreatedAt      time.Time         `json:"createdAt"`
+	UpdatedAt      time.Time         `json:"updatedAt"`
+}
+
+func viewConnection(c edgeflow.Connection) connectionView {
+	creds := map[string]string{}
+	if c.Provider == edgeflow.ProviderCloudflare {
+		creds["accountId"] = c.AccountID
+		creds["apiToken"] = Masked
+	}
+	return connectionView{ID: c.ID, OrganizationID: c.OrganizationID, Provider: c.Provider, Name: c.Name,
+		AccountID: c.AccountID, Credentials: creds, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+}
+
+// credentialsInput is the credentials object of a request.
+type credentialsInput struct {
+	APIToken  *string `json:"apiToken"`
+	AccountID *string `json:"accountId"`
+}
+
+type connectionCreateRequest struct {
+	Provider    string            `json:"provider"`
+	Credentials *credentialsInput `json:"credentials"`
+	Name        string            `json:"name"`
+}
+
+// LocalAccountID is the account id stored for a local connection while the
+// local edge is not running.
+const LocalAccountID = "local"
+
+// handleConnectionList lists the organization's connections, redacted.
+func (s *Server) handleConnectionList(w http.ResponseWriter, r *http.Request) error {
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
+	page, err := s.Store.ListConnections(r.Context(), orgID, opts)
+	if err != nil {
+		return listError(err)
+	}
+	writeJSON(w, http.StatusOK, newPage(page, viewConnection))
+	return nil
+}
+
+// checkCredentials validates credentials for provider and returns them.
+// cloudflare needs apiToken and accountId; local takes none (the embedded
+// local edge's own token and account are used at deploy time).
+func checkConnectionCredentials(p *problems, provider string, in *credentialsInput, base secret.Credentials) secret.Credentials {
+	creds := base
+	if in != nil {
+		if in.APIToken != nil {
+			creds.APIToken = strings.TrimSpace(*in.APIToken)
+		}
+		if in.AccountID != nil {
+			creds.AccountID = strings.TrimSpace(*in.AccountID)
+		}
+	}
+	switch provider {
+	case edgeflow.ProviderCloudflare:
+		p.check(creds.APIToken != "", "/credentials/apiToken", "apiToken is required for provider cloudflare")
+		p.check(len(creds.APIToken) <= 1000, "/credentials/apiToken", "apiToken is too long")
+		p.check(creds.AccountID != "", "/credentials/accountId", "accountId is required for provider cloudflare")
+		p.check(len(creds.AccountID) <= 100 && !strings.ContainsAny(creds.AccountID, "/?# "), "/credentials/accountId", "accountId is not a Cloudflare account id")
+	case edgeflow.ProviderLocal:
+		p.check(creds == (secret.Credentials{}), "/credentials", "provider local takes no credentials")
+	}
+	return creds
+}
+
+// handleConnectionCreate stores a connection with its credentials sealed.
+func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) error {
+	var req connectionCreateRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	req.Name = strings.TrimSpace(req.Name)
+	var p problems
+	switch req.Provider {
+	case "":
+		p.add("/provider", `provider is required: "cloudflare" or "local"`)
+	case edgeflow.ProviderCloudflare:
+		p.check(req.Credentials != nil, "/credentials", "credentials are required for provider cloudflare")
+	case edgeflow.ProviderLocal:
+	default:
+		p.add("/provider", `provider must be "cloudflare" or "local"`)
+	}
+	p.check(len(req.Name) <= 200, "/name", "name must be at most 200 characters")
+	var creds secret.Credentials
+	if req.Credentials != nil || req.Provider == edgeflow.ProviderLocal {
+		creds = checkConnectionCredentials(&p, req.Provider, req.Credentials, secret.Credentials{})
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	c := &edgeflow.Connection{ID: edgeflow.NewID(edgeflow.PrefixConnection), OrganizationID: orgID,
+		Provider: req.Provider, Name: req.Name, AccountID: creds.AccountID}
+	if c.Provider == edgeflow.ProviderLocal {
+		c.AccountID = LocalAccountID
+		if s.LocalEdge != nil {
+			c.AccountID = s.LocalEdge.AccountID()
+		}
+		if c.Name == "" {
+			c.Name = "Local edge"
+		}
+	} else if c.Name == "" {
+		c.Name = "Cloudflare " + c.AccountID
+	}
+	if err := s.Sealer.SealCredentials(c, creds); err != nil {
+		return err
+	}
+	if err := s.Store.CreateConnection(r.Context(), c); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, viewConnection(*c))
+	return nil
+}
+
+type connectionUpdateRequest struct {
+	Name        *string           `json:"name"`
+	Credentials *credentialsInput `json:"credentials"`
+}
+
+// handleConnectionUpdate changes the name or credentials (the fields sent
+// replace the stored ones; the others are kept).
+func (s *Server) handleConnectionUpdate(w http.ResponseWriter, r *http.Request) error {
+	var req connectionUpdateRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	var p problems
+	if req.Name != nil {
+		*req.Name = strings.TrimSpace(*req.Name)
+		checkName(&p, "/name", *req.Name)
+	}
+	if req.Credentials != nil {
+		// Shape check before the lookup: a cloudflare update must not blank a field.
+		if req.Credentials.APIToken != nil {
+			p.check(strings.TrimSpace(*req.Credentials.APIToken) != "", "/credentials/apiToken", "apiToken must not be empty")
+		}
+		if req.Credentials.AccountID != nil {
+			p.check(strings.TrimSpace(*req.Credentials.AccountID) != "", "/credentials/accountId", "accountId must not be empty")
+		}
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	c, err := s.Store.FindConnectionByID(r.Context(), orgID, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if req.Name != nil {
+		c.Name = *req.Name
+	}
+	if req.Credentials != nil {
+		old, err := s.Sealer.OpenCredentials(c)
+		if err != nil {
+			return err
+		}
+		creds := checkConnectionCredentials(&p, c.Provider, req.Credentials, old)
+		if err := p.err(); err != nil {
+			return err
+		}
+		if c.Provider == edgeflow.ProviderCloudflare {
+			c.AccountID = creds.AccountID
+		}
+		if err := s.Sealer.SealCredentials(c, creds); err != nil {
+			return err
+		}
+	}
+	if err := s.Store.UpdateConnection(r.Context(), c); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, viewConnection(*c))
+	return nil
+}
+
+// handleConnectionDelete deletes a connection (409 while a deployment uses it).
+func (s *Server) handleConnectionDelete(w http.ResponseWriter, r *http.Request) error {
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	if err := s.Store.DeleteConnection(r.Context(), orgID, r.PathValue("id")); err != nil {
+		return err
+	}
+	writeNoContent(w)
+	return nil
+}

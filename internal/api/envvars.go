@@ -1,0 +1,192 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/secret"
+)
+
+// Scopes of a global variable.
+const (
+	EnvScopeOrganization = "organization"
+	EnvScopeProject      = "project"
+)
+
+// envVarView is a global variable as the API shows it: secret values masked,
+// its scope named.
+type envVarView struct {
+	edgeflow.EnvVar
+	Scope string `json:"scope"`
+}
+
+func viewEnvVar(v edgeflow.EnvVar) envVarView {
+	if v.IsSecret {
+		v.Value = Masked
+	}
+	scope := EnvScopeOrganization
+	if v.ProjectID != "" {
+		scope = EnvScopeProject
+	}
+	return envVarView{EnvVar: v, Scope: scope}
+}
+
+// handleEnvVarList lists the organization's variables and those of the
+// selected project, by name.
+func (s *Server) handleEnvVarList(w http.ResponseWriter, r *http.Request) error {
+	p := PrincipalFrom(r)
+	orgID, err := p.Organization()
+	if err != nil {
+		return err
+	}
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
+	page, err := s.Store.ListEnvVars(r.Context(), orgID, p.ProjectID, opts)
+	if err != nil {
+		return listError(err)
+	}
+	writeJSON(w, http.StatusOK, newPage(page, viewEnvVar))
+	return nil
+}
+
+type envVarCreateRequest struct {
+	Name     string  `json:"name"`
+	Value    *string `json:"value"`
+	IsSecret *bool   `json:"isSecret"`
+	Scope    string  `json:"scope"`
+}
+
+func checkEnvVarName(p *problems, name string) {
+	p.check(envVarName.MatchString(name) && len(name) <= 128, "/name", "name must match ^[A-Z][A-Z0-9_]*$ (at most 128 characters)")
+}
+
+// handleEnvVarCreate creates a variable in the organization (scope
+// "organization", the default) or in the selected project (scope
+// "project"). A name taken in the same scope is 409.
+func (s *Server) handleEnvVarCreate(w http.ResponseWriter, r *http.Request) error {
+	var req envVarCreateRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	var p problems
+	checkEnvVarName(&p, req.Name)
+	p.check(req.Value != nil, "/value", "value is required")
+	p.check(req.Value == nil || len(*req.Value) <= maxEnvValue, "/value", "value must be at most 32 KiB")
+	p.check(req.IsSecret != nil, "/isSecret", "isSecret is required")
+	p.check(req.Scope == "" || req.Scope == EnvScopeOrganization || req.Scope == EnvScopeProject, "/scope", `scope must be "organization" or "project"`)
+	if err := p.err(); err != nil {
+		return err
+	}
+	pr := PrincipalFrom(r)
+	orgID, err := pr.Organization()
+	if err != nil {
+		return err
+	}
+	v := &edgeflow.EnvVar{ID: edgeflow.NewID(edgeflow.PrefixEnvVar), OrganizationID: orgID, Name: req.Name,
+		Value: *req.Value, IsSecret: *req.IsSecret}
+	if req.Scope == EnvScopeProject {
+		if v.ProjectID, err = pr.Project(); err != nil {
+			return err
+		}
+	}
+	if v.IsSecret {
+		v.Value = s.Sealer.SealString(v.Value, secret.EnvVarAD(orgID, v.ID))
+	}
+	if err := s.Store.CreateEnvVar(r.Context(), v); err != nil {
+		if edgeflow.IsConflict(err) {
+			return edgeflow.Errorf(edgeflow.EConflict, "a variable named %s already exists in this %s", v.Name, viewEnvVar(*v).Scope)
+		}
+		return err
+	}
+	writeJSON(w, http.StatusCreated, viewEnvVar(*v))
+	return nil
+}
+
+// findEnvVar returns a variable the caller sees: the organization's, or
+// the selected project's.
+func (s *Server) findEnvVar(r *http.Request, id string) (*edgeflow.EnvVar, error) {
+	p := PrincipalFrom(r)
+	orgID, err := p.Organization()
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.Store.FindEnvVarByID(r.Context(), orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	if v.ProjectID != "" && v.ProjectID != p.ProjectID {
+		return nil, edgeflow.NotFound("environment variable")
+	}
+	return v, nil
+}
+
+type envVarUpdateRequest struct {
+	Name     *string `json:"name"`
+	Value    *string `json:"value"`
+	IsSecret *bool   `json:"isSecret"`
+}
+
+// handleEnvVarUpdate changes name, value or isSecret. Turning a secret into
+// a plain variable needs the new value: secrets are never revealed.
+func (s *Server) handleEnvVarUpdate(w http.ResponseWriter, r *http.Request) error {
+	var req envVarUpdateRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	var p problems
+	if req.Name != nil {
+		checkEnvVarName(&p, *req.Name)
+	}
+	p.check(req.Value == nil || len(*req.Value) <= maxEnvValue, "/value", "value must be at most 32 KiB")
+	if err := p.err(); err != nil {
+		return err
+	}
+	v, err := s.findEnvVar(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	plain, err := s.Sealer.OpenEnvVar(v)
+	if err != nil {
+		return err
+	}
+	if req.Value != nil {
+		plain = *req.Value
+	}
+	if req.IsSecret != nil && *req.IsSecret != v.IsSecret && !*req.IsSecret && req.Value == nil {
+		return edgeflow.Invalid("/value", "value is required to turn a secret into a plain variable")
+	}
+	if req.IsSecret != nil {
+		v.IsSecret = *req.IsSecret
+	}
+	if req.Name != nil {
+		v.Name = strings.TrimSpace(*req.Name)
+	}
+	v.Value = plain
+	if v.IsSecret {
+		v.Value = s.Sealer.SealString(plain, secret.EnvVarAD(v.OrganizationID, v.ID))
+	}
+	if err := s.Store.UpdateEnvVar(r.Context(), v); err != nil {
+		if edgeflow.IsConflict(err) {
+			return edgeflow.Errorf(edgeflow.EConflict, "a variable named %s already exists in this %s", v.Name, viewEnvVar(*v).Scope)
+		}
+		return err
+	}
+	writeJSON(w, http.StatusOK, viewEnvVar(*v))
+	return nil
+}
+
+// handleEnvVarDelete deletes a variable.
+func (s *Server) handleEnvVarDelete(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.findEnvVar(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if err := s.Store.DeleteEnvVar(r.Context(), v.OrganizationID, v.ID); err != nil {
+		return err
+	}
+	writeNoContent(w)
+	return nil
+}

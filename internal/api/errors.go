@@ -1,0 +1,98 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// codeMethodNotAllowed is the one code the API adds to the domain's: a known
+// path asked with a method it does not serve.
+const codeMethodNotAllowed = "method_not_allowed"
+
+// codeUnavailable answers /readyz while the database does not answer.
+const codeUnavailable = "unavailable"
+
+// statusByCode is the one table mapping error codes to HTTP statuses
+// (ARCHITECTURE.md §3). A code missing here is answered as 500 internal.
+var statusByCode = map[string]int{
+	edgeflow.EBadRequest:          http.StatusBadRequest,
+	edgeflow.EInvalidIR:           http.StatusBadRequest,
+	edgeflow.EInvalid:             http.StatusUnprocessableEntity,
+	edgeflow.EUnauthorized:        http.StatusUnauthorized,
+	edgeflow.EForbidden:           http.StatusForbidden,
+	edgeflow.ENotFound:            http.StatusNotFound,
+	codeMethodNotAllowed:          http.StatusMethodNotAllowed,
+	edgeflow.EConflict:            http.StatusConflict,
+	edgeflow.EPayloadTooLarge:     http.StatusRequestEntityTooLarge,
+	edgeflow.ERateLimited:         http.StatusTooManyRequests,
+	edgeflow.EProviderUnavailable: http.StatusBadGateway,
+	edgeflow.EProviderError:       http.StatusBadGateway,
+	edgeflow.EDeployFailed:        http.StatusBadRequest,
+	edgeflow.EInternal:            http.StatusInternalServerError,
+	codeUnavailable:               http.StatusServiceUnavailable,
+}
+
+// HTTPStatus returns the status the API answers for an error code.
+func HTTPStatus(code string) int {
+	if s, ok := statusByCode[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// ErrorBody is the JSON body of every error response.
+type ErrorBody struct {
+	Error     string `json:"error"`
+	Code      string `json:"code"`
+	Details   any    `json:"details"`
+	RequestID string `json:"requestId"`
+}
+
+// errorBody turns err into the client-facing body and status. Anything that
+// is not an *edgeflow.Error with a known code becomes 500 internal with a
+// fixed message: internal text never reaches a client.
+func errorBody(err error, requestID string) (int, ErrorBody) {
+	var e *edgeflow.Error
+	if !errors.As(err, &e) || statusByCode[e.Code] == 0 || e.Code == edgeflow.EInternal {
+		return http.StatusInternalServerError, ErrorBody{
+			Error: "internal error", Code: edgeflow.EInternal, Details: []any{}, RequestID: requestID,
+		}
+	}
+	details := e.Details
+	if details == nil {
+		details = []any{}
+	}
+	return statusByCode[e.Code], ErrorBody{Error: e.Message, Code: e.Code, Details: details, RequestID: requestID}
+}
+
+// writeError answers err as JSON and logs it: internal errors at error level
+// with their cause, client errors at debug level.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	id := requestIDFrom(r)
+	status, body := errorBody(err, id)
+	if status == http.StatusInternalServerError {
+		s.Logger.ErrorContext(r.Context(), "request failed", "requestId", id, "method", r.Method,
+			"path", r.URL.Path, "error", err.Error())
+	} else {
+		s.Logger.DebugContext(r.Context(), "request refused", "requestId", id, "code", body.Code, "error", body.Error)
+	}
+	if rw, ok := w.(*responseWriter); ok && rw.wroteHeader {
+		return // a streaming response already started; the log line is all we can do
+	}
+	writeJSON(w, status, body)
+}
+
+// errBadRequest, errForbidden, ... build the common errors.
+func errBadRequest(format string, args ...any) error {
+	return edgeflow.Errorf(edgeflow.EBadRequest, format, args...)
+}
+
+func errForbidden(format string, args ...any) error {
+	return edgeflow.Errorf(edgeflow.EForbidden, format, args...)
+}
+
+func errUnauthorized(format string, args ...any) error {
+	return edgeflow.Errorf(edgeflow.EUnauthorized, format, args...)
+}

@@ -1,0 +1,83 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// The lists of deployments and runs. Deploy, takedown, trigger, a run's
+// detail and run control live with the deploy engine (deployments.go,
+// runs.go).
+
+func (s *Server) listDeployments(w http.ResponseWriter, r *http.Request, workflowID string) error {
+	p := PrincipalFrom(r)
+	projectID, err := p.Project()
+	if err != nil {
+		return err
+	}
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
+	if workflowID != "" {
+		if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
+			return err
+		}
+	}
+	page, err := s.Store.ListDeployments(r.Context(), edgeflow.DeploymentFilter{ProjectID: projectID, WorkflowID: workflowID}, opts)
+	if err != nil {
+		return listError(err)
+	}
+	writeJSON(w, http.StatusOK, newPage(page, func(d edgeflow.Deployment) edgeflow.Deployment { return d }))
+	return nil
+}
+
+// handleDeploymentList lists the project's deployments, newest first.
+func (s *Server) handleDeploymentList(w http.ResponseWriter, r *http.Request) error {
+	return s.listDeployments(w, r, "")
+}
+
+// handleWorkflowDeploymentList lists one workflow's deployments.
+func (s *Server) handleWorkflowDeploymentList(w http.ResponseWriter, r *http.Request) error {
+	return s.listDeployments(w, r, r.PathValue("workflowId"))
+}
+
+func (s *Server) listRuns(w http.ResponseWriter, r *http.Request, workflowID string) error {
+	p := PrincipalFrom(r)
+	projectID, err := p.Project()
+	if err != nil {
+		return err
+	}
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
+	status := r.URL.Query().Get("status")
+	switch status {
+	case "", edgeflow.RunQueued, edgeflow.RunRunning, edgeflow.RunPaused, edgeflow.RunComplete, edgeflow.RunErrored, edgeflow.RunTerminated:
+	default:
+		return edgeflow.Invalid("?status", "status must be one of queued, running, paused, complete, errored, terminated")
+	}
+	if workflowID != "" {
+		if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
+			return err
+		}
+	}
+	page, err := s.Store.ListRuns(r.Context(), edgeflow.RunFilter{ProjectID: projectID, WorkflowID: workflowID, Status: status}, opts)
+	if err != nil {
+		return listError(err)
+	}
+	writeJSON(w, http.StatusOK, newPage(page, func(run edgeflow.Run) edgeflow.Run { return run }))
+	return nil
+}
+
+// handleRunList lists the project's runs, newest first; ?status= narrows.
+func (s *Server) handleRunList(w http.ResponseWriter, r *http.Request) error {
+	return s.listRuns(w, r, "")
+}
+
+// handleWorkflowRunList lists one workflow's runs.
+func (s *Server) handleWorkflowRunList(w http.ResponseWriter, r *http.Request) error {
+	return s.listRuns(w, r, r.PathValue("workflowId"))
+}

@@ -1,0 +1,154 @@
+package api
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+var slugPattern = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
+
+// handleProjectList lists the organization's projects; an API key sees only
+// its own project.
+func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request) error {
+	p := PrincipalFrom(r)
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
+	orgID, err := p.Organization()
+	if err != nil {
+		return err
+	}
+	if p.APIKey != nil {
+		proj, err := s.Store.FindProjectByID(r.Context(), orgID, p.ProjectID)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, pageBody[edgeflow.Project]{Data: []edgeflow.Project{*proj}})
+		return nil
+	}
+	page, err := s.Store.ListProjects(r.Context(), orgID, opts)
+	if err != nil {
+		return listError(err)
+	}
+	writeJSON(w, http.StatusOK, newPage(page, func(p edgeflow.Project) edgeflow.Project { return p }))
+	return nil
+}
+
+type projectCreateRequest struct {
+	Name        string `json:"name"`
+	Slug        string `json:"slug"`
+	Description string `json:"description"`
+}
+
+// handleProjectCreate creates a project in the organization (sessions only:
+// an API key is bound to one project). The slug defaults to one made from
+// the name; a slug taken in the organization is 409.
+func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request) error {
+	var req projectCreateRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	req.Name = strings.TrimSpace(req.Name)
+	var p problems
+	checkName(&p, "/name", req.Name)
+	p.check(len(req.Description) <= 2000, "/description", "description must be at most 2000 characters")
+	if req.Slug == "" && req.Name != "" {
+		req.Slug = Slugify(req.Name, 63)
+	}
+	p.check(req.Slug == "" || slugPattern.MatchString(req.Slug), "/slug",
+		"slug must be 1-63 lowercase letters, digits and inner dashes")
+	if err := p.err(); err != nil {
+		return err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	proj := &edgeflow.Project{OrganizationID: orgID, Name: req.Name, Slug: req.Slug, Description: req.Description}
+	if err := s.Store.CreateProject(r.Context(), proj); err != nil {
+		if edgeflow.IsConflict(err) {
+			return edgeflow.Errorf(edgeflow.EConflict, "a project with slug %q already exists in this organization", req.Slug)
+		}
+		return err
+	}
+	writeJSON(w, http.StatusCreated, proj)
+	return nil
+}
+
+type projectUpdateRequest struct {
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+}
+
+// findProject returns a project the caller can see: any of the organization
+// for a session, only its own for an API key.
+func (s *Server) findProject(r *http.Request, id string) (*edgeflow.Project, error) {
+	p := PrincipalFrom(r)
+	if p.APIKey != nil && id != p.ProjectID {
+		return nil, edgeflow.NotFound("project")
+	}
+	orgID, err := p.Organization()
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.FindProjectByID(r.Context(), orgID, id)
+}
+
+// handleProjectUpdate changes name and description; the slug never changes.
+func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request) error {
+	var req projectUpdateRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	var p problems
+	if req.Name != nil {
+		*req.Name = strings.TrimSpace(*req.Name)
+		checkName(&p, "/name", *req.Name)
+	}
+	p.check(req.Description == nil || len(*req.Description) <= 2000, "/description", "description must be at most 2000 characters")
+	if err := p.err(); err != nil {
+		return err
+	}
+	proj, err := s.findProject(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if req.Name != nil {
+		proj.Name = *req.Name
+	}
+	if req.Description != nil {
+		proj.Description = *req.Description
+	}
+	if err := s.Store.UpdateProject(r.Context(), proj); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, proj)
+	return nil
+}
+
+// handleProjectDelete deletes an empty project (409 while it holds workflows).
+func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request) error {
+	proj, err := s.findProject(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if err := s.Store.DeleteProject(r.Context(), proj.OrganizationID, proj.ID); err != nil {
+		return err
+	}
+	writeNoContent(w)
+	return nil
+}
+
+// checkName requires a display name of 1..200 characters.
+func checkName(p *problems, path, name string) {
+	switch {
+	case name == "":
+		p.add(path, "name is required")
+	case len(name) > 200:
+		p.add(path, "name must be at most 200 characters")
+	}
+}

@@ -1,0 +1,96 @@
+// Package api is edgeflow's HTTP API: the route table (routes.go), one file
+// of handlers per resource, the middleware every request passes through
+// (request id, panic recovery, logging, rate limits, authentication, tenancy,
+// scopes, CSRF), the decode helper and the one error-code → status table
+// (errors.go).
+package api
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/localedge"
+	"github.com/edgeflow/edgeflow/internal/ratelimit"
+	"github.com/edgeflow/edgeflow/internal/secret"
+)
+
+// Config is everything the handlers depend on. Services added by later
+// issues (deployer, node catalog, ...) are added here as one field each, and
+// handlers reach them as s.FieldName.
+type Config struct {
+	// Store is the database (required).
+	Store edgeflow.Store
+	// Sealer seals connection credentials and secret variable values (required).
+	Sealer *secret.Sealer
+	// Logger receives one line per request and every internal error; nil discards.
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Limits are the rate limits (ratelimit.Defaults() unless configured).
+	Limits ratelimit.Limits
+	// RateCounter counts rate-limited requests; nil means in memory. Pass the
+	// Store when several replicas share PostgreSQL.
+	RateCounter ratelimit.Counter
+	// LocalEdge is the embedded local edge, nil when it is not running
+	// (--no-edge, or Node or its packages are missing).
+	LocalEdge *localedge.Edge
+	// BcryptCost is the password hashing cost; 0 means bcrypt's default.
+	BcryptCost int
+	// SessionTTL is how long a session lasts; 0 means 30 days.
+	SessionTTL time.Duration
+	// SecureCookies marks the session cookie Secure (serve behind HTTPS).
+	SecureCookies bool
+}
+
+// Server is the HTTP API. It implements http.Handler.
+type Server struct {
+	Config
+	limiter *ratelimit.Limiter
+	mux     *http.ServeMux
+	routes  []Route
+
+	touchMu   sync.Mutex
+	lastTouch map[string]time.Time // API key id → last recorded use
+}
+
+// New checks cfg and builds the server with every route of routes.go.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil || cfg.Sealer == nil {
+		return nil, errors.New("api: Config.Store and Config.Sealer are required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.SessionTTL == 0 {
+		cfg.SessionTTL = 30 * 24 * time.Hour
+	}
+	if cfg.RateCounter == nil {
+		cfg.RateCounter = ratelimit.NewMemory()
+	}
+	s := &Server{
+		Config:    cfg,
+		limiter:   ratelimit.New(cfg.RateCounter, cfg.Now),
+		mux:       http.NewServeMux(),
+		lastTouch: map[string]time.Time{},
+	}
+	s.routes = s.routeTable()
+	for _, rt := range s.routes {
+		s.mux.Handle(rt.Method+" "+rt.Pattern, s.wrap(rt))
+	}
+	return s, nil
+}
+
+// Routes returns the route table (a copy), for documentation and for the
+// tests that go over every route.
+func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
+
+// now returns the clock's time in UTC.
+func (s *Server) now() time.Time { return s.Now().UTC() }

@@ -1,0 +1,374 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/secret"
+)
+
+// Masked replaces secret values in every response.
+const Masked = "***"
+
+var envVarName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+
+// workflowView is a workflow as the API shows it: secret variable values
+// masked, empty collections as [] and {}.
+func workflowView(w edgeflow.Workflow) edgeflow.Workflow {
+	vars := make([]edgeflow.WorkflowEnvVar, len(w.EnvVars))
+	for i, v := range w.EnvVars {
+		if v.IsSecret {
+			v.Value = Masked
+		}
+		vars[i] = v
+	}
+	w.EnvVars = vars
+	if w.Dependencies == nil {
+		w.Dependencies = map[string]string{}
+	}
+	return w
+}
+
+// FindWorkflow returns a workflow of the caller's project; any other is
+// not_found. Handlers of workflow sub-resources start with it.
+func (s *Server) FindWorkflow(r *http.Request, id string) (*edgeflow.Workflow, error) {
+	projectID, err := PrincipalFrom(r).Project()
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.FindWorkflowByID(r.Context(), projectID, id)
+}
+
+// handleWorkflowList lists the project's workflows and functions, newest first.
+func (s *Server) handleWorkflowList(w http.ResponseWriter, r *http.Request) error {
+	projectID, err := PrincipalFrom(r).Project()
+	if err != nil {
+		return err
+	}
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
+	page, err := s.Store.ListWorkflows(r.Context(), projectID, opts)
+	if err != nil {
+		return listError(err)
+	}
+	writeJSON(w, http.StatusOK, newPage(page, workflowView))
+	return nil
+}
+
+type workflowCreateRequest struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Kind        string `json:"kind"`
+}
+
+// handleWorkflowCreate creates a workflow (kind "workflow", the default) or a
+// function (kind "script") in the project.
+func (s *Server) handleWorkflowCreate(w http.ResponseWriter, r *http.Request) error {
+	var req workflowCreateRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	req.Name = strings.TrimSpace(req.Name)
+	var p problems
+	checkName(&p, "/name", req.Name)
+	p.check(len(req.Description) <= 2000, "/description", "description must be at most 2000 characters")
+	switch req.Kind {
+	case "":
+		req.Kind = edgeflow.KindWorkflow
+	case edgeflow.KindWorkflow, edgeflow.KindScript:
+	default:
+		p.add("/kind", `kind must be "workflow" or "script"`)
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	pr := PrincipalFrom(r)
+	projectID, err := pr.Project()
+	if err != nil {
+		return err
+	}
+	wf := &edgeflow.Workflow{
+		OrganizationID: pr.OrganizationID, ProjectID: projectID, Name: req.Name, Description: req.Description,
+		Kind: req.Kind, EnvVars: []edgeflow.WorkflowEnvVar{}, Dependencies: map[string]string{},
+	}
+	if err := s.Store.CreateWorkflow(r.Context(), wf); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, workflowView(*wf))
+	return nil
+}
+
+// handleWorkflowGet returns one workflow.
+func (s *Server) handleWorkflowGet(w http.ResponseWriter, r *http.Request) error {
+	wf, err := s.FindWorkflow(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, workflowView(*wf))
+	return nil
+}
+
+// workflowFull is the answer of GET /workflows/{id}/full.
+type workflowFull struct {
+	Workflow         edgeflow.Workflow    `json:"workflow"`
+	CurrentVersion   *edgeflow.Version    `json:"currentVersion"`
+	Versions         []edgeflow.Version   `json:"versions"`
+	ActiveDeployment *edgeflow.Deployment `json:"activeDeployment"`
+}
+
+// maxFullVersions bounds the version summaries of /full.
+const maxFullVersions = 1000
+
+// handleWorkflowFull returns the workflow with its current version (or the
+// one named by ?version=), summaries of its versions (highest first) and its
+// active deployment (null when not deployed).
+func (s *Server) handleWorkflowFull(w http.ResponseWriter, r *http.Request) error {
+	wf, err := s.FindWorkflow(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	out := workflowFull{Workflow: workflowView(*wf), Versions: []edgeflow.Version{}}
+	versionID := wf.CurrentVersionID
+	if q := r.URL.Query(); q.Has("version") {
+		versionID = q.Get("version")
+		if versionID == "" {
+			return edgeflow.Invalid("?version", "version must be a version id")
+		}
+	}
+	if versionID != "" {
+		v, err := s.Store.FindVersionByID(ctx, wf.ID, versionID)
+		if err != nil {
+			return err
+		}
+		out.CurrentVersion = v
+	}
+	opts := edgeflow.ListOptions{Limit: MaxPageLimit}
+	for len(out.Versions) < maxFullVersions {
+		page, err := s.Store.ListVersions(ctx, wf.ID, opts)
+		if err != nil {
+			return err
+		}
+		out.Versions = append(out.Versions, page.Items...)
+		if page.NextCursor == "" {
+			break
+		}
+		opts.Cursor = page.NextCursor
+	}
+	d, err := s.Store.FindActiveDeployment(ctx, wf.ID, "")
+	switch {
+	case err == nil:
+		out.ActiveDeployment = d
+	case !edgeflow.IsNotFound(err):
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+type routeInput struct {
+	Pattern  string `json:"pattern"`
+	ZoneName string `json:"zoneName"`
+}
+
+type deployConfigInput struct {
+	Route *routeInput `json:"route"`
+}
+
+type workflowUpdateRequest struct {
+	Name         *string                    `json:"name"`
+	Description  *string                    `json:"description"`
+	EnvVars      *[]edgeflow.WorkflowEnvVar `json:"envVars"`
+	TriggerCode  *string                    `json:"triggerCode"`
+	Dependencies *map[string]string         `json:"dependencies"`
+	DeployConfig *deployConfigInput         `json:"deployConfig"`
+}
+
+// Limits of workflow fields.
+const (
+	maxTriggerCode  = 256 << 10
+	maxEnvVars      = 200
+	maxDependencies = 200
+	maxEnvValue     = 32 << 10
+)
+
+// handleWorkflowUpdate changes any of name, description, envVars,
+// triggerCode, dependencies and deployConfig (kind is refused as an unknown
+// field). envVars replaces the whole list; a secret whose value is sent back
+// as "***" keeps its stored value; secret values are sealed.
+func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) error {
+	var req workflowUpdateRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	var p problems
+	if req.Name != nil {
+		*req.Name = strings.TrimSpace(*req.Name)
+		checkName(&p, "/name", *req.Name)
+	}
+	p.check(req.Description == nil || len(*req.Description) <= 2000, "/description", "description must be at most 2000 characters")
+	p.check(req.TriggerCode == nil || len(*req.TriggerCode) <= maxTriggerCode, "/triggerCode", "triggerCode must be at most 256 KiB")
+	if req.EnvVars != nil {
+		checkWorkflowEnvVars(&p, *req.EnvVars)
+	}
+	if req.Dependencies != nil {
+		deps := *req.Dependencies
+		p.check(len(deps) <= maxDependencies, "/dependencies", fmt.Sprintf("at most %d dependencies", maxDependencies))
+		for name, rng := range deps {
+			path := "/dependencies/" + escapePointer(name)
+			p.check(validPackageName(name), path, "not a valid npm package name")
+			p.check(rng != "" && len(rng) <= 200 && !strings.ContainsAny(rng, "\n\r"), path, "version range must be a non-empty string")
+		}
+	}
+	if req.DeployConfig != nil && req.DeployConfig.Route != nil {
+		rt := req.DeployConfig.Route
+		p.check(rt.Pattern != "" && len(rt.Pattern) <= 1000 && !strings.ContainsAny(rt.Pattern, " \n\r"), "/deployConfig/route/pattern", "route pattern is required, e.g. example.com/api/*")
+		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /\n\r"), "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	wf, err := s.FindWorkflow(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if req.Name != nil {
+		wf.Name = *req.Name
+	}
+	if req.Description != nil {
+		wf.Description = *req.Description
+	}
+	if req.TriggerCode != nil {
+		wf.TriggerCode = *req.TriggerCode
+	}
+	if req.Dependencies != nil {
+		wf.Dependencies = *req.Dependencies
+	}
+	if req.DeployConfig != nil {
+		wf.DeployConfig = &edgeflow.DeployConfig{}
+		if rt := req.DeployConfig.Route; rt != nil {
+			wf.DeployConfig.Route = &edgeflow.Route{Pattern: rt.Pattern, ZoneName: rt.ZoneName}
+		}
+	}
+	if req.EnvVars != nil {
+		vars, err := s.sealWorkflowEnvVars(wf, *req.EnvVars)
+		if err != nil {
+			return err
+		}
+		wf.EnvVars = vars
+	}
+	if err := s.Store.UpdateWorkflow(r.Context(), wf); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, workflowView(*wf))
+	return nil
+}
+
+func checkWorkflowEnvVars(p *problems, vars []edgeflow.WorkflowEnvVar) {
+	p.check(len(vars) <= maxEnvVars, "/envVars", fmt.Sprintf("at most %d variables", maxEnvVars))
+	seen := map[string]bool{}
+	for i, v := range vars {
+		path := fmt.Sprintf("/envVars/%d", i)
+		switch {
+		case !envVarName.MatchString(v.Name) || len(v.Name) > 128:
+			p.add(path+"/name", "name must match ^[A-Z][A-Z0-9_]*$ (at most 128 characters)")
+		case seen[v.Name]:
+			p.add(path+"/name", "duplicate variable "+v.Name)
+		}
+		seen[v.Name] = true
+		p.check(len(v.Value) <= maxEnvValue, path+"/value", "value must be at most 32 KiB")
+	}
+}
+
+// sealWorkflowEnvVars seals secret values; "***" for a secret that was
+// already secret keeps the stored ciphertext.
+func (s *Server) sealWorkflowEnvVars(wf *edgeflow.Workflow, in []edgeflow.WorkflowEnvVar) ([]edgeflow.WorkflowEnvVar, error) {
+	old := map[string]edgeflow.WorkflowEnvVar{}
+	for _, v := range wf.EnvVars {
+		old[v.Name] = v
+	}
+	out := make([]edgeflow.WorkflowEnvVar, 0, len(in))
+	var p problems
+	for i, v := range in {
+		if v.IsSecret {
+			if v.Value == Masked {
+				prev, ok := old[v.Name]
+				if !ok || !prev.IsSecret {
+					p.add(fmt.Sprintf("/envVars/%d/value", i), `"***" keeps a stored secret, but `+v.Name+" has none; send the value")
+					continue
+				}
+				v.Value = prev.Value
+			} else {
+				v.Value = s.Sealer.SealString(v.Value, secret.WorkflowEnvVarAD(wf.ID, v.Name))
+			}
+		}
+		out = append(out, v)
+	}
+	return out, p.err()
+}
+
+var packageName = regexp.MustCompile(`^(@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*$`)
+
+func validPackageName(name string) bool { return len(name) <= 214 && packageName.MatchString(name) }
+
+// escapePointer escapes a JSON pointer segment.
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+type workflowMoveRequest struct {
+	TargetProjectID string `json:"targetProjectId"`
+}
+
+// handleWorkflowMove moves a workflow, with its versions, deployments and
+// runs, to another project of the same organization. An API key sees only
+// its project, so for a key any other target is not_found.
+func (s *Server) handleWorkflowMove(w http.ResponseWriter, r *http.Request) error {
+	var req workflowMoveRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	var p problems
+	p.check(req.TargetProjectID != "", "/targetProjectId", "targetProjectId is required")
+	if err := p.err(); err != nil {
+		return err
+	}
+	wf, err := s.FindWorkflow(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	target, err := s.findProject(r, req.TargetProjectID)
+	if err != nil {
+		return err
+	}
+	if target.ID != wf.ProjectID {
+		if err := s.Store.MoveWorkflow(r.Context(), wf.ProjectID, wf.ID, target.ID); err != nil {
+			return err
+		}
+	}
+	moved, err := s.Store.FindWorkflowByID(r.Context(), target.ID, wf.ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, workflowView(*moved))
+	return nil
+}
+
+// handleWorkflowDelete deletes the workflow with all its versions,
+// deployments and runs.
+func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) error {
+	wf, err := s.FindWorkflow(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if err := s.Store.DeleteWorkflow(r.Context(), wf.ProjectID, wf.ID); err != nil {
+		return err
+	}
+	writeNoContent(w)
+	return nil
+}
