@@ -1,0 +1,496 @@
+package ir
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Problem is one finding of Validate: where (a JSON pointer into the IR, ""
+// for the document itself), what, the node it concerns if any, and the rule
+// broken (one of the Rule* constants).
+type Problem struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+	NodeID  string `json:"nodeId,omitempty"`
+	Rule    string `json:"rule"`
+}
+
+// Rules a Problem may name. docs/ir.md lists them with what they check.
+const (
+	RuleJSON          = "json"               // the document is not JSON
+	RuleSchema        = "schema"             // shape: keys, types, enums (schema.json)
+	RuleNodesRequired = "nodes-required"     // SPEC 1: at least one node
+	RuleEntryExists   = "entry-exists"       // SPEC 2
+	RuleEdgeEnds      = "edge-ends"          // SPEC 3
+	RuleNoCycle       = "no-cycle"           // SPEC 4
+	RuleUpstream      = "upstream-reference" // SPEC 5
+	RuleSelectOption  = "select-option"      // SPEC 6
+	RuleDuration      = "duration"           // SPEC 7
+	RuleScript        = "script"             // SPEC 8
+	RuleNodeID        = "node-id"            // unique, slug format
+	RuleEdgeID        = "edge-id"            // unique, non-empty
+	RuleNodeType      = "node-type"          // known type and version
+	RuleNodeName      = "node-name"          // non-empty display name
+	RuleProvider      = "provider"           // cloudflare
+	RuleNodeData      = "node-data"          // data against the config schema
+	RuleExpression    = "expression"         // expression syntax and roots
+	RuleReachable     = "reachable"          // reachable from the entry node
+	RuleContainer     = "container"          // edges, labels, lanes, joins, loop and branch structure
+	RuleStepConfig    = "step-config"        // config.retries and config.timeout
+	RuleTrigger       = "trigger"            // trigger fields
+	RuleCron          = "cron"               // cron expression
+	RuleEventType     = "event-type"         // ^[a-zA-Z0-9_-]{1,100}$
+	RuleMetadata      = "metadata"           // metadata fields
+	RuleLimits        = "limits"             // Cloudflare limits
+	RuleTooMany       = "too-many-problems"  // Options.MaxProblems reached
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxSteps    = 10000
+	DefaultMaxProblems = 1000
+	// MaxStepNameLength is Cloudflare's limit on step names, which are node
+	// names.
+	MaxStepNameLength = 256
+	// ProviderCloudflare is the only execution provider.
+	ProviderCloudflare = "cloudflare"
+)
+
+// Options configure Validate.
+type Options struct {
+	// Nodes resolves node types. With nil, node types, versions and data
+	// are not checked (only the structure of builtin containers is).
+	Nodes NodeCatalog
+	// MaxSteps is the most durable steps a workflow may have (Cloudflare's
+	// steps per workflow); 0 means DefaultMaxSteps.
+	MaxSteps int
+	// MaxProblems caps the problems reported; 0 means DefaultMaxProblems.
+	MaxProblems int
+}
+
+var (
+	nodeIDPattern    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$`)
+	envNamePattern   = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+	eventTypePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,100}$`)
+	semverPattern    = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$`)
+	jsIdentPattern   = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+)
+
+// Validate parses raw as an artifact IR and checks all of it: the shape
+// (schema.json), SPEC.md's eight rules and the further rules of docs/ir.md.
+// It returns every problem found, in a deterministic order, capped at
+// Options.MaxProblems. The IR is nil when raw is not a JSON object of the
+// right shape to be read; it is returned even when there are problems, but
+// only an IR without problems may be compiled. Validate never panics.
+func Validate(raw []byte, opts Options) (*ArtifactIR, []Problem) {
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, []Problem{{Path: "", Message: "not valid JSON: " + err.Error(), Rule: RuleJSON}}
+	}
+	var r shapeReader
+	a := r.read(doc)
+	v := newValidator(a, opts)
+	if r.bad {
+		ps := schemaProblems(doc)
+		if len(ps) == 0 { // the fast reader and the schema disagree: trust neither silently
+			ps = []Problem{{Path: "", Message: "the IR does not have the expected shape", Rule: RuleSchema}}
+		}
+		for _, p := range ps {
+			if a != nil {
+				p.NodeID = nodeIDAt(a, p.Path)
+			}
+			v.add(p)
+		}
+		if r.typeErr || a == nil {
+			return a, v.problems
+		}
+	}
+	v.run()
+	return a, v.problems
+}
+
+// ValidateIR checks an IR that is already decoded (for example built by a
+// program). It marshals a and validates the result, so it reports exactly
+// what Validate would.
+func ValidateIR(a *ArtifactIR, opts Options) []Problem {
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return []Problem{{Path: "", Message: "cannot encode the IR: " + err.Error(), Rule: RuleJSON}}
+	}
+	_, ps := Validate(raw, opts)
+	return ps
+}
+
+// nodeIDAt returns the id of the node a /nodes/<i>/... path points into.
+func nodeIDAt(a *ArtifactIR, path string) string {
+	rest, ok := strings.CutPrefix(path, "/nodes/")
+	if !ok {
+		return ""
+	}
+	idx, _, _ := strings.Cut(rest, "/")
+	i, err := strconv.Atoi(idx)
+	if err != nil || i < 0 || i >= len(a.Nodes) {
+		return ""
+	}
+	return a.Nodes[i].ID
+}
+
+type validator struct {
+	a        *ArtifactIR
+	opts     Options
+	g        *Graph
+	problems []Problem
+	full     bool
+	defs     []*NodeDefinition // per node, nil when unknown
+
+	fieldCache map[*NodeDefinition][]string
+}
+
+func newValidator(a *ArtifactIR, opts Options) *validator {
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.MaxProblems <= 0 {
+		opts.MaxProblems = DefaultMaxProblems
+	}
+	return &validator{a: a, opts: opts}
+}
+
+func (v *validator) add(p Problem) {
+	if v.full {
+		return
+	}
+	if len(v.problems) >= v.opts.MaxProblems {
+		v.full = true
+		v.problems = append(v.problems, Problem{Path: "", Message: fmt.Sprintf("more than %d problems; the rest are not shown", v.opts.MaxProblems), Rule: RuleTooMany})
+		return
+	}
+	v.problems = append(v.problems, p)
+}
+
+func (v *validator) addf(path, nodeID, rule, format string, args ...any) {
+	if v.full {
+		return
+	}
+	v.add(Problem{Path: path, Message: fmt.Sprintf(format, args...), NodeID: nodeID, Rule: rule})
+}
+
+func nodePath(i int, rest ...string) string {
+	p := "/nodes/" + strconv.Itoa(i)
+	for _, r := range rest {
+		p += "/" + escapePointer(r)
+	}
+	return p
+}
+
+func edgePath(i int, field string) string {
+	p := "/edges/" + strconv.Itoa(i)
+	if field != "" {
+		p += "/" + field
+	}
+	return p
+}
+
+func (v *validator) run() {
+	a := v.a
+	v.g = NewGraph(a)
+	v.metadata()
+	if len(a.Nodes) == 0 {
+		v.addf("/nodes", "", RuleNodesRequired, "an IR needs at least one node")
+	}
+	if v.g.Entry() == nil {
+		v.addf("/entryNodeId", "", RuleEntryExists, "entryNodeId %q is not the id of a node", a.EntryNodeID)
+	}
+	v.trigger()
+	v.nodes()
+	v.edges()
+	v.cycles()
+	v.structure()
+	v.expressions()
+	v.limits()
+}
+
+func (v *validator) metadata() {
+	md := v.a.Metadata
+	if strings.TrimSpace(md.Name) == "" {
+		v.addf("/metadata/name", "", RuleMetadata, "the name must not be empty")
+	}
+	for _, f := range []struct{ name, val string }{{"createdAt", md.CreatedAt}, {"updatedAt", md.UpdatedAt}} {
+		if f.val == "" {
+			continue // assigned by the server
+		}
+		if _, err := time.Parse(time.RFC3339Nano, f.val); err != nil {
+			v.addf("/metadata/"+f.name, "", RuleMetadata, "%q is not an ISO 8601 date-time such as 2026-01-31T12:00:00Z", f.val)
+		}
+	}
+	if md.Version < 0 {
+		v.addf("/metadata/version", "", RuleMetadata, "the version must not be negative")
+	}
+}
+
+func (v *validator) trigger() {
+	t := v.a.Trigger
+	if v.a.IsScript() && t != nil && t.Type != TriggerHTTP {
+		v.addf("/trigger/type", "", RuleScript, "a function's trigger must be http, not %s", t.Type)
+	}
+	if t == nil {
+		return
+	}
+	notFor := func(field, val string) {
+		if val != "" {
+			v.addf("/trigger/"+field, "", RuleTrigger, "%s does not apply to a %s trigger", field, t.Type)
+		}
+	}
+	switch t.Type {
+	case TriggerManual:
+		notFor("path", t.Path)
+		notFor("method", t.Method)
+		notFor("expression", t.Expression)
+		notFor("eventType", t.EventType)
+	case TriggerHTTP:
+		notFor("expression", t.Expression)
+		notFor("eventType", t.EventType)
+		if t.Path != "" && (!strings.HasPrefix(t.Path, "/") || strings.ContainsAny(t.Path, " \t\r\n?#")) {
+			v.addf("/trigger/path", "", RuleTrigger, "path %q must start with / and contain no blanks, ? or #", t.Path)
+		}
+	case TriggerCron:
+		notFor("path", t.Path)
+		notFor("method", t.Method)
+		notFor("eventType", t.EventType)
+		if _, err := ParseCron(t.Expression); err != nil {
+			v.addf("/trigger/expression", "", RuleCron, "%v", err)
+		}
+	case TriggerEvent:
+		notFor("path", t.Path)
+		notFor("method", t.Method)
+		notFor("expression", t.Expression)
+		if !eventTypePattern.MatchString(t.EventType) {
+			v.addf("/trigger/eventType", "", RuleEventType, "event type %q must be 1 to 100 letters, digits, _ or -", t.EventType)
+		}
+	}
+}
+
+// durableTypes run as durable steps and honour config.
+var durableTypes = map[string]bool{TypeStep: true, TypeHTTPRequest: true, TypeSubWorkflow: true}
+
+// workflowOnly are rejected in functions (SPEC rule 8).
+var workflowOnly = map[string]bool{TypeSleep: true, TypeSleepUntil: true, TypeWaitForEvent: true}
+
+var builtinTypes = map[string]bool{
+	TypeStep: true, TypeSleep: true, TypeSleepUntil: true, TypeBranch: true, TypeParallel: true, TypeRace: true,
+	TypeHTTPRequest: true, TypeWaitForEvent: true, TypeTryCatch: true, TypeLoop: true, TypeBreak: true, TypeSubWorkflow: true,
+}
+
+// IsBuiltinType reports whether typ is one of the twelve builtin node types.
+func IsBuiltinType(typ string) bool { return builtinTypes[typ] }
+
+func (v *validator) nodes() {
+	a := v.a
+	v.defs = make([]*NodeDefinition, len(a.Nodes))
+	first := make(map[string]int, len(a.Nodes))
+	for i := range a.Nodes {
+		n := &a.Nodes[i]
+		id := n.ID
+		if j, dup := first[id]; dup {
+			v.addf(nodePath(i, "id"), id, RuleNodeID, "node id %q is already used by node %d", id, j)
+		} else {
+			first[id] = i
+			if !nodeIDPattern.MatchString(id) {
+				v.addf(nodePath(i, "id"), id, RuleNodeID, "node id %q must be 1 to 100 letters, digits, _ or -, not starting with -", id)
+			} else if id == RootEnv || id == RootEvent {
+				v.addf(nodePath(i, "id"), id, RuleNodeID, "%q is reserved for expressions ({{%s...}}) and cannot be a node id", id, id)
+			}
+		}
+		switch l := utf8.RuneCountInString(n.Name); {
+		case strings.TrimSpace(n.Name) == "":
+			v.addf(nodePath(i, "name"), id, RuleNodeName, "the node name must not be empty (it names the step)")
+		case l > MaxStepNameLength:
+			v.addf(nodePath(i, "name"), id, RuleLimits, "the node name has %d characters; step names are limited to %d", l, MaxStepNameLength)
+		}
+		if n.Provider != ProviderCloudflare {
+			v.addf(nodePath(i, "provider"), id, RuleProvider, "provider %q is not supported; use %q", n.Provider, ProviderCloudflare)
+		}
+		if !semverPattern.MatchString(n.Version) {
+			v.addf(nodePath(i, "version"), id, RuleNodeType, "version %q is not a semver version such as 1.0.0", n.Version)
+		}
+		if a.IsScript() && workflowOnly[n.Type] {
+			v.addf(nodePath(i, "type"), id, RuleScript, "%s nodes are not allowed in functions (they need a durable workflow)", n.Type)
+		}
+		if n.Config != nil {
+			v.stepConfig(i, n)
+		}
+		if v.opts.Nodes == nil {
+			if builtinTypes[n.Type] {
+				v.builtinData(i, n)
+			}
+			continue
+		}
+		def, ok := v.opts.Nodes.Lookup(n.Type, n.Version)
+		if !ok {
+			if versions := v.opts.Nodes.Versions(n.Type); len(versions) > 0 {
+				if semverPattern.MatchString(n.Version) {
+					v.addf(nodePath(i, "version"), id, RuleNodeType, "%s has no version %s; known versions: %s", n.Type, n.Version, strings.Join(versions, ", "))
+				}
+			} else {
+				v.addf(nodePath(i, "type"), id, RuleNodeType, "unknown node type %q: not a builtin type nor an installed marketplace node", n.Type)
+			}
+			continue
+		}
+		v.defs[i] = def
+		if a.IsScript() && !def.AllowedInFunctions && !workflowOnly[n.Type] {
+			v.addf(nodePath(i, "type"), id, RuleScript, "%s nodes are not allowed in functions", n.Type)
+		}
+		v.data(i, n, def)
+		if builtinTypes[n.Type] {
+			v.builtinData(i, n)
+		}
+	}
+}
+
+func (v *validator) stepConfig(i int, n *Node) {
+	c := n.Config
+	if builtinTypes[n.Type] && !durableTypes[n.Type] {
+		v.addf(nodePath(i, "config"), n.ID, RuleStepConfig, "config (retries, timeout) applies to nodes that run as durable steps, not to %s", n.Type)
+	}
+	if r := c.Retries; r != nil {
+		if r.Limit < 0 {
+			v.addf(nodePath(i, "config", "retries", "limit"), n.ID, RuleStepConfig, "retries.limit must be 0 or more")
+		}
+		v.durationValue(nodePath(i, "config", "retries", "delay"), n.ID, r.Delay, 0)
+	}
+	if c.Timeout != nil {
+		v.durationValue(nodePath(i, "config", "timeout"), n.ID, *c.Timeout, 0)
+	}
+}
+
+// durationValue checks a Duration of config; max 0 means no upper bound.
+func (v *validator) durationValue(path, nodeID string, d Duration, max time.Duration) {
+	if d.IsText && strings.Contains(d.Text, "{{") {
+		v.addf(path, nodeID, RuleDuration, "durations in config cannot hold expressions")
+		return
+	}
+	dur, err := d.Value()
+	if err != nil {
+		rule := RuleDuration
+		if !d.IsText {
+			rule = RuleStepConfig
+		}
+		v.addf(path, nodeID, rule, "%v", err)
+		return
+	}
+	if max > 0 && dur > max {
+		v.addf(path, nodeID, RuleLimits, "%s is longer than the limit of 365 days", d)
+	}
+}
+
+// durationString checks a duration written in a data field; expressions
+// defer the check to run time.
+func (v *validator) durationString(path, nodeID, s string, max time.Duration) {
+	if strings.Contains(s, "{{") {
+		return
+	}
+	d, err := ParseDuration(s)
+	if err != nil {
+		v.addf(path, nodeID, RuleDuration, "%v", err)
+		return
+	}
+	if max > 0 && d > max {
+		v.addf(path, nodeID, RuleLimits, "%q is longer than the limit of 365 days", s)
+	}
+}
+
+func (v *validator) edges() {
+	a := v.a
+	seen := make(map[string]int, len(a.Edges))
+	for i, e := range a.Edges {
+		if e.ID == "" {
+			v.addf(edgePath(i, "id"), "", RuleEdgeID, "the edge id must not be empty")
+		} else if j, dup := seen[e.ID]; dup {
+			v.addf(edgePath(i, "id"), "", RuleEdgeID, "edge id %q is already used by edge %d", e.ID, j)
+		} else {
+			seen[e.ID] = i
+		}
+		if v.g.Node(e.Source) == nil {
+			v.addf(edgePath(i, "source"), "", RuleEdgeEnds, "source %q is not the id of a node", e.Source)
+		}
+		if v.g.Node(e.Target) == nil {
+			v.addf(edgePath(i, "target"), "", RuleEdgeEnds, "target %q is not the id of a node", e.Target)
+		}
+	}
+}
+
+func (v *validator) cycles() {
+	for _, c := range v.g.Cycles() {
+		// Name the edge closing the cycle.
+		last, first := c[len(c)-1], c[0]
+		path := "/edges"
+		for i, e := range v.a.Edges {
+			if e.Source == last && e.Target == first {
+				path = edgePath(i, "")
+				break
+			}
+		}
+		v.addf(path, first, RuleNoCycle, "the edges form a cycle: %s → %s", strings.Join(c, " → "), first)
+	}
+}
+
+// limits checks Cloudflare's steps-per-workflow limit.
+func (v *validator) limits() {
+	if v.a.IsScript() {
+		return
+	}
+	steps := 0
+	for i := range v.a.Nodes {
+		t := v.a.Nodes[i].Type
+		if durableTypes[t] || workflowOnly[t] || !builtinTypes[t] {
+			steps++
+		}
+	}
+	if steps > v.opts.MaxSteps {
+		v.addf("/nodes", "", RuleLimits, "the workflow has %d steps; a workflow may have at most %d", steps, v.opts.MaxSteps)
+	}
+}
+
+// hasExpr reports whether s holds an expression; such values are checked at
+// run time, not here.
+func hasExpr(s string) bool { return strings.Contains(s, "{{") }
+
+// jsonWithExpressions reports whether s is valid JSON once every expression
+// is replaced by 0.
+func jsonWithExpressions(s string) (any, error) {
+	if hasExpr(s) {
+		exprs, err := ParseExpressions(s)
+		if err != nil {
+			return nil, nil // reported by the expression check
+		}
+		var b strings.Builder
+		prev := 0
+		for _, e := range exprs {
+			b.WriteString(s[prev:e.Start])
+			b.WriteString("0")
+			prev = e.End
+		}
+		b.WriteString(s[prev:])
+		s = b.String()
+	}
+	var out any
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
