@@ -1,0 +1,536 @@
+// Package sqlite implements edgeflow.Store on an embedded SQLite database
+// (modernc.org/sqlite, no cgo).
+//
+// The database runs in WAL mode with foreign keys on. Writes go through one
+// connection (a *sql.DB limited to one open connection) and every write
+// transaction starts with BEGIN IMMEDIATE, so writers queue on the busy
+// timeout instead of failing on lock upgrades, also when another process (such
+// as `edgeflow admin bootstrap`) writes to the same file. Reads use a separate
+// pool of read-only connections. Times are stored as integer microseconds
+// since the Unix epoch, in UTC.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// busyTimeout is how long a statement waits for a lock held by another
+// connection or process before failing.
+const busyTimeout = 10 * time.Second
+
+// Options configures a Store.
+type Options struct {
+	// Logger receives operational messages; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock used for CreatedAt/UpdatedAt; nil means time.Now.
+	Now func() time.Time
+}
+
+// Store is an edgeflow.Store on a SQLite file. It is safe for concurrent use.
+type Store struct {
+	w   *sql.DB // the one writer connection
+	r   *sql.DB // read-only pool
+	log *slog.Logger
+	now func() time.Time
+
+	stmts     sync.Map // query text -> *sql.Stmt prepared on r
+	touched   sync.Map // API key id -> last recorded use (unix micros)
+	lastPrune atomic.Int64
+}
+
+var _ edgeflow.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the SQLite database at path and applies the
+// pending migrations in one transaction. Two processes opening the same file
+// at once are safe: the migration transaction holds the write lock.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("sqlite: empty database path")
+	}
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("sqlite: database path %q must not contain '?' or '#'", path)
+	}
+	s := &Store{log: opts.Logger, now: opts.Now}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeout.Milliseconds())
+	w, err := sql.Open("sqlite", path+"?"+common+"&_txlock=immediate&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	s.w = w
+	if err := s.migrate(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	n := max(4, runtime.GOMAXPROCS(0)*2)
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	r.SetConnMaxIdleTime(0)
+	s.r = r
+	if err := r.PingContext(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// migrate applies the embedded migrations not yet recorded in
+// schema_migrations, all in one IMMEDIATE transaction.
+func (s *Store) migrate(ctx context.Context) error {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
+			return fmt.Errorf("sqlite: migrations table: %w", err)
+		}
+		applied := map[int]bool{}
+		rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+		if err != nil {
+			return fmt.Errorf("sqlite: read migrations: %w", err)
+		}
+		for rows.Next() {
+			var v int
+			if err := rows.Scan(&v); err != nil {
+				rows.Close()
+				return err
+			}
+			applied[v] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, name := range names {
+			base := strings.TrimPrefix(name, "migrations/")
+			num, _, ok := strings.Cut(base, "_")
+			v, err := strconv.Atoi(num)
+			if !ok || err != nil {
+				return fmt.Errorf("sqlite: migration %s: name must start with a number and '_'", base)
+			}
+			if applied[v] {
+				continue
+			}
+			body, err := migrations.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("sqlite: migration %s: %w", base, err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+				v, base, s.now().UnixMicro()); err != nil {
+				return fmt.Errorf("sqlite: record migration %s: %w", base, err)
+			}
+			s.log.Info("applied migration", "engine", "sqlite", "migration", base)
+		}
+		return nil
+	})
+}
+
+// Ping checks that both the writer and the reader pool answer.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.r.PingContext(ctx); err != nil {
+		return fmt.Errorf("sqlite: ping: %w", err)
+	}
+	return nil
+}
+
+// Close releases the prepared statements and both connection pools.
+func (s *Store) Close() error {
+	s.stmts.Range(func(k, v any) bool {
+		v.(*sql.Stmt).Close()
+		return true
+	})
+	var errs []error
+	if s.r != nil {
+		errs = append(errs, s.r.Close())
+	}
+	if s.w != nil {
+		errs = append(errs, s.w.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// write runs fn in one IMMEDIATE transaction on the writer connection.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return nil
+}
+
+// stmt returns query prepared on the reader pool, preparing it once.
+func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := s.stmts.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := s.r.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: prepare: %w", err)
+	}
+	if prev, loaded := s.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
+// query runs a read query through the statement cache.
+func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := s.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: query: %w", err)
+	}
+	return rows, nil
+}
+
+// queryRow runs a single-row read query through the statement cache.
+func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := s.stmt(ctx, query)
+	if err != nil {
+		// QueryRowContext on a fresh statement reports the same error via Scan.
+		return s.r.QueryRowContext(ctx, query, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// timestamp returns the clock's time in UTC at microsecond precision.
+func (s *Store) timestamp() time.Time {
+	return s.now().UTC().Truncate(time.Microsecond)
+}
+
+// norm returns t in UTC at the precision the database keeps.
+func norm(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+func normPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	n := norm(*t)
+	return &n
+}
+
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+func nullMicros(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UnixMicro()
+}
+
+// rowScanner is *sql.Row or *sql.Rows.
+type rowScanner interface{ Scan(dest ...any) error }
+
+// timeCol scans an INTEGER microsecond column into a time.Time.
+type timeCol struct{ t *time.Time }
+
+func (c timeCol) Scan(v any) error {
+	n, ok := v.(int64)
+	if !ok {
+		return fmt.Errorf("sqlite: time column holds %T", v)
+	}
+	*c.t = time.UnixMicro(n).UTC()
+	return nil
+}
+
+// nullTimeCol scans a nullable INTEGER microsecond column into a *time.Time.
+type nullTimeCol struct{ t **time.Time }
+
+func (c nullTimeCol) Scan(v any) error {
+	if v == nil {
+		*c.t = nil
+		return nil
+	}
+	n, ok := v.(int64)
+	if !ok {
+		return fmt.Errorf("sqlite: time column holds %T", v)
+	}
+	t := time.UnixMicro(n).UTC()
+	*c.t = &t
+	return nil
+}
+
+// rawCol scans a nullable TEXT column into a json.RawMessage (nil for NULL).
+type rawCol struct{ p *json.RawMessage }
+
+func (c rawCol) Scan(v any) error {
+	switch v := v.(type) {
+	case nil:
+		*c.p = nil
+	case string:
+		*c.p = json.RawMessage(v)
+	case []byte:
+		*c.p = append(json.RawMessage(nil), v...)
+	default:
+		return fmt.Errorf("sqlite: JSON column holds %T", v)
+	}
+	return nil
+}
+
+// jsonCol scans a TEXT column holding JSON into the value p points to.
+type jsonCol struct{ p any }
+
+func (c jsonCol) Scan(v any) error {
+	var b []byte
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case string:
+		if v == "null" {
+			return nil
+		}
+		switch p := c.p.(type) {
+		case *[]edgeflow.WorkflowEnvVar:
+			if v == "[]" {
+				*p = []edgeflow.WorkflowEnvVar{}
+				return nil
+			}
+		case *map[string]string:
+			if v == "{}" {
+				*p = map[string]string{}
+				return nil
+			}
+		}
+		b = []byte(v)
+	case []byte:
+		b = v
+	default:
+		return fmt.Errorf("sqlite: JSON column holds %T", v)
+	}
+	return json.Unmarshal(b, c.p)
+}
+
+// boolCol scans an INTEGER 0/1 column.
+type boolCol struct{ p *bool }
+
+func (c boolCol) Scan(v any) error {
+	n, ok := v.(int64)
+	if !ok {
+		return fmt.Errorf("sqlite: boolean column holds %T", v)
+	}
+	*c.p = n != 0
+	return nil
+}
+
+func rawArg(m json.RawMessage) any {
+	if len(m) == 0 {
+		return nil
+	}
+	return string(m)
+}
+
+func jsonArg(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("sqlite: encode JSON: %w", err)
+	}
+	return string(b), nil
+}
+
+func boolArg(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// dbErr turns a driver error into a domain error: unique violations become
+// EConflict with conflictMsg, foreign key violations ENotFound of parent, no
+// rows ENotFound of what.
+func dbErr(err error, what, conflictMsg, parent string) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return edgeflow.NotFound(what)
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			if conflictMsg == "" {
+				conflictMsg = what + " already exists"
+			}
+			return &edgeflow.Error{Code: edgeflow.EConflict, Message: conflictMsg, Err: err}
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			if parent != "" {
+				return &edgeflow.Error{Code: edgeflow.ENotFound, Message: parent + " not found", Err: err}
+			}
+		}
+	}
+	var de *edgeflow.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	return fmt.Errorf("sqlite: %s: %w", what, err)
+}
+
+// affected returns ENotFound of what when res changed no row.
+func affected(res sql.Result, err error, what string) error {
+	if err != nil {
+		return dbErr(err, what, "", "")
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: %w", what, err)
+	}
+	if n == 0 {
+		return edgeflow.NotFound(what)
+	}
+	return nil
+}
+
+// pageLimit applies the ListOptions limit rules: 0 (or less) means 50, above
+// 100 means 100.
+func pageLimit(n int) int {
+	switch {
+	case n <= 0:
+		return 50
+	case n > 100:
+		return 100
+	}
+	return n
+}
+
+const cursorSep = "\x1f"
+
+// encodeCursor makes the opaque cursor of a row from its sort key and id.
+func encodeCursor(key, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(key + cursorSep + id))
+}
+
+func badCursor() error { return edgeflow.Invalid("/cursor", "invalid cursor") }
+
+// decodeCursor returns the sort key and id of a cursor.
+func decodeCursor(c string) (key, id string, err error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return "", "", badCursor()
+	}
+	key, id, ok := strings.Cut(string(b), cursorSep)
+	if !ok || id == "" {
+		return "", "", badCursor()
+	}
+	return key, id, nil
+}
+
+// keyset describes how a list is ordered: by key column then id, ascending or
+// descending; intKey tells whether the key is an integer column.
+type keyset struct {
+	key    string
+	desc   bool
+	intKey bool
+}
+
+// listPage runs sel (a SELECT ... WHERE ... without ORDER BY) with keyset
+// pagination. scan returns the item and its sort key rendered as a string.
+func listPage[T any](ctx context.Context, s *Store, sel string, args []any, ks keyset, opts edgeflow.ListOptions,
+	scan func(rowScanner) (T, string, string, error)) (edgeflow.Page[T], error) {
+	limit := pageLimit(opts.Limit)
+	dir, cmp := "ASC", ">"
+	if ks.desc {
+		dir, cmp = "DESC", "<"
+	}
+	q := sel
+	if opts.Cursor != "" {
+		key, id, err := decodeCursor(opts.Cursor)
+		if err != nil {
+			return edgeflow.Page[T]{}, err
+		}
+		var k any = key
+		if ks.intKey {
+			n, err := strconv.ParseInt(key, 10, 64)
+			if err != nil {
+				return edgeflow.Page[T]{}, badCursor()
+			}
+			k = n
+		}
+		q += " AND (" + ks.key + ", id) " + cmp + " (?, ?)"
+		args = append(args, k, id)
+	}
+	q += " ORDER BY " + ks.key + " " + dir + ", id " + dir + " LIMIT ?"
+	args = append(args, limit+1)
+	rows, err := s.query(ctx, q, args...)
+	if err != nil {
+		return edgeflow.Page[T]{}, err
+	}
+	defer rows.Close()
+	items := make([]T, 0, min(limit, 64))
+	var lastKey, lastID string
+	more := false
+	for rows.Next() {
+		if len(items) == limit {
+			more = true
+			break
+		}
+		it, key, id, err := scan(rows)
+		if err != nil {
+			return edgeflow.Page[T]{}, fmt.Errorf("sqlite: scan: %w", err)
+		}
+		items = append(items, it)
+		lastKey, lastID = key, id
+	}
+	if err := rows.Err(); err != nil {
+		return edgeflow.Page[T]{}, fmt.Errorf("sqlite: list: %w", err)
+	}
+	p := edgeflow.Page[T]{Items: items}
+	if more {
+		p.NextCursor = encodeCursor(lastKey, lastID)
+	}
+	return p, nil
+}
+
+func timeKey(t time.Time) string { return strconv.FormatInt(t.UnixMicro(), 10) }
