@@ -28,6 +28,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"version", "print the version", runVersion},
+		{"serve", "run the API server (and the local edge)", runServe},
+		{"admin", "administration: admin bootstrap creates a user, organization, project and API key", runAdmin},
 		{"registry", "build and verify the node registry (registry build|verify)", runRegistry},
 		{"help", "list the commands", runHelp},
 	}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/api"
+	"github.com/edgeflow/edgeflow/internal/auth"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	usage := func() {
+		fmt.Fprintln(stderr, "Usage: edgeflow admin bootstrap --email E --password P [--org NAME] [--project NAME] [--data-dir DIR] [--database-url URL] [--json]")
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage()
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	switch args[0] {
+	case "bootstrap":
+		return runBootstrap(ctx, args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "edgeflow admin: unknown subcommand %q\n", args[0])
+	usage()
+	return 2
+}
+
+// bootstrapResult is what `edgeflow admin bootstrap --json` prints.
+type bootstrapResult struct {
+	UserID         string `json:"userId"`
+	OrganizationID string `json:"organizationId"`
+	ProjectID      string `json:"projectId"`
+	APIKey         string `json:"apiKey"`
+}
+
+func runBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("admin bootstrap", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var sf storeFlags
+	sf.register(fs)
+	email := fs.String("email", "", "email of the user (created, or reused when it exists)")
+	password := fs.String("password", "", "password of a new user (at least 8 characters)")
+	orgName := fs.String("org", "Default", "organization name (reused when the user has one of that name)")
+	projectName := fs.String("project", "Default", "project name (reused when the organization has one with its slug)")
+	asJSON := fs.Bool("json", false, `print {"userId","organizationId","projectId","apiKey"} as JSON`)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || *email == "" || *password == "" {
+		fmt.Fprintln(stderr, "edgeflow admin bootstrap: --email and --password are required")
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	store, err := sf.open(ctx, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow admin bootstrap: open database: %v\n", err)
+		return 1
+	}
+	defer store.Close()
+	res, err := bootstrap(ctx, store, strings.TrimSpace(*email), *password, strings.TrimSpace(*orgName), strings.TrimSpace(*projectName))
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow admin bootstrap: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		json.NewEncoder(stdout).Encode(res)
+		return 0
+	}
+	fmt.Fprintf(stdout, "user          %s\norganization  %s\nproject       %s\napi key       %s (shown once; keep it)\n",
+		res.UserID, res.OrganizationID, res.ProjectID, res.APIKey)
+	return 0
+}
+
+// bootstrap creates or reuses the user, organization and project, and
+// creates a new API key with scopes read, write and deploy.
+func bootstrap(ctx context.Context, store edgeflow.Store, email, password, orgName, projectName string) (*bootstrapResult, error) {
+	if orgName == "" || projectName == "" {
+		return nil, errors.New("--org and --project must not be empty")
+	}
+	u, err := store.FindUserByEmail(ctx, email)
+	if edgeflow.IsNotFound(err) {
+		if len(password) < auth.MinPasswordLen || len(password) > auth.MaxPasswordLen {
+			return nil, errors.New("the password must be 8 to 72 bytes")
+		}
+		hash, herr := auth.HashPassword(password, 0)
+		if herr != nil {
+			return nil, herr
+		}
+		u = &edgeflow.User{Email: email, PasswordHash: hash}
+		err = store.CreateUser(ctx, u)
+		if edgeflow.IsConflict(err) { // created concurrently
+			u, err = store.FindUserByEmail(ctx, email)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("user: %w", err)
+	}
+
+	var org *edgeflow.Organization
+	orgs, err := store.ListOrganizationsForUser(ctx, u.ID)
+	if err != nil {
+		return nil, fmt.Errorf("organizations: %w", err)
+	}
+	for _, o := range orgs {
+		if o.Name == orgName {
+			org = &o.Organization
+			break
+		}
+	}
+	var project *edgeflow.Project
+	if org == nil {
+		org, project, err = api.CreateOrganizationWithProject(ctx, store, u.ID, orgName, projectName)
+		if err != nil {
+			return nil, fmt.Errorf("organization: %w", err)
+		}
+	} else {
+		slug := api.Slugify(projectName, 63)
+		project, err = store.FindProjectBySlug(ctx, org.ID, slug)
+		if edgeflow.IsNotFound(err) {
+			project = &edgeflow.Project{OrganizationID: org.ID, Name: projectName, Slug: slug}
+			err = store.CreateProject(ctx, project)
+			if edgeflow.IsConflict(err) {
+				project, err = store.FindProjectBySlug(ctx, org.ID, slug)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("project: %w", err)
+		}
+	}
+
+	key, prefix, hash := auth.NewAPIKey()
+	k := &edgeflow.APIKey{
+		OrganizationID: org.ID, ProjectID: project.ID, UserID: u.ID, Name: "bootstrap", Prefix: prefix, Hash: hash,
+		Scopes: []edgeflow.Scope{edgeflow.ScopeRead, edgeflow.ScopeWrite, edgeflow.ScopeDeploy},
+	}
+	if err := store.CreateAPIKey(ctx, k); err != nil {
+		return nil, fmt.Errorf("API key: %w", err)
+	}
+	return &bootstrapResult{UserID: u.ID, OrganizationID: org.ID, ProjectID: project.ID, APIKey: key}, nil
+}

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/api"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/localedge"
+	"github.com/edgeflow/edgeflow/internal/ratelimit"
+	"github.com/edgeflow/edgeflow/internal/secret"
+	"github.com/edgeflow/edgeflow/internal/sqlite"
+)
+
+// sqliteFileName is the database file inside the data directory.
+const sqliteFileName = "edgeflow.db"
+
+// envOr returns the environment variable name, or def when it is unset or empty.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func envBool(name string) bool {
+	switch strings.ToLower(os.Getenv(name)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// storeFlags are the flags serve and admin share to reach the database.
+type storeFlags struct {
+	dataDir     string
+	databaseURL string
+}
+
+func (f *storeFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.dataDir, "data-dir", envOr("EDGEFLOW_DATA_DIR", ".edgeflow"),
+		"directory for the SQLite database, the secret key and the local edge's state (env EDGEFLOW_DATA_DIR)")
+	fs.StringVar(&f.databaseURL, "database-url", os.Getenv("EDGEFLOW_DATABASE_URL"),
+		"postgres://... selects PostgreSQL; empty means SQLite in the data dir (env EDGEFLOW_DATABASE_URL)")
+}
+
+func (f *storeFlags) postgres() bool {
+	return strings.HasPrefix(f.databaseURL, "postgres://") || strings.HasPrefix(f.databaseURL, "postgresql://")
+}
+
+// open creates the data dir and opens the store, applying migrations.
+func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.Store, error) {
+	if err := os.MkdirAll(f.dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	switch {
+	case f.postgres():
+		return openPostgres(ctx, f.databaseURL, logger)
+	case f.databaseURL != "":
+		return nil, fmt.Errorf("--database-url must start with postgres:// (leave it empty for SQLite)")
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(f.dataDir, sqliteFileName), sqlite.Options{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--rate-limits SPEC]")
+		fs.PrintDefaults()
+	}
+	var sf storeFlags
+	sf.register(fs)
+	addr := fs.String("addr", envOr("EDGEFLOW_ADDR", "127.0.0.1:8080"), "listen address (env EDGEFLOW_ADDR)")
+	noEdge := fs.Bool("no-edge", envBool("EDGEFLOW_NO_EDGE"), "do not start the local edge (env EDGEFLOW_NO_EDGE=1)")
+	limitsText := fs.String("rate-limits", os.Getenv("EDGEFLOW_RATE_LIMITS"),
+		"per-minute limits, e.g. global=200,write=30,deploy=10,verify=10, or off (env EDGEFLOW_RATE_LIMITS)")
+	logLevel := fs.String("log-level", envOr("EDGEFLOW_LOG_LEVEL", "info"), "debug, info, warn or error (env EDGEFLOW_LOG_LEVEL)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "edgeflow serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	limits, err := ratelimit.Parse(*limitsText)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow serve: --rate-limits: %v\n", err)
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "edgeflow serve: --log-level: %v\n", err)
+		return 2
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if err := serve(ctx, serveConfig{store: sf, addr: *addr, noEdge: *noEdge, limits: limits}, logger, stdout); err != nil {
+		logger.Error("edgeflow serve stopped", "error", err.Error())
+		return 1
+	}
+	return 0
+}
+
+type serveConfig struct {
+	store  storeFlags
+	addr   string
+	noEdge bool
+	limits ratelimit.Limits
+}
+
+func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
+	if err := os.MkdirAll(cfg.store.dataDir, 0o700); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	key, created, err := secret.LoadOrCreateKey(os.Getenv("EDGEFLOW_SECRET_KEY"), cfg.store.dataDir)
+	if err != nil {
+		return fmt.Errorf("EDGEFLOW_SECRET_KEY: %w", err)
+	}
+	if created {
+		logger.Info("generated a new secret key", "file", filepath.Join(cfg.store.dataDir, secret.KeyFileName))
+		if cfg.store.postgres() {
+			logger.Warn("with PostgreSQL, every replica needs the same key: set EDGEFLOW_SECRET_KEY")
+		}
+	}
+	sealer, err := secret.New(key)
+	if err != nil {
+		return err
+	}
+	store, err := cfg.store.open(ctx, logger.With("component", "store"))
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer store.Close()
+
+	var edge *localedge.Edge
+	if !cfg.noEdge {
+		edge = startLocalEdge(ctx, filepath.Join(cfg.store.dataDir, "edge"), logger)
+		if edge != nil {
+			defer edge.Close()
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+
+	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, LocalEdge: edge}
+	if cfg.store.postgres() {
+		apiCfg.RateCounter = store // limits hold across replicas
+	}
+	srv, err := api.New(apiCfg)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	url := "http://" + ln.Addr().String()
+	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "localEdge", edge != nil)
+	fmt.Fprintf(stdout, "edgeflow listening on %s\n", url)
+
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		logger.Warn("shutdown", "error", err.Error())
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// startLocalEdge starts the embedded local edge, or logs why it cannot and
+// returns nil: edgeflow works without it (Cloudflare connections only).
+func startLocalEdge(ctx context.Context, dataDir string, logger *slog.Logger) *localedge.Edge {
+	warn := func(reason string, args ...any) *localedge.Edge {
+		logger.Warn("local edge not started: "+reason+"; connections with provider local will not work (use --no-edge to silence this)", args...)
+		return nil
+	}
+	script, err := localedge.FindScript()
+	if err != nil {
+		return warn("edge/server.mjs not found (run from the repository or set EDGEFLOW_EDGE_DIR)", "error", err.Error())
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return warn("Node.js is not installed (node not in PATH)")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(script), "node_modules")); err != nil {
+		return warn("the edge's npm packages are missing: run npm ci in " + filepath.Dir(script))
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return warn("cannot create its data dir", "error", err.Error())
+	}
+	edge, err := localedge.Start(ctx, localedge.Options{Script: script, DataDir: dataDir, Logger: logger.With("component", "edge")})
+	if err != nil {
+		return warn("it failed to start", "error", err.Error())
+	}
+	logger.Info("local edge running", "api", edge.APIBaseURL(), "workers", edge.WorkersBaseURL())
+	return edge
+}
+
+// openPostgres is replaced once internal/postgres lands.
+func openPostgres(ctx context.Context, url string, logger *slog.Logger) (edgeflow.Store, error) {
+	return nil, errors.New("PostgreSQL support is not built into this binary yet")
+}
