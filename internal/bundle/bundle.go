@@ -1,0 +1,183 @@
+// Package bundle turns the TypeScript files of a compiled workflow into one
+// ES module with esbuild's Go API, in-process, from an in-memory file map. It
+// is the only package that imports esbuild. npm dependencies are installed
+// with npm into a content-addressed cache and bundled in.
+package bundle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// Input is what to bundle.
+type Input struct {
+	// Files maps a slash-separated path ("index.ts", "nodes/x@1.0.0.ts") to
+	// its source.
+	Files map[string]string
+	// Entry is the path in Files of the entry module.
+	Entry string
+	// Dependencies are npm packages (name → version range) the files import.
+	// They are installed under CacheDir; npm is needed only when this is not
+	// empty.
+	Dependencies map[string]string
+	// CacheDir holds installed dependencies, one directory per distinct
+	// dependency set (see Install). Required when Dependencies is set.
+	CacheDir string
+	// Minify shortens the output.
+	Minify bool
+	// SourceMap asks for an external source map in Output.Map.
+	SourceMap bool
+}
+
+// Output is the bundle.
+type Output struct {
+	// Code is one ES module; "cloudflare:" and "node:" imports stay imports.
+	Code []byte
+	// Map is the source map when Input.SourceMap was set.
+	Map []byte
+}
+
+// Problem is one error esbuild reported, at File:Line:Column (Line 1-based,
+// Column 0-based, both 0 when unknown).
+type Problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string {
+	if p.File == "" {
+		return p.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Message)
+}
+
+// Error is a failed bundle: every problem, each with its file and line.
+type Error struct {
+	Problems []Problem
+}
+
+func (e *Error) Error() string {
+	parts := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		parts[i] = p.String()
+	}
+	return "bundle: " + strings.Join(parts, "; ")
+}
+
+const memNamespace = "edgeflow"
+
+// Bundle builds in into one ES module. Problems in the sources come back as
+// an *Error; a failed dependency install as a wrapped *InstallError.
+func Bundle(ctx context.Context, in Input) (*Output, error) {
+	if _, ok := in.Files[in.Entry]; !ok {
+		return nil, &Error{Problems: []Problem{{File: in.Entry, Message: "entry module not found in the files"}}}
+	}
+	resolveDir := ""
+	if len(in.Dependencies) > 0 {
+		dir, err := Install(ctx, in.CacheDir, in.Dependencies)
+		if err != nil {
+			return nil, err
+		}
+		resolveDir = dir
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	files := in.Files
+	plugin := api.Plugin{
+		Name: "edgeflow-files",
+		Setup: func(b api.PluginBuild) {
+			b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+				p := args.Path
+				switch {
+				case args.Kind == api.ResolveEntryPoint:
+					return api.OnResolveResult{Path: p, Namespace: memNamespace}, nil
+				case strings.HasPrefix(p, "cloudflare:") || strings.HasPrefix(p, "node:"):
+					return api.OnResolveResult{Path: p, External: true}, nil
+				case args.Namespace == memNamespace && (strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../")):
+					target := path.Join(path.Dir(args.Importer), p)
+					for _, c := range []string{target, target + ".ts", target + ".js", target + "/index.ts", target + "/index.js"} {
+						if _, ok := files[c]; ok {
+							return api.OnResolveResult{Path: c, Namespace: memNamespace}, nil
+						}
+					}
+					return api.OnResolveResult{}, fmt.Errorf("cannot find module %q", p)
+				case args.Namespace == memNamespace && strings.HasPrefix(p, "/"):
+					return api.OnResolveResult{}, fmt.Errorf("absolute import %q is not allowed", p)
+				case args.Namespace == memNamespace && resolveDir == "":
+					return api.OnResolveResult{}, fmt.Errorf("package %q is not among the workflow's dependencies", p)
+				}
+				return api.OnResolveResult{}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: memNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				src := files[args.Path]
+				loader := api.LoaderTS
+				switch path.Ext(args.Path) {
+				case ".js", ".mjs":
+					loader = api.LoaderJS
+				case ".json":
+					loader = api.LoaderJSON
+				}
+				return api.OnLoadResult{Contents: &src, Loader: loader, ResolveDir: resolveDir}, nil
+			})
+		},
+	}
+	opts := api.BuildOptions{
+		EntryPoints:       []string{in.Entry},
+		Bundle:            true,
+		Write:             false,
+		Format:            api.FormatESModule,
+		Platform:          api.PlatformNeutral,
+		Target:            api.ES2022,
+		MainFields:        []string{"module", "main"},
+		Conditions:        []string{"workerd", "worker", "browser", "import"},
+		Outfile:           "index.js",
+		LogLevel:          api.LogLevelSilent,
+		Plugins:           []api.Plugin{plugin},
+		MinifyWhitespace:  in.Minify,
+		MinifyIdentifiers: in.Minify,
+		MinifySyntax:      in.Minify,
+		Charset:           api.CharsetUTF8,
+	}
+	if in.SourceMap {
+		opts.Sourcemap = api.SourceMapExternal
+	}
+	res := api.Build(opts)
+	if len(res.Errors) > 0 {
+		return nil, toError(res.Errors)
+	}
+	out := &Output{}
+	for _, f := range res.OutputFiles {
+		switch {
+		case strings.HasSuffix(f.Path, ".map"):
+			out.Map = f.Contents
+		default:
+			out.Code = f.Contents
+		}
+	}
+	if out.Code == nil {
+		return nil, errors.New("bundle: esbuild produced no output")
+	}
+	return out, nil
+}
+
+func toError(msgs []api.Message) *Error {
+	e := &Error{}
+	for _, m := range msgs {
+		p := Problem{Message: m.Text}
+		if m.Location != nil {
+			p.File = strings.TrimPrefix(m.Location.File, memNamespace+":")
+			p.Line = m.Location.Line
+			p.Column = m.Location.Column
+		}
+		e.Problems = append(e.Problems, p)
+	}
+	return e
+}

@@ -1,0 +1,353 @@
+package codegen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/ir"
+)
+
+// scope is what an expression can see at the point it is emitted: the loops
+// enclosing it (innermost last).
+type scope struct {
+	loops []loopScope
+	// inLane is true inside a lane function (parallel or race), where a
+	// JavaScript break cannot reach an enclosing loop.
+	inLane bool
+	// loopLane is the depth of loops when the innermost lane function began.
+	loopLane int
+}
+
+type loopScope struct {
+	id, item, index, label string
+	// suffix is the JS template text naming this iteration in step names.
+	suffix string
+}
+
+func (s *scope) withLoop(l loopScope) *scope {
+	c := *s
+	c.loops = append(append([]loopScope(nil), s.loops...), l)
+	return &c
+}
+
+func (s *scope) lane() *scope {
+	c := *s
+	c.inLane = true
+	c.loopLane = len(s.loops)
+	return &c
+}
+
+// stepSuffix is the text appended to durable step names inside loops, e.g.
+// " #${i}" or " #${i}.${j}"; empty outside loops.
+func (s *scope) stepSuffix() string {
+	if len(s.loops) == 0 {
+		return ""
+	}
+	parts := make([]string, len(s.loops))
+	for i, l := range s.loops {
+		parts[i] = "${" + l.index + "}"
+	}
+	return " #" + strings.Join(parts, ".")
+}
+
+// isIdentifier reports whether s can follow a "." in a property access.
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_' || r == '$' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func writePath(b *strings.Builder, path []ir.PathSegment) {
+	for _, p := range path {
+		switch {
+		case p.IsIndex:
+			b.WriteString("[" + strconv.Itoa(p.Index) + "]")
+		case isIdentifier(p.Field):
+			b.WriteString("." + p.Field)
+		default:
+			b.WriteString("[" + jsString(p.Field) + "]")
+		}
+	}
+}
+
+// ref is the JavaScript expression reading the value an expression names.
+func (g *gen) ref(e ir.Expression, sc *scope) string {
+	var b strings.Builder
+	switch e.Root {
+	case ir.RootEnv:
+		if len(e.Path) > 0 && !e.Path[0].IsIndex {
+			g.useEnv(e.Path[0].Field)
+		}
+		b.WriteString("env")
+		writePath(&b, e.Path)
+	case ir.RootEvent:
+		b.WriteString("event")
+		writePath(&b, e.Path)
+	default:
+		for i := len(sc.loops) - 1; i >= 0; i-- {
+			l := sc.loops[i]
+			if l.id == e.Root && len(e.Path) > 0 && !e.Path[0].IsIndex && (e.Path[0].Field == "item" || e.Path[0].Field == "index") {
+				if e.Path[0].Field == "item" {
+					b.WriteString(l.item)
+				} else {
+					b.WriteString(l.index)
+				}
+				writePath(&b, e.Path[1:])
+				return b.String()
+			}
+		}
+		v, ok := g.vars[e.Root]
+		if !ok {
+			return "null"
+		}
+		b.WriteString(v)
+		writePath(&b, e.Path)
+	}
+	return b.String()
+}
+
+// codeExpr replaces every expression in a code field with the JavaScript
+// expression reading its value.
+func (g *gen) codeExpr(s string, sc *scope) (string, error) {
+	exprs, err := ir.ParseExpressions(s)
+	if err != nil {
+		return "", err
+	}
+	if len(exprs) == 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	pos := 0
+	for _, e := range exprs {
+		b.WriteString(s[pos:e.Start])
+		b.WriteString(g.ref(e, sc))
+		pos = e.End
+	}
+	b.WriteString(s[pos:])
+	return b.String(), nil
+}
+
+// str is the JavaScript expression of a string field: a string literal, or a
+// template literal interpolating each expression with toText.
+func (g *gen) str(s string, sc *scope) (string, error) {
+	exprs, err := ir.ParseExpressions(s)
+	if err != nil {
+		return "", err
+	}
+	if len(exprs) == 0 {
+		return jsString(s), nil
+	}
+	g.helpers[helperToText] = true
+	if len(exprs) == 1 && exprs[0].Start == 0 && exprs[0].End == len(s) {
+		return "toText(" + g.ref(exprs[0], sc) + ")", nil
+	}
+	var b strings.Builder
+	b.WriteByte('`')
+	pos := 0
+	for _, e := range exprs {
+		b.WriteString(templateText(s[pos:e.Start]))
+		b.WriteString("${toText(" + g.ref(e, sc) + ")}")
+		pos = e.End
+	}
+	b.WriteString(templateText(s[pos:]))
+	b.WriteByte('`')
+	return b.String(), nil
+}
+
+// templateText escapes s for the inside of a template literal.
+func templateText(s string) string {
+	q := jsString(s)
+	q = q[1 : len(q)-1]
+	q = strings.ReplaceAll(q, `\"`, `"`)
+	q = strings.ReplaceAll(q, "`", "\\`")
+	return strings.ReplaceAll(q, "${", "\\${")
+}
+
+// jsString is s as a double-quoted JavaScript string literal.
+func jsString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	out := strings.TrimSuffix(b.String(), "\n")
+	// JSON allows U+2028 and U+2029 in strings; JavaScript source before
+	// ES2019 did not. Escape them for any reader.
+	out = strings.ReplaceAll(out, "\u2028", `\u2028`)
+	return strings.ReplaceAll(out, "\u2029", `\u2029`)
+}
+
+// Markers put in place of expressions before a JSON field is parsed.
+const (
+	markOpen  = "\x01"
+	markText  = "\x02" // expression inside a JSON string: interpolate
+	markValue = "\x03" // expression standing as a JSON value
+)
+
+// jsonField turns a JSON field (a string holding JSON with expressions) into
+// a JavaScript expression building the value: expressions standing as JSON
+// values become the values themselves, expressions inside JSON strings are
+// interpolated as text. Key order is kept.
+func (g *gen) jsonField(s string, sc *scope) (string, error) {
+	exprs, err := ir.ParseExpressions(s)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	pos := 0
+	for i, e := range exprs {
+		before := s[pos:e.Start]
+		b.WriteString(before)
+		if insideJSONString(s[:e.Start]) {
+			fmt.Fprintf(&b, `\u0001%d\u0002`, i)
+		} else {
+			fmt.Fprintf(&b, `"\u0001%d\u0003"`, i)
+		}
+		pos = e.End
+	}
+	b.WriteString(s[pos:])
+	dec := json.NewDecoder(strings.NewReader(b.String()))
+	dec.UseNumber()
+	var out strings.Builder
+	if err := g.jsonValue(dec, &out, exprs, sc); err != nil {
+		return "", fmt.Errorf("not valid JSON: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", fmt.Errorf("not valid JSON: trailing data")
+	}
+	return out.String(), nil
+}
+
+// insideJSONString reports whether the end of prefix lies inside a JSON
+// string literal.
+func insideJSONString(prefix string) bool {
+	in := false
+	for i := 0; i < len(prefix); i++ {
+		switch prefix[i] {
+		case '\\':
+			if in {
+				i++
+			}
+		case '"':
+			in = !in
+		}
+	}
+	return in
+}
+
+func (g *gen) jsonValue(dec *json.Decoder, out *strings.Builder, exprs []ir.Expression, sc *scope) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			out.WriteString("{")
+			first := true
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				key, _ := k.(string)
+				if first {
+					out.WriteString(" ")
+				} else {
+					out.WriteString(", ")
+				}
+				first = false
+				if strings.Contains(key, markOpen) {
+					out.WriteString("[" + g.markedString(key, exprs, sc) + "]")
+				} else {
+					out.WriteString(jsString(key))
+				}
+				out.WriteString(": ")
+				if err := g.jsonValue(dec, out, exprs, sc); err != nil {
+					return err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return err
+			}
+			if first {
+				out.WriteString("}")
+			} else {
+				out.WriteString(" }")
+			}
+		case '[':
+			out.WriteString("[")
+			first := true
+			for dec.More() {
+				if !first {
+					out.WriteString(", ")
+				}
+				first = false
+				if err := g.jsonValue(dec, out, exprs, sc); err != nil {
+					return err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return err
+			}
+			out.WriteString("]")
+		}
+	case string:
+		if strings.HasPrefix(t, markOpen) && strings.HasSuffix(t, markValue) {
+			n, err := strconv.Atoi(t[1 : len(t)-1])
+			if err == nil && n < len(exprs) {
+				out.WriteString(g.ref(exprs[n], sc))
+				return nil
+			}
+		}
+		out.WriteString(g.markedString(t, exprs, sc))
+	case json.Number:
+		out.WriteString(t.String())
+	case bool:
+		out.WriteString(strconv.FormatBool(t))
+	case nil:
+		out.WriteString("null")
+	}
+	return nil
+}
+
+// markedString is the JavaScript expression of a decoded JSON string that
+// may hold interpolation markers.
+func (g *gen) markedString(s string, exprs []ir.Expression, sc *scope) string {
+	if !strings.Contains(s, markOpen) {
+		return jsString(s)
+	}
+	g.helpers[helperToText] = true
+	var b strings.Builder
+	b.WriteByte('`')
+	for {
+		i := strings.Index(s, markOpen)
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i:], markText)
+		if j < 0 {
+			break
+		}
+		n, err := strconv.Atoi(s[i+1 : i+j])
+		if err != nil || n >= len(exprs) {
+			break
+		}
+		b.WriteString(templateText(s[:i]))
+		b.WriteString("${toText(" + g.ref(exprs[n], sc) + ")}")
+		s = s[i+j+1:]
+	}
+	b.WriteString(templateText(s))
+	b.WriteByte('`')
+	return b.String()
+}

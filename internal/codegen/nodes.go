@@ -1,0 +1,765 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/ir"
+	"github.com/edgeflow/edgeflow/internal/nodes/registry"
+)
+
+// chain emits the nodes from id on, following plain edges and containers'
+// continuations. It stops at the end of the chain or before a join of an
+// enclosing container, and returns the last node emitted and that join.
+func (g *gen) chain(id string, sc *scope) (last, join string) {
+	for id != "" && g.err == nil {
+		n := g.graph.Node(id)
+		if n == nil {
+			return last, ""
+		}
+		next, inner := g.node(n, sc)
+		last = id
+		if inner != "" {
+			// The container's lanes meet in a join: it continues here.
+			id = inner
+			continue
+		}
+		if next == "" {
+			return last, ""
+		}
+		if len(g.graph.In(next)) > 1 {
+			return last, next
+		}
+		id = next
+	}
+	return last, ""
+}
+
+// lanes emits each lane of a container as a chain and returns the last node
+// of each lane and the join the lanes lead into, if any.
+func (g *gen) laneChain(start string, sc *scope, join *string) string {
+	last, j := g.chain(start, sc)
+	if j != "" && *join == "" {
+		*join = j
+	}
+	return last
+}
+
+// value is the expression of a node's value once emitted: its variable, or
+// null for nodes without a value.
+func (g *gen) value(id string) string {
+	if v, ok := g.vars[id]; ok && id != "" {
+		return v
+	}
+	return "null"
+}
+
+// stepName is the JavaScript expression naming a node's durable step.
+func (g *gen) stepName(n *ir.Node, sc *scope) string {
+	suffix := sc.stepSuffix()
+	if suffix == "" {
+		return jsString(g.steps[n.ID])
+	}
+	return "`" + templateText(g.steps[n.ID]) + suffix + "`"
+}
+
+// node emits one node and returns the node its plain edge or "then" edge
+// leads to, and for containers the join their lanes lead into.
+func (g *gen) node(n *ir.Node, sc *scope) (next, join string) {
+	if g.script && strings.HasPrefix(n.Name, "EXPORT_") {
+		defer func() {
+			if v, ok := g.vars[n.ID]; ok {
+				g.line("output[%s] = %s;", jsString(strings.TrimPrefix(n.Name, "EXPORT_")), v)
+			} else {
+				g.line("output[%s] = null;", jsString(strings.TrimPrefix(n.Name, "EXPORT_")))
+			}
+		}()
+	}
+	switch n.Type {
+	case ir.TypeStep:
+		g.step(n, sc)
+	case ir.TypeSleep:
+		g.sleep(n, sc)
+	case ir.TypeSleepUntil:
+		g.sleepUntil(n, sc)
+	case ir.TypeWaitForEvent:
+		g.waitForEvent(n, sc)
+	case ir.TypeHTTPRequest:
+		g.httpRequest(n, sc)
+	case ir.TypeBreak:
+		g.breakNode(n, sc)
+	case ir.TypeSubWorkflow:
+		g.subWorkflow(n, sc)
+	case ir.TypeBranch:
+		join = g.branch(n, sc)
+	case ir.TypeParallel, ir.TypeRace:
+		join = g.parallel(n, sc)
+	case ir.TypeTryCatch:
+		join = g.tryCatch(n, sc)
+	case ir.TypeLoop:
+		join = g.loop(n, sc)
+	default:
+		g.custom(n, sc)
+	}
+	if ir.IsContainer(n.Type) {
+		if e, ok := g.graph.Then(n.ID); ok {
+			next = e.Target
+		}
+		return next, join
+	}
+	if out := g.graph.Out(n.ID); len(out) > 0 {
+		next = out[0].Target
+	}
+	return next, ""
+}
+
+func dataString(n *ir.Node, key string) string {
+	s, _ := n.Data[key].(string)
+	return s
+}
+
+// block emits a function body (step code, lane) indented one level deeper.
+func (g *gen) code(n *ir.Node, field, src string, sc *scope) {
+	js, err := g.codeField(src, sc)
+	if err != nil {
+		g.fail(n, "data."+field, "%v", err)
+		return
+	}
+	g.indent++
+	for _, l := range strings.Split(strings.TrimRight(js, " \t\r\n"), "\n") {
+		l = strings.TrimRight(l, " \t\r")
+		if l == "" {
+			g.b.WriteByte('\n')
+			continue
+		}
+		g.line("%s", l)
+	}
+	g.indent--
+}
+
+func (g *gen) codeField(s string, sc *scope) (string, error) { return g.codeExpr(s, sc) }
+
+func (g *gen) expr(n *ir.Node, field, src string, sc *scope) string {
+	js, err := g.codeExpr(src, sc)
+	if err != nil {
+		g.fail(n, "data."+field, "%v", err)
+	}
+	return strings.TrimSpace(js)
+}
+
+func (g *gen) strField(n *ir.Node, field, src string, sc *scope) string {
+	js, err := g.str(src, sc)
+	if err != nil {
+		g.fail(n, "data."+field, "%v", err)
+	}
+	return js
+}
+
+// stepConfig is the WorkflowStepConfig literal of a durable node, or "" when
+// the node sets nothing. extraTimeout is used when the node has no timeout.
+func (g *gen) stepConfig(n *ir.Node, extraTimeout string) string {
+	var parts []string
+	var retries *ir.RetryConfig
+	var timeout *ir.Duration
+	if n.Config != nil {
+		retries, timeout = n.Config.Retries, n.Config.Timeout
+	} else {
+		// Legacy fields of step nodes.
+		if limit, ok := n.Data["retryLimit"].(float64); ok {
+			r := &ir.RetryConfig{Limit: int(limit), Delay: ir.DurationSeconds(1)}
+			if d, ok := anyDuration(n.Data["retryDelay"]); ok {
+				r.Delay = d
+			}
+			if b, ok := n.Data["backoff"].(string); ok {
+				r.Backoff = b
+			}
+			retries = r
+		}
+		if d, ok := anyDuration(n.Data["timeout"]); ok && n.Type == ir.TypeStep {
+			timeout = &d
+		}
+	}
+	if retries != nil {
+		r := fmt.Sprintf("retries: { limit: %d, delay: %s", retries.Limit, durationJS(retries.Delay))
+		if retries.Backoff != "" {
+			r += ", backoff: " + jsString(retries.Backoff)
+		}
+		parts = append(parts, r+" }")
+	}
+	if timeout != nil {
+		parts = append(parts, "timeout: "+durationJS(*timeout))
+	} else if extraTimeout != "" {
+		parts = append(parts, "timeout: "+extraTimeout)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+func anyDuration(v any) (ir.Duration, bool) {
+	switch t := v.(type) {
+	case float64:
+		return ir.DurationSeconds(t), true
+	case string:
+		if t != "" {
+			return ir.DurationText(t), true
+		}
+	}
+	return ir.Duration{}, false
+}
+
+var durationUnits = map[string]string{
+	"second": "second", "seconds": "second", "minute": "minute", "minutes": "minute",
+	"hour": "hour", "hours": "hour", "day": "day", "days": "day", "week": "week", "weeks": "week",
+	"month": "month", "months": "month", "year": "year", "years": "year",
+}
+
+// durationJS writes a duration the way Cloudflare's step APIs take it: a
+// string "<n> <unit>" (units second … year), or milliseconds for fractional
+// seconds.
+func durationJS(d ir.Duration) string {
+	if d.IsText {
+		f := strings.Fields(d.Text)
+		if len(f) == 2 {
+			if u, ok := durationUnits[strings.ToLower(f[1])]; ok {
+				if _, err := strconv.ParseFloat(f[0], 64); err == nil {
+					if f[0] != "1" {
+						u += "s"
+					}
+					return jsString(f[0] + " " + u)
+				}
+			}
+		}
+		if s, err := strconv.ParseFloat(strings.TrimSpace(d.Text), 64); err == nil {
+			return durationJS(ir.DurationSeconds(s))
+		}
+		return jsString(d.Text)
+	}
+	s := d.Seconds
+	if s == math.Trunc(s) && s < 1e12 {
+		if s == 1 {
+			return `"1 second"`
+		}
+		return jsString(strconv.FormatFloat(s, 'f', -1, 64) + " seconds")
+	}
+	return strconv.FormatFloat(math.Round(s*1000), 'f', -1, 64)
+}
+
+// durationField is the JavaScript expression of a duration data field, which
+// may be a number of seconds or a string with expressions.
+func (g *gen) durationField(n *ir.Node, field string, def string, sc *scope) string {
+	v, ok := n.Data[field]
+	if !ok || v == nil || v == "" {
+		if def == "" {
+			return ""
+		}
+		return durationJS(ir.DurationText(def))
+	}
+	if s, isStr := v.(string); isStr && strings.Contains(s, "{{") {
+		return g.strField(n, field, s, sc) + " as WorkflowSleepDuration"
+	}
+	d, _ := anyDuration(v)
+	return durationJS(d)
+}
+
+func (g *gen) durableCall(n *ir.Node, sc *scope, config string, body func()) {
+	name := g.stepName(n, sc)
+	v := g.vars[n.ID]
+	if config == "" {
+		g.line("const %s: any = await step.do(%s, async () => {", v, name)
+	} else {
+		g.line("const %s: any = await step.do(%s, %s, async () => {", v, name, config)
+	}
+	g.indent++
+	body()
+	g.indent--
+	g.line("});")
+}
+
+func (g *gen) step(n *ir.Node, sc *scope) {
+	src := dataString(n, "code")
+	v := g.vars[n.ID]
+	if g.script {
+		g.line("const %s: any = await (async () => {", v)
+		g.code(n, "code", src, sc)
+		g.line("})();")
+		return
+	}
+	name := g.stepName(n, sc)
+	if cfg := g.stepConfig(n, ""); cfg != "" {
+		g.line("const %s: any = await step.do(%s, %s, async () => {", v, name, cfg)
+	} else {
+		g.line("const %s: any = await step.do(%s, async () => {", v, name)
+	}
+	g.code(n, "code", src, sc)
+	g.line("});")
+}
+
+func (g *gen) sleep(n *ir.Node, sc *scope) {
+	g.line("await step.sleep(%s, %s);", g.stepName(n, sc), g.durationField(n, "duration", "", sc))
+}
+
+func (g *gen) sleepUntil(n *ir.Node, sc *scope) {
+	g.line("await step.sleepUntil(%s, new Date(%s));", g.stepName(n, sc), g.strField(n, "timestamp", dataString(n, "timestamp"), sc))
+}
+
+func (g *gen) waitForEvent(n *ir.Node, sc *scope) {
+	typ := g.strField(n, "eventType", dataString(n, "eventType"), sc)
+	timeout := g.durationField(n, "timeout", "24 hours", sc)
+	g.line("const %s: any = (await step.waitForEvent<any>(%s, { type: %s, timeout: %s })).payload;",
+		g.vars[n.ID], g.stepName(n, sc), typ, timeout)
+}
+
+func (g *gen) httpRequest(n *ir.Node, sc *scope) {
+	g.helpers[helperHTTP] = true
+	method := strings.ToUpper(dataString(n, "method"))
+	if method == "" {
+		method = "GET"
+	}
+	url := g.strField(n, "url", dataString(n, "url"), sc)
+	var init []string
+	init = append(init, "method: "+jsString(method))
+	if h := strings.TrimSpace(dataString(n, "headers")); h != "" {
+		js, err := g.jsonField(h, sc)
+		if err != nil {
+			g.fail(n, "data.headers", "%v", err)
+		}
+		init = append(init, "headers: "+js)
+	}
+	if body := strings.TrimSpace(dataString(n, "body")); body != "" && method != "GET" && method != "HEAD" {
+		js, err := g.jsonField(body, sc)
+		if err != nil {
+			g.fail(n, "data.body", "%v", err)
+		}
+		init = append(init, "body: JSON.stringify("+js+")")
+	}
+	allow, _ := n.Data["allowErrorStatus"].(bool)
+	call := func() {
+		g.line("const response = await fetch(%s, {", url)
+		g.indent++
+		for _, p := range init {
+			g.line("%s,", p)
+		}
+		g.indent--
+		g.line("});")
+		g.line("return await httpResult(response, %t);", allow)
+	}
+	if g.script {
+		g.line("const %s: any = await (async () => {", g.vars[n.ID])
+		g.indent++
+		call()
+		g.indent--
+		g.line("})();")
+		return
+	}
+	g.durableCall(n, sc, g.stepConfig(n, ""), call)
+}
+
+func (g *gen) breakNode(n *ir.Node, sc *scope) {
+	stmt := "break;"
+	switch {
+	case len(sc.loops) == 0 && sc.inLane:
+		stmt = "return null;"
+	case len(sc.loops) == 0:
+		if g.script {
+			stmt = "return output;"
+		} else {
+			stmt = "return null;"
+		}
+	case sc.inLane && sc.loopLane >= len(sc.loops):
+		// A lane function stands between this node and its loop.
+		g.helpers[helperBreak] = true
+		stmt = "throw new BreakSignal();"
+	}
+	if c := strings.TrimSpace(dataString(n, "condition")); c != "" {
+		g.line("if (%s) %s", g.expr(n, "condition", c, sc), stmt)
+		return
+	}
+	g.line("%s", stmt)
+}
+
+func (g *gen) subWorkflow(n *ir.Node, sc *scope) {
+	ref := dataString(n, "workflowId")
+	binding, ok := g.subs[ref]
+	if !ok {
+		script, wfName := ScriptName(ref), WorkflowName(ref)
+		if g.opts.ResolveSubWorkflow != nil {
+			if s, w, found := g.opts.ResolveSubWorkflow(ref); found {
+				script, wfName = s, w
+			}
+		}
+		binding = "SUB_" + strings.ToUpper(strings.ReplaceAll(g.names.ident(strings.ToLower(ref)), "-", "_"))
+		g.subs[ref] = binding
+		g.env[binding] = "Workflow"
+		g.bindings[binding] = Binding{Name: binding, Type: BindingWorkflow, WorkflowName: wfName, ClassName: ClassName(ref), ScriptName: script}
+	}
+	params := "{}"
+	if in := strings.TrimSpace(dataString(n, "input")); in != "" {
+		js, err := g.jsonField(in, sc)
+		if err != nil {
+			g.fail(n, "data.input", "%v", err)
+		}
+		params = js
+	}
+	if g.script {
+		g.line("const %s: any = { instanceId: (await env.%s.create({ params: %s })).id };", g.vars[n.ID], binding, params)
+		return
+	}
+	g.helpers[helperSubWorkflow] = true
+	wait := true
+	if w, ok := n.Data["waitForCompletion"].(bool); ok {
+		wait = w
+	}
+	timeout := g.durationField(n, "timeout", "1 hour", sc)
+	id := "`${event.instanceId}-" + templateText(n.ID) + strings.ReplaceAll(sc.stepSuffix(), " #", "-") + "`"
+	cfg := g.stepConfig(n, timeout)
+	g.durableCall(n, sc, cfg, func() {
+		g.line("return await runSubWorkflow(env.%s, %s, %s, %t);", binding, id, params, wait)
+	})
+}
+
+func (g *gen) branch(n *ir.Node, sc *scope) (join string) {
+	v := g.vars[n.ID]
+	g.line("let %s: { label: string | null } = { label: null };", v)
+	raw, _ := n.Data["branches"].([]any)
+	type arm struct{ label, cond string }
+	var arms []arm
+	for _, r := range raw {
+		m, _ := r.(map[string]any)
+		label, _ := m["label"].(string)
+		cond, _ := m["condition"].(string)
+		arms = append(arms, arm{label, strings.TrimSpace(cond)})
+	}
+	for i, a := range arms {
+		switch {
+		case a.cond == "" && i > 0:
+			g.line("} else {")
+		case a.cond == "":
+			g.line("{")
+		case i == 0:
+			g.line("if (%s) {", g.expr(n, fmt.Sprintf("branches[%d].condition", i), a.cond, sc))
+		default:
+			g.line("} else if (%s) {", g.expr(n, fmt.Sprintf("branches[%d].condition", i), a.cond, sc))
+		}
+		g.indent++
+		g.line("%s = { label: %s };", v, jsString(a.label))
+		for _, e := range g.graph.OutLabel(n.ID, a.label) {
+			g.laneChain(e.Target, sc, &join)
+		}
+		g.indent--
+	}
+	if len(arms) > 0 {
+		g.line("}")
+	}
+	return join
+}
+
+func (g *gen) lanesOf(n *ir.Node) []ir.Edge {
+	var lanes []ir.Edge
+	for _, e := range g.graph.Out(n.ID) {
+		if e.Label != ir.LabelThen {
+			lanes = append(lanes, e)
+		}
+	}
+	return lanes
+}
+
+func (g *gen) parallel(n *ir.Node, sc *scope) (join string) {
+	fn := "Promise.all"
+	if n.Type == ir.TypeRace {
+		fn = "Promise.race"
+	}
+	g.line("const %s: any = await %s([", g.vars[n.ID], fn)
+	g.indent++
+	inner := sc.lane()
+	for _, e := range g.lanesOf(n) {
+		g.line("(async () => {")
+		g.indent++
+		last := g.laneChain(e.Target, inner, &join)
+		g.line("return %s;", g.value(last))
+		g.indent--
+		g.line("})(),")
+	}
+	g.indent--
+	g.line("]);")
+	return join
+}
+
+func (g *gen) tryCatch(n *ir.Node, sc *scope) (join string) {
+	g.helpers[helperErrorInfo] = true
+	v := g.vars[n.ID]
+	g.line("let %s: { error: any } = { error: null };", v)
+	g.line("try {")
+	g.indent++
+	for _, e := range g.graph.OutLabel(n.ID, ir.LabelTry) {
+		g.laneChain(e.Target, sc, &join)
+	}
+	g.indent--
+	g.line("} catch (caught) {")
+	g.indent++
+	if g.helpers[helperBreak] || sc.inLane {
+		g.helpers[helperBreak] = true
+		g.line("if (caught instanceof BreakSignal) throw caught;")
+	}
+	g.line("%s = { error: errorInfo(caught) };", v)
+	for _, e := range g.graph.OutLabel(n.ID, ir.LabelCatch) {
+		g.laneChain(e.Target, sc, &join)
+	}
+	g.indent--
+	if fin := g.graph.OutLabel(n.ID, ir.LabelFinally); len(fin) > 0 {
+		g.line("} finally {")
+		g.indent++
+		for _, e := range fin {
+			g.laneChain(e.Target, sc, &join)
+		}
+		g.indent--
+	}
+	g.line("}")
+	return join
+}
+
+func (g *gen) loop(n *ir.Node, sc *scope) (join string) {
+	v := g.vars[n.ID]
+	results := g.names.ident(v + "_results")
+	index := g.names.ident(v + "_index")
+	item := g.names.ident(v + "_item")
+	g.line("const %s: any[] = [];", results)
+	kind := dataString(n, "loopType")
+	maxIter := 1000
+	if m, ok := n.Data["maxIterations"].(float64); ok && m >= 1 {
+		maxIter = int(m)
+	}
+	switch kind {
+	case "forEach":
+		items := g.names.ident(v + "_items")
+		g.line("const %s: any[] = %s;", items, g.expr(n, "collection", dataString(n, "collection"), sc))
+		g.line("for (let %s = 0; %s < %s.length; %s++) {", index, index, items, index)
+		g.indent++
+		g.line("const %s = %s[%s];", item, items, index)
+	case "while":
+		g.line("for (let %s = 0; %s; %s++) {", index, g.expr(n, "condition", dataString(n, "condition"), sc), index)
+		g.indent++
+		g.line("if (%s >= %d) throw new Error(%s);", index, maxIter, jsString(fmt.Sprintf("loop %q exceeded %d iterations", n.Name, maxIter)))
+		g.line("const %s = %s;", item, index)
+	default: // times
+		count := 1
+		if c, ok := n.Data["count"].(float64); ok {
+			count = int(c)
+		}
+		g.line("for (let %s = 0; %s < %d; %s++) {", index, index, count, index)
+		g.indent++
+		g.line("const %s = %s;", item, index)
+	}
+	if s := dataString(n, "itemVar"); s != "" && isIdentifier(s) {
+		g.line("const %s = %s;", s, item)
+	}
+	if s := dataString(n, "indexVar"); s != "" && isIdentifier(s) {
+		g.line("const %s = %s;", s, index)
+	}
+	inner := sc.withLoop(loopScope{id: n.ID, item: item, index: index})
+	inner.inLane = false
+	// The body is emitted into its own buffer first: a break inside a lane
+	// function needs the body wrapped to catch its BreakSignal.
+	saved := g.b
+	g.b = strings.Builder{}
+	hadBreak := g.helpers[helperBreak]
+	g.helpers[helperBreak] = false
+	var last string
+	for _, e := range g.graph.OutLabel(n.ID, ir.LabelBody) {
+		last = g.laneChain(e.Target, inner, &join)
+	}
+	g.line("%s.push(%s);", results, g.value(last))
+	bodyText := g.b.String()
+	usedBreak := g.helpers[helperBreak]
+	g.helpers[helperBreak] = hadBreak || usedBreak
+	g.b = saved
+	if usedBreak {
+		g.line("try {")
+		g.b.WriteString(indentText(bodyText))
+		g.line("} catch (caught) {")
+		g.line("  if (caught instanceof BreakSignal) break;")
+		g.line("  throw caught;")
+		g.line("}")
+	} else {
+		g.b.WriteString(bodyText)
+	}
+	g.indent--
+	g.line("}")
+	g.line("const %s = { results: %s };", v, results)
+	return join
+}
+
+func indentText(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" && l != "\n" {
+			b.WriteString("  ")
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// custom emits a marketplace node: a durable step calling its template.
+func (g *gen) custom(n *ir.Node, sc *scope) {
+	key := n.Type + "@" + n.Version
+	t, ok := g.templates[key]
+	if !ok {
+		for _, tpl := range g.opts.Templates {
+			if tpl.Type == n.Type && tpl.Version == n.Version {
+				t = &template{tpl: tpl, ident: camel(tpl.Type, tpl.Version), path: "nodes/" + key + ".ts"}
+				break
+			}
+		}
+		if t == nil {
+			g.fail(n, "type", "no template for node type %s version %s", n.Type, n.Version)
+			return
+		}
+		g.templates[key] = t
+		if t.tpl.Definition != nil {
+			for _, name := range t.tpl.Definition.SecretEnvVars() {
+				g.useEnv(name)
+			}
+		}
+	}
+	cfg := g.templateConfig(n, t, sc)
+	call := func() {
+		if cfg == "" {
+			g.line("return await %s({ config: {}, env: { ...env } });", t.ident)
+			return
+		}
+		g.line("return await %s({", t.ident)
+		g.indent++
+		g.line("config: %s,", cfg)
+		g.line("env: { ...env },")
+		g.indent--
+		g.line("});")
+	}
+	if g.script {
+		g.line("const %s: any = await (async () => {", g.vars[n.ID])
+		g.indent++
+		call()
+		g.indent--
+		g.line("})();")
+		return
+	}
+	g.durableCall(n, sc, g.stepConfig(n, ""), call)
+}
+
+// templateConfig builds the config object literal of a marketplace node from
+// its data, following the template contract.
+func (g *gen) templateConfig(n *ir.Node, t *template, sc *scope) string {
+	var parts []string
+	if t.tpl.Definition == nil {
+		for _, k := range sortedKeys(n.Data) {
+			parts = append(parts, jsString(k)+": "+g.dataValue(n, k, n.Data[k], sc))
+		}
+	} else {
+		fields := t.tpl.Definition.ConfigSchema
+		for _, k := range sortedKeys(fields) {
+			f := fields[k]
+			if f.Type == registry.FieldSecret {
+				continue
+			}
+			v, ok := n.Data[k]
+			if !ok || v == nil {
+				if f.Default == nil {
+					continue
+				}
+				v = f.Default
+			}
+			js := g.fieldValue(n, k, f, v, sc)
+			if f.Type == registry.FieldString || f.Type == registry.FieldSelect || f.Type == registry.FieldTextarea {
+				if k == "binding" {
+					if s, ok := v.(string); ok {
+						g.detectBinding(t.tpl.Definition, s)
+					}
+				}
+			}
+			parts = append(parts, jsString(k)+": "+js)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+func (g *gen) detectBinding(def *registry.Definition, name string) {
+	for _, tag := range def.Tags {
+		kind := strings.TrimPrefix(tag, "binding:")
+		if kind == tag {
+			continue
+		}
+		tsType, b := resourceType(kind)
+		if tsType == "" {
+			continue
+		}
+		if _, ok := g.env[name]; !ok {
+			g.env[name] = tsType
+			g.bindings[name] = Binding{Name: name, Type: b}
+		}
+	}
+}
+
+func (g *gen) fieldValue(n *ir.Node, key string, f registry.ConfigField, v any, sc *scope) string {
+	field := "data." + key
+	switch f.Type {
+	case registry.FieldCode:
+		if s, ok := v.(string); ok {
+			return jsString(s)
+		}
+	case registry.FieldExpression:
+		if s, ok := v.(string); ok {
+			return g.expr(n, key, s, sc)
+		}
+	case registry.FieldJSON:
+		if s, ok := v.(string); ok {
+			js, err := g.jsonField(s, sc)
+			if err != nil {
+				g.fail(n, field, "%v", err)
+			}
+			return js
+		}
+	case registry.FieldNumber, registry.FieldBoolean:
+		if s, ok := v.(string); ok && strings.Contains(s, "{{") {
+			return g.expr(n, key, s, sc)
+		}
+	}
+	return g.dataValue(n, key, v, sc)
+}
+
+// dataValue writes a JSON value from data as JavaScript, interpolating
+// expressions into strings.
+func (g *gen) dataValue(n *ir.Node, key string, v any, sc *scope) string {
+	switch t := v.(type) {
+	case string:
+		return g.strField(n, key, t, sc)
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(t)
+	case nil:
+		return "null"
+	case []any:
+		parts := make([]string, len(t))
+		for i, e := range t {
+			parts[i] = g.dataValue(n, key, e, sc)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		if len(t) == 0 {
+			return "{}"
+		}
+		parts := make([]string, 0, len(t))
+		for _, k := range sortedKeys(t) {
+			parts = append(parts, jsString(k)+": "+g.dataValue(n, key, t[k], sc))
+		}
+		return "{ " + strings.Join(parts, ", ") + " }"
+	}
+	return "null"
+}
