@@ -155,6 +155,14 @@ func (s *Server) handleConnectionUpdate(w http.ResponseWriter, r *http.Request) 
 	if err := decode(r, &req); err != nil {
 		return err
 	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	c, err := s.Store.FindConnectionByID(r.Context(), orgID, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
 	var p problems
 	if req.Name != nil {
 		*req.Name = strings.TrimSpace(*req.Name)
@@ -170,14 +178,6 @@ func (s *Server) handleConnectionUpdate(w http.ResponseWriter, r *http.Request) 
 		}
 	}
 	if err := p.err(); err != nil {
-		return err
-	}
-	orgID, err := PrincipalFrom(r).Organization()
-	if err != nil {
-		return err
-	}
-	c, err := s.Store.FindConnectionByID(r.Context(), orgID, r.PathValue("id"))
-	if err != nil {
 		return err
 	}
 	if req.Name != nil {

@@ -136,16 +136,16 @@ func (s *Server) handleEnvVarUpdate(w http.ResponseWriter, r *http.Request) erro
 	if err := decode(r, &req); err != nil {
 		return err
 	}
+	v, err := s.findEnvVar(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
 	var p problems
 	if req.Name != nil {
 		checkEnvVarName(&p, *req.Name)
 	}
 	p.check(req.Value == nil || len(*req.Value) <= maxEnvValue, "/value", "value must be at most 32 KiB")
 	if err := p.err(); err != nil {
-		return err
-	}
-	v, err := s.findEnvVar(r, r.PathValue("id"))
-	if err != nil {
 		return err
 	}
 	plain, err := s.Sealer.OpenEnvVar(v)

@@ -104,6 +104,10 @@ func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request) err
 	if err := decode(r, &req); err != nil {
 		return err
 	}
+	proj, err := s.findProject(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
 	var p problems
 	if req.Name != nil {
 		*req.Name = strings.TrimSpace(*req.Name)
@@ -111,10 +115,6 @@ func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request) err
 	}
 	p.check(req.Description == nil || len(*req.Description) <= 2000, "/description", "description must be at most 2000 characters")
 	if err := p.err(); err != nil {
-		return err
-	}
-	proj, err := s.findProject(r, r.PathValue("id"))
-	if err != nil {
 		return err
 	}
 	if req.Name != nil {

@@ -206,6 +206,10 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	if err := decode(r, &req); err != nil {
 		return err
 	}
+	wf, err := s.FindWorkflow(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
 	var p problems
 	if req.Name != nil {
 		*req.Name = strings.TrimSpace(*req.Name)
@@ -231,10 +235,6 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /\n\r"), "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
 	}
 	if err := p.err(); err != nil {
-		return err
-	}
-	wf, err := s.FindWorkflow(r, r.PathValue("id"))
-	if err != nil {
 		return err
 	}
 	if req.Name != nil {
@@ -333,13 +333,13 @@ func (s *Server) handleWorkflowMove(w http.ResponseWriter, r *http.Request) erro
 	if err := decode(r, &req); err != nil {
 		return err
 	}
+	wf, err := s.FindWorkflow(r, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
 	var p problems
 	p.check(req.TargetProjectID != "", "/targetProjectId", "targetProjectId is required")
 	if err := p.err(); err != nil {
-		return err
-	}
-	wf, err := s.FindWorkflow(r, r.PathValue("id"))
-	if err != nil {
 		return err
 	}
 	target, err := s.findProject(r, req.TargetProjectID)

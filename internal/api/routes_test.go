@@ -1,0 +1,258 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/edgeflow/edgeflow/internal/api"
+)
+
+// TestRouteTable checks that every route describes itself completely.
+func TestRouteTable(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	seen := map[string]bool{}
+	for _, rt := range w.api.Routes() {
+		name := rt.Method + " " + rt.Pattern
+		if seen[name] {
+			t.Errorf("%s is listed twice", name)
+		}
+		seen[name] = true
+		if rt.Handler == nil {
+			t.Errorf("%s has no handler", name)
+		}
+		if rt.Auth == api.AuthAny || rt.Auth == api.AuthKey {
+			if rt.Scope == "" {
+				t.Errorf("%s accepts API keys but names no scope", name)
+			}
+		}
+		if rt.ReadsBody() {
+			if !json.Valid([]byte(rt.BadBody)) || !strings.HasPrefix(rt.BadBody, "{") {
+				t.Errorf("%s reads a body but has no BadBody JSON object (or set NoBody)", name)
+			}
+		}
+		if rt.Method != "GET" && rt.Auth != api.AuthNone && rt.Limit == api.LimitGlobal && rt.Pattern != "/api/session/active" && rt.Pattern != "/api/auth/sign-out" {
+			t.Errorf("%s changes data but counts against no per-user limit", name)
+		}
+		w.pathOf(rt) // fails without a fixture
+	}
+}
+
+// TestAuthorizationMatrix sends every authenticated route the credentials
+// it must refuse, and checks that nothing of tenant a leaks.
+func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	before := w.snapshot(w.a)
+	aSecrets := []string{"wf-secret-", "org-secret-", "cf-token-"}
+	for _, rt := range w.api.Routes() {
+		if rt.Auth == api.AuthNone {
+			continue
+		}
+		path, hasParam := w.pathOf(rt)
+		body := ""
+		if rt.ReadsBody() {
+			body = rt.BadBody
+		}
+		name := rt.Method + " " + rt.Pattern
+		t.Run(name, func(t *testing.T) {
+			check := func(who string, c cred, wantStatus int, wantCode string, p string) {
+				t.Helper()
+				r := w.do(rt.Method, p, body, c)
+				if r.status != wantStatus {
+					t.Fatalf("%s: status %d, want %d\n%s", who, r.status, wantStatus, r.body)
+				}
+				if wantCode != "" {
+					checkError(t, r, wantStatus, wantCode, "")
+				}
+				for _, id := range w.a.ids() {
+					if strings.Contains(string(r.body), id) {
+						t.Fatalf("%s: response leaks %s: %s", who, id, r.body)
+					}
+				}
+			}
+			check("no credentials", cred{}, 401, "unauthorized", path)
+			check("revoked key", w.a.keyRevoked, 401, "unauthorized", path)
+			check("expired key", w.a.keyExpired, 401, "unauthorized", path)
+			check("garbage key", cred{key: "ask_0000000000000000000000000000000000000000000"}, 401, "unauthorized", path)
+			check("unknown session", cred{cookie: "nope", csrf: "x"}, 401, "unauthorized", path)
+
+			switch {
+			case rt.Auth == api.AuthSession:
+				check("key with every scope", w.a.keyAll, 403, "forbidden", path)
+			case rt.Scope != "read":
+				check("read-only key", w.a.keyRead, 403, "forbidden", path)
+			}
+			if rt.Auth != api.AuthSession {
+				check("key of another project, overriding the project", w.b.keyAll, 404, "not_found", path+sep(path)+"projectId="+w.a.projectID)
+				check("key of another organization, overriding it", w.b.keyAll, 404, "not_found", path+sep(path)+"organizationId="+w.a.orgID)
+			}
+			check("session of a non-member, overriding the organization", w.b.session, 404, "not_found", path+sep(path)+"organizationId="+w.a.orgID)
+			check("session of a non-member, overriding the project", w.b.session, 404, "not_found", path+sep(path)+"projectId="+w.a.projectID)
+			if hasParam {
+				if rt.Auth != api.AuthSession {
+					check("key of another organization", w.b.keyAll, 404, "not_found", path)
+				}
+				check("session of a non-member", w.b.session, 404, "not_found", path)
+				if rt.Pattern != "/api/connections/{id}" && rt.Pattern != "/api/api-keys/{id}" && rt.Auth != api.AuthSession {
+					// Organization-wide records (connections, keys) are visible to every project of it.
+					check("key of another project of the same organization", w.a.keyOtherProject, 404, "not_found", path)
+				}
+			} else if rt.Method == "GET" {
+				r := w.do("GET", path, "", w.b.keyAll)
+				if r.status != 200 && rt.Auth != api.AuthSession {
+					t.Fatalf("tenant b listing its own %s: %d %s", path, r.status, r.body)
+				}
+				for _, id := range w.a.ids() {
+					if strings.Contains(string(r.body), id) {
+						t.Fatalf("tenant b's list leaks %s: %s", id, r.body)
+					}
+				}
+			}
+			if rt.Method != "GET" {
+				noCSRF := w.a.session
+				noCSRF.csrf = ""
+				check("session without CSRF token", noCSRF, 403, "forbidden", path)
+				wrongCSRF := w.a.session
+				wrongCSRF.csrf = w.b.session.csrf
+				check("session with another session's CSRF token", wrongCSRF, 403, "forbidden", path)
+			}
+			for _, c := range []cred{w.b.keyAll, w.b.session} {
+				r := w.do("GET", "/api/workflows/"+w.a.workflowID, "", c)
+				for _, s := range aSecrets {
+					if strings.Contains(string(r.body), s) {
+						t.Fatalf("secret leaked: %s", r.body)
+					}
+				}
+			}
+		})
+	}
+	if after := w.snapshot(w.a); after != before {
+		t.Errorf("refused requests changed tenant a's data:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+func sep(path string) string {
+	if strings.Contains(path, "?") {
+		return "&"
+	}
+	return "?"
+}
+
+// otherType returns a JSON value of a type different from v's.
+func otherType(v any) string {
+	switch v.(type) {
+	case string:
+		return "12345"
+	default:
+		return `"not the right type"`
+	}
+}
+
+// TestBadInput sends every route that reads a body malformed JSON, wrong
+// types, unknown fields, an oversized body and its BadBody, and every list
+// invalid pagination parameters; each gets its documented 4xx and nothing
+// stored changes.
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	before := w.snapshot(w.a)
+	for _, rt := range w.api.Routes() {
+		path, _ := w.pathOf(rt)
+		c := w.a.session
+		if rt.Auth == api.AuthNone {
+			c = cred{}
+		}
+		name := rt.Method + " " + rt.Pattern
+		if rt.ReadsBody() {
+			t.Run(name, func(t *testing.T) {
+				checkError(t, w.do(rt.Method, path, `{"name":`, c), 400, "bad_request", "")
+				checkError(t, w.do(rt.Method, path, `{"name" "x"}`, c), 400, "bad_request", "")
+				checkError(t, w.do(rt.Method, path, `{} {}`, c), 400, "bad_request", "")
+				checkError(t, w.do(rt.Method, path, `{}x`, c), 400, "bad_request", "")
+				checkError(t, w.doType(rt.Method, path, `{}`, "", c), 400, "bad_request", "")
+				checkError(t, w.doType(rt.Method, path, `{}`, "text/plain", c), 400, "bad_request", "")
+				checkError(t, w.doType(rt.Method, path, "", "application/json", c), 400, "bad_request", "")
+				checkError(t, w.do(rt.Method, path, `[1,2]`, c), 422, "validation_failed", "/")
+				checkError(t, w.do(rt.Method, path, `"x"`, c), 422, "validation_failed", "/")
+				checkError(t, w.do(rt.Method, path, `{"zzUnknownField":1}`, c), 422, "validation_failed", "/zzUnknownField")
+				big := `{"name":"` + strings.Repeat("x", api.MaxBodyBytes+10) + `"}`
+				checkError(t, w.do(rt.Method, path, big, c), 413, "payload_too_large", "")
+				checkError(t, w.do(rt.Method, path, rt.BadBody, c), 422, "validation_failed", "")
+				var fields map[string]any
+				if err := json.Unmarshal([]byte(rt.BadBody), &fields); err != nil {
+					t.Fatal(err)
+				}
+				for f, v := range fields {
+					body := fmt.Sprintf(`{%q:%s}`, f, otherType(v))
+					checkError(t, w.do(rt.Method, path, body, c), 422, "validation_failed", "/"+f)
+				}
+			})
+		}
+		if rt.Method == "GET" && rt.Auth != api.AuthNone {
+			r := w.do("GET", path, "", c)
+			if r.status != 200 {
+				t.Errorf("GET %s = %d %s", path, r.status, r.body)
+				continue
+			}
+			var m map[string]json.RawMessage
+			json.Unmarshal(r.body, &m)
+			if _, isList := m["nextCursor"]; !isList {
+				continue
+			}
+			if _, ok := m["data"]; !ok {
+				t.Errorf("GET %s has nextCursor but no data", path)
+			}
+			t.Run(name+" pagination", func(t *testing.T) {
+				for _, q := range []string{"limit=0", "limit=101", "limit=-1", "limit=abc", "limit=1.5", "limit=", "limit=5&limit=6"} {
+					checkError(t, w.do("GET", path+"?"+q, "", c), 422, "validation_failed", "?limit")
+				}
+				checkError(t, w.do("GET", path+"?cursor=not-a-cursor!", "", c), 422, "validation_failed", "?cursor")
+				checkError(t, w.do("GET", path+"?cursor="+strings.Repeat("A", 2000), "", c), 422, "validation_failed", "?cursor")
+				for _, q := range []string{"limit=1", "limit=100"} {
+					if r := w.do("GET", path+"?"+q, "", c); r.status != 200 {
+						t.Errorf("%s?%s = %d %s", path, q, r.status, r.body)
+					}
+				}
+			})
+		}
+	}
+	if after := w.snapshot(w.a); after != before {
+		t.Errorf("bad input changed tenant a's data:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// TestUnknownPathsAndMethods checks the JSON 404 and 405.
+func TestUnknownPathsAndMethods(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	checkError(t, w.do("GET", "/api/nothing-here", "", cred{}), 404, "not_found", "")
+	r := w.do("PUT", "/api/workflows", "{}", w.a.keyAll)
+	checkError(t, r, 405, "method_not_allowed", "")
+	if allow := r.header.Get("Allow"); !strings.Contains(allow, "GET") || !strings.Contains(allow, "POST") {
+		t.Fatalf("Allow = %q", allow)
+	}
+	if r := w.do("GET", "/healthz", "", cred{}); r.status != 200 || r.header.Get("X-Request-Id") == "" {
+		t.Fatalf("healthz = %d %v", r.status, r.header)
+	}
+	if r := w.do("GET", "/readyz", "", cred{}); r.status != 200 {
+		t.Fatalf("readyz = %d %s", r.status, r.body)
+	}
+	req, _ := http.NewRequest("GET", w.srv.URL+"/healthz", nil)
+	req.Header.Set("X-Request-Id", "client-id-1")
+	res, err := w.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if got := res.Header.Get("X-Request-Id"); got != "client-id-1" {
+		t.Fatalf("X-Request-Id = %q, want the client's", got)
+	}
+	if !slices.ContainsFunc(w.api.Routes(), func(rt api.Route) bool { return rt.Pattern == "/api/workflows" }) {
+		t.Fatal("Routes lacks /api/workflows")
+	}
+}

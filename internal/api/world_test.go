@@ -1,0 +1,301 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/api"
+	"github.com/edgeflow/edgeflow/internal/auth"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/ratelimit"
+	"github.com/edgeflow/edgeflow/internal/secret"
+	"github.com/edgeflow/edgeflow/internal/sqlite"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// cred is how a test request authenticates: an API key, or a session cookie
+// with its CSRF token, or nothing.
+type cred struct {
+	key    string
+	cookie string
+	csrf   string
+}
+
+// tenant is one user with an organization, projects and one record of every
+// kind, created through the API.
+type tenant struct {
+	email, userID, orgID, projectID string
+	otherProjectID                  string // a second project of the same organization
+	session                         cred
+	keyAll, keyRead                 cred   // keys of projectID
+	keyOtherProject                 cred   // a key of otherProjectID
+	keyRevoked, keyExpired          cred   // keys of projectID, revoked / expired
+	apiKeyID                        string // id of keyRead
+	workflowID                      string
+	envVarID                        string
+	projectEnvVarID                 string
+	connectionID                    string
+}
+
+// world is a running API server on a temporary SQLite database with two
+// tenants, a and b, in different organizations.
+type world struct {
+	t     *testing.T
+	srv   *httptest.Server
+	api   *api.Server
+	store *sqlite.Store
+	a, b  *tenant
+}
+
+type worldOptions struct {
+	limits ratelimit.Limits
+}
+
+func newWorld(t *testing.T, opts ...worldOptions) *world {
+	t.Helper()
+	o := worldOptions{limits: ratelimit.Limits{Off: true}}
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	sealer, err := secret.New(bytes.Repeat([]byte{1}, secret.KeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	w := &world{t: t, srv: srv, api: s, store: st}
+	if !o.limits.Off {
+		return w
+	}
+	w.a = w.newTenant("alice@example.com")
+	w.b = w.newTenant("bob@example.com")
+	return w
+}
+
+// response is what a test request got back.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.body, &m); err != nil {
+		t.Fatalf("response is not a JSON object: %v\n%s", err, r.body)
+	}
+	return m
+}
+
+func (r response) str(t *testing.T, key string) string {
+	t.Helper()
+	s, _ := r.json(t)[key].(string)
+	return s
+}
+
+// do sends a request; body "" sends none; a body is sent as application/json.
+func (w *world) do(method, path, body string, c cred) response {
+	w.t.Helper()
+	return w.doType(method, path, body, "application/json", c)
+}
+
+func (w *world) doType(method, path, body, contentType string, c cred) response {
+	w.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, w.srv.URL+path, rd)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if body != "" && contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
+	}
+	if c.cookie != "" {
+		req.AddCookie(&http.Cookie{Name: api.SessionCookie, Value: c.cookie})
+	}
+	if c.csrf != "" {
+		req.Header.Set(api.CSRFHeader, c.csrf)
+	}
+	res, err := w.srv.Client().Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// must sends a request and fails the test unless it gets status want.
+func (w *world) must(want int, method, path, body string, c cred) response {
+	w.t.Helper()
+	r := w.do(method, path, body, c)
+	if r.status != want {
+		w.t.Fatalf("%s %s = %d, want %d\n%s", method, path, r.status, want, r.body)
+	}
+	return r
+}
+
+// signUp creates a user through the API and returns its session.
+func (w *world) signUp(email string) (cred, response) {
+	w.t.Helper()
+	r := w.must(201, "POST", "/api/auth/sign-up", fmt.Sprintf(`{"email":%q,"password":"password-1"}`, email), cred{})
+	var cookie string
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Name == api.SessionCookie {
+			cookie = c.Value
+		}
+	}
+	if cookie == "" {
+		w.t.Fatal("sign-up set no session cookie")
+	}
+	return cred{cookie: cookie, csrf: r.str(w.t, "csrfToken")}, r
+}
+
+func (w *world) newTenant(email string) *tenant {
+	t := w.t
+	t.Helper()
+	sess, r := w.signUp(email)
+	m := r.json(t)
+	tn := &tenant{email: email, session: sess,
+		userID: m["user"].(map[string]any)["id"].(string),
+		orgID:  m["activeOrganizationId"].(string), projectID: m["activeProjectId"].(string)}
+	tn.otherProjectID = w.must(201, "POST", "/api/projects", `{"name":"Other"}`, sess).str(t, "id")
+	key := func(project, scopes string) (cred, string) {
+		r := w.must(201, "POST", "/api/api-keys", fmt.Sprintf(`{"name":"k","projectId":%q,"scopes":%s}`, project, scopes), sess)
+		return cred{key: r.str(t, "key")}, r.str(t, "id")
+	}
+	tn.keyAll, _ = key(tn.projectID, `["read","write","deploy"]`)
+	tn.keyRead, tn.apiKeyID = key(tn.projectID, `["read"]`)
+	tn.keyOtherProject, _ = key(tn.otherProjectID, `["read","write","deploy"]`)
+	var revokedID string
+	tn.keyRevoked, revokedID = key(tn.projectID, `["read","write","deploy"]`)
+	w.must(204, "DELETE", "/api/api-keys/"+revokedID, "", sess)
+	// An expired key cannot be created through the API (expiresAt must be in
+	// the future), so it goes straight into the store.
+	expiredKey, prefix, hash := auth.NewAPIKey()
+	past := time.Now().Add(-time.Hour)
+	if err := w.store.CreateAPIKey(context.Background(), &edgeflow.APIKey{OrganizationID: tn.orgID, ProjectID: tn.projectID,
+		UserID: tn.userID, Name: "expired", Prefix: prefix, Hash: hash,
+		Scopes: []edgeflow.Scope{"read", "write", "deploy"}, ExpiresAt: &past}); err != nil {
+		t.Fatal(err)
+	}
+	tn.keyExpired = cred{key: expiredKey}
+
+	tn.workflowID = w.must(201, "POST", "/api/workflows", `{"name":"Orders","description":"d"}`, tn.keyAll).str(t, "id")
+	w.must(200, "PATCH", "/api/workflows/"+tn.workflowID,
+		`{"envVars":[{"name":"TOKEN","value":"wf-secret-`+email+`","isSecret":true}]}`, tn.keyAll)
+	tn.envVarID = w.must(201, "POST", "/api/env-vars", `{"name":"API_TOKEN","value":"org-secret-`+email+`","isSecret":true}`, tn.keyAll).str(t, "id")
+	tn.projectEnvVarID = w.must(201, "POST", "/api/env-vars", `{"name":"REGION","value":"eu","isSecret":false,"scope":"project"}`, tn.keyAll).str(t, "id")
+	tn.connectionID = w.must(201, "POST", "/api/connections",
+		`{"provider":"cloudflare","name":"prod","credentials":{"apiToken":"cf-token-`+email+`","accountId":"acc-`+tn.userID+`"}}`, tn.keyAll).str(t, "id")
+	return tn
+}
+
+// ids are the record ids of a tenant that must never appear in another
+// tenant's responses.
+func (tn *tenant) ids() []string {
+	return []string{tn.orgID, tn.projectID, tn.otherProjectID, tn.workflowID, tn.envVarID, tn.projectEnvVarID,
+		tn.connectionID, tn.apiKeyID, tn.userID}
+}
+
+// fixturePaths gives, for every route pattern with a path parameter, the
+// path of a record of tenant a. A new route with a parameter needs an entry
+// here (routes.go explains).
+var fixturePaths = map[string]func(w *world) string{
+	"/api/projects/{id}":                      func(w *world) string { return "/api/projects/" + w.a.projectID },
+	"/api/workflows/{id}":                     func(w *world) string { return "/api/workflows/" + w.a.workflowID },
+	"/api/workflows/{id}/full":                func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/full" },
+	"/api/workflows/{id}/move":                func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/move" },
+	"/api/workflows/{workflowId}/deployments": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deployments" },
+	"/api/workflows/{workflowId}/runs":        func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/runs" },
+	"/api/connections/{id}":                   func(w *world) string { return "/api/connections/" + w.a.connectionID },
+	"/api/env-vars/{id}":                      func(w *world) string { return "/api/env-vars/" + w.a.projectEnvVarID },
+	"/api/api-keys/{id}":                      func(w *world) string { return "/api/api-keys/" + w.a.apiKeyID },
+}
+
+// pathOf returns a concrete path for a route, failing when a pattern with
+// a parameter has no fixture.
+func (w *world) pathOf(rt api.Route) (string, bool) {
+	if !strings.Contains(rt.Pattern, "{") {
+		return rt.Pattern, false
+	}
+	f, ok := fixturePaths[rt.Pattern]
+	if !ok {
+		w.t.Fatalf("route %s %s has a path parameter but no fixture: add it to fixturePaths in world_test.go", rt.Method, rt.Pattern)
+	}
+	return f(w), true
+}
+
+// lastUsed matches the one field that reading changes.
+var lastUsed = regexp.MustCompile(`"lastUsedAt":("[^"]*"|null)`)
+
+// snapshot reads everything tenant tn can see, to check that refused
+// requests change nothing.
+func (w *world) snapshot(tn *tenant) string {
+	w.t.Helper()
+	var b strings.Builder
+	for _, p := range []string{"/api/projects", "/api/workflows", "/api/workflows/" + tn.workflowID + "/full",
+		"/api/env-vars", "/api/connections", "/api/api-keys", "/api/auth/session"} {
+		r := w.must(200, "GET", p, "", tn.session)
+		b.WriteString(p + " " + lastUsed.ReplaceAllString(string(r.body), "") + "\n")
+	}
+	return b.String()
+}
+
+// checkError checks that r is a JSON error with the given status and code,
+// the request id of its header, and details paths (when wantPath != "").
+func checkError(t *testing.T, r response, status int, code, wantPath string) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status = %d, want %d\n%s", r.status, status, r.body)
+	}
+	var body struct {
+		Error     string `json:"error"`
+		Code      string `json:"code"`
+		Details   []struct{ Path, Message string }
+		RequestID string `json:"requestId"`
+	}
+	if err := json.Unmarshal(r.body, &body); err != nil {
+		t.Fatalf("error body is not JSON: %v\n%s", err, r.body)
+	}
+	if body.Code != code || body.Error == "" || body.RequestID == "" || body.RequestID != r.header.Get("X-Request-Id") {
+		t.Fatalf("error body = %s, want code %s with message and request id %q", r.body, code, r.header.Get("X-Request-Id"))
+	}
+	if wantPath != "" {
+		for _, d := range body.Details {
+			if d.Path == wantPath && d.Message != "" {
+				return
+			}
+		}
+		t.Fatalf("details of %s lack path %q", r.body, wantPath)
+	}
+}
