@@ -20,7 +20,11 @@ func (g *gen) chain(id string, sc *scope) (last, join string) {
 			return last, ""
 		}
 		next, inner := g.node(n, sc)
-		last = id
+		if n.Type != ir.TypeBreak {
+			// A break has no value: a lane ending in one yields the value
+			// of the node before it.
+			last = id
+		}
 		if inner != "" {
 			// The container's lanes meet in a join: it continues here.
 			id = inner

@@ -22,7 +22,7 @@ export class WfLooptimesbreakWorkflow extends WorkflowEntrypoint<Env, Params> {
         return count_index * 10;
       });
       if (tick >= 30) break;
-      count_results.push(null);
+      count_results.push(tick);
     }
     const count = { results: count_results };
     const after: any = await step.do("After", async () => {

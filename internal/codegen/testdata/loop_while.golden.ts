@@ -25,7 +25,7 @@ export class WfLoopwhileWorkflow extends WorkflowEntrypoint<Env, Params> {
         return { attempt };
       });
       if (poll_index >= 2) break;
-      poll_results.push(null);
+      poll_results.push(check);
     }
     const poll = { results: poll_results };
     const done: any = await step.do("Done", async () => {

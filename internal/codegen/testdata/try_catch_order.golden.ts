@@ -16,28 +16,35 @@ export class WfTrycatchorderWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
     const log0: any = await step.do("Start", async () => {
-      return ['start'];
+      const g = globalThis as any;
+      g.order = ['start'];
+      return g.order.length;
     });
     let guard: { error: any } = { error: null };
     try {
       const t1: any = await step.do("Try one", async () => {
-        return [...log0, 'try'];
+        (globalThis as any).order.push('try');
+        return log0 + 1;
       });
       const t2: any = await step.do("Try two", { retries: { limit: 0, delay: "1 second" } }, async () => {
-        throw new Error('try failed after ' + t1.length);
+        (globalThis as any).order.push('try fails');
+        throw new Error('try failed after ' + t1);
       });
     } catch (caught) {
       guard = { error: errorInfo(caught) };
       const c1: any = await step.do("Catch", async () => {
-        return 'catch: ' + guard.error.message;
+        (globalThis as any).order.push('catch: ' + guard.error.message);
+        return 'caught';
       });
     } finally {
       const f1: any = await step.do("Finally", async () => {
+        (globalThis as any).order.push('finally');
         return 'finally';
       });
     }
     const out: any = await step.do("Out", async () => {
-      return { order: [...log0, 'try', guard.error.message, 'catch', 'finally'], error: guard.error };
+      (globalThis as any).order.push('then');
+      return { order: (globalThis as any).order, error: guard.error };
     });
     return out;
   }

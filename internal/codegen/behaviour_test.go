@@ -1,0 +1,224 @@
+package codegen_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/bundle"
+	"github.com/edgeflow/edgeflow/internal/codegen"
+	"github.com/google/go-cmp/cmp"
+)
+
+type behaviourCase struct {
+	name    string
+	fixture string
+	method  string
+	body    any
+	headers map[string]string
+	events  []map[string]any
+	header  string // response header to report
+
+	wantStatus   int
+	wantBody     any // compared when not nil
+	wantInstance *instanceResult
+	// wantInstanceID, when set, must be the instance id answered.
+	wantInstanceID string
+	// errorContains replaces an exact instance error comparison.
+	errorContains string
+	wantHeader    string
+}
+
+type instanceResult struct {
+	Status string `json:"status"`
+	Output any    `json:"output"`
+	Error  any    `json:"error"`
+}
+
+type caseResult struct {
+	Status   int             `json:"status"`
+	Body     any             `json:"body"`
+	Header   string          `json:"header"`
+	Instance *instanceResult `json:"instance"`
+}
+
+// TestBehaviour compiles and bundles fixtures, runs them on workerd through
+// miniflare (testdata/run/run.mjs) and checks what they do: outputs, errors,
+// retries, timeouts, event delivery and function responses.
+func TestBehaviour(t *testing.T) {
+	t.Parallel()
+	harness := nodeHarness(t)
+	if _, err := os.Stat(filepath.Join(harness, "node_modules", "miniflare")); err != nil {
+		t.Fatalf("miniflare missing in %s: run npm ci there", harness)
+	}
+	cases := []behaviourCase{
+		{name: "chain of steps passes values", fixture: "step_chain", wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"total": 20.0, "from": map[string]any{"n": 1.0}}}},
+		{name: "retries succeed on the third attempt", fixture: "retry_third_attempt", wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"attempts": 3.0}}},
+		{name: "a step over its timeout fails the run", fixture: "step_timeout", wantStatus: 200,
+			wantInstance: &instanceResult{Status: "errored"}, errorContains: ""},
+		{name: "a failing parallel lane fails the node", fixture: "parallel_failing_lane", wantStatus: 200,
+			wantInstance: &instanceResult{Status: "errored"}, errorContains: "lane b failed"},
+		{name: "try, catch, finally, then run in order", fixture: "try_catch_order", wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{
+				"order": []any{"start", "try", "try fails", "catch: try failed after 2", "finally", "then"},
+				"error": map[string]any{"name": "Error", "message": "try failed after 2"},
+			}}},
+		{name: "loop with break keeps completed iterations", fixture: "loop_times_break", wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"ticks": []any{0.0, 10.0, 20.0}}}},
+		{name: "break inside a parallel lane leaves the loop", fixture: "break_in_lane", wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: []any{[]any{0.0, nil}, []any{1.0, nil}}}},
+		{name: "forEach loop exposes item and index", fixture: "loop_foreach", wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greetings": []any{"hi ada #0", "hi grace #1", "hi linus #2"}}}},
+		{name: "waitForEvent resumes with the event payload", fixture: "wait_for_event", body: map[string]any{"orderId": 7},
+			events:     []map[string]any{{"type": "approval", "payload": map[string]any{"approved": true, "by": "ada"}}, {"type": "shipped-7", "payload": map[string]any{"carrier": "post"}}},
+			wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{
+				"approved": true, "by": "ada", "shipped": map[string]any{"carrier": "post"}}}},
+		{name: "branch takes the first matching arm", fixture: "branch", body: map[string]any{"score": 70}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"arm": "mid"}}},
+		{name: "branch falls to else", fixture: "branch", body: map[string]any{"score": 10}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"arm": "low"}}},
+		{name: "join continues after the branch", fixture: "join", body: map[string]any{"left": true}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"picked": "left"}}},
+		{name: "caller chooses the instance id", fixture: "step_basic", body: map[string]any{"name": "ada"},
+			headers: map[string]string{"X-Edgeflow-Instance-Id": "run_123"}, wantStatus: 200, wantInstanceID: "run_123",
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greeting": "hello ada"}}},
+		{name: "GET without instanceId answers 200", fixture: "step_basic", method: "GET", wantStatus: 200, wantBody: "OK"},
+		{name: "function answers its EXPORT_ values", fixture: "script_exports", body: map[string]any{"a": 5, "b": 7}, wantStatus: 200,
+			wantBody: map[string]any{"sum": map[string]any{"total": 12.0}, "check": map[string]any{"label": "big"}, "size": "big"}},
+		{name: "function GET answers 200 without running", fixture: "script_exports", method: "GET", wantStatus: 200, wantBody: "OK"},
+		{name: "function unhandled error answers 500", fixture: "script_error", body: map[string]any{"ok": false}, wantStatus: 500,
+			wantBody: map[string]any{"message": "payload not ok"}},
+		{name: "function success", fixture: "script_error", body: map[string]any{"ok": true}, wantStatus: 200,
+			wantBody: map[string]any{"valid": true}},
+		{name: "function invalid JSON answers 400", fixture: "script_error", body: "{not json", wantStatus: 400,
+			wantBody: map[string]any{"message": "the request body is not valid JSON"}},
+		{name: "function trigger code overrides the response", fixture: "script_trigger_code", body: map[string]any{"n": 4},
+			header: "X-Custom", wantStatus: 200, wantBody: "double=8", wantHeader: "yes"},
+	}
+
+	dir := t.TempDir()
+	type worker struct {
+		Name         string            `json:"name"`
+		Bundle       string            `json:"bundle"`
+		WorkflowName string            `json:"workflowName,omitempty"`
+		ClassName    string            `json:"className,omitempty"`
+		Vars         map[string]string `json:"vars,omitempty"`
+	}
+	type planCase struct {
+		Worker  string            `json:"worker"`
+		Method  string            `json:"method,omitempty"`
+		Body    any               `json:"body,omitempty"`
+		Headers map[string]string `json:"headers,omitempty"`
+		Events  []map[string]any  `json:"events,omitempty"`
+		Header  string            `json:"header,omitempty"`
+	}
+	var plan struct {
+		Workers []worker   `json:"workers"`
+		Cases   []planCase `json:"cases"`
+	}
+	built := map[string]bool{}
+	for _, c := range cases {
+		name := strings.ReplaceAll(c.fixture, "_", "-")
+		if !built[c.fixture] {
+			built[c.fixture] = true
+			f := loadFixture(t, c.fixture)
+			out, err := codegen.Generate(f.ir, f.opts)
+			if err != nil {
+				t.Fatalf("%s: %v", c.fixture, err)
+			}
+			b, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule})
+			if err != nil {
+				t.Fatalf("%s: %v", c.fixture, err)
+			}
+			path := filepath.Join(dir, c.fixture, "index.js")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, b.Code, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			plan.Workers = append(plan.Workers, worker{Name: name, Bundle: path, WorkflowName: out.WorkflowName, ClassName: out.ClassName})
+		}
+		plan.Cases = append(plan.Cases, planCase{Worker: name, Method: c.method, Body: c.body, Headers: c.headers, Events: c.events, Header: c.header})
+	}
+	data, err := json.Marshal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planPath := filepath.Join(dir, "plan.json")
+	if err := os.WriteFile(planPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", filepath.Join(harness, "run.mjs"), planPath)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("harness failed: %v\n%s\n%s", err, stdout, stderr.String())
+	}
+	var results []caseResult
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var r caseResult
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("harness line %q: %v", sc.Text(), err)
+		}
+		results = append(results, r)
+	}
+	if len(results) != len(cases) {
+		t.Fatalf("harness answered %d cases, want %d\n%s", len(results), len(cases), stderr.String())
+	}
+	for i, c := range cases {
+		r := results[i]
+		t.Run(c.name, func(t *testing.T) {
+			if r.Status != c.wantStatus {
+				t.Errorf("status %d, want %d (body %v)", r.Status, c.wantStatus, r.Body)
+			}
+			if c.wantBody != nil {
+				if diff := cmp.Diff(c.wantBody, r.Body); diff != "" {
+					t.Errorf("body (-want +got):\n%s", diff)
+				}
+			}
+			if c.wantHeader != "" && r.Header != c.wantHeader {
+				t.Errorf("header %s = %q, want %q", c.header, r.Header, c.wantHeader)
+			}
+			if c.wantInstanceID != "" {
+				body, _ := r.Body.(map[string]any)
+				if body["instanceId"] != c.wantInstanceID {
+					t.Errorf("instanceId %v, want %s", body["instanceId"], c.wantInstanceID)
+				}
+			}
+			if c.wantInstance == nil {
+				return
+			}
+			if r.Instance == nil {
+				t.Fatalf("no instance result (body %v)", r.Body)
+			}
+			got := *r.Instance
+			want := *c.wantInstance
+			if want.Status == "errored" {
+				msg, _ := got.Error.(string)
+				if !strings.Contains(msg, c.errorContains) || msg == "" {
+					t.Errorf("error %q, want one containing %q", msg, c.errorContains)
+				}
+				got.Error, got.Output = nil, nil
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("instance (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
