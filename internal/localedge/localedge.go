@@ -5,6 +5,10 @@
 // and exposes what it says: the Cloudflare API base URL, the base of the worker URLs, the account id and the API
 // token. If the child dies, it is started again with back-off on the same port and data dir, so every URL stays
 // the same. Close stops it with SIGTERM, then SIGKILL after a grace period.
+//
+// The child runs in its own process group with a parent-death signal, and the edge runs workerd with a
+// parent-death signal of its own, so no process outlives its parent: when edgeflow dies, node dies; when node
+// dies, workerd dies. The supervisor also kills what is left of the group after the child exits.
 package localedge
 
 import (
@@ -19,6 +23,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,7 +34,8 @@ import (
 type Options struct {
 	// NodePath is the node executable; empty means "node" from PATH.
 	NodePath string
-	// Script is the path to edge/server.mjs. Its directory must hold node_modules (npm ci).
+	// Script is the path to edge/server.mjs. Its directory must hold node_modules (npm ci). Empty means
+	// FindScript().
 	Script string
 	// DataDir holds the edge's state: registry, token, worker code, KV/D1/R2 data, workflow instances.
 	DataDir string
@@ -82,7 +88,11 @@ const stderrTail = 40
 // it is ready; after Start returns, only Close stops it.
 func Start(ctx context.Context, opts Options) (*Edge, error) {
 	if opts.Script == "" {
-		return nil, errors.New("localedge: Options.Script (path to edge/server.mjs) is required")
+		script, err := FindScript()
+		if err != nil {
+			return nil, err
+		}
+		opts.Script = script
 	}
 	if opts.DataDir == "" {
 		return nil, errors.New("localedge: Options.DataDir is required")
@@ -194,6 +204,9 @@ func (e *Edge) adopt(r Ready) error {
 func (e *Edge) spawn(ctx context.Context) (Ready, error) {
 	cmd := exec.Command(e.opts.NodePath, e.opts.Script, "--port", fmt.Sprint(e.port), "--data-dir", e.opts.DataDir)
 	cmd.Env = os.Environ()
+	// Its own process group (workerd joins it), so that Close and the supervisor can stop everything the edge
+	// started; SIGKILL when edgeflow dies, so that a killed edgeflow leaves no edge behind.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return Ready{}, fmt.Errorf("localedge: %w", err)
@@ -229,9 +242,9 @@ func (e *Edge) spawn(ctx context.Context) (Ready, error) {
 				continue
 			}
 			first = false
-			var r Ready
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.API == "" || r.TokenFile == "" {
-				badCh <- fmt.Errorf("unexpected first line %q", sc.Text())
+			r, err := ParseReady(sc.Bytes())
+			if err != nil {
+				badCh <- err
 				continue
 			}
 			readyCh <- r
@@ -250,9 +263,10 @@ func (e *Edge) spawn(ctx context.Context) (Ready, error) {
 		select {
 		case <-exited:
 		case <-time.After(e.opts.StopGrace):
-			_ = cmd.Process.Kill()
+			killGroup(cmd)
 			<-exited
 		}
+		killGroup(cmd)
 		logWG.Wait()
 		return Ready{}, fmt.Errorf("localedge: %s%s", why, tail.summary())
 	}
@@ -265,6 +279,7 @@ func (e *Edge) spawn(ctx context.Context) (Ready, error) {
 	case err := <-badCh:
 		return fail(err.Error())
 	case <-exited:
+		killGroup(cmd)
 		logWG.Wait()
 		hint := ""
 		if strings.Contains(tail.String(), "Cannot find package 'miniflare'") || strings.Contains(tail.String(), "ERR_MODULE_NOT_FOUND") {
@@ -294,6 +309,10 @@ func (e *Edge) supervise() {
 			<-exited
 			return
 		}
+		// node is gone; stop whatever it left in its group (workerd, if its own parent-death signal failed).
+		e.mu.Lock()
+		killGroup(e.cmd)
+		e.mu.Unlock()
 		if time.Since(started) > time.Minute {
 			backoff = 200 * time.Millisecond
 		}
@@ -346,9 +365,10 @@ func (e *Edge) terminate() {
 	select {
 	case <-exited:
 	case <-time.After(e.opts.StopGrace):
-		_ = cmd.Process.Kill()
+		killGroup(cmd)
 		<-exited
 	}
+	killGroup(cmd)
 }
 
 func (e *Edge) kill() {
@@ -356,9 +376,84 @@ func (e *Edge) kill() {
 	cmd, exited := e.cmd, e.exited
 	e.mu.Unlock()
 	if cmd != nil && cmd.Process != nil {
-		_ = cmd.Process.Kill()
+		killGroup(cmd)
 		<-exited
 	}
+}
+
+// killGroup sends SIGKILL to the child's whole process group (the child is its leader).
+func killGroup(cmd *exec.Cmd) {
+	if cmd == nil || cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// ParseReady parses the JSON line the edge prints on stdout when it is ready. Every field is required and the
+// api URL must be http://HOST:PORT/client/v4.
+func ParseReady(line []byte) (Ready, error) {
+	var r Ready
+	if err := json.Unmarshal(bytes.TrimSpace(line), &r); err != nil {
+		return Ready{}, fmt.Errorf("unexpected first line %q: %v", line, err)
+	}
+	switch {
+	case r.API == "" || r.Workers == "" || r.AccountID == "" || r.TokenFile == "":
+		return Ready{}, fmt.Errorf("unexpected first line %q: api, workers, accountId and tokenFile are required", line)
+	case !strings.HasPrefix(r.API, "http://") || !strings.HasSuffix(r.API, "/client/v4"):
+		return Ready{}, fmt.Errorf("unexpected first line %q: api must be http://HOST:PORT/client/v4", line)
+	}
+	if _, _, err := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(r.API, "http://"), "/client/v4")); err != nil {
+		return Ready{}, fmt.Errorf("unexpected first line %q: api has no host:port", line)
+	}
+	return r, nil
+}
+
+// EnvEdgeDir names the environment variable that points at the edge directory (the one holding server.mjs and
+// node_modules); it wins over every other place FindScript looks.
+const EnvEdgeDir = "EDGEFLOW_EDGE_DIR"
+
+// FindScript locates edge/server.mjs: in $EDGEFLOW_EDGE_DIR when set (an error if it has no server.mjs), else
+// in an `edge` directory in the working directory or one of its parents, else beside the executable (an `edge`
+// directory next to it or one level up, as in a release archive or a `go build -o bin/` checkout).
+func FindScript() (string, error) {
+	if dir := os.Getenv(EnvEdgeDir); dir != "" {
+		p := filepath.Join(dir, "server.mjs")
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("localedge: %s=%s has no server.mjs: %w", EnvEdgeDir, dir, err)
+		}
+		return filepath.Abs(p)
+	}
+	var tried []string
+	try := func(dir string) (string, bool) {
+		p := filepath.Join(dir, "edge", "server.mjs")
+		tried = append(tried, p)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			abs, err := filepath.Abs(p)
+			return abs, err == nil
+		}
+		return "", false
+	}
+	if wd, err := os.Getwd(); err == nil {
+		for dir := wd; ; dir = filepath.Dir(dir) {
+			if p, ok := try(dir); ok {
+				return p, nil
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		for _, dir := range []string{filepath.Dir(exe), filepath.Dir(filepath.Dir(exe))} {
+			if p, ok := try(dir); ok {
+				return p, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("localedge: cannot find edge/server.mjs (set %s to the edge directory); looked at %s", EnvEdgeDir, strings.Join(tried, ", "))
 }
 
 type lineTail struct {

@@ -1,9 +1,14 @@
 package localedge_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,5 +163,239 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// api calls the edge's Cloudflare API and decodes the envelope's result into out (when not nil).
+func api(t *testing.T, e *localedge.Edge, method, path, contentType string, body io.Reader, out any) {
+	t.Helper()
+	req, err := http.NewRequest(method, e.APIBaseURL()+"/accounts/"+e.AccountID()+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+e.Token())
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var env struct {
+		Success bool            `json:"success"`
+		Result  json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil || !env.Success {
+		t.Fatalf("%s %s: %d %s", method, path, res.StatusCode, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(env.Result, out); err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+	}
+}
+
+const slowWorkflow = `import { WorkflowEntrypoint } from "cloudflare:workers";
+export class Slow extends WorkflowEntrypoint {
+  async run(event, step) {
+    const a = await step.do("slow", async () => {
+      await new Promise((r) => setTimeout(r, 4000));
+      return event.payload.n + 1;
+    });
+    return await step.do("after", async () => ({ result: a * 2 }));
+  }
+}
+export default { fetch() { return new Response("ok"); } };
+`
+
+func deploySlow(t *testing.T, e *localedge.Edge) {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	_ = mw.WriteField("metadata", `{"main_module":"index.js","compatibility_date":"2025-01-01","bindings":[{"type":"workflow","name":"WF","workflow_name":"slow","class_name":"Slow"}]}`)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="index.js"; filename="index.js"`)
+	h.Set("Content-Type", "application/javascript+module")
+	part, _ := mw.CreatePart(h)
+	_, _ = part.Write([]byte(slowWorkflow))
+	_ = mw.Close()
+	api(t, e, http.MethodPut, "/workers/scripts/slow", mw.FormDataContentType(), &buf, nil)
+	api(t, e, http.MethodPut, "/workflows/slow", "application/json", strings.NewReader(`{"script_name":"slow","class_name":"Slow"}`), nil)
+}
+
+type instance struct {
+	Status string          `json:"status"`
+	Output json.RawMessage `json:"output"`
+	Steps  []struct {
+		Name  string `json:"name"`
+		Start string `json:"start"`
+	} `json:"steps"`
+}
+
+// children lists the pids whose parent is pid.
+func children(pid int) []int {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, f := range strings.Fields(string(raw)) {
+		var p int
+		fmt.Sscan(f, &p)
+		out = append(out, p)
+	}
+	return out
+}
+
+// gone reports whether pid no longer runs (a zombie waiting to be reaped counts as gone).
+func gone(pid int) bool {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	s := string(raw)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z' || s[i+2] == 'X'
+}
+
+func waitGone(t *testing.T, what string, pids []int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for _, p := range pids {
+		for !gone(p) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s pid %d still runs", what, p)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+// A SIGKILL of node takes workerd with it; the supervisor starts the edge again and an instance that was in the
+// middle of a step when it died runs to completion. Close leaves no process behind.
+func TestKilledEdgeLeavesNoOrphanAndRunningInstanceCompletes(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("process checks read /proc")
+	}
+	e := start(t, localedge.Options{Script: edgeScript(t), DataDir: t.TempDir()})
+	deploySlow(t, e)
+	api(t, e, http.MethodPost, "/workflows/slow/instances", "application/json", strings.NewReader(`{"instance_id":"i1","params":{"n":20}}`), nil)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var in instance
+		api(t, e, http.MethodGet, "/workflows/slow/instances/i1", "", nil, &in)
+		if len(in.Steps) > 0 && in.Steps[0].Start != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the instance did not start its first step: %+v", in)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	node := e.Pid()
+	kids := children(node)
+	if len(kids) == 0 {
+		t.Fatal("node has no child (workerd)")
+	}
+	if err := syscall.Kill(node, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, "workerd of the killed edge", kids)
+	for e.Restarts() < 1 {
+		if time.Now().After(deadline.Add(30 * time.Second)) {
+			t.Fatal("the edge was not restarted")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	deadline = time.Now().Add(60 * time.Second)
+	var in instance
+	for {
+		api(t, e, http.MethodGet, "/workflows/slow/instances/i1", "", nil, &in)
+		if in.Status == "complete" || in.Status == "errored" || in.Status == "terminated" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the instance did not complete after the restart: %+v", in)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if diff := cmp.Diff(`{"status":"complete","output":{"result":42}}`, fmt.Sprintf(`{"status":%q,"output":%s}`, in.Status, in.Output)); diff != "" {
+		t.Fatalf("instance after the restart (-want +got):\n%s", diff)
+	}
+
+	node = e.Pid()
+	group := append([]int{node}, children(node)...)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, "edge process after Close", group)
+}
+
+func TestParseReady(t *testing.T) {
+	t.Parallel()
+	good := localedge.Ready{API: "http://127.0.0.1:8787/client/v4", Workers: "http://127.0.0.1:8787/workers", AccountID: "abc", TokenFile: "/d/token"}
+	tests := []struct {
+		name    string
+		line    string
+		want    localedge.Ready
+		wantErr string
+	}{
+		{"ready", `{"api":"http://127.0.0.1:8787/client/v4","workers":"http://127.0.0.1:8787/workers","accountId":"abc","tokenFile":"/d/token"}` + "\n", good, ""},
+		{"not JSON", "edge: starting", localedge.Ready{}, "unexpected first line"},
+		{"missing field", `{"api":"http://127.0.0.1:8787/client/v4"}`, localedge.Ready{}, "required"},
+		{"bad api", `{"api":"ftp://x/client/v4","workers":"w","accountId":"a","tokenFile":"t"}`, localedge.Ready{}, "api must be"},
+		{"no port", `{"api":"http://127.0.0.1/client/v4","workers":"w","accountId":"a","tokenFile":"t"}`, localedge.Ready{}, "host:port"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := localedge.ParseReady([]byte(tc.line))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// FindScript honours EDGEFLOW_EDGE_DIR and otherwise finds edge/server.mjs from the working directory up. The
+// test changes the environment and the working directory, so it does not run in parallel.
+func TestFindScript(t *testing.T) {
+	repoEdge, err := filepath.Abs(filepath.Join("..", "..", "edge", "server.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(localedge.EnvEdgeDir, "")
+	got, err := localedge.FindScript()
+	if err != nil || got != repoEdge {
+		t.Fatalf("from the package dir: %q, %v; want %q", got, err, repoEdge)
+	}
+
+	custom := t.TempDir()
+	if err := os.WriteFile(filepath.Join(custom, "server.mjs"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(localedge.EnvEdgeDir, custom)
+	got, err = localedge.FindScript()
+	if err != nil || got != filepath.Join(custom, "server.mjs") {
+		t.Fatalf("with %s: %q, %v", localedge.EnvEdgeDir, got, err)
+	}
+
+	t.Setenv(localedge.EnvEdgeDir, t.TempDir())
+	if _, err := localedge.FindScript(); err == nil || !strings.Contains(err.Error(), "has no server.mjs") {
+		t.Fatalf("an empty %s: %v", localedge.EnvEdgeDir, err)
 	}
 }
