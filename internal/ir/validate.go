@@ -89,16 +89,19 @@ var (
 // right shape to be read; it is returned even when there are problems, but
 // only an IR without problems may be compiled. Validate never panics.
 func Validate(raw []byte, opts Options) (*ArtifactIR, []Problem) {
-	var doc any
-	if err := json.Unmarshal(raw, &doc); err != nil {
+	r := streamReader{p: &jsonParser{data: raw, intern: make(map[string]string, 64)}}
+	a, err := r.readIR()
+	if err != nil {
 		return nil, []Problem{{Path: "", Message: "not valid JSON: " + err.Error(), Rule: RuleJSON}}
 	}
-	var r shapeReader
-	a := r.read(doc)
 	v := newValidator(a, opts)
 	if r.bad {
-		ps := schemaProblems(doc)
-		if len(ps) == 0 { // the fast reader and the schema disagree: trust neither silently
+		doc, err := parseJSON(raw)
+		var ps []Problem
+		if err == nil {
+			ps = schemaProblems(doc)
+		}
+		if len(ps) == 0 { // the fast reader and the schema disagree: never stay silent
 			ps = []Problem{{Path: "", Message: "the IR does not have the expected shape", Rule: RuleSchema}}
 		}
 		for _, p := range ps {

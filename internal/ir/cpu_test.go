@@ -1,0 +1,48 @@
+package ir_test
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/ir"
+	"github.com/edgeflow/edgeflow/internal/nodes"
+)
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestCPUPerValidation prints the CPU time per validation of the benchmark
+// IRs (a figure that holds on a loaded machine, unlike wall time). Run with
+// EDGEFLOW_IR_CPU=1 -v; it asserts nothing.
+func TestCPUPerValidation(t *testing.T) {
+	if os.Getenv("EDGEFLOW_IR_CPU") == "" {
+		t.Skip("set EDGEFLOW_IR_CPU=1 to measure")
+	}
+	opts := ir.Options{Nodes: nodes.BuiltinCatalog()}
+	inputs := map[string][]byte{"alltypes-1000": mixedIR(1000), "alltypes-10000": mixedIR(10000), "deep-200": deepIR(200), "wide-5000": wideIR(5000)}
+	for _, name := range []string{"mixed-1000", "mixed-5000", "linear-5000"} {
+		raw, err := os.ReadFile(filepath.Join(benchDir, name+".json"))
+		if err == nil {
+			inputs[name] = raw
+		}
+	}
+	for _, name := range []string{"mixed-1000", "mixed-5000", "linear-5000", "alltypes-1000", "alltypes-10000", "deep-200", "wide-5000"} {
+		raw, ok := inputs[name]
+		if !ok {
+			continue
+		}
+		n := 50
+		ir.Validate(raw, opts)
+		start := cpuTime()
+		for range n {
+			ir.Validate(raw, opts)
+		}
+		t.Logf("%-15s %8.2f ms CPU per validation", name, float64(cpuTime()-start)/float64(n)/1e6)
+	}
+}

@@ -1,0 +1,396 @@
+package ir
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// maxJSONDepth bounds the nesting of arrays and objects in an IR.
+const maxJSONDepth = 512
+
+// maxInterned bounds the strings a parse shares between equal values.
+const maxInterned = 4096
+
+// jsonParser decodes JSON into the values encoding/json gives an `any`
+// (map[string]any, []any, string, float64, bool, nil) in one pass. It is the
+// IR's hot path: equal short strings (keys, node types, versions) are shared
+// rather than allocated again, and duplicate object keys are an error
+// rather than silently resolved.
+type jsonParser struct {
+	data   []byte
+	pos    int
+	depth  int
+	intern map[string]string
+}
+
+// JSONSyntaxError is malformed JSON, with the byte offset, line and column
+// (1-based) of the problem.
+type JSONSyntaxError struct {
+	Offset, Line, Column int
+	Message              string
+}
+
+func (e *JSONSyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Message)
+}
+
+func parseJSON(data []byte) (v any, err error) {
+	p := &jsonParser{data: data, intern: make(map[string]string, 64)}
+	v, err = p.value()
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.pos < len(p.data) {
+		return nil, p.fail("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+func (p *jsonParser) fail(format string, args ...any) error {
+	pos := min(p.pos, len(p.data))
+	line := 1 + bytes.Count(p.data[:pos], []byte{'\n'})
+	col := pos - bytes.LastIndexByte(p.data[:pos], '\n')
+	return &JSONSyntaxError{Offset: pos, Line: line, Column: col, Message: fmt.Sprintf(format, args...)}
+}
+
+func (p *jsonParser) space() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) value() (any, error) {
+	p.space()
+	if p.pos >= len(p.data) {
+		return nil, p.fail("unexpected end of JSON")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object()
+	case c == '[':
+		return p.array()
+	case c == '"':
+		return p.str()
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	case c == 't':
+		return true, p.literal("true")
+	case c == 'f':
+		return false, p.literal("false")
+	case c == 'n':
+		return nil, p.literal("null")
+	default:
+		return nil, p.fail("unexpected character %q", c)
+	}
+}
+
+func (p *jsonParser) literal(word string) error {
+	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
+		return p.fail("invalid literal; expected %s", word)
+	}
+	p.pos += len(word)
+	return nil
+}
+
+func (p *jsonParser) enter() error {
+	p.depth++
+	if p.depth > maxJSONDepth {
+		return p.fail("nested deeper than %d levels", maxJSONDepth)
+	}
+	return nil
+}
+
+func (p *jsonParser) object() (any, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	p.pos++ // {
+	m := make(map[string]any)
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		p.depth--
+		return m, nil
+	}
+	for {
+		p.space()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, p.fail("expected a string key")
+		}
+		keyAt := p.pos
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := m[k]; dup {
+			p.pos = keyAt
+			return nil, p.fail("duplicate key %q", k)
+		}
+		p.space()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.fail("expected ':' after a key")
+		}
+		p.pos++
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		m[k] = v
+		p.space()
+		if p.pos >= len(p.data) {
+			return nil, p.fail("unexpected end of JSON in an object")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			p.depth--
+			return m, nil
+		default:
+			return nil, p.fail("expected ',' or '}' in an object")
+		}
+	}
+}
+
+func (p *jsonParser) array() (any, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	p.pos++ // [
+	a := make([]any, 0, 4)
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		p.depth--
+		return a, nil
+	}
+	for {
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		p.space()
+		if p.pos >= len(p.data) {
+			return nil, p.fail("unexpected end of JSON in an array")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			p.depth--
+			return a, nil
+		default:
+			return nil, p.fail("expected ',' or ']' in an array")
+		}
+	}
+}
+
+func (p *jsonParser) share(b []byte) string {
+	if len(b) > 32 {
+		return string(b)
+	}
+	if s, ok := p.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(p.intern) < maxInterned {
+		p.intern[s] = s
+	}
+	return s
+}
+
+// str reads a string starting at the opening quote.
+func (p *jsonParser) str() (string, error) {
+	start := p.pos + 1
+	ascii := true
+	for i := start; i < len(p.data); i++ {
+		c := p.data[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			b := p.data[start:i]
+			if !ascii && !utf8.Valid(b) {
+				return "", p.fail("invalid UTF-8 in a string")
+			}
+			return p.share(b), nil
+		case c == '\\':
+			return p.escaped(start)
+		case c < 0x20:
+			p.pos = i
+			return "", p.fail("control character in a string")
+		case c >= 0x80:
+			ascii = false
+		}
+	}
+	p.pos = len(p.data)
+	return "", p.fail("unterminated string")
+}
+
+func (p *jsonParser) escaped(start int) (string, error) {
+	var b []byte
+	i := start
+	for i < len(p.data) {
+		c := p.data[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			if !utf8.Valid(b) {
+				return "", p.fail("invalid UTF-8 in a string")
+			}
+			return string(b), nil
+		case c < 0x20:
+			p.pos = i
+			return "", p.fail("control character in a string")
+		case c != '\\':
+			b = append(b, c)
+			i++
+			continue
+		}
+		if i+1 >= len(p.data) {
+			break
+		}
+		e := p.data[i+1]
+		i += 2
+		switch e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(p.data, i)
+			if !ok {
+				p.pos = i
+				return "", p.fail("invalid \\u escape")
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, ok2 := rune(0), false
+				if i+6 <= len(p.data) && p.data[i] == '\\' && p.data[i+1] == 'u' {
+					r2, ok2 = hex4(p.data, i+2)
+				}
+				if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
+					r = dec
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			b = utf8.AppendRune(b, r)
+		default:
+			p.pos = i - 1
+			return "", p.fail("invalid escape \\%c", e)
+		}
+	}
+	p.pos = len(p.data)
+	return "", p.fail("unterminated string")
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[i : i+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+func (p *jsonParser) number() (any, error) {
+	start := p.pos
+	d := p.data
+	i := p.pos
+	if d[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(d) && d[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		p.pos = i
+		return nil, p.fail("invalid number")
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if digits() == 0 {
+			p.pos = i
+			return nil, p.fail("invalid number: digits expected after '.'")
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			p.pos = i
+			return nil, p.fail("invalid number: digits expected in the exponent")
+		}
+	}
+	p.pos = i
+	text := d[start:i]
+	// Small integers are common (positions, counts): avoid ParseFloat.
+	if len(text) <= 15 {
+		n, neg, ok := 0, false, true
+		for k, c := range text {
+			switch {
+			case c == '-' && k == 0:
+				neg = true
+			case c >= '0' && c <= '9':
+				n = n*10 + int(c-'0')
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			if neg {
+				n = -n
+			}
+			return float64(n), nil
+		}
+	}
+	f, err := strconv.ParseFloat(string(text), 64)
+	if err != nil || math.IsInf(f, 0) {
+		p.pos = start
+		return nil, p.fail("number %s is out of range", text)
+	}
+	return f, nil
+}

@@ -1,0 +1,423 @@
+package ir
+
+import "math"
+
+// Streaming reads of the structural parts of an IR: objects whose keys are
+// known are read straight into the Go types without building maps. Only
+// node data is decoded into generic values.
+
+// peek returns the next non-blank byte, or 0 at the end.
+func (p *jsonParser) peek() byte {
+	p.space()
+	if p.pos >= len(p.data) {
+		return 0
+	}
+	return p.data[p.pos]
+}
+
+// fields iterates over an object's keys; fn must consume the value. It
+// reports whether the value was an object (otherwise it is skipped).
+func (p *jsonParser) fields(fn func(key string) error) (bool, error) {
+	if p.peek() != '{' {
+		_, err := p.value()
+		return false, err
+	}
+	if err := p.enter(); err != nil {
+		return true, err
+	}
+	p.pos++
+	if p.peek() == '}' {
+		p.pos++
+		p.depth--
+		return true, nil
+	}
+	for {
+		if p.peek() != '"' {
+			return true, p.fail("expected a string key")
+		}
+		k, err := p.str()
+		if err != nil {
+			return true, err
+		}
+		if p.peek() != ':' {
+			return true, p.fail("expected ':' after a key")
+		}
+		p.pos++
+		if err := fn(k); err != nil {
+			return true, err
+		}
+		switch p.peek() {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			p.depth--
+			return true, nil
+		default:
+			return true, p.fail("expected ',' or '}' in an object")
+		}
+	}
+}
+
+// items iterates over an array; fn must consume each value. It reports
+// whether the value was an array (otherwise it is skipped).
+func (p *jsonParser) items(fn func(i int) error) (bool, error) {
+	if p.peek() != '[' {
+		_, err := p.value()
+		return false, err
+	}
+	if err := p.enter(); err != nil {
+		return true, err
+	}
+	p.pos++
+	if p.peek() == ']' {
+		p.pos++
+		p.depth--
+		return true, nil
+	}
+	for i := 0; ; i++ {
+		if err := fn(i); err != nil {
+			return true, err
+		}
+		switch p.peek() {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			p.depth--
+			return true, nil
+		default:
+			return true, p.fail("expected ',' or ']' in an array")
+		}
+	}
+}
+
+// streamReader reads an IR with a jsonParser, checking the shape of
+// schema.json as it goes (see shapeReader for the meaning of bad and
+// typeErr).
+type streamReader struct {
+	p *jsonParser
+	shapeReader
+}
+
+// keySet tracks which known keys of an object were seen.
+type keySet uint16
+
+func (r *streamReader) known(keys []string, k string, seen *keySet) (int, error) {
+	for i, x := range keys {
+		if x == k {
+			if *seen&(1<<i) != 0 {
+				return -1, r.p.fail("duplicate key %q", k)
+			}
+			*seen |= 1 << i
+			return i, nil
+		}
+	}
+	r.fail(false) // unknown key
+	_, err := r.p.value()
+	return -1, err
+}
+
+func (r *streamReader) requireAll(keys, required []string, seen keySet) {
+	for _, k := range required {
+		for i, x := range keys {
+			if x == k && seen&(1<<i) == 0 {
+				r.fail(true)
+			}
+		}
+	}
+}
+
+func (r *streamReader) object(fn func(key string) error) error {
+	ok, err := r.p.fields(fn)
+	if !ok {
+		r.fail(true)
+	}
+	return err
+}
+
+func (r *streamReader) str() (string, error) {
+	if r.p.peek() != '"' {
+		r.fail(true)
+		_, err := r.p.value()
+		return "", err
+	}
+	return r.p.str()
+}
+
+func (r *streamReader) num() (float64, error) {
+	v, err := r.p.value()
+	f, ok := v.(float64)
+	if !ok && err == nil {
+		r.fail(true)
+	}
+	return f, err
+}
+
+func (r *streamReader) integer(limit float64) (int, error) {
+	f, err := r.num()
+	if f != math.Trunc(f) || math.Abs(f) > limit {
+		r.fail(true)
+		return 0, err
+	}
+	return int(f), err
+}
+
+func (r *streamReader) enum(values ...string) (string, error) {
+	s, err := r.str()
+	if err == nil && !contains(values, s) {
+		r.fail(false)
+	}
+	return s, err
+}
+
+func (r *streamReader) duration() (Duration, error) {
+	v, err := r.p.value()
+	switch x := v.(type) {
+	case float64:
+		return DurationSeconds(x), err
+	case string:
+		return DurationText(x), err
+	}
+	if err == nil {
+		r.fail(true)
+	}
+	return Duration{}, err
+}
+
+// readIR reads a whole document.
+func (r *streamReader) readIR() (*ArtifactIR, error) {
+	a := &ArtifactIR{}
+	var seen keySet
+	var hasTrigger bool
+	isObj, err := r.p.fields(func(k string) error {
+		i, err := r.known(topKeys, k, &seen)
+		if i < 0 || err != nil {
+			return err
+		}
+		switch k {
+		case "kind":
+			s, err := r.enum(string(KindWorkflow), string(KindScript))
+			a.Kind = Kind(s)
+			return err
+		case "metadata":
+			return r.metadata(&a.Metadata)
+		case "nodes":
+			ok, err := r.p.items(func(i int) error {
+				a.Nodes = append(a.Nodes, Node{})
+				return r.node(&a.Nodes[len(a.Nodes)-1])
+			})
+			if !ok {
+				r.fail(true)
+			} else if a.Nodes == nil {
+				a.Nodes = []Node{}
+			}
+			return err
+		case "edges":
+			ok, err := r.p.items(func(i int) error {
+				a.Edges = append(a.Edges, Edge{})
+				return r.edge(&a.Edges[len(a.Edges)-1])
+			})
+			if !ok {
+				r.fail(true)
+			} else if a.Edges == nil {
+				a.Edges = []Edge{}
+			}
+			return err
+		case "entryNodeId":
+			a.EntryNodeID, err = r.str()
+			return err
+		case "trigger":
+			hasTrigger = true
+			a.Trigger = &TriggerConfig{}
+			return r.trigger(a.Trigger)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.p.space()
+	if r.p.pos < len(r.p.data) {
+		return nil, r.p.fail("unexpected data after the JSON value")
+	}
+	if !isObj {
+		r.fail(true)
+		return nil, nil
+	}
+	r.requireAll(topKeys, topRequired, seen)
+	if a.Kind == KindScript && !hasTrigger {
+		r.fail(false)
+	}
+	return a, nil
+}
+
+func (r *streamReader) metadata(md *Metadata) error {
+	var seen keySet
+	err := r.object(func(k string) error {
+		i, err := r.known(metaKeys, k, &seen)
+		if i < 0 || err != nil {
+			return err
+		}
+		switch k {
+		case "name":
+			md.Name, err = r.str()
+		case "description":
+			md.Description, err = r.str()
+		case "version":
+			md.Version, err = r.integer(1 << 53)
+		case "createdAt":
+			md.CreatedAt, err = r.str()
+		case "updatedAt":
+			md.UpdatedAt, err = r.str()
+		}
+		return err
+	})
+	r.requireAll(metaKeys, metaRequired, seen)
+	return err
+}
+
+func (r *streamReader) node(n *Node) error {
+	var seen keySet
+	isObj, err := r.p.fields(func(k string) error {
+		i, err := r.known(nodeKeys, k, &seen)
+		if i < 0 || err != nil {
+			return err
+		}
+		switch k {
+		case "id":
+			n.ID, err = r.str()
+		case "type":
+			n.Type, err = r.str()
+		case "name":
+			n.Name, err = r.str()
+		case "version":
+			n.Version, err = r.str()
+		case "provider":
+			n.Provider, err = r.str()
+		case "position":
+			var ps keySet
+			err = r.object(func(k string) error {
+				i, err := r.known(posKeys, k, &ps)
+				if i < 0 || err != nil {
+					return err
+				}
+				if k == "x" {
+					n.Position.X, err = r.num()
+				} else {
+					n.Position.Y, err = r.num()
+				}
+				return err
+			})
+			r.requireAll(posKeys, posKeys, ps)
+		case "data":
+			var v any
+			v, err = r.p.value()
+			if m, ok := v.(map[string]any); ok {
+				n.Data = m
+			} else if err == nil {
+				r.fail(true)
+			}
+		case "config":
+			n.Config = &StepConfig{}
+			err = r.config(n.Config)
+		}
+		return err
+	})
+	if !isObj {
+		r.fail(true)
+	}
+	if err == nil && isObj {
+		r.requireAll(nodeKeys, nodeRequired, seen)
+	}
+	return err
+}
+
+func (r *streamReader) config(c *StepConfig) error {
+	var seen keySet
+	return r.object(func(k string) error {
+		i, err := r.known(configKeys, k, &seen)
+		if i < 0 || err != nil {
+			return err
+		}
+		if k == "timeout" {
+			d, err := r.duration()
+			c.Timeout = &d
+			return err
+		}
+		c.Retries = &RetryConfig{}
+		var rs keySet
+		err = r.object(func(k string) error {
+			i, err := r.known(retryKeys, k, &rs)
+			if i < 0 || err != nil {
+				return err
+			}
+			switch k {
+			case "limit":
+				c.Retries.Limit, err = r.integer(1 << 31)
+			case "delay":
+				c.Retries.Delay, err = r.duration()
+			case "backoff":
+				c.Retries.Backoff, err = r.enum(BackoffConstant, BackoffLinear, BackoffExponential)
+			}
+			return err
+		})
+		r.requireAll(retryKeys, retryReq, rs)
+		return err
+	})
+}
+
+func (r *streamReader) edge(e *Edge) error {
+	var seen keySet
+	isObj, err := r.p.fields(func(k string) error {
+		i, err := r.known(edgeKeys, k, &seen)
+		if i < 0 || err != nil {
+			return err
+		}
+		switch k {
+		case "id":
+			e.ID, err = r.str()
+		case "source":
+			e.Source, err = r.str()
+		case "target":
+			e.Target, err = r.str()
+		case "label":
+			e.Label, err = r.str()
+		}
+		return err
+	})
+	if !isObj {
+		r.fail(true)
+	} else {
+		r.requireAll(edgeKeys, edgeRequired, seen)
+	}
+	return err
+}
+
+func (r *streamReader) trigger(t *TriggerConfig) error {
+	var seen keySet
+	err := r.object(func(k string) error {
+		i, err := r.known(triggerKeys, k, &seen)
+		if i < 0 || err != nil {
+			return err
+		}
+		switch k {
+		case "type":
+			t.Type, err = r.enum(TriggerManual, TriggerHTTP, TriggerCron, TriggerEvent)
+		case "path":
+			t.Path, err = r.str()
+		case "method":
+			t.Method, err = r.enum("GET", "POST", "PUT", "DELETE")
+		case "expression":
+			t.Expression, err = r.str()
+		case "eventType":
+			t.EventType, err = r.str()
+		}
+		return err
+	})
+	r.requireAll(triggerKeys, []string{"type"}, seen)
+	if t.Type == TriggerCron && seen&(1<<3) == 0 || t.Type == TriggerEvent && seen&(1<<4) == 0 {
+		r.fail(false)
+	}
+	return err
+}
