@@ -1,0 +1,359 @@
+package cloudflare
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	cf "github.com/cloudflare/cloudflare-go/v6"
+	"github.com/cloudflare/cloudflare-go/v6/option"
+	"github.com/cloudflare/cloudflare-go/v6/workflows"
+)
+
+// WorkflowSpec is a Workflow to create or update: its name and the script and class that implement it.
+type WorkflowSpec struct {
+	Name       string
+	ScriptName string
+	ClassName  string
+}
+
+// Workflow is a Workflow of the account.
+type Workflow struct {
+	ID         string    `json:"id"`
+	Name       string    `json:"name"`
+	ScriptName string    `json:"script_name"`
+	ClassName  string    `json:"class_name"`
+	VersionID  string    `json:"version_id,omitempty"`
+	CreatedOn  time.Time `json:"created_on"`
+	ModifiedOn time.Time `json:"modified_on"`
+}
+
+// Instance is what CreateInstance answers.
+type Instance struct {
+	ID         string `json:"id"`
+	Status     string `json:"status"`
+	VersionID  string `json:"version_id"`
+	WorkflowID string `json:"workflow_id"`
+}
+
+// InstanceError is the failure of an instance or a step.
+type InstanceError struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+}
+
+// InstanceStep is one entry of an instance's steps. Type is "step", "sleep", "waitForEvent" or "termination".
+type InstanceStep struct {
+	Type     string          `json:"type"`
+	Name     string          `json:"name,omitempty"`
+	Start    *time.Time      `json:"start,omitempty"`
+	End      *time.Time      `json:"end,omitempty"`
+	Success  *bool           `json:"success,omitempty"`
+	Finished *bool           `json:"finished,omitempty"`
+	Output   json.RawMessage `json:"output,omitempty"`
+	Error    *InstanceError  `json:"error,omitempty"`
+	Attempts []StepAttempt   `json:"attempts,omitempty"`
+}
+
+// StepAttempt is one attempt of a step.
+type StepAttempt struct {
+	Start   *time.Time     `json:"start,omitempty"`
+	End     *time.Time     `json:"end,omitempty"`
+	Success *bool          `json:"success,omitempty"`
+	Error   *InstanceError `json:"error,omitempty"`
+}
+
+// InstanceStatus is the state of one instance (GET …/instances/{id}). Status is one of queued, running, paused,
+// errored, terminated, complete, waiting, waitingForPause (and unknown). Output and Params are the raw JSON
+// (null when absent); Error is set when the instance failed.
+type InstanceStatus struct {
+	Status    string          `json:"status"`
+	Params    json.RawMessage `json:"params,omitempty"`
+	Output    json.RawMessage `json:"output,omitempty"`
+	Error     *InstanceError  `json:"error,omitempty"`
+	Success   *bool           `json:"success,omitempty"`
+	VersionID string          `json:"versionId,omitempty"`
+	Trigger   string          `json:"trigger,omitempty"`
+	Queued    *time.Time      `json:"queued,omitempty"`
+	Start     *time.Time      `json:"start,omitempty"`
+	End       *time.Time      `json:"end,omitempty"`
+	StepCount int             `json:"step_count,omitempty"`
+	Steps     []InstanceStep  `json:"steps,omitempty"`
+}
+
+// Terminal reports whether the status is final (complete, errored, terminated).
+func Terminal(status string) bool {
+	return status == "complete" || status == "errored" || status == "terminated"
+}
+
+// InstanceSummary is one entry of ListInstances.
+type InstanceSummary struct {
+	ID         string     `json:"id"`
+	Status     string     `json:"status"`
+	VersionID  string     `json:"version_id"`
+	WorkflowID string     `json:"workflow_id"`
+	CreatedOn  *time.Time `json:"created_on,omitempty"`
+	ModifiedOn *time.Time `json:"modified_on,omitempty"`
+	StartedOn  *time.Time `json:"started_on,omitempty"`
+	EndedOn    *time.Time `json:"ended_on,omitempty"`
+}
+
+// InstancesQuery filters ListInstances. Zero values are not sent (Cloudflare's defaults apply).
+type InstancesQuery struct {
+	Status  string
+	Page    int
+	PerPage int
+}
+
+func checkName(field, v string) error {
+	if !validSegment(v) || len(v) > 255 {
+		return argErr(field, "must be 1-255 characters without '/', '?', '#', '%%' or spaces")
+	}
+	return nil
+}
+
+func (c *Client) workflowPath(name string) (string, error) {
+	acct, err := c.account()
+	if err != nil {
+		return "", err
+	}
+	if err := checkName("workflow", name); err != nil {
+		return "", err
+	}
+	return acct + "/workflows/" + url.PathEscape(name), nil
+}
+
+// PutWorkflow creates or updates a Workflow (PUT accounts/{a}/workflows/{name} {"script_name","class_name"});
+// the script must already be uploaded. Retried: idempotent.
+func (c *Client) PutWorkflow(ctx context.Context, spec WorkflowSpec) (Workflow, error) {
+	p, err := c.workflowPath(spec.Name)
+	if err != nil {
+		return Workflow{}, err
+	}
+	if err := checkScriptName(spec.ScriptName); err != nil {
+		return Workflow{}, err
+	}
+	if spec.ClassName == "" {
+		return Workflow{}, argErr("className", "is required")
+	}
+	var w Workflow
+	err = c.run(ctx, "PUT "+p, true, func(ctx context.Context, opts ...option.RequestOption) error {
+		r, err := c.sdk.Workflows.Update(ctx, spec.Name, workflows.WorkflowUpdateParams{
+			AccountID: cf.F(c.accountID), ScriptName: cf.F(spec.ScriptName), ClassName: cf.F(spec.ClassName),
+		}, opts...)
+		if err != nil {
+			return err
+		}
+		w = Workflow{ID: r.ID, Name: r.Name, ScriptName: r.ScriptName, ClassName: r.ClassName,
+			VersionID: r.VersionID, CreatedOn: r.CreatedOn, ModifiedOn: r.ModifiedOn}
+		return nil
+	})
+	return w, err
+}
+
+// GetWorkflow returns the Workflow; a missing one is an *APIError 404 (code 10200).
+func (c *Client) GetWorkflow(ctx context.Context, name string) (Workflow, error) {
+	p, err := c.workflowPath(name)
+	if err != nil {
+		return Workflow{}, err
+	}
+	var w Workflow
+	_, err = c.do(ctx, request{method: http.MethodGet, path: p, idempotent: true, result: &w})
+	return w, err
+}
+
+// ListWorkflows returns every Workflow of the account (all pages).
+func (c *Client) ListWorkflows(ctx context.Context) ([]Workflow, error) {
+	acct, err := c.account()
+	if err != nil {
+		return nil, err
+	}
+	out := []Workflow{}
+	for page := 1; ; page++ {
+		var items []Workflow
+		q := url.Values{"page": {strconv.Itoa(page)}, "per_page": {"100"}}
+		info, err := c.do(ctx, request{method: http.MethodGet, path: acct + "/workflows", query: q, idempotent: true, result: &items})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, items...)
+		if !morePages(info, len(items), len(out), 100) {
+			return out, nil
+		}
+	}
+}
+
+func morePages(info *resultInfo, got, total, perPage int) bool {
+	if got == 0 {
+		return false
+	}
+	if info != nil && info.TotalCount > 0 {
+		return total < info.TotalCount
+	}
+	if info != nil && info.PerPage > 0 {
+		perPage = info.PerPage
+	}
+	return got >= perPage
+}
+
+// DeleteWorkflow deletes the Workflow and its instances (not the script). Retried: idempotent.
+func (c *Client) DeleteWorkflow(ctx context.Context, name string) error {
+	p, err := c.workflowPath(name)
+	if err != nil {
+		return err
+	}
+	return c.run(ctx, "DELETE "+p, true, func(ctx context.Context, opts ...option.RequestOption) error {
+		_, err := c.sdk.Workflows.Delete(ctx, name, workflows.WorkflowDeleteParams{AccountID: cf.F(c.accountID)}, opts...)
+		return err
+	})
+}
+
+func checkInstanceID(id string) error {
+	if id == "" || len(id) > 100 || !validSegment(id) {
+		return argErr("instanceId", "must be 1-100 characters without '/', '?', '#', '%%' or spaces")
+	}
+	return nil
+}
+
+// CreateInstance starts an instance of the Workflow: POST accounts/{a}/workflows/{w}/instances
+// {"instance_id"?, "params"?}. An empty id lets Cloudflare choose one; empty params send none. Not retried (a
+// lost answer would make the retry a duplicate); an id in use is an *APIError 409 (IsConflict).
+func (c *Client) CreateInstance(ctx context.Context, workflow, id string, params json.RawMessage) (Instance, error) {
+	p, err := c.workflowPath(workflow)
+	if err != nil {
+		return Instance{}, err
+	}
+	body := workflows.InstanceNewParams{AccountID: cf.F(c.accountID)}
+	if id != "" {
+		if err := checkInstanceID(id); err != nil {
+			return Instance{}, err
+		}
+		body.InstanceID = cf.F(id)
+	}
+	if len(params) > 0 {
+		if !json.Valid(params) {
+			return Instance{}, argErr("params", "is not valid JSON")
+		}
+		body.Params = cf.F[any](params)
+	}
+	var in Instance
+	err = c.run(ctx, "POST "+p+"/instances", false, func(ctx context.Context, opts ...option.RequestOption) error {
+		r, err := c.sdk.Workflows.Instances.New(ctx, workflow, body, opts...)
+		if err != nil {
+			return err
+		}
+		in = Instance{ID: r.ID, Status: string(r.Status), VersionID: r.VersionID, WorkflowID: r.WorkflowID}
+		return nil
+	})
+	return in, err
+}
+
+// GetInstance returns the state of an instance; a missing one is an *APIError 404. Output is read from the raw
+// JSON (the SDK types it as a string|number union).
+func (c *Client) GetInstance(ctx context.Context, workflow, id string) (InstanceStatus, error) {
+	p, err := c.workflowPath(workflow)
+	if err != nil {
+		return InstanceStatus{}, err
+	}
+	if err := checkInstanceID(id); err != nil {
+		return InstanceStatus{}, err
+	}
+	var raw struct {
+		InstanceStatus
+		Trigger json.RawMessage `json:"trigger"`
+	}
+	if _, err := c.do(ctx, request{method: http.MethodGet, path: p + "/instances/" + url.PathEscape(id), idempotent: true, result: &raw}); err != nil {
+		return InstanceStatus{}, err
+	}
+	st := raw.InstanceStatus
+	var trig struct {
+		Source string `json:"source"`
+	}
+	if json.Unmarshal(raw.Trigger, &trig) == nil {
+		st.Trigger = trig.Source
+	}
+	if string(st.Output) == "null" {
+		st.Output = nil
+	}
+	if string(st.Params) == "null" {
+		st.Params = nil
+	}
+	return st, nil
+}
+
+// ListInstances returns one page of the Workflow's instances (GET …/instances?status=&page=&per_page=).
+func (c *Client) ListInstances(ctx context.Context, workflow string, q InstancesQuery) ([]InstanceSummary, error) {
+	p, err := c.workflowPath(workflow)
+	if err != nil {
+		return nil, err
+	}
+	v := url.Values{}
+	if q.Status != "" {
+		v.Set("status", q.Status)
+	}
+	if q.Page < 0 || q.PerPage < 0 {
+		return nil, argErr("page", "page and perPage must not be negative")
+	}
+	if q.Page > 0 {
+		v.Set("page", strconv.Itoa(q.Page))
+	}
+	if q.PerPage > 0 {
+		v.Set("per_page", strconv.Itoa(q.PerPage))
+	}
+	out := []InstanceSummary{}
+	_, err = c.do(ctx, request{method: http.MethodGet, path: p + "/instances", query: v, idempotent: true, result: &out})
+	return out, err
+}
+
+// ChangeInstanceStatus pauses, resumes, terminates or restarts an instance: PATCH …/instances/{id}/status
+// {"status": action}. Not retried. A change the instance's state forbids is an *APIError 409 on the local edge.
+func (c *Client) ChangeInstanceStatus(ctx context.Context, workflow, id, action string) error {
+	p, err := c.workflowPath(workflow)
+	if err != nil {
+		return err
+	}
+	if err := checkInstanceID(id); err != nil {
+		return err
+	}
+	switch action {
+	case "pause", "resume", "terminate", "restart":
+	default:
+		return argErr("action", "must be pause, resume, terminate or restart, not %q", action)
+	}
+	return c.run(ctx, "PATCH "+p+"/instances/"+id+"/status", false, func(ctx context.Context, opts ...option.RequestOption) error {
+		_, err := c.sdk.Workflows.Instances.Status.Edit(ctx, workflow, id, workflows.InstanceStatusEditParams{
+			AccountID: cf.F(c.accountID), Status: cf.F(workflows.InstanceStatusEditParamsStatus(action)),
+		}, opts...)
+		return err
+	})
+}
+
+// SendEvent delivers an event to an instance waiting for it: POST …/instances/{id}/events/{type} with the
+// payload as the body (null when empty). Not retried.
+func (c *Client) SendEvent(ctx context.Context, workflow, id, eventType string, payload json.RawMessage) error {
+	p, err := c.workflowPath(workflow)
+	if err != nil {
+		return err
+	}
+	if err := checkInstanceID(id); err != nil {
+		return err
+	}
+	if eventType == "" || len(eventType) > 100 || strings.ContainsAny(eventType, "/?#% \t\r\n") {
+		return argErr("eventType", "must be 1-100 characters without '/', '?', '#', '%%' or spaces")
+	}
+	if len(payload) == 0 {
+		payload = json.RawMessage("null")
+	} else if !json.Valid(payload) {
+		return argErr("payload", "is not valid JSON")
+	}
+	return c.run(ctx, "POST "+p+"/instances/"+id+"/events/"+eventType, false, func(ctx context.Context, opts ...option.RequestOption) error {
+		_, err := c.sdk.Workflows.Instances.Events.New(ctx, workflow, id, eventType, workflows.InstanceEventNewParams{
+			AccountID: cf.F(c.accountID), Body: payload,
+		}, opts...)
+		return err
+	})
+}
