@@ -351,8 +351,9 @@ func (v *validator) branches(i int, n *Node) {
 		if strings.TrimSpace(c) == "" {
 			if elseAt >= 0 {
 				v.addf(p("condition"), n.ID, RuleContainer, "arm %d is already the else arm (empty condition); a branch has at most one", elseAt)
+			} else {
+				elseAt = k
 			}
-			elseAt = k
 		}
 	}
 	if elseAt >= 0 && elseAt != len(list)-1 {
