@@ -80,7 +80,7 @@ func Install(ctx context.Context, cacheDir string, deps map[string]string) (stri
 	}
 	ctx, cancel := context.WithTimeout(ctx, installTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "install", "--ignore-scripts", "--no-audit", "--no-fund", "--omit=dev", "--loglevel=error")
+	cmd := exec.CommandContext(ctx, npm, "install", "--ignore-scripts", "--install-links", "--no-audit", "--no-fund", "--omit=dev", "--loglevel=error")
 	cmd.Dir = tmp
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -319,6 +319,7 @@ func (g *gen) generate() (*Output, error) {
 	if entry == nil {
 		return nil, &Error{Path: "entryNodeId", Message: "names no node"}
 	}
+	g.b.Grow(512 * len(g.a.Nodes))
 	if g.script {
 		g.indent = 1
 	} else {
@@ -353,6 +354,7 @@ func (g *gen) generate() (*Output, error) {
 	if len(out.Dependencies) == 0 {
 		out.Dependencies = nil
 	}
+	g.b.Grow(len(body) + 4096)
 	g.module(out, body)
 	out.Files[MainModule] = g.b.String()
 	for _, name := range sortedKeys(g.bindings) {

@@ -1,0 +1,119 @@
+package codegen_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/edgeflow/edgeflow/internal/bundle"
+	"github.com/edgeflow/edgeflow/internal/codegen"
+	"github.com/edgeflow/edgeflow/internal/ir"
+	"github.com/edgeflow/edgeflow/internal/nodes"
+)
+
+// benchDir holds the shared benchmark IRs (shared/bench/ir beside the
+// repository).
+var benchDir = filepath.Join("..", "..", "..", "shared", "bench", "ir")
+
+func benchInputs(tb testing.TB) []string {
+	tb.Helper()
+	paths, err := filepath.Glob(filepath.Join(benchDir, "*.json"))
+	if err != nil || len(paths) == 0 {
+		tb.Skipf("no benchmark IRs in %s", benchDir)
+	}
+	return paths
+}
+
+// compileAll runs the three stages on raw.
+func compileAll(tb testing.TB, raw []byte, id string) (*codegen.Output, *bundle.Output) {
+	tb.Helper()
+	a, problems := ir.Validate(raw, ir.Options{Nodes: nodes.BuiltinCatalog()})
+	if len(problems) > 0 {
+		tb.Fatalf("%s: %d validation problems, first: %+v", id, len(problems), problems[0])
+	}
+	out, err := codegen.Generate(a, codegen.Options{WorkflowID: id, Version: 1})
+	if err != nil {
+		tb.Fatalf("%s: %v", id, err)
+	}
+	b, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule})
+	if err != nil {
+		tb.Fatalf("%s: %v", id, err)
+	}
+	return out, b
+}
+
+// TestBenchIRsCompile checks that every benchmark IR validates, compiles and
+// bundles.
+func TestBenchIRsCompile(t *testing.T) {
+	t.Parallel()
+	for _, p := range benchInputs(t) {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(p), ".json")
+		out, b := compileAll(t, raw, "wf_"+name)
+		if len(out.Files[codegen.MainModule]) == 0 || len(b.Code) == 0 {
+			t.Errorf("%s: empty output", name)
+		}
+	}
+}
+
+// BenchmarkCompile measures parse + full validation, code generation and
+// bundling of the shared benchmark IRs, each stage alone and all together.
+func BenchmarkCompile(b *testing.B) {
+	for _, name := range []string{"linear-1000", "linear-5000", "mixed-100", "mixed-1000", "mixed-5000"} {
+		raw, err := os.ReadFile(filepath.Join(benchDir, name+".json"))
+		if err != nil {
+			b.Skipf("no benchmark IR %s: %v", name, err)
+		}
+		catalog := nodes.BuiltinCatalog()
+		a, problems := ir.Validate(raw, ir.Options{Nodes: catalog})
+		if len(problems) > 0 {
+			b.Fatalf("%s: %+v", name, problems[0])
+		}
+		opts := codegen.Options{WorkflowID: "wf_" + name, Version: 1}
+		out, err := codegen.Generate(a, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name+"/validate", func(b *testing.B) {
+			for b.Loop() {
+				if _, ps := ir.Validate(raw, ir.Options{Nodes: catalog}); len(ps) > 0 {
+					b.Fatal(ps[0])
+				}
+			}
+		})
+		b.Run(name+"/generate", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := codegen.Generate(a, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/bundle", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/total", func(b *testing.B) {
+			for b.Loop() {
+				a, ps := ir.Validate(raw, ir.Options{Nodes: catalog})
+				if len(ps) > 0 {
+					b.Fatal(ps[0])
+				}
+				o, err := codegen.Generate(a, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: o.Files, Entry: o.MainModule}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
