@@ -132,6 +132,35 @@ func (s *Server) routeTable() []Route {
 			BadBody: `{"targetProjectId":""}`, Handler: s.handleWorkflowMove},
 		{Method: "DELETE", Pattern: "/api/workflows/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Handler: s.handleWorkflowDelete},
 
+		// Versions (versions.go).
+		{Method: "GET", Pattern: "/api/workflows/{workflowId}/versions", Auth: AuthAny, Scope: read, Handler: s.handleVersionList},
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/versions", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+			BadBody: `{"ir":null}`, Handler: s.handleVersionSubmit},
+		{Method: "GET", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: read, Handler: s.handleVersionGet},
+		{Method: "PATCH", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+			BadBody: `{"locked":null}`, Handler: s.handleVersionUpdate},
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/versions/{versionId}/revert", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+			NoBody: true, Handler: s.handleVersionRevert},
+		{Method: "DELETE", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Handler: s.handleVersionDelete},
+
+		// Node definitions and the IR schema (nodes.go).
+		{Method: "GET", Pattern: "/api/ir/schema.json", Auth: AuthNone, Handler: s.handleIRSchema},
+		{Method: "GET", Pattern: "/api/nodes", Auth: AuthAny, Scope: read, Handler: s.handleNodeList},
+		{Method: "GET", Pattern: "/api/nodes/templates", Auth: AuthAny, Scope: read, Handler: s.handleNodeTemplates},
+		{Method: "GET", Pattern: "/api/nodes/{nodeId}", Auth: AuthAny, Scope: read, Handler: s.handleNodeGet},
+
+		// Marketplace (marketplace.go); changes also count against
+		// MarketplaceChangesPerMinute.
+		{Method: "GET", Pattern: "/api/marketplace", Auth: AuthAny, Scope: read, Handler: s.handleMarketplaceList},
+		{Method: "GET", Pattern: "/api/marketplace/installed", Auth: AuthAny, Scope: read, Handler: s.handleMarketplaceInstalled},
+		{Method: "GET", Pattern: "/api/marketplace/{nodeId}", Auth: AuthAny, Scope: read, Handler: s.handleMarketplaceGet},
+		{Method: "POST", Pattern: "/api/marketplace/install", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+			BadBody: `{"nodeId":"","version":"not a version"}`, Handler: s.handleMarketplaceInstall},
+		{Method: "POST", Pattern: "/api/marketplace/update", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+			BadBody: `{"nodeId":"","version":""}`, Handler: s.handleMarketplaceUpdate},
+		{Method: "POST", Pattern: "/api/marketplace/uninstall", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+			BadBody: `{"nodeId":""}`, Handler: s.handleMarketplaceUninstall},
+
 		// Deployments and runs lists (history.go).
 		{Method: "GET", Pattern: "/api/deployments", Auth: AuthAny, Scope: read, Handler: s.handleDeploymentList},
 		{Method: "GET", Pattern: "/api/workflows/{workflowId}/deployments", Auth: AuthAny, Scope: read, Handler: s.handleWorkflowDeploymentList},

@@ -98,8 +98,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 					check("key of another organization", w.b.keyAll, 404, "not_found", path)
 				}
 				check("session of a non-member", w.b.session, 404, "not_found", path)
-				if rt.Pattern != "/api/connections/{id}" && rt.Pattern != "/api/api-keys/{id}" && rt.Auth != api.AuthSession {
-					// Organization-wide records (connections, keys) are visible to every project of it.
+				if !orgWide[rt.Pattern] && rt.Auth != api.AuthSession {
+					// Organization-wide records (connections, keys, installed nodes) are visible to every project of it.
 					check("key of another project of the same organization", w.a.keyOtherProject, 404, "not_found", path)
 				}
 			} else if rt.Method == "GET" {
@@ -135,6 +135,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 		t.Errorf("refused requests changed tenant a's data:\nbefore %s\nafter  %s", before, after)
 	}
 }
+
+// orgWide are the routes of records that belong to the organization, not
+// to one project.
+var orgWide = map[string]bool{"/api/connections/{id}": true, "/api/api-keys/{id}": true,
+	"/api/nodes/{nodeId}": true, "/api/marketplace/{nodeId}": true}
 
 func sep(path string) string {
 	if strings.Contains(path, "?") {

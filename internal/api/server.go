@@ -15,6 +15,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/localedge"
+	"github.com/edgeflow/edgeflow/internal/marketplace"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 )
@@ -45,6 +46,10 @@ type Config struct {
 	SessionTTL time.Duration
 	// SecureCookies marks the session cookie Secure (serve behind HTTPS).
 	SecureCookies bool
+	// Marketplace installs registry nodes per organization and gives the
+	// node catalogs and templates versions are validated and compiled
+	// with; nil means the embedded registry over Store.
+	Marketplace *marketplace.Service
 }
 
 // Server is the HTTP API. It implements http.Handler.
@@ -74,6 +79,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.RateCounter == nil {
 		cfg.RateCounter = ratelimit.NewMemory()
+	}
+	if cfg.Marketplace == nil {
+		m, err := marketplace.NewEmbedded(cfg.Store, cfg.Logger)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Marketplace = m
 	}
 	s := &Server{
 		Config:    cfg,

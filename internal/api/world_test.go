@@ -45,6 +45,8 @@ type tenant struct {
 	envVarID                        string
 	projectEnvVarID                 string
 	connectionID                    string
+	versionID                       string // a version of workflowID
+	nodeID                          string // a marketplace node only this tenant's organization has
 }
 
 // world is a running API server on a temporary SQLite database with two
@@ -217,6 +219,8 @@ func (w *world) newTenant(email string) *tenant {
 	tn.projectEnvVarID = w.must(201, "POST", "/api/env-vars", `{"name":"REGION","value":"eu","isSecret":false,"scope":"project"}`, tn.keyAll).str(t, "id")
 	tn.connectionID = w.must(201, "POST", "/api/connections",
 		`{"provider":"cloudflare","name":"prod","credentials":{"apiToken":"cf-token-`+email+`","accountId":"acc-`+tn.userID+`"}}`, tn.keyAll).str(t, "id")
+	tn.versionID = w.submitVersion(tn, tn.workflowID, minimalIR)
+	tn.nodeID = w.installPrivateNode(tn)
 	return tn
 }
 
@@ -224,7 +228,7 @@ func (w *world) newTenant(email string) *tenant {
 // tenant's responses.
 func (tn *tenant) ids() []string {
 	return []string{tn.orgID, tn.projectID, tn.otherProjectID, tn.workflowID, tn.envVarID, tn.projectEnvVarID,
-		tn.connectionID, tn.apiKeyID, tn.userID}
+		tn.connectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID}
 }
 
 // fixturePaths gives, for every route pattern with a path parameter, the
@@ -240,6 +244,15 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/connections/{id}":                   func(w *world) string { return "/api/connections/" + w.a.connectionID },
 	"/api/env-vars/{id}":                      func(w *world) string { return "/api/env-vars/" + w.a.projectEnvVarID },
 	"/api/api-keys/{id}":                      func(w *world) string { return "/api/api-keys/" + w.a.apiKeyID },
+	"/api/workflows/{workflowId}/versions":    func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/versions" },
+	"/api/workflows/{workflowId}/versions/{versionId}": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/versions/" + w.a.versionID
+	},
+	"/api/workflows/{workflowId}/versions/{versionId}/revert": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/versions/" + w.a.versionID + "/revert"
+	},
+	"/api/nodes/{nodeId}":       func(w *world) string { return "/api/nodes/" + w.a.nodeID },
+	"/api/marketplace/{nodeId}": func(w *world) string { return "/api/marketplace/" + w.a.nodeID },
 }
 
 // pathOf returns a concrete path for a route, failing when a pattern with

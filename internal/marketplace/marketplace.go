@@ -186,7 +186,7 @@ func (s *Service) Details(ctx context.Context, orgID, nodeID string) (*Details, 
 		d.CatalogNode = withStatus(n, in)
 		d.Definition = rawJSON(in.Definition)
 	case errors.Is(rerr, registry.ErrNodeNotFound):
-		return nil, edgeflow.Errorf(edgeflow.ENotFound, "node %q not found in the marketplace", nodeID)
+		return nil, edgeflow.Errorf(edgeflow.ENotFound, "node not found in the marketplace")
 	default:
 		return nil, fmt.Errorf("registry details %s: %w", nodeID, rerr)
 	}
@@ -490,4 +490,14 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// NewEmbedded returns a Service over the registry embedded in the binary
+// (no remote registry).
+func NewEmbedded(store edgeflow.Store, logger *slog.Logger) (*Service, error) {
+	reg, err := registry.New(registry.Options{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	return New(Options{Store: store, Registry: reg, Logger: logger})
 }

@@ -1,0 +1,213 @@
+package api
+
+import (
+	"net/http"
+	"regexp"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/marketplace"
+)
+
+// The marketplace of the organization: the registry's catalog with its
+// installation status, and install / update / uninstall. Changes count
+// against their own per-user limit of MarketplaceChangesPerMinute on top of
+// the write limit.
+
+// MarketplaceChangesPerMinute is the per-user limit of install, update and
+// uninstall requests (SPEC.md leaves it to AwaitStep's 10).
+const MarketplaceChangesPerMinute = 10
+
+var (
+	marketNodeID  = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
+	marketVersion = regexp.MustCompile(`^[0-9A-Za-z.+-]{1,64}$`)
+)
+
+func (s *Server) market() (*marketplace.Service, error) {
+	if s.Marketplace == nil {
+		return nil, edgeflow.Errorf(edgeflow.ENotFound, "the marketplace is not enabled on this server")
+	}
+	return s.Marketplace, nil
+}
+
+// marketplaceView is the catalog as GET /marketplace answers it.
+type marketplaceView struct {
+	Nodes []marketplace.CatalogNode `json:"nodes"`
+}
+
+// handleMarketplaceList answers the whole catalog, every node with
+// installed and installedVersion for the organization, as {nodes: [...]}.
+func (s *Server) handleMarketplaceList(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.market()
+	if err != nil {
+		return err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	nodes, err := m.Catalog(r.Context(), orgID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, marketplaceView{Nodes: nodes})
+	return nil
+}
+
+// handleMarketplaceGet answers one node: its entry with every available
+// version, its latest definition and the organization's installation.
+func (s *Server) handleMarketplaceGet(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.market()
+	if err != nil {
+		return err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	d, err := m.Details(r.Context(), orgID, r.PathValue("nodeId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, d)
+	return nil
+}
+
+// handleMarketplaceInstalled lists the organization's installed nodes by
+// node id, paginated.
+func (s *Server) handleMarketplaceInstalled(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.market()
+	if err != nil {
+		return err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
+	page, err := m.Installed(r.Context(), orgID, opts)
+	if err != nil {
+		return listError(err)
+	}
+	writeJSON(w, http.StatusOK, newPage(page, func(i marketplace.Installation) marketplace.Installation { return i }))
+	return nil
+}
+
+type marketplaceChangeRequest struct {
+	NodeID  string `json:"nodeId"`
+	Version string `json:"version"`
+}
+
+// checkMarketplaceChange counts the request against the marketplace limit
+// and validates the body's fields; versionRequired for update.
+func (s *Server) checkMarketplaceChange(w http.ResponseWriter, r *http.Request, req marketplaceChangeRequest, withVersion, versionRequired bool) error {
+	p := PrincipalFrom(r)
+	if !s.Limits.Off {
+		if err := s.rateLimit(w, r, "marketplace:user:"+p.UserID, MarketplaceChangesPerMinute); err != nil {
+			return err
+		}
+	}
+	var pr problems
+	switch {
+	case req.NodeID == "":
+		pr.add("/nodeId", "nodeId is required")
+	case !marketNodeID.MatchString(req.NodeID):
+		pr.add("/nodeId", "nodeId must be a marketplace node id: lowercase letters, digits and '-', starting with a letter")
+	}
+	switch {
+	case !withVersion && req.Version != "":
+		pr.add("/version", "version is not accepted here")
+	case versionRequired && req.Version == "":
+		pr.add("/version", "version is required: the version to move the installed node to")
+	case req.Version != "" && !marketVersion.MatchString(req.Version):
+		pr.add("/version", "version must be a semantic version such as 1.2.0")
+	}
+	return pr.err()
+}
+
+// handleMarketplaceInstall installs a node in the organization at a version
+// (the latest when none is given): 201 with the installation; 404 for an
+// unknown node or version; 409 when it is already installed.
+func (s *Server) handleMarketplaceInstall(w http.ResponseWriter, r *http.Request) error {
+	var req marketplaceChangeRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	if err := s.checkMarketplaceChange(w, r, req, true, false); err != nil {
+		return err
+	}
+	m, err := s.market()
+	if err != nil {
+		return err
+	}
+	p := PrincipalFrom(r)
+	orgID, err := p.Organization()
+	if err != nil {
+		return err
+	}
+	inst, err := m.Install(r.Context(), orgID, p.UserID, req.NodeID, req.Version)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, inst)
+	return nil
+}
+
+// handleMarketplaceUpdate moves an installed node to another existing
+// version, newer or older: 200 with the installation; 404 when it is not
+// installed or the version does not exist; 409 for the installed version.
+func (s *Server) handleMarketplaceUpdate(w http.ResponseWriter, r *http.Request) error {
+	var req marketplaceChangeRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	if err := s.checkMarketplaceChange(w, r, req, true, true); err != nil {
+		return err
+	}
+	m, err := s.market()
+	if err != nil {
+		return err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	inst, err := m.Update(r.Context(), orgID, req.NodeID, req.Version)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, inst)
+	return nil
+}
+
+type marketplaceUninstallRequest struct {
+	NodeID string `json:"nodeId"`
+}
+
+// handleMarketplaceUninstall removes a node from the organization: 200
+// {"ok": true}; 404 when it is not installed; 409 naming the workflows
+// whose deployed version uses it.
+func (s *Server) handleMarketplaceUninstall(w http.ResponseWriter, r *http.Request) error {
+	var req marketplaceUninstallRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	if err := s.checkMarketplaceChange(w, r, marketplaceChangeRequest{NodeID: req.NodeID}, false, false); err != nil {
+		return err
+	}
+	m, err := s.market()
+	if err != nil {
+		return err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	if err := m.Uninstall(r.Context(), orgID, req.NodeID); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return nil
+}

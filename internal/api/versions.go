@@ -1,0 +1,368 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/codegen"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/ir"
+	"github.com/edgeflow/edgeflow/internal/marketplace"
+)
+
+// Versions: a submitted IR is validated against the organization's node
+// catalog (builtins plus installed marketplace nodes), compiled to
+// TypeScript and stored with its generated code. It is not bundled here:
+// bundling needs the deploy-time environment (dependencies, bindings) and
+// happens at deploy (docs/decisions.md).
+
+// versionView is a version as the API shows it. Summaries leave ir and code
+// out.
+type versionView struct {
+	ID         string          `json:"id"`
+	WorkflowID string          `json:"workflowId"`
+	Version    int             `json:"version"`
+	Locked     bool            `json:"locked"`
+	NodeTypes  []string        `json:"nodeTypes"`
+	CreatedBy  string          `json:"createdBy,omitempty"`
+	CreatedAt  string          `json:"createdAt"`
+	IR         json.RawMessage `json:"ir,omitempty"`
+	Code       *string         `json:"code,omitempty"`
+}
+
+func versionSummary(v edgeflow.Version) versionView {
+	types := v.NodeTypes
+	if types == nil {
+		types = []string{}
+	}
+	return versionView{ID: v.ID, WorkflowID: v.WorkflowID, Version: v.Number, Locked: v.Locked, NodeTypes: types,
+		CreatedBy: v.CreatedBy, CreatedAt: v.CreatedAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")}
+}
+
+func versionFull(v edgeflow.Version) versionView {
+	out := versionSummary(v)
+	out.IR = v.IR
+	code := v.Code
+	out.Code = &code
+	return out
+}
+
+// handleVersionList lists summaries of a workflow's versions, highest number
+// first.
+func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request) error {
+	wf, err := s.FindWorkflow(r, r.PathValue("workflowId"))
+	if err != nil {
+		return err
+	}
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
+	page, err := s.Store.ListVersions(r.Context(), wf.ID, opts)
+	if err != nil {
+		return listError(err)
+	}
+	writeJSON(w, http.StatusOK, newPage(page, versionSummary))
+	return nil
+}
+
+// handleVersionGet returns one version with its IR and generated code.
+func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request) error {
+	wf, err := s.FindWorkflow(r, r.PathValue("workflowId"))
+	if err != nil {
+		return err
+	}
+	v, err := s.Store.FindVersionByID(r.Context(), wf.ID, r.PathValue("versionId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, versionFull(*v))
+	return nil
+}
+
+type versionSubmitRequest struct {
+	IR json.RawMessage `json:"ir"`
+}
+
+// handleVersionSubmit validates, compiles and stores an IR as the
+// workflow's next version: 201 with the version summary, or 400 invalid_ir
+// with every problem and no version created.
+func (s *Server) handleVersionSubmit(w http.ResponseWriter, r *http.Request) error {
+	var req versionSubmitRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	wf, err := s.FindWorkflow(r, r.PathValue("workflowId"))
+	if err != nil {
+		return err
+	}
+	raw := []byte(req.IR)
+	switch first := firstByte(raw); first {
+	case 0, 'n':
+		return edgeflow.Invalid("/ir", "ir is required: the IR object of the version")
+	case '{':
+	default:
+		return edgeflow.Invalid("/ir", "ir must be a JSON object")
+	}
+	v, err := s.submitVersion(r.Context(), wf, raw, PrincipalFrom(r).UserID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, versionSummary(*v))
+	return nil
+}
+
+// handleVersionRevert creates a new version holding the IR of the target
+// version (validated and compiled again, against the node versions installed
+// now); the target is unchanged.
+func (s *Server) handleVersionRevert(w http.ResponseWriter, r *http.Request) error {
+	wf, err := s.FindWorkflow(r, r.PathValue("workflowId"))
+	if err != nil {
+		return err
+	}
+	target, err := s.Store.FindVersionByID(r.Context(), wf.ID, r.PathValue("versionId"))
+	if err != nil {
+		return err
+	}
+	v, err := s.submitVersion(r.Context(), wf, target.IR, PrincipalFrom(r).UserID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, versionSummary(*v))
+	return nil
+}
+
+type versionUpdateRequest struct {
+	Locked *bool `json:"locked"`
+}
+
+// handleVersionUpdate locks or unlocks a version.
+func (s *Server) handleVersionUpdate(w http.ResponseWriter, r *http.Request) error {
+	var req versionUpdateRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	wf, err := s.FindWorkflow(r, r.PathValue("workflowId"))
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("versionId")
+	if _, err := s.Store.FindVersionByID(r.Context(), wf.ID, id); err != nil {
+		return err
+	}
+	if req.Locked == nil {
+		return edgeflow.Invalid("/locked", "locked is required: true or false")
+	}
+	if err := s.Store.SetVersionLocked(r.Context(), wf.ID, id, *req.Locked); err != nil {
+		return err
+	}
+	v, err := s.Store.FindVersionByID(r.Context(), wf.ID, id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, versionSummary(*v))
+	return nil
+}
+
+// handleVersionDelete deletes a version; the active (deployed) version, a
+// version of any active deployment and a locked version are refused with
+// 409.
+func (s *Server) handleVersionDelete(w http.ResponseWriter, r *http.Request) error {
+	wf, err := s.FindWorkflow(r, r.PathValue("workflowId"))
+	if err != nil {
+		return err
+	}
+	v, err := s.Store.FindVersionByID(r.Context(), wf.ID, r.PathValue("versionId"))
+	if err != nil {
+		return err
+	}
+	switch {
+	case v.Locked:
+		return edgeflow.Errorf(edgeflow.EConflict, "version %d is locked; unlock it (PATCH {\"locked\": false}) before deleting it", v.Number)
+	case wf.ActiveVersionID == v.ID:
+		return edgeflow.Errorf(edgeflow.EConflict, "version %d is the active version (deployed); deploy another version or take the workflow down first", v.Number)
+	}
+	if err := s.Store.DeleteVersion(r.Context(), wf.ID, v.ID); err != nil {
+		if edgeflow.IsConflict(err) {
+			return edgeflow.Errorf(edgeflow.EConflict, "version %d cannot be deleted: %s", v.Number, conflictReason(err))
+		}
+		return err
+	}
+	writeNoContent(w)
+	return nil
+}
+
+func conflictReason(err error) string {
+	var e *edgeflow.Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "it is in use"
+}
+
+// maxNumberAttempts bounds how often a submission retries when the store
+// assigned another number than the one its IR and code were built with
+// (another submission won the race, or the highest version was deleted).
+const maxNumberAttempts = 4
+
+// submitVersion validates raw against the organization's node catalog,
+// compiles it and stores it as the workflow's next version, its
+// metadata.version set to the version's number.
+func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw []byte, userID string) (*edgeflow.Version, error) {
+	catalog, templates, err := s.orgNodes(ctx, wf.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	a, problems := ir.Validate(raw, ir.Options{Nodes: catalog})
+	if a != nil {
+		problems = append(problems, kindProblems(wf, a)...)
+	}
+	if len(problems) > 0 {
+		return nil, invalidIR(problems)
+	}
+	next, err := s.nextVersionNumber(ctx, wf.ID)
+	if err != nil {
+		return nil, err
+	}
+	opts := codegen.Options{
+		WorkflowID: wf.ID, DisplayName: wf.Name, TriggerCode: wf.TriggerCode,
+		EnvVars: codegenEnvVars(wf.EnvVars), Templates: templates, Dependencies: wf.Dependencies,
+	}
+	refs := marketplace.NodeRefs(a)
+	for attempt := 1; ; attempt++ {
+		a.Metadata.Version = next
+		opts.Version = next
+		out, err := codegen.Generate(a, opts)
+		if err != nil {
+			return nil, compileError(a, err)
+		}
+		stored, err := json.Marshal(a)
+		if err != nil {
+			return nil, fmt.Errorf("encode IR: %w", err)
+		}
+		v := &edgeflow.Version{WorkflowID: wf.ID, IR: stored, Code: joinFiles(out), NodeTypes: refs, CreatedBy: userID}
+		if err := s.Store.CreateVersion(ctx, v); err != nil {
+			return nil, err
+		}
+		if v.Number == next {
+			return v, nil
+		}
+		// The store numbered it differently: drop it and build the IR and
+		// code again with the number after it, so that metadata.version, the
+		// code's header and the version number always agree.
+		if err := s.Store.DeleteVersion(ctx, wf.ID, v.ID); err != nil {
+			return nil, fmt.Errorf("drop misnumbered version %s: %w", v.ID, err)
+		}
+		if attempt == maxNumberAttempts {
+			return nil, edgeflow.Errorf(edgeflow.EConflict, "versions of this workflow are being submitted concurrently; retry")
+		}
+		next = v.Number + 1
+	}
+}
+
+// nextVersionNumber predicts the number the store gives the next version.
+func (s *Server) nextVersionNumber(ctx context.Context, workflowID string) (int, error) {
+	page, err := s.Store.ListVersions(ctx, workflowID, edgeflow.ListOptions{Limit: 1})
+	if err != nil {
+		return 0, err
+	}
+	if len(page.Items) == 0 {
+		return 1, nil
+	}
+	return page.Items[0].Number + 1, nil
+}
+
+// kindProblems refuses an IR whose kind differs from the artifact's: a
+// function's versions are script IRs, a workflow's are not.
+func kindProblems(wf *edgeflow.Workflow, a *ir.ArtifactIR) []ir.Problem {
+	script := a.IsScript()
+	switch {
+	case wf.Kind == edgeflow.KindScript && !script:
+		return []ir.Problem{{Path: "/kind", Rule: "kind",
+			Message: `this artifact is a function: its IR needs "kind": "script" (and an http trigger)`}}
+	case wf.Kind != edgeflow.KindScript && script:
+		return []ir.Problem{{Path: "/kind", Rule: "kind",
+			Message: `this artifact is a workflow: its IR must not have "kind": "script" (create a function for that)`}}
+	}
+	return nil
+}
+
+// invalidIR is the 400 invalid_ir error carrying every problem.
+func invalidIR(problems []ir.Problem) error {
+	msg := "the IR is invalid: " + problems[0].Message
+	if problems[0].Path != "" {
+		msg = "the IR is invalid: " + problems[0].Path + ": " + problems[0].Message
+	}
+	if len(problems) > 1 {
+		msg += fmt.Sprintf(" (and %d more problems)", len(problems)-1)
+	}
+	return &edgeflow.Error{Code: edgeflow.EInvalidIR, Message: msg, Details: problems}
+}
+
+// compileError reports what the compiler refused as an IR problem.
+func compileError(a *ir.ArtifactIR, err error) error {
+	var ce *codegen.Error
+	if !errors.As(err, &ce) {
+		return fmt.Errorf("generate code: %w", err)
+	}
+	p := ir.Problem{Path: ce.Path, Message: ce.Message, NodeID: ce.NodeID, Rule: "compile"}
+	if ce.NodeID != "" && !strings.HasPrefix(ce.Path, "/") {
+		for i, n := range a.Nodes {
+			if n.ID == ce.NodeID {
+				p.Path = fmt.Sprintf("/nodes/%d", i)
+				if ce.Path != "" {
+					p.Path += "/" + strings.ReplaceAll(ce.Path, ".", "/")
+				}
+				break
+			}
+		}
+	}
+	return invalidIR([]ir.Problem{p})
+}
+
+func codegenEnvVars(vars []edgeflow.WorkflowEnvVar) []codegen.EnvVar {
+	out := make([]codegen.EnvVar, len(vars))
+	for i, v := range vars {
+		out[i] = codegen.EnvVar{Name: v.Name, Secret: v.IsSecret}
+	}
+	return out
+}
+
+// joinFiles returns the generated main module followed by the other files
+// (marketplace templates), each under a comment naming it.
+func joinFiles(out *codegen.Output) string {
+	main := out.Files[out.MainModule]
+	if len(out.Files) == 1 {
+		return main
+	}
+	names := make([]string, 0, len(out.Files)-1)
+	for name := range out.Files {
+		if name != out.MainModule {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString(main)
+	for _, name := range names {
+		b.WriteString("\n// ---- " + name + " ----\n\n")
+		b.WriteString(out.Files[name])
+	}
+	return b.String()
+}
+
+func firstByte(b []byte) byte {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return c
+	}
+	return 0
+}
