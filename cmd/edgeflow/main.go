@@ -31,6 +31,7 @@ func commands() []command {
 		{"serve", "run the API server (and the local edge)", runServe},
 		{"admin", "administration: admin bootstrap creates a user, organization, project and API key", runAdmin},
 		{"registry", "build and verify the node registry (registry build|verify)", runRegistry},
+		{"compile", "compile an IR file to TypeScript and a bundled ES module (compile FILE.ir.json [--out DIR])", runCompile},
 		{"help", "list the commands", runHelp},
 	}
 }
