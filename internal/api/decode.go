@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,23 +33,26 @@ func decode(r *http.Request, v any) error {
 	} else {
 		return errBadRequest("Content-Type must be application/json")
 	}
-	body := http.MaxBytesReader(nil, r.Body, MaxBodyBytes)
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return decodeError(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	raw, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, MaxBodyBytes))
+	if err != nil {
 		var maxErr *http.MaxBytesError
 		if errors.As(err, &maxErr) {
-			return decodeError(err)
+			return decodeError(err, nil)
 		}
+		return errBadRequest("could not read the request body")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err, raw)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return errBadRequest("malformed JSON: unexpected data after the JSON value")
 	}
 	return nil
 }
 
-func decodeError(err error) error {
+func decodeError(err error, raw []byte) error {
 	var (
 		maxErr    *http.MaxBytesError
 		syntaxErr *json.SyntaxError
@@ -65,6 +69,9 @@ func decodeError(err error) error {
 		return errBadRequest("malformed JSON at byte %d: %s", syntaxErr.Offset, syntaxErr.Error())
 	case errors.As(err, &typeErr):
 		path := jsonPath(typeErr.Field)
+		if p, ok := locate(raw, typeErr.Field, typeErr.Value); ok {
+			path = p
+		}
 		msg := fmt.Sprintf("must be %s, not %s", jsonTypeName(typeErr.Type.String()), typeErr.Value)
 		if path == "/" {
 			msg = fmt.Sprintf("request body must be a JSON object, not %s", typeErr.Value)
@@ -82,6 +89,57 @@ func decodeError(err error) error {
 			Details: []edgeflow.FieldError{{Path: path, Message: "unknown field"}}}
 	}
 	return errBadRequest("malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// locate finds the JSON pointer of the first value of JSON type kind at the
+// dotted field path (which encoding/json gives without array indexes).
+func locate(raw []byte, field, kind string) (string, bool) {
+	var doc any
+	if field == "" || json.Unmarshal(raw, &doc) != nil {
+		return "", false
+	}
+	var walk func(v any, segs []string, path string) (string, bool)
+	walk = func(v any, segs []string, path string) (string, bool) {
+		if arr, ok := v.([]any); ok {
+			for i, el := range arr {
+				if p, ok := walk(el, segs, path+"/"+strconv.Itoa(i)); ok {
+					return p, true
+				}
+			}
+			if len(segs) > 0 {
+				return "", false
+			}
+		}
+		if len(segs) == 0 {
+			return path, jsonKind(v) == kind || strings.HasPrefix(kind, "number") && jsonKind(v) == "number"
+		}
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		child, ok := obj[segs[0]]
+		if !ok {
+			return "", false
+		}
+		return walk(child, segs[1:], path+"/"+escapePointer(segs[0]))
+	}
+	return walk(doc, strings.Split(field, "."), "")
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "bool"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "null"
 }
 
 // jsonPath turns encoding/json's "a.b.0" field path into a JSON pointer "/a/b/0".
