@@ -1,0 +1,300 @@
+package deploy
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/cloudflare"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// cfProvider is a Provider on internal/cloudflare's client.
+type cfProvider struct {
+	c *cloudflare.Client
+}
+
+// NewCloudflareProvider returns the Provider of the Cloudflare REST API (or
+// the local edge) described by c.
+func NewCloudflareProvider(c ProviderConfig, hc *http.Client, timeout time.Duration, log *slog.Logger) (Provider, error) {
+	cl, err := cloudflare.New(cloudflare.Options{
+		BaseURL:        c.BaseURL,
+		APIToken:       c.APIToken,
+		AccountID:      c.AccountID,
+		WorkersBaseURL: c.WorkersBaseURL,
+		HTTPClient:     hc,
+		Logger:         log,
+		Timeout:        timeout,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &cfProvider{c: cl}, nil
+}
+
+func (p *cfProvider) VerifyToken(ctx context.Context) error {
+	st, err := p.c.VerifyToken(ctx)
+	if err != nil {
+		return err
+	}
+	if !st.Active() {
+		return &cloudflare.APIError{Op: "GET user/tokens/verify", Status: http.StatusUnauthorized,
+			Errors: []cloudflare.ErrorDetail{{Code: 1000, Message: "the API token is " + orDefault(st.Status, "not active")}}}
+	}
+	return nil
+}
+
+func (p *cfProvider) ListAccounts(ctx context.Context) ([]Account, error) {
+	as, err := p.c.ListAccounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Account, len(as))
+	for i, a := range as {
+		out[i] = Account{ID: a.ID, Name: a.Name}
+	}
+	return out, nil
+}
+
+func (p *cfProvider) UploadWorker(ctx context.Context, w WorkerUpload) error {
+	s := cloudflare.Script{
+		MainModule:         w.MainModule,
+		CompatibilityDate:  w.CompatibilityDate,
+		CompatibilityFlags: w.CompatibilityFlags,
+	}
+	names := make([]string, 0, len(w.Modules))
+	for n := range w.Modules {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		s.Modules = append(s.Modules, cloudflare.Module{Name: n, Content: w.Modules[n]})
+	}
+	for _, b := range w.Bindings {
+		var cb cloudflare.Binding
+		switch b.Type {
+		case BindingPlainText:
+			cb = cloudflare.PlainText(b.Name, b.Text)
+		case BindingSecret:
+			cb = cloudflare.SecretText(b.Name, b.Text)
+		case BindingWorkflow:
+			cb = cloudflare.WorkflowBinding(b.Name, b.WorkflowName, b.ClassName)
+			cb.ScriptName = b.ScriptName
+		case BindingKV:
+			cb = cloudflare.KVBinding(b.Name, b.ID)
+		case BindingD1:
+			cb = cloudflare.D1Binding(b.Name, b.ID)
+		case BindingR2:
+			cb = cloudflare.R2Binding(b.Name, b.Bucket)
+		case BindingService:
+			cb = cloudflare.ServiceBinding(b.Name, b.Service, "")
+		default:
+			cb = cloudflare.Binding{Type: b.Type, Name: b.Name}
+		}
+		s.Bindings = append(s.Bindings, cb)
+	}
+	return p.c.UploadScript(ctx, w.ScriptName, s)
+}
+
+func (p *cfProvider) PutWorkflow(ctx context.Context, name, script, class string, _ []string) error {
+	_, err := p.c.PutWorkflow(ctx, cloudflare.WorkflowSpec{Name: name, ScriptName: script, ClassName: class})
+	return err
+}
+
+func (p *cfProvider) ExposeWorkersDev(ctx context.Context, script string) (string, error) {
+	if err := p.c.SetScriptSubdomain(ctx, script, true); err != nil {
+		return "", err
+	}
+	return p.c.WorkersDevURL(ctx, script)
+}
+
+func (p *cfProvider) PutRoute(ctx context.Context, script string, r edgeflow.Route) (string, error) {
+	zone := r.ZoneName
+	if zone == "" {
+		host := strings.TrimPrefix(strings.TrimPrefix(r.Pattern, "https://"), "http://")
+		if i := strings.IndexByte(host, '/'); i >= 0 {
+			host = host[:i]
+		}
+		z, err := p.c.FindZone(ctx, strings.TrimPrefix(host, "*."))
+		if err != nil {
+			return "", err
+		}
+		zone = z.Name
+	}
+	if err := p.c.PutScriptRoutes(ctx, script, []cloudflare.Route{{Pattern: r.Pattern, ZoneName: zone}}); err != nil {
+		return "", err
+	}
+	return routeURL(r.Pattern), nil
+}
+
+func (p *cfProvider) DeleteWorker(ctx context.Context, script string) error {
+	if err := p.c.DeleteScript(ctx, script); err != nil && !cloudflare.IsNotFound(err) {
+		return err
+	}
+	return nil
+}
+
+func (p *cfProvider) DeleteWorkflow(ctx context.Context, name string) error {
+	if err := p.c.DeleteWorkflow(ctx, name); err != nil && !cloudflare.IsNotFound(err) {
+		return err
+	}
+	return nil
+}
+
+func (p *cfProvider) CreateInstance(ctx context.Context, wf, id string, params json.RawMessage) error {
+	_, err := p.c.CreateInstance(ctx, wf, id, params)
+	return err
+}
+
+func (p *cfProvider) GetInstance(ctx context.Context, wf, id string) (*Instance, error) {
+	st, err := p.c.GetInstance(ctx, wf, id)
+	if err != nil {
+		return nil, err
+	}
+	in := &Instance{Status: st.Status, Output: st.Output, Start: st.Start, End: st.End}
+	if st.Error != nil {
+		in.Error = st.Error.Message
+		if in.Error == "" {
+			in.Error = st.Error.Name
+		}
+	}
+	if len(st.Steps) > 0 {
+		if raw, err := json.Marshal(st.Steps); err == nil {
+			in.Steps = raw
+		}
+	}
+	return in, nil
+}
+
+func (p *cfProvider) ChangeInstanceStatus(ctx context.Context, wf, id, action string) error {
+	return p.c.ChangeInstanceStatus(ctx, wf, id, action)
+}
+
+func (p *cfProvider) EnsureKVNamespace(ctx context.Context, title string) (string, error) {
+	ns, err := p.c.EnsureKVNamespace(ctx, title)
+	return ns.ID, err
+}
+
+func (p *cfProvider) EnsureD1Database(ctx context.Context, name string) (string, error) {
+	db, err := p.c.EnsureD1Database(ctx, name)
+	return db.UUID, err
+}
+
+func (p *cfProvider) EnsureR2Bucket(ctx context.Context, name string) error {
+	_, err := p.c.EnsureR2Bucket(ctx, name)
+	return err
+}
+
+// pageOf cuts one page out of a complete list; the cursor is the offset.
+func pageOf[T any](all []T, pg Page) (Listing[T], error) {
+	off := 0
+	if pg.Cursor != "" {
+		n, err := strconv.Atoi(pg.Cursor)
+		if err != nil || n < 0 {
+			return Listing[T]{}, edgeflow.Invalid("/cursor", "cursor is not valid")
+		}
+		off = n
+	}
+	limit := pg.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	if off > len(all) {
+		off = len(all)
+	}
+	end := min(off+limit, len(all))
+	l := Listing[T]{Items: all[off:end]}
+	if end < len(all) {
+		l.NextCursor = strconv.Itoa(end)
+	}
+	return l, nil
+}
+
+func (p *cfProvider) ListKVNamespaces(ctx context.Context, pg Page) (Listing[KVNamespace], error) {
+	all, err := p.c.ListKVNamespaces(ctx)
+	if err != nil {
+		return Listing[KVNamespace]{}, err
+	}
+	out := make([]KVNamespace, 0, len(all))
+	for _, n := range all {
+		if strings.HasPrefix(n.Title, pg.Prefix) {
+			out = append(out, KVNamespace{ID: n.ID, Title: n.Title})
+		}
+	}
+	return pageOf(out, pg)
+}
+
+func (p *cfProvider) ListKVKeys(ctx context.Context, ns string, pg Page) (Listing[KVKey], error) {
+	res, err := p.c.ListKVKeys(ctx, ns, cloudflare.KVKeysQuery{Prefix: pg.Prefix, Cursor: pg.Cursor, Limit: pg.Limit})
+	if err != nil {
+		return Listing[KVKey]{}, err
+	}
+	out := make([]KVKey, len(res.Keys))
+	for i, k := range res.Keys {
+		out[i] = KVKey{Name: k.Name, Expiration: k.Expiration, Metadata: k.Metadata}
+	}
+	return Listing[KVKey]{Items: out, NextCursor: res.Cursor}, nil
+}
+
+func (p *cfProvider) GetKVValue(ctx context.Context, ns, key string) ([]byte, error) {
+	return p.c.GetKVValue(ctx, ns, key)
+}
+
+func (p *cfProvider) ListD1Databases(ctx context.Context, pg Page) (Listing[D1Database], error) {
+	all, err := p.c.ListD1Databases(ctx)
+	if err != nil {
+		return Listing[D1Database]{}, err
+	}
+	out := make([]D1Database, 0, len(all))
+	for _, d := range all {
+		if !strings.HasPrefix(d.Name, pg.Prefix) {
+			continue
+		}
+		db := D1Database{ID: d.UUID, Name: d.Name}
+		if d.CreatedAt != nil {
+			db.CreatedAt = d.CreatedAt.UTC().Format(time.RFC3339)
+		}
+		out = append(out, db)
+	}
+	return pageOf(out, pg)
+}
+
+func (p *cfProvider) QueryD1(ctx context.Context, db, sql string, params []any) (*D1Result, error) {
+	r, err := p.c.QueryD1(ctx, db, sql, params)
+	if err != nil {
+		return nil, err
+	}
+	return &D1Result{Columns: r.Columns, Rows: r.Rows, Meta: D1Meta{Duration: r.Meta.Duration, Changes: r.Meta.Changes,
+		LastRowID: r.Meta.LastRowID, RowsRead: r.Meta.RowsRead, RowsWritten: r.Meta.RowsWritten}}, nil
+}
+
+func (p *cfProvider) ListR2Buckets(ctx context.Context, pg Page) (Listing[R2Bucket], error) {
+	all, err := p.c.ListR2Buckets(ctx)
+	if err != nil {
+		return Listing[R2Bucket]{}, err
+	}
+	out := make([]R2Bucket, 0, len(all))
+	for _, b := range all {
+		if strings.HasPrefix(b.Name, pg.Prefix) {
+			out = append(out, R2Bucket{Name: b.Name, CreatedAt: b.CreationDate})
+		}
+	}
+	return pageOf(out, pg)
+}
+
+func (p *cfProvider) ListR2Objects(ctx context.Context, bucket string, pg Page) (Listing[R2Object], error) {
+	res, err := p.c.ListR2Objects(ctx, bucket, cloudflare.R2ObjectsQuery{Prefix: pg.Prefix, Cursor: pg.Cursor, Limit: pg.Limit})
+	if err != nil {
+		return Listing[R2Object]{}, err
+	}
+	out := make([]R2Object, len(res.Objects))
+	for i, o := range res.Objects {
+		out[i] = R2Object{Key: o.Key, Size: o.Size, ETag: o.ETag, LastModified: o.LastModified}
+	}
+	return Listing[R2Object]{Items: out, NextCursor: res.Cursor}, nil
+}

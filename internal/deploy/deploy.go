@@ -1,0 +1,287 @@
+// Package deploy is the execution path of edgeflow: it deploys a workflow
+// version to a connection (compile, bundle, upload with bindings, Workflow,
+// URL, record), takes it down, triggers runs and delivers events to waiting
+// runs, keeps run records true (live refresh and a background refresher),
+// controls runs (pause, resume, terminate), browses a connection's KV, D1 and
+// R2 data and verifies provider tokens.
+//
+// A connection with provider "cloudflare" reaches api.cloudflare.com with its
+// sealed credentials; one with provider "local" reaches the embedded local
+// edge. Both go through the same client (internal/cloudflare).
+//
+// Every method returns *edgeflow.Error values whose Message is safe to show:
+// provider failures are EProviderUnavailable (no answer) or EProviderError
+// (the provider refused), naming what was being done, never a credential.
+package deploy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/cloudflare"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// Secrets opens sealed values of the store. Implementations must never log
+// what they open.
+type Secrets interface {
+	// OpenConnection returns the credentials of a connection
+	// ({"apiToken", "accountId"} for Cloudflare).
+	OpenConnection(c *edgeflow.Connection) (map[string]string, error)
+	// OpenWorkflowSecret returns the plain value of a secret env var of
+	// workflow w.
+	OpenWorkflowSecret(w *edgeflow.Workflow, v edgeflow.WorkflowEnvVar) (string, error)
+	// OpenEnvVar returns the plain value of a secret global env var.
+	OpenEnvVar(v *edgeflow.EnvVar) (string, error)
+}
+
+// LocalEdge is the embedded local edge (internal/localedge.Edge satisfies it).
+type LocalEdge interface {
+	APIBaseURL() string
+	WorkersBaseURL() string
+	AccountID() string
+	Token() string
+}
+
+// ProviderConfig is where and as whom a Provider talks.
+type ProviderConfig struct {
+	// Provider is edgeflow.ProviderCloudflare or edgeflow.ProviderLocal.
+	Provider       string
+	BaseURL        string
+	APIToken       string
+	AccountID      string
+	WorkersBaseURL string
+}
+
+// Options configure New.
+type Options struct {
+	Store   edgeflow.Store
+	Secrets Secrets
+	// Compiler turns a version into an uploadable module. Required for Deploy.
+	Compiler Compiler
+	// LocalEdge is the supervised local edge; nil when it is disabled, and
+	// then connections with provider "local" fail with provider_unavailable.
+	LocalEdge LocalEdge
+	// CloudflareBaseURL is the API of provider "cloudflare"; "" means
+	// https://api.cloudflare.com/client/v4 (tests point it at a stub).
+	CloudflareBaseURL string
+	// HTTPClient sends provider requests and worker requests (event delivery).
+	HTTPClient *http.Client
+	// NewProvider builds a provider client; nil means the internal/cloudflare
+	// client.
+	NewProvider func(ProviderConfig) (Provider, error)
+	// ProviderTimeout bounds each provider request; 0 means 30 seconds.
+	ProviderTimeout time.Duration
+	Logger          *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service implements deploy, takedown, trigger, runs, resources and token
+// verification. It is safe for concurrent use.
+type Service struct {
+	store    edgeflow.Store
+	secrets  Secrets
+	compiler Compiler
+	edge     LocalEdge
+	cfBase   string
+	http     *http.Client
+	newProv  func(ProviderConfig) (Provider, error)
+	timeout  time.Duration
+	log      *slog.Logger
+	now      func() time.Time
+
+	runLocks   sync.Map // run id -> *sync.Mutex
+	deployMu   sync.Mutex
+	deployLock map[string]*sync.Mutex // workflow id -> serializes deploys and takedowns
+}
+
+// New returns a service. Store and Secrets are required.
+func New(opts Options) (*Service, error) {
+	if opts.Store == nil || opts.Secrets == nil {
+		return nil, errors.New("deploy: Options.Store and Options.Secrets are required")
+	}
+	s := &Service{
+		store:      opts.Store,
+		secrets:    opts.Secrets,
+		compiler:   opts.Compiler,
+		edge:       opts.LocalEdge,
+		cfBase:     opts.CloudflareBaseURL,
+		http:       opts.HTTPClient,
+		newProv:    opts.NewProvider,
+		timeout:    opts.ProviderTimeout,
+		log:        opts.Logger,
+		now:        opts.Now,
+		deployLock: map[string]*sync.Mutex{},
+	}
+	if s.cfBase == "" {
+		s.cfBase = cloudflare.DefaultBaseURL
+	}
+	if s.http == nil {
+		s.http = &http.Client{Timeout: 60 * time.Second}
+	}
+	if s.timeout <= 0 {
+		s.timeout = 30 * time.Second
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.newProv == nil {
+		s.newProv = func(c ProviderConfig) (Provider, error) {
+			return NewCloudflareProvider(c, s.http, s.timeout, s.log)
+		}
+	}
+	return s, nil
+}
+
+// SetCompiler replaces the compiler (serve wires it once the node catalog is
+// known).
+func (s *Service) SetCompiler(c Compiler) { s.compiler = c }
+
+// providerFor builds the provider of a stored connection.
+func (s *Service) providerFor(c *edgeflow.Connection) (Provider, error) {
+	switch c.Provider {
+	case edgeflow.ProviderLocal:
+		return s.localProvider()
+	case edgeflow.ProviderCloudflare:
+		creds, err := s.secrets.OpenConnection(c)
+		if err != nil {
+			return nil, &edgeflow.Error{Code: edgeflow.EInternal, Message: "the connection's credentials cannot be opened", Err: err}
+		}
+		return s.cloudflareProvider(creds["apiToken"], creds["accountId"])
+	default:
+		return nil, edgeflow.Errorf(edgeflow.EBadRequest, "connection provider %q is not supported", c.Provider)
+	}
+}
+
+func (s *Service) localProvider() (Provider, error) {
+	if s.edge == nil {
+		return nil, edgeflow.Errorf(edgeflow.EProviderUnavailable, "the local edge is not running (the server was started with --no-edge)")
+	}
+	return s.makeProvider(ProviderConfig{
+		Provider:       edgeflow.ProviderLocal,
+		BaseURL:        s.edge.APIBaseURL(),
+		APIToken:       s.edge.Token(),
+		AccountID:      s.edge.AccountID(),
+		WorkersBaseURL: s.edge.WorkersBaseURL(),
+	})
+}
+
+func (s *Service) cloudflareProvider(token, account string) (Provider, error) {
+	if token == "" {
+		return nil, edgeflow.Invalid("/credentials/apiToken", "apiToken is required")
+	}
+	return s.makeProvider(ProviderConfig{
+		Provider:  edgeflow.ProviderCloudflare,
+		BaseURL:   s.cfBase,
+		APIToken:  token,
+		AccountID: account,
+	})
+}
+
+func (s *Service) makeProvider(c ProviderConfig) (Provider, error) {
+	p, err := s.newProv(c)
+	if err != nil {
+		// The client refuses bad arguments (an account id with a slash, a
+		// token with a line break) before sending anything.
+		return nil, &edgeflow.Error{Code: edgeflow.EBadRequest, Message: "the connection's credentials are malformed", Err: err}
+	}
+	return p, nil
+}
+
+// providerError turns a provider client error into an *edgeflow.Error whose
+// message names what was being done and the provider's reason.
+func providerError(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *edgeflow.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	if errors.Is(err, context.Canceled) {
+		return &edgeflow.Error{Code: edgeflow.EProviderUnavailable, Message: what + ": cancelled", Err: err}
+	}
+	if cloudflare.IsUnreachable(err) || errors.Is(err, context.DeadlineExceeded) {
+		return &edgeflow.Error{Code: edgeflow.EProviderUnavailable, Message: what + ": the edge provider could not be reached", Err: err}
+	}
+	return &edgeflow.Error{Code: edgeflow.EProviderError, Message: what + ": " + providerReason(err), Err: err}
+}
+
+// providerReason is the provider's own message for err, safe to show.
+func providerReason(err error) string {
+	if ae, ok := errors.AsType[*cloudflare.APIError](err); ok {
+		return ae.Message()
+	}
+	if ae, ok := errors.AsType[*cloudflare.ArgumentError](err); ok {
+		return "invalid " + ae.Field + ": " + ae.Message
+	}
+	if _, ok := errors.AsType[*cloudflare.MalformedResponseError](err); ok {
+		return "the provider sent a malformed response"
+	}
+	if cloudflare.IsNotFound(err) {
+		return "not found"
+	}
+	return "the provider refused the request"
+}
+
+// providerStatus is the HTTP status of a provider's refusal, 0 otherwise.
+func providerStatus(err error) int {
+	if ae, ok := errors.AsType[*cloudflare.APIError](err); ok {
+		return ae.Status
+	}
+	return 0
+}
+
+func (s *Service) lockRun(id string) func() {
+	v, _ := s.runLocks.LoadOrStore(id, &sync.Mutex{})
+	m := v.(*sync.Mutex)
+	m.Lock()
+	return m.Unlock
+}
+
+func (s *Service) lockWorkflow(id string) func() {
+	s.deployMu.Lock()
+	m, ok := s.deployLock[id]
+	if !ok {
+		m = &sync.Mutex{}
+		s.deployLock[id] = m
+	}
+	s.deployMu.Unlock()
+	m.Lock()
+	return m.Unlock
+}
+
+// connection finds a connection of the organization; an unknown one is
+// not_found.
+func (s *Service) connection(ctx context.Context, organizationID, id string) (*edgeflow.Connection, error) {
+	if strings.TrimSpace(id) == "" {
+		return nil, edgeflow.Invalid("/connectionId", "connectionId is required")
+	}
+	c, err := s.store.FindConnectionByID(ctx, organizationID, id)
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return nil, edgeflow.NotFound("connection")
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+func rawOrNil(v json.RawMessage) json.RawMessage {
+	if len(v) == 0 || string(v) == "null" {
+		return nil
+	}
+	return v
+}
+
+func fmtList(names []string) string { return strings.Join(names, ", ") }

@@ -1,0 +1,453 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/cloudflare"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// Deploy progress stages of SPEC.md, in order.
+const (
+	StageInitializing      = "INITIALIZING"
+	StageGeneratingCode    = "GENERATING_CODE"
+	StageCodeReady         = "CODE_READY"
+	StageDetectingBindings = "DETECTING_BINDINGS"
+	StageBindingsReady     = "BINDINGS_READY"
+	StageCreatingWorker    = "CREATING_WORKER"
+	StageDeploying         = "DEPLOYING"
+	StageWorkerDeployed    = "WORKER_DEPLOYED"
+	StageUpdatingWorkflow  = "UPDATING_WORKFLOW"
+	StageCompleted         = "COMPLETED"
+)
+
+// Stages lists the stages in the order a deploy emits them.
+var Stages = []string{
+	StageInitializing, StageGeneratingCode, StageCodeReady, StageDetectingBindings, StageBindingsReady,
+	StageCreatingWorker, StageDeploying, StageWorkerDeployed, StageUpdatingWorkflow, StageCompleted,
+}
+
+var stagePercent = map[string]int{
+	StageInitializing: 5, StageGeneratingCode: 15, StageCodeReady: 25, StageDetectingBindings: 35,
+	StageBindingsReady: 45, StageCreatingWorker: 55, StageDeploying: 65, StageWorkerDeployed: 80,
+	StageUpdatingWorkflow: 90, StageCompleted: 100,
+}
+
+// Progress is one deploy-stream progress frame.
+type Progress struct {
+	Stage    string `json:"stage"`
+	Message  string `json:"message"`
+	Progress int    `json:"progress"`
+}
+
+// ProgressFunc receives each stage when its work starts. It must not block
+// for long; it is called from the deploy's goroutine.
+type ProgressFunc func(Progress)
+
+// DeployRequest names what to deploy where.
+type DeployRequest struct {
+	OrganizationID string
+	ProjectID      string
+	WorkflowID     string
+	ConnectionID   string
+	// VersionID is "" for the workflow's current version.
+	VersionID string
+	UserID    string
+}
+
+// Plan is a checked deploy request, ready to run.
+type Plan struct {
+	req        DeployRequest
+	workflow   *edgeflow.Workflow
+	version    *edgeflow.Version
+	connection *edgeflow.Connection
+	env        []EnvValue
+}
+
+// Workflow is the workflow the plan deploys.
+func (p *Plan) Workflow() *edgeflow.Workflow { return p.workflow }
+
+// PrepareDeploy checks a deploy request without touching the provider: the
+// workflow (not_found), the connection (not_found), the version (not_found;
+// conflict when locked or when the workflow has none), the IR's requirements
+// and every environment variable and required secret (deploy_failed, 400,
+// naming each one).
+func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, error) {
+	if s.compiler == nil {
+		return nil, edgeflow.Errorf(edgeflow.EInternal, "no compiler is configured")
+	}
+	w, err := s.store.FindWorkflowByID(ctx, req.ProjectID, req.WorkflowID)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.connection(ctx, req.OrganizationID, req.ConnectionID)
+	if err != nil {
+		return nil, err
+	}
+	vid := req.VersionID
+	if vid == "" {
+		vid = w.CurrentVersionID
+	}
+	if vid == "" {
+		return nil, edgeflow.Errorf(edgeflow.EConflict, "the workflow has no version to deploy; submit one first")
+	}
+	v, err := s.store.FindVersionByID(ctx, w.ID, vid)
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return nil, &edgeflow.Error{Code: edgeflow.ENotFound, Message: "version not found",
+				Details: []edgeflow.FieldError{{Path: "/versionId", Message: "no such version of this workflow"}}}
+		}
+		return nil, err
+	}
+	if v.Locked {
+		return nil, edgeflow.Errorf(edgeflow.EConflict, "version %d is locked; unlock it before deploying", v.Number)
+	}
+	reqs, err := s.compiler.Analyze(ctx, w, v)
+	if err != nil {
+		return nil, err
+	}
+	env, err := s.resolveEnv(ctx, w, reqs.EnvNames, reqs.Secrets)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{req: req, workflow: w, version: v, connection: c, env: env}, nil
+}
+
+// Deploy runs a prepared plan: verify the credentials, compile and bundle,
+// find or create the bound KV/D1/R2 resources, upload the worker with its
+// bindings (vars as plain_text, secrets as secret_text), create or update the
+// Workflow, expose the URL (workers.dev, or deployConfig.route on
+// Cloudflare), and record the deployment as active. progress (may be nil)
+// receives each stage when its work starts.
+//
+// The work is done under a context detached from ctx's cancellation, so a
+// client that goes away leaves either the whole deployment recorded or none
+// of it. A failure leaves the previous deployment recorded as active; the
+// error names the stage. Deploying the version that is already active on the
+// connection re-uploads it and returns the existing deployment.
+func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*edgeflow.Deployment, error) {
+	if progress == nil {
+		progress = func(Progress) {}
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+	defer cancel()
+	unlock := s.lockWorkflow(p.workflow.ID)
+	defer unlock()
+
+	stage := ""
+	emit := func(st, msg string) {
+		stage = st
+		progress(Progress{Stage: st, Message: msg, Progress: stagePercent[st]})
+	}
+	fail := func(err error) (*edgeflow.Deployment, error) {
+		return nil, stageError(stage, err)
+	}
+	w, v := p.workflow, p.version
+
+	emit(StageInitializing, "Checking the connection's credentials")
+	prov, err := s.providerFor(p.connection)
+	if err != nil {
+		return fail(err)
+	}
+	if err := prov.VerifyToken(ctx); err != nil {
+		return fail(credentialError(err))
+	}
+
+	emit(StageGeneratingCode, fmt.Sprintf("Generating and bundling the code of version %d", v.Number))
+	names := make([]string, len(p.env))
+	for i, e := range p.env {
+		names[i] = e.Name
+	}
+	art, err := s.compiler.Compile(ctx, w, v, names)
+	if err != nil {
+		return fail(err)
+	}
+	size := 0
+	for _, m := range art.Modules {
+		size += len(m)
+	}
+	emit(StageCodeReady, fmt.Sprintf("Bundled %s (%d bytes)", art.MainModule, size))
+
+	emit(StageDetectingBindings, "Resolving variables, secrets and resource bindings")
+	bindings, err := s.bindings(ctx, prov, w, art, p.env)
+	if err != nil {
+		return fail(err)
+	}
+	emit(StageBindingsReady, fmt.Sprintf("%d bindings ready", len(bindings)))
+
+	emit(StageCreatingWorker, "Preparing worker "+art.ScriptName)
+	upload := WorkerUpload{
+		ScriptName:         art.ScriptName,
+		MainModule:         art.MainModule,
+		Modules:            art.Modules,
+		CompatibilityDate:  art.CompatibilityDate,
+		CompatibilityFlags: art.CompatibilityFlags,
+		Bindings:           bindings,
+	}
+	if upload.CompatibilityDate == "" {
+		upload.CompatibilityDate = defaultCompatibilityDate
+	}
+	if upload.CompatibilityFlags == nil {
+		upload.CompatibilityFlags = []string{"nodejs_compat"}
+	}
+
+	emit(StageDeploying, "Uploading worker "+art.ScriptName)
+	if err := prov.UploadWorker(ctx, upload); err != nil {
+		return fail(providerError("upload the worker", err))
+	}
+	emit(StageWorkerDeployed, "Worker "+art.ScriptName+" uploaded")
+
+	emit(StageUpdatingWorkflow, workflowMessage(art))
+	if art.WorkflowName != "" {
+		if err := prov.PutWorkflow(ctx, art.WorkflowName, art.ScriptName, art.ClassName, art.Crons); err != nil {
+			return fail(s.restore(ctx, prov, p, providerError("create or update the Workflow", err)))
+		}
+	}
+	workerURL, err := prov.ExposeWorkersDev(ctx, art.ScriptName)
+	if err != nil {
+		return fail(s.restore(ctx, prov, p, providerError("enable the workers.dev URL", err)))
+	}
+	if r := w.DeployConfig; r != nil && r.Route != nil && r.Route.Pattern != "" && p.connection.Provider == edgeflow.ProviderCloudflare {
+		u, err := prov.PutRoute(ctx, art.ScriptName, *r.Route)
+		if err != nil {
+			return fail(s.restore(ctx, prov, p, providerError("set the route "+r.Route.Pattern, err)))
+		}
+		workerURL = u
+	}
+
+	prev, err := s.store.FindActiveDeployment(ctx, w.ID, p.connection.ID)
+	if err == nil && prev.VersionID == v.ID && prev.URL == workerURL && prev.ScriptName == art.ScriptName {
+		emit(StageCompleted, "Deployment complete (version unchanged)")
+		return prev, nil
+	}
+	if err != nil && !edgeflow.IsNotFound(err) {
+		return fail(err)
+	}
+	d := &edgeflow.Deployment{
+		ID:           edgeflow.NewID(edgeflow.PrefixDeployment),
+		WorkflowID:   w.ID,
+		ProjectID:    w.ProjectID,
+		VersionID:    v.ID,
+		ConnectionID: p.connection.ID,
+		Status:       edgeflow.DeploymentActive,
+		URL:          workerURL,
+		ScriptName:   art.ScriptName,
+		WorkflowName: art.WorkflowName,
+		CreatedBy:    p.req.UserID,
+	}
+	if err := s.store.RecordDeployment(ctx, d); err != nil {
+		return fail(err)
+	}
+	emit(StageCompleted, "Deployment complete")
+	return d, nil
+}
+
+const defaultCompatibilityDate = "2025-04-01"
+
+func workflowMessage(a *Artifact) string {
+	if a.WorkflowName == "" {
+		return "Exposing the function's URL"
+	}
+	return "Creating or updating Workflow " + a.WorkflowName
+}
+
+// stageError adds the stage to the message of err.
+func stageError(stage string, err error) error {
+	var e *edgeflow.Error
+	if !errors.As(err, &e) {
+		return &edgeflow.Error{Code: edgeflow.EInternal, Message: "deploy failed at " + stage, Err: err}
+	}
+	cp := *e
+	cp.Message = "deploy failed at " + stage + ": " + e.Message
+	if cp.Err == nil {
+		cp.Err = err
+	}
+	return &cp
+}
+
+// credentialError turns a refused token verification into a 400 with the
+// provider's reason; an unreachable provider stays a 502.
+func credentialError(err error) error {
+	if cloudflare.IsUnauthorized(err) {
+		return &edgeflow.Error{Code: edgeflow.EDeployFailed,
+			Message: "the connection's credentials were refused: " + providerReason(err), Err: err}
+	}
+	return providerError("verify the connection's credentials", err)
+}
+
+// bindings builds the bindings of the upload: variables, secrets, the
+// worker's own Workflow, the artifact's extra bindings, and its KV/D1/R2
+// resources (found or created first).
+func (s *Service) bindings(ctx context.Context, prov Provider, w *edgeflow.Workflow, a *Artifact, env []EnvValue) ([]Binding, error) {
+	var out []Binding
+	taken := map[string]bool{}
+	add := func(b Binding) {
+		if !taken[b.Name] {
+			taken[b.Name] = true
+			out = append(out, b)
+		}
+	}
+	if a.WorkflowName != "" && a.WorkflowBinding != "" {
+		add(Binding{Type: BindingWorkflow, Name: a.WorkflowBinding, WorkflowName: a.WorkflowName, ClassName: a.ClassName})
+	}
+	for _, b := range a.Bindings {
+		add(b)
+	}
+	for _, r := range a.Resources {
+		name := resourceName(w.ProjectID, r)
+		switch r.Kind {
+		case ResourceKV:
+			id, err := prov.EnsureKVNamespace(ctx, name)
+			if err != nil {
+				return nil, providerError("find or create KV namespace "+name, err)
+			}
+			add(Binding{Type: BindingKV, Name: r.Binding, ID: id})
+		case ResourceD1:
+			id, err := prov.EnsureD1Database(ctx, name)
+			if err != nil {
+				return nil, providerError("find or create D1 database "+name, err)
+			}
+			add(Binding{Type: BindingD1, Name: r.Binding, ID: id})
+		case ResourceR2:
+			if err := prov.EnsureR2Bucket(ctx, name); err != nil {
+				return nil, providerError("find or create R2 bucket "+name, err)
+			}
+			add(Binding{Type: BindingR2, Name: r.Binding, Bucket: name})
+		default:
+			return nil, edgeflow.Errorf(edgeflow.EDeployFailed, "binding %s has an unknown resource kind %q", r.Binding, r.Kind)
+		}
+	}
+	for _, e := range env {
+		if taken[e.Name] {
+			return nil, edgeflow.Errorf(edgeflow.EDeployFailed, "environment variable %s has the name of a binding", e.Name)
+		}
+		t := BindingPlainText
+		if e.Secret {
+			t = BindingSecret
+		}
+		add(Binding{Type: t, Name: e.Name, Text: e.Value})
+	}
+	return out, nil
+}
+
+// resourceName is the provider-side name of a project's resource: one
+// namespace, database or bucket per (project, binding name), shared by the
+// project's workflows, e.g. "ef-prj-abc123-kv". It is a valid R2 bucket name
+// (lowercase letters, digits and hyphens, at most 63 characters).
+func resourceName(projectID string, r Resource) string {
+	var b strings.Builder
+	b.WriteString("ef-")
+	for _, c := range strings.ToLower(projectID + "-" + r.Binding) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	n := strings.Trim(b.String(), "-")
+	if len(n) > 63 {
+		n = strings.TrimRight(n[:63], "-")
+	}
+	return n
+}
+
+// restore is called when a deploy fails after the new worker was uploaded:
+// it uploads the previously deployed version again so that the previous
+// deployment keeps serving, and returns cause. A failure to restore is logged.
+func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, cause error) error {
+	prev, err := s.store.FindActiveDeployment(ctx, p.workflow.ID, p.connection.ID)
+	if err != nil || prev.VersionID == p.version.ID {
+		return cause
+	}
+	v, err := s.store.FindVersionByID(ctx, p.workflow.ID, prev.VersionID)
+	if err == nil {
+		var art *Artifact
+		names := make([]string, len(p.env))
+		for i, e := range p.env {
+			names[i] = e.Name
+		}
+		if art, err = s.compiler.Compile(ctx, p.workflow, v, names); err == nil {
+			var bs []Binding
+			if bs, err = s.bindings(ctx, prov, p.workflow, art, p.env); err == nil {
+				err = prov.UploadWorker(ctx, WorkerUpload{ScriptName: art.ScriptName, MainModule: art.MainModule,
+					Modules: art.Modules, CompatibilityDate: orDefault(art.CompatibilityDate, defaultCompatibilityDate),
+					CompatibilityFlags: art.CompatibilityFlags, Bindings: bs})
+			}
+		}
+	}
+	if err != nil {
+		s.log.Error("deploy: could not restore the previous deployment", "workflow", p.workflow.ID,
+			"deployment", prev.ID, "err", err)
+	}
+	return cause
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Takedown deletes the worker (and its Workflow) of the workflow's active
+// deployment on the connection, marks the deployment removed and clears the
+// workflow's active version when no deployment is left. Nothing deployed
+// there is conflict (409). A provider failure leaves the deployment recorded.
+func (s *Service) Takedown(ctx context.Context, organizationID, projectID, workflowID, connectionID string) (*edgeflow.Deployment, error) {
+	w, err := s.store.FindWorkflowByID(ctx, projectID, workflowID)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.connection(ctx, organizationID, connectionID)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+	defer cancel()
+	unlock := s.lockWorkflow(w.ID)
+	defer unlock()
+	d, err := s.store.FindActiveDeployment(ctx, w.ID, c.ID)
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return nil, edgeflow.Errorf(edgeflow.EConflict, "the workflow is not deployed on this connection")
+		}
+		return nil, err
+	}
+	prov, err := s.providerFor(c)
+	if err != nil {
+		return nil, err
+	}
+	if d.WorkflowName != "" {
+		if err := prov.DeleteWorkflow(ctx, d.WorkflowName); err != nil {
+			return nil, providerError("delete the Workflow", err)
+		}
+	}
+	if err := prov.DeleteWorker(ctx, d.ScriptName); err != nil {
+		return nil, providerError("delete the worker", err)
+	}
+	removed, err := s.store.RemoveDeployment(ctx, w.ID, c.ID, s.now().UTC())
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return nil, edgeflow.Errorf(edgeflow.EConflict, "the workflow is not deployed on this connection")
+		}
+		return nil, err
+	}
+	return removed, nil
+}
+
+// routeURL is the URL a route pattern serves, e.g. "example.com/api/*" →
+// "https://example.com/api/".
+func routeURL(pattern string) string {
+	p := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(pattern, "https://"), "http://"), "*")
+	p = strings.TrimPrefix(p, "*.")
+	if !strings.Contains(p, "/") {
+		p += "/"
+	}
+	u := url.URL{Scheme: "https", Host: p[:strings.Index(p, "/")], Path: p[strings.Index(p, "/"):]}
+	return u.String()
+}

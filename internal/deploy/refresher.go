@@ -1,0 +1,73 @@
+package deploy
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// RefresherOptions configure RunRefresher.
+type RefresherOptions struct {
+	// Interval is how often due runs are looked for; 0 means 500 ms.
+	Interval time.Duration
+	// Batch is the most runs refreshed per round; 0 means 100.
+	Batch int
+	// Concurrency is how many runs are refreshed at once; 0 means 8.
+	Concurrency int
+}
+
+// RunRefresher brings non-final runs up to date until ctx is cancelled, so
+// that run lists are true without anyone polling. Each run is read again
+// when its NextRefreshAt is due: after 0.5 s while it is young, up to every
+// 30 s when old, and with back-off (1 s doubling to 5 minutes) while the
+// provider fails. serve starts it once per process.
+func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
+	if opts.Interval <= 0 {
+		opts.Interval = 500 * time.Millisecond
+	}
+	if opts.Batch <= 0 {
+		opts.Batch = 100
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 8
+	}
+	t := time.NewTicker(opts.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		s.RefreshDue(ctx, opts.Batch, opts.Concurrency)
+	}
+}
+
+// RefreshDue refreshes up to batch runs whose refresh is due, concurrency at
+// a time, and returns how many it read. Failures are recorded on the runs
+// (back-off) and logged, never returned.
+func (s *Service) RefreshDue(ctx context.Context, batch, concurrency int) int {
+	runs, err := s.store.ListRunsDueForRefresh(ctx, s.now().UTC(), batch)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("runs: list runs due for refresh", "err", err)
+		}
+		return 0
+	}
+	sem := make(chan struct{}, max(concurrency, 1))
+	var wg sync.WaitGroup
+	for i := range runs {
+		r := &runs[i]
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if _, err := s.refresh(ctx, r, false); err != nil && ctx.Err() == nil {
+				s.log.Warn("runs: refresh", "run", r.ID, "err", err)
+			}
+		}()
+	}
+	wg.Wait()
+	return len(runs)
+}

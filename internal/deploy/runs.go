@@ -1,0 +1,486 @@
+package deploy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// MaxParamsBytes is the largest serialized trigger params (SPEC.md: 100 KB).
+const MaxParamsBytes = 100 * 1024
+
+// TriggerRequest starts a run of a deployed workflow or delivers an event.
+type TriggerRequest struct {
+	OrganizationID string
+	ProjectID      string
+	WorkflowID     string
+	ConnectionID   string
+	// Params is the JSON object that becomes event.payload; nil means {}.
+	Params json.RawMessage
+}
+
+// TriggerResult is the answer of a trigger: the run created (Status queued)
+// or, for an event, the run it reached (EventType set).
+type TriggerResult struct {
+	ID         string `json:"id"`
+	InstanceID string `json:"instanceId"`
+	Status     string `json:"status"`
+	EventType  string `json:"eventType,omitempty"`
+}
+
+// Trigger starts a run of the workflow's active deployment on the connection:
+// the instance is created with the run id as its instance id, then the run
+// is recorded as queued. When params hold instanceId, eventType and payload,
+// the event is delivered instead to that waiting run through the deployed
+// worker's fetch handler (SPEC.md), and the result names that run.
+//
+// Errors: function → bad_request (400); params over 100 KB →
+// payload_too_large; params not an object → validation_failed; not deployed
+// there → conflict; unknown instance → not_found; finished run → conflict;
+// provider failures → provider_unavailable / provider_error, with no run
+// recorded.
+func (s *Service) Trigger(ctx context.Context, req TriggerRequest) (*TriggerResult, error) {
+	w, err := s.store.FindWorkflowByID(ctx, req.ProjectID, req.WorkflowID)
+	if err != nil {
+		return nil, err
+	}
+	if w.Kind == edgeflow.KindScript {
+		return nil, edgeflow.Errorf(edgeflow.EBadRequest,
+			"a function has no runs: invoke it with an HTTP POST to its url (GET /workflows/%s/full shows it)", w.ID)
+	}
+	params := bytes.TrimSpace(req.Params)
+	if len(params) == 0 || string(params) == "null" {
+		params = []byte("{}")
+	}
+	if len(params) > MaxParamsBytes {
+		return nil, edgeflow.Errorf(edgeflow.EPayloadTooLarge, "params must be at most 100 KB when serialized (got %d bytes)", len(params))
+	}
+	if params[0] != '{' {
+		return nil, edgeflow.Invalid("/params", "params must be a JSON object")
+	}
+	c, err := s.connection(ctx, req.OrganizationID, req.ConnectionID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.store.FindActiveDeployment(ctx, w.ID, c.ID)
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return nil, edgeflow.Errorf(edgeflow.EConflict, "the workflow is not deployed on this connection")
+		}
+		return nil, err
+	}
+	if ev, ok := eventOf(params); ok {
+		return s.deliverEvent(ctx, w, d, ev, params)
+	}
+	prov, err := s.providerFor(c)
+	if err != nil {
+		return nil, err
+	}
+	id := edgeflow.NewID(edgeflow.PrefixRun)
+	if err := prov.CreateInstance(ctx, d.WorkflowName, id, params); err != nil {
+		return nil, providerError("create the workflow instance", err)
+	}
+	now := s.now().UTC()
+	next := now.Add(refreshDelay(0))
+	run := &edgeflow.Run{
+		ID:            id,
+		WorkflowID:    w.ID,
+		ProjectID:     w.ProjectID,
+		VersionID:     d.VersionID,
+		ConnectionID:  c.ID,
+		DeploymentID:  d.ID,
+		WorkflowName:  d.WorkflowName,
+		InstanceID:    id,
+		Status:        edgeflow.RunQueued,
+		Params:        json.RawMessage(params),
+		NextRefreshAt: &next,
+	}
+	if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
+		// Do not leave an instance nobody tracks.
+		if terr := prov.ChangeInstanceStatus(context.WithoutCancel(ctx), d.WorkflowName, id, "terminate"); terr != nil {
+			s.log.Error("trigger: run not recorded and its instance not terminated", "workflow", w.ID, "instance", id, "err", terr)
+		}
+		return nil, err
+	}
+	return &TriggerResult{ID: run.ID, InstanceID: run.InstanceID, Status: run.Status}, nil
+}
+
+type event struct {
+	InstanceID string          `json:"instanceId"`
+	EventType  string          `json:"eventType"`
+	Payload    json.RawMessage `json:"payload"`
+}
+
+// eventOf reports whether params address a waiting instance: instanceId and
+// eventType non-empty strings and payload present.
+func eventOf(params []byte) (event, bool) {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(params, &probe) != nil {
+		return event{}, false
+	}
+	if _, ok := probe["payload"]; !ok {
+		return event{}, false
+	}
+	var ev event
+	if json.Unmarshal(probe["instanceId"], &ev.InstanceID) != nil || json.Unmarshal(probe["eventType"], &ev.EventType) != nil {
+		return event{}, false
+	}
+	ev.Payload = probe["payload"]
+	return ev, ev.InstanceID != "" && ev.EventType != ""
+}
+
+// deliverEvent posts the event to the deployed worker, whose fetch handler
+// sends it to the instance.
+func (s *Service) deliverEvent(ctx context.Context, w *edgeflow.Workflow, d *edgeflow.Deployment, ev event, params []byte) (*TriggerResult, error) {
+	run, err := s.store.FindRunByInstanceID(ctx, w.ID, ev.InstanceID)
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return nil, &edgeflow.Error{Code: edgeflow.ENotFound, Message: "no run of this workflow has instance " + ev.InstanceID,
+				Details: []edgeflow.FieldError{{Path: "/params/instanceId", Message: "unknown instance"}}}
+		}
+		return nil, err
+	}
+	if edgeflow.RunIsFinal(run.Status) {
+		return nil, edgeflow.Errorf(edgeflow.EConflict, "run %s is %s and cannot receive events", run.ID, run.Status)
+	}
+	if d.URL == "" {
+		return nil, edgeflow.Errorf(edgeflow.EConflict, "the deployment has no URL to deliver the event to")
+	}
+	rctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	hreq, err := http.NewRequestWithContext(rctx, http.MethodPost, d.URL, bytes.NewReader(params))
+	if err != nil {
+		return nil, &edgeflow.Error{Code: edgeflow.EInternal, Message: "the deployment URL is invalid", Err: err}
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	res, err := s.http.Do(hreq)
+	if err != nil {
+		return nil, &edgeflow.Error{Code: edgeflow.EProviderUnavailable,
+			Message: "deliver the event: the deployed worker could not be reached", Err: err}
+	}
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
+	res.Body.Close()
+	if res.StatusCode >= 300 {
+		msg := workerMessage(body)
+		if res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusConflict {
+			return nil, &edgeflow.Error{Code: edgeflow.EConflict,
+				Message: fmt.Sprintf("run %s could not take the event: %s", run.ID, msg)}
+		}
+		return nil, &edgeflow.Error{Code: edgeflow.EProviderError,
+			Message: fmt.Sprintf("deliver the event: the worker answered %d: %s", res.StatusCode, msg)}
+	}
+	return &TriggerResult{ID: run.ID, InstanceID: run.InstanceID, Status: run.Status, EventType: ev.EventType}, nil
+}
+
+// workerMessage extracts {"message"} or {"error"} of a worker's error body.
+func workerMessage(body []byte) string {
+	var m struct {
+		Message string `json:"message"`
+		Error   any    `json:"error"`
+	}
+	if json.Unmarshal(body, &m) == nil {
+		if m.Message != "" {
+			return m.Message
+		}
+		if s, ok := m.Error.(string); ok && s != "" {
+			return s
+		}
+	}
+	if len(body) > 0 && len(body) < 300 && bytes.IndexFunc(body, func(r rune) bool { return r < 0x20 && r != '\n' }) < 0 {
+		return string(body)
+	}
+	return http.StatusText(http.StatusBadGateway)
+}
+
+// GetRun returns a run of the workflow; a non-final run is refreshed from
+// the provider first (provider failures are provider_unavailable /
+// provider_error, and the stored record is unchanged).
+func (s *Service) GetRun(ctx context.Context, projectID, workflowID, runID string) (*edgeflow.Run, error) {
+	if _, err := s.store.FindWorkflowByID(ctx, projectID, workflowID); err != nil {
+		return nil, err
+	}
+	r, err := s.store.FindRunByID(ctx, workflowID, runID)
+	if err != nil {
+		return nil, err
+	}
+	if edgeflow.RunIsFinal(r.Status) {
+		return r, nil
+	}
+	return s.refresh(ctx, r, true)
+}
+
+// ListRuns lists runs newest first (a project's, or one workflow's when
+// f.WorkflowID is set, filtered by f.Status). A status outside the six run
+// states is validation_failed.
+func (s *Service) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], error) {
+	if f.Status != "" && !validStatus(f.Status) {
+		return edgeflow.Page[edgeflow.Run]{}, edgeflow.Invalid("/status",
+			"status must be one of queued, running, paused, complete, errored, terminated")
+	}
+	if f.WorkflowID != "" {
+		if _, err := s.store.FindWorkflowByID(ctx, f.ProjectID, f.WorkflowID); err != nil {
+			return edgeflow.Page[edgeflow.Run]{}, err
+		}
+	}
+	return s.store.ListRuns(ctx, f, opts)
+}
+
+func validStatus(st string) bool {
+	switch st {
+	case edgeflow.RunQueued, edgeflow.RunRunning, edgeflow.RunPaused, edgeflow.RunComplete, edgeflow.RunErrored, edgeflow.RunTerminated:
+		return true
+	}
+	return false
+}
+
+// Run control actions.
+const (
+	ActionPause     = "pause"
+	ActionResume    = "resume"
+	ActionTerminate = "terminate"
+)
+
+// ControlRun pauses, resumes or terminates a run after refreshing it:
+// pause only a running run, resume only a manually paused one, terminate a
+// running or paused one (queued counts as running: the instance exists).
+// Anything else is conflict (409).
+func (s *Service) ControlRun(ctx context.Context, organizationID, projectID, workflowID, runID, action string) (*edgeflow.Run, error) {
+	if _, err := s.store.FindWorkflowByID(ctx, projectID, workflowID); err != nil {
+		return nil, err
+	}
+	r, err := s.store.FindRunByID(ctx, workflowID, runID)
+	if err != nil {
+		return nil, err
+	}
+	if !edgeflow.RunIsFinal(r.Status) {
+		if r, err = s.refresh(ctx, r, true); err != nil {
+			return nil, err
+		}
+	}
+	unlock := s.lockRun(r.ID)
+	defer unlock()
+	if cur, err := s.store.FindRunByID(ctx, workflowID, runID); err == nil {
+		r = cur
+	}
+	running := r.Status == edgeflow.RunRunning || r.Status == edgeflow.RunQueued
+	switch action {
+	case ActionPause:
+		if !running {
+			return nil, edgeflow.Errorf(edgeflow.EConflict, "only a running run can be paused; run %s is %s", r.ID, describe(r))
+		}
+	case ActionResume:
+		if r.Status != edgeflow.RunPaused || r.StatusDetail != DetailPaused {
+			return nil, edgeflow.Errorf(edgeflow.EConflict, "only a manually paused run can be resumed; run %s is %s", r.ID, describe(r))
+		}
+	case ActionTerminate:
+		if !running && r.Status != edgeflow.RunPaused {
+			return nil, edgeflow.Errorf(edgeflow.EConflict, "only a running or paused run can be terminated; run %s is %s", r.ID, describe(r))
+		}
+	default:
+		return nil, edgeflow.Errorf(edgeflow.ENotFound, "unknown run action %q", action)
+	}
+	c, err := s.store.FindConnectionByID(ctx, organizationID, r.ConnectionID)
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return nil, edgeflow.Errorf(edgeflow.EConflict, "the run's connection no longer exists")
+		}
+		return nil, err
+	}
+	prov, err := s.providerFor(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := prov.ChangeInstanceStatus(ctx, r.WorkflowName, r.InstanceID, action); err != nil {
+		if ae := providerError(action+" the instance", err); isProviderConflict(err) {
+			return nil, &edgeflow.Error{Code: edgeflow.EConflict, Message: "the provider refused to " + action + " run " + r.ID + ": " + providerReason(err)}
+		} else {
+			return nil, ae
+		}
+	}
+	now := s.now().UTC()
+	switch action {
+	case ActionPause:
+		r.Status, r.StatusDetail = edgeflow.RunPaused, DetailPaused
+	case ActionResume:
+		r.Status, r.StatusDetail = edgeflow.RunRunning, ""
+	case ActionTerminate:
+		r.Status, r.StatusDetail = edgeflow.RunTerminated, ""
+		r.EndedAt = &now
+		r.NextRefreshAt = nil
+	}
+	if !edgeflow.RunIsFinal(r.Status) {
+		next := now.Add(refreshDelay(0))
+		r.NextRefreshAt = &next
+	}
+	r.RefreshFailures = 0
+	if err := s.store.UpdateRun(context.WithoutCancel(ctx), r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func describe(r *edgeflow.Run) string {
+	if r.StatusDetail != "" && r.StatusDetail != r.Status {
+		return r.Status + " (" + r.StatusDetail + ")"
+	}
+	return r.Status
+}
+
+// Status details kept in Run.StatusDetail (ARCHITECTURE.md §3, Runs).
+const (
+	DetailWaiting = "waiting" // sleeping, backing off before a retry, or waiting for an event
+	DetailPaused  = "paused"  // paused by a user
+	DetailPausing = "pausing" // pause requested, the current step still running
+)
+
+// MapStatus maps a provider instance status onto a run status and detail.
+// previous is the run's last known status, kept for a status it does not know.
+func MapStatus(provider, previous string) (status, detail string) {
+	switch provider {
+	case "queued":
+		return edgeflow.RunQueued, ""
+	case "running":
+		return edgeflow.RunRunning, ""
+	case "paused":
+		return edgeflow.RunPaused, DetailPaused
+	case "waiting":
+		return edgeflow.RunPaused, DetailWaiting
+	case "waitingForPause":
+		return edgeflow.RunRunning, DetailPausing
+	case "complete":
+		return edgeflow.RunComplete, ""
+	case "errored":
+		return edgeflow.RunErrored, ""
+	case "terminated":
+		return edgeflow.RunTerminated, ""
+	}
+	if previous == "" {
+		previous = edgeflow.RunQueued
+	}
+	return previous, provider
+}
+
+// refresh reads the run's instance from the provider and stores what
+// changed. When strict, provider failures are returned; otherwise they are
+// counted for back-off. The returned run is the stored one.
+func (s *Service) refresh(ctx context.Context, r *edgeflow.Run, strict bool) (*edgeflow.Run, error) {
+	unlock := s.lockRun(r.ID)
+	defer unlock()
+	if cur, err := s.store.FindRunByID(ctx, r.WorkflowID, r.ID); err == nil {
+		r = cur
+	}
+	if edgeflow.RunIsFinal(r.Status) {
+		return r, nil
+	}
+	inst, err := s.readInstance(ctx, r)
+	now := s.now().UTC()
+	if err != nil {
+		r.RefreshFailures++
+		next := now.Add(failureDelay(r.RefreshFailures))
+		r.NextRefreshAt = &next
+		if uerr := s.store.UpdateRun(context.WithoutCancel(ctx), r); uerr != nil {
+			s.log.Warn("runs: record refresh failure", "run", r.ID, "err", uerr)
+		}
+		if strict {
+			return nil, err
+		}
+		return r, nil
+	}
+	applyInstance(r, inst, now)
+	r.RefreshFailures = 0
+	if edgeflow.RunIsFinal(r.Status) {
+		r.NextRefreshAt = nil
+	} else {
+		next := now.Add(refreshDelay(now.Sub(r.CreatedAt)))
+		r.NextRefreshAt = &next
+	}
+	if err := s.store.UpdateRun(context.WithoutCancel(ctx), r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (s *Service) readInstance(ctx context.Context, r *edgeflow.Run) (*Instance, error) {
+	w, err := s.store.FindWorkflowByID(ctx, r.ProjectID, r.WorkflowID)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.store.FindConnectionByID(ctx, w.OrganizationID, r.ConnectionID)
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return nil, edgeflow.Errorf(edgeflow.EConflict, "the run's connection no longer exists")
+		}
+		return nil, err
+	}
+	prov, err := s.providerFor(c)
+	if err != nil {
+		return nil, err
+	}
+	inst, err := prov.GetInstance(ctx, r.WorkflowName, r.InstanceID)
+	if err != nil {
+		return nil, providerError("read the run's status", err)
+	}
+	return inst, nil
+}
+
+// applyInstance copies what the provider reports into the run.
+func applyInstance(r *edgeflow.Run, inst *Instance, now time.Time) {
+	r.Status, r.StatusDetail = MapStatus(inst.Status, r.Status)
+	if out := rawOrNil(inst.Output); out != nil {
+		r.Output = out
+	}
+	if inst.Error != "" {
+		r.Error = inst.Error
+	}
+	if steps := rawOrNil(inst.Steps); steps != nil {
+		r.Steps = steps
+	}
+	if inst.Start != nil {
+		t := inst.Start.UTC()
+		r.StartedAt = &t
+	} else if r.StartedAt == nil && r.Status != edgeflow.RunQueued {
+		r.StartedAt = &now
+	}
+	if edgeflow.RunIsFinal(r.Status) {
+		if inst.End != nil {
+			t := inst.End.UTC()
+			r.EndedAt = &t
+		} else if r.EndedAt == nil {
+			r.EndedAt = &now
+		}
+		if r.Status == edgeflow.RunErrored && r.Error == "" {
+			r.Error = "the run failed"
+		}
+	}
+}
+
+// refreshDelay is how long after a successful refresh a non-final run is
+// read again: soon for young runs, up to 30 seconds for old ones.
+func refreshDelay(age time.Duration) time.Duration {
+	d := age / 8
+	return min(max(d, 500*time.Millisecond), 30*time.Second)
+}
+
+// failureDelay is the back-off after failures consecutive refresh failures:
+// 1 s, 2 s, 4 s, ... up to 5 minutes.
+func failureDelay(failures int) time.Duration {
+	if failures > 9 {
+		return 5 * time.Minute
+	}
+	return min(time.Second<<max(failures-1, 0), 5*time.Minute)
+}
+
+func isProviderConflict(err error) bool {
+	var e *edgeflow.Error
+	if errors.As(err, &e) {
+		return e.Code == edgeflow.EConflict
+	}
+	return providerStatus(err) == http.StatusConflict
+}
