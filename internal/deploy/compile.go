@@ -13,8 +13,9 @@ type Compiler interface {
 	// secrets its nodes require.
 	Analyze(ctx context.Context, w *edgeflow.Workflow, v *edgeflow.Version) (*Requirements, error)
 	// Compile generates and bundles the worker. env lists the resolved
-	// variable names (never their values: secrets must not reach code).
-	Compile(ctx context.Context, w *edgeflow.Workflow, v *edgeflow.Version, env []string) (*Artifact, error)
+	// variables; implementations use their names and secrecy only (values
+	// must never reach code).
+	Compile(ctx context.Context, w *edgeflow.Workflow, v *edgeflow.Version, env []EnvValue) (*Artifact, error)
 }
 
 // Requirements are what a version needs from its environment.

@@ -159,11 +159,7 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	}
 
 	emit(StageGeneratingCode, fmt.Sprintf("Generating and bundling the code of version %d", v.Number))
-	names := make([]string, len(p.env))
-	for i, e := range p.env {
-		names[i] = e.Name
-	}
-	art, err := s.compiler.Compile(ctx, w, v, names)
+	art, err := s.compiler.Compile(ctx, w, v, p.env)
 	if err != nil {
 		return fail(err)
 	}
@@ -367,11 +363,7 @@ func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, cause err
 	v, err := s.store.FindVersionByID(ctx, p.workflow.ID, prev.VersionID)
 	if err == nil {
 		var art *Artifact
-		names := make([]string, len(p.env))
-		for i, e := range p.env {
-			names[i] = e.Name
-		}
-		if art, err = s.compiler.Compile(ctx, p.workflow, v, names); err == nil {
+		if art, err = s.compiler.Compile(ctx, p.workflow, v, p.env); err == nil {
 			var bs []Binding
 			if bs, err = s.bindings(ctx, prov, p.workflow, art, p.env); err == nil {
 				err = prov.UploadWorker(ctx, WorkerUpload{ScriptName: art.ScriptName, MainModule: art.MainModule,
