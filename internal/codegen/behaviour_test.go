@@ -74,8 +74,6 @@ func TestBehaviour(t *testing.T) {
 			}}},
 		{name: "loop with break keeps completed iterations", fixture: "loop_times_break", wantStatus: 200,
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"ticks": []any{0.0, 10.0, 20.0}}}},
-		{name: "break inside a parallel lane leaves the loop", fixture: "break_in_lane", wantStatus: 200,
-			wantInstance: &instanceResult{Status: "complete", Output: []any{[]any{0.0, nil}, []any{1.0, nil}}}},
 		{name: "forEach loop exposes item and index", fixture: "loop_foreach", wantStatus: 200,
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greetings": []any{"hi ada #0", "hi grace #1", "hi linus #2"}}}},
 		{name: "waitForEvent resumes with the event payload", fixture: "wait_for_event", body: map[string]any{"orderId": 7},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/ir"
+	"github.com/edgeflow/edgeflow/internal/nodes"
 	"github.com/edgeflow/edgeflow/internal/nodes/registry"
 	"github.com/google/go-cmp/cmp"
 )
@@ -36,9 +37,11 @@ type fixtureOptions struct {
 }
 
 type fixture struct {
-	name string
-	ir   *ir.ArtifactIR
-	opts codegen.Options
+	name    string
+	raw     []byte
+	ir      *ir.ArtifactIR
+	opts    codegen.Options
+	entries []nodes.Entry
 }
 
 // fixtureID is the workflow id every fixture compiles under.
@@ -55,6 +58,7 @@ func loadFixture(t testing.TB, name string) fixture {
 		t.Fatalf("%s: %v", name, err)
 	}
 	opts := codegen.Options{WorkflowID: fixtureID(name), DisplayName: a.Metadata.Name, Version: 1}
+	var entries []nodes.Entry
 	if data, err := os.ReadFile(filepath.Join("testdata", name+".options.json")); err == nil {
 		var fo fixtureOptions
 		if err := json.Unmarshal(data, &fo); err != nil {
@@ -69,13 +73,15 @@ func loadFixture(t testing.TB, name string) fixture {
 		opts.TriggerCode = fo.TriggerCode
 		opts.Dependencies = fo.Dependencies
 		for _, key := range fo.Templates {
-			opts.Templates = append(opts.Templates, loadTemplate(t, key))
+			tpl, entry := loadTemplate(t, key)
+			opts.Templates = append(opts.Templates, tpl)
+			entries = append(entries, entry)
 		}
 	}
-	return fixture{name: name, ir: &a, opts: opts}
+	return fixture{name: name, raw: data, ir: &a, opts: opts, entries: entries}
 }
 
-func loadTemplate(t testing.TB, key string) codegen.NodeTemplate {
+func loadTemplate(t testing.TB, key string) (codegen.NodeTemplate, nodes.Entry) {
 	t.Helper()
 	typ, version, _ := strings.Cut(key, "@")
 	dir := filepath.Join("..", "..", "registry", "nodes", typ, version)
@@ -91,7 +97,15 @@ func loadTemplate(t testing.TB, key string) codegen.NodeTemplate {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return codegen.NodeTemplate{Type: typ, Version: version, Source: string(src), Definition: &d}
+	b, err := registry.NewBundle(def, string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry, err := nodes.EntryFromBundle(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return codegen.NodeTemplate{Type: typ, Version: version, Source: string(src), Definition: &d}, entry
 }
 
 func fixtureNames(t testing.TB) []string {
@@ -223,6 +237,41 @@ func TestGoldenTypeCheck(t *testing.T) {
 	cmd := exec.Command("node", filepath.Join(modules, "typescript", "bin", "tsc"), "-p", tsconfig, "--pretty", "false")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tsc --strict found errors:\n%s", strings.ReplaceAll(string(out), dir, ""))
+	}
+}
+
+// TestFixturesValid checks that every fixture is an IR the validator
+// accepts: the compiler is only ever given valid IRs.
+func TestFixturesValid(t *testing.T) {
+	t.Parallel()
+	for _, name := range fixtureNames(t) {
+		f := loadFixture(t, name)
+		_, problems := ir.Validate(f.raw, ir.Options{Nodes: nodes.NewCatalog(f.entries...)})
+		for _, p := range problems {
+			t.Errorf("%s: %s: %s [%s]", name, p.Path, p.Message, p.Rule)
+		}
+	}
+}
+
+// TestGenerateErrors checks the problems Generate reports itself.
+func TestGenerateErrors(t *testing.T) {
+	t.Parallel()
+	f := loadFixture(t, "marketplace")
+	tests := []struct {
+		name string
+		opts codegen.Options
+		want string
+	}{
+		{"no workflow id", codegen.Options{}, "workflowId: a workflow id is required"},
+		{"no template", codegen.Options{WorkflowID: "wf_1"}, "nodes[1].type (node post): no template for node type slack-message version 2.0.0"},
+		{"bad resource kind", codegen.Options{WorkflowID: "wf_1", Resources: []codegen.Resource{{Name: "Q", Kind: "queue"}}, Templates: f.opts.Templates},
+			`resources: resource Q: unknown kind "queue" (kv, d1, r2 or service)`},
+	}
+	for _, tt := range tests {
+		_, err := codegen.Generate(f.ir, tt.opts)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }
 

@@ -30,11 +30,11 @@ export class WfReservednamesWorkflow extends WorkflowEntrypoint<Env, Params> {
     const a_b_2: any = await step.do("Underscore", async () => {
       return a_b;
     });
-    const env_2: any = await step.do("Env named", async () => {
+    const Response_2: any = await step.do("Global named", async () => {
       return a_b_2;
     });
     const step_2: any = await step.do("Step named", async () => {
-      return env;
+      return Response_2;
     });
     const toText_2: any = await step.do("Helper named", async () => {
       return String(step_2);
