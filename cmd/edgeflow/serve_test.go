@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestServeAndBootstrap builds the binary, starts `edgeflow serve` on a
+// temporary data dir, bootstraps a user and key while it runs (twice: the
+// second run reuses user, organization and project), uses the key, and stops
+// the server with SIGTERM.
+func TestServeAndBootstrap(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "edgeflow")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dataDir := filepath.Join(t.TempDir(), "data")
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--no-edge")
+	cmd.Env = append(os.Environ(), "EDGEFLOW_RATE_LIMITS=off", "EDGEFLOW_SECRET_KEY=")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var base string
+	select {
+	case line := <-lines:
+		var ok bool
+		if base, ok = strings.CutPrefix(line, "edgeflow listening on "); !ok {
+			t.Fatalf("first line %q", line)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not start; stderr:\n%s", stderr.String())
+	}
+	if st, err := os.Stat(filepath.Join(dataDir, "secret.key")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("secret key file: %v %v", st, err)
+	}
+
+	bootstrap := func() map[string]string {
+		out, err := exec.Command(bin, "admin", "bootstrap", "--data-dir", dataDir, "--email", "ci@example.com",
+			"--password", "password-1", "--org", "CI", "--project", "Main", "--json").Output()
+		if err != nil {
+			t.Fatalf("bootstrap: %v %s", err, out)
+		}
+		var m map[string]string
+		if err := json.Unmarshal(out, &m); err != nil || len(m) != 4 {
+			t.Fatalf("bootstrap printed %q: %v", out, err)
+		}
+		return m
+	}
+	first, second := bootstrap(), bootstrap()
+	if !strings.HasPrefix(first["apiKey"], "ask_") || first["apiKey"] == second["apiKey"] {
+		t.Fatalf("keys %q %q", first["apiKey"], second["apiKey"])
+	}
+	for _, f := range []string{"userId", "organizationId", "projectId"} {
+		if first[f] == "" || first[f] != second[f] {
+			t.Fatalf("%s not reused: %q %q", f, first[f], second[f])
+		}
+	}
+
+	do := func(method, path, body string) (int, string) {
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+second["apiKey"])
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if code, body := do("POST", "/api/workflows", `{"name":"from CI"}`); code != 201 || !strings.Contains(body, first["projectId"]) {
+		t.Fatalf("create workflow: %d %s", code, body)
+	}
+	if code, body := do("GET", "/api/workflows", ""); code != 200 || !strings.Contains(body, "from CI") {
+		t.Fatalf("list workflows: %d %s", code, body)
+	}
+	for _, p := range []string{"/healthz", "/readyz"} {
+		if code, body := do("GET", p, ""); code != 200 {
+			t.Fatalf("%s: %d %s", p, code, body)
+		}
+	}
+
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve exited with %v; stderr:\n%s", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not stop on SIGTERM")
+	}
+	log := stderr.String()
+	if !strings.Contains(log, `"msg":"request"`) || strings.Contains(log, second["apiKey"]) || strings.Contains(log, "password-1") {
+		t.Fatalf("log lines missing or leaking secrets:\n%s", log)
+	}
+}
+
+func TestServeFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"serve", "--rate-limits", "global=x"},
+		{"serve", "--bogus"},
+		{"serve", "extra"},
+		{"admin"},
+		{"admin", "bootstrap", "--email", "a@b.c"},
+		{"admin", "nope"},
+	} {
+		var out, errOut strings.Builder
+		if code := dispatch(t.Context(), args, &out, &errOut); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errOut.String())
+		}
+	}
+	var out strings.Builder
+	dispatch(t.Context(), []string{"help"}, &out, &out)
+	for _, c := range []string{"serve", "admin", "version"} {
+		if !strings.Contains(out.String(), c) {
+			t.Errorf("help lacks %s:\n%s", c, out.String())
+		}
+	}
+}
