@@ -174,6 +174,7 @@ type gen struct {
 	script  bool
 	names   *namer
 	vars    map[string]string // node id → variable holding its value
+	indeg   map[string]int    // node id → number of incoming edges
 	steps   map[string]string // node id → unique durable step name
 	helpers [helperCount]bool
 
@@ -225,7 +226,13 @@ func newGen(a *ir.ArtifactIR, opts Options) *gen {
 	for _, t := range opts.Templates {
 		g.names.reserve(camel(t.Type, t.Version))
 	}
-	seen := map[string]bool{}
+	g.indeg = make(map[string]int, len(a.Nodes))
+	for _, e := range a.Edges {
+		if g.graph.Node(e.Source) != nil && g.graph.Node(e.Target) != nil {
+			g.indeg[e.Target]++
+		}
+	}
+	seen := make(map[string]bool, len(a.Nodes))
 	for _, n := range a.Nodes {
 		if _, dup := g.vars[n.ID]; dup {
 			continue

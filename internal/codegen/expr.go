@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -173,17 +172,48 @@ func templateText(s string) string {
 	return strings.ReplaceAll(q, "${", "\\${")
 }
 
-// jsString is s as a double-quoted JavaScript string literal.
+// jsString is s as a double-quoted JavaScript string literal, escaped as
+// JSON escapes it, plus U+2028 and U+2029.
 func jsString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	out := strings.TrimSuffix(b.String(), "\n")
-	// JSON allows U+2028 and U+2029 in strings; JavaScript source before
-	// ES2019 did not. Escape them for any reader.
-	out = strings.ReplaceAll(out, "\u2028", `\u2028`)
-	return strings.ReplaceAll(out, "\u2029", `\u2029`)
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == 0xE2 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return `"` + s + `"`
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\u2028':
+			b.WriteString(`\u2028`)
+		case '\u2029':
+			b.WriteString(`\u2029`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // Markers put in place of expressions before a JSON field is parsed.

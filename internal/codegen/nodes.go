@@ -33,7 +33,7 @@ func (g *gen) chain(id string, sc *scope) (last, join string) {
 		if next == "" {
 			return last, ""
 		}
-		if len(g.graph.In(next)) > 1 {
+		if g.indeg[next] > 1 {
 			return last, next
 		}
 		id = next
