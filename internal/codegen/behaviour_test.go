@@ -5,6 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,7 +62,34 @@ func TestBehaviour(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(harness, "node_modules", "miniflare")); err != nil {
 		t.Fatalf("miniflare missing in %s: run npm ci there", harness)
 	}
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/item/"):
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"id": %q, "token": %q}`, strings.TrimPrefix(r.URL.Path, "/item/"), r.Header.Get("X-Token"))
+		case r.URL.Path == "/echo" && r.Method == http.MethodPost:
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			_, _ = io.Copy(w, r.Body)
+		default:
+			http.Error(w, "no such thing", http.StatusNotFound)
+		}
+	}))
+	defer api.Close()
+	vars := map[string]map[string]string{
+		"http_behaviour": {"API_BASE": api.URL, "TOKEN": "t0k"},
+		"http_error":     {"API_BASE": api.URL},
+	}
 	cases := []behaviourCase{
+		{name: "http_request answers status, headers and parsed body", fixture: "http_behaviour", body: map[string]any{"id": "x1"}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{
+				"got":         map[string]any{"id": "x1", "token": "t0k"},
+				"echoed":      map[string]any{"item": map[string]any{"id": "x1", "token": "t0k"}, "note": "n x1"},
+				"missing":     404.0,
+				"missingBody": "no such thing\n",
+				"type":        "application/json",
+			}}},
+		{name: "http_request fails on a non-2xx status", fixture: "http_error", wantStatus: 200,
+			wantInstance: &instanceResult{Status: "errored"}, errorContains: "HTTP 404"},
 		{name: "chain of steps passes values", fixture: "step_chain", wantStatus: 200,
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"total": 20.0, "from": map[string]any{"n": 1.0}}}},
 		{name: "retries succeed on the third attempt", fixture: "retry_third_attempt", wantStatus: 200,
@@ -145,7 +176,7 @@ func TestBehaviour(t *testing.T) {
 			if err := os.WriteFile(path, b.Code, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			plan.Workers = append(plan.Workers, worker{Name: name, Bundle: path, WorkflowName: out.WorkflowName, ClassName: out.ClassName})
+			plan.Workers = append(plan.Workers, worker{Name: name, Bundle: path, WorkflowName: out.WorkflowName, ClassName: out.ClassName, Vars: vars[c.fixture]})
 		}
 		plan.Cases = append(plan.Cases, planCase{Worker: name, Method: c.method, Body: c.body, Headers: c.headers, Events: c.events, Header: c.header})
 	}
