@@ -1,0 +1,343 @@
+package postgres
+
+import (
+	"context"
+	"github.com/jackc/pgx/v5"
+	"strings"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+const userCols = `id, email, name, password_hash, created_at`
+
+func scanUser(sc rowScanner) (*edgeflow.User, error) {
+	var u edgeflow.User
+	if err := sc.Scan(&u.ID, &u.Email, &u.Name, &u.PasswordHash, timeCol{&u.CreatedAt}); err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// CreateUser stores u; a taken email (case-insensitive) is EConflict.
+func (s *Store) CreateUser(ctx context.Context, u *edgeflow.User) error {
+	if u.ID == "" {
+		u.ID = edgeflow.NewID(edgeflow.PrefixUser)
+	}
+	u.CreatedAt = s.timestamp()
+	return s.write(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO users (id, email, email_key, name, password_hash, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, u.ID, u.Email, strings.ToLower(u.Email), u.Name, u.PasswordHash, ts(u.CreatedAt))
+		return dbErr(err, "user", "email already registered", "")
+	})
+}
+
+// FindUserByID returns the user or ENotFound.
+func (s *Store) FindUserByID(ctx context.Context, id string) (*edgeflow.User, error) {
+	u, err := scanUser(s.queryRow(ctx, `SELECT `+userCols+` FROM users WHERE id = $1`, id))
+	return u, dbErr(err, "user", "", "")
+}
+
+// FindUserByEmail matches the email case-insensitively; ENotFound otherwise.
+func (s *Store) FindUserByEmail(ctx context.Context, email string) (*edgeflow.User, error) {
+	u, err := scanUser(s.queryRow(ctx, `SELECT `+userCols+` FROM users WHERE email_key = $1`, strings.ToLower(email)))
+	return u, dbErr(err, "user", "", "")
+}
+
+// CreateSession stores s.
+func (s *Store) CreateSession(ctx context.Context, ses *edgeflow.Session) error {
+	if ses.ID == "" {
+		ses.ID = edgeflow.NewID(edgeflow.PrefixSession)
+	}
+	ses.CreatedAt = s.timestamp()
+	ses.ExpiresAt = norm(ses.ExpiresAt)
+	ses.RevokedAt = normPtr(ses.RevokedAt)
+	return s.write(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, token_hash, csrf_token, active_organization_id,
+			active_project_id, created_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			ses.ID, ses.UserID, ses.TokenHash, ses.CSRFToken, ses.ActiveOrganizationID, ses.ActiveProjectID,
+			ts(ses.CreatedAt), ts(ses.ExpiresAt), nullTS(ses.RevokedAt))
+		return dbErr(err, "session", "", "user")
+	})
+}
+
+// FindSessionByTokenHash returns the session that is neither revoked nor
+// expired at now; ENotFound otherwise.
+func (s *Store) FindSessionByTokenHash(ctx context.Context, hash []byte, now time.Time) (*edgeflow.Session, error) {
+	var ses edgeflow.Session
+	err := s.queryRow(ctx, `SELECT id, user_id, token_hash, csrf_token, active_organization_id, active_project_id,
+		created_at, expires_at, revoked_at FROM sessions
+		WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2`, hash, ts(now)).
+		Scan(&ses.ID, &ses.UserID, &ses.TokenHash, &ses.CSRFToken, &ses.ActiveOrganizationID, &ses.ActiveProjectID,
+			timeCol{&ses.CreatedAt}, timeCol{&ses.ExpiresAt}, nullTimeCol{&ses.RevokedAt})
+	if err != nil {
+		return nil, dbErr(err, "session", "", "")
+	}
+	return &ses, nil
+}
+
+// SetSessionActive changes the active organization and project; ENotFound
+// for an unknown session.
+func (s *Store) SetSessionActive(ctx context.Context, sessionID, organizationID, projectID string) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE sessions SET active_organization_id = $1, active_project_id = $2 WHERE id = $3`,
+			organizationID, projectID, sessionID)
+		return affected(res, err, "session")
+	})
+}
+
+// RevokeSession marks the session revoked at at (the first revocation time
+// is kept); ENotFound for an unknown session.
+func (s *Store) RevokeSession(ctx context.Context, sessionID string, at time.Time) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2`,
+			ts(at), sessionID)
+		return affected(res, err, "session")
+	})
+}
+
+// CreateOrganization stores o and makes ownerUserID its owner in one
+// transaction; a taken slug is EConflict, an unknown user ENotFound.
+func (s *Store) CreateOrganization(ctx context.Context, o *edgeflow.Organization, ownerUserID string) error {
+	if o.ID == "" {
+		o.ID = edgeflow.NewID(edgeflow.PrefixOrganization)
+	}
+	o.CreatedAt = s.timestamp()
+	return s.write(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO organizations (id, name, slug, created_at) VALUES ($1, $2, $3, $4)`,
+			o.ID, o.Name, o.Slug, ts(o.CreatedAt))
+		if err != nil {
+			return dbErr(err, "organization", "organization slug already taken", "")
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO memberships (organization_id, user_id, role, created_at) VALUES ($1, $2, $3, $4)`,
+			o.ID, ownerUserID, edgeflow.RoleOwner, ts(o.CreatedAt))
+		return dbErr(err, "membership", "", "user")
+	})
+}
+
+const orgCols = `id, name, slug, created_at`
+
+// FindOrganizationByID returns the organization or ENotFound.
+func (s *Store) FindOrganizationByID(ctx context.Context, id string) (*edgeflow.Organization, error) {
+	var o edgeflow.Organization
+	err := s.queryRow(ctx, `SELECT `+orgCols+` FROM organizations WHERE id = $1`, id).
+		Scan(&o.ID, &o.Name, &o.Slug, timeCol{&o.CreatedAt})
+	if err != nil {
+		return nil, dbErr(err, "organization", "", "")
+	}
+	return &o, nil
+}
+
+// ListOrganizationsForUser lists the user's organizations with the user's
+// role, oldest organization first.
+func (s *Store) ListOrganizationsForUser(ctx context.Context, userID string) ([]edgeflow.OrganizationMembership, error) {
+	rows, err := s.query(ctx, `SELECT o.id, o.name, o.slug, o.created_at, m.role
+		FROM memberships m JOIN organizations o ON o.id = m.organization_id
+		WHERE m.user_id = $1 ORDER BY o.created_at, o.id`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []edgeflow.OrganizationMembership{}
+	for rows.Next() {
+		var m edgeflow.OrganizationMembership
+		if err := rows.Scan(&m.ID, &m.Name, &m.Slug, timeCol{&m.CreatedAt}, &m.Role); err != nil {
+			return nil, dbErr(err, "organization", "", "")
+		}
+		out = append(out, m)
+	}
+	return out, dbErr(rows.Err(), "organization", "", "")
+}
+
+// FindMembership returns the user's membership or ENotFound.
+func (s *Store) FindMembership(ctx context.Context, organizationID, userID string) (*edgeflow.Membership, error) {
+	var m edgeflow.Membership
+	err := s.queryRow(ctx, `SELECT organization_id, user_id, role, created_at FROM memberships
+		WHERE organization_id = $1 AND user_id = $2`, organizationID, userID).
+		Scan(&m.OrganizationID, &m.UserID, &m.Role, timeCol{&m.CreatedAt})
+	if err != nil {
+		return nil, dbErr(err, "membership", "", "")
+	}
+	return &m, nil
+}
+
+// AddMember adds a member or changes an existing member's role (keeping the
+// original CreatedAt, which is set on m); ENotFound for an unknown
+// organization or user.
+func (s *Store) AddMember(ctx context.Context, m *edgeflow.Membership) error {
+	now := s.timestamp()
+	return s.write(ctx, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO memberships (organization_id, user_id, role, created_at)
+			VALUES ($1, $2, $3, $4) ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role
+			RETURNING created_at`, m.OrganizationID, m.UserID, m.Role, ts(now)).Scan(timeCol{&m.CreatedAt})
+		return dbErr(err, "membership", "", "organization or user")
+	})
+}
+
+const projectCols = `id, organization_id, name, slug, description, created_at, updated_at`
+
+func scanProject(sc rowScanner) (edgeflow.Project, error) {
+	var p edgeflow.Project
+	err := sc.Scan(&p.ID, &p.OrganizationID, &p.Name, &p.Slug, &p.Description, timeCol{&p.CreatedAt}, timeCol{&p.UpdatedAt})
+	return p, err
+}
+
+// CreateProject stores p; a slug taken in the organization is EConflict.
+func (s *Store) CreateProject(ctx context.Context, p *edgeflow.Project) error {
+	if p.ID == "" {
+		p.ID = edgeflow.NewID(edgeflow.PrefixProject)
+	}
+	p.CreatedAt = s.timestamp()
+	p.UpdatedAt = p.CreatedAt
+	return s.write(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO projects (`+projectCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			p.ID, p.OrganizationID, p.Name, p.Slug, p.Description, ts(p.CreatedAt), ts(p.UpdatedAt))
+		return dbErr(err, "project", "project slug already taken in this organization", "organization")
+	})
+}
+
+// FindProjectByID returns the organization's project or ENotFound.
+func (s *Store) FindProjectByID(ctx context.Context, organizationID, id string) (*edgeflow.Project, error) {
+	p, err := scanProject(s.queryRow(ctx, `SELECT `+projectCols+` FROM projects WHERE organization_id = $1 AND id = $2`,
+		organizationID, id))
+	if err != nil {
+		return nil, dbErr(err, "project", "", "")
+	}
+	return &p, nil
+}
+
+// FindProjectBySlug returns the organization's project with slug or ENotFound.
+func (s *Store) FindProjectBySlug(ctx context.Context, organizationID, slug string) (*edgeflow.Project, error) {
+	p, err := scanProject(s.queryRow(ctx, `SELECT `+projectCols+` FROM projects WHERE organization_id = $1 AND slug = $2`,
+		organizationID, slug))
+	if err != nil {
+		return nil, dbErr(err, "project", "", "")
+	}
+	return &p, nil
+}
+
+// ListProjects lists the organization's projects, oldest first.
+func (s *Store) ListProjects(ctx context.Context, organizationID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Project], error) {
+	return listPage(ctx, s, `SELECT `+projectCols+` FROM projects WHERE organization_id = $1`, []any{organizationID},
+		keyset{key: "created_at", timeKey: true}, opts, func(sc rowScanner) (edgeflow.Project, string, string, error) {
+			p, err := scanProject(sc)
+			return p, timeKey(p.CreatedAt), p.ID, err
+		})
+}
+
+// UpdateProject writes name and description, sets UpdatedAt and refreshes p
+// from the stored row; ENotFound outside the organization.
+func (s *Store) UpdateProject(ctx context.Context, p *edgeflow.Project) error {
+	now := s.timestamp()
+	return s.write(ctx, func(tx pgx.Tx) error {
+		got, err := scanProject(tx.QueryRow(ctx, `UPDATE projects SET name = $1, description = $2, updated_at = $3
+			WHERE organization_id = $4 AND id = $5 RETURNING `+projectCols,
+			p.Name, p.Description, ts(now), p.OrganizationID, p.ID))
+		if err != nil {
+			return dbErr(err, "project", "", "")
+		}
+		*p = got
+		return nil
+	})
+}
+
+// DeleteProject deletes the project with its API keys and project-level
+// variables; EConflict while it holds workflows, ENotFound outside the
+// organization.
+func (s *Store) DeleteProject(ctx context.Context, organizationID, id string) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		var n int
+		err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM workflows WHERE project_id = p.id)
+			FROM projects p WHERE p.organization_id = $1 AND p.id = $2 FOR UPDATE`, organizationID, id).Scan(&n)
+		if err != nil {
+			return dbErr(err, "project", "", "")
+		}
+		if n > 0 {
+			return edgeflow.Errorf(edgeflow.EConflict, "project still holds %d workflows; move or delete them first", n)
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM env_vars WHERE organization_id = $1 AND project_id = $2`, organizationID, id); err != nil {
+			return dbErr(err, "project", "", "")
+		}
+		res, err := tx.Exec(ctx, `DELETE FROM projects WHERE organization_id = $1 AND id = $2`, organizationID, id)
+		return affected(res, err, "project")
+	})
+}
+
+const apiKeyCols = `id, organization_id, project_id, user_id, name, prefix, hash, scopes, expires_at, last_used_at, revoked_at, created_at`
+
+func scanAPIKey(sc rowScanner) (edgeflow.APIKey, error) {
+	var k edgeflow.APIKey
+	err := sc.Scan(&k.ID, &k.OrganizationID, &k.ProjectID, &k.UserID, &k.Name, &k.Prefix, &k.Hash, jsonCol{&k.Scopes},
+		nullTimeCol{&k.ExpiresAt}, nullTimeCol{&k.LastUsedAt}, nullTimeCol{&k.RevokedAt}, timeCol{&k.CreatedAt})
+	return k, err
+}
+
+// CreateAPIKey stores k; ENotFound for an unknown organization, project or user.
+func (s *Store) CreateAPIKey(ctx context.Context, k *edgeflow.APIKey) error {
+	if k.ID == "" {
+		k.ID = edgeflow.NewID(edgeflow.PrefixAPIKey)
+	}
+	k.CreatedAt = s.timestamp()
+	k.ExpiresAt, k.LastUsedAt, k.RevokedAt = normPtr(k.ExpiresAt), normPtr(k.LastUsedAt), normPtr(k.RevokedAt)
+	scopes, err := jsonArg(k.Scopes)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO api_keys (`+apiKeyCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+			k.ID, k.OrganizationID, k.ProjectID, k.UserID, k.Name, k.Prefix, k.Hash, scopes,
+			nullTS(k.ExpiresAt), nullTS(k.LastUsedAt), nullTS(k.RevokedAt), ts(k.CreatedAt))
+		return dbErr(err, "API key", "", "organization, project or user")
+	})
+}
+
+// FindAPIKeyByHash returns the key whatever its state, or ENotFound.
+func (s *Store) FindAPIKeyByHash(ctx context.Context, hash []byte) (*edgeflow.APIKey, error) {
+	k, err := scanAPIKey(s.queryRow(ctx, `SELECT `+apiKeyCols+` FROM api_keys WHERE hash = $1`, hash))
+	if err != nil {
+		return nil, dbErr(err, "API key", "", "")
+	}
+	return &k, nil
+}
+
+// ListAPIKeys lists the organization's keys, newest first.
+func (s *Store) ListAPIKeys(ctx context.Context, organizationID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.APIKey], error) {
+	return listPage(ctx, s, `SELECT `+apiKeyCols+` FROM api_keys WHERE organization_id = $1`, []any{organizationID},
+		keyset{key: "created_at", desc: true, timeKey: true}, opts, func(sc rowScanner) (edgeflow.APIKey, string, string, error) {
+			k, err := scanAPIKey(sc)
+			return k, timeKey(k.CreatedAt), k.ID, err
+		})
+}
+
+// RevokeAPIKey marks the key revoked at at (a revoked key keeps its first
+// revocation time); ENotFound outside the organization.
+func (s *Store) RevokeAPIKey(ctx context.Context, organizationID, id string, at time.Time) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1)
+			WHERE organization_id = $2 AND id = $3`, ts(at), organizationID, id)
+		return affected(res, err, "API key")
+	})
+}
+
+// touchInterval is how long a recorded API key use stands before a later
+// use is written again.
+const touchInterval = time.Minute
+
+// TouchAPIKey records a use of the key at at. Uses less than a minute after
+// the last recorded one are coalesced (not written). Unknown keys are ignored.
+func (s *Store) TouchAPIKey(ctx context.Context, id string, at time.Time) error {
+	at = norm(at)
+	if last, ok := s.touched.Load(id); ok && at.UnixMicro()-last.(int64) < touchInterval.Microseconds() {
+		return nil
+	}
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE api_keys SET last_used_at = $1
+			WHERE id = $2 AND (last_used_at IS NULL OR last_used_at <= $3)`,
+			at, id, at.Add(-touchInterval))
+		return dbErr(err, "API key", "", "")
+	})
+	if err == nil {
+		s.touched.Store(id, at.UnixMicro())
+	}
+	return err
+}

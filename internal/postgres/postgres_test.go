@@ -1,0 +1,120 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/postgres"
+	"github.com/edgeflow/edgeflow/internal/storetest"
+	"github.com/jackc/pgx/v5"
+)
+
+// testURL returns EDGEFLOW_TEST_POSTGRES_URL, skipping the test when it is
+// unset (failing instead when EDGEFLOW_TEST_REQUIRE_POSTGRES=1).
+func testURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv("EDGEFLOW_TEST_POSTGRES_URL")
+	if u == "" {
+		if os.Getenv("EDGEFLOW_TEST_REQUIRE_POSTGRES") == "1" {
+			t.Fatal("EDGEFLOW_TEST_POSTGRES_URL is not set and EDGEFLOW_TEST_REQUIRE_POSTGRES=1")
+		}
+		t.Skip("EDGEFLOW_TEST_POSTGRES_URL is not set")
+	}
+	return u
+}
+
+// freshSchema creates an empty schema, dropped when the test ends, and
+// returns base with its search_path set to it.
+func freshSchema(t testing.TB, base string) string {
+	t.Helper()
+	ctx := context.Background()
+	name := "edgeflow_test_" + strings.TrimPrefix(edgeflow.NewID("x"), "x_")
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA "+name+" CASCADE"); err != nil {
+			t.Error(err)
+		}
+	})
+	if strings.HasPrefix(base, "postgres://") || strings.HasPrefix(base, "postgresql://") {
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("search_path", name)
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	return base + " search_path=" + name
+}
+
+func openFresh(t testing.TB) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), freshSchema(t, testURL(t)), postgres.Options{MaxConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	testURL(t)
+	storetest.Run(t, func(t *testing.T) edgeflow.Store { return openFresh(t) })
+}
+
+// TestConcurrentOpen starts several stores on one empty schema at once, as
+// replicas starting together do: the migrations apply exactly once.
+func TestConcurrentOpen(t *testing.T) {
+	t.Parallel()
+	u := freshSchema(t, testURL(t))
+	ctx := context.Background()
+	stores := make([]*postgres.Store, 4)
+	errs := make([]error, len(stores))
+	var wg sync.WaitGroup
+	for i := range stores {
+		wg.Go(func() { stores[i], errs[i] = postgres.Open(ctx, u, postgres.Options{MaxConns: 2}) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("open %d: %v", i, err)
+		}
+		t.Cleanup(func() { stores[i].Close() })
+	}
+	for i, s := range stores {
+		if err := s.CreateUser(ctx, &edgeflow.User{Email: fmt.Sprintf("u%d@example.com", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := stores[0].FindUserByEmail(ctx, "U3@example.com"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenBadURL(t *testing.T) {
+	t.Parallel()
+	if _, err := postgres.Open(context.Background(), "postgres://%zz", postgres.Options{}); err == nil {
+		t.Fatal("Open with a malformed URL succeeded")
+	}
+}

@@ -1,0 +1,385 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"github.com/jackc/pgx/v5"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+const runCols = `id, workflow_id, project_id, version_id, connection_id, deployment_id, workflow_name, instance_id, status,
+	status_detail, params, output, error, steps, created_at, started_at, ended_at, updated_at, next_refresh_at,
+	refresh_failures`
+
+func scanRun(sc rowScanner) (edgeflow.Run, error) {
+	var r edgeflow.Run
+	err := sc.Scan(&r.ID, &r.WorkflowID, &r.ProjectID, &r.VersionID, &r.ConnectionID, &r.DeploymentID, &r.WorkflowName,
+		&r.InstanceID, &r.Status, &r.StatusDetail, rawCol{&r.Params}, rawCol{&r.Output}, &r.Error, rawCol{&r.Steps},
+		timeCol{&r.CreatedAt}, nullTimeCol{&r.StartedAt}, nullTimeCol{&r.EndedAt}, timeCol{&r.UpdatedAt},
+		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures)
+	return r, err
+}
+
+// CreateRun stores r. ProjectID is taken from the workflow and an empty
+// Status becomes queued; ENotFound for an unknown workflow.
+func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
+	if r.ID == "" {
+		r.ID = edgeflow.NewID(edgeflow.PrefixRun)
+	}
+	if r.Status == "" {
+		r.Status = edgeflow.RunQueued
+	}
+	r.CreatedAt = s.timestamp()
+	r.UpdatedAt = r.CreatedAt
+	r.StartedAt, r.EndedAt, r.NextRefreshAt = normPtr(r.StartedAt), normPtr(r.EndedAt), normPtr(r.NextRefreshAt)
+	return s.write(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT project_id FROM workflows WHERE id = $1`, r.WorkflowID).
+			Scan(&r.ProjectID); err != nil {
+			return dbErr(err, "workflow", "", "")
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+			r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
+			r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
+			ts(r.CreatedAt), nullTS(r.StartedAt), nullTS(r.EndedAt), ts(r.UpdatedAt),
+			nullTS(r.NextRefreshAt), r.RefreshFailures)
+		return dbErr(err, "run", "", "workflow")
+	})
+}
+
+// FindRunByID returns the workflow's run or ENotFound.
+func (s *Store) FindRunByID(ctx context.Context, workflowID, id string) (*edgeflow.Run, error) {
+	r, err := scanRun(s.queryRow(ctx, `SELECT `+runCols+` FROM runs WHERE workflow_id = $1 AND id = $2`, workflowID, id))
+	if err != nil {
+		return nil, dbErr(err, "run", "", "")
+	}
+	return &r, nil
+}
+
+// FindRunByInstanceID returns the workflow's newest run with the provider
+// instance id, or ENotFound.
+func (s *Store) FindRunByInstanceID(ctx context.Context, workflowID, instanceID string) (*edgeflow.Run, error) {
+	r, err := scanRun(s.queryRow(ctx, `SELECT `+runCols+` FROM runs WHERE workflow_id = $1 AND instance_id = $2
+		ORDER BY created_at DESC, id DESC LIMIT 1`, workflowID, instanceID))
+	if err != nil {
+		return nil, dbErr(err, "run", "", "")
+	}
+	return &r, nil
+}
+
+// ListRuns lists the project's runs (narrowed by workflow and status when
+// set), newest first.
+func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], error) {
+	q := `SELECT ` + runCols + ` FROM runs WHERE project_id = $1`
+	args := []any{f.ProjectID}
+	if f.WorkflowID != "" {
+		args = append(args, f.WorkflowID)
+		q += fmt.Sprintf(` AND workflow_id = $%d`, len(args))
+	}
+	if f.Status != "" {
+		args = append(args, f.Status)
+		q += fmt.Sprintf(` AND status = $%d`, len(args))
+	}
+	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, timeKey: true}, opts,
+		func(sc rowScanner) (edgeflow.Run, string, string, error) {
+			r, err := scanRun(sc)
+			return r, timeKey(r.CreatedAt), r.ID, err
+		})
+}
+
+// UpdateRun writes status, statusDetail, output, error, steps, startedAt,
+// endedAt, nextRefreshAt and refreshFailures, sets UpdatedAt and refreshes r
+// from the stored row; ENotFound for an unknown run of the workflow.
+func (s *Store) UpdateRun(ctx context.Context, r *edgeflow.Run) error {
+	now := s.timestamp()
+	return s.write(ctx, func(tx pgx.Tx) error {
+		got, err := scanRun(tx.QueryRow(ctx, `UPDATE runs SET status = $1, status_detail = $2, output = $3, error = $4,
+			steps = $5, started_at = $6, ended_at = $7, next_refresh_at = $8, refresh_failures = $9, updated_at = $10
+			WHERE workflow_id = $11 AND id = $12 RETURNING `+runCols,
+			r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), nullTS(r.StartedAt),
+			nullTS(r.EndedAt), nullTS(r.NextRefreshAt), r.RefreshFailures, ts(now), r.WorkflowID, r.ID))
+		if err != nil {
+			return dbErr(err, "run", "", "")
+		}
+		*r = got
+		return nil
+	})
+}
+
+// ListRunsDueForRefresh returns up to limit (100 when limit <= 0) non-final
+// runs whose NextRefreshAt is at or before now, oldest due first.
+func (s *Store) ListRunsDueForRefresh(ctx context.Context, now time.Time, limit int) ([]edgeflow.Run, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := s.query(ctx, `SELECT `+runCols+` FROM runs
+		WHERE next_refresh_at IS NOT NULL AND next_refresh_at <= $1 AND status NOT IN ('complete', 'errored', 'terminated')
+		ORDER BY next_refresh_at, id LIMIT $2`, ts(now), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []edgeflow.Run{}
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, dbErr(err, "run", "", "")
+		}
+		out = append(out, r)
+	}
+	return out, dbErr(rows.Err(), "run", "", "")
+}
+
+const connectionCols = `id, organization_id, provider, name, account_id, sealed_credentials, created_at, updated_at`
+
+func scanConnection(sc rowScanner) (edgeflow.Connection, error) {
+	var c edgeflow.Connection
+	err := sc.Scan(&c.ID, &c.OrganizationID, &c.Provider, &c.Name, &c.AccountID, &c.SealedCredentials,
+		timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt})
+	return c, err
+}
+
+// CreateConnection stores c; ENotFound for an unknown organization.
+func (s *Store) CreateConnection(ctx context.Context, c *edgeflow.Connection) error {
+	if c.ID == "" {
+		c.ID = edgeflow.NewID(edgeflow.PrefixConnection)
+	}
+	c.CreatedAt = s.timestamp()
+	c.UpdatedAt = c.CreatedAt
+	return s.write(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO connections (`+connectionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			c.ID, c.OrganizationID, c.Provider, c.Name, c.AccountID, c.SealedCredentials, ts(c.CreatedAt), ts(c.UpdatedAt))
+		return dbErr(err, "connection", "", "organization")
+	})
+}
+
+// FindConnectionByID returns the organization's connection or ENotFound.
+func (s *Store) FindConnectionByID(ctx context.Context, organizationID, id string) (*edgeflow.Connection, error) {
+	c, err := scanConnection(s.queryRow(ctx, `SELECT `+connectionCols+` FROM connections WHERE organization_id = $1 AND id = $2`,
+		organizationID, id))
+	if err != nil {
+		return nil, dbErr(err, "connection", "", "")
+	}
+	return &c, nil
+}
+
+// ListConnections lists the organization's connections, newest first.
+func (s *Store) ListConnections(ctx context.Context, organizationID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Connection], error) {
+	return listPage(ctx, s, `SELECT `+connectionCols+` FROM connections WHERE organization_id = $1`, []any{organizationID},
+		keyset{key: "created_at", desc: true, timeKey: true}, opts, func(sc rowScanner) (edgeflow.Connection, string, string, error) {
+			c, err := scanConnection(sc)
+			return c, timeKey(c.CreatedAt), c.ID, err
+		})
+}
+
+// UpdateConnection writes provider, name, accountId and the sealed
+// credentials, sets UpdatedAt and refreshes c; ENotFound outside the
+// organization.
+func (s *Store) UpdateConnection(ctx context.Context, c *edgeflow.Connection) error {
+	now := s.timestamp()
+	return s.write(ctx, func(tx pgx.Tx) error {
+		got, err := scanConnection(tx.QueryRow(ctx, `UPDATE connections SET provider = $1, name = $2, account_id = $3,
+			sealed_credentials = $4, updated_at = $5 WHERE organization_id = $6 AND id = $7 RETURNING `+connectionCols,
+			c.Provider, c.Name, c.AccountID, c.SealedCredentials, ts(now), c.OrganizationID, c.ID))
+		if err != nil {
+			return dbErr(err, "connection", "", "")
+		}
+		*c = got
+		return nil
+	})
+}
+
+// DeleteConnection deletes the connection; EConflict while an active
+// deployment uses it, ENotFound outside the organization.
+func (s *Store) DeleteConnection(ctx context.Context, organizationID, id string) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		var inUse bool
+		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deployments WHERE connection_id = c.id AND status = 'active')
+			FROM connections c WHERE c.organization_id = $1 AND c.id = $2 FOR UPDATE`, organizationID, id).Scan(boolCol{&inUse})
+		if err != nil {
+			return dbErr(err, "connection", "", "")
+		}
+		if inUse {
+			return edgeflow.Errorf(edgeflow.EConflict, "connection is used by an active deployment; take it down first")
+		}
+		res, err := tx.Exec(ctx, `DELETE FROM connections WHERE organization_id = $1 AND id = $2`, organizationID, id)
+		return affected(res, err, "connection")
+	})
+}
+
+const envVarCols = `id, organization_id, project_id, name, value, is_secret, created_at, updated_at`
+
+func scanEnvVar(sc rowScanner) (edgeflow.EnvVar, error) {
+	var v edgeflow.EnvVar
+	err := sc.Scan(&v.ID, &v.OrganizationID, &v.ProjectID, &v.Name, &v.Value, boolCol{&v.IsSecret},
+		timeCol{&v.CreatedAt}, timeCol{&v.UpdatedAt})
+	return v, err
+}
+
+// CreateEnvVar stores v; a name taken in the same scope is EConflict, an
+// unknown organization or project (of another organization) ENotFound.
+func (s *Store) CreateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
+	if v.ID == "" {
+		v.ID = edgeflow.NewID(edgeflow.PrefixEnvVar)
+	}
+	v.CreatedAt = s.timestamp()
+	v.UpdatedAt = v.CreatedAt
+	return s.write(ctx, func(tx pgx.Tx) error {
+		if v.ProjectID != "" {
+			var one int
+			if err := tx.QueryRow(ctx, `SELECT 1 FROM projects WHERE organization_id = $1 AND id = $2`,
+				v.OrganizationID, v.ProjectID).Scan(&one); err != nil {
+				return dbErr(err, "project", "", "")
+			}
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO env_vars (`+envVarCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			v.ID, v.OrganizationID, v.ProjectID, v.Name, v.Value, v.IsSecret, ts(v.CreatedAt), ts(v.UpdatedAt))
+		return dbErr(err, "environment variable", "environment variable "+v.Name+" already exists in this scope", "organization")
+	})
+}
+
+// FindEnvVarByID returns the organization's variable or ENotFound.
+func (s *Store) FindEnvVarByID(ctx context.Context, organizationID, id string) (*edgeflow.EnvVar, error) {
+	v, err := scanEnvVar(s.queryRow(ctx, `SELECT `+envVarCols+` FROM env_vars WHERE organization_id = $1 AND id = $2`,
+		organizationID, id))
+	if err != nil {
+		return nil, dbErr(err, "environment variable", "", "")
+	}
+	return &v, nil
+}
+
+// ListEnvVars lists the organization-level variables and, when projectID is
+// set, that project's, ordered by name (then id).
+func (s *Store) ListEnvVars(ctx context.Context, organizationID, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.EnvVar], error) {
+	return listPage(ctx, s, `SELECT `+envVarCols+` FROM env_vars WHERE organization_id = $1 AND project_id IN ('', $2)`,
+		[]any{organizationID, projectID}, keyset{key: "name"}, opts, func(sc rowScanner) (edgeflow.EnvVar, string, string, error) {
+			v, err := scanEnvVar(sc)
+			return v, v.Name, v.ID, err
+		})
+}
+
+// UpdateEnvVar writes name, value and isSecret, sets UpdatedAt and refreshes
+// v; EConflict when the new name is taken in the scope, ENotFound outside
+// the organization.
+func (s *Store) UpdateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
+	now := s.timestamp()
+	return s.write(ctx, func(tx pgx.Tx) error {
+		got, err := scanEnvVar(tx.QueryRow(ctx, `UPDATE env_vars SET name = $1, value = $2, is_secret = $3, updated_at = $4
+			WHERE organization_id = $5 AND id = $6 RETURNING `+envVarCols,
+			v.Name, v.Value, v.IsSecret, ts(now), v.OrganizationID, v.ID))
+		if err != nil {
+			return dbErr(err, "environment variable", "environment variable "+v.Name+" already exists in this scope", "")
+		}
+		*v = got
+		return nil
+	})
+}
+
+// DeleteEnvVar deletes the variable; ENotFound outside the organization.
+func (s *Store) DeleteEnvVar(ctx context.Context, organizationID, id string) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM env_vars WHERE organization_id = $1 AND id = $2`, organizationID, id)
+		return affected(res, err, "environment variable")
+	})
+}
+
+const installedNodeCols = `id, organization_id, node_id, version, definition, template, checksum, installed_by,
+	installed_at, updated_at`
+
+func scanInstalledNode(sc rowScanner) (edgeflow.InstalledNode, error) {
+	var n edgeflow.InstalledNode
+	err := sc.Scan(&n.ID, &n.OrganizationID, &n.NodeID, &n.Version, rawCol{&n.Definition}, &n.Template, &n.Checksum,
+		&n.InstalledBy, timeCol{&n.InstalledAt}, timeCol{&n.UpdatedAt})
+	return n, err
+}
+
+// InstallNode stores n; EConflict when the node is already installed in the
+// organization.
+func (s *Store) InstallNode(ctx context.Context, n *edgeflow.InstalledNode) error {
+	if n.ID == "" {
+		n.ID = edgeflow.NewID(edgeflow.PrefixInstall)
+	}
+	n.InstalledAt = s.timestamp()
+	n.UpdatedAt = n.InstalledAt
+	return s.write(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO installed_nodes (`+installedNodeCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			n.ID, n.OrganizationID, n.NodeID, n.Version, rawArg(n.Definition), n.Template, n.Checksum, n.InstalledBy,
+			ts(n.InstalledAt), ts(n.UpdatedAt))
+		return dbErr(err, "installed node", "node "+n.NodeID+" is already installed", "organization")
+	})
+}
+
+// FindInstalledNode returns the organization's installation of nodeID or ENotFound.
+func (s *Store) FindInstalledNode(ctx context.Context, organizationID, nodeID string) (*edgeflow.InstalledNode, error) {
+	n, err := scanInstalledNode(s.queryRow(ctx, `SELECT `+installedNodeCols+` FROM installed_nodes
+		WHERE organization_id = $1 AND node_id = $2`, organizationID, nodeID))
+	if err != nil {
+		return nil, dbErr(err, "installed node", "", "")
+	}
+	return &n, nil
+}
+
+// ListInstalledNodes lists the organization's installations ordered by node id.
+func (s *Store) ListInstalledNodes(ctx context.Context, organizationID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.InstalledNode], error) {
+	return listPage(ctx, s, `SELECT `+installedNodeCols+` FROM installed_nodes WHERE organization_id = $1`,
+		[]any{organizationID}, keyset{key: "node_id"}, opts, func(sc rowScanner) (edgeflow.InstalledNode, string, string, error) {
+			n, err := scanInstalledNode(sc)
+			return n, n.NodeID, n.ID, err
+		})
+}
+
+// UpdateInstalledNode writes version, definition, template and checksum of
+// the organization's installation of n.NodeID, sets UpdatedAt and refreshes
+// n; ENotFound when it is not installed.
+func (s *Store) UpdateInstalledNode(ctx context.Context, n *edgeflow.InstalledNode) error {
+	now := s.timestamp()
+	return s.write(ctx, func(tx pgx.Tx) error {
+		got, err := scanInstalledNode(tx.QueryRow(ctx, `UPDATE installed_nodes SET version = $1, definition = $2,
+			template = $3, checksum = $4, updated_at = $5 WHERE organization_id = $6 AND node_id = $7 RETURNING `+installedNodeCols,
+			n.Version, rawArg(n.Definition), n.Template, n.Checksum, ts(now), n.OrganizationID, n.NodeID))
+		if err != nil {
+			return dbErr(err, "installed node", "", "")
+		}
+		*n = got
+		return nil
+	})
+}
+
+// UninstallNode deletes the installation; ENotFound when it is not installed.
+func (s *Store) UninstallNode(ctx context.Context, organizationID, nodeID string) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM installed_nodes WHERE organization_id = $1 AND node_id = $2`,
+			organizationID, nodeID)
+		return affected(res, err, "installed node")
+	})
+}
+
+// hitRetention is how long a rate limit window is kept after it started;
+// windows up to this long are supported.
+const hitRetention = time.Hour
+
+// Hit counts one request against key in the fixed window starting at
+// windowStart and returns the count so far in that window. Windows that
+// started more than an hour before windowStart are pruned (at most once a
+// minute).
+func (s *Store) Hit(ctx context.Context, key string, windowStart time.Time) (int, error) {
+	ws := norm(windowStart)
+	var n int
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `INSERT INTO rate_hits (key, window_start, count) VALUES ($1, $2, 1)
+			ON CONFLICT (key, window_start) DO UPDATE SET count = rate_hits.count + 1 RETURNING count`, key, ws).Scan(&n); err != nil {
+			return dbErr(err, "rate limit counter", "", "")
+		}
+		last := s.lastPrune.Load()
+		if ws.UnixMicro()-last >= time.Minute.Microseconds() && s.lastPrune.CompareAndSwap(last, ws.UnixMicro()) {
+			if _, err := tx.Exec(ctx, `DELETE FROM rate_hits WHERE window_start < $1`,
+				ws.Add(-hitRetention)); err != nil {
+				return dbErr(err, "rate limit counter", "", "")
+			}
+		}
+		return nil
+	})
+	return n, err
+}

@@ -1,0 +1,398 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"github.com/jackc/pgx/v5"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+const workflowCols = `id, organization_id, project_id, name, description, kind, env_vars, trigger_code, dependencies,
+	deploy_config, current_version_id, active_version_id, created_at, updated_at`
+
+func scanWorkflow(sc rowScanner) (edgeflow.Workflow, error) {
+	var w edgeflow.Workflow
+	err := sc.Scan(&w.ID, &w.OrganizationID, &w.ProjectID, &w.Name, &w.Description, &w.Kind, jsonCol{&w.EnvVars},
+		&w.TriggerCode, jsonCol{&w.Dependencies}, jsonCol{&w.DeployConfig}, &w.CurrentVersionID, &w.ActiveVersionID,
+		timeCol{&w.CreatedAt}, timeCol{&w.UpdatedAt})
+	return w, err
+}
+
+// workflowJSON encodes the JSON columns of w.
+func workflowJSON(w *edgeflow.Workflow) (envVars, deps, deployConfig string, err error) {
+	if envVars, err = jsonArg(w.EnvVars); err != nil {
+		return
+	}
+	if deps, err = jsonArg(w.Dependencies); err != nil {
+		return
+	}
+	deployConfig, err = jsonArg(w.DeployConfig)
+	return
+}
+
+// CreateWorkflow stores w in its project. OrganizationID is taken from the
+// project; ENotFound for an unknown project.
+func (s *Store) CreateWorkflow(ctx context.Context, w *edgeflow.Workflow) error {
+	if w.ID == "" {
+		w.ID = edgeflow.NewID(edgeflow.PrefixWorkflow)
+	}
+	w.CreatedAt = s.timestamp()
+	w.UpdatedAt = w.CreatedAt
+	envVars, deps, deployConfig, err := workflowJSON(w)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT organization_id FROM projects WHERE id = $1 FOR SHARE`, w.ProjectID).
+			Scan(&w.OrganizationID); err != nil {
+			return dbErr(err, "project", "", "")
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO workflows (`+workflowCols+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+			w.ID, w.OrganizationID, w.ProjectID, w.Name, w.Description, w.Kind, envVars, w.TriggerCode, deps,
+			deployConfig, w.CurrentVersionID, w.ActiveVersionID, ts(w.CreatedAt), ts(w.UpdatedAt))
+		return dbErr(err, "workflow", "", "project")
+	})
+}
+
+// FindWorkflowByID returns the project's workflow or ENotFound.
+func (s *Store) FindWorkflowByID(ctx context.Context, projectID, id string) (*edgeflow.Workflow, error) {
+	w, err := scanWorkflow(s.queryRow(ctx, `SELECT `+workflowCols+` FROM workflows WHERE project_id = $1 AND id = $2`,
+		projectID, id))
+	if err != nil {
+		return nil, dbErr(err, "workflow", "", "")
+	}
+	return &w, nil
+}
+
+// ListWorkflows lists the project's workflows and functions, newest first,
+// in one indexed query (workflows_project_created).
+func (s *Store) ListWorkflows(ctx context.Context, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Workflow], error) {
+	return listPage(ctx, s, `SELECT `+workflowCols+` FROM workflows WHERE project_id = $1`, []any{projectID},
+		keyset{key: "created_at", desc: true, timeKey: true}, opts, func(sc rowScanner) (edgeflow.Workflow, string, string, error) {
+			w, err := scanWorkflow(sc)
+			return w, timeKey(w.CreatedAt), w.ID, err
+		})
+}
+
+// UpdateWorkflow writes name, description, envVars, triggerCode,
+// dependencies and deployConfig, sets UpdatedAt and refreshes w from the
+// stored row; ENotFound outside the project.
+func (s *Store) UpdateWorkflow(ctx context.Context, w *edgeflow.Workflow) error {
+	now := s.timestamp()
+	envVars, deps, deployConfig, err := workflowJSON(w)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx pgx.Tx) error {
+		got, err := scanWorkflow(tx.QueryRow(ctx, `UPDATE workflows SET name = $1, description = $2, env_vars = $3,
+			trigger_code = $4, dependencies = $5, deploy_config = $6, updated_at = $7
+			WHERE project_id = $8 AND id = $9 RETURNING `+workflowCols,
+			w.Name, w.Description, envVars, w.TriggerCode, deps, deployConfig, ts(now), w.ProjectID, w.ID))
+		if err != nil {
+			return dbErr(err, "workflow", "", "")
+		}
+		*w = got
+		return nil
+	})
+}
+
+// MoveWorkflow moves the workflow with its runs and deployments to
+// toProjectID; ENotFound when the workflow is not in fromProjectID or the
+// target project is not in the same organization.
+func (s *Store) MoveWorkflow(ctx context.Context, fromProjectID, id, toProjectID string) error {
+	now := s.timestamp()
+	return s.write(ctx, func(tx pgx.Tx) error {
+		var org string
+		if err := tx.QueryRow(ctx, `SELECT organization_id FROM workflows WHERE project_id = $1 AND id = $2 FOR UPDATE`,
+			fromProjectID, id).Scan(&org); err != nil {
+			return dbErr(err, "workflow", "", "")
+		}
+		var one int
+		if err := tx.QueryRow(ctx, `SELECT 1 FROM projects WHERE organization_id = $1 AND id = $2 FOR SHARE`,
+			org, toProjectID).Scan(&one); err != nil {
+			return dbErr(err, "project", "", "")
+		}
+		if fromProjectID == toProjectID {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE workflows SET project_id = $1, updated_at = $2 WHERE id = $3`,
+			toProjectID, ts(now), id); err != nil {
+			return dbErr(err, "workflow", "", "")
+		}
+		if _, err := tx.Exec(ctx, `UPDATE runs SET project_id = $1 WHERE workflow_id = $2`, toProjectID, id); err != nil {
+			return dbErr(err, "run", "", "")
+		}
+		if _, err := tx.Exec(ctx, `UPDATE deployments SET project_id = $1 WHERE workflow_id = $2`, toProjectID, id); err != nil {
+			return dbErr(err, "deployment", "", "")
+		}
+		return nil
+	})
+}
+
+// DeleteWorkflow deletes the workflow with its versions, deployments and
+// runs; ENotFound outside the project.
+func (s *Store) DeleteWorkflow(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM workflows WHERE project_id = $1 AND id = $2`, projectID, id)
+		return affected(res, err, "workflow")
+	})
+}
+
+// nodeIDs returns the distinct node ids of node references "<id>@<version>".
+func nodeIDs(types []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range types {
+		id, _, _ := strings.Cut(t, "@")
+		if id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+const versionSummaryCols = `id, workflow_id, number, locked, node_types, created_by, created_at`
+
+func scanVersionSummary(sc rowScanner, extra ...any) (edgeflow.Version, error) {
+	var v edgeflow.Version
+	dest := append([]any{&v.ID, &v.WorkflowID, &v.Number, boolCol{&v.Locked}, jsonCol{&v.NodeTypes}, &v.CreatedBy,
+		timeCol{&v.CreatedAt}}, extra...)
+	err := sc.Scan(dest...)
+	return v, err
+}
+
+// CreateVersion numbers v (highest number so far + 1, never reused), stores
+// it and makes it the workflow's current version, in one transaction;
+// ENotFound for an unknown workflow.
+func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
+	if v.ID == "" {
+		v.ID = edgeflow.NewID(edgeflow.PrefixVersion)
+	}
+	v.CreatedAt = s.timestamp()
+	nodeTypes, err := jsonArg(v.NodeTypes)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx pgx.Tx) error {
+		var n int
+		if err := tx.QueryRow(ctx, `UPDATE workflows SET last_version = last_version + 1 WHERE id = $1
+			RETURNING last_version`, v.WorkflowID).Scan(&n); err != nil {
+			return dbErr(err, "workflow", "", "")
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO versions (id, workflow_id, number, ir, code, locked, node_types,
+			created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			v.ID, v.WorkflowID, n, rawArg(v.IR), v.Code, v.Locked, nodeTypes, v.CreatedBy, ts(v.CreatedAt))
+		if err != nil {
+			return dbErr(err, "version", "", "workflow")
+		}
+		for _, node := range nodeIDs(v.NodeTypes) {
+			if _, err := tx.Exec(ctx, `INSERT INTO version_nodes (version_id, node_id) VALUES ($1, $2)`, v.ID, node); err != nil {
+				return dbErr(err, "version", "", "")
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE workflows SET current_version_id = $1 WHERE id = $2`, v.ID, v.WorkflowID); err != nil {
+			return dbErr(err, "workflow", "", "")
+		}
+		v.Number = n
+		return nil
+	})
+}
+
+// FindVersionByID returns the workflow's version with IR and code, or ENotFound.
+func (s *Store) FindVersionByID(ctx context.Context, workflowID, id string) (*edgeflow.Version, error) {
+	var ir json.RawMessage
+	var code string
+	v, err := scanVersionSummary(s.queryRow(ctx, `SELECT `+versionSummaryCols+`, ir, code FROM versions
+		WHERE workflow_id = $1 AND id = $2`, workflowID, id), rawCol{&ir}, &code)
+	if err != nil {
+		return nil, dbErr(err, "version", "", "")
+	}
+	v.IR, v.Code = ir, code
+	return &v, nil
+}
+
+// ListVersions lists summaries (IR and Code empty) of the workflow's
+// versions, highest number first.
+func (s *Store) ListVersions(ctx context.Context, workflowID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Version], error) {
+	return listPage(ctx, s, `SELECT `+versionSummaryCols+` FROM versions WHERE workflow_id = $1`, []any{workflowID},
+		keyset{key: "number", desc: true, intKey: true}, opts, func(sc rowScanner) (edgeflow.Version, string, string, error) {
+			v, err := scanVersionSummary(sc)
+			return v, strconv.Itoa(v.Number), v.ID, err
+		})
+}
+
+// SetVersionLocked locks or unlocks the version; ENotFound outside the workflow.
+func (s *Store) SetVersionLocked(ctx context.Context, workflowID, id string, locked bool) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE versions SET locked = $1 WHERE workflow_id = $2 AND id = $3`,
+			locked, workflowID, id)
+		return affected(res, err, "version")
+	})
+}
+
+// DeleteVersion deletes the version; EConflict when it is locked, the
+// workflow's active version or the version of an active deployment. Deleting
+// the current version makes the highest remaining one current.
+func (s *Store) DeleteVersion(ctx context.Context, workflowID, id string) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		var locked, inUse bool
+		var current, active string
+		err := tx.QueryRow(ctx, `SELECT v.locked, w.current_version_id, w.active_version_id,
+			EXISTS (SELECT 1 FROM deployments d WHERE d.version_id = v.id AND d.status = 'active')
+			FROM versions v JOIN workflows w ON w.id = v.workflow_id WHERE v.workflow_id = $1 AND v.id = $2
+			FOR UPDATE OF w`,
+			workflowID, id).Scan(boolCol{&locked}, &current, &active, boolCol{&inUse})
+		if err != nil {
+			return dbErr(err, "version", "", "")
+		}
+		switch {
+		case locked:
+			return edgeflow.Errorf(edgeflow.EConflict, "version is locked")
+		case active == id || inUse:
+			return edgeflow.Errorf(edgeflow.EConflict, "version is deployed")
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM versions WHERE id = $1`, id); err != nil {
+			return dbErr(err, "version", "", "")
+		}
+		if current == id {
+			_, err := tx.Exec(ctx, `UPDATE workflows SET current_version_id = COALESCE(
+				(SELECT id FROM versions WHERE workflow_id = $1 ORDER BY number DESC LIMIT 1), '') WHERE id = $2`,
+				workflowID, workflowID)
+			return dbErr(err, "workflow", "", "")
+		}
+		return nil
+	})
+}
+
+const deploymentCols = `id, workflow_id, project_id, version_id, connection_id, status, url, script_name, workflow_name,
+	created_by, created_at, removed_at`
+
+func scanDeployment(sc rowScanner) (edgeflow.Deployment, error) {
+	var d edgeflow.Deployment
+	err := sc.Scan(&d.ID, &d.WorkflowID, &d.ProjectID, &d.VersionID, &d.ConnectionID, &d.Status, &d.URL, &d.ScriptName,
+		&d.WorkflowName, &d.CreatedBy, timeCol{&d.CreatedAt}, nullTimeCol{&d.RemovedAt})
+	return d, err
+}
+
+// RecordDeployment stores d as the active deployment of (workflow,
+// connection), marks the previous active one replaced and sets the
+// workflow's active version, in one transaction. ProjectID is taken from the
+// workflow; ENotFound for an unknown workflow or a version of another workflow.
+func (s *Store) RecordDeployment(ctx context.Context, d *edgeflow.Deployment) error {
+	if d.ID == "" {
+		d.ID = edgeflow.NewID(edgeflow.PrefixDeployment)
+	}
+	d.CreatedAt = s.timestamp()
+	d.Status = edgeflow.DeploymentActive
+	d.RemovedAt = nil
+	return s.write(ctx, func(tx pgx.Tx) error {
+		var project string
+		if err := tx.QueryRow(ctx, `SELECT project_id FROM workflows WHERE id = $1 FOR UPDATE`, d.WorkflowID).Scan(&project); err != nil {
+			return dbErr(err, "workflow", "", "")
+		}
+		var one int
+		if err := tx.QueryRow(ctx, `SELECT 1 FROM versions WHERE workflow_id = $1 AND id = $2`,
+			d.WorkflowID, d.VersionID).Scan(&one); err != nil {
+			return dbErr(err, "version", "", "")
+		}
+		d.ProjectID = project
+		if _, err := tx.Exec(ctx, `UPDATE deployments SET status = 'replaced'
+			WHERE workflow_id = $1 AND connection_id = $2 AND status = 'active'`, d.WorkflowID, d.ConnectionID); err != nil {
+			return dbErr(err, "deployment", "", "")
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO deployments (`+deploymentCols+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL)`,
+			d.ID, d.WorkflowID, d.ProjectID, d.VersionID, d.ConnectionID, d.Status, d.URL, d.ScriptName, d.WorkflowName,
+			d.CreatedBy, ts(d.CreatedAt)); err != nil {
+			return dbErr(err, "deployment", "", "workflow")
+		}
+		_, err := tx.Exec(ctx, `UPDATE workflows SET active_version_id = $1 WHERE id = $2`, d.VersionID, d.WorkflowID)
+		return dbErr(err, "workflow", "", "")
+	})
+}
+
+// FindActiveDeployment returns the active deployment of the workflow on the
+// connection (the newest active one when connectionID is ""), or ENotFound.
+func (s *Store) FindActiveDeployment(ctx context.Context, workflowID, connectionID string) (*edgeflow.Deployment, error) {
+	d, err := scanDeployment(s.queryRow(ctx, `SELECT `+deploymentCols+` FROM deployments
+		WHERE workflow_id = $1 AND status = 'active' AND ($2 = '' OR connection_id = $3)
+		ORDER BY created_at DESC, id DESC LIMIT 1`, workflowID, connectionID, connectionID))
+	if err != nil {
+		return nil, dbErr(err, "deployment", "", "")
+	}
+	return &d, nil
+}
+
+// ListDeployments lists the project's deployments (of one workflow when
+// f.WorkflowID is set), newest first.
+func (s *Store) ListDeployments(ctx context.Context, f edgeflow.DeploymentFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Deployment], error) {
+	q := `SELECT ` + deploymentCols + ` FROM deployments WHERE project_id = $1`
+	args := []any{f.ProjectID}
+	if f.WorkflowID != "" {
+		args = append(args, f.WorkflowID)
+		q += fmt.Sprintf(` AND workflow_id = $%d`, len(args))
+	}
+	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, timeKey: true}, opts,
+		func(sc rowScanner) (edgeflow.Deployment, string, string, error) {
+			d, err := scanDeployment(sc)
+			return d, timeKey(d.CreatedAt), d.ID, err
+		})
+}
+
+// RemoveDeployment marks the active deployment of (workflow, connection)
+// removed at at and returns it. The workflow's active version becomes that
+// of its newest remaining active deployment, or "" when none is left.
+// ENotFound when nothing is deployed there.
+func (s *Store) RemoveDeployment(ctx context.Context, workflowID, connectionID string, at time.Time) (*edgeflow.Deployment, error) {
+	var out edgeflow.Deployment
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		var one int
+		if err := tx.QueryRow(ctx, `SELECT 1 FROM workflows WHERE id = $1 FOR UPDATE`, workflowID).Scan(&one); err != nil {
+			return dbErr(err, "deployment", "", "")
+		}
+		d, err := scanDeployment(tx.QueryRow(ctx, `UPDATE deployments SET status = 'removed', removed_at = $1
+			WHERE workflow_id = $2 AND connection_id = $3 AND status = 'active' RETURNING `+deploymentCols,
+			ts(at), workflowID, connectionID))
+		if err != nil {
+			return dbErr(err, "deployment", "", "")
+		}
+		out = d
+		_, err = tx.Exec(ctx, `UPDATE workflows SET active_version_id = COALESCE(
+			(SELECT version_id FROM deployments WHERE workflow_id = $1 AND status = 'active'
+			 ORDER BY created_at DESC, id DESC LIMIT 1), '') WHERE id = $2`, workflowID, workflowID)
+		return dbErr(err, "workflow", "", "")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ListWorkflowsUsingNode lists the organization's workflows whose active
+// deployment runs a version using marketplace node nodeID, newest first.
+func (s *Store) ListWorkflowsUsingNode(ctx context.Context, organizationID, nodeID string) ([]edgeflow.Workflow, error) {
+	rows, err := s.query(ctx, `SELECT `+workflowCols+` FROM workflows w WHERE w.organization_id = $1 AND EXISTS (
+		SELECT 1 FROM deployments d JOIN version_nodes n ON n.version_id = d.version_id
+		WHERE d.workflow_id = w.id AND d.status = 'active' AND n.node_id = $2)
+		ORDER BY w.created_at DESC, w.id DESC`, organizationID, nodeID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []edgeflow.Workflow{}
+	for rows.Next() {
+		w, err := scanWorkflow(rows)
+		if err != nil {
+			return nil, dbErr(err, "workflow", "", "")
+		}
+		out = append(out, w)
+	}
+	return out, dbErr(rows.Err(), "workflow", "", "")
+}
