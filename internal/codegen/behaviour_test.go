@@ -90,6 +90,12 @@ func TestBehaviour(t *testing.T) {
 			}}},
 		{name: "http_request fails on a non-2xx status", fixture: "http_error", wantStatus: 200,
 			wantInstance: &instanceResult{Status: "errored"}, errorContains: "HTTP 404"},
+		{name: "sub_workflow waits for the child's output and starts another without waiting", fixture: "sub_workflow",
+			body: map[string]any{"orderId": 7}, headers: map[string]string{"X-Edgeflow-Instance-Id": "parent1"}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"child": map[string]any{"doubled": 14.0}, "notified": "parent1-notify"}}},
+		{name: "child workflow deployed beside the parent", fixture: "child", body: map[string]any{"orderId": 1}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"doubled": 2.0}}},
+		{name: "second child deployed beside the parent", fixture: "notify", method: "GET", wantStatus: 200, wantBody: "OK"},
 		{name: "chain of steps passes values", fixture: "step_chain", wantStatus: 200,
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"total": 20.0, "from": map[string]any{"n": 1.0}}}},
 		{name: "retries succeed on the third attempt", fixture: "retry_third_attempt", wantStatus: 200,
@@ -142,6 +148,7 @@ func TestBehaviour(t *testing.T) {
 		WorkflowName string            `json:"workflowName,omitempty"`
 		ClassName    string            `json:"className,omitempty"`
 		Vars         map[string]string `json:"vars,omitempty"`
+		Workflows    map[string]any    `json:"workflows,omitempty"`
 	}
 	type planCase struct {
 		Worker  string            `json:"worker"`
@@ -157,7 +164,7 @@ func TestBehaviour(t *testing.T) {
 	}
 	built := map[string]bool{}
 	for _, c := range cases {
-		name := strings.ReplaceAll(c.fixture, "_", "-")
+		name := codegen.ScriptName(fixtureID(c.fixture))
 		if !built[c.fixture] {
 			built[c.fixture] = true
 			f := loadFixture(t, c.fixture)
@@ -176,7 +183,16 @@ func TestBehaviour(t *testing.T) {
 			if err := os.WriteFile(path, b.Code, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			plan.Workers = append(plan.Workers, worker{Name: name, Bundle: path, WorkflowName: out.WorkflowName, ClassName: out.ClassName, Vars: vars[c.fixture]})
+			w := worker{Name: name, Bundle: path, WorkflowName: out.WorkflowName, ClassName: out.ClassName, Vars: vars[c.fixture]}
+			for _, b := range out.Bindings {
+				if b.Type == codegen.BindingWorkflow && b.ScriptName != "" {
+					if w.Workflows == nil {
+						w.Workflows = map[string]any{}
+					}
+					w.Workflows[b.Name] = map[string]string{"name": b.WorkflowName, "className": b.ClassName, "scriptName": b.ScriptName}
+				}
+			}
+			plan.Workers = append(plan.Workers, w)
 		}
 		plan.Cases = append(plan.Cases, planCase{Worker: name, Method: c.method, Body: c.body, Headers: c.headers, Events: c.events, Header: c.header})
 	}

@@ -32,7 +32,10 @@ const mf = new Miniflare({
     compatibilityDate: "2025-04-01",
     routes: [`${w.name}.test/*`],
     bindings: w.vars ?? {},
-    workflows: w.className ? { WORKFLOW: { name: w.workflowName, className: w.className } } : {},
+    workflows: {
+      ...(w.className ? { WORKFLOW: { name: w.workflowName, className: w.className } } : {}),
+      ...(w.workflows ?? {}),
+    },
   })),
 });
 
