@@ -55,14 +55,6 @@ const args = parseArgs(process.argv.slice(2));
 const log = (msg) => process.stderr.write(`${new Date().toISOString()} edge: ${msg}\n`);
 
 let edge;
-try {
-  edge = await startEdge({ port: args.port, dataDir: args.dataDir, logger: log });
-} catch (err) {
-  process.stderr.write(`edge: ${err.message}\n`);
-  process.exit(1);
-}
-process.stdout.write(`${JSON.stringify(edge.ready)}\n`);
-
 let stopping = false;
 const stop = async (sig) => {
   if (stopping) return;
@@ -70,11 +62,27 @@ const stop = async (sig) => {
   log(`${sig}: stopping`);
   const force = setTimeout(() => process.exit(1), 10000);
   force.unref();
+  if (!edge) return; // still starting: stopped right after the start below
   await edge.close();
   process.exit(0);
 };
+// Our handlers go in before anything else and stay: a signal that arrives while a handler is being swapped
+// would be dropped (Node's signal watcher is torn down when the last listener goes).
+const handlers = { SIGTERM: () => stop("SIGTERM"), SIGINT: () => stop("SIGINT") };
+for (const [sig, fn] of Object.entries(handlers)) process.on(sig, fn);
+
+try {
+  edge = await startEdge({ port: args.port, dataDir: args.dataDir, logger: log });
+} catch (err) {
+  process.stderr.write(`edge: ${err.message}\n`);
+  process.exit(1);
+}
 // miniflare's exit hook would exit at once with 143; our stop disposes workerd itself and releases the lock.
-process.removeAllListeners("SIGTERM");
-process.removeAllListeners("SIGINT");
-process.on("SIGTERM", () => stop("SIGTERM"));
-process.on("SIGINT", () => stop("SIGINT"));
+for (const [sig, fn] of Object.entries(handlers)) {
+  for (const l of process.listeners(sig)) if (l !== fn) process.removeListener(sig, l);
+}
+if (stopping) {
+  await edge.close();
+  process.exit(0);
+}
+process.stdout.write(`${JSON.stringify(edge.ready)}\n`);

@@ -3,6 +3,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { parseCron } from "./cron.mjs";
 import {
   EdgeError,
@@ -52,6 +53,9 @@ export class Api {
     this.agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
     this.router = new Router();
     this.#routes();
+    this.syncing = new Map();
+    // the revive sweep after each workerd start reads the unfinished instances from the index
+    runtime.unfinishedInstances = (workflow) => this.#unfinished(workflow);
   }
 
   get state() {
@@ -485,7 +489,7 @@ export class Api {
         const script = st.scripts[name] ?? emptyScript(name);
         st.scripts[name] = script;
         const bindings = resolveBindings(upload.metadata, currentVersion(script));
-        this.#registerBoundResources(st, bindings);
+        this.#checkBoundResources(st, bindings);
         const version = newVersion(this.registry, script, upload, bindings, source);
         if (deploy) deployVersion(script, version, { source });
         return { script, version };
@@ -501,19 +505,16 @@ export class Api {
     return { result: out };
   }
 
-  // #registerBoundResources adds KV namespaces, D1 databases and R2 buckets that a script binds but the account
-  // does not have yet, so they can be listed and browsed like created ones.
-  #registerBoundResources(st, bindings) {
+  // #checkBoundResources refuses, as Cloudflare does, a binding to a KV namespace, D1 database or R2 bucket the
+  // account does not have: resources are created first (wrangler, edgeflow's deploy), then bound.
+  #checkBoundResources(st, bindings) {
     for (const b of bindings) {
       if (b.type === "kv_namespace" && !st.kv[b.namespace_id]) {
-        st.kv[b.namespace_id] = { id: b.namespace_id, title: b.namespace_id, created_on: now() };
+        throw new EdgeError(400, 10042, `KV namespace '${b.namespace_id}' is not valid. Please verify the namespace_id of binding '${b.name}'.`);
       } else if (b.type === "d1" && !st.d1[b.id]) {
-        st.d1[b.id] = { uuid: b.id, name: b.database_name ?? b.id, created_at: now() };
+        throw new EdgeError(400, 10181, `D1 binding '${b.name}' references database '${b.id}' which was not found. Verify the database exists in your account.`);
       } else if (b.type === "r2_bucket" && !st.r2[b.bucket_name]) {
-        if (!BUCKET_NAME.test(b.bucket_name)) {
-          throw new EdgeError(400, 10021, `binding '${b.name}': bucket name '${b.bucket_name}' is invalid`);
-        }
-        st.r2[b.bucket_name] = { name: b.bucket_name, creation_date: now() };
+        throw new EdgeError(400, 10085, `R2 bucket '${b.bucket_name}' not found (binding '${b.name}'). Create the bucket first.`);
       }
     }
   }
@@ -588,7 +589,7 @@ export class Api {
             );
             bindings = resolveBindings({ bindings: withSecrets }, prev);
           }
-          this.#registerBoundResources(st, bindings);
+          this.#checkBoundResources(st, bindings);
           const v = { ...structuredClone(prev), id: newId(), number: (s.lastNumber ?? 0) + 1, created_on: now(), metadata: { ...md, bindings } };
           s.lastNumber = v.number;
           s.versions.push(v);
@@ -939,19 +940,74 @@ export class Api {
     return { result: { id: v.id, workflow_id: wf.id, class_name: v.class_name, created_on: v.created_on, modified_on: v.created_on } };
   }
 
-  // #derivedInstances lists a workflow's instances with Cloudflare's statuses: miniflare reports `running` while
-  // an instance sleeps, waits for an event or backs off before a retry, which Cloudflare reports as `waiting`.
+  // #derivedInstances lists a workflow's instances from the index with Cloudflare's statuses. Only instances whose
+  // last known status is not final are asked again (in one call to the control worker per 100); miniflare reports
+  // `running` while an instance sleeps, waits for an event or backs off before a retry, which Cloudflare reports as
+  // `waiting`, so those are looked at closer when the caller asks for running or waiting ones.
   async #derivedInstances(name, status) {
-    // Only `running` and `waiting` need the steps of each running instance; other filters go straight through.
-    const exact = status && status !== "running" && status !== "waiting";
-    const list = await this.runtime.listInstances(name, exact ? { status } : {});
-    if (exact) return list.filter((it) => it.status === status);
+    await this.#syncIndex(name);
+    await this.#refreshStatuses(name, this.registry.unfinishedOf(name));
+    const list = [];
+    for (const r of this.registry.instancesOf(name).values()) {
+      if (!status || status === r.status || ((status === "running" || status === "waiting") && r.status === "running")) {
+        list.push({ id: r.id, status: r.status, created_on: r.created_on });
+      }
+    }
+    if (status && status !== "running" && status !== "waiting") return list;
     const running = list.filter((it) => it.status === "running");
     await mapLimit(running, 16, async (it) => {
       const d = await this.#details(name, it.id).catch(() => null);
       if (d) it.status = deriveStatus(d);
     });
     return list;
+  }
+
+  async #refreshStatuses(name, ids) {
+    for (let i = 0; i < ids.length; i += 100) {
+      const got = await this.runtime.control("/wf/statuses", { workflow: name, ids: ids.slice(i, i + 100) });
+      for (const { id, status } of got) if (status) this.registry.setStatus(name, id, status);
+    }
+  }
+
+  // #unfinished returns the instances of a workflow that may need reviving: those not final and not paused.
+  async #unfinished(name) {
+    await this.#syncIndex(name);
+    await this.#refreshStatuses(name, this.registry.unfinishedOf(name));
+    return this.registry.unfinishedOf(name).filter((id) => this.registry.instanceRecord(name, id).status !== "paused");
+  }
+
+  // #syncIndex adds to the index the instances that workers created through their bindings (the edge does not see
+  // those calls). It counts the instance files in miniflare's storage of the workflow, a directory listing, and
+  // only when there are more than the index holds reads miniflare's instance list, newest first, until it has
+  // found them all.
+  #syncIndex(name) {
+    const running = this.syncing.get(name);
+    if (running) return running;
+    const p = (async () => {
+      let files;
+      try {
+        files = fs.readdirSync(path.join(this.runtime.persistDir, "workflows", `miniflare-workflows-${name}`));
+      } catch {
+        return;
+      }
+      const count = files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").length;
+      const known = this.registry.instancesOf(name);
+      let missing = count - known.size;
+      const versionId = this.state.workflows[name]?.versions.at(-1).id;
+      for (let page = 1; missing > 0; page++) {
+        const q = new URLSearchParams({ page: String(page), per_page: "100" });
+        const { status, body } = await this.runtime.explorer(`/workflows/${encodeURIComponent(name)}/instances?${q}`);
+        if (status !== 200 || !body.success || body.result.length === 0) break;
+        for (const it of body.result) {
+          if (it.status === undefined || known.has(it.id)) continue;
+          this.registry.recordInstance({ workflow: name, id: it.id, source: "binding", created_on: it.created_on ?? now(), version_id: versionId, status: it.status });
+          missing--;
+        }
+        if (page >= (body.result_info?.total_pages ?? 1)) break;
+      }
+    })().finally(() => this.syncing.delete(name));
+    this.syncing.set(name, p);
+    return p;
   }
 
   async #details(workflow, id) {
@@ -1022,7 +1078,7 @@ export class Api {
       const versionId = wf.versions.at(-1).id;
       const t = now();
       for (const r of created) {
-        if (!r.error) this.registry.recordInstance({ workflow: wf.name, id: r.id, source, created_on: t, version_id: versionId });
+        if (!r.error) this.registry.recordInstance({ workflow: wf.name, id: r.id, source, created_on: t, version_id: versionId, status: "queued" });
       }
       if (this.state.workflows[wf.name]) this.state.workflows[wf.name].triggered_on = t;
       this.registry.saveSoon();
@@ -1064,7 +1120,13 @@ export class Api {
     this.#runnable(wf);
     const id = c.params.instance;
     const d = await this.#details(wf.name, id);
-    const rec = this.registry.instanceRecord(wf.name, id);
+    let rec = this.registry.instanceRecord(wf.name, id);
+    if (!rec) {
+      rec = { workflow: wf.name, id, source: "binding", created_on: d.queued ?? now(), version_id: wf.versions.at(-1).id, status: d.status };
+      this.registry.recordInstance(rec);
+    } else {
+      this.registry.setStatus(wf.name, id, d.status);
+    }
     const status = deriveStatus(d);
     const steps = d.steps.map((s) => {
       // miniflare names steps "<name>-<n>" (its cache key); Cloudflare shows the name the code gave.
@@ -1111,6 +1173,7 @@ export class Api {
     if (action === "resume" && current !== "paused" && current !== "waitingForPause") refuse(`it is ${current}, not paused`);
     if (action === "terminate" && TERMINAL.has(current)) refuse(`it is already ${current}`);
     const r = await this.runtime.control("/wf/action", { workflow: wf.name, id, action });
+    this.registry.setStatus(wf.name, id, r.status);
     let status = r.status;
     if (status === "running" && (action === "resume" || action === "restart")) status = "running";
     return { result: { status, timestamp: now() } };

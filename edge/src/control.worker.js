@@ -313,6 +313,21 @@ async function wfStatus(env, body) {
   return { status: s.status, output: s.output ?? null, error: s.error ?? null };
 }
 
+// wfStatuses reads the status of many instances at once: [{id, status}], status null for an unknown id.
+async function wfStatuses(env, body) {
+  const wf = binding(env, "wf", body.workflow, "workflow");
+  return await Promise.all(
+    body.ids.map(async (id) => {
+      try {
+        const h = await wf.get(id);
+        return { id, status: (await h.status()).status };
+      } catch {
+        return { id, status: null };
+      }
+    }),
+  );
+}
+
 async function wfAction(env, body) {
   const wf = binding(env, "wf", body.workflow, "workflow");
   const h = await getHandle(wf, body.id);
@@ -373,6 +388,7 @@ const routes = {
   "/r2/list": r2List,
   "/wf/create": wfCreate,
   "/wf/status": wfStatus,
+  "/wf/statuses": wfStatuses,
   "/wf/action": wfAction,
   "/wf/event": wfEvent,
   "/wf/revive": wfRevive,

@@ -76,6 +76,7 @@ export async function startEdge({ port, dataDir, logger }) {
     const registry = new Registry(dataDir);
     const pidFile = path.join(dataDir, "workerd.pid");
     await Runtime.stopOrphan(pidFile, logger);
+    Runtime.tieWorkerdToUs(dataDir, logger);
     const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, logger });
 
     const server = http.createServer({ keepAliveTimeout: 30000 });

@@ -41,7 +41,6 @@ export class Registry {
       this.state = emptyState();
       this.save();
     }
-    this.instances = new Map();
     this.#loadInstances();
   }
 
@@ -84,38 +83,89 @@ export class Registry {
     return fs.readFileSync(path.join(this.blobDir, sha));
   }
 
-  // The instance index records how instances created through the REST API or a cron schedule were triggered,
-  // one JSON line per instance; instances created by workers through their bindings are not in it.
+  // The instance index: for every workflow, its instances with how they were triggered (`source`: api, cron or
+  // binding), when, the version and the last status the edge saw. It is what instance lists, counts and the revive
+  // sweep read, so that none of them has to open every instance's storage in workerd: only instances whose last
+  // known status is not final are asked again. It is kept as JSON lines (instances.jsonl): a full record when an
+  // instance is first seen, then `{workflow, id, status}` lines for status changes; the file is compacted on load.
   #loadInstances() {
+    this.index = new Map(); // workflow -> Map(id -> record)
+    this.unfinished = new Map(); // workflow -> Set(id) whose last known status is not final
     if (!fs.existsSync(this.instanceFile)) return;
+    let lines = 0;
     for (const line of fs.readFileSync(this.instanceFile, "utf8").split("\n")) {
       if (line.trim() === "") continue;
+      lines++;
+      let rec;
       try {
-        const rec = JSON.parse(line);
-        this.instances.set(`${rec.workflow}\n${rec.id}`, rec);
+        rec = JSON.parse(line);
       } catch {
-        // a torn last line after a crash
+        continue; // a torn last line after a crash
       }
+      const known = this.instanceRecord(rec.workflow, rec.id);
+      this.#put(known ? Object.assign(known, rec) : rec);
     }
+    let count = 0;
+    for (const m of this.index.values()) count += m.size;
+    if (lines > 2 * count + 100) this.#rewriteInstances();
   }
 
+  #put(rec) {
+    let m = this.index.get(rec.workflow);
+    if (!m) this.index.set(rec.workflow, (m = new Map()));
+    m.set(rec.id, rec);
+    let u = this.unfinished.get(rec.workflow);
+    if (!u) this.unfinished.set(rec.workflow, (u = new Set()));
+    if (FINAL.has(rec.status)) u.delete(rec.id);
+    else u.add(rec.id);
+  }
+
+  #rewriteInstances() {
+    const lines = [];
+    for (const m of this.index.values()) for (const r of m.values()) lines.push(JSON.stringify(r));
+    const tmp = `${this.instanceFile}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, lines.length ? `${lines.join("\n")}\n` : "");
+    fs.renameSync(tmp, this.instanceFile);
+  }
+
+  // recordInstance adds (or replaces) an instance: {workflow, id, source, created_on, version_id, status}.
   recordInstance(rec) {
-    this.instances.set(`${rec.workflow}\n${rec.id}`, rec);
+    this.#put(rec);
     fs.appendFileSync(this.instanceFile, `${JSON.stringify(rec)}\n`);
   }
 
+  // setStatus notes the status an instance was last seen in (miniflare's names).
+  setStatus(workflow, id, status) {
+    const rec = this.instanceRecord(workflow, id);
+    if (!rec || rec.status === status || status === undefined) return;
+    rec.status = status;
+    this.#put(rec);
+    fs.appendFileSync(this.instanceFile, `${JSON.stringify({ workflow, id, status })}\n`);
+  }
+
   instanceRecord(workflow, id) {
-    return this.instances.get(`${workflow}\n${id}`);
+    return this.index.get(workflow)?.get(id);
+  }
+
+  // instancesOf returns the index of one workflow (id -> record); do not change it.
+  instancesOf(workflow) {
+    return this.index.get(workflow) ?? new Map();
+  }
+
+  // unfinishedOf returns the ids of a workflow's instances whose last known status is not final.
+  unfinishedOf(workflow) {
+    return [...(this.unfinished.get(workflow) ?? [])];
   }
 
   forgetWorkflowInstances(workflow) {
-    for (const key of [...this.instances.keys()]) {
-      if (key.startsWith(`${workflow}\n`)) this.instances.delete(key);
-    }
-    const lines = [...this.instances.values()].map((r) => JSON.stringify(r)).join("\n");
-    fs.writeFileSync(this.instanceFile, lines === "" ? "" : `${lines}\n`);
+    this.index.delete(workflow);
+    this.unfinished.delete(workflow);
+    this.#rewriteInstances();
   }
 }
+
+// FINAL are the statuses an instance leaves only through an explicit restart.
+export const FINAL = new Set(["complete", "errored", "terminated"]);
 
 export function newId() {
   return randomUUID();

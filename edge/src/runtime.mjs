@@ -3,7 +3,9 @@
 // requests while workerd restarts, rolls the registry and workerd back when the new configuration does not start,
 // and afterwards revives the workflow instances that the restart stranded.
 
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
@@ -59,6 +61,31 @@ export class Runtime {
   #recordPid() {
     const pid = this.workerdPid();
     if (pid && this.pidFile) fs.writeFileSync(this.pidFile, `${pid}\n`);
+  }
+
+  // tieWorkerdToUs makes miniflare start workerd through a small wrapper (DIR/workerd.sh) that gives it a
+  // parent-death signal: when this Node process dies, even by SIGKILL, the kernel kills workerd too. It uses
+  // setpriv(1) from util-linux; where that is missing (not Linux), workerd starts as before and a later edge stops
+  // the orphan through workerd.pid.
+  static tieWorkerdToUs(dataDir, logger) {
+    if (process.env.MINIFLARE_WORKERD_PATH || process.platform !== "linux") return;
+    let setpriv;
+    try {
+      setpriv = execFileSync("sh", ["-c", "command -v setpriv"], { encoding: "utf8" }).trim();
+      execFileSync(setpriv, ["--pdeathsig", "KILL", "--", "true"]);
+    } catch {
+      logger("setpriv is not available: workerd would outlive a killed edge until the next edge starts");
+      return;
+    }
+    const require = createRequire(createRequire(import.meta.url).resolve("miniflare"));
+    const workerd = require("workerd").default;
+    const wrapper = path.join(dataDir, "workerd.sh");
+    const q = (s) => `'${s.replaceAll("'", `'\\''`)}'`;
+    const text = `#!/bin/sh\n# written by the edge: run workerd so that it dies with the edge (see runtime.mjs)\nexec ${q(setpriv)} --pdeathsig KILL -- ${q(workerd)} "$@"\n`;
+    const tmp = `${wrapper}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, text, { mode: 0o755 });
+    fs.renameSync(tmp, wrapper);
+    process.env.MINIFLARE_WORKERD_PATH = wrapper;
   }
 
   // stopOrphan kills the workerd a previous edge on this data dir left running.

@@ -61,6 +61,9 @@ describe("bad uploads keep the previous deployment serving", () => {
     ["main module missing", () => upload(edge, "keep", { main: "other.js", extra: { main_module: "missing.js" } }), 400, 10021],
     ["unknown binding type", () => upload(edge, "keep", { bindings: [{ type: "queue", name: "Q", queue_name: "q" }] }), 400, 10021],
     ["binding without its field", () => upload(edge, "keep", { bindings: [{ type: "d1", name: "DB" }] }), 400, 10021],
+    ["KV namespace the account does not have", () => upload(edge, "keep", { bindings: [{ type: "kv_namespace", name: "KV", namespace_id: "0123456789abcdef0123456789abcdef" }] }), 400, 10042],
+    ["D1 database the account does not have", () => upload(edge, "keep", { bindings: [{ type: "d1", name: "DB", id: "00000000-0000-4000-8000-000000000000" }] }), 400, 10181],
+    ["R2 bucket the account does not have", () => upload(edge, "keep", { bindings: [{ type: "r2_bucket", name: "B", bucket_name: "no-such-bucket" }] }), 400, 10085],
     ["module with a syntax error", () => upload(edge, "keep", { source: "export default { fetch( { broken" }), 400, 10021],
     ["module that throws while loading", () => upload(edge, "keep", { source: "throw new Error('load boom'); export default {}" }), 400, 10021],
     ["invalid script name", () => upload(edge, "Bad Name"), 400, 10021],
@@ -75,6 +78,15 @@ describe("bad uploads keep the previous deployment serving", () => {
       assert.equal(await version("keep"), "good");
     });
   }
+
+  test("a missing resource is named and nothing is created for it", async () => {
+    const r = await upload(edge, "keep", { bindings: [{ type: "r2_bucket", name: "B", bucket_name: "no-such-bucket" }] });
+    assert.match(r.body.errors[0].message, /no-such-bucket/);
+    const buckets = await edge.call("GET", "/r2/buckets");
+    assert.ok(!buckets.body.result.buckets.some((b) => b.name === "no-such-bucket"));
+    const ns = await edge.call("GET", "/storage/kv/namespaces");
+    assert.deepEqual(ns.body.result, []);
+  });
 
   test("the load error names the cause", async () => {
     const r = await upload(edge, "keep", { source: "throw new Error('load boom'); export default {}" });

@@ -105,6 +105,24 @@ describe("workflows", () => {
     assert.equal(st.status, "complete");
   });
 
+  test("instances a worker creates through its binding show in lists and counts", async () => {
+    const url = `${edge.ready.workers}/demo`;
+    for (const id of ["bound-1", "bound-2"]) {
+      const r = await fetch(url, { method: "POST", body: JSON.stringify({ id, params: {} }) });
+      assert.equal(r.status, 200);
+    }
+    const listed = await waitFor(async () => {
+      const r = await edge.call("GET", "/workflows/demo/instances?status=complete&per_page=100");
+      const ids = r.body.result.map((it) => it.id);
+      return ids.includes("bound-1") && ids.includes("bound-2") ? r.body.result : null;
+    }, { what: "bound-1 and bound-2 complete in the list" });
+    assert.ok(listed.every((it) => it.status === "complete"));
+    const got = await instance(edge, "demo", "bound-2");
+    assert.equal(got.trigger.source, "binding");
+    const wf = await edge.call("GET", "/workflows/demo");
+    assert.ok(wf.body.result.instances.complete >= 2);
+  });
+
   test("instance list pages and filters", async () => {
     for (let i = 0; i < 3; i++) await edge.call("POST", "/workflows/demo/instances", { instance_id: `page-${i}` });
     for (let i = 0; i < 3; i++) await waitStatus(edge, "demo", `page-${i}`, "complete");
@@ -120,7 +138,7 @@ describe("workflows", () => {
   });
 
   test("a redeploy while an instance sleeps: the instance completes, the new code serves", async () => {
-    await edge.call("POST", "/workflows/demo/instances", { instance_id: "redeploy-1", params: { sleepMs: 1500 } });
+    await edge.call("POST", "/workflows/demo/instances", { instance_id: "redeploy-1", params: { sleepMs: 4000 } });
     await waitStatus(edge, "demo", "redeploy-1", "waiting");
     const up = await upload(edge, "demo", {
       bindings: [
