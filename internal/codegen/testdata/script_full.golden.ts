@@ -75,9 +75,10 @@ export default {
 
 // Helpers used by the code above.
 
-/** Interpolates a value into a string: objects as JSON, null and undefined as "". */
+/** Interpolates a value into a string: objects as JSON, dates as ISO 8601, null and undefined as "". */
 function toText(value: unknown): string {
   if (value === null || value === undefined) return "";
+  if (value instanceof Date) return value.toISOString();
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
