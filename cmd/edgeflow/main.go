@@ -32,6 +32,7 @@ func commands() []command {
 		{"admin", "administration: admin bootstrap creates a user, organization, project and API key", runAdmin},
 		{"registry", "build and verify the node registry (registry build|verify)", runRegistry},
 		{"compile", "compile an IR file to TypeScript and a bundled ES module (compile FILE.ir.json [--out DIR])", runCompile},
+		{"validate", "validate an IR file as the server does (validate [-json] FILE.ir.json)", runValidate},
 		{"help", "list the commands", runHelp},
 	}
 }

@@ -154,13 +154,14 @@ func (r *streamReader) num() (float64, error) {
 	return f, err
 }
 
+// integer reads a whole number, clamped to ±limit.
 func (r *streamReader) integer(limit float64) (int, error) {
 	f, err := r.num()
-	if f != math.Trunc(f) || math.Abs(f) > limit {
+	if f != math.Trunc(f) {
 		r.fail(true)
 		return 0, err
 	}
-	return int(f), err
+	return int(max(-limit, min(limit, f))), err
 }
 
 func (r *streamReader) enum(values ...string) (string, error) {

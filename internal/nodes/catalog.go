@@ -226,3 +226,25 @@ func SecretEnvVars(def *ir.NodeDefinition) []string {
 	}
 	return s
 }
+
+// CatalogEntries returns an Entry for every version of every node of a
+// registry catalog (for tools that accept any published node, such as
+// `edgeflow validate`; the service passes the organization's installed
+// versions instead).
+func CatalogEntries(c *registry.Catalog) ([]Entry, error) {
+	var out []Entry
+	for _, n := range c.Nodes() {
+		for _, v := range n.Versions {
+			b, err := c.Bundle(n.ID, v.Version)
+			if err != nil {
+				return nil, err
+			}
+			e, err := EntryFromBundle(b)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
