@@ -97,8 +97,14 @@ func Install(ctx context.Context, cacheDir string, deps map[string]string) (stri
 	if err := os.WriteFile(filepath.Join(tmp, ".edgeflow-installed"), []byte(key.String()), 0o644); err != nil {
 		return "", &InstallError{Message: err.Error()}
 	}
-	_ = os.RemoveAll(dir)
+	if _, err := os.Stat(done); err == nil {
+		return dir, nil // another process installed the same set meanwhile
+	}
+	_ = os.RemoveAll(dir) // a leftover without the marker is never in use
 	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(done); statErr == nil {
+			return dir, nil
+		}
 		return "", &InstallError{Message: err.Error()}
 	}
 	return dir, nil
