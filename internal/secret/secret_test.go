@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/secret"
 )
 
@@ -135,5 +136,51 @@ func TestLoadOrCreateKey(t *testing.T) {
 	}
 	if _, _, err := secret.LoadOrCreateKey("bad", dir); err == nil {
 		t.Fatal("LoadOrCreateKey accepted a bad env key")
+	}
+}
+
+func TestCredentials(t *testing.T) {
+	t.Parallel()
+	s := newSealer(t)
+	c := &edgeflow.Connection{ID: "con_1", OrganizationID: "org_1"}
+	want := secret.Credentials{APIToken: "tok-secret", AccountID: "acc"}
+	if err := s.SealCredentials(c, want); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(c.SealedCredentials, []byte("tok-secret")) {
+		t.Fatal("sealed credentials contain the token")
+	}
+	got, err := s.OpenCredentials(c)
+	if err != nil || got != want {
+		t.Fatalf("OpenCredentials = %+v, %v", got, err)
+	}
+	moved := *c
+	moved.ID = "con_2"
+	if _, err := s.OpenCredentials(&moved); !errors.Is(err, secret.ErrOpen) {
+		t.Fatalf("credentials copied to another row opened: %v", err)
+	}
+	if err := s.SealCredentials(&edgeflow.Connection{}, want); err == nil {
+		t.Fatal("SealCredentials without ids succeeded")
+	}
+}
+
+func TestOpenEnvVars(t *testing.T) {
+	t.Parallel()
+	s := newSealer(t)
+	v := &edgeflow.EnvVar{ID: "env_1", OrganizationID: "org_1", IsSecret: true}
+	v.Value = s.SealString("pw", secret.EnvVarAD("org_1", "env_1"))
+	if got, err := s.OpenEnvVar(v); err != nil || got != "pw" {
+		t.Fatalf("OpenEnvVar = %q, %v", got, err)
+	}
+	plain := &edgeflow.EnvVar{Value: "x"}
+	if got, _ := s.OpenEnvVar(plain); got != "x" {
+		t.Fatalf("OpenEnvVar(plain) = %q", got)
+	}
+	wv := edgeflow.WorkflowEnvVar{Name: "TOKEN", IsSecret: true, Value: s.SealString("t", secret.WorkflowEnvVarAD("wf_1", "TOKEN"))}
+	if got, err := s.OpenWorkflowEnvVar("wf_1", wv); err != nil || got != "t" {
+		t.Fatalf("OpenWorkflowEnvVar = %q, %v", got, err)
+	}
+	if _, err := s.OpenWorkflowEnvVar("wf_2", wv); !errors.Is(err, secret.ErrOpen) {
+		t.Fatalf("OpenWorkflowEnvVar(other workflow) = %v", err)
 	}
 }

@@ -1,0 +1,80 @@
+package secret
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// Associated data of each kind of sealed record. A sealed value opens only
+// with the associated data of the row it was sealed for.
+
+// ConnectionAD binds a connection's credentials to its organization and id.
+func ConnectionAD(organizationID, connectionID string) string {
+	return "connection:" + organizationID + ":" + connectionID
+}
+
+// EnvVarAD binds a global variable's secret value to its organization and id.
+func EnvVarAD(organizationID, envVarID string) string {
+	return "env-var:" + organizationID + ":" + envVarID
+}
+
+// WorkflowEnvVarAD binds a workflow variable's secret value to the workflow
+// and the variable's name.
+func WorkflowEnvVarAD(workflowID, name string) string {
+	return "workflow-env:" + workflowID + ":" + name
+}
+
+// Credentials are a connection's credentials. For provider "cloudflare" both
+// fields are set; for provider "local" both are empty (the local edge's token
+// and account are used).
+type Credentials struct {
+	APIToken  string `json:"apiToken,omitempty"`
+	AccountID string `json:"accountId,omitempty"`
+}
+
+// SealCredentials seals creds into c.SealedCredentials, bound to c's
+// organization and id (both must be set).
+func (s *Sealer) SealCredentials(c *edgeflow.Connection, creds Credentials) error {
+	if c.ID == "" || c.OrganizationID == "" {
+		return fmt.Errorf("secret: connection id and organization are required to seal credentials")
+	}
+	raw, err := json.Marshal(creds)
+	if err != nil {
+		return err
+	}
+	c.SealedCredentials = s.Seal(raw, []byte(ConnectionAD(c.OrganizationID, c.ID)))
+	return nil
+}
+
+// OpenCredentials opens c.SealedCredentials; ErrOpen when they were not
+// sealed for this connection or with this key.
+func (s *Sealer) OpenCredentials(c *edgeflow.Connection) (Credentials, error) {
+	raw, err := s.Open(c.SealedCredentials, []byte(ConnectionAD(c.OrganizationID, c.ID)))
+	if err != nil {
+		return Credentials{}, err
+	}
+	var creds Credentials
+	if err := json.Unmarshal(raw, &creds); err != nil {
+		return Credentials{}, ErrOpen
+	}
+	return creds, nil
+}
+
+// OpenEnvVar returns the plain value of a global variable (its Value as is
+// when it is not secret).
+func (s *Sealer) OpenEnvVar(v *edgeflow.EnvVar) (string, error) {
+	if !v.IsSecret {
+		return v.Value, nil
+	}
+	return s.OpenString(v.Value, EnvVarAD(v.OrganizationID, v.ID))
+}
+
+// OpenWorkflowEnvVar returns the plain value of a workflow's variable.
+func (s *Sealer) OpenWorkflowEnvVar(workflowID string, v edgeflow.WorkflowEnvVar) (string, error) {
+	if !v.IsSecret {
+		return v.Value, nil
+	}
+	return s.OpenString(v.Value, WorkflowEnvVarAD(workflowID, v.Name))
+}
