@@ -2,7 +2,9 @@ package nodes_test
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/edgeflow/edgeflow/internal/ir"
@@ -254,5 +256,28 @@ func TestValidateMarketplaceNodes(t *testing.T) {
 	_, ps = ir.Validate(build(slack.Version, data), ir.Options{Nodes: nodes.BuiltinCatalog()})
 	if len(ps) != 1 || ps[0].Path != "/nodes/1/type" {
 		t.Errorf("builtin catalog: %+v", ps)
+	}
+}
+
+// TestDocsDescribeBuiltins checks that docs/nodes.md names every builtin
+// type and each of its data fields.
+func TestDocsDescribeBuiltins(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/nodes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range nodes.Builtins() {
+		i := strings.Index(string(doc), "| `"+d.ID+"` |")
+		if i < 0 {
+			t.Errorf("docs/nodes.md has no row for %s", d.ID)
+			continue
+		}
+		row, _, _ := strings.Cut(string(doc[i:]), "\n")
+		for name := range d.ConfigSchema {
+			if !strings.Contains(row, "`"+name+"`") {
+				t.Errorf("docs/nodes.md, %s: field %s is not described", d.ID, name)
+			}
+		}
 	}
 }
