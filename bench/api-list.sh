@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# bench/api-list.sh — GET /api/workflows on SQLite: 1,000 workflows stored, 50 rows per page, 10 connections.
+#
+# Targets (issue 2): >= 5,000 requests/s with p99 <= 10 ms; idle resident memory of `edgeflow serve` <= 40 MB.
+# The anchor (AwaitStep) served the same request at 768 requests/s, p99 28 ms (../shared/bench/README.md).
+#
+# Needs wrk (Debian: apt-get install wrk), curl and Go. Usage: bench/api-list.sh [seconds]   (default 20)
+# Env: PORT (default 18089), WORKFLOWS (default 1000), CONNECTIONS (default 10), THREADS (default 2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${1:-20}
+PORT=${PORT:-18089}
+WORKFLOWS=${WORKFLOWS:-1000}
+CONNECTIONS=${CONNECTIONS:-10}
+THREADS=${THREADS:-2}
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+command -v curl >/dev/null || { echo "curl is missing" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+BIN="$WORK/edgeflow"
+go build -trimpath -ldflags '-s -w' -o "$BIN" ./cmd/edgeflow
+DATA="$WORK/data"
+URL="http://127.0.0.1:$PORT"
+
+# Rate limits off: this measures the API, not the limiter. Request logs go to a file, as in production.
+EDGEFLOW_RATE_LIMITS=off "$BIN" serve --addr "127.0.0.1:$PORT" --data-dir "$DATA" --no-edge >"$WORK/serve.out" 2>"$WORK/serve.log" &
+PID=$!
+trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 100); do curl -fs "$URL/healthz" >/dev/null && break; sleep 0.1; done
+
+rss() { awk '/VmRSS/ {printf "%.1f", $2/1024}' "/proc/$PID/status"; }
+sleep 2
+echo "idle RSS after start:            $(rss) MB"
+
+KEY=$("$BIN" admin bootstrap --data-dir "$DATA" --email bench@example.com --password bench-password --json |
+	sed -E 's/.*"apiKey":"([^"]+)".*/\1/')
+AUTH="Authorization: Bearer $KEY"
+
+# Seed the workflows with one curl process (keep-alive), 100 requests per --next batch.
+CFG="$WORK/seed.curl"
+: >"$CFG"
+for i in $(seq "$WORKFLOWS"); do
+	printf 'next\nurl = "%s/api/workflows"\nrequest = "POST"\nheader = "%s"\nheader = "Content-Type: application/json"\ndata = "{\\"name\\":\\"workflow %d\\",\\"description\\":\\"benchmark workflow number %d\\"}"\noutput = "/dev/null"\nsilent\n' \
+		"$URL" "$AUTH" "$i" "$i" >>"$CFG"
+done
+sed -i '1d' "$CFG" # no "next" before the first request
+start=$(date +%s.%N)
+curl -K "$CFG"
+echo "seeded $WORKFLOWS workflows in $(echo "$(date +%s.%N) - $start" | bc) s"
+count=$(curl -fs -H "$AUTH" "$URL/api/workflows?limit=50" | grep -o '"id":"wf_' | wc -l)
+[ "$count" = 50 ] || { echo "expected 50 rows per page, got $count" >&2; exit 1; }
+
+wrk -t1 -c2 -d3s -H "$AUTH" "$URL/api/workflows" >/dev/null # warm-up
+echo "GET /api/workflows (50 rows), $CONNECTIONS connections, ${DURATION}s:"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -H "$AUTH" "$URL/api/workflows" | sed 's/^/  /'
+sleep 3
+echo "RSS after the load:              $(rss) MB"
