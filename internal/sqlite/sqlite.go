@@ -334,8 +334,8 @@ func (c jsonCol) Scan(v any) error {
 		}
 		switch p := c.p.(type) {
 		case *[]edgeflow.WorkflowEnvVar:
-			if v == "[]" {
-				*p = []edgeflow.WorkflowEnvVar{}
+			if vars, ok := decodeEnvVars(v); ok {
+				*p = vars
 				return nil
 			}
 		case *map[string]string:
