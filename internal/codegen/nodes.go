@@ -132,7 +132,8 @@ func (g *gen) code(n *ir.Node, field, src string, sc *scope) {
 		return
 	}
 	g.indent++
-	for _, l := range strings.Split(strings.TrimRight(js, " \t\r\n"), "\n") {
+	lines := dedent(strings.Split(strings.TrimRight(js, " \t\r\n"), "\n"))
+	for _, l := range lines {
 		l = strings.TrimRight(l, " \t\r")
 		if l == "" {
 			g.b.WriteByte('\n')
@@ -141,6 +142,45 @@ func (g *gen) code(n *ir.Node, field, src string, sc *scope) {
 		g.line("%s", l)
 	}
 	g.indent--
+}
+
+// dedent removes the indentation that every line after the first carries
+// when the first line has none (code pasted from an indented block), so the
+// body lines up. Code with template literals is left alone: their text
+// would change.
+func dedent(lines []string) []string {
+	if len(lines) < 2 || strings.HasPrefix(lines[0], " ") || strings.HasPrefix(lines[0], "\t") {
+		return lines
+	}
+	min := -1
+	for _, l := range lines[1:] {
+		if strings.Contains(l, "`") {
+			return lines
+		}
+		t := strings.TrimLeft(l, " ")
+		if t == "" {
+			continue
+		}
+		if n := len(l) - len(t); min < 0 || n < min {
+			min = n
+		}
+	}
+	if min <= 0 {
+		return lines
+	}
+	if strings.Contains(lines[0], "`") {
+		return lines
+	}
+	out := make([]string, len(lines))
+	out[0] = lines[0]
+	for i, l := range lines[1:] {
+		if len(l) >= min {
+			out[i+1] = l[min:]
+		} else {
+			out[i+1] = strings.TrimLeft(l, " ")
+		}
+	}
+	return out
 }
 
 func (g *gen) codeField(s string, sc *scope) (string, error) { return g.codeExpr(s, sc) }
