@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/localedge"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
@@ -50,6 +51,10 @@ type Config struct {
 	// node catalogs and templates versions are validated and compiled
 	// with; nil means the embedded registry over Store.
 	Marketplace *marketplace.Service
+	// Deployer deploys, triggers and tracks runs, and browses provider
+	// resources (internal/deploy); nil means one built from Store, Sealer,
+	// LocalEdge and Marketplace. serve runs its RunRefresher.
+	Deployer *deploysvc.Service
 }
 
 // Server is the HTTP API. It implements http.Handler.
@@ -86,6 +91,13 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		cfg.Marketplace = m
+	}
+	if cfg.Deployer == nil {
+		d, err := defaultDeployer(cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Deployer = d
 	}
 	s := &Server{
 		Config:    cfg,

@@ -253,6 +253,49 @@ var fixturePaths = map[string]func(w *world) string{
 	},
 	"/api/nodes/{nodeId}":       func(w *world) string { return "/api/nodes/" + w.a.nodeID },
 	"/api/marketplace/{nodeId}": func(w *world) string { return "/api/marketplace/" + w.a.nodeID },
+
+	// Deploy engine (deployments.go, runs.go, resources.go).
+	"/api/workflows/{workflowId}/deploy":        func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deploy" },
+	"/api/workflows/{workflowId}/deploy-stream": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deploy-stream" },
+	"/api/workflows/{workflowId}/takedown":      func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/takedown" },
+	"/api/workflows/{workflowId}/trigger":       func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/trigger" },
+	"/api/workflows/{workflowId}/runs/{runId}": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000"
+	},
+	"/api/workflows/{workflowId}/runs/{runId}/pause": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/pause"
+	},
+	"/api/workflows/{workflowId}/runs/{runId}/resume": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/resume"
+	},
+	"/api/workflows/{workflowId}/runs/{runId}/terminate": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/terminate"
+	},
+	"/api/resources/kv/namespaces/{namespaceId}/keys": func(w *world) string {
+		return "/api/resources/kv/namespaces/ns1/keys?connectionId=" + w.a.connectionID
+	},
+	"/api/resources/kv/namespaces/{namespaceId}/values/{key...}": func(w *world) string {
+		return "/api/resources/kv/namespaces/ns1/values/k1?connectionId=" + w.a.connectionID
+	},
+	"/api/resources/d1/databases/{databaseId}/query": func(w *world) string {
+		return "/api/resources/d1/databases/db1/query?connectionId=" + w.a.connectionID
+	},
+	"/api/resources/r2/buckets/{bucketName}/objects": func(w *world) string {
+		return "/api/resources/r2/buckets/b1/objects?connectionId=" + w.a.connectionID
+	},
+}
+
+// reachesProvider are GET routes whose success needs a deployed workflow or
+// a reachable provider, which the test world does not have: the checks that
+// expect 200 from them are skipped (internal/e2e covers them).
+var reachesProvider = map[string]bool{
+	"/api/workflows/{workflowId}/runs/{runId}":                   true,
+	"/api/resources/kv/namespaces":                               true,
+	"/api/resources/kv/namespaces/{namespaceId}/keys":            true,
+	"/api/resources/kv/namespaces/{namespaceId}/values/{key...}": true,
+	"/api/resources/d1/databases":                                true,
+	"/api/resources/r2/buckets":                                  true,
+	"/api/resources/r2/buckets/{bucketName}/objects":             true,
 }
 
 // pathOf returns a concrete path for a route, failing when a pattern with

@@ -24,6 +24,13 @@ type KVValue struct {
 	Size     int    `json:"size"`
 }
 
+// CheckConnection returns not_found unless the organization has the
+// connection.
+func (s *Service) CheckConnection(ctx context.Context, organizationID, connectionID string) error {
+	_, err := s.connection(ctx, organizationID, connectionID)
+	return err
+}
+
 func (s *Service) resourceProvider(ctx context.Context, organizationID, connectionID string) (Provider, error) {
 	c, err := s.connection(ctx, organizationID, connectionID)
 	if err != nil {

@@ -1,0 +1,189 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// Deploy, deploy-stream and takedown (SPEC.md "Deployments"); the lists are
+// in history.go.
+
+type deployRequest struct {
+	ConnectionID string `json:"connectionId"`
+	VersionID    string `json:"versionId"`
+}
+
+// deployResult is the answer of deploy and the data of deploy-stream's
+// result event: the deployment with its url, plus AwaitStep's success and
+// deploymentId fields.
+type deployResult struct {
+	edgeflow.Deployment
+	Success      bool   `json:"success"`
+	DeploymentID string `json:"deploymentId"`
+}
+
+func newDeployResult(d *edgeflow.Deployment) deployResult {
+	return deployResult{Deployment: *d, Success: true, DeploymentID: d.ID}
+}
+
+// deployer returns the deploy service or an error when none is configured.
+func (s *Server) deployer() (*deploysvc.Service, error) {
+	if s.Deployer == nil {
+		return nil, edgeflow.Errorf(edgeflow.EProviderUnavailable, "deploying is not configured on this server")
+	}
+	return s.Deployer, nil
+}
+
+// prepareDeploy reads a deploy request and checks it (workflow, connection,
+// version, lock, environment variables) before any stream starts.
+func (s *Server) prepareDeploy(r *http.Request) (*deploysvc.Plan, error) {
+	d, err := s.deployer()
+	if err != nil {
+		return nil, err
+	}
+	p := PrincipalFrom(r)
+	projectID, err := p.Project()
+	if err != nil {
+		return nil, err
+	}
+	workflowID := r.PathValue("workflowId")
+	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
+		return nil, err
+	}
+	var req deployRequest
+	if err := decode(r, &req); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.ConnectionID) == "" {
+		return nil, edgeflow.Invalid("/connectionId", "connectionId is required")
+	}
+	return d.PrepareDeploy(r.Context(), deploysvc.DeployRequest{
+		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
+		ConnectionID: req.ConnectionID, VersionID: req.VersionID, UserID: p.UserID,
+	})
+}
+
+// handleDeploy deploys a version to a connection and answers the active
+// deployment with its url.
+func (s *Server) handleDeploy(w http.ResponseWriter, r *http.Request) error {
+	plan, err := s.prepareDeploy(r)
+	if err != nil {
+		return err
+	}
+	d, err := s.Deployer.Deploy(r.Context(), plan, nil)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, newDeployResult(d))
+	return nil
+}
+
+// handleDeployStream is handleDeploy as Server-Sent Events: one
+// "event: progress" frame per stage when its work starts, then exactly one
+// "event: result" (the deployment) or "event: error" (an error body).
+// Request errors found before the work starts are ordinary JSON errors.
+func (s *Server) handleDeployStream(w http.ResponseWriter, r *http.Request) error {
+	plan, err := s.prepareDeploy(r)
+	if err != nil {
+		return err
+	}
+	sse := newSSEWriter(w)
+	d, err := s.Deployer.Deploy(r.Context(), plan, func(p deploysvc.Progress) { sse.event("progress", p) })
+	if err != nil {
+		status, body := errorBody(err, requestIDFrom(r))
+		if status == http.StatusInternalServerError {
+			s.Logger.ErrorContext(r.Context(), "deploy failed", "requestId", requestIDFrom(r), "error", err.Error())
+		}
+		sse.event("error", struct {
+			ErrorBody
+			Status int `json:"status"`
+		}{body, status})
+		return nil
+	}
+	sse.event("result", newDeployResult(d))
+	return nil
+}
+
+// sseWriter writes Server-Sent Events frames and flushes each one. Writes
+// to a client that went away are dropped.
+type sseWriter struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+	id int
+}
+
+func newSSEWriter(w http.ResponseWriter) *sseWriter {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	s := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	s.rc.Flush()
+	return s
+}
+
+func (s *sseWriter) event(name string, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data = []byte(`{"error":"internal error","code":"internal"}`)
+	}
+	fmt.Fprintf(s.w, "event: %s\nid: %d\ndata: %s\n\n", name, s.id, data)
+	s.id++
+	s.rc.Flush()
+}
+
+type takedownRequest struct {
+	ConnectionID string `json:"connectionId"`
+}
+
+// handleTakedown deletes the deployed worker (and Workflow) and removes the
+// deployment; nothing deployed there is 409.
+func (s *Server) handleTakedown(w http.ResponseWriter, r *http.Request) error {
+	dep, err := s.deployer()
+	if err != nil {
+		return err
+	}
+	p := PrincipalFrom(r)
+	projectID, err := p.Project()
+	if err != nil {
+		return err
+	}
+	workflowID := r.PathValue("workflowId")
+	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
+		return err
+	}
+	var req takedownRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.ConnectionID) == "" {
+		return edgeflow.Invalid("/connectionId", "connectionId is required")
+	}
+	d, err := dep.Takedown(r.Context(), p.OrganizationID, projectID, workflowID, req.ConnectionID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, newDeployResult(d))
+	return nil
+}
+
+// defaultDeployer builds the deploy service of cfg.
+func defaultDeployer(cfg Config) (*deploysvc.Service, error) {
+	opts := deploysvc.Options{
+		Store:    cfg.Store,
+		Secrets:  deploysvc.SealerSecrets(cfg.Sealer),
+		Compiler: &deploysvc.CodegenCompiler{Marketplace: cfg.Marketplace},
+		Logger:   cfg.Logger.With("component", "deploy"),
+		Now:      cfg.Now,
+	}
+	if cfg.LocalEdge != nil {
+		opts.LocalEdge = cfg.LocalEdge
+	}
+	return deploysvc.New(opts)
+}

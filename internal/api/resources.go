@@ -1,0 +1,189 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// Browsing of a connection's KV namespaces, D1 databases and R2 buckets
+// (SPEC.md "Provider resources"). Every endpoint needs ?connectionId= of a
+// connection of the organization; prefix, cursor and limit are passed
+// through to the provider.
+
+// resourceRequest reads ?connectionId, ?prefix, ?cursor and ?limit
+// (1..maxLimit).
+func (s *Server) resourceRequest(r *http.Request, maxLimit int) (*deploysvc.Service, deploysvc.ResourceRequest, error) {
+	dep, err := s.deployer()
+	if err != nil {
+		return nil, deploysvc.ResourceRequest{}, err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return nil, deploysvc.ResourceRequest{}, err
+	}
+	q := r.URL.Query()
+	req := deploysvc.ResourceRequest{OrganizationID: orgID, ConnectionID: q.Get("connectionId"),
+		Page: deploysvc.Page{Prefix: q.Get("prefix"), Cursor: q.Get("cursor")}}
+	if strings.TrimSpace(req.ConnectionID) == "" {
+		return nil, req, edgeflow.Invalid("?connectionId", "connectionId is required")
+	}
+	if raw, ok := q["limit"]; ok {
+		n, err := strconv.Atoi(raw[0])
+		if err != nil || n < 1 || n > maxLimit || len(raw) > 1 {
+			return nil, req, edgeflow.Invalid("?limit", "limit must be an integer from 1 to "+strconv.Itoa(maxLimit))
+		}
+		req.Page.Limit = n
+	}
+	if len(req.Page.Cursor) > 4096 {
+		return nil, req, edgeflow.Invalid("?cursor", "invalid cursor")
+	}
+	return dep, req, nil
+}
+
+func writeListing[T any](w http.ResponseWriter, l deploysvc.Listing[T]) {
+	body := pageBody[T]{Data: l.Items}
+	if body.Data == nil {
+		body.Data = []T{}
+	}
+	if l.NextCursor != "" {
+		c := l.NextCursor
+		body.NextCursor = &c
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// handleKVNamespaces lists KV namespaces.
+func (s *Server) handleKVNamespaces(w http.ResponseWriter, r *http.Request) error {
+	dep, req, err := s.resourceRequest(r, MaxPageLimit)
+	if err != nil {
+		return err
+	}
+	l, err := dep.ListKVNamespaces(r.Context(), req)
+	if err != nil {
+		return err
+	}
+	writeListing(w, l)
+	return nil
+}
+
+// handleKVKeys lists the keys of a namespace.
+func (s *Server) handleKVKeys(w http.ResponseWriter, r *http.Request) error {
+	dep, req, err := s.resourceRequest(r, 1000)
+	if err != nil {
+		return err
+	}
+	l, err := dep.ListKVKeys(r.Context(), req, r.PathValue("namespaceId"))
+	if err != nil {
+		return err
+	}
+	writeListing(w, l)
+	return nil
+}
+
+// handleKVValue answers the value of a key ({key, value, encoding, size}).
+func (s *Server) handleKVValue(w http.ResponseWriter, r *http.Request) error {
+	dep, req, err := s.resourceRequest(r, MaxPageLimit)
+	if err != nil {
+		return err
+	}
+	v, err := dep.GetKVValue(r.Context(), req, r.PathValue("namespaceId"), r.PathValue("key"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, v)
+	return nil
+}
+
+// handleD1Databases lists D1 databases.
+func (s *Server) handleD1Databases(w http.ResponseWriter, r *http.Request) error {
+	dep, req, err := s.resourceRequest(r, MaxPageLimit)
+	if err != nil {
+		return err
+	}
+	l, err := dep.ListD1Databases(r.Context(), req)
+	if err != nil {
+		return err
+	}
+	writeListing(w, l)
+	return nil
+}
+
+type d1QueryRequest struct {
+	ConnectionID string `json:"connectionId"`
+	SQL          string `json:"sql"`
+	Params       []any  `json:"params"`
+}
+
+// handleD1Query runs a query and answers {columns, rows, meta}.
+func (s *Server) handleD1Query(w http.ResponseWriter, r *http.Request) error {
+	dep, err := s.deployer()
+	if err != nil {
+		return err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	// The connection may come as ?connectionId= (as for every resource
+	// endpoint) or in the body; a query one is looked up before the body is
+	// read.
+	queryConn := r.URL.Query().Get("connectionId")
+	if queryConn != "" {
+		if err := dep.CheckConnection(r.Context(), orgID, queryConn); err != nil {
+			return err
+		}
+	}
+	var req d1QueryRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	switch {
+	case req.ConnectionID == "" && queryConn != "":
+		req.ConnectionID = queryConn
+	case queryConn != "" && req.ConnectionID != queryConn:
+		return edgeflow.Invalid("/connectionId", "connectionId differs from the ?connectionId= of the URL")
+	case strings.TrimSpace(req.ConnectionID) == "":
+		return edgeflow.Invalid("/connectionId", "connectionId is required")
+	}
+	if strings.TrimSpace(req.SQL) == "" {
+		return edgeflow.Invalid("/sql", "sql is required")
+	}
+	res, err := dep.QueryD1(r.Context(), orgID, req.ConnectionID, r.PathValue("databaseId"), req.SQL, req.Params)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}
+
+// handleR2Buckets lists R2 buckets.
+func (s *Server) handleR2Buckets(w http.ResponseWriter, r *http.Request) error {
+	dep, req, err := s.resourceRequest(r, MaxPageLimit)
+	if err != nil {
+		return err
+	}
+	l, err := dep.ListR2Buckets(r.Context(), req)
+	if err != nil {
+		return err
+	}
+	writeListing(w, l)
+	return nil
+}
+
+// handleR2Objects lists the objects of a bucket.
+func (s *Server) handleR2Objects(w http.ResponseWriter, r *http.Request) error {
+	dep, req, err := s.resourceRequest(r, 1000)
+	if err != nil {
+		return err
+	}
+	l, err := dep.ListR2Objects(r.Context(), req, r.PathValue("bucketName"))
+	if err != nil {
+		return err
+	}
+	writeListing(w, l)
+	return nil
+}

@@ -1,0 +1,109 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// Trigger, a run's detail with live status, and run control; the run lists
+// are in history.go.
+
+type triggerRequest struct {
+	ConnectionID string          `json:"connectionId"`
+	Params       json.RawMessage `json:"params"`
+}
+
+// handleTrigger starts a run (201 {id, instanceId, status}) or, when params
+// hold instanceId, eventType and payload, delivers the event to that
+// waiting run (202, naming the run).
+func (s *Server) handleTrigger(w http.ResponseWriter, r *http.Request) error {
+	dep, err := s.deployer()
+	if err != nil {
+		return err
+	}
+	p := PrincipalFrom(r)
+	projectID, err := p.Project()
+	if err != nil {
+		return err
+	}
+	workflowID := r.PathValue("workflowId")
+	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
+		return err
+	}
+	var req triggerRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.ConnectionID) == "" {
+		return edgeflow.Invalid("/connectionId", "connectionId is required")
+	}
+	res, err := dep.Trigger(r.Context(), deploysvc.TriggerRequest{
+		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
+		ConnectionID: req.ConnectionID, Params: req.Params,
+	})
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if res.EventType != "" {
+		status = http.StatusAccepted
+	}
+	writeJSON(w, status, res)
+	return nil
+}
+
+// handleRunGet answers a run; a non-final run is refreshed from the
+// provider first.
+func (s *Server) handleRunGet(w http.ResponseWriter, r *http.Request) error {
+	dep, err := s.deployer()
+	if err != nil {
+		return err
+	}
+	projectID, err := PrincipalFrom(r).Project()
+	if err != nil {
+		return err
+	}
+	run, err := dep.GetRun(r.Context(), projectID, r.PathValue("workflowId"), r.PathValue("runId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, run)
+	return nil
+}
+
+func (s *Server) controlRun(w http.ResponseWriter, r *http.Request, action string) error {
+	dep, err := s.deployer()
+	if err != nil {
+		return err
+	}
+	p := PrincipalFrom(r)
+	projectID, err := p.Project()
+	if err != nil {
+		return err
+	}
+	run, err := dep.ControlRun(r.Context(), p.OrganizationID, projectID, r.PathValue("workflowId"), r.PathValue("runId"), action)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, run)
+	return nil
+}
+
+// handleRunPause pauses a running run (409 otherwise).
+func (s *Server) handleRunPause(w http.ResponseWriter, r *http.Request) error {
+	return s.controlRun(w, r, deploysvc.ActionPause)
+}
+
+// handleRunResume resumes a manually paused run (409 otherwise).
+func (s *Server) handleRunResume(w http.ResponseWriter, r *http.Request) error {
+	return s.controlRun(w, r, deploysvc.ActionResume)
+}
+
+// handleRunTerminate terminates a running or paused run (409 otherwise).
+func (s *Server) handleRunTerminate(w http.ResponseWriter, r *http.Request) error {
+	return s.controlRun(w, r, deploysvc.ActionTerminate)
+}
