@@ -152,7 +152,7 @@ func (v *validator) field(path func() string, n *Node, name string, f ConfigFiel
 			return
 		}
 		if f.Type == FieldJSON && s != "" {
-			if _, err := jsonWithExpressions(s); err != nil {
+			if _, err := validJSONWithExpressions(s); err != nil {
 				v.addf(path(), n.ID, RuleNodeData, "%s must hold valid JSON (expressions count as values): %v", name, err)
 			}
 		}
@@ -226,18 +226,16 @@ func (v *validator) builtinData(i int, n *Node) {
 	}
 	switch n.Type {
 	case TypeSleep:
-		v.durationLimit(nodePath(i, "data", "duration"), n.ID, n.Data["duration"])
+		v.durationLimit(i, "duration", n.ID, n.Data["duration"])
 	case TypeWaitForEvent:
 		if s, ok := str("eventType"); ok && !hasExpr(s) && !eventTypePattern.MatchString(s) {
 			v.addf(nodePath(i, "data", "eventType"), n.ID, RuleEventType, "event type %q must be 1 to 100 letters, digits, _ or -", s)
 		}
-		v.durationLimit(nodePath(i, "data", "timeout"), n.ID, n.Data["timeout"])
+		v.durationLimit(i, "timeout", n.ID, n.Data["timeout"])
 	case TypeHTTPRequest:
 		if s, ok := str("headers"); ok && strings.TrimSpace(s) != "" {
-			if h, err := jsonWithExpressions(s); err == nil && h != nil {
-				if _, isObj := h.(map[string]any); !isObj {
-					v.addf(nodePath(i, "data", "headers"), n.ID, RuleNodeData, "headers must hold a JSON object of header names to values")
-				}
+			if isObj, err := validJSONWithExpressions(s); err == nil && !isObj {
+				v.addf(nodePath(i, "data", "headers"), n.ID, RuleNodeData, "headers must hold a JSON object of header names to values")
 			}
 		}
 	case TypeBranch:
@@ -255,7 +253,7 @@ func (v *validator) builtinData(i int, n *Node) {
 
 // durationLimit checks that a sleep or wait duration parses (reported by the
 // format check otherwise) and stays within 365 days.
-func (v *validator) durationLimit(path, nodeID string, val any) {
+func (v *validator) durationLimit(i int, field, nodeID string, val any) {
 	var d time.Duration
 	var err error
 	switch x := val.(type) {
@@ -270,7 +268,7 @@ func (v *validator) durationLimit(path, nodeID string, val any) {
 		return
 	}
 	if err == nil && d > MaxSleep {
-		v.addf(path, nodeID, RuleLimits, "%v is longer than the limit of 365 days", val)
+		v.addf(nodePath(i, "data", field), nodeID, RuleLimits, "%v is longer than the limit of 365 days", val)
 	}
 }
 

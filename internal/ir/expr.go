@@ -73,35 +73,47 @@ const maxExpressionIndex = 1<<31 - 1
 // It does not check that roots exist; see Validate.
 func ParseExpressions(s string) ([]Expression, error) {
 	var out []Expression
+	err := scanExpressions(s, nil, func(e Expression) {
+		e.Path = append([]PathSegment(nil), e.Path...)
+		out = append(out, e)
+	})
+	return out, err
+}
+
+// scanExpressions calls fn for each expression of s in order, until the
+// first syntax error, which it returns. The Path given to fn is valid only
+// during the call (it reuses buf).
+func scanExpressions(s string, buf []PathSegment, fn func(Expression)) error {
 	pos := 0
 	for {
 		i := strings.Index(s[pos:], "{{")
 		if i < 0 {
-			return out, nil
+			return nil
 		}
 		start := pos + i
 		j := strings.Index(s[start+2:], "}}")
 		if j < 0 {
-			return out, &ExpressionError{Offset: start, Message: "unterminated \"{{\": missing \"}}\""}
+			return &ExpressionError{Offset: start, Message: "unterminated \"{{\": missing \"}}\""}
 		}
 		end := start + 2 + j + 2
 		inner := s[start+2 : end-2]
 		if k := strings.Index(inner, "{{"); k >= 0 {
-			return out, &ExpressionError{Offset: start, Message: "unterminated \"{{\": another \"{{\" starts before \"}}\""}
+			return &ExpressionError{Offset: start, Message: "unterminated \"{{\": another \"{{\" starts before \"}}\""}
 		}
-		e, err := parseReference(inner)
+		e, err := parseReference(inner, buf[:0])
 		if err != nil {
-			return out, &ExpressionError{Offset: start, Message: fmt.Sprintf("%q: %s", s[start:end], err)}
+			return &ExpressionError{Offset: start, Message: fmt.Sprintf("%q: %s", s[start:end], err)}
 		}
+		buf = e.Path
 		e.Start, e.End, e.Raw = start, end, s[start:end]
-		out = append(out, e)
+		fn(e)
 		pos = end
 	}
 }
 
 // parseReference parses the inside of {{...}}: root, then .field and [index]
 // segments.
-func parseReference(inner string) (Expression, error) {
+func parseReference(inner string, path []PathSegment) (Expression, error) {
 	r := strings.TrimSpace(inner)
 	if r == "" {
 		return Expression{}, fmt.Errorf("empty expression")
@@ -116,7 +128,7 @@ func parseReference(inner string) (Expression, error) {
 	if r[0] == '-' {
 		return Expression{}, fmt.Errorf("a node id cannot start with '-'")
 	}
-	e := Expression{Root: r[:n]}
+	e := Expression{Root: r[:n], Path: path}
 	i := n
 	for i < len(r) {
 		switch r[i] {
@@ -149,6 +161,9 @@ func parseReference(inner string) (Expression, error) {
 		default:
 			return Expression{}, fmt.Errorf("unexpected %q; a path is made of .field and [index] segments", r[i])
 		}
+	}
+	if len(e.Path) == 0 {
+		e.Path = nil
 	}
 	return e, nil
 }

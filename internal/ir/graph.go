@@ -17,6 +17,7 @@ type Graph struct {
 	entry int
 
 	reachable []bool
+	preorder  []int32 // reachable nodes in preorder of the dominator tree
 	idom      []int32 // immediate dominator, -1 for the entry and unreachable nodes
 	pre, post []int32 // dominator tree interval numbering
 	enclosing []int32 // edge index starting the innermost lane holding a node, -1 if none
@@ -48,14 +49,45 @@ func NewGraph(a *ArtifactIR) *Graph {
 			g.index[a.Nodes[i].ID] = i
 		}
 	}
+	// Adjacency in compressed form: one backing array per direction.
+	src := make([]int32, len(a.Edges))
+	dst := make([]int32, len(a.Edges))
+	outCount := make([]int32, n+1)
+	inCount := make([]int32, n+1)
 	for i, e := range a.Edges {
 		s, ok1 := g.index[e.Source]
 		t, ok2 := g.index[e.Target]
 		if !ok1 || !ok2 {
+			src[i] = -1
 			continue
 		}
+		src[i], dst[i] = int32(s), int32(t)
+		outCount[s]++
+		inCount[t]++
+	}
+	outBuf := make([]int32, 0, len(a.Edges))
+	inBuf := make([]int32, len(a.Edges))
+	inAt := make([]int32, n)
+	var total int32
+	for i := range n {
+		g.out[i] = outBuf[len(outBuf) : len(outBuf) : len(outBuf)+int(outCount[i])]
+		outBuf = outBuf[:len(outBuf)+int(outCount[i])]
+		inAt[i] = total
+		total += inCount[i]
+	}
+	for i := range a.Edges {
+		if src[i] < 0 {
+			continue
+		}
+		s, t := src[i], dst[i]
 		g.out[s] = append(g.out[s], int32(i))
-		g.in[t] = append(g.in[t], int32(i))
+		inBuf[inAt[t]] = int32(i)
+		inAt[t]++
+	}
+	total = 0
+	for i := range n {
+		g.in[i] = inBuf[total : total+inCount[i] : total+inCount[i]]
+		total += inCount[i]
 	}
 	if i, ok := g.index[a.EntryNodeID]; ok {
 		g.entry = i
@@ -243,12 +275,29 @@ func (g *Graph) TopoOrder() (order []string, ok bool) {
 func (g *Graph) Cycles() [][]string {
 	n := len(g.ir.Nodes)
 	comp := g.components()
+	size := make([]int32, n+1)
+	for _, c := range comp {
+		if c >= 0 {
+			size[c]++
+		}
+	}
 	var cycles [][]string
 	seen := make(map[int32]bool)
 	for i := range n {
 		c := comp[i]
 		if c < 0 || seen[c] {
 			continue
+		}
+		if size[c] == 1 {
+			self := false
+			for _, e := range g.out[i] {
+				if g.index[g.ir.Edges[e].Target] == i {
+					self = true
+				}
+			}
+			if !self {
+				continue
+			}
 		}
 		seen[c] = true
 		// Walk inside the component until a node repeats.
@@ -452,6 +501,8 @@ func (g *Graph) dominators() {
 	st := []tf{{v: int32(g.entry)}}
 	g.pre[g.entry] = clock
 	clock++
+	g.preorder = make([]int32, 0, len(order))
+	g.preorder = append(g.preorder, int32(g.entry))
 	for len(st) > 0 {
 		f := &st[len(st)-1]
 		if f.c < len(children[f.v]) {
@@ -459,6 +510,7 @@ func (g *Graph) dominators() {
 			f.c++
 			g.pre[c] = clock
 			clock++
+			g.preorder = append(g.preorder, c)
 			st = append(st, tf{v: c})
 			continue
 		}
@@ -481,20 +533,7 @@ func (g *Graph) lanes() {
 	}
 	// Visit reachable nodes in preorder of the dominator tree: a node's
 	// dominator (and its single predecessor, which dominates it) comes first.
-	count := 0
-	for i := range n {
-		if g.reachable[i] {
-			count++
-		}
-	}
-	nodes := make([]int32, 0, count)
-	for i := range n {
-		if g.reachable[i] {
-			nodes = append(nodes, int32(i))
-		}
-	}
-	slices.SortFunc(nodes, func(a, b int32) int { return int(g.pre[a] - g.pre[b]) })
-	for _, v := range nodes {
+	for _, v := range g.preorder {
 		if int(v) == g.entry {
 			continue
 		}

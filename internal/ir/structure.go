@@ -186,28 +186,25 @@ func (v *validator) join(i int, n *Node) {
 // expressions checks every expression in every node's data: syntax, roots
 // and that referenced nodes are upstream.
 func (v *validator) expressions() {
+	w := exprWalker{v: v}
 	for i := range v.a.Nodes {
 		n := &v.a.Nodes[i]
 		if len(n.Data) == 0 {
 			continue
 		}
-		w := exprWalker{v: v, i: i, n: n}
-		for _, k := range v.dataKeys(n) {
+		w.i, w.n = i, n
+		if len(n.Data) == 1 {
+			for k, val := range n.Data {
+				w.path = append(w.path[:0], k)
+				w.walk(val, 0)
+			}
+			continue
+		}
+		for _, k := range sortedKeys(n.Data) {
 			w.path = append(w.path[:0], k)
 			w.walk(n.Data[k], 0)
 		}
 	}
-}
-
-// dataKeys returns the keys of n.Data, sorted only when there is more than
-// one (the common case of a single field allocates nothing else).
-func (v *validator) dataKeys(n *Node) []string {
-	if len(n.Data) == 1 {
-		for k := range n.Data {
-			return []string{k}
-		}
-	}
-	return sortedKeys(n.Data)
 }
 
 type exprWalker struct {
@@ -215,6 +212,8 @@ type exprWalker struct {
 	i    int
 	n    *Node
 	path []string
+	buf  []PathSegment
+	fn   func(Expression)
 }
 
 const maxDataDepth = 64
@@ -232,12 +231,14 @@ func (w *exprWalker) walk(val any, depth int) {
 		if !strings.Contains(x, "{{") {
 			return
 		}
-		exprs, err := ParseExpressions(x)
-		if err != nil {
-			w.v.addf(w.pointer(), w.n.ID, RuleExpression, "%v", err)
+		if w.fn == nil {
+			w.fn = func(e Expression) {
+				w.check(e)
+				w.buf = e.Path
+			}
 		}
-		for _, e := range exprs {
-			w.check(e)
+		if err := scanExpressions(x, w.buf, w.fn); err != nil {
+			w.v.addf(w.pointer(), w.n.ID, RuleExpression, "%v", err)
 		}
 	case []any:
 		for k, item := range x {

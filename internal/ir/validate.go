@@ -464,29 +464,42 @@ func (v *validator) limits() {
 // run time, not here.
 func hasExpr(s string) bool { return strings.Contains(s, "{{") }
 
-// jsonWithExpressions reports whether s is valid JSON once every expression
-// is replaced by 0.
-func jsonWithExpressions(s string) (any, error) {
-	if hasExpr(s) {
-		exprs, err := ParseExpressions(s)
-		if err != nil {
-			return nil, nil // reported by the expression check
-		}
-		var b strings.Builder
-		prev := 0
-		for _, e := range exprs {
-			b.WriteString(s[prev:e.Start])
-			b.WriteString("0")
-			prev = e.End
-		}
-		b.WriteString(s[prev:])
-		s = b.String()
+// validJSONWithExpressions checks that s is valid JSON once every
+// expression is replaced by 0, and reports whether the value is an object.
+func validJSONWithExpressions(s string) (isObject bool, err error) {
+	t, ok := withoutExpressions(s)
+	if !ok {
+		return true, nil
 	}
-	var out any
-	if err := json.Unmarshal([]byte(s), &out); err != nil {
-		return nil, err
+	b := []byte(t)
+	if !json.Valid(b) {
+		_, err := parseJSON(b)
+		if err == nil {
+			err = fmt.Errorf("not valid JSON")
+		}
+		return false, err
 	}
-	return out, nil
+	return strings.HasPrefix(strings.TrimLeft(t, " \t\r\n"), "{"), nil
+}
+
+// withoutExpressions replaces every expression of s by 0; false when s has
+// a malformed expression.
+func withoutExpressions(s string) (string, bool) {
+	if !hasExpr(s) {
+		return s, true
+	}
+	var b strings.Builder
+	prev := 0
+	err := scanExpressions(s, nil, func(e Expression) {
+		b.WriteString(s[prev:e.Start])
+		b.WriteString("0")
+		prev = e.End
+	})
+	if err != nil {
+		return "", false
+	}
+	b.WriteString(s[prev:])
+	return b.String(), true
 }
 
 func sortedKeys[V any](m map[string]V) []string {
