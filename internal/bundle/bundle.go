@@ -32,6 +32,8 @@ type Input struct {
 	Minify bool
 	// SourceMap asks for an external source map in Output.Map.
 	SourceMap bool
+	// NoCache skips the in-memory cache of recent bundles (benchmarks).
+	NoCache bool
 }
 
 // Output is the bundle.
@@ -74,11 +76,30 @@ func (e *Error) Error() string {
 const memNamespace = "edgeflow"
 
 // Bundle builds in into one ES module. Problems in the sources come back as
-// an *Error; a failed dependency install as a wrapped *InstallError.
+// an *Error; a failed dependency install as an *InstallError. Results are
+// cached in memory by a hash of the input (the opening comment lines of each
+// file, which esbuild drops, do not count), so recompiling an unchanged
+// workflow under a new version number is cheap.
 func Bundle(ctx context.Context, in Input) (*Output, error) {
 	if _, ok := in.Files[in.Entry]; !ok {
 		return nil, &Error{Problems: []Problem{{File: in.Entry, Message: "entry module not found in the files"}}}
 	}
+	if in.NoCache {
+		return build(ctx, in)
+	}
+	key := cacheKey(in)
+	if out, ok := results.get(key); ok {
+		return out, nil
+	}
+	out, err := build(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	results.put(key, out)
+	return out, nil
+}
+
+func build(ctx context.Context, in Input) (*Output, error) {
 	resolveDir := ""
 	if len(in.Dependencies) > 0 {
 		dir, err := Install(ctx, in.CacheDir, in.Dependencies)

@@ -158,6 +158,7 @@ func TestBundleDependencies(t *testing.T) {
 	if err := os.RemoveAll(pkg); err != nil {
 		t.Fatal(err)
 	}
+	in.NoCache = true
 	if _, err := bundle.Bundle(context.Background(), in); err != nil {
 		t.Fatalf("second bundle from the cache: %v", err)
 	}
@@ -172,5 +173,32 @@ func TestInstallWithoutCacheDir(t *testing.T) {
 	var ie *bundle.InstallError
 	if !errors.As(err, &ie) {
 		t.Fatalf("error %v, want *bundle.InstallError", err)
+	}
+}
+
+// TestBundleCache checks that a module differing only in its opening comment
+// lines gets the same bundle, and that other changes do not.
+func TestBundleCache(t *testing.T) {
+	t.Parallel()
+	src := "const answer: number = 42;\nexport default { fetch() { return new Response(String(answer)); } };\n"
+	build := func(header, body string) string {
+		t.Helper()
+		out, err := bundle.Bundle(context.Background(), bundle.Input{Files: map[string]string{"index.ts": header + body}, Entry: "index.ts"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out.Code)
+	}
+	v1 := build("// cache test: version 1.\n// generated\n", src)
+	v2 := build("// cache test: version 2.\n// generated\n", src)
+	fresh, err := bundle.Bundle(context.Background(), bundle.Input{Files: map[string]string{"index.ts": src}, Entry: "index.ts", NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v1 != v2 || v1 != string(fresh.Code) {
+		t.Errorf("bundles differ:\n%s\n%s\n%s", v1, v2, fresh.Code)
+	}
+	if other := build("// cache test\n", strings.Replace(src, "42", "43", 1)); !strings.Contains(other, "43") {
+		t.Errorf("changed module got a stale bundle:\n%s", other)
 	}
 }

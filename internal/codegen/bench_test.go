@@ -38,7 +38,7 @@ func compileAll(tb testing.TB, raw []byte, id string) (*codegen.Output, *bundle.
 	if err != nil {
 		tb.Fatalf("%s: %v", id, err)
 	}
-	b, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule})
+	b, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule, NoCache: true})
 	if err != nil {
 		tb.Fatalf("%s: %v", id, err)
 	}
@@ -99,6 +99,14 @@ func BenchmarkCompile(b *testing.B) {
 		b.Run(name+"/bundle", func(b *testing.B) {
 			defer reportCPU(b)()
 			for b.Loop() {
+				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule, NoCache: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/bundle-cached", func(b *testing.B) {
+			defer reportCPU(b)()
+			for b.Loop() {
 				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule}); err != nil {
 					b.Fatal(err)
 				}
@@ -115,7 +123,7 @@ func BenchmarkCompile(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: o.Files, Entry: o.MainModule}); err != nil {
+				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: o.Files, Entry: o.MainModule, NoCache: true}); err != nil {
 					b.Fatal(err)
 				}
 			}
