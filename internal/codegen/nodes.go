@@ -366,18 +366,10 @@ func (g *gen) httpRequest(n *ir.Node, sc *scope) {
 	url := g.strField(n, "url", dataString(n, "url"), sc)
 	var init []string
 	init = append(init, "method: "+jsString(method))
-	if h := strings.TrimSpace(dataString(n, "headers")); h != "" {
-		js, err := g.jsonField(h, sc)
-		if err != nil {
-			g.fail(n, "data.headers", "%v", err)
-		}
+	if js := g.jsonData(n, "headers", sc); js != "" {
 		init = append(init, "headers: "+js)
 	}
-	if body := strings.TrimSpace(dataString(n, "body")); body != "" && method != "GET" && method != "HEAD" {
-		js, err := g.jsonField(body, sc)
-		if err != nil {
-			g.fail(n, "data.body", "%v", err)
-		}
+	if js := g.jsonData(n, "body", sc); js != "" && method != "GET" && method != "HEAD" {
 		init = append(init, "body: JSON.stringify("+js+")")
 	}
 	allow, _ := n.Data["allowErrorStatus"].(bool)
@@ -400,6 +392,26 @@ func (g *gen) httpRequest(n *ir.Node, sc *scope) {
 		return
 	}
 	g.durableCall(n, sc, g.stepConfig(n, ""), call)
+}
+
+// jsonData is the JavaScript expression of a JSON data field: normally a
+// string holding JSON with expressions; an object or array written directly
+// in data is taken as its JSON. It is "" when the field is absent or blank.
+func (g *gen) jsonData(n *ir.Node, field string, sc *scope) string {
+	switch v := n.Data[field].(type) {
+	case string:
+		if strings.TrimSpace(v) == "" {
+			return ""
+		}
+		js, err := g.jsonField(strings.TrimSpace(v), sc)
+		if err != nil {
+			g.fail(n, "data."+field, "%v", err)
+		}
+		return js
+	case map[string]any, []any:
+		return g.dataValue(n, field, v, sc)
+	}
+	return ""
 }
 
 func (g *gen) breakNode(n *ir.Node, sc *scope) {
@@ -441,11 +453,7 @@ func (g *gen) subWorkflow(n *ir.Node, sc *scope) {
 		g.bindings[binding] = Binding{Name: binding, Type: BindingWorkflow, WorkflowName: wfName, ClassName: ClassName(ref), ScriptName: script}
 	}
 	params := "{}"
-	if in := strings.TrimSpace(dataString(n, "input")); in != "" {
-		js, err := g.jsonField(in, sc)
-		if err != nil {
-			g.fail(n, "data.input", "%v", err)
-		}
+	if js := g.jsonData(n, "input", sc); js != "" {
 		params = js
 	}
 	if g.script {
