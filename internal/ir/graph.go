@@ -12,6 +12,9 @@ import "slices"
 type Graph struct {
 	ir    *ArtifactIR
 	index map[string]int
+	dup   []bool    // node i repeats an earlier node's id
+	src   []int32   // source node of each edge, -1 when an end is not a node
+	dst   []int32   // target node of each edge
 	out   [][]int32 // edge indices by source node, in edges order
 	in    [][]int32 // edge indices by target node, in edges order
 	entry int
@@ -44,14 +47,18 @@ func NewGraph(a *ArtifactIR) *Graph {
 		in:    make([][]int32, n),
 		entry: -1,
 	}
+	g.dup = make([]bool, n)
 	for i := range a.Nodes {
 		if _, dup := g.index[a.Nodes[i].ID]; !dup {
 			g.index[a.Nodes[i].ID] = i
+		} else {
+			g.dup[i] = true
 		}
 	}
 	// Adjacency in compressed form: one backing array per direction.
 	src := make([]int32, len(a.Edges))
 	dst := make([]int32, len(a.Edges))
+	g.src, g.dst = src, dst
 	outCount := make([]int32, n+1)
 	inCount := make([]int32, n+1)
 	for i, e := range a.Edges {
@@ -242,14 +249,14 @@ func (g *Graph) TopoOrder() (order []string, ok bool) {
 	n := len(g.ir.Nodes)
 	indeg := make([]int32, n)
 	for i := range n {
-		if g.index[g.ir.Nodes[i].ID] != i {
+		if g.dup[i] {
 			continue // duplicate id: not part of the graph
 		}
 		indeg[i] = int32(len(g.in[i]))
 	}
 	queue := make([]int32, 0, n)
 	for i := range n {
-		if indeg[i] == 0 && g.index[g.ir.Nodes[i].ID] == i {
+		if indeg[i] == 0 && !g.dup[i] {
 			queue = append(queue, int32(i))
 		}
 	}
@@ -258,7 +265,7 @@ func (g *Graph) TopoOrder() (order []string, ok bool) {
 		v := queue[h]
 		order = append(order, g.ir.Nodes[v].ID)
 		for _, e := range g.out[v] {
-			t := g.index[g.ir.Edges[e].Target]
+			t := int(g.dst[e])
 			indeg[t]--
 			if indeg[t] == 0 {
 				queue = append(queue, int32(t))
@@ -291,7 +298,7 @@ func (g *Graph) Cycles() [][]string {
 		if size[c] == 1 {
 			self := false
 			for _, e := range g.out[i] {
-				if g.index[g.ir.Edges[e].Target] == i {
+				if int(g.dst[e]) == i {
 					self = true
 				}
 			}
@@ -311,7 +318,7 @@ func (g *Graph) Cycles() [][]string {
 			}
 			next := int32(-1)
 			for _, e := range g.out[v] {
-				t := int32(g.index[g.ir.Edges[e].Target])
+				t := int32(int(g.dst[e]))
 				if comp[t] == c {
 					next = t
 					break
@@ -356,7 +363,7 @@ func (g *Graph) components() []int32 {
 	}
 	var counter, ncomp int32
 	for root := range n {
-		if idx[root] >= 0 || g.index[g.ir.Nodes[root].ID] != root {
+		if idx[root] >= 0 || g.dup[root] {
 			continue
 		}
 		call := []frame{{v: int32(root)}}
@@ -368,7 +375,7 @@ func (g *Graph) components() []int32 {
 			f := &call[len(call)-1]
 			v := f.v
 			if f.edge < len(g.out[v]) {
-				t := int32(g.index[g.ir.Edges[g.out[v][f.edge]].Target])
+				t := g.dst[g.out[v][f.edge]]
 				f.edge++
 				if idx[t] < 0 {
 					idx[t], low[t] = counter, counter
@@ -431,7 +438,7 @@ func (g *Graph) dominators() {
 	for len(call) > 0 {
 		f := &call[len(call)-1]
 		if f.edge < len(g.out[f.v]) {
-			t := g.index[g.ir.Edges[g.out[f.v][f.edge]].Target]
+			t := int(g.dst[g.out[f.v][f.edge]])
 			f.edge++
 			if !g.reachable[t] {
 				g.reachable[t] = true
@@ -468,7 +475,7 @@ func (g *Graph) dominators() {
 			}
 			nd := int32(-1)
 			for _, e := range g.in[v] {
-				p := int32(g.index[g.ir.Edges[e].Source])
+				p := int32(int(g.src[e]))
 				if !g.reachable[p] || idom[p] < 0 {
 					continue
 				}
@@ -541,7 +548,7 @@ func (g *Graph) lanes() {
 		var via int32 = -1
 		if len(g.in[v]) == 1 {
 			via = g.in[v][0]
-			src = int32(g.index[g.ir.Edges[via].Source])
+			src = int32(int(g.src[via]))
 		} else {
 			src = g.idom[v]
 		}

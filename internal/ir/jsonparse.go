@@ -128,7 +128,7 @@ func (p *jsonParser) object() (any, error) {
 			return nil, p.fail("expected a string key")
 		}
 		keyAt := p.pos
-		k, err := p.str()
+		k, err := p.key()
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +213,13 @@ func (p *jsonParser) share(b []byte) string {
 }
 
 // str reads a string starting at the opening quote.
-func (p *jsonParser) str() (string, error) {
+func (p *jsonParser) str() (string, error) { return p.strOpt(false) }
+
+// key reads a string that is likely to repeat (an object key, a node type):
+// equal ones share memory.
+func (p *jsonParser) key() (string, error) { return p.strOpt(true) }
+
+func (p *jsonParser) strOpt(shared bool) (string, error) {
 	start := p.pos + 1
 	ascii := true
 	for i := start; i < len(p.data); i++ {
@@ -225,7 +231,10 @@ func (p *jsonParser) str() (string, error) {
 			if !ascii && !utf8.Valid(b) {
 				return "", p.fail("invalid UTF-8 in a string")
 			}
-			return p.share(b), nil
+			if shared {
+				return p.share(b), nil
+			}
+			return string(b), nil
 		case c == '\\':
 			return p.escaped(start)
 		case c < 0x20:

@@ -35,7 +35,7 @@ func (p *jsonParser) fields(fn func(key string) error) (bool, error) {
 		if p.peek() != '"' {
 			return true, p.fail("expected a string key")
 		}
-		k, err := p.str()
+		k, err := p.key()
 		if err != nil {
 			return true, err
 		}
@@ -136,13 +136,18 @@ func (r *streamReader) object(fn func(key string) error) error {
 	return err
 }
 
-func (r *streamReader) str() (string, error) {
+func (r *streamReader) str() (string, error) { return r.strOpt(false) }
+
+// shared reads a string value likely to repeat (node type, version).
+func (r *streamReader) shared() (string, error) { return r.strOpt(true) }
+
+func (r *streamReader) strOpt(shared bool) (string, error) {
 	if r.p.peek() != '"' {
 		r.fail(true)
 		_, err := r.p.value()
 		return "", err
 	}
-	return r.p.str()
+	return r.p.strOpt(shared)
 }
 
 func (r *streamReader) num() (float64, error) {
@@ -289,13 +294,13 @@ func (r *streamReader) node(n *Node) error {
 		case "id":
 			n.ID, err = r.str()
 		case "type":
-			n.Type, err = r.str()
+			n.Type, err = r.shared()
 		case "name":
 			n.Name, err = r.str()
 		case "version":
-			n.Version, err = r.str()
+			n.Version, err = r.shared()
 		case "provider":
-			n.Provider, err = r.str()
+			n.Provider, err = r.shared()
 		case "position":
 			var ps keySet
 			err = r.object(func(k string) error {
@@ -383,7 +388,7 @@ func (r *streamReader) edge(e *Edge) error {
 		case "target":
 			e.Target, err = r.str()
 		case "label":
-			e.Label, err = r.str()
+			e.Label, err = r.shared()
 		}
 		return err
 	})

@@ -12,7 +12,7 @@ func (v *validator) structure() {
 	a := v.a
 	for i := range a.Nodes {
 		n := &a.Nodes[i]
-		if g.index[n.ID] != i {
+		if g.dup[i] {
 			continue // duplicate id, reported already
 		}
 		if g.entry >= 0 && !g.reachable[i] {
@@ -158,8 +158,7 @@ func (v *validator) join(i int, n *Node) {
 	ok := c >= 0 && IsContainer(v.a.Nodes[c].Type)
 	if ok {
 		for _, e := range g.in[i] {
-			edge := v.a.Edges[e]
-			s := g.index[edge.Source]
+			s := int(g.src[e])
 			if !g.reachable[s] {
 				continue
 			}

@@ -296,14 +296,13 @@ func IsBuiltinType(typ string) bool { return builtinTypes[typ] }
 func (v *validator) nodes() {
 	a := v.a
 	v.defs = make([]*NodeDefinition, len(a.Nodes))
-	first := make(map[string]int, len(a.Nodes))
 	for i := range a.Nodes {
 		n := &a.Nodes[i]
 		id := n.ID
-		if j, dup := first[id]; dup {
+		if v.g.dup[i] {
+			j := v.g.index[id]
 			v.addf(nodePath(i, "id"), id, RuleNodeID, "node id %q is already used by node %d", id, j)
 		} else {
-			first[id] = i
 			if !nodeIDPattern.MatchString(id) {
 				v.addf(nodePath(i, "id"), id, RuleNodeID, "node id %q must be 1 to 100 letters, digits, _ or -, not starting with -", id)
 			} else if id == RootEnv || id == RootEvent {
