@@ -18,6 +18,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/localedge"
+	"github.com/edgeflow/edgeflow/internal/postgres"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
@@ -227,7 +228,10 @@ func startLocalEdge(ctx context.Context, dataDir string, logger *slog.Logger) *l
 	return edge
 }
 
-// openPostgres is replaced once internal/postgres lands.
 func openPostgres(ctx context.Context, url string, logger *slog.Logger) (edgeflow.Store, error) {
-	return nil, errors.New("PostgreSQL support is not built into this binary yet")
+	st, err := postgres.Open(ctx, url, postgres.Options{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }
