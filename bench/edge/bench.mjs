@@ -49,8 +49,14 @@ export default {
     const url = new URL(req.url);
     if (url.pathname === "/create") {
       const { id, params } = await req.json();
-      const inst = await env.WORKFLOW.create({ id, params });
-      return Response.json({ id: inst.id });
+      try {
+        const inst = await env.WORKFLOW.create({ id, params });
+        return Response.json({ id: inst.id });
+      } catch (err) {
+        // a create sent again after a reset connection may find its first attempt done
+        if (/already exists/i.test(String(err))) return Response.json({ id, retried: true });
+        return Response.json({ error: String(err) }, { status: 500 });
+      }
     }
     if (url.pathname === "/statuses") {
       const ids = await req.json();
@@ -85,13 +91,15 @@ async function mapLimit(items, limit, fn) {
   );
 }
 
-// retry sends a request once more when the connection dies before any response (workerd now and then resets a
-// keep-alive connection under load; the edge does the same for its own calls).
+// retry sends a request again (up to 5 times) when the connection dies before any response: workerd now and then
+// resets a keep-alive connection under load (the edge retries its own calls to workerd the same way).
 async function retry(fn) {
-  try {
-    return await fn();
-  } catch {
-    return await fn();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= 5) throw err;
+    }
   }
 }
 
