@@ -146,6 +146,28 @@ func ids[T any](items []T, id func(T) string) []string {
 
 func workflowID(w edgeflow.Workflow) string { return w.ID }
 
+// byTime returns items sorted by (creation time, id), newest first when
+// desc: the order of every time-ordered list, ties included.
+func byTime[T any](desc bool, key func(T) (time.Time, string), items ...T) []T {
+	out := append([]T(nil), items...)
+	sort.SliceStable(out, func(i, j int) bool {
+		ti, ii := key(out[i])
+		tj, ij := key(out[j])
+		less := ti.Before(tj) || (ti.Equal(tj) && ii < ij)
+		if desc {
+			return !less && !(ti.Equal(tj) && ii == ij)
+		}
+		return less
+	})
+	return out
+}
+
+func projectKey(p edgeflow.Project) (time.Time, string)       { return p.CreatedAt, p.ID }
+func apiKeyKey(k edgeflow.APIKey) (time.Time, string)         { return k.CreatedAt, k.ID }
+func connectionKey(c edgeflow.Connection) (time.Time, string) { return c.CreatedAt, c.ID }
+func deploymentKey(d edgeflow.Deployment) (time.Time, string) { return d.CreatedAt, d.ID }
+func runKey(r edgeflow.Run) (time.Time, string)               { return r.CreatedAt, r.ID }
+
 func testPing(t *testing.T, s edgeflow.Store) {
 	must(t, s.Ping(t.Context()))
 }
@@ -319,10 +341,11 @@ func testProjects(t *testing.T, s edgeflow.Store) {
 func testProjectPagination(t *testing.T, s edgeflow.Store) {
 	ctx := t.Context()
 	tn := newTenant(t, s)
-	want := []string{tn.project.ID}
+	projects := []edgeflow.Project{*tn.project}
 	for range 6 {
-		want = append(want, newProject(t, s, tn.org.ID).ID)
+		projects = append(projects, *newProject(t, s, tn.org.ID))
 	}
+	want := ids(byTime(false, projectKey, projects...), func(p edgeflow.Project) string { return p.ID })
 	newTenant(t, s) // another organization's project must not show
 	got := walk(t, func(o edgeflow.ListOptions) (edgeflow.Page[edgeflow.Project], error) {
 		return s.ListProjects(ctx, tn.org.ID, o)
@@ -373,7 +396,7 @@ func testAPIKeys(t *testing.T, s edgeflow.Store) {
 
 	page, err := s.ListAPIKeys(ctx, a.org.ID, edgeflow.ListOptions{})
 	must(t, err)
-	diff(t, "ListAPIKeys (newest first)", page.Items, []edgeflow.APIKey{*k2, *k1})
+	diff(t, "ListAPIKeys (newest first)", page.Items, byTime(true, apiKeyKey, *k1, *k2))
 	page, err = s.ListAPIKeys(ctx, b.org.ID, edgeflow.ListOptions{})
 	must(t, err)
 	if len(page.Items) != 0 {
@@ -833,7 +856,7 @@ func testDeployments(t *testing.T, s edgeflow.Store) {
 	activeVersion(t, s, a.project.ID, w.ID, v1.ID)
 	got, err = s.FindActiveDeployment(ctx, w.ID, "")
 	must(t, err)
-	diff(t, "newest active deployment", got, d3)
+	diff(t, "newest active deployment", *got, byTime(true, deploymentKey, *d2, *d3)[0])
 	got, err = s.FindActiveDeployment(ctx, w.ID, ca.ID)
 	must(t, err)
 	diff(t, "active on ca", got, d2)
@@ -842,7 +865,7 @@ func testDeployments(t *testing.T, s edgeflow.Store) {
 	must(t, err)
 	replaced := *d1
 	replaced.Status = edgeflow.DeploymentReplaced
-	diff(t, "ListDeployments", page.Items, []edgeflow.Deployment{*d3, *d2, replaced})
+	diff(t, "ListDeployments", page.Items, byTime(true, deploymentKey, replaced, *d2, *d3))
 	page, err = s.ListDeployments(ctx, edgeflow.DeploymentFilter{ProjectID: b.project.ID}, edgeflow.ListOptions{})
 	must(t, err)
 	if len(page.Items) != 0 {
@@ -971,9 +994,16 @@ func testRuns(t *testing.T, s edgeflow.Store) {
 		return walk(t, func(o edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], error) { return s.ListRuns(ctx, f, o) },
 			1, func(r edgeflow.Run) string { return r.ID })
 	}
-	diff(t, "ListRuns project", list(edgeflow.RunFilter{ProjectID: a.project.ID}), []string{r3.ID, r2.ID, r1.ID})
-	diff(t, "ListRuns workflow", list(edgeflow.RunFilter{ProjectID: a.project.ID, WorkflowID: w.ID}), []string{r3.ID, r1.ID})
-	diff(t, "ListRuns status", list(edgeflow.RunFilter{ProjectID: a.project.ID, Status: edgeflow.RunRunning}), []string{r3.ID, r2.ID})
+	newest := func(runs ...*edgeflow.Run) []string {
+		var rs []edgeflow.Run
+		for _, r := range runs {
+			rs = append(rs, *r)
+		}
+		return ids(byTime(true, runKey, rs...), func(r edgeflow.Run) string { return r.ID })
+	}
+	diff(t, "ListRuns project", list(edgeflow.RunFilter{ProjectID: a.project.ID}), newest(r1, r2, r3))
+	diff(t, "ListRuns workflow", list(edgeflow.RunFilter{ProjectID: a.project.ID, WorkflowID: w.ID}), newest(r1, r3))
+	diff(t, "ListRuns status", list(edgeflow.RunFilter{ProjectID: a.project.ID, Status: edgeflow.RunRunning}), newest(r2, r3))
 	diff(t, "ListRuns both", list(edgeflow.RunFilter{ProjectID: a.project.ID, WorkflowID: w.ID, Status: edgeflow.RunQueued}), []string{r1.ID})
 	if got := list(edgeflow.RunFilter{ProjectID: b.project.ID}); len(got) != 0 {
 		t.Errorf("other tenant sees runs %v", got)
@@ -1044,7 +1074,7 @@ func testConnections(t *testing.T, s edgeflow.Store) {
 	wantCode(t, "connection of another org", err, edgeflow.ENotFound)
 	page, err := s.ListConnections(ctx, a.org.ID, edgeflow.ListOptions{})
 	must(t, err)
-	diff(t, "ListConnections", page.Items, []edgeflow.Connection{*c2, *c1})
+	diff(t, "ListConnections", page.Items, byTime(true, connectionKey, *c1, *c2))
 	page, err = s.ListConnections(ctx, b.org.ID, edgeflow.ListOptions{})
 	must(t, err)
 	if len(page.Items) != 0 {
