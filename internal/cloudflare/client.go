@@ -150,8 +150,20 @@ func (c *Client) run(ctx context.Context, op string, idempotent bool, fn sdkFunc
 	for attempt := 0; ; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, c.timeout)
 		var res *http.Response
+		sent := false
+		mark := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+			sent = true
+			return next(r)
+		})
 		start := time.Now()
-		err := fn(actx, option.WithResponseInto(&res))
+		err := fn(actx, option.WithResponseInto(&res), mark)
+		if err != nil && !sent {
+			if _, own := err.(interface{ ownError() }); !own {
+				err = fmt.Errorf("cloudflare: %s: build request: %w", op, err)
+				cancel()
+				return err
+			}
+		}
 		err = classify(ctx, actx, op, res, err)
 		cancel()
 		status := 0

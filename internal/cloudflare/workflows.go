@@ -350,10 +350,10 @@ func (c *Client) SendEvent(ctx context.Context, workflow, id, eventType string, 
 	} else if !json.Valid(payload) {
 		return argErr("payload", "is not valid JSON")
 	}
-	return c.run(ctx, "POST "+p+"/instances/"+id+"/events/"+eventType, false, func(ctx context.Context, opts ...option.RequestOption) error {
-		_, err := c.sdk.Workflows.Instances.Events.New(ctx, workflow, id, eventType, workflows.InstanceEventNewParams{
-			AccountID: cf.F(c.accountID), Body: payload,
-		}, opts...)
-		return err
+	// A raw request: the SDK's event body is an interface{} its encoder cannot write raw JSON into.
+	_, err = c.do(ctx, request{
+		method: http.MethodPost, path: p + "/instances/" + url.PathEscape(id) + "/events/" + url.PathEscape(eventType),
+		body: []byte(payload), contentType: "application/json",
 	})
+	return err
 }
