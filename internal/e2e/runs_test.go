@@ -1,0 +1,188 @@
+package e2e_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSleepingWorkflow: a run that sleeps is paused (detail waiting) while
+// it sleeps and completes afterwards.
+func TestSleepingWorkflow(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("Sleeper", "workflow", chain("Sleeper",
+		step("before", "return { at: Date.now() };"),
+		node("nap", "sleep", "nap", map[string]any{"duration": "3 seconds"}),
+		step("after", "return { slept: Date.now() - {{before.at}} >= 2900 };"),
+	))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{})
+	s.waitRun(wf, id, 30*time.Second, "waiting in the sleep", func(r run) bool {
+		return r.Status == "paused" && r.StatusDetail == "waiting"
+	})
+	// Resume applies to a manual pause only.
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/runs/"+id+"/resume", nil), 409, "conflict")
+	r := s.waitStatus(wf, id, "complete", 60*time.Second)
+	jsonEqual(t, r.Output, `{"slept":true}`)
+}
+
+// TestWaitForEvent: a run waiting for an event is resumed through the
+// trigger endpoint, which answers the run it reached.
+func TestWaitForEvent(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("Approval", "workflow", chain("Approval",
+		step("request", "return { order: event.payload.order };"),
+		node("approval", "wait_for_event", "approval", map[string]any{"eventType": "approval", "timeout": "1 hour"}),
+		step("finish", "return { order: {{request.order}}, approved: {{approval.approved}}, by: {{approval.by}} };"),
+	))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{"order": 7})
+	s.waitRun(wf, id, 30*time.Second, "waiting for the event", func(r run) bool {
+		return r.Status == "paused" && r.StatusDetail == "waiting"
+	})
+	before := len(s.runs(wf))
+	r := s.must(202, "POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn,
+		"params": map[string]any{"instanceId": id, "eventType": "approval", "payload": map[string]any{"approved": true, "by": "ann"}}})
+	m := r.obj()
+	if m["id"] != id || m["instanceId"] != id || m["eventType"] != "approval" {
+		t.Fatalf("event answer = %s", r.body)
+	}
+	done := s.waitStatus(wf, id, "complete", 30*time.Second)
+	jsonEqual(t, done.Output, `{"order":7,"approved":true,"by":"ann"}`)
+	if after := len(s.runs(wf)); after != before {
+		t.Fatalf("the event created a run: %d runs, want %d", after, before)
+	}
+	// Events to unknown or finished runs are refused.
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn,
+		"params": map[string]any{"instanceId": "run_nope", "eventType": "approval", "payload": map[string]any{}}}), 404, "not_found")
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn,
+		"params": map[string]any{"instanceId": id, "eventType": "approval", "payload": map[string]any{}}}), 409, "conflict")
+}
+
+func (s *server) runs(workflowID string) []run {
+	s.t.Helper()
+	var list struct {
+		Data []run `json:"data"`
+	}
+	s.must(200, "GET", "/api/workflows/"+workflowID+"/runs?limit=100", nil).into(&list)
+	return list.Data
+}
+
+// TestErroredAfterRetries: a step that always throws ends errored after its
+// retries, with the failure reason in error.
+func TestErroredAfterRetries(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	failing := step("charge", "throw new Error('card declined for ' + event.payload.who);")
+	failing["config"] = map[string]any{"retries": map[string]any{"limit": 2, "delay": "1 second", "backoff": "constant"}}
+	wf, _ := s.workflow("Charge", "workflow", chain("Charge", failing))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{"who": "bob"})
+	r := s.waitStatus(wf, id, "errored", 60*time.Second)
+	if !strings.Contains(r.Error, "card declined for bob") || r.EndedAt == nil {
+		t.Fatalf("errored run = %+v", r)
+	}
+	// Control of a finished run is refused.
+	for _, op := range []string{"pause", "resume", "terminate"} {
+		wantError(t, s.do("POST", "/api/workflows/"+wf+"/runs/"+id+"/"+op, nil), 409, "conflict")
+	}
+}
+
+// busy is a step that stays running for ms milliseconds.
+func busy(id string, ms int) map[string]any {
+	return step(id, "await new Promise((resolve) => setTimeout(resolve, "+strconv.Itoa(ms)+")); return { done: '"+id+"' };")
+}
+
+// TestPauseResumeTerminate: pause a running run, resume it, and it
+// completes; terminate another; illegal transitions are 409.
+func TestPauseResumeTerminate(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("Long", "workflow", chain("Long",
+		busy("first", 1500),
+		busy("second", 1500),
+		step("last", "return { ok: true };"),
+	))
+	s.deploy(wf)
+
+	id := s.trigger(wf, map[string]any{})
+	s.waitStatus(wf, id, "running", 30*time.Second)
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/runs/"+id+"/resume", nil), 409, "conflict")
+	p := s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+id+"/pause", nil).obj()
+	if p["status"] != "paused" {
+		t.Fatalf("pause answered %v", p)
+	}
+	s.waitRun(wf, id, 30*time.Second, "manually paused", func(r run) bool {
+		return r.Status == "paused" && r.StatusDetail == "paused"
+	})
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/runs/"+id+"/pause", nil), 409, "conflict")
+	time.Sleep(3500 * time.Millisecond) // longer than the rest of the run: it must stay paused
+	if r := s.run(wf, id); r.Status != "paused" {
+		t.Fatalf("paused run is %s (%s)", r.Status, r.StatusDetail)
+	}
+	s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+id+"/resume", nil)
+	r := s.waitStatus(wf, id, "complete", 60*time.Second)
+	jsonEqual(t, r.Output, `{"ok":true}`)
+
+	other := s.trigger(wf, map[string]any{})
+	s.waitStatus(wf, other, "running", 30*time.Second)
+	tr := s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+other+"/terminate", nil).obj()
+	if tr["status"] != "terminated" {
+		t.Fatalf("terminate answered %v", tr)
+	}
+	time.Sleep(4 * time.Second)
+	if r := s.run(wf, other); r.Status != "terminated" || r.EndedAt == nil {
+		t.Fatalf("terminated run = %+v", r)
+	}
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/runs/"+other+"/terminate", nil), 409, "conflict")
+
+	// Terminate a paused run.
+	third := s.trigger(wf, map[string]any{})
+	s.waitStatus(wf, third, "running", 30*time.Second)
+	s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+third+"/pause", nil)
+	s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+third+"/terminate", nil)
+	if r := s.run(wf, third); r.Status != "terminated" {
+		t.Fatalf("terminated paused run = %+v", r)
+	}
+}
+
+// TestBackgroundRefresher: with nobody reading the run, the list still
+// shows it complete.
+func TestBackgroundRefresher(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{refresherInterval: 200 * time.Millisecond})
+	wf, _ := s.workflow("Quick", "workflow", chain("Quick", step("only", "return { v: 1 };")))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{})
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, r := range s.runs(wf) {
+			if r.ID == id && r.Status == "complete" {
+				jsonEqual(t, r.Output, `{"v":1}`)
+				return
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("the list never showed run %s complete: %+v", id, s.runs(wf))
+}
+
+// TestTriggerRules: params over 100 KB → 413, params not an object → 422,
+// unknown connection → 404, not deployed → 409.
+func TestTriggerRules(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("Rules", "workflow", chain("Rules", step("only", "return 1;")))
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn}), 409, "conflict")
+	s.deploy(wf)
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn,
+		"params": map[string]any{"blob": strings.Repeat("x", 101*1024)}}), 413, "payload_too_large")
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn, "params": []int{1}}), 422, "validation_failed")
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": "con_nope"}), 404, "not_found")
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{}), 422, "validation_failed")
+	// Just under the limit is fine.
+	s.trigger(wf, map[string]any{"blob": strings.Repeat("x", 99*1024)})
+}
