@@ -228,6 +228,15 @@ const (
 // values become the values themselves, expressions inside JSON strings are
 // interpolated as text. Key order is kept.
 func (g *gen) jsonField(s string, sc *scope) (string, error) {
+	if strings.ContainsAny(s, markOpen+markText+markValue) || strings.Contains(strings.ToLower(s), `\u000`) {
+		// The markers are control characters U+0001–U+0003; rather than
+		// risk reading the text's own as expressions, refuse them.
+		for _, esc := range []string{`\u0001`, `\u0002`, `\u0003`} {
+			if strings.Contains(strings.ToLower(s), esc) || strings.ContainsAny(s, markOpen+markText+markValue) {
+				return "", fmt.Errorf("control characters U+0001 to U+0003 are not supported in JSON fields")
+			}
+		}
+	}
 	exprs, err := ir.ParseExpressions(s)
 	if err != nil {
 		return "", err
