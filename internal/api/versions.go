@@ -1,13 +1,17 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -225,9 +229,17 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 	if len(problems) > 0 {
 		return nil, invalidIR(problems)
 	}
-	next, err := s.nextVersionNumber(ctx, wf.ID)
-	if err != nil {
-		return nil, err
+	// Submissions to one workflow take turns in this process, so that the
+	// number predicted here is the one the store assigns; the check below
+	// still catches other replicas and numbers freed by deletes.
+	stripe := &submitStripes[stripeOf(wf.ID)]
+	stripe.Lock()
+	defer stripe.Unlock()
+	next := stripe.last[wf.ID] + 1
+	if next == 1 {
+		if next, err = s.nextVersionNumber(ctx, wf.ID); err != nil {
+			return nil, err
+		}
 	}
 	opts := codegen.Options{
 		WorkflowID: wf.ID, DisplayName: wf.Name, TriggerCode: wf.TriggerCode,
@@ -241,14 +253,20 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 		if err != nil {
 			return nil, compileError(a, err)
 		}
-		stored, err := json.Marshal(a)
-		if err != nil {
-			return nil, fmt.Errorf("encode IR: %w", err)
+		stored, ok := withVersion(raw, next)
+		if !ok {
+			if stored, err = json.Marshal(a); err != nil {
+				return nil, fmt.Errorf("encode IR: %w", err)
+			}
 		}
 		v := &edgeflow.Version{WorkflowID: wf.ID, IR: stored, Code: joinFiles(out), NodeTypes: refs, CreatedBy: userID}
 		if err := s.Store.CreateVersion(ctx, v); err != nil {
 			return nil, err
 		}
+		if stripe.last == nil {
+			stripe.last = map[string]int{}
+		}
+		stripe.last[wf.ID] = v.Number
 		if v.Number == next {
 			return v, nil
 		}
@@ -263,6 +281,21 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 		}
 		next = v.Number + 1
 	}
+}
+
+// submitStripes serialize version submissions per workflow (by a hash of
+// its id) and remember the last number each workflow got in this process.
+// They are shared by every Server of the process, which is harmless:
+// workflow ids are unique.
+var submitStripes [64]struct {
+	sync.Mutex
+	last map[string]int
+}
+
+func stripeOf(workflowID string) int {
+	h := fnv.New32a()
+	h.Write([]byte(workflowID))
+	return int(h.Sum32() % uint32(len(submitStripes)))
 }
 
 // nextVersionNumber predicts the number the store gives the next version.
@@ -365,4 +398,123 @@ func firstByte(b []byte) byte {
 		return c
 	}
 	return 0
+}
+
+// withVersion returns raw with metadata.version set to n, everything else
+// byte for byte. raw must be an IR the validator accepted (a JSON object
+// with a metadata object holding version); ok is false when the field is
+// not found.
+func withVersion(raw []byte, n int) (out []byte, ok bool) {
+	meta, ok := objectField(raw, skipSpace(raw, 0), "metadata")
+	if !ok {
+		return nil, false
+	}
+	start, ok := objectField(raw, meta, "version")
+	if !ok {
+		return nil, false
+	}
+	end := skipValue(raw, start)
+	if end < 0 {
+		return nil, false
+	}
+	out = make([]byte, 0, len(raw)+8)
+	out = append(out, raw[:start]...)
+	out = strconv.AppendInt(out, int64(n), 10)
+	return append(out, raw[end:]...), true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// objectField returns the offset of the value of key in the JSON object
+// starting at b[at]; of a repeated key, the last (as encoding/json reads it).
+func objectField(b []byte, at int, key string) (int, bool) {
+	if at >= len(b) || b[at] != '{' {
+		return 0, false
+	}
+	found, last := false, 0
+	i := skipSpace(b, at+1)
+	for i < len(b) && b[i] == '"' {
+		kEnd := skipValue(b, i)
+		if kEnd < 0 {
+			return 0, false
+		}
+		k := b[i+1 : kEnd-1]
+		if bytes.IndexByte(k, '\\') >= 0 {
+			var s string
+			if json.Unmarshal(b[i:kEnd], &s) != nil {
+				return 0, false
+			}
+			k = []byte(s)
+		}
+		colon := skipSpace(b, kEnd)
+		if colon >= len(b) || b[colon] != ':' {
+			return 0, false
+		}
+		v := skipSpace(b, colon+1)
+		if string(k) == key {
+			found, last = true, v
+		}
+		i = skipSpace(b, skipValue(b, v))
+		if i <= 0 || i >= len(b) {
+			return 0, false
+		}
+		if b[i] == '}' {
+			return last, found
+		}
+		if b[i] != ',' {
+			return 0, false
+		}
+		i = skipSpace(b, i+1)
+	}
+	return last, found && i < len(b) && b[i] == '}'
+}
+
+// skipValue returns the offset just after the JSON value at b[i], or -1.
+func skipValue(b []byte, i int) int {
+	if i < 0 || i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		for j := i + 1; j < len(b); j++ {
+			switch b[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+		return -1
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				end := skipValue(b, j)
+				if end < 0 {
+					return -1
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	default:
+		j := i
+		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+			j++
+		}
+		return j
+	}
 }

@@ -1,0 +1,147 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/api"
+	"github.com/edgeflow/edgeflow/internal/auth"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/ratelimit"
+	"github.com/edgeflow/edgeflow/internal/secret"
+	"github.com/edgeflow/edgeflow/internal/sqlite"
+)
+
+// benchIRDir holds the shared benchmark IRs (EDGEFLOW_BENCH_IR overrides).
+func benchIRDir() string {
+	if d := os.Getenv("EDGEFLOW_BENCH_IR"); d != "" {
+		return d
+	}
+	return "../../../shared/bench/ir"
+}
+
+// BenchmarkVersionSubmit submits mixed-100 as a new version through the
+// HTTP API (real server on a loopback port, SQLite on disk, API key auth,
+// rate limits off) from 10 concurrent connections, each to its own workflow
+// ("10 workflows") or all to one ("1 workflow"). It reports submissions/s.
+func BenchmarkVersionSubmit(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join(benchIRDir(), "mixed-100.json"))
+	if err != nil {
+		b.Skipf("benchmark IRs not found: %v", err)
+	}
+	body := append(append([]byte(`{"ir":`), raw...), '}')
+	for _, shared := range []bool{false, true} {
+		name := "10 workflows"
+		if shared {
+			name = "1 workflow"
+		}
+		b.Run(name, func(b *testing.B) { benchSubmit(b, body, 10, shared) })
+	}
+}
+
+func benchSubmit(b *testing.B, body []byte, conns int, shared bool) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "edgeflow.db"), sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	sealer, err := secret.New(bytes.Repeat([]byte{1}, secret.KeySize))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+
+	u := &edgeflow.User{Email: "bench@example.com", PasswordHash: []byte("x")}
+	must(b, st.CreateUser(ctx, u))
+	o := &edgeflow.Organization{Name: "Bench", Slug: "bench"}
+	must(b, st.CreateOrganization(ctx, o, u.ID))
+	p := &edgeflow.Project{OrganizationID: o.ID, Name: "Bench", Slug: "bench"}
+	must(b, st.CreateProject(ctx, p))
+	key, prefix, hash := auth.NewAPIKey()
+	must(b, st.CreateAPIKey(ctx, &edgeflow.APIKey{OrganizationID: o.ID, ProjectID: p.ID, UserID: u.ID, Name: "bench",
+		Prefix: prefix, Hash: hash, Scopes: []edgeflow.Scope{edgeflow.ScopeRead, edgeflow.ScopeWrite}}))
+	workflows := make([]string, conns)
+	for i := range workflows {
+		if shared && i > 0 {
+			workflows[i] = workflows[0]
+			continue
+		}
+		w := &edgeflow.Workflow{OrganizationID: o.ID, ProjectID: p.ID, Name: fmt.Sprintf("bench %d", i), Kind: edgeflow.KindWorkflow}
+		must(b, st.CreateWorkflow(ctx, w))
+		workflows[i] = w.ID
+	}
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}}
+	submit := func(workflowID string) error {
+		req, err := http.NewRequest("POST", srv.URL+"/api/workflows/"+workflowID+"/versions", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+key)
+		res, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		defer res.Body.Close()
+		out, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusCreated {
+			return fmt.Errorf("status %d: %s", res.StatusCode, out)
+		}
+		return nil
+	}
+	for _, wf := range workflows { // warm up connections and caches
+		if err := submit(wf); err != nil {
+			b.Fatal(err)
+		}
+	}
+
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, conns)
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < conns; i++ {
+		wg.Add(1)
+		go func(wf string) {
+			defer wg.Done()
+			for next.Add(1) <= int64(b.N) {
+				if err := submit(wf); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(workflows[i])
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	close(errs)
+	for err := range errs {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "submissions/s")
+}
+
+func must(b *testing.B, err error) {
+	b.Helper()
+	if err != nil {
+		b.Fatal(err)
+	}
+}
