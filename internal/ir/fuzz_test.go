@@ -2,11 +2,13 @@ package ir_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/nodes"
@@ -40,8 +42,19 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Add(mixedIR(40))
 	f.Add(deepIR(12))
+	f.Fuzz(checkValidate)
+}
+
+func checkValidate(t *testing.T, raw []byte) {
+	// EDGEFLOW_FUZZ_WATCH=1 writes any input that takes over 3 s to
+	// /tmp/fuzzhang-<pid>.json (to tell a slow input from a stalled fuzzer).
+	// EDGEFLOW_FUZZ_NO_SCHEMA=1 skips the comparison with the JSON Schema.
+	if os.Getenv("EDGEFLOW_FUZZ_WATCH") != "" {
+		tm := time.AfterFunc(3*time.Second, func() { os.WriteFile(fmt.Sprintf("/tmp/fuzzhang-%d.json", os.Getpid()), raw, 0o644) })
+		defer tm.Stop()
+	}
 	opts := ir.Options{Nodes: nodes.BuiltinCatalog(), MaxProblems: 200}
-	f.Fuzz(func(t *testing.T, raw []byte) {
+	{
 		if len(raw) > 1<<20 {
 			return
 		}
@@ -64,6 +77,9 @@ func FuzzValidate(f *testing.F) {
 		if len(problems) == 0 && a == nil {
 			t.Fatal("no problems and no IR")
 		}
+		if os.Getenv("EDGEFLOW_FUZZ_NO_SCHEMA") != "" {
+			return
+		}
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 		if err != nil {
 			return // e.g. numbers the schema library reads differently
@@ -72,7 +88,7 @@ func FuzzValidate(f *testing.F) {
 		if shapeOK != schemaOK {
 			t.Fatalf("fast reader says shape ok=%v, the JSON Schema says %v; problems %+v", shapeOK, schemaOK, problems)
 		}
-	})
+	}
 }
 
 // FuzzParseExpressions checks that the expression parser never panics and
