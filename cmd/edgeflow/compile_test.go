@@ -28,7 +28,7 @@ func TestCompile(t *testing.T) {
 			args: []string{"--id", "wf_42", "--secret", "SLACK_BOT_TOKEN"},
 			code: 0, stdout: []string{"script ef-wf-42", "class Wf42Workflow"},
 			files:    []string{"src/index.ts", "src/nodes/slack-message@2.0.0.ts", "src/nodes/kv-put@1.0.0.ts", "index.js"},
-			inBundle: []string{"class Wf42Workflow extends WorkflowEntrypoint", `from "cloudflare:workers"`},
+			inBundle: []string{"Wf42Workflow = class extends WorkflowEntrypoint", "slackMessage", `from "cloudflare:workers"`},
 		},
 		{
 			name: "function",
