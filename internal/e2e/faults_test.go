@@ -1,0 +1,160 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestEdgeUnreachable: with the edge unreachable, deploy, deploy-stream,
+// trigger and the refresh of a run answer a clear 502 and record nothing;
+// once it is back the same requests succeed, and a failed deploy leaves the
+// previous deployment active and serving.
+func TestEdgeUnreachable(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	proxy := newProxyEdge(t)
+	s := newServer(t, serverOptions{edge: proxy})
+	wf, v1 := s.workflow("Flaky edge", "workflow", chain("Flaky edge",
+		step("first", "return 'v1';"),
+		node("nap", "sleep", "nap", map[string]any{"duration": "2 seconds"}),
+		step("last", "return {{first}};"),
+	))
+
+	proxy.Down()
+	m := wantError(t, s.do("POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn}), 502, "provider_unavailable")
+	if !strings.Contains(m["error"].(string), "INITIALIZING") || strings.Contains(m["error"].(string), shared.edge.Token()) {
+		t.Fatalf("deploy error: %v", m["error"])
+	}
+	status, frames := s.deployStream(wf, map[string]any{"connectionId": s.conn}, nil)
+	if status != 200 || len(frames) < 2 || frames[0].event != "progress" || frames[len(frames)-1].event != "error" ||
+		!strings.Contains(frames[len(frames)-1].data, `"code":"provider_unavailable"`) {
+		t.Fatalf("deploy-stream with the edge down: %d %+v", status, frames)
+	}
+	for _, f := range frames[:len(frames)-1] {
+		if f.event != "progress" {
+			t.Fatalf("frames: %+v", frames)
+		}
+	}
+	full := s.must(200, "GET", "/api/workflows/"+wf+"/full", nil).obj()
+	if full["activeDeployment"] != nil {
+		t.Fatalf("a failed deploy recorded %v", full["activeDeployment"])
+	}
+
+	proxy.Up(t)
+	d1 := s.deploy(wf)
+	if d1.VersionID != v1 {
+		t.Fatalf("deployment = %+v", d1)
+	}
+
+	// A failed deploy of v2 leaves v1 active and serving.
+	v2 := s.version(wf, chain("Flaky edge", step("first", "return 'v2';")))
+	proxy.Down()
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn, "versionId": v2}), 502, "provider_unavailable")
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn}), 502, "provider_unavailable")
+	if runs := s.runs(wf); len(runs) != 0 {
+		t.Fatalf("a failed trigger recorded runs: %+v", runs)
+	}
+	proxy.Up(t)
+	full = s.must(200, "GET", "/api/workflows/"+wf+"/full", nil).obj()
+	if a := full["activeDeployment"].(map[string]any); a["id"] != d1.ID || a["versionId"] != v1 {
+		t.Fatalf("active deployment after the failed deploy = %v", a)
+	}
+	id := s.trigger(wf, map[string]any{})
+	s.waitRun(wf, id, 30*time.Second, "sleeping", func(r run) bool { return r.Status == "paused" })
+
+	// Refresh of a non-final run with the edge down: 502, the record stays.
+	proxy.Down()
+	wantError(t, s.do("GET", "/api/workflows/"+wf+"/runs/"+id, nil), 502, "provider_unavailable")
+	var list struct {
+		Data []run `json:"data"`
+	}
+	s.must(200, "GET", "/api/workflows/"+wf+"/runs", nil).into(&list)
+	if len(list.Data) != 1 || list.Data[0].Status != "paused" {
+		t.Fatalf("runs while the edge is down: %+v", list.Data)
+	}
+	proxy.Up(t)
+	r := s.waitStatus(wf, id, "complete", 30*time.Second)
+	jsonEqual(t, r.Output, `"v1"`)
+	// And the retried deploy of v2 now succeeds.
+	if d2 := s.must(200, "POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn, "versionId": v2}).str("versionId"); d2 != v2 {
+		t.Fatalf("deploy of v2 = %s", d2)
+	}
+}
+
+// TestEdgeRestartMidRun kills the edge (SIGKILL) while a run sleeps; the
+// supervisor starts it again, and the run completes with the right status
+// and output. It runs alone (not parallel): the other tests share the edge.
+func TestEdgeRestartMidRun(t *testing.T) {
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("Survivor", "workflow", chain("Survivor",
+		step("first", "return { n: event.payload.n };"),
+		node("nap", "sleep", "nap", map[string]any{"duration": "4 seconds"}),
+		step("last", "return { n: {{first.n}} + 1 };"),
+	))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{"n": 1})
+	s.waitRun(wf, id, 30*time.Second, "sleeping", func(r run) bool { return r.Status == "paused" && r.StatusDetail == "waiting" })
+
+	restarts, pid := shared.edge.Restarts(), shared.edge.Pid()
+	if pid == 0 {
+		t.Fatal("the edge has no pid")
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for shared.edge.Restarts() == restarts || shared.edge.Pid() == 0 || shared.edge.Pid() == pid {
+		if time.Now().After(deadline) {
+			t.Fatal("the edge was not restarted")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var last run
+	for time.Now().Before(deadline) {
+		r := s.do("GET", "/api/workflows/"+wf+"/runs/"+id, nil)
+		if r.status == 200 {
+			json.Unmarshal(r.body, &last)
+			if last.Status == "complete" {
+				jsonEqual(t, last.Output, `{"n":2}`)
+				return
+			}
+			if last.Status == "errored" || last.Status == "terminated" {
+				break
+			}
+		} else if r.status != 502 {
+			t.Fatalf("GET run during the restart: %d %s", r.status, r.body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("run after the restart: %+v", last)
+}
+
+// TestDeployStreamDisconnect: a client that goes away after the first
+// frame leaves the deployment either wholly recorded (and serving) or not
+// at all; here the deploy carries on and completes.
+func TestDeployStreamDisconnect(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	wf, ver := s.workflow("Impatient", "workflow", chain("Impatient", step("only", "return 'done';")))
+	_, frames := s.deployStream(wf, map[string]any{"connectionId": s.conn}, func(sseFrame) bool { return false })
+	if len(frames) != 1 {
+		t.Fatalf("frames before the disconnect: %+v", frames)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		full := s.must(200, "GET", "/api/workflows/"+wf+"/full", nil).obj()
+		if a, ok := full["activeDeployment"].(map[string]any); ok {
+			if a["versionId"] != ver || full["workflow"].(map[string]any)["activeVersionId"] != ver {
+				t.Fatalf("half-recorded deployment: %v", full)
+			}
+			id := s.trigger(wf, map[string]any{})
+			jsonEqual(t, s.waitStatus(wf, id, "complete", 30*time.Second).Output, `"done"`)
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("the deployment was never recorded")
+}
