@@ -174,8 +174,10 @@ func writeFile(path string, data []byte) error {
 // stringList is a repeatable string flag.
 type stringList []string
 
+// String joins the values with commas.
 func (s *stringList) String() string { return strings.Join(*s, ",") }
 
+// Set adds one value.
 func (s *stringList) Set(v string) error {
 	*s = append(*s, v)
 	return nil

@@ -53,6 +53,7 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
+// String writes the problem as "file:line:column: message".
 func (p Problem) String() string {
 	if p.File == "" {
 		return p.Message
@@ -65,6 +66,7 @@ type Error struct {
 	Problems []Problem
 }
 
+// Error lists every problem, separated by "; ".
 func (e *Error) Error() string {
 	parts := make([]string, len(e.Problems))
 	for i, p := range e.Problems {

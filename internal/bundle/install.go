@@ -24,6 +24,7 @@ type InstallError struct {
 	Message string
 }
 
+// Error says that installing the dependencies failed and why.
 func (e *InstallError) Error() string { return "install dependencies: " + e.Message }
 
 // installTimeout bounds one npm install.

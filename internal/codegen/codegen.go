@@ -131,6 +131,7 @@ type Error struct {
 	Message string
 }
 
+// Error writes the problem as "<path> (node <id>): <message>".
 func (e *Error) Error() string {
 	if e.NodeID == "" {
 		return e.Path + ": " + e.Message
