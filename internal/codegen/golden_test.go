@@ -3,7 +3,6 @@ package codegen_test
 import (
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -274,5 +273,3 @@ func TestGenerateErrors(t *testing.T) {
 		}
 	}
 }
-
-var _ = fmt.Sprint
