@@ -260,7 +260,7 @@ func (w *exprWalker) check(e Expression) {
 	v := w.v
 	switch e.Root {
 	case RootEnv:
-		if len(e.Path) != 1 || e.Path[0].IsIndex || !envNamePattern.MatchString(e.Path[0].Field) {
+		if len(e.Path) != 1 || e.Path[0].IsIndex || !validEnvName(e.Path[0].Field) {
 			v.addf(w.pointer(), w.n.ID, RuleExpression, "%s: an env reference is {{env.NAME}} with NAME matching ^[A-Z][A-Z0-9_]*$", e.Raw)
 		}
 		return

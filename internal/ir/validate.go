@@ -290,6 +290,57 @@ var builtinTypes = map[string]bool{
 	TypeHTTPRequest: true, TypeWaitForEvent: true, TypeTryCatch: true, TypeLoop: true, TypeBreak: true, TypeSubWorkflow: true,
 }
 
+// validNodeID is nodeIDPattern without the regexp engine (hot path).
+func validNodeID(s string) bool {
+	if len(s) == 0 || len(s) > 100 || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isSlugByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// validSemver matches semverPattern, answering the common MAJOR.MINOR.PATCH
+// form without the regexp engine.
+func validSemver(s string) bool {
+	parts := 0
+	for i := 0; i <= len(s); {
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i || (s[i] == '0' && j-i > 1) {
+			return semverPattern.MatchString(s)
+		}
+		parts++
+		if j == len(s) {
+			return parts == 3
+		}
+		if s[j] != '.' || parts == 3 {
+			return semverPattern.MatchString(s)
+		}
+		i = j + 1
+	}
+	return false
+}
+
+// validEnvName is envNamePattern without the regexp engine.
+func validEnvName(s string) bool {
+	if len(s) == 0 || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // IsBuiltinType reports whether typ is one of the twelve builtin node types.
 func IsBuiltinType(typ string) bool { return builtinTypes[typ] }
 
@@ -303,7 +354,7 @@ func (v *validator) nodes() {
 			j := v.g.index[id]
 			v.addf(nodePath(i, "id"), id, RuleNodeID, "node id %q is already used by node %d", id, j)
 		} else {
-			if !nodeIDPattern.MatchString(id) {
+			if !validNodeID(id) {
 				v.addf(nodePath(i, "id"), id, RuleNodeID, "node id %q must be 1 to 100 letters, digits, _ or -, not starting with -", id)
 			} else if id == RootEnv || id == RootEvent {
 				v.addf(nodePath(i, "id"), id, RuleNodeID, "%q is reserved for expressions ({{%s...}}) and cannot be a node id", id, id)
@@ -318,7 +369,7 @@ func (v *validator) nodes() {
 		if n.Provider != ProviderCloudflare {
 			v.addf(nodePath(i, "provider"), id, RuleProvider, "provider %q is not supported; use %q", n.Provider, ProviderCloudflare)
 		}
-		if !semverPattern.MatchString(n.Version) {
+		if !validSemver(n.Version) {
 			v.addf(nodePath(i, "version"), id, RuleNodeType, "version %q is not a semver version such as 1.0.0", n.Version)
 		}
 		if a.IsScript() && workflowOnly[n.Type] {
@@ -336,7 +387,7 @@ func (v *validator) nodes() {
 		def, ok := v.opts.Nodes.Lookup(n.Type, n.Version)
 		if !ok {
 			if versions := v.opts.Nodes.Versions(n.Type); len(versions) > 0 {
-				if semverPattern.MatchString(n.Version) {
+				if validSemver(n.Version) {
 					v.addf(nodePath(i, "version"), id, RuleNodeType, "%s has no version %s; known versions: %s", n.Type, n.Version, strings.Join(versions, ", "))
 				}
 			} else {
