@@ -24,7 +24,7 @@ export function tempDir(prefix = "edge-test-") {
 }
 
 // startEdge spawns `node server.mjs` and resolves when its ready line arrives.
-export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 30000 } = {}) {
+export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 90000 } = {}) {
   const proc = spawn(process.execPath, [SERVER, "--port", String(port), "--data-dir", dataDir], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -35,7 +35,10 @@ export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 300
   });
   const ready = await new Promise((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`edge not ready after ${timeoutMs} ms: ${stderr}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      proc.kill("SIGKILL"); // a test that gave up on it must not leave it running (and hang on its pipes)
+      reject(new Error(`edge not ready after ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
     proc.stdout.on("data", (d) => {
       out += d.toString();
       const i = out.indexOf("\n");
@@ -88,7 +91,7 @@ export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 300
       proc.kill(signal);
       await exited;
       if (signal === "SIGKILL") {
-        // a killed edge leaves its workerd running; a test must not leave it behind
+        // workerd dies with a killed edge where setpriv exists; elsewhere a test must not leave it behind
         try {
           process.kill(Number(fs.readFileSync(path.join(dataDir, "workerd.pid"), "utf8").trim()), "SIGKILL");
         } catch {

@@ -1,6 +1,18 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { deployDemo, startEdge, tempDir, waitStatus } from "./helpers.mjs";
+import fs from "node:fs";
+import path from "node:path";
+import { deployDemo, startEdge, tempDir, waitFor, waitStatus } from "./helpers.mjs";
+
+// gone reports whether pid no longer runs (a zombie waiting for its reaper counts as gone).
+function gone(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3));
+  } catch {
+    return true;
+  }
+}
 
 const started = [];
 after(async () => {
@@ -31,10 +43,14 @@ test("kill -9 while instances sleep and wait; after a restart every one complete
   await waitStatus(a, "survivor", "paused-1", "paused");
   const sleepStarted = Date.now();
 
-  // kill -9 of the edge alone: its workerd stays behind, and the next edge must stop it before it starts.
+  // kill -9 of the edge alone: its workerd dies with it (parent-death signal) and frees the data files.
+  const workerdPid = Number(fs.readFileSync(path.join(dataDir, "workerd.pid"), "utf8").trim());
   const exited = new Promise((res) => a.proc.once("exit", res));
   a.proc.kill("SIGKILL");
   await exited;
+  if (process.platform === "linux") {
+    await waitFor(() => gone(workerdPid), { timeoutMs: 5000, what: `workerd ${workerdPid} to die with the edge` });
+  }
 
   const b = await startEdge({ dataDir });
   started.push(b);

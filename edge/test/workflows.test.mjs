@@ -138,7 +138,7 @@ describe("workflows", () => {
   });
 
   test("a redeploy while an instance sleeps: the instance completes, the new code serves", async () => {
-    await edge.call("POST", "/workflows/demo/instances", { instance_id: "redeploy-1", params: { sleepMs: 4000 } });
+    await edge.call("POST", "/workflows/demo/instances", { instance_id: "redeploy-1", params: { sleepMs: 8000 } });
     await waitStatus(edge, "demo", "redeploy-1", "waiting");
     const up = await upload(edge, "demo", {
       bindings: [
@@ -150,7 +150,7 @@ describe("workflows", () => {
     assert.equal(up.status, 200, JSON.stringify(up.body));
     const info = await (await fetch(`${edge.ready.workers}/demo`)).json();
     assert.equal(info.version, "v2");
-    const done = await waitStatus(edge, "demo", "redeploy-1", "complete", { timeoutMs: 15000 });
+    const done = await waitStatus(edge, "demo", "redeploy-1", "complete", { timeoutMs: 30000 });
     assert.equal(done.output.version, "v2");
   });
 
