@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -18,6 +19,9 @@ import (
 // temporary data dir, bootstraps a user and key while it runs (twice: the
 // second run reuses user, organization and project), uses the key, and stops
 // the server with SIGTERM.
+//
+// With EDGEFLOW_TEST_POSTGRES_URL set it runs a second time on PostgreSQL,
+// with rate limits on (counted in the database).
 func TestServeAndBootstrap(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -27,9 +31,28 @@ func TestServeAndBootstrap(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		testServeAndBootstrap(t, bin, "", "off")
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		url := os.Getenv("EDGEFLOW_TEST_POSTGRES_URL")
+		if url == "" {
+			if os.Getenv("EDGEFLOW_TEST_REQUIRE_POSTGRES") == "1" {
+				t.Fatal("EDGEFLOW_TEST_POSTGRES_URL is not set")
+			}
+			t.Skip("EDGEFLOW_TEST_POSTGRES_URL is not set")
+		}
+		testServeAndBootstrap(t, bin, url, "global=1000,write=100")
+	})
+}
+
+func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits string) {
 	dataDir := filepath.Join(t.TempDir(), "data")
+	email := fmt.Sprintf("ci-%d@example.com", time.Now().UnixNano())
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--no-edge")
-	cmd.Env = append(os.Environ(), "EDGEFLOW_RATE_LIMITS=off", "EDGEFLOW_SECRET_KEY=")
+	cmd.Env = append(os.Environ(), "EDGEFLOW_RATE_LIMITS="+limits, "EDGEFLOW_SECRET_KEY=", "EDGEFLOW_DATABASE_URL="+databaseURL)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +76,8 @@ func TestServeAndBootstrap(t *testing.T) {
 	case line := <-lines:
 		var ok bool
 		if base, ok = strings.CutPrefix(line, "edgeflow listening on "); !ok {
-			t.Fatalf("first line %q", line)
+			cmd.Wait()
+			t.Fatalf("first line %q; stderr:\n%s", line, stderr.String())
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatalf("serve did not start; stderr:\n%s", stderr.String())
@@ -63,8 +87,10 @@ func TestServeAndBootstrap(t *testing.T) {
 	}
 
 	bootstrap := func() map[string]string {
-		out, err := exec.Command(bin, "admin", "bootstrap", "--data-dir", dataDir, "--email", "ci@example.com",
-			"--password", "password-1", "--org", "CI", "--project", "Main", "--json").Output()
+		c := exec.Command(bin, "admin", "bootstrap", "--data-dir", dataDir, "--email", email,
+			"--password", "password-1", "--org", "CI", "--project", "Main", "--json")
+		c.Env = append(os.Environ(), "EDGEFLOW_DATABASE_URL="+databaseURL)
+		out, err := c.Output()
 		if err != nil {
 			t.Fatalf("bootstrap: %v %s", err, out)
 		}
@@ -107,6 +133,17 @@ func TestServeAndBootstrap(t *testing.T) {
 	for _, p := range []string{"/healthz", "/readyz"} {
 		if code, body := do("GET", p, ""); code != 200 {
 			t.Fatalf("%s: %d %s", p, code, body)
+		}
+	}
+	if limits != "off" {
+		req, _ := http.NewRequest("GET", base+"/healthz", nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.Header.Get("RateLimit-Limit") != "1000" || res.Header.Get("RateLimit-Remaining") == "" {
+			t.Fatalf("rate limit headers: %v", res.Header)
 		}
 	}
 
