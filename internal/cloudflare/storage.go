@@ -2,6 +2,7 @@ package cloudflare
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -170,10 +171,8 @@ func (c *Client) EnsureKVNamespace(ctx context.Context, title string) (KVNamespa
 }
 
 func hasCode(err error, code int) bool {
-	if ae, ok := err.(*APIError); ok {
-		return ae.HasCode(code)
-	}
-	return false
+	ae, ok := errors.AsType[*APIError](err)
+	return ok && ae.HasCode(code)
 }
 
 func (c *Client) kvPath(ns string) (string, error) {
