@@ -2,8 +2,8 @@ package cloudflare
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
