@@ -161,7 +161,7 @@ func build(ctx context.Context, in Input) (*Output, error) {
 		Write:             false,
 		Format:            api.FormatESModule,
 		Platform:          api.PlatformNeutral,
-		Target:            api.ES2022,
+		Target:            api.ESNext,
 		MainFields:        []string{"module", "main"},
 		Conditions:        []string{"workerd", "worker", "browser", "import"},
 		Outfile:           "index.js",
@@ -221,7 +221,7 @@ func transform(in Input) (*Output, error) {
 	res := api.Transform(src, api.TransformOptions{
 		Loader:            loader,
 		Format:            api.FormatESModule,
-		Target:            api.ES2022,
+		Target:            api.ESNext,
 		Sourcefile:        in.Entry,
 		LogLevel:          api.LogLevelSilent,
 		MinifyWhitespace:  in.Minify,
