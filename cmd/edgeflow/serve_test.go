@@ -33,7 +33,15 @@ func TestServeAndBootstrap(t *testing.T) {
 	}
 	t.Run("sqlite", func(t *testing.T) {
 		t.Parallel()
-		testServeAndBootstrap(t, bin, "", "off")
+		testServeAndBootstrap(t, bin, "", "off", "")
+	})
+	t.Run("edge packages missing", func(t *testing.T) {
+		t.Parallel()
+		edgeDir := t.TempDir() // a server.mjs without node_modules
+		if err := os.WriteFile(filepath.Join(edgeDir, "server.mjs"), []byte("// not the edge\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		testServeAndBootstrap(t, bin, "", "off", edgeDir)
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
@@ -44,15 +52,23 @@ func TestServeAndBootstrap(t *testing.T) {
 			}
 			t.Skip("EDGEFLOW_TEST_POSTGRES_URL is not set")
 		}
-		testServeAndBootstrap(t, bin, url, "global=1000,write=100")
+		testServeAndBootstrap(t, bin, url, "global=1000,write=100", "")
 	})
 }
 
-func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits string) {
+// testServeAndBootstrap runs serve with --no-edge, or, when edgeDir is set,
+// with EDGEFLOW_EDGE_DIR=edgeDir, which must make it warn and go on without
+// the edge.
+func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits, edgeDir string) {
 	dataDir := filepath.Join(t.TempDir(), "data")
 	email := fmt.Sprintf("ci-%d@example.com", time.Now().UnixNano())
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--no-edge")
-	cmd.Env = append(os.Environ(), "EDGEFLOW_RATE_LIMITS="+limits, "EDGEFLOW_SECRET_KEY=", "EDGEFLOW_DATABASE_URL="+databaseURL)
+	args := []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir}
+	if edgeDir == "" {
+		args = append(args, "--no-edge")
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "EDGEFLOW_RATE_LIMITS="+limits, "EDGEFLOW_SECRET_KEY=", "EDGEFLOW_DATABASE_URL="+databaseURL,
+		"EDGEFLOW_EDGE_DIR="+edgeDir)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -159,6 +175,9 @@ func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits string) {
 		t.Fatal("serve did not stop on SIGTERM")
 	}
 	log := stderr.String()
+	if edgeDir != "" && !strings.Contains(log, "local edge not started: the edge's npm packages are missing") {
+		t.Fatalf("no warning about the missing edge packages:\n%s", log)
+	}
 	if !strings.Contains(log, `"msg":"request"`) || strings.Contains(log, second["apiKey"]) || strings.Contains(log, "password-1") {
 		t.Fatalf("log lines missing or leaking secrets:\n%s", log)
 	}
