@@ -5,7 +5,7 @@
 # The anchor (AwaitStep) served the same request at 768 requests/s, p99 28 ms (../shared/bench/README.md).
 #
 # Needs wrk (Debian: apt-get install wrk), curl and Go. Usage: bench/api-list.sh [seconds]   (default 20)
-# Env: PORT (default 18089), WORKFLOWS (default 1000), CONNECTIONS (default 10), THREADS (default 2).
+# Env: EDGEFLOW_BIN (a built binary; default: go build), PORT (default 18089), WORKFLOWS (default 1000), CONNECTIONS (default 10), THREADS (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,8 +18,8 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; e
 command -v curl >/dev/null || { echo "curl is missing" >&2; exit 1; }
 
 WORK=$(mktemp -d)
-BIN="$WORK/edgeflow"
-go build -trimpath -ldflags '-s -w' -o "$BIN" ./cmd/edgeflow
+BIN=${EDGEFLOW_BIN:-$WORK/edgeflow}
+[ -n "${EDGEFLOW_BIN:-}" ] || go build -o "$BIN" ./cmd/edgeflow
 DATA="$WORK/data"
 URL="http://127.0.0.1:$PORT"
 

@@ -24,7 +24,7 @@ import (
 //     (malformed JSON, wrong types, unknown fields, oversized body, BadBody,
 //     invalid pagination) run for the new route automatically. A pattern with
 //     a path parameter needs a fixture: add the pattern to fixturePaths in
-//     routes_test.go with the path of a record that exists in the test world.
+//     world_test.go with the path of a record that exists in the test world.
 //     A route without one fails the test with a message saying so.
 
 // AuthMode says which credentials a route accepts.
