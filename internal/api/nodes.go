@@ -23,15 +23,7 @@ func (s *Server) orgNodes(ctx context.Context, orgID string) (*nodes.Catalog, []
 	if m == nil {
 		return nodes.BuiltinCatalog(), nil, nil
 	}
-	c, err := m.NodeCatalog(ctx, orgID)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, err := m.Templates(ctx, orgID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return c, t, nil
+	return m.NodesAndTemplates(ctx, orgID)
 }
 
 func (s *Server) requestCatalog(r *http.Request) (*nodes.Catalog, error) {

@@ -42,6 +42,16 @@ func (s *Service) Templates(ctx context.Context, orgID string) ([]codegen.NodeTe
 	return append([]codegen.NodeTemplate(nil), c.templates...), nil
 }
 
+// NodesAndTemplates returns NodeCatalog and Templates together, reading
+// the installations once. Errors as NodeCatalog.
+func (s *Service) NodesAndTemplates(ctx context.Context, orgID string) (*nodes.Catalog, []codegen.NodeTemplate, error) {
+	c, err := s.orgCatalog(ctx, orgID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.nodes, append([]codegen.NodeTemplate(nil), c.templates...), nil
+}
+
 func (s *Service) orgCatalog(ctx context.Context, orgID string) (*orgCatalog, error) {
 	bundles, err := s.Bundles(ctx, orgID)
 	if err != nil {
