@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 
 	"github.com/edgeflow/edgeflow/internal/bundle"
@@ -20,7 +22,8 @@ type CodegenCompiler struct {
 	// Marketplace gives each organization's nodes and templates; nil means
 	// the builtin nodes only.
 	Marketplace *marketplace.Service
-	// CacheDir holds installed npm dependencies (bundle.Input.CacheDir).
+	// CacheDir holds installed npm dependencies (bundle.Input.CacheDir);
+	// "" means <user cache dir>/edgeflow/npm.
 	CacheDir string
 	// Minify shortens the uploaded bundle.
 	Minify bool
@@ -104,8 +107,16 @@ func (c *CodegenCompiler) Compile(ctx context.Context, w *edgeflow.Workflow, v *
 		}
 		return nil, err
 	}
+	cache := c.CacheDir
+	if cache == "" && len(out.Dependencies) > 0 {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			dir = os.TempDir()
+		}
+		cache = filepath.Join(dir, "edgeflow", "npm")
+	}
 	b, err := bundle.Bundle(ctx, bundle.Input{Files: out.Files, Entry: out.MainModule, Dependencies: out.Dependencies,
-		CacheDir: c.CacheDir, Minify: c.Minify})
+		CacheDir: cache, Minify: c.Minify})
 	if err != nil {
 		var be *bundle.Error
 		if errors.As(err, &be) {
