@@ -34,6 +34,15 @@ type Input struct {
 	SourceMap bool
 	// NoCache skips the in-memory cache of recent bundles (benchmarks).
 	NoCache bool
+	// Regions, when not nil (even empty), say that the entry module is
+	// JavaScript (".js") written by a generator (codegen with
+	// Options.JavaScript; pass codegen.Output.Regions) and list the spans
+	// of it that hold code as its author wrote it, possibly TypeScript.
+	// Only those spans are transpiled, in one esbuild transform; the rest
+	// of the module is taken as it is. When the entry imports no other
+	// file and no package, the result is the bundle without any esbuild
+	// pass over the whole module.
+	Regions []Region
 }
 
 // Output is the bundle.
@@ -113,10 +122,31 @@ func build(ctx context.Context, in Input) (*Output, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if len(in.Files) == 1 && resolveDir == "" && !in.SourceMap {
+	files := in.Files
+	if in.Regions != nil {
+		if !isJS(in.Entry) {
+			return nil, &Error{Problems: []Problem{{File: in.Entry, Message: "regions need a JavaScript entry module"}}}
+		}
+		code := files[in.Entry]
+		if len(in.Regions) > 0 {
+			var err error
+			if code, err = transpileRegions(in.Entry, code, in.Regions); err != nil {
+				return nil, err
+			}
+		}
+		files = make(map[string]string, len(in.Files))
+		for k, v := range in.Files {
+			files[k] = v
+		}
+		files[in.Entry] = code
+		in.Files = files
+	}
+	if len(files) == 1 && resolveDir == "" && !in.SourceMap {
+		if in.Regions != nil && !in.Minify {
+			return plain(in)
+		}
 		return transform(in)
 	}
-	files := in.Files
 	plugin := api.Plugin{
 		Name: "edgeflow-files",
 		Setup: func(b api.PluginBuild) {
@@ -240,6 +270,25 @@ func transform(in Input) (*Output, error) {
 		return nil, e
 	}
 	return &Output{Code: res.Code}, nil
+}
+
+// plain takes a JavaScript entry that needs neither linking nor
+// transpiling as the bundle, once checked for imports Build would refuse.
+func plain(in Input) (*Output, error) {
+	src := in.Files[in.Entry]
+	if bad := foreignImports([]byte(src)); len(bad) > 0 {
+		e := &Error{}
+		for _, p := range bad {
+			e.Problems = append(e.Problems, Problem{File: in.Entry, Message: fmt.Sprintf("cannot resolve import %q: not among the files or the dependencies", p)})
+		}
+		return nil, e
+	}
+	return &Output{Code: []byte(src)}, nil
+}
+
+func isJS(file string) bool {
+	ext := path.Ext(file)
+	return ext == ".js" || ext == ".mjs"
 }
 
 // foreignImports lists the specifiers of static imports in esbuild's output

@@ -92,7 +92,29 @@ func cacheKey(in Input) [32]byte {
 	sort.Strings(names)
 	for _, k := range names {
 		writeString(h, k)
+		if in.Regions != nil && k == in.Entry {
+			// The module is used as written, header comments included,
+			// and the regions' offsets count them.
+			writeString(h, in.Files[k])
+			continue
+		}
 		writeString(h, stripHeader(in.Files[k]))
+	}
+	if in.Regions != nil {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(in.Regions)))
+		h.Write(n[:])
+		for _, r := range in.Regions {
+			var e byte
+			if r.Expression {
+				e = 1
+			}
+			binary.LittleEndian.PutUint64(n[:], uint64(r.Start))
+			h.Write(n[:])
+			binary.LittleEndian.PutUint64(n[:], uint64(r.End))
+			h.Write(n[:])
+			h.Write([]byte{e})
+		}
 	}
 	deps := make([]string, 0, len(in.Dependencies))
 	for k, v := range in.Dependencies {

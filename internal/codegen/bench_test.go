@@ -80,6 +80,12 @@ func BenchmarkCompile(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		jsOpts := opts
+		jsOpts.JavaScript = true
+		jsOut, err := codegen.Generate(a, jsOpts)
+		if err != nil {
+			b.Fatal(err)
+		}
 		b.Run(name+"/validate", func(b *testing.B) {
 			defer reportCPU(b)()
 			for b.Loop() {
@@ -108,6 +114,38 @@ func BenchmarkCompile(b *testing.B) {
 			defer reportCPU(b)()
 			for b.Loop() {
 				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/generate-js", func(b *testing.B) {
+			defer reportCPU(b)()
+			for b.Loop() {
+				if _, err := codegen.Generate(a, jsOpts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/bundle-js", func(b *testing.B) {
+			defer reportCPU(b)()
+			for b.Loop() {
+				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: jsOut.Files, Entry: jsOut.MainModule, Regions: jsOut.Regions, NoCache: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/total-js", func(b *testing.B) {
+			defer reportCPU(b)()
+			for b.Loop() {
+				a, ps := ir.Validate(raw, ir.Options{Nodes: catalog})
+				if len(ps) > 0 {
+					b.Fatal(ps[0])
+				}
+				o, err := codegen.Generate(a, jsOpts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: o.Files, Entry: o.MainModule, Regions: o.Regions, NoCache: true}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/edgeflow/edgeflow/internal/bundle"
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/nodes/registry"
 )
@@ -44,6 +45,15 @@ type Options struct {
 	// and Workflow names of the deployed child. When nil, or when it answers
 	// false, the names derive from the id (ScriptName, WorkflowName).
 	ResolveSubWorkflow func(ref string) (scriptName, workflowName string, ok bool)
+	// JavaScript emits the main module as JavaScript (index.js) instead of
+	// TypeScript: the same code without type annotations, for the deploy
+	// path, where the TypeScript is not needed and bundling it would cost a
+	// full esbuild pass. The user's code fields (step code, conditions,
+	// collections, expression fields, trigger code) may be TypeScript; they
+	// are copied as written and listed in Output.Regions for
+	// bundle.Bundle to transpile. Marketplace templates stay TypeScript
+	// files.
+	JavaScript bool
 }
 
 // EnvVar is an environment variable of the workflow. Secret ones are bound as
@@ -122,6 +132,10 @@ type Output struct {
 	Dependencies map[string]string
 	// Crons are the cron expressions of a cron trigger.
 	Crons []string
+	// Regions are the spans of the main module that hold the user's code as
+	// written (possibly TypeScript), set with Options.JavaScript; pass them
+	// as bundle.Input.Regions. Nil for TypeScript output.
+	Regions []bundle.Region
 }
 
 // Error is a compile problem of one node.
@@ -141,6 +155,10 @@ func (e *Error) Error() string {
 
 // MainModule is the name of the entry file in Output.Files.
 const MainModule = "index.ts"
+
+// MainModuleJS is the name of the entry file in Output.Files with
+// Options.JavaScript.
+const MainModuleJS = "index.js"
 
 // workflowBinding is the env property of the workflow's own Workflow.
 const workflowBinding = "WORKFLOW"
@@ -173,6 +191,7 @@ type gen struct {
 	opts    Options
 	graph   *ir.Graph
 	script  bool
+	js      bool // emit JavaScript (Options.JavaScript)
 	names   *namer
 	vars    map[string]string // node id → variable holding its value
 	indeg   map[string]int    // node id → number of incoming edges
@@ -201,6 +220,7 @@ func newGen(a *ir.ArtifactIR, opts Options) *gen {
 		opts:      opts,
 		graph:     ir.NewGraph(a),
 		script:    a.IsScript(),
+		js:        opts.JavaScript,
 		names:     newNamer(),
 		vars:      make(map[string]string, len(a.Nodes)),
 		steps:     make(map[string]string, len(a.Nodes)),
@@ -364,7 +384,14 @@ func (g *gen) generate() (*Output, error) {
 	}
 	g.b.Grow(len(body) + 4096)
 	g.module(out, body)
-	out.Files[MainModule] = g.b.String()
+	if g.js {
+		out.MainModule = MainModuleJS
+		code, regions := cutRegions(g.b.String())
+		out.Files[MainModuleJS] = code
+		out.Regions = regions
+	} else {
+		out.Files[MainModule] = g.b.String()
+	}
 	for _, name := range sortedKeys(g.bindings) {
 		out.Bindings = append(out.Bindings, g.bindings[name])
 	}

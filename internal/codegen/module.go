@@ -17,7 +17,9 @@ func (g *gen) module(out *Output, body string) {
 	g.line("")
 	if !g.script {
 		g.line(`import { WorkflowEntrypoint } from "cloudflare:workers";`)
-		g.line(`import type { WorkflowEvent, WorkflowStep } from "cloudflare:workers";`)
+		if !g.js {
+			g.line(`import type { WorkflowEvent, WorkflowStep } from "cloudflare:workers";`)
+		}
 	}
 	for _, key := range sortedKeys(g.templates) {
 		t := g.templates[key]
@@ -30,19 +32,23 @@ func (g *gen) module(out *Output, body string) {
 		g.line("")
 	}
 
-	g.line("/** The bindings and variables this %s reads from env. */", kind)
-	g.line("export interface Env {")
-	for _, k := range sortedKeys(g.env) {
-		prop := k
-		if !isIdentifier(k) {
-			prop = jsString(k)
+	if !g.js {
+		g.line("/** The bindings and variables this %s reads from env. */", kind)
+		g.line("export interface Env {")
+		for _, k := range sortedKeys(g.env) {
+			prop := k
+			if !isIdentifier(k) {
+				prop = jsString(k)
+			}
+			g.line("  %s: %s;", prop, g.env[k])
 		}
-		g.line("  %s: %s;", prop, g.env[k])
+		g.line("}")
+		g.line("")
 	}
-	g.line("}")
-	g.line("")
 
-	if g.script {
+	if g.js {
+		g.jsClass(out, body)
+	} else if g.script {
 		g.line("/** The trigger event: payload is the request's JSON body. */")
 		g.line("type FunctionEvent = { payload: any };")
 		g.line("")
@@ -69,17 +75,30 @@ func (g *gen) module(out *Output, body string) {
 	g.helpers[helperErrorInfo] = true
 	g.helpers[helperReadJSON] = true
 	g.line("export default {")
-	g.line("  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {")
+	if g.js {
+		g.line("  async fetch(request, env, ctx) {")
+	} else {
+		g.line("  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {")
+	}
 	g.line("    try {")
 	g.indent = 3
 	switch {
 	case strings.TrimSpace(g.opts.TriggerCode) != "":
+		if g.js {
+			if !g.userCode(nil, "", g.opts.TriggerCode) {
+				return
+			}
+			g.b.WriteString(regionBody)
+		}
 		for _, l := range strings.Split(strings.TrimRight(g.opts.TriggerCode, " \t\r\n"), "\n") {
 			if l = strings.TrimRight(l, " \t\r"); l == "" {
 				g.b.WriteByte('\n')
 			} else {
 				g.line("%s", l)
 			}
+		}
+		if g.js {
+			g.b.WriteString(regionEnd)
 		}
 	case g.script:
 		g.line(`if (request.method !== "POST") return new Response("OK");`)
@@ -94,7 +113,11 @@ func (g *gen) module(out *Output, body string) {
 	g.line("      return Response.json({ message: errorInfo(caught).message }, { status: 500 });")
 	g.line("    }")
 	g.line("  },")
-	g.line("} satisfies ExportedHandler<Env>;")
+	if g.js {
+		g.line("};")
+	} else {
+		g.line("} satisfies ExportedHandler<Env>;")
+	}
 	g.helperText()
 }
 
@@ -215,13 +238,119 @@ func (g *gen) helperText() {
 	g.b.WriteString(helperHeader)
 	for h, used := range g.helpers {
 		if used {
-			g.b.WriteString(helperSources[h])
+			if g.js {
+				g.b.WriteString(helperSourcesJS[h])
+			} else {
+				g.b.WriteString(helperSources[h])
+			}
 		}
 	}
+}
+
+// jsClass writes the workflow class or the function's runGraph in
+// JavaScript (Options.JavaScript).
+func (g *gen) jsClass(out *Output, body string) {
+	if g.script {
+		g.line("/** Runs the graph and returns the values of the EXPORT_ nodes. */")
+		g.line("async function runGraph(payload, env) {")
+		g.line("  const event = { payload };")
+		g.line("  const output = {};")
+		g.b.WriteString(body)
+		g.line("}")
+		g.line("")
+		return
+	}
+	g.line("export class %s extends WorkflowEntrypoint {", out.ClassName)
+	g.line("  async run(event, step) {")
+	g.line("    const env = this.env;")
+	g.b.WriteString(body)
+	g.line("  }")
+	g.line("}")
+	g.line("")
 }
 
 func oneLine(s string) string {
 	s = strings.ReplaceAll(s, "\r", " ")
 	s = strings.ReplaceAll(s, "\n", " ")
 	return strings.TrimSpace(s)
+}
+
+// helperSourcesJS are helperSources without type annotations.
+var helperSourcesJS = [helperCount]string{
+	helperToText: `
+/** Interpolates a value into a string: objects as JSON, dates as ISO 8601, null and undefined as "". */
+function toText(value) {
+  if (value === null || value === undefined) return "";
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+`,
+	helperErrorInfo: `
+/** The name and message of a thrown value. */
+function errorInfo(error) {
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: "Error", message: String(error) };
+}
+`,
+	helperHTTP: `
+/** The value of an http_request node; a non-2xx status fails unless allowed. */
+async function httpResult(response, allowErrorStatus) {
+  const headers = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const text = await response.text();
+  let body = text;
+  if ((response.headers.get("content-type") ?? "").includes("json") && text !== "") {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  if (!response.ok && !allowErrorStatus) {
+    throw new Error(` + "`HTTP ${response.status} ${response.statusText}: ${text.slice(0, 200)}`" + `);
+  }
+  return { status: response.status, headers, body };
+}
+`,
+	helperSubWorkflow: `
+/**
+ * Starts the child workflow instance id (or finds it when a retry already
+ * started it) and, when wait is set, polls until it finishes.
+ */
+async function runSubWorkflow(workflow, id, params, wait) {
+  let instance;
+  try {
+    instance = await workflow.get(id);
+  } catch {
+    instance = await workflow.create({ id, params });
+  }
+  if (!wait) return { instanceId: instance.id };
+  for (let delay = 250; ; delay = Math.min(delay * 2, 5000)) {
+    const status = await instance.status();
+    if (status.status === "complete") {
+      return { instanceId: instance.id, status: status.status, output: status.output ?? null };
+    }
+    if (status.status === "errored" || status.status === "terminated") {
+      throw new Error(` + "`sub-workflow ${instance.id} ${status.status}: ${status.error?.message ?? \"\"}`" + `);
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+`,
+	helperBreak: helperSources[helperBreak],
+	helperReadJSON: `
+/** The request's JSON body: {} when empty, undefined when not JSON. */
+async function readJSON(request) {
+  const text = await request.text();
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+`,
 }

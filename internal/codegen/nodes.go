@@ -131,7 +131,13 @@ func (g *gen) code(n *ir.Node, field, src string, sc *scope) {
 		g.fail(n, "data."+field, "%v", err)
 		return
 	}
+	if g.js && !g.userCode(n, field, src) {
+		return
+	}
 	g.indent++
+	if g.js {
+		g.b.WriteString(regionBody)
+	}
 	lines := dedent(strings.Split(strings.TrimRight(js, " \t\r\n"), "\n"))
 	for _, l := range lines {
 		l = strings.TrimRight(l, " \t\r")
@@ -140,6 +146,9 @@ func (g *gen) code(n *ir.Node, field, src string, sc *scope) {
 			continue
 		}
 		g.line("%s", l)
+	}
+	if g.js {
+		g.b.WriteString(regionEnd)
 	}
 	g.indent--
 }
@@ -190,7 +199,11 @@ func (g *gen) expr(n *ir.Node, field, src string, sc *scope) string {
 	if err != nil {
 		g.fail(n, "data."+field, "%v", err)
 	}
-	return strings.TrimSpace(js)
+	js = strings.TrimSpace(js)
+	if g.js && g.userCode(n, field, src) {
+		return regionExpr + js + regionEnd
+	}
+	return js
 }
 
 func (g *gen) strField(n *ir.Node, field, src string, sc *scope) string {
@@ -303,7 +316,7 @@ func (g *gen) durationField(n *ir.Node, field string, def string, sc *scope) str
 		return durationJS(ir.DurationText(def))
 	}
 	if s, isStr := v.(string); isStr && strings.Contains(s, "{{") {
-		return g.strField(n, field, s, sc) + " as WorkflowSleepDuration"
+		return g.strField(n, field, s, sc) + g.ty(" as WorkflowSleepDuration")
 	}
 	d, _ := anyDuration(v)
 	return durationJS(d)
@@ -313,9 +326,9 @@ func (g *gen) durableCall(n *ir.Node, sc *scope, config string, body func()) {
 	name := g.stepName(n, sc)
 	v := g.vars[n.ID]
 	if config == "" {
-		g.line("const %s: any = await step.do(%s, async () => {", v, name)
+		g.line("const %s%s = await step.do(%s, async () => {", v, g.ty(": any"), name)
 	} else {
-		g.line("const %s: any = await step.do(%s, %s, async () => {", v, name, config)
+		g.line("const %s%s = await step.do(%s, %s, async () => {", v, g.ty(": any"), name, config)
 	}
 	g.indent++
 	body()
@@ -327,16 +340,16 @@ func (g *gen) step(n *ir.Node, sc *scope) {
 	src := dataString(n, "code")
 	v := g.vars[n.ID]
 	if g.script {
-		g.line("const %s: any = await (async () => {", v)
+		g.line("const %s%s = await (async () => {", v, g.ty(": any"))
 		g.code(n, "code", src, sc)
 		g.line("})();")
 		return
 	}
 	name := g.stepName(n, sc)
 	if cfg := g.stepConfig(n, ""); cfg != "" {
-		g.line("const %s: any = await step.do(%s, %s, async () => {", v, name, cfg)
+		g.line("const %s%s = await step.do(%s, %s, async () => {", v, g.ty(": any"), name, cfg)
 	} else {
-		g.line("const %s: any = await step.do(%s, async () => {", v, name)
+		g.line("const %s%s = await step.do(%s, async () => {", v, g.ty(": any"), name)
 	}
 	g.code(n, "code", src, sc)
 	g.line("});")
@@ -353,8 +366,8 @@ func (g *gen) sleepUntil(n *ir.Node, sc *scope) {
 func (g *gen) waitForEvent(n *ir.Node, sc *scope) {
 	typ := g.strField(n, "eventType", dataString(n, "eventType"), sc)
 	timeout := g.durationField(n, "timeout", "24 hours", sc)
-	g.line("const %s: any = (await step.waitForEvent<any>(%s, { type: %s, timeout: %s })).payload;",
-		g.vars[n.ID], g.stepName(n, sc), typ, timeout)
+	g.line("const %s%s = (await step.waitForEvent%s(%s, { type: %s, timeout: %s })).payload;",
+		g.vars[n.ID], g.ty(": any"), g.ty("<any>"), g.stepName(n, sc), typ, timeout)
 }
 
 func (g *gen) httpRequest(n *ir.Node, sc *scope) {
@@ -384,7 +397,7 @@ func (g *gen) httpRequest(n *ir.Node, sc *scope) {
 		g.line("return await httpResult(response, %t);", allow)
 	}
 	if g.script {
-		g.line("const %s: any = await (async () => {", g.vars[n.ID])
+		g.line("const %s%s = await (async () => {", g.vars[n.ID], g.ty(": any"))
 		g.indent++
 		call()
 		g.indent--
@@ -457,7 +470,7 @@ func (g *gen) subWorkflow(n *ir.Node, sc *scope) {
 		params = js
 	}
 	if g.script {
-		g.line("const %s: any = { instanceId: (await env.%s.create({ params: %s })).id };", g.vars[n.ID], binding, params)
+		g.line("const %s%s = { instanceId: (await env.%s.create({ params: %s })).id };", g.vars[n.ID], g.ty(": any"), binding, params)
 		return
 	}
 	g.helpers[helperSubWorkflow] = true
@@ -475,7 +488,7 @@ func (g *gen) subWorkflow(n *ir.Node, sc *scope) {
 
 func (g *gen) branch(n *ir.Node, sc *scope) (join string) {
 	v := g.vars[n.ID]
-	g.line("let %s: { label: string | null } = { label: null };", v)
+	g.line("let %s%s = { label: null };", v, g.ty(": { label: string | null }"))
 	raw, _ := n.Data["branches"].([]any)
 	type arm struct{ label, cond string }
 	var arms []arm
@@ -524,7 +537,7 @@ func (g *gen) parallel(n *ir.Node, sc *scope) (join string) {
 	if n.Type == ir.TypeRace {
 		fn = "Promise.race"
 	}
-	g.line("const %s: any = await %s([", g.vars[n.ID], fn)
+	g.line("const %s%s = await %s([", g.vars[n.ID], g.ty(": any"), fn)
 	g.indent++
 	inner := sc.lane()
 	for _, e := range g.lanesOf(n) {
@@ -543,7 +556,7 @@ func (g *gen) parallel(n *ir.Node, sc *scope) (join string) {
 func (g *gen) tryCatch(n *ir.Node, sc *scope) (join string) {
 	g.helpers[helperErrorInfo] = true
 	v := g.vars[n.ID]
-	g.line("let %s: { error: any } = { error: null };", v)
+	g.line("let %s%s = { error: null };", v, g.ty(": { error: any }"))
 	g.line("try {")
 	g.indent++
 	for _, e := range g.graph.OutLabel(n.ID, ir.LabelTry) {
@@ -578,7 +591,7 @@ func (g *gen) loop(n *ir.Node, sc *scope) (join string) {
 	results := g.names.ident(v + "_results")
 	index := g.names.ident(v + "_index")
 	item := g.names.ident(v + "_item")
-	g.line("const %s: any[] = [];", results)
+	g.line("const %s%s = [];", results, g.ty(": any[]"))
 	kind := dataString(n, "loopType")
 	maxIter := 1000
 	if m, ok := n.Data["maxIterations"].(float64); ok && m >= 1 {
@@ -587,7 +600,7 @@ func (g *gen) loop(n *ir.Node, sc *scope) (join string) {
 	switch kind {
 	case "forEach":
 		items := g.names.ident(v + "_items")
-		g.line("const %s: any[] = %s;", items, g.expr(n, "collection", dataString(n, "collection"), sc))
+		g.line("const %s%s = %s;", items, g.ty(": any[]"), g.expr(n, "collection", dataString(n, "collection"), sc))
 		g.line("for (let %s = 0; %s < %s.length; %s++) {", index, index, items, index)
 		g.indent++
 		g.line("const %s = %s[%s];", item, items, index)
@@ -692,7 +705,7 @@ func (g *gen) custom(n *ir.Node, sc *scope) {
 		g.line("});")
 	}
 	if g.script {
-		g.line("const %s: any = await (async () => {", g.vars[n.ID])
+		g.line("const %s%s = await (async () => {", g.vars[n.ID], g.ty(": any"))
 		g.indent++
 		call()
 		g.indent--
