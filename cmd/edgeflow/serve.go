@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/api"
+	"github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/localedge"
 	"github.com/edgeflow/edgeflow/internal/postgres"
@@ -171,6 +172,17 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	if err != nil {
 		return err
 	}
+	// Keep non-final runs up to date in the background until shutdown.
+	refreshCtx, stopRefresh := context.WithCancel(context.Background())
+	refreshDone := make(chan struct{})
+	go func() {
+		defer close(refreshDone)
+		srv.Deployer.RunRefresher(refreshCtx, deploy.RefresherOptions{})
+	}()
+	defer func() {
+		stopRefresh()
+		<-refreshDone
+	}()
 	hs := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
