@@ -1,6 +1,8 @@
 package marketplace
 
 import (
+	"fmt"
+	"hash/maphash"
 	"strings"
 	"sync"
 
@@ -34,24 +36,26 @@ func (b *boundedMap[V]) store(key string, v V) {
 	b.m[key] = v
 }
 
-// verifiedCache remembers snapshots that passed verification, keyed by their
-// exact stored content (definition, template and checksum), so a row that
-// changes in any byte is verified again.
+// verifiedCache remembers snapshots that passed verification, keyed by
+// their checksum and a hash of their exact stored content (definition and
+// template), so a row that changes in any byte is verified again. The hash is
+// seeded randomly per process, so stored content cannot be crafted to
+// collide with a verified one.
 type verifiedCache struct {
-	m boundedMap[registry.Bundle]
+	seed maphash.Seed
+	m    boundedMap[registry.Bundle]
 }
 
-func newVerifiedCache() *verifiedCache { return &verifiedCache{} }
+func newVerifiedCache() *verifiedCache { return &verifiedCache{seed: maphash.MakeSeed()} }
 
 func (c *verifiedCache) get(in edgeflow.InstalledNode) (registry.Bundle, error) {
-	var k strings.Builder
-	k.Grow(len(in.Checksum) + len(in.Definition) + len(in.Template) + 2)
-	k.WriteString(in.Checksum)
-	k.WriteByte(0)
-	k.Write(in.Definition)
-	k.WriteByte(0)
-	k.WriteString(in.Template)
-	key := k.String()
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	h.Write(in.Definition)
+	d := h.Sum64()
+	h.Reset()
+	h.WriteString(in.Template)
+	key := fmt.Sprintf("%s/%d/%x/%d/%x", in.Checksum, len(in.Definition), d, len(in.Template), h.Sum64())
 	if b, ok := c.m.load(key); ok {
 		return b, nil
 	}
