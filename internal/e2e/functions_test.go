@@ -276,3 +276,42 @@ func TestResources(t *testing.T) {
 	wantError(t, s.do("GET", "/api/resources/kv/namespaces", nil), 422, "validation_failed")
 	wantError(t, s.do("GET", "/api/resources/r2/buckets?connectionId=con_other", nil), 404, "not_found")
 }
+
+// TestCloudflareConnection deploys through a connection of provider
+// cloudflare whose API is the local edge's: a refused token is a 400 with
+// the provider's reason and records nothing; the right one deploys and runs,
+// with the workers.dev URL of the account's subdomain.
+func TestCloudflareConnection(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	s := newServer(t, serverOptions{cloudflareBase: shared.edge.APIBaseURL()})
+	bad := s.must(201, "POST", "/api/connections", map[string]any{"provider": "cloudflare", "name": "bad",
+		"credentials": map[string]string{"apiToken": "not-the-token", "accountId": shared.edge.AccountID()}}).str("id")
+	good := s.must(201, "POST", "/api/connections", map[string]any{"provider": "cloudflare", "name": "good",
+		"credentials": map[string]string{"apiToken": shared.edge.Token(), "accountId": shared.edge.AccountID()}}).str("id")
+	wf, _ := s.workflow("Remote", "workflow", chain("Remote", step("only", "return { from: 'cloudflare' };")))
+
+	r := s.do("POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": bad})
+	m := wantError(t, r, 400, "deploy_failed")
+	if !strings.Contains(m["error"].(string), "credentials were refused") || strings.Contains(string(r.body), "not-the-token") {
+		t.Fatalf("refused credentials: %s", r.body)
+	}
+	var ok struct {
+		Valid bool `json:"valid"`
+	}
+	s.must(200, "POST", "/api/connections/verify-token", map[string]any{"provider": "cloudflare",
+		"credentials": map[string]string{"apiToken": "not-the-token"}}).into(&ok)
+	if ok.Valid {
+		t.Fatal("a wrong token verified")
+	}
+
+	var d deployment
+	s.must(200, "POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": good}).into(&d)
+	if !strings.HasPrefix(d.URL, "https://"+d.ScriptName+".") || !strings.HasSuffix(d.URL, ".workers.dev") {
+		t.Fatalf("url = %q", d.URL)
+	}
+	id := s.must(201, "POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": good}).str("id")
+	jsonEqual(t, s.waitStatus(wf, id, "complete", 30*time.Second).Output, `{"from":"cloudflare"}`)
+	// Not deployed on the other connection.
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn}), 409, "conflict")
+}

@@ -118,6 +118,9 @@ type serverOptions struct {
 	edge deploy.LocalEdge
 	// refresherInterval, when set, runs the background refresher.
 	refresherInterval time.Duration
+	// cloudflareBase replaces api.cloudflare.com for connections of
+	// provider cloudflare.
+	cloudflareBase string
 }
 
 func requireEdge(t testing.TB) {
@@ -149,7 +152,7 @@ func newServer(t testing.TB, opts serverOptions) *server {
 	cfg := api.Config{Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost,
 		LocalEdge: shared.edge}
 	dep, err := deploy.New(deploy.Options{Store: st, Secrets: deploy.SealerSecrets(sealer), LocalEdge: edge,
-		Compiler: &deploy.CodegenCompiler{}})
+		Compiler: &deploy.CodegenCompiler{}, CloudflareBaseURL: opts.cloudflareBase})
 	if err != nil {
 		t.Fatal(err)
 	}
