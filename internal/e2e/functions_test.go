@@ -312,6 +312,15 @@ func TestCloudflareConnection(t *testing.T) {
 	}
 	id := s.must(201, "POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": good}).str("id")
 	jsonEqual(t, s.waitStatus(wf, id, "complete", 30*time.Second).Output, `{"from":"cloudflare"}`)
+	// A route of deployConfig is set and becomes the url.
+	routed, _ := s.workflow("Routed", "workflow", chain("Routed", step("only", "return 1;")))
+	s.must(200, "PATCH", "/api/workflows/"+routed, map[string]any{"deployConfig": map[string]any{
+		"route": map[string]any{"pattern": "shop.example.com/orders/*", "zoneName": "example.com"}}})
+	var rd deployment
+	s.must(200, "POST", "/api/workflows/"+routed+"/deploy", map[string]any{"connectionId": good}).into(&rd)
+	if rd.URL != "https://shop.example.com/orders/" {
+		t.Fatalf("routed url = %q", rd.URL)
+	}
 	// Not deployed on the other connection.
 	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn}), 409, "conflict")
 }
