@@ -37,7 +37,10 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 	// srcLines[i] the line of src where it begins.
 	starts := make([]int, len(regions))
 	srcLines := make([]int, len(regions))
-	line, srcLine, pos := 1, 1, 0
+	// One outer function holds them all: esbuild keeps a part per
+	// top-level statement, which costs far more than nested functions.
+	scratch.WriteString("async function " + prefix + "all() {\n")
+	line, srcLine, pos := 2, 1, 0
 	for i, r := range regions {
 		if r.Start < pos || r.End < r.Start || r.End > len(src) {
 			return "", &Error{Problems: []Problem{{File: file, Message: fmt.Sprintf("region %d (%d–%d) is out of order or outside the module", i, r.Start, r.End)}}}
@@ -69,6 +72,7 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 		scratch.WriteString("}\n")
 		line++
 	}
+	scratch.WriteString("}\n")
 	res := api.Transform(scratch.String(), api.TransformOptions{
 		Loader:     api.LoaderTS,
 		Target:     api.ESNext,
@@ -100,38 +104,38 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 	// TypeScript feature needs (decorators, say): it goes first in the
 	// module, where the TypeScript path would have put it too; imports
 	// are hoisted, so it may precede them.
-	if k := strings.Index(out, "async function "+prefix+"0() {\n"); k > 0 {
+	if k := strings.Index(out, "async function "+prefix+"all() {\n"); k > 0 {
 		if pre := out[:k]; strings.TrimSpace(pre) != "" {
 			b.WriteString(pre)
 		}
 	}
 	pos = 0
 	for i, r := range regions {
-		head := "async function " + prefix + strconv.Itoa(i) + "() {\n"
+		head := "  async function " + prefix + strconv.Itoa(i) + "() {\n"
 		k := strings.Index(out, head)
 		if k < 0 {
 			return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
 		}
 		out = out[k+len(head):]
-		end := strings.Index(out, "\n}\n")
+		// The body ends at the last closing line before the next
+		// region's function (or the outer function's end).
+		limit := len(out)
 		if i+1 < len(regions) {
-			next := strings.Index(out, "async function "+prefix+strconv.Itoa(i+1)+"() {\n")
-			if next < 0 {
+			if limit = strings.Index(out, "  async function "+prefix+strconv.Itoa(i+1)+"() {\n"); limit < 0 {
 				return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i+1], Message: "the code could not be transpiled"}}}
 			}
-			end = strings.LastIndex(out[:next], "\n}\n")
-		} else {
-			end = strings.LastIndex(out, "\n}\n")
 		}
 		body := ""
-		if end >= 0 {
+		if strings.HasPrefix(out, "  }\n") {
+			// An empty body.
+		} else if end := strings.LastIndex(out[:limit], "\n  }\n"); end >= 0 {
 			body = out[:end+1]
-		} else if !strings.HasPrefix(out, "}\n") {
+		} else {
 			return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
 		}
 		b.WriteString(src[pos:r.Start])
 		if r.Expression {
-			expr, ok := strings.CutPrefix(body, "  return ")
+			expr, ok := strings.CutPrefix(body, "    return ")
 			expr, ok2 := strings.CutSuffix(expr, ";\n")
 			if !ok || !ok2 {
 				return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code is not one expression"}}}
@@ -146,19 +150,16 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 	return b.String(), nil
 }
 
-// reindent replaces the two spaces esbuild indents a function body with by
-// indent, unless the code has a template literal, whose lines must stay as
-// they are.
+// reindent replaces the four spaces esbuild indents a region's body with
+// (two for the outer function, two for the region's) by indent, unless the
+// code has a template literal, whose lines must stay as they are.
 func reindent(s, indent string) string {
-	if strings.IndexByte(s, '`') >= 0 {
+	if strings.IndexByte(s, '`') >= 0 || indent == "    " {
 		return s
 	}
-	if indent == "  " {
-		return s
-	}
-	s = strings.ReplaceAll(s, "\n  ", "\n"+indent)
-	if strings.HasPrefix(s, "  ") {
-		s = indent + s[2:]
+	s = strings.ReplaceAll(s, "\n    ", "\n"+indent)
+	if strings.HasPrefix(s, "    ") {
+		s = indent + s[4:]
 	}
 	return s
 }

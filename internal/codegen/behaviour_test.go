@@ -56,8 +56,25 @@ type caseResult struct {
 // TestBehaviour compiles and bundles fixtures, runs them on workerd through
 // miniflare (testdata/run/run.mjs) and checks what they do: outputs, errors,
 // retries, timeouts, event delivery and function responses.
+//
+// It runs twice: on the bundles of the TypeScript output, and on those of
+// the JavaScript output (Options.JavaScript, bundled with its regions),
+// which must behave the same.
 func TestBehaviour(t *testing.T) {
 	t.Parallel()
+	for _, js := range []bool{false, true} {
+		name := "typescript"
+		if js {
+			name = "javascript"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			behaviour(t, js)
+		})
+	}
+}
+
+func behaviour(t *testing.T, js bool) {
 	harness := nodeHarness(t)
 	if _, err := os.Stat(filepath.Join(harness, "node_modules", "miniflare")); err != nil {
 		t.Fatalf("miniflare missing in %s: run npm ci there", harness)
@@ -139,6 +156,12 @@ func TestBehaviour(t *testing.T) {
 			wantBody: map[string]any{"message": "the request body is not valid JSON"}},
 		{name: "function trigger code overrides the response", fixture: "script_trigger_code", body: map[string]any{"n": 4},
 			header: "X-Custom", wantStatus: 200, wantBody: "double=8", wantHeader: "yes"},
+		{name: "TypeScript in code fields: small arm", fixture: "typescript_code", body: map[string]any{"n": 3, "tags": []string{"a"}}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"size": "small", "squares": []any{36.0, 144.0, 324.0}}}},
+		{name: "TypeScript in code fields: big arm", fixture: "typescript_code", body: map[string]any{"n": 6}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"size": "big", "squares": []any{144.0, 576.0, 1296.0}}}},
+		{name: "TypeScript in a function's code and trigger code", fixture: "typescript_script", body: map[string]any{"n": 4},
+			header: "X-Custom", wantStatus: 200, wantBody: "result=5", wantHeader: "ts"},
 	}
 
 	dir := t.TempDir()
@@ -168,11 +191,12 @@ func TestBehaviour(t *testing.T) {
 		if !built[c.fixture] {
 			built[c.fixture] = true
 			f := loadFixture(t, c.fixture)
+			f.opts.JavaScript = js
 			out, err := codegen.Generate(f.ir, f.opts)
 			if err != nil {
 				t.Fatalf("%s: %v", c.fixture, err)
 			}
-			b, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule})
+			b, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule, Regions: out.Regions})
 			if err != nil {
 				t.Fatalf("%s: %v", c.fixture, err)
 			}

@@ -11,6 +11,7 @@ package codegen
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/edgeflow/edgeflow/internal/bundle"
@@ -221,7 +222,7 @@ func newGen(a *ir.ArtifactIR, opts Options) *gen {
 		graph:     ir.NewGraph(a),
 		script:    a.IsScript(),
 		js:        opts.JavaScript,
-		names:     newNamer(),
+		names:     newNamer(len(a.Nodes) + 16),
 		vars:      make(map[string]string, len(a.Nodes)),
 		steps:     make(map[string]string, len(a.Nodes)),
 		env:       map[string]string{},
@@ -294,9 +295,56 @@ func (g *gen) line(format string, args ...any) {
 	if len(args) == 0 {
 		g.b.WriteString(format)
 	} else {
-		fmt.Fprintf(&g.b, format, args...)
+		g.printf(format, args)
 	}
 	g.b.WriteByte('\n')
+}
+
+// printf writes format with args like fmt.Fprintf for the verbs the
+// generator uses (%s with strings, %d with ints, %t with bools), without
+// fmt's reflection and allocations; anything else goes to fmt.
+func (g *gen) printf(format string, args []any) {
+	i := 0
+	for {
+		k := strings.IndexByte(format, '%')
+		if k < 0 || k+1 >= len(format) {
+			g.b.WriteString(format)
+			return
+		}
+		g.b.WriteString(format[:k])
+		verb := format[k+1]
+		format = format[k+2:]
+		if verb == '%' {
+			g.b.WriteByte('%')
+			continue
+		}
+		if i >= len(args) {
+			g.b.WriteString("%!" + string(verb) + "(MISSING)")
+			continue
+		}
+		switch a := args[i].(type) {
+		case string:
+			if verb == 's' {
+				g.b.WriteString(a)
+				i++
+				continue
+			}
+		case int:
+			if verb == 'd' {
+				g.b.WriteString(strconv.Itoa(a))
+				i++
+				continue
+			}
+		case bool:
+			if verb == 't' {
+				g.b.WriteString(strconv.FormatBool(a))
+				i++
+				continue
+			}
+		}
+		fmt.Fprintf(&g.b, "%"+string(verb), args[i])
+		i++
+	}
 }
 
 func (g *gen) useEnv(name string) {
@@ -384,6 +432,9 @@ func (g *gen) generate() (*Output, error) {
 	}
 	g.b.Grow(len(body) + 4096)
 	g.module(out, body)
+	if g.err != nil {
+		return nil, g.err
+	}
 	if g.js {
 		out.MainModule = MainModuleJS
 		code, regions := cutRegions(g.b.String())

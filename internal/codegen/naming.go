@@ -95,7 +95,7 @@ type namer struct {
 	taken map[string]bool
 }
 
-func newNamer() *namer { return &namer{taken: map[string]bool{}} }
+func newNamer(size int) *namer { return &namer{taken: make(map[string]bool, size)} }
 
 // reserve marks name as used without handing it out.
 func (n *namer) reserve(name string) { n.taken[name] = true }
@@ -104,15 +104,13 @@ func (n *namer) reserve(name string) { n.taken[name] = true }
 // letters, digits, "_" and "$" become "_", a leading digit gets "n_" in front,
 // and a reserved or already used name gets a numeric suffix.
 func (n *namer) ident(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '$' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
+	base := s
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$') {
+			base = identChars(s)
+			break
 		}
 	}
-	base := b.String()
 	if base == "" || base[0] >= '0' && base[0] <= '9' {
 		base = "n_" + base
 	}
@@ -122,6 +120,20 @@ func (n *namer) ident(s string) string {
 	}
 	n.taken[name] = true
 	return name
+}
+
+// identChars replaces the characters of s that cannot be in an identifier
+// with "_".
+func identChars(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '$' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
 }
 
 // camel turns a node type and version into a template function name:
