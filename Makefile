@@ -38,6 +38,7 @@ test: deps test-node test-go
 test-node:
 	@for d in $(NPM_DIRS); do \
 		if grep -q '"test"' "$$d/package.json"; then echo "npm test in $$d"; (cd "$$d" && npm test --silent) || exit 1; fi; \
+		if grep -q '"test:wrangler"' "$$d/package.json"; then echo "npm run test:wrangler in $$d"; (cd "$$d" && npm run test:wrangler --silent) || exit 1; fi; \
 	done
 
 test-go:
