@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -34,7 +35,7 @@ type versionView struct {
 	Locked     bool            `json:"locked"`
 	NodeTypes  []string        `json:"nodeTypes"`
 	CreatedBy  string          `json:"createdBy,omitempty"`
-	CreatedAt  string          `json:"createdAt"`
+	CreatedAt  time.Time       `json:"createdAt"`
 	IR         json.RawMessage `json:"ir,omitempty"`
 	Code       *string         `json:"code,omitempty"`
 }
@@ -45,7 +46,7 @@ func versionSummary(v edgeflow.Version) versionView {
 		types = []string{}
 	}
 	return versionView{ID: v.ID, WorkflowID: v.WorkflowID, Version: v.Number, Locked: v.Locked, NodeTypes: types,
-		CreatedBy: v.CreatedBy, CreatedAt: v.CreatedAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")}
+		CreatedBy: v.CreatedBy, CreatedAt: v.CreatedAt}
 }
 
 func versionFull(v edgeflow.Version) versionView {
