@@ -288,7 +288,7 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 // its id) and remember the last number each workflow got in this process.
 // They are shared by every Server of the process, which is harmless:
 // workflow ids are unique.
-var submitStripes [64]struct {
+var submitStripes [256]struct {
 	sync.Mutex
 	last map[string]int
 }
