@@ -46,7 +46,7 @@ func compileAll(tb testing.TB, raw []byte, id string) (*codegen.Output, *bundle.
 }
 
 // TestBenchIRsCompile checks that every benchmark IR validates, compiles and
-// bundles.
+// bundles, as TypeScript and as JavaScript.
 func TestBenchIRsCompile(t *testing.T) {
 	t.Parallel()
 	for _, p := range benchInputs(t) {
@@ -58,6 +58,19 @@ func TestBenchIRsCompile(t *testing.T) {
 		out, b := compileAll(t, raw, "wf_"+name)
 		if len(out.Files[codegen.MainModule]) == 0 || len(b.Code) == 0 {
 			t.Errorf("%s: empty output", name)
+		}
+		// The deploy path: JavaScript, with only the user's code transpiled.
+		a, _ := ir.Validate(raw, ir.Options{Nodes: nodes.BuiltinCatalog()})
+		js, err := codegen.Generate(a, codegen.Options{WorkflowID: "wf_" + name, Version: 1, JavaScript: true})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		jb, err := bundle.Bundle(context.Background(), bundle.Input{Files: js.Files, Entry: js.MainModule, Regions: js.Regions, NoCache: true})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(jb.Code) == 0 {
+			t.Errorf("%s: empty JavaScript bundle", name)
 		}
 	}
 }
