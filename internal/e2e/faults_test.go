@@ -2,7 +2,14 @@ package e2e_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -157,4 +164,75 @@ func TestDeployStreamDisconnect(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatal("the deployment was never recorded")
+}
+
+// failingEdge is a deploy.LocalEdge behind an HTTP proxy that answers 500
+// to the requests fail selects.
+type failingEdge struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	fail func(*http.Request) bool
+}
+
+func newFailingEdge(t testing.TB) *failingEdge {
+	t.Helper()
+	target, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", shared.edge.Port()))
+	rp := httputil.NewSingleHostReverseProxy(target)
+	f := &failingEdge{}
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		fail := f.fail != nil && f.fail(r)
+		f.mu.Unlock()
+		if fail {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(500)
+			io.WriteString(w, `{"success":false,"errors":[{"code":10013,"message":"injected failure"}],"messages":[],"result":null}`)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *failingEdge) set(fail func(*http.Request) bool) {
+	f.mu.Lock()
+	f.fail = fail
+	f.mu.Unlock()
+}
+
+func (f *failingEdge) swap(u string) string {
+	return strings.Replace(u, fmt.Sprintf("http://127.0.0.1:%d", shared.edge.Port()), f.srv.URL, 1)
+}
+
+func (f *failingEdge) APIBaseURL() string     { return f.swap(shared.edge.APIBaseURL()) }
+func (f *failingEdge) WorkersBaseURL() string { return f.swap(shared.edge.WorkersBaseURL()) }
+func (f *failingEdge) AccountID() string      { return shared.edge.AccountID() }
+func (f *failingEdge) Token() string          { return shared.edge.Token() }
+
+// TestFailureAfterUpload: when the Workflow update fails after the new
+// worker was uploaded, the previous version is uploaded again, so the
+// previous deployment stays recorded and serving.
+func TestFailureAfterUpload(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	edge := newFailingEdge(t)
+	s := newServer(t, serverOptions{edge: edge})
+	wf, v1 := s.workflow("Restore", "workflow", chain("Restore", step("only", "return 'v1';")))
+	d1 := s.deploy(wf)
+	v2 := s.version(wf, chain("Restore", step("only", "return 'v2';")))
+	edge.set(func(r *http.Request) bool {
+		return r.Method == "PUT" && strings.Contains(r.URL.Path, "/workflows/")
+	})
+	m := wantError(t, s.do("POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn, "versionId": v2}), 502, "provider_error")
+	if !strings.Contains(m["error"].(string), "UPDATING_WORKFLOW") || !strings.Contains(m["error"].(string), "injected failure") {
+		t.Fatalf("error = %v", m["error"])
+	}
+	edge.set(nil)
+	full := s.must(200, "GET", "/api/workflows/"+wf+"/full", nil).obj()
+	if a := full["activeDeployment"].(map[string]any); a["id"] != d1.ID || a["versionId"] != v1 {
+		t.Fatalf("active deployment = %v", a)
+	}
+	id := s.trigger(wf, map[string]any{})
+	jsonEqual(t, s.waitStatus(wf, id, "complete", 30*time.Second).Output, `"v1"`)
 }
