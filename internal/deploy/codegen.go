@@ -97,7 +97,7 @@ func (c *CodegenCompiler) Compile(ctx context.Context, w *edgeflow.Workflow, v *
 	}
 	out, err := codegen.Generate(a, codegen.Options{
 		WorkflowID: w.ID, DisplayName: w.Name, Version: v.Number, TriggerCode: w.TriggerCode,
-		EnvVars: vars, Templates: templates, Dependencies: w.Dependencies,
+		EnvVars: vars, Templates: templates, Dependencies: w.Dependencies, JavaScript: true,
 	})
 	if err != nil {
 		var ce *codegen.Error
@@ -116,7 +116,7 @@ func (c *CodegenCompiler) Compile(ctx context.Context, w *edgeflow.Workflow, v *
 		cache = filepath.Join(dir, "edgeflow", "npm")
 	}
 	b, err := bundle.Bundle(ctx, bundle.Input{Files: out.Files, Entry: out.MainModule, Dependencies: out.Dependencies,
-		CacheDir: cache, Minify: c.Minify})
+		CacheDir: cache, Minify: c.Minify, Regions: out.Regions})
 	if err != nil {
 		var be *bundle.Error
 		if errors.As(err, &be) {
