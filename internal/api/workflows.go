@@ -1,9 +1,12 @@
 package api
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -52,12 +55,45 @@ func (s *Server) handleWorkflowList(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
+	if el, ok := s.Store.(encodedWorkflowLister); ok {
+		b, err := el.ListWorkflowsEncoded(r.Context(), projectID, opts, workflowListEncoding, encodeWorkflowPage)
+		if err != nil {
+			return listError(err)
+		}
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Length", strconv.Itoa(len(b)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(b)
+		return nil
+	}
 	page, err := s.Store.ListWorkflows(r.Context(), projectID, opts)
 	if err != nil {
 		return listError(err)
 	}
 	writeJSON(w, http.StatusOK, newPage(page, workflowView))
 	return nil
+}
+
+// encodedWorkflowLister is a store that caches encoded workflow list pages
+// (the SQLite store); the list handler then encodes a page once per change
+// of the database instead of once per request.
+type encodedWorkflowLister interface {
+	ListWorkflowsEncoded(ctx context.Context, projectID string, opts edgeflow.ListOptions, encoding string,
+		encode func(edgeflow.Page[edgeflow.Workflow]) ([]byte, error)) ([]byte, error)
+}
+
+// workflowListEncoding names encodeWorkflowPage's output in the store's cache.
+const workflowListEncoding = "api/workflow-page/v1"
+
+// encodeWorkflowPage encodes a list page as writeJSON does (with the
+// trailing newline). It must not modify page: the store shares it.
+func encodeWorkflowPage(page edgeflow.Page[edgeflow.Workflow]) ([]byte, error) {
+	b, err := json.Marshal(newPage(page, workflowView))
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
 }
 
 type workflowCreateRequest struct {

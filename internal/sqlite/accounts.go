@@ -291,11 +291,22 @@ func (s *Store) CreateAPIKey(ctx context.Context, k *edgeflow.APIKey) error {
 	})
 }
 
-// FindAPIKeyByHash returns the key whatever its state, or ENotFound.
+// FindAPIKeyByHash returns the key whatever its state, or ENotFound, through
+// the read cache (cache.go): a revocation, in this process or another one,
+// shows from the next call on. Unknown hashes are not cached.
 func (s *Store) FindAPIKeyByHash(ctx context.Context, hash []byte) (*edgeflow.APIKey, error) {
+	gen, ok := s.cache.current(ctx)
+	if ok {
+		if k, hit := s.cache.key(gen, hash); hit {
+			return cloneKey(k), nil
+		}
+	}
 	k, err := scanAPIKey(s.queryRow(ctx, `SELECT `+apiKeyCols+` FROM api_keys WHERE hash = ?`, hash))
 	if err != nil {
 		return nil, dbErr(err, "API key", "", "")
+	}
+	if ok {
+		s.cache.putKey(gen, *cloneKey(k))
 	}
 	return &k, nil
 }

@@ -58,6 +58,7 @@ type Store struct {
 	stmts     sync.Map // query text -> *sql.Stmt prepared on r
 	touched   sync.Map // API key id -> last recorded use (unix micros)
 	lastPrune atomic.Int64
+	cache     readCache // workflow list pages and API keys (cache.go)
 }
 
 var _ edgeflow.Store = (*Store)(nil)
@@ -93,7 +94,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
+	readDSN := path + "?" + common + "&_pragma=query_only(1)"
+	r, err := sql.Open("sqlite", readDSN)
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
@@ -104,6 +106,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetConnMaxIdleTime(0)
 	s.r = r
 	if err := r.PingContext(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	if err := s.cache.openWatch(ctx, readDSN); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -175,13 +181,14 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close releases the prepared statements and both connection pools.
+// Close releases the prepared statements, the read cache and both
+// connection pools.
 func (s *Store) Close() error {
 	s.stmts.Range(func(k, v any) bool {
 		v.(*sql.Stmt).Close()
 		return true
 	})
-	var errs []error
+	errs := []error{s.cache.close()}
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
 	}
@@ -191,12 +198,15 @@ func (s *Store) Close() error {
 	return errors.Join(errs...)
 }
 
-// write runs fn in one IMMEDIATE transaction on the writer connection.
+// write runs fn in one IMMEDIATE transaction on the writer connection. Every
+// write ends the read cache's generation once it is over, committed or not,
+// so no Store method that changes rows can leave a stale cache entry behind.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlite: begin: %w", err)
 	}
+	defer s.cache.invalidate()
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err

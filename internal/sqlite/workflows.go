@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,8 +71,20 @@ func (s *Store) FindWorkflowByID(ctx context.Context, projectID, id string) (*ed
 }
 
 // ListWorkflows lists the project's workflows and functions, newest first,
-// in one indexed query (workflows_project_created).
+// in one indexed query (workflows_project_created), through the read cache
+// (cache.go). The items' slices and maps (EnvVars, Dependencies,
+// DeployConfig) may be shared with the cache: callers must not modify them.
 func (s *Store) ListWorkflows(ctx context.Context, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Workflow], error) {
+	page, _, _, err := s.listWorkflows(ctx, projectID, opts)
+	if err != nil {
+		return page, err
+	}
+	page.Items = slices.Clone(page.Items)
+	return page, nil
+}
+
+// listWorkflowsDB is ListWorkflows without the cache.
+func (s *Store) listWorkflowsDB(ctx context.Context, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Workflow], error) {
 	return listPage(ctx, s, `SELECT `+workflowCols+` FROM workflows WHERE project_id = ?`, []any{projectID},
 		keyset{key: "created_at", desc: true, intKey: true}, opts, func(sc rowScanner) (edgeflow.Workflow, string, string, error) {
 			w, err := scanWorkflow(sc)

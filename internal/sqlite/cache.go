@@ -1,0 +1,259 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// The read cache keeps workflow list pages (with their encoded bytes) and
+// API keys by hash, the two reads every listing request makes. Correctness
+// rests on one generation counter:
+//
+//   - every write transaction of this Store bumps it after its commit;
+//   - every cached read first asks a dedicated read-only connection for
+//     PRAGMA data_version, which changes whenever any other connection, in
+//     this process or another one (`edgeflow admin bootstrap`), has committed
+//     to the file since that connection last asked; a change bumps it too;
+//   - a read loads the generation after that check and before its query, and
+//     an entry serves only readers holding the generation it was filled under.
+//
+// So an entry never outlives a commit that happened before a reader started:
+// either the commit is seen by the data_version check (and the generation
+// moves on), or it is this Store's own and bumped the generation before the
+// writing call returned. An entry filled from a snapshot taken just before a
+// commit carries the generation of before the bump and is never served. When
+// the check fails (a closed or cancelled connection), the read bypasses the
+// cache.
+type readCache struct {
+	gen atomic.Uint64
+
+	watchMu   sync.Mutex
+	watchDB   *sql.DB
+	watch     *sql.Conn
+	watchStmt *sql.Stmt
+	lastDV    int64
+	watchOK   bool
+
+	mu     sync.Mutex
+	mapGen uint64 // generation of every entry in lists and keys
+	lists  map[listKey]*listEntry
+	keys   map[string]edgeflow.APIKey
+}
+
+// maxCachedPages and maxCachedKeys bound the cache (about 30 KB per page of 50
+// workflows); when full it starts over.
+const (
+	maxCachedPages = 128
+	maxCachedKeys  = 1024
+)
+
+type listKey struct {
+	project, cursor string
+	limit           int
+}
+
+type listEntry struct {
+	page     edgeflow.Page[edgeflow.Workflow]
+	encoding string
+	encoded  []byte
+}
+
+// openWatch opens the connection that reads PRAGMA data_version.
+func (c *readCache) openWatch(ctx context.Context, dsn string) error {
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return err
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxIdleTime(0)
+	db.SetConnMaxLifetime(0)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return err
+	}
+	st, err := conn.PrepareContext(ctx, `PRAGMA data_version`)
+	if err != nil {
+		conn.Close()
+		db.Close()
+		return err
+	}
+	c.watchDB, c.watch, c.watchStmt = db, conn, st
+	if err := st.QueryRowContext(ctx).Scan(&c.lastDV); err != nil {
+		c.close()
+		return err
+	}
+	c.watchOK = true
+	return nil
+}
+
+func (c *readCache) close() error {
+	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
+	c.watchOK = false
+	if c.watchDB == nil {
+		return nil
+	}
+	c.watchStmt.Close()
+	c.watch.Close()
+	err := c.watchDB.Close()
+	c.watchDB = nil
+	return err
+}
+
+// invalidate ends the current generation.
+func (c *readCache) invalidate() { c.gen.Add(1) }
+
+// current checks for commits by other connections and returns the generation
+// a read may use; ok is false when the check failed and the read must go to
+// the database.
+func (c *readCache) current(ctx context.Context) (gen uint64, ok bool) {
+	c.watchMu.Lock()
+	if !c.watchOK {
+		c.watchMu.Unlock()
+		return 0, false
+	}
+	var dv int64
+	if err := c.watchStmt.QueryRowContext(ctx).Scan(&dv); err != nil {
+		c.watchMu.Unlock()
+		return 0, false
+	}
+	if dv != c.lastDV {
+		c.lastDV = dv
+		c.gen.Add(1)
+	}
+	c.watchMu.Unlock()
+	return c.gen.Load(), true
+}
+
+// resetLocked drops every entry when gen is newer than the stored ones.
+// c.mu must be held.
+func (c *readCache) resetLocked(gen uint64) bool {
+	if gen < c.mapGen {
+		return false // a reader of an older generation: do not store
+	}
+	if gen > c.mapGen || c.lists == nil {
+		c.mapGen = gen
+		c.lists = map[listKey]*listEntry{}
+		c.keys = map[string]edgeflow.APIKey{}
+	}
+	return true
+}
+
+func (c *readCache) page(gen uint64, k listKey) *listEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.mapGen {
+		return nil
+	}
+	return c.lists[k]
+}
+
+func (c *readCache) putPage(gen uint64, k listKey, e *listEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.resetLocked(gen) {
+		return
+	}
+	if len(c.lists) >= maxCachedPages {
+		clear(c.lists)
+	}
+	c.lists[k] = e
+}
+
+func (c *readCache) key(gen uint64, hash []byte) (edgeflow.APIKey, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.mapGen {
+		return edgeflow.APIKey{}, false
+	}
+	k, ok := c.keys[string(hash)]
+	return k, ok
+}
+
+func (c *readCache) putKey(gen uint64, k edgeflow.APIKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.resetLocked(gen) {
+		return
+	}
+	if len(c.keys) >= maxCachedKeys {
+		clear(c.keys)
+	}
+	c.keys[string(k.Hash)] = k
+}
+
+// cloneKey copies k's slices and times so the caller cannot reach the cache.
+func cloneKey(k edgeflow.APIKey) *edgeflow.APIKey {
+	k.Hash = slices.Clone(k.Hash)
+	k.Scopes = slices.Clone(k.Scopes)
+	k.ExpiresAt, k.LastUsedAt, k.RevokedAt = clonePtr(k.ExpiresAt), clonePtr(k.LastUsedAt), clonePtr(k.RevokedAt)
+	return &k
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// listWorkflows returns the page of ListWorkflows with the cache entry it
+// came from (nil when the cache was bypassed).
+func (s *Store) listWorkflows(ctx context.Context, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Workflow], *listEntry, uint64, error) {
+	gen, ok := s.cache.current(ctx)
+	k := listKey{project: projectID, cursor: opts.Cursor, limit: pageLimit(opts.Limit)}
+	if ok {
+		if e := s.cache.page(gen, k); e != nil {
+			return e.page, e, gen, nil
+		}
+	}
+	page, err := s.listWorkflowsDB(ctx, projectID, opts)
+	if err != nil || !ok {
+		return page, nil, gen, err
+	}
+	e := &listEntry{page: page}
+	s.cache.putPage(gen, k, e)
+	return page, e, gen, nil
+}
+
+// ListWorkflowsEncoded returns encode(page), where page is what ListWorkflows
+// returns for the same arguments, and caches the bytes with the page: as
+// long as nothing has been written to the database, a repeated call returns
+// the same bytes without running encode. encoding names what encode produces
+// (callers with different encoders must use different names). The returned
+// bytes are shared: callers must not modify them.
+func (s *Store) ListWorkflowsEncoded(ctx context.Context, projectID string, opts edgeflow.ListOptions, encoding string,
+	encode func(edgeflow.Page[edgeflow.Workflow]) ([]byte, error)) ([]byte, error) {
+	page, e, gen, err := s.listWorkflows(ctx, projectID, opts)
+	if err != nil {
+		return nil, err
+	}
+	if e != nil {
+		s.cache.mu.Lock()
+		b, enc := e.encoded, e.encoding
+		s.cache.mu.Unlock()
+		if b != nil && enc == encoding {
+			return b, nil
+		}
+	}
+	b, err := encode(page)
+	if err != nil {
+		return nil, err
+	}
+	if e != nil {
+		s.cache.mu.Lock()
+		if gen == s.cache.mapGen {
+			e.encoded, e.encoding = b, encoding
+		}
+		s.cache.mu.Unlock()
+	}
+	return b, nil
+}
