@@ -17,15 +17,18 @@ type Region struct {
 	Expression bool
 }
 
-// regionFunc prefixes the names of the functions the regions are wrapped in
-// for transpiling; a digit run keeps it apart from anything in the regions.
+// regionFunc prefixes the names of the marker statements and of the
+// function the regions are put in for transpiling; it is lengthened with
+// "_" until no region contains it.
 const regionFunc = "__edgeflow_region_"
 
 // transpileRegions strips the TypeScript from the regions of src in one
-// esbuild transform: each region becomes an async function of its own in a
-// scratch module, and each function's printed body goes back in the
-// region's place. The rest of src is not parsed. Problems are reported at
-// their line in src.
+// esbuild transform of a scratch module: one async function holding, for
+// each region, a marker statement and the region (a block of statements,
+// or a parenthesized expression statement). Each region's printed text goes
+// back in its place; the rest of src is not parsed. Problems are reported at
+// their line in src. esbuild may number a region's local names apart from
+// another region's (x2), which changes nothing the code does.
 func transpileRegions(file, src string, regions []Region) (string, error) {
 	prefix := regionFunc
 	for regionsContain(src, regions, prefix) {
@@ -37,10 +40,13 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 	// srcLines[i] the line of src where it begins.
 	starts := make([]int, len(regions))
 	srcLines := make([]int, len(regions))
-	// One outer function holds them all: esbuild keeps a part per
-	// top-level statement, which costs far more than nested functions.
-	scratch.WriteString("async function " + prefix + "all() {\n")
-	line, srcLine, pos := 2, 1, 0
+	// One function holds them all: esbuild keeps a part per top-level
+	// statement, which costs far more; blocks cost less than a function
+	// each.
+	// "export {}" makes the scratch an ES module, strict like the real
+	// one (a script would get sloppy-mode rewrites of block functions).
+	scratch.WriteString("export {};\nasync function " + prefix + "all() {\n")
+	line, srcLine, pos := 3, 1, 0
 	for i, r := range regions {
 		if r.Start < pos || r.End < r.Start || r.End > len(src) {
 			return "", &Error{Problems: []Problem{{File: file, Message: fmt.Sprintf("region %d (%d–%d) is out of order or outside the module", i, r.Start, r.End)}}}
@@ -48,15 +54,16 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 		srcLine += strings.Count(src[pos:r.Start], "\n")
 		pos = r.Start
 		srcLines[i] = srcLine
-		scratch.WriteString("async function ")
+		// A marker statement, then the region: a block of statements or a
+		// parenthesized expression statement.
 		scratch.WriteString(prefix)
 		scratch.WriteString(strconv.Itoa(i))
-		scratch.WriteString("() {\n")
-		line++
 		if r.Expression {
-			scratch.WriteString("return (\n")
-			line++
+			scratch.WriteString(";\n(\n")
+		} else {
+			scratch.WriteString(";\n{\n")
 		}
+		line += 2
 		starts[i] = line
 		text := src[r.Start:r.End]
 		scratch.WriteString(text)
@@ -67,9 +74,9 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 		}
 		if r.Expression {
 			scratch.WriteString(");\n")
-			line++
+		} else {
+			scratch.WriteString("}\n")
 		}
-		scratch.WriteString("}\n")
 		line++
 	}
 	scratch.WriteString("}\n")
@@ -105,42 +112,50 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 	// module, where the TypeScript path would have put it too; imports
 	// are hoisted, so it may precede them.
 	if k := strings.Index(out, "async function "+prefix+"all() {\n"); k > 0 {
-		if pre := out[:k]; strings.TrimSpace(pre) != "" {
+		if pre := strings.Replace(out[:k], "export {};\n", "", 1); strings.TrimSpace(pre) != "" {
 			b.WriteString(pre)
 		}
 	}
 	pos = 0
 	for i, r := range regions {
-		head := "  async function " + prefix + strconv.Itoa(i) + "() {\n"
+		head := "  " + prefix + strconv.Itoa(i) + ";\n"
 		k := strings.Index(out, head)
 		if k < 0 {
 			return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
 		}
 		out = out[k+len(head):]
-		// The body ends at the last closing line before the next
-		// region's function (or the outer function's end).
-		limit := len(out)
+		// The region ends before the next marker (or the outer
+		// function's end).
+		limit := len(out) - len("}\n")
 		if i+1 < len(regions) {
-			if limit = strings.Index(out, "  async function "+prefix+strconv.Itoa(i+1)+"() {\n"); limit < 0 {
+			if limit = strings.Index(out, "  "+prefix+strconv.Itoa(i+1)+";\n"); limit < 0 {
 				return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i+1], Message: "the code could not be transpiled"}}}
 			}
 		}
-		body := ""
-		if strings.HasPrefix(out, "  }\n") {
-			// An empty body.
-		} else if end := strings.LastIndex(out[:limit], "\n  }\n"); end >= 0 {
-			body = out[:end+1]
-		} else {
+		if limit < 0 {
+			return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
+		}
+		body := out[:limit]
+		ok := true
+		if r.Expression {
+			body, ok = strings.CutPrefix(body, "  ")
+			if ok {
+				body, ok = strings.CutSuffix(body, ";\n")
+			}
+		} else if body, ok = strings.CutPrefix(body, "  {\n"); ok {
+			if body == "  }\n" {
+				body = ""
+			} else {
+				body, ok = strings.CutSuffix(body, "\n  }\n")
+				body += "\n"
+			}
+		}
+		if !ok {
 			return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
 		}
 		b.WriteString(src[pos:r.Start])
 		if r.Expression {
-			expr, ok := strings.CutPrefix(body, "    return ")
-			expr, ok2 := strings.CutSuffix(expr, ";\n")
-			if !ok || !ok2 {
-				return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code is not one expression"}}}
-			}
-			b.WriteString(reindent(expr, ""))
+			b.WriteString(reindent(body, ""))
 		} else {
 			b.WriteString(reindent(body, leadingSpace(src[r.Start:r.End])))
 		}
@@ -150,8 +165,8 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 	return b.String(), nil
 }
 
-// reindent replaces the four spaces esbuild indents a region's body with
-// (two for the outer function, two for the region's) by indent, unless the
+// reindent replaces the four spaces esbuild indents a region's statements
+// with (two for the function, two for the block) by indent, unless the
 // code has a template literal, whose lines must stay as they are.
 func reindent(s, indent string) string {
 	if strings.IndexByte(s, '`') >= 0 || indent == "    " {

@@ -88,6 +88,36 @@ func TestBundleRegions(t *testing.T) {
 	}
 }
 
+// TestBundleRegionsStrict checks that regions are transpiled as parts of an
+// ES module (strict mode): a function declared in one stays in its block,
+// and regions declaring the same names do not clash.
+func TestBundleRegionsStrict(t *testing.T) {
+	t.Parallel()
+	src, regions := module(
+		"export const f = async () => {\n",
+		regionText{text: "  function g(): number { return 1; }\n  return g();\n"},
+		"};\nexport const h = async () => {\n",
+		regionText{text: "  var x: number = 1;\n  return x;\n"},
+		"};\nexport const k = async () => {\n",
+		regionText{text: "  const x: string = \"a\";\n  return x;\n"},
+		"};\n")
+	out, err := bundle.Bundle(context.Background(), bundle.Input{Files: map[string]string{"index.js": src}, Entry: "index.js", Regions: regions, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := string(out.Code)
+	for _, absent := range []string{"var g", ": number", ": string"} {
+		if strings.Contains(code, absent) {
+			t.Errorf("bundle has %q:\n%s", absent, code)
+		}
+	}
+	for _, present := range []string{"return g();", "var x = 1;"} {
+		if !strings.Contains(code, present) {
+			t.Errorf("bundle lacks %q:\n%s", present, code)
+		}
+	}
+}
+
 func TestBundleRegionsWithTemplates(t *testing.T) {
 	t.Parallel()
 	src, regions := module(
