@@ -19,6 +19,8 @@ import (
 	"github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/localedge"
+	"github.com/edgeflow/edgeflow/internal/marketplace"
+	"github.com/edgeflow/edgeflow/internal/nodes/registry"
 	"github.com/edgeflow/edgeflow/internal/postgres"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
@@ -92,6 +94,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	noEdge := fs.Bool("no-edge", envBool("EDGEFLOW_NO_EDGE"), "do not start the local edge (env EDGEFLOW_NO_EDGE=1)")
 	limitsText := fs.String("rate-limits", os.Getenv("EDGEFLOW_RATE_LIMITS"),
 		"per-minute limits, e.g. global=200,write=30,deploy=10,verify=10, or off (env EDGEFLOW_RATE_LIMITS)")
+	registryURL := fs.String("registry-url", os.Getenv("EDGEFLOW_REGISTRY_URL"),
+		"HTTP base of a node registry that adds or updates marketplace nodes (env EDGEFLOW_REGISTRY_URL)")
 	logLevel := fs.String("log-level", envOr("EDGEFLOW_LOG_LEVEL", "info"), "debug, info, warn or error (env EDGEFLOW_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -111,7 +115,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
-	if err := serve(ctx, serveConfig{store: sf, addr: *addr, noEdge: *noEdge, limits: limits}, logger, stdout); err != nil {
+	if *registryURL != "" {
+		if err := registry.ValidateRemoteURL(*registryURL); err != nil {
+			fmt.Fprintf(stderr, "edgeflow serve: --registry-url: %v\n", err)
+			return 2
+		}
+	}
+	cfg := serveConfig{store: sf, addr: *addr, noEdge: *noEdge, limits: limits, registryURL: *registryURL}
+	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
 	}
@@ -123,6 +134,8 @@ type serveConfig struct {
 	addr   string
 	noEdge bool
 	limits ratelimit.Limits
+	// registryURL is the optional remote node registry (EDGEFLOW_REGISTRY_URL).
+	registryURL string
 }
 
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
@@ -160,7 +173,15 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		return nil
 	}
 
-	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, LocalEdge: edge}
+	reg, err := registry.New(registry.Options{RemoteURL: cfg.registryURL, Logger: logger.With("component", "registry")})
+	if err != nil {
+		return fmt.Errorf("node registry: %w", err)
+	}
+	market, err := marketplace.New(marketplace.Options{Store: store, Registry: reg, Logger: logger.With("component", "marketplace")})
+	if err != nil {
+		return err
+	}
+	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, LocalEdge: edge, Marketplace: market}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}
