@@ -32,12 +32,17 @@ import (
 type readCache struct {
 	gen atomic.Uint64
 
-	watchMu   sync.Mutex
+	watchMu   sync.Mutex // guards the fields below
+	checked   sync.Cond  // on watchMu: a check finished
 	watchDB   *sql.DB
 	watch     *sql.Conn
-	watchStmt *sql.Stmt
+	watchStmt *sql.Stmt // used by the one running check only
 	lastDV    int64
-	watchOK   bool
+	watchOK   bool   // the watch connection is open
+	checking  bool   // a check is running
+	started   uint64 // number of checks started
+	finished  uint64 // number of the last finished check
+	lastOK    bool   // whether check number finished succeeded
 
 	mu     sync.Mutex
 	mapGen uint64 // generation of every entry in lists and keys
@@ -84,6 +89,7 @@ func (c *readCache) openWatch(ctx context.Context, dsn string) error {
 		db.Close()
 		return err
 	}
+	c.checked.L = &c.watchMu
 	c.watchDB, c.watch, c.watchStmt = db, conn, st
 	if err := st.QueryRowContext(ctx).Scan(&c.lastDV); err != nil {
 		c.close()
@@ -97,6 +103,9 @@ func (c *readCache) close() error {
 	c.watchMu.Lock()
 	defer c.watchMu.Unlock()
 	c.watchOK = false
+	for c.checking {
+		c.checked.Wait()
+	}
 	if c.watchDB == nil {
 		return nil
 	}
@@ -113,22 +122,45 @@ func (c *readCache) invalidate() { c.gen.Add(1) }
 // current checks for commits by other connections and returns the generation
 // a read may use; ok is false when the check failed and the read must go to
 // the database.
+//
+// The check has to start after the caller arrived (a check already running
+// may have read data_version before a commit the caller must see), but one
+// check serves every caller that arrived before it started: concurrent
+// readers wait for the running check to end and then share the next one, so
+// under load there are far fewer checks than reads, one at a time.
 func (c *readCache) current(ctx context.Context) (gen uint64, ok bool) {
 	c.watchMu.Lock()
-	if !c.watchOK {
+	need := c.started + 1 // the first check that starts after now
+	for c.finished < need {
+		if !c.watchOK {
+			c.watchMu.Unlock()
+			return 0, false
+		}
+		if c.checking {
+			c.checked.Wait()
+			continue
+		}
+		c.checking = true
+		c.started++
+		seq := c.started
 		c.watchMu.Unlock()
-		return 0, false
+		var dv int64
+		err := c.watchStmt.QueryRowContext(ctx).Scan(&dv)
+		c.watchMu.Lock()
+		if err == nil && dv != c.lastDV {
+			c.lastDV = dv
+			c.gen.Add(1)
+		}
+		c.lastOK = err == nil
+		c.finished = seq
+		c.checking = false
+		c.checked.Broadcast()
 	}
-	var dv int64
-	if err := c.watchStmt.QueryRowContext(ctx).Scan(&dv); err != nil {
-		c.watchMu.Unlock()
-		return 0, false
-	}
-	if dv != c.lastDV {
-		c.lastDV = dv
-		c.gen.Add(1)
-	}
+	ok = c.lastOK
 	c.watchMu.Unlock()
+	if !ok {
+		return 0, false
+	}
 	return c.gen.Load(), true
 }
 

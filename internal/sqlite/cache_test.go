@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -283,5 +284,57 @@ func TestCacheAfterClose(t *testing.T) {
 	}
 	if _, err := s.FindAPIKeyByHash(ctx, w.key.Hash); err == nil {
 		t.Error("FindAPIKeyByHash on a closed store succeeded")
+	}
+}
+
+// TestCacheConcurrentReaders renames a workflow from a second Store while
+// readers of the first keep the cache busy: a list started after a rename
+// returned always shows it, and the readers see no error.
+func TestCacheConcurrentReaders(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "edgeflow.db")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	must(t, err)
+	defer s.Close()
+	other, err := sqlite.Open(ctx, path, sqlite.Options{})
+	must(t, err)
+	defer other.Close()
+	w := newCacheWorld(t, s)
+	stop := make(chan struct{})
+	errs := make(chan error, 8)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := s.ListWorkflows(ctx, w.project.ID, edgeflow.ListOptions{}); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := s.FindAPIKeyByHash(ctx, w.key.Hash); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wf := *w.workflows[1]
+	for i := range 50 {
+		wf.Name = fmt.Sprintf("name %d", i)
+		must(t, other.UpdateWorkflow(ctx, &wf))
+		if got := listed(t, s, w.project.ID)[1].Name; got != wf.Name {
+			t.Errorf("after rename %d the list shows %q, want %q", i, got, wf.Name)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
