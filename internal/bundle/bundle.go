@@ -5,6 +5,7 @@
 package bundle
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -127,24 +128,26 @@ func build(ctx context.Context, in Input) (*Output, error) {
 		if !isJS(in.Entry) {
 			return nil, &Error{Problems: []Problem{{File: in.Entry, Message: "regions need a JavaScript entry module"}}}
 		}
-		code := files[in.Entry]
+		var code []byte
 		if len(in.Regions) > 0 {
 			var err error
-			if code, err = transpileRegions(in.Entry, code, in.Regions); err != nil {
+			if code, err = transpileRegions(in.Entry, files[in.Entry], in.Regions); err != nil {
 				return nil, err
 			}
+		} else {
+			code = []byte(files[in.Entry])
+		}
+		if len(files) == 1 && resolveDir == "" && !in.SourceMap && !in.Minify {
+			return plain(in.Entry, code)
 		}
 		files = make(map[string]string, len(in.Files))
 		for k, v := range in.Files {
 			files[k] = v
 		}
-		files[in.Entry] = code
+		files[in.Entry] = string(code)
 		in.Files = files
 	}
 	if len(files) == 1 && resolveDir == "" && !in.SourceMap {
-		if in.Regions != nil && !in.Minify {
-			return plain(in)
-		}
 		return transform(in)
 	}
 	plugin := api.Plugin{
@@ -272,18 +275,18 @@ func transform(in Input) (*Output, error) {
 	return &Output{Code: res.Code}, nil
 }
 
-// plain takes a JavaScript entry that needs neither linking nor
-// transpiling as the bundle, once checked for imports Build would refuse.
-func plain(in Input) (*Output, error) {
-	src := in.Files[in.Entry]
-	if bad := foreignImports([]byte(src)); len(bad) > 0 {
+// plain takes a generated JavaScript entry (Input.Regions set) that needs
+// neither linking nor transpiling as the bundle, once checked for imports
+// Build would refuse.
+func plain(entry string, code []byte) (*Output, error) {
+	if bad := foreignImports(code); len(bad) > 0 {
 		e := &Error{}
 		for _, p := range bad {
-			e.Problems = append(e.Problems, Problem{File: in.Entry, Message: fmt.Sprintf("cannot resolve import %q: not among the files or the dependencies", p)})
+			e.Problems = append(e.Problems, Problem{File: entry, Message: fmt.Sprintf("cannot resolve import %q: not among the files or the dependencies", p)})
 		}
 		return nil, e
 	}
-	return &Output{Code: []byte(src)}, nil
+	return &Output{Code: code}, nil
 }
 
 func isJS(file string) bool {
@@ -295,20 +298,27 @@ func isJS(file string) bool {
 // that a bundle could not satisfy (anything but cloudflare: and node:).
 func foreignImports(code []byte) []string {
 	var bad []string
-	for _, line := range strings.Split(string(code), "\n") {
-		if !strings.HasPrefix(line, "import ") && !strings.HasPrefix(line, "export ") {
+	for len(code) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(code, '\n'); i >= 0 {
+			line, code = code[:i], code[i+1:]
+		} else {
+			line, code = code, nil
+		}
+		if !bytes.HasPrefix(line, []byte("import ")) && !bytes.HasPrefix(line, []byte("export ")) {
 			continue
 		}
-		i := strings.LastIndex(line, " from ")
+		s := string(line)
+		i := strings.LastIndex(s, " from ")
 		if i < 0 {
-			if !strings.HasPrefix(line, "import \"") && !strings.HasPrefix(line, "import '") {
+			if !strings.HasPrefix(s, "import \"") && !strings.HasPrefix(s, "import '") {
 				continue
 			}
 			i = len("import")
 		} else {
 			i += len(" from")
 		}
-		spec := strings.Trim(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line[i:]), ";")), "\"'")
+		spec := strings.Trim(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s[i:]), ";")), "\"'")
 		if spec == "" || strings.HasPrefix(spec, "cloudflare:") || strings.HasPrefix(spec, "node:") {
 			continue
 		}

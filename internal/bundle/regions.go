@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -29,7 +30,7 @@ const regionFunc = "__edgeflow_region_"
 // back in its place; the rest of src is not parsed. Problems are reported at
 // their line in src. esbuild may number a region's local names apart from
 // another region's (x2), which changes nothing the code does.
-func transpileRegions(file, src string, regions []Region) (string, error) {
+func transpileRegions(file, src string, regions []Region) ([]byte, error) {
 	prefix := regionFunc
 	for regionsContain(src, regions, prefix) {
 		prefix = "_" + prefix
@@ -49,7 +50,7 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 	line, srcLine, pos := 3, 1, 0
 	for i, r := range regions {
 		if r.Start < pos || r.End < r.Start || r.End > len(src) {
-			return "", &Error{Problems: []Problem{{File: file, Message: fmt.Sprintf("region %d (%d–%d) is out of order or outside the module", i, r.Start, r.End)}}}
+			return nil, &Error{Problems: []Problem{{File: file, Message: fmt.Sprintf("region %d (%d–%d) is out of order or outside the module", i, r.Start, r.End)}}}
 		}
 		srcLine += strings.Count(src[pos:r.Start], "\n")
 		pos = r.Start
@@ -102,10 +103,10 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 				p.Line = srcLines[i] + p.Line - starts[i]
 			}
 		}
-		return "", e
+		return nil, e
 	}
 	out := string(res.Code)
-	var b strings.Builder
+	var b bytes.Buffer
 	b.Grow(len(src) + len(out) - sumLen(regions))
 	// Anything esbuild writes before the first function is a helper some
 	// TypeScript feature needs (decorators, say): it goes first in the
@@ -121,7 +122,7 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 		head := "  " + prefix + strconv.Itoa(i) + ";\n"
 		k := strings.Index(out, head)
 		if k < 0 {
-			return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
+			return nil, &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
 		}
 		out = out[k+len(head):]
 		// The region ends before the next marker (or the outer
@@ -129,11 +130,11 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 		limit := len(out) - len("}\n")
 		if i+1 < len(regions) {
 			if limit = strings.Index(out, "  "+prefix+strconv.Itoa(i+1)+";\n"); limit < 0 {
-				return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i+1], Message: "the code could not be transpiled"}}}
+				return nil, &Error{Problems: []Problem{{File: file, Line: srcLines[i+1], Message: "the code could not be transpiled"}}}
 			}
 		}
 		if limit < 0 {
-			return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
+			return nil, &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
 		}
 		body := out[:limit]
 		ok := true
@@ -151,7 +152,7 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 			}
 		}
 		if !ok {
-			return "", &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
+			return nil, &Error{Problems: []Problem{{File: file, Line: srcLines[i], Message: "the code could not be transpiled"}}}
 		}
 		b.WriteString(src[pos:r.Start])
 		if r.Expression {
@@ -162,7 +163,7 @@ func transpileRegions(file, src string, regions []Region) (string, error) {
 		pos = r.End
 	}
 	b.WriteString(src[pos:])
-	return b.String(), nil
+	return b.Bytes(), nil
 }
 
 // reindent replaces the four spaces esbuild indents a region's statements

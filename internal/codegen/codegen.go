@@ -395,7 +395,7 @@ func (g *gen) generate() (*Output, error) {
 	if entry == nil {
 		return nil, &Error{Path: "entryNodeId", Message: "names no node"}
 	}
-	g.b.Grow(512 * len(g.a.Nodes))
+	g.b.Grow(256*len(g.a.Nodes) + 1024)
 	if g.script {
 		g.indent = 1
 	} else {
