@@ -15,10 +15,10 @@ import (
 // rests on one generation counter:
 //
 //   - every write transaction of this Store bumps it after its commit;
-//   - every cached read first asks a dedicated read-only connection for
-//     PRAGMA data_version, which changes whenever any other connection, in
-//     this process or another one (`edgeflow admin bootstrap`), has committed
-//     to the file since that connection last asked; a change bumps it too;
+//   - every cached read first checks whether any connection, in this process
+//     or another one (`edgeflow admin bootstrap`), has committed to the file
+//     since the last check (the WAL-index header or PRAGMA data_version on a
+//     dedicated connection, see current); a change bumps it too;
 //   - a read loads the generation after that check and before its query, and
 //     an entry serves only readers holding the generation it was filled under.
 //
@@ -43,6 +43,11 @@ type readCache struct {
 	started   uint64 // number of checks started
 	finished  uint64 // number of the last finished check
 	lastOK    bool   // whether check number finished succeeded
+
+	shmMu   sync.Mutex // guards shm and shmLast
+	shm     *shmWatch  // nil: check PRAGMA data_version instead
+	shmGone *shmWatch  // shm after close, to release once the connections are closed
+	shmLast [shmHeaderWords]uint32
 
 	mu     sync.Mutex
 	mapGen uint64 // generation of every entry in lists and keys
@@ -99,7 +104,35 @@ func (c *readCache) openWatch(ctx context.Context, dsn string) error {
 	return nil
 }
 
+// watchShm makes current read the WAL-index header of w instead of asking
+// PRAGMA data_version.
+func (c *readCache) watchShm(w *shmWatch) {
+	c.shmMu.Lock()
+	defer c.shmMu.Unlock()
+	c.shm = w
+	w.read(&c.shmLast)
+}
+
+// releaseShm lets go of the WAL-index file; call it after every connection
+// of the Store is closed.
+func (c *readCache) releaseShm() error {
+	c.shmMu.Lock()
+	defer c.shmMu.Unlock()
+	if c.shmGone == nil {
+		return nil
+	}
+	err := c.shmGone.release()
+	c.shmGone = nil
+	return err
+}
+
 func (c *readCache) close() error {
+	c.shmMu.Lock()
+	if c.shm != nil {
+		c.shm.unmap()
+		c.shmGone, c.shm = c.shm, nil
+	}
+	c.shmMu.Unlock()
 	c.watchMu.Lock()
 	defer c.watchMu.Unlock()
 	c.watchOK = false
@@ -123,12 +156,31 @@ func (c *readCache) invalidate() { c.gen.Add(1) }
 // a read may use; ok is false when the check failed and the read must go to
 // the database.
 //
+// Where the WAL-index can be mapped (unix), the check compares its header
+// with the one seen last: SQLite rewrites it, with a new change counter, on
+// every commit of any connection of any process, and readers find the
+// current snapshot through it, so a commit is visible to readers exactly
+// when the header has changed. That costs a few loads, no lock and no
+// syscall. Otherwise it asks PRAGMA data_version:
+//
 // The check has to start after the caller arrived (a check already running
 // may have read data_version before a commit the caller must see), but one
 // check serves every caller that arrived before it started: concurrent
 // readers wait for the running check to end and then share the next one, so
 // under load there are far fewer checks than reads, one at a time.
 func (c *readCache) current(ctx context.Context) (gen uint64, ok bool) {
+	c.shmMu.Lock()
+	if c.shm != nil {
+		var h [shmHeaderWords]uint32
+		c.shm.read(&h)
+		if h != c.shmLast {
+			c.shmLast = h
+			c.gen.Add(1)
+		}
+		c.shmMu.Unlock()
+		return c.gen.Load(), true
+	}
+	c.shmMu.Unlock()
 	c.watchMu.Lock()
 	need := c.started + 1 // the first check that starts after now
 	for c.finished < need {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -50,6 +53,16 @@ func newCacheWorld(t *testing.T, s *sqlite.Store) *cacheWorld {
 	w.version2 = &edgeflow.Version{WorkflowID: w.workflows[0].ID, IR: json.RawMessage(`{}`)}
 	must(t, s.CreateVersion(ctx, w.version2))
 	return w
+}
+
+// watchModes are the two ways the read cache detects other connections'
+// commits: the WAL-index header (where it can be mapped) and PRAGMA
+// data_version.
+var watchModes = map[string]func(ctx context.Context, path string) (*sqlite.Store, error){
+	"shm": func(ctx context.Context, path string) (*sqlite.Store, error) {
+		return sqlite.Open(ctx, path, sqlite.Options{})
+	},
+	"data_version": sqlite.OpenWithoutShmWatch,
 }
 
 func must(t *testing.T, err error) {
@@ -139,45 +152,47 @@ func TestCacheInvalidation(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		for _, writer := range []string{"same store", "second store"} {
-			t.Run(c.name+"/"+writer, func(t *testing.T) {
-				t.Parallel()
-				path := filepath.Join(t.TempDir(), "edgeflow.db")
-				s, err := sqlite.Open(context.Background(), path, sqlite.Options{})
-				must(t, err)
-				defer s.Close()
-				w := newCacheWorld(t, s)
-				var calls int
-				before := listed(t, s, w.project.ID)
-				if got := encoded(t, s, w.project.ID, &calls); got != listingJSON(t, before) {
-					t.Fatalf("encoded list %s, want %s", got, listingJSON(t, before))
-				}
-				encoded(t, s, w.project.ID, &calls)
-				if calls != 1 {
-					t.Fatalf("encoder ran %d times for two lists without a write, want 1", calls)
-				}
-				ws := s
-				if writer == "second store" {
-					ws, err = sqlite.Open(context.Background(), path, sqlite.Options{})
+		for mode, open := range watchModes {
+			for _, writer := range []string{"same store", "second store"} {
+				t.Run(c.name+"/"+writer+"/"+mode, func(t *testing.T) {
+					t.Parallel()
+					path := filepath.Join(t.TempDir(), "edgeflow.db")
+					s, err := open(context.Background(), path)
 					must(t, err)
-					defer ws.Close()
-				}
-				c.change(t, ws, w)
-				// The truth, read past any cache by a fresh Store.
-				fresh, err := sqlite.Open(context.Background(), path, sqlite.Options{})
-				must(t, err)
-				defer fresh.Close()
-				want := listed(t, fresh, w.project.ID)
-				if diff := cmp.Diff(before, want); diff == "" {
-					t.Fatal("the change changed no listing; the case tests nothing")
-				}
-				if diff := cmp.Diff(want, listed(t, s, w.project.ID)); diff != "" {
-					t.Errorf("ListWorkflows after the change (-want +got):\n%s", diff)
-				}
-				if got := encoded(t, s, w.project.ID, &calls); got != listingJSON(t, want) {
-					t.Errorf("ListWorkflowsEncoded after the change = %s, want %s", got, listingJSON(t, want))
-				}
-			})
+					defer s.Close()
+					w := newCacheWorld(t, s)
+					var calls int
+					before := listed(t, s, w.project.ID)
+					if got := encoded(t, s, w.project.ID, &calls); got != listingJSON(t, before) {
+						t.Fatalf("encoded list %s, want %s", got, listingJSON(t, before))
+					}
+					encoded(t, s, w.project.ID, &calls)
+					if calls != 1 {
+						t.Fatalf("encoder ran %d times for two lists without a write, want 1", calls)
+					}
+					ws := s
+					if writer == "second store" {
+						ws, err = sqlite.Open(context.Background(), path, sqlite.Options{})
+						must(t, err)
+						defer ws.Close()
+					}
+					c.change(t, ws, w)
+					// The truth, read past any cache by a fresh Store.
+					fresh, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+					must(t, err)
+					defer fresh.Close()
+					want := listed(t, fresh, w.project.ID)
+					if diff := cmp.Diff(before, want); diff == "" {
+						t.Fatal("the change changed no listing; the case tests nothing")
+					}
+					if diff := cmp.Diff(want, listed(t, s, w.project.ID)); diff != "" {
+						t.Errorf("ListWorkflows after the change (-want +got):\n%s", diff)
+					}
+					if got := encoded(t, s, w.project.ID, &calls); got != listingJSON(t, want) {
+						t.Errorf("ListWorkflowsEncoded after the change = %s, want %s", got, listingJSON(t, want))
+					}
+				})
+			}
 		}
 	}
 }
@@ -206,36 +221,38 @@ func TestCacheRemoveDeployment(t *testing.T) {
 // second Store on the same file: the next lookup shows it revoked.
 func TestCacheAPIKeyRevocation(t *testing.T) {
 	t.Parallel()
-	for _, writer := range []string{"same store", "second store"} {
-		t.Run(writer, func(t *testing.T) {
-			t.Parallel()
-			ctx := context.Background()
-			path := filepath.Join(t.TempDir(), "edgeflow.db")
-			s, err := sqlite.Open(ctx, path, sqlite.Options{})
-			must(t, err)
-			defer s.Close()
-			w := newCacheWorld(t, s)
-			for range 2 {
+	for mode, open := range watchModes {
+		for _, writer := range []string{"same store", "second store"} {
+			t.Run(writer+"/"+mode, func(t *testing.T) {
+				t.Parallel()
+				ctx := context.Background()
+				path := filepath.Join(t.TempDir(), "edgeflow.db")
+				s, err := open(ctx, path)
+				must(t, err)
+				defer s.Close()
+				w := newCacheWorld(t, s)
+				for range 2 {
+					k, err := s.FindAPIKeyByHash(ctx, w.key.Hash)
+					must(t, err)
+					if k.RevokedAt != nil {
+						t.Fatal("fresh key is revoked")
+					}
+				}
+				ws := s
+				if writer == "second store" {
+					ws, err = sqlite.Open(ctx, path, sqlite.Options{})
+					must(t, err)
+					defer ws.Close()
+				}
+				at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+				must(t, ws.RevokeAPIKey(ctx, w.org.ID, w.key.ID, at))
 				k, err := s.FindAPIKeyByHash(ctx, w.key.Hash)
 				must(t, err)
-				if k.RevokedAt != nil {
-					t.Fatal("fresh key is revoked")
+				if k.RevokedAt == nil || !k.RevokedAt.Equal(at) {
+					t.Errorf("RevokedAt = %v after the revocation, want %v", k.RevokedAt, at)
 				}
-			}
-			ws := s
-			if writer == "second store" {
-				ws, err = sqlite.Open(ctx, path, sqlite.Options{})
-				must(t, err)
-				defer ws.Close()
-			}
-			at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-			must(t, ws.RevokeAPIKey(ctx, w.org.ID, w.key.ID, at))
-			k, err := s.FindAPIKeyByHash(ctx, w.key.Hash)
-			must(t, err)
-			if k.RevokedAt == nil || !k.RevokedAt.Equal(at) {
-				t.Errorf("RevokedAt = %v after the revocation, want %v", k.RevokedAt, at)
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -292,9 +309,18 @@ func TestCacheAfterClose(t *testing.T) {
 // returned always shows it, and the readers see no error.
 func TestCacheConcurrentReaders(t *testing.T) {
 	t.Parallel()
+	for mode, open := range watchModes {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			testCacheConcurrentReaders(t, open)
+		})
+	}
+}
+
+func testCacheConcurrentReaders(t *testing.T, open func(ctx context.Context, path string) (*sqlite.Store, error)) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "edgeflow.db")
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	s, err := open(ctx, path)
 	must(t, err)
 	defer s.Close()
 	other, err := sqlite.Open(ctx, path, sqlite.Options{})
@@ -337,4 +363,62 @@ func TestCacheConcurrentReaders(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// TestCacheOtherProcess renames a workflow from another process (this test
+// binary run again, as `edgeflow admin bootstrap` would write): the cached
+// list shows the new name on the next call.
+func TestCacheOtherProcess(t *testing.T) {
+	t.Parallel()
+	for mode, open := range watchModes {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			path := filepath.Join(t.TempDir(), "edgeflow.db")
+			s, err := open(ctx, path)
+			must(t, err)
+			defer s.Close()
+			w := newCacheWorld(t, s)
+			listed(t, s, w.project.ID)
+			cmd := exec.Command(os.Args[0], "-test.run=^TestCacheHelperProcess$")
+			cmd.Env = append(os.Environ(), "EDGEFLOW_CACHE_HELPER="+path+"\n"+w.project.ID+"\n"+w.workflows[1].ID)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("helper process: %v\n%s", err, out)
+			}
+			if got := listed(t, s, w.project.ID)[1].Name; got != "renamed by another process" {
+				t.Errorf("name %q after the other process renamed it", got)
+			}
+			cmd = exec.Command(os.Args[0], "-test.run=^TestCacheHelperProcess$")
+			cmd.Env = append(os.Environ(), "EDGEFLOW_CACHE_HELPER="+path+"\n"+w.org.ID+"\n"+w.key.ID+"\nrevoke")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("helper process: %v\n%s", err, out)
+			}
+			k, err := s.FindAPIKeyByHash(ctx, w.key.Hash)
+			must(t, err)
+			if k.RevokedAt == nil {
+				t.Error("key not revoked after the other process revoked it")
+			}
+		})
+	}
+}
+
+// TestCacheHelperProcess is the other process of TestCacheOtherProcess.
+func TestCacheHelperProcess(t *testing.T) {
+	arg := os.Getenv("EDGEFLOW_CACHE_HELPER")
+	if arg == "" {
+		t.Skip("runs as TestCacheOtherProcess's helper only")
+	}
+	ctx := context.Background()
+	f := strings.Split(arg, "\n")
+	s, err := sqlite.Open(ctx, f[0], sqlite.Options{})
+	must(t, err)
+	defer s.Close()
+	if len(f) == 4 {
+		must(t, s.RevokeAPIKey(ctx, f[1], f[2], time.Now()))
+		return
+	}
+	wf, err := s.FindWorkflowByID(ctx, f[1], f[2])
+	must(t, err)
+	wf.Name = "renamed by another process"
+	must(t, s.UpdateWorkflow(ctx, wf))
 }

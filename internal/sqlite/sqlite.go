@@ -46,6 +46,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock used for CreatedAt/UpdatedAt; nil means time.Now.
 	Now func() time.Time
+
+	noShmWatch bool // tests: detect other connections' commits with PRAGMA data_version only
 }
 
 // Store is an edgeflow.Store on a SQLite file. It is safe for concurrent use.
@@ -112,6 +114,13 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := s.cache.openWatch(ctx, readDSN); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	if !opts.noShmWatch {
+		if w, err := openShmWatch(path); err == nil {
+			s.cache.watchShm(w)
+		} else {
+			s.log.Info("read cache checks PRAGMA data_version", "engine", "sqlite", "reason", err.Error())
+		}
 	}
 	return s, nil
 }
@@ -195,6 +204,7 @@ func (s *Store) Close() error {
 	if s.w != nil {
 		errs = append(errs, s.w.Close())
 	}
+	errs = append(errs, s.cache.releaseShm())
 	return errors.Join(errs...)
 }
 
