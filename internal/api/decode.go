@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
@@ -25,22 +26,17 @@ const MaxBodyBytes = 1 << 20
 //   - a value of the wrong type: 422 validation_failed, path of the field;
 //   - a field v does not have: 422 validation_failed, path of the field.
 func decode(r *http.Request, v any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || mt != "application/json" {
-			return errBadRequest("Content-Type must be application/json")
-		}
-	} else {
-		return errBadRequest("Content-Type must be application/json")
-	}
-	raw, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, MaxBodyBytes))
+	body, err := readBody(r)
 	if err != nil {
-		var maxErr *http.MaxBytesError
-		if errors.As(err, &maxErr) {
-			return decodeError(err, nil)
-		}
-		return errBadRequest("could not read the request body")
+		return err
 	}
+	defer body.release()
+	return decodeBytes(body.Bytes(), v)
+}
+
+// decodeBytes decodes the whole body raw into v with decode's rules (all but
+// the content type and size checks, which happen on reading).
+func decodeBytes(raw []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -50,6 +46,270 @@ func decode(r *http.Request, v any) error {
 		return errBadRequest("malformed JSON: unexpected data after the JSON value")
 	}
 	return nil
+}
+
+// requestBody is a request body read into a pooled buffer. Its bytes are
+// valid until release; nothing that outlives the handler may keep them.
+type requestBody struct{ bytes.Buffer }
+
+// bodyPool recycles request body buffers (up to MaxBodyBytes each).
+var bodyPool = sync.Pool{New: func() any { return new(requestBody) }}
+
+// release returns the buffer to the pool.
+func (b *requestBody) release() {
+	if b.Cap() > MaxBodyBytes+bytes.MinRead {
+		return
+	}
+	b.Reset()
+	bodyPool.Put(b)
+}
+
+// readBody checks the content type (400 unless application/json) and reads
+// the body into a pooled buffer (413 over MaxBodyBytes). The caller must
+// release it.
+func readBody(r *http.Request) (*requestBody, error) {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil, errBadRequest("Content-Type must be application/json")
+	}
+	if ct != "application/json" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
+			return nil, errBadRequest("Content-Type must be application/json")
+		}
+	}
+	b := bodyPool.Get().(*requestBody)
+	if n := r.ContentLength; n > 0 && n <= MaxBodyBytes {
+		b.Grow(int(n) + bytes.MinRead) // ReadFrom wants MinRead spare to see EOF without growing
+	}
+	if _, err := b.ReadFrom(http.MaxBytesReader(nil, r.Body, MaxBodyBytes)); err != nil {
+		b.release()
+		var maxErr *http.MaxBytesError
+		if errors.As(err, &maxErr) {
+			return nil, decodeError(err, nil)
+		}
+		return nil, errBadRequest("could not read the request body")
+	}
+	return b, nil
+}
+
+// decodeSingleField reads a body that is the JSON object {"<name>": value}
+// and returns the raw bytes of value (nil when the key is absent), exactly as
+// decode into a struct with one json.RawMessage field would, but without
+// copying the value: the bytes point into body. Any body that is not plainly
+// such an object (malformed, other or differently cased keys, escaped keys,
+// trailing data, not an object) goes through decode's full path, so its error
+// is the same as decode's; dst is then only used for that path and must be a
+// pointer to that struct, whose field is returned by get.
+func decodeSingleField[T any](body []byte, name string, dst *T, get func(*T) json.RawMessage) (json.RawMessage, error) {
+	if plainJSON(body) {
+		if v, ok := singleField(body, name); ok {
+			return v, nil
+		}
+	}
+	if err := decodeBytes(body, dst); err != nil {
+		return nil, err
+	}
+	return get(dst), nil
+}
+
+// maxPlainDepth is the deepest nesting plainJSON accepts; deeper documents
+// take decode's full path (encoding/json allows 10,000).
+const maxPlainDepth = 256
+
+// plainJSON reports whether b is one well-formed JSON value (RFC 8259,
+// surrounded by optional whitespace) that encoding/json accepts. It is a
+// fast, allocation-free check that may say false for a document that is
+// acceptable (one nested deeper than maxPlainDepth), never true for one
+// encoding/json refuses; callers fall back to encoding/json on false. Like
+// encoding/json, it does not check that strings are valid UTF-8.
+func plainJSON(b []byte) bool {
+	var stack [maxPlainDepth]byte // '{' or '[' of each open container
+	depth := 0
+	i := skipSpace(b, 0)
+	for {
+		// A value at b[i].
+		if i >= len(b) {
+			return false
+		}
+		switch c := b[i]; {
+		case c == '{' || c == '[':
+			if depth == maxPlainDepth {
+				return false
+			}
+			stack[depth] = c
+			depth++
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == c+2 { // '}' is '{'+2, ']' is '['+2
+				depth--
+				i++
+				break
+			}
+			if c == '{' {
+				if i = plainKey(b, i); i < 0 {
+					return false
+				}
+			}
+			continue
+		case c == '"':
+			if i = plainString(b, i); i < 0 {
+				return false
+			}
+		case c == '-' || c >= '0' && c <= '9':
+			if i = plainNumber(b, i); i < 0 {
+				return false
+			}
+		case c == 't' && len(b)-i >= 4 && string(b[i:i+4]) == "true",
+			c == 'n' && len(b)-i >= 4 && string(b[i:i+4]) == "null":
+			i += 4
+		case c == 'f' && len(b)-i >= 5 && string(b[i:i+5]) == "false":
+			i += 5
+		default:
+			return false
+		}
+		// After a value: a separator, the end of containers, or the end.
+		for {
+			i = skipSpace(b, i)
+			if depth == 0 {
+				return i == len(b)
+			}
+			if i >= len(b) {
+				return false
+			}
+			open := stack[depth-1]
+			if b[i] == open+2 {
+				depth--
+				i++
+				continue
+			}
+			if b[i] != ',' {
+				return false
+			}
+			i = skipSpace(b, i+1)
+			if open == '{' {
+				if i = plainKey(b, i); i < 0 {
+					return false
+				}
+			}
+			break
+		}
+	}
+}
+
+// plainKey reads `"key" :` at b[i] and returns the offset of the value
+// after it, or -1.
+func plainKey(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	if i = plainString(b, i); i < 0 {
+		return -1
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return -1
+	}
+	return skipSpace(b, i+1)
+}
+
+// plainString returns the offset after the JSON string at b[i] (which is
+// '"'), or -1.
+func plainString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1
+		case c < 0x20:
+			return -1
+		case c == '\\':
+			i++
+			if i >= len(b) {
+				return -1
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if len(b)-i < 5 {
+					return -1
+				}
+				for _, h := range b[i+1 : i+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return -1
+					}
+				}
+				i += 4
+			default:
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// plainNumber returns the offset after the JSON number at b[i], or -1.
+func plainNumber(b []byte, i int) int {
+	digits := func(i int) int {
+		j := i
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		if j == i {
+			return -1
+		}
+		return j
+	}
+	if b[i] == '-' {
+		i++
+	}
+	if i < len(b) && b[i] == '0' {
+		i++
+	} else if i = digits(i); i < 0 {
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		if i = digits(i + 1); i < 0 {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i = digits(i); i < 0 {
+			return -1
+		}
+	}
+	return i
+}
+
+// singleField returns the value of key in the valid JSON document b when b
+// is an object whose keys are all exactly key, written without escapes; of
+// a repeated key, the last (as encoding/json reads it). ok is false for any
+// other document.
+func singleField(b []byte, key string) (value []byte, ok bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(b, i+1)
+	for i < len(b) && b[i] == '"' {
+		kEnd := skipValue(b, i)
+		if kEnd < 0 || string(b[i+1:kEnd-1]) != key {
+			return nil, false
+		}
+		v := skipSpace(b, skipSpace(b, kEnd)+1) // past the colon
+		end := skipValue(b, v)
+		if end < 0 {
+			return nil, false
+		}
+		value = b[v:end:end]
+		i = skipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	return value, i < len(b) && b[i] == '}'
 }
 
 func decodeError(err error, raw []byte) error {

@@ -98,15 +98,22 @@ type versionSubmitRequest struct {
 // workflow's next version: 201 with the version summary, or 400 invalid_ir
 // with every problem and no version created.
 func (s *Server) handleVersionSubmit(w http.ResponseWriter, r *http.Request) error {
+	// The body is read once into a pooled buffer and the IR is validated
+	// where it lies; submitVersion copies what it stores.
+	body, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	defer body.release()
 	var req versionSubmitRequest
-	if err := decode(r, &req); err != nil {
+	raw, err := decodeSingleField(body.Bytes(), "ir", &req, func(q *versionSubmitRequest) json.RawMessage { return q.IR })
+	if err != nil {
 		return err
 	}
 	wf, err := s.FindWorkflow(r, r.PathValue("workflowId"))
 	if err != nil {
 		return err
 	}
-	raw := []byte(req.IR)
 	switch first := firstByte(raw); first {
 	case 0, 'n':
 		return edgeflow.Invalid("/ir", "ir is required: the IR object of the version")
@@ -217,7 +224,8 @@ const maxNumberAttempts = 4
 
 // submitVersion validates raw against the organization's node catalog,
 // compiles it and stores it as the workflow's next version, its
-// metadata.version set to the version's number.
+// metadata.version set to the version's number. raw may be a pooled buffer:
+// nothing kept after the call points into it (the stored IR is a copy).
 func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw []byte, userID string) (*edgeflow.Version, error) {
 	catalog, templates, err := s.orgNodes(ctx, wf.OrganizationID)
 	if err != nil {
