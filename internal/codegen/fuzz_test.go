@@ -11,7 +11,8 @@ import (
 
 // FuzzStringFields puts arbitrary text into string and JSON fields and node
 // names: whatever Generate accepts must bundle (be valid JavaScript once the
-// types are stripped), so no text can break out of its string literal.
+// types are stripped), so no text can break out of its string literal; the
+// same holds for the JavaScript output.
 func FuzzStringFields(f *testing.F) {
 	for _, s := range []string{
 		"plain", "a`b${c}\\d", `quote " and ' and \`, "line\nbreak\r\n\ttab", "\u2028\u2029", "{{env.API_KEY}}",
@@ -40,6 +41,15 @@ func FuzzStringFields(f *testing.F) {
 		}
 		if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule, NoCache: true}); err != nil {
 			t.Fatalf("generated code does not parse: %v\n%s", err, out.Files[codegen.MainModule])
+		}
+		// The JavaScript output; Minify makes esbuild parse the whole
+		// module, which the deploy path never does.
+		js, err := codegen.Generate(a, codegen.Options{WorkflowID: "wf_fuzz", DisplayName: name, JavaScript: true})
+		if err != nil {
+			t.Fatalf("JavaScript output refused what the TypeScript output accepted: %v", err)
+		}
+		if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: js.Files, Entry: js.MainModule, Regions: js.Regions, Minify: true, NoCache: true}); err != nil {
+			t.Fatalf("generated JavaScript does not parse: %v\n%s", err, js.Files[codegen.MainModuleJS])
 		}
 	})
 }
