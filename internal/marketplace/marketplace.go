@@ -34,6 +34,7 @@ type Service struct {
 
 	verified *verifiedCache
 	catalogs boundedMap[*orgCatalog]
+	orgs     orgCache
 }
 
 // Options configure a Service. Store and Registry are required.
@@ -253,7 +254,9 @@ func (s *Service) Install(ctx context.Context, orgID, userID, nodeID, version st
 		Checksum:       b.Checksum,
 		InstalledBy:    userID,
 	}
-	if err := s.store.InstallNode(ctx, in); err != nil {
+	err = s.store.InstallNode(ctx, in)
+	s.orgs.invalidate(orgID)
+	if err != nil {
 		if edgeflow.IsConflict(err) {
 			return nil, edgeflow.Errorf(edgeflow.EConflict, "node %s is already installed; use POST /marketplace/update to change its version", nodeID)
 		}
@@ -295,7 +298,9 @@ func (s *Service) Update(ctx context.Context, orgID, nodeID, version string) (*I
 	in.Definition = append([]byte(nil), b.NodeJSON...)
 	in.Template = b.Template
 	in.Checksum = b.Checksum
-	if err := s.store.UpdateInstalledNode(ctx, in); err != nil {
+	err = s.store.UpdateInstalledNode(ctx, in)
+	s.orgs.invalidate(orgID)
+	if err != nil {
 		return nil, fmt.Errorf("update installed node %s: %w", nodeID, err)
 	}
 	inst := s.installationWithLatest(ctx, *in, b)
@@ -338,7 +343,9 @@ func (s *Service) Uninstall(ctx context.Context, orgID, nodeID string) error {
 			Message: fmt.Sprintf("node %s is used by the deployed version of %s; take them down or deploy versions without it first", nodeID, strings.Join(names, ", ")),
 			Details: refs}
 	}
-	if err := s.store.UninstallNode(ctx, orgID, nodeID); err != nil {
+	err = s.store.UninstallNode(ctx, orgID, nodeID)
+	s.orgs.invalidate(orgID)
+	if err != nil {
 		if edgeflow.IsNotFound(err) {
 			return edgeflow.Errorf(edgeflow.ENotFound, "node %s is not installed in this organization", nodeID)
 		}
