@@ -141,7 +141,16 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			*cache = filepath.Join(dir, "edgeflow")
 		}
 	}
-	b, err := bundle.Bundle(ctx, bundle.Input{Files: gen.Files, Entry: gen.MainModule, Dependencies: gen.Dependencies, CacheDir: *cache, Minify: *minify})
+	// The TypeScript above is the readable, ejectable form; the bundle is
+	// built from the same generator's JavaScript output, as deploy does.
+	jsOpts := opts
+	jsOpts.JavaScript = true
+	js, err := codegen.Generate(a, jsOpts)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow compile: %v\n", err)
+		return 1
+	}
+	b, err := bundle.Bundle(ctx, bundle.Input{Files: js.Files, Entry: js.MainModule, Regions: js.Regions, Dependencies: js.Dependencies, CacheDir: *cache, Minify: *minify})
 	if err != nil {
 		fmt.Fprintf(stderr, "edgeflow compile: %v\n", err)
 		return 1
