@@ -18,10 +18,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"hash/fnv"
 	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/cloudflare"
@@ -97,9 +99,11 @@ type Service struct {
 	log      *slog.Logger
 	now      func() time.Time
 
-	runLocks   sync.Map // run id -> *sync.Mutex
-	deployMu   sync.Mutex
-	deployLock map[string]*sync.Mutex // workflow id -> serializes deploys and takedowns
+	runLocks      [256]sync.Mutex
+	providers     sync.Map // connection key -> Provider
+	providerCount atomic.Int64
+	deployMu      sync.Mutex
+	deployLock    map[string]*sync.Mutex // workflow id -> serializes deploys and takedowns
 }
 
 // New returns a service. Store and Secrets are required.
@@ -147,8 +151,30 @@ func New(opts Options) (*Service, error) {
 // known).
 func (s *Service) SetCompiler(c Compiler) { s.compiler = c }
 
-// providerFor builds the provider of a stored connection.
+// providerFor returns the provider of a stored connection, cached by the
+// connection's id, update time and (for the local edge) the edge's address
+// and token.
 func (s *Service) providerFor(c *edgeflow.Connection) (Provider, error) {
+	key := c.ID + "\x00" + c.Provider + "\x00" + c.UpdatedAt.Format(time.RFC3339Nano)
+	if c.Provider == edgeflow.ProviderLocal && s.edge != nil {
+		key += "\x00" + s.edge.APIBaseURL() + "\x00" + s.edge.Token()
+	}
+	if p, ok := s.providers.Load(key); ok {
+		return p.(Provider), nil
+	}
+	p, err := s.newProviderFor(c)
+	if err != nil {
+		return nil, err
+	}
+	if s.providerCount.Add(1) > 1000 {
+		s.providers.Clear()
+		s.providerCount.Store(0)
+	}
+	s.providers.Store(key, p)
+	return p, nil
+}
+
+func (s *Service) newProviderFor(c *edgeflow.Connection) (Provider, error) {
 	switch c.Provider {
 	case edgeflow.ProviderLocal:
 		return s.localProvider()
@@ -242,9 +268,11 @@ func providerStatus(err error) int {
 	return 0
 }
 
+// lockRun serializes refreshes and control of one run (striped by id).
 func (s *Service) lockRun(id string) func() {
-	v, _ := s.runLocks.LoadOrStore(id, &sync.Mutex{})
-	m := v.(*sync.Mutex)
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	m := &s.runLocks[h.Sum32()%uint32(len(s.runLocks))]
 	m.Lock()
 	return m.Unlock
 }

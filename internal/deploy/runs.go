@@ -393,7 +393,13 @@ func (s *Service) refresh(ctx context.Context, r *edgeflow.Run, strict bool) (*e
 		}
 		return r, nil
 	}
+	before := runState(r)
 	applyInstance(r, inst, now)
+	if strict && runState(r) == before && r.RefreshFailures == 0 && r.NextRefreshAt != nil && r.NextRefreshAt.After(now) {
+		// A reader polling an unchanged run: nothing to write, and the
+		// refresher's schedule stands.
+		return r, nil
+	}
 	r.RefreshFailures = 0
 	if edgeflow.RunIsFinal(r.Status) {
 		r.NextRefreshAt = nil
@@ -428,6 +434,18 @@ func (s *Service) readInstance(ctx context.Context, r *edgeflow.Run) (*Instance,
 		return nil, providerError("read the run's status", err)
 	}
 	return inst, nil
+}
+
+// runState is what a refresh can change of a run, for comparison.
+func runState(r *edgeflow.Run) string {
+	t := func(p *time.Time) string {
+		if p == nil {
+			return ""
+		}
+		return p.Format(time.RFC3339Nano)
+	}
+	return r.Status + "\x00" + r.StatusDetail + "\x00" + string(r.Output) + "\x00" + r.Error + "\x00" +
+		string(r.Steps) + "\x00" + t(r.StartedAt) + "\x00" + t(r.EndedAt)
 }
 
 // applyInstance copies what the provider reports into the run.
