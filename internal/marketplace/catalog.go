@@ -3,8 +3,6 @@ package marketplace
 import (
 	"context"
 	"fmt"
-	"sync"
-	"time"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -45,80 +43,13 @@ func (s *Service) Templates(ctx context.Context, orgID string) ([]codegen.NodeTe
 }
 
 // NodesAndTemplates returns NodeCatalog and Templates together, reading
-// the installations once. It is what every version submission asks, so the
-// answer is cached per organization: an install, update or uninstall through
-// this Service drops the organization's entry at once, and an entry is used
-// for at most CatalogMaxAge, which bounds how long a change made elsewhere
-// (another API replica, a direct write to the store) goes unseen. NodeCatalog,
-// Templates and Bundles, which deploys use, always read the store. Errors as
-// NodeCatalog.
+// the installations once. Errors as NodeCatalog.
 func (s *Service) NodesAndTemplates(ctx context.Context, orgID string) (*nodes.Catalog, []codegen.NodeTemplate, error) {
-	if c, ok := s.orgs.load(orgID); ok {
-		return c.nodes, append([]codegen.NodeTemplate(nil), c.templates...), nil
-	}
-	gen := s.orgs.generation()
 	c, err := s.orgCatalog(ctx, orgID)
 	if err != nil {
 		return nil, nil, err
 	}
-	s.orgs.store(orgID, c, gen)
 	return c.nodes, append([]codegen.NodeTemplate(nil), c.templates...), nil
-}
-
-// CatalogMaxAge is the longest NodesAndTemplates serves an organization's
-// catalog from its cache without reading the installations again.
-const CatalogMaxAge = time.Second
-
-// orgCache holds each organization's catalog as last read, with the time it
-// was read.
-type orgCache struct {
-	mu  sync.Mutex
-	gen uint64 // bumped by every invalidation
-	m   map[string]orgCacheEntry
-}
-
-type orgCacheEntry struct {
-	c  *orgCatalog
-	at time.Time
-}
-
-func (o *orgCache) load(orgID string) (*orgCatalog, bool) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	e, ok := o.m[orgID]
-	if !ok || time.Since(e.at) >= CatalogMaxAge {
-		return nil, false
-	}
-	return e.c, true
-}
-
-// generation is taken before reading the installations; store keeps what was
-// read only if no invalidation happened since, so a read that raced an
-// install never outlives it.
-func (o *orgCache) generation() uint64 {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.gen
-}
-
-func (o *orgCache) store(orgID string, c *orgCatalog, gen uint64) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if gen != o.gen {
-		return
-	}
-	if o.m == nil || len(o.m) >= maxCacheEntries {
-		o.m = map[string]orgCacheEntry{}
-	}
-	o.m[orgID] = orgCacheEntry{c: c, at: time.Now()}
-}
-
-// invalidate forgets the organization's catalog.
-func (o *orgCache) invalidate(orgID string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.gen++
-	delete(o.m, orgID)
 }
 
 func (s *Service) orgCatalog(ctx context.Context, orgID string) (*orgCatalog, error) {

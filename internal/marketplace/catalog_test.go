@@ -4,14 +4,10 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/ir"
-	"github.com/edgeflow/edgeflow/internal/marketplace"
 )
 
 // slackIR is a workflow with one step and one slack-message node at
@@ -112,58 +108,4 @@ func TestNodeCatalogValidatesAgainstInstalledVersions(t *testing.T) {
 	if _, ps := ir.Validate(slackIR("1.0.0", `{"channel":"C1","text":"hi"}`), ir.Options{Nodes: cat2}); len(ps) == 0 {
 		t.Fatal("1.0.0 IR accepted after the update to 2.0.0")
 	}
-}
-
-// TestNodesAndTemplatesFollowsInstallations checks that the cached catalog
-// of version submissions changes at once with installs, updates and
-// uninstalls through the service, and that a change made behind its back
-// (straight in the store, as another replica would) shows after
-// CatalogMaxAge.
-func TestNodesAndTemplatesFollowsInstallations(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t)
-	ctx := context.Background()
-	org, user := f.newOrg(t, "cached")
-	versions := func() []string {
-		t.Helper()
-		cat, tpls, err := f.svc.NodesAndTemplates(ctx, org)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := cat.Versions("slack-message")
-		for _, tp := range tpls {
-			got = append(got, "template "+tp.Type+"@"+tp.Version)
-		}
-		return got
-	}
-	check := func(step string, want []string) {
-		t.Helper()
-		if diff := cmp.Diff(want, versions(), cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("%s: slack-message versions and templates (-want +got):\n%s", step, diff)
-		}
-	}
-	check("nothing installed", nil)
-	if _, err := f.svc.Install(ctx, org, user, "slack-message", "1.0.0"); err != nil {
-		t.Fatal(err)
-	}
-	check("after install", []string{"1.0.0", "template slack-message@1.0.0"})
-	if _, err := f.svc.Update(ctx, org, "slack-message", "2.0.0"); err != nil {
-		t.Fatal(err)
-	}
-	check("after update", []string{"2.0.0", "template slack-message@2.0.0"})
-	if err := f.svc.Uninstall(ctx, org, "slack-message"); err != nil {
-		t.Fatal(err)
-	}
-	check("after uninstall", nil)
-
-	b, err := f.svc.Registry().Bundle(ctx, "slack-message", "1.0.0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.store.InstallNode(ctx, &edgeflow.InstalledNode{OrganizationID: org, NodeID: "slack-message",
-		Version: "1.0.0", Definition: b.NodeJSON, Template: b.Template, Checksum: b.Checksum, InstalledBy: user}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(marketplace.CatalogMaxAge + 10*time.Millisecond)
-	check("after a direct install and CatalogMaxAge", []string{"1.0.0", "template slack-message@1.0.0"})
 }

@@ -34,7 +34,6 @@ type Service struct {
 
 	verified *verifiedCache
 	catalogs boundedMap[*orgCatalog]
-	orgs     orgCache
 }
 
 // Options configure a Service. Store and Registry are required.
@@ -254,9 +253,7 @@ func (s *Service) Install(ctx context.Context, orgID, userID, nodeID, version st
 		Checksum:       b.Checksum,
 		InstalledBy:    userID,
 	}
-	err = s.store.InstallNode(ctx, in)
-	s.orgs.invalidate(orgID)
-	if err != nil {
+	if err := s.store.InstallNode(ctx, in); err != nil {
 		if edgeflow.IsConflict(err) {
 			return nil, edgeflow.Errorf(edgeflow.EConflict, "node %s is already installed; use POST /marketplace/update to change its version", nodeID)
 		}
@@ -298,9 +295,7 @@ func (s *Service) Update(ctx context.Context, orgID, nodeID, version string) (*I
 	in.Definition = append([]byte(nil), b.NodeJSON...)
 	in.Template = b.Template
 	in.Checksum = b.Checksum
-	err = s.store.UpdateInstalledNode(ctx, in)
-	s.orgs.invalidate(orgID)
-	if err != nil {
+	if err := s.store.UpdateInstalledNode(ctx, in); err != nil {
 		return nil, fmt.Errorf("update installed node %s: %w", nodeID, err)
 	}
 	inst := s.installationWithLatest(ctx, *in, b)
@@ -343,9 +338,7 @@ func (s *Service) Uninstall(ctx context.Context, orgID, nodeID string) error {
 			Message: fmt.Sprintf("node %s is used by the deployed version of %s; take them down or deploy versions without it first", nodeID, strings.Join(names, ", ")),
 			Details: refs}
 	}
-	err = s.store.UninstallNode(ctx, orgID, nodeID)
-	s.orgs.invalidate(orgID)
-	if err != nil {
+	if err := s.store.UninstallNode(ctx, orgID, nodeID); err != nil {
 		if edgeflow.IsNotFound(err) {
 			return edgeflow.Errorf(edgeflow.ENotFound, "node %s is not installed in this organization", nodeID)
 		}
