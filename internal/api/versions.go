@@ -490,21 +490,13 @@ func skipValue(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		for j := i + 1; j < len(b); j++ {
-			switch b[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
-		return -1
+		return skipString(b, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
 			switch b[j] {
 			case '"':
-				end := skipValue(b, j)
+				end := skipString(b, j)
 				if end < 0 {
 					return -1
 				}
@@ -525,5 +517,26 @@ func skipValue(b []byte, i int) int {
 			j++
 		}
 		return j
+	}
+}
+
+// skipString returns the offset just after the JSON string at b[i] (which
+// is '"'), or -1. It looks for the closing quote with bytes.IndexByte and
+// skips quotes escaped by an odd number of backslashes.
+func skipString(b []byte, i int) int {
+	for j := i + 1; ; {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
 }
