@@ -57,7 +57,8 @@ count=$(curl -fs -H "$AUTH" "$URL/api/workflows?limit=50" | grep -o '"id":"wf_' 
 [ "$count" = 50 ] || { echo "expected 50 rows per page, got $count" >&2; exit 1; }
 
 wrk -t1 -c2 -d3s -H "$AUTH" "$URL/api/workflows" >/dev/null # warm-up
-echo "GET /api/workflows (50 rows), $CONNECTIONS connections, ${DURATION}s:"
+echo "GET /api/workflows (50 rows), $CONNECTIONS connections, ${DURATION}s (load average before: $(cut -d' ' -f1-3 /proc/loadavg)):"
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -H "$AUTH" "$URL/api/workflows" | sed 's/^/  /'
+echo "load average after:              $(cut -d' ' -f1-3 /proc/loadavg) (other processes share the 2 cores)"
 sleep 3
 echo "RSS after the load:              $(rss) MB"
