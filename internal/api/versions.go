@@ -18,6 +18,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
+	"github.com/edgeflow/edgeflow/internal/nodes"
 )
 
 // Versions: a submitted IR is validated against the organization's node
@@ -227,11 +228,17 @@ const maxNumberAttempts = 4
 // metadata.version set to the version's number. raw may be a pooled buffer:
 // nothing kept after the call points into it (the stored IR is a copy).
 func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw []byte, userID string) (*edgeflow.Version, error) {
-	catalog, templates, err := s.orgNodes(ctx, wf.OrganizationID)
-	if err != nil {
-		return nil, err
-	}
+	// The organization's installed nodes are read only when the IR has a
+	// node type that is not builtin: most IRs have none, and the read is a
+	// query per submission.
+	catalog := &orgCatalog{load: func() (*nodes.Catalog, []codegen.NodeTemplate, error) {
+		return s.orgNodes(ctx, wf.OrganizationID)
+	}}
 	a, problems := ir.Validate(raw, ir.Options{Nodes: catalog})
+	if catalog.err != nil {
+		return nil, catalog.err
+	}
+	templates := catalog.templates
 	if a != nil {
 		problems = append(problems, kindProblems(wf, a)...)
 	}
@@ -246,6 +253,7 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 	defer stripe.Unlock()
 	next := stripe.last[wf.ID] + 1
 	if next == 1 {
+		var err error
 		if next, err = s.nextVersionNumber(ctx, wf.ID); err != nil {
 			return nil, err
 		}
@@ -291,6 +299,41 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 		next = v.Number + 1
 	}
 }
+
+// orgCatalog is the node catalog of a submission: builtin types are
+// answered from the builtin catalog, and the first other type loads the
+// organization's catalog (and the templates of its installed nodes). A
+// builtin type means the same in both (an installed node cannot take a
+// builtin's id), so the validator sees what the organization's catalog
+// would say. A load error makes every marketplace type unknown and is kept
+// in err, which the caller must check after validating.
+type orgCatalog struct {
+	load func() (*nodes.Catalog, []codegen.NodeTemplate, error)
+
+	once      sync.Once
+	org       *nodes.Catalog
+	templates []codegen.NodeTemplate
+	err       error
+}
+
+func (c *orgCatalog) of(nodeType string) ir.NodeCatalog {
+	if ir.IsBuiltinType(nodeType) {
+		return nodes.BuiltinCatalog()
+	}
+	c.once.Do(func() { c.org, c.templates, c.err = c.load() })
+	if c.err != nil {
+		return nodes.BuiltinCatalog()
+	}
+	return c.org
+}
+
+// Lookup implements ir.NodeCatalog.
+func (c *orgCatalog) Lookup(nodeType, version string) (*ir.NodeDefinition, bool) {
+	return c.of(nodeType).Lookup(nodeType, version)
+}
+
+// Versions implements ir.NodeCatalog.
+func (c *orgCatalog) Versions(nodeType string) []string { return c.of(nodeType).Versions(nodeType) }
 
 // submitStripes serialize version submissions per workflow (by a hash of
 // its id) and remember the last number each workflow got in this process.

@@ -2,9 +2,13 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgeflow/edgeflow/internal/codegen"
+	"github.com/edgeflow/edgeflow/internal/nodes"
 )
 
 // checkWithVersion checks that withVersion changes metadata.version of raw
@@ -68,4 +72,39 @@ func FuzzWithVersion(f *testing.F) {
 		}
 		checkWithVersion(t, raw, 7)
 	})
+}
+
+// TestOrgCatalogLoadsOnlyForMarketplaceTypes checks that a submission's
+// catalog reads the organization's installed nodes only for a type that is
+// not builtin, once, and keeps a load error for the caller.
+func TestOrgCatalogLoadsOnlyForMarketplaceTypes(t *testing.T) {
+	t.Parallel()
+	loads := 0
+	c := &orgCatalog{load: func() (*nodes.Catalog, []codegen.NodeTemplate, error) {
+		loads++
+		return nodes.BuiltinCatalog(), []codegen.NodeTemplate{{Type: "x"}}, nil
+	}}
+	if _, ok := c.Lookup("step", "1.0.0"); !ok || len(c.Versions("branch")) == 0 {
+		t.Fatal("builtin types not found")
+	}
+	if loads != 0 {
+		t.Fatalf("%d loads for builtin types, want 0", loads)
+	}
+	if _, ok := c.Lookup("slack-message", "1.0.0"); ok {
+		t.Fatal("slack-message found in a catalog without it")
+	}
+	c.Versions("slack-message")
+	if loads != 1 || len(c.templates) != 1 {
+		t.Fatalf("%d loads, %d templates after marketplace lookups, want 1 and 1", loads, len(c.templates))
+	}
+
+	failing := &orgCatalog{load: func() (*nodes.Catalog, []codegen.NodeTemplate, error) {
+		return nil, nil, errors.New("boom")
+	}}
+	if _, ok := failing.Lookup("slack-message", "1.0.0"); ok || failing.err == nil {
+		t.Fatalf("failing load: found %v, err %v", ok, failing.err)
+	}
+	if _, ok := failing.Lookup("step", "1.0.0"); !ok {
+		t.Fatal("builtin type not found after a failed load")
+	}
 }
