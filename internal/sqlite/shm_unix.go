@@ -4,7 +4,6 @@ package sqlite
 
 import (
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -17,8 +16,7 @@ import (
 // (iChange) and checksum, in any process.
 const shmHeaderWords = 2 * 48 / 4
 
-// shmWatch is a read-only mapping of the first page of a database's
-// WAL-index, read without locks and without a syscall: a commit by any
+// shmWatch is a read-only mapping of the header of a database's WAL-index, read without locks and without a syscall: a commit by any
 // connection shows as a different header.
 type shmWatch struct {
 	mem []byte
@@ -70,8 +68,8 @@ func openShmWatch(dbPath string) (*shmWatch, error) {
 		f = &shmFile{fd: fd}
 		shmFiles.m[key] = f
 	}
-	size := os.Getpagesize()
-	if st.Size < int64(size) {
+	const size = 4 * shmHeaderWords
+	if st.Size < size {
 		return nil, fmt.Errorf("%s holds no WAL-index yet", name)
 	}
 	mem, err := syscall.Mmap(f.fd, 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
