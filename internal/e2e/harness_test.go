@@ -135,7 +135,12 @@ func newServer(t testing.TB, opts serverOptions) *server {
 	t.Helper()
 	requireEdge(t)
 	ctx := context.Background()
-	dir := t.TempDir()
+	// The database sits beside the edge's data (tmpfs when there is one), so
+	// that comparisons with the edge alone measure edgeflow, not the disk.
+	dir, err := os.MkdirTemp(shared.dataDir, "server-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	st, err := sqlite.Open(ctx, filepath.Join(dir, "edgeflow.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
