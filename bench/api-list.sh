@@ -9,6 +9,11 @@
 # after start, 36.4 MB after the load. In process, one CPU, same load: 402 us per request (BenchmarkWorkflowList),
 # 72% of it in the SQLite store's ListWorkflows, 13% JSON encoding, 7% API key lookup.
 #
+# With the SQLite store's read cache (docs/decisions.md 50), 2026-11-23 17:56 UTC, load average 5.4-6.3, back to
+# back with the build before it (1,323 requests/s, p50 6.7 ms, p99 51 ms): 12,333 and 12,996 requests/s, p50 0.63
+# and 0.57 ms, p90 2.3 and 2.8 ms, p99 16.1 and 11.4 ms; idle RSS 29.5 MB, 45.5 MB after the load (heap grown for
+# the higher request rate). The p99 <= 10 ms target needs a moment when other processes leave the cores alone.
+#
 # Needs wrk (Debian: apt-get install wrk), curl and Go. Usage: bench/api-list.sh [seconds]   (default 20)
 # Env: EDGEFLOW_BIN (a built binary; default: go build), PORT (default 18089), WORKFLOWS (default 1000), CONNECTIONS (default 10), THREADS (default 2).
 set -euo pipefail
