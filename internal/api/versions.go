@@ -454,14 +454,15 @@ func firstByte(b []byte) byte {
 
 // withVersion returns raw with metadata.version set to n, everything else
 // byte for byte. raw must be an IR the validator accepted (a JSON object
-// with a metadata object holding version); ok is false when the field is
-// not found.
+// with a metadata object holding version, and no repeated key: the
+// validator refuses those, so the first "metadata" is the only one and the
+// rest of the IR is not scanned); ok is false when the field is not found.
 func withVersion(raw []byte, n int) (out []byte, ok bool) {
-	meta, ok := objectField(raw, skipSpace(raw, 0), "metadata")
+	meta, ok := firstObjectField(raw, skipSpace(raw, 0), "metadata")
 	if !ok {
 		return nil, false
 	}
-	start, ok := objectField(raw, meta, "version")
+	start, ok := firstObjectField(raw, meta, "version")
 	if !ok {
 		return nil, false
 	}
@@ -482,13 +483,13 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// objectField returns the offset of the value of key in the JSON object
-// starting at b[at]; of a repeated key, the last (as encoding/json reads it).
-func objectField(b []byte, at int, key string) (int, bool) {
+// firstObjectField returns the offset of the value of the first key in the
+// JSON object starting at b[at], without looking at the members after it
+// (for objects without repeated keys).
+func firstObjectField(b []byte, at int, key string) (int, bool) {
 	if at >= len(b) || b[at] != '{' {
 		return 0, false
 	}
-	found, last := false, 0
 	i := skipSpace(b, at+1)
 	for i < len(b) && b[i] == '"' {
 		kEnd := skipValue(b, i)
@@ -509,21 +510,18 @@ func objectField(b []byte, at int, key string) (int, bool) {
 		}
 		v := skipSpace(b, colon+1)
 		if string(k) == key {
-			found, last = true, v
+			return v, true
 		}
 		i = skipSpace(b, skipValue(b, v))
 		if i <= 0 || i >= len(b) {
 			return 0, false
-		}
-		if b[i] == '}' {
-			return last, found
 		}
 		if b[i] != ',' {
 			return 0, false
 		}
 		i = skipSpace(b, i+1)
 	}
-	return last, found && i < len(b) && b[i] == '}'
+	return 0, false
 }
 
 // skipValue returns the offset just after the JSON value at b[i], or -1.

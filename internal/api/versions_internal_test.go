@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -15,6 +16,9 @@ import (
 // to n and nothing else.
 func checkWithVersion(t *testing.T, raw string, n int) {
 	t.Helper()
+	if hasRepeatedKey([]byte(raw)) {
+		return // the validator refuses such IRs
+	}
 	var want map[string]any
 	if err := json.Unmarshal([]byte(raw), &want); err != nil {
 		t.Fatal(err)
@@ -39,6 +43,43 @@ func checkWithVersion(t *testing.T, raw string, n int) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("withVersion(%s) (-want +got):\n%s", raw, diff)
 	}
+}
+
+// hasRepeatedKey reports whether an object of the JSON document raw has a
+// key twice (after unescaping).
+func hasRepeatedKey(raw []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var walk func() bool
+	walk = func() bool {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return false
+				}
+				if seen[k.(string)] || walk() {
+					return true
+				}
+				seen[k.(string)] = true
+			}
+			dec.Token()
+		case json.Delim('['):
+			for dec.More() {
+				if walk() {
+					return true
+				}
+			}
+			dec.Token()
+		}
+		return false
+	}
+	return walk()
 }
 
 func TestWithVersion(t *testing.T) {
