@@ -11,7 +11,8 @@ import (
 )
 
 // BenchmarkListWorkflows reads 50-row pages of a project holding 1,000
-// workflows, as GET /api/workflows does.
+// workflows, as GET /api/workflows does, from the read cache and (uncached)
+// from the database.
 func BenchmarkListWorkflows(b *testing.B) {
 	ctx := context.Background()
 	s := openTemp(b)
@@ -37,15 +38,20 @@ func BenchmarkListWorkflows(b *testing.B) {
 		}
 	}
 	for _, bc := range []struct {
-		name  string
-		pages int
-	}{{"first-page", 1}, {"walk-20-pages", 20}} {
+		name     string
+		pages    int
+		uncached bool // every page read from the database
+	}{{"first-page", 1, false}, {"walk-20-pages", 20, false}, {"first-page-uncached", 1, true},
+		{"walk-20-pages-uncached", 20, true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			start := cpuTime()
 			for b.Loop() {
 				opts := edgeflow.ListOptions{Limit: 50}
 				for range bc.pages {
+					if bc.uncached {
+						s.InvalidateCache()
+					}
 					page, err := s.ListWorkflows(ctx, p.ID, opts)
 					if err != nil || len(page.Items) != 50 {
 						b.Fatal(err, len(page.Items))

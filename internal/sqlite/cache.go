@@ -23,8 +23,7 @@ import (
 //     an entry serves only readers holding the generation it was filled under.
 //
 // So an entry never outlives a commit that happened before a reader started:
-// either the commit is seen by the data_version check (and the generation
-// moves on), or it is this Store's own and bumped the generation before the
+// either the commit is seen by the check (and the generation moves on), or it is this Store's own and bumped the generation before the
 // writing call returned. An entry filled from a snapshot taken just before a
 // commit carries the generation of before the bump and is never served. When
 // the check fails (a closed or cancelled connection), the read bypasses the
@@ -32,7 +31,7 @@ import (
 type readCache struct {
 	gen atomic.Uint64
 
-	watchMu   sync.Mutex // guards the fields below
+	watchMu   sync.Mutex // guards the fields up to lastOK
 	checked   sync.Cond  // on watchMu: a check finished
 	watchDB   *sql.DB
 	watch     *sql.Conn

@@ -8,3 +8,6 @@ import "context"
 func OpenWithoutShmWatch(ctx context.Context, path string) (*Store, error) {
 	return Open(ctx, path, Options{noShmWatch: true})
 }
+
+// InvalidateCache ends the read cache's generation, as a write would.
+func (s *Store) InvalidateCache() { s.cache.invalidate() }
