@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -41,6 +42,11 @@ func BenchmarkVersionSubmit(b *testing.B) {
 		b.Skipf("benchmark IRs not found: %v", err)
 	}
 	body := append(append([]byte(`{"ir":`), raw...), '}')
+	// The server runs with GOGC 400 unless GOGC is set (serveGCPercent in
+	// cmd/edgeflow/serve.go); measure it that way.
+	if _, ok := os.LookupEnv("GOGC"); !ok {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	for _, shared := range []bool{false, true} {
 		name := "10 workflows"
 		if shared {
