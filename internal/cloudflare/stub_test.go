@@ -335,6 +335,26 @@ func TestCalls(t *testing.T) {
 			},
 		},
 		{
+			name: "PutWorkflowSchedules",
+			want: []exchange{{method: "PUT", path: A + "/workflows/demo", body: `{"script_name":"wf-demo","class_name":"Demo","schedules":[{"cron":"*/5 * * * *"},{"cron":"0 9 * * MON"}]}`,
+				resp: ok(`{"id":"w-id","name":"demo","script_name":"wf-demo","class_name":"Demo","created_on":"2026-01-01T00:00:00Z","modified_on":"2026-01-02T00:00:00Z","version_id":"v1"}`)}},
+			call: func(c *cloudflare.Client) (any, error) {
+				return c.PutWorkflow(ctx, cloudflare.WorkflowSpec{Name: "demo", ScriptName: "wf-demo", ClassName: "Demo", Schedules: []string{"*/5 * * * *", "0 9 * * MON"}})
+			},
+			out: cloudflare.Workflow{ID: "w-id", Name: "demo", ScriptName: "wf-demo", ClassName: "Demo", VersionID: "v1",
+				CreatedOn: *ts("2026-01-01T00:00:00Z"), ModifiedOn: *ts("2026-01-02T00:00:00Z")},
+		},
+		{
+			name: "PutWorkflowClearSchedules",
+			want: []exchange{{method: "PUT", path: A + "/workflows/demo", body: `{"script_name":"wf-demo","class_name":"Demo","schedules":[]}`,
+				resp: ok(`{"id":"w-id","name":"demo","script_name":"wf-demo","class_name":"Demo","created_on":"2026-01-01T00:00:00Z","modified_on":"2026-01-02T00:00:00Z","version_id":"v1"}`)}},
+			call: func(c *cloudflare.Client) (any, error) {
+				return c.PutWorkflow(ctx, cloudflare.WorkflowSpec{Name: "demo", ScriptName: "wf-demo", ClassName: "Demo", Schedules: []string{}})
+			},
+			out: cloudflare.Workflow{ID: "w-id", Name: "demo", ScriptName: "wf-demo", ClassName: "Demo", VersionID: "v1",
+				CreatedOn: *ts("2026-01-01T00:00:00Z"), ModifiedOn: *ts("2026-01-02T00:00:00Z")},
+		},
+		{
 			name: "PutWorkflow",
 			want: []exchange{{method: "PUT", path: A + "/workflows/demo", body: `{"script_name":"wf-demo","class_name":"Demo"}`,
 				resp: ok(`{"id":"w-id","name":"demo","script_name":"wf-demo","class_name":"Demo","created_on":"2026-01-01T00:00:00Z","modified_on":"2026-01-02T00:00:00Z","version_id":"v1","is_deleted":0,"terminator_running":0,"triggered_on":null}`)}},

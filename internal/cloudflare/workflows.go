@@ -19,6 +19,14 @@ type WorkflowSpec struct {
 	Name       string
 	ScriptName string
 	ClassName  string
+	// Schedules are the cron expressions that start instances. nil leaves
+	// the field out of the request; an empty slice clears the schedules.
+	Schedules []string
+}
+
+// schedule is one entry of a Workflow's "schedules".
+type schedule struct {
+	Cron string `json:"cron"`
 }
 
 // Workflow is a Workflow of the account.
@@ -140,8 +148,18 @@ func (c *Client) PutWorkflow(ctx context.Context, spec WorkflowSpec) (Workflow, 
 	if spec.ClassName == "" {
 		return Workflow{}, argErr("className", "is required")
 	}
+	var extra []option.RequestOption
+	if spec.Schedules != nil {
+		// The SDK's update parameters have no schedules field.
+		list := make([]schedule, len(spec.Schedules))
+		for i, cron := range spec.Schedules {
+			list[i] = schedule{Cron: cron}
+		}
+		extra = append(extra, option.WithJSONSet("schedules", list))
+	}
 	var w Workflow
 	err = c.run(ctx, "PUT "+p, true, func(ctx context.Context, opts ...option.RequestOption) error {
+		opts = append(opts, extra...)
 		r, err := c.sdk.Workflows.Update(ctx, spec.Name, workflows.WorkflowUpdateParams{
 			AccountID: cf.F(c.accountID), ScriptName: cf.F(spec.ScriptName), ClassName: cf.F(spec.ClassName),
 		}, opts...)

@@ -101,8 +101,11 @@ func (p *cfProvider) UploadWorker(ctx context.Context, w WorkerUpload) error {
 	return p.c.UploadScript(ctx, w.ScriptName, s)
 }
 
-func (p *cfProvider) PutWorkflow(ctx context.Context, name, script, class string, _ []string) error {
-	_, err := p.c.PutWorkflow(ctx, cloudflare.WorkflowSpec{Name: name, ScriptName: script, ClassName: class})
+func (p *cfProvider) PutWorkflow(ctx context.Context, name, script, class string, crons []string) error {
+	if crons == nil {
+		crons = []string{} // a redeploy without a cron trigger clears the old schedules
+	}
+	_, err := p.c.PutWorkflow(ctx, cloudflare.WorkflowSpec{Name: name, ScriptName: script, ClassName: class, Schedules: crons})
 	return err
 }
 

@@ -1,0 +1,89 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A workflow with a cron trigger is deployed with its schedule, and the
+// edge's scheduler starts an instance at a matching minute; redeploying it
+// without the trigger clears the schedule.
+func TestCronTriggerSchedules(t *testing.T) {
+	requireEdge(t)
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	ir := chain("cron", step("tick", "return { fired: true };"))
+	ir["trigger"] = map[string]any{"type": "cron", "expression": "*/5 * * * *"}
+	id, _ := s.workflow("cron", "workflow", ir)
+	d := s.deploy(id)
+
+	if got := edgeSchedules(t, d.WorkflowName); len(got) != 1 || got[0] != "*/5 * * * *" {
+		t.Fatalf("schedules on the edge = %v, want [*/5 * * * *]", got)
+	}
+	started := fireCron(t, "2026-01-01T00:05:00Z")
+	if !strings.Contains(started, d.WorkflowName) {
+		t.Fatalf("the scheduler at 00:05 started %s, want an instance of %s", started, d.WorkflowName)
+	}
+	if started := fireCron(t, "2026-01-01T00:07:00Z"); strings.Contains(started, d.WorkflowName) {
+		t.Fatalf("the scheduler at 00:07 started %s; */5 must not match", started)
+	}
+
+	delete(ir, "trigger")
+	s.version(id, ir)
+	s.deploy(id)
+	if got := edgeSchedules(t, d.WorkflowName); len(got) != 0 {
+		t.Fatalf("schedules after redeploying without a cron trigger = %v, want none", got)
+	}
+}
+
+func edgeRequest(t *testing.T, method, url string) []byte {
+	t.Helper()
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+shared.edge.Token())
+	c := &http.Client{Timeout: 30 * time.Second}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, body)
+	}
+	return body
+}
+
+func edgeSchedules(t *testing.T, workflow string) []string {
+	t.Helper()
+	body := edgeRequest(t, "GET", shared.edge.APIBaseURL()+"/accounts/"+shared.edge.AccountID()+"/workflows/"+workflow)
+	var env struct {
+		Result struct {
+			Schedules []struct {
+				Cron string `json:"cron"`
+			} `json:"schedules"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
+		t.Fatalf("workflow %s: %v in %s", workflow, err, body)
+	}
+	var out []string
+	for _, s := range env.Result.Schedules {
+		out = append(out, s.Cron)
+	}
+	return out
+}
+
+// fireCron asks the edge to run the schedules due at the given minute and
+// returns its answer.
+func fireCron(t *testing.T, at string) string {
+	t.Helper()
+	base := strings.TrimSuffix(shared.edge.APIBaseURL(), "/client/v4")
+	return string(edgeRequest(t, "POST", base+"/__edge/cron?time="+at))
+}
