@@ -197,7 +197,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	if err != nil {
 		return err
 	}
-	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, LocalEdge: edge, Marketplace: market}
+	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, LocalEdge: edge, Marketplace: market,
+		CacheDir: filepath.Join(cfg.store.dataDir, "cache")}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}

@@ -178,7 +178,7 @@ func defaultDeployer(cfg Config) (*deploysvc.Service, error) {
 	opts := deploysvc.Options{
 		Store:    cfg.Store,
 		Secrets:  deploysvc.SealerSecrets(cfg.Sealer),
-		Compiler: &deploysvc.CodegenCompiler{Marketplace: cfg.Marketplace},
+		Compiler: &deploysvc.CodegenCompiler{Marketplace: cfg.Marketplace, CacheDir: cfg.CacheDir},
 		Logger:   cfg.Logger.With("component", "deploy"),
 		Now:      cfg.Now,
 	}

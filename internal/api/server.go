@@ -41,6 +41,9 @@ type Config struct {
 	// LocalEdge is the embedded local edge, nil when it is not running
 	// (--no-edge, or Node or its packages are missing).
 	LocalEdge *localedge.Edge
+	// CacheDir holds the npm dependencies of workflows, installed at
+	// deploy (content-addressed); empty means the user's cache directory.
+	CacheDir string
 	// BcryptCost is the password hashing cost; 0 means bcrypt's default.
 	BcryptCost int
 	// SessionTTL is how long a session lasts; 0 means 30 days.
