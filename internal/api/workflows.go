@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -402,9 +403,54 @@ func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
+	if r.URL.Query().Get("force") != "true" {
+		if err := s.takedownAll(r, wf); err != nil {
+			return err
+		}
+	}
 	if err := s.Store.DeleteWorkflow(r.Context(), wf.ProjectID, wf.ID); err != nil {
 		return err
 	}
 	writeNoContent(w)
+	return nil
+}
+
+// takedownAll takes down every active deployment of wf before it is deleted,
+// so that no worker keeps serving a workflow edgeflow no longer knows. A
+// provider failure stops the delete (nothing of the workflow is lost);
+// ?force=true deletes the records without reaching the provider.
+func (s *Server) takedownAll(r *http.Request, wf *edgeflow.Workflow) error {
+	p := PrincipalFrom(r)
+	var active []edgeflow.Deployment
+	opts := edgeflow.ListOptions{Limit: 100}
+	for {
+		page, err := s.Store.ListDeployments(r.Context(), edgeflow.DeploymentFilter{ProjectID: wf.ProjectID, WorkflowID: wf.ID}, opts)
+		if err != nil {
+			return err
+		}
+		for _, d := range page.Items {
+			if d.Status == edgeflow.DeploymentActive {
+				active = append(active, d)
+			}
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		opts.Cursor = page.NextCursor
+	}
+	for _, d := range active {
+		if _, err := s.Deployer.Takedown(r.Context(), p.OrganizationID, wf.ProjectID, wf.ID, d.ConnectionID); err != nil {
+			if edgeflow.IsConflict(err) {
+				continue // taken down meanwhile
+			}
+			var e *edgeflow.Error
+			if errors.As(err, &e) {
+				return &edgeflow.Error{Code: e.Code, Details: e.Details, Err: err,
+					Message: "take down the deployment on connection " + d.ConnectionID + " before deleting: " + e.Message +
+						" (retry, or delete with ?force=true to keep the worker running unmanaged)"}
+			}
+			return err
+		}
+	}
 	return nil
 }

@@ -324,3 +324,21 @@ func TestCloudflareConnection(t *testing.T) {
 	// Not deployed on the other connection.
 	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn}), 409, "conflict")
 }
+
+// TestDeleteDeployedWorkflow: deleting a deployed workflow takes its worker
+// down first, so its url stops answering.
+func TestDeleteDeployedWorkflow(t *testing.T) {
+	requireEdge(t)
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("doomed", "script", script("doomed", node("out", "step", "EXPORT_out", map[string]any{"code": "return 1;"})))
+	d := s.deploy(wf)
+	if status, body := post(t, "POST", d.URL, `{}`); status != 200 {
+		t.Fatalf("deployed function answered %d %s", status, body)
+	}
+	s.must(204, "DELETE", "/api/workflows/"+wf, nil)
+	if status, _ := post(t, "POST", d.URL, `{}`); status == 200 {
+		t.Fatalf("the url still answers after the workflow was deleted")
+	}
+	wantError(t, s.do("GET", "/api/workflows/"+wf, nil), 404, "not_found")
+}
