@@ -31,6 +31,14 @@ var fuzzSchema = sync.OnceValue(func() *jsonschema.Schema {
 // and testdata/fuzz/FuzzValidate). It must not panic or hang, every problem
 // must be well-formed, a document without problems must come back as an
 // IR, and the fast reader must agree with the JSON Schema about the shape.
+// FuzzValidate runs the validator on mutated IRs. Run it with a short
+// minimization time, e.g.
+//
+//	go test -run '^$' -fuzz '^FuzzValidate$' -fuzztime 10m -fuzzminimizetime 3s ./internal/ir/
+//
+// With the default (60 s) the engine spends a minute minimizing each new
+// interesting input of these large IRs, and its exec count stands still
+// meanwhile, which looks like a hang but is not one.
 func FuzzValidate(f *testing.F) {
 	files, _ := filepath.Glob("testdata/cases/*.ir.json")
 	for _, name := range files {
