@@ -20,17 +20,24 @@ const (
 	PrefixInstall      = "ins"
 )
 
-// NewID returns prefix + "_" + 20 random characters of [a-z0-9].
+// NewID returns prefix + "_" + 20 random characters of [a-z0-9], each
+// uniformly distributed.
 func NewID(prefix string) string {
-	var raw [20]byte
-	if _, err := rand.Read(raw[:]); err != nil {
-		panic("edgeflow: crypto/rand failed: " + err.Error())
-	}
-	b := make([]byte, 0, len(prefix)+21)
+	const n = 20
+	// Bytes at or above 252 (= 7*36) are dropped so that every character is
+	// equally likely.
+	const limit = 256 - 256%len(idAlphabet)
+	b := make([]byte, 0, len(prefix)+1+n)
 	b = append(b, prefix...)
 	b = append(b, '_')
-	for _, c := range raw {
-		b = append(b, idAlphabet[int(c)%len(idAlphabet)])
+	var raw [32]byte
+	for len(b) < len(prefix)+1+n {
+		rand.Read(raw[:]) // never fails (crypto/rand)
+		for _, c := range raw {
+			if int(c) < limit && len(b) < len(prefix)+1+n {
+				b = append(b, idAlphabet[int(c)%len(idAlphabet)])
+			}
+		}
 	}
 	return string(b)
 }
