@@ -52,7 +52,7 @@ func (s *Store) CreateSession(ctx context.Context, ses *edgeflow.Session) error 
 	ses.CreatedAt = s.timestamp()
 	ses.ExpiresAt = norm(ses.ExpiresAt)
 	ses.RevokedAt = normPtr(ses.RevokedAt)
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, user_id, token_hash, csrf_token, active_organization_id,
 			active_project_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			ses.ID, ses.UserID, ses.TokenHash, ses.CSRFToken, ses.ActiveOrganizationID, ses.ActiveProjectID,
@@ -79,7 +79,7 @@ func (s *Store) FindSessionByTokenHash(ctx context.Context, hash []byte, now tim
 // SetSessionActive changes the active organization and project; ENotFound
 // for an unknown session.
 func (s *Store) SetSessionActive(ctx context.Context, sessionID, organizationID, projectID string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET active_organization_id = ?, active_project_id = ? WHERE id = ?`,
 			organizationID, projectID, sessionID)
 		return affected(res, err, "session")
@@ -89,7 +89,7 @@ func (s *Store) SetSessionActive(ctx context.Context, sessionID, organizationID,
 // RevokeSession marks the session revoked at at (the first revocation time
 // is kept); ENotFound for an unknown session.
 func (s *Store) RevokeSession(ctx context.Context, sessionID string, at time.Time) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`,
 			micros(at), sessionID)
 		return affected(res, err, "session")
@@ -295,7 +295,7 @@ func (s *Store) CreateAPIKey(ctx context.Context, k *edgeflow.APIKey) error {
 // the read cache (cache.go): a revocation, in this process or another one,
 // shows from the next call on. Unknown hashes are not cached.
 func (s *Store) FindAPIKeyByHash(ctx context.Context, hash []byte) (*edgeflow.APIKey, error) {
-	gen, ok := s.cache.current(ctx)
+	gen, ok := s.cache.current(ctx, scopeKeys)
 	if ok {
 		if k, hit := s.cache.key(gen, hash); hit {
 			return cloneKey(k), nil

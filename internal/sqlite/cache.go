@@ -12,24 +12,38 @@ import (
 
 // The read cache keeps workflow list pages (with their encoded bytes) and
 // API keys by hash, the two reads every listing request makes. Correctness
-// rests on one generation counter:
+// rests on one generation counter per kind of entry (lists, keys):
 //
-//   - every write transaction of this Store bumps it after its commit;
-//   - every cached read first checks whether any connection, in this process
-//     or another one (`edgeflow admin bootstrap`), has committed to the file
-//     since the last check (the WAL-index header or PRAGMA data_version on a
-//     dedicated connection, see current); a change bumps it too;
-//   - a read loads the generation after that check and before its query, and
-//     an entry serves only readers holding the generation it was filled under.
+//   - every write transaction of this Store bumps, after its commit, the
+//     counters of the kinds it can change (its scope: a version or a run
+//     leaves the API keys alone, see writeScope);
+//   - every cached read first checks whether any other connection, in this
+//     process or another one (`edgeflow admin bootstrap`), has committed to
+//     the file since the last check (the WAL-index header or PRAGMA
+//     data_version on a dedicated connection, see current); a change bumps
+//     every counter;
+//   - a read loads its kind's counter after that check and before its query,
+//     and an entry serves only readers holding the counter it was filled
+//     under.
 //
-// So an entry never outlives a commit that happened before a reader started:
-// either the commit is seen by the check (and the generation moves on), or it is this Store's own and bumped the generation before the
-// writing call returned. An entry filled from a snapshot taken just before a
-// commit carries the generation of before the bump and is never served. When
-// the check fails (a closed or cancelled connection), the read bypasses the
-// cache.
+// So an entry never outlives a commit that happened before a reader
+// started: either the commit is seen by the check (and every counter moves
+// on), or it is this Store's own and bumped the counters of what it changed
+// before the writing call returned. An entry filled from a snapshot taken
+// just before a commit carries the counter of before the bump and is never
+// served. When the check fails (a closed or cancelled connection), the read
+// bypasses the cache.
+//
+// The Store's own commits also change the WAL-index header. So that they do
+// not count as foreign, a write reads the header while it holds the write
+// lock (nobody else can commit then) and again after its commit: when the
+// check had seen everything before the write and the header after it is one
+// commit further (the change counter, iChange, grows by exactly one per
+// commit), that one commit is the write's own and the check adopts the new
+// header. Anything else is left for the check to see as a foreign change.
 type readCache struct {
-	gen atomic.Uint64
+	listGen atomic.Uint64 // generation of workflow list pages
+	keyGen  atomic.Uint64 // generation of API keys
 
 	watchMu   sync.Mutex // guards the fields up to lastOK
 	checked   sync.Cond  // on watchMu: a check finished
@@ -48,11 +62,28 @@ type readCache struct {
 	shmGone *shmWatch  // shm after close, to release once the connections are closed
 	shmLast [shmHeaderWords]uint32
 
-	mu     sync.Mutex
-	mapGen uint64 // generation of every entry in lists and keys
-	lists  map[listKey]*listEntry
-	keys   map[string]edgeflow.APIKey
+	mu         sync.Mutex
+	listMapGen uint64 // generation of every entry in lists
+	keyMapGen  uint64 // generation of every entry in keys
+	lists      map[listKey]*listEntry
+	keys       map[string]edgeflow.APIKey
 }
+
+// writeScope says which kinds of cache entries a write transaction can
+// change.
+type writeScope uint8
+
+const (
+	// scopeNone: the write touches no table the cache reads from (workflows,
+	// api_keys, nor any table whose deletes cascade into them).
+	scopeNone writeScope = 0
+	// scopeLists: the write can change workflows rows (list pages).
+	scopeLists writeScope = 1 << iota
+	// scopeKeys: the write can change api_keys rows.
+	scopeKeys
+	// scopeAll: anything, the default.
+	scopeAll = scopeLists | scopeKeys
+)
 
 // maxCachedPages and maxCachedKeys bound the cache (about 30 KB per page of 50
 // workflows); when full it starts over.
@@ -148,12 +179,61 @@ func (c *readCache) close() error {
 	return err
 }
 
-// invalidate ends the current generation.
-func (c *readCache) invalidate() { c.gen.Add(1) }
+// invalidate ends the current generation of the kinds in sc.
+func (c *readCache) invalidate(sc writeScope) {
+	if sc&scopeLists != 0 {
+		c.listGen.Add(1)
+	}
+	if sc&scopeKeys != 0 {
+		c.keyGen.Add(1)
+	}
+}
+
+// hdrIChange is the index of iChange, the commit counter, in the WAL-index
+// header (after iVersion and an unused word).
+const hdrIChange = 2
+
+// beginWrite reads the WAL-index header for endWrite; call it while holding
+// the write lock (after BEGIN IMMEDIATE). ok is false without a mapped
+// WAL-index.
+func (c *readCache) beginWrite() (h [shmHeaderWords]uint32, ok bool) {
+	c.shmMu.Lock()
+	defer c.shmMu.Unlock()
+	if c.shm == nil {
+		return h, false
+	}
+	c.shm.read(&h)
+	return h, true
+}
+
+// endWrite ends the generation of the kinds in sc after a write transaction
+// is over, committed or not, and when the header changed by exactly the
+// write's own commit since beginWrite read h0 (and the check had seen h0),
+// adopts the new header so that the commit does not count as foreign.
+func (c *readCache) endWrite(h0 [shmHeaderWords]uint32, ok bool, sc writeScope) {
+	c.invalidate(sc)
+	if !ok {
+		return
+	}
+	c.shmMu.Lock()
+	defer c.shmMu.Unlock()
+	if c.shm == nil || c.shmLast != h0 {
+		return
+	}
+	var h [shmHeaderWords]uint32
+	c.shm.read(&h)
+	const half = shmHeaderWords / 2
+	if [half]uint32(h[:half]) != [half]uint32(h[half:]) {
+		return // a header being written: leave it to the check
+	}
+	if h[hdrIChange] == h0[hdrIChange]+1 {
+		c.shmLast = h
+	}
+}
 
 // current checks for commits by other connections and returns the generation
-// a read may use; ok is false when the check failed and the read must go to
-// the database.
+// of kind (scopeLists or scopeKeys) a read may use; ok is false when the
+// check failed and the read must go to the database.
 //
 // Where the WAL-index can be mapped (unix), the check compares its header
 // with the one seen last: SQLite rewrites it, with a new change counter, on
@@ -167,17 +247,17 @@ func (c *readCache) invalidate() { c.gen.Add(1) }
 // check serves every caller that arrived before it started: concurrent
 // readers wait for the running check to end and then share the next one, so
 // under load there are far fewer checks than reads, one at a time.
-func (c *readCache) current(ctx context.Context) (gen uint64, ok bool) {
+func (c *readCache) current(ctx context.Context, kind writeScope) (gen uint64, ok bool) {
 	c.shmMu.Lock()
 	if c.shm != nil {
 		var h [shmHeaderWords]uint32
 		c.shm.read(&h)
 		if h != c.shmLast {
 			c.shmLast = h
-			c.gen.Add(1)
+			c.invalidate(scopeAll)
 		}
 		c.shmMu.Unlock()
-		return c.gen.Load(), true
+		return c.load(kind), true
 	}
 	c.shmMu.Unlock()
 	c.watchMu.Lock()
@@ -200,7 +280,7 @@ func (c *readCache) current(ctx context.Context) (gen uint64, ok bool) {
 		c.watchMu.Lock()
 		if err == nil && dv != c.lastDV {
 			c.lastDV = dv
-			c.gen.Add(1)
+			c.invalidate(scopeAll)
 		}
 		c.lastOK = err == nil
 		c.finished = seq
@@ -212,19 +292,26 @@ func (c *readCache) current(ctx context.Context) (gen uint64, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	return c.gen.Load(), true
+	return c.load(kind), true
 }
 
-// resetLocked drops every entry when gen is newer than the stored ones.
-// c.mu must be held.
-func (c *readCache) resetLocked(gen uint64) bool {
-	if gen < c.mapGen {
+// load returns the generation of kind.
+func (c *readCache) load(kind writeScope) uint64 {
+	if kind == scopeKeys {
+		return c.keyGen.Load()
+	}
+	return c.listGen.Load()
+}
+
+// resetLocked drops every entry of *m when gen is newer than *mapGen, and
+// reports whether an entry of gen may be stored. c.mu must be held.
+func resetLocked[K comparable, V any](m *map[K]V, mapGen *uint64, gen uint64) bool {
+	if gen < *mapGen {
 		return false // a reader of an older generation: do not store
 	}
-	if gen > c.mapGen || c.lists == nil {
-		c.mapGen = gen
-		c.lists = map[listKey]*listEntry{}
-		c.keys = map[string]edgeflow.APIKey{}
+	if gen > *mapGen || *m == nil {
+		*mapGen = gen
+		*m = map[K]V{}
 	}
 	return true
 }
@@ -232,7 +319,7 @@ func (c *readCache) resetLocked(gen uint64) bool {
 func (c *readCache) page(gen uint64, k listKey) *listEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen != c.mapGen {
+	if gen != c.listMapGen {
 		return nil
 	}
 	return c.lists[k]
@@ -241,7 +328,7 @@ func (c *readCache) page(gen uint64, k listKey) *listEntry {
 func (c *readCache) putPage(gen uint64, k listKey, e *listEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.resetLocked(gen) {
+	if !resetLocked(&c.lists, &c.listMapGen, gen) {
 		return
 	}
 	if len(c.lists) >= maxCachedPages {
@@ -253,7 +340,7 @@ func (c *readCache) putPage(gen uint64, k listKey, e *listEntry) {
 func (c *readCache) key(gen uint64, hash []byte) (edgeflow.APIKey, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen != c.mapGen {
+	if gen != c.keyMapGen {
 		return edgeflow.APIKey{}, false
 	}
 	k, ok := c.keys[string(hash)]
@@ -263,7 +350,7 @@ func (c *readCache) key(gen uint64, hash []byte) (edgeflow.APIKey, bool) {
 func (c *readCache) putKey(gen uint64, k edgeflow.APIKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.resetLocked(gen) {
+	if !resetLocked(&c.keys, &c.keyMapGen, gen) {
 		return
 	}
 	if len(c.keys) >= maxCachedKeys {
@@ -291,7 +378,7 @@ func clonePtr[T any](p *T) *T {
 // listWorkflows returns the page of ListWorkflows with the cache entry it
 // came from (nil when the cache was bypassed).
 func (s *Store) listWorkflows(ctx context.Context, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Workflow], *listEntry, uint64, error) {
-	gen, ok := s.cache.current(ctx)
+	gen, ok := s.cache.current(ctx, scopeLists)
 	k := listKey{project: projectID, cursor: opts.Cursor, limit: pageLimit(opts.Limit)}
 	if ok {
 		if e := s.cache.page(gen, k); e != nil {
@@ -333,7 +420,7 @@ func (s *Store) ListWorkflowsEncoded(ctx context.Context, projectID string, opts
 	}
 	if e != nil {
 		s.cache.mu.Lock()
-		if gen == s.cache.mapGen {
+		if gen == s.cache.listMapGen {
 			e.encoded, e.encoding = b, encoding
 		}
 		s.cache.mu.Unlock()

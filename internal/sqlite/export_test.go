@@ -10,4 +10,23 @@ func OpenWithoutShmWatch(ctx context.Context, path string) (*Store, error) {
 }
 
 // InvalidateCache ends the read cache's generation, as a write would.
-func (s *Store) InvalidateCache() { s.cache.invalidate() }
+func (s *Store) InvalidateCache() { s.cache.invalidate(scopeAll) }
+
+// WatchesShm reports whether the read cache reads the WAL-index header (and
+// so can tell the Store's own commits from other connections').
+func (s *Store) WatchesShm() bool {
+	s.cache.shmMu.Lock()
+	defer s.cache.shmMu.Unlock()
+	return s.cache.shm != nil
+}
+
+// APIKeyCached reports whether FindAPIKeyByHash would now serve hash from
+// the read cache.
+func (s *Store) APIKeyCached(ctx context.Context, hash []byte) bool {
+	gen, ok := s.cache.current(ctx, scopeKeys)
+	if !ok {
+		return false
+	}
+	_, hit := s.cache.key(gen, hash)
+	return hit
+}

@@ -33,7 +33,7 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 	r.CreatedAt = s.timestamp()
 	r.UpdatedAt = r.CreatedAt
 	r.StartedAt, r.EndedAt, r.NextRefreshAt = normPtr(r.StartedAt), normPtr(r.EndedAt), normPtr(r.NextRefreshAt)
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT project_id FROM workflows WHERE id = ?`, r.WorkflowID).
 			Scan(&r.ProjectID); err != nil {
 			return dbErr(err, "workflow", "", "")
@@ -93,7 +93,7 @@ func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflo
 // from the stored row; ENotFound for an unknown run of the workflow.
 func (s *Store) UpdateRun(ctx context.Context, r *edgeflow.Run) error {
 	now := s.timestamp()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		got, err := scanRun(tx.QueryRowContext(ctx, `UPDATE runs SET status = ?, status_detail = ?, output = ?, error = ?,
 			steps = ?, started_at = ?, ended_at = ?, next_refresh_at = ?, refresh_failures = ?, updated_at = ?
 			WHERE workflow_id = ? AND id = ? RETURNING `+runCols,
@@ -147,7 +147,7 @@ func (s *Store) CreateConnection(ctx context.Context, c *edgeflow.Connection) er
 	}
 	c.CreatedAt = s.timestamp()
 	c.UpdatedAt = c.CreatedAt
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO connections (`+connectionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			c.ID, c.OrganizationID, c.Provider, c.Name, c.AccountID, c.SealedCredentials, micros(c.CreatedAt), micros(c.UpdatedAt))
 		return dbErr(err, "connection", "", "organization")
@@ -178,7 +178,7 @@ func (s *Store) ListConnections(ctx context.Context, organizationID string, opts
 // organization.
 func (s *Store) UpdateConnection(ctx context.Context, c *edgeflow.Connection) error {
 	now := s.timestamp()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		got, err := scanConnection(tx.QueryRowContext(ctx, `UPDATE connections SET provider = ?, name = ?, account_id = ?,
 			sealed_credentials = ?, updated_at = ? WHERE organization_id = ? AND id = ? RETURNING `+connectionCols,
 			c.Provider, c.Name, c.AccountID, c.SealedCredentials, micros(now), c.OrganizationID, c.ID))
@@ -193,7 +193,7 @@ func (s *Store) UpdateConnection(ctx context.Context, c *edgeflow.Connection) er
 // DeleteConnection deletes the connection; EConflict while an active
 // deployment uses it, ENotFound outside the organization.
 func (s *Store) DeleteConnection(ctx context.Context, organizationID, id string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		var inUse bool
 		err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM deployments WHERE connection_id = c.id AND status = 'active')
 			FROM connections c WHERE c.organization_id = ? AND c.id = ?`, organizationID, id).Scan(boolCol{&inUse})
@@ -225,7 +225,7 @@ func (s *Store) CreateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
 	}
 	v.CreatedAt = s.timestamp()
 	v.UpdatedAt = v.CreatedAt
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		if v.ProjectID != "" {
 			var one int
 			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM projects WHERE organization_id = ? AND id = ?`,
@@ -264,7 +264,7 @@ func (s *Store) ListEnvVars(ctx context.Context, organizationID, projectID strin
 // the organization.
 func (s *Store) UpdateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
 	now := s.timestamp()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		got, err := scanEnvVar(tx.QueryRowContext(ctx, `UPDATE env_vars SET name = ?, value = ?, is_secret = ?, updated_at = ?
 			WHERE organization_id = ? AND id = ? RETURNING `+envVarCols,
 			v.Name, v.Value, boolArg(v.IsSecret), micros(now), v.OrganizationID, v.ID))
@@ -278,7 +278,7 @@ func (s *Store) UpdateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
 
 // DeleteEnvVar deletes the variable; ENotFound outside the organization.
 func (s *Store) DeleteEnvVar(ctx context.Context, organizationID, id string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM env_vars WHERE organization_id = ? AND id = ?`, organizationID, id)
 		return affected(res, err, "environment variable")
 	})
@@ -302,7 +302,7 @@ func (s *Store) InstallNode(ctx context.Context, n *edgeflow.InstalledNode) erro
 	}
 	n.InstalledAt = s.timestamp()
 	n.UpdatedAt = n.InstalledAt
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO installed_nodes (`+installedNodeCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			n.ID, n.OrganizationID, n.NodeID, n.Version, rawArg(n.Definition), n.Template, n.Checksum, n.InstalledBy,
 			micros(n.InstalledAt), micros(n.UpdatedAt))
@@ -334,7 +334,7 @@ func (s *Store) ListInstalledNodes(ctx context.Context, organizationID string, o
 // n; ENotFound when it is not installed.
 func (s *Store) UpdateInstalledNode(ctx context.Context, n *edgeflow.InstalledNode) error {
 	now := s.timestamp()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		got, err := scanInstalledNode(tx.QueryRowContext(ctx, `UPDATE installed_nodes SET version = ?, definition = ?,
 			template = ?, checksum = ?, updated_at = ? WHERE organization_id = ? AND node_id = ? RETURNING `+installedNodeCols,
 			n.Version, rawArg(n.Definition), n.Template, n.Checksum, micros(now), n.OrganizationID, n.NodeID))
@@ -348,7 +348,7 @@ func (s *Store) UpdateInstalledNode(ctx context.Context, n *edgeflow.InstalledNo
 
 // UninstallNode deletes the installation; ENotFound when it is not installed.
 func (s *Store) UninstallNode(ctx context.Context, organizationID, nodeID string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM installed_nodes WHERE organization_id = ? AND node_id = ?`,
 			organizationID, nodeID)
 		return affected(res, err, "installed node")
@@ -366,7 +366,7 @@ const hitRetention = time.Hour
 func (s *Store) Hit(ctx context.Context, key string, windowStart time.Time) (int, error) {
 	ws := micros(norm(windowStart))
 	var n int
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `INSERT INTO rate_hits (key, window_start, count) VALUES (?, ?, 1)
 			ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`, key, ws).Scan(&n); err != nil {
 			return dbErr(err, "rate limit counter", "", "")

@@ -58,6 +58,8 @@ type Store struct {
 	now func() time.Time
 
 	stmts     sync.Map // query text -> *sql.Stmt prepared on r
+	wstmts    sync.Map // query text -> *sql.Stmt prepared on w
+	ckpt      checkpointer
 	touched   sync.Map // API key id -> last recorded use (unix micros)
 	lastPrune atomic.Int64
 	cache     readCache // workflow list pages and API keys (cache.go)
@@ -83,7 +85,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.now = time.Now
 	}
 	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeout.Milliseconds())
-	w, err := sql.Open("sqlite", path+"?"+common+"&_txlock=immediate&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
+	w, err := sql.Open("sqlite", path+"?"+common+"&_txlock=immediate&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"+
+		"&_pragma=wal_autocheckpoint(0)")
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -121,6 +124,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		} else {
 			s.log.Info("read cache checks PRAGMA data_version", "engine", "sqlite", "reason", err.Error())
 		}
+	}
+	if err := s.ckpt.start(ctx, path+"?_pragma=busy_timeout(100)", s.log); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	return s, nil
 }
@@ -193,11 +200,14 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close releases the prepared statements, the read cache and both
 // connection pools.
 func (s *Store) Close() error {
-	s.stmts.Range(func(k, v any) bool {
-		v.(*sql.Stmt).Close()
-		return true
-	})
-	errs := []error{s.cache.close()}
+	errs := []error{s.ckpt.stop()}
+	for _, m := range []*sync.Map{&s.stmts, &s.wstmts} {
+		m.Range(func(k, v any) bool {
+			v.(*sql.Stmt).Close()
+			return true
+		})
+	}
+	errs = append(errs, s.cache.close())
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
 	}
@@ -212,11 +222,18 @@ func (s *Store) Close() error {
 // write ends the read cache's generation once it is over, committed or not,
 // so no Store method that changes rows can leave a stale cache entry behind.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return s.writeScoped(ctx, scopeAll, fn)
+}
+
+// writeScoped is write for a transaction that can change only the kinds of
+// cache entries in sc (cache.go): the other kinds stay cached.
+func (s *Store) writeScoped(ctx context.Context, sc writeScope, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlite: begin: %w", err)
 	}
-	defer s.cache.invalidate()
+	h0, hok := s.cache.beginWrite()
+	defer s.cache.endWrite(h0, hok, sc)
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err
@@ -224,7 +241,27 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("sqlite: commit: %w", err)
 	}
+	s.ckpt.wrote()
 	return nil
+}
+
+// wstmt returns query prepared on the writer connection, preparing it once;
+// use it in a write transaction through tx.StmtContext, which reuses the
+// connection's prepared statement. Call it outside the transaction: the
+// writer pool has a single connection.
+func (s *Store) wstmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := s.wstmts.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := s.w.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: prepare: %w", err)
+	}
+	if prev, loaded := s.wstmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
 }
 
 // stmt returns query prepared on the reader pool, preparing it once.

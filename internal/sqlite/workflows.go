@@ -47,7 +47,7 @@ func (s *Store) CreateWorkflow(ctx context.Context, w *edgeflow.Workflow) error 
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT organization_id FROM projects WHERE id = ?`, w.ProjectID).
 			Scan(&w.OrganizationID); err != nil {
 			return dbErr(err, "project", "", "")
@@ -101,7 +101,7 @@ func (s *Store) UpdateWorkflow(ctx context.Context, w *edgeflow.Workflow) error 
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		got, err := scanWorkflow(tx.QueryRowContext(ctx, `UPDATE workflows SET name = ?, description = ?, env_vars = ?,
 			trigger_code = ?, dependencies = ?, deploy_config = ?, updated_at = ?
 			WHERE project_id = ? AND id = ? RETURNING `+workflowCols,
@@ -119,7 +119,7 @@ func (s *Store) UpdateWorkflow(ctx context.Context, w *edgeflow.Workflow) error 
 // target project is not in the same organization.
 func (s *Store) MoveWorkflow(ctx context.Context, fromProjectID, id, toProjectID string) error {
 	now := s.timestamp()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		var org string
 		if err := tx.QueryRowContext(ctx, `SELECT organization_id FROM workflows WHERE project_id = ? AND id = ?`,
 			fromProjectID, id).Scan(&org); err != nil {
@@ -150,7 +150,7 @@ func (s *Store) MoveWorkflow(ctx context.Context, fromProjectID, id, toProjectID
 // DeleteWorkflow deletes the workflow with its versions, deployments and
 // runs; ENotFound outside the project.
 func (s *Store) DeleteWorkflow(ctx context.Context, projectID, id string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM workflows WHERE project_id = ? AND id = ?`, projectID, id)
 		return affected(res, err, "workflow")
 	})
@@ -192,29 +192,46 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	var stmts [4]*sql.Stmt
+	for i, q := range createVersionSQL {
+		if stmts[i], err = s.wstmt(ctx, q); err != nil {
+			return err
+		}
+	}
+	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		var n int
-		if err := tx.QueryRowContext(ctx, `UPDATE workflows SET last_version = last_version + 1 WHERE id = ?
-			RETURNING last_version`, v.WorkflowID).Scan(&n); err != nil {
+		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, v.WorkflowID).Scan(&n); err != nil {
 			return dbErr(err, "workflow", "", "")
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO versions (id, workflow_id, number, ir, code, locked, node_types,
-			created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := tx.StmtContext(ctx, stmts[1]).ExecContext(ctx,
 			v.ID, v.WorkflowID, n, rawArg(v.IR), v.Code, boolArg(v.Locked), nodeTypes, v.CreatedBy, micros(v.CreatedAt))
 		if err != nil {
 			return dbErr(err, "version", "", "workflow")
 		}
-		for _, node := range nodeIDs(v.NodeTypes) {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO version_nodes (version_id, node_id) VALUES (?, ?)`, v.ID, node); err != nil {
-				return dbErr(err, "version", "", "")
+		if nodes := nodeIDs(v.NodeTypes); len(nodes) > 0 {
+			insNode := tx.StmtContext(ctx, stmts[2])
+			for _, node := range nodes {
+				if _, err := insNode.ExecContext(ctx, v.ID, node); err != nil {
+					return dbErr(err, "version", "", "")
+				}
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE workflows SET current_version_id = ? WHERE id = ?`, v.ID, v.WorkflowID); err != nil {
+		if _, err := tx.StmtContext(ctx, stmts[3]).ExecContext(ctx, v.ID, v.WorkflowID); err != nil {
 			return dbErr(err, "workflow", "", "")
 		}
 		v.Number = n
 		return nil
 	})
+}
+
+// createVersionSQL are the statements of CreateVersion, prepared once on the
+// writer connection.
+var createVersionSQL = [4]string{
+	`UPDATE workflows SET last_version = last_version + 1 WHERE id = ? RETURNING last_version`,
+	`INSERT INTO versions (id, workflow_id, number, ir, code, locked, node_types, created_by, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	`INSERT INTO version_nodes (version_id, node_id) VALUES (?, ?)`,
+	`UPDATE workflows SET current_version_id = ? WHERE id = ?`,
 }
 
 // FindVersionByID returns the workflow's version with IR and code, or ENotFound.
@@ -242,7 +259,7 @@ func (s *Store) ListVersions(ctx context.Context, workflowID string, opts edgefl
 
 // SetVersionLocked locks or unlocks the version; ENotFound outside the workflow.
 func (s *Store) SetVersionLocked(ctx context.Context, workflowID, id string, locked bool) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE versions SET locked = ? WHERE workflow_id = ? AND id = ?`,
 			boolArg(locked), workflowID, id)
 		return affected(res, err, "version")
@@ -253,7 +270,7 @@ func (s *Store) SetVersionLocked(ctx context.Context, workflowID, id string, loc
 // workflow's active version or the version of an active deployment. Deleting
 // the current version makes the highest remaining one current.
 func (s *Store) DeleteVersion(ctx context.Context, workflowID, id string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		var locked, inUse bool
 		var current, active string
 		err := tx.QueryRowContext(ctx, `SELECT v.locked, w.current_version_id, w.active_version_id,
@@ -303,7 +320,7 @@ func (s *Store) RecordDeployment(ctx context.Context, d *edgeflow.Deployment) er
 	d.CreatedAt = s.timestamp()
 	d.Status = edgeflow.DeploymentActive
 	d.RemovedAt = nil
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		var project string
 		if err := tx.QueryRowContext(ctx, `SELECT project_id FROM workflows WHERE id = ?`, d.WorkflowID).Scan(&project); err != nil {
 			return dbErr(err, "workflow", "", "")
@@ -363,7 +380,7 @@ func (s *Store) ListDeployments(ctx context.Context, f edgeflow.DeploymentFilter
 // ENotFound when nothing is deployed there.
 func (s *Store) RemoveDeployment(ctx context.Context, workflowID, connectionID string, at time.Time) (*edgeflow.Deployment, error) {
 	var out edgeflow.Deployment
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		d, err := scanDeployment(tx.QueryRowContext(ctx, `UPDATE deployments SET status = 'removed', removed_at = ?
 			WHERE workflow_id = ? AND connection_id = ? AND status = 'active' RETURNING `+deploymentCols,
 			micros(at), workflowID, connectionID))
