@@ -159,7 +159,7 @@ func (p *cfProvider) GetInstance(ctx context.Context, wf, id string) (*Instance,
 	if err != nil {
 		return nil, err
 	}
-	in := &Instance{Status: st.Status, Output: st.Output, Start: st.Start, End: st.End}
+	in := &Instance{Status: st.Status, Output: st.Output, Params: st.Params, Start: st.Start, End: st.End}
 	if st.Error != nil {
 		in.Error = st.Error.Message
 		if in.Error == "" {
@@ -176,6 +176,18 @@ func (p *cfProvider) GetInstance(ctx context.Context, wf, id string) (*Instance,
 
 func (p *cfProvider) ChangeInstanceStatus(ctx context.Context, wf, id, action string) error {
 	return p.c.ChangeInstanceStatus(ctx, wf, id, action)
+}
+
+func (p *cfProvider) ListInstances(ctx context.Context, wf string, page, perPage int) ([]InstanceSummary, error) {
+	list, err := p.c.ListInstances(ctx, wf, cloudflare.InstancesQuery{Page: page, PerPage: perPage})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]InstanceSummary, len(list))
+	for i, it := range list {
+		out[i] = InstanceSummary{ID: it.ID, Status: it.Status, CreatedOn: it.CreatedOn}
+	}
+	return out, nil
 }
 
 func (p *cfProvider) EnsureKVNamespace(ctx context.Context, title string) (string, error) {

@@ -104,6 +104,7 @@ type Service struct {
 	providerCount atomic.Int64
 	deployMu      sync.Mutex
 	deployLock    map[string]*sync.Mutex // workflow id -> serializes deploys and takedowns
+	cron          cronWatches            // deployments cron discovery looks at
 }
 
 // New returns a service. Store and Secrets are required.

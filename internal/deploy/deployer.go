@@ -218,6 +218,9 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 
 	prev, err := s.store.FindActiveDeployment(ctx, w.ID, p.connection.ID)
 	if err == nil && prev.VersionID == v.ID && prev.URL == workerURL && prev.ScriptName == art.ScriptName {
+		if len(art.Crons) > 0 {
+			s.watchCron(prev)
+		}
 		emit(StageCompleted, "Deployment complete (version unchanged)")
 		return prev, nil
 	}
@@ -238,6 +241,9 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	}
 	if err := s.store.RecordDeployment(ctx, d); err != nil {
 		return fail(err)
+	}
+	if len(art.Crons) > 0 {
+		s.watchCron(d)
 	}
 	emit(StageCompleted, "Deployment complete")
 	return d, nil

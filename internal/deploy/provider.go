@@ -42,6 +42,9 @@ type Provider interface {
 	GetInstance(ctx context.Context, workflowName, id string) (*Instance, error)
 	// ChangeInstanceStatus sends "pause", "resume" or "terminate".
 	ChangeInstanceStatus(ctx context.Context, workflowName, id, action string) error
+	// ListInstances returns page (1-based) of the Workflow's instances,
+	// newest first, at most perPage (1-100) of them.
+	ListInstances(ctx context.Context, workflowName string, page, perPage int) ([]InstanceSummary, error)
 
 	// EnsureKVNamespace finds the namespace titled title, creating it when
 	// missing, and returns its id.
@@ -133,8 +136,18 @@ type Instance struct {
 	// Error is the failure reason ("" when none).
 	Error string
 	Steps json.RawMessage
-	Start *time.Time
-	End   *time.Time
+	// Params are the instance's params (nil when the provider does not say).
+	Params json.RawMessage
+	Start  *time.Time
+	End    *time.Time
+}
+
+// InstanceSummary is one entry of a provider's instance list. CreatedOn is
+// nil when the provider does not report it.
+type InstanceSummary struct {
+	ID        string
+	Status    string
+	CreatedOn *time.Time
 }
 
 // KVNamespace is a key-value namespace.

@@ -14,13 +14,18 @@ type RefresherOptions struct {
 	Batch int
 	// Concurrency is how many runs are refreshed at once; 0 means 8.
 	Concurrency int
+	// DiscoverInterval is how often cron discovery (DiscoverCronRuns) runs;
+	// 0 means 10 × Interval.
+	DiscoverInterval time.Duration
 }
 
 // RunRefresher brings non-final runs up to date until ctx is cancelled, so
 // that run lists are true without anyone polling. Each run is read again
 // when its NextRefreshAt is due: after 0.5 s while it is young, up to every
 // 30 s when old, and with back-off (1 s doubling to 5 minutes) while the
-// provider fails. serve starts it once per process.
+// provider fails. Every DiscoverInterval it also runs DiscoverCronRuns, so
+// that instances the provider starts on a cron schedule become runs. serve
+// starts it once per process.
 func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 	if opts.Interval <= 0 {
 		opts.Interval = 500 * time.Millisecond
@@ -31,13 +36,21 @@ func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 8
 	}
+	if opts.DiscoverInterval <= 0 {
+		opts.DiscoverInterval = 10 * opts.Interval
+	}
 	t := time.NewTicker(opts.Interval)
 	defer t.Stop()
+	var lastDiscovery time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if now := time.Now(); now.Sub(lastDiscovery) >= opts.DiscoverInterval {
+			lastDiscovery = now
+			s.DiscoverCronRuns(ctx)
 		}
 		s.RefreshDue(ctx, opts.Batch, opts.Concurrency)
 	}

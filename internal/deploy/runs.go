@@ -218,7 +218,8 @@ func (s *Service) GetRun(ctx context.Context, projectID, workflowID, runID strin
 
 // ListRuns lists runs newest first (a project's, or one workflow's when
 // f.WorkflowID is set, filtered by f.Status). A status outside the six run
-// states is validation_failed.
+// states is validation_failed. The first list of a project in this process
+// also makes cron discovery look at the project's active deployments.
 func (s *Service) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], error) {
 	if f.Status != "" && !validStatus(f.Status) {
 		return edgeflow.Page[edgeflow.Run]{}, edgeflow.Invalid("/status",
@@ -229,6 +230,7 @@ func (s *Service) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgef
 			return edgeflow.Page[edgeflow.Run]{}, err
 		}
 	}
+	s.seedCronWatches(ctx, f.ProjectID)
 	return s.store.ListRuns(ctx, f, opts)
 }
 

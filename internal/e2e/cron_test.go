@@ -11,11 +11,12 @@ import (
 
 // A workflow with a cron trigger is deployed with its schedule, and the
 // edge's scheduler starts an instance at a matching minute; redeploying it
-// without the trigger clears the schedule.
+// without the trigger clears the schedule. The instance the scheduler
+// started is discovered as a run and completes.
 func TestCronTriggerSchedules(t *testing.T) {
 	requireEdge(t)
 	t.Parallel()
-	s := newServer(t, serverOptions{})
+	s := newServer(t, serverOptions{refresherInterval: 50 * time.Millisecond})
 	ir := chain("cron", step("tick", "return { fired: true };"))
 	ir["trigger"] = map[string]any{"type": "cron", "expression": "*/5 * * * *"}
 	id, _ := s.workflow("cron", "workflow", ir)
@@ -30,6 +31,34 @@ func TestCronTriggerSchedules(t *testing.T) {
 	}
 	if started := fireCron(t, "2026-01-01T00:07:00Z"); strings.Contains(started, d.WorkflowName) {
 		t.Fatalf("the scheduler at 00:07 started %s; */5 must not match", started)
+	}
+
+	// The instance the scheduler started becomes a run of the workflow
+	// (cron discovery in the refresher loop), once, and completes with the
+	// step's output.
+	var found run
+	deadline := time.Now().Add(60 * time.Second)
+	for found.ID == "" && time.Now().Before(deadline) {
+		for _, r := range s.runs(id) {
+			found = r
+		}
+		if found.ID == "" {
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	if found.ID == "" {
+		t.Fatal("the cron-started instance never appeared in GET /api/workflows/:id/runs")
+	}
+	if found.InstanceID == "" || found.InstanceID == found.ID || !strings.HasPrefix(found.ID, "run_") {
+		t.Fatalf("discovered run %+v: want a new run id and the provider's instance id", found)
+	}
+	done := s.waitStatus(id, found.ID, "complete", 60*time.Second)
+	if !strings.Contains(string(done.Output), `"fired":true`) {
+		t.Fatalf("output of the cron run = %s, want the step's {fired: true}", done.Output)
+	}
+	time.Sleep(time.Second) // let further discovery passes run
+	if got := s.runs(id); len(got) != 1 {
+		t.Fatalf("runs after more discovery passes = %d, want exactly 1 (no duplicates)", len(got))
 	}
 
 	delete(ir, "trigger")
