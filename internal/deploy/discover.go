@@ -27,14 +27,13 @@ type cronWatch struct {
 	nextAt       time.Time
 }
 
-// cronWatches is the in-process set of deployments discovery looks at. The
-// store cannot list deployments across organizations, so the set is filled
-// by Deploy (a deployment with cron schedules) and, after a restart, by the
-// first ListRuns of each project.
+// cronWatches is the in-process set of deployments discovery looks at: every
+// active deployment read once at the first pass (Store.ListActiveDeployments),
+// then the deployments Deploy makes with cron schedules.
 type cronWatches struct {
 	mu      sync.Mutex
 	m       map[string]*cronWatch // workflow id + "\x00" + connection id
-	seeded  map[string]bool       // project ids whose deployments were read
+	seeded  bool                  // the active deployments were read
 	crons   map[string]bool       // version id -> has a cron trigger
 	passMu  sync.Mutex            // one discovery pass at a time
 	created sync.Map              // instance key -> struct{}: instances known to have a run
@@ -87,39 +86,29 @@ func (s *Service) watchCron(d *edgeflow.Deployment) {
 	s.cron.add(d.ProjectID, d.WorkflowID, d.ConnectionID)
 }
 
-// seedCronWatches adds the active deployments of the project to the watch
-// set, once per process and project; discovery drops those without a cron
+// seedCronWatches adds every active deployment to the watch set, once per
+// process (again after a failure); discovery drops those without a cron
 // trigger on its first look.
-func (s *Service) seedCronWatches(ctx context.Context, projectID string) {
+func (s *Service) seedCronWatches(ctx context.Context) {
 	s.cron.mu.Lock()
-	if s.cron.seeded == nil {
-		s.cron.seeded = map[string]bool{}
-	}
-	done := s.cron.seeded[projectID]
-	s.cron.seeded[projectID] = true
+	done := s.cron.seeded
+	s.cron.seeded = true
 	s.cron.mu.Unlock()
 	if done {
 		return
 	}
-	opts := edgeflow.ListOptions{Limit: 100}
-	for range 100 {
-		pg, err := s.store.ListDeployments(ctx, edgeflow.DeploymentFilter{ProjectID: projectID}, opts)
-		if err != nil {
-			s.log.Warn("runs: list deployments for cron discovery", "project", projectID, "err", err)
-			s.cron.mu.Lock()
-			delete(s.cron.seeded, projectID)
-			s.cron.mu.Unlock()
-			return
+	list, err := s.store.ListActiveDeployments(ctx)
+	if err != nil {
+		s.log.Warn("runs: list active deployments for cron discovery", "err", err)
+		s.cron.mu.Lock()
+		s.cron.seeded = false
+		s.cron.mu.Unlock()
+		return
+	}
+	for _, d := range list {
+		if d.WorkflowName != "" {
+			s.watchCron(&d)
 		}
-		for _, d := range pg.Items {
-			if d.Status == edgeflow.DeploymentActive && d.WorkflowName != "" {
-				s.watchCron(&d)
-			}
-		}
-		if pg.NextCursor == "" {
-			return
-		}
-		opts.Cursor = pg.NextCursor
 	}
 }
 
@@ -161,6 +150,7 @@ func (s *Service) hasCron(ctx context.Context, workflowID, versionID string) (bo
 func (s *Service) DiscoverCronRuns(ctx context.Context) int {
 	s.cron.passMu.Lock()
 	defer s.cron.passMu.Unlock()
+	s.seedCronWatches(ctx)
 	n := 0
 	for _, w := range s.cron.due(s.now()) {
 		if ctx.Err() != nil {

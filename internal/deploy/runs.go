@@ -230,7 +230,6 @@ func (s *Service) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgef
 			return edgeflow.Page[edgeflow.Run]{}, err
 		}
 	}
-	s.seedCronWatches(ctx, f.ProjectID)
 	return s.store.ListRuns(ctx, f, opts)
 }
 

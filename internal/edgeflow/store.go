@@ -108,6 +108,10 @@ type Store interface {
 	// removed and clears the workflow's active version when no active
 	// deployment is left; ENotFound when nothing is deployed there.
 	RemoveDeployment(ctx context.Context, workflowID, connectionID string, at time.Time) (*Deployment, error)
+	// ListActiveDeployments returns every active deployment of every
+	// tenant, oldest first, for background work (run discovery); never for
+	// a client.
+	ListActiveDeployments(ctx context.Context) ([]Deployment, error)
 	// ListWorkflowsUsingNode names the workflows of the organization whose
 	// active deployment's version uses marketplace node nodeID.
 	ListWorkflowsUsingNode(ctx context.Context, organizationID, nodeID string) ([]Workflow, error)

@@ -346,6 +346,25 @@ func (s *Store) ListDeployments(ctx context.Context, f edgeflow.DeploymentFilter
 		})
 }
 
+// ListActiveDeployments returns every active deployment, oldest first.
+func (s *Store) ListActiveDeployments(ctx context.Context) ([]edgeflow.Deployment, error) {
+	rows, err := s.query(ctx, `SELECT `+deploymentCols+` FROM deployments
+		WHERE status = 'active' ORDER BY created_at, id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []edgeflow.Deployment{}
+	for rows.Next() {
+		d, err := scanDeployment(rows)
+		if err != nil {
+			return nil, dbErr(err, "deployment", "", "")
+		}
+		out = append(out, d)
+	}
+	return out, dbErr(rows.Err(), "deployment", "", "")
+}
+
 // RemoveDeployment marks the active deployment of (workflow, connection)
 // removed at at and returns it. The workflow's active version becomes that
 // of its newest remaining active deployment, or "" when none is left.

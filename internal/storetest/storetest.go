@@ -877,6 +877,10 @@ func testDeployments(t *testing.T, s edgeflow.Store) {
 		t.Errorf("deployments of other workflow: %+v", page.Items)
 	}
 
+	active, err := s.ListActiveDeployments(ctx)
+	must(t, err)
+	diff(t, "ListActiveDeployments", active, []edgeflow.Deployment{*d2, *d3})
+
 	at := time.Now().UTC()
 	removed, err := s.RemoveDeployment(ctx, w.ID, cb.ID, at)
 	must(t, err)
@@ -898,6 +902,9 @@ func testDeployments(t *testing.T, s edgeflow.Store) {
 	got, err = s.FindActiveDeployment(ctx, w.ID, ca.ID)
 	must(t, err)
 	diff(t, "redeployed", got, d4)
+	active, err = s.ListActiveDeployments(ctx)
+	must(t, err)
+	diff(t, "ListActiveDeployments after removals", active, []edgeflow.Deployment{*d4})
 }
 
 func activeVersion(t *testing.T, s edgeflow.Store, projectID, workflowID, want string) {
