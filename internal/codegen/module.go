@@ -269,10 +269,16 @@ func (g *gen) jsClass(out *Output, body string) {
 	g.line("")
 }
 
+// oneLine makes s safe inside a line comment: line terminators (JavaScript's
+// include U+2028 and U+2029) and other control characters, among them the
+// region markers of the JavaScript output, become spaces.
 func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\r", " ")
-	s = strings.ReplaceAll(s, "\n", " ")
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s))
 }
 
 // helperSourcesJS are helperSources without type annotations.
