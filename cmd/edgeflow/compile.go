@@ -101,7 +101,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		templates = append(templates, codegen.NodeTemplate{Type: n.Type, Version: n.Version, Source: b.Template, Definition: &def})
 	}
 
-	a, problems := ir.Validate(raw, ir.Options{Nodes: nodes.NewCatalog(entries...)})
+	a, graph, problems := ir.ValidateGraph(raw, ir.Options{Nodes: nodes.NewCatalog(entries...)})
 	if len(problems) > 0 {
 		fmt.Fprintf(stderr, "edgeflow compile: %s is not a valid IR (%d problems):\n", file, len(problems))
 		for _, p := range problems {
@@ -113,7 +113,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return 1
 	}
-	opts := codegen.Options{WorkflowID: *id, DisplayName: a.Metadata.Name, Version: a.Metadata.Version, Templates: templates}
+	opts := codegen.Options{WorkflowID: *id, DisplayName: a.Metadata.Name, Version: a.Metadata.Version, Templates: templates, Graph: graph}
 	for _, n := range envVars {
 		opts.EnvVars = append(opts.EnvVars, codegen.EnvVar{Name: n})
 	}

@@ -234,7 +234,7 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 	catalog := &orgCatalog{load: func() (*nodes.Catalog, []codegen.NodeTemplate, error) {
 		return s.orgNodes(ctx, wf.OrganizationID)
 	}}
-	a, problems := ir.Validate(raw, ir.Options{Nodes: catalog})
+	a, graph, problems := ir.ValidateGraph(raw, ir.Options{Nodes: catalog})
 	if catalog.err != nil {
 		return nil, catalog.err
 	}
@@ -260,7 +260,7 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 	}
 	opts := codegen.Options{
 		WorkflowID: wf.ID, DisplayName: wf.Name, TriggerCode: wf.TriggerCode,
-		EnvVars: codegenEnvVars(wf.EnvVars), Templates: templates, Dependencies: wf.Dependencies,
+		EnvVars: codegenEnvVars(wf.EnvVars), Templates: templates, Dependencies: wf.Dependencies, Graph: graph,
 	}
 	refs := marketplace.NodeRefs(a)
 	for attempt := 1; ; attempt++ {

@@ -84,11 +84,12 @@ func BenchmarkCompile(b *testing.B) {
 			b.Skipf("no benchmark IR %s: %v", name, err)
 		}
 		catalog := nodes.BuiltinCatalog()
-		a, problems := ir.Validate(raw, ir.Options{Nodes: catalog})
+		// As in the service, generation reuses the graph validation built.
+		a, graph, problems := ir.ValidateGraph(raw, ir.Options{Nodes: catalog})
 		if len(problems) > 0 {
 			b.Fatalf("%s: %+v", name, problems[0])
 		}
-		opts := codegen.Options{WorkflowID: "wf_" + name, Version: 1}
+		opts := codegen.Options{WorkflowID: "wf_" + name, Version: 1, Graph: graph}
 		out, err := codegen.Generate(a, opts)
 		if err != nil {
 			b.Fatal(err)
@@ -150,15 +151,17 @@ func BenchmarkCompile(b *testing.B) {
 		b.Run(name+"/total-js", func(b *testing.B) {
 			defer reportCPU(b)()
 			for b.Loop() {
-				a, ps := ir.Validate(raw, ir.Options{Nodes: catalog})
+				a, g, ps := ir.ValidateGraph(raw, ir.Options{Nodes: catalog})
 				if len(ps) > 0 {
 					b.Fatal(ps[0])
 				}
-				o, err := codegen.Generate(a, jsOpts)
+				o := jsOpts
+				o.Graph = g
+				out, err := codegen.Generate(a, o)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: o.Files, Entry: o.MainModule, Regions: o.Regions, NoCache: true}); err != nil {
+				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule, Regions: out.Regions, NoCache: true}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -166,15 +169,17 @@ func BenchmarkCompile(b *testing.B) {
 		b.Run(name+"/total", func(b *testing.B) {
 			defer reportCPU(b)()
 			for b.Loop() {
-				a, ps := ir.Validate(raw, ir.Options{Nodes: catalog})
+				a, g, ps := ir.ValidateGraph(raw, ir.Options{Nodes: catalog})
 				if len(ps) > 0 {
 					b.Fatal(ps[0])
 				}
-				o, err := codegen.Generate(a, opts)
+				o := opts
+				o.Graph = g
+				out, err := codegen.Generate(a, o)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: o.Files, Entry: o.MainModule, NoCache: true}); err != nil {
+				if _, err := bundle.Bundle(context.Background(), bundle.Input{Files: out.Files, Entry: out.MainModule, NoCache: true}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -9,10 +9,13 @@
 package codegen
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/edgeflow/edgeflow/internal/bundle"
 	"github.com/edgeflow/edgeflow/internal/ir"
@@ -55,6 +58,9 @@ type Options struct {
 	// bundle.Bundle to transpile. Marketplace templates stay TypeScript
 	// files.
 	JavaScript bool
+	// Graph is the IR's graph as validation built it (ir.ValidateGraph), to
+	// reuse; when nil or built over another IR, Generate builds its own.
+	Graph *ir.Graph
 }
 
 // EnvVar is an environment variable of the workflow. Secret ones are bound as
@@ -205,8 +211,33 @@ type gen struct {
 	subs      map[string]string    // child workflow id → binding name
 	err       error
 
-	b      strings.Builder
+	b      *bytes.Buffer // pooled; see getBuffer
 	indent int
+}
+
+// buffers hold the generator's output while it is written: a version
+// submission generates tens of kilobytes, and reusing the buffers leaves one
+// allocation, the final string.
+var buffers sync.Pool
+
+// maxPooledBuffer is the largest buffer put back in the pool; bigger ones
+// (very large IRs) are left to the garbage collector.
+const maxPooledBuffer = 1 << 20
+
+func getBuffer(size int) *bytes.Buffer {
+	b, _ := buffers.Get().(*bytes.Buffer)
+	if b == nil {
+		b = new(bytes.Buffer)
+	}
+	b.Grow(size)
+	return b
+}
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() <= maxPooledBuffer {
+		b.Reset()
+		buffers.Put(b)
+	}
 }
 
 type template struct {
@@ -216,10 +247,14 @@ type template struct {
 }
 
 func newGen(a *ir.ArtifactIR, opts Options) *gen {
+	graph := opts.Graph
+	if graph == nil || graph.IR() != a {
+		graph = ir.NewGraph(a)
+	}
 	g := &gen{
 		a:         a,
 		opts:      opts,
-		graph:     ir.NewGraph(a),
+		graph:     graph,
 		script:    a.IsScript(),
 		js:        opts.JavaScript,
 		names:     newNamer(len(a.Nodes) + 16),
@@ -302,7 +337,10 @@ func (g *gen) line(format string, args ...any) {
 
 // printf writes format with args like fmt.Fprintf for the verbs the
 // generator uses (%s with strings, %d with ints, %t with bools), without
-// fmt's reflection and allocations; anything else goes to fmt.
+// fmt's reflection and allocations. Any other verb or argument type is a
+// generator bug and is written as %!verb(BAD) for the golden tests to show.
+// args must not escape (no fmt here): the callers' boxed arguments then stay
+// on their stacks.
 func (g *gen) printf(format string, args []any) {
 	i := 0
 	for {
@@ -331,7 +369,7 @@ func (g *gen) printf(format string, args []any) {
 			}
 		case int:
 			if verb == 'd' {
-				g.b.WriteString(strconv.Itoa(a))
+				g.b.Write(strconv.AppendInt(g.b.AvailableBuffer(), int64(a), 10))
 				i++
 				continue
 			}
@@ -342,7 +380,7 @@ func (g *gen) printf(format string, args []any) {
 				continue
 			}
 		}
-		fmt.Fprintf(&g.b, "%"+string(verb), args[i])
+		g.b.WriteString("%!" + string(verb) + "(BAD)")
 		i++
 	}
 }
@@ -395,7 +433,7 @@ func (g *gen) generate() (*Output, error) {
 	if entry == nil {
 		return nil, &Error{Path: "entryNodeId", Message: "names no node"}
 	}
-	g.b.Grow(256*len(g.a.Nodes) + 1024)
+	g.b = getBuffer(256*len(g.a.Nodes) + 1024)
 	if g.script {
 		g.indent = 1
 	} else {
@@ -412,8 +450,7 @@ func (g *gen) generate() (*Output, error) {
 	} else {
 		g.line("return null;")
 	}
-	body := g.b.String()
-	g.b.Reset()
+	bodyBuf := g.b
 	g.indent = 0
 
 	for _, key := range sortedKeys(g.templates) {
@@ -430,8 +467,11 @@ func (g *gen) generate() (*Output, error) {
 	if len(out.Dependencies) == 0 {
 		out.Dependencies = nil
 	}
-	g.b.Grow(len(body) + 4096)
-	g.module(out, body)
+	g.b = getBuffer(bodyBuf.Len() + 4096)
+	// The body is read in place: bodyBuf is not written again until it is
+	// back in the pool, after module.
+	g.module(out, unsafe.String(unsafe.SliceData(bodyBuf.Bytes()), bodyBuf.Len()))
+	putBuffer(bodyBuf)
 	if g.err != nil {
 		return nil, g.err
 	}
@@ -443,6 +483,8 @@ func (g *gen) generate() (*Output, error) {
 	} else {
 		out.Files[MainModule] = g.b.String()
 	}
+	putBuffer(g.b)
+	g.b = nil
 	for _, name := range sortedKeys(g.bindings) {
 		out.Bindings = append(out.Bindings, g.bindings[name])
 	}

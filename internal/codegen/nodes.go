@@ -629,7 +629,7 @@ func (g *gen) loop(n *ir.Node, sc *scope) (join string) {
 	// The body is emitted into its own buffer first: a break inside a lane
 	// function needs the body wrapped to catch its BreakSignal.
 	saved := g.b
-	g.b = strings.Builder{}
+	g.b = getBuffer(1024)
 	hadBreak := g.helpers[helperBreak]
 	g.helpers[helperBreak] = false
 	var last string
@@ -637,20 +637,21 @@ func (g *gen) loop(n *ir.Node, sc *scope) (join string) {
 		last = g.laneChain(e.Target, inner, &join)
 	}
 	g.line("%s.push(%s);", results, g.value(last))
-	bodyText := g.b.String()
+	bodyBuf := g.b
 	usedBreak := g.helpers[helperBreak]
 	g.helpers[helperBreak] = hadBreak || usedBreak
 	g.b = saved
 	if usedBreak {
 		g.line("try {")
-		g.b.WriteString(indentText(bodyText))
+		g.b.WriteString(indentText(bodyBuf.String()))
 		g.line("} catch (caught) {")
 		g.line("  if (caught instanceof BreakSignal) break;")
 		g.line("  throw caught;")
 		g.line("}")
 	} else {
-		g.b.WriteString(bodyText)
+		g.b.Write(bodyBuf.Bytes())
 	}
+	putBuffer(bodyBuf)
 	g.indent--
 	g.line("}")
 	g.line("const %s = { results: %s };", v, results)

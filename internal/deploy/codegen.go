@@ -34,36 +34,36 @@ const mainModule = "index.js"
 
 var envRef = regexp.MustCompile(`\{\{\s*env\.([A-Z][A-Z0-9_]*)\s*\}\}`)
 
-func (c *CodegenCompiler) parse(ctx context.Context, w *edgeflow.Workflow, v *edgeflow.Version) (*ir.ArtifactIR, []codegen.NodeTemplate, error) {
+func (c *CodegenCompiler) parse(ctx context.Context, w *edgeflow.Workflow, v *edgeflow.Version) (*ir.ArtifactIR, *ir.Graph, []codegen.NodeTemplate, error) {
 	catalog := nodes.BuiltinCatalog()
 	var templates []codegen.NodeTemplate
 	if c.Marketplace != nil {
 		var err error
 		if catalog, err = c.Marketplace.NodeCatalog(ctx, w.OrganizationID); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if templates, err = c.Marketplace.Templates(ctx, w.OrganizationID); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	a, problems := ir.Validate(v.IR, ir.Options{Nodes: catalog})
+	a, graph, problems := ir.ValidateGraph(v.IR, ir.Options{Nodes: catalog})
 	if len(problems) > 0 {
 		msg := problems[0].Message
 		if problems[0].Path != "" {
 			msg = problems[0].Path + ": " + msg
 		}
-		return nil, nil, &edgeflow.Error{Code: edgeflow.EInvalidIR,
+		return nil, nil, nil, &edgeflow.Error{Code: edgeflow.EInvalidIR,
 			Message: fmt.Sprintf("version %d no longer validates (a marketplace node it uses may have been uninstalled): %s", v.Number, msg),
 			Details: problems}
 	}
-	return a, templates, nil
+	return a, graph, templates, nil
 }
 
 // Analyze validates the version against the organization's current nodes
 // and lists the {{env.NAME}} references and the required secrets of its
 // marketplace nodes.
 func (c *CodegenCompiler) Analyze(ctx context.Context, w *edgeflow.Workflow, v *edgeflow.Version) (*Requirements, error) {
-	a, _, err := c.parse(ctx, w, v)
+	a, _, _, err := c.parse(ctx, w, v)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (c *CodegenCompiler) Analyze(ctx context.Context, w *edgeflow.Workflow, v *
 // Compile generates the TypeScript of the version and bundles it into one
 // ES module.
 func (c *CodegenCompiler) Compile(ctx context.Context, w *edgeflow.Workflow, v *edgeflow.Version, env []EnvValue) (*Artifact, error) {
-	a, templates, err := c.parse(ctx, w, v)
+	a, graph, templates, err := c.parse(ctx, w, v)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (c *CodegenCompiler) Compile(ctx context.Context, w *edgeflow.Workflow, v *
 	}
 	out, err := codegen.Generate(a, codegen.Options{
 		WorkflowID: w.ID, DisplayName: w.Name, Version: v.Number, TriggerCode: w.TriggerCode,
-		EnvVars: vars, Templates: templates, Dependencies: w.Dependencies, JavaScript: true,
+		EnvVars: vars, Templates: templates, Dependencies: w.Dependencies, JavaScript: true, Graph: graph,
 	})
 	if err != nil {
 		var ce *codegen.Error

@@ -5,15 +5,17 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxJSONDepth bounds the nesting of arrays and objects in an IR.
 const maxJSONDepth = 512
 
-// maxInterned bounds the strings a parse shares between equal values.
-const maxInterned = 4096
+// internSlots is the size of a table of shared strings.
+const internSlots = 4096
 
 // jsonParser decodes JSON into the values encoding/json gives an `any`
 // (map[string]any, []any, string, float64, bool, nil) in one pass. It is the
@@ -24,7 +26,28 @@ type jsonParser struct {
 	data   []byte
 	pos    int
 	depth  int
-	intern map[string]string
+	intern *internTable
+}
+
+// internTable is a direct-mapped table of shared strings. Tables are pooled
+// and keep their strings from one parse to the next, so the keys, node types
+// and labels that every IR repeats are allocated once per table, not once
+// per parse.
+type internTable [internSlots]string
+
+var internTables = sync.Pool{New: func() any { return new(internTable) }}
+
+func newJSONParser(data []byte) *jsonParser {
+	return &jsonParser{data: data, intern: internTables.Get().(*internTable)}
+}
+
+// release returns the parser's intern table to the pool; the parser must
+// not be used afterwards.
+func (p *jsonParser) release() {
+	if p.intern != nil {
+		internTables.Put(p.intern)
+		p.intern = nil
+	}
 }
 
 // JSONSyntaxError is malformed JSON, with the byte offset, line and column
@@ -39,7 +62,8 @@ func (e *JSONSyntaxError) Error() string {
 }
 
 func parseJSON(data []byte) (v any, err error) {
-	p := &jsonParser{data: data, intern: make(map[string]string, 64)}
+	p := newJSONParser(data)
+	defer p.release()
 	v, err = p.value()
 	if err != nil {
 		return nil, err
@@ -198,18 +222,24 @@ func (p *jsonParser) array() (any, error) {
 	}
 }
 
+// share returns b as a string, the same string for equal short values where
+// it can: the table is direct-mapped by a hash of the bytes, so a repeated
+// key, node type or id costs a hash and a compare instead of an allocation.
+// Colliding values replace each other, which only costs an allocation.
 func (p *jsonParser) share(b []byte) string {
-	if len(b) > 32 {
+	if len(b) > 32 || len(b) == 0 {
 		return string(b)
 	}
-	if s, ok := p.intern[string(b)]; ok {
-		return s
+	h := uint32(len(b))
+	for _, c := range b {
+		h = h*31 + uint32(c)
 	}
-	s := string(b)
-	if len(p.intern) < maxInterned {
-		p.intern[s] = s
+	slot := &p.intern[(h^h>>9)%internSlots]
+	if *slot == string(b) {
+		return *slot
 	}
-	return s
+	*slot = string(b)
+	return *slot
 }
 
 // str reads a string starting at the opening quote.
@@ -219,11 +249,44 @@ func (p *jsonParser) str() (string, error) { return p.strOpt(false) }
 // equal ones share memory.
 func (p *jsonParser) key() (string, error) { return p.strOpt(true) }
 
+// transientKey reads a key that is only compared: a plain ASCII key is
+// returned as a view of the document's bytes, without copying.
+func (p *jsonParser) transientKey() (string, error) {
+	start := p.pos + 1
+	for i := start; i < len(p.data); i++ {
+		if c := p.data[i]; strStop[c] {
+			if c != '"' {
+				break
+			}
+			p.pos = i + 1
+			return unsafe.String(unsafe.SliceData(p.data[start:]), i-start), nil
+		}
+	}
+	return p.strOpt(true)
+}
+
+// strStop marks the bytes that end the fast scan of a string: the closing
+// quote, a backslash, control characters (refused) and non-ASCII bytes
+// (whose UTF-8 must be checked).
+var strStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
 func (p *jsonParser) strOpt(shared bool) (string, error) {
 	start := p.pos + 1
 	ascii := true
 	for i := start; i < len(p.data); i++ {
 		c := p.data[i]
+		if !strStop[c] {
+			continue
+		}
 		switch {
 		case c == '"':
 			p.pos = i + 1
@@ -240,7 +303,7 @@ func (p *jsonParser) strOpt(shared bool) (string, error) {
 		case c < 0x20:
 			p.pos = i
 			return "", p.fail("control character in a string")
-		case c >= 0x80:
+		default:
 			ascii = false
 		}
 	}

@@ -16,7 +16,9 @@ func (p *jsonParser) peek() byte {
 }
 
 // fields iterates over an object's keys; fn must consume the value. It
-// reports whether the value was an object (otherwise it is skipped).
+// reports whether the value was an object (otherwise it is skipped). The key
+// is only valid during fn (it may share the document's bytes): fn compares
+// it, never keeps it.
 func (p *jsonParser) fields(fn func(key string) error) (bool, error) {
 	if p.peek() != '{' {
 		_, err := p.value()
@@ -35,7 +37,7 @@ func (p *jsonParser) fields(fn func(key string) error) (bool, error) {
 		if p.peek() != '"' {
 			return true, p.fail("expected a string key")
 		}
-		k, err := p.key()
+		k, err := p.transientKey()
 		if err != nil {
 			return true, err
 		}
@@ -118,15 +120,32 @@ func (r *streamReader) known(keys []string, k string, seen *keySet) (int, error)
 	return -1, err
 }
 
-func (r *streamReader) requireAll(keys, required []string, seen keySet) {
-	for _, k := range required {
-		for i, x := range keys {
-			if x == k && seen&(1<<i) == 0 {
-				r.fail(true)
-			}
-		}
+func (r *streamReader) requireAll(required, seen keySet) {
+	if seen&required != required {
+		r.fail(true)
 	}
 }
+
+// keyMask is the set of keys, of the known keys, that subset names.
+func keyMask(keys, subset []string) keySet {
+	var m keySet
+	for i, k := range keys {
+		if contains(subset, k) {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+var (
+	topRequiredMask     = keyMask(topKeys, topRequired)
+	metaRequiredMask    = keyMask(metaKeys, metaRequired)
+	posRequiredMask     = keyMask(posKeys, posKeys)
+	nodeRequiredMask    = keyMask(nodeKeys, nodeRequired)
+	retryRequiredMask   = keyMask(retryKeys, retryReq)
+	edgeRequiredMask    = keyMask(edgeKeys, edgeRequired)
+	triggerRequiredMask = keyMask(triggerKeys, []string{"type"})
+)
 
 func (r *streamReader) object(fn func(key string) error) error {
 	ok, err := r.p.fields(fn)
@@ -251,7 +270,7 @@ func (r *streamReader) readIR() (*ArtifactIR, error) {
 		r.fail(true)
 		return nil, nil
 	}
-	r.requireAll(topKeys, topRequired, seen)
+	r.requireAll(topRequiredMask, seen)
 	if a.Kind == KindScript && !hasTrigger {
 		r.fail(false)
 	}
@@ -279,7 +298,7 @@ func (r *streamReader) metadata(md *Metadata) error {
 		}
 		return err
 	})
-	r.requireAll(metaKeys, metaRequired, seen)
+	r.requireAll(metaRequiredMask, seen)
 	return err
 }
 
@@ -315,7 +334,7 @@ func (r *streamReader) node(n *Node) error {
 				}
 				return err
 			})
-			r.requireAll(posKeys, posKeys, ps)
+			r.requireAll(posRequiredMask, ps)
 		case "data":
 			var v any
 			v, err = r.p.value()
@@ -334,7 +353,7 @@ func (r *streamReader) node(n *Node) error {
 		r.fail(true)
 	}
 	if err == nil && isObj {
-		r.requireAll(nodeKeys, nodeRequired, seen)
+		r.requireAll(nodeRequiredMask, seen)
 	}
 	return err
 }
@@ -368,7 +387,7 @@ func (r *streamReader) config(c *StepConfig) error {
 			}
 			return err
 		})
-		r.requireAll(retryKeys, retryReq, rs)
+		r.requireAll(retryRequiredMask, rs)
 		return err
 	})
 }
@@ -395,7 +414,7 @@ func (r *streamReader) edge(e *Edge) error {
 	if !isObj {
 		r.fail(true)
 	} else {
-		r.requireAll(edgeKeys, edgeRequired, seen)
+		r.requireAll(edgeRequiredMask, seen)
 	}
 	return err
 }
@@ -421,7 +440,7 @@ func (r *streamReader) trigger(t *TriggerConfig) error {
 		}
 		return err
 	})
-	r.requireAll(triggerKeys, []string{"type"}, seen)
+	r.requireAll(triggerRequiredMask, seen)
 	if t.Type == TriggerCron && seen&(1<<3) == 0 || t.Type == TriggerEvent && seen&(1<<4) == 0 {
 		r.fail(false)
 	}

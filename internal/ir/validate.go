@@ -89,10 +89,20 @@ var (
 // right shape to be read; it is returned even when there are problems, but
 // only an IR without problems may be compiled. Validate never panics.
 func Validate(raw []byte, opts Options) (*ArtifactIR, []Problem) {
-	r := streamReader{p: &jsonParser{data: raw, intern: make(map[string]string, 64)}}
+	a, _, problems := ValidateGraph(raw, opts)
+	return a, problems
+}
+
+// ValidateGraph is Validate that also returns the Graph the checks built
+// over the IR (nil when the IR could not be read far enough to check it),
+// for a compiler to reuse rather than build again. Like any Graph it must
+// not be used after the IR is modified.
+func ValidateGraph(raw []byte, opts Options) (*ArtifactIR, *Graph, []Problem) {
+	r := streamReader{p: newJSONParser(raw)}
 	a, err := r.readIR()
+	r.p.release()
 	if err != nil {
-		return nil, []Problem{{Path: "", Message: "not valid JSON: " + err.Error(), Rule: RuleJSON}}
+		return nil, nil, []Problem{{Path: "", Message: "not valid JSON: " + err.Error(), Rule: RuleJSON}}
 	}
 	v := newValidator(a, opts)
 	if r.bad {
@@ -111,11 +121,11 @@ func Validate(raw []byte, opts Options) (*ArtifactIR, []Problem) {
 			v.add(p)
 		}
 		if r.typeErr || a == nil {
-			return a, v.problems
+			return a, nil, v.problems
 		}
 	}
 	v.run()
-	return a, v.problems
+	return a, v.g, v.problems
 }
 
 // ValidateIR checks an IR that is already decoded (for example built by a
