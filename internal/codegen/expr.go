@@ -1,9 +1,8 @@
 package codegen
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -241,26 +240,34 @@ func (g *gen) jsonField(s string, sc *scope) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	pos := 0
-	for i, e := range exprs {
-		before := s[pos:e.Start]
-		b.WriteString(before)
-		if insideJSONString(s[:e.Start]) {
-			fmt.Fprintf(&b, `\u0001%d\u0002`, i)
-		} else {
-			fmt.Fprintf(&b, `"\u0001%d\u0003"`, i)
+	// Each expression is replaced by a marker: inside a string, the raw
+	// bytes \x01 N \x02 (interpolated); as a value, the string "\x01 N \x03".
+	// The walker accepts these control bytes in strings, JSON itself never
+	// has them there unescaped.
+	marked := s
+	if len(exprs) > 0 {
+		var b strings.Builder
+		b.Grow(len(s))
+		pos := 0
+		for i, e := range exprs {
+			b.WriteString(s[pos:e.Start])
+			if insideJSONString(s[:e.Start]) {
+				b.WriteString(markOpen + strconv.Itoa(i) + markText)
+			} else {
+				b.WriteString(`"` + markOpen + strconv.Itoa(i) + markValue + `"`)
+			}
+			pos = e.End
 		}
-		pos = e.End
+		b.WriteString(s[pos:])
+		marked = b.String()
 	}
-	b.WriteString(s[pos:])
-	dec := json.NewDecoder(strings.NewReader(b.String()))
-	dec.UseNumber()
 	var out strings.Builder
-	if err := g.jsonValue(dec, &out, exprs, sc); err != nil {
+	out.Grow(len(marked) + 16)
+	w := jsonWalker{s: marked}
+	if err := g.jsonValue(&w, &out, exprs, sc, 0); err != nil {
 		return "", fmt.Errorf("not valid JSON: %w", err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	if w.space(); w.i < len(w.s) {
 		return "", fmt.Errorf("not valid JSON: trailing data")
 	}
 	return out.String(), nil
@@ -283,65 +290,85 @@ func insideJSONString(prefix string) bool {
 	return in
 }
 
-func (g *gen) jsonValue(dec *json.Decoder, out *strings.Builder, exprs []ir.Expression, sc *scope) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
+// jsonValue writes the JavaScript of the JSON value at w (see jsonField).
+func (g *gen) jsonValue(w *jsonWalker, out *strings.Builder, exprs []ir.Expression, sc *scope, depth int) error {
+	if depth > maxJSONFieldDepth {
+		return fmt.Errorf("nested deeper than %d levels", maxJSONFieldDepth)
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			out.WriteString("{")
-			first := true
-			for dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				key, _ := k.(string)
-				if first {
-					out.WriteString(" ")
-				} else {
-					out.WriteString(", ")
-				}
-				first = false
-				if strings.Contains(key, markOpen) {
-					out.WriteString("[" + g.markedString(key, exprs, sc) + "]")
-				} else {
-					out.WriteString(jsString(key))
-				}
-				out.WriteString(": ")
-				if err := g.jsonValue(dec, out, exprs, sc); err != nil {
-					return err
-				}
-			}
-			if _, err := dec.Token(); err != nil {
-				return err
-			}
-			if first {
-				out.WriteString("}")
-			} else {
-				out.WriteString(" }")
-			}
-		case '[':
-			out.WriteString("[")
-			first := true
-			for dec.More() {
-				if !first {
-					out.WriteString(", ")
-				}
-				first = false
-				if err := g.jsonValue(dec, out, exprs, sc); err != nil {
-					return err
-				}
-			}
-			if _, err := dec.Token(); err != nil {
-				return err
-			}
-			out.WriteString("]")
+	w.space()
+	if w.i >= len(w.s) {
+		return errors.New("unexpected end of JSON")
+	}
+	switch c := w.s[w.i]; {
+	case c == '{':
+		w.i++
+		out.WriteString("{")
+		if w.space(); w.next('}') {
+			out.WriteString("}")
+			return nil
 		}
-	case string:
+		for first := true; ; first = false {
+			if w.space(); w.i >= len(w.s) || w.s[w.i] != '"' {
+				return errors.New("expected a string key")
+			}
+			key, err := w.str()
+			if err != nil {
+				return err
+			}
+			if !first {
+				out.WriteString(", ")
+			} else {
+				out.WriteString(" ")
+			}
+			if strings.Contains(key, markOpen) {
+				out.WriteString("[" + g.markedString(key, exprs, sc) + "]")
+			} else {
+				out.WriteString(jsString(key))
+			}
+			out.WriteString(": ")
+			if w.space(); !w.next(':') {
+				return errors.New("expected ':' after a key")
+			}
+			if err := g.jsonValue(w, out, exprs, sc, depth+1); err != nil {
+				return err
+			}
+			w.space()
+			if w.next('}') {
+				out.WriteString(" }")
+				return nil
+			}
+			if !w.next(',') {
+				return errors.New("expected ',' or '}' in an object")
+			}
+		}
+	case c == '[':
+		w.i++
+		out.WriteString("[")
+		if w.space(); w.next(']') {
+			out.WriteString("]")
+			return nil
+		}
+		for first := true; ; first = false {
+			if !first {
+				out.WriteString(", ")
+			}
+			if err := g.jsonValue(w, out, exprs, sc, depth+1); err != nil {
+				return err
+			}
+			w.space()
+			if w.next(']') {
+				out.WriteString("]")
+				return nil
+			}
+			if !w.next(',') {
+				return errors.New("expected ',' or ']' in an array")
+			}
+		}
+	case c == '"':
+		t, err := w.str()
+		if err != nil {
+			return err
+		}
 		if strings.HasPrefix(t, markOpen) && strings.HasSuffix(t, markValue) {
 			n, err := strconv.Atoi(t[1 : len(t)-1])
 			if err == nil && n < len(exprs) {
@@ -350,18 +377,25 @@ func (g *gen) jsonValue(dec *json.Decoder, out *strings.Builder, exprs []ir.Expr
 			}
 		}
 		out.WriteString(g.markedString(t, exprs, sc))
-	case json.Number:
-		out.WriteString(t.String())
-	case bool:
-		out.WriteString(strconv.FormatBool(t))
-	case nil:
-		out.WriteString("null")
+	case c == '-' || c >= '0' && c <= '9':
+		num, ok := w.number()
+		if !ok {
+			return errors.New("invalid number")
+		}
+		out.WriteString(num)
+	default:
+		for _, lit := range [...]string{"true", "false", "null"} {
+			if strings.HasPrefix(w.s[w.i:], lit) {
+				w.i += len(lit)
+				out.WriteString(lit)
+				return nil
+			}
+		}
+		return fmt.Errorf("unexpected character %q", c)
 	}
 	return nil
 }
 
-// markedString is the JavaScript expression of a decoded JSON string that
-// may hold interpolation markers.
 func (g *gen) markedString(s string, exprs []ir.Expression, sc *scope) string {
 	if !strings.Contains(s, markOpen) {
 		return jsString(s)
