@@ -27,6 +27,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	sqlite "modernc.org/sqlite"
@@ -422,11 +423,14 @@ func (c boolCol) Scan(v any) error {
 	return nil
 }
 
+// rawArg binds JSON text as TEXT. The string shares m's bytes rather than
+// copying them (IRs are tens of kilobytes): the driver copies bound text
+// into SQLite before Exec returns, and m is not written meanwhile.
 func rawArg(m json.RawMessage) any {
 	if len(m) == 0 {
 		return nil
 	}
-	return string(m)
+	return unsafe.String(unsafe.SliceData(m), len(m))
 }
 
 func jsonArg(v any) (string, error) {
