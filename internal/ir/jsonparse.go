@@ -5,49 +5,27 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // maxJSONDepth bounds the nesting of arrays and objects in an IR.
 const maxJSONDepth = 512
 
-// internSlots is the size of a table of shared strings.
-const internSlots = 4096
-
 // jsonParser decodes JSON into the values encoding/json gives an `any`
 // (map[string]any, []any, string, float64, bool, nil) in one pass. It is the
-// IR's hot path: equal short strings (keys, node types, versions) are shared
-// rather than allocated again, and duplicate object keys are an error
-// rather than silently resolved.
+// IR's hot path: the document is copied into one string once, and strings
+// without escapes are slices of it rather than allocations of their own.
+// Duplicate object keys are an error rather than silently resolved.
 type jsonParser struct {
-	data   []byte
-	pos    int
-	depth  int
-	intern *internTable
+	data  []byte
+	doc   string // data's copy, which the values' strings share
+	pos   int
+	depth int
 }
-
-// internTable is a direct-mapped table of shared strings. Tables are pooled
-// and keep their strings from one parse to the next, so the keys, node types
-// and labels that every IR repeats are allocated once per table, not once
-// per parse.
-type internTable [internSlots]string
-
-var internTables = sync.Pool{New: func() any { return new(internTable) }}
 
 func newJSONParser(data []byte) *jsonParser {
-	return &jsonParser{data: data, intern: internTables.Get().(*internTable)}
-}
-
-// release returns the parser's intern table to the pool; the parser must
-// not be used afterwards.
-func (p *jsonParser) release() {
-	if p.intern != nil {
-		internTables.Put(p.intern)
-		p.intern = nil
-	}
+	return &jsonParser{data: data, doc: string(data)}
 }
 
 // JSONSyntaxError is malformed JSON, with the byte offset, line and column
@@ -63,7 +41,6 @@ func (e *JSONSyntaxError) Error() string {
 
 func parseJSON(data []byte) (v any, err error) {
 	p := newJSONParser(data)
-	defer p.release()
 	v, err = p.value()
 	if err != nil {
 		return nil, err
@@ -152,7 +129,7 @@ func (p *jsonParser) object() (any, error) {
 			return nil, p.fail("expected a string key")
 		}
 		keyAt := p.pos
-		k, err := p.key()
+		k, err := p.str()
 		if err != nil {
 			return nil, err
 		}
@@ -222,47 +199,33 @@ func (p *jsonParser) array() (any, error) {
 	}
 }
 
-// share returns b as a string, the same string for equal short values where
-// it can: the table is direct-mapped by a hash of the bytes, so a repeated
-// key, node type or id costs a hash and a compare instead of an allocation.
-// Colliding values replace each other, which only costs an allocation.
-func (p *jsonParser) share(b []byte) string {
-	if len(b) > 32 || len(b) == 0 {
-		return string(b)
-	}
-	h := uint32(len(b))
-	for _, c := range b {
-		h = h*31 + uint32(c)
-	}
-	slot := &p.intern[(h^h>>9)%internSlots]
-	if *slot == string(b) {
-		return *slot
-	}
-	*slot = string(b)
-	return *slot
-}
-
 // str reads a string starting at the opening quote.
-func (p *jsonParser) str() (string, error) { return p.strOpt(false) }
-
-// key reads a string that is likely to repeat (an object key, a node type):
-// equal ones share memory.
-func (p *jsonParser) key() (string, error) { return p.strOpt(true) }
-
-// transientKey reads a key that is only compared: a plain ASCII key is
-// returned as a view of the document's bytes, without copying.
-func (p *jsonParser) transientKey() (string, error) {
+func (p *jsonParser) str() (string, error) {
 	start := p.pos + 1
+	ascii := true
 	for i := start; i < len(p.data); i++ {
-		if c := p.data[i]; strStop[c] {
-			if c != '"' {
-				break
-			}
+		c := p.data[i]
+		if !strStop[c] {
+			continue
+		}
+		switch {
+		case c == '"':
 			p.pos = i + 1
-			return unsafe.String(unsafe.SliceData(p.data[start:]), i-start), nil
+			if !ascii && !utf8.Valid(p.data[start:i]) {
+				return "", p.fail("invalid UTF-8 in a string")
+			}
+			return p.doc[start:i], nil
+		case c == '\\':
+			return p.escaped(start)
+		case c < 0x20:
+			p.pos = i
+			return "", p.fail("control character in a string")
+		default:
+			ascii = false
 		}
 	}
-	return p.strOpt(true)
+	p.pos = len(p.data)
+	return "", p.fail("unterminated string")
 }
 
 // strStop marks the bytes that end the fast scan of a string: the closing
@@ -278,38 +241,6 @@ var strStop = func() (t [256]bool) {
 	t['"'], t['\\'] = true, true
 	return t
 }()
-
-func (p *jsonParser) strOpt(shared bool) (string, error) {
-	start := p.pos + 1
-	ascii := true
-	for i := start; i < len(p.data); i++ {
-		c := p.data[i]
-		if !strStop[c] {
-			continue
-		}
-		switch {
-		case c == '"':
-			p.pos = i + 1
-			b := p.data[start:i]
-			if !ascii && !utf8.Valid(b) {
-				return "", p.fail("invalid UTF-8 in a string")
-			}
-			if shared {
-				return p.share(b), nil
-			}
-			return string(b), nil
-		case c == '\\':
-			return p.escaped(start)
-		case c < 0x20:
-			p.pos = i
-			return "", p.fail("control character in a string")
-		default:
-			ascii = false
-		}
-	}
-	p.pos = len(p.data)
-	return "", p.fail("unterminated string")
-}
 
 func (p *jsonParser) escaped(start int) (string, error) {
 	var b []byte

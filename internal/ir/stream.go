@@ -16,9 +16,7 @@ func (p *jsonParser) peek() byte {
 }
 
 // fields iterates over an object's keys; fn must consume the value. It
-// reports whether the value was an object (otherwise it is skipped). The key
-// is only valid during fn (it may share the document's bytes): fn compares
-// it, never keeps it.
+// reports whether the value was an object (otherwise it is skipped).
 func (p *jsonParser) fields(fn func(key string) error) (bool, error) {
 	if p.peek() != '{' {
 		_, err := p.value()
@@ -37,7 +35,7 @@ func (p *jsonParser) fields(fn func(key string) error) (bool, error) {
 		if p.peek() != '"' {
 			return true, p.fail("expected a string key")
 		}
-		k, err := p.transientKey()
+		k, err := p.str()
 		if err != nil {
 			return true, err
 		}
@@ -155,18 +153,13 @@ func (r *streamReader) object(fn func(key string) error) error {
 	return err
 }
 
-func (r *streamReader) str() (string, error) { return r.strOpt(false) }
-
-// shared reads a string value likely to repeat (node type, version).
-func (r *streamReader) shared() (string, error) { return r.strOpt(true) }
-
-func (r *streamReader) strOpt(shared bool) (string, error) {
+func (r *streamReader) str() (string, error) {
 	if r.p.peek() != '"' {
 		r.fail(true)
 		_, err := r.p.value()
 		return "", err
 	}
-	return r.p.strOpt(shared)
+	return r.p.str()
 }
 
 func (r *streamReader) num() (float64, error) {
@@ -313,13 +306,13 @@ func (r *streamReader) node(n *Node) error {
 		case "id":
 			n.ID, err = r.str()
 		case "type":
-			n.Type, err = r.shared()
+			n.Type, err = r.str()
 		case "name":
 			n.Name, err = r.str()
 		case "version":
-			n.Version, err = r.shared()
+			n.Version, err = r.str()
 		case "provider":
-			n.Provider, err = r.shared()
+			n.Provider, err = r.str()
 		case "position":
 			var ps keySet
 			err = r.object(func(k string) error {
@@ -407,7 +400,7 @@ func (r *streamReader) edge(e *Edge) error {
 		case "target":
 			e.Target, err = r.str()
 		case "label":
-			e.Label, err = r.shared()
+			e.Label, err = r.str()
 		}
 		return err
 	})

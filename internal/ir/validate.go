@@ -100,7 +100,6 @@ func Validate(raw []byte, opts Options) (*ArtifactIR, []Problem) {
 func ValidateGraph(raw []byte, opts Options) (*ArtifactIR, *Graph, []Problem) {
 	r := streamReader{p: newJSONParser(raw)}
 	a, err := r.readIR()
-	r.p.release()
 	if err != nil {
 		return nil, nil, []Problem{{Path: "", Message: "not valid JSON: " + err.Error(), Rule: RuleJSON}}
 	}
