@@ -34,47 +34,66 @@ func cachedPattern(p string) *regexp.Regexp {
 	return re
 }
 
-// fieldNames returns the definition's config field names, sorted; cached per
-// definition for the duration of one validation.
-func (v *validator) fieldNames(def *NodeDefinition) []string {
-	if v.fieldCache == nil {
-		v.fieldCache = make(map[*NodeDefinition][]string)
-	}
-	names, ok := v.fieldCache[def]
-	if !ok {
-		names = sortedKeys(def.ConfigSchema)
-		v.fieldCache[def] = names
-	}
-	return names
+// schemaField is one config field of a definition.
+type schemaField struct {
+	name  string
+	field *ConfigField
 }
 
-// data checks a node's data against its definition's config schema.
+// schemaFields returns the definition's config fields sorted by name; cached
+// per definition for the duration of one validation.
+func (v *validator) schemaFields(def *NodeDefinition) []schemaField {
+	if v.fieldCache == nil {
+		v.fieldCache = make(map[*NodeDefinition][]schemaField)
+	}
+	fields, ok := v.fieldCache[def]
+	if !ok {
+		names := sortedKeys(def.ConfigSchema)
+		copies := make([]ConfigField, len(names))
+		fields = make([]schemaField, len(names))
+		for j, name := range names {
+			copies[j] = def.ConfigSchema[name]
+			fields[j] = schemaField{name: name, field: &copies[j]}
+		}
+		v.fieldCache[def] = fields
+	}
+	return fields
+}
+
+// data checks a node's data against its definition's config schema: keys
+// the definition does not have first, then each field in name order.
 func (v *validator) data(i int, n *Node, def *NodeDefinition) {
-	unknown := false
-	for k := range n.Data {
+	mark, full := len(v.problems), v.full
+	if v.dataFields(i, n, def) == len(n.Data) {
+		return // every key of the data is a field of the definition
+	}
+	// Some key is not: report those keys first, then the fields again.
+	v.problems, v.full = v.problems[:mark], full
+	for _, k := range sortedKeys(n.Data) {
 		if _, ok := def.ConfigSchema[k]; !ok {
-			unknown = true
-			break
+			v.addf(nodePath(i, "data", k), n.ID, RuleNodeData, "%s nodes have no field %q", n.Type, k)
 		}
 	}
-	if unknown {
-		for _, k := range sortedKeys(n.Data) {
-			if _, ok := def.ConfigSchema[k]; !ok {
-				v.addf(nodePath(i, "data", k), n.ID, RuleNodeData, "%s nodes have no field %q", n.Type, k)
-			}
+	v.dataFields(i, n, def)
+}
+
+// dataFields checks each field of the definition and returns how many of
+// them the data has.
+func (v *validator) dataFields(i int, n *Node, def *NodeDefinition) (present int) {
+	for _, sf := range v.schemaFields(def) {
+		name, f := sf.name, sf.field
+		val, ok := n.Data[name]
+		if ok {
+			present++
 		}
-	}
-	for _, name := range v.fieldNames(def) {
-		f := def.ConfigSchema[name]
-		val, present := n.Data[name]
 		path := func() string { return nodePath(i, "data", name) }
 		if f.Type == FieldSecret {
-			if present {
+			if ok {
 				v.addf(path(), n.ID, RuleNodeData, "%s is a secret read from the env var %s at run time; it must not be stored in the IR", name, f.EnvVarName)
 			}
 			continue
 		}
-		if !present || val == nil {
+		if !ok || val == nil {
 			if f.Required && f.Default == nil {
 				v.addf(path(), n.ID, RuleNodeData, "%s is required", name)
 			}
@@ -82,9 +101,10 @@ func (v *validator) data(i int, n *Node, def *NodeDefinition) {
 		}
 		v.field(path, n, name, f, val)
 	}
+	return present
 }
 
-func (v *validator) field(path func() string, n *Node, name string, f ConfigField, val any) {
+func (v *validator) field(path func() string, n *Node, name string, f *ConfigField, val any) {
 	switch f.Type {
 	case FieldNumber:
 		x, ok := val.(float64)

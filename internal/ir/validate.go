@@ -161,7 +161,7 @@ type validator struct {
 	full     bool
 	defs     []*NodeDefinition // per node, nil when unknown
 
-	fieldCache map[*NodeDefinition][]string
+	fieldCache map[*NodeDefinition][]schemaField
 }
 
 func newValidator(a *ArtifactIR, opts Options) *validator {
