@@ -192,7 +192,7 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 	if err != nil {
 		return err
 	}
-	var stmts [4]*sql.Stmt
+	var stmts [len(createVersionSQL)]*sql.Stmt
 	for i, q := range createVersionSQL {
 		if stmts[i], err = s.wstmt(ctx, q); err != nil {
 			return err
@@ -200,7 +200,7 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 	}
 	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		var n int
-		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, v.WorkflowID).Scan(&n); err != nil {
+		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, v.ID, v.WorkflowID).Scan(&n); err != nil {
 			return dbErr(err, "workflow", "", "")
 		}
 		_, err := tx.StmtContext(ctx, stmts[1]).ExecContext(ctx,
@@ -216,9 +216,6 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 				}
 			}
 		}
-		if _, err := tx.StmtContext(ctx, stmts[3]).ExecContext(ctx, v.ID, v.WorkflowID); err != nil {
-			return dbErr(err, "workflow", "", "")
-		}
 		v.Number = n
 		return nil
 	})
@@ -226,12 +223,13 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 
 // createVersionSQL are the statements of CreateVersion, prepared once on the
 // writer connection.
-var createVersionSQL = [4]string{
-	`UPDATE workflows SET last_version = last_version + 1 WHERE id = ? RETURNING last_version`,
+var createVersionSQL = [...]string{
+	// The workflow's number counter and current version move together; the
+	// version row follows in the same transaction.
+	`UPDATE workflows SET last_version = last_version + 1, current_version_id = ? WHERE id = ? RETURNING last_version`,
 	`INSERT INTO versions (id, workflow_id, number, ir, code, locked, node_types, created_by, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	`INSERT INTO version_nodes (version_id, node_id) VALUES (?, ?)`,
-	`UPDATE workflows SET current_version_id = ? WHERE id = ?`,
 }
 
 // FindVersionByID returns the workflow's version with IR and code, or ENotFound.
