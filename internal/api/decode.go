@@ -113,6 +113,41 @@ func decodeSingleField[T any](body []byte, name string, dst *T, get func(*T) jso
 	return get(dst), nil
 }
 
+// objectEnvelope returns the value of a body that is exactly the object
+// {"<key>": {...}} (whitespace aside), without checking the value itself:
+// when ok, the body is valid JSON if and only if the value is, and decode
+// into a struct with one json.RawMessage field would give the value. The
+// caller parses the value strictly and, if it is malformed, decodes the body
+// with decodeBytes for the error decode gives. A body of another form (other
+// keys, escapes in the key, a value that is not an object) is not ok.
+func objectEnvelope(b []byte, key string) (value []byte, ok bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(b, i+1)
+	if len(b)-i < len(key)+2 || b[i] != '"' || string(b[i+1:i+1+len(key)]) != key || b[i+1+len(key)] != '"' {
+		return nil, false
+	}
+	i = skipSpace(b, i+len(key)+2)
+	if i >= len(b) || b[i] != ':' {
+		return nil, false
+	}
+	v := skipSpace(b, i+1)
+	if v >= len(b) || b[v] != '{' {
+		return nil, false
+	}
+	end := skipValue(b, v)
+	if end < 0 {
+		return nil, false
+	}
+	i = skipSpace(b, end)
+	if i >= len(b) || b[i] != '}' || skipSpace(b, i+1) != len(b) {
+		return nil, false
+	}
+	return b[v:end:end], true
+}
+
 // maxPlainDepth is the deepest nesting plainJSON accepts; deeper documents
 // take decode's full path (encoding/json allows 10,000).
 const maxPlainDepth = 256

@@ -14,6 +14,8 @@ var plainJSONSeeds = []string{
 	`-0`, `-0.5e+10`, `01`, `1.`, `.5`, `-`, `1e`, `1E-2`, `+1`, `tru`, `true`, `truex`, `nul`, `null`,
 	`false`, `fals`, `[1 2]`, `{"a" 1}`, `{"a":}`, `{,}`, `[,]`, `[1,]`, `{"a":1,}`, `{1:2}`, `]`, `}`,
 	`[[[[[]]]]]`, `{"a":{"b":{"c":[]}}}`, `[{}]`, `[{]`, `{]`, `[}`, "\t\n\r{}\r\n", `{"ir":{}}` + "\x00",
+	`{"ir":{"a":"}"}}`, `{"ir":{"a":[}}`, `{"ir":{]}`, `{"ir":{"a":1}}}`, `{"ir" {}}`, `{"ir":{}`, `{"ir":{"x":"\"}"}}`,
+	` { "ir" : { } } `, `{"ir":{"a":1 2}}`, `{"ir":{"a":tru}}`, `{"ir":{"a":"b` + "\xff" + `"}}`,
 	strings.Repeat("[", maxPlainDepth) + strings.Repeat("]", maxPlainDepth),
 	strings.Repeat("[", maxPlainDepth+1) + strings.Repeat("]", maxPlainDepth+1),
 }
@@ -40,6 +42,15 @@ func checkPlainJSON(t *testing.T, b []byte) {
 	}
 	if slowErr == nil && !bytes.Equal(fast, slow.IR) {
 		t.Fatalf("body %q: decodeSingleField = %q, decode = %q", b, fast, slow.IR)
+	}
+
+	if v, ok := objectEnvelope(b, "ir"); ok {
+		if json.Valid(v) != want {
+			t.Fatalf("body %q: objectEnvelope value %q is valid %v, the body %v", b, v, json.Valid(v), want)
+		}
+		if want && (slowErr != nil || !bytes.Equal(v, slow.IR)) {
+			t.Fatalf("body %q: objectEnvelope = %q, decode = %q (%v)", b, v, slow.IR, slowErr)
+		}
 	}
 }
 

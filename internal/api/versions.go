@@ -107,9 +107,15 @@ func (s *Server) handleVersionSubmit(w http.ResponseWriter, r *http.Request) err
 	}
 	defer body.release()
 	var req versionSubmitRequest
-	raw, err := decodeSingleField(body.Bytes(), "ir", &req, func(q *versionSubmitRequest) json.RawMessage { return q.IR })
-	if err != nil {
-		return err
+	// The usual body, {"ir": {...}}, is not checked as JSON here: the IR
+	// reader checks the IR strictly, and a malformed one is answered below
+	// as decode answers it.
+	raw, enveloped := objectEnvelope(body.Bytes(), "ir")
+	if !enveloped {
+		raw, err = decodeSingleField(body.Bytes(), "ir", &req, func(q *versionSubmitRequest) json.RawMessage { return q.IR })
+		if err != nil {
+			return err
+		}
 	}
 	wf, err := s.FindWorkflow(r, r.PathValue("workflowId"))
 	if err != nil {
@@ -124,10 +130,26 @@ func (s *Server) handleVersionSubmit(w http.ResponseWriter, r *http.Request) err
 	}
 	v, err := s.submitVersion(r.Context(), wf, raw, PrincipalFrom(r).UserID)
 	if err != nil {
+		if enveloped && notJSON(err) {
+			if derr := decodeBytes(body.Bytes(), &req); derr != nil {
+				return derr // malformed JSON: 400 bad_request, as for any body
+			}
+		}
 		return err
 	}
 	writeJSON(w, http.StatusCreated, versionSummary(*v))
 	return nil
+}
+
+// notJSON reports whether err is the invalid_ir error of an IR that could
+// not be read as JSON.
+func notJSON(err error) bool {
+	var e *edgeflow.Error
+	if !errors.As(err, &e) || e.Code != edgeflow.EInvalidIR {
+		return false
+	}
+	ps, ok := e.Details.([]ir.Problem)
+	return ok && len(ps) > 0 && ps[0].Rule == ir.RuleJSON
 }
 
 // handleVersionRevert creates a new version holding the IR of the target

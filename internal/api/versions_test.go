@@ -163,6 +163,10 @@ func TestVersionSubmitRefusesInvalidIR(t *testing.T) {
 	checkError(t, w.do("POST", base, `{"ir":"text"}`, a.keyAll), 422, "validation_failed", "/ir")
 	checkError(t, w.do("POST", base, `{"ir":null}`, a.keyAll), 422, "validation_failed", "/ir")
 	checkError(t, w.do("POST", base, `{}`, a.keyAll), 422, "validation_failed", "/ir")
+	// Malformed JSON inside the IR is a malformed body, like anywhere else.
+	for _, body := range []string{`{"ir":{"metadata" {}}}`, `{"ir":{"a":[1,}}`, `{"ir":{"a":tru}}`, `{"ir":{]}`, `{"ir":{"a":1}} x`} {
+		checkError(t, w.do("POST", base, body, a.keyAll), 400, "bad_request", "")
+	}
 	if diff := cmp.Diff([]irProblem{{"/nodes", "", "nodes-required"}}, irProblems(t, w.do("POST", base,
 		`{"ir":{"metadata":{"name":"x","version":1,"createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z"},"nodes":[],"edges":[],"entryNodeId":"x"}}`, a.keyAll))[:1]); diff != "" {
 		t.Errorf("empty IR (-want +got):\n%s", diff)
