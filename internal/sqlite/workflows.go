@@ -3,11 +3,11 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
@@ -203,8 +203,11 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, v.ID, v.WorkflowID).Scan(&n); err != nil {
 			return dbErr(err, "workflow", "", "")
 		}
+		ir, code := packText(unsafe.String(unsafe.SliceData(v.IR), len(v.IR))), packText(v.Code)
 		_, err := tx.StmtContext(ctx, stmts[1]).ExecContext(ctx,
-			v.ID, v.WorkflowID, n, rawArg(v.IR), v.Code, boolArg(v.Locked), nodeTypes, v.CreatedBy, micros(v.CreatedAt))
+			v.ID, v.WorkflowID, n, ir.arg, code.arg, boolArg(v.Locked), nodeTypes, v.CreatedBy, micros(v.CreatedAt))
+		ir.release()
+		code.release()
 		if err != nil {
 			return dbErr(err, "version", "", "workflow")
 		}
@@ -234,10 +237,10 @@ var createVersionSQL = [...]string{
 
 // FindVersionByID returns the workflow's version with IR and code, or ENotFound.
 func (s *Store) FindVersionByID(ctx context.Context, workflowID, id string) (*edgeflow.Version, error) {
-	var ir json.RawMessage
+	var ir []byte
 	var code string
 	v, err := scanVersionSummary(s.queryRow(ctx, `SELECT `+versionSummaryCols+`, ir, code FROM versions
-		WHERE workflow_id = ? AND id = ?`, workflowID, id), rawCol{&ir}, &code)
+		WHERE workflow_id = ? AND id = ?`, workflowID, id), packedCol{raw: &ir}, packedCol{text: &code})
 	if err != nil {
 		return nil, dbErr(err, "version", "", "")
 	}
