@@ -15,8 +15,14 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
-// MaxBodyBytes is the largest request body the API reads (413 above).
+// MaxBodyBytes is the largest request body the API reads (413 above),
+// except for version submissions (MaxIRBodyBytes).
 const MaxBodyBytes = 1 << 20
+
+// MaxIRBodyBytes is the largest version submission: an IR of several
+// thousand nodes is over a megabyte of JSON (shared/bench's mixed-5000 is
+// 1.4 MB), and its generated code still fits a Worker.
+const MaxIRBodyBytes = 8 << 20
 
 // decode reads the JSON body of r into v, which must be a pointer to a struct
 // (or map). It refuses, with the codes of ARCHITECTURE.md §3:
@@ -67,7 +73,10 @@ func (b *requestBody) release() {
 // readBody checks the content type (400 unless application/json) and reads
 // the body into a pooled buffer (413 over MaxBodyBytes). The caller must
 // release it.
-func readBody(r *http.Request) (*requestBody, error) {
+func readBody(r *http.Request) (*requestBody, error) { return readBodyLimit(r, MaxBodyBytes) }
+
+// readBodyLimit is readBody with another size limit.
+func readBodyLimit(r *http.Request, limit int64) (*requestBody, error) {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
 		return nil, errBadRequest("Content-Type must be application/json")
@@ -79,10 +88,10 @@ func readBody(r *http.Request) (*requestBody, error) {
 		}
 	}
 	b := bodyPool.Get().(*requestBody)
-	if n := r.ContentLength; n > 0 && n <= MaxBodyBytes {
+	if n := r.ContentLength; n > 0 && n <= limit {
 		b.Grow(int(n) + bytes.MinRead) // ReadFrom wants MinRead spare to see EOF without growing
 	}
-	if _, err := b.ReadFrom(http.MaxBytesReader(nil, r.Body, MaxBodyBytes)); err != nil {
+	if _, err := b.ReadFrom(http.MaxBytesReader(nil, r.Body, limit)); err != nil {
 		b.release()
 		var maxErr *http.MaxBytesError
 		if errors.As(err, &maxErr) {
@@ -355,7 +364,7 @@ func decodeError(err error, raw []byte) error {
 	)
 	switch {
 	case errors.As(err, &maxErr):
-		return edgeflow.Errorf(edgeflow.EPayloadTooLarge, "request body is larger than %d bytes", MaxBodyBytes)
+		return edgeflow.Errorf(edgeflow.EPayloadTooLarge, "request body is larger than %d bytes", maxErr.Limit)
 	case errors.Is(err, io.EOF):
 		return errBadRequest("request body is empty; send a JSON object")
 	case errors.Is(err, io.ErrUnexpectedEOF):

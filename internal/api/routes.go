@@ -78,7 +78,17 @@ type Route struct {
 	// BadBody is, for a route that reads a body, a JSON object with fields of
 	// the right types that validation must refuse with 422 (bad-input test).
 	BadBody string
+	// MaxBody is the largest body the handler reads, when not MaxBodyBytes.
+	MaxBody int64
 	Handler func(w http.ResponseWriter, r *http.Request) error
+}
+
+// BodyLimit is the largest request body the route reads (413 above).
+func (rt Route) BodyLimit() int64 {
+	if rt.MaxBody > 0 {
+		return rt.MaxBody
+	}
+	return MaxBodyBytes
 }
 
 // ReadsBody reports whether the route decodes a request body.
@@ -135,7 +145,7 @@ func (s *Server) routeTable() []Route {
 		// Versions (versions.go).
 		{Method: "GET", Pattern: "/api/workflows/{workflowId}/versions", Auth: AuthAny, Scope: read, Handler: s.handleVersionList},
 		{Method: "POST", Pattern: "/api/workflows/{workflowId}/versions", Auth: AuthAny, Scope: write, Limit: LimitWrite,
-			BadBody: `{"ir":null}`, Handler: s.handleVersionSubmit},
+			BadBody: `{"ir":null}`, MaxBody: MaxIRBodyBytes, Handler: s.handleVersionSubmit},
 		{Method: "GET", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: read, Handler: s.handleVersionGet},
 		{Method: "PATCH", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"locked":null}`, Handler: s.handleVersionUpdate},

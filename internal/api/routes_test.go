@@ -188,7 +188,7 @@ func TestBadInput(t *testing.T) {
 				checkError(t, w.do(rt.Method, path, `[1,2]`, c), 422, "validation_failed", "/")
 				checkError(t, w.do(rt.Method, path, `"x"`, c), 422, "validation_failed", "/")
 				checkError(t, w.do(rt.Method, path, `{"zzUnknownField":1}`, c), 422, "validation_failed", "/zzUnknownField")
-				big := `{"name":"` + strings.Repeat("x", api.MaxBodyBytes+10) + `"}`
+				big := `{"name":"` + strings.Repeat("x", int(rt.BodyLimit())+10) + `"}`
 				checkError(t, w.do(rt.Method, path, big, c), 413, "payload_too_large", "")
 				checkError(t, w.do(rt.Method, path, rt.BadBody, c), 422, "validation_failed", "")
 				var fields map[string]any

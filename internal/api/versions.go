@@ -101,7 +101,7 @@ type versionSubmitRequest struct {
 func (s *Server) handleVersionSubmit(w http.ResponseWriter, r *http.Request) error {
 	// The body is read once into a pooled buffer and the IR is validated
 	// where it lies; submitVersion copies what it stores.
-	body, err := readBody(r)
+	body, err := readBodyLimit(r, MaxIRBodyBytes)
 	if err != nil {
 		return err
 	}

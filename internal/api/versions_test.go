@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
@@ -303,4 +304,39 @@ func TestIRSchemaIsPublic(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(doc["$schema"]), "2020-12") || r.header.Get("Content-Type") != "application/schema+json" {
 		t.Fatalf("schema: %v %v", r.header, doc["$schema"])
 	}
+}
+
+// TestVersionSubmitLargeIR: a version submission may be larger than other
+// bodies (MaxIRBodyBytes): an IR of 4,000 nodes (over 1 MiB) is stored and
+// read back whole; a body over the IR limit is refused with 413.
+func TestVersionSubmitLargeIR(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a := w.a
+	wf := w.must(201, "POST", "/api/workflows", `{"name":"Large"}`, a.keyAll).str(t, "id")
+	base := "/api/workflows/" + wf + "/versions"
+
+	var nodes, edges []string
+	for i := range 4000 {
+		nodes = append(nodes, fmt.Sprintf(`{"id":"n%d","type":"step","name":"Step %d","position":{"x":%d,"y":0},"version":"1.0.0","provider":"cloudflare",`+
+			`"data":{"code":"const items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];\nreturn { index: %d, total: items.reduce((a, b) => a + b, 0) };"}}`, i, i, i*200, i))
+		if i > 0 {
+			edges = append(edges, fmt.Sprintf(`{"id":"e%d","source":"n%d","target":"n%d"}`, i, i-1, i))
+		}
+	}
+	irText := `{"metadata":{"name":"large","version":1,"createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z"},` +
+		`"nodes":[` + strings.Join(nodes, ",") + `],"edges":[` + strings.Join(edges, ",") + `],"entryNodeId":"n0"}`
+	if len(irText) <= api.MaxBodyBytes {
+		t.Fatalf("test IR is only %d bytes", len(irText))
+	}
+	v := w.must(201, "POST", base, `{"ir":`+irText+`}`, a.keyAll).json(t)
+	got := w.must(200, "GET", base+"/"+v["id"].(string), "", a.keyRead).json(t)
+	if n := len(got["ir"].(map[string]any)["nodes"].([]any)); n != 4000 {
+		t.Fatalf("stored IR has %d nodes", n)
+	}
+	if code := got["code"].(string); !strings.Contains(code, `"Step 3999"`) {
+		t.Fatalf("generated code lacks the last step (%d bytes)", len(code))
+	}
+	big := `{"ir":{"metadata":{"name":"` + strings.Repeat("x", api.MaxIRBodyBytes) + `"}}}`
+	checkError(t, w.do("POST", base, big, a.keyAll), 413, "payload_too_large", "")
 }
