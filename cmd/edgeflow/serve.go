@@ -217,9 +217,16 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		defer close(refreshDone)
 		srv.Deployer.RunRefresher(refreshCtx, deploy.RefresherOptions{})
 	}()
+	// Delete sessions that expired or were revoked, at start and hourly.
+	purgeDone := make(chan struct{})
+	go func() {
+		defer close(purgeDone)
+		purgeSessions(refreshCtx, store, logger, time.Hour)
+	}()
 	defer func() {
 		stopRefresh()
 		<-refreshDone
+		<-purgeDone
 	}()
 	hs := &http.Server{
 		Handler:           srv,
@@ -284,4 +291,24 @@ func openPostgres(ctx context.Context, url string, logger *slog.Logger) (edgeflo
 		return nil, err
 	}
 	return st, nil
+}
+
+// purgeSessions deletes unusable sessions every interval until ctx ends.
+func purgeSessions(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		n, err := store.PurgeSessions(ctx, time.Now())
+		switch {
+		case err != nil && ctx.Err() == nil:
+			logger.Warn("purging expired sessions failed", "error", err.Error())
+		case n > 0:
+			logger.Info("purged expired and revoked sessions", "sessions", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

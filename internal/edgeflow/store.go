@@ -38,6 +38,9 @@ type Store interface {
 	// SetSessionActive changes the active organization and project.
 	SetSessionActive(ctx context.Context, sessionID, organizationID, projectID string) error
 	RevokeSession(ctx context.Context, sessionID string, at time.Time) error
+	// PurgeSessions deletes the sessions that can no longer be used at now
+	// (expired, or revoked) and returns how many it deleted.
+	PurgeSessions(ctx context.Context, now time.Time) (int, error)
 
 	// CreateOrganization stores the organization and makes ownerUserID its
 	// owner, in one transaction. A taken slug is EConflict.

@@ -96,6 +96,20 @@ func (s *Store) RevokeSession(ctx context.Context, sessionID string, at time.Tim
 	})
 }
 
+// PurgeSessions deletes expired and revoked sessions.
+func (s *Store) PurgeSessions(ctx context.Context, now time.Time) (int, error) {
+	var n int64
+	err := s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= ? OR revoked_at IS NOT NULL`, micros(now))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
+}
+
 // CreateOrganization stores o and makes ownerUserID its owner in one
 // transaction; a taken slug is EConflict, an unknown user ENotFound.
 func (s *Store) CreateOrganization(ctx context.Context, o *edgeflow.Organization, ownerUserID string) error {

@@ -228,6 +228,20 @@ func testSessions(t *testing.T, s edgeflow.Store) {
 	wantCode(t, "RevokeSession unknown", s.RevokeSession(ctx, "ses_missing", now), edgeflow.ENotFound)
 	wantCode(t, "duplicate token hash", s.CreateSession(ctx, &edgeflow.Session{UserID: tn.user.ID,
 		TokenHash: []byte("live-hash"), ExpiresAt: now}), edgeflow.EConflict)
+
+	// Purging removes the expired and the revoked session, not a live one.
+	// Other cases run in parallel on the same store, so count at least.
+	fresh := &edgeflow.Session{UserID: tn.user.ID, TokenHash: []byte("fresh-hash"), ExpiresAt: now.Add(time.Hour)}
+	must(t, s.CreateSession(ctx, fresh))
+	n, err := s.PurgeSessions(ctx, now)
+	must(t, err)
+	if n < 2 {
+		t.Errorf("PurgeSessions deleted %d sessions, want at least the expired and the revoked one", n)
+	}
+	got, err = s.FindSessionByTokenHash(ctx, []byte("fresh-hash"), now)
+	must(t, err)
+	diff(t, "live session after PurgeSessions", got, fresh)
+	wantCode(t, "RevokeSession of a purged session", s.RevokeSession(ctx, live.ID, now), edgeflow.ENotFound)
 }
 
 func testOrganizations(t *testing.T, s edgeflow.Store) {
