@@ -291,6 +291,10 @@ func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgefl
 		run.NextRefreshAt = &next
 	}
 	if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
+		if edgeflow.IsConflict(err) { // another replica recorded it first
+			s.cron.remember(key)
+			return false, nil
+		}
 		return false, err
 	}
 	s.cron.remember(key)

@@ -1048,6 +1048,14 @@ func testRuns(t *testing.T, s edgeflow.Store) {
 	diff(t, "UpdateRun result", &upd, got)
 	missing := edgeflow.Run{WorkflowID: w2.ID, ID: r1.ID, Status: edgeflow.RunRunning}
 	wantCode(t, "UpdateRun via other workflow", s.UpdateRun(ctx, &missing), edgeflow.ENotFound)
+
+	// An instance is one run of its workflow (replicas recording a cron
+	// instance race on this); the same instance id elsewhere, and runs
+	// without an instance yet, are fine.
+	wantCode(t, "second run of an instance", s.CreateRun(ctx, &edgeflow.Run{WorkflowID: w.ID, InstanceID: "inst-1"}), edgeflow.EConflict)
+	must(t, s.CreateRun(ctx, &edgeflow.Run{WorkflowID: w2.ID, InstanceID: "inst-1"}))
+	must(t, s.CreateRun(ctx, &edgeflow.Run{WorkflowID: w.ID}))
+	must(t, s.CreateRun(ctx, &edgeflow.Run{WorkflowID: w.ID}))
 }
 
 func testRunsDueForRefresh(t *testing.T, s edgeflow.Store) {

@@ -1,0 +1,71 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/sqlite"
+)
+
+// TestMigrationUniqueRunInstance: a database that recorded an instance twice
+// (two replicas, before migration 2) keeps the earliest run and gets the
+// unique index.
+func TestMigrationUniqueRunInstance(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "edgeflow.db")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &edgeflow.User{Email: "m@example.com"}
+	must(t, s.CreateUser(ctx, u))
+	o := &edgeflow.Organization{Name: "o", Slug: "o"}
+	must(t, s.CreateOrganization(ctx, o, u.ID))
+	p := &edgeflow.Project{OrganizationID: o.ID, Name: "p", Slug: "p"}
+	must(t, s.CreateProject(ctx, p))
+	w := &edgeflow.Workflow{OrganizationID: o.ID, ProjectID: p.ID, Name: "w", Kind: edgeflow.KindWorkflow}
+	must(t, s.CreateWorkflow(ctx, w))
+	first := &edgeflow.Run{WorkflowID: w.ID, InstanceID: "cron-1"}
+	must(t, s.CreateRun(ctx, first))
+	must(t, s.Close())
+
+	// Back to the schema before migration 2, with a duplicate recorded.
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`DROP INDEX runs_workflow_instance`,
+		`CREATE INDEX runs_workflow_instance ON runs (workflow_id, instance_id)`,
+		`DELETE FROM schema_migrations WHERE version = 2`,
+		`INSERT INTO runs SELECT 'run_duplicate', workflow_id, project_id, version_id, connection_id, deployment_id,
+			workflow_name, instance_id, status, status_detail, params, output, error, steps, created_at + 1,
+			started_at, ended_at, updated_at, next_refresh_at, refresh_failures FROM runs`,
+	} {
+		if _, err := raw.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	must(t, raw.Close())
+
+	s, err = sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.FindRunByInstanceID(ctx, w.ID, "cron-1")
+	must(t, err)
+	if got.ID != first.ID {
+		t.Errorf("kept run %s, want the earliest %s", got.ID, first.ID)
+	}
+	if _, err := s.FindRunByID(ctx, w.ID, "run_duplicate"); !edgeflow.IsNotFound(err) {
+		t.Errorf("duplicate run: err = %v, want not found", err)
+	}
+	if err := s.CreateRun(ctx, &edgeflow.Run{WorkflowID: w.ID, InstanceID: "cron-1"}); !edgeflow.IsConflict(err) {
+		t.Errorf("recording the instance again: err = %v, want a conflict", err)
+	}
+}
