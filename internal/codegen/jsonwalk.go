@@ -3,8 +3,9 @@ package codegen
 import (
 	"errors"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/edgeflow/edgeflow/internal/ir"
 )
 
 // maxJSONFieldDepth bounds the nesting of a JSON field (the IR's own limit
@@ -72,44 +73,8 @@ func (w *jsonWalker) escaped(start int) (string, error) {
 			i++
 			continue
 		}
-		if i+1 >= len(w.s) {
-			break
-		}
-		e := w.s[i+1]
-		i += 2
-		switch e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := hex4(w.s, i)
-			if !ok {
-				return "", errors.New(`invalid \u escape`)
-			}
-			i += 4
-			if utf16.IsSurrogate(r) {
-				r2, ok2 := rune(0), false
-				if i+6 <= len(w.s) && w.s[i] == '\\' && w.s[i+1] == 'u' {
-					r2, ok2 = hex4(w.s, i+2)
-				}
-				if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
-					r = dec
-					i += 6
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			b = utf8.AppendRune(b, r)
-		default:
+		var ok bool
+		if b, i, ok = ir.AppendJSONEscape(b, w.s, i); !ok {
 			return "", errors.New("invalid escape in a string")
 		}
 	}
@@ -127,27 +92,6 @@ func validUTF8(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-func hex4(s string, i int) (rune, bool) {
-	if i+4 > len(s) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range []byte(s[i : i+4]) {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 // number reads a JSON number and returns its text.

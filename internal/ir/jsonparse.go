@@ -265,69 +265,17 @@ func (p *jsonParser) escaped(start int) (string, error) {
 		if i+1 >= len(p.data) {
 			break
 		}
-		e := p.data[i+1]
-		i += 2
-		switch e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := hex4(p.data, i)
-			if !ok {
-				p.pos = i
+		var ok bool
+		if b, i, ok = AppendJSONEscape(b, p.data, i); !ok {
+			p.pos = i
+			if p.data[i-1] == 'u' {
 				return "", p.fail("invalid \\u escape")
 			}
-			i += 4
-			if utf16.IsSurrogate(r) {
-				r2, ok2 := rune(0), false
-				if i+6 <= len(p.data) && p.data[i] == '\\' && p.data[i+1] == 'u' {
-					r2, ok2 = hex4(p.data, i+2)
-				}
-				if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
-					r = dec
-					i += 6
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			b = utf8.AppendRune(b, r)
-		default:
-			p.pos = i - 1
-			return "", p.fail("invalid escape \\%c", e)
+			return "", p.fail("invalid escape \\%c", p.data[i])
 		}
 	}
 	p.pos = len(p.data)
 	return "", p.fail("unterminated string")
-}
-
-func hex4(d []byte, i int) (rune, bool) {
-	if i+4 > len(d) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range d[i : i+4] {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 func (p *jsonParser) number() (any, error) {
@@ -396,4 +344,75 @@ func (p *jsonParser) number() (any, error) {
 		return nil, p.fail("number %s is out of range", text)
 	}
 	return f, nil
+}
+
+// AppendJSONEscape decodes the escape sequence of a JSON string that starts
+// with the backslash at s[i], appends it to b as UTF-8 and returns the index
+// after it. A \u escape of a lone surrogate appends U+FFFD, as encoding/json
+// does. On an invalid escape ok is false and next is where it goes wrong:
+// after "\u" for bad hex digits, else at the escaped character.
+func AppendJSONEscape[T ~string | ~[]byte](b []byte, s T, i int) (out []byte, next int, ok bool) {
+	if i+1 >= len(s) {
+		return b, i + 1, false
+	}
+	e := s[i+1]
+	i += 2
+	switch e {
+	case '"', '\\', '/':
+		b = append(b, e)
+	case 'b':
+		b = append(b, '\b')
+	case 'f':
+		b = append(b, '\f')
+	case 'n':
+		b = append(b, '\n')
+	case 'r':
+		b = append(b, '\r')
+	case 't':
+		b = append(b, '\t')
+	case 'u':
+		r, ok := hex4(s, i)
+		if !ok {
+			return b, i, false
+		}
+		i += 4
+		if utf16.IsSurrogate(r) {
+			r2, ok2 := rune(0), false
+			if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+				r2, ok2 = hex4(s, i+2)
+			}
+			if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
+				r = dec
+				i += 6
+			} else {
+				r = utf8.RuneError
+			}
+		}
+		b = utf8.AppendRune(b, r)
+	default:
+		return b, i - 1, false
+	}
+	return b, i, true
+}
+
+func hex4[T ~string | ~[]byte](s T, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for k := i; k < i+4; k++ {
+		c := s[k]
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
