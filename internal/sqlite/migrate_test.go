@@ -21,14 +21,7 @@ func TestMigrationUniqueRunInstance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &edgeflow.User{Email: "m@example.com"}
-	must(t, s.CreateUser(ctx, u))
-	o := &edgeflow.Organization{Name: "o", Slug: "o"}
-	must(t, s.CreateOrganization(ctx, o, u.ID))
-	p := &edgeflow.Project{OrganizationID: o.ID, Name: "p", Slug: "p"}
-	must(t, s.CreateProject(ctx, p))
-	w := &edgeflow.Workflow{OrganizationID: o.ID, ProjectID: p.ID, Name: "w", Kind: edgeflow.KindWorkflow}
-	must(t, s.CreateWorkflow(ctx, w))
+	w := seedWorkflow(t, s)
 	first := &edgeflow.Run{WorkflowID: w.ID, InstanceID: "cron-1"}
 	must(t, s.CreateRun(ctx, first))
 	must(t, s.Close())

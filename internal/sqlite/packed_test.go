@@ -26,14 +26,7 @@ func TestPackedVersionColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	u := &edgeflow.User{Email: "p@example.com"}
-	must(t, s.CreateUser(ctx, u))
-	o := &edgeflow.Organization{Name: "o", Slug: "o"}
-	must(t, s.CreateOrganization(ctx, o, u.ID))
-	p := &edgeflow.Project{OrganizationID: o.ID, Name: "p", Slug: "p"}
-	must(t, s.CreateProject(ctx, p))
-	w := &edgeflow.Workflow{OrganizationID: o.ID, ProjectID: p.ID, Name: "w", Kind: edgeflow.KindWorkflow}
-	must(t, s.CreateWorkflow(ctx, w))
+	w := seedWorkflow(t, s)
 
 	var nodes []string
 	for i := range 200 {
@@ -92,4 +85,19 @@ func TestPackedVersionColumns(t *testing.T) {
 	if _, err := s.FindVersionByID(ctx, w.ID, versions[0].ID); err == nil || !strings.Contains(err.Error(), "packed column") {
 		t.Fatalf("damaged BLOB: err = %v, want a packed column error", err)
 	}
+}
+
+// seedWorkflow stores a user, an organization, a project and a workflow.
+func seedWorkflow(t *testing.T, s *sqlite.Store) *edgeflow.Workflow {
+	t.Helper()
+	ctx := t.Context()
+	u := &edgeflow.User{Email: "seed@example.com"}
+	must(t, s.CreateUser(ctx, u))
+	o := &edgeflow.Organization{Name: "o", Slug: "o"}
+	must(t, s.CreateOrganization(ctx, o, u.ID))
+	p := &edgeflow.Project{OrganizationID: o.ID, Name: "p", Slug: "p"}
+	must(t, s.CreateProject(ctx, p))
+	w := &edgeflow.Workflow{OrganizationID: o.ID, ProjectID: p.ID, Name: "w", Kind: edgeflow.KindWorkflow}
+	must(t, s.CreateWorkflow(ctx, w))
+	return w
 }
