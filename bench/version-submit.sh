@@ -24,25 +24,11 @@ PORT=${PORT:-18090}
 CONNECTIONS=${CONNECTIONS:-10}
 THREADS=${THREADS:-1}
 IR=${IR:-../shared/bench/ir/mixed-100.json}
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
-command -v curl >/dev/null || { echo "curl is missing" >&2; exit 1; }
 [ -f "$IR" ] || { echo "no IR at $IR" >&2; exit 1; }
+. bench/serve.sh
+start_serve
 
-WORK=$(mktemp -d)
-BIN=${EDGEFLOW_BIN:-$WORK/edgeflow}
-[ -n "${EDGEFLOW_BIN:-}" ] || go build -o "$BIN" ./cmd/edgeflow
-DATA="$WORK/data"
-URL="http://127.0.0.1:$PORT"
-
-# Rate limits off: this measures submission, not the limiter. Request logs go to a file, as in production.
-EDGEFLOW_RATE_LIMITS=off "$BIN" serve --addr "127.0.0.1:$PORT" --data-dir "$DATA" --no-edge >"$WORK/serve.out" 2>"$WORK/serve.log" &
-PID=$!
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do curl -fs "$URL/healthz" >/dev/null && break; sleep 0.1; done
-
-KEY=$("$BIN" admin bootstrap --data-dir "$DATA" --email bench@example.com --password bench-password --json |
-	sed -E 's/.*"apiKey":"([^"]+)".*/\1/')
-AUTH="Authorization: Bearer $KEY"
+bootstrap_key
 
 # One workflow per connection; the body is {"ir": <IR>}.
 IDS=()
