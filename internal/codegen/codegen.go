@@ -467,6 +467,7 @@ func (g *gen) generate() (*Output, error) {
 	if len(out.Dependencies) == 0 {
 		out.Dependencies = nil
 	}
+	g.codeBindings(g.opts.TriggerCode) // before module writes the Env interface
 	g.b = getBuffer(bodyBuf.Len() + 4096)
 	// The body is read in place: bodyBuf is not written again until it is
 	// back in the pool, after module.

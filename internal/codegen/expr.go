@@ -117,6 +117,7 @@ func (g *gen) ref(e ir.Expression, sc *scope) string {
 // codeExpr replaces every expression in a code field with the JavaScript
 // expression reading its value.
 func (g *gen) codeExpr(s string, sc *scope) (string, error) {
+	g.codeBindings(s)
 	exprs, err := ir.ParseExpressions(s)
 	if err != nil {
 		return "", err

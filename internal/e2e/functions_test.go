@@ -277,6 +277,58 @@ func TestResources(t *testing.T) {
 	wantError(t, s.do("GET", "/api/resources/r2/buckets?connectionId=con_other", nil), 404, "not_found")
 }
 
+// TestCodeBindings: step code that reads env.KV_*, env.DB_* and env.BUCKET_*
+// gets a KV namespace, a D1 database and an R2 bucket of the project at
+// deploy, and the run uses them for real; the data is then browsable.
+func TestCodeBindings(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("Code bindings", "workflow", chain("Code bindings",
+		step("write", `const key = 'note/' + event.payload.id;
+await env.KV_NOTES.put(key, event.payload.text);
+await env.DB_NOTES.exec('CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, text TEXT)');
+await env.DB_NOTES.prepare('INSERT OR REPLACE INTO notes (id, text) VALUES (?1, ?2)').bind(event.payload.id, event.payload.text).run();
+await env.BUCKET_NOTES.put(key + '.txt', event.payload.text);
+return { key };`),
+		step("read", `const kv = await env.KV_NOTES.get({{write.key}});
+const row = await env.DB_NOTES.prepare('SELECT text FROM notes WHERE id = ?1').bind(event.payload.id).first();
+const obj = await env.BUCKET_NOTES.get({{write.key}} + '.txt');
+return { kv, d1: row ? row.text : null, r2: obj ? await obj.text() : null };`),
+	))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{"id": 7, "text": "hello"})
+	r := s.waitStatus(wf, id, "complete", 60*time.Second)
+	var out map[string]any
+	if err := json.Unmarshal(r.Output, &out); err != nil || out["kv"] != "hello" || out["d1"] != "hello" || out["r2"] != "hello" {
+		t.Fatalf("output = %s (%v)", r.Output, err)
+	}
+
+	c := "connectionId=" + s.conn
+	project := strings.ReplaceAll(s.projID, "_", "-")
+	var nss struct {
+		Data []struct{ ID, Title string } `json:"data"`
+	}
+	s.must(200, "GET", "/api/resources/kv/namespaces?"+c, nil).into(&nss)
+	found := false
+	for _, n := range nss.Data {
+		found = found || n.Title == "ef-"+project+"-kv-notes"
+	}
+	if !found {
+		t.Errorf("no namespace ef-%s-kv-notes in %+v", project, nss.Data)
+	}
+	var buckets struct {
+		Data []struct{ Name string } `json:"data"`
+	}
+	s.must(200, "GET", "/api/resources/r2/buckets?"+c, nil).into(&buckets)
+	found = false
+	for _, b := range buckets.Data {
+		found = found || b.Name == "ef-"+project+"-bucket-notes"
+	}
+	if !found {
+		t.Errorf("no bucket ef-%s-bucket-notes in %+v", project, buckets.Data)
+	}
+}
+
 // TestCloudflareConnection deploys through a connection of provider
 // cloudflare whose API is the local edge's: a refused token is a 400 with
 // the provider's reason and records nothing; the right one deploys and runs,
