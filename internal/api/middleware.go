@@ -99,6 +99,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rw := &responseWriter{ResponseWriter: w, status: http.StatusOK}
 	rw.Header().Set("X-Request-Id", id)
 	r = r.WithContext(context.WithValue(r.Context(), ctxRequestID, id))
+	s.metrics.inFlight.Add(1)
+	var pattern string // the route that matched, for the metrics
+	defer func() {     // runs last: after a panic's 500 is written
+		s.metrics.inFlight.Add(-1)
+		s.metrics.observe(pattern, rw.status, time.Since(start))
+	}()
 
 	defer func() {
 		if v := recover(); v != nil {
@@ -120,7 +126,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	h, pattern := s.mux.Handler(r)
+	var h http.Handler
+	h, pattern = s.mux.Handler(r)
 	if pattern == "" {
 		s.serveUnmatched(rw, r, h)
 		return

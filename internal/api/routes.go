@@ -111,6 +111,7 @@ func (s *Server) routeTable() []Route {
 		// Operations.
 		{Method: "GET", Pattern: "/healthz", Auth: AuthNone, Handler: s.handleHealth},
 		{Method: "GET", Pattern: "/readyz", Auth: AuthNone, Handler: s.handleReady},
+		{Method: "GET", Pattern: "/metrics", Auth: AuthNone, Handler: s.handleMetrics},
 
 		// Authentication and the session (auth.go).
 		{Method: "POST", Pattern: "/api/auth/sign-up", Auth: AuthNone, Limit: LimitVerify,

@@ -66,6 +66,7 @@ type Server struct {
 	limiter *ratelimit.Limiter
 	mux     *http.ServeMux
 	routes  []Route
+	metrics *metrics
 
 	touchMu   sync.Mutex
 	lastTouch map[string]time.Time // API key id → last recorded use
@@ -109,6 +110,7 @@ func New(cfg Config) (*Server, error) {
 		lastTouch: map[string]time.Time{},
 	}
 	s.routes = s.routeTable()
+	s.metrics = newMetrics(s.routes)
 	for _, rt := range s.routes {
 		s.mux.Handle(rt.Method+" "+rt.Pattern, s.wrap(rt))
 	}
