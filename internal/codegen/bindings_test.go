@@ -21,6 +21,7 @@ func TestCodeBindings(t *testing.T) {
 		{Name: "KV", Type: codegen.BindingKV},
 		{Name: "KV_CACHE", Type: codegen.BindingKV},
 		{Name: "KV_PREFIX", Type: codegen.BindingPlainText},
+		{Name: "KV_TOKEN", Type: codegen.BindingSecretText},
 		{Name: "KV_TRIGGER", Type: codegen.BindingKV},
 		{Name: "R2_LOGS", Type: codegen.BindingR2},
 	}
@@ -28,6 +29,7 @@ func TestCodeBindings(t *testing.T) {
 		opts := f.opts
 		opts.JavaScript = js
 		opts.TriggerCode = "await env.KV_TRIGGER.put('last', 'now'); return new Response('ok');"
+		opts.EnvVars = append(opts.EnvVars, codegen.EnvVar{Name: "KV_TOKEN", Secret: true})
 		out, err := codegen.Generate(f.ir, opts)
 		if err != nil {
 			t.Fatal(err)

@@ -117,22 +117,26 @@ func (g *gen) ref(e ir.Expression, sc *scope) string {
 // codeExpr replaces every expression in a code field with the JavaScript
 // expression reading its value.
 func (g *gen) codeExpr(s string, sc *scope) (string, error) {
-	g.codeBindings(s)
 	exprs, err := ir.ParseExpressions(s)
 	if err != nil {
 		return "", err
 	}
 	if len(exprs) == 0 {
+		g.codeBindings(s)
 		return s, nil
 	}
-	var b strings.Builder
+	var b, code strings.Builder // code: s without its expressions, which name variables, not bindings
 	pos := 0
 	for _, e := range exprs {
 		b.WriteString(s[pos:e.Start])
+		code.WriteString(s[pos:e.Start])
+		code.WriteByte(' ')
 		b.WriteString(g.ref(e, sc))
 		pos = e.End
 	}
 	b.WriteString(s[pos:])
+	code.WriteString(s[pos:])
+	g.codeBindings(code.String())
 	return b.String(), nil
 }
 

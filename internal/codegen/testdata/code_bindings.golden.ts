@@ -12,6 +12,7 @@ export interface Env {
   KV: KVNamespace;
   KV_CACHE: KVNamespace;
   KV_PREFIX: string;
+  KV_REGION: string;
   R2_LOGS: R2Bucket;
   WORKFLOW: Workflow;
 }
@@ -27,7 +28,7 @@ export class WfCodebindingsWorkflow extends WorkflowEntrypoint<Env, Params> {
       await env.KV_CACHE.put(key, JSON.stringify(event.payload));
       await env.BUCKET_FILES.put(key + '.json', JSON.stringify(event.payload));
       await env.R2_LOGS.put(key + '.log', 'seen');
-      return { key };
+      return { key, region: env.KV_REGION };
     });
     let known: { label: string | null } = { label: null };
     if ((await env.KV.get(remember.key)) !== null) {
