@@ -229,7 +229,7 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // writeScoped is write for a transaction that can change only the kinds of
 // cache entries in sc (cache.go): the other kinds stay cached.
 func (s *Store) writeScoped(ctx context.Context, sc writeScope, fn func(tx *sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("sqlite: begin: %w", err)
 	}
@@ -244,6 +244,32 @@ func (s *Store) writeScoped(ctx context.Context, sc writeScope, fn func(tx *sql.
 	}
 	s.ckpt.wrote()
 	return nil
+}
+
+// begin starts a write transaction (BEGIN IMMEDIATE). SQLite waits for the
+// write lock up to the busy timeout, but answers SQLITE_BUSY at once in a
+// few states it cannot wait in, such as another connection recovering the
+// WAL index or turning a new file into WAL mode (several processes opening
+// one new database); those are retried here, within the same timeout.
+func (s *Store) begin(ctx context.Context) (*sql.Tx, error) {
+	deadline := time.Now().Add(busyTimeout)
+	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
+		tx, err := s.w.BeginTx(ctx, nil)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return tx, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+}
+
+// isBusy reports whether err is SQLITE_BUSY (any extended code).
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // wstmt returns query prepared on the writer connection, preparing it once;
