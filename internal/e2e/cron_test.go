@@ -18,19 +18,24 @@ func TestCronTriggerSchedules(t *testing.T) {
 	t.Parallel()
 	s := newServer(t, serverOptions{refresherInterval: 50 * time.Millisecond})
 	ir := chain("cron", step("tick", "return { fired: true };"))
-	ir["trigger"] = map[string]any{"type": "cron", "expression": "*/5 * * * *"}
+	// 00:05 on January 1st: the test fires it with a fake time, and the
+	// edge's real-time scheduler cannot start a second instance meanwhile
+	// (as "*/5 * * * *" did when the test ran across a multiple of five
+	// minutes).
+	const expr = "5 0 1 1 *"
+	ir["trigger"] = map[string]any{"type": "cron", "expression": expr}
 	id, _ := s.workflow("cron", "workflow", ir)
 	d := s.deploy(id)
 
-	if got := edgeSchedules(t, d.WorkflowName); len(got) != 1 || got[0] != "*/5 * * * *" {
-		t.Fatalf("schedules on the edge = %v, want [*/5 * * * *]", got)
+	if got := edgeSchedules(t, d.WorkflowName); len(got) != 1 || got[0] != expr {
+		t.Fatalf("schedules on the edge = %v, want [%s]", got, expr)
 	}
 	started := fireCron(t, "2026-01-01T00:05:00Z")
 	if !strings.Contains(started, d.WorkflowName) {
 		t.Fatalf("the scheduler at 00:05 started %s, want an instance of %s", started, d.WorkflowName)
 	}
 	if started := fireCron(t, "2026-01-01T00:07:00Z"); strings.Contains(started, d.WorkflowName) {
-		t.Fatalf("the scheduler at 00:07 started %s; */5 must not match", started)
+		t.Fatalf("the scheduler at 00:07 started %s; %s must not match", started, expr)
 	}
 
 	// The instance the scheduler started becomes a run of the workflow
