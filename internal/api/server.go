@@ -67,6 +67,7 @@ type Server struct {
 	mux     *http.ServeMux
 	routes  []Route
 	metrics *metrics
+	openAPI []byte // the OpenAPI document (openapi.go)
 
 	touchMu   sync.Mutex
 	lastTouch map[string]time.Time // API key id → last recorded use
@@ -111,6 +112,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.routes = s.routeTable()
 	s.metrics = newMetrics(s.routes)
+	doc, err := buildOpenAPI(s.routes)
+	if err != nil {
+		return nil, err
+	}
+	s.openAPI = doc
 	for _, rt := range s.routes {
 		s.mux.Handle(rt.Method+" "+rt.Pattern, s.wrap(rt))
 	}

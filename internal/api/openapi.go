@@ -1,0 +1,278 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/edgeflow/edgeflow/internal/ir"
+)
+
+// The OpenAPI 3.1 document at GET /api/openapi.json is built from the route
+// table at start, so it lists exactly the routes the server serves: method,
+// path and path parameters, the query parameters the handler reads, the
+// authentication and scope, the rate-limit class, and the request body's
+// schema, derived from the Go type the handler decodes into (unknown fields
+// are refused, so every body schema has additionalProperties false). Success
+// bodies are described in docs/api.md; every error has the one error shape.
+
+// irSchemaRef is where the IR's own JSON Schema is served.
+const irSchemaRef = "/api/ir/schema.json"
+
+// irComponent refers to the IR's JSON Schema, embedded in the document's
+// components so that the document stands alone.
+const irComponent = "#/components/schemas/IR"
+
+// bodyOverrides give schemas to fields whose Go type says too little
+// (json.RawMessage), by "<type>.<json field>".
+var bodyOverrides = map[string]map[string]any{
+	"versionSubmitRequest.ir": {"$ref": irComponent},
+	"triggerRequest.params":   {"type": "object", "description": "The run's params (at most 100 KB serialized); {instanceId, eventType, payload} delivers an event to a waiting run."},
+}
+
+var pathParam = regexp.MustCompile(`\{([A-Za-z]+)(\.\.\.)?\}`)
+
+// openAPIDocument builds the document for routes; irSchema is the IR's
+// JSON Schema.
+func openAPIDocument(routes []Route, irSchema map[string]any) map[string]any {
+	paths := map[string]map[string]any{}
+	for _, rt := range routes {
+		path := pathParam.ReplaceAllString(rt.Pattern, "{$1}")
+		if paths[path] == nil {
+			paths[path] = map[string]any{}
+		}
+		paths[path][strings.ToLower(rt.Method)] = operation(rt)
+	}
+	return map[string]any{
+		"openapi":           "3.1.0",
+		"jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
+		"info": map[string]any{
+			"title":   "edgeflow API",
+			"version": "1",
+			"description": "Stores workflow and function definitions as a JSON IR, validates and compiles them, deploys them to " +
+				"a Cloudflare account or the local edge, triggers runs and tracks them. Bodies are JSON; unknown fields " +
+				"are refused. Lists answer {data, nextCursor}. See docs/api.md.",
+		},
+		"paths": paths,
+		"components": map[string]any{
+			"securitySchemes": map[string]any{
+				"apiKey": map[string]any{"type": "http", "scheme": "bearer",
+					"description": "An API key (ask_…), bound to one project, with scopes read, write and deploy."},
+				"session": map[string]any{"type": "apiKey", "in": "cookie", "name": SessionCookie,
+					"description": "The session cookie of POST /api/auth/sign-in; writes also send the session's csrfToken in the " + CSRFHeader + " header."},
+			},
+			"schemas": map[string]any{
+				"IR": irSchema,
+				"Error": map[string]any{
+					"type":     "object",
+					"required": []string{"error", "code"},
+					"properties": map[string]any{
+						"error":     map[string]any{"type": "string", "description": "What went wrong, for people."},
+						"code":      map[string]any{"type": "string", "description": "What went wrong, for programs (docs/api.md)."},
+						"details":   map[string]any{"type": "array", "items": map[string]any{"type": "object"}, "description": "Per-field or per-IR-problem details, each with its path."},
+						"requestId": map[string]any{"type": "string"},
+					},
+				},
+			},
+			"responses": map[string]any{
+				"Error": map[string]any{
+					"description": "An error: 400 bad_request or invalid_ir, 401, 403, 404, 405, 409, 413, 422 validation_failed, 429 rate_limited, 502 from the provider.",
+					"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}},
+				},
+			},
+		},
+	}
+}
+
+func operation(rt Route) map[string]any {
+	op := map[string]any{
+		"operationId": operationID(rt),
+		"summary":     rt.Summary,
+		"responses": map[string]any{
+			"2XX":     map[string]any{"description": "Success (docs/api.md gives each body)", "content": map[string]any{successType(rt): map[string]any{}}},
+			"default": map[string]any{"$ref": "#/components/responses/Error"},
+		},
+	}
+	var params []any
+	for _, m := range pathParam.FindAllStringSubmatch(rt.Pattern, -1) {
+		p := map[string]any{"name": m[1], "in": "path", "required": true, "schema": map[string]any{"type": "string"}}
+		if m[2] != "" {
+			p["description"] = "The rest of the path; it may contain /."
+		}
+		params = append(params, p)
+	}
+	for _, q := range rt.Query {
+		params = append(params, queryParam(q))
+	}
+	switch rt.Auth {
+	case AuthNone:
+		op["security"] = []any{}
+	case AuthSession:
+		op["security"] = []any{map[string]any{"session": []string{}}}
+	case AuthKey:
+		op["security"] = []any{map[string]any{"apiKey": []string{}}}
+	case AuthAny:
+		op["security"] = []any{map[string]any{"apiKey": []string{}}, map[string]any{"session": []string{}}}
+	}
+	if rt.Auth != AuthNone {
+		params = append(params,
+			map[string]any{"name": "organizationId", "in": "query", "schema": map[string]any{"type": "string"},
+				"description": "With a session: the organization to act in instead of the active one."},
+			map[string]any{"name": "projectId", "in": "query", "schema": map[string]any{"type": "string"},
+				"description": "With a session: the project to act in instead of the active one."})
+	}
+	if rt.Scope != "" {
+		op["x-edgeflow-scope"] = string(rt.Scope)
+	}
+	op["x-edgeflow-rate-limit"] = rt.Limit.String()
+	if len(params) > 0 {
+		op["parameters"] = params
+	}
+	if rt.ReadsBody() && rt.Body != nil {
+		op["requestBody"] = map[string]any{
+			"required": true,
+			"content":  map[string]any{"application/json": map[string]any{"schema": schemaOf(reflect.TypeOf(rt.Body), "")}},
+		}
+	}
+	return op
+}
+
+func successType(rt Route) string {
+	switch {
+	case rt.Pattern == "/metrics":
+		return "text/plain"
+	case strings.HasSuffix(rt.Pattern, "/deploy-stream"):
+		return "text/event-stream"
+	case rt.Pattern == irSchemaRef:
+		return "application/schema+json"
+	}
+	return "application/json"
+}
+
+func queryParam(name string) map[string]any {
+	p := map[string]any{"name": name, "in": "query", "schema": map[string]any{"type": "string"}}
+	switch name {
+	case "cursor":
+		p["description"] = "The nextCursor of the previous page."
+	case "limit":
+		p["schema"] = map[string]any{"type": "integer", "minimum": 1}
+		p["description"] = "Items per page (1 to 100 unless the route says otherwise)."
+	case "status":
+		p["description"] = "Only runs in this status."
+	case "connectionId":
+		p["description"] = "The connection whose provider account is read."
+		p["required"] = true
+	case "prefix":
+		p["description"] = "Only names starting with this."
+	case "version":
+		p["description"] = "A version id to show instead of the current version."
+	case "force":
+		p["description"] = "true deletes without taking the deployments down."
+	}
+	return p
+}
+
+// operationID is the handler's name without its "handle" prefix, e.g.
+// versionSubmit: unique, since every route has its own handler.
+func operationID(rt Route) string {
+	name := runtime.FuncForPC(reflect.ValueOf(rt.Handler).Pointer()).Name()
+	name = name[strings.LastIndexByte(name, '.')+1:]
+	name = strings.TrimSuffix(name, "-fm")
+	name = strings.TrimPrefix(name, "handle")
+	r := []rune(name)
+	r[0] = unicode.ToLower(r[0])
+	return string(r)
+}
+
+var (
+	timeType = reflect.TypeOf(time.Time{})
+	rawType  = reflect.TypeOf(json.RawMessage(nil))
+)
+
+// schemaOf is the JSON Schema of values of t as encoding/json decodes them;
+// owner names the struct a field belongs to, for bodyOverrides.
+func schemaOf(t reflect.Type, owner string) map[string]any {
+	switch {
+	case t == timeType:
+		return map[string]any{"type": "string", "format": "date-time"}
+	case t == rawType:
+		return map[string]any{}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		s := schemaOf(t.Elem(), owner)
+		if typ, ok := s["type"].(string); ok {
+			s["type"] = []string{typ, "null"}
+		}
+		return s
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.Slice, reflect.Array:
+		return map[string]any{"type": "array", "items": schemaOf(t.Elem(), owner)}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": schemaOf(t.Elem(), owner)}
+	case reflect.Interface:
+		return map[string]any{}
+	case reflect.Struct:
+		props := map[string]any{}
+		addFields(t, props)
+		return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	}
+	return map[string]any{}
+}
+
+func addFields(t reflect.Type, props map[string]any) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			addFields(f.Type, props)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if o, ok := bodyOverrides[t.Name()+"."+name]; ok {
+			props[name] = o
+			continue
+		}
+		props[name] = schemaOf(f.Type, t.Name())
+	}
+}
+
+// handleOpenAPI serves the OpenAPI document.
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(s.openAPI)
+	return err
+}
+
+// buildOpenAPI encodes the document once.
+func buildOpenAPI(routes []Route) ([]byte, error) {
+	var irSchema map[string]any
+	if err := json.Unmarshal(ir.SchemaJSON(), &irSchema); err != nil {
+		return nil, fmt.Errorf("api: the IR schema: %w", err)
+	}
+	delete(irSchema, "$schema") // the document's dialect applies
+	return json.MarshalIndent(openAPIDocument(routes, irSchema), "", "  ")
+}
