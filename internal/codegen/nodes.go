@@ -346,10 +346,13 @@ func (g *gen) step(n *ir.Node, sc *scope) {
 		return
 	}
 	name := g.stepName(n, sc)
+	// step.do<any>: the user's code may return any serializable value,
+	// a D1 row (Record<string, unknown>) among them, which inference would
+	// check against Serializable and refuse.
 	if cfg := g.stepConfig(n, ""); cfg != "" {
-		g.line("const %s%s = await step.do(%s, %s, async () => {", v, g.ty(": any"), name, cfg)
+		g.line("const %s = await step.do%s(%s, %s, async () => {", v, g.ty("<any>"), name, cfg)
 	} else {
-		g.line("const %s%s = await step.do(%s, async () => {", v, g.ty(": any"), name)
+		g.line("const %s = await step.do%s(%s, async () => {", v, g.ty("<any>"), name)
 	}
 	g.code(n, "code", src, sc)
 	g.line("});")

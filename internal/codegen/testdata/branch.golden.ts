@@ -15,27 +15,27 @@ type Params = Record<string, any>;
 export class WfBranchWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const score: any = await step.do("score", async () => {
+    const score = await step.do<any>("score", async () => {
       return { value: event.payload.score };
     });
     let grade: { label: string | null } = { label: null };
     if (score.value >= 90) {
       grade = { label: "high" };
-      const high: any = await step.do("High", async () => {
+      const high = await step.do<any>("High", async () => {
         return "A";
       });
     } else if (score.value >= 50) {
       grade = { label: "mid" };
-      const mid: any = await step.do("Mid", async () => {
+      const mid = await step.do<any>("Mid", async () => {
         return "B";
       });
     } else {
       grade = { label: "low" };
-      const low: any = await step.do("Low", async () => {
+      const low = await step.do<any>("Low", async () => {
         return "C";
       });
     }
-    const report: any = await step.do("Report", async () => {
+    const report = await step.do<any>("Report", async () => {
       return { arm: grade.label };
     });
     return report;

@@ -15,17 +15,17 @@ type Params = Record<string, any>;
 export class WfBranchnoelseWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const input: any = await step.do("input", async () => {
+    const input = await step.do<any>("input", async () => {
       return event.payload;
     });
     let check: { label: string | null } = { label: null };
     if (input.flag === true) {
       check = { label: "yes" };
-      const yes: any = await step.do("Yes", async () => {
+      const yes = await step.do<any>("Yes", async () => {
         return 1;
       });
     }
-    const after: any = await step.do("After", async () => {
+    const after = await step.do<any>("After", async () => {
       return { label: check.label };
     });
     return after;

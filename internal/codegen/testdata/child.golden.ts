@@ -15,7 +15,7 @@ type Params = Record<string, any>;
 export class WfChildWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const double: any = await step.do("Double", async () => {
+    const double = await step.do<any>("Double", async () => {
       return { doubled: event.payload.orderId * 2 };
     });
     return double;

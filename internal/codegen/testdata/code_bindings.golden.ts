@@ -23,7 +23,7 @@ type Params = Record<string, any>;
 export class WfCodebindingsWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const remember: any = await step.do("Remember", async () => {
+    const remember = await step.do<any>("Remember", async () => {
       const key = env.KV_PREFIX + event.payload.id;
       await env.KV_CACHE.put(key, JSON.stringify(event.payload));
       await env.BUCKET_FILES.put(key + '.json', JSON.stringify(event.payload));
@@ -33,10 +33,10 @@ export class WfCodebindingsWorkflow extends WorkflowEntrypoint<Env, Params> {
     let known: { label: string | null } = { label: null };
     if ((await env.KV.get(remember.key)) !== null) {
       known = { label: "known" };
-      const store: any = await step.do("Store", async () => {
+      const store = await step.do<any>("Store", async () => {
         const row = await env.DB.prepare('SELECT ?1 AS key').bind(remember.key).first();
         await env.D1_ARCHIVE.exec('SELECT 1');
-        return { found: row !== null };
+        return row;
       });
     }
     return known;

@@ -15,7 +15,7 @@ type Params = Record<string, any>;
 export class WfCrontriggerWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const report: any = await step.do("Report", async () => {
+    const report = await step.do<any>("Report", async () => {
       return { at: event.timestamp };
     });
     return report;

@@ -16,7 +16,7 @@ type Params = Record<string, any>;
 export class WfDependenciesWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const paint: any = await step.do("Paint", async () => {
+    const paint = await step.do<any>("Paint", async () => {
       return { text: kleur.red('alert') };
     });
     return paint;

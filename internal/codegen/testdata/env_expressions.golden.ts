@@ -22,7 +22,7 @@ type Params = Record<string, any>;
 export class WfEnvexpressionsWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const cfg: any = await step.do("Config", async () => {
+    const cfg = await step.do<any>("Config", async () => {
       return { region: env.REGION, key: env.API_KEY.length, path: 'a`b${c}' };
     });
     const call: any = await step.do("Call", async () => {

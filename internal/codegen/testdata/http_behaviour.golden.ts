@@ -38,7 +38,7 @@ export class WfHttpbehaviourWorkflow extends WorkflowEntrypoint<Env, Params> {
       });
       return await httpResult(response, true);
     });
-    const out: any = await step.do("Out", async () => {
+    const out = await step.do<any>("Out", async () => {
       return { got: get_2.body, echoed: post.body, missing: missing.status, missingBody: missing.body, type: get_2.headers['content-type'] };
     });
     return out;

@@ -17,7 +17,7 @@ type Params = Record<string, any>;
 export class WfHttprequestWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const user: any = await step.do("Load user", async () => {
+    const user = await step.do<any>("Load user", async () => {
       return { id: 42, name: 'Ada "the" first', tags: ['a', 'b'] };
     });
     const post: any = await step.do("Post user", { retries: { limit: 3, delay: "5 seconds", backoff: "exponential" }, timeout: "1 minute" }, async () => {
@@ -41,7 +41,7 @@ export class WfHttprequestWorkflow extends WorkflowEntrypoint<Env, Params> {
       });
       return await httpResult(response, false);
     });
-    const result: any = await step.do("Result", async () => {
+    const result = await step.do<any>("Result", async () => {
       return { status: get_2.status, created: post.body };
     });
     return result;

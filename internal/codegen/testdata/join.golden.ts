@@ -15,22 +15,22 @@ type Params = Record<string, any>;
 export class WfJoinWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const input: any = await step.do("input", async () => {
+    const input = await step.do<any>("input", async () => {
       return event.payload;
     });
     let pick: { label: string | null } = { label: null };
     if (input.left) {
       pick = { label: "left" };
-      const left: any = await step.do("Left", async () => {
+      const left = await step.do<any>("Left", async () => {
         return 'L';
       });
     } else {
       pick = { label: "right" };
-      const right: any = await step.do("Right", async () => {
+      const right = await step.do<any>("Right", async () => {
         return 'R';
       });
     }
-    const joined: any = await step.do("Joined", async () => {
+    const joined = await step.do<any>("Joined", async () => {
       return { picked: pick.label };
     });
     return joined;

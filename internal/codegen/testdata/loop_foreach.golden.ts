@@ -15,20 +15,20 @@ type Params = Record<string, any>;
 export class WfLoopforeachWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const list: any = await step.do("List", async () => {
+    const list = await step.do<any>("List", async () => {
       return { users: ['ada', 'grace', 'linus'] };
     });
     const each_results: any[] = [];
     const each_items: any[] = list.users;
     for (let each_index = 0; each_index < each_items.length; each_index++) {
       const each_item = each_items[each_index];
-      const greet: any = await step.do(`Greet #${each_index}`, async () => {
+      const greet = await step.do<any>(`Greet #${each_index}`, async () => {
         return 'hi ' + each_item + ' #' + each_index;
       });
       each_results.push(greet);
     }
     const each = { results: each_results };
-    const total: any = await step.do("Total", async () => {
+    const total = await step.do<any>("Total", async () => {
       return { greetings: each.results };
     });
     return total;

@@ -22,7 +22,7 @@ export class WfLoopnestedWorkflow extends WorkflowEntrypoint<Env, Params> {
       const cols_items: any[] = ['a', 'b'];
       for (let cols_index = 0; cols_index < cols_items.length; cols_index++) {
         const cols_item = cols_items[cols_index];
-        const cell: any = await step.do(`Cell #${rows_index}.${cols_index}`, async () => {
+        const cell = await step.do<any>(`Cell #${rows_index}.${cols_index}`, async () => {
           return cols_item + rows_index;
         });
         await step.sleep(`Pause #${rows_index}.${cols_index}`, "1 second");
@@ -32,7 +32,7 @@ export class WfLoopnestedWorkflow extends WorkflowEntrypoint<Env, Params> {
       rows_results.push(cols);
     }
     const rows = { results: rows_results };
-    const grid: any = await step.do("Grid", async () => {
+    const grid = await step.do<any>("Grid", async () => {
       return rows.results;
     });
     return grid;

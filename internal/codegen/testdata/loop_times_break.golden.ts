@@ -18,14 +18,14 @@ export class WfLooptimesbreakWorkflow extends WorkflowEntrypoint<Env, Params> {
     const count_results: any[] = [];
     for (let count_index = 0; count_index < 10; count_index++) {
       const count_item = count_index;
-      const tick: any = await step.do(`Tick #${count_index}`, async () => {
+      const tick = await step.do<any>(`Tick #${count_index}`, async () => {
         return count_index * 10;
       });
       if (tick >= 30) break;
       count_results.push(tick);
     }
     const count = { results: count_results };
-    const after: any = await step.do("After", async () => {
+    const after = await step.do<any>("After", async () => {
       return { ticks: count.results };
     });
     return after;

@@ -21,14 +21,14 @@ export class WfLoopwhileWorkflow extends WorkflowEntrypoint<Env, Params> {
       const poll_item = poll_index;
       const attempt = poll_item;
       const i = poll_index;
-      const check: any = await step.do(`Check #${poll_index}`, async () => {
+      const check = await step.do<any>(`Check #${poll_index}`, async () => {
         return { attempt };
       });
       if (poll_index >= 2) break;
       poll_results.push(check);
     }
     const poll = { results: poll_results };
-    const done: any = await step.do("Done", async () => {
+    const done = await step.do<any>("Done", async () => {
       return { results: poll.results };
     });
     return done;

@@ -19,7 +19,7 @@ type Params = Record<string, any>;
 export class WfMarketplaceWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const msg: any = await step.do("Message", async () => {
+    const msg = await step.do<any>("Message", async () => {
       return { text: 'deployed ' + event.payload.app };
     });
     const post: any = await step.do("Post to Slack", { retries: { limit: 2, delay: "3 seconds" } }, async () => {

@@ -23,7 +23,7 @@ export class WfNestedcontainersWorkflow extends WorkflowEntrypoint<Env, Params> 
         const each_item = each_items[each_index];
         const fan: any = await Promise.all([
           (async () => {
-            const a: any = await step.do(`Lane A #${each_index}`, async () => {
+            const a = await step.do<any>(`Lane A #${each_index}`, async () => {
               return each_item + 1;
             });
             return a;
@@ -32,22 +32,22 @@ export class WfNestedcontainersWorkflow extends WorkflowEntrypoint<Env, Params> 
             let route: { label: string | null } = { label: null };
             if (each_item % 2 === 0) {
               route = { label: "even" };
-              const even: any = await step.do(`Even #${each_index}`, async () => {
+              const even = await step.do<any>(`Even #${each_index}`, async () => {
                 return 'even';
               });
             } else {
               route = { label: "odd" };
-              const odd: any = await step.do(`Odd #${each_index}`, async () => {
+              const odd = await step.do<any>(`Odd #${each_index}`, async () => {
                 return 'odd';
               });
             }
-            const b: any = await step.do(`Lane B #${each_index}`, async () => {
+            const b = await step.do<any>(`Lane B #${each_index}`, async () => {
               return route.label;
             });
             return b;
           })(),
         ]);
-        const merge: any = await step.do(`Merge #${each_index}`, async () => {
+        const merge = await step.do<any>(`Merge #${each_index}`, async () => {
           return { a: fan[0], b: fan[1] };
         });
         each_results.push(merge);
@@ -55,11 +55,11 @@ export class WfNestedcontainersWorkflow extends WorkflowEntrypoint<Env, Params> 
       const each = { results: each_results };
     } catch (caught) {
       guard = { error: errorInfo(caught) };
-      const oops: any = await step.do("Oops", async () => {
+      const oops = await step.do<any>("Oops", async () => {
         return guard.error;
       });
     }
-    const end: any = await step.do("End", async () => {
+    const end = await step.do<any>("End", async () => {
       return { done: true };
     });
     return end;

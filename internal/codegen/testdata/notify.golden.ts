@@ -15,7 +15,7 @@ type Params = Record<string, any>;
 export class WfNotifyWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const note: any = await step.do("Note", async () => {
+    const note = await step.do<any>("Note", async () => {
       return { notified: true };
     });
     return note;

@@ -15,27 +15,27 @@ type Params = Record<string, any>;
 export class WfParallelWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const seed: any = await step.do("seed", async () => {
+    const seed = await step.do<any>("seed", async () => {
       return { n: 3 };
     });
     const fan: any = await Promise.all([
       (async () => {
-        const double: any = await step.do("Double", async () => {
+        const double = await step.do<any>("Double", async () => {
           return seed.n * 2;
         });
         return double;
       })(),
       (async () => {
-        const square: any = await step.do("Square", async () => {
+        const square = await step.do<any>("Square", async () => {
           return seed.n * seed.n;
         });
-        const square_plus: any = await step.do("Square plus one", async () => {
+        const square_plus = await step.do<any>("Square plus one", async () => {
           return square + 1;
         });
         return square_plus;
       })(),
     ]);
-    const sum: any = await step.do("Sum", async () => {
+    const sum = await step.do<any>("Sum", async () => {
       return { all: fan, total: fan[0] + fan[1] };
     });
     return sum;

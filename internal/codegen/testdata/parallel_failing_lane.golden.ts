@@ -17,19 +17,19 @@ export class WfParallelfailinglaneWorkflow extends WorkflowEntrypoint<Env, Param
     const env = this.env;
     const fan: any = await Promise.all([
       (async () => {
-        const ok: any = await step.do("Good lane", async () => {
+        const ok = await step.do<any>("Good lane", async () => {
           return 1;
         });
         return ok;
       })(),
       (async () => {
-        const bad: any = await step.do("Bad lane", { retries: { limit: 0, delay: "1 second" } }, async () => {
+        const bad = await step.do<any>("Bad lane", { retries: { limit: 0, delay: "1 second" } }, async () => {
           throw new Error("lane b failed");
         });
         return bad;
       })(),
     ]);
-    const never_2: any = await step.do("After fan", async () => {
+    const never_2 = await step.do<any>("After fan", async () => {
       return 2;
     });
     return never_2;

@@ -17,20 +17,20 @@ export class WfRaceWorkflow extends WorkflowEntrypoint<Env, Params> {
     const env = this.env;
     const first: any = await Promise.race([
       (async () => {
-        const fast: any = await step.do("Fast", async () => {
+        const fast = await step.do<any>("Fast", async () => {
           return "fast";
         });
         return fast;
       })(),
       (async () => {
         await step.sleep("Slow sleep", "10 seconds");
-        const slow: any = await step.do("Slow", async () => {
+        const slow = await step.do<any>("Slow", async () => {
           return "slow";
         });
         return slow;
       })(),
     ]);
-    const winner: any = await step.do("Winner", async () => {
+    const winner = await step.do<any>("Winner", async () => {
       return { winner: first };
     });
     return winner;

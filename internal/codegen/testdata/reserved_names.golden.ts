@@ -15,37 +15,37 @@ type Params = Record<string, any>;
 export class WfReservednamesWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const class_2: any = await step.do("Class", async () => {
+    const class_2 = await step.do<any>("Class", async () => {
       return 1;
     });
-    const delete_2: any = await step.do("Delete", async () => {
+    const delete_2 = await step.do<any>("Delete", async () => {
       return class_2 + 1;
     });
-    const n_1st: any = await step.do("First", async () => {
+    const n_1st = await step.do<any>("First", async () => {
       return 2;
     });
-    const a_b: any = await step.do("Dash", async () => {
+    const a_b = await step.do<any>("Dash", async () => {
       return n_1st + delete_2;
     });
-    const a_b_2: any = await step.do("Underscore", async () => {
+    const a_b_2 = await step.do<any>("Underscore", async () => {
       return a_b;
     });
-    const Response_2: any = await step.do("Global named", async () => {
+    const Response_2 = await step.do<any>("Global named", async () => {
       return a_b_2;
     });
-    const step_2: any = await step.do("Step named", async () => {
+    const step_2 = await step.do<any>("Step named", async () => {
       return Response_2;
     });
-    const toText_2: any = await step.do("Helper named", async () => {
+    const toText_2 = await step.do<any>("Helper named", async () => {
       return String(step_2);
     });
-    const dup1: any = await step.do("Same name", async () => {
+    const dup1 = await step.do<any>("Same name", async () => {
       return 1;
     });
-    const dup2: any = await step.do("Same name (dup2)", async () => {
+    const dup2 = await step.do<any>("Same name (dup2)", async () => {
       return 2;
     });
-    const output_2: any = await step.do("Output", async () => {
+    const output_2 = await step.do<any>("Output", async () => {
       return { v: toText_2, f: dup1 + dup2 };
     });
     return output_2;

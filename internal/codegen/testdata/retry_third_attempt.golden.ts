@@ -15,7 +15,7 @@ type Params = Record<string, any>;
 export class WfRetrythirdattemptWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const flaky: any = await step.do("Flaky", { retries: { limit: 3, delay: "1 second", backoff: "constant" } }, async () => {
+    const flaky = await step.do<any>("Flaky", { retries: { limit: 3, delay: "1 second", backoff: "constant" } }, async () => {
       const g = globalThis as any;
       g.attempts = (g.attempts ?? 0) + 1;
       if (g.attempts < 3) throw new Error('attempt ' + g.attempts + ' failed');

@@ -15,7 +15,7 @@ type Params = Record<string, any>;
 export class WfSleepWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const start: any = await step.do("start", async () => {
+    const start = await step.do<any>("start", async () => {
       return { seconds: 2 };
     });
     await step.sleep("Nap", "5 minutes");
@@ -23,7 +23,7 @@ export class WfSleepWorkflow extends WorkflowEntrypoint<Env, Params> {
     await step.sleep("Dynamic nap", `${toText(start.seconds)} seconds` as WorkflowSleepDuration);
     await step.sleepUntil("Until new year", new Date("2027-01-01T00:00:00Z"));
     await step.sleepUntil("Until payload time", new Date(toText(event.payload.at)));
-    const done: any = await step.do("done", async () => {
+    const done = await step.do<any>("done", async () => {
       return { slept: true };
     });
     return done;

@@ -15,7 +15,7 @@ type Params = Record<string, any>;
 export class WfStepbasicWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const hello: any = await step.do("Say hello", async () => {
+    const hello = await step.do<any>("Say hello", async () => {
       return { greeting: "hello " + event.payload.name };
     });
     return hello;

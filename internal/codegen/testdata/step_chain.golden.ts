@@ -15,13 +15,13 @@ type Params = Record<string, any>;
 export class WfStepchainWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const first: any = await step.do("first", async () => {
+    const first = await step.do<any>("first", async () => {
       return { n: 1 };
     });
-    const second: any = await step.do("second", async () => {
+    const second = await step.do<any>("second", async () => {
       return { n: first.n + 1 };
     });
-    const third: any = await step.do("third", async () => {
+    const third = await step.do<any>("third", async () => {
       const total = second.n * 10;
       return { total, from: first };
     });

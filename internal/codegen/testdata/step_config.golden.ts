@@ -15,16 +15,16 @@ type Params = Record<string, any>;
 export class WfStepconfigWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const flaky: any = await step.do("Flaky call", { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "30 seconds" }, async () => {
+    const flaky = await step.do<any>("Flaky call", { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "30 seconds" }, async () => {
       return 1;
     });
-    const numeric: any = await step.do("Numeric durations", { retries: { limit: 1, delay: 500 }, timeout: "90 seconds" }, async () => {
+    const numeric = await step.do<any>("Numeric durations", { retries: { limit: 1, delay: 500 }, timeout: "90 seconds" }, async () => {
       return 2;
     });
-    const legacy: any = await step.do("Legacy fields", { retries: { limit: 3, delay: "10 seconds", backoff: "linear" }, timeout: "1 minute" }, async () => {
+    const legacy = await step.do<any>("Legacy fields", { retries: { limit: 3, delay: "10 seconds", backoff: "linear" }, timeout: "1 minute" }, async () => {
       return 3;
     });
-    const defaults: any = await step.do("Cloudflare defaults", async () => {
+    const defaults = await step.do<any>("Cloudflare defaults", async () => {
       return 4;
     });
     return defaults;

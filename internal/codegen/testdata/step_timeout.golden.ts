@@ -15,7 +15,7 @@ type Params = Record<string, any>;
 export class WfSteptimeoutWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const slow: any = await step.do("Slow", { retries: { limit: 0, delay: "1 second" }, timeout: "1 second" }, async () => {
+    const slow = await step.do<any>("Slow", { retries: { limit: 0, delay: "1 second" }, timeout: "1 second" }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 5000));
       return 'late';
     });

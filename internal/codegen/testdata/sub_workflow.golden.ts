@@ -17,7 +17,7 @@ type Params = Record<string, any>;
 export class WfSubworkflowWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const prep: any = await step.do("Prepare", async () => {
+    const prep = await step.do<any>("Prepare", async () => {
       return { orderId: event.payload.orderId };
     });
     const child: any = await step.do("Run child", { timeout: "10 minutes" }, async () => {
@@ -26,7 +26,7 @@ export class WfSubworkflowWorkflow extends WorkflowEntrypoint<Env, Params> {
     const notify: any = await step.do("Notify", { timeout: "1 hour" }, async () => {
       return await runSubWorkflow(env.SUB_WF_NOTIFY, `${event.instanceId}-notify`, {}, false);
     });
-    const done: any = await step.do("Done", async () => {
+    const done = await step.do<any>("Done", async () => {
       return { child: child.output, notified: notify.instanceId };
     });
     return done;

@@ -17,20 +17,20 @@ export class WfTrycatchWorkflow extends WorkflowEntrypoint<Env, Params> {
     const env = this.env;
     let guard: { error: any } = { error: null };
     try {
-      const risky: any = await step.do("Risky", { retries: { limit: 0, delay: "1 second" } }, async () => {
+      const risky = await step.do<any>("Risky", { retries: { limit: 0, delay: "1 second" } }, async () => {
         throw new Error("boom");
       });
     } catch (caught) {
       guard = { error: errorInfo(caught) };
-      const recover: any = await step.do("Recover", async () => {
+      const recover = await step.do<any>("Recover", async () => {
         return { recovered: guard.error.message };
       });
     } finally {
-      const cleanup: any = await step.do("Cleanup", async () => {
+      const cleanup = await step.do<any>("Cleanup", async () => {
         return "cleaned";
       });
     }
-    const after: any = await step.do("After", async () => {
+    const after = await step.do<any>("After", async () => {
       return { error: guard.error };
     });
     return after;

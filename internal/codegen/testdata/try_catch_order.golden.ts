@@ -15,34 +15,34 @@ type Params = Record<string, any>;
 export class WfTrycatchorderWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const log0: any = await step.do("Start", async () => {
+    const log0 = await step.do<any>("Start", async () => {
       const g = globalThis as any;
       g.order = ['start'];
       return g.order.length;
     });
     let guard: { error: any } = { error: null };
     try {
-      const t1: any = await step.do("Try one", async () => {
+      const t1 = await step.do<any>("Try one", async () => {
         (globalThis as any).order.push('try');
         return log0 + 1;
       });
-      const t2: any = await step.do("Try two", { retries: { limit: 0, delay: "1 second" } }, async () => {
+      const t2 = await step.do<any>("Try two", { retries: { limit: 0, delay: "1 second" } }, async () => {
         (globalThis as any).order.push('try fails');
         throw new Error('try failed after ' + t1);
       });
     } catch (caught) {
       guard = { error: errorInfo(caught) };
-      const c1: any = await step.do("Catch", async () => {
+      const c1 = await step.do<any>("Catch", async () => {
         (globalThis as any).order.push('catch: ' + guard.error.message);
         return 'caught';
       });
     } finally {
-      const f1: any = await step.do("Finally", async () => {
+      const f1 = await step.do<any>("Finally", async () => {
         (globalThis as any).order.push('finally');
         return 'finally';
       });
     }
-    const out: any = await step.do("Out", async () => {
+    const out = await step.do<any>("Out", async () => {
       (globalThis as any).order.push('then');
       return { order: (globalThis as any).order, error: guard.error };
     });

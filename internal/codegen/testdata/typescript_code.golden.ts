@@ -15,7 +15,7 @@ type Params = Record<string, any>;
 export class WfTypescriptcodeWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const start: any = await step.do("Start", async () => {
+    const start = await step.do<any>("Start", async () => {
       interface Order { n: number; tags?: string[] }
       const order = event.payload as Order;
       const double = <T extends number>(x: T): number => x * 2;
@@ -24,12 +24,12 @@ export class WfTypescriptcodeWorkflow extends WorkflowEntrypoint<Env, Params> {
     let pick: { label: string | null } = { label: null };
     if ((start.doubled as number) > 10) {
       pick = { label: "big" };
-      const big: any = await step.do("Big", async () => {
+      const big = await step.do<any>("Big", async () => {
         return "big" as const;
       });
     } else {
       pick = { label: "small" };
-      const small: any = await step.do("Small", async () => {
+      const small = await step.do<any>("Small", async () => {
         enum Size { Small = "small" }
         return Size.Small;
       });
@@ -39,14 +39,14 @@ export class WfTypescriptcodeWorkflow extends WorkflowEntrypoint<Env, Params> {
     for (let each_index = 0; each_index < each_items.length; each_index++) {
       const each_item = each_items[each_index];
       const value = each_item;
-      const square: any = await step.do(`Square #${each_index}`, async () => {
+      const square = await step.do<any>(`Square #${each_index}`, async () => {
         const v: number = value as number;
         return v * v;
       });
       each_results.push(square);
     }
     const each = { results: each_results };
-    const done: any = await step.do("Done", async () => {
+    const done = await step.do<any>("Done", async () => {
       type Out = { size: string; squares: number[] };
       const out: Out = { size: pick.label!, squares: each.results as number[] };
       return out;

@@ -15,12 +15,12 @@ type Params = Record<string, any>;
 export class WfWaitforeventWorkflow extends WorkflowEntrypoint<Env, Params> {
   async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {
     const env = this.env;
-    const request_2: any = await step.do("Request approval", async () => {
+    const request_2 = await step.do<any>("Request approval", async () => {
       return { id: event.payload.orderId };
     });
     const approval: any = (await step.waitForEvent<any>("Wait for approval", { type: "approval", timeout: "1 hour" })).payload;
     const default_timeout: any = (await step.waitForEvent<any>("Wait for shipping", { type: `shipped-${toText(request_2.id)}`, timeout: "24 hours" })).payload;
-    const finish: any = await step.do("finish", async () => {
+    const finish = await step.do<any>("finish", async () => {
       return { approved: approval.approved, by: approval.by, shipped: default_timeout };
     });
     return finish;
