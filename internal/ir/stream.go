@@ -1,6 +1,9 @@
 package ir
 
-import "math"
+import (
+	"bytes"
+	"math"
+)
 
 // Streaming reads of the structural parts of an IR: objects whose keys are
 // known are read straight into the Go types without building maps. Only
@@ -13,6 +16,12 @@ func (p *jsonParser) peek() byte {
 		return 0
 	}
 	return p.data[p.pos]
+}
+
+// estimate is a capacity hint for a list: how often key occurs in the rest
+// of the document (it may also occur elsewhere, in node data for one).
+func (p *jsonParser) estimate(key string) int {
+	return min(bytes.Count(p.data[p.pos:], []byte(key)), len(p.data)/64)
 }
 
 // fields iterates over an object's keys; fn must consume the value. It
@@ -221,6 +230,7 @@ func (r *streamReader) readIR() (*ArtifactIR, error) {
 		case "metadata":
 			return r.metadata(&a.Metadata)
 		case "nodes":
+			a.Nodes = make([]Node, 0, r.p.estimate(`"provider"`)) // every node has one
 			ok, err := r.p.items(func(i int) error {
 				a.Nodes = append(a.Nodes, Node{})
 				return r.node(&a.Nodes[len(a.Nodes)-1])
@@ -232,6 +242,7 @@ func (r *streamReader) readIR() (*ArtifactIR, error) {
 			}
 			return err
 		case "edges":
+			a.Edges = make([]Edge, 0, r.p.estimate(`"source"`)) // every edge has one
 			ok, err := r.p.items(func(i int) error {
 				a.Edges = append(a.Edges, Edge{})
 				return r.edge(&a.Edges[len(a.Edges)-1])
