@@ -198,16 +198,18 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 			return err
 		}
 	}
+	// Compressed before the transaction, so that the write lock is not held
+	// for it.
+	ir, code := packText(unsafe.String(unsafe.SliceData(v.IR), len(v.IR))), packText(v.Code)
+	defer ir.release()
+	defer code.release()
 	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, v.ID, v.WorkflowID).Scan(&n); err != nil {
 			return dbErr(err, "workflow", "", "")
 		}
-		ir, code := packText(unsafe.String(unsafe.SliceData(v.IR), len(v.IR))), packText(v.Code)
 		_, err := tx.StmtContext(ctx, stmts[1]).ExecContext(ctx,
 			v.ID, v.WorkflowID, n, ir.arg, code.arg, boolArg(v.Locked), nodeTypes, v.CreatedBy, micros(v.CreatedAt))
-		ir.release()
-		code.release()
 		if err != nil {
 			return dbErr(err, "version", "", "workflow")
 		}
