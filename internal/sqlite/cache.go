@@ -10,9 +10,10 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
-// The read cache keeps workflow list pages (with their encoded bytes) and
-// API keys by hash, the two reads every listing request makes. Correctness
-// rests on one generation counter per kind of entry (lists, keys):
+// The read cache keeps workflow list pages (with their encoded bytes), API
+// keys by hash and workflow rows by id: the reads every listing request and
+// every version submission make. Correctness rests on one generation counter
+// per kind of entry (list pages, keys, rows):
 //
 //   - every write transaction of this Store bumps, after its commit, the
 //     counters of the kinds it can change (its scope: a version or a run
@@ -44,6 +45,7 @@ import (
 type readCache struct {
 	listGen atomic.Uint64 // generation of workflow list pages
 	keyGen  atomic.Uint64 // generation of API keys
+	rowGen  atomic.Uint64 // generation of workflow rows by id
 
 	watchMu   sync.Mutex // guards the fields up to lastOK
 	checked   sync.Cond  // on watchMu: a check finished
@@ -65,8 +67,20 @@ type readCache struct {
 	mu         sync.Mutex
 	listMapGen uint64 // generation of every entry in lists
 	keyMapGen  uint64 // generation of every entry in keys
+	rowMapGen  uint64 // generation of every entry in rows
 	lists      map[listKey]*listEntry
 	keys       map[string]edgeflow.APIKey
+	rows       map[string]*rowSlot
+}
+
+// rowSlot is a workflow row by id. ver counts CreateVersion's commits to the
+// row, which do not end the rows' generation (a submission would otherwise
+// empty the cache of every other workflow): CreateVersion bumps ver and
+// patches the cached row instead (patchRow), and a reader stores what it
+// read only if ver did not move meanwhile.
+type rowSlot struct {
+	ver uint64
+	w   *edgeflow.Workflow // nil: not cached (the slot only keeps ver)
 }
 
 // writeScope says which kinds of cache entries a write transaction can
@@ -77,10 +91,14 @@ const (
 	// scopeNone: the write touches no table the cache reads from (workflows,
 	// api_keys, nor any table whose deletes cascade into them).
 	scopeNone writeScope = 0
-	// scopeLists: the write can change workflows rows (list pages).
-	scopeLists writeScope = 1 << iota
+	// scopePages: the write can change what list pages show.
+	scopePages writeScope = 1 << iota
 	// scopeKeys: the write can change api_keys rows.
 	scopeKeys
+	// scopeRows: the write can change workflows rows read by id.
+	scopeRows
+	// scopeLists: the write can change workflows rows (list pages and rows).
+	scopeLists = scopePages | scopeRows
 	// scopeAll: anything, the default.
 	scopeAll = scopeLists | scopeKeys
 )
@@ -90,6 +108,7 @@ const (
 const (
 	maxCachedPages = 128
 	maxCachedKeys  = 1024
+	maxCachedRows  = 4096
 )
 
 type listKey struct {
@@ -181,11 +200,14 @@ func (c *readCache) close() error {
 
 // invalidate ends the current generation of the kinds in sc.
 func (c *readCache) invalidate(sc writeScope) {
-	if sc&scopeLists != 0 {
+	if sc&scopePages != 0 {
 		c.listGen.Add(1)
 	}
 	if sc&scopeKeys != 0 {
 		c.keyGen.Add(1)
+	}
+	if sc&scopeRows != 0 {
+		c.rowGen.Add(1)
 	}
 }
 
@@ -297,8 +319,11 @@ func (c *readCache) current(ctx context.Context, kind writeScope) (gen uint64, o
 
 // load returns the generation of kind.
 func (c *readCache) load(kind writeScope) uint64 {
-	if kind == scopeKeys {
+	switch kind {
+	case scopeKeys:
 		return c.keyGen.Load()
+	case scopeRows:
+		return c.rowGen.Load()
 	}
 	return c.listGen.Load()
 }
@@ -335,6 +360,81 @@ func (c *readCache) putPage(gen uint64, k listKey, e *listEntry) {
 		clear(c.lists)
 	}
 	c.lists[k] = e
+}
+
+// row returns the cached workflow id of generation gen (a copy the caller
+// owns), or nil and the slot's ver to store the row read under.
+func (c *readCache) row(gen uint64, id string) (*edgeflow.Workflow, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.rowMapGen {
+		return nil, 0
+	}
+	slot := c.rows[id]
+	if slot == nil {
+		return nil, 0
+	}
+	if slot.w == nil {
+		return nil, slot.ver
+	}
+	return cloneWorkflow(slot.w), slot.ver
+}
+
+// putRow stores w, read under generation gen and slot version ver.
+func (c *readCache) putRow(gen, ver uint64, w *edgeflow.Workflow) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !resetLocked(&c.rows, &c.rowMapGen, gen) {
+		return
+	}
+	var cur uint64
+	if slot := c.rows[w.ID]; slot != nil {
+		cur = slot.ver
+	}
+	if cur != ver {
+		return // CreateVersion committed to the row meanwhile
+	}
+	if len(c.rows) >= maxCachedRows {
+		clear(c.rows)
+	}
+	c.rows[w.ID] = &rowSlot{ver: ver, w: cloneWorkflow(w)}
+}
+
+// patchRow records CreateVersion's commit of version versionID to workflow
+// id: the row's current version moved, nothing else did.
+func (c *readCache) patchRow(id, versionID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rows == nil {
+		c.rows = map[string]*rowSlot{}
+	}
+	slot := c.rows[id]
+	if slot == nil {
+		slot = &rowSlot{}
+		c.rows[id] = slot
+	}
+	slot.ver++
+	if slot.w != nil {
+		slot.w.CurrentVersionID = versionID
+	}
+}
+
+// cloneWorkflow copies w with its slices and maps.
+func cloneWorkflow(w *edgeflow.Workflow) *edgeflow.Workflow {
+	c := *w
+	c.EnvVars = slices.Clone(w.EnvVars)
+	if w.Dependencies != nil {
+		c.Dependencies = make(map[string]string, len(w.Dependencies))
+		for k, v := range w.Dependencies {
+			c.Dependencies[k] = v
+		}
+	}
+	if w.DeployConfig != nil {
+		dc := *w.DeployConfig
+		dc.Route = clonePtr(w.DeployConfig.Route)
+		c.DeployConfig = &dc
+	}
+	return &c
 }
 
 func (c *readCache) key(gen uint64, hash []byte) (edgeflow.APIKey, bool) {

@@ -380,10 +380,17 @@ func TestCacheOtherProcess(t *testing.T) {
 			defer s.Close()
 			w := newCacheWorld(t, s)
 			listed(t, s, w.project.ID)
+			for range 2 { // the row cache too
+				_, err := s.FindWorkflowByID(ctx, w.project.ID, w.workflows[1].ID)
+				must(t, err)
+			}
 			cmd := exec.Command(os.Args[0], "-test.run=^TestCacheHelperProcess$")
 			cmd.Env = append(os.Environ(), "EDGEFLOW_CACHE_HELPER="+path+"\n"+w.project.ID+"\n"+w.workflows[1].ID)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("helper process: %v\n%s", err, out)
+			}
+			if got, err := s.FindWorkflowByID(ctx, w.project.ID, w.workflows[1].ID); err != nil || got.Name != "renamed by another process" {
+				t.Errorf("FindWorkflowByID after the other process renamed it: %+v, %v", got, err)
 			}
 			if got := listed(t, s, w.project.ID)[1].Name; got != "renamed by another process" {
 				t.Errorf("name %q after the other process renamed it", got)

@@ -30,3 +30,14 @@ func (s *Store) APIKeyCached(ctx context.Context, hash []byte) bool {
 	_, hit := s.cache.key(gen, hash)
 	return hit
 }
+
+// WorkflowCached reports whether FindWorkflowByID would now serve workflow
+// id from the read cache.
+func (s *Store) WorkflowCached(ctx context.Context, id string) bool {
+	gen, ok := s.cache.current(ctx, scopeRows)
+	if !ok {
+		return false
+	}
+	w, _ := s.cache.row(gen, id)
+	return w != nil
+}

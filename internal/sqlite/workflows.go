@@ -62,10 +62,23 @@ func (s *Store) CreateWorkflow(ctx context.Context, w *edgeflow.Workflow) error 
 
 // FindWorkflowByID returns the project's workflow or ENotFound.
 func (s *Store) FindWorkflowByID(ctx context.Context, projectID, id string) (*edgeflow.Workflow, error) {
+	// Through the read cache (cache.go): every submission reads its
+	// workflow first.
+	gen, cached := s.cache.current(ctx, scopeRows)
+	var ver uint64
+	if cached {
+		var w *edgeflow.Workflow
+		if w, ver = s.cache.row(gen, id); w != nil && w.ProjectID == projectID {
+			return w, nil
+		}
+	}
 	w, err := scanWorkflow(s.queryRow(ctx, `SELECT `+workflowCols+` FROM workflows WHERE project_id = ? AND id = ?`,
 		projectID, id))
 	if err != nil {
 		return nil, dbErr(err, "workflow", "", "")
+	}
+	if cached {
+		s.cache.putRow(gen, ver, &w)
 	}
 	return &w, nil
 }
@@ -203,7 +216,9 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 	ir, code := packText(unsafe.String(unsafe.SliceData(v.IR), len(v.IR))), packText(v.Code)
 	defer ir.release()
 	defer code.release()
-	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
+	// The workflow row changes only its current version: list pages end
+	// their generation, the cached row is patched after the commit.
+	err = s.writeScoped(ctx, scopePages, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, v.ID, v.WorkflowID).Scan(&n); err != nil {
 			return dbErr(err, "workflow", "", "")
@@ -224,6 +239,12 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 		v.Number = n
 		return nil
 	})
+	if err != nil {
+		s.cache.invalidate(scopeRows) // whatever happened to the row, do not serve it from the cache
+		return err
+	}
+	s.cache.patchRow(v.WorkflowID, v.ID)
+	return nil
 }
 
 // createVersionSQL are the statements of CreateVersion, prepared once on the
