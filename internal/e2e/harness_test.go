@@ -179,16 +179,27 @@ func newServer(t testing.TB, opts serverOptions) *server {
 		t.Cleanup(func() { cancel(); <-done })
 	}
 	s := &server{t: t, url: hs.URL, dep: dep, http: &http.Client{Timeout: 2 * time.Minute}}
-	s.bootstrap()
+	s.bootstrap("e2e@example.com")
 	return s
 }
 
-// bootstrap signs up, creates an API key with every scope and a connection
-// of provider local, all through the API.
-func (s *server) bootstrap() {
+// tenant signs up another user on the same server, as a stranger would, and
+// answers a *server acting as that user: its own organization, project, API
+// key (every scope) and connection of provider local. Attack tests use it as
+// the attacker beside the server's first tenant.
+func (s *server) tenant(email string) *server {
+	s.t.Helper()
+	o := &server{t: s.t, url: s.url, dep: s.dep, http: s.http}
+	o.bootstrap(email)
+	return o
+}
+
+// bootstrap signs up email, creates an API key with every scope and a
+// connection of provider local, all through the API.
+func (s *server) bootstrap(email string) {
 	t := s.t
 	t.Helper()
-	body, _ := json.Marshal(map[string]string{"email": "e2e@example.com", "password": "password-1"})
+	body, _ := json.Marshal(map[string]string{"email": email, "password": "e2e-password-1"})
 	req, _ := http.NewRequest("POST", s.url+"/api/auth/sign-up", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	res, err := s.http.Do(req)
