@@ -230,11 +230,13 @@ const (
 )
 
 // Connection is a stored credential set for an edge provider, in one
-// organization. SealedCredentials holds the AES-GCM sealed JSON credentials;
+// organization: organization-wide (ProjectID "") or owned by one of its
+// projects. SealedCredentials holds the AES-GCM sealed JSON credentials;
 // AccountID is kept in clear for display.
 type Connection struct {
 	ID                string    `json:"id"`
 	OrganizationID    string    `json:"organizationId"`
+	ProjectID         string    `json:"projectId,omitempty"`
 	Provider          string    `json:"provider"`
 	Name              string    `json:"name"`
 	AccountID         string    `json:"accountId"`

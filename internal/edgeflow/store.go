@@ -130,10 +130,17 @@ type Store interface {
 	// or before now, oldest due first.
 	ListRunsDueForRefresh(ctx context.Context, now time.Time, limit int) ([]Run, error)
 
-	// CreateConnection stores a connection of an organization.
+	// CreateConnection stores a connection of an organization, owned by
+	// the project c.ProjectID when set (organization-wide when "").
 	CreateConnection(ctx context.Context, c *Connection) error
+	// FindConnectionByID finds a connection of the organization, whichever
+	// project owns it; callers check ProjectID against the caller's project.
 	FindConnectionByID(ctx context.Context, organizationID, id string) (*Connection, error)
-	ListConnections(ctx context.Context, organizationID string, opts ListOptions) (Page[Connection], error)
+	// ListConnections lists the organization-wide connections and, when
+	// projectID is set, that project's, newest first.
+	ListConnections(ctx context.Context, organizationID, projectID string, opts ListOptions) (Page[Connection], error)
+	// UpdateConnection writes provider, name, account id and credentials;
+	// the owning project never changes.
 	UpdateConnection(ctx context.Context, c *Connection) error
 	// DeleteConnection refuses (EConflict) while an active deployment uses it.
 	DeleteConnection(ctx context.Context, organizationID, id string) error

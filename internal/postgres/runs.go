@@ -132,11 +132,11 @@ func (s *Store) ListRunsDueForRefresh(ctx context.Context, now time.Time, limit 
 	return out, dbErr(rows.Err(), "run", "", "")
 }
 
-const connectionCols = `id, organization_id, provider, name, account_id, sealed_credentials, created_at, updated_at`
+const connectionCols = `id, organization_id, project_id, provider, name, account_id, sealed_credentials, created_at, updated_at`
 
 func scanConnection(sc rowScanner) (edgeflow.Connection, error) {
 	var c edgeflow.Connection
-	err := sc.Scan(&c.ID, &c.OrganizationID, &c.Provider, &c.Name, &c.AccountID, &c.SealedCredentials,
+	err := sc.Scan(&c.ID, &c.OrganizationID, &c.ProjectID, &c.Provider, &c.Name, &c.AccountID, &c.SealedCredentials,
 		timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt})
 	return c, err
 }
@@ -149,8 +149,8 @@ func (s *Store) CreateConnection(ctx context.Context, c *edgeflow.Connection) er
 	c.CreatedAt = s.timestamp()
 	c.UpdatedAt = c.CreatedAt
 	return s.write(ctx, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO connections (`+connectionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			c.ID, c.OrganizationID, c.Provider, c.Name, c.AccountID, c.SealedCredentials, ts(c.CreatedAt), ts(c.UpdatedAt))
+		_, err := tx.Exec(ctx, `INSERT INTO connections (`+connectionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			c.ID, c.OrganizationID, c.ProjectID, c.Provider, c.Name, c.AccountID, c.SealedCredentials, ts(c.CreatedAt), ts(c.UpdatedAt))
 		return dbErr(err, "connection", "", "organization")
 	})
 }
@@ -165,9 +165,10 @@ func (s *Store) FindConnectionByID(ctx context.Context, organizationID, id strin
 	return &c, nil
 }
 
-// ListConnections lists the organization's connections, newest first.
-func (s *Store) ListConnections(ctx context.Context, organizationID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Connection], error) {
-	return listPage(ctx, s, `SELECT `+connectionCols+` FROM connections WHERE organization_id = $1`, []any{organizationID},
+// ListConnections lists the organization-wide connections and, when
+// projectID is set, that project's, newest first.
+func (s *Store) ListConnections(ctx context.Context, organizationID, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Connection], error) {
+	return listPage(ctx, s, `SELECT `+connectionCols+` FROM connections WHERE organization_id = $1 AND project_id IN ('', $2)`, []any{organizationID, projectID},
 		keyset{key: "created_at", desc: true, timeKey: true}, opts, func(sc rowScanner) (edgeflow.Connection, string, string, error) {
 			c, err := scanConnection(sc)
 			return c, timeKey(c.CreatedAt), c.ID, err

@@ -269,7 +269,19 @@ func (s *Store) DeleteProject(ctx context.Context, organizationID, id string) er
 		if n > 0 {
 			return edgeflow.Errorf(edgeflow.EConflict, "project still holds %d workflows; move or delete them first", n)
 		}
+		var inUse bool
+		err = tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM deployments d JOIN connections c ON c.id = d.connection_id
+			WHERE c.organization_id = ? AND c.project_id = ? AND d.status = 'active')`, organizationID, id).Scan(boolCol{&inUse})
+		if err != nil {
+			return dbErr(err, "project", "", "")
+		}
+		if inUse {
+			return edgeflow.Errorf(edgeflow.EConflict, "a connection of this project is used by an active deployment; take it down first")
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM env_vars WHERE organization_id = ? AND project_id = ?`, organizationID, id); err != nil {
+			return dbErr(err, "project", "", "")
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM connections WHERE organization_id = ? AND project_id = ?`, organizationID, id); err != nil {
 			return dbErr(err, "project", "", "")
 		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM projects WHERE organization_id = ? AND id = ?`, organizationID, id)

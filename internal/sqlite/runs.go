@@ -131,11 +131,11 @@ func (s *Store) ListRunsDueForRefresh(ctx context.Context, now time.Time, limit 
 	return out, dbErr(rows.Err(), "run", "", "")
 }
 
-const connectionCols = `id, organization_id, provider, name, account_id, sealed_credentials, created_at, updated_at`
+const connectionCols = `id, organization_id, project_id, provider, name, account_id, sealed_credentials, created_at, updated_at`
 
 func scanConnection(sc rowScanner) (edgeflow.Connection, error) {
 	var c edgeflow.Connection
-	err := sc.Scan(&c.ID, &c.OrganizationID, &c.Provider, &c.Name, &c.AccountID, &c.SealedCredentials,
+	err := sc.Scan(&c.ID, &c.OrganizationID, &c.ProjectID, &c.Provider, &c.Name, &c.AccountID, &c.SealedCredentials,
 		timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt})
 	return c, err
 }
@@ -148,8 +148,8 @@ func (s *Store) CreateConnection(ctx context.Context, c *edgeflow.Connection) er
 	c.CreatedAt = s.timestamp()
 	c.UpdatedAt = c.CreatedAt
 	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO connections (`+connectionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			c.ID, c.OrganizationID, c.Provider, c.Name, c.AccountID, c.SealedCredentials, micros(c.CreatedAt), micros(c.UpdatedAt))
+		_, err := tx.ExecContext(ctx, `INSERT INTO connections (`+connectionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			c.ID, c.OrganizationID, c.ProjectID, c.Provider, c.Name, c.AccountID, c.SealedCredentials, micros(c.CreatedAt), micros(c.UpdatedAt))
 		return dbErr(err, "connection", "", "organization")
 	})
 }
@@ -164,9 +164,10 @@ func (s *Store) FindConnectionByID(ctx context.Context, organizationID, id strin
 	return &c, nil
 }
 
-// ListConnections lists the organization's connections, newest first.
-func (s *Store) ListConnections(ctx context.Context, organizationID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Connection], error) {
-	return listPage(ctx, s, `SELECT `+connectionCols+` FROM connections WHERE organization_id = ?`, []any{organizationID},
+// ListConnections lists the organization-wide connections and, when
+// projectID is set, that project's, newest first.
+func (s *Store) ListConnections(ctx context.Context, organizationID, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Connection], error) {
+	return listPage(ctx, s, `SELECT `+connectionCols+` FROM connections WHERE organization_id = ? AND project_id IN ('', ?)`, []any{organizationID, projectID},
 		keyset{key: "created_at", desc: true, intKey: true}, opts, func(sc rowScanner) (edgeflow.Connection, string, string, error) {
 			c, err := scanConnection(sc)
 			return c, timeKey(c.CreatedAt), c.ID, err
