@@ -14,6 +14,8 @@ import (
 type connectionView struct {
 	ID             string            `json:"id"`
 	OrganizationID string            `json:"organizationId"`
+	ProjectID      string            `json:"projectId,omitempty"`
+	Scope          string            `json:"scope"`
 	Provider       string            `json:"provider"`
 	Name           string            `json:"name"`
 	AccountID      string            `json:"accountId"`
@@ -28,7 +30,8 @@ func viewConnection(c edgeflow.Connection) connectionView {
 		creds["accountId"] = c.AccountID
 		creds["apiToken"] = Masked
 	}
-	return connectionView{ID: c.ID, OrganizationID: c.OrganizationID, Provider: c.Provider, Name: c.Name,
+	return connectionView{ID: c.ID, OrganizationID: c.OrganizationID, ProjectID: c.ProjectID, Scope: recordScope(c.ProjectID),
+		Provider: c.Provider, Name: c.Name,
 		AccountID: c.AccountID, Credentials: creds, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
 
@@ -42,15 +45,21 @@ type connectionCreateRequest struct {
 	Provider    string            `json:"provider"`
 	Credentials *credentialsInput `json:"credentials"`
 	Name        string            `json:"name"`
+	// Scope is "organization" or "project" (docs/decisions.md 80); the
+	// default is the caller's: a session's connections are
+	// organization-wide, a key's its project's.
+	Scope string `json:"scope"`
 }
 
 // LocalAccountID is the account id stored for a local connection while the
 // local edge is not running.
 const LocalAccountID = "local"
 
-// handleConnectionList lists the organization's connections, redacted.
+// handleConnectionList lists the organization-wide connections and the
+// selected project's, redacted.
 func (s *Server) handleConnectionList(w http.ResponseWriter, r *http.Request) error {
-	orgID, err := PrincipalFrom(r).Organization()
+	pr := PrincipalFrom(r)
+	orgID, err := pr.Organization()
 	if err != nil {
 		return err
 	}
@@ -58,7 +67,7 @@ func (s *Server) handleConnectionList(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	page, err := s.Store.ListConnections(r.Context(), orgID, opts)
+	page, err := s.Store.ListConnections(r.Context(), orgID, pr.ProjectID, opts)
 	if err != nil {
 		return listError(err)
 	}
@@ -109,6 +118,7 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 		p.add("/provider", `provider must be "cloudflare" or "local"`)
 	}
 	p.check(len(req.Name) <= 200, "/name", "name must be at most 200 characters")
+	p.check(req.Scope == "" || req.Scope == ScopeOrganization || req.Scope == ScopeProject, "/scope", `scope must be "organization" or "project"`)
 	var creds secret.Credentials
 	if req.Credentials != nil || req.Provider == edgeflow.ProviderLocal {
 		creds = checkConnectionCredentials(&p, req.Provider, req.Credentials, secret.Credentials{})
@@ -116,11 +126,16 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 	if err := p.err(); err != nil {
 		return err
 	}
-	orgID, err := PrincipalFrom(r).Organization()
+	pr := PrincipalFrom(r)
+	orgID, err := pr.Organization()
 	if err != nil {
 		return err
 	}
-	c := &edgeflow.Connection{ID: edgeflow.NewID(edgeflow.PrefixConnection), OrganizationID: orgID,
+	projectID, err := pr.ownerForCreate("connection", req.Scope)
+	if err != nil {
+		return err
+	}
+	c := &edgeflow.Connection{ID: edgeflow.NewID(edgeflow.PrefixConnection), OrganizationID: orgID, ProjectID: projectID,
 		Provider: req.Provider, Name: req.Name, AccountID: creds.AccountID}
 	if c.Provider == edgeflow.ProviderLocal {
 		c.AccountID = LocalAccountID
@@ -155,11 +170,7 @@ func (s *Server) handleConnectionUpdate(w http.ResponseWriter, r *http.Request) 
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	orgID, err := PrincipalFrom(r).Organization()
-	if err != nil {
-		return err
-	}
-	c, err := s.Store.FindConnectionByID(r.Context(), orgID, r.PathValue("id"))
+	c, err := s.findConnectionToChange(r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -206,13 +217,35 @@ func (s *Server) handleConnectionUpdate(w http.ResponseWriter, r *http.Request) 
 	return nil
 }
 
+// findConnectionToChange returns a connection the caller sees and may
+// change: not_found for another organization's or project's, forbidden for
+// an organization-wide one and an API key.
+func (s *Server) findConnectionToChange(r *http.Request, id string) (*edgeflow.Connection, error) {
+	pr := PrincipalFrom(r)
+	orgID, err := pr.Organization()
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.Store.FindConnectionByID(r.Context(), orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !pr.sees(c.ProjectID) {
+		return nil, edgeflow.NotFound("connection")
+	}
+	if err := pr.canChange("connection", c.ProjectID); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // handleConnectionDelete deletes a connection (409 while a deployment uses it).
 func (s *Server) handleConnectionDelete(w http.ResponseWriter, r *http.Request) error {
-	orgID, err := PrincipalFrom(r).Organization()
+	c, err := s.findConnectionToChange(r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	if err := s.Store.DeleteConnection(r.Context(), orgID, r.PathValue("id")); err != nil {
+	if err := s.Store.DeleteConnection(r.Context(), c.OrganizationID, c.ID); err != nil {
 		return err
 	}
 	writeNoContent(w)

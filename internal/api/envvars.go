@@ -8,12 +8,6 @@ import (
 	"github.com/edgeflow/edgeflow/internal/secret"
 )
 
-// Scopes of a global variable.
-const (
-	EnvScopeOrganization = "organization"
-	EnvScopeProject      = "project"
-)
-
 // envVarView is a global variable as the API shows it: secret values masked,
 // its scope named.
 type envVarView struct {
@@ -25,11 +19,7 @@ func viewEnvVar(v edgeflow.EnvVar) envVarView {
 	if v.IsSecret {
 		v.Value = Masked
 	}
-	scope := EnvScopeOrganization
-	if v.ProjectID != "" {
-		scope = EnvScopeProject
-	}
-	return envVarView{EnvVar: v, Scope: scope}
+	return envVarView{EnvVar: v, Scope: recordScope(v.ProjectID)}
 }
 
 // handleEnvVarList lists the organization's variables and those of the
@@ -76,7 +66,7 @@ func (s *Server) handleEnvVarCreate(w http.ResponseWriter, r *http.Request) erro
 	p.check(req.Value != nil, "/value", "value is required")
 	p.check(req.Value == nil || len(*req.Value) <= maxEnvValue, "/value", "value must be at most 32 KiB")
 	p.check(req.IsSecret != nil, "/isSecret", "isSecret is required")
-	p.check(req.Scope == "" || req.Scope == EnvScopeOrganization || req.Scope == EnvScopeProject, "/scope", `scope must be "organization" or "project"`)
+	p.check(req.Scope == "" || req.Scope == ScopeOrganization || req.Scope == ScopeProject, "/scope", `scope must be "organization" or "project"`)
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -87,10 +77,8 @@ func (s *Server) handleEnvVarCreate(w http.ResponseWriter, r *http.Request) erro
 	}
 	v := &edgeflow.EnvVar{ID: edgeflow.NewID(edgeflow.PrefixEnvVar), OrganizationID: orgID, Name: req.Name,
 		Value: *req.Value, IsSecret: *req.IsSecret}
-	if req.Scope == EnvScopeProject {
-		if v.ProjectID, err = pr.Project(); err != nil {
-			return err
-		}
+	if v.ProjectID, err = pr.ownerForCreate("variable", req.Scope); err != nil {
+		return err
 	}
 	if v.IsSecret {
 		v.Value = s.Sealer.SealString(v.Value, secret.EnvVarAD(orgID, v.ID))
@@ -105,8 +93,9 @@ func (s *Server) handleEnvVarCreate(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-// findEnvVar returns a variable the caller sees: the organization's, or
-// the selected project's.
+// findEnvVar returns a variable the caller sees (the organization's, or the
+// selected project's) and may change: an organization-scope one is
+// forbidden to an API key (docs/decisions.md 80).
 func (s *Server) findEnvVar(r *http.Request, id string) (*edgeflow.EnvVar, error) {
 	p := PrincipalFrom(r)
 	orgID, err := p.Organization()
@@ -117,8 +106,11 @@ func (s *Server) findEnvVar(r *http.Request, id string) (*edgeflow.EnvVar, error
 	if err != nil {
 		return nil, err
 	}
-	if v.ProjectID != "" && v.ProjectID != p.ProjectID {
+	if !p.sees(v.ProjectID) {
 		return nil, edgeflow.NotFound("environment variable")
+	}
+	if err := p.canChange("variable", v.ProjectID); err != nil {
+		return nil, err
 	}
 	return v, nil
 }

@@ -1,0 +1,54 @@
+package api
+
+// Ownership of organization records by projects (docs/decisions.md 80).
+//
+// Connections and global variables are organization-wide (project "") or
+// owned by one project of the organization. Every caller sees the
+// organization-wide records and those of its project (the key's, or the
+// session's selected one); a record of another project is not_found. Only a
+// session changes or deletes an organization-wide record: a project API key
+// that tries is forbidden, so that a key handed to one project cannot swap
+// credentials or values that every other project deploys with.
+
+// Record scopes, as the API names them.
+const (
+	ScopeOrganization = "organization"
+	ScopeProject      = "project"
+)
+
+// recordScope names the scope of a record owned by projectID.
+func recordScope(projectID string) string {
+	if projectID == "" {
+		return ScopeOrganization
+	}
+	return ScopeProject
+}
+
+// sees reports whether the caller sees a record owned by projectID.
+func (p *Principal) sees(projectID string) bool {
+	return projectID == "" || projectID == p.ProjectID
+}
+
+// canChange returns nil when the caller may change or delete a record it
+// sees that is owned by projectID, or forbidden for an API key and an
+// organization-wide record. what names the record ("connection").
+func (p *Principal) canChange(what, projectID string) error {
+	if projectID == "" && !p.IsSession() {
+		return errForbidden("this %s is organization-wide: an API key may change only its project's records; sign in to change it, or use a %s of the key's project", what, what)
+	}
+	return nil
+}
+
+// ownerForCreate returns the project that owns a record the caller creates
+// with the requested scope ("" for the default): a key's records are its
+// project's; a session's are organization-wide unless it asks for
+// "project". A key asking for "organization" is forbidden.
+func (p *Principal) ownerForCreate(what, scope string) (string, error) {
+	switch {
+	case scope == ScopeOrganization && !p.IsSession():
+		return "", errForbidden("an API key creates only records of its project: an organization-wide %s needs a signed-in session (leave scope out or use \"project\")", what)
+	case scope == ScopeProject || !p.IsSession():
+		return p.Project()
+	}
+	return "", nil
+}
