@@ -1425,7 +1425,8 @@ export class Api {
       throw new EdgeError(400, 7400, "sql must be a non-empty string");
     }
     if (body.params !== undefined && !Array.isArray(body.params)) throw new EdgeError(400, 7400, "params must be an array");
-    const result = await this.runtime.control("/d1/query", { db: db.uuid, sql: body.sql, params: body.params, batch: body.batch, raw });
+    const readOnly = readOnlyParam(c.query);
+    const result = await this.runtime.control("/d1/query", { db: db.uuid, sql: body.sql, params: body.params, batch: body.batch, raw, readOnly });
     return { result };
   }
 
@@ -1622,3 +1623,12 @@ export async function mapLimit(items, limit, fn) {
 }
 
 export { errorEnvelope };
+
+// readOnlyParam reads the edgeflow extension ?edgeflow_read_only=true|false of the D1 query endpoints: true runs the
+// statements so that the database refuses to change (docs/edge.md).
+function readOnlyParam(query) {
+  const v = query.get("edgeflow_read_only");
+  if (v === null || v === "false") return false;
+  if (v === "true") return true;
+  throw new EdgeError(400, 7400, "edgeflow_read_only must be true or false");
+}

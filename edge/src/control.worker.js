@@ -122,10 +122,14 @@ async function d1Query(env, body) {
     }
   }
   let results;
-  try {
-    results = statements.length === 1 ? [await statements[0].all()] : await db.batch(statements);
-  } catch (err) {
-    throw new ControlError(400, 7500, message(err).replace(/^D1_ERROR: /, ""));
+  if (body.readOnly) {
+    results = await readOnlyBatch(db, statements);
+  } else {
+    try {
+      results = statements.length === 1 ? [await statements[0].all()] : await db.batch(statements);
+    } catch (err) {
+      throw new ControlError(400, 7500, message(err).replace(/^D1_ERROR: /, ""));
+    }
   }
   return results.map((r) => {
     const rows = r.results ?? [];
@@ -151,6 +155,40 @@ async function d1Query(env, body) {
     }
     return out;
   });
+}
+
+// Read-only D1 queries (docs/edge.md, docs/decisions.md 81). SQLite's own read-only switches are not available
+// here (workerd refuses PRAGMA query_only and read-only opens), so the statements run in one batch, which the D1
+// Durable Object executes as one transaction, followed by a guard statement that fails when the database changed:
+// the failure makes the engine roll the whole transaction back. The guard compares, with a snapshot taken just
+// before, the connection's change counter (every INSERT, UPDATE and DELETE, triggers included), the schema (every
+// sqlite_master row with its root page) and the row count of every table (a table dropped and created again).
+// Each transaction itself adds one to the counter. A guard failure caused by another writer between the snapshot
+// and the batch is retried; a write by the statements fails every time and is refused with 403, code 7403.
+const READ_ONLY_CODE = 7403;
+const READ_ONLY_MARK = "edgeflow: read-only";
+const SCHEMA_SQL = "SELECT group_concat(x, char(10)) FROM (SELECT type || ':' || name || ':' || tbl_name || ':' || " +
+  "coalesce(rootpage, '') || ':' || coalesce(sql, '') AS x FROM sqlite_master ORDER BY type, name, rowid)";
+
+async function readOnlyBatch(db, statements) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const tables = (await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY name").all()).results.map((r) => r.name);
+    const counts = tables.map((t) => `(SELECT count(*) FROM "${t.replaceAll('"', '""')}")`).join(" || ',' || ") || "''";
+    const snap = await db.prepare(`SELECT total_changes() AS c, (${SCHEMA_SQL}) AS s, ${counts} AS n`).first();
+    const guard = db.prepare(`SELECT json_extract('{}', CASE WHEN total_changes() = ?1 AND (${SCHEMA_SQL}) IS ?2 AND ` +
+      `${counts} IS ?3 THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`).bind(snap.c + 1, snap.s, snap.n);
+    try {
+      const results = await db.batch([...statements, guard]);
+      return results.slice(0, -1);
+    } catch (err) {
+      const msg = message(err).replace(/^D1_ERROR: /, "");
+      if (!msg.includes(READ_ONLY_MARK)) throw new ControlError(400, 7500, msg);
+      const after = await db.prepare(`SELECT (${SCHEMA_SQL}) AS s, ${counts} AS n`).first().catch(() => null);
+      if (after !== null && after.s === snap.s && after.n === snap.n && attempt > 0) break;
+    }
+  }
+  throw new ControlError(403, READ_ONLY_CODE, "read-only query: the statements would change the database, so the " +
+    "database rolled them back and nothing was changed");
 }
 
 // toD1Value turns a JSON value into something D1 can bind: booleans become 0/1 (as D1 stores them), objects and

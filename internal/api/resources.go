@@ -21,12 +21,13 @@ func (s *Server) resourceRequest(r *http.Request, maxLimit int) (*deploysvc.Serv
 	if err != nil {
 		return nil, deploysvc.ResourceRequest{}, err
 	}
-	orgID, err := PrincipalFrom(r).Organization()
+	pr := PrincipalFrom(r)
+	orgID, err := pr.Organization()
 	if err != nil {
 		return nil, deploysvc.ResourceRequest{}, err
 	}
 	q := r.URL.Query()
-	req := deploysvc.ResourceRequest{OrganizationID: orgID, ConnectionID: q.Get("connectionId"),
+	req := deploysvc.ResourceRequest{OrganizationID: orgID, ProjectID: pr.ProjectID, ConnectionID: q.Get("connectionId"),
 		Page: deploysvc.Page{Prefix: q.Get("prefix"), Cursor: q.Get("cursor")}}
 	if strings.TrimSpace(req.ConnectionID) == "" {
 		return nil, req, edgeflow.Invalid("?connectionId", "connectionId is required")
@@ -124,7 +125,8 @@ func (s *Server) handleD1Query(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	orgID, err := PrincipalFrom(r).Organization()
+	pr := PrincipalFrom(r)
+	orgID, err := pr.Organization()
 	if err != nil {
 		return err
 	}
@@ -133,7 +135,7 @@ func (s *Server) handleD1Query(w http.ResponseWriter, r *http.Request) error {
 	// read.
 	queryConn := r.URL.Query().Get("connectionId")
 	if queryConn != "" {
-		if err := dep.CheckConnection(r.Context(), orgID, queryConn); err != nil {
+		if err := dep.CheckConnection(r.Context(), orgID, pr.ProjectID, queryConn); err != nil {
 			return err
 		}
 	}
@@ -152,7 +154,10 @@ func (s *Server) handleD1Query(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(req.SQL) == "" {
 		return edgeflow.Invalid("/sql", "sql is required")
 	}
-	res, err := dep.QueryD1(r.Context(), orgID, req.ConnectionID, r.PathValue("databaseId"), req.SQL, req.Params)
+	// A caller without the write scope queries read-only (docs/decisions.md 81).
+	res, err := dep.QueryD1(r.Context(), deploysvc.D1Query{OrganizationID: orgID, ProjectID: pr.ProjectID,
+		ConnectionID: req.ConnectionID, DatabaseID: r.PathValue("databaseId"), SQL: req.SQL, Params: req.Params,
+		ReadOnly: !pr.HasScope(edgeflow.ScopeWrite)})
 	if err != nil {
 		return err
 	}

@@ -311,6 +311,17 @@ func (c *Client) EnsureD1Database(ctx context.Context, name string) (D1Database,
 // QueryD1 runs sql with its positional params (POST …/d1/database/{db}/raw {"sql","params"}) and returns the
 // result of the last statement. Not retried (the statement may write). A bad statement is an *APIError 400.
 func (c *Client) QueryD1(ctx context.Context, db, sql string, params []any) (D1Result, error) {
+	return c.queryD1(ctx, db, sql, params, nil)
+}
+
+// QueryD1ReadOnly runs sql like QueryD1 with the local edge's extension ?edgeflow_read_only=true: the edge runs the
+// statements so that the database refuses to change, answering 403 with code 7403 (docs/edge.md). Only the local
+// edge knows the parameter; Cloudflare's API ignores it, so never call this for a Cloudflare account.
+func (c *Client) QueryD1ReadOnly(ctx context.Context, db, sql string, params []any) (D1Result, error) {
+	return c.queryD1(ctx, db, sql, params, url.Values{"edgeflow_read_only": {"true"}})
+}
+
+func (c *Client) queryD1(ctx context.Context, db, sql string, params []any, query url.Values) (D1Result, error) {
 	acct, err := c.account()
 	if err != nil {
 		return D1Result{}, err
@@ -332,7 +343,7 @@ func (c *Client) QueryD1(ctx context.Context, db, sql string, params []any) (D1R
 		} `json:"results"`
 		Meta D1Meta `json:"meta"`
 	}
-	_, err = c.do(ctx, request{method: http.MethodPost, path: acct + "/d1/database/" + url.PathEscape(db) + "/raw", body: body, result: &results})
+	_, err = c.do(ctx, request{method: http.MethodPost, path: acct + "/d1/database/" + url.PathEscape(db) + "/raw", query: query, body: body, result: &results})
 	if err != nil {
 		return D1Result{}, err
 	}

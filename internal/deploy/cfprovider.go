@@ -279,8 +279,12 @@ func (p *cfProvider) ListD1Databases(ctx context.Context, pg Page) (Listing[D1Da
 	return pageOf(out, pg)
 }
 
-func (p *cfProvider) QueryD1(ctx context.Context, db, sql string, params []any) (*D1Result, error) {
-	r, err := p.c.QueryD1(ctx, db, sql, params)
+func (p *cfProvider) QueryD1(ctx context.Context, db, sql string, params []any, readOnly bool) (*D1Result, error) {
+	query := p.c.QueryD1
+	if readOnly {
+		query = p.c.QueryD1ReadOnly
+	}
+	r, err := query(ctx, db, sql, params)
 	if err != nil {
 		return nil, err
 	}

@@ -290,9 +290,11 @@ func (s *Service) lockWorkflow(id string) func() {
 	return m.Unlock
 }
 
-// connection finds a connection of the organization; an unknown one is
-// not_found.
-func (s *Service) connection(ctx context.Context, organizationID, id string) (*edgeflow.Connection, error) {
+// connection finds a connection of the organization that the project may
+// use: an organization-wide one or the project's own (docs/decisions.md
+// 80). projectID "" skips the project check (takedown of an existing
+// deployment). An unknown connection, or another project's, is not_found.
+func (s *Service) connection(ctx context.Context, organizationID, projectID, id string) (*edgeflow.Connection, error) {
 	if strings.TrimSpace(id) == "" {
 		return nil, edgeflow.Invalid("/connectionId", "connectionId is required")
 	}
@@ -302,6 +304,9 @@ func (s *Service) connection(ctx context.Context, organizationID, id string) (*e
 			return nil, edgeflow.NotFound("connection")
 		}
 		return nil, err
+	}
+	if projectID != "" && c.ProjectID != "" && c.ProjectID != projectID {
+		return nil, edgeflow.NotFound("connection")
 	}
 	return c, nil
 }

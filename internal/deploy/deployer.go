@@ -85,7 +85,7 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.connection(ctx, req.OrganizationID, req.ConnectionID)
+	c, err := s.connection(ctx, req.OrganizationID, req.ProjectID, req.ConnectionID)
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +401,9 @@ func (s *Service) Takedown(ctx context.Context, organizationID, projectID, workf
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.connection(ctx, organizationID, connectionID)
+	// Any connection of the organization: a workflow moved from another
+	// project can still be taken down from that project's connection.
+	c, err := s.connection(ctx, organizationID, "", connectionID)
 	if err != nil {
 		return nil, err
 	}

@@ -61,8 +61,9 @@ type Provider interface {
 	GetKVValue(ctx context.Context, namespaceID, key string) ([]byte, error)
 	ListD1Databases(ctx context.Context, page Page) (Listing[D1Database], error)
 	// QueryD1 runs sql (one or several statements) and returns the result of
-	// the last one.
-	QueryD1(ctx context.Context, databaseID, sql string, params []any) (*D1Result, error)
+	// the last one. readOnly asks the database to refuse every change; only
+	// the local edge supports it (docs/decisions.md 81).
+	QueryD1(ctx context.Context, databaseID, sql string, params []any, readOnly bool) (*D1Result, error)
 	ListR2Buckets(ctx context.Context, page Page) (Listing[R2Bucket], error)
 	ListR2Objects(ctx context.Context, bucket string, page Page) (Listing[R2Object], error)
 }

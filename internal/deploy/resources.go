@@ -2,15 +2,16 @@ package deploy
 
 import (
 	"context"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
-// ResourceRequest names a connection of the organization and one page.
+// ResourceRequest names a connection the project may use (organization-wide
+// or its own) and one page.
 type ResourceRequest struct {
 	OrganizationID string
+	ProjectID      string
 	ConnectionID   string
 	Page           Page
 }
@@ -25,14 +26,14 @@ type KVValue struct {
 }
 
 // CheckConnection returns not_found unless the organization has the
-// connection.
-func (s *Service) CheckConnection(ctx context.Context, organizationID, connectionID string) error {
-	_, err := s.connection(ctx, organizationID, connectionID)
+// connection and the project may use it.
+func (s *Service) CheckConnection(ctx context.Context, organizationID, projectID, connectionID string) error {
+	_, err := s.connection(ctx, organizationID, projectID, connectionID)
 	return err
 }
 
-func (s *Service) resourceProvider(ctx context.Context, organizationID, connectionID string) (Provider, error) {
-	c, err := s.connection(ctx, organizationID, connectionID)
+func (s *Service) resourceProvider(ctx context.Context, r ResourceRequest) (Provider, error) {
+	c, err := s.connection(ctx, r.OrganizationID, r.ProjectID, r.ConnectionID)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +65,7 @@ func (s *Service) ListKVNamespaces(ctx context.Context, r ResourceRequest) (List
 	if err := checkPage(r.Page, 100); err != nil {
 		return Listing[KVNamespace]{}, err
 	}
-	p, err := s.resourceProvider(ctx, r.OrganizationID, r.ConnectionID)
+	p, err := s.resourceProvider(ctx, r)
 	if err != nil {
 		return Listing[KVNamespace]{}, err
 	}
@@ -81,7 +82,7 @@ func (s *Service) ListKVKeys(ctx context.Context, r ResourceRequest, namespaceID
 	if r.Page.Limit > 0 && r.Page.Limit < 10 {
 		r.Page.Limit = 10
 	}
-	p, err := s.resourceProvider(ctx, r.OrganizationID, r.ConnectionID)
+	p, err := s.resourceProvider(ctx, r)
 	if err != nil {
 		return Listing[KVKey]{}, err
 	}
@@ -92,7 +93,7 @@ func (s *Service) ListKVKeys(ctx context.Context, r ResourceRequest, namespaceID
 // GetKVValue returns the value of a key (not_found when the key or the
 // namespace does not exist).
 func (s *Service) GetKVValue(ctx context.Context, r ResourceRequest, namespaceID, key string) (*KVValue, error) {
-	p, err := s.resourceProvider(ctx, r.OrganizationID, r.ConnectionID)
+	p, err := s.resourceProvider(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +115,7 @@ func (s *Service) ListD1Databases(ctx context.Context, r ResourceRequest) (Listi
 	if err := checkPage(r.Page, 100); err != nil {
 		return Listing[D1Database]{}, err
 	}
-	p, err := s.resourceProvider(ctx, r.OrganizationID, r.ConnectionID)
+	p, err := s.resourceProvider(ctx, r)
 	if err != nil {
 		return Listing[D1Database]{}, err
 	}
@@ -122,34 +123,12 @@ func (s *Service) ListD1Databases(ctx context.Context, r ResourceRequest) (Listi
 	return l, providerError("list D1 databases", err)
 }
 
-// QueryD1 runs sql with params on a database and returns the last
-// statement's columns and rows. A statement the database refuses is
-// validation_failed (422) with the database's message.
-func (s *Service) QueryD1(ctx context.Context, organizationID, connectionID, databaseID, sql string, params []any) (*D1Result, error) {
-	if strings.TrimSpace(sql) == "" {
-		return nil, edgeflow.Invalid("/sql", "sql is required")
-	}
-	p, err := s.resourceProvider(ctx, organizationID, connectionID)
-	if err != nil {
-		return nil, err
-	}
-	res, err := p.QueryD1(ctx, databaseID, sql, params)
-	if err != nil {
-		if providerStatus(err) == 400 {
-			return nil, &edgeflow.Error{Code: edgeflow.EInvalid, Message: "the query failed: " + providerReason(err),
-				Details: []edgeflow.FieldError{{Path: "/sql", Message: providerReason(err)}}, Err: err}
-		}
-		return nil, resourceError("query D1 database "+databaseID, err)
-	}
-	return res, nil
-}
-
 // ListR2Buckets lists the connection's R2 buckets.
 func (s *Service) ListR2Buckets(ctx context.Context, r ResourceRequest) (Listing[R2Bucket], error) {
 	if err := checkPage(r.Page, 100); err != nil {
 		return Listing[R2Bucket]{}, err
 	}
-	p, err := s.resourceProvider(ctx, r.OrganizationID, r.ConnectionID)
+	p, err := s.resourceProvider(ctx, r)
 	if err != nil {
 		return Listing[R2Bucket]{}, err
 	}
@@ -163,7 +142,7 @@ func (s *Service) ListR2Objects(ctx context.Context, r ResourceRequest, bucket s
 	if err := checkPage(r.Page, 1000); err != nil {
 		return Listing[R2Object]{}, err
 	}
-	p, err := s.resourceProvider(ctx, r.OrganizationID, r.ConnectionID)
+	p, err := s.resourceProvider(ctx, r)
 	if err != nil {
 		return Listing[R2Object]{}, err
 	}

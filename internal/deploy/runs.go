@@ -65,7 +65,7 @@ func (s *Service) Trigger(ctx context.Context, req TriggerRequest) (*TriggerResu
 	if params[0] != '{' {
 		return nil, edgeflow.Invalid("/params", "params must be a JSON object")
 	}
-	c, err := s.connection(ctx, req.OrganizationID, req.ConnectionID)
+	c, err := s.connection(ctx, req.OrganizationID, req.ProjectID, req.ConnectionID)
 	if err != nil {
 		return nil, err
 	}

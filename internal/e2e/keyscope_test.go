@@ -1,0 +1,172 @@
+package e2e_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/edgeflow/edgeflow/internal/api"
+	"github.com/edgeflow/edgeflow/internal/cloudflare"
+)
+
+// Read means read (docs/decisions.md 81): a key with the read scope only
+// queries D1 read-only; the local edge runs its statements so that the
+// database rolls back any change.
+
+// keyWithScopes signs in as the tenant's user (email, bootstrap's password)
+// and creates an API key of the tenant's project with scopes.
+func (s *server) keyWithScopes(email string, scopes ...string) *server {
+	t := s.t
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"email": email, "password": "e2e-password-1"})
+	res, err := s.http.Post(s.url+"/api/auth/sign-in", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("sign-in: %d %s", res.StatusCode, raw)
+	}
+	var sess struct {
+		CSRFToken string `json:"csrfToken"`
+	}
+	json.Unmarshal(raw, &sess)
+	body, _ = json.Marshal(map[string]any{"name": "scoped", "projectId": s.projID, "scopes": scopes})
+	req, _ := http.NewRequest("POST", s.url+"/api/api-keys", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(api.CSRFHeader, sess.CSRFToken)
+	for _, c := range res.Cookies() {
+		req.AddCookie(c)
+	}
+	res, err = s.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 201 {
+		t.Fatalf("create API key: %d %s", res.StatusCode, raw)
+	}
+	var key struct {
+		Key string `json:"key"`
+	}
+	json.Unmarshal(raw, &key)
+	o := *s
+	o.key = key.Key
+	return &o
+}
+
+// newD1Database creates a database on the local edge (setup, through the
+// edge's Cloudflare API) and answers its id.
+func newD1Database(t *testing.T, name string) string {
+	t.Helper()
+	c, err := cloudflare.New(cloudflare.Options{BaseURL: shared.edge.APIBaseURL(), APIToken: shared.edge.Token(), AccountID: shared.edge.AccountID()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := c.EnsureD1Database(t.Context(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db.UUID
+}
+
+type d1Rows struct {
+	Columns []string `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+}
+
+func (s *server) query(dbID, sql string) reply {
+	s.t.Helper()
+	return s.do("POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": s.conn, "sql": sql})
+}
+
+func TestAttackReadKeyWritesD1(t *testing.T) {
+	t.Parallel()
+	base := newServer(t, serverOptions{})
+	const email = "reader@example.com"
+	owner := base.tenant(email)
+	reader := owner.keyWithScopes(email, "read")
+	dbID := newD1Database(t, "keyscope-readonly-attack")
+
+	// Twin: the write key creates and fills the table.
+	owner.must(200, "POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": owner.conn,
+		"sql": "CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT); INSERT INTO items VALUES (1, 'one'), (2, 'two')"})
+	snapshot := func() string {
+		t.Helper()
+		var rows d1Rows
+		owner.must(200, "POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": owner.conn,
+			"sql": "SELECT (SELECT group_concat(name || ':' || coalesce(sql, ''), '|') FROM sqlite_master WHERE name NOT LIKE '\\_cf\\_%' ESCAPE '\\') AS s, (SELECT group_concat(id || label, ',') FROM items) AS d"}).into(&rows)
+		raw, _ := json.Marshal(rows.Rows)
+		return string(raw)
+	}
+	before := snapshot()
+
+	attacks := []string{
+		"INSERT INTO items VALUES (3, 'three')",
+		"CREATE TABLE evil (x)",
+		"DROP TABLE items",
+		"SELECT 1; DELETE FROM items",
+		"WITH doomed AS (SELECT id FROM items) DELETE FROM items WHERE id IN (SELECT id FROM doomed)",
+		"UPDATE items SET label = 'pwned'",
+		"DROP TABLE items; CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT)",
+		"INSERT INTO items VALUES (9, 'x'); DELETE FROM items WHERE id = 9",
+		"CREATE INDEX items_label ON items (label)",
+		"ALTER TABLE items ADD COLUMN extra TEXT",
+		"CREATE TRIGGER t AFTER INSERT ON items BEGIN DELETE FROM items; END",
+		"PRAGMA user_version = 7",
+		"PRAGMA writable_schema = ON",
+		"ATTACH DATABASE 'file:/tmp/x.db' AS x",
+		"VACUUM",
+		// PRAGMA foreign_keys is a no-op inside the transaction the
+		// statements run in, so it is not in this list.
+	}
+	for _, sql := range attacks {
+		r := reader.query(dbID, sql)
+		if r.status != 403 && r.status != 422 {
+			t.Errorf("read key ran %q: %d %s", sql, r.status, r.body)
+			continue
+		}
+		msg := strings.ToLower(string(r.body))
+		if !strings.Contains(msg, "can only read") {
+			t.Errorf("read key %q: the refusal does not say the key can only read: %s", sql, r.body)
+		}
+		if strings.Contains(msg, "/tmp") || strings.Contains(msg, "edgeflow: read-only") {
+			t.Errorf("read key %q: the refusal shows internals: %s", sql, r.body)
+		}
+		if after := snapshot(); after != before {
+			t.Fatalf("after %q the database changed:\n%s\nwas\n%s", sql, after, before)
+		}
+	}
+	wantError(t, reader.query(dbID, "INSERT INTO items VALUES (4, 'four')"), 403, "forbidden")
+
+	// Twin: the read key reads, several statements included.
+	var rows d1Rows
+	reader.must(200, "POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": reader.conn,
+		"sql": "SELECT count(*) AS n FROM items; SELECT id, label FROM items WHERE id = 1"}).into(&rows)
+	reader.must(200, "POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": reader.conn,
+		"sql": "SELECT id, label FROM items WHERE id = ?", "params": []any{2}}).into(&rows)
+	if len(rows.Rows) != 1 || rows.Rows[0][1] != "two" {
+		t.Fatalf("read key SELECT = %+v", rows)
+	}
+	reader.must(200, "POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": reader.conn,
+		"sql": "WITH c AS (SELECT count(*) AS n FROM items) SELECT n FROM c"}).into(&rows)
+	if len(rows.Rows) != 1 || rows.Rows[0][0] != float64(2) {
+		t.Fatalf("read key WITH SELECT = %+v", rows)
+	}
+	// A read key's bad SQL is still a clear 422.
+	wantError(t, reader.query(dbID, "SELECT nope FROM nowhere"), 422, "validation_failed")
+
+	// Twin: the write key writes.
+	owner.must(200, "POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": owner.conn,
+		"sql": "INSERT INTO items VALUES (3, 'three')"})
+	owner.must(200, "POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": owner.conn,
+		"sql": "SELECT count(*) AS n FROM items"}).into(&rows)
+	if rows.Rows[0][0] != float64(3) {
+		t.Fatalf("write key INSERT did not land: %+v", rows)
+	}
+}
