@@ -44,9 +44,10 @@ type projectCreateRequest struct {
 	Description string `json:"description"`
 }
 
-// handleProjectCreate creates a project in the organization (sessions only:
-// an API key is bound to one project). The slug defaults to one made from
-// the name; a slug taken in the organization is 409.
+// handleProjectCreate creates a project in the organization (SPEC.md: scope
+// write; a key that creates one still acts only in its own project). The
+// slug defaults to one made from the name; a slug taken in the organization
+// is 409.
 func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request) error {
 	var req projectCreateRequest
 	if err := decode(r, &req); err != nil {
@@ -130,7 +131,8 @@ func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// handleProjectDelete deletes an empty project (409 while it holds workflows).
+// handleProjectDelete deletes an empty project (409 while it holds
+// workflows); an API key reaches only its own project.
 func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request) error {
 	proj, err := s.findProject(r, r.PathValue("id"))
 	if err != nil {

@@ -134,11 +134,11 @@ func (s *Server) routeTable() []Route {
 
 		// Projects (projects.go).
 		{Method: "GET", Pattern: "/api/projects", Auth: AuthAny, Scope: read, Summary: "Lists projects of the active organization.", Query: []string{"cursor", "limit"}, Handler: s.handleProjectList},
-		{Method: "POST", Pattern: "/api/projects", Auth: AuthSession, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/projects", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":"","slug":"Not A Slug"}`, Summary: "Creates a project in the active organization.", Body: projectCreateRequest{}, Handler: s.handleProjectCreate},
 		{Method: "PATCH", Pattern: "/api/projects/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":""}`, Summary: "Renames or describes a project.", Body: projectUpdateRequest{}, Handler: s.handleProjectUpdate},
-		{Method: "DELETE", Pattern: "/api/projects/{id}", Auth: AuthSession, Limit: LimitWrite, Summary: "Deletes an empty project.", Handler: s.handleProjectDelete},
+		{Method: "DELETE", Pattern: "/api/projects/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an empty project (an API key: only its own).", Handler: s.handleProjectDelete},
 
 		// Workflows and functions (workflows.go).
 		{Method: "GET", Pattern: "/api/workflows", Auth: AuthAny, Scope: read, Summary: "Lists workflows and functions of the active project, newest first.", Query: []string{"cursor", "limit"}, Handler: s.handleWorkflowList},

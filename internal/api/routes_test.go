@@ -99,8 +99,12 @@ func TestAuthorizationMatrix(t *testing.T) {
 				}
 				check("session of a non-member", w.b.session, 404, "not_found", path)
 				if !orgWide[rt.Pattern] && rt.Auth != api.AuthSession {
-					// Organization-wide records (connections, keys, installed nodes) are visible to every project of it.
+					// Organization-wide records (keys, installed nodes) are visible to every project of it.
 					check("key of another project of the same organization", w.a.keyOtherProject, 404, "not_found", path)
+				}
+				if f, ok := orgRecordPaths[rt.Pattern]; ok && rt.Method != "GET" {
+					// Only a session changes an organization-wide record (docs/decisions.md 80).
+					check("project key on an organization-wide record", w.a.keyAll, 403, "forbidden", f(w))
 				}
 			} else if rt.Method == "GET" && !reachesProvider[rt.Pattern] {
 				r := w.do("GET", path, "", w.b.keyAll)
@@ -137,12 +141,17 @@ func TestAuthorizationMatrix(t *testing.T) {
 }
 
 // orgWide are the routes of records that belong to the organization, not
-// to one project.
-var orgWide = map[string]bool{"/api/connections/{id}": true, "/api/api-keys/{id}": true,
-	"/api/nodes/{nodeId}": true, "/api/marketplace/{nodeId}": true,
-	// Provider resources belong to the organization's connections.
-	"/api/resources/kv/namespaces/{namespaceId}/keys": true, "/api/resources/kv/namespaces/{namespaceId}/values/{key...}": true,
-	"/api/resources/d1/databases/{databaseId}/query": true, "/api/resources/r2/buckets/{bucketName}/objects": true}
+// to one project. (The fixtures of connections and provider resources are
+// a connection of tenant a's project, which other projects do not see.)
+var orgWide = map[string]bool{"/api/api-keys/{id}": true,
+	"/api/nodes/{nodeId}": true, "/api/marketplace/{nodeId}": true}
+
+// orgRecordPaths give, for routes that change a record that may be
+// organization-wide, the path of tenant a's organization-wide record.
+var orgRecordPaths = map[string]func(w *world) string{
+	"/api/connections/{id}": func(w *world) string { return "/api/connections/" + w.a.orgConnectionID },
+	"/api/env-vars/{id}":    func(w *world) string { return "/api/env-vars/" + w.a.envVarID },
+}
 
 func sep(path string) string {
 	if strings.Contains(path, "?") {

@@ -98,7 +98,11 @@ func TestProjects(t *testing.T) {
 	}
 	checkError(t, w.do("POST", "/api/projects", `{"name":"Billing 2","slug":"billing"}`, s), 409, "conflict", "")
 	checkError(t, w.do("POST", "/api/projects", `{"name":"x","slug":"-bad-"}`, s), 422, "validation_failed", "/slug")
-	checkError(t, w.do("POST", "/api/projects", `{"name":"By key"}`, w.a.keyAll), 403, "forbidden", "")
+	// SPEC.md: keys with write manage projects; a key still acts only in its own.
+	byKey := w.must(201, "POST", "/api/projects", `{"name":"By key"}`, w.a.keyAll).str(t, "id")
+	checkError(t, w.do("POST", "/api/projects", `{"name":"By reader"}`, w.a.keyRead), 403, "forbidden", "")
+	checkError(t, w.do("DELETE", "/api/projects/"+byKey, "", w.a.keyAll), 404, "not_found", "")
+	w.must(204, "DELETE", "/api/projects/"+byKey, "", s)
 	checkError(t, w.do("PATCH", "/api/projects/"+id, `{"slug":"other"}`, s), 422, "validation_failed", "/slug")
 	r = w.must(200, "PATCH", "/api/projects/"+id, `{"name":"Billing EU","description":""}`, s)
 	if r.str(t, "name") != "Billing EU" || r.str(t, "slug") != "billing" {
@@ -258,10 +262,10 @@ func TestWorkflowPagination(t *testing.T) {
 func TestEnvVars(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	k := w.a.keyAll
-	checkError(t, w.do("POST", "/api/env-vars", `{"name":"API_TOKEN","value":"x","isSecret":false}`, k), 409, "conflict", "")
-	// The same name in the project scope is allowed.
-	pv := w.must(201, "POST", "/api/env-vars", `{"name":"API_TOKEN","value":"proj","isSecret":false,"scope":"project"}`, k)
+	k, s := w.a.keyAll, w.a.session
+	checkError(t, w.do("POST", "/api/env-vars", `{"name":"API_TOKEN","value":"x","isSecret":false}`, s), 409, "conflict", "")
+	// The same name in the project scope is allowed (a key's default scope).
+	pv := w.must(201, "POST", "/api/env-vars", `{"name":"API_TOKEN","value":"proj","isSecret":false}`, k)
 	if pv.str(t, "scope") != "project" || pv.str(t, "projectId") != w.a.projectID {
 		t.Fatalf("project var: %s", pv.body)
 	}
@@ -287,13 +291,14 @@ func TestEnvVars(t *testing.T) {
 	if v, err := sealer.OpenEnvVar(stored); err != nil || v != "org-secret-alice@example.com" {
 		t.Fatalf("opens to %q, %v", v, err)
 	}
-	// Turning a secret plain needs its new value.
-	checkError(t, w.do("PATCH", "/api/env-vars/"+w.a.envVarID, `{"isSecret":false}`, k), 422, "validation_failed", "/value")
-	r := w.must(200, "PATCH", "/api/env-vars/"+w.a.envVarID, `{"isSecret":false,"value":"now-plain"}`, k)
+	// Turning a secret plain needs its new value (the organization's
+	// variables are changed by a session).
+	checkError(t, w.do("PATCH", "/api/env-vars/"+w.a.envVarID, `{"isSecret":false}`, s), 422, "validation_failed", "/value")
+	r := w.must(200, "PATCH", "/api/env-vars/"+w.a.envVarID, `{"isSecret":false,"value":"now-plain"}`, s)
 	if r.str(t, "value") != "now-plain" {
 		t.Fatalf("plain: %s", r.body)
 	}
-	r = w.must(200, "PATCH", "/api/env-vars/"+w.a.envVarID, `{"isSecret":true,"name":"RENAMED"}`, k)
+	r = w.must(200, "PATCH", "/api/env-vars/"+w.a.envVarID, `{"isSecret":true,"name":"RENAMED"}`, s)
 	if r.str(t, "value") != "***" || r.str(t, "name") != "RENAMED" {
 		t.Fatalf("secret again: %s", r.body)
 	}

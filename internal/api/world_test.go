@@ -42,9 +42,10 @@ type tenant struct {
 	keyRevoked, keyExpired          cred   // keys of projectID, revoked / expired
 	apiKeyID                        string // id of keyRead
 	workflowID                      string
-	envVarID                        string
+	envVarID                        string // organization scope, created by the session
 	projectEnvVarID                 string
-	connectionID                    string
+	connectionID                    string // of projectID, created by keyAll
+	orgConnectionID                 string // organization-wide, created by the session
 	versionID                       string // a version of workflowID
 	nodeID                          string // a marketplace node only this tenant's organization has
 }
@@ -215,10 +216,12 @@ func (w *world) newTenant(email string) *tenant {
 	tn.workflowID = w.must(201, "POST", "/api/workflows", `{"name":"Orders","description":"d"}`, tn.keyAll).str(t, "id")
 	w.must(200, "PATCH", "/api/workflows/"+tn.workflowID,
 		`{"envVars":[{"name":"TOKEN","value":"wf-secret-`+email+`","isSecret":true}]}`, tn.keyAll)
-	tn.envVarID = w.must(201, "POST", "/api/env-vars", `{"name":"API_TOKEN","value":"org-secret-`+email+`","isSecret":true}`, tn.keyAll).str(t, "id")
+	tn.envVarID = w.must(201, "POST", "/api/env-vars", `{"name":"API_TOKEN","value":"org-secret-`+email+`","isSecret":true}`, sess).str(t, "id")
 	tn.projectEnvVarID = w.must(201, "POST", "/api/env-vars", `{"name":"REGION","value":"eu","isSecret":false,"scope":"project"}`, tn.keyAll).str(t, "id")
 	tn.connectionID = w.must(201, "POST", "/api/connections",
 		`{"provider":"cloudflare","name":"prod","credentials":{"apiToken":"cf-token-`+email+`","accountId":"acc-`+tn.userID+`"}}`, tn.keyAll).str(t, "id")
+	tn.orgConnectionID = w.must(201, "POST", "/api/connections",
+		`{"provider":"cloudflare","name":"org","credentials":{"apiToken":"cf-token-org-`+email+`","accountId":"acc-org-`+tn.userID+`"}}`, sess).str(t, "id")
 	tn.versionID = w.submitVersion(tn, tn.workflowID, minimalIR)
 	tn.nodeID = w.installPrivateNode(tn)
 	return tn
@@ -228,7 +231,7 @@ func (w *world) newTenant(email string) *tenant {
 // tenant's responses.
 func (tn *tenant) ids() []string {
 	return []string{tn.orgID, tn.projectID, tn.otherProjectID, tn.workflowID, tn.envVarID, tn.projectEnvVarID,
-		tn.connectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID}
+		tn.connectionID, tn.orgConnectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID}
 }
 
 // fixturePaths gives, for every route pattern with a path parameter, the
