@@ -34,7 +34,7 @@ func (p *Principal) sees(projectID string) bool {
 // organization-wide record. what names the record ("connection").
 func (p *Principal) canChange(what, projectID string) error {
 	if projectID == "" && !p.IsSession() {
-		return errForbidden("this %s is organization-wide: an API key may change only its project's records; sign in to change it, or use a %s of the key's project", what, what)
+		return errForbidden("this %s is organization-wide: a project API key may change only its own project's records; change it from a signed-in session, or use a %s of the key's project", what, what)
 	}
 	return nil
 }
