@@ -519,6 +519,13 @@ func TestCalls(t *testing.T) {
 				Meta: cloudflare.D1Meta{Duration: 0.5, SizeAfter: 8192, RowsRead: 1}},
 		},
 		{
+			name: "QueryD1ReadOnly",
+			want: []exchange{{method: "POST", path: A + "/d1/database/u1/raw", query: "edgeflow_read_only=true", body: `{"sql":"SELECT 1 AS a"}`,
+				resp: ok(`[{"results":{"columns":["a"],"rows":[[1]]},"success":true,"meta":{}}]`)}},
+			call: func(c *cloudflare.Client) (any, error) { return c.QueryD1ReadOnly(ctx, "u1", "SELECT 1 AS a", nil) },
+			out:  cloudflare.D1Result{Columns: []string{"a"}, Rows: [][]any{{json.Number("1")}}},
+		},
+		{
 			name: "ListR2Buckets cursor pages",
 			want: []exchange{
 				{method: "GET", path: A + "/r2/buckets", query: "per_page=1000", resp: okInfo(`{"buckets":[{"name":"a","creation_date":"2026-01-01T00:00:00Z","location":"ENAM"}]}`, `{"cursor":"n1","per_page":1000}`)},

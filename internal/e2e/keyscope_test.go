@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/edgeflow/edgeflow/internal/api"
@@ -16,9 +18,15 @@ import (
 // queries D1 read-only; the local edge runs its statements so that the
 // database rolls back any change.
 
-// keyWithScopes signs in as the tenant's user (email, bootstrap's password)
-// and creates an API key of the tenant's project with scopes.
-func (s *server) keyWithScopes(email string, scopes ...string) *server {
+// session is a signed-in user of a tenant.
+type session struct {
+	s       *server
+	cookies []*http.Cookie
+	csrf    string
+}
+
+// signIn signs in as email with bootstrap's password.
+func (s *server) signIn(email string) *session {
 	t := s.t
 	t.Helper()
 	body, _ := json.Marshal(map[string]string{"email": email, "password": "e2e-password-1"})
@@ -35,28 +43,38 @@ func (s *server) keyWithScopes(email string, scopes ...string) *server {
 		CSRFToken string `json:"csrfToken"`
 	}
 	json.Unmarshal(raw, &sess)
-	body, _ = json.Marshal(map[string]any{"name": "scoped", "projectId": s.projID, "scopes": scopes})
-	req, _ := http.NewRequest("POST", s.url+"/api/api-keys", bytes.NewReader(body))
+	return &session{s: s, cookies: res.Cookies(), csrf: sess.CSRFToken}
+}
+
+// must sends a request with the session and fails unless the status is want.
+func (ss *session) must(want int, method, path string, body any) reply {
+	t := ss.s.t
+	t.Helper()
+	raw, _ := json.Marshal(body)
+	req, _ := http.NewRequest(method, ss.s.url+path, bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(api.CSRFHeader, sess.CSRFToken)
-	for _, c := range res.Cookies() {
+	req.Header.Set(api.CSRFHeader, ss.csrf)
+	for _, c := range ss.cookies {
 		req.AddCookie(c)
 	}
-	res, err = s.http.Do(req)
+	res, err := ss.s.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, _ = io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 201 {
-		t.Fatalf("create API key: %d %s", res.StatusCode, raw)
+	defer res.Body.Close()
+	out, _ := io.ReadAll(res.Body)
+	if res.StatusCode != want {
+		t.Fatalf("%s %s = %d, want %d: %s", method, path, res.StatusCode, want, out)
 	}
-	var key struct {
-		Key string `json:"key"`
-	}
-	json.Unmarshal(raw, &key)
-	o := *s
-	o.key = key.Key
+	return reply{t: t, status: res.StatusCode, body: out}
+}
+
+// keyWithScopes creates, with the session, an API key of the tenant's
+// project with scopes, and answers the tenant acting with that key.
+func (ss *session) keyWithScopes(scopes ...string) *server {
+	r := ss.must(201, "POST", "/api/api-keys", map[string]any{"name": "scoped", "projectId": ss.s.projID, "scopes": scopes})
+	o := *ss.s
+	o.key = r.str("key")
 	return &o
 }
 
@@ -90,7 +108,7 @@ func TestAttackReadKeyWritesD1(t *testing.T) {
 	base := newServer(t, serverOptions{})
 	const email = "reader@example.com"
 	owner := base.tenant(email)
-	reader := owner.keyWithScopes(email, "read")
+	reader := owner.signIn(email).keyWithScopes("read")
 	dbID := newD1Database(t, "keyscope-readonly-attack")
 
 	// Twin: the write key creates and fills the table.
@@ -169,4 +187,67 @@ func TestAttackReadKeyWritesD1(t *testing.T) {
 	if rows.Rows[0][0] != float64(3) {
 		t.Fatalf("write key INSERT did not land: %+v", rows)
 	}
+}
+
+// A Cloudflare connection has no read-only execution: a read key's query is
+// refused before any request reaches Cloudflare; a write key's goes out
+// unchanged (the stub checks the exact request).
+func TestAttackReadKeyQueriesCloudflareD1(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var got []string
+	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, r.Method+" "+r.URL.RequestURI()+" "+string(raw))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"success":true,"errors":[],"messages":[],"result":[{"results":{"columns":["n"],"rows":[[1]]},"success":true,"meta":{}}]}`)
+	}))
+	t.Cleanup(stub.Close)
+	base := newServer(t, serverOptions{cloudflareBase: stub.URL + "/client/v4"})
+	const email = "cf-reader@example.com"
+	owner := base.tenant(email)
+	reader := owner.signIn(email).keyWithScopes("read")
+	conn := owner.must(201, "POST", "/api/connections", map[string]any{"provider": "cloudflare",
+		"credentials": map[string]string{"apiToken": "cf-token", "accountId": "acc1"}}).str("id")
+
+	for _, sql := range []string{"SELECT 1", "DELETE FROM items"} {
+		r := reader.do("POST", "/api/resources/d1/databases/db1/query", map[string]any{"connectionId": conn, "sql": sql})
+		wantError(t, r, 403, "forbidden")
+		if !strings.Contains(string(r.body), "can only read") {
+			t.Errorf("refusal does not say why: %s", r.body)
+		}
+	}
+	mu.Lock()
+	if len(got) != 0 {
+		t.Fatalf("a read key's query reached Cloudflare: %q", got)
+	}
+	mu.Unlock()
+
+	owner.must(200, "POST", "/api/resources/d1/databases/db1/query", map[string]any{"connectionId": conn, "sql": "SELECT 1 AS n"})
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{`POST /client/v4/accounts/acc1/d1/database/db1/raw {"sql":"SELECT 1 AS n"}`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("requests to Cloudflare:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// A project key still deploys with an organization-wide connection (using is
+// not changing), and cannot rename it.
+func TestLegitProjectKeyDeploysWithOrganizationConnection(t *testing.T) {
+	t.Parallel()
+	base := newServer(t, serverOptions{})
+	const email = "org-conn@example.com"
+	owner := base.tenant(email)
+	sess := owner.signIn(email)
+	orgConn := sess.must(201, "POST", "/api/connections", map[string]any{"provider": "local", "name": "shared edge"})
+	if orgConn.str("scope") != "organization" {
+		t.Fatalf("session connection: %s", orgConn.body)
+	}
+	id, _ := owner.workflow("org-conn-fn", "script", script("org-conn-fn", step("out", "return 1;")))
+	owner.must(200, "POST", "/api/workflows/"+id+"/deploy", map[string]any{"connectionId": orgConn.str("id")})
+	wantError(t, owner.do("PATCH", "/api/connections/"+orgConn.str("id"), map[string]any{"name": "mine now"}), 403, "forbidden")
+	owner.must(200, "POST", "/api/workflows/"+id+"/takedown", map[string]any{"connectionId": orgConn.str("id")})
 }
