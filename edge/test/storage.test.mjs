@@ -108,6 +108,31 @@ describe("D1", () => {
     assert.equal(r.status, 400);
   });
 
+  test("edgeflow_read_only=true: reads answer, every change is rolled back by the database (403, 7403)", async () => {
+    const c = await edge.call("POST", "/d1/database", { name: "read-only-db" });
+    const id = c.body.result.uuid;
+    await edge.call("POST", `/d1/database/${id}/query`, { sql: "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2)" });
+    const ro = (body, raw = false) => edge.call("POST", `/d1/database/${id}/${raw ? "raw" : "query"}?edgeflow_read_only=true`, body);
+    let r = await ro({ sql: "SELECT count(*) AS n FROM t; SELECT max(a) AS m FROM t" });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body.result.map((x) => x.results), [[{ n: 2 }], [{ m: 2 }]]);
+    r = await ro({ sql: "SELECT a FROM t WHERE a = ?", params: [2] }, true);
+    assert.deepEqual(r.body.result[0].results, { columns: ["a"], rows: [[2]] });
+    for (const sql of ["INSERT INTO t VALUES (3)", "DROP TABLE t; CREATE TABLE t (a INTEGER)", "SELECT 1; DELETE FROM t", "CREATE TABLE u (b)"]) {
+      r = await ro({ sql });
+      assert.equal(r.status, 403, `${sql}: ${JSON.stringify(r.body)}`);
+      assert.equal(r.body.errors[0].code, 7403);
+    }
+    r = await ro({ batch: [{ sql: "SELECT 1" }, { sql: "UPDATE t SET a = 0" }] });
+    assert.equal(r.status, 403);
+    r = await ro({ sql: "SELECT * FROM missing_table" });
+    assert.equal(r.status, 400);
+    r = await edge.call("POST", `/d1/database/${id}/query?edgeflow_read_only=yes`, { sql: "SELECT 1" });
+    assert.equal(r.status, 400);
+    r = await edge.call("POST", `/d1/database/${id}/query`, { sql: "SELECT group_concat(a) AS v FROM t" });
+    assert.deepEqual(r.body.result[0].results, [{ v: "1,2" }]);
+  });
+
   test("statement splitting keeps strings, comments and trigger bodies", () => {
     assert.deepEqual(splitStatements("SELECT 'a;b'; -- c;\nSELECT \"x;\"; /* ; */ SELECT 3"), ["SELECT 'a;b'", '-- c;\nSELECT "x;"', "/* ; */ SELECT 3"]);
     const trig = "CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE t SET a = 1; UPDATE t SET b = 2; END; SELECT 1";
