@@ -172,9 +172,14 @@ const SCHEMA_SQL = "SELECT group_concat(x, char(10)) FROM (SELECT type || ':' ||
 
 async function readOnlyBatch(db, statements) {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const tables = (await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY name").all()).results.map((r) => r.name);
-    const counts = tables.map((t) => `(SELECT count(*) FROM "${t.replaceAll('"', '""')}")`).join(" || ',' || ") || "''";
-    const snap = await db.prepare(`SELECT total_changes() AS c, (${SCHEMA_SQL}) AS s, ${counts} AS n`).first();
+    let counts, snap;
+    try {
+      const tables = (await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY name").all()).results.map((r) => r.name);
+      counts = tables.map((t) => `(SELECT count(*) FROM "${t.replaceAll('"', '""')}")`).join(" || ',' || ") || "''";
+      snap = await db.prepare(`SELECT total_changes() AS c, (${SCHEMA_SQL}) AS s, ${counts} AS n`).first();
+    } catch (err) {
+      throw new ControlError(400, 7500, "a read-only query needs to read every table first: " + message(err).replace(/^D1_ERROR: /, ""));
+    }
     const guard = db.prepare(`SELECT json_extract('{}', CASE WHEN total_changes() = ?1 AND (${SCHEMA_SQL}) IS ?2 AND ` +
       `${counts} IS ?3 THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`).bind(snap.c + 1, snap.s, snap.n);
     try {

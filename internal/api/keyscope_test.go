@@ -4,7 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/secret"
 )
 
@@ -149,4 +151,29 @@ func TestLegitSessionManagesOrganizationRecords(t *testing.T) {
 	w.must(204, "DELETE", "/api/connections/"+c.str(t, "id"), "", s)
 	w.must(204, "DELETE", "/api/connections/"+w.a.orgConnectionID, "", s)
 	w.must(204, "DELETE", "/api/env-vars/"+w.a.envVarID, "", s)
+}
+
+// A workflow deployed on its project's connection does not move to another
+// project, where that connection is out of reach; one deployed on an
+// organization-wide connection does.
+func TestMoveWorkflowKeepsItsConnections(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ctx := context.Background()
+	s := w.a.session
+	// The test world reaches no provider: the deployment goes straight into the store.
+	d := &edgeflow.Deployment{WorkflowID: w.a.workflowID, VersionID: w.a.versionID, ConnectionID: w.a.connectionID, URL: "http://x", ScriptName: "s"}
+	if err := w.store.RecordDeployment(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	move := `{"targetProjectId":"` + w.a.otherProjectID + `"}`
+	checkError(t, w.do("PATCH", "/api/workflows/"+w.a.workflowID+"/move", move, s), 409, "conflict", "")
+	if _, err := w.store.RemoveDeployment(ctx, w.a.workflowID, w.a.connectionID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	d = &edgeflow.Deployment{WorkflowID: w.a.workflowID, VersionID: w.a.versionID, ConnectionID: w.a.orgConnectionID, URL: "http://x", ScriptName: "s"}
+	if err := w.store.RecordDeployment(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	w.must(200, "PATCH", "/api/workflows/"+w.a.workflowID+"/move", move, s)
 }

@@ -1,5 +1,11 @@
 package api
 
+import (
+	"context"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
 // Ownership of organization records by projects (docs/decisions.md 80).
 //
 // Connections and global variables are organization-wide (project "") or
@@ -51,4 +57,36 @@ func (p *Principal) ownerForCreate(what, scope string) (string, error) {
 		return p.Project()
 	}
 	return "", nil
+}
+
+// checkMoveKeepsConnections refuses (409) to move wf to targetProjectID
+// while an active deployment of it uses a connection owned by another
+// project: the moved workflow could no longer be triggered there.
+func (s *Server) checkMoveKeepsConnections(ctx context.Context, wf *edgeflow.Workflow, targetProjectID string) error {
+	opts := edgeflow.ListOptions{Limit: 100}
+	for {
+		page, err := s.Store.ListDeployments(ctx, edgeflow.DeploymentFilter{ProjectID: wf.ProjectID, WorkflowID: wf.ID}, opts)
+		if err != nil {
+			return err
+		}
+		for _, d := range page.Items {
+			if d.Status != edgeflow.DeploymentActive {
+				continue
+			}
+			c, err := s.Store.FindConnectionByID(ctx, wf.OrganizationID, d.ConnectionID)
+			if edgeflow.IsNotFound(err) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if c.ProjectID != "" && c.ProjectID != targetProjectID {
+				return edgeflow.Errorf(edgeflow.EConflict, "the workflow is deployed on connection %s, which belongs to its current project; take it down there first", c.ID)
+			}
+		}
+		if page.NextCursor == "" {
+			return nil
+		}
+		opts.Cursor = page.NextCursor
+	}
 }

@@ -384,6 +384,9 @@ func (s *Server) handleWorkflowMove(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	if target.ID != wf.ProjectID {
+		if err := s.checkMoveKeepsConnections(r.Context(), wf, target.ID); err != nil {
+			return err
+		}
 		if err := s.Store.MoveWorkflow(r.Context(), wf.ProjectID, wf.ID, target.ID); err != nil {
 			return err
 		}
