@@ -162,13 +162,14 @@ async function d1Query(env, body) {
 // Durable Object executes as one transaction, followed by a guard statement that fails when the database changed:
 // the failure makes the engine roll the whole transaction back. The guard compares, with a snapshot taken just
 // before, the connection's change counter (every INSERT, UPDATE and DELETE, triggers included), the schema (every
-// sqlite_master row with its root page) and the row count of every table (a table dropped and created again).
+// sqlite_master row with its rowid and root page) and the row count of every table (a table dropped and created
+// again). docs/edge.md says what it cannot see.
 // Each transaction itself adds one to the counter. A guard failure caused by another writer between the snapshot
 // and the batch is retried; a write by the statements fails every time and is refused with 403, code 7403.
 const READ_ONLY_CODE = 7403;
 const READ_ONLY_MARK = "edgeflow: read-only";
-const SCHEMA_SQL = "SELECT group_concat(x, char(10)) FROM (SELECT type || ':' || name || ':' || tbl_name || ':' || " +
-  "coalesce(rootpage, '') || ':' || coalesce(sql, '') AS x FROM sqlite_master ORDER BY type, name, rowid)";
+const SCHEMA_SQL = "SELECT group_concat(x, char(10)) FROM (SELECT rowid || ':' || type || ':' || name || ':' || tbl_name || ':' || " +
+  "coalesce(rootpage, '') || ':' || coalesce(sql, '') AS x FROM sqlite_master ORDER BY rowid)";
 
 async function readOnlyBatch(db, statements) {
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -118,7 +118,8 @@ describe("D1", () => {
     assert.deepEqual(r.body.result.map((x) => x.results), [[{ n: 2 }], [{ m: 2 }]]);
     r = await ro({ sql: "SELECT a FROM t WHERE a = ?", params: [2] }, true);
     assert.deepEqual(r.body.result[0].results, { columns: ["a"], rows: [[2]] });
-    for (const sql of ["INSERT INTO t VALUES (3)", "DROP TABLE t; CREATE TABLE t (a INTEGER)", "SELECT 1; DELETE FROM t", "CREATE TABLE u (b)"]) {
+    for (const sql of ["INSERT INTO t VALUES (3)", "DROP TABLE t; CREATE TABLE t (a INTEGER)", "SELECT 1; DELETE FROM t", "CREATE TABLE u (b)",
+      "DROP TABLE t; CREATE TABLE t AS SELECT 7 AS a UNION ALL SELECT 8"]) {
       r = await ro({ sql });
       assert.equal(r.status, 403, `${sql}: ${JSON.stringify(r.body)}`);
       assert.equal(r.body.errors[0].code, 7403);
