@@ -7,6 +7,7 @@ import http from "node:http";
 import path from "node:path";
 import { Api } from "./api.mjs";
 import { Scheduler } from "./cron.mjs";
+import { AllowList, OutboundGuard } from "./outbound.mjs";
 import { Registry } from "./registry.mjs";
 import { Runtime } from "./runtime.mjs";
 
@@ -66,8 +67,14 @@ function listen(server, port) {
   });
 }
 
-export async function startEdge({ port, dataDir, logger }) {
+export async function startEdge({ port, dataDir, allowHosts = "", keyStdin = false, logger }) {
   dataDir = path.resolve(dataDir);
+  let allow;
+  try {
+    allow = AllowList.parse(allowHosts);
+  } catch (err) {
+    throw new Error(`--allow-hosts: ${err.message}`);
+  }
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lockFile = lock(dataDir);
   const cleanup = [() => fs.rmSync(lockFile, { force: true })];
@@ -77,7 +84,8 @@ export async function startEdge({ port, dataDir, logger }) {
     const pidFile = path.join(dataDir, "workerd.pid");
     await Runtime.stopOrphan(pidFile, logger);
     Runtime.tieWorkerdToUs(dataDir, logger);
-    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, logger });
+    const outbound = new OutboundGuard({ allow, logger });
+    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, logger, outbound });
 
     const server = http.createServer({ keepAliveTimeout: 30000 });
     // Port 0 reuses the port of the previous run when it is free, so worker URLs stay the same.
