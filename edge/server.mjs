@@ -8,6 +8,7 @@
 // Logs go to stderr. SIGTERM or SIGINT stop it gracefully. See docs/edge.md.
 
 import { startEdge } from "./src/edge.mjs";
+import { readKeyFromStdin } from "./src/sealed.mjs";
 
 function usage(msg) {
   if (msg) process.stderr.write(`edge: ${msg}\n`);
@@ -80,7 +81,8 @@ const handlers = { SIGTERM: () => stop("SIGTERM"), SIGINT: () => stop("SIGINT") 
 for (const [sig, fn] of Object.entries(handlers)) process.on(sig, fn);
 
 try {
-  edge = await startEdge({ port: args.port, dataDir: args.dataDir, allowHosts: args.allowHosts, keyStdin: args.keyStdin, logger: log });
+  const sealKey = args.keyStdin ? await readKeyFromStdin() : undefined;
+  edge = await startEdge({ port: args.port, dataDir: args.dataDir, allowHosts: args.allowHosts, sealKey, logger: log });
 } catch (err) {
   process.stderr.write(`edge: ${err.message}\n`);
   process.exit(1);

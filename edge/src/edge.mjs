@@ -10,6 +10,7 @@ import { Scheduler } from "./cron.mjs";
 import { AllowList, OutboundGuard } from "./outbound.mjs";
 import { Registry } from "./registry.mjs";
 import { Runtime } from "./runtime.mjs";
+import { keyFromFile, tightenModes } from "./sealed.mjs";
 
 // lock takes DIR/edge.lock for this process. A lock left by a process that no longer runs is taken over.
 function lock(dataDir) {
@@ -67,8 +68,11 @@ function listen(server, port) {
   });
 }
 
-export async function startEdge({ port, dataDir, allowHosts = "", keyStdin = false, logger }) {
+// sealKey is the key that seals secrets at rest (from --key-stdin); without it the edge keeps DIR/secrets.key.
+export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logger }) {
   dataDir = path.resolve(dataDir);
+  // Everything the edge and workerd write is for this user only: files 0600, directories 0700.
+  process.umask(0o077);
   let allow;
   try {
     allow = AllowList.parse(allowHosts);
@@ -76,11 +80,13 @@ export async function startEdge({ port, dataDir, allowHosts = "", keyStdin = fal
     throw new Error(`--allow-hosts: ${err.message}`);
   }
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dataDir, 0o700);
+  tightenModes(dataDir); // a data dir of an older edge
   const lockFile = lock(dataDir);
   const cleanup = [() => fs.rmSync(lockFile, { force: true })];
   try {
     const { file: tokenFile, token } = ensureToken(dataDir);
-    const registry = new Registry(dataDir);
+    const registry = new Registry(dataDir, { sealKey: sealKey ?? keyFromFile(dataDir) });
     const pidFile = path.join(dataDir, "workerd.pid");
     await Runtime.stopOrphan(pidFile, logger);
     Runtime.tieWorkerdToUs(dataDir, logger);
