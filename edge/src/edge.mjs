@@ -7,6 +7,7 @@ import http from "node:http";
 import path from "node:path";
 import { Api } from "./api.mjs";
 import { Scheduler } from "./cron.mjs";
+import { LoopbackGate } from "./gate.mjs";
 import { AllowList, OutboundGuard } from "./outbound.mjs";
 import { Registry } from "./registry.mjs";
 import { Runtime } from "./runtime.mjs";
@@ -120,6 +121,8 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
       startedP.then(() => api.handle(req, res));
     });
     await runtime.start();
+    const gate = new LoopbackGate({ workerdPid: () => runtime.workerdPid(), logger });
+    if (!gate.attach(server)) logger("cannot trace loopback connections to workerd here (no /proc): miniflare's loopback server stays open to local processes");
     started();
     cleanup.unshift(() => runtime.close());
     const scheduler = new Scheduler((minute) => api.runSchedules(minute));

@@ -159,3 +159,27 @@ describe("a plain client on this machine cannot drive the edge's internals", () 
     assert.equal(await got.text(), "v");
   });
 });
+
+describe("miniflare's loopback server answers only workerd", () => {
+  test("attack: a plain client on the edge's other ports cannot list, delete or log", async () => {
+    const apiPort = Number(new URL(edge.ready.api).port);
+    const ports = listeningPorts(edge.proc.pid).filter((p) => p !== apiPort);
+    assert.ok(ports.length > 0, "found the loopback server's port");
+    for (const p of ports) {
+      for (const [method, path, headers] of [
+        ["GET", "/core/workflow-storage/any", {}],
+        ["DELETE", "/core/workflow-storage/any/0000", {}],
+        ["POST", "/core/log", { "MF-Log-Level": "2" }],
+      ]) {
+        const r = await fetch(`http://127.0.0.1:${p}${path}`, { method, headers, body: method === "POST" ? "injected" : undefined }).catch((e) => e);
+        assert.ok(r instanceof Error, `port ${p} ${method} ${path} answered ${r.status}`);
+      }
+    }
+    assert.ok(!edge.stderr().includes("injected"));
+  });
+
+  test("legit: workerd still reaches it (outbound fetches, which go through it, work)", async () => {
+    const got = await probe({ url: `http://127.0.0.42:${allowed.port}/again` });
+    assert.equal(got.ok, true, JSON.stringify(got));
+  });
+});
