@@ -270,3 +270,32 @@ func TestAttackEntrySocketFromOutside(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackLoopbackServerFromOutside: miniflare's loopback server (in the edge's Node process, found among its
+// listening ports) closes connections that do not come from the edge's workerd, so a local process can neither
+// list nor delete workflow instance storage nor write into the edge's log. The twin is every e2e test that runs
+// a workflow: workerd uses this server for each outbound fetch and workflow storage.
+func TestAttackLoopbackServerFromOutside(t *testing.T) {
+	requireEdge(t)
+	c := &http.Client{Timeout: 10 * time.Second}
+	var tried int
+	for _, p := range listeningPorts(t, shared.edge.Pid()) {
+		if p == shared.edge.Port() {
+			continue
+		}
+		for _, m := range [][2]string{{"GET", "/core/workflow-storage/any"}, {"DELETE", "/core/workflow-storage/any/00"}, {"POST", "/core/log"}} {
+			tried++
+			req, _ := http.NewRequest(m[0], fmt.Sprintf("http://127.0.0.1:%d%s", p, m[1]), strings.NewReader("injected"))
+			req.Header.Set("MF-Log-Level", "2")
+			res, err := c.Do(req)
+			if err == nil {
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				t.Errorf("port %d %s %s answered %d %s", p, m[0], m[1], res.StatusCode, body)
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatal("found no port of the edge besides its API")
+	}
+}
