@@ -1,22 +1,23 @@
 #!/usr/bin/env node
 // edgeflow's local edge: a Cloudflare-compatible account on this machine.
 //
-//   node edge/server.mjs --port P --data-dir DIR
+//   node edge/server.mjs --port P --data-dir DIR [--allow-hosts LIST] [--key-stdin]
 //
 // When ready it prints one JSON line on stdout:
 //   {"api":"http://127.0.0.1:P/client/v4","workers":"http://127.0.0.1:P/workers","accountId":"...","tokenFile":"..."}
 // Logs go to stderr. SIGTERM or SIGINT stop it gracefully. See docs/edge.md.
 
 import { startEdge } from "./src/edge.mjs";
+import { readKeyFromStdin } from "./src/sealed.mjs";
 
 function usage(msg) {
   if (msg) process.stderr.write(`edge: ${msg}\n`);
-  process.stderr.write("usage: node server.mjs --port PORT --data-dir DIR\n");
+  process.stderr.write("usage: node server.mjs --port PORT --data-dir DIR [--allow-hosts LIST] [--key-stdin]\n");
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const out = { port: undefined, dataDir: undefined };
+  const out = { port: undefined, dataDir: undefined, allowHosts: "", keyStdin: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
@@ -37,6 +38,14 @@ function parseArgs(argv) {
       case "--data-dir":
       case "-d":
         out.dataDir = value();
+        break;
+      case "--allow-hosts":
+        // host names, IP addresses or CIDR ranges worker code may reach although they are private or loopback
+        out.allowHosts = value();
+        break;
+      case "--key-stdin":
+        // the key that seals secrets at rest arrives as one line on stdin (see sealed.mjs)
+        out.keyStdin = true;
         break;
       case "--help":
       case "-h":
@@ -72,7 +81,8 @@ const handlers = { SIGTERM: () => stop("SIGTERM"), SIGINT: () => stop("SIGINT") 
 for (const [sig, fn] of Object.entries(handlers)) process.on(sig, fn);
 
 try {
-  edge = await startEdge({ port: args.port, dataDir: args.dataDir, logger: log });
+  const sealKey = args.keyStdin ? await readKeyFromStdin() : undefined;
+  edge = await startEdge({ port: args.port, dataDir: args.dataDir, allowHosts: args.allowHosts, sealKey, logger: log });
 } catch (err) {
   process.stderr.write(`edge: ${err.message}\n`);
   process.exit(1);

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/edgeflow/edgeflow/internal/netguard"
 	"github.com/edgeflow/edgeflow/internal/nodes/registry"
 )
 
@@ -100,7 +101,13 @@ func registryVerify(dir string, stdout, stderr io.Writer) int {
 }
 
 func registryVerifyRemote(ctx context.Context, u string, stdout, stderr io.Writer) int {
-	r, err := registry.New(registry.Options{RemoteURL: u})
+	// as serve does: a private or loopback registry host must be on EDGEFLOW_ALLOW_HOSTS
+	allow, err := netguard.ParseAllowList(os.Getenv("EDGEFLOW_ALLOW_HOSTS"))
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow registry verify: EDGEFLOW_ALLOW_HOSTS: %v\n", err)
+		return 2
+	}
+	r, err := registry.New(registry.Options{RemoteURL: u, HTTPClient: netguard.New(allow).Client(registry.DefaultFetchTimeout)})
 	if err != nil {
 		fmt.Fprintf(stderr, "edgeflow registry verify: %v\n", err)
 		return 1

@@ -21,6 +21,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/localedge"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
+	"github.com/edgeflow/edgeflow/internal/netguard"
 	"github.com/edgeflow/edgeflow/internal/nodes/registry"
 	"github.com/edgeflow/edgeflow/internal/postgres"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
@@ -86,7 +87,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--rate-limits SPEC]")
+		fmt.Fprintln(stderr, "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--rate-limits SPEC] [--allow-hosts LIST]")
 		fs.PrintDefaults()
 	}
 	var sf storeFlags
@@ -97,6 +98,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"per-minute limits, e.g. global=200,write=30,deploy=10,verify=10, or off (env EDGEFLOW_RATE_LIMITS)")
 	registryURL := fs.String("registry-url", os.Getenv("EDGEFLOW_REGISTRY_URL"),
 		"HTTP base of a node registry that adds or updates marketplace nodes (env EDGEFLOW_REGISTRY_URL)")
+	allowText := fs.String("allow-hosts", os.Getenv("EDGEFLOW_ALLOW_HOSTS"),
+		"host names, IPs or CIDRs that worker code and fetches of user-chosen URLs may reach although they are loopback or private, comma separated (env EDGEFLOW_ALLOW_HOSTS)")
 	logLevel := fs.String("log-level", envOr("EDGEFLOW_LOG_LEVEL", "info"), "debug, info, warn or error (env EDGEFLOW_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -122,8 +125,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 	}
+	allow, err := netguard.ParseAllowList(*allowText)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow serve: --allow-hosts: %v\n", err)
+		return 2
+	}
 	tuneGC()
-	cfg := serveConfig{store: sf, addr: *addr, noEdge: *noEdge, limits: limits, registryURL: *registryURL}
+	cfg := serveConfig{store: sf, addr: *addr, noEdge: *noEdge, limits: limits, registryURL: *registryURL, allowHosts: allow}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -152,6 +160,8 @@ type serveConfig struct {
 	limits ratelimit.Limits
 	// registryURL is the optional remote node registry (EDGEFLOW_REGISTRY_URL).
 	registryURL string
+	// allowHosts opens private or loopback hosts to worker code and to fetches of user-chosen URLs.
+	allowHosts *netguard.AllowList
 }
 
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
@@ -180,7 +190,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 
 	var edge *localedge.Edge
 	if !cfg.noEdge {
-		edge = startLocalEdge(ctx, filepath.Join(cfg.store.dataDir, "edge"), logger)
+		edge = startLocalEdge(ctx, localedge.Options{DataDir: filepath.Join(cfg.store.dataDir, "edge"), AllowHosts: cfg.allowHosts, SecretKey: key}, logger)
 		if edge != nil {
 			defer edge.Close()
 		}
@@ -189,7 +199,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		return nil
 	}
 
-	reg, err := registry.New(registry.Options{RemoteURL: cfg.registryURL, Logger: logger.With("component", "registry")})
+	reg, err := registry.New(registry.Options{RemoteURL: cfg.registryURL, Logger: logger.With("component", "registry"),
+		HTTPClient: netguard.New(cfg.allowHosts).Client(registry.DefaultFetchTimeout)})
 	if err != nil {
 		return fmt.Errorf("node registry: %w", err)
 	}
@@ -259,7 +270,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 
 // startLocalEdge starts the embedded local edge, or logs why it cannot and
 // returns nil: edgeflow works without it (Cloudflare connections only).
-func startLocalEdge(ctx context.Context, dataDir string, logger *slog.Logger) *localedge.Edge {
+func startLocalEdge(ctx context.Context, opts localedge.Options, logger *slog.Logger) *localedge.Edge {
+	dataDir := opts.DataDir
 	warn := func(reason string, args ...any) *localedge.Edge {
 		logger.Warn("local edge not started: "+reason+"; connections with provider local will not work (use --no-edge to silence this)", args...)
 		return nil
@@ -277,7 +289,8 @@ func startLocalEdge(ctx context.Context, dataDir string, logger *slog.Logger) *l
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return warn("cannot create its data dir", "error", err.Error())
 	}
-	edge, err := localedge.Start(ctx, localedge.Options{Script: script, DataDir: dataDir, Logger: logger.With("component", "edge")})
+	opts.Script, opts.Logger = script, logger.With("component", "edge")
+	edge, err := localedge.Start(ctx, opts)
 	if err != nil {
 		return warn("it failed to start", "error", err.Error())
 	}

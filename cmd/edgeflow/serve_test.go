@@ -187,6 +187,8 @@ func TestServeFlags(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
 		{"serve", "--rate-limits", "global=x"},
+		{"serve", "--allow-hosts", "10.0.0.0/40"},
+		{"serve", "--allow-hosts", "http://intranet/"},
 		{"serve", "--bogus"},
 		{"serve", "extra"},
 		{"admin"},

@@ -438,8 +438,19 @@ const routes = {
   "/wf/revive": wfRevive,
 };
 
+// gateOpen is true when the request carries this boot's gate secret (see gate.mjs): only the edge's Node process
+// may drive the control worker.
+function gateOpen(request, env) {
+  const given = request.headers.get("x-edgeflow-gate");
+  if (typeof env.GATE !== "string" || env.GATE === "" || given === null) return false;
+  const a = new TextEncoder().encode(given);
+  const b = new TextEncoder().encode(env.GATE);
+  return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b);
+}
+
 export default {
   async fetch(request, env) {
+    if (!gateOpen(request, env)) return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain" } });
     const url = new URL(request.url);
     try {
       if (url.pathname === "/kv/value") return await kvValue(env, request, url);

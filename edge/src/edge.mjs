@@ -7,8 +7,11 @@ import http from "node:http";
 import path from "node:path";
 import { Api } from "./api.mjs";
 import { Scheduler } from "./cron.mjs";
+import { LoopbackGate } from "./gate.mjs";
+import { AllowList, OutboundGuard } from "./outbound.mjs";
 import { Registry } from "./registry.mjs";
 import { Runtime } from "./runtime.mjs";
+import { keyFromFile, tightenModes } from "./sealed.mjs";
 
 // lock takes DIR/edge.lock for this process. A lock left by a process that no longer runs is taken over.
 function lock(dataDir) {
@@ -66,18 +69,30 @@ function listen(server, port) {
   });
 }
 
-export async function startEdge({ port, dataDir, logger }) {
+// sealKey is the key that seals secrets at rest (from --key-stdin); without it the edge keeps DIR/secrets.key.
+export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logger }) {
   dataDir = path.resolve(dataDir);
+  // Everything the edge and workerd write is for this user only: files 0600, directories 0700.
+  process.umask(0o077);
+  let allow;
+  try {
+    allow = AllowList.parse(allowHosts);
+  } catch (err) {
+    throw new Error(`--allow-hosts: ${err.message}`);
+  }
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dataDir, 0o700);
+  tightenModes(dataDir); // a data dir of an older edge
   const lockFile = lock(dataDir);
   const cleanup = [() => fs.rmSync(lockFile, { force: true })];
   try {
     const { file: tokenFile, token } = ensureToken(dataDir);
-    const registry = new Registry(dataDir);
+    const registry = new Registry(dataDir, { sealKey: sealKey ?? keyFromFile(dataDir) });
     const pidFile = path.join(dataDir, "workerd.pid");
     await Runtime.stopOrphan(pidFile, logger);
     Runtime.tieWorkerdToUs(dataDir, logger);
-    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, logger });
+    const outbound = new OutboundGuard({ allow, logger });
+    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, logger, outbound });
 
     const server = http.createServer({ keepAliveTimeout: 30000 });
     // Port 0 reuses the port of the previous run when it is free, so worker URLs stay the same.
@@ -106,6 +121,8 @@ export async function startEdge({ port, dataDir, logger }) {
       startedP.then(() => api.handle(req, res));
     });
     await runtime.start();
+    const gate = new LoopbackGate({ workerdPid: () => runtime.workerdPid(), logger });
+    if (!gate.attach(server)) logger("cannot trace loopback connections to workerd here (no /proc): miniflare's loopback server stays open to local processes");
     started();
     cleanup.unshift(() => runtime.close());
     const scheduler = new Scheduler((minute) => api.runSchedules(minute));

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { openState, sealState } from "./sealed.mjs";
 
 const FORMAT = 1;
 
@@ -26,8 +27,10 @@ function emptyState() {
 }
 
 export class Registry {
-  constructor(dataDir) {
+  // sealKey seals the secret bindings on disk (see sealed.mjs).
+  constructor(dataDir, { sealKey } = {}) {
     this.dir = dataDir;
+    this.sealKey = sealKey;
     this.file = path.join(dataDir, "registry.json");
     this.blobDir = path.join(dataDir, "blobs");
     this.instanceFile = path.join(dataDir, "instances.jsonl");
@@ -37,6 +40,7 @@ export class Registry {
       if (this.state.format !== FORMAT) {
         throw new Error(`registry ${this.file} has format ${this.state.format}, this edge reads format ${FORMAT}`);
       }
+      if (this.sealKey && openState(this.state, this.sealKey, this.file)) this.save(); // plaintext secrets of an older edge
     } else {
       this.state = emptyState();
       this.save();
@@ -46,7 +50,7 @@ export class Registry {
 
   save() {
     const tmp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(this.state));
+    fs.writeFileSync(tmp, JSON.stringify(this.sealKey ? sealState(this.state, this.sealKey) : this.state), { mode: 0o600 });
     fs.renameSync(tmp, this.file);
   }
 

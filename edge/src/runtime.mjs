@@ -9,6 +9,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
+import { GATE_HEADER, REFUSER_SOURCE, REFUSER_WORKER, newGateSecret } from "./gate.mjs";
+import { GUARD_WORKER, GUARD_WORKER_SOURCE, OutboundGuard } from "./outbound.mjs";
 
 export const CONTROL_WORKER = "__edgeflow_control";
 const CONTROL_SOURCE = fs.readFileSync(
@@ -38,8 +40,10 @@ class QuietLog extends Log {
 }
 
 export class Runtime {
-  constructor({ registry, persistDir, pidFile, logger }) {
+  constructor({ registry, persistDir, pidFile, logger, outbound }) {
     this.pidFile = pidFile;
+    this.outbound = outbound ?? new OutboundGuard({ logger });
+    this.gateSecret = newGateSecret();
     this.registry = registry;
     this.persistDir = persistDir;
     this.logger = logger;
@@ -128,6 +132,7 @@ export class Runtime {
   async close() {
     this.closed = true;
     if (this.mf) await this.mf.dispose().catch(() => {});
+    await this.outbound.close();
   }
 
   workerdPid() {
@@ -255,7 +260,12 @@ export class Runtime {
       try {
         const res = await fetch(new URL(pathname, this.url), {
           method: init.method ?? "POST",
-          headers: { "MF-Route-Override": CONTROL_WORKER, "accept-encoding": "identity", ...(init.headers ?? {}) },
+          headers: {
+            "MF-Route-Override": CONTROL_WORKER,
+            "accept-encoding": "identity",
+            ...(init.headers ?? {}),
+            [GATE_HEADER]: this.gateSecret,
+          },
           body: init.raw !== undefined ? init.raw : body === undefined ? undefined : JSON.stringify(body),
         });
         if (init.response) return res;
@@ -349,6 +359,19 @@ export class Runtime {
     const deployed = new Set(Object.keys(state.scripts).filter((n) => state.scripts[n].current));
     const workers = [];
     const map = { kv: {}, d1: {}, r2: {}, wf: {} };
+    // The first worker is the entry socket's default route: it refuses everything (see gate.mjs).
+    workers.push({
+      name: REFUSER_WORKER,
+      modules: [{ type: "ESModule", path: "refuser.worker.js", contents: REFUSER_SOURCE }],
+      compatibilityDate: "2025-01-01",
+    });
+    // Every user worker's outbound fetch goes through the outbound guard (see outbound.mjs).
+    workers.push({
+      name: GUARD_WORKER,
+      modules: [{ type: "ESModule", path: "outbound.worker.js", contents: GUARD_WORKER_SOURCE }],
+      compatibilityDate: "2025-01-01",
+      serviceBindings: { CHECKED: this.outbound.fetch },
+    });
     const control = {
       name: CONTROL_WORKER,
       modules: [{ type: "ESModule", path: "control.worker.js", contents: CONTROL_SOURCE }],
@@ -376,7 +399,7 @@ export class Runtime {
       map.wf[name] = `WF_${i}`;
       bound.push(name);
     });
-    control.bindings = { MAP: map };
+    control.bindings = { MAP: map, GATE: this.gateSecret };
     workers.push(control);
 
     for (const name of [...deployed].sort()) {
@@ -410,6 +433,7 @@ export class Runtime {
       serviceBindings: {},
       workflows: {},
       durableObjects: {},
+      outboundService: GUARD_WORKER,
     };
     if (version.format === "service-worker") {
       const m = version.modules[0];

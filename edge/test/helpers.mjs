@@ -24,10 +24,12 @@ export function tempDir(prefix = "edge-test-") {
 }
 
 // startEdge spawns `node server.mjs` and resolves when its ready line arrives.
-export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 90000 } = {}) {
-  const proc = spawn(process.execPath, [SERVER, "--port", String(port), "--data-dir", dataDir], {
-    stdio: ["ignore", "pipe", "pipe"],
+// args are more command-line arguments; stdin, when given, is written to the edge's standard input.
+export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 90000, args = [], stdin } = {}) {
+  const proc = spawn(process.execPath, [SERVER, "--port", String(port), "--data-dir", dataDir, ...args], {
+    stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  if (stdin !== undefined) proc.stdin.end(stdin);
   let stderr = "";
   proc.stderr.on("data", (d) => {
     stderr += d.toString();

@@ -27,11 +27,19 @@ import (
 	"github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/localedge"
+	"github.com/edgeflow/edgeflow/internal/netguard"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
 	"golang.org/x/crypto/bcrypt"
 )
+
+// testSecretKey is the secret key of every test server (and the root of the shared edge's sealing key).
+var testSecretKey = bytes.Repeat([]byte{7}, secret.KeySize)
+
+// allowedHost is the loopback address test servers that steps call listen on: the shared edge's allow list
+// opens it, while the rest of loopback (edgeflow's API, the edge's ports) stays closed to worker code.
+const allowedHost = "127.0.0.42"
 
 // shared is the one local edge and edgeflow server of the package's tests.
 var shared struct {
@@ -64,7 +72,15 @@ func TestMain(m *testing.M) {
 		if os.Getenv("EDGEFLOW_E2E_EDGE_LOG") == "1" {
 			logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 		}
-		edge, err := localedge.Start(ctx, localedge.Options{Script: script, DataDir: filepath.Join(dir, "edge"), Logger: logger})
+		// Worker code may reach allowedHost (the test servers steps call), nothing else on loopback; the edge
+		// seals its secrets with a key derived from the servers' secret key, as edgeflow serve does.
+		allow, err := netguard.ParseAllowList(allowedHost)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		edge, err := localedge.Start(ctx, localedge.Options{Script: script, DataDir: filepath.Join(dir, "edge"), Logger: logger,
+			AllowHosts: allow, SecretKey: testSecretKey})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "e2e: start the local edge:", err)
 			return 1
@@ -146,7 +162,7 @@ func newServer(t testing.TB, opts serverOptions) *server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	sealer, err := secret.New(bytes.Repeat([]byte{7}, secret.KeySize))
+	sealer, err := secret.New(testSecretKey)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/hkdf"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,7 +31,30 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/netguard"
 )
+
+// EdgeKey derives the edge's 32-byte sealing key from edgeflow's secret key (HKDF-SHA256), so that the edge
+// never holds the key that seals edgeflow's own secrets.
+func EdgeKey(secretKey []byte) ([]byte, error) {
+	if len(secretKey) < 16 {
+		return nil, errors.New("localedge: the secret key is too short to derive the edge's key")
+	}
+	return hkdf.Key(sha256.New, secretKey, nil, "edgeflow local edge secrets v1", 32)
+}
+
+// edgeEnv is edgeflow's environment without its own secrets: the edge and workerd have no use for them.
+func edgeEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "EDGEFLOW_SECRET_KEY=") || strings.HasPrefix(kv, "EDGEFLOW_DATABASE_URL=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
 
 // Options configure Start.
 type Options struct {
@@ -48,6 +74,13 @@ type Options struct {
 	ReadyTimeout time.Duration
 	// StopGrace is how long Close waits after SIGTERM before SIGKILL; 0 means 10 seconds.
 	StopGrace time.Duration
+	// AllowHosts are the hosts worker code may reach although they are loopback, link-local or private
+	// (edgeflow serve --allow-hosts); nil allows none. See edge/src/outbound.mjs.
+	AllowHosts *netguard.AllowList
+	// SecretKey is edgeflow's secret key. The edge gets a key derived from it (EdgeKey) on its standard input,
+	// never in a file or its environment, and seals the secrets it stores with it. Nil lets the edge keep a key
+	// file of its own in DataDir (what a hand-started edge does).
+	SecretKey []byte
 }
 
 // Ready is the JSON line the edge prints when it is ready.
@@ -202,8 +235,22 @@ func (e *Edge) adopt(r Ready) error {
 
 // spawn starts one child and waits for its ready line.
 func (e *Edge) spawn(ctx context.Context) (Ready, error) {
-	cmd := exec.Command(e.opts.NodePath, e.opts.Script, "--port", fmt.Sprint(e.port), "--data-dir", e.opts.DataDir)
-	cmd.Env = os.Environ()
+	args := []string{e.opts.Script, "--port", fmt.Sprint(e.port), "--data-dir", e.opts.DataDir}
+	if allow := e.opts.AllowHosts.String(); allow != "" {
+		args = append(args, "--allow-hosts", allow)
+	}
+	var stdin io.Reader
+	if e.opts.SecretKey != nil {
+		key, err := EdgeKey(e.opts.SecretKey)
+		if err != nil {
+			return Ready{}, err
+		}
+		args = append(args, "--key-stdin")
+		stdin = strings.NewReader(hex.EncodeToString(key) + "\n")
+	}
+	cmd := exec.Command(e.opts.NodePath, args...)
+	cmd.Env = edgeEnv(os.Environ())
+	cmd.Stdin = stdin
 	// Its own process group (workerd joins it), so that Close and the supervisor can stop everything the edge
 	// started; SIGKILL when edgeflow dies, so that a killed edgeflow leaves no edge behind.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}

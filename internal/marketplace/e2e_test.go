@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/localedge"
+	"github.com/edgeflow/edgeflow/internal/netguard"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
@@ -48,12 +50,34 @@ func startEdge(t *testing.T) *localedge.Edge {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	edge, err := localedge.Start(ctx, localedge.Options{Script: script, DataDir: filepath.Join(t.TempDir(), "edge")})
+	// the fakes of Slack, OpenAI and Discord listen on 127.0.0.42 (allowedHost), which the edge lets worker code reach
+	allow, err := netguard.ParseAllowList(allowedHost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edge, err := localedge.Start(ctx, localedge.Options{Script: script, DataDir: filepath.Join(t.TempDir(), "edge"), AllowHosts: allow})
 	if err != nil {
 		t.Fatalf("start the local edge: %v", err)
 	}
 	t.Cleanup(func() { edge.Close() })
 	return edge
+}
+
+// allowedHost is the loopback address of the test servers that worker code may reach (the edge's allow list);
+// the rest of loopback stays closed to it.
+const allowedHost = "127.0.0.42"
+
+// allowedServer starts an HTTP test server on allowedHost.
+func allowedServer(t *testing.T, h http.Handler) *httptest.Server {
+	t.Helper()
+	ln, err := net.Listen("tcp", allowedHost+":0")
+	if err != nil {
+		t.Fatalf("listen on %s: %v", allowedHost, err)
+	}
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: h}}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // client talks to an edgeflow API server with an API key.
@@ -181,8 +205,7 @@ func TestWorkflowWithThreeMarketplaceNodes(t *testing.T) {
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	fake := &fakeServices{t: t}
-	fs := httptest.NewServer(fake)
-	t.Cleanup(fs.Close)
+	fs := allowedServer(t, fake)
 
 	c := &client{t: t, base: hs.URL, http: &http.Client{Timeout: 2 * time.Minute}}
 	c.key = bootstrapKey(t, hs.URL)

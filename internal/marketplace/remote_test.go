@@ -52,7 +52,7 @@ func TestInstallFromRemoteRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	reg, err := registry.New(registry.Options{RemoteURL: remote.URL})
+	reg, err := registry.New(registry.Options{RemoteURL: remote.URL, HTTPClient: remote.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,9 @@ type Options struct {
 	// layout (EDGEFLOW_REGISTRY_URL); empty disables it.
 	RemoteURL string
 	// HTTPClient fetches from the remote; nil means a client with a
-	// DefaultFetchTimeout timeout.
+	// DefaultFetchTimeout timeout that refuses loopback, link-local and
+	// private addresses (internal/netguard; edgeflow serve passes one with
+	// its --allow-hosts list).
 	HTTPClient *http.Client
 	// TTL is how long a fetched remote catalog is used before it is fetched
 	// again; 0 means DefaultTTL.

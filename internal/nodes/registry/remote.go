@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/netguard"
 )
 
 // remote is the optional HTTP registry: its verified catalog, cached for a
@@ -52,7 +54,8 @@ func newRemote(opts Options) (*remote, error) {
 		byChecksum: map[string]Bundle{},
 	}
 	if rm.client == nil {
-		rm.client = &http.Client{Timeout: DefaultFetchTimeout}
+		// a registry (or a redirect it sends) must not make edgeflow reach this machine or its private network
+		rm.client = netguard.New(nil).Client(DefaultFetchTimeout)
 	}
 	if rm.ttl <= 0 {
 		rm.ttl = DefaultTTL

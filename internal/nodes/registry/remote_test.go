@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/edgeflow/edgeflow/internal/netguard"
 	"github.com/edgeflow/edgeflow/internal/nodes/registry"
 )
 
@@ -320,5 +323,52 @@ func TestRemoteURLValidation(t *testing.T) {
 		if _, err := registry.New(registry.Options{RemoteURL: u}); err == nil {
 			t.Errorf("New accepted the registry URL %q", u)
 		}
+	}
+}
+
+// TestAttackRemoteRegistryOnLoopback: a registry URL (or a redirect from
+// one) that points at this machine is not fetched by the default client.
+func TestAttackRemoteRegistryOnLoopback(t *testing.T) {
+	t.Parallel()
+	srv := newRemoteServer(t, remoteLayout(t, remoteNode(t, "echo-node", "1.0.0", "echo")))
+	r, err := registry.New(registry.Options{RemoteURL: srv.URL + "/reg/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.Refresh(t.Context())
+	var refused *netguard.RefusedError
+	if !errors.As(err, &refused) {
+		t.Fatalf("Refresh = %v, want a netguard refusal", err)
+	}
+	if n := srv.count(registry.IndexFile); n != 0 {
+		t.Errorf("the loopback registry got %d requests", n)
+	}
+}
+
+// TestLegitRemoteRegistryAllowed: a registry on a host the operator allows
+// (here 127.0.0.42) is fetched through the guarded client.
+func TestLegitRemoteRegistryAllowed(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.42:0")
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.42: %v", err)
+	}
+	srv := newRemoteServer(t, remoteLayout(t, remoteNode(t, "echo-node", "1.0.0", "echo")))
+	srv.Server.Close()
+	srv.Server = &httptest.Server{Listener: ln, Config: &http.Server{Handler: srv.Config.Handler}}
+	srv.Start()
+	allow, err := netguard.ParseAllowList("127.0.0.42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := registry.New(registry.Options{RemoteURL: srv.URL + "/reg/", HTTPClient: netguard.New(allow).Client(registry.DefaultFetchTimeout)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Node(t.Context(), "echo-node"); err != nil {
+		t.Fatalf("remote node missing: %v", err)
 	}
 }

@@ -1,0 +1,100 @@
+// The gate in front of workerd's entry socket. The entry socket (miniflare's router) listens on loopback and
+// routes by the MF-Route-Override header to any worker by name, or to the first worker of the list when there is
+// none; any process on the machine can connect to it. So:
+//
+//   - the first worker (the default route) is REFUSER_WORKER, which answers 404 to everything;
+//   - the control worker, bound to every KV namespace, D1 database, R2 bucket and Workflow, answers only requests
+//     carrying GATE_HEADER with this boot's secret, which only the edge's Node process knows (it is a binding of
+//     the control worker alone; user workers never see it);
+//   - worker code cannot reach the entry socket at all: its outbound requests go through the outbound guard
+//     (outbound.mjs), which refuses loopback addresses.
+
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+
+export const REFUSER_WORKER = "__edgeflow_refuser";
+export const GATE_HEADER = "x-edgeflow-gate";
+
+export const REFUSER_SOURCE = `
+export default {
+  fetch() {
+    return new Response("Not found\\n", { status: 404, headers: { "content-type": "text/plain" } });
+  },
+};
+`;
+
+// newGateSecret returns a fresh secret for one run of the edge.
+export function newGateSecret() {
+  return randomBytes(32).toString("base64url");
+}
+
+// LoopbackGate closes miniflare's loopback server (the HTTP server in this process that workerd calls for
+// logs, workflow storage listings and deletions, and the outbound guard) to every client but our workerd.
+// Miniflare gives it no credentials, so each new connection is traced to its process through /proc: the client
+// end's socket inode (in /proc/net/tcp) must be one of workerd's file descriptors. Worker code cannot open a
+// connection to it at all (the outbound guard refuses loopback), so what remains to refuse is other processes.
+export class LoopbackGate {
+  constructor({ workerdPid, logger }) {
+    this.workerdPid = workerdPid; // () => pid of the current workerd
+    this.logger = logger;
+    this.servers = new Set();
+    this.refused = 0;
+  }
+
+  // attach finds the loopback server among this process's listening HTTP servers (all but `own`) and checks
+  // every connection it accepts from now on. It answers false where /proc is missing (not Linux).
+  attach(own) {
+    if (!fs.existsSync("/proc/net/tcp")) return false;
+    for (const h of process._getActiveHandles?.() ?? []) {
+      if (!(h instanceof http.Server) || h === own || this.servers.has(h) || !h.listening) continue;
+      this.servers.add(h);
+      h.prependListener("connection", (socket) => {
+        if (!this.#fromWorkerd(socket)) {
+          this.refused++;
+          socket.destroy();
+        }
+      });
+    }
+    return this.servers.size > 0;
+  }
+
+  #fromWorkerd(socket) {
+    const inode = clientInode(socket.remoteAddress, socket.remotePort, socket.localAddress, socket.localPort);
+    if (inode === null) return false;
+    const pid = this.workerdPid();
+    if (!pid) return false;
+    try {
+      for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+        try {
+          if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`) return true;
+        } catch {
+          // closed meanwhile
+        }
+      }
+    } catch {
+      return false;
+    }
+    return false;
+  }
+}
+
+// clientInode finds the socket inode of the client end of a loopback TCP connection in /proc/net/tcp{,6}.
+function clientInode(remoteAddress, remotePort, localAddress, localPort) {
+  const v4 = (addr) => {
+    const m = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(addr ?? "");
+    if (!m) return null;
+    return [m[4], m[3], m[2], m[1]].map((x) => Number(x).toString(16).padStart(2, "0")).join("").toUpperCase();
+  };
+  const hexPort = (p) => p.toString(16).toUpperCase().padStart(4, "0");
+  const ra = v4(remoteAddress);
+  const la = v4(localAddress);
+  if (ra === null || la === null) return null;
+  const want = `${ra}:${hexPort(remotePort)}`;
+  const peer = `${la}:${hexPort(localPort)}`;
+  for (const line of fs.readFileSync("/proc/net/tcp", "utf8").split("\n")) {
+    const f = line.trim().split(/\s+/);
+    if (f[1] === want && f[2] === peer) return f[9];
+  }
+  return null;
+}

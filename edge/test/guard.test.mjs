@@ -1,0 +1,185 @@
+// The edge's internals are out of reach: worker code cannot fetch loopback, link-local or private addresses (in
+// any spelling) unless the operator allows the host, cannot open raw sockets to them, and a plain HTTP client on
+// this machine that finds workerd's entry socket cannot drive the control worker through it.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import http from "node:http";
+import { after, before, describe, test } from "node:test";
+import { startEdge, upload } from "./helpers.mjs";
+
+// The probe worker fetches ?url= (with ?route= as MF-Route-Override) or opens a socket to ?connect=host:port and
+// answers what happened.
+const PROBE = `
+import { connect } from "cloudflare:sockets";
+export default {
+  async fetch(request) {
+    const q = new URL(request.url).searchParams;
+    try {
+      if (q.has("connect")) {
+        const [hostname, port] = q.get("connect").split(":");
+        const s = connect({ hostname, port: Number(port) });
+        const w = s.writable.getWriter();
+        await w.write(new TextEncoder().encode("GET / HTTP/1.0\\r\\n\\r\\n"));
+        const { value } = await s.readable.getReader().read();
+        return Response.json({ ok: true, body: new TextDecoder().decode(value) });
+      }
+      const headers = q.has("route") ? { "MF-Route-Override": q.get("route") } : {};
+      const res = await fetch(q.get("url"), { method: q.get("method") ?? "GET", headers });
+      return Response.json({ ok: true, status: res.status, body: await res.text() });
+    } catch (err) {
+      return Response.json({ ok: false, error: String(err?.message ?? err) });
+    }
+  },
+};
+`;
+
+let edge;
+let allowed; // a server on 127.0.0.42, which the edge's allow list opens
+let workerdPorts;
+
+function listen(server, host) {
+  return new Promise((resolve) => server.listen(0, host, () => resolve(server.address().port)));
+}
+
+// listeningPorts finds the TCP ports a process listens on, as any process of the same user can: its socket
+// inodes in /proc/PID/fd, looked up in /proc/net/tcp.
+function listeningPorts(pid) {
+  const inodes = new Set();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports = [];
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const line of fs.readFileSync(file, "utf8").split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[3] === "0A" && inodes.has(f[9])) ports.push(parseInt(f[1].split(":")[1], 16));
+    }
+  }
+  return ports;
+}
+
+async function probe(query) {
+  const r = await fetch(`${edge.ready.workers}/probe?${new URLSearchParams(query)}`);
+  assert.equal(r.status, 200);
+  return r.json();
+}
+
+before(async () => {
+  allowed = http.createServer((req, res) => res.end(`allowed host answered ${req.method} ${req.url}`));
+  const allowedPort = await listen(allowed, "127.0.0.42");
+  allowed.port = allowedPort;
+  edge = await startEdge({ args: ["--allow-hosts", "127.0.0.42,allowed.example.test"] });
+  const up = await upload(edge, "probe", { source: PROBE });
+  assert.equal(up.status, 200, JSON.stringify(up.body));
+  assert.equal((await edge.call("POST", "/workers/scripts/probe/subdomain", { enabled: true })).status, 200);
+  const workerd = Number(fs.readFileSync(`${edge.dataDir}/workerd.pid`, "utf8").trim());
+  workerdPorts = listeningPorts(workerd);
+});
+
+after(async () => {
+  await edge?.stop();
+  allowed?.close();
+});
+
+describe("worker code cannot reach this machine", () => {
+  const port = () => new URL(edge.ready.api).port;
+  const targets = [
+    ["the edge's API", () => `http://127.0.0.1:${port()}/healthz`, "127.0.0.1", "loopback"],
+    ["127.1", () => `http://127.1:${port()}/healthz`, "127.0.0.1", "loopback"],
+    ["0x7f000001", () => `http://0x7f000001:${port()}/healthz`, "127.0.0.1", "loopback"],
+    ["2130706433", () => `http://2130706433:${port()}/healthz`, "127.0.0.1", "loopback"],
+    ["[::1]", () => `http://[::1]:${port()}/healthz`, "::1", "loopback"],
+    ["[::ffff:127.0.0.1]", () => `http://[::ffff:127.0.0.1]:${port()}/healthz`, "::ffff:7f00:1", "loopback"],
+    ["localhost", () => `http://localhost:${port()}/healthz`, "localhost resolves to", "loopback"],
+    ["the metadata service", () => "http://169.254.169.254/latest/meta-data/", "169.254.169.254", "link-local"],
+    ["a private address", () => "http://10.1.2.3/", "10.1.2.3", "private"],
+    ["0.0.0.0", () => `http://0.0.0.0:${port()}/healthz`, "0.0.0.0", "unspecified"],
+  ];
+  for (const [what, url, address, reason] of targets) {
+    test(`attack: fetch to ${what} is refused with the address and the reason`, async () => {
+      const got = await probe({ url: url() });
+      assert.equal(got.ok, false, JSON.stringify(got));
+      assert.match(got.error, /edgeflow refused the request/);
+      assert.ok(got.error.includes(address), got.error);
+      assert.ok(got.error.includes(reason), got.error);
+      assert.doesNotMatch(got.error, /\/work\/|node_modules|\.mjs/);
+    });
+  }
+
+  test("attack: fetch to workerd's entry socket naming the control worker is refused", async () => {
+    assert.ok(workerdPorts.length > 0);
+    for (const p of workerdPorts) {
+      const got = await probe({ url: `http://127.0.0.1:${p}/ping`, route: "__edgeflow_control", method: "POST" });
+      assert.equal(got.ok, false, JSON.stringify(got));
+      assert.match(got.error, /loopback/);
+    }
+  });
+
+  test("attack: a raw socket to loopback is refused", async () => {
+    const got = await probe({ connect: `127.0.0.1:${port()}` });
+    assert.equal(got.ok, false, JSON.stringify(got));
+  });
+
+  test("legit: a host on the allow list is reachable", async () => {
+    const got = await probe({ url: `http://127.0.0.42:${allowed.port}/hello?x=1` });
+    assert.deepEqual(got, { ok: true, status: 200, body: "allowed host answered GET /hello?x=1" });
+  });
+});
+
+describe("a plain client on this machine cannot drive the edge's internals", () => {
+  test("attack: the entry socket's default route and the control worker refuse requests without the gate", async () => {
+    assert.ok(workerdPorts.length > 0);
+    for (const p of workerdPorts) {
+      const plain = await fetch(`http://127.0.0.1:${p}/ping`, { method: "POST" }).catch(() => null);
+      if (plain) assert.equal(plain.status, 404, `port ${p}: ${await plain.text()}`);
+      for (const path of ["/ping", "/kv/keys", "/wf/statuses"]) {
+        const r = await fetch(`http://127.0.0.1:${p}${path}`, {
+          method: "POST",
+          headers: { "MF-Route-Override": "__edgeflow_control", "content-type": "application/json" },
+          body: "{}",
+        }).catch(() => null);
+        if (r) assert.equal(r.status, 404, `port ${p}${path}: ${await r.text()}`);
+      }
+    }
+  });
+
+  test("legit: the edge itself still drives KV through the control worker", async () => {
+    const ns = await edge.call("POST", "/storage/kv/namespaces", { title: "gate-twin" });
+    assert.equal(ns.status, 200, JSON.stringify(ns.body));
+    const id = ns.body.result.id;
+    const put = await edge.call("PUT", `/storage/kv/namespaces/${id}/values/k`, "v", { headers: { "content-type": "text/plain" } });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const got = await edge.call("GET", `/storage/kv/namespaces/${id}/values/k`, undefined, { raw: true });
+    assert.equal(await got.text(), "v");
+  });
+});
+
+describe("miniflare's loopback server answers only workerd", () => {
+  test("attack: a plain client on the edge's other ports cannot list, delete or log", async () => {
+    const apiPort = Number(new URL(edge.ready.api).port);
+    const ports = listeningPorts(edge.proc.pid).filter((p) => p !== apiPort);
+    assert.ok(ports.length > 0, "found the loopback server's port");
+    for (const p of ports) {
+      for (const [method, path, headers] of [
+        ["GET", "/core/workflow-storage/any", {}],
+        ["DELETE", "/core/workflow-storage/any/0000", {}],
+        ["POST", "/core/log", { "MF-Log-Level": "2" }],
+      ]) {
+        const r = await fetch(`http://127.0.0.1:${p}${path}`, { method, headers, body: method === "POST" ? "injected" : undefined }).catch((e) => e);
+        assert.ok(r instanceof Error, `port ${p} ${method} ${path} answered ${r.status}`);
+      }
+    }
+    assert.ok(!edge.stderr().includes("injected"));
+  });
+
+  test("legit: workerd still reaches it (outbound fetches, which go through it, work)", async () => {
+    const got = await probe({ url: `http://127.0.0.42:${allowed.port}/again` });
+    assert.equal(got.ok, true, JSON.stringify(got));
+  });
+});

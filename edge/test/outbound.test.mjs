@@ -1,0 +1,89 @@
+// The outbound guard's decisions, without workerd: address classes in every spelling, the allow list, names
+// resolved before the decision, and connections pinned to the checked addresses (DNS rebinding).
+
+import assert from "node:assert/strict";
+import http from "node:http";
+import { after, before, test } from "node:test";
+import { Request } from "miniflare";
+import { AllowList, OutboundGuard, REFUSED_HEADER, classify } from "../src/outbound.mjs";
+
+test("classify: blocked ranges and the IPv6 forms that embed them", () => {
+  const cases = {
+    "127.0.0.1": /loopback/,
+    "::1": /loopback/,
+    "::ffff:7f00:1": /loopback/,
+    "::7f00:1": /loopback/,
+    "64:ff9b::a00:1": /private/,
+    "2002:a9fe:a9fe::": /link-local/,
+    "169.254.169.254": /link-local/,
+    "fe80::1": /link-local/,
+    "fd00::1": /private/,
+    "100.64.0.1": /carrier-grade NAT/,
+    "198.18.0.1": /benchmarking/,
+    "224.0.0.1": /multicast/,
+    "240.0.0.1": /reserved/,
+    "0.0.0.0": /unspecified/,
+    "::": /unspecified/,
+  };
+  for (const [ip, want] of Object.entries(cases)) assert.match(classify(ip) ?? "", want, ip);
+  for (const ip of ["8.8.8.8", "172.32.0.1", "2606:4700::1111", "::ffff:8.8.8.8"]) assert.equal(classify(ip), null, ip);
+});
+
+test("AllowList: names, addresses, ranges; bad entries are errors", () => {
+  const a = AllowList.parse("127.0.0.42, Internal.Example ,10.0.0.0/8 [fd00::1]");
+  assert.ok(a.allowsAddress("127.0.0.42") && a.allowsAddress("::ffff:127.0.0.42") && a.allowsAddress("10.9.8.7"));
+  assert.ok(a.allowsAddress("fd00::1") && !a.allowsAddress("fd00::2") && !a.allowsAddress("127.0.0.1"));
+  assert.ok(a.allowsName("internal.example") && !a.allowsName("example"));
+  for (const bad of ["10.0.0.0/40", "http://x/", "a b/c"]) assert.throws(() => AllowList.parse(bad), /allow list/);
+});
+
+let server;
+let hits;
+before(async () => {
+  hits = [];
+  server = http.createServer((req, res) => {
+    hits.push(req.socket.localAddress);
+    res.end("pinned");
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.42", r));
+});
+after(() => server.close());
+
+async function ask(guard, url) {
+  const res = await guard.fetch(new Request(url));
+  return { refused: res.headers.get(REFUSED_HEADER) === "1", status: res.status, text: await res.text() };
+}
+
+test("attack: a name that resolves to a private address is refused, naming both", async () => {
+  const guard = new OutboundGuard({ lookup: async () => [{ address: "10.0.0.5", family: 4 }] });
+  const got = await ask(guard, "http://internal.test/");
+  assert.equal(got.refused, true);
+  assert.match(got.text, /internal\.test resolves to 10\.0\.0\.5, a private address/);
+  await guard.close();
+});
+
+test("attack: DNS rebinding cannot move a checked connection to loopback", async () => {
+  // first answer: the allowed 127.0.0.42; every later answer: 127.0.0.1 (edgeflow's API, the edge's ports)
+  let calls = 0;
+  const lookup = async () => (calls++ === 0 ? [{ address: "127.0.0.42", family: 4 }] : [{ address: "127.0.0.1", family: 4 }]);
+  const guard = new OutboundGuard({ allow: AllowList.parse("127.0.0.42"), lookup });
+  const got = await ask(guard, `http://rebind.test:${server.address().port}/`);
+  assert.equal(got.text, "pinned");
+  assert.deepEqual(hits, ["127.0.0.42"]);
+  await guard.close();
+});
+
+test("legit: a host name on the allow list is reached at what it resolves to", async () => {
+  const guard = new OutboundGuard({ allow: AllowList.parse("svc.internal"), lookup: async () => [{ address: "127.0.0.42", family: 4 }] });
+  const got = await ask(guard, `http://svc.internal:${server.address().port}/`);
+  assert.deepEqual(got, { refused: false, status: 200, text: "pinned" });
+  await guard.close();
+});
+
+test("attack: other schemes are refused", async () => {
+  const guard = new OutboundGuard();
+  const got = await ask(guard, "ftp://example.com/");
+  assert.equal(got.refused, true);
+  assert.match(got.text, /only http and https/);
+  await guard.close();
+});
