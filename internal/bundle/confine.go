@@ -198,7 +198,7 @@ func (c *confiner) from(args api.OnResolveArgs) string {
 // resolved it; it returns nothing for a file inside, so esbuild loads it.
 func (c *confiner) checkLoad(args api.OnLoadArgs) (api.OnLoadResult, error) {
 	if !c.inside(args.Path) {
-		return api.OnLoadResult{}, fmt.Errorf("%s is outside the workflow's installed dependencies", c.display(args.Path))
+		return api.OnLoadResult{}, fmt.Errorf("cannot bundle %s: only files of the workflow's installed dependencies can be bundled", c.display(args.Path))
 	}
 	return api.OnLoadResult{}, nil
 }

@@ -34,6 +34,8 @@ func fakeInstall(t *testing.T) (dir, secretFile string) {
 	write(filepath.Join(nm, "absolute", "index.js"), `module.exports = require(`+jsonQuote(secretFile)+`);`)
 	write(filepath.Join(nm, "climb", "package.json"), `{"name": "climb", "version": "1.0.0", "main": "index.js"}`)
 	write(filepath.Join(nm, "climb", "index.js"), `module.exports = require("../../../outside/secret.json");`)
+	write(filepath.Join(nm, "glob", "package.json"), `{"name": "glob", "version": "1.0.0", "main": "index.js"}`)
+	write(filepath.Join(nm, "glob", "index.js"), "export default (x) => require(`../../../outside/${x}`);")
 	write(filepath.Join(nm, "dyn", "package.json"), `{"name": "dyn", "version": "1.0.0", "main": "index.js"}`)
 	write(filepath.Join(nm, "dyn", "index.js"), `export default () => import(`+jsonQuote(secretFile)+`);`)
 	if err := os.Symlink(outside, filepath.Join(nm, "linked")); err != nil {
@@ -63,6 +65,8 @@ func TestAttackBundleEscapesInstall(t *testing.T) {
 		"package dynamic":           `import d from "dyn"; export default d;`,
 		"package via symlink":       `import * as v from "vialink"; export default v;`,
 		"user via symlink":          `import x from "linked/secret.json"; export default x;`,
+		"user glob climbs":          "export default (x) => require(`../../outside/${x}`);",
+		"package glob climbs":       `import g from "glob"; export default g;`,
 	}
 	for name, src := range tests {
 		t.Run(name, func(t *testing.T) {
