@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -113,4 +114,50 @@ func TestLegitSubWorkflowSameProject(t *testing.T) {
 	w.submitVersion(b, b.workflowID, subWorkflowIR(child))
 	// A workflow may start itself (recursion is the author's business).
 	w.submitVersion(b, b.workflowID, subWorkflowIR(b.workflowID))
+}
+
+// stepIR is a workflow IR of one step node running code.
+func stepIR(code string) string {
+	c, _ := json.Marshal(code)
+	return `{"metadata":{"name":"Orders","version":1,"createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z"},
+"nodes":[{"id":"start","type":"step","name":"Start","position":{"x":0,"y":0},"version":"1.0.0","provider":"cloudflare","data":{"code":` + string(c) + `}}],
+"edges":[],"entryNodeId":"start"}`
+}
+
+// TestAttackCodeImportsHostFiles: step code and triggerCode that import a
+// path of the server (an absolute path, a package subpath climbing out of
+// node_modules, a relative path, a computed path) are refused at version
+// submit (400 invalid_ir naming the node's code) and on PATCH (422
+// /triggerCode), with no server path in the answer.
+func TestAttackCodeImportsHostFiles(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a := w.a
+	base := "/api/workflows/" + a.workflowID
+	for _, code := range []string{
+		`return require('ms/../../../../../etc/passwd');`,
+		`return await import('/etc/passwd');`,
+		`return require("/root/.config/edgeflow/secret.key");`,
+		`return require('../../../etc/passwd');`,
+		"const f = 'passwd'; return await import(`/etc/${f}`);",
+		"return require(`../${'x'}`);",
+		`return require('file:///etc/passwd');`,
+		`return require.resolve('ms');`,
+	} {
+		r := w.do("POST", base+"/versions", `{"ir":`+stepIR(code)+`}`, a.keyAll)
+		checkError(t, r, 400, "invalid_ir", "/nodes/0/data/code")
+		r = w.do("PATCH", base, fmt.Sprintf(`{"triggerCode":%q}`, code), a.keyAll)
+		checkError(t, r, 422, "validation_failed", "/triggerCode")
+	}
+}
+
+// TestLegitCodeImports: code importing its packages and runtime modules is
+// accepted.
+func TestLegitCodeImports(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a := w.a
+	code := "const { Buffer } = await import('node:buffer');\nconst m = require('ms');\nconst d = await import(`date-fns/${'format'}`);\nreturn { n: m('2 days'), b: Buffer.from('x').length, imported: 'important from x' };"
+	w.submitVersion(a, a.workflowID, stepIR(code))
+	w.must(200, "PATCH", "/api/workflows/"+a.workflowID, fmt.Sprintf(`{"triggerCode":%q}`, "const m = require('ms'); return new Response(String(m('1h')));"), a.keyAll)
 }

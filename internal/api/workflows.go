@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/edgeflow/edgeflow/internal/codegen"
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/secret"
@@ -255,6 +256,11 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	}
 	p.check(req.Description == nil || len(*req.Description) <= 2000, "/description", "description must be at most 2000 characters")
 	p.check(req.TriggerCode == nil || len(*req.TriggerCode) <= maxTriggerCode, "/triggerCode", "triggerCode must be at most 256 KiB")
+	if req.TriggerCode != nil {
+		if err := codegen.CheckImports(*req.TriggerCode); err != nil {
+			p.add("/triggerCode", err.Error())
+		}
+	}
 	if req.EnvVars != nil {
 		checkWorkflowEnvVars(&p, *req.EnvVars)
 	}
