@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 // needNPM skips a test that installs npm packages when npm is missing, and
@@ -186,4 +189,65 @@ func TestLegitSubWorkflowSameProject(t *testing.T) {
 	id := s.trigger(parent, map[string]any{})
 	r := s.waitStatus(parent, id, "complete", 2*time.Minute)
 	jsonEqual(t, r.Output, `42`)
+}
+
+// TestAttackStoredBeforeTheChecks: records written before the checks
+// existed (put straight into the store here) are refused at deploy: a
+// file: dependency (422 naming the dependency), step code reaching a host
+// file through a dependency (refused naming the node), a sub_workflow
+// naming another organization's workflow (422 naming the node). Nothing is
+// deployed and no answer shows a server path.
+func TestAttackStoredBeforeTheChecks(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	victim, _ := s.workflow("Payroll", "workflow", chain("Payroll", step("pay", "return 'paid';")))
+	m := s.tenant("mallory@example.com")
+	ctx := context.Background()
+	store := func(wf string, ir map[string]any, deps map[string]string) string {
+		t.Helper()
+		w, err := m.store.FindWorkflowByID(ctx, m.projID, wf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if deps != nil {
+			w.Dependencies = deps
+			if err := m.store.UpdateWorkflow(ctx, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		raw, _ := json.Marshal(ir)
+		v := &edgeflow.Version{WorkflowID: wf, IR: raw, Code: "// stored before the checks", NodeTypes: []string{}}
+		if err := m.store.CreateVersion(ctx, v); err != nil {
+			t.Fatal(err)
+		}
+		return v.ID
+	}
+	deploy := func(wf, version string) reply {
+		return m.do("POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": m.conn, "versionId": version})
+	}
+
+	fn, _ := m.workflow("Thief", "script", script("Thief", step("start", "return 1;")))
+	v := store(fn, script("Thief", step("start", "return ms.default('1d');")), map[string]string{"ms": "file:/etc"})
+	wantPath(t, deploy(fn, v), 422, "validation_failed", "/dependencies/ms", "file:/etc")
+
+	v = store(fn, script("Thief", step("start", "return require('ms/../../../../../../etc/passwd');")), map[string]string{"ms": "^2.1.3"})
+	r := deploy(fn, v)
+	if r.status != 400 || !strings.Contains(string(r.body), `"start"`) || !strings.Contains(string(r.body), "subpath") {
+		t.Errorf("deploy of code reaching a host file = %d %s, want 400 naming node start", r.status, r.body)
+	}
+	noServerPath(t, r.body, "x")
+
+	wf, _ := m.workflow("Parent", "workflow", chain("Parent", step("start", "return 1;")))
+	v = store(wf, subWorkflowIR("Parent", victim), nil)
+	wantPath(t, deploy(wf, v), 422, "validation_failed", "/nodes/0/data/workflowId", "")
+
+	for _, id := range []string{fn, wf} {
+		var page struct {
+			Data []any `json:"data"`
+		}
+		m.must(200, "GET", "/api/workflows/"+id+"/deployments", nil).into(&page)
+		if len(page.Data) != 0 {
+			t.Errorf("deployments of %s = %v, want none", id, page.Data)
+		}
+	}
 }
