@@ -16,63 +16,11 @@ import (
 // workflow's installed npm dependencies: every module esbuild resolves
 // outside the file map must lie, symlinks resolved, inside the directory the
 // dependencies were installed into. Absolute paths and ".." segments are
-// refused in what the user's code imports (CheckSpecifier), and what a
+// refused in what the user's code imports (registry.CheckImportSpecifier), and what a
 // package imports is checked after resolution, so
 // require('ms/../../../etc/passwd') and a package's require('/etc/passwd')
 // both fail instead of bundling a host file. Messages never show a server
 // path.
-
-// CheckSpecifier checks a module specifier written in user code (an
-// import, export … from, import() or require() argument): it must be a
-// "cloudflare:" or "node:" module, or a registry package name
-// (registry.CheckPackageName) optionally followed by a subpath whose
-// segments are neither empty, "." nor "..". Relative and absolute paths,
-// URLs and other schemes are refused. The error says why.
-func CheckSpecifier(spec string) error {
-	switch {
-	case strings.HasPrefix(spec, "cloudflare:") || strings.HasPrefix(spec, "node:"):
-		if strings.Contains(spec, "..") || strings.ContainsAny(spec, "\\\x00") {
-			return fmt.Errorf("import %q is not a runtime module", spec)
-		}
-		return nil
-	case spec == "":
-		return fmt.Errorf("empty import specifier")
-	case strings.HasPrefix(spec, "/") || strings.HasPrefix(spec, "\\") || filepath.IsAbs(spec):
-		return fmt.Errorf("import %q is an absolute path: code may import only its npm dependencies and cloudflare:/node: modules", spec)
-	case strings.HasPrefix(spec, "."):
-		return fmt.Errorf("import %q is a relative path: code may import only its npm dependencies and cloudflare:/node: modules", spec)
-	case strings.ContainsAny(spec, "\\\x00") || strings.Contains(spec, ":"):
-		return fmt.Errorf("import %q is not a package: code may import only its npm dependencies and cloudflare:/node: modules", spec)
-	}
-	name, sub, hasSub := splitPackage(spec)
-	if err := registry.CheckPackageName(name); err != nil {
-		return fmt.Errorf("import %q: %v", spec, err)
-	}
-	if !hasSub {
-		return nil
-	}
-	for _, seg := range strings.Split(sub, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return fmt.Errorf("import %q: a package subpath may not hold empty, '.' or '..' segments", spec)
-		}
-	}
-	return nil
-}
-
-// splitPackage splits "pkg/sub/path" or "@scope/pkg/sub" into the package
-// name and the subpath after it; hasSub is false when there is no '/'
-// after the name.
-func splitPackage(spec string) (name, sub string, hasSub bool) {
-	n := 1
-	if strings.HasPrefix(spec, "@") {
-		n = 2
-	}
-	parts := strings.SplitN(spec, "/", n+1)
-	if len(parts) <= n {
-		return spec, "", false
-	}
-	return strings.Join(parts[:n], "/"), parts[n], true
-}
 
 // confiner holds the root a build may read packages from.
 type confiner struct {
@@ -155,7 +103,7 @@ var resolving = &resolvingMark{}
 // code (namespace memNamespace) the specifier is checked first.
 func (c *confiner) resolvePackage(b api.PluginBuild, args api.OnResolveArgs) (api.OnResolveResult, error) {
 	if args.Namespace == memNamespace {
-		if err := CheckSpecifier(args.Path); err != nil {
+		if err := registry.CheckImportSpecifier(args.Path); err != nil {
 			return api.OnResolveResult{}, err
 		}
 	}

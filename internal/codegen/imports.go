@@ -5,12 +5,12 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/edgeflow/edgeflow/internal/bundle"
+	"github.com/edgeflow/edgeflow/internal/nodes/registry"
 )
 
 // What user code imports is checked where it can be seen, before anything
 // is bundled: every literal specifier of a static import or export … from,
-// a dynamic import() or a require() must pass bundle.CheckSpecifier (npm
+// a dynamic import() or a require() must pass registry.CheckImportSpecifier (npm
 // packages and cloudflare:/node: modules; no paths, no '..', no schemes). A
 // template literal with substitutions is checked up to its first "${": it
 // may not start a path. Specifiers computed at run time cannot reach the
@@ -52,7 +52,7 @@ func CheckImports(src string) error {
 					continue
 				}
 			}
-			if err := bundle.CheckSpecifier(spec); err != nil {
+			if err := registry.CheckImportSpecifier(spec); err != nil {
 				return err
 			}
 		}

@@ -103,3 +103,38 @@ func FuzzCheckVersionSpec(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckImportSpecifier(t *testing.T) {
+	t.Parallel()
+	good := []string{"ms", "ms/index.js", "@acme/util", "@acme/util/sub/x.js", "cloudflare:workers", "node:buffer", "date-fns/format"}
+	bad := []string{"", "/etc/passwd", "./x", "../x", ".", "..", "ms/../x", "ms/./x", "ms//x", "ms/", "@acme/x/../../y",
+		"file:///etc/passwd", "data:text/javascript,1", "https://x/y.js", "C:\\x", "ms\\..\\x", "Ms", "@acme", "node:../x"}
+	for _, s := range good {
+		if err := registry.CheckImportSpecifier(s); err != nil {
+			t.Errorf("CheckImportSpecifier(%q) = %v, want nil", s, err)
+		}
+	}
+	for _, s := range bad {
+		if err := registry.CheckImportSpecifier(s); err == nil {
+			t.Errorf("CheckImportSpecifier(%q) = nil, want an error", s)
+		}
+	}
+}
+
+// TestAttackTemplateImportEscapes: a marketplace template may not climb out
+// of a declared dependency with a subpath.
+func TestAttackTemplateImportEscapes(t *testing.T) {
+	t.Parallel()
+	deps := map[string]string{"ms": "^2.1.3"}
+	for _, src := range []string{
+		"import x from \"ms/../../../etc/passwd\";\nexport default async function run() { return x; }\n",
+		"export default async function run() { return await import('ms/./../x'); }\n",
+	} {
+		if err := registry.CheckTemplate(src, deps); err == nil {
+			t.Errorf("CheckTemplate accepted:\n%s", src)
+		}
+	}
+	if err := registry.CheckTemplate("import ms from \"ms\";\nexport default async function run() { return ms('1d'); }\n", deps); err != nil {
+		t.Errorf("legit template refused: %v", err)
+	}
+}
