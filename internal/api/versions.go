@@ -423,9 +423,8 @@ func compileError(a *ir.ArtifactIR, err error) error {
 		return fmt.Errorf("generate code: %w", err)
 	}
 	p := ir.Problem{Path: ce.Path, Message: ce.Message, NodeID: ce.NodeID, Rule: "compile"}
-	if strings.HasPrefix(ce.Path, "nodes[") {
-		// The generator's "nodes[i].data.field" as a JSON pointer.
-		p.Path = "/" + strings.NewReplacer("[", "/", "].", "/", "]", "", ".", "/").Replace(ce.Path)
+	if ptr := ce.NodePointer(); ptr != "" {
+		p.Path = ptr
 	} else if ce.NodeID != "" && !strings.HasPrefix(ce.Path, "/") {
 		for i, n := range a.Nodes {
 			if n.ID == ce.NodeID {

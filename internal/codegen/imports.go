@@ -69,3 +69,14 @@ func checkTemplatePrefix(prefix string) error {
 	}
 	return nil
 }
+
+// NodePointer returns the path of a problem of a node field as a JSON
+// pointer into the IR ("nodes[2].data.branches[0].condition" becomes
+// "/nodes/2/data/branches/0/condition"), or "" when the path does not
+// start at a node's index.
+func (e *Error) NodePointer() string {
+	if !strings.HasPrefix(e.Path, "nodes[") {
+		return ""
+	}
+	return "/" + strings.NewReplacer("[", "/", "].", "/", "]", "", ".", "/").Replace(e.Path)
+}

@@ -106,8 +106,12 @@ func (c *CodegenCompiler) Compile(ctx context.Context, w *edgeflow.Workflow, v *
 	if err != nil {
 		var ce *codegen.Error
 		if errors.As(err, &ce) {
+			path := ce.Path
+			if ptr := ce.NodePointer(); ptr != "" {
+				path = ptr
+			}
 			return nil, &edgeflow.Error{Code: edgeflow.EInvalidIR, Message: "the version cannot be compiled: " + ce.Error(),
-				Details: []ir.Problem{{Path: ce.Path, NodeID: ce.NodeID, Message: ce.Message, Rule: "compile"}}}
+				Details: []ir.Problem{{Path: path, NodeID: ce.NodeID, Message: ce.Message, Rule: "compile"}}}
 		}
 		return nil, err
 	}

@@ -232,10 +232,10 @@ func TestAttackStoredBeforeTheChecks(t *testing.T) {
 
 	v = store(fn, script("Thief", step("start", "return require('ms/../../../../../../etc/passwd');")), map[string]string{"ms": "^2.1.3"})
 	r := deploy(fn, v)
-	if r.status != 400 || !strings.Contains(string(r.body), `"start"`) || !strings.Contains(string(r.body), "subpath") {
-		t.Errorf("deploy of code reaching a host file = %d %s, want 400 naming node start", r.status, r.body)
+	wantPath(t, r, 400, "invalid_ir", "/nodes/0/data/code", "x")
+	if !strings.Contains(string(r.body), `"start"`) || !strings.Contains(string(r.body), "subpath") {
+		t.Errorf("deploy of code reaching a host file = %s, want it to name node start and the subpath", r.body)
 	}
-	noServerPath(t, r.body, "x")
 
 	wf, _ := m.workflow("Parent", "workflow", chain("Parent", step("start", "return 1;")))
 	v = store(wf, subWorkflowIR("Parent", victim), nil)
