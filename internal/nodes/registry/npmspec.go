@@ -258,7 +258,8 @@ func checkPartial(s string) error {
 func CheckImportSpecifier(spec string) error {
 	switch {
 	case strings.HasPrefix(spec, "cloudflare:") || strings.HasPrefix(spec, "node:"):
-		if strings.Contains(spec, "..") || strings.ContainsAny(spec, "\\\x00") {
+		_, mod, _ := strings.Cut(spec, ":")
+		if mod == "" || mod[0] == '/' || strings.Contains(mod, "..") || strings.Trim(mod, "abcdefghijklmnopqrstuvwxyz0123456789_-/.") != "" {
 			return fmt.Errorf("import %q is not a runtime module", spec)
 		}
 		return nil

@@ -108,7 +108,7 @@ func TestCheckImportSpecifier(t *testing.T) {
 	t.Parallel()
 	good := []string{"ms", "ms/index.js", "@acme/util", "@acme/util/sub/x.js", "cloudflare:workers", "node:buffer", "date-fns/format"}
 	bad := []string{"", "/etc/passwd", "./x", "../x", ".", "..", "ms/../x", "ms/./x", "ms//x", "ms/", "@acme/x/../../y",
-		"file:///etc/passwd", "data:text/javascript,1", "https://x/y.js", "C:\\x", "ms\\..\\x", "Ms", "@acme", "node:../x"}
+		"file:///etc/passwd", "data:text/javascript,1", "https://x/y.js", "C:\\x", "ms\\..\\x", "Ms", "@acme", "node:../x", "node:/etc/passwd", "cloudflare:", "node:a b"}
 	for _, s := range good {
 		if err := registry.CheckImportSpecifier(s); err != nil {
 			t.Errorf("CheckImportSpecifier(%q) = %v, want nil", s, err)
@@ -137,4 +137,22 @@ func TestAttackTemplateImportEscapes(t *testing.T) {
 	if err := registry.CheckTemplate("import ms from \"ms\";\nexport default async function run() { return ms('1d'); }\n", deps); err != nil {
 		t.Errorf("legit template refused: %v", err)
 	}
+}
+
+// FuzzCheckImportSpecifier checks that an accepted specifier never names a
+// path, a '..' segment or a scheme other than cloudflare: and node:.
+func FuzzCheckImportSpecifier(f *testing.F) {
+	for _, s := range []string{"ms", "ms/index.js", "@acme/x/y", "node:buffer", "cloudflare:workers", "/etc/passwd", "ms/../x", "./x", "file:x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if registry.CheckImportSpecifier(s) != nil {
+			return
+		}
+		runtime := strings.HasPrefix(s, "cloudflare:") || strings.HasPrefix(s, "node:")
+		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") || strings.Contains(s, "/../") || strings.HasSuffix(s, "/..") ||
+			strings.ContainsAny(s, "\\\x00") || !runtime && strings.Contains(s, ":") {
+			t.Errorf("accepted %q", s)
+		}
+	})
 }
