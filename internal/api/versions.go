@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
+	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
@@ -97,7 +98,8 @@ type versionSubmitRequest struct {
 
 // handleVersionSubmit validates, compiles and stores an IR as the
 // workflow's next version: 201 with the version summary, or 400 invalid_ir
-// with every problem and no version created.
+// with every problem and no version created, or 422 validation_failed when
+// a sub_workflow node names a workflow outside the workflow's project.
 func (s *Server) handleVersionSubmit(w http.ResponseWriter, r *http.Request) error {
 	// The body is read once into a pooled buffer and the IR is validated
 	// where it lies; submitVersion copies what it stores.
@@ -267,6 +269,9 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 	if len(problems) > 0 {
 		return nil, invalidIR(problems)
 	}
+	if err := deploysvc.CheckSubWorkflows(ctx, s.Store, wf.ProjectID, deploysvc.SubWorkflowRefs(a)); err != nil {
+		return nil, err
+	}
 	// Submissions to one workflow take turns in this process, so that the
 	// number predicted here is the one the store assigns; the check below
 	// still catches other replicas and numbers freed by deletes.
@@ -418,7 +423,9 @@ func compileError(a *ir.ArtifactIR, err error) error {
 		return fmt.Errorf("generate code: %w", err)
 	}
 	p := ir.Problem{Path: ce.Path, Message: ce.Message, NodeID: ce.NodeID, Rule: "compile"}
-	if ce.NodeID != "" && !strings.HasPrefix(ce.Path, "/") {
+	if ptr := ce.NodePointer(); ptr != "" {
+		p.Path = ptr
+	} else if ce.NodeID != "" && !strings.HasPrefix(ce.Path, "/") {
 		for i, n := range a.Nodes {
 			if n.ID == ce.NodeID {
 				p.Path = fmt.Sprintf("/nodes/%d", i)

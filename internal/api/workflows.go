@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/edgeflow/edgeflow/internal/codegen"
+	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/secret"
 )
@@ -254,17 +256,18 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	}
 	p.check(req.Description == nil || len(*req.Description) <= 2000, "/description", "description must be at most 2000 characters")
 	p.check(req.TriggerCode == nil || len(*req.TriggerCode) <= maxTriggerCode, "/triggerCode", "triggerCode must be at most 256 KiB")
+	if req.TriggerCode != nil {
+		if err := codegen.CheckImports(*req.TriggerCode); err != nil {
+			p.add("/triggerCode", err.Error())
+		}
+	}
 	if req.EnvVars != nil {
 		checkWorkflowEnvVars(&p, *req.EnvVars)
 	}
 	if req.Dependencies != nil {
 		deps := *req.Dependencies
 		p.check(len(deps) <= maxDependencies, "/dependencies", fmt.Sprintf("at most %d dependencies", maxDependencies))
-		for name, rng := range deps {
-			path := "/dependencies/" + escapePointer(name)
-			p.check(validPackageName(name), path, "not a valid npm package name")
-			p.check(rng != "" && len(rng) <= 200 && !strings.ContainsAny(rng, "\n\r"), path, "version range must be a non-empty string")
-		}
+		p = append(p, deploysvc.DependencyProblems(deps)...)
 	}
 	if req.DeployConfig != nil && req.DeployConfig.Route != nil {
 		rt := req.DeployConfig.Route
@@ -348,10 +351,6 @@ func (s *Server) sealWorkflowEnvVars(wf *edgeflow.Workflow, in []edgeflow.Workfl
 	}
 	return out, p.err()
 }
-
-var packageName = regexp.MustCompile(`^(@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*$`)
-
-func validPackageName(name string) bool { return len(name) <= 214 && packageName.MatchString(name) }
 
 // escapePointer escapes a JSON pointer segment.
 func escapePointer(s string) string {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -123,6 +124,12 @@ func build(ctx context.Context, in Input) (*Output, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return buildFrom(in, resolveDir)
+}
+
+// buildFrom bundles in with the packages installed in resolveDir ("" for
+// none); only files inside resolveDir are read (confine.go).
+func buildFrom(in Input, resolveDir string) (*Output, error) {
 	files := in.Files
 	if in.Regions != nil {
 		if !isJS(in.Entry) {
@@ -150,12 +157,21 @@ func build(ctx context.Context, in Input) (*Output, error) {
 	if len(files) == 1 && resolveDir == "" && !in.SourceMap {
 		return transform(in)
 	}
+	conf, err := newConfiner(resolveDir, in.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	if conf.root != "" {
+		resolveDir = conf.root
+	}
 	plugin := api.Plugin{
 		Name: "edgeflow-files",
 		Setup: func(b api.PluginBuild) {
 			b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 				p := args.Path
 				switch {
+				case args.PluginData == resolving:
+					return api.OnResolveResult{}, nil // esbuild's resolver, asked by resolvePackage
 				case args.Kind == api.ResolveEntryPoint:
 					return api.OnResolveResult{Path: p, Namespace: memNamespace}, nil
 				case strings.HasPrefix(p, "cloudflare:") || strings.HasPrefix(p, "node:"):
@@ -170,11 +186,10 @@ func build(ctx context.Context, in Input) (*Output, error) {
 					return api.OnResolveResult{}, fmt.Errorf("cannot find module %q", p)
 				case args.Namespace == memNamespace && strings.HasPrefix(p, "/"):
 					return api.OnResolveResult{}, fmt.Errorf("absolute import %q is not allowed", p)
-				case args.Namespace == memNamespace && resolveDir == "":
-					return api.OnResolveResult{}, fmt.Errorf("package %q is not among the workflow's dependencies", p)
 				}
-				return api.OnResolveResult{}, nil
+				return conf.resolvePackage(b, args)
 			})
+			b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "file"}, conf.checkLoad)
 			b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: memNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := files[args.Path]
 				loader := api.LoaderTS
@@ -205,12 +220,24 @@ func build(ctx context.Context, in Input) (*Output, error) {
 		MinifySyntax:      in.Minify,
 		Charset:           api.CharsetUTF8,
 	}
+	if conf.root != "" {
+		// esbuild names files relative to this in messages.
+		opts.AbsWorkingDir = conf.root
+	}
 	if in.SourceMap {
 		opts.Sourcemap = api.SourceMapExternal
 	}
 	res := api.Build(opts)
 	if len(res.Errors) > 0 {
-		return nil, toError(res.Errors)
+		e := toError(res.Errors)
+		for i, p := range e.Problems {
+			e.Problems[i].File = conf.scrub(p.File)
+			if filepath.IsAbs(p.File) {
+				e.Problems[i].File = conf.display(p.File)
+			}
+			e.Problems[i].Message = conf.scrub(p.Message)
+		}
+		return nil, e
 	}
 	out := &Output{}
 	for _, f := range res.OutputFiles {

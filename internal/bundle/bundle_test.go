@@ -117,50 +117,108 @@ func TestBundleErrors(t *testing.T) {
 	}
 }
 
-// TestBundleDependencies installs a local npm package into the cache with
-// npm (offline: a file: dependency) and bundles it; the second bundle reuses
-// the cache.
-func TestBundleDependencies(t *testing.T) {
-	t.Parallel()
+// needNPM skips a test without npm or the npm registry, and fails it
+// under CI.
+func needNPM(t *testing.T) {
+	t.Helper()
 	if _, err := exec.LookPath("npm"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("CI: npm is required: %v", err)
 		}
 		t.Skip("npm not installed")
 	}
-	pkg := t.TempDir()
-	write := func(name, src string) {
-		if err := os.WriteFile(filepath.Join(pkg, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("package.json", `{"name": "edgeflow-test-shout", "version": "1.0.0", "type": "module", "main": "index.js"}`)
-	write("index.js", `export function shout(s) { return s.toUpperCase() + "!"; }`)
+}
+
+// TestLegitBundleRegistryDependency installs a registry package (ms, from
+// the npm registry) with a semver range and bundles it; the cache entry is
+// keyed by the resolved lock and read-only; a second build reuses it.
+func TestLegitBundleRegistryDependency(t *testing.T) {
+	t.Parallel()
+	needNPM(t)
 	cache := t.TempDir()
 	in := bundle.Input{
-		Files:        map[string]string{"index.ts": `import * as shout from "edgeflow-test-shout"; export default { fetch() { return new Response(shout.shout("hi")); } };`},
+		Files:        map[string]string{"index.ts": `import * as ms from "ms"; export default { fetch() { return new Response(String(ms.default("2 days"))); } };`},
 		Entry:        "index.ts",
-		Dependencies: map[string]string{"edgeflow-test-shout": "file:" + pkg},
+		Dependencies: map[string]string{"ms": "^2.1.0"},
 		CacheDir:     cache,
 	}
 	out, err := bundle.Bundle(context.Background(), in)
 	if err != nil {
+		var ie *bundle.InstallError
+		if errors.As(err, &ie) && strings.Contains(ie.Message, "ENOTFOUND") && os.Getenv("CI") == "" {
+			t.Skipf("the npm registry is not reachable: %v", err)
+		}
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(out.Code), "toUpperCase") || strings.Contains(string(out.Code), `from "edgeflow-test-shout"`) {
-		t.Errorf("dependency not bundled:\n%s", out.Code)
+	code := string(out.Code)
+	if !strings.Contains(code, "node_modules/ms/index.js") || strings.Contains(code, `from "ms"`) || strings.Contains(code, cache) {
+		t.Errorf("dependency not bundled, or the bundle names a server path:\n%s", code)
 	}
 	dirs, err := filepath.Glob(filepath.Join(cache, "npm", "*"))
 	if err != nil || len(dirs) != 1 {
 		t.Fatalf("cache holds %v (%v), want one installed set", dirs, err)
 	}
-	// Remove the package source: the cached install must be used.
-	if err := os.RemoveAll(pkg); err != nil {
-		t.Fatal(err)
+	info, err := os.Stat(filepath.Join(dirs[0], "node_modules", "ms", "index.js"))
+	if err != nil || info.Mode().Perm()&0o222 != 0 {
+		t.Errorf("cached file mode %v (%v), want read-only", info.Mode(), err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(cache, "builds", "*")); len(left) != 0 {
+		t.Errorf("build directories left behind: %v", left)
 	}
 	in.NoCache = true
 	if _, err := bundle.Bundle(context.Background(), in); err != nil {
 		t.Fatalf("second bundle from the cache: %v", err)
+	}
+	if again, _ := filepath.Glob(filepath.Join(cache, "npm", "*")); len(again) != 1 {
+		t.Errorf("cache holds %v after the second build, want the same entry", again)
+	}
+}
+
+// TestAttackBundleDependencySpecs: Install refuses every spec that is not a
+// registry package with a semver range or dist-tag, before running npm.
+func TestAttackBundleDependencySpecs(t *testing.T) {
+	t.Parallel()
+	for _, spec := range []string{"file:/etc", "file:../../x", "link:/", "git+https://github.com/vercel/ms.git", "github:vercel/ms",
+		"vercel/ms", "https://registry.npmjs.org/ms/-/ms-2.1.3.tgz", "npm:ms@2", "/etc", "ms.tgz", "workspace:*"} {
+		cache := t.TempDir()
+		_, err := bundle.Bundle(context.Background(), bundle.Input{
+			Files: map[string]string{"index.ts": `import * as ms from "ms"; export default ms;`}, Entry: "index.ts",
+			Dependencies: map[string]string{"ms": spec}, CacheDir: cache, NoCache: true,
+		})
+		var ie *bundle.InstallError
+		if !errors.As(err, &ie) || !strings.Contains(ie.Message, `dependency "ms"`) {
+			t.Errorf("spec %q: error %v, want an *InstallError naming the dependency", spec, err)
+		}
+		if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+			t.Errorf("spec %q: the cache was written", spec)
+		}
+	}
+}
+
+// TestAttackBundleUserSpecifiers: what user code imports is checked before
+// resolution: absolute and relative paths and package subpaths with ".."
+// are refused, with no server path in the message.
+func TestAttackBundleUserSpecifiers(t *testing.T) {
+	t.Parallel()
+	for _, src := range []string{
+		`const x = require("/etc/passwd"); export default x;`,
+		`export default await import("/etc/passwd");`,
+		`import x from "/etc/hostname"; export default x;`,
+		`const x = require("ms/../../../../../etc/passwd"); export default x;`,
+		`const x = require("ms/./../x"); export default x;`,
+		`const x = require("../../../etc/passwd"); export default x;`,
+	} {
+		_, err := bundle.Bundle(context.Background(), bundle.Input{
+			Files: map[string]string{"index.ts": src, "other.ts": "export const y = 1;"}, Entry: "index.ts", NoCache: true,
+		})
+		var be *bundle.Error
+		if !errors.As(err, &be) {
+			t.Errorf("%s: error %v, want a *bundle.Error", src, err)
+			continue
+		}
+		if strings.Contains(err.Error(), os.TempDir()) {
+			t.Errorf("%s: message shows a server path: %v", src, err)
+		}
 	}
 }
 

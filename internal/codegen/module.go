@@ -84,6 +84,12 @@ func (g *gen) module(out *Output, body string) {
 	g.indent = 3
 	switch {
 	case strings.TrimSpace(g.opts.TriggerCode) != "":
+		if err := CheckImports(g.opts.TriggerCode); err != nil {
+			if g.err == nil {
+				g.err = &Error{Path: "triggerCode", Message: err.Error()}
+			}
+			return
+		}
 		if g.js {
 			if !g.userCode(nil, "", g.opts.TriggerCode) {
 				return

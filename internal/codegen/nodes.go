@@ -131,6 +131,10 @@ func (g *gen) code(n *ir.Node, field, src string, sc *scope) {
 		g.fail(n, "data."+field, "%v", err)
 		return
 	}
+	if err := CheckImports(src); err != nil {
+		g.fail(n, "data."+field, "%v", err)
+		return
+	}
 	if g.js && !g.userCode(n, field, src) {
 		return
 	}
@@ -197,6 +201,9 @@ func (g *gen) codeField(s string, sc *scope) (string, error) { return g.codeExpr
 func (g *gen) expr(n *ir.Node, field, src string, sc *scope) string {
 	js, err := g.codeExpr(src, sc)
 	if err != nil {
+		g.fail(n, "data."+field, "%v", err)
+	}
+	if err := CheckImports(src); err != nil {
 		g.fail(n, "data."+field, "%v", err)
 	}
 	js = strings.TrimSpace(js)

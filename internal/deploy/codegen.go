@@ -60,14 +60,18 @@ func (c *CodegenCompiler) parse(ctx context.Context, w *edgeflow.Workflow, v *ed
 }
 
 // Analyze validates the version against the organization's current nodes
-// and lists the {{env.NAME}} references and the required secrets of its
-// marketplace nodes.
+// and the workflow's dependencies (CheckDependencies) and lists the
+// {{env.NAME}} references, the required secrets of its marketplace nodes
+// and its sub_workflow nodes.
 func (c *CodegenCompiler) Analyze(ctx context.Context, w *edgeflow.Workflow, v *edgeflow.Version) (*Requirements, error) {
 	a, _, _, err := c.parse(ctx, w, v)
 	if err != nil {
 		return nil, err
 	}
-	req := &Requirements{}
+	if err := CheckDependencies(w.Dependencies); err != nil {
+		return nil, err
+	}
+	req := &Requirements{SubWorkflows: SubWorkflowRefs(a)}
 	for _, m := range envRef.FindAllSubmatch(v.IR, -1) {
 		req.EnvNames = append(req.EnvNames, string(m[1]))
 	}
@@ -102,8 +106,12 @@ func (c *CodegenCompiler) Compile(ctx context.Context, w *edgeflow.Workflow, v *
 	if err != nil {
 		var ce *codegen.Error
 		if errors.As(err, &ce) {
+			path := ce.Path
+			if ptr := ce.NodePointer(); ptr != "" {
+				path = ptr
+			}
 			return nil, &edgeflow.Error{Code: edgeflow.EInvalidIR, Message: "the version cannot be compiled: " + ce.Error(),
-				Details: []ir.Problem{{Path: ce.Path, NodeID: ce.NodeID, Message: ce.Message, Rule: "compile"}}}
+				Details: []ir.Problem{{Path: path, NodeID: ce.NodeID, Message: ce.Message, Rule: "compile"}}}
 		}
 		return nil, err
 	}

@@ -25,6 +25,9 @@ type Requirements struct {
 	// Secrets are the env var names of required secret fields of the nodes
 	// (marketplace nodes' secrets).
 	Secrets []string
+	// SubWorkflows are the sub_workflow nodes and the workflows they start
+	// (checked against the workflow's project by PrepareDeploy).
+	SubWorkflows []SubWorkflowRef
 }
 
 // Resource kinds an artifact can bind.

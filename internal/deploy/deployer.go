@@ -76,7 +76,8 @@ func (p *Plan) Workflow() *edgeflow.Workflow { return p.workflow }
 // workflow (not_found), the connection (not_found), the version (not_found;
 // conflict when locked or when the workflow has none), the IR's requirements
 // and every environment variable and required secret (deploy_failed, 400,
-// naming each one).
+// naming each one), the workflow's npm dependencies and the targets of its
+// sub_workflow nodes (validation_failed, 422, naming each one: confine.go).
 func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, error) {
 	if s.compiler == nil {
 		return nil, edgeflow.Errorf(edgeflow.EInternal, "no compiler is configured")
@@ -109,6 +110,9 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 	}
 	reqs, err := s.compiler.Analyze(ctx, w, v)
 	if err != nil {
+		return nil, err
+	}
+	if err := CheckSubWorkflows(ctx, s.store, w.ProjectID, reqs.SubWorkflows); err != nil {
 		return nil, err
 	}
 	env, err := s.resolveEnv(ctx, w, reqs.EnvNames, reqs.Secrets)

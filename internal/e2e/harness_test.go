@@ -125,6 +125,7 @@ type server struct {
 	orgID  string
 	projID string
 	dep    *deploy.Service
+	store  *sqlite.Store // for tests of records stored before a check existed
 	http   *http.Client
 }
 
@@ -194,7 +195,7 @@ func newServer(t testing.TB, opts serverOptions) *server {
 		}()
 		t.Cleanup(func() { cancel(); <-done })
 	}
-	s := &server{t: t, url: hs.URL, dep: dep, http: &http.Client{Timeout: 2 * time.Minute}}
+	s := &server{t: t, url: hs.URL, dep: dep, store: st, http: &http.Client{Timeout: 2 * time.Minute}}
 	s.bootstrap("e2e@example.com")
 	return s
 }
@@ -205,7 +206,7 @@ func newServer(t testing.TB, opts serverOptions) *server {
 // the attacker beside the server's first tenant.
 func (s *server) tenant(email string) *server {
 	s.t.Helper()
-	o := &server{t: s.t, url: s.url, dep: s.dep, http: s.http}
+	o := &server{t: s.t, url: s.url, dep: s.dep, store: s.store, http: s.http}
 	o.bootstrap(email)
 	return o
 }

@@ -131,7 +131,9 @@ func CheckTemplate(src string, deps map[string]string) error {
 		case strings.HasPrefix(s, "node:"):
 			errs = append(errs, fmt.Sprintf("template.ts imports %q: Node built-ins are not available in Workers without nodejs_compat", s))
 		default:
-			if _, ok := deps[packageName(s)]; !ok {
+			if err := CheckImportSpecifier(s); err != nil {
+				errs = append(errs, "template.ts: "+err.Error())
+			} else if _, ok := deps[packageName(s)]; !ok {
 				errs = append(errs, fmt.Sprintf("template.ts imports %q, which is not in dependencies", s))
 			}
 		}

@@ -91,8 +91,6 @@ var (
 	fieldNamePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`)
 	envNamePattern   = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
 	tagPattern       = regexp.MustCompile(`^[a-z0-9][a-z0-9:._-]{0,39}$`)
-	npmNamePattern   = regexp.MustCompile(`^(@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$`)
-	npmRangePattern  = regexp.MustCompile(`^[0-9A-Za-z.^~<>=|*+ -]{1,100}$`)
 )
 
 // ParseDefinition decodes a node.json document strictly (unknown keys and
@@ -160,11 +158,8 @@ func (d *Definition) Check() error {
 		checkOutputField(add, "outputSchema."+name, d.OutputSchema[name], 0)
 	}
 	for _, name := range sortedKeys(d.Dependencies) {
-		if !npmNamePattern.MatchString(name) || len(name) > 214 {
-			add("dependencies."+name, "not a valid npm package name")
-		}
-		if r := d.Dependencies[name]; !npmRangePattern.MatchString(r) {
-			add("dependencies."+name, "version range %q is not a valid npm range", r)
+		if err := CheckDependency(name, d.Dependencies[name]); err != nil {
+			add("dependencies."+name, "%v", err)
 		}
 	}
 	if len(errs) > 0 {

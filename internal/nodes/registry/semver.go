@@ -45,23 +45,41 @@ func ParseVersion(s string) (Version, error) {
 	}
 	v.Major, v.Minor, v.Patch = nums[0], nums[1], nums[2]
 	if hasPre {
-		ids := strings.Split(pre, ".")
-		for _, id := range ids {
-			if id == "" {
-				return Version{}, fmt.Errorf("version %q has an empty pre-release identifier", s)
-			}
-			for _, c := range id {
-				if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
-					return Version{}, fmt.Errorf("version %q: pre-release identifier %q may hold only letters, digits and '-'", s, id)
-				}
-			}
-			if isDigits(id) && len(id) > 1 && id[0] == '0' {
-				return Version{}, fmt.Errorf("version %q: numeric pre-release identifier %q has a leading zero", s, id)
-			}
+		ids, err := preRelease(s, pre)
+		if err != nil {
+			return Version{}, err
 		}
 		v.Pre = ids
 	}
 	return v, nil
+}
+
+// preRelease splits and checks the pre-release part pre of the version s:
+// dot-separated identifiers of letters, digits and '-', numeric ones
+// without leading zeros.
+func preRelease(s, pre string) ([]string, error) {
+	ids := strings.Split(pre, ".")
+	for _, id := range ids {
+		if id == "" {
+			return nil, fmt.Errorf("version %q has an empty pre-release identifier", s)
+		}
+		if !identifierChars(id) {
+			return nil, fmt.Errorf("version %q: pre-release identifier %q may hold only letters, digits and '-'", s, id)
+		}
+		if isDigits(id) && len(id) > 1 && id[0] == '0' {
+			return nil, fmt.Errorf("version %q: numeric pre-release identifier %q has a leading zero", s, id)
+		}
+	}
+	return ids, nil
+}
+
+func identifierChars(id string) bool {
+	for _, c := range id {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func parseNumeric(p string) (uint64, error) {
