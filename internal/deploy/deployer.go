@@ -170,6 +170,13 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	emit(StageCodeReady, fmt.Sprintf("Bundled %s (%d bytes)", art.MainModule, size))
 
 	emit(StageDetectingBindings, "Resolving variables, secrets and resource bindings")
+	var secrets workerSecrets
+	if art.WorkflowName != "" {
+		if secrets, err = s.deploySecrets(ctx, w, p.connection.ID); err != nil {
+			return fail(err)
+		}
+		art.Bindings = append(art.Bindings, secrets.bindings()...)
+	}
 	bindings, err := s.bindings(ctx, prov, w, art, p.env)
 	if err != nil {
 		return fail(err)
@@ -218,6 +225,13 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 
 	prev, err := s.store.FindActiveDeployment(ctx, w.ID, p.connection.ID)
 	if err == nil && prev.VersionID == v.ID && prev.URL == workerURL && prev.ScriptName == art.ScriptName {
+		if art.WorkflowName != "" {
+			// The upload rotated the token: keep the new one.
+			s.seal(prev, secrets)
+			if err := s.store.SetDeploymentSecrets(ctx, prev.ID, prev.SealedWorkerToken, prev.SealedTriggerSecret); err != nil {
+				return fail(err)
+			}
+		}
 		if len(art.Crons) > 0 {
 			s.watchCron(prev)
 		}
@@ -238,6 +252,9 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 		ScriptName:   art.ScriptName,
 		WorkflowName: art.WorkflowName,
 		CreatedBy:    p.req.UserID,
+	}
+	if art.WorkflowName != "" {
+		s.seal(d, secrets)
 	}
 	if err := s.store.RecordDeployment(ctx, d); err != nil {
 		return fail(err)
@@ -369,7 +386,13 @@ func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, cause err
 	v, err := s.store.FindVersionByID(ctx, p.workflow.ID, prev.VersionID)
 	if err == nil {
 		var art *Artifact
-		if art, err = s.compiler.Compile(ctx, p.workflow, v, p.env); err == nil {
+		if art, err = s.compiler.Compile(ctx, p.workflow, v, p.env); err == nil && art.WorkflowName != "" {
+			var ws workerSecrets
+			if ws, err = s.restoreSecrets(ctx, prev); err == nil {
+				art.Bindings = append(art.Bindings, ws.bindings()...)
+			}
+		}
+		if err == nil {
 			var bs []Binding
 			if bs, err = s.bindings(ctx, prov, p.workflow, art, p.env); err == nil {
 				err = prov.UploadWorker(ctx, WorkerUpload{ScriptName: art.ScriptName, MainModule: art.MainModule,

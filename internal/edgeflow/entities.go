@@ -119,9 +119,12 @@ type Route struct {
 	ZoneName string `json:"zoneName"`
 }
 
-// DeployConfig holds deploy-time settings of a workflow.
+// DeployConfig holds deploy-time settings of a workflow. PublicTrigger lets
+// outside callers create instances of a deployed workflow with requests
+// signed by the deployment's trigger secret (docs/deploy.md).
 type DeployConfig struct {
-	Route *Route `json:"route,omitempty"`
+	Route         *Route `json:"route,omitempty"`
+	PublicTrigger bool   `json:"publicTrigger,omitempty"`
 }
 
 // Workflow is a workflow or a function (Kind "script"). CurrentVersionID is the
