@@ -232,7 +232,7 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 				return fail(err)
 			}
 		}
-		if len(art.Crons) > 0 {
+		if len(art.Crons) > 0 || secrets.trigger != "" {
 			s.watchCron(prev)
 		}
 		emit(StageCompleted, "Deployment complete (version unchanged)")
@@ -259,7 +259,7 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	if err := s.store.RecordDeployment(ctx, d); err != nil {
 		return fail(err)
 	}
-	if len(art.Crons) > 0 {
+	if len(art.Crons) > 0 || secrets.trigger != "" {
 		s.watchCron(d)
 	}
 	emit(StageCompleted, "Deployment complete")

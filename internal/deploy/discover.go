@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -191,7 +192,10 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 		}
 		return 0, err
 	}
-	if !cron || d.WorkflowName == "" {
+	// A public trigger's instances (ids "sig_…", docs/deploy.md) are
+	// discovered like a cron's; without a cron, only those.
+	onlySigned := !cron && d.SealedTriggerSecret != ""
+	if !cron && !onlySigned || d.WorkflowName == "" {
 		s.cron.drop(w)
 		return 0, nil
 	}
@@ -224,6 +228,9 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 		newer := 0
 		for _, it := range list {
 			if it.ID == "" || it.CreatedOn == nil || it.CreatedOn.Before(d.CreatedAt) {
+				continue
+			}
+			if onlySigned && !strings.HasPrefix(it.ID, signedInstancePrefix) {
 				continue
 			}
 			newer++

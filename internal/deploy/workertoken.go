@@ -24,6 +24,11 @@ const (
 	secretKindTriggerSecret = "trigger-secret"
 )
 
+// signedInstancePrefix starts the instance ids of the public trigger
+// (codegen's verifyTriggerSignature); discovery records those instances as
+// runs.
+const signedInstancePrefix = "sig_"
+
 // secretBytes is the entropy of a worker token and a trigger secret.
 const secretBytes = 32
 
