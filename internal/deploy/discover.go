@@ -140,7 +140,8 @@ func (s *Service) hasCron(ctx context.Context, workflowID, versionID string) (bo
 }
 
 // DiscoverCronRuns is one discovery pass: for each watched active
-// deployment whose version has a cron trigger, it lists the provider's
+// deployment whose version has a cron trigger, or that has a public trigger
+// (only its "sig_" instances then), it lists the provider's
 // instances created since the deployment and records each one edgeflow does
 // not know as a run, then returns how many runs it recorded. A deployment
 // whose provider fails is looked at again after a back-off (1 s doubling to
