@@ -180,9 +180,23 @@ func TestAttackWorkerURL(t *testing.T) {
 		t.Fatalf("status with the current token: %d %v", code, body)
 	}
 	s.version(wf, leakyApproval("Approval v2"))
-	s.deploy(wf)
+	deployed := s.must(200, "POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn})
 	if code, body := workerCall(t, "GET", firstStatus, "", bearer(out.Token)); code != 401 {
 		t.Fatalf("status with the token of the replaced deployment: %d %v, want 401", code, body)
+	}
+
+	// No API answer shows a worker token (only this workflow's own run
+	// outputs do, because its code returns it).
+	answers := map[string][]byte{"deploy": deployed.body}
+	for _, p := range []string{"/api/workflows/" + wf, "/api/workflows/" + wf + "/full", "/api/workflows/" + wf + "/deployments",
+		"/api/deployments", "/api/workflows/" + wf + "/trigger-secret?connectionId=" + s.conn} {
+		answers[p] = s.do("GET", p, nil).body
+	}
+	answers["deploy-stream"] = s.do("POST", "/api/workflows/"+wf+"/deploy-stream", map[string]any{"connectionId": s.conn}).body
+	for what, body := range answers {
+		if strings.Contains(string(body), "efw_") || strings.Contains(string(body), oldToken) {
+			t.Errorf("%s shows a worker token: %s", what, body)
+		}
 	}
 }
 
@@ -208,6 +222,16 @@ func TestLegitWorkerURL(t *testing.T) {
 
 	sum := step("sum", "return event.payload.a + event.payload.b;")
 	sum["name"] = "EXPORT_sum"
+	// The token's binding name is edgeflow's: a variable of that name is
+	// refused at deploy, naming it.
+	clash, _ := s.workflow("Clash", "workflow", chain("Clash", step("only", "return 1;")))
+	s.must(200, "PATCH", "/api/workflows/"+clash, map[string]any{"envVars": []map[string]any{
+		{"name": "EDGEFLOW_WORKER_TOKEN", "value": "mine", "isSecret": false}}})
+	m := wantError(t, s.do("POST", "/api/workflows/"+clash+"/deploy", map[string]any{"connectionId": s.conn}), 400, "deploy_failed")
+	if !strings.Contains(m["error"].(string), "EDGEFLOW_WORKER_TOKEN") {
+		t.Fatalf("deploy with a variable named EDGEFLOW_WORKER_TOKEN: %v", m)
+	}
+
 	fn, _ := s.workflow("Adder", "script", script("Adder", sum))
 	d := s.deploy(fn)
 	if code, body := workerCall(t, "POST", d.URL, `{"a":2,"b":3}`, nil); code != 200 || body["sum"] != 5.0 {
