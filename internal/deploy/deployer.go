@@ -58,6 +58,9 @@ type DeployRequest struct {
 	// VersionID is "" for the workflow's current version.
 	VersionID string
 	UserID    string
+	// RotateTriggerSecret generates a new signing secret for the public
+	// trigger instead of keeping the active deployment's.
+	RotateTriggerSecret bool
 }
 
 // Plan is a checked deploy request, ready to run.
@@ -74,7 +77,8 @@ func (p *Plan) Workflow() *edgeflow.Workflow { return p.workflow }
 
 // PrepareDeploy checks a deploy request without touching the provider: the
 // workflow (not_found), the connection (not_found), the version (not_found;
-// conflict when locked or when the workflow has none), the IR's requirements
+// conflict when locked or when the workflow has none), rotateTriggerSecret
+// without a public trigger (validation_failed), the IR's requirements
 // and every environment variable and required secret (deploy_failed, 400,
 // naming each one).
 func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, error) {
@@ -106,6 +110,9 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 	}
 	if v.Locked {
 		return nil, edgeflow.Errorf(edgeflow.EConflict, "version %d is locked; unlock it before deploying", v.Number)
+	}
+	if req.RotateTriggerSecret && !publicTrigger(w) {
+		return nil, edgeflow.Invalid("/rotateTriggerSecret", "the workflow has no public trigger to rotate: set deployConfig.publicTrigger first")
 	}
 	reqs, err := s.compiler.Analyze(ctx, w, v)
 	if err != nil {
@@ -172,7 +179,7 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	emit(StageDetectingBindings, "Resolving variables, secrets and resource bindings")
 	var secrets workerSecrets
 	if art.WorkflowName != "" {
-		if secrets, err = s.deploySecrets(ctx, w, p.connection.ID); err != nil {
+		if secrets, err = s.deploySecrets(ctx, w, p.connection.ID, p.req.RotateTriggerSecret); err != nil {
 			return fail(err)
 		}
 		art.Bindings = append(art.Bindings, secrets.bindings()...)

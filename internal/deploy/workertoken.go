@@ -83,13 +83,17 @@ func (s *Service) newWorkerSecrets(w *edgeflow.Workflow, prev *edgeflow.Deployme
 	return ws, nil
 }
 
-// deploySecrets are the secrets of a new deploy of w on the connection.
-func (s *Service) deploySecrets(ctx context.Context, w *edgeflow.Workflow, connectionID string) (workerSecrets, error) {
+// deploySecrets are the secrets of a new deploy of w on the connection;
+// rotate replaces the public trigger's secret instead of keeping it.
+func (s *Service) deploySecrets(ctx context.Context, w *edgeflow.Workflow, connectionID string, rotate bool) (workerSecrets, error) {
 	prev, err := s.store.FindActiveDeployment(ctx, w.ID, connectionID)
 	if err != nil {
 		if !edgeflow.IsNotFound(err) {
 			return workerSecrets{}, err
 		}
+		prev = nil
+	}
+	if rotate {
 		prev = nil
 	}
 	return s.newWorkerSecrets(w, prev)

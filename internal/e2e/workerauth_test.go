@@ -336,7 +336,25 @@ func TestPublicTrigger(t *testing.T) {
 	if again.Secret != sec.Secret {
 		t.Fatalf("a redeploy changed the trigger secret")
 	}
+	// A deploy with rotateTriggerSecret replaces it: the old one stops working.
+	s.must(200, "POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn, "rotateTriggerSecret": true})
+	var rotated triggerSecret
+	s.must(200, "GET", secretPath, nil).into(&rotated)
+	if rotated.Secret == sec.Secret || !strings.HasPrefix(rotated.Secret, "efs_") {
+		t.Fatalf("rotateTriggerSecret kept the secret")
+	}
+	fresh := `{"name":"rotated"}`
+	if code, res := workerCall(t, "POST", d.URL, fresh, sign(sec.Secret, time.Now().Unix(), fresh)); code != 401 {
+		t.Fatalf("request signed with the rotated-out secret: %d %v, want 401", code, res)
+	}
+	if code, res := workerCall(t, "POST", d.URL, fresh, sign(rotated.Secret, time.Now().Unix(), fresh)); code != 200 {
+		t.Fatalf("request signed with the new secret: %d %v", code, res)
+	}
+	sec = rotated
+
 	s.must(200, "PATCH", "/api/workflows/"+wf, map[string]any{"deployConfig": map[string]any{"publicTrigger": false}})
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn, "rotateTriggerSecret": true}),
+		422, "validation_failed")
 	s.deploy(wf)
 	wantError(t, s.do("GET", secretPath, nil), 409, "conflict")
 	other := `{"name":"late"}`
