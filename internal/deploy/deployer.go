@@ -385,9 +385,11 @@ func resourceName(projectID string, r Resource) string {
 // restore is called when a deploy fails after the new worker was uploaded:
 // it uploads the previously deployed version again so that the previous
 // deployment keeps serving, and returns cause. A failure to restore is logged.
+// A workflow's same version is uploaded again too: the failed upload
+// carried a new worker token, and the recorded deployment keeps the old one.
 func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, cause error) error {
 	prev, err := s.store.FindActiveDeployment(ctx, p.workflow.ID, p.connection.ID)
-	if err != nil || prev.VersionID == p.version.ID {
+	if err != nil || prev.VersionID == p.version.ID && p.workflow.Kind == edgeflow.KindScript {
 		return cause
 	}
 	v, err := s.store.FindVersionByID(ctx, p.workflow.ID, prev.VersionID)

@@ -362,3 +362,25 @@ func TestPublicTrigger(t *testing.T) {
 		t.Fatalf("signed request after the opt-in was turned off: %d %v, want 401", code, res)
 	}
 }
+
+// TestFailedRedeployKeepsWorkerToken: when a redeploy of the active version
+// fails after its upload (which carried a new token), the previous upload is
+// restored with the recorded deployment's token, so edgeflow still delivers
+// events to the worker.
+func TestFailedRedeployKeepsWorkerToken(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	edge := newFailingEdge(t)
+	s := newServer(t, serverOptions{edge: edge})
+	wf, _ := s.workflow("Approval", "workflow", leakyApproval("Approval"))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{"order": 3})
+	s.waitWaiting(wf, id)
+	edge.set(func(r *http.Request) bool {
+		return r.Method == "PUT" && strings.Contains(r.URL.Path, "/workflows/")
+	})
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn}), 502, "provider_error")
+	edge.set(nil)
+	s.approve(wf, id, "ann")
+	s.waitStatus(wf, id, "complete", 30*time.Second)
+}
