@@ -16,6 +16,9 @@ import (
 type deployRequest struct {
 	ConnectionID string `json:"connectionId"`
 	VersionID    string `json:"versionId"`
+	// RotateTriggerSecret replaces the public trigger's signing secret
+	// (deployConfig.publicTrigger) instead of keeping it.
+	RotateTriggerSecret bool `json:"rotateTriggerSecret"`
 }
 
 // deployResult is the answer of deploy and the data of deploy-stream's
@@ -65,6 +68,7 @@ func (s *Server) prepareDeploy(r *http.Request) (*deploysvc.Plan, error) {
 	return d.PrepareDeploy(r.Context(), deploysvc.DeployRequest{
 		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
 		ConnectionID: req.ConnectionID, VersionID: req.VersionID, UserID: p.UserID,
+		RotateTriggerSecret: req.RotateTriggerSecret,
 	})
 }
 

@@ -199,6 +199,7 @@ func (s *Server) routeTable() []Route {
 			BadBody: `{"connectionId":""}`, Summary: "Deletes the deployed worker and Workflow from a connection.", Body: takedownRequest{}, Handler: s.handleTakedown},
 		{Method: "POST", Pattern: "/api/workflows/{workflowId}/trigger", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
 			BadBody: `{"connectionId":""}`, Summary: "Starts a run with params, or delivers an event to a waiting run.", Body: triggerRequest{}, Handler: s.handleTrigger},
+		{Method: "GET", Pattern: "/api/workflows/{workflowId}/trigger-secret", Auth: AuthAny, Scope: deploy, Summary: "The signing secret of the workflow's public trigger on a connection (deployConfig.publicTrigger).", Query: []string{"connectionId"}, Handler: s.handleTriggerSecret},
 		{Method: "GET", Pattern: "/api/workflows/{workflowId}/runs/{runId}", Auth: AuthAny, Scope: read, Summary: "One run, refreshed from the provider while not final.", Handler: s.handleRunGet},
 		{Method: "POST", Pattern: "/api/workflows/{workflowId}/runs/{runId}/pause", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
 			NoBody: true, Summary: "Pauses a running run.", Handler: s.handleRunPause},

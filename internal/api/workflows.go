@@ -216,7 +216,8 @@ type routeInput struct {
 }
 
 type deployConfigInput struct {
-	Route *routeInput `json:"route"`
+	Route         *routeInput `json:"route"`
+	PublicTrigger *bool       `json:"publicTrigger"`
 }
 
 type workflowUpdateRequest struct {
@@ -274,6 +275,9 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 		p.check(rt.Pattern != "" && len(rt.Pattern) <= 1000 && !strings.ContainsAny(rt.Pattern, " \n\r"), "/deployConfig/route/pattern", "route pattern is required, e.g. example.com/api/*")
 		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /\n\r"), "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
 	}
+	if req.DeployConfig != nil && req.DeployConfig.PublicTrigger != nil && *req.DeployConfig.PublicTrigger {
+		p.check(wf.Kind != edgeflow.KindScript, "/deployConfig/publicTrigger", "a function's url is public already; publicTrigger is for workflows")
+	}
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -293,6 +297,9 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 		wf.DeployConfig = &edgeflow.DeployConfig{}
 		if rt := req.DeployConfig.Route; rt != nil {
 			wf.DeployConfig.Route = &edgeflow.Route{Pattern: rt.Pattern, ZoneName: rt.ZoneName}
+		}
+		if pt := req.DeployConfig.PublicTrigger; pt != nil {
+			wf.DeployConfig.PublicTrigger = *pt
 		}
 	}
 	if req.EnvVars != nil {

@@ -262,6 +262,9 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/deploy-stream": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deploy-stream" },
 	"/api/workflows/{workflowId}/takedown":      func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/takedown" },
 	"/api/workflows/{workflowId}/trigger":       func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/trigger" },
+	"/api/workflows/{workflowId}/trigger-secret": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/trigger-secret?connectionId=" + w.a.connectionID
+	},
 	"/api/workflows/{workflowId}/runs/{runId}": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000"
 	},
@@ -293,6 +296,7 @@ var fixturePaths = map[string]func(w *world) string{
 // expect 200 from them are skipped (internal/e2e covers them).
 var reachesProvider = map[string]bool{
 	"/api/workflows/{workflowId}/runs/{runId}":                   true,
+	"/api/workflows/{workflowId}/trigger-secret":                 true,
 	"/api/resources/kv/namespaces":                               true,
 	"/api/resources/kv/namespaces/{namespaceId}/keys":            true,
 	"/api/resources/kv/namespaces/{namespaceId}/values/{key...}": true,

@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +29,12 @@ type behaviourCase struct {
 	name    string
 	fixture string
 	method  string
+	path    string // appended to the worker's URL, e.g. "?instanceId=x"
 	body    any
 	headers map[string]string
+	// noToken sends a workflow's request without the deployment token
+	// (every other workflow request carries it).
+	noToken bool
 	events  []map[string]any
 	header  string // response header to report
 
@@ -95,7 +103,16 @@ func behaviour(t *testing.T, js bool) {
 	vars := map[string]map[string]string{
 		"http_behaviour": {"API_BASE": api.URL, "TOKEN": "t0k"},
 		"http_error":     {"API_BASE": api.URL},
+		"public_trigger": {codegen.TriggerSecretBinding: triggerSecret},
 	}
+	now := time.Now().Unix()
+	signedBody := `{"name":"signed"}`
+	signed := signedHeaders(triggerSecret, now, signedBody)
+	signedEvent := `{"instanceId":"x","eventType":"go","payload":{}}`
+	stale := signedHeaders(triggerSecret, now-int64(codegen.SignatureWindowSeconds)-60, signedBody)
+	forged := signedHeaders("not-the-secret", now, signedBody)
+	withInstanceID := signedHeaders(triggerSecret, now, `{"name":"chosen"}`)
+	withInstanceID["X-Edgeflow-Instance-Id"] = "run_chosen"
 	cases := []behaviourCase{
 		{name: "http_request answers status, headers and parsed body", fixture: "http_behaviour", body: map[string]any{"id": "x1"}, wantStatus: 200,
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{
@@ -145,6 +162,57 @@ func behaviour(t *testing.T, js bool) {
 			headers: map[string]string{"X-Edgeflow-Instance-Id": "run_123"}, wantStatus: 200, wantInstanceID: "run_123",
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greeting": "hello ada"}}},
 		{name: "GET without instanceId answers 200", fixture: "step_basic", method: "GET", wantStatus: 200, wantBody: "OK"},
+
+		// The deployment token (Authorization: Bearer) guards create, status and events.
+		{name: "create without the token answers 401", fixture: "step_basic", body: map[string]any{"name": "x"}, noToken: true,
+			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+		{name: "create with a wrong token answers 401", fixture: "step_basic", body: map[string]any{"name": "x"}, noToken: true,
+			headers:    map[string]string{"Authorization": "Bearer " + workerToken("step_basic") + "x"},
+			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+		{name: "create with another worker's token answers 401", fixture: "step_basic", body: map[string]any{"name": "x"}, noToken: true,
+			headers:    map[string]string{"Authorization": "Bearer " + workerToken("step_chain")},
+			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+		{name: "status without the token answers 401", fixture: "step_basic", method: "GET", path: "?instanceId=run_123", noToken: true,
+			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+		{name: "status with a wrong token answers 401", fixture: "step_basic", method: "GET", path: "?instanceId=run_123", noToken: true,
+			headers:    map[string]string{"Authorization": "Bearer " + workerToken("step_basic")[1:]},
+			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+		{name: "status with the token answers the instance", fixture: "step_basic", method: "GET", path: "?instanceId=run_123",
+			wantStatus: 200, wantInstanceID: "run_123"},
+		{name: "event without the token answers 401", fixture: "step_basic", body: map[string]any{"instanceId": "run_123", "eventType": "go", "payload": map[string]any{}},
+			noToken: true, wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+		{name: "a signature does not replace the token where no public trigger is bound", fixture: "step_basic", body: signedBody, noToken: true,
+			headers: signed, wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+
+		// The public trigger (a bound EDGEFLOW_TRIGGER_SECRET): signed creates only.
+		{name: "public trigger: a signed request creates an instance", fixture: "public_trigger", body: signedBody, noToken: true, headers: signed,
+			wantStatus: 200, wantInstanceID: "sig_" + signed["X-Edgeflow-Signature"][3:43],
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greeting": "hello signed"}}},
+		{name: "public trigger: the same signed request again answers 409", fixture: "public_trigger", body: signedBody, noToken: true, headers: signed,
+			wantStatus: 409, wantBody: map[string]any{"message": "this signed request was already accepted"}},
+		{name: "public trigger: an unsigned request answers 401", fixture: "public_trigger", body: signedBody, noToken: true,
+			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired + ", or a signed request (X-Edgeflow-Timestamp, X-Edgeflow-Signature)"}},
+		{name: "public trigger: a wrong signature answers 401", fixture: "public_trigger", body: signedBody, noToken: true, headers: forged,
+			wantStatus: 401, wantBody: map[string]any{"message": "the signature does not match the request"}},
+		{name: "public trigger: a changed body answers 401", fixture: "public_trigger", body: `{"name":"changed"}`, noToken: true, headers: signed,
+			wantStatus: 401, wantBody: map[string]any{"message": "the signature does not match the request"}},
+		{name: "public trigger: a stale timestamp answers 401", fixture: "public_trigger", body: signedBody, noToken: true, headers: stale,
+			wantStatus: 401, wantBody: map[string]any{"message": "X-Edgeflow-Timestamp must be the current time in Unix seconds (within 5 minutes)"}},
+		{name: "public trigger: a signed event answers 401", fixture: "public_trigger", body: signedEvent, noToken: true,
+			headers: signedHeaders(triggerSecret, now, signedEvent), wantStatus: 401, wantBody: map[string]any{"message": "sending an event needs the deployment token"}},
+		{name: "public trigger: status still needs the token", fixture: "public_trigger", method: "GET", path: "?instanceId=x", noToken: true, headers: signed,
+			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+		{name: "public trigger: a signed request cannot choose the instance id", fixture: "public_trigger", body: `{"name":"chosen"}`, noToken: true,
+			headers: withInstanceID, wantStatus: 200, wantInstanceID: "sig_" + withInstanceID["X-Edgeflow-Signature"][3:43],
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greeting": "hello chosen"}}},
+		{name: "public trigger: the token still works", fixture: "public_trigger", body: map[string]any{"name": "token"}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greeting": "hello token"}}},
+
+		// A workflow's trigger code runs only for a caller with the token.
+		{name: "workflow trigger code runs with the token", fixture: "workflow_trigger_code", body: map[string]any{"name": "ada"}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greeting": "hello trigger ada"}}},
+		{name: "workflow trigger code without the token answers 401", fixture: "workflow_trigger_code", body: map[string]any{"name": "ada"}, noToken: true,
+			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
 		{name: "function answers its EXPORT_ values", fixture: "script_exports", body: map[string]any{"a": 5, "b": 7}, wantStatus: 200,
 			wantBody: map[string]any{"sum": map[string]any{"total": 12.0}, "check": map[string]any{"label": "big"}, "size": "big"}},
 		{name: "function GET answers 200 without running", fixture: "script_exports", method: "GET", wantStatus: 200, wantBody: "OK"},
@@ -176,6 +244,7 @@ func behaviour(t *testing.T, js bool) {
 	type planCase struct {
 		Worker  string            `json:"worker"`
 		Method  string            `json:"method,omitempty"`
+		Path    string            `json:"path,omitempty"`
 		Body    any               `json:"body,omitempty"`
 		Headers map[string]string `json:"headers,omitempty"`
 		Events  []map[string]any  `json:"events,omitempty"`
@@ -186,6 +255,7 @@ func behaviour(t *testing.T, js bool) {
 		Cases   []planCase `json:"cases"`
 	}
 	built := map[string]bool{}
+	isWorkflow := map[string]bool{}
 	for _, c := range cases {
 		name := codegen.ScriptName(fixtureID(c.fixture))
 		if !built[c.fixture] {
@@ -207,7 +277,14 @@ func behaviour(t *testing.T, js bool) {
 			if err := os.WriteFile(path, b.Code, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			w := worker{Name: name, Bundle: path, WorkflowName: out.WorkflowName, ClassName: out.ClassName, Vars: vars[c.fixture]}
+			w := worker{Name: name, Bundle: path, WorkflowName: out.WorkflowName, ClassName: out.ClassName, Vars: map[string]string{}}
+			for k, v := range vars[c.fixture] {
+				w.Vars[k] = v
+			}
+			if out.ClassName != "" {
+				isWorkflow[c.fixture] = true
+				w.Vars[codegen.WorkerTokenBinding] = workerToken(c.fixture)
+			}
 			for _, b := range out.Bindings {
 				if b.Type == codegen.BindingWorkflow && b.ScriptName != "" {
 					if w.Workflows == nil {
@@ -218,7 +295,14 @@ func behaviour(t *testing.T, js bool) {
 			}
 			plan.Workers = append(plan.Workers, w)
 		}
-		plan.Cases = append(plan.Cases, planCase{Worker: name, Method: c.method, Body: c.body, Headers: c.headers, Events: c.events, Header: c.header})
+		headers := map[string]string{}
+		if isWorkflow[c.fixture] && !c.noToken {
+			headers["Authorization"] = "Bearer " + workerToken(c.fixture)
+		}
+		for k, v := range c.headers {
+			headers[k] = v
+		}
+		plan.Cases = append(plan.Cases, planCase{Worker: name, Method: c.method, Path: c.path, Body: c.body, Headers: headers, Events: c.events, Header: c.header})
 	}
 	data, err := json.Marshal(plan)
 	if err != nil {
@@ -289,5 +373,28 @@ func behaviour(t *testing.T, js bool) {
 				t.Errorf("instance (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// The secrets the behaviour tests bind.
+const (
+	triggerSecret = "whsec_behaviour-test-secret"
+	tokenRequired = "this workflow's worker needs the deployment's token: Authorization: Bearer <token>"
+)
+
+// workerToken is the deployment token bound to a fixture's workflow worker.
+func workerToken(fixture string) string {
+	return "tok_" + fixture + "_0123456789abcdef0123456789abcdef"
+}
+
+// signedHeaders signs body as a public trigger caller does: HMAC-SHA256 of
+// "<timestamp>.<body>" with the secret, hex, after "v1=".
+func signedHeaders(secret string, timestamp int64, body string) map[string]string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	ts := strconv.FormatInt(timestamp, 10)
+	mac.Write([]byte(ts + "." + body))
+	return map[string]string{
+		codegen.SignatureTimestampHeader: ts,
+		codegen.SignatureHeader:          "v1=" + hex.EncodeToString(mac.Sum(nil)),
 	}
 }

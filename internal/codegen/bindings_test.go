@@ -18,6 +18,8 @@ func TestCodeBindings(t *testing.T) {
 		{Name: "BUCKET_FILES", Type: codegen.BindingR2},
 		{Name: "D1_ARCHIVE", Type: codegen.BindingD1},
 		{Name: "DB", Type: codegen.BindingD1},
+		{Name: codegen.TriggerSecretBinding, Type: codegen.BindingSecretText},
+		{Name: codegen.WorkerTokenBinding, Type: codegen.BindingSecretText},
 		{Name: "KV", Type: codegen.BindingKV},
 		{Name: "KV_CACHE", Type: codegen.BindingKV},
 		{Name: "KV_PREFIX", Type: codegen.BindingPlainText},

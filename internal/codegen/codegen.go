@@ -189,6 +189,7 @@ const (
 	helperHTTP
 	helperSubWorkflow
 	helperBreak
+	helperWorkerAuth
 	helperReadJSON
 	helperCount
 )
@@ -411,6 +412,9 @@ func (g *gen) generate() (*Output, error) {
 			t = BindingSecretText
 		}
 		g.bindings[v.Name] = Binding{Name: v.Name, Type: t}
+	}
+	if !g.script {
+		g.workerAuthEnv()
 	}
 	for _, r := range g.opts.Resources {
 		t, b := resourceType(r.Kind)

@@ -90,6 +90,9 @@ func (g *gen) module(out *Output, body string) {
 			}
 			return
 		}
+		if !g.script {
+			g.workflowTriggerGuard()
+		}
 		if g.js {
 			if !g.userCode(nil, "", g.opts.TriggerCode) {
 				return
@@ -125,28 +128,6 @@ func (g *gen) module(out *Output, body string) {
 		g.line("} satisfies ExportedHandler<Env>;")
 	}
 	g.helperText()
-}
-
-func (g *gen) workflowFetch() {
-	g.line("if (request.method === \"GET\") {")
-	g.line(`  const instanceId = new URL(request.url).searchParams.get("instanceId");`)
-	g.line("  if (!instanceId) return new Response(\"OK\");")
-	g.line("  const instance = await env.%s.get(instanceId);", workflowBinding)
-	g.line("  return Response.json({ instanceId, ...(await instance.status()) });")
-	g.line("}")
-	g.line(`if (request.method !== "POST") return new Response("OK");`)
-	g.line("const params = await readJSON(request);")
-	g.line(`if (params === undefined) return Response.json({ message: "the request body is not valid JSON" }, { status: 400 });`)
-	g.line("// An event for a waiting instance (wait_for_event nodes).")
-	g.line(`if (typeof params?.instanceId === "string" && typeof params?.eventType === "string") {`)
-	g.line("  const instance = await env.%s.get(params.instanceId);", workflowBinding)
-	g.line("  await instance.sendEvent({ type: params.eventType, payload: params.payload ?? {} });")
-	g.line("  return Response.json({ instanceId: params.instanceId, eventType: params.eventType });")
-	g.line("}")
-	g.line("// The caller may choose the instance id (edgeflow uses its run id).")
-	g.line(`const id = request.headers.get("X-Edgeflow-Instance-Id");`)
-	g.line("const instance = await env.%s.create(id ? { id, params } : { params });", workflowBinding)
-	g.line("return Response.json({ instanceId: instance.id });")
 }
 
 const helperHeader = `
@@ -226,6 +207,7 @@ class BreakSignal extends Error {
   }
 }
 `,
+	helperWorkerAuth: workerAuthTS,
 	helperReadJSON: `
 /** The request's JSON body: {} when empty, undefined when not JSON. */
 async function readJSON(request: Request): Promise<any> {
@@ -352,7 +334,8 @@ async function runSubWorkflow(workflow, id, params, wait) {
   }
 }
 `,
-	helperBreak: helperSources[helperBreak],
+	helperBreak:      helperSources[helperBreak],
+	helperWorkerAuth: workerAuthJS,
 	helperReadJSON: `
 /** The request's JSON body: {} when empty, undefined when not JSON. */
 async function readJSON(request) {

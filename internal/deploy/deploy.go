@@ -41,6 +41,11 @@ type Secrets interface {
 	OpenWorkflowSecret(w *edgeflow.Workflow, v edgeflow.WorkflowEnvVar) (string, error)
 	// OpenEnvVar returns the plain value of a secret global env var.
 	OpenEnvVar(v *edgeflow.EnvVar) (string, error)
+	// SealDeploymentSecret seals a deployment's secret of kind
+	// "worker-token" or "trigger-secret", bound to the deployment's id.
+	SealDeploymentSecret(deploymentID, kind, value string) string
+	// OpenDeploymentSecret opens what SealDeploymentSecret sealed.
+	OpenDeploymentSecret(deploymentID, kind, sealed string) (string, error)
 }
 
 // LocalEdge is the embedded local edge (internal/localedge.Edge satisfies it).

@@ -58,6 +58,9 @@ type DeployRequest struct {
 	// VersionID is "" for the workflow's current version.
 	VersionID string
 	UserID    string
+	// RotateTriggerSecret generates a new signing secret for the public
+	// trigger instead of keeping the active deployment's.
+	RotateTriggerSecret bool
 }
 
 // Plan is a checked deploy request, ready to run.
@@ -74,7 +77,8 @@ func (p *Plan) Workflow() *edgeflow.Workflow { return p.workflow }
 
 // PrepareDeploy checks a deploy request without touching the provider: the
 // workflow (not_found), the connection (not_found), the version (not_found;
-// conflict when locked or when the workflow has none), the IR's requirements
+// conflict when locked or when the workflow has none), rotateTriggerSecret
+// without a public trigger (validation_failed), the IR's requirements
 // and every environment variable and required secret (deploy_failed, 400,
 // naming each one), the workflow's npm dependencies and the targets of its
 // sub_workflow nodes (validation_failed, 422, naming each one: confine.go).
@@ -107,6 +111,9 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 	}
 	if v.Locked {
 		return nil, edgeflow.Errorf(edgeflow.EConflict, "version %d is locked; unlock it before deploying", v.Number)
+	}
+	if req.RotateTriggerSecret && !publicTrigger(w) {
+		return nil, edgeflow.Invalid("/rotateTriggerSecret", "the workflow has no public trigger to rotate: set deployConfig.publicTrigger first")
 	}
 	reqs, err := s.compiler.Analyze(ctx, w, v)
 	if err != nil {
@@ -174,6 +181,13 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	emit(StageCodeReady, fmt.Sprintf("Bundled %s (%d bytes)", art.MainModule, size))
 
 	emit(StageDetectingBindings, "Resolving variables, secrets and resource bindings")
+	var secrets workerSecrets
+	if art.WorkflowName != "" {
+		if secrets, err = s.deploySecrets(ctx, w, p.connection.ID, p.req.RotateTriggerSecret); err != nil {
+			return fail(err)
+		}
+		art.Bindings = append(art.Bindings, secrets.bindings()...)
+	}
 	bindings, err := s.bindings(ctx, prov, w, art, p.env)
 	if err != nil {
 		return fail(err)
@@ -222,7 +236,14 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 
 	prev, err := s.store.FindActiveDeployment(ctx, w.ID, p.connection.ID)
 	if err == nil && prev.VersionID == v.ID && prev.URL == workerURL && prev.ScriptName == art.ScriptName {
-		if len(art.Crons) > 0 {
+		if art.WorkflowName != "" {
+			// The upload rotated the token: keep the new one.
+			s.seal(prev, secrets)
+			if err := s.store.SetDeploymentSecrets(ctx, prev.ID, prev.SealedWorkerToken, prev.SealedTriggerSecret); err != nil {
+				return fail(err)
+			}
+		}
+		if len(art.Crons) > 0 || secrets.trigger != "" {
 			s.watchCron(prev)
 		}
 		emit(StageCompleted, "Deployment complete (version unchanged)")
@@ -243,10 +264,13 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 		WorkflowName: art.WorkflowName,
 		CreatedBy:    p.req.UserID,
 	}
+	if art.WorkflowName != "" {
+		s.seal(d, secrets)
+	}
 	if err := s.store.RecordDeployment(ctx, d); err != nil {
 		return fail(err)
 	}
-	if len(art.Crons) > 0 {
+	if len(art.Crons) > 0 || secrets.trigger != "" {
 		s.watchCron(d)
 	}
 	emit(StageCompleted, "Deployment complete")
@@ -365,15 +389,23 @@ func resourceName(projectID string, r Resource) string {
 // restore is called when a deploy fails after the new worker was uploaded:
 // it uploads the previously deployed version again so that the previous
 // deployment keeps serving, and returns cause. A failure to restore is logged.
+// A workflow's same version is uploaded again too: the failed upload
+// carried a new worker token, and the recorded deployment keeps the old one.
 func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, cause error) error {
 	prev, err := s.store.FindActiveDeployment(ctx, p.workflow.ID, p.connection.ID)
-	if err != nil || prev.VersionID == p.version.ID {
+	if err != nil || prev.VersionID == p.version.ID && p.workflow.Kind == edgeflow.KindScript {
 		return cause
 	}
 	v, err := s.store.FindVersionByID(ctx, p.workflow.ID, prev.VersionID)
 	if err == nil {
 		var art *Artifact
-		if art, err = s.compiler.Compile(ctx, p.workflow, v, p.env); err == nil {
+		if art, err = s.compiler.Compile(ctx, p.workflow, v, p.env); err == nil && art.WorkflowName != "" {
+			var ws workerSecrets
+			if ws, err = s.restoreSecrets(ctx, prev); err == nil {
+				art.Bindings = append(art.Bindings, ws.bindings()...)
+			}
+		}
+		if err == nil {
 			var bs []Binding
 			if bs, err = s.bindings(ctx, prov, p.workflow, art, p.env); err == nil {
 				err = prov.UploadWorker(ctx, WorkerUpload{ScriptName: art.ScriptName, MainModule: art.MainModule,

@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -139,7 +140,8 @@ func (s *Service) hasCron(ctx context.Context, workflowID, versionID string) (bo
 }
 
 // DiscoverCronRuns is one discovery pass: for each watched active
-// deployment whose version has a cron trigger, it lists the provider's
+// deployment whose version has a cron trigger, or that has a public trigger
+// (only its "sig_" instances then), it lists the provider's
 // instances created since the deployment and records each one edgeflow does
 // not know as a run, then returns how many runs it recorded. A deployment
 // whose provider fails is looked at again after a back-off (1 s doubling to
@@ -191,7 +193,10 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 		}
 		return 0, err
 	}
-	if !cron || d.WorkflowName == "" {
+	// A public trigger's instances (ids "sig_…", docs/deploy.md) are
+	// discovered like a cron's; without a cron, only those.
+	onlySigned := !cron && d.SealedTriggerSecret != ""
+	if !cron && !onlySigned || d.WorkflowName == "" {
 		s.cron.drop(w)
 		return 0, nil
 	}
@@ -224,6 +229,9 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 		newer := 0
 		for _, it := range list {
 			if it.ID == "" || it.CreatedOn == nil || it.CreatedOn.Before(d.CreatedAt) {
+				continue
+			}
+			if onlySigned && !strings.HasPrefix(it.ID, signedInstancePrefix) {
 				continue
 			}
 			newer++

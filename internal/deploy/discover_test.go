@@ -26,6 +26,10 @@ func (fixedSecrets) OpenWorkflowSecret(*edgeflow.Workflow, edgeflow.WorkflowEnvV
 	return "", nil
 }
 func (fixedSecrets) OpenEnvVar(*edgeflow.EnvVar) (string, error) { return "", nil }
+func (fixedSecrets) SealDeploymentSecret(_, _, value string) string {
+	return value
+}
+func (fixedSecrets) OpenDeploymentSecret(_, _, sealed string) (string, error) { return sealed, nil }
 
 // cfStub is the Cloudflare Workflows API: a list of instances (one older
 // than the deployment, one newer) and the newer one's status; it fails the

@@ -160,6 +160,9 @@ func (s *Service) deliverEvent(ctx context.Context, w *edgeflow.Workflow, d *edg
 		return nil, &edgeflow.Error{Code: edgeflow.EInternal, Message: "the deployment URL is invalid", Err: err}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
+	if err := s.authorizeWorkerRequest(hreq, d); err != nil {
+		return nil, err
+	}
 	res, err := s.http.Do(hreq)
 	if err != nil {
 		return nil, &edgeflow.Error{Code: edgeflow.EProviderUnavailable,

@@ -24,3 +24,11 @@ func (x sealerSecrets) OpenWorkflowSecret(w *edgeflow.Workflow, v edgeflow.Workf
 }
 
 func (x sealerSecrets) OpenEnvVar(v *edgeflow.EnvVar) (string, error) { return x.s.OpenEnvVar(v) }
+
+func (x sealerSecrets) SealDeploymentSecret(deploymentID, kind, value string) string {
+	return x.s.SealString(value, secret.DeploymentSecretAD(deploymentID, kind))
+}
+
+func (x sealerSecrets) OpenDeploymentSecret(deploymentID, kind, sealed string) (string, error) {
+	return x.s.OpenString(sealed, secret.DeploymentSecretAD(deploymentID, kind))
+}

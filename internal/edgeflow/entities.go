@@ -119,9 +119,12 @@ type Route struct {
 	ZoneName string `json:"zoneName"`
 }
 
-// DeployConfig holds deploy-time settings of a workflow.
+// DeployConfig holds deploy-time settings of a workflow. PublicTrigger lets
+// outside callers create instances of a deployed workflow with requests
+// signed by the deployment's trigger secret (docs/deploy.md).
 type DeployConfig struct {
-	Route *Route `json:"route,omitempty"`
+	Route         *Route `json:"route,omitempty"`
+	PublicTrigger bool   `json:"publicTrigger,omitempty"`
 }
 
 // Workflow is a workflow or a function (Kind "script"). CurrentVersionID is the
@@ -166,7 +169,10 @@ const (
 	DeploymentRemoved  = "removed"  // taken down
 )
 
-// Deployment links a workflow version to a connection.
+// Deployment links a workflow version to a connection. A workflow's
+// deployment holds its worker token and, when its public trigger is enabled,
+// the trigger's signing secret, both sealed (internal/secret) and never
+// shown in JSON.
 type Deployment struct {
 	ID           string     `json:"id"`
 	WorkflowID   string     `json:"workflowId"`
@@ -180,6 +186,13 @@ type Deployment struct {
 	CreatedBy    string     `json:"createdBy,omitempty"`
 	CreatedAt    time.Time  `json:"createdAt"`
 	RemovedAt    *time.Time `json:"removedAt,omitempty"`
+	// SealedWorkerToken is the sealed token callers of the worker send
+	// (docs/deploy.md, "Who may call a deployed workflow"); "" for a
+	// function.
+	SealedWorkerToken string `json:"-"`
+	// SealedTriggerSecret is the sealed signing secret of the public
+	// trigger; "" when it is not enabled.
+	SealedTriggerSecret string `json:"-"`
 }
 
 // Run states of SPEC.md.

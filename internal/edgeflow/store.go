@@ -115,6 +115,10 @@ type Store interface {
 	// tenant, oldest first, for background work (run discovery); never for
 	// a client.
 	ListActiveDeployments(ctx context.Context) ([]Deployment, error)
+	// SetDeploymentSecrets replaces the sealed worker token and trigger
+	// secret of the active deployment id (a redeploy of the same version
+	// rotates them); ENotFound when no active deployment has that id.
+	SetDeploymentSecrets(ctx context.Context, id, sealedWorkerToken, sealedTriggerSecret string) error
 	// ListWorkflowsUsingNode names the workflows of the organization whose
 	// active deployment's version uses marketplace node nodeID.
 	ListWorkflowsUsingNode(ctx context.Context, organizationID, nodeID string) ([]Workflow, error)

@@ -272,12 +272,12 @@ func (s *Store) DeleteVersion(ctx context.Context, workflowID, id string) error 
 }
 
 const deploymentCols = `id, workflow_id, project_id, version_id, connection_id, status, url, script_name, workflow_name,
-	created_by, created_at, removed_at`
+	created_by, created_at, removed_at, worker_token, trigger_secret`
 
 func scanDeployment(sc rowScanner) (edgeflow.Deployment, error) {
 	var d edgeflow.Deployment
 	err := sc.Scan(&d.ID, &d.WorkflowID, &d.ProjectID, &d.VersionID, &d.ConnectionID, &d.Status, &d.URL, &d.ScriptName,
-		&d.WorkflowName, &d.CreatedBy, timeCol{&d.CreatedAt}, nullTimeCol{&d.RemovedAt})
+		&d.WorkflowName, &d.CreatedBy, timeCol{&d.CreatedAt}, nullTimeCol{&d.RemovedAt}, &d.SealedWorkerToken, &d.SealedTriggerSecret)
 	return d, err
 }
 
@@ -308,9 +308,9 @@ func (s *Store) RecordDeployment(ctx context.Context, d *edgeflow.Deployment) er
 			return dbErr(err, "deployment", "", "")
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO deployments (`+deploymentCols+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL)`,
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, $12, $13)`,
 			d.ID, d.WorkflowID, d.ProjectID, d.VersionID, d.ConnectionID, d.Status, d.URL, d.ScriptName, d.WorkflowName,
-			d.CreatedBy, ts(d.CreatedAt)); err != nil {
+			d.CreatedBy, ts(d.CreatedAt), d.SealedWorkerToken, d.SealedTriggerSecret); err != nil {
 			return dbErr(err, "deployment", "", "workflow")
 		}
 		_, err := tx.Exec(ctx, `UPDATE workflows SET active_version_id = $1 WHERE id = $2`, d.VersionID, d.WorkflowID)
@@ -344,6 +344,23 @@ func (s *Store) ListDeployments(ctx context.Context, f edgeflow.DeploymentFilter
 			d, err := scanDeployment(sc)
 			return d, timeKey(d.CreatedAt), d.ID, err
 		})
+}
+
+// SetDeploymentSecrets replaces the sealed worker token and trigger secret
+// of the active deployment id; ENotFound when no active deployment has that
+// id.
+func (s *Store) SetDeploymentSecrets(ctx context.Context, id, sealedWorkerToken, sealedTriggerSecret string) error {
+	return s.write(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE deployments SET worker_token = $1, trigger_secret = $2
+			WHERE id = $3 AND status = 'active'`, sealedWorkerToken, sealedTriggerSecret, id)
+		if err != nil {
+			return dbErr(err, "deployment", "", "")
+		}
+		if tag.RowsAffected() == 0 {
+			return edgeflow.Errorf(edgeflow.ENotFound, "deployment not found")
+		}
+		return nil
+	})
 }
 
 // ListActiveDeployments returns every active deployment, oldest first.

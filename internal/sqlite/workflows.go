@@ -324,12 +324,12 @@ func (s *Store) DeleteVersion(ctx context.Context, workflowID, id string) error 
 }
 
 const deploymentCols = `id, workflow_id, project_id, version_id, connection_id, status, url, script_name, workflow_name,
-	created_by, created_at, removed_at`
+	created_by, created_at, removed_at, worker_token, trigger_secret`
 
 func scanDeployment(sc rowScanner) (edgeflow.Deployment, error) {
 	var d edgeflow.Deployment
 	err := sc.Scan(&d.ID, &d.WorkflowID, &d.ProjectID, &d.VersionID, &d.ConnectionID, &d.Status, &d.URL, &d.ScriptName,
-		&d.WorkflowName, &d.CreatedBy, timeCol{&d.CreatedAt}, nullTimeCol{&d.RemovedAt})
+		&d.WorkflowName, &d.CreatedBy, timeCol{&d.CreatedAt}, nullTimeCol{&d.RemovedAt}, &d.SealedWorkerToken, &d.SealedTriggerSecret)
 	return d, err
 }
 
@@ -360,9 +360,9 @@ func (s *Store) RecordDeployment(ctx context.Context, d *edgeflow.Deployment) er
 			return dbErr(err, "deployment", "", "")
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO deployments (`+deploymentCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
 			d.ID, d.WorkflowID, d.ProjectID, d.VersionID, d.ConnectionID, d.Status, d.URL, d.ScriptName, d.WorkflowName,
-			d.CreatedBy, micros(d.CreatedAt)); err != nil {
+			d.CreatedBy, micros(d.CreatedAt), d.SealedWorkerToken, d.SealedTriggerSecret); err != nil {
 			return dbErr(err, "deployment", "", "workflow")
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE workflows SET active_version_id = ? WHERE id = ?`, d.VersionID, d.WorkflowID)
@@ -396,6 +396,23 @@ func (s *Store) ListDeployments(ctx context.Context, f edgeflow.DeploymentFilter
 			d, err := scanDeployment(sc)
 			return d, timeKey(d.CreatedAt), d.ID, err
 		})
+}
+
+// SetDeploymentSecrets replaces the sealed worker token and trigger secret
+// of the active deployment id; ENotFound when no active deployment has that
+// id.
+func (s *Store) SetDeploymentSecrets(ctx context.Context, id, sealedWorkerToken, sealedTriggerSecret string) error {
+	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE deployments SET worker_token = ?, trigger_secret = ?
+			WHERE id = ? AND status = 'active'`, sealedWorkerToken, sealedTriggerSecret, id)
+		if err != nil {
+			return dbErr(err, "deployment", "", "")
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return edgeflow.Errorf(edgeflow.ENotFound, "deployment not found")
+		}
+		return nil
+	})
 }
 
 // ListActiveDeployments returns every active deployment, oldest first.

@@ -42,6 +42,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"VersionNumberingConcurrent", testVersionNumberingConcurrent},
 		{"DeleteVersionRules", testDeleteVersionRules},
 		{"Deployments", testDeployments},
+		{"DeploymentSecrets", testDeploymentSecrets},
 		{"ListWorkflowsUsingNode", testListWorkflowsUsingNode},
 		{"Runs", testRuns},
 		{"RunsDueForRefresh", testRunsDueForRefresh},
@@ -920,6 +921,38 @@ func testDeployments(t *testing.T, s edgeflow.Store) {
 	active, err = s.ListActiveDeployments(ctx)
 	must(t, err)
 	diff(t, "ListActiveDeployments after removals", active, []edgeflow.Deployment{*d4})
+}
+
+func testDeploymentSecrets(t *testing.T, s edgeflow.Store) {
+	ctx := t.Context()
+	a := newTenant(t, s)
+	w := newWorkflow(t, s, a.project.ID, "w")
+	v1 := newVersion(t, s, w.ID)
+	c := newConnection(t, s, a.org.ID)
+
+	d1 := &edgeflow.Deployment{WorkflowID: w.ID, VersionID: v1.ID, ConnectionID: c.ID, URL: "http://a/1", ScriptName: "ef-w",
+		WorkflowName: "ef-w-wf", SealedWorkerToken: "sealed-token-1", SealedTriggerSecret: "sealed-secret-1"}
+	must(t, s.RecordDeployment(ctx, d1))
+	got, err := s.FindActiveDeployment(ctx, w.ID, c.ID)
+	must(t, err)
+	diff(t, "recorded secrets", got, d1)
+
+	must(t, s.SetDeploymentSecrets(ctx, d1.ID, "sealed-token-2", ""))
+	got, err = s.FindActiveDeployment(ctx, w.ID, c.ID)
+	must(t, err)
+	want := *d1
+	want.SealedWorkerToken, want.SealedTriggerSecret = "sealed-token-2", ""
+	diff(t, "rotated secrets", got, &want)
+	page, err := s.ListDeployments(ctx, edgeflow.DeploymentFilter{ProjectID: a.project.ID}, edgeflow.ListOptions{})
+	must(t, err)
+	diff(t, "listed secrets", page.Items, []edgeflow.Deployment{want})
+
+	d2 := deploy(t, s, w, v1, c)
+	wantCode(t, "set secrets of a replaced deployment", s.SetDeploymentSecrets(ctx, d1.ID, "x", "y"), edgeflow.ENotFound)
+	wantCode(t, "set secrets of an unknown deployment", s.SetDeploymentSecrets(ctx, "dep_missing", "x", "y"), edgeflow.ENotFound)
+	got, err = s.FindActiveDeployment(ctx, w.ID, c.ID)
+	must(t, err)
+	diff(t, "the new deployment keeps its own (none)", got, d2)
 }
 
 func activeVersion(t *testing.T, s edgeflow.Store, projectID, workflowID, want string) {

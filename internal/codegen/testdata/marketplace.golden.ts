@@ -8,6 +8,8 @@ import slackMessage_2_0_0 from "./nodes/slack-message@2.0.0";
 
 /** The bindings and variables this workflow reads from env. */
 export interface Env {
+  EDGEFLOW_TRIGGER_SECRET: string | undefined;
+  EDGEFLOW_WORKER_TOKEN: string;
   KV: KVNamespace;
   SLACK_BOT_TOKEN: string;
   WORKFLOW: Workflow;
@@ -50,19 +52,30 @@ export default {
       if (request.method === "GET") {
         const instanceId = new URL(request.url).searchParams.get("instanceId");
         if (!instanceId) return new Response("OK");
+        if (!(await workerTokenMatches(request, env.EDGEFLOW_WORKER_TOKEN))) return workerUnauthorized(workerTokenRequired);
         const instance = await env.WORKFLOW.get(instanceId);
         return Response.json({ instanceId, ...(await instance.status()) });
       }
       if (request.method !== "POST") return new Response("OK");
-      const params = await readJSON(request);
+      const text = await request.text();
+      // Without the deployment token, only a signed public trigger may create an instance.
+      let signedId: string | undefined;
+      if (!(await workerTokenMatches(request, env.EDGEFLOW_WORKER_TOKEN))) {
+        const verified = await verifyTriggerSignature(request, env.EDGEFLOW_TRIGGER_SECRET, text);
+        if (typeof verified !== "string") return verified;
+        signedId = verified;
+      }
+      const params = parseBodyJSON(text);
       if (params === undefined) return Response.json({ message: "the request body is not valid JSON" }, { status: 400 });
       // An event for a waiting instance (wait_for_event nodes).
       if (typeof params?.instanceId === "string" && typeof params?.eventType === "string") {
+        if (signedId) return workerUnauthorized("sending an event needs the deployment token");
         const instance = await env.WORKFLOW.get(params.instanceId);
         await instance.sendEvent({ type: params.eventType, payload: params.payload ?? {} });
         return Response.json({ instanceId: params.instanceId, eventType: params.eventType });
       }
-      // The caller may choose the instance id (edgeflow uses its run id).
+      if (signedId) return createSignedInstance(env.WORKFLOW, signedId, params);
+      // The token holder may choose the instance id (edgeflow uses its run id).
       const id = request.headers.get("X-Edgeflow-Instance-Id");
       const instance = await env.WORKFLOW.create(id ? { id, params } : { params });
       return Response.json({ instanceId: instance.id });
@@ -86,6 +99,96 @@ function toText(value: unknown): string {
 function errorInfo(error: unknown): { name: string; message: string } {
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: "Error", message: String(error) };
+}
+
+const workerTokenRequired = "this workflow's worker needs the deployment's token: Authorization: Bearer <token>";
+
+/** A 401 answer with a JSON message. */
+function workerUnauthorized(message: string): Response {
+  return Response.json({ message }, { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="edgeflow"' } });
+}
+
+/** The SHA-256 digest of text. */
+async function workerDigest(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+}
+
+/**
+ * Whether the request carries the deployment's token as "Authorization:
+ * Bearer <token>". The digests of both are compared in constant time.
+ */
+async function workerTokenMatches(request: Request, expected: string): Promise<boolean> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("Authorization") ?? "");
+  if (!match || !expected) return false;
+  const [got, want] = await Promise.all([workerDigest(match[1]), workerDigest(expected)]);
+  let diff = 0;
+  for (let i = 0; i < want.length; i++) diff |= got[i] ^ want[i];
+  return diff === 0;
+}
+
+/**
+ * Checks the signature of a public trigger request: X-Edgeflow-Timestamp
+ * (Unix seconds, at most 5 minutes from now) and X-Edgeflow-Signature
+ * ("v1=" and the hex HMAC-SHA256 of "<timestamp>.<body>" with the trigger
+ * secret). Answers the instance id the request creates, derived from its
+ * signature so that a replay finds it taken, or a 401 response.
+ */
+async function verifyTriggerSignature(request: Request, secret: string | undefined, body: string): Promise<string | Response> {
+  if (!secret) return workerUnauthorized(workerTokenRequired);
+  const timestamp = request.headers.get("X-Edgeflow-Timestamp") ?? "";
+  const signature = /^v1=([0-9a-f]{64})$/i.exec((request.headers.get("X-Edgeflow-Signature") ?? "").trim());
+  if (!timestamp && !signature) return workerUnauthorized(workerTokenRequired + ", or a signed request (X-Edgeflow-Timestamp, X-Edgeflow-Signature)");
+  if (!/^[0-9]{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) {
+    return workerUnauthorized("X-Edgeflow-Timestamp must be the current time in Unix seconds (within 5 minutes)");
+  }
+  if (!signature) return workerUnauthorized("X-Edgeflow-Signature must be v1= and 64 hex digits");
+  const mac = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) mac[i] = parseInt(signature[1].slice(2 * i, 2 * i + 2), 16);
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  if (!(await crypto.subtle.verify("HMAC", key, mac, encoder.encode(timestamp + "." + body)))) {
+    return workerUnauthorized("the signature does not match the request");
+  }
+  return "sig_" + signature[1].slice(0, 40).toLowerCase();
+}
+
+/**
+ * Lets a request reach a workflow's trigger code when it carries the token
+ * or, for a POST, a valid signature; otherwise answers 401.
+ */
+async function authorizeWorkerTrigger(request: Request, token: string, secret: string | undefined): Promise<Response | null> {
+  if (await workerTokenMatches(request, token)) return null;
+  if (request.method !== "POST") return workerUnauthorized(workerTokenRequired);
+  const verified = await verifyTriggerSignature(request, secret, await request.clone().text());
+  return typeof verified === "string" ? null : verified;
+}
+
+/**
+ * Creates the instance of a signed public trigger. Its id is taken when the
+ * same signed request came before: that replay answers 409 (checked before
+ * and, for a concurrent replay the provider refuses, after the create).
+ */
+async function createSignedInstance(workflow: Workflow, id: string, params: unknown): Promise<Response> {
+  const replay = () => Response.json({ message: "this signed request was already accepted" }, { status: 409 });
+  const exists = () => workflow.get(id).then(() => true, () => false);
+  if (await exists()) return replay();
+  try {
+    const instance = await workflow.create({ id, params });
+    return Response.json({ instanceId: instance.id });
+  } catch (caught) {
+    if (await exists()) return replay();
+    throw caught;
+  }
+}
+
+/** text as JSON: {} when blank, undefined when not JSON. */
+function parseBodyJSON(text: string): any {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The request's JSON body: {} when empty, undefined when not JSON. */

@@ -3,14 +3,16 @@
 //
 // plan.json: {"workers": [{"name", "bundle" (path of the bundled ES module),
 //   "workflowName"?, "className"?, "vars"?}],
-//   "cases": [{"worker", "method"?, "body"?, "headers"?, "events"?: [{"type", "payload"}]}]}
+//   "cases": [{"worker", "method"?, "path"?, "body"?, "headers"?, "events"?: [{"type", "payload"}]}]}
 //
-// Each case sends one request to its worker's fetch handler. For a workflow
-// (a worker with a className) the handler's {"instanceId"} answer is then
+// Each case sends one request to its worker's fetch handler (path, e.g.
+// "?instanceId=x", is appended to the worker's URL). For a workflow (a
+// worker with a className) the handler's {"instanceId"} answer is then
 // polled through the handler's GET ?instanceId= until the instance finishes;
 // while it waits, the case's events are delivered one by one through the
-// handler's POST {instanceId, eventType, payload}. Prints one JSON line per
-// case: {"status", "body", "instance"?}.
+// handler's POST {instanceId, eventType, payload}. Polls and events carry
+// the worker's EDGEFLOW_WORKER_TOKEN var as a bearer token. Prints one JSON
+// line per case: {"status", "body", "instance"?}.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -39,8 +41,8 @@ const mf = new Miniflare({
   })),
 });
 
-async function call(worker, method, body, headers) {
-  const res = await mf.dispatchFetch(`http://${worker}.test/`, {
+async function call(worker, method, body, headers, path) {
+  const res = await mf.dispatchFetch(`http://${worker}.test/${path ?? ""}`, {
     method,
     headers: { "content-type": "application/json", ...(headers ?? {}) },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
@@ -56,10 +58,11 @@ async function call(worker, method, body, headers) {
 try {
   for (const c of plan.cases) {
     const method = c.method ?? "POST";
-    const first = await call(c.worker, method, method === "GET" ? undefined : c.body ?? {}, c.headers);
+    const first = await call(c.worker, method, method === "GET" ? undefined : c.body ?? {}, c.headers, c.path);
     const result = { status: first.status, body: first.body };
     if (c.header) result.header = first.headers[c.header.toLowerCase()] ?? null;
     const w = plan.workers.find((x) => x.name === c.worker);
+    const auth = { authorization: `Bearer ${w.vars?.EDGEFLOW_WORKER_TOKEN ?? ""}` };
     if (w.className && method === "POST" && first.body && first.body.instanceId) {
       const id = first.body.instanceId;
       const events = [...(c.events ?? [])];
@@ -67,7 +70,7 @@ try {
       let status;
       let nextEvent = Date.now() + 200;
       for (;;) {
-        const s = await mf.dispatchFetch(`http://${c.worker}.test/?instanceId=${encodeURIComponent(id)}`);
+        const s = await mf.dispatchFetch(`http://${c.worker}.test/?instanceId=${encodeURIComponent(id)}`, { headers: auth });
         status = await s.json();
         if (final.has(status.status)) break;
         // Events go out one by one while the instance runs (Workflows keep an
@@ -75,7 +78,7 @@ try {
         if (events.length > 0 && Date.now() >= nextEvent) {
           nextEvent = Date.now() + 300;
           const ev = events.shift();
-          await call(c.worker, "POST", { instanceId: id, eventType: ev.type, payload: ev.payload });
+          await call(c.worker, "POST", { instanceId: id, eventType: ev.type, payload: ev.payload }, auth);
         }
         if (Date.now() > deadline) break;
         await sleep(100);

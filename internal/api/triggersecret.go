@@ -1,0 +1,39 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// handleTriggerSecret answers the signing secret of the workflow's public
+// trigger on ?connectionId= (deployConfig.publicTrigger, docs/deploy.md):
+// the worker URL, the secret and how to sign. Scope deploy: the secret lets
+// anyone who holds it start runs.
+func (s *Server) handleTriggerSecret(w http.ResponseWriter, r *http.Request) error {
+	dep, err := s.deployer()
+	if err != nil {
+		return err
+	}
+	p := PrincipalFrom(r)
+	projectID, err := p.Project()
+	if err != nil {
+		return err
+	}
+	workflowID := r.PathValue("workflowId")
+	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
+		return err
+	}
+	connectionID := r.URL.Query().Get("connectionId")
+	if strings.TrimSpace(connectionID) == "" {
+		return edgeflow.Invalid("?connectionId", "connectionId is required")
+	}
+	secret, err := dep.FindTriggerSecret(r.Context(), p.OrganizationID, projectID, workflowID, connectionID)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, secret)
+	return nil
+}

@@ -1,0 +1,268 @@
+package codegen
+
+// Access to a deployed workflow's worker (docs/compiler.md, "Who may call a
+// workflow's worker"). Creating an instance, reading an instance's status
+// and sending an event need the deployment's token, which the deploy binds
+// as the secret WorkerTokenBinding and which callers send as
+// "Authorization: Bearer <token>". When the deploy also binds
+// TriggerSecretBinding (deployConfig.publicTrigger), a request signed with
+// that secret may create an instance, and nothing else. A function's worker
+// stays public (SPEC.md, "Direct invocation of a function").
+
+// WorkerTokenBinding is the secret binding holding a workflow deployment's
+// token. The generated code reads it; the deploy supplies its value.
+const WorkerTokenBinding = "EDGEFLOW_WORKER_TOKEN"
+
+// TriggerSecretBinding is the secret binding holding the signing secret of a
+// workflow's public trigger; unbound when the trigger is not public.
+const TriggerSecretBinding = "EDGEFLOW_TRIGGER_SECRET"
+
+// Headers of a signed public trigger request.
+const (
+	SignatureTimestampHeader = "X-Edgeflow-Timestamp"
+	SignatureHeader          = "X-Edgeflow-Signature"
+)
+
+// SignatureWindowSeconds is how far a signed request's timestamp may be from
+// the worker's clock.
+const SignatureWindowSeconds = 300
+
+// workerAuthEnv declares the two secrets of a workflow's worker.
+func (g *gen) workerAuthEnv() {
+	g.env[WorkerTokenBinding] = "string"
+	g.bindings[WorkerTokenBinding] = Binding{Name: WorkerTokenBinding, Type: BindingSecretText}
+	g.env[TriggerSecretBinding] = "string | undefined"
+	g.bindings[TriggerSecretBinding] = Binding{Name: TriggerSecretBinding, Type: BindingSecretText}
+	g.helpers[helperWorkerAuth] = true
+}
+
+// workflowFetch writes the default fetch body of a workflow.
+func (g *gen) workflowFetch() {
+	g.line("if (request.method === \"GET\") {")
+	g.line(`  const instanceId = new URL(request.url).searchParams.get("instanceId");`)
+	g.line("  if (!instanceId) return new Response(\"OK\");")
+	g.line("  if (!(await workerTokenMatches(request, env.%s))) return workerUnauthorized(workerTokenRequired);", WorkerTokenBinding)
+	g.line("  const instance = await env.%s.get(instanceId);", workflowBinding)
+	g.line("  return Response.json({ instanceId, ...(await instance.status()) });")
+	g.line("}")
+	g.line(`if (request.method !== "POST") return new Response("OK");`)
+	g.line("const text = await request.text();")
+	g.line("// Without the deployment token, only a signed public trigger may create an instance.")
+	if g.js {
+		g.line("let signedId;")
+	} else {
+		g.line("let signedId: string | undefined;")
+	}
+	g.line("if (!(await workerTokenMatches(request, env.%s))) {", WorkerTokenBinding)
+	g.line("  const verified = await verifyTriggerSignature(request, env.%s, text);", TriggerSecretBinding)
+	g.line(`  if (typeof verified !== "string") return verified;`)
+	g.line("  signedId = verified;")
+	g.line("}")
+	g.line("const params = parseBodyJSON(text);")
+	g.line(`if (params === undefined) return Response.json({ message: "the request body is not valid JSON" }, { status: 400 });`)
+	g.line("// An event for a waiting instance (wait_for_event nodes).")
+	g.line(`if (typeof params?.instanceId === "string" && typeof params?.eventType === "string") {`)
+	g.line(`  if (signedId) return workerUnauthorized("sending an event needs the deployment token");`)
+	g.line("  const instance = await env.%s.get(params.instanceId);", workflowBinding)
+	g.line("  await instance.sendEvent({ type: params.eventType, payload: params.payload ?? {} });")
+	g.line("  return Response.json({ instanceId: params.instanceId, eventType: params.eventType });")
+	g.line("}")
+	g.line("if (signedId) return createSignedInstance(env.%s, signedId, params);", workflowBinding)
+	g.line("// The token holder may choose the instance id (edgeflow uses its run id).")
+	g.line(`const id = request.headers.get("X-Edgeflow-Instance-Id");`)
+	g.line("const instance = await env.%s.create(id ? { id, params } : { params });", workflowBinding)
+	g.line("return Response.json({ instanceId: instance.id });")
+}
+
+// workflowTriggerGuard writes, before a workflow's triggerCode, the check
+// that the request carries the token or, for a POST, a valid signature.
+func (g *gen) workflowTriggerGuard() {
+	g.line("{")
+	g.line("  const denied = await authorizeWorkerTrigger(request, env.%s, env.%s);", WorkerTokenBinding, TriggerSecretBinding)
+	g.line("  if (denied) return denied;")
+	g.line("}")
+}
+
+const workerAuthTS = `
+const workerTokenRequired = "this workflow's worker needs the deployment's token: Authorization: Bearer <token>";
+
+/** A 401 answer with a JSON message. */
+function workerUnauthorized(message: string): Response {
+  return Response.json({ message }, { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="edgeflow"' } });
+}
+
+/** The SHA-256 digest of text. */
+async function workerDigest(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+}
+
+/**
+ * Whether the request carries the deployment's token as "Authorization:
+ * Bearer <token>". The digests of both are compared in constant time.
+ */
+async function workerTokenMatches(request: Request, expected: string): Promise<boolean> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("Authorization") ?? "");
+  if (!match || !expected) return false;
+  const [got, want] = await Promise.all([workerDigest(match[1]), workerDigest(expected)]);
+  let diff = 0;
+  for (let i = 0; i < want.length; i++) diff |= got[i] ^ want[i];
+  return diff === 0;
+}
+
+/**
+ * Checks the signature of a public trigger request: X-Edgeflow-Timestamp
+ * (Unix seconds, at most 5 minutes from now) and X-Edgeflow-Signature
+ * ("v1=" and the hex HMAC-SHA256 of "<timestamp>.<body>" with the trigger
+ * secret). Answers the instance id the request creates, derived from its
+ * signature so that a replay finds it taken, or a 401 response.
+ */
+async function verifyTriggerSignature(request: Request, secret: string | undefined, body: string): Promise<string | Response> {
+  if (!secret) return workerUnauthorized(workerTokenRequired);
+  const timestamp = request.headers.get("X-Edgeflow-Timestamp") ?? "";
+  const signature = /^v1=([0-9a-f]{64})$/i.exec((request.headers.get("X-Edgeflow-Signature") ?? "").trim());
+  if (!timestamp && !signature) return workerUnauthorized(workerTokenRequired + ", or a signed request (X-Edgeflow-Timestamp, X-Edgeflow-Signature)");
+  if (!/^[0-9]{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) {
+    return workerUnauthorized("X-Edgeflow-Timestamp must be the current time in Unix seconds (within 5 minutes)");
+  }
+  if (!signature) return workerUnauthorized("X-Edgeflow-Signature must be v1= and 64 hex digits");
+  const mac = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) mac[i] = parseInt(signature[1].slice(2 * i, 2 * i + 2), 16);
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  if (!(await crypto.subtle.verify("HMAC", key, mac, encoder.encode(timestamp + "." + body)))) {
+    return workerUnauthorized("the signature does not match the request");
+  }
+  return "sig_" + signature[1].slice(0, 40).toLowerCase();
+}
+
+/**
+ * Lets a request reach a workflow's trigger code when it carries the token
+ * or, for a POST, a valid signature; otherwise answers 401.
+ */
+async function authorizeWorkerTrigger(request: Request, token: string, secret: string | undefined): Promise<Response | null> {
+  if (await workerTokenMatches(request, token)) return null;
+  if (request.method !== "POST") return workerUnauthorized(workerTokenRequired);
+  const verified = await verifyTriggerSignature(request, secret, await request.clone().text());
+  return typeof verified === "string" ? null : verified;
+}
+
+/**
+ * Creates the instance of a signed public trigger. Its id is taken when the
+ * same signed request came before: that replay answers 409 (checked before
+ * and, for a concurrent replay the provider refuses, after the create).
+ */
+async function createSignedInstance(workflow: Workflow, id: string, params: unknown): Promise<Response> {
+  const replay = () => Response.json({ message: "this signed request was already accepted" }, { status: 409 });
+  const exists = () => workflow.get(id).then(() => true, () => false);
+  if (await exists()) return replay();
+  try {
+    const instance = await workflow.create({ id, params });
+    return Response.json({ instanceId: instance.id });
+  } catch (caught) {
+    if (await exists()) return replay();
+    throw caught;
+  }
+}
+
+/** text as JSON: {} when blank, undefined when not JSON. */
+function parseBodyJSON(text: string): any {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+`
+
+const workerAuthJS = `
+const workerTokenRequired = "this workflow's worker needs the deployment's token: Authorization: Bearer <token>";
+
+/** A 401 answer with a JSON message. */
+function workerUnauthorized(message) {
+  return Response.json({ message }, { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="edgeflow"' } });
+}
+
+/** The SHA-256 digest of text. */
+async function workerDigest(text) {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+}
+
+/**
+ * Whether the request carries the deployment's token as "Authorization:
+ * Bearer <token>". The digests of both are compared in constant time.
+ */
+async function workerTokenMatches(request, expected) {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("Authorization") ?? "");
+  if (!match || !expected) return false;
+  const [got, want] = await Promise.all([workerDigest(match[1]), workerDigest(expected)]);
+  let diff = 0;
+  for (let i = 0; i < want.length; i++) diff |= got[i] ^ want[i];
+  return diff === 0;
+}
+
+/**
+ * Checks the signature of a public trigger request: X-Edgeflow-Timestamp
+ * (Unix seconds, at most 5 minutes from now) and X-Edgeflow-Signature
+ * ("v1=" and the hex HMAC-SHA256 of "<timestamp>.<body>" with the trigger
+ * secret). Answers the instance id the request creates, derived from its
+ * signature so that a replay finds it taken, or a 401 response.
+ */
+async function verifyTriggerSignature(request, secret, body) {
+  if (!secret) return workerUnauthorized(workerTokenRequired);
+  const timestamp = request.headers.get("X-Edgeflow-Timestamp") ?? "";
+  const signature = /^v1=([0-9a-f]{64})$/i.exec((request.headers.get("X-Edgeflow-Signature") ?? "").trim());
+  if (!timestamp && !signature) return workerUnauthorized(workerTokenRequired + ", or a signed request (X-Edgeflow-Timestamp, X-Edgeflow-Signature)");
+  if (!/^[0-9]{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) {
+    return workerUnauthorized("X-Edgeflow-Timestamp must be the current time in Unix seconds (within 5 minutes)");
+  }
+  if (!signature) return workerUnauthorized("X-Edgeflow-Signature must be v1= and 64 hex digits");
+  const mac = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) mac[i] = parseInt(signature[1].slice(2 * i, 2 * i + 2), 16);
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  if (!(await crypto.subtle.verify("HMAC", key, mac, encoder.encode(timestamp + "." + body)))) {
+    return workerUnauthorized("the signature does not match the request");
+  }
+  return "sig_" + signature[1].slice(0, 40).toLowerCase();
+}
+
+/**
+ * Lets a request reach a workflow's trigger code when it carries the token
+ * or, for a POST, a valid signature; otherwise answers 401.
+ */
+async function authorizeWorkerTrigger(request, token, secret) {
+  if (await workerTokenMatches(request, token)) return null;
+  if (request.method !== "POST") return workerUnauthorized(workerTokenRequired);
+  const verified = await verifyTriggerSignature(request, secret, await request.clone().text());
+  return typeof verified === "string" ? null : verified;
+}
+
+/**
+ * Creates the instance of a signed public trigger. Its id is taken when the
+ * same signed request came before: that replay answers 409 (checked before
+ * and, for a concurrent replay the provider refuses, after the create).
+ */
+async function createSignedInstance(workflow, id, params) {
+  const replay = () => Response.json({ message: "this signed request was already accepted" }, { status: 409 });
+  const exists = () => workflow.get(id).then(() => true, () => false);
+  if (await exists()) return replay();
+  try {
+    const instance = await workflow.create({ id, params });
+    return Response.json({ instanceId: instance.id });
+  } catch (caught) {
+    if (await exists()) return replay();
+    throw caught;
+  }
+}
+
+/** text as JSON: {} when blank, undefined when not JSON. */
+function parseBodyJSON(text) {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+`
