@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edgeflow/edgeflow/internal/auth"
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/localedge"
@@ -69,6 +70,8 @@ type Server struct {
 	metrics *metrics
 	openAPI []byte // the OpenAPI document (openapi.go)
 
+	dummy *auth.Dummy // compared against for an unknown email at sign-in
+
 	touchMu   sync.Mutex
 	lastTouch map[string]time.Time // API key id → last recorded use
 }
@@ -109,6 +112,7 @@ func New(cfg Config) (*Server, error) {
 		limiter:   ratelimit.New(cfg.RateCounter, cfg.Now),
 		mux:       http.NewServeMux(),
 		lastTouch: map[string]time.Time{},
+		dummy:     auth.NewDummy(cfg.BcryptCost),
 	}
 	s.routes = s.routeTable()
 	s.metrics = newMetrics(s.routes)

@@ -61,6 +61,7 @@ type world struct {
 
 type worldOptions struct {
 	limits ratelimit.Limits
+	now    func() time.Time // the server's clock; nil means time.Now
 }
 
 func newWorld(t *testing.T, opts ...worldOptions) *world {
@@ -79,7 +80,7 @@ func newWorld(t *testing.T, opts ...worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost})
+	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost, Now: o.now})
 	if err != nil {
 		t.Fatal(err)
 	}
