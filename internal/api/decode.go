@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,7 +31,10 @@ const MaxIRBodyBytes = 8 << 20
 //   - a body over MaxBodyBytes: 413 payload_too_large;
 //   - malformed JSON, an empty body, or data after the JSON value: 400 bad_request;
 //   - a value of the wrong type: 422 validation_failed, path of the field;
-//   - a field v does not have: 422 validation_failed, path of the field.
+//   - a field v does not have, or has under another case: 422
+//     validation_failed, path of the field;
+//   - text that is not valid UTF-8, a key repeated in an object, or null
+//     for the body: 400 bad_request, path of the value (strictCheck).
 func decode(r *http.Request, v any) error {
 	body, err := readBody(r)
 	if err != nil {
@@ -51,7 +55,7 @@ func decodeBytes(raw []byte, v any) error {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return errBadRequest("malformed JSON: unexpected data after the JSON value")
 	}
-	return nil
+	return strictCheck(raw, reflect.TypeOf(v))
 }
 
 // requestBody is a request body read into a pooled buffer. Its bytes are
@@ -112,7 +116,7 @@ func readBodyLimit(r *http.Request, limit int64) (*requestBody, error) {
 // pointer to that struct, whose field is returned by get.
 func decodeSingleField[T any](body []byte, name string, dst *T, get func(*T) json.RawMessage) (json.RawMessage, error) {
 	if plainJSON(body) {
-		if v, ok := singleField(body, name); ok {
+		if v, ok := singleField(body, name); ok && strictCheck(v, nil) == nil {
 			return v, nil
 		}
 	}
@@ -328,9 +332,8 @@ func plainNumber(b []byte, i int) int {
 }
 
 // singleField returns the value of key in the valid JSON document b when b
-// is an object whose keys are all exactly key, written without escapes; of
-// a repeated key, the last (as encoding/json reads it). ok is false for any
-// other document.
+// is the object {"<key>": value}, the key written without escapes. ok is
+// false for any other document (a repeated key too: decode refuses it).
 func singleField(b []byte, key string) (value []byte, ok bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
@@ -345,6 +348,9 @@ func singleField(b []byte, key string) (value []byte, ok bool) {
 		v := skipSpace(b, skipSpace(b, kEnd)+1) // past the colon
 		end := skipValue(b, v)
 		if end < 0 {
+			return nil, false
+		}
+		if value != nil {
 			return nil, false
 		}
 		value = b[v:end:end]
