@@ -62,7 +62,7 @@ func (s *Server) handleConnectionList(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, viewConnection))
+	writeJSON(w, http.StatusOK, newPage(r, page, viewConnection))
 	return nil
 }
 

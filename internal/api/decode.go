@@ -510,10 +510,15 @@ const (
 )
 
 // parsePage reads the cursor and limit query parameters: limit is 1..100
-// (default 50); anything else is 422 with path "?limit".
+// (default 50); anything else is 422 with path "?limit". The cursor must be
+// a nextCursor of the same list (query.go): 422 when it is not one of ours,
+// 400 when it comes from another list.
 func parsePage(r *http.Request) (edgeflow.ListOptions, error) {
 	q := r.URL.Query()
 	opts := edgeflow.ListOptions{Cursor: q.Get("cursor"), Limit: DefaultPageLimit}
+	if len(q["cursor"]) > 1 {
+		return opts, edgeflow.Invalid("?cursor", "give one cursor")
+	}
 	if raw, ok := q["limit"]; ok {
 		n, err := strconv.Atoi(raw[0])
 		if err != nil || n < 1 || n > MaxPageLimit || len(raw) > 1 {
@@ -524,7 +529,9 @@ func parsePage(r *http.Request) (edgeflow.ListOptions, error) {
 	if len(opts.Cursor) > 1024 {
 		return opts, edgeflow.Invalid("?cursor", "invalid cursor")
 	}
-	return opts, nil
+	inner, err := openCursor(r, opts.Cursor, "")
+	opts.Cursor = inner
+	return opts, err
 }
 
 // pageBody is the JSON shape of every list: {data, nextCursor}.
@@ -533,14 +540,15 @@ type pageBody[T any] struct {
 	NextCursor *string `json:"nextCursor"`
 }
 
-// newPage converts a store page, mapping each item with f.
-func newPage[T, U any](p edgeflow.Page[T], f func(T) U) pageBody[U] {
+// newPage converts a store page of the list r asked for, mapping each item
+// with f; its nextCursor is bound to that list.
+func newPage[T, U any](r *http.Request, p edgeflow.Page[T], f func(T) U) pageBody[U] {
 	out := pageBody[U]{Data: make([]U, 0, len(p.Items))}
 	for _, it := range p.Items {
 		out.Data = append(out.Data, f(it))
 	}
 	if p.NextCursor != "" {
-		c := p.NextCursor
+		c := sealCursor(r, p.NextCursor, "")
 		out.NextCursor = &c
 	}
 	return out

@@ -48,7 +48,7 @@ func (s *Server) handleEnvVarList(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, viewEnvVar))
+	writeJSON(w, http.StatusOK, newPage(r, page, viewEnvVar))
 	return nil
 }
 

@@ -249,6 +249,11 @@ func (s *Server) wrap(rt Route) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
+		if err := checkQuery(r); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		r = withCursors(r, s.Sealer)
 		if err := rt.Handler(w, r); err != nil {
 			s.writeError(w, r, err)
 		}

@@ -34,7 +34,7 @@ func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, func(p edgeflow.Project) edgeflow.Project { return p }))
+	writeJSON(w, http.StatusOK, newPage(r, page, func(p edgeflow.Project) edgeflow.Project { return p }))
 	return nil
 }
 
