@@ -60,6 +60,8 @@ func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) error {
 	checkCredentials(&p, req.Email, req.Password)
 	p.check(len(req.Name) <= 200, "/name", "name must be at most 200 characters")
 	p.check(len(req.OrganizationName) <= 200, "/organizationName", "organizationName must be at most 200 characters")
+	checkNameChars(&p, "/name", req.Name)
+	checkNameChars(&p, "/organizationName", req.OrganizationName)
 	if err := p.err(); err != nil {
 		return err
 	}

@@ -109,6 +109,7 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 		p.add("/provider", `provider must be "cloudflare" or "local"`)
 	}
 	p.check(len(req.Name) <= 200, "/name", "name must be at most 200 characters")
+	checkNameChars(&p, "/name", req.Name)
 	var creds secret.Credentials
 	if req.Credentials != nil || req.Provider == edgeflow.ProviderLocal {
 		creds = checkConnectionCredentials(&p, req.Provider, req.Credentials, secret.Credentials{})

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
@@ -47,6 +48,9 @@ func decode(r *http.Request, v any) error {
 // decodeBytes decodes the whole body raw into v with decode's rules (all but
 // the content type and size checks, which happen on reading).
 func decodeBytes(raw []byte, v any) error {
+	if !utf8.Valid(raw) {
+		return invalidUTF8(raw)
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -100,6 +104,9 @@ func readBodyLimit(r *http.Request, limit int64) (*requestBody, error) {
 		var maxErr *http.MaxBytesError
 		if errors.As(err, &maxErr) {
 			return nil, decodeError(err, nil)
+		}
+		if bodyTimedOut(err) {
+			return nil, edgeflow.Errorf(codeRequestTimeout, "the request body did not arrive within the read timeout")
 		}
 		return nil, errBadRequest("could not read the request body")
 	}

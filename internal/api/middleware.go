@@ -249,11 +249,14 @@ func (s *Server) wrap(rt Route) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		if err := checkQuery(r); err != nil {
+		if err := checkInput(r, rt); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
 		r = withCursors(r, s.Sealer)
+		if rt.ReadsBody() {
+			limitBodyTime(w, r, s.BodyReadTimeout)
+		}
 		if err := rt.Handler(w, r); err != nil {
 			s.writeError(w, r, err)
 		}

@@ -143,12 +143,15 @@ func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// checkName requires a display name of 1..200 characters.
+// checkName requires a display name of 1..200 characters without control
+// characters (names.go).
 func checkName(p *problems, path, name string) {
 	switch {
 	case name == "":
 		p.add(path, "name is required")
 	case len(name) > 200:
 		p.add(path, "name must be at most 200 characters")
+	default:
+		checkNameChars(p, path, name)
 	}
 }

@@ -15,6 +15,15 @@ import (
 	"github.com/edgeflow/edgeflow/internal/secret"
 )
 
+// checkInput runs the checks every route's query and path get before its
+// handler: checkQuery and checkResourcePath.
+func checkInput(r *http.Request, rt Route) error {
+	if err := checkQuery(r); err != nil {
+		return err
+	}
+	return checkResourcePath(r, rt)
+}
+
 // checkQuery refuses a query string that does not parse as
 // application/x-www-form-urlencoded (a bad percent-escape, a ';' separator)
 // or that holds text that is not UTF-8: 400 bad_request with path "?" or

@@ -49,6 +49,9 @@ type Config struct {
 	BcryptCost int
 	// SessionTTL is how long a session lasts; 0 means 30 days.
 	SessionTTL time.Duration
+	// BodyReadTimeout is how long a request body may take to arrive (408
+	// after); 0 means DefaultBodyReadTimeout.
+	BodyReadTimeout time.Duration
 	// SecureCookies marks the session cookie Secure (serve behind HTTPS).
 	SecureCookies bool
 	// Marketplace installs registry nodes per organization and gives the

@@ -205,6 +205,17 @@ func (w *strictWalker) object(i int, t reflect.Type, path string) (int, error) {
 	return i + 1, nil
 }
 
+// invalidUTF8 is the 400 for a body that is not valid UTF-8, with the path
+// of the first bad string when the body is otherwise valid JSON.
+func invalidUTF8(raw []byte) error {
+	if json.Valid(raw) {
+		if err := strictCheck(raw, nil); err != nil {
+			return err
+		}
+	}
+	return badText("/", "is not valid UTF-8")
+}
+
 func duplicateKey(path string) error {
 	return &edgeflow.Error{Code: edgeflow.EBadRequest, Message: "duplicate key " + path,
 		Details: []edgeflow.FieldError{{Path: path, Message: "duplicate key: each key may appear once in an object"}}}

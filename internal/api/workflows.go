@@ -273,7 +273,7 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	if req.DeployConfig != nil && req.DeployConfig.Route != nil {
 		rt := req.DeployConfig.Route
 		p.check(rt.Pattern != "" && len(rt.Pattern) <= 1000 && !strings.ContainsAny(rt.Pattern, " \n\r"), "/deployConfig/route/pattern", "route pattern is required, e.g. example.com/api/*")
-		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /\n\r"), "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
+		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /") && nameCharProblem(rt.ZoneName) == "", "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
 	}
 	if err := p.err(); err != nil {
 		return err

@@ -273,16 +273,16 @@ var fixturePaths = map[string]func(w *world) string{
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/terminate"
 	},
 	"/api/resources/kv/namespaces/{namespaceId}/keys": func(w *world) string {
-		return "/api/resources/kv/namespaces/ns1/keys?connectionId=" + w.a.connectionID
+		return "/api/resources/kv/namespaces/0123456789abcdef0123456789abcdef/keys?connectionId=" + w.a.connectionID
 	},
 	"/api/resources/kv/namespaces/{namespaceId}/values/{key...}": func(w *world) string {
-		return "/api/resources/kv/namespaces/ns1/values/k1?connectionId=" + w.a.connectionID
+		return "/api/resources/kv/namespaces/0123456789abcdef0123456789abcdef/values/k1?connectionId=" + w.a.connectionID
 	},
 	"/api/resources/d1/databases/{databaseId}/query": func(w *world) string {
-		return "/api/resources/d1/databases/db1/query?connectionId=" + w.a.connectionID
+		return "/api/resources/d1/databases/01234567-89ab-cdef-0123-456789abcdef/query?connectionId=" + w.a.connectionID
 	},
 	"/api/resources/r2/buckets/{bucketName}/objects": func(w *world) string {
-		return "/api/resources/r2/buckets/b1/objects?connectionId=" + w.a.connectionID
+		return "/api/resources/r2/buckets/bucket-1/objects?connectionId=" + w.a.connectionID
 	},
 }
 
