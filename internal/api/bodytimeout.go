@@ -46,7 +46,9 @@ func limitBodyTime(w http.ResponseWriter, r *http.Request, d time.Duration) {
 
 func (b *deadlineBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if err != nil {
+	if err == io.EOF {
+		// Read in time. After a timeout the deadline stays, so that the
+		// server does not wait for the rest of the body before closing.
 		b.once.Do(func() { b.rc.SetReadDeadline(time.Time{}) })
 	}
 	return n, err

@@ -62,6 +62,8 @@ type world struct {
 type worldOptions struct {
 	limits ratelimit.Limits
 	now    func() time.Time // the server's clock; nil means time.Now
+	// bodyReadTimeout is the server's BodyReadTimeout (0: the default).
+	bodyReadTimeout time.Duration
 }
 
 func newWorld(t *testing.T, opts ...worldOptions) *world {
@@ -80,7 +82,8 @@ func newWorld(t *testing.T, opts ...worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost, Now: o.now})
+	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost, Now: o.now,
+		BodyReadTimeout: o.bodyReadTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
