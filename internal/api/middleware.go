@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"time"
 
@@ -253,7 +254,9 @@ func (s *Server) wrap(rt Route) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		r = withCursors(r, s.Sealer)
+		if slices.Contains(rt.Query, "cursor") {
+			r = withCursors(r, s.Sealer)
+		}
 		if rt.ReadsBody() {
 			limitBodyTime(w, r, s.BodyReadTimeout)
 		}
