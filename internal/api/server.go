@@ -117,6 +117,7 @@ func New(cfg Config) (*Server, error) {
 		lastTouch: map[string]time.Time{},
 		dummy:     auth.NewDummy(cfg.BcryptCost),
 	}
+	s.dummy.Hash() // made now, so that the first unknown email at sign-in costs what later ones do
 	s.routes = s.routeTable()
 	s.metrics = newMetrics(s.routes)
 	doc, err := buildOpenAPI(s.routes)
