@@ -382,3 +382,28 @@ func TestLegitSlowishBody(t *testing.T) {
 		t.Fatalf("second request on the connection: status %d", res.StatusCode)
 	}
 }
+
+// TestAttackMalformedTextInVersions: the version submission's fast path
+// refuses the same text as every other body: bad UTF-8, unpaired surrogates,
+// repeated keys, a repeated "ir"; no version is created.
+func TestAttackMalformedTextInVersions(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	path := "/api/workflows/" + w.a.workflowID + "/versions"
+	before := w.snapshot(w.a)
+	for _, body := range []string{
+		`{"ir":` + strings.Replace(minimalIR, `"Start"`, "\"St\xffart\"", 1) + `}`,
+		`{"ir":` + strings.Replace(minimalIR, `"Start"`, `"St\udc00art"`, 1) + `}`,
+		`{"ir":` + strings.Replace(minimalIR, `"name":"Start"`, `"name":"Start","name":"Other"`, 1) + `}`,
+		`{"ir":` + minimalIR + `,"ir":` + minimalIR + `}`,
+		`{"IR":` + minimalIR + `}`,
+	} {
+		if r := w.do("POST", path, body, w.a.keyAll); r.status != 400 && r.status != 422 {
+			t.Errorf("status %d, want 400 or 422: %s", r.status, r.body)
+		}
+	}
+	if after := w.snapshot(w.a); after != before {
+		t.Errorf("a refused version changed tenant a's data")
+	}
+	w.must(201, "POST", path, `{"ir":`+strings.Replace(minimalIR, `"Start"`, `"Start ✓ \ud83d\ude80"`, 1)+`}`, w.a.keyAll)
+}
