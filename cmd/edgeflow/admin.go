@@ -49,7 +49,7 @@ func runBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var sf storeFlags
 	sf.register(fs)
 	email := fs.String("email", "", "email of the user (created, or reused when it exists)")
-	password := fs.String("password", "", "password of a new user (at least 8 characters)")
+	password := fs.String("password", "", "password of a new user (at least 8 characters, not a common password)")
 	orgName := fs.String("org", "Default", "organization name (reused when the user has one of that name)")
 	projectName := fs.String("project", "Default", "project name (reused when the organization has one with its slug)")
 	asJSON := fs.Bool("json", false, `print {"userId","organizationId","projectId","apiKey"} as JSON`)
@@ -89,8 +89,8 @@ func bootstrap(ctx context.Context, store edgeflow.Store, email, password, orgNa
 	}
 	u, err := store.FindUserByEmail(ctx, email)
 	if edgeflow.IsNotFound(err) {
-		if len(password) < auth.MinPasswordLen || len(password) > auth.MaxPasswordLen {
-			return nil, errors.New("the password must be 8 to 72 bytes")
+		if msg := auth.PasswordProblem(password, email); msg != "" {
+			return nil, errors.New("--password: " + msg)
 		}
 		hash, herr := auth.HashPassword(password, 0)
 		if herr != nil {

@@ -38,7 +38,7 @@ func (s *Server) handleAPIKeyList(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, viewAPIKey))
+	writeJSON(w, http.StatusOK, newPage(r, page, viewAPIKey))
 	return nil
 }
 

@@ -43,13 +43,8 @@ func checkCredentials(p *problems, email, password string) {
 	} else if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 {
 		p.add("/email", "email is not a valid address")
 	}
-	switch {
-	case password == "":
-		p.add("/password", "password is required")
-	case len(password) < auth.MinPasswordLen:
-		p.add("/password", "password must be at least 8 characters")
-	case len(password) > auth.MaxPasswordLen:
-		p.add("/password", "password must be at most 72 bytes")
+	if msg := auth.PasswordProblem(password, email); msg != "" {
+		p.add("/password", msg)
 	}
 }
 
@@ -65,6 +60,8 @@ func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) error {
 	checkCredentials(&p, req.Email, req.Password)
 	p.check(len(req.Name) <= 200, "/name", "name must be at most 200 characters")
 	p.check(len(req.OrganizationName) <= 200, "/organizationName", "organizationName must be at most 200 characters")
+	checkNameChars(&p, "/name", req.Name)
+	checkNameChars(&p, "/organizationName", req.OrganizationName)
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -166,7 +163,9 @@ type signInRequest struct {
 }
 
 // handleSignIn checks email and password and starts a session. A wrong
-// password and an unknown email get the same 401.
+// password and an unknown email get the same 401 after the same bcrypt work;
+// after SignInFreeFailures failures for one email, known or not, attempts
+// get 429 with Retry-After (signin_backoff.go).
 func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) error {
 	var req signInRequest
 	if err := decode(r, &req); err != nil {
@@ -179,16 +178,27 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	u, err := s.Store.FindUserByEmail(ctx, strings.TrimSpace(req.Email))
-	var hash []byte
-	switch {
-	case err == nil:
-		hash = u.PasswordHash
-	case !edgeflow.IsNotFound(err):
+	key := signInKey(req.Email)
+	if err := s.signInBackOff(ctx, w, key); err != nil {
 		return err
 	}
-	if err := auth.CheckPassword(hash, req.Password); err != nil {
+	u, err := s.Store.FindUserByEmail(ctx, strings.TrimSpace(req.Email))
+	switch {
+	case err == nil:
+		err = auth.CheckPassword(u.PasswordHash, req.Password)
+	case edgeflow.IsNotFound(err):
+		err = s.dummy.Check(req.Password) // the same bcrypt work as a wrong password
+	default:
+		return err
+	}
+	if err != nil {
+		if err := s.recordSignInFailure(ctx, key); err != nil {
+			return err
+		}
 		return errUnauthorized("wrong email or password")
+	}
+	if err := s.Store.ClearSignInFailures(ctx, key); err != nil {
+		return err
 	}
 	orgs, err := s.Store.ListOrganizationsForUser(ctx, u.ID)
 	if err != nil {

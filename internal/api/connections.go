@@ -71,7 +71,7 @@ func (s *Server) handleConnectionList(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, viewConnection))
+	writeJSON(w, http.StatusOK, newPage(r, page, viewConnection))
 	return nil
 }
 
@@ -119,6 +119,7 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 	}
 	p.check(len(req.Name) <= 200, "/name", "name must be at most 200 characters")
 	p.check(req.Scope == "" || req.Scope == ScopeOrganization || req.Scope == ScopeProject, "/scope", `scope must be "organization" or "project"`)
+	checkNameChars(&p, "/name", req.Name)
 	var creds secret.Credentials
 	if req.Credentials != nil || req.Provider == edgeflow.ProviderLocal {
 		creds = checkConnectionCredentials(&p, req.Provider, req.Credentials, secret.Credentials{})

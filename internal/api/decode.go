@@ -8,9 +8,11 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
@@ -30,7 +32,10 @@ const MaxIRBodyBytes = 8 << 20
 //   - a body over MaxBodyBytes: 413 payload_too_large;
 //   - malformed JSON, an empty body, or data after the JSON value: 400 bad_request;
 //   - a value of the wrong type: 422 validation_failed, path of the field;
-//   - a field v does not have: 422 validation_failed, path of the field.
+//   - a field v does not have, or has under another case: 422
+//     validation_failed, path of the field;
+//   - text that is not valid UTF-8, a key repeated in an object, or null
+//     for the body: 400 bad_request, path of the value (strictCheck).
 func decode(r *http.Request, v any) error {
 	body, err := readBody(r)
 	if err != nil {
@@ -43,6 +48,9 @@ func decode(r *http.Request, v any) error {
 // decodeBytes decodes the whole body raw into v with decode's rules (all but
 // the content type and size checks, which happen on reading).
 func decodeBytes(raw []byte, v any) error {
+	if !utf8.Valid(raw) {
+		return invalidUTF8(raw)
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -51,7 +59,7 @@ func decodeBytes(raw []byte, v any) error {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return errBadRequest("malformed JSON: unexpected data after the JSON value")
 	}
-	return nil
+	return strictCheck(raw, reflect.TypeOf(v))
 }
 
 // requestBody is a request body read into a pooled buffer. Its bytes are
@@ -97,6 +105,9 @@ func readBodyLimit(r *http.Request, limit int64) (*requestBody, error) {
 		if errors.As(err, &maxErr) {
 			return nil, decodeError(err, nil)
 		}
+		if bodyTimedOut(err) {
+			return nil, edgeflow.Errorf(codeRequestTimeout, "the request body did not arrive within the read timeout")
+		}
 		return nil, errBadRequest("could not read the request body")
 	}
 	return b, nil
@@ -112,7 +123,7 @@ func readBodyLimit(r *http.Request, limit int64) (*requestBody, error) {
 // pointer to that struct, whose field is returned by get.
 func decodeSingleField[T any](body []byte, name string, dst *T, get func(*T) json.RawMessage) (json.RawMessage, error) {
 	if plainJSON(body) {
-		if v, ok := singleField(body, name); ok {
+		if v, ok := singleField(body, name); ok && strictCheck(v, nil) == nil {
 			return v, nil
 		}
 	}
@@ -328,9 +339,8 @@ func plainNumber(b []byte, i int) int {
 }
 
 // singleField returns the value of key in the valid JSON document b when b
-// is an object whose keys are all exactly key, written without escapes; of
-// a repeated key, the last (as encoding/json reads it). ok is false for any
-// other document.
+// is the object {"<key>": value}, the key written without escapes. ok is
+// false for any other document (a repeated key too: decode refuses it).
 func singleField(b []byte, key string) (value []byte, ok bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
@@ -345,6 +355,9 @@ func singleField(b []byte, key string) (value []byte, ok bool) {
 		v := skipSpace(b, skipSpace(b, kEnd)+1) // past the colon
 		end := skipValue(b, v)
 		if end < 0 {
+			return nil, false
+		}
+		if value != nil {
 			return nil, false
 		}
 		value = b[v:end:end]
@@ -504,10 +517,15 @@ const (
 )
 
 // parsePage reads the cursor and limit query parameters: limit is 1..100
-// (default 50); anything else is 422 with path "?limit".
+// (default 50); anything else is 422 with path "?limit". The cursor must be
+// a nextCursor of the same list (query.go): 422 when it is not one of ours,
+// 400 when it comes from another list.
 func parsePage(r *http.Request) (edgeflow.ListOptions, error) {
 	q := r.URL.Query()
 	opts := edgeflow.ListOptions{Cursor: q.Get("cursor"), Limit: DefaultPageLimit}
+	if len(q["cursor"]) > 1 {
+		return opts, edgeflow.Invalid("?cursor", "give one cursor")
+	}
 	if raw, ok := q["limit"]; ok {
 		n, err := strconv.Atoi(raw[0])
 		if err != nil || n < 1 || n > MaxPageLimit || len(raw) > 1 {
@@ -518,7 +536,9 @@ func parsePage(r *http.Request) (edgeflow.ListOptions, error) {
 	if len(opts.Cursor) > 1024 {
 		return opts, edgeflow.Invalid("?cursor", "invalid cursor")
 	}
-	return opts, nil
+	inner, err := openCursor(r, opts.Cursor, "")
+	opts.Cursor = inner
+	return opts, err
 }
 
 // pageBody is the JSON shape of every list: {data, nextCursor}.
@@ -527,14 +547,15 @@ type pageBody[T any] struct {
 	NextCursor *string `json:"nextCursor"`
 }
 
-// newPage converts a store page, mapping each item with f.
-func newPage[T, U any](p edgeflow.Page[T], f func(T) U) pageBody[U] {
+// newPage converts a store page of the list r asked for, mapping each item
+// with f; its nextCursor is bound to that list.
+func newPage[T, U any](r *http.Request, p edgeflow.Page[T], f func(T) U) pageBody[U] {
 	out := pageBody[U]{Data: make([]U, 0, len(p.Items))}
 	for _, it := range p.Items {
 		out.Data = append(out.Data, f(it))
 	}
 	if p.NextCursor != "" {
-		c := p.NextCursor
+		c := sealCursor(r, p.NextCursor, "")
 		out.NextCursor = &c
 	}
 	return out

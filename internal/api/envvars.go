@@ -38,7 +38,7 @@ func (s *Server) handleEnvVarList(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, viewEnvVar))
+	writeJSON(w, http.StatusOK, newPage(r, page, viewEnvVar))
 	return nil
 }
 
@@ -122,7 +122,8 @@ type envVarUpdateRequest struct {
 }
 
 // handleEnvVarUpdate changes name, value or isSecret. Turning a secret into
-// a plain variable needs the new value: secrets are never revealed.
+// a plain variable needs the new value: secrets are never revealed. A
+// secret's value sent as the mask "***" keeps the stored value.
 func (s *Server) handleEnvVarUpdate(w http.ResponseWriter, r *http.Request) error {
 	var req envVarUpdateRequest
 	if err := decode(r, &req); err != nil {
@@ -143,6 +144,9 @@ func (s *Server) handleEnvVarUpdate(w http.ResponseWriter, r *http.Request) erro
 	plain, err := s.Sealer.OpenEnvVar(v)
 	if err != nil {
 		return err
+	}
+	if req.Value != nil && *req.Value == Masked && v.IsSecret {
+		req.Value = nil // the mask the API shows for a secret: keep the stored value
 	}
 	if req.Value != nil {
 		plain = *req.Value

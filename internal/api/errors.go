@@ -32,6 +32,7 @@ var statusByCode = map[string]int{
 	edgeflow.EDeployFailed:        http.StatusBadRequest,
 	edgeflow.EInternal:            http.StatusInternalServerError,
 	codeUnavailable:               http.StatusServiceUnavailable,
+	codeRequestTimeout:            http.StatusRequestTimeout,
 }
 
 // HTTPStatus returns the status the API answers for an error code.

@@ -29,7 +29,7 @@ func (s *Server) listDeployments(w http.ResponseWriter, r *http.Request, workflo
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, func(d edgeflow.Deployment) edgeflow.Deployment { return d }))
+	writeJSON(w, http.StatusOK, newPage(r, page, func(d edgeflow.Deployment) edgeflow.Deployment { return d }))
 	return nil
 }
 
@@ -68,7 +68,7 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request, workflowID str
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, func(run edgeflow.Run) edgeflow.Run { return run }))
+	writeJSON(w, http.StatusOK, newPage(r, page, func(run edgeflow.Run) edgeflow.Run { return run }))
 	return nil
 }
 

@@ -91,7 +91,7 @@ func (s *Server) handleMarketplaceInstalled(w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, func(i marketplace.Installation) marketplace.Installation { return i }))
+	writeJSON(w, http.StatusOK, newPage(r, page, func(i marketplace.Installation) marketplace.Installation { return i }))
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"time"
 
@@ -248,6 +249,16 @@ func (s *Server) wrap(rt Route) http.Handler {
 		if err := s.admit(w, r, rt); err != nil {
 			s.writeError(w, r, err)
 			return
+		}
+		if err := checkInput(r, rt); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if slices.Contains(rt.Query, "cursor") {
+			r = withCursors(r, s.Sealer)
+		}
+		if rt.ReadsBody() {
+			limitBodyTime(w, r, s.BodyReadTimeout)
 		}
 		if err := rt.Handler(w, r); err != nil {
 			s.writeError(w, r, err)

@@ -34,7 +34,7 @@ func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, func(p edgeflow.Project) edgeflow.Project { return p }))
+	writeJSON(w, http.StatusOK, newPage(r, page, func(p edgeflow.Project) edgeflow.Project { return p }))
 	return nil
 }
 
@@ -145,12 +145,15 @@ func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// checkName requires a display name of 1..200 characters.
+// checkName requires a display name of 1..200 characters without control
+// characters (names.go).
 func checkName(p *problems, path, name string) {
 	switch {
 	case name == "":
 		p.add(path, "name is required")
 	case len(name) > 200:
 		p.add(path, "name must be at most 200 characters")
+	default:
+		checkNameChars(p, path, name)
 	}
 }

@@ -39,19 +39,24 @@ func (s *Server) resourceRequest(r *http.Request, maxLimit int) (*deploysvc.Serv
 		}
 		req.Page.Limit = n
 	}
-	if len(req.Page.Cursor) > 4096 {
+	if len(req.Page.Cursor) > 4096 || len(q["cursor"]) > 1 {
 		return nil, req, edgeflow.Invalid("?cursor", "invalid cursor")
+	}
+	if req.Page.Cursor, err = openCursor(r, req.Page.Cursor, req.ConnectionID); err != nil {
+		return nil, req, err
 	}
 	return dep, req, nil
 }
 
-func writeListing[T any](w http.ResponseWriter, l deploysvc.Listing[T]) {
+// writeListing answers a provider listing of r, its nextCursor bound to the
+// list and the connection.
+func writeListing[T any](w http.ResponseWriter, r *http.Request, l deploysvc.Listing[T]) {
 	body := pageBody[T]{Data: l.Items}
 	if body.Data == nil {
 		body.Data = []T{}
 	}
 	if l.NextCursor != "" {
-		c := l.NextCursor
+		c := sealCursor(r, l.NextCursor, r.URL.Query().Get("connectionId"))
 		body.NextCursor = &c
 	}
 	writeJSON(w, http.StatusOK, body)
@@ -67,7 +72,7 @@ func (s *Server) handleKVNamespaces(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	writeListing(w, l)
+	writeListing(w, r, l)
 	return nil
 }
 
@@ -81,7 +86,7 @@ func (s *Server) handleKVKeys(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeListing(w, l)
+	writeListing(w, r, l)
 	return nil
 }
 
@@ -109,7 +114,7 @@ func (s *Server) handleD1Databases(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	writeListing(w, l)
+	writeListing(w, r, l)
 	return nil
 }
 
@@ -175,7 +180,7 @@ func (s *Server) handleR2Buckets(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeListing(w, l)
+	writeListing(w, r, l)
 	return nil
 }
 
@@ -189,6 +194,6 @@ func (s *Server) handleR2Objects(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeListing(w, l)
+	writeListing(w, r, l)
 	return nil
 }

@@ -87,7 +87,8 @@ type Route struct {
 	// derived from its JSON fields.
 	Body any
 	// Query names the query parameters the handler reads (besides the
-	// organizationId/projectId overrides of every authenticated route).
+	// organizationId/projectId overrides of every authenticated route). A
+	// list must name "cursor": its cursors are bound to it (query.go).
 	Query   []string
 	Handler func(w http.ResponseWriter, r *http.Request) error
 }
@@ -173,7 +174,7 @@ func (s *Server) routeTable() []Route {
 		// Marketplace (marketplace.go); changes also count against
 		// MarketplaceChangesPerMinute.
 		{Method: "GET", Pattern: "/api/marketplace", Auth: AuthAny, Scope: read, Summary: "The marketplace catalog with installation status.", Query: []string{"cursor", "limit"}, Handler: s.handleMarketplaceList},
-		{Method: "GET", Pattern: "/api/marketplace/installed", Auth: AuthAny, Scope: read, Summary: "The organization's installed nodes.", Handler: s.handleMarketplaceInstalled},
+		{Method: "GET", Pattern: "/api/marketplace/installed", Auth: AuthAny, Scope: read, Summary: "The organization's installed nodes.", Query: []string{"cursor", "limit"}, Handler: s.handleMarketplaceInstalled},
 		{Method: "GET", Pattern: "/api/marketplace/{nodeId}", Auth: AuthAny, Scope: read, Summary: "One marketplace node with its versions.", Handler: s.handleMarketplaceGet},
 		{Method: "POST", Pattern: "/api/marketplace/install", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"nodeId":"","version":"not a version"}`, Summary: "Installs a marketplace node (latest or a given version).", Body: marketplaceChangeRequest{}, Handler: s.handleMarketplaceInstall},

@@ -171,12 +171,18 @@ func otherType(v any) string {
 }
 
 // TestBadInput sends every route that reads a body malformed JSON, wrong
-// types, unknown fields, an oversized body and its BadBody, and every list
-// invalid pagination parameters; each gets its documented 4xx and nothing
-// stored changes.
+// types, unknown fields, an oversized body and its BadBody, text that is not
+// UTF-8, duplicate keys, keys in another case and a null body; every route a
+// malformed query string; and every list invalid pagination parameters and
+// another tenant's cursor. Each gets its documented 4xx and nothing stored
+// changes.
 func TestBadInput(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
+	foreignCursor, _ := w.must(200, "GET", "/api/projects?limit=1", "", w.b.session).json(t)["nextCursor"].(string)
+	if foreignCursor == "" {
+		t.Fatal("tenant b's project list has no second page")
+	}
 	before := w.snapshot(w.a)
 	for _, rt := range w.api.Routes() {
 		path, _ := w.pathOf(rt)
@@ -185,6 +191,19 @@ func TestBadInput(t *testing.T) {
 			c = cred{}
 		}
 		name := rt.Method + " " + rt.Pattern
+		t.Run(name+" query", func(t *testing.T) {
+			sep := "?"
+			if strings.Contains(path, "?") {
+				sep = "&"
+			}
+			body := ""
+			if rt.ReadsBody() {
+				body = rt.BadBody
+			}
+			for _, q := range []string{"x=%zz", "x=1;y=2", "x=%", "x=%ff"} {
+				checkError(t, w.do(rt.Method, path+sep+q, body, c), 400, "bad_request", "")
+			}
+		})
 		if rt.ReadsBody() {
 			t.Run(name, func(t *testing.T) {
 				checkError(t, w.do(rt.Method, path, `{"name":`, c), 400, "bad_request", "")
@@ -207,7 +226,15 @@ func TestBadInput(t *testing.T) {
 				for f, v := range fields {
 					body := fmt.Sprintf(`{%q:%s}`, f, otherType(v))
 					checkError(t, w.do(rt.Method, path, body, c), 422, "validation_failed", "/"+f)
+					same, _ := json.Marshal(v)
+					dup := fmt.Sprintf(`{%q:%s,%q:%s}`, f, same, f, same)
+					checkError(t, w.do(rt.Method, path, dup, c), 400, "bad_request", "/"+f)
+					upper := strings.ToUpper(f[:1]) + f[1:]
+					checkError(t, w.do(rt.Method, path, fmt.Sprintf(`{%q:%s}`, upper, same), c), 422, "validation_failed", "/"+upper)
 				}
+				checkError(t, w.do(rt.Method, path, "{\"zz\xff\":1}", c), 400, "bad_request", "")
+				checkError(t, w.do(rt.Method, path, "{\"zz\":\"\xc3\x28\"}", c), 400, "bad_request", "")
+				checkError(t, w.do(rt.Method, path, `null`, c), 400, "bad_request", "/")
 			})
 		}
 		if rt.Method == "GET" && rt.Auth != api.AuthNone && !reachesProvider[rt.Pattern] {
@@ -230,6 +257,7 @@ func TestBadInput(t *testing.T) {
 				}
 				checkError(t, w.do("GET", path+"?cursor=not-a-cursor!", "", c), 422, "validation_failed", "?cursor")
 				checkError(t, w.do("GET", path+"?cursor="+strings.Repeat("A", 2000), "", c), 422, "validation_failed", "?cursor")
+				checkError(t, w.do("GET", path+"?cursor="+foreignCursor, "", c), 400, "bad_request", "?cursor")
 				for _, q := range []string{"limit=1", "limit=100"} {
 					if r := w.do("GET", path+"?"+q, "", c); r.status != 200 {
 						t.Errorf("%s?%s = %d %s", path, q, r.status, r.body)

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edgeflow/edgeflow/internal/auth"
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/localedge"
@@ -48,6 +49,9 @@ type Config struct {
 	BcryptCost int
 	// SessionTTL is how long a session lasts; 0 means 30 days.
 	SessionTTL time.Duration
+	// BodyReadTimeout is how long a request body may take to arrive (408
+	// after); 0 means DefaultBodyReadTimeout.
+	BodyReadTimeout time.Duration
 	// SecureCookies marks the session cookie Secure (serve behind HTTPS).
 	SecureCookies bool
 	// Marketplace installs registry nodes per organization and gives the
@@ -68,6 +72,8 @@ type Server struct {
 	routes  []Route
 	metrics *metrics
 	openAPI []byte // the OpenAPI document (openapi.go)
+
+	dummy *auth.Dummy // compared against for an unknown email at sign-in
 
 	touchMu   sync.Mutex
 	lastTouch map[string]time.Time // API key id → last recorded use
@@ -109,7 +115,9 @@ func New(cfg Config) (*Server, error) {
 		limiter:   ratelimit.New(cfg.RateCounter, cfg.Now),
 		mux:       http.NewServeMux(),
 		lastTouch: map[string]time.Time{},
+		dummy:     auth.NewDummy(cfg.BcryptCost),
 	}
+	s.dummy.Hash() // made now, so that the first unknown email at sign-in costs what later ones do
 	s.routes = s.routeTable()
 	s.metrics = newMetrics(s.routes)
 	doc, err := buildOpenAPI(s.routes)

@@ -74,7 +74,7 @@ func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, versionSummary))
+	writeJSON(w, http.StatusOK, newPage(r, page, versionSummary))
 	return nil
 }
 

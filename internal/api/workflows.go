@@ -59,7 +59,8 @@ func (s *Server) handleWorkflowList(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	if el, ok := s.Store.(encodedWorkflowLister); ok {
-		b, err := el.ListWorkflowsEncoded(r.Context(), projectID, opts, workflowListEncoding, encodeWorkflowPage)
+		b, err := el.ListWorkflowsEncoded(r.Context(), projectID, opts, workflowListEncoding,
+			func(page edgeflow.Page[edgeflow.Workflow]) ([]byte, error) { return encodeWorkflowPage(r, page) })
 		if err != nil {
 			return listError(err)
 		}
@@ -74,7 +75,7 @@ func (s *Server) handleWorkflowList(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return listError(err)
 	}
-	writeJSON(w, http.StatusOK, newPage(page, workflowView))
+	writeJSON(w, http.StatusOK, newPage(r, page, workflowView))
 	return nil
 }
 
@@ -86,13 +87,16 @@ type encodedWorkflowLister interface {
 		encode func(edgeflow.Page[edgeflow.Workflow]) ([]byte, error)) ([]byte, error)
 }
 
-// workflowListEncoding names encodeWorkflowPage's output in the store's cache.
-const workflowListEncoding = "api/workflow-page/v1"
+// workflowListEncoding names encodeWorkflowPage's output in the store's
+// cache. The cache is per project, and so is the list's cursor binding
+// (the path, the project and its organization), so a cached page's
+// nextCursor is right for every caller who reads it.
+const workflowListEncoding = "api/workflow-page/v2"
 
-// encodeWorkflowPage encodes a list page as writeJSON does (with the
+// encodeWorkflowPage encodes a list page of r as writeJSON does (with the
 // trailing newline). It must not modify page: the store shares it.
-func encodeWorkflowPage(page edgeflow.Page[edgeflow.Workflow]) ([]byte, error) {
-	b, err := json.Marshal(newPage(page, workflowView))
+func encodeWorkflowPage(r *http.Request, page edgeflow.Page[edgeflow.Workflow]) ([]byte, error) {
+	b, err := json.Marshal(newPage(r, page, workflowView))
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +277,7 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	if req.DeployConfig != nil && req.DeployConfig.Route != nil {
 		rt := req.DeployConfig.Route
 		p.check(rt.Pattern != "" && len(rt.Pattern) <= 1000 && !strings.ContainsAny(rt.Pattern, " \n\r"), "/deployConfig/route/pattern", "route pattern is required, e.g. example.com/api/*")
-		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /\n\r"), "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
+		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /") && nameCharProblem(rt.ZoneName) == "", "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
 	}
 	if req.DeployConfig != nil && req.DeployConfig.PublicTrigger != nil && *req.DeployConfig.PublicTrigger {
 		p.check(wf.Kind != edgeflow.KindScript, "/deployConfig/publicTrigger", "a function's url is public already; publicTrigger is for workflows")

@@ -62,6 +62,9 @@ type world struct {
 
 type worldOptions struct {
 	limits ratelimit.Limits
+	now    func() time.Time // the server's clock; nil means time.Now
+	// bodyReadTimeout is the server's BodyReadTimeout (0: the default).
+	bodyReadTimeout time.Duration
 }
 
 func newWorld(t *testing.T, opts ...worldOptions) *world {
@@ -80,7 +83,8 @@ func newWorld(t *testing.T, opts ...worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost})
+	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost, Now: o.now,
+		BodyReadTimeout: o.bodyReadTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,16 +282,16 @@ var fixturePaths = map[string]func(w *world) string{
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/terminate"
 	},
 	"/api/resources/kv/namespaces/{namespaceId}/keys": func(w *world) string {
-		return "/api/resources/kv/namespaces/ns1/keys?connectionId=" + w.a.connectionID
+		return "/api/resources/kv/namespaces/0123456789abcdef0123456789abcdef/keys?connectionId=" + w.a.connectionID
 	},
 	"/api/resources/kv/namespaces/{namespaceId}/values/{key...}": func(w *world) string {
-		return "/api/resources/kv/namespaces/ns1/values/k1?connectionId=" + w.a.connectionID
+		return "/api/resources/kv/namespaces/0123456789abcdef0123456789abcdef/values/k1?connectionId=" + w.a.connectionID
 	},
 	"/api/resources/d1/databases/{databaseId}/query": func(w *world) string {
-		return "/api/resources/d1/databases/db1/query?connectionId=" + w.a.connectionID
+		return "/api/resources/d1/databases/01234567-89ab-cdef-0123-456789abcdef/query?connectionId=" + w.a.connectionID
 	},
 	"/api/resources/r2/buckets/{bucketName}/objects": func(w *world) string {
-		return "/api/resources/r2/buckets/b1/objects?connectionId=" + w.a.connectionID
+		return "/api/resources/r2/buckets/bucket-1/objects?connectionId=" + w.a.connectionID
 	},
 }
 

@@ -7,10 +7,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"errors"
 	"strings"
-
-	"golang.org/x/crypto/bcrypt"
 )
 
 // APIKeyPrefix starts every API key.
@@ -18,41 +15,6 @@ const APIKeyPrefix = "ask_"
 
 // DisplayPrefixLen is the length of the part of a key shown in lists.
 const DisplayPrefixLen = 8
-
-// MinPasswordLen and MaxPasswordLen bound passwords (bcrypt reads at most 72 bytes).
-const (
-	MinPasswordLen = 8
-	MaxPasswordLen = 72
-)
-
-// ErrPasswordMismatch is returned by CheckPassword for a wrong password.
-var ErrPasswordMismatch = errors.New("auth: password does not match")
-
-// dummyHash is compared against when a user does not exist, so that sign-in
-// takes as long for an unknown email as for a wrong password.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("edgeflow-dummy-password"), bcrypt.MinCost)
-
-// HashPassword returns the bcrypt hash of password at cost (0 means
-// bcrypt.DefaultCost).
-func HashPassword(password string, cost int) ([]byte, error) {
-	if cost == 0 {
-		cost = bcrypt.DefaultCost
-	}
-	return bcrypt.GenerateFromPassword([]byte(password), cost)
-}
-
-// CheckPassword compares password with hash; a nil hash (unknown user) still
-// costs a bcrypt comparison and returns ErrPasswordMismatch.
-func CheckPassword(hash []byte, password string) error {
-	if hash == nil {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
-		return ErrPasswordMismatch
-	}
-	if err := bcrypt.CompareHashAndPassword(hash, []byte(password)); err != nil {
-		return ErrPasswordMismatch
-	}
-	return nil
-}
 
 // HashToken returns the SHA-256 of a session token or API key, the only form
 // in which either is stored.

@@ -14,6 +14,13 @@ type User struct {
 	CreatedAt    time.Time `json:"createdAt"`
 }
 
+// SignInFailures counts the failed sign-ins for one email since its last
+// successful sign-in (the sign-in back-off).
+type SignInFailures struct {
+	Count        int
+	LastFailedAt time.Time
+}
+
 // Session is a signed-in browser session. Only the SHA-256 of its token is
 // stored. ActiveOrganizationID and ActiveProjectID select the tenant of
 // requests that do not override them.

@@ -172,4 +172,16 @@ type Store interface {
 	// windowStart and returns the count so far in that window, so that rate
 	// limits hold across replicas sharing the database.
 	Hit(ctx context.Context, key string, windowStart time.Time) (int, error)
+
+	// FindSignInFailures returns the failed sign-ins recorded for key (a
+	// hash of an email) since its last success; a zero Count when there are
+	// none, never ENotFound.
+	FindSignInFailures(ctx context.Context, key string) (SignInFailures, error)
+	// RecordSignInFailure counts one failed sign-in for key at time at and
+	// returns the new count. A count whose last failure is before
+	// forgetBefore starts again from 1; such stale counts of every key are
+	// deleted on the way.
+	RecordSignInFailure(ctx context.Context, key string, at, forgetBefore time.Time) (SignInFailures, error)
+	// ClearSignInFailures forgets key's failures (after a successful sign-in).
+	ClearSignInFailures(ctx context.Context, key string) error
 }

@@ -265,6 +265,10 @@ func (p *jsonParser) escaped(start int) (string, error) {
 		if i+1 >= len(p.data) {
 			break
 		}
+		if unpairedSurrogate(p.data, i) {
+			p.pos = i
+			return "", p.fail("unpaired UTF-16 surrogate escape (the text would be altered)")
+		}
 		var ok bool
 		if b, i, ok = AppendJSONEscape(b, p.data, i); !ok {
 			p.pos = i
@@ -344,6 +348,24 @@ func (p *jsonParser) number() (any, error) {
 		return nil, p.fail("number %s is out of range", text)
 	}
 	return f, nil
+}
+
+// unpairedSurrogate reports whether the escape at s[i] (a backslash) is a
+// \u escape of a UTF-16 surrogate that is not the first half of a pair
+// followed by its second half.
+func unpairedSurrogate(s []byte, i int) bool {
+	if i+1 >= len(s) || s[i+1] != 'u' {
+		return false
+	}
+	r, ok := hex4(s, i+2)
+	if !ok || !utf16.IsSurrogate(r) {
+		return false
+	}
+	if r >= 0xDC00 || i+12 > len(s) || s[i+6] != '\\' || s[i+7] != 'u' {
+		return true
+	}
+	r2, ok := hex4(s, i+8)
+	return !ok || r2 < 0xDC00 || r2 > 0xDFFF
 }
 
 // AppendJSONEscape decodes the escape sequence of a JSON string that starts

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -374,6 +375,8 @@ func (v *validator) nodes() {
 			v.addf(nodePath(i, "name"), id, RuleNodeName, "the node name must not be empty (it names the step)")
 		case l > MaxStepNameLength:
 			v.addf(nodePath(i, "name"), id, RuleLimits, "the node name has %d characters; step names are limited to %d", l, MaxStepNameLength)
+		case strings.IndexFunc(n.Name, unicode.IsControl) >= 0:
+			v.addf(nodePath(i, "name"), id, RuleNodeName, "the node name must not contain control characters")
 		}
 		if n.Provider != ProviderCloudflare {
 			v.addf(nodePath(i, "provider"), id, RuleProvider, "provider %q is not supported; use %q", n.Provider, ProviderCloudflare)

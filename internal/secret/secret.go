@@ -6,7 +6,9 @@ package secret
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -33,7 +35,8 @@ var ErrOpen = errors.New("secret: cannot open sealed value")
 
 // Sealer seals and opens values with one key. It is safe for concurrent use.
 type Sealer struct {
-	aead cipher.AEAD
+	aead   cipher.AEAD
+	macKey []byte // MAC's key, derived from the sealing key
 }
 
 // New returns a Sealer for a 32-byte key.
@@ -49,7 +52,19 @@ func New(key []byte) (*Sealer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("secret: %w", err)
 	}
-	return &Sealer{aead: aead}, nil
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("edgeflow secret: MAC key v1"))
+	return &Sealer{aead: aead, macKey: m.Sum(nil)}, nil
+}
+
+// MAC returns the HMAC-SHA-256 of data under a key derived from the
+// sealing key (never the sealing key itself), so that values the server
+// hands out (page cursors) can be checked when they come back, on every
+// replica sharing the key. Callers put a purpose prefix in data.
+func (s *Sealer) MAC(data []byte) []byte {
+	m := hmac.New(sha256.New, s.macKey)
+	m.Write(data)
+	return m.Sum(nil)
 }
 
 // Seal encrypts plaintext bound to associatedData. The result is

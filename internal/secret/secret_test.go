@@ -184,3 +184,18 @@ func TestOpenEnvVars(t *testing.T) {
 		t.Fatalf("OpenWorkflowEnvVar(other workflow) = %v", err)
 	}
 }
+
+func TestMAC(t *testing.T) {
+	t.Parallel()
+	k1, k2 := bytes.Repeat([]byte{1}, secret.KeySize), bytes.Repeat([]byte{2}, secret.KeySize)
+	s1, _ := secret.New(k1)
+	s1b, _ := secret.New(k1)
+	s2, _ := secret.New(k2)
+	a := s1.MAC([]byte("cursor:x"))
+	if len(a) != 32 || !bytes.Equal(a, s1b.MAC([]byte("cursor:x"))) {
+		t.Fatal("MAC is not a deterministic 32-byte HMAC for one key")
+	}
+	if bytes.Equal(a, s2.MAC([]byte("cursor:x"))) || bytes.Equal(a, s1.MAC([]byte("cursor:y"))) {
+		t.Fatal("MAC does not depend on the key and the data")
+	}
+}

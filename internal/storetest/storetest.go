@@ -51,6 +51,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"EnvVars", testEnvVars},
 		{"InstalledNodes", testInstalledNodes},
 		{"Hit", testHit},
+		{"SignInFailures", testSignInFailures},
 		{"TimePrecision", testTimePrecision},
 	}
 	for _, c := range cases {
@@ -1421,4 +1422,62 @@ func testTimePrecision(t *testing.T, s edgeflow.Store) {
 	wantCode(t, "session at expiry", err, edgeflow.ENotFound)
 	_, err = s.FindSessionByTokenHash(ctx, []byte("tp"), want.Add(-time.Microsecond))
 	must(t, err)
+}
+
+func testSignInFailures(t *testing.T, s edgeflow.Store) {
+	ctx := t.Context()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC)
+	f, err := s.FindSignInFailures(ctx, "k1")
+	must(t, err)
+	if f.Count != 0 {
+		t.Fatalf("no failures yet: %+v", f)
+	}
+	for i := 1; i <= 3; i++ {
+		f, err = s.RecordSignInFailure(ctx, "k1", t0.Add(time.Duration(i)*time.Second), t0.Add(-time.Hour))
+		must(t, err)
+		if f.Count != i {
+			t.Errorf("failure %d: count %d", i, f.Count)
+		}
+	}
+	_, err = s.RecordSignInFailure(ctx, "k2", t0, t0.Add(-time.Hour))
+	must(t, err)
+	f, err = s.FindSignInFailures(ctx, "k1")
+	must(t, err)
+	if want := t0.Add(3 * time.Second).Truncate(time.Microsecond); f.Count != 3 || !f.LastFailedAt.Equal(want) || f.LastFailedAt.Location() != time.UTC {
+		t.Errorf("k1 = %+v, want 3 at %v", f, want)
+	}
+	// A success clears one key only.
+	must(t, s.ClearSignInFailures(ctx, "k1"))
+	must(t, s.ClearSignInFailures(ctx, "never-failed"))
+	if f, err = s.FindSignInFailures(ctx, "k1"); err != nil || f.Count != 0 {
+		t.Errorf("k1 after clear = %+v, %v", f, err)
+	}
+	if f, err = s.FindSignInFailures(ctx, "k2"); err != nil || f.Count != 1 {
+		t.Errorf("k2 after clearing k1 = %+v, %v", f, err)
+	}
+	// Failures older than forgetBefore are forgotten: the count starts again.
+	later := t0.Add(48 * time.Hour)
+	f, err = s.RecordSignInFailure(ctx, "k2", later, later.Add(-24*time.Hour))
+	must(t, err)
+	if f.Count != 1 {
+		t.Errorf("stale count not restarted: %+v", f)
+	}
+
+	const workers, each = 10, 5
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for i := range workers {
+		wg.Go(func() {
+			for range each {
+				if _, err := s.RecordSignInFailure(ctx, "k3", later, later.Add(-time.Hour)); err != nil {
+					errs[i] = err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	must(t, errors.Join(errs...))
+	if f, err = s.FindSignInFailures(ctx, "k3"); err != nil || f.Count != workers*each {
+		t.Errorf("after %d concurrent failures: %+v, %v", workers*each, f, err)
+	}
 }
