@@ -68,7 +68,7 @@ func TestAttackProjectKeyChangesAnotherProjectsRecords(t *testing.T) {
 		{"DELETE", envVar, ``},
 		// Using the other project's connection is refused as well.
 		{"GET", "/api/resources/kv/namespaces?connectionId=" + w.a.connectionID, ``},
-		{"POST", "/api/resources/d1/databases/db1/query", `{"connectionId":"` + w.a.connectionID + `","sql":"SELECT 1"}`},
+		{"POST", "/api/resources/d1/databases/00000000-0000-4000-8000-000000000001/query", `{"connectionId":"` + w.a.connectionID + `","sql":"SELECT 1"}`},
 		{"POST", "/api/workflows/" + w.a.workflowID + "/deploy", `{"connectionId":"` + w.a.connectionID + `"}`},
 	} {
 		checkError(t, w.do(tc.method, tc.path, tc.body, other), 404, "not_found", "")

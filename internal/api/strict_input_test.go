@@ -283,7 +283,7 @@ func TestAttackResourceIDs(t *testing.T) {
 func TestEnvVarMaskKeepsSecret(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	k := w.a.keyAll
+	k := w.a.session // the variable is organization-wide: a session changes it (a project key may not)
 	want := "org-secret-alice@example.com"
 	r := w.must(200, "PATCH", "/api/env-vars/"+w.a.envVarID, `{"value":"***"}`, k)
 	if r.str(t, "value") != "***" || w.openEnvVar(w.a.envVarID) != want {
