@@ -194,6 +194,7 @@ func TestAttackReadKeyWritesD1(t *testing.T) {
 // unchanged (the stub checks the exact request).
 func TestAttackReadKeyQueriesCloudflareD1(t *testing.T) {
 	t.Parallel()
+	const d1ID = "00000000-0000-4000-8000-0000000000d1"
 	var mu sync.Mutex
 	var got []string
 	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -210,10 +211,10 @@ func TestAttackReadKeyQueriesCloudflareD1(t *testing.T) {
 	owner := base.tenant(email)
 	reader := owner.signIn(email).keyWithScopes("read")
 	conn := owner.must(201, "POST", "/api/connections", map[string]any{"provider": "cloudflare",
-		"credentials": map[string]string{"apiToken": "cf-token", "accountId": "acc1"}}).str("id")
+		"credentials": map[string]string{"apiToken": "cf-token-0123456789abcdefghij", "accountId": "0123456789abcdef0123456789abcdef"}}).str("id")
 
 	for _, sql := range []string{"SELECT 1", "DELETE FROM items"} {
-		r := reader.do("POST", "/api/resources/d1/databases/db1/query", map[string]any{"connectionId": conn, "sql": sql})
+		r := reader.do("POST", "/api/resources/d1/databases/"+d1ID+"/query", map[string]any{"connectionId": conn, "sql": sql})
 		wantError(t, r, 403, "forbidden")
 		if !strings.Contains(string(r.body), "can only read") {
 			t.Errorf("refusal does not say why: %s", r.body)
@@ -225,10 +226,10 @@ func TestAttackReadKeyQueriesCloudflareD1(t *testing.T) {
 	}
 	mu.Unlock()
 
-	owner.must(200, "POST", "/api/resources/d1/databases/db1/query", map[string]any{"connectionId": conn, "sql": "SELECT 1 AS n"})
+	owner.must(200, "POST", "/api/resources/d1/databases/"+d1ID+"/query", map[string]any{"connectionId": conn, "sql": "SELECT 1 AS n"})
 	mu.Lock()
 	defer mu.Unlock()
-	want := []string{`POST /client/v4/accounts/acc1/d1/database/db1/raw {"sql":"SELECT 1 AS n"}`}
+	want := []string{`POST /client/v4/accounts/0123456789abcdef0123456789abcdef/d1/database/` + d1ID + `/raw {"sql":"SELECT 1 AS n"}`}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("requests to Cloudflare:\n%q\nwant\n%q", got, want)
 	}
