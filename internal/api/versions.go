@@ -285,6 +285,7 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 		EnvVars: codegenEnvVars(wf.EnvVars), Templates: templates, Dependencies: wf.Dependencies, Graph: graph,
 	}
 	refs := marketplace.NodeRefs(a)
+	filled := fillServerMetadata(a, s.now())
 	for attempt := 1; ; attempt++ {
 		a.Metadata.Version = next
 		opts.Version = next
@@ -293,6 +294,9 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 			return nil, compileError(a, err)
 		}
 		stored, ok := withVersion(raw, next)
+		if filled {
+			ok = false // store the filled-in IR, not the document as sent
+		}
 		if !ok {
 			if stored, err = json.Marshal(a); err != nil {
 				return nil, fmt.Errorf("encode IR: %w", err)
