@@ -20,7 +20,7 @@ func TestCheckSyntax(t *testing.T) {
 	}{
 		{"missing paren", "const a = 1;\nreturn (a + ;", 2, 13},
 		{"unclosed block", "if (x) {\n  return 1;", 2, 12},
-		{"unclosed string", "return 'abc;", 1, 8},
+		{"unclosed string", "return 'abc;", 1, 13},
 		{"after multibyte characters", "const s = 'héllo'; const = 2;", 1, 26},
 		{"stray token", "return 1;\n\n  let let = 2;", 3, 7},
 	}
