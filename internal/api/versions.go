@@ -267,6 +267,9 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 	if len(problems) > 0 {
 		return nil, invalidIR(problems)
 	}
+	if err := codeSyntaxError(a, wf.TriggerCode); err != nil {
+		return nil, err
+	}
 	// Submissions to one workflow take turns in this process, so that the
 	// number predicted here is the one the store assigns; the check below
 	// still catches other replicas and numbers freed by deletes.

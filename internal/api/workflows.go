@@ -274,6 +274,11 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	if err := p.err(); err != nil {
 		return err
 	}
+	if req.TriggerCode != nil {
+		if err := codeSyntaxError(nil, *req.TriggerCode); err != nil {
+			return err
+		}
+	}
 	if req.Name != nil {
 		wf.Name = *req.Name
 	}
