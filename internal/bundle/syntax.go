@@ -1,8 +1,10 @@
 package bundle
 
 import (
+	"crypto/sha256"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -40,17 +42,27 @@ func CheckSyntax(snippets []Snippet) []*SyntaxError {
 	for snippetsContain(snippets, prefix) {
 		prefix = "_" + prefix
 	}
+	// Snippets that parsed before are not parsed again: most submissions
+	// change a few steps of a workflow, or none.
+	keys := make([]snippetKey, len(snippets))
 	var b strings.Builder
-	n := 0
-	for _, s := range snippets {
-		n += len(s.Code) + len(prefix) + 32
-	}
-	b.Grow(n + 16)
 	b.WriteString("export {};\n")
+	misses := 0
 	for i, s := range snippets {
+		keys[i] = keyOf(s.Code)
+		if parsed.has(keys[i]) {
+			continue
+		}
+		misses++
 		writeWrapped(&b, prefix+strconv.Itoa(i), s.Code)
 	}
+	if misses == 0 {
+		return nil
+	}
 	if len(parseErrors(b.String())) == 0 {
+		for _, k := range keys {
+			parsed.add(k)
+		}
 		return nil
 	}
 	out := make([]*SyntaxError, len(snippets))
@@ -120,4 +132,38 @@ func snippetsContain(snippets []Snippet, s string) bool {
 		}
 	}
 	return false
+}
+
+// snippetKey identifies a snippet's text.
+type snippetKey [sha256.Size]byte
+
+func keyOf(code string) snippetKey { return sha256.Sum256([]byte(code)) }
+
+// maxParsedSnippets bounds the set of snippets known to parse; when it is
+// full it starts again empty.
+const maxParsedSnippets = 1 << 14
+
+// parsedSet is the set of snippet texts known to parse, shared by the
+// process (a text parses or not whoever sent it).
+type parsedSet struct {
+	mu   sync.Mutex
+	keys map[snippetKey]struct{}
+}
+
+var parsed parsedSet
+
+func (p *parsedSet) has(k snippetKey) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, ok := p.keys[k]
+	return ok
+}
+
+func (p *parsedSet) add(k snippetKey) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.keys == nil || len(p.keys) >= maxParsedSnippets {
+		p.keys = make(map[snippetKey]struct{})
+	}
+	p.keys[k] = struct{}{}
 }

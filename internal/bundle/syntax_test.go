@@ -14,6 +14,12 @@ func TestCheckSyntax(t *testing.T) {
 	if errs := bundle.CheckSyntax([]bundle.Snippet{ok, {Code: "await fetch('https://example.com');"}}); errs != nil {
 		t.Fatalf("valid snippets: %+v", errs)
 	}
+	// Known-good snippets are remembered; a bad one never is.
+	for range 2 {
+		if errs := bundle.CheckSyntax([]bundle.Snippet{ok, {Code: "return (;"}}); len(errs) != 2 || errs[0] != nil || errs[1] == nil {
+			t.Fatalf("errors = %+v", errs)
+		}
+	}
 	tests := []struct {
 		name, code   string
 		line, column int
