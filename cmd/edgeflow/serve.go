@@ -84,9 +84,8 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--rate-limits SPEC]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--rate-limits SPEC]")
 		fs.PrintDefaults()
 	}
 	var sf storeFlags
@@ -98,11 +97,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	registryURL := fs.String("registry-url", os.Getenv("EDGEFLOW_REGISTRY_URL"),
 		"HTTP base of a node registry that adds or updates marketplace nodes (env EDGEFLOW_REGISTRY_URL)")
 	logLevel := fs.String("log-level", envOr("EDGEFLOW_LOG_LEVEL", "info"), "debug, info, warn or error (env EDGEFLOW_LOG_LEVEL)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "edgeflow serve: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
 		return 2
 	}
 	limits, err := ratelimit.Parse(*limitsText)
