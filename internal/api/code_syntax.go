@@ -28,7 +28,7 @@ type codeProblem struct {
 // triggerCode), the field, and the line and column inside the field's text.
 // {{...}} expressions in step code stand for values: they are parsed as
 // names of the same length.
-func codeSyntaxError(a *ir.ArtifactIR, triggerCode string) error {
+func codeSyntaxError(orgID string, a *ir.ArtifactIR, triggerCode string) error {
 	type site struct {
 		node  int // -1: triggerCode
 		field string
@@ -53,7 +53,7 @@ func codeSyntaxError(a *ir.ArtifactIR, triggerCode string) error {
 			snippets = append(snippets, bundle.Snippet{Code: maskExpressions(code)})
 		}
 	}
-	errs := bundle.CheckSyntax(snippets)
+	errs := bundle.CheckSyntax(orgID, snippets)
 	if errs == nil {
 		return nil
 	}

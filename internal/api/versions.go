@@ -267,7 +267,7 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 	if len(problems) > 0 {
 		return nil, invalidIR(problems)
 	}
-	if err := codeSyntaxError(a, wf.TriggerCode); err != nil {
+	if err := codeSyntaxError(wf.OrganizationID, a, wf.TriggerCode); err != nil {
 		return nil, err
 	}
 	// Submissions to one workflow take turns in this process, so that the

@@ -275,7 +275,7 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	if req.TriggerCode != nil {
-		if err := codeSyntaxError(nil, *req.TriggerCode); err != nil {
+		if err := codeSyntaxError(wf.OrganizationID, nil, *req.TriggerCode); err != nil {
 			return err
 		}
 	}

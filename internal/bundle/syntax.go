@@ -33,8 +33,10 @@ const checkPrefix = "__edgeflow_check_"
 // the index of one that does), or nil when all parse. All snippets are
 // parsed in one esbuild transform; only when that finds an error is each
 // snippet parsed on its own, so that every error is placed in its own
-// snippet's text.
-func CheckSyntax(snippets []Snippet) []*SyntaxError {
+// snippet's text. Snippets that parsed are remembered per scope (the
+// caller's tenant), so that how fast a check answers says nothing about
+// what another scope submitted.
+func CheckSyntax(scope string, snippets []Snippet) []*SyntaxError {
 	if len(snippets) == 0 {
 		return nil
 	}
@@ -49,7 +51,7 @@ func CheckSyntax(snippets []Snippet) []*SyntaxError {
 	b.WriteString("export {};\n")
 	misses := 0
 	for i, s := range snippets {
-		keys[i] = keyOf(s.Code)
+		keys[i] = keyOf(scope, s.Code)
 		if parsed.has(keys[i]) {
 			continue
 		}
@@ -137,7 +139,15 @@ func snippetsContain(snippets []Snippet, s string) bool {
 // snippetKey identifies a snippet's text.
 type snippetKey [sha256.Size]byte
 
-func keyOf(code string) snippetKey { return sha256.Sum256([]byte(code)) }
+func keyOf(scope, code string) snippetKey {
+	h := sha256.New()
+	h.Write([]byte(scope))
+	h.Write([]byte{0})
+	h.Write([]byte(code))
+	var k snippetKey
+	h.Sum(k[:0])
+	return k
+}
 
 // maxParsedSnippets bounds the set of snippets known to parse; when it is
 // full it starts again empty.

@@ -11,12 +11,12 @@ import (
 func TestCheckSyntax(t *testing.T) {
 	t.Parallel()
 	ok := bundle.Snippet{Code: "const x: number = 1;\nreturn { x };"}
-	if errs := bundle.CheckSyntax([]bundle.Snippet{ok, {Code: "await fetch('https://example.com');"}}); errs != nil {
+	if errs := bundle.CheckSyntax("org_test", []bundle.Snippet{ok, {Code: "await fetch('https://example.com');"}}); errs != nil {
 		t.Fatalf("valid snippets: %+v", errs)
 	}
 	// Known-good snippets are remembered; a bad one never is.
 	for range 2 {
-		if errs := bundle.CheckSyntax([]bundle.Snippet{ok, {Code: "return (;"}}); len(errs) != 2 || errs[0] != nil || errs[1] == nil {
+		if errs := bundle.CheckSyntax("org_test", []bundle.Snippet{ok, {Code: "return (;"}}); len(errs) != 2 || errs[0] != nil || errs[1] == nil {
 			t.Fatalf("errors = %+v", errs)
 		}
 	}
@@ -33,7 +33,7 @@ func TestCheckSyntax(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			errs := bundle.CheckSyntax([]bundle.Snippet{ok, {Code: tt.code}, ok})
+			errs := bundle.CheckSyntax("org_test", []bundle.Snippet{ok, {Code: tt.code}, ok})
 			if len(errs) != 3 || errs[0] != nil || errs[2] != nil || errs[1] == nil {
 				t.Fatalf("errors = %+v", errs)
 			}
