@@ -296,9 +296,10 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 		if err != nil {
 			return nil, compileError(a, err)
 		}
-		stored, ok := withVersion(raw, next)
-		if filled {
-			ok = false // store the filled-in IR, not the document as sent
+		var stored []byte
+		ok := false
+		if !filled { // else the filled-in IR is stored, not the document as sent
+			stored, ok = withVersion(raw, next)
 		}
 		if !ok {
 			if stored, err = json.Marshal(a); err != nil {
