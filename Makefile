@@ -1,6 +1,7 @@
 # edgeflow — build, run and test.
 #
-#   make run    start the service on http://127.0.0.1:8080 (SQLite and the local edge under ./.edgeflow)
+#   make run    start the service on http://127.0.0.1:8080 (SQLite and the local edge under ./.edgeflow);
+#               make run ADDR=127.0.0.1:9090 DATA_DIR=/var/lib/edgeflow picks another address and data directory
 #   make test   run the whole test suite
 #   make bench  run the Go benchmarks
 
@@ -8,22 +9,27 @@ GO        ?= go
 ADDR      ?= 127.0.0.1:8080
 DATA_DIR  ?= ./.edgeflow
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS   := -s -w -X main.version=$(VERSION)
+COMMIT    ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 # Every Node package of the repository (the local edge, test harnesses, the UI).
 NPM_DIRS  := $(patsubst %/package-lock.json,%,$(shell git ls-files '*package-lock.json' 2>/dev/null))
 
-.PHONY: all build run test test-go test-node deps npm-deps bench lint clean
+.PHONY: all build run test test-go test-node deps npm-deps edge-deps bench lint clean
 
 all: build
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/edgeflow ./cmd/edgeflow
 
-run: deps build
+# The service needs only the local edge's npm packages, not the test harnesses'.
+run: edge-deps build
 	./bin/edgeflow serve --addr $(ADDR) --data-dir $(DATA_DIR)
 
 deps: npm-deps
 	$(GO) mod download
+
+edge-deps:
+	@$(MAKE) --no-print-directory npm-deps NPM_DIRS=edge
 
 # npm ci only where node_modules is missing or older than its lock file.
 npm-deps:

@@ -16,14 +16,13 @@ import (
 )
 
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	usage := func() {
-		fmt.Fprintln(stderr, "Usage: edgeflow admin bootstrap --email E --password P [--org NAME] [--project NAME] [--data-dir DIR] [--database-url URL] [--json]")
+	usage := func(w io.Writer) { fmt.Fprintln(w, "Usage: "+bootstrapUsage) }
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return 2
-		}
+	if isHelp(args[0]) {
+		usage(stdout)
 		return 0
 	}
 	switch args[0] {
@@ -31,9 +30,11 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return runBootstrap(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "edgeflow admin: unknown subcommand %q\n", args[0])
-	usage()
+	usage(stderr)
 	return 2
 }
+
+const bootstrapUsage = "edgeflow admin bootstrap --email E --password P [--org NAME] [--project NAME] [--data-dir DIR] [--database-url URL] [--json]"
 
 // bootstrapResult is what `edgeflow admin bootstrap --json` prints.
 type bootstrapResult struct {
@@ -53,11 +54,20 @@ func runBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	orgName := fs.String("org", "Default", "organization name (reused when the user has one of that name)")
 	projectName := fs.String("project", "Default", "project name (reused when the organization has one with its slug)")
 	asJSON := fs.Bool("json", false, `print {"userId","organizationId","projectId","apiKey"} as JSON`)
-	if err := fs.Parse(args); err != nil {
-		return 2
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: "+bootstrapUsage)
+		fs.PrintDefaults()
+	}
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 || *email == "" || *password == "" {
 		fmt.Fprintln(stderr, "edgeflow admin bootstrap: --email and --password are required")
+		fs.Usage()
+		return 2
+	}
+	if *email = strings.TrimSpace(*email); !api.ValidEmail(*email) {
+		fmt.Fprintf(stderr, "edgeflow admin bootstrap: --email %q is not a valid email address (user@example.com)\n", *email)
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))

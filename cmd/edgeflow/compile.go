@@ -24,7 +24,6 @@ import (
 // registry. Exit status 1 on invalid input, 2 on bad usage.
 func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	out := fs.String("out", "", "directory to write src/*.ts and index.js into (default: next to FILE, named after it)")
 	id := fs.String("id", "", "workflow id that names the script, Workflow and class (default: from the file name)")
 	minify := fs.Bool("minify", false, "minify the bundle")
@@ -34,7 +33,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.Var(&secrets, "secret", "NAME of a secret the code reads (repeatable)")
 	fs.Var(&deps, "dep", "npm dependency NAME@RANGE to import and bundle (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: edgeflow compile FILE.ir.json [--out DIR] [--id ID] [--env NAME] [--secret NAME] [--dep PKG@RANGE] [--minify]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow compile FILE.ir.json [--out DIR] [--id ID] [--env NAME] [--secret NAME] [--dep PKG@RANGE] [--minify]")
 		fs.PrintDefaults()
 	}
 	// Accept the file before or after the flags.
@@ -43,8 +42,8 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		file, rest = rest[0], rest[1:]
 	}
-	if err := fs.Parse(rest); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, rest, stdout, stderr); !ok {
+		return code
 	}
 	if file == "" && fs.NArg() == 1 {
 		file = fs.Arg(0)

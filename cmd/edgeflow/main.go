@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -46,12 +47,15 @@ func main() {
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		runHelp(ctx, nil, stderr, stderr)
+		printCommands(stderr)
 		return 2
 	}
 	name := args[0]
-	if name == "-h" || name == "--help" {
+	switch name {
+	case "-h", "--help", "-help":
 		name = "help"
+	case "--version", "-version":
+		name = "version"
 	}
 	for _, c := range commands() {
 		if c.name == name {
@@ -59,21 +63,47 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	fmt.Fprintf(stderr, "edgeflow: unknown command %q\n\n", name)
-	runHelp(ctx, nil, stderr, stderr)
+	printCommands(stderr)
 	return 2
 }
 
-func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) int {
-	fmt.Fprintf(stdout, "edgeflow %s\n", version)
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow version (or edgeflow --version): the version, the commit and the Go version")
+	}
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "edgeflow version: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	fmt.Fprint(stdout, versionText())
 	return 0
 }
 
-func runHelp(_ context.Context, _ []string, stdout, _ io.Writer) int {
+func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && !isHelp(args[0]) {
+		for _, c := range commands() {
+			if c.name == args[0] && c.name != "help" {
+				return c.run(ctx, []string{"--help"}, stdout, stderr)
+			}
+		}
+		fmt.Fprintf(stderr, "edgeflow help: unknown command %q\n\n", args[0])
+		printCommands(stderr)
+		return 2
+	}
+	printCommands(stdout)
+	return 0
+}
+
+func printCommands(stdout io.Writer) {
 	fmt.Fprintln(stdout, "edgeflow: durable workflows on the edge, from a JSON IR.")
 	fmt.Fprintln(stdout, "\nUsage: edgeflow <command> [flags]\n\nCommands:")
 	for _, c := range commands() {
 		fmt.Fprintf(stdout, "  %-12s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(stdout, "\nRun 'edgeflow <command> -h' for the flags of a command.")
-	return 0
+	fmt.Fprintln(stdout, "\nRun 'edgeflow <command> -h' for the flags of a command; 'edgeflow --version' for the version.")
 }

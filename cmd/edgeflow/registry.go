@@ -17,29 +17,39 @@ import (
 // runRegistry is `edgeflow registry build|verify`: the tools of registry
 // authors (docs/registry.md).
 func runRegistry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	usage := func() {
-		fmt.Fprintln(stderr, `Usage:
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, `Usage:
   edgeflow registry build  [-dir registry]   check every node and write index.json with checksums
   edgeflow registry verify [-dir registry]   check the nodes and that index.json matches them
   edgeflow registry verify -url URL          fetch a remote registry and verify every version`)
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return 2
-		}
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	if isHelp(args[0]) {
+		usage(stdout)
 		return 0
 	}
 	sub := args[0]
+	if sub != "build" && sub != "verify" {
+		fmt.Fprintf(stderr, "edgeflow registry: unknown subcommand %q\n", sub)
+		usage(stderr)
+		return 2
+	}
 	fs := flag.NewFlagSet("registry "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	dir := fs.String("dir", "registry", "the registry directory (holding index.json and nodes/)")
 	remoteURL := fs.String("url", "", "verify: the base URL of a remote registry instead of -dir")
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
+	fs.Usage = func() {
+		usage(fs.Output())
+		fs.PrintDefaults()
+	}
+	if code, ok := parseFlags(fs, args[1:], stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "edgeflow registry %s: unexpected argument %q\n", sub, fs.Arg(0))
+		fs.Usage()
 		return 2
 	}
 	switch sub {
@@ -55,9 +65,7 @@ func runRegistry(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 		return registryVerify(*dir, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "edgeflow registry: unknown subcommand %q\n", sub)
-	usage()
-	return 2
+	return 2 // not reached: sub was checked above
 }
 
 func registryBuild(dir string, stdout, stderr io.Writer) int {

@@ -85,9 +85,8 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--rate-limits SPEC] [--allow-hosts LIST]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--rate-limits SPEC] [--allow-hosts LIST]")
 		fs.PrintDefaults()
 	}
 	var sf storeFlags
@@ -101,11 +100,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	allowText := fs.String("allow-hosts", os.Getenv("EDGEFLOW_ALLOW_HOSTS"),
 		"host names, IPs or CIDRs that worker code and fetches of user-chosen URLs may reach although they are loopback or private, comma separated (env EDGEFLOW_ALLOW_HOSTS)")
 	logLevel := fs.String("log-level", envOr("EDGEFLOW_LOG_LEVEL", "info"), "debug, info, warn or error (env EDGEFLOW_LOG_LEVEL)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "edgeflow serve: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
 		return 2
 	}
 	limits, err := ratelimit.Parse(*limitsText)

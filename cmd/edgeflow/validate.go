@@ -20,18 +20,14 @@ import (
 // status 0 and "valid", or 1 and one line per problem; 2 on bad usage.
 func runValidate(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the problems as a JSON array of {path, message, nodeId, rule}")
 	maxSteps := fs.Int("max-steps", ir.DefaultMaxSteps, "the most durable steps a workflow may have")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: edgeflow validate [-json] [-max-steps N] FILE.ir.json")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow validate [-json] [-max-steps N] FILE.ir.json")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"net/http"
-	"net/mail"
 	"strings"
 	"time"
 
@@ -40,7 +39,7 @@ type signUpRequest struct {
 func checkCredentials(p *problems, email, password string) {
 	if email == "" {
 		p.add("/email", "email is required")
-	} else if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 {
+	} else if !ValidEmail(email) {
 		p.add("/email", "email is not a valid address")
 	}
 	if msg := auth.PasswordProblem(password, email); msg != "" {

@@ -93,7 +93,7 @@ func checkConnectionCredentials(p *problems, provider string, in *credentialsInp
 		p.check(creds.APIToken != "", "/credentials/apiToken", "apiToken is required for provider cloudflare")
 		p.check(len(creds.APIToken) <= 1000, "/credentials/apiToken", "apiToken is too long")
 		p.check(creds.AccountID != "", "/credentials/accountId", "accountId is required for provider cloudflare")
-		p.check(len(creds.AccountID) <= 100 && !strings.ContainsAny(creds.AccountID, "/?# "), "/credentials/accountId", "accountId is not a Cloudflare account id")
+		checkCloudflareCredentialFormat(p, in)
 	case edgeflow.ProviderLocal:
 		p.check(creds == (secret.Credentials{}), "/credentials", "provider local takes no credentials")
 	}

@@ -58,6 +58,9 @@ func (s *Server) prepareDeploy(r *http.Request) (*deploysvc.Plan, error) {
 	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
 		return nil, err
 	}
+	if deployBodyMissing(r) {
+		return nil, errDeployNeedsConnection
+	}
 	var req deployRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err

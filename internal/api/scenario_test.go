@@ -311,11 +311,11 @@ func TestConnections(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	k := w.a.keyAll
-	checkError(t, w.do("POST", "/api/connections", `{"provider":"cloudflare","credentials":{"apiToken":"t"}}`, k), 422, "validation_failed", "/credentials/accountId")
+	checkError(t, w.do("POST", "/api/connections", `{"provider":"cloudflare","credentials":{"apiToken":"`+testAPIToken("t")+`"}}`, k), 422, "validation_failed", "/credentials/accountId")
 	checkError(t, w.do("POST", "/api/connections", `{"provider":"cloudflare"}`, k), 422, "validation_failed", "/credentials")
 	checkError(t, w.do("POST", "/api/connections", `{"provider":"aws","credentials":{}}`, k), 422, "validation_failed", "/provider")
 	checkError(t, w.do("POST", "/api/connections", `{"credentials":{}}`, k), 422, "validation_failed", "/provider")
-	checkError(t, w.do("POST", "/api/connections", `{"provider":"cloudflare","credentials":{"apiToken":"t","accountId":"a","extra":"x"}}`, k), 422, "validation_failed", "/extra")
+	checkError(t, w.do("POST", "/api/connections", `{"provider":"cloudflare","credentials":{"apiToken":"`+testAPIToken("t")+`","accountId":"`+testAccountID("a")+`","extra":"x"}}`, k), 422, "validation_failed", "/extra")
 	checkError(t, w.do("POST", "/api/connections", `{"provider":"local","credentials":{"apiToken":"t"}}`, k), 422, "validation_failed", "/credentials")
 	local := w.must(201, "POST", "/api/connections", `{"provider":"local"}`, k)
 	if local.str(t, "name") != "Local edge" || local.str(t, "accountId") == "" {
@@ -323,7 +323,7 @@ func TestConnections(t *testing.T) {
 	}
 	list := w.must(200, "GET", "/api/connections", "", w.a.keyRead)
 	if strings.Contains(string(list.body), "cf-token-") || !strings.Contains(string(list.body), `"apiToken":"***"`) ||
-		!strings.Contains(string(list.body), `"accountId":"acc-`) {
+		!strings.Contains(string(list.body), `"accountId":"`+testAccountID(w.a.userID)) {
 		t.Fatalf("list not redacted: %s", list.body)
 	}
 	ctx := context.Background()
@@ -331,14 +331,14 @@ func TestConnections(t *testing.T) {
 	if err != nil || strings.Contains(string(c.SealedCredentials), "cf-token-") {
 		t.Fatalf("stored: %v", err)
 	}
-	r := w.must(200, "PATCH", "/api/connections/"+w.a.connectionID, `{"name":"renamed","credentials":{"apiToken":"new-token"}}`, k)
+	r := w.must(200, "PATCH", "/api/connections/"+w.a.connectionID, `{"name":"renamed","credentials":{"apiToken":"new-token-0123456789abcdef"}}`, k)
 	if r.str(t, "name") != "renamed" || strings.Contains(string(r.body), "new-token") {
 		t.Fatalf("patch: %s", r.body)
 	}
 	c, _ = w.store.FindConnectionByID(ctx, w.a.orgID, w.a.connectionID)
 	sealer, _ := secret.New([]byte(strings.Repeat("\x01", 32)))
 	creds, err := sealer.OpenCredentials(c)
-	if err != nil || creds.APIToken != "new-token" || creds.AccountID != "acc-"+w.a.userID {
+	if err != nil || creds.APIToken != "new-token-0123456789abcdef" || creds.AccountID != testAccountID(w.a.userID) {
 		t.Fatalf("credentials now %+v, %v", creds, err)
 	}
 	checkError(t, w.do("PATCH", "/api/connections/"+w.a.connectionID, `{"credentials":{"accountId":""}}`, k), 422, "validation_failed", "/credentials/accountId")

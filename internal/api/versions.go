@@ -272,6 +272,9 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 	if err := deploysvc.CheckSubWorkflows(ctx, s.Store, wf.ProjectID, deploysvc.SubWorkflowRefs(a)); err != nil {
 		return nil, err
 	}
+	if err := codeSyntaxError(wf.OrganizationID, a, wf.TriggerCode); err != nil {
+		return nil, err
+	}
 	// Submissions to one workflow take turns in this process, so that the
 	// number predicted here is the one the store assigns; the check below
 	// still catches other replicas and numbers freed by deletes.
@@ -290,6 +293,7 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 		EnvVars: codegenEnvVars(wf.EnvVars), Templates: templates, Dependencies: wf.Dependencies, Graph: graph,
 	}
 	refs := marketplace.NodeRefs(a)
+	filled := fillServerMetadata(a, s.now())
 	for attempt := 1; ; attempt++ {
 		a.Metadata.Version = next
 		opts.Version = next
@@ -297,7 +301,11 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 		if err != nil {
 			return nil, compileError(a, err)
 		}
-		stored, ok := withVersion(raw, next)
+		var stored []byte
+		ok := false
+		if !filled { // else the filled-in IR is stored, not the document as sent
+			stored, ok = withVersion(raw, next)
+		}
 		if !ok {
 			if stored, err = json.Marshal(a); err != nil {
 				return nil, fmt.Errorf("encode IR: %w", err)

@@ -285,6 +285,11 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	if err := p.err(); err != nil {
 		return err
 	}
+	if req.TriggerCode != nil {
+		if err := codeSyntaxError(wf.OrganizationID, nil, *req.TriggerCode); err != nil {
+			return err
+		}
+	}
 	if req.Name != nil {
 		wf.Name = *req.Name
 	}

@@ -223,9 +223,9 @@ func (w *world) newTenant(email string) *tenant {
 	tn.envVarID = w.must(201, "POST", "/api/env-vars", `{"name":"API_TOKEN","value":"org-secret-`+email+`","isSecret":true}`, sess).str(t, "id")
 	tn.projectEnvVarID = w.must(201, "POST", "/api/env-vars", `{"name":"REGION","value":"eu","isSecret":false,"scope":"project"}`, tn.keyAll).str(t, "id")
 	tn.connectionID = w.must(201, "POST", "/api/connections",
-		`{"provider":"cloudflare","name":"prod","credentials":{"apiToken":"cf-token-`+email+`","accountId":"acc-`+tn.userID+`"}}`, tn.keyAll).str(t, "id")
+		`{"provider":"cloudflare","name":"prod","credentials":{"apiToken":"`+testAPIToken(email)+`","accountId":"`+testAccountID(tn.userID)+`"}}`, tn.keyAll).str(t, "id")
 	tn.orgConnectionID = w.must(201, "POST", "/api/connections",
-		`{"provider":"cloudflare","name":"org","credentials":{"apiToken":"cf-token-org-`+email+`","accountId":"acc-org-`+tn.userID+`"}}`, sess).str(t, "id")
+		`{"provider":"cloudflare","name":"org","credentials":{"apiToken":"`+testAPIToken("org-"+email)+`","accountId":"`+testAccountID("org-"+tn.userID)+`"}}`, sess).str(t, "id")
 	tn.versionID = w.submitVersion(tn, tn.workflowID, minimalIR)
 	tn.nodeID = w.installPrivateNode(tn)
 	return tn

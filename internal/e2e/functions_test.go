@@ -338,7 +338,7 @@ func TestCloudflareConnection(t *testing.T) {
 	requireEdge(t)
 	s := newServer(t, serverOptions{cloudflareBase: shared.edge.APIBaseURL()})
 	bad := s.must(201, "POST", "/api/connections", map[string]any{"provider": "cloudflare", "name": "bad",
-		"credentials": map[string]string{"apiToken": "not-the-token", "accountId": shared.edge.AccountID()}}).str("id")
+		"credentials": map[string]string{"apiToken": "not-the-token-of-this-edge", "accountId": shared.edge.AccountID()}}).str("id")
 	good := s.must(201, "POST", "/api/connections", map[string]any{"provider": "cloudflare", "name": "good",
 		"credentials": map[string]string{"apiToken": shared.edge.Token(), "accountId": shared.edge.AccountID()}}).str("id")
 	wf, _ := s.workflow("Remote", "workflow", chain("Remote", step("only", "return { from: 'cloudflare' };")))

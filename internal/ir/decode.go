@@ -41,9 +41,9 @@ var (
 	topKeys      = []string{"kind", "metadata", "nodes", "edges", "entryNodeId", "trigger"}
 	topRequired  = []string{"metadata", "nodes", "edges", "entryNodeId"}
 	metaKeys     = []string{"name", "description", "version", "createdAt", "updatedAt"}
-	metaRequired = []string{"name", "version", "createdAt", "updatedAt"}
+	metaRequired = []string{"name"}
 	nodeKeys     = []string{"id", "type", "name", "position", "version", "provider", "data", "config"}
-	nodeRequired = []string{"id", "type", "name", "position", "version", "provider", "data"}
+	nodeRequired = []string{"id", "type", "name", "data"}
 	posKeys      = []string{"x", "y"}
 	configKeys   = []string{"retries", "timeout"}
 	retryKeys    = []string{"limit", "delay", "backoff"}

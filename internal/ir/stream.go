@@ -107,6 +107,13 @@ func (p *jsonParser) items(fn func(i int) error) (bool, error) {
 type streamReader struct {
 	p *jsonParser
 	shapeReader
+
+	// filled records that a defaulted key was omitted (defaults.go);
+	// versionOmitted lists the marketplace nodes whose version was, for the
+	// validator to fill in from the catalog. nodeIndex is the node being read.
+	filled         bool
+	versionOmitted []int
+	nodeIndex      int
 }
 
 // keySet tracks which known keys of an object were seen.
@@ -230,10 +237,11 @@ func (r *streamReader) readIR() (*ArtifactIR, error) {
 		case "metadata":
 			return r.metadata(&a.Metadata)
 		case "nodes":
-			a.Nodes = make([]Node, 0, r.p.estimate(`"provider"`)) // every node has one
+			a.Nodes = make([]Node, 0, r.p.estimate(`"data"`)) // every node has one
 			ok, err := r.p.items(func(i int) error {
 				a.Nodes = append(a.Nodes, Node{})
-				return r.node(&a.Nodes[len(a.Nodes)-1])
+				r.nodeIndex = len(a.Nodes) - 1
+				return r.node(&a.Nodes[r.nodeIndex])
 			})
 			if !ok {
 				r.fail(true)
@@ -278,6 +286,8 @@ func (r *streamReader) readIR() (*ArtifactIR, error) {
 	if a.Kind == KindScript && !hasTrigger {
 		r.fail(false)
 	}
+	a.filled = r.filled
+	a.versionOmitted = r.versionOmitted
 	return a, nil
 }
 
@@ -303,6 +313,9 @@ func (r *streamReader) metadata(md *Metadata) error {
 		return err
 	})
 	r.requireAll(metaRequiredMask, seen)
+	if seen&metaDefaultedMask != metaDefaultedMask {
+		r.filled = true // version, createdAt, updatedAt: assigned by the server
+	}
 	return err
 }
 
@@ -358,6 +371,7 @@ func (r *streamReader) node(n *Node) error {
 	}
 	if err == nil && isObj {
 		r.requireAll(nodeRequiredMask, seen)
+		r.nodeDefaults(n, seen)
 	}
 	return err
 }

@@ -32,6 +32,9 @@ type ArtifactIR struct {
 	Edges       []Edge         `json:"edges"`
 	EntryNodeID string         `json:"entryNodeId"`
 	Trigger     *TriggerConfig `json:"trigger,omitempty"`
+
+	filled         bool  // see FilledDefaults
+	versionOmitted []int // marketplace nodes whose version the validator fills in
 }
 
 // IsScript reports whether the artifact compiles to a fetch-only function.

@@ -381,7 +381,9 @@ func (v *validator) nodes() {
 		if n.Provider != ProviderCloudflare {
 			v.addf(nodePath(i, "provider"), id, RuleProvider, "provider %q is not supported; use %q", n.Provider, ProviderCloudflare)
 		}
-		if !validSemver(n.Version) {
+		if v.a.omittedVersion(i) {
+			v.defaultVersion(i) // a type without versions is reported as unknown below
+		} else if !validSemver(n.Version) {
 			v.addf(nodePath(i, "version"), id, RuleNodeType, "version %q is not a semver version such as 1.0.0", n.Version)
 		}
 		if a.IsScript() && workflowOnly[n.Type] {
