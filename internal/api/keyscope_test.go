@@ -22,8 +22,8 @@ func TestAttackProjectKeyChangesOrganizationRecords(t *testing.T) {
 	conn, envVar := "/api/connections/"+w.a.orgConnectionID, "/api/env-vars/"+w.a.envVarID
 	for _, tc := range []struct{ method, path, body string }{
 		{"PATCH", conn, `{"name":"attacker"}`},
-		{"PATCH", conn, `{"credentials":{"apiToken":"attacker-token","accountId":"attacker-account"}}`},
-		{"PATCH", conn, `{"credentials":{"apiToken":"attacker-token"}}`},
+		{"PATCH", conn, `{"credentials":{"apiToken":"`+testAPIToken("attacker")+`","accountId":"`+testAccountID("attacker")+`"}}`},
+		{"PATCH", conn, `{"credentials":{"apiToken":"`+testAPIToken("attacker")+`"}}`},
 		{"DELETE", conn, ``},
 		{"PATCH", envVar, `{"value":"attacker-value"}`},
 		{"PATCH", envVar, `{"name":"RENAMED"}`},
@@ -49,7 +49,7 @@ func TestAttackProjectKeyChangesOrganizationRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	sealer, _ := secret.New([]byte(strings.Repeat("\x01", 32)))
-	if creds, err := sealer.OpenCredentials(c); err != nil || creds.APIToken != "cf-token-org-"+w.a.email {
+	if creds, err := sealer.OpenCredentials(c); err != nil || creds.APIToken != testAPIToken("org-"+w.a.email) {
 		t.Fatalf("organization connection credentials now %+v, %v", creds, err)
 	}
 }
@@ -62,7 +62,7 @@ func TestAttackProjectKeyChangesAnotherProjectsRecords(t *testing.T) {
 	conn, envVar := "/api/connections/"+w.a.connectionID, "/api/env-vars/"+w.a.projectEnvVarID
 	for _, tc := range []struct{ method, path, body string }{
 		{"PATCH", conn, `{"name":"attacker"}`},
-		{"PATCH", conn, `{"credentials":{"apiToken":"attacker-token"}}`},
+		{"PATCH", conn, `{"credentials":{"apiToken":"`+testAPIToken("attacker")+`"}}`},
 		{"DELETE", conn, ``},
 		{"PATCH", envVar, `{"value":"attacker-value"}`},
 		{"DELETE", envVar, ``},
@@ -93,14 +93,14 @@ func TestLegitProjectKeyManagesItsProjectRecords(t *testing.T) {
 	w := newWorld(t)
 	k := w.a.keyAll
 
-	c := w.must(201, "POST", "/api/connections", `{"provider":"cloudflare","name":"mine","credentials":{"apiToken":"t1","accountId":"acc1"}}`, k)
+	c := w.must(201, "POST", "/api/connections", `{"provider":"cloudflare","name":"mine","credentials":{"apiToken":"`+testAPIToken("t1")+`","accountId":"`+testAccountID("acc1")+`"}}`, k)
 	id := c.str(t, "id")
 	if c.str(t, "scope") != "project" || c.str(t, "projectId") != w.a.projectID {
 		t.Fatalf("a key's connection is its project's: %s", c.body)
 	}
 	w.must(201, "POST", "/api/connections", `{"provider":"local","scope":"project"}`, k)
-	r := w.must(200, "PATCH", "/api/connections/"+id, `{"name":"renamed","credentials":{"apiToken":"t2","accountId":"acc2"}}`, k)
-	if r.str(t, "name") != "renamed" || r.str(t, "accountId") != "acc2" {
+	r := w.must(200, "PATCH", "/api/connections/"+id, `{"name":"renamed","credentials":{"apiToken":"`+testAPIToken("t2")+`","accountId":"`+testAccountID("acc2")+`"}}`, k)
+	if r.str(t, "name") != "renamed" || r.str(t, "accountId") != testAccountID("acc2") {
 		t.Fatalf("patch: %s", r.body)
 	}
 	// The key lists its project's connections and the organization's.
@@ -132,7 +132,7 @@ func TestLegitSessionManagesOrganizationRecords(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	s := w.a.session
-	r := w.must(200, "PATCH", "/api/connections/"+w.a.orgConnectionID, `{"name":"renamed","credentials":{"apiToken":"rotated"}}`, s)
+	r := w.must(200, "PATCH", "/api/connections/"+w.a.orgConnectionID, `{"name":"renamed","credentials":{"apiToken":"`+testAPIToken("rotated")+`"}}`, s)
 	if r.str(t, "scope") != "organization" || r.str(t, "name") != "renamed" {
 		t.Fatalf("session patch: %s", r.body)
 	}
