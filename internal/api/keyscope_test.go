@@ -22,8 +22,8 @@ func TestAttackProjectKeyChangesOrganizationRecords(t *testing.T) {
 	conn, envVar := "/api/connections/"+w.a.orgConnectionID, "/api/env-vars/"+w.a.envVarID
 	for _, tc := range []struct{ method, path, body string }{
 		{"PATCH", conn, `{"name":"attacker"}`},
-		{"PATCH", conn, `{"credentials":{"apiToken":"`+testAPIToken("attacker")+`","accountId":"`+testAccountID("attacker")+`"}}`},
-		{"PATCH", conn, `{"credentials":{"apiToken":"`+testAPIToken("attacker")+`"}}`},
+		{"PATCH", conn, `{"credentials":{"apiToken":"` + testAPIToken("attacker") + `","accountId":"` + testAccountID("attacker") + `"}}`},
+		{"PATCH", conn, `{"credentials":{"apiToken":"` + testAPIToken("attacker") + `"}}`},
 		{"DELETE", conn, ``},
 		{"PATCH", envVar, `{"value":"attacker-value"}`},
 		{"PATCH", envVar, `{"name":"RENAMED"}`},
@@ -62,7 +62,7 @@ func TestAttackProjectKeyChangesAnotherProjectsRecords(t *testing.T) {
 	conn, envVar := "/api/connections/"+w.a.connectionID, "/api/env-vars/"+w.a.projectEnvVarID
 	for _, tc := range []struct{ method, path, body string }{
 		{"PATCH", conn, `{"name":"attacker"}`},
-		{"PATCH", conn, `{"credentials":{"apiToken":"`+testAPIToken("attacker")+`"}}`},
+		{"PATCH", conn, `{"credentials":{"apiToken":"` + testAPIToken("attacker") + `"}}`},
 		{"DELETE", conn, ``},
 		{"PATCH", envVar, `{"value":"attacker-value"}`},
 		{"DELETE", envVar, ``},
