@@ -86,13 +86,15 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--rate-limits SPEC] [--allow-hosts LIST]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--secure-cookies] [--rate-limits SPEC] [--allow-hosts LIST]")
 		fs.PrintDefaults()
 	}
 	var sf storeFlags
 	sf.register(fs)
 	addr := fs.String("addr", envOr("EDGEFLOW_ADDR", "127.0.0.1:8080"), "listen address (env EDGEFLOW_ADDR)")
 	noEdge := fs.Bool("no-edge", envBool("EDGEFLOW_NO_EDGE"), "do not start the local edge (env EDGEFLOW_NO_EDGE=1)")
+	secureCookies := fs.Bool("secure-cookies", envBool("EDGEFLOW_SECURE_COOKIES"),
+		"mark the session cookie Secure, for a server behind HTTPS (env EDGEFLOW_SECURE_COOKIES=1)")
 	limitsText := fs.String("rate-limits", os.Getenv("EDGEFLOW_RATE_LIMITS"),
 		"per-minute limits, e.g. global=200,write=30,deploy=10,verify=10, or off (env EDGEFLOW_RATE_LIMITS)")
 	registryURL := fs.String("registry-url", os.Getenv("EDGEFLOW_REGISTRY_URL"),
@@ -131,7 +133,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	tuneGC()
-	cfg := serveConfig{store: sf, addr: *addr, noEdge: *noEdge, limits: limits, registryURL: *registryURL, allowHosts: allow}
+	cfg := serveConfig{store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -157,7 +159,9 @@ type serveConfig struct {
 	store  storeFlags
 	addr   string
 	noEdge bool
-	limits ratelimit.Limits
+	// secureCookies marks the session cookie Secure (HTTPS in front).
+	secureCookies bool
+	limits        ratelimit.Limits
 	// registryURL is the optional remote node registry (EDGEFLOW_REGISTRY_URL).
 	registryURL string
 	// allowHosts opens private or loopback hosts to worker code and to fetches of user-chosen URLs.
@@ -208,7 +212,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	if err != nil {
 		return err
 	}
-	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, LocalEdge: edge, Marketplace: market,
+	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
 		CacheDir: filepath.Join(cfg.store.dataDir, "cache")}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas

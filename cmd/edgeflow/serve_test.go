@@ -69,6 +69,10 @@ func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits, edgeDir strin
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "EDGEFLOW_RATE_LIMITS="+limits, "EDGEFLOW_SECRET_KEY=", "EDGEFLOW_DATABASE_URL="+databaseURL,
 		"EDGEFLOW_EDGE_DIR="+edgeDir)
+	secure := databaseURL == "" && edgeDir == "" // the SQLite run also checks --secure-cookies (by its variable)
+	if secure {
+		cmd.Env = append(cmd.Env, "EDGEFLOW_SECURE_COOKIES=1")
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +154,17 @@ func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits, edgeDir strin
 		if code, body := do("GET", p, ""); code != 200 {
 			t.Fatalf("%s: %d %s", p, code, body)
 		}
+	}
+	// The session cookie is Secure exactly when the server is told it is behind HTTPS.
+	signIn, _ := http.NewRequest("POST", base+"/api/auth/sign-in", strings.NewReader(`{"email":"`+email+`","password":"password-1"}`))
+	signIn.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(signIn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 || len(res.Cookies()) == 0 || res.Cookies()[0].Secure != secure {
+		t.Fatalf("sign-in: %d, cookies %v, want Secure %v", res.StatusCode, res.Header.Values("Set-Cookie"), secure)
 	}
 	if limits != "off" {
 		req, _ := http.NewRequest("GET", base+"/healthz", nil)
