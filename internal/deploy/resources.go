@@ -36,7 +36,7 @@ func (s *Service) resourceProvider(ctx context.Context, organizationID, connecti
 	if err != nil {
 		return nil, err
 	}
-	return s.providerFor(c)
+	return s.providerFor(ctx, c)
 }
 
 func checkPage(p Page, maxLimit int) error {
