@@ -75,7 +75,7 @@ func BenchmarkDeploy50NodesLayout(b *testing.B) {
 		b.Cleanup(func() { edge.Close() })
 		l.edge = edge
 		l.s = newServer(b, serverOptions{edge: edge})
-		own := l.s.connectionAccountTB()
+		own := l.s.connectionAccount()
 		for i := 0; i < l.accounts; i++ {
 			acct, token := own, edge.Token() // the root token administers any account
 			if !l.inDeployersAccount {
@@ -121,8 +121,9 @@ func BenchmarkDeploy50NodesLayout(b *testing.B) {
 	}
 }
 
-// connectionAccountTB is connectionAccount for benchmarks too.
-func (s *server) connectionAccountTB() string {
+// connectionAccount is the local edge account id the server's connection
+// shows (its organization's own account).
+func (s *server) connectionAccount() string {
 	s.t.Helper()
 	var list struct {
 		Data []struct{ ID, AccountID string } `json:"data"`

@@ -64,22 +64,6 @@ func (s *server) projectResources(projID string) (nsID, dbID, bucket string) {
 	return nsID, dbID, bucket
 }
 
-// connectionAccount is the local edge account id a connection shows.
-func (s *server) connectionAccount() string {
-	s.t.Helper()
-	var list struct {
-		Data []struct{ ID, AccountID string } `json:"data"`
-	}
-	s.must(200, "GET", "/api/connections", nil).into(&list)
-	for _, c := range list.Data {
-		if c.ID == s.conn {
-			return c.AccountID
-		}
-	}
-	s.t.Fatalf("connection %s is not listed", s.conn)
-	return ""
-}
-
 // TestAttackLocalEdgeResourcesOfAnotherOrganization: tenant B lists and reads
 // A's KV, D1 and R2 through /api/resources with its own connection, naming
 // A's ids: nothing is listed and every read is not found. Twin: A browses
