@@ -234,3 +234,22 @@ describe("isolation of resources and workers", () => {
     assert.equal(r2.status, 409);
   });
 });
+
+describe("accounts survive a restart", () => {
+  test("tokens, subdomains, workers and instances are kept; the legacy account is unchanged", async () => {
+    const legacyId = edge.ready.accountId;
+    const dataDir = edge.dataDir;
+    await edge.stop();
+    edge = await startEdge({ dataDir });
+    assert.equal(edge.ready.accountId, legacyId);
+    const again = asAccount(edge, { id: a.accountId, token: a.token, subdomain: a.subdomain });
+    const v = await again.call("GET", "/user/tokens/verify");
+    assert.equal(v.status, 200);
+    const res = await fetch(`${edge.ready.workers}/${a.subdomain}/twin/`);
+    assert.equal(res.status, 200);
+    const inst = await again.call("GET", "/workflows/twin/instances");
+    assert.deepEqual(inst.body.result.map((i) => i.id), ["same-id"]);
+    const legacy = await edge.call("GET", "/workers/scripts");
+    assert.deepEqual(legacy.body.result.map((x) => x.id), ["legacy-name"]);
+  });
+});
