@@ -1,4 +1,4 @@
-// The Cloudflare REST API subset under /client/v4 and the HTTP front door for deployed workers.
+// The Cloudflare REST API subset under /client/v4 for one account, and the proxy to its workers (gateway.mjs in front).
 
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -40,7 +40,6 @@ const EVENT_TYPE = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
 const WORKFLOW_NAME = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,63}$/;
 const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 const TERMINAL = new Set(["complete", "errored", "terminated"]);
-export const WORKERS_PREFIX = "/workers/";
 
 export class Api {
   // An Api serves one account (view: an AccountView of accounts.mjs); the gateway (gateway.mjs) authenticates
@@ -1531,10 +1530,6 @@ export function deriveStatus(d) {
 function checkKey(key) {
   if (key === "" || key === "." || key === "..") throw new EdgeError(400, 10019, `key name '${key}' is not allowed`);
   if (Buffer.byteLength(key) > 512) throw new EdgeError(414, 10019, "key names are at most 512 bytes");
-}
-
-function requireProc(p) {
-  return fs.readFileSync(p, "utf8");
 }
 
 export async function mapLimit(items, limit, fn) {

@@ -1,4 +1,4 @@
-// The runtime: one Miniflare (one workerd process) hosting every deployed script of the account plus the edge's
+// The runtime: one Miniflare (one workerd process) hosting every deployed script of every account plus the edge's
 // control worker. Every change of configuration goes through apply(), which serializes the changes, holds new
 // requests while workerd restarts, rolls the registry and workerd back when the new configuration does not start,
 // and afterwards revives the workflow instances that the restart stranded.
