@@ -1,4 +1,5 @@
-// The Cloudflare REST API subset under /client/v4 for one account, and the proxy to its workers (gateway.mjs in front).
+// The Cloudflare REST API subset under /client/v4 for one account, and the proxy to its workers. gateway.mjs
+// authenticates each request and hands it to the Api of its account.
 
 import { createHash } from "node:crypto";
 import fs from "node:fs";
