@@ -1,6 +1,7 @@
-// The Cloudflare REST API subset under /client/v4 and the HTTP front door for deployed workers.
+// The Cloudflare REST API subset under /client/v4 for one account, and the proxy to its workers. gateway.mjs
+// authenticates each request and hands it to the Api of its account.
 
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -40,13 +41,16 @@ const EVENT_TYPE = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
 const WORKFLOW_NAME = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,63}$/;
 const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 const TERMINAL = new Set(["complete", "errored", "terminated"]);
-export const WORKERS_PREFIX = "/workers/";
 
 export class Api {
-  constructor({ registry, runtime, token, port, logger }) {
+  // An Api serves one account (view: an AccountView of accounts.mjs); the gateway (gateway.mjs) authenticates
+  // requests and hands each to the Api of its account.
+  constructor({ registry, runtime, view, accounts, port, logger }) {
     this.registry = registry;
     this.runtime = runtime;
-    this.token = Buffer.from(token);
+    this.view = view;
+    this.names = view.names;
+    this.accounts = accounts;
     this.port = port;
     this.logger = logger;
     this.pendingIds = new Set();
@@ -54,56 +58,33 @@ export class Api {
     this.router = new Router();
     this.#routes();
     this.syncing = new Map();
-    // the revive sweep after each workerd start reads the unfinished instances from the index
-    runtime.unfinishedInstances = (workflow) => this.#unfinished(workflow);
   }
 
   get state() {
-    return this.registry.state;
+    return this.view.state;
   }
 
   get account() {
-    return this.state.accountId;
+    return this.view.id;
   }
 
-  // handle is the node:http request listener for the whole port.
-  handle = (req, res) => {
-    const script = this.#workerTarget(req);
-    if (script !== null) {
-      this.#proxyWorker(req, res, script.name, script.path).catch((err) => {
-        if (!res.headersSent) {
-          res.writeHead(502, { "content-type": "text/plain" });
-          res.end(`worker ${script.name} is unavailable: ${err.message}\n`);
-        } else {
-          res.destroy();
-        }
-      });
-      return;
-    }
-    this.#api(req, res).catch((err) => {
-      if (!res.headersSent) sendError(res, err);
-      else res.destroy();
-    });
-  };
-
-  // #workerTarget decides whether a request is for a worker: a Host of `<script>.localhost` or
-  // `<script>.<subdomain>.workers.dev`, or a path under /workers/<script>/.
-  #workerTarget(req) {
-    const host = (req.headers.host ?? "").toLowerCase().replace(/:\d+$/, "");
-    const m = /^([a-z0-9_-]+)\.(?:localhost|[a-z0-9-]+\.workers\.dev)$/.exec(host);
-    if (m) return { name: m[1], path: req.url };
-    if (req.url.startsWith(WORKERS_PREFIX)) {
-      const rest = req.url.slice(WORKERS_PREFIX.length);
-      const cut = rest.search(/[/?]/);
-      const name = cut < 0 ? rest : rest.slice(0, cut);
-      let path = cut < 0 ? "/" : rest.slice(cut);
-      if (path.startsWith("?")) path = `/${path}`;
-      return { name: decodeURIComponent(name), path };
-    }
-    return null;
+  // #apply runs change on this account's state through the runtime (see Runtime.apply).
+  #apply(change, opts) {
+    return this.runtime.apply((root) => change(this.view.of(root)), opts);
   }
 
-  async #proxyWorker(req, res, name, path) {
+  // unfinished returns the instances of the workflow whose workerd name is rtName that may need reviving.
+  unfinished(rtName) {
+    return this.#unfinished(rtName);
+  }
+
+  // ownsWorkflow reports whether the workerd name rtName is one of this account's Workflows.
+  ownsWorkflow(rtName) {
+    return Object.keys(this.state.workflows).some((n) => this.names.workflow(n) === rtName);
+  }
+
+  // proxyWorker sends a request to this account's script name, whose workers.dev URL must be enabled.
+  async proxyWorker(req, res, name, path) {
     const script = this.state.scripts[name];
     if (!script || !script.current) {
       res.writeHead(404, { "content-type": "text/plain" });
@@ -127,14 +108,14 @@ export class Api {
     };
     res.on("close", leave);
     const target = new URL(this.runtime.url);
-    const publicHost = `${name}.localhost:${this.port}`;
+    const publicHost = this.view.legacy ? `${name}.localhost:${this.port}` : `${name}.${this.state.subdomain}.localhost:${this.port}`;
     const headers = { ...req.headers };
     delete headers.connection;
     delete headers["keep-alive"];
     delete headers["mf-route-override"];
     delete headers["mf-original-url"];
     headers.host = publicHost;
-    headers["mf-route-override"] = name;
+    headers["mf-route-override"] = this.names.script(name);
     headers["mf-original-url"] = `http://${publicHost}${path}`;
     await new Promise((resolve, reject) => {
       const up = http.request(
@@ -157,38 +138,14 @@ export class Api {
     });
   }
 
-  async #api(req, res) {
+  // dispatch answers a /client/v4 request the gateway has authenticated and found to be for this account.
+  async dispatch(req, res, principal) {
     const url = new URL(req.url, "http://edge.invalid");
-    if (url.pathname === "/" || url.pathname === "/healthz") {
-      send(res, 200, { ok: true });
-      return;
-    }
-    if (url.pathname === "/__edge/stats") {
-      this.#auth(req);
-      send(res, 200, this.stats());
-      return;
-    }
-    if (url.pathname === "/__edge/cron" && req.method === "POST") {
-      // Runs the schedules due at ?time= (an ISO time, default now) at once.
-      this.#auth(req);
-      const t = new Date(url.searchParams.get("time") ?? Date.now());
-      if (Number.isNaN(t.getTime())) throw new EdgeError(400, 10001, "time must be an ISO 8601 time");
-      t.setUTCSeconds(0, 0);
-      send(res, 200, { time: t.toISOString(), started: await this.runSchedules(t) });
-      return;
-    }
-    if (!url.pathname.startsWith("/client/v4/")) {
-      throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
-    }
     const rawPath = req.url.split("?")[0].slice("/client/v4".length);
     const m = this.router.match(req.method, rawPath);
     if (!m.handler) {
       if (m.pathMatched) throw new EdgeError(405, 10405, `Method ${req.method} not allowed for ${url.pathname}`);
       throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
-    }
-    this.#auth(req, m.params);
-    if (m.params.account !== undefined && m.params.account !== this.account) {
-      throw new EdgeError(403, 9109, "Unauthorized to access requested resource");
     }
     const ctx = {
       req,
@@ -201,39 +158,6 @@ export class Api {
     const out = await m.handler(ctx);
     if (out === undefined) return; // the handler answered itself
     send(res, out.status ?? 200, envelope(out.result, out.info));
-  }
-
-  #auth(req, params = {}) {
-    const h = req.headers.authorization ?? "";
-    const m = /^Bearer\s+(.+)$/i.exec(h);
-    if (m) {
-      const given = Buffer.from(m[1].trim());
-      if (given.length === this.token.length && timingSafeEqual(given, this.token)) return;
-    }
-    if (params.__verify) throw new EdgeError(401, 1000, "Invalid API Token");
-    throw new EdgeError(401, 10000, "Authentication error");
-  }
-
-  stats() {
-    const pid = this.runtime.workerdPid();
-    let workerdRss = null;
-    if (pid) {
-      try {
-        const status = requireProc(`/proc/${pid}/status`);
-        const m = /VmRSS:\s+(\d+) kB/.exec(status);
-        if (m) workerdRss = Number(m[1]) * 1024;
-      } catch {
-        workerdRss = null;
-      }
-    }
-    return {
-      node_rss: process.memoryUsage().rss,
-      workerd_rss: workerdRss,
-      workerd_pid: pid,
-      scripts: Object.values(this.state.scripts).filter((s) => s.current).length,
-      workflows: Object.keys(this.state.workflows).length,
-      last_restart_ms: this.runtime.lastRestartMs ?? null,
-    };
   }
 
   #routes() {
@@ -350,7 +274,7 @@ export class Api {
   }
 
   #tokenId() {
-    return createHash("sha256").update(this.token).digest("hex").slice(0, 32);
+    return this.view.legacy ? this.accounts.rootTokenId() : this.state.tokenHash.slice(0, 32);
   }
 
   #accountJSON() {
@@ -386,7 +310,7 @@ export class Api {
       const known = zones.filter((z) => z.name === name.toLowerCase());
       // Every registrable domain (two labels) is a zone of this local account.
       if (known.length === 0 && /^[a-z0-9-]+\.[a-z0-9-]+$/i.test(name)) {
-        const z = await this.runtime.apply(() => this.#ensureZone(name.toLowerCase()), { restart: false });
+        const z = await this.#apply(() => this.#ensureZone(name.toLowerCase()), { restart: false });
         zones = [z];
       } else {
         zones = known;
@@ -432,7 +356,7 @@ export class Api {
     const body = requireObject(await c.json());
     if (typeof body.pattern !== "string" || body.pattern === "") throw new EdgeError(400, 10022, "pattern is required");
     const route = { id: hexId(), pattern: body.pattern, script: body.script ?? "" };
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       st.zones[zone.id].routes.push(route);
     }, { restart: false });
     return { result: route };
@@ -451,7 +375,7 @@ export class Api {
     const body = requireObject(await c.json());
     if (typeof body.pattern !== "string" || body.pattern === "") throw new EdgeError(400, 10022, "pattern is required");
     const route = { id: c.params.route, pattern: body.pattern, script: body.script ?? "" };
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       st.zones[zone.id].routes[i] = route;
     }, { restart: false });
     return { result: route };
@@ -459,7 +383,7 @@ export class Api {
 
   async #zoneRouteDelete(c) {
     const { zone, i } = this.#findRoute(c.params.zone, c.params.route);
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       st.zones[zone.id].routes.splice(i, 1);
     }, { restart: false });
     return { result: { id: c.params.route } };
@@ -484,7 +408,7 @@ export class Api {
     const upload = await parseUpload(c.req.headers["content-type"], raw);
     const source = /wrangler/i.test(c.req.headers["user-agent"] ?? "") ? "wrangler" : "api";
     const started = Date.now();
-    const result = await this.runtime.apply(
+    const result = await this.#apply(
       (st) => {
         const script = st.scripts[name] ?? emptyScript(name);
         st.scripts[name] = script;
@@ -530,7 +454,7 @@ export class Api {
   async #deleteScript(c, code) {
     this.#script(c, { code });
     const name = c.params.script;
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       delete st.scripts[name];
     });
     return { result: { id: name } };
@@ -572,7 +496,7 @@ export class Api {
     }
     requireObject(patch, "settings");
     const needsVersion = "bindings" in patch || "compatibility_date" in patch || "compatibility_flags" in patch;
-    await this.runtime.apply(
+    await this.#apply(
       (st) => {
         const s = st.scripts[script.name];
         for (const k of ["logpush", "observability", "tail_consumers", "tags"]) if (k in patch) s.settings[k] = patch[k];
@@ -604,7 +528,7 @@ export class Api {
   async #patchScriptSettings(c) {
     const script = this.#script(c);
     const patch = requireObject(await c.json());
-    await this.runtime.apply(
+    await this.#apply(
       (st) => {
         const s = st.scripts[script.name];
         for (const k of ["logpush", "observability", "tail_consumers", "tags"]) if (k in patch) s.settings[k] = patch[k];
@@ -663,7 +587,7 @@ export class Api {
     }
     const vid = live[0].version_id;
     if (!s.versions.some((v) => v.id === vid)) throw new EdgeError(404, 10214, `version '${vid}' not found`);
-    const dep = await this.runtime.apply((st) => {
+    const dep = await this.#apply((st) => {
       const script = st.scripts[s.name];
       return deployVersion(script, script.versions.find((v) => v.id === vid), { source: script.versions.find((v) => v.id === vid).source, annotations: body.annotations ?? {} });
     });
@@ -702,7 +626,7 @@ export class Api {
   }
 
   #newVersionWith(name, edit) {
-    return this.runtime.apply((st) => {
+    return this.#apply((st) => {
       const script = st.scripts[name];
       const prev = currentVersion(script);
       const v = structuredClone(prev);
@@ -724,7 +648,7 @@ export class Api {
       enabled: enabled ?? body.enabled !== false,
       previews_enabled: enabled === false ? false : body.previews_enabled ?? s.subdomain.previews_enabled ?? false,
     };
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       st.scripts[s.name].subdomain = next;
     }, { restart: false });
     return { result: next };
@@ -740,7 +664,7 @@ export class Api {
       }
       return { id: hexId(), pattern: r.pattern, ...(r.zone_name ? { zone_name: r.zone_name } : {}), ...(r.custom_domain ? { custom_domain: true } : {}) };
     });
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       for (const r of routes) if (r.zone_name) this.#ensureZone(r.zone_name.toLowerCase());
       st.scripts[s.name].routes = routes;
     }, { restart: false });
@@ -760,7 +684,7 @@ export class Api {
       }
       return { cron: x.cron.trim(), created_on: now(), modified_on: now() };
     });
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       st.scripts[s.name].schedules = schedules;
     }, { restart: false });
     return { result: { schedules } };
@@ -793,10 +717,8 @@ export class Api {
 
   async #putAccountSubdomain(c) {
     const body = requireObject(await c.json());
-    if (typeof body.subdomain !== "string" || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(body.subdomain)) {
-      throw new EdgeError(400, 10001, "subdomain must be 1-63 lowercase letters, digits and dashes");
-    }
-    await this.runtime.apply((st) => {
+    this.accounts.checkSubdomain(body.subdomain, this.account);
+    await this.#apply((st) => {
       st.subdomain = body.subdomain;
     }, { restart: false });
     return { result: { subdomain: body.subdomain } };
@@ -861,7 +783,7 @@ export class Api {
     }
     const prevCanon = canonicalWorkflows(this.state)[name];
     const willChange = !prevCanon || prevCanon.className !== body.class_name || prevCanon.scriptName !== body.script_name;
-    const wf = await this.runtime.apply(
+    const wf = await this.#apply(
       (st) => {
         const old = st.workflows[name];
         const t = now();
@@ -895,7 +817,7 @@ export class Api {
   async #counts(wf) {
     const counts = { queued: 0, running: 0, paused: 0, errored: 0, terminated: 0, complete: 0, waiting: 0, waitingForPause: 0 };
     if (!canonicalWorkflows(this.state)[wf.name]) return counts;
-    for (const it of await this.#derivedInstances(wf.name)) counts[it.status] = (counts[it.status] ?? 0) + 1;
+    for (const it of await this.#derivedInstances(this.names.workflow(wf.name))) counts[it.status] = (counts[it.status] ?? 0) + 1;
     return counts;
   }
 
@@ -917,12 +839,12 @@ export class Api {
   async #deleteWorkflow(c) {
     const wf = this.#workflow(c);
     if (canonicalWorkflows(this.state)[wf.name]) {
-      await this.runtime.explorer(`/workflows/${encodeURIComponent(wf.name)}`, { method: "DELETE" });
+      await this.runtime.explorer(`/workflows/${encodeURIComponent(this.names.workflow(wf.name))}`, { method: "DELETE" });
     }
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       delete st.workflows[wf.name];
     });
-    this.registry.forgetWorkflowInstances(wf.name);
+    this.registry.forgetWorkflowInstances(this.names.workflow(wf.name));
     return { result: { status: "ok", success: true } };
   }
 
@@ -993,7 +915,7 @@ export class Api {
       const count = files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").length;
       const known = this.registry.instancesOf(name);
       let missing = count - known.size;
-      const versionId = this.state.workflows[name]?.versions.at(-1).id;
+      const versionId = this.state.workflows[name.slice(this.names.prefix.length)]?.versions.at(-1).id;
       for (let page = 1; missing > 0; page++) {
         const q = new URLSearchParams({ page: String(page), per_page: "100" });
         const { status, body } = await this.runtime.explorer(`/workflows/${encodeURIComponent(name)}/instances?${q}`);
@@ -1026,11 +948,12 @@ export class Api {
     if (direction !== "asc" && direction !== "desc") throw new EdgeError(400, 10001, "direction must be asc or desc");
     const valid = ["queued", "running", "paused", "errored", "terminated", "complete", "waiting", "waitingForPause"];
     if (status && !valid.includes(status)) throw new EdgeError(400, 10001, `status must be one of ${valid.join(", ")}`);
-    let list = canonicalWorkflows(this.state)[wf.name] ? await this.#derivedInstances(wf.name, status) : [];
+    const rt = this.names.workflow(wf.name);
+    let list = canonicalWorkflows(this.state)[wf.name] ? await this.#derivedInstances(rt, status) : [];
     if (status) list = list.filter((it) => it.status === status);
     const versionId = wf.versions.at(-1).id;
     list = list.map((it) => {
-      const rec = this.registry.instanceRecord(wf.name, it.id);
+      const rec = this.registry.instanceRecord(rt, it.id);
       const created = rec?.created_on ?? it.created_on ?? null;
       return {
         id: it.id,
@@ -1070,7 +993,8 @@ export class Api {
     }
     for (const id of ids) this.pendingIds.add(`${wf.name}\n${id}`);
     try {
-      let created = await this.runtime.control("/wf/create", { workflow: wf.name, instances: inputs });
+      const rt = this.names.workflow(wf.name);
+      let created = await this.runtime.control("/wf/create", { workflow: rt, instances: inputs });
       if (created.retried) {
         // our first attempt may have gone through before its connection died: the ids are ours (pendingIds)
         created = created.map((r) => (r.error?.code === 10202 ? { id: r.id } : r));
@@ -1078,7 +1002,7 @@ export class Api {
       const versionId = wf.versions.at(-1).id;
       const t = now();
       for (const r of created) {
-        if (!r.error) this.registry.recordInstance({ workflow: wf.name, id: r.id, source, created_on: t, version_id: versionId, status: "queued" });
+        if (!r.error) this.registry.recordInstance({ workflow: rt, id: r.id, source, created_on: t, version_id: versionId, status: "queued" });
       }
       if (this.state.workflows[wf.name]) this.state.workflows[wf.name].triggered_on = t;
       this.registry.saveSoon();
@@ -1119,13 +1043,14 @@ export class Api {
     const wf = this.#workflow(c);
     this.#runnable(wf);
     const id = c.params.instance;
-    const d = await this.#details(wf.name, id);
-    let rec = this.registry.instanceRecord(wf.name, id);
+    const rt = this.names.workflow(wf.name);
+    const d = await this.#details(rt, id);
+    let rec = this.registry.instanceRecord(rt, id);
     if (!rec) {
-      rec = { workflow: wf.name, id, source: "binding", created_on: d.queued ?? now(), version_id: wf.versions.at(-1).id, status: d.status };
+      rec = { workflow: rt, id, source: "binding", created_on: d.queued ?? now(), version_id: wf.versions.at(-1).id, status: d.status };
       this.registry.recordInstance(rec);
     } else {
-      this.registry.setStatus(wf.name, id, d.status);
+      this.registry.setStatus(rt, id, d.status);
     }
     const status = deriveStatus(d);
     const steps = d.steps.map((s) => {
@@ -1164,7 +1089,8 @@ export class Api {
     const actions = ["pause", "resume", "terminate", "restart"];
     if (!actions.includes(action)) throw new EdgeError(400, 10001, `status must be one of ${actions.join(", ")}, got '${action}'`);
     const id = c.params.instance;
-    const d = await this.#details(wf.name, id);
+    const rt = this.names.workflow(wf.name);
+    const d = await this.#details(rt, id);
     const current = deriveStatus(d);
     const refuse = (why) => {
       throw new EdgeError(409, 10203, `cannot ${action} instance '${id}': ${why}`);
@@ -1172,8 +1098,8 @@ export class Api {
     if (action === "pause" && TERMINAL.has(current)) refuse(`it is ${current}`);
     if (action === "resume" && current !== "paused" && current !== "waitingForPause") refuse(`it is ${current}, not paused`);
     if (action === "terminate" && TERMINAL.has(current)) refuse(`it is already ${current}`);
-    const r = await this.runtime.control("/wf/action", { workflow: wf.name, id, action });
-    this.registry.setStatus(wf.name, id, r.status);
+    const r = await this.runtime.control("/wf/action", { workflow: rt, id, action });
+    this.registry.setStatus(rt, id, r.status);
     let status = r.status;
     if (status === "running" && (action === "resume" || action === "restart")) status = "running";
     return { result: { status, timestamp: now() } };
@@ -1187,10 +1113,11 @@ export class Api {
     const raw = await c.body(JSON_LIMIT);
     const payload = parseJSON(raw, { allowEmpty: true, what: "event payload" }) ?? null;
     const id = c.params.instance;
-    const d = await this.#details(wf.name, id);
+    const rt = this.names.workflow(wf.name);
+    const d = await this.#details(rt, id);
     const status = deriveStatus(d);
     if (TERMINAL.has(status)) throw new EdgeError(409, 10203, `cannot send an event to instance '${id}': it is ${status}`);
-    await this.runtime.control("/wf/event", { workflow: wf.name, id, type, payload });
+    await this.runtime.control("/wf/event", { workflow: rt, id, type, payload });
     return { result: {} };
   }
 
@@ -1225,7 +1152,7 @@ export class Api {
       throw new EdgeError(400, 10014, "a namespace with this account ID and title already exists");
     }
     const id = hexId();
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       st.kv[id] = { id, title: body.title, created_on: now() };
     });
     return { result: this.#nsJSON(this.state.kv[id]) };
@@ -1238,7 +1165,7 @@ export class Api {
     if (Object.values(this.state.kv).some((x) => x.title === body.title && x.id !== ns.id)) {
       throw new EdgeError(400, 10014, "a namespace with this account ID and title already exists");
     }
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       st.kv[ns.id].title = body.title;
     }, { restart: false });
     return { result: this.#nsJSON(this.state.kv[ns.id]) };
@@ -1247,7 +1174,7 @@ export class Api {
   async #deleteNamespace(c) {
     const ns = this.#namespace(c);
     await this.#clearNamespace(ns.id);
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       delete st.kv[ns.id];
     });
     return { result: {} };
@@ -1402,7 +1329,7 @@ export class Api {
       throw new EdgeError(400, 7502, `A database with name '${body.name}' already exists`);
     }
     const uuid = newId();
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       st.d1[uuid] = { uuid, name: body.name, created_at: now() };
     });
     return { result: this.#dbJSON(this.state.d1[uuid]) };
@@ -1410,7 +1337,7 @@ export class Api {
 
   async #deleteDatabase(c) {
     const db = this.#database(c);
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       delete st.d1[db.uuid];
     });
     return { result: null };
@@ -1461,7 +1388,7 @@ export class Api {
       throw new EdgeError(400, 10005, "bucket name must be 3-63 lowercase letters, digits and dashes, starting and ending with a letter or digit");
     }
     if (this.state.r2[body.name]) throw new EdgeError(409, 10004, "The bucket you tried to create already exists, and you own it.");
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       st.r2[body.name] = { name: body.name, creation_date: now() };
     });
     return { result: this.#bucketJSON(this.state.r2[body.name]) };
@@ -1469,9 +1396,9 @@ export class Api {
 
   async #deleteBucket(c) {
     const b = this.#bucket(c);
-    const r = await this.runtime.control("/r2/list", { bucket: b.name, limit: 1 });
+    const r = await this.runtime.control("/r2/list", { bucket: this.names.bucket(b.name), limit: 1 });
     if (r.objects.length > 0) throw new EdgeError(409, 10008, "The bucket you tried to delete is not empty.");
-    await this.runtime.apply((st) => {
+    await this.#apply((st) => {
       delete st.r2[b.name];
     });
     return { result: {} };
@@ -1481,7 +1408,7 @@ export class Api {
     const b = this.#bucket(c);
     const perPage = intParam(c.query, "per_page", { def: 1000, min: 1, max: 1000 });
     const r = await this.runtime.control("/r2/list", {
-      bucket: b.name,
+      bucket: this.names.bucket(b.name),
       prefix: c.query.get("prefix") ?? "",
       cursor: c.query.get("cursor") ?? "",
       delimiter: c.query.get("delimiter") ?? "",
@@ -1495,7 +1422,7 @@ export class Api {
   }
 
   #r2Fetch(bucket, key, init) {
-    const q = new URLSearchParams({ bucket, key });
+    const q = new URLSearchParams({ bucket: this.names.bucket(bucket), key });
     return this.runtime.control(`/r2/object?${q}`, undefined, { ...init, response: true });
   }
 
@@ -1573,7 +1500,7 @@ export class Api {
         try {
           await this.runtime.enter();
           try {
-            const worker = await this.runtime.mf.getWorker(script.name);
+            const worker = await this.runtime.mf.getWorker(this.names.script(script.name));
             await worker.scheduled({ cron: s.cron, scheduledTime: minute });
             started.push({ script: script.name, cron: s.cron });
           } finally {
@@ -1605,10 +1532,6 @@ export function deriveStatus(d) {
 function checkKey(key) {
   if (key === "" || key === "." || key === "..") throw new EdgeError(400, 10019, `key name '${key}' is not allowed`);
   if (Buffer.byteLength(key) > 512) throw new EdgeError(414, 10019, "key names are at most 512 bytes");
-}
-
-function requireProc(p) {
-  return fs.readFileSync(p, "utf8");
 }
 
 export async function mapLimit(items, limit, fn) {

@@ -5,8 +5,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { Api } from "./api.mjs";
 import { Scheduler } from "./cron.mjs";
+import { Gateway } from "./gateway.mjs";
 import { LoopbackGate } from "./gate.mjs";
 import { AllowList, OutboundGuard } from "./outbound.mjs";
 import { Registry } from "./registry.mjs";
@@ -113,7 +113,7 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
       registry.state.port = bound;
       registry.save();
     }
-    const api = new Api({ registry, runtime, token, port: bound, logger });
+    const api = new Gateway({ registry, runtime, token, port: bound, logger });
     // Requests arriving before workerd is up wait for it.
     let started;
     const startedP = new Promise((r) => (started = r));

@@ -1,4 +1,4 @@
-// The runtime: one Miniflare (one workerd process) hosting every deployed script of the account plus the edge's
+// The runtime: one Miniflare (one workerd process) hosting every deployed script of every account plus the edge's
 // control worker. Every change of configuration goes through apply(), which serializes the changes, holds new
 // requests while workerd restarts, rolls the registry and workerd back when the new configuration does not start,
 // and afterwards revives the workflow instances that the restart stranded.
@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
+import { Naming, accountStates } from "./accounts.mjs";
 import { GATE_HEADER, REFUSER_SOURCE, REFUSER_WORKER, newGateSecret } from "./gate.mjs";
 import { GUARD_WORKER, GUARD_WORKER_SOURCE, OutboundGuard } from "./outbound.mjs";
 
@@ -355,8 +356,6 @@ export class Runtime {
 
   // #options builds miniflare's options from the registry.
   #options(state) {
-    const canonical = canonicalWorkflows(state);
-    const deployed = new Set(Object.keys(state.scripts).filter((n) => state.scripts[n].current));
     const workers = [];
     const map = { kv: {}, d1: {}, r2: {}, wf: {} };
     // The first worker is the entry socket's default route: it refuses everything (see gate.mjs).
@@ -381,32 +380,43 @@ export class Runtime {
       r2Buckets: {},
       workflows: {},
     };
-    Object.keys(state.kv).forEach((id, i) => {
-      control.kvNamespaces[`KV_${i}`] = id;
-      map.kv[id] = `KV_${i}`;
-    });
-    Object.keys(state.d1).forEach((id, i) => {
-      control.d1Databases[`D1_${i}`] = id;
-      map.d1[id] = `D1_${i}`;
-    });
-    Object.keys(state.r2).forEach((name, i) => {
-      control.r2Buckets[`R2_${i}`] = name;
-      map.r2[name] = `R2_${i}`;
-    });
     const bound = [];
-    Object.entries(canonical).forEach(([name, def], i) => {
-      control.workflows[`WF_${i}`] = { name, className: def.className, scriptName: def.scriptName };
-      map.wf[name] = `WF_${i}`;
-      bound.push(name);
-    });
-    control.bindings = { MAP: map, GATE: this.gateSecret };
-    workers.push(control);
-
-    for (const name of [...deployed].sort()) {
-      const script = state.scripts[name];
-      const version = script.versions.find((v) => v.id === script.current);
-      workers.push(this.#workerOptions(name, version, canonical, deployed));
+    const users = [];
+    // Every account's names are mapped onto workerd's (accounts.mjs): a binding resolves within its account.
+    for (const [id, acct, legacy] of accountStates(state)) {
+      const names = new Naming(id, legacy);
+      const canonical = canonicalWorkflows(acct);
+      const deployed = new Set(Object.keys(acct.scripts).filter((n) => acct.scripts[n].current));
+      for (const nsId of Object.keys(acct.kv)) {
+        const b = `KV_${Object.keys(map.kv).length}`;
+        control.kvNamespaces[b] = nsId;
+        map.kv[nsId] = b;
+      }
+      for (const dbId of Object.keys(acct.d1)) {
+        const b = `D1_${Object.keys(map.d1).length}`;
+        control.d1Databases[b] = dbId;
+        map.d1[dbId] = b;
+      }
+      for (const bucket of Object.keys(acct.r2)) {
+        const b = `R2_${Object.keys(map.r2).length}`;
+        control.r2Buckets[b] = names.bucket(bucket);
+        map.r2[names.bucket(bucket)] = b;
+      }
+      for (const [name, def] of Object.entries(canonical)) {
+        const b = `WF_${Object.keys(map.wf).length}`;
+        const rt = names.workflow(name);
+        control.workflows[b] = { name: rt, className: def.className, scriptName: names.script(def.scriptName) };
+        map.wf[rt] = b;
+        bound.push(rt);
+      }
+      for (const name of [...deployed].sort()) {
+        const script = acct.scripts[name];
+        const version = script.versions.find((v) => v.id === script.current);
+        users.push(this.#workerOptions(name, version, canonical, deployed, names));
+      }
     }
+    control.bindings = { MAP: map, GATE: this.gateSecret };
+    workers.push(control, ...users);
     this.boundWorkflows = bound;
     return {
       host: "127.0.0.1",
@@ -420,8 +430,9 @@ export class Runtime {
     };
   }
 
-  #workerOptions(name, version, canonical, deployed) {
+  #workerOptions(userName, version, canonical, deployed, names) {
     const md = version.metadata;
+    const name = names.script(userName);
     const w = {
       name,
       compatibilityDate: clampDate(md.compatibility_date ?? "2021-11-02"),
@@ -464,11 +475,12 @@ export class Runtime {
           w.d1Databases[b.name] = b.id ?? b.database_id;
           break;
         case "r2_bucket":
-          w.r2Buckets[b.name] = b.bucket_name;
+          w.r2Buckets[b.name] = names.bucket(b.bucket_name);
           break;
         case "service":
-          if (b.service === name || deployed.has(b.service)) {
-            w.serviceBindings[b.name] = b.entrypoint ? { name: b.service, entrypoint: b.entrypoint } : b.service;
+          if (b.service === userName || deployed.has(b.service)) {
+            const svc = names.script(b.service);
+            w.serviceBindings[b.name] = b.entrypoint ? { name: svc, entrypoint: b.entrypoint } : svc;
           } else {
             this.logger(`script ${name}: service binding ${b.name} waits for script ${b.service} to be deployed`);
           }
@@ -476,18 +488,18 @@ export class Runtime {
         case "workflow": {
           const def = canonical[b.workflow_name];
           if (def) {
-            w.workflows[b.name] = { name: b.workflow_name, className: def.className, scriptName: def.scriptName };
+            w.workflows[b.name] = { name: names.workflow(b.workflow_name), className: def.className, scriptName: names.script(def.scriptName) };
           } else {
             this.logger(`script ${name}: workflow binding ${b.name} waits for script ${b.script_name} to be deployed`);
           }
           break;
         }
         case "durable_object_namespace": {
-          const owner = b.script_name ?? name;
-          if (owner === name || deployed.has(owner)) {
+          const owner = b.script_name ?? userName;
+          if (owner === userName || deployed.has(owner)) {
             w.durableObjects[b.name] = {
               className: b.class_name,
-              scriptName: owner === name ? undefined : owner,
+              scriptName: owner === userName ? undefined : names.script(owner),
               useSQLite: sqliteClasses.has(b.class_name) || undefined,
             };
           }

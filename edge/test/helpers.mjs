@@ -153,3 +153,31 @@ export function waitStatus(edge, wf, id, status, opts = {}) {
     { what: `instance ${id} to be ${want.join("|")}`, ...opts },
   );
 }
+
+// provision creates an account (or gives the account with the same ref a new token) through the root-only admin
+// route and returns {status, body} of the answer.
+export async function provision(edge, body = {}, token = edge.token) {
+  const base = edge.ready.api.replace("/client/v4", "");
+  const res = await fetch(`${base}/__edge/accounts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+// asAccount returns a client like edge (call, account, token) that acts with an account's own token.
+export function asAccount(edge, { id, token, subdomain }) {
+  const client = {
+    ...edge,
+    token,
+    subdomain,
+    accountId: id,
+    account: `${edge.ready.api}/accounts/${id}`,
+    async call(method, p, body, opts = {}) {
+      const url = p.startsWith("http") ? p : p.startsWith("/accounts") || p.startsWith("/user") || p.startsWith("/zones") || p.startsWith("/memberships") ? `${edge.ready.api}${p}` : `${client.account}${p}`;
+      return edge.call(method, url, body, { ...opts, headers: { authorization: `Bearer ${token}`, ...(opts.headers ?? {}) } });
+    },
+  };
+  return client;
+}

@@ -51,8 +51,9 @@ type connectionCreateRequest struct {
 	Scope string `json:"scope"`
 }
 
-// LocalAccountID is the account id stored for a local connection while the
-// local edge is not running.
+// LocalAccountID is the account id stored for a local connection until its
+// organization's local edge account is sealed in (see
+// internal/deploy/localaccount.go).
 const LocalAccountID = "local"
 
 // handleConnectionList lists the organization-wide connections and the
@@ -95,7 +96,10 @@ func checkConnectionCredentials(p *problems, provider string, in *credentialsInp
 		p.check(creds.AccountID != "", "/credentials/accountId", "accountId is required for provider cloudflare")
 		checkCloudflareCredentialFormat(p, in)
 	case edgeflow.ProviderLocal:
-		p.check(creds == (secret.Credentials{}), "/credentials", "provider local takes no credentials")
+		// The organization's local edge account is sealed in by the deploy
+		// service (internal/deploy/localaccount.go), never given by a user.
+		p.check(in == nil || (in.APIToken == nil && in.AccountID == nil), "/credentials", "provider local takes no credentials")
+		return base
 	}
 	return creds
 }
@@ -140,9 +144,6 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 		Provider: req.Provider, Name: req.Name, AccountID: creds.AccountID}
 	if c.Provider == edgeflow.ProviderLocal {
 		c.AccountID = LocalAccountID
-		if s.LocalEdge != nil {
-			c.AccountID = s.LocalEdge.AccountID()
-		}
 		if c.Name == "" {
 			c.Name = "Local edge"
 		}
@@ -154,6 +155,14 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 	}
 	if err := s.Store.CreateConnection(r.Context(), c); err != nil {
 		return err
+	}
+	if c.Provider == edgeflow.ProviderLocal && s.LocalEdge != nil && s.Deployer != nil {
+		// The organization's own local edge account (shared by its local
+		// connections). When the edge cannot answer now, the account is
+		// provisioned on the connection's first use instead.
+		if err := s.Deployer.ProvisionLocalAccount(r.Context(), c); err != nil {
+			s.Logger.Warn("local edge account not provisioned yet", "connection", c.ID, "err", err)
+		}
 	}
 	writeJSON(w, http.StatusCreated, viewConnection(*c))
 	return nil

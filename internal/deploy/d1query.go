@@ -45,7 +45,7 @@ func (s *Service) QueryD1(ctx context.Context, q D1Query) (*D1Result, error) {
 		return nil, edgeflow.Errorf(edgeflow.EForbidden, "this API key can only read (scope read), and Cloudflare's D1 API "+
 			"cannot run SQL read-only: querying a D1 database of a Cloudflare connection needs a key with the write scope or a signed-in session")
 	}
-	p, err := s.providerFor(c)
+	p, err := s.providerFor(ctx, c)
 	if err != nil {
 		return nil, err
 	}

@@ -34,8 +34,12 @@ import (
 // what they open.
 type Secrets interface {
 	// OpenConnection returns the credentials of a connection
-	// ({"apiToken", "accountId"} for Cloudflare).
+	// ({"apiToken", "accountId"}; empty for a local connection that has no
+	// local edge account yet).
 	OpenConnection(c *edgeflow.Connection) (map[string]string, error)
+	// SealConnection seals creds ({"apiToken", "accountId"}) into
+	// c.SealedCredentials.
+	SealConnection(c *edgeflow.Connection, creds map[string]string) error
 	// OpenWorkflowSecret returns the plain value of a secret env var of
 	// workflow w.
 	OpenWorkflowSecret(w *edgeflow.Workflow, v edgeflow.WorkflowEnvVar) (string, error)
@@ -49,11 +53,16 @@ type Secrets interface {
 }
 
 // LocalEdge is the embedded local edge (internal/localedge.Edge satisfies it).
+// Token and AccountID are its root token and legacy account; organizations
+// reach the edge only with accounts of their own (ProvisionLocalAccount).
 type LocalEdge interface {
 	APIBaseURL() string
 	WorkersBaseURL() string
 	AccountID() string
 	Token() string
+	// ProvisionAccount creates the edge account with reference ref, or
+	// gives it a new token, and answers its id and token.
+	ProvisionAccount(ctx context.Context, ref, name string) (accountID, token string, err error)
 }
 
 // ProviderConfig is where and as whom a Provider talks.
@@ -105,7 +114,8 @@ type Service struct {
 	now      func() time.Time
 
 	runLocks      [256]sync.Mutex
-	providers     sync.Map // connection key -> Provider
+	orgLocks      [64]sync.Mutex // serialize local edge account provisioning per organization
+	providers     sync.Map       // connection key -> Provider
 	providerCount atomic.Int64
 	deployMu      sync.Mutex
 	deployLock    map[string]*sync.Mutex // workflow id -> serializes deploys and takedowns
@@ -158,13 +168,14 @@ func New(opts Options) (*Service, error) {
 func (s *Service) SetCompiler(c Compiler) { s.compiler = c }
 
 // providerFor returns the provider of a stored connection, cached by the
-// connection's id, update time and (for the local edge) the edge's address
-// and token.
-func (s *Service) providerFor(c *edgeflow.Connection) (Provider, error) {
-	key := c.ID + "\x00" + c.Provider + "\x00" + c.UpdatedAt.Format(time.RFC3339Nano)
-	if c.Provider == edgeflow.ProviderLocal && s.edge != nil {
-		key += "\x00" + s.edge.APIBaseURL() + "\x00" + s.edge.Token()
+// connection's id and update time. A local connection reaches its
+// organization's own local edge account (provisioned on first use, see
+// localaccount.go).
+func (s *Service) providerFor(ctx context.Context, c *edgeflow.Connection) (Provider, error) {
+	if c.Provider == edgeflow.ProviderLocal {
+		return s.localProviderFor(ctx, c)
 	}
+	key := c.ID + "\x00" + c.Provider + "\x00" + c.UpdatedAt.Format(time.RFC3339Nano)
 	if p, ok := s.providers.Load(key); ok {
 		return p.(Provider), nil
 	}
@@ -172,18 +183,20 @@ func (s *Service) providerFor(c *edgeflow.Connection) (Provider, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.cacheProvider(key, p)
+	return p, nil
+}
+
+func (s *Service) cacheProvider(key string, p Provider) {
 	if s.providerCount.Add(1) > 1000 {
 		s.providers.Clear()
 		s.providerCount.Store(0)
 	}
 	s.providers.Store(key, p)
-	return p, nil
 }
 
 func (s *Service) newProviderFor(c *edgeflow.Connection) (Provider, error) {
 	switch c.Provider {
-	case edgeflow.ProviderLocal:
-		return s.localProvider()
 	case edgeflow.ProviderCloudflare:
 		creds, err := s.secrets.OpenConnection(c)
 		if err != nil {
@@ -193,19 +206,6 @@ func (s *Service) newProviderFor(c *edgeflow.Connection) (Provider, error) {
 	default:
 		return nil, edgeflow.Errorf(edgeflow.EBadRequest, "connection provider %q is not supported", c.Provider)
 	}
-}
-
-func (s *Service) localProvider() (Provider, error) {
-	if s.edge == nil {
-		return nil, edgeflow.Errorf(edgeflow.EProviderUnavailable, "the local edge is not running (the server was started with --no-edge)")
-	}
-	return s.makeProvider(ProviderConfig{
-		Provider:       edgeflow.ProviderLocal,
-		BaseURL:        s.edge.APIBaseURL(),
-		APIToken:       s.edge.Token(),
-		AccountID:      s.edge.AccountID(),
-		WorkersBaseURL: s.edge.WorkersBaseURL(),
-	})
 }
 
 func (s *Service) cloudflareProvider(token, account string) (Provider, error) {

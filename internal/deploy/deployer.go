@@ -161,7 +161,7 @@ func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	w, v := p.workflow, p.version
 
 	emit(StageInitializing, "Checking the connection's credentials")
-	prov, err := s.providerFor(p.connection)
+	prov, err := s.providerFor(ctx, p.connection)
 	if err != nil {
 		return fail(err)
 	}
@@ -454,7 +454,7 @@ func (s *Service) Takedown(ctx context.Context, organizationID, projectID, workf
 		}
 		return nil, err
 	}
-	prov, err := s.providerFor(c)
+	prov, err := s.providerFor(ctx, c)
 	if err != nil {
 		return nil, err
 	}

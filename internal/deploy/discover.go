@@ -216,7 +216,7 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 		}
 		return 0, err
 	}
-	prov, err := s.providerFor(c)
+	prov, err := s.providerFor(ctx, c)
 	if err != nil {
 		return 0, err
 	}

@@ -22,6 +22,7 @@ type fixedSecrets struct{}
 func (fixedSecrets) OpenConnection(*edgeflow.Connection) (map[string]string, error) {
 	return map[string]string{"apiToken": "tok", "accountId": "acct"}, nil
 }
+func (fixedSecrets) SealConnection(*edgeflow.Connection, map[string]string) error { return nil }
 func (fixedSecrets) OpenWorkflowSecret(*edgeflow.Workflow, edgeflow.WorkflowEnvVar) (string, error) {
 	return "", nil
 }

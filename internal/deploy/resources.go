@@ -37,7 +37,7 @@ func (s *Service) resourceProvider(ctx context.Context, r ResourceRequest) (Prov
 	if err != nil {
 		return nil, err
 	}
-	return s.providerFor(c)
+	return s.providerFor(ctx, c)
 }
 
 func checkPage(p Page, maxLimit int) error {

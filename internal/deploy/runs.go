@@ -79,7 +79,7 @@ func (s *Service) Trigger(ctx context.Context, req TriggerRequest) (*TriggerResu
 	if ev, ok := eventOf(params); ok {
 		return s.deliverEvent(ctx, w, d, ev, params)
 	}
-	prov, err := s.providerFor(c)
+	prov, err := s.providerFor(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func (s *Service) ControlRun(ctx context.Context, organizationID, projectID, wor
 		}
 		return nil, err
 	}
-	prov, err := s.providerFor(c)
+	prov, err := s.providerFor(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +429,7 @@ func (s *Service) readInstance(ctx context.Context, r *edgeflow.Run) (*Instance,
 		}
 		return nil, err
 	}
-	prov, err := s.providerFor(c)
+	prov, err := s.providerFor(ctx, c)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,10 @@ func (x sealerSecrets) OpenConnection(c *edgeflow.Connection) (map[string]string
 	return map[string]string{"apiToken": creds.APIToken, "accountId": creds.AccountID}, nil
 }
 
+func (x sealerSecrets) SealConnection(c *edgeflow.Connection, creds map[string]string) error {
+	return x.s.SealCredentials(c, secret.Credentials{APIToken: creds["apiToken"], AccountID: creds["accountId"]})
+}
+
 func (x sealerSecrets) OpenWorkflowSecret(w *edgeflow.Workflow, v edgeflow.WorkflowEnvVar) (string, error) {
 	return x.s.OpenWorkflowEnvVar(w.ID, v)
 }

@@ -16,8 +16,10 @@ type VerifyResult struct {
 
 // VerifyToken checks credentials of a provider without storing them:
 // "cloudflare" verifies credentials["apiToken"] against the Cloudflare API
-// and lists the accounts it reaches; "local" verifies the given token (or,
-// when none is given, the local edge's own) against the local edge. Refused
+// and lists the accounts it reaches; "local" verifies the given token (an
+// account token of the local edge) and lists its account, or, when none is
+// given, only checks that the local edge answers (a local connection takes no
+// credentials; the edge's root token and legacy account are never shown). Refused
 // credentials are {valid: false}; an unreachable provider is
 // provider_unavailable (502); an unknown provider validation_failed.
 func (s *Service) VerifyToken(ctx context.Context, provider string, credentials map[string]string) (*VerifyResult, error) {
@@ -37,10 +39,17 @@ func (s *Service) VerifyToken(ctx context.Context, provider string, credentials 
 		}
 		cfg := ProviderConfig{Provider: edgeflow.ProviderLocal, BaseURL: s.edge.APIBaseURL(), APIToken: s.edge.Token(),
 			AccountID: s.edge.AccountID(), WorkersBaseURL: s.edge.WorkersBaseURL()}
-		if t := credentials["apiToken"]; t != "" {
-			cfg.APIToken = t
+		given := credentials["apiToken"]
+		if given != "" {
+			cfg.APIToken = given
 		}
 		p, err = s.makeProvider(cfg)
+		if err == nil && given == "" {
+			if err := p.VerifyToken(ctx); err != nil {
+				return nil, providerError("reach the local edge", err)
+			}
+			return &VerifyResult{Valid: true, Accounts: []Account{}}, nil
+		}
 	default:
 		return nil, edgeflow.Invalid("/provider", "provider must be cloudflare or local")
 	}

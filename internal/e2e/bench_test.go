@@ -77,7 +77,7 @@ func BenchmarkTriggerDirect(b *testing.B) {
 	wf, _ := s.workflow("Three", "workflow", threeSteps())
 	d := s.deploy(wf)
 	cf, err := cloudflare.New(cloudflare.Options{BaseURL: shared.edge.APIBaseURL(), APIToken: shared.edge.Token(),
-		AccountID: shared.edge.AccountID()})
+		AccountID: s.connectionAccount()}) // the root token administers the organization's account
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func BenchmarkBurst200(b *testing.B) {
 	wf, _ := s.workflow("Burst", "workflow", threeSteps())
 	d := s.deploy(wf)
 	cf, err := cloudflare.New(cloudflare.Options{BaseURL: shared.edge.APIBaseURL(), APIToken: shared.edge.Token(),
-		AccountID: shared.edge.AccountID(), HTTPClient: &http.Client{Timeout: time.Minute}})
+		AccountID: s.connectionAccount(), HTTPClient: &http.Client{Timeout: time.Minute}})
 	if err != nil {
 		b.Fatal(err)
 	}

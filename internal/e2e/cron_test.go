@@ -27,7 +27,7 @@ func TestCronTriggerSchedules(t *testing.T) {
 	id, _ := s.workflow("cron", "workflow", ir)
 	d := s.deploy(id)
 
-	if got := edgeSchedules(t, d.WorkflowName); len(got) != 1 || got[0] != expr {
+	if got := edgeSchedules(t, s.connectionAccount(), d.WorkflowName); len(got) != 1 || got[0] != expr {
 		t.Fatalf("schedules on the edge = %v, want [%s]", got, expr)
 	}
 	started := fireCron(t, "2026-01-01T00:05:00Z")
@@ -69,7 +69,7 @@ func TestCronTriggerSchedules(t *testing.T) {
 	delete(ir, "trigger")
 	s.version(id, ir)
 	s.deploy(id)
-	if got := edgeSchedules(t, d.WorkflowName); len(got) != 0 {
+	if got := edgeSchedules(t, s.connectionAccount(), d.WorkflowName); len(got) != 0 {
 		t.Fatalf("schedules after redeploying without a cron trigger = %v, want none", got)
 	}
 }
@@ -94,9 +94,9 @@ func edgeRequest(t *testing.T, method, url string) []byte {
 	return body
 }
 
-func edgeSchedules(t *testing.T, workflow string) []string {
+func edgeSchedules(t *testing.T, account, workflow string) []string {
 	t.Helper()
-	body := edgeRequest(t, "GET", shared.edge.APIBaseURL()+"/accounts/"+shared.edge.AccountID()+"/workflows/"+workflow)
+	body := edgeRequest(t, "GET", shared.edge.APIBaseURL()+"/accounts/"+account+"/workflows/"+workflow)
 	var env struct {
 		Result struct {
 			Schedules []struct {

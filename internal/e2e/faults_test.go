@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -209,6 +210,9 @@ func (f *failingEdge) APIBaseURL() string     { return f.swap(shared.edge.APIBas
 func (f *failingEdge) WorkersBaseURL() string { return f.swap(shared.edge.WorkersBaseURL()) }
 func (f *failingEdge) AccountID() string      { return shared.edge.AccountID() }
 func (f *failingEdge) Token() string          { return shared.edge.Token() }
+func (f *failingEdge) ProvisionAccount(ctx context.Context, ref, name string) (string, string, error) {
+	return shared.edge.ProvisionAccount(ctx, ref, name)
+}
 
 // TestFailureAfterUpload: when the Workflow update fails after the new
 // worker was uploaded, the previous version is uploaded again, so the

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -597,3 +598,14 @@ func (p *proxyEdge) APIBaseURL() string     { return p.swap(shared.edge.APIBaseU
 func (p *proxyEdge) WorkersBaseURL() string { return p.swap(shared.edge.WorkersBaseURL()) }
 func (p *proxyEdge) AccountID() string      { return shared.edge.AccountID() }
 func (p *proxyEdge) Token() string          { return shared.edge.Token() }
+
+// ProvisionAccount fails like any request while the proxy is down.
+func (p *proxyEdge) ProvisionAccount(ctx context.Context, ref, name string) (string, string, error) {
+	p.mu.Lock()
+	down := p.ln == nil
+	p.mu.Unlock()
+	if down {
+		return "", "", errors.New("proxy edge is down: connection refused")
+	}
+	return shared.edge.ProvisionAccount(ctx, ref, name)
+}

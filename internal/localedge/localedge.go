@@ -162,17 +162,18 @@ func Start(ctx context.Context, opts Options) (*Edge, error) {
 // APIBaseURL is the Cloudflare API base, e.g. http://127.0.0.1:PORT/client/v4 (for option.WithBaseURL).
 func (e *Edge) APIBaseURL() string { return e.ready.API }
 
-// WorkersBaseURL is the base of worker URLs: the worker named S answers at WorkersBaseURL()+"/"+S once its
-// workers.dev URL is enabled.
+// WorkersBaseURL is the base of worker URLs: the legacy account's worker named S answers at
+// WorkersBaseURL()+"/"+S once its workers.dev URL is enabled (other accounts: AccountWorkersBaseURL).
 func (e *Edge) WorkersBaseURL() string { return e.ready.Workers }
 
-// WorkerURL is the URL of the worker script name.
+// WorkerURL is the URL of the legacy account's worker script name (other accounts: AccountWorkerURL).
 func (e *Edge) WorkerURL(name string) string { return e.ready.Workers + "/" + name }
 
-// AccountID is the id of the edge's one account.
+// AccountID is the id of the edge's legacy account, the one the root token owns (see accounts.go).
 func (e *Edge) AccountID() string { return e.ready.AccountID }
 
-// Token is the API token (a Bearer token) read from the edge's token file.
+// Token is the edge's root token (a Bearer token) read from the edge's token file: the legacy account's token,
+// which also provisions accounts. Organizations get accounts of their own (ProvisionAccount).
 func (e *Edge) Token() string { return e.token }
 
 // Port is the loopback port the edge listens on.

@@ -1,7 +1,8 @@
 // Conformance with the real wrangler CLI (wrangler@3, the last major that runs on Node 20), installed into a
 // cache directory outside the repository and pointed at the edge with CLOUDFLARE_API_BASE_URL.
 // EDGE_SKIP_WRANGLER=1 skips it (for machines without the npm registry). It is not part of `npm test` (which stays
-// under a minute); run it with `npm run test:wrangler`.
+// under a minute); run it with `npm run test:wrangler`. wrangler runs with one account's own token, as an
+// organization's would: it sees that account only, and is refused on another (see docs/edge.md, "Accounts").
 
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
@@ -9,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { startEdge, tempDir, waitStatus } from "../helpers.mjs";
+import { asAccount, provision, startEdge, tempDir, waitStatus } from "../helpers.mjs";
 
 const skip = process.env.EDGE_SKIP_WRANGLER === "1";
 const cacheRoot = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
@@ -25,7 +26,10 @@ function installWrangler() {
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "wrangler@3"], { cwd: wranglerDir, stdio: "inherit" });
 }
 
-let edge;
+let root; // the edge with its root token
+let edge; // the account wrangler acts as
+let other; // another account on the same edge
+let otherKv;
 let project;
 let home;
 let kvId;
@@ -34,7 +38,15 @@ let dbId;
 before(async () => {
   if (skip) return;
   installWrangler();
-  edge = await startEdge();
+  root = await startEdge();
+  const mine = await provision(root, { name: "wrangler", ref: "wrangler" });
+  assert.equal(mine.status, 201, JSON.stringify(mine.body));
+  edge = asAccount(root, mine.body);
+  const theirs = await provision(root, { name: "other", ref: "other" });
+  other = asAccount(root, theirs.body);
+  otherKv = (await other.call("POST", "/storage/kv/namespaces", { title: "other-kv" })).body.result.id;
+  await other.call("POST", "/d1/database", { name: "other-db" });
+  await other.call("POST", "/r2/buckets", { name: "other-bucket" });
   project = tempDir("edge-wrangler-project-");
   home = tempDir("edge-wrangler-home-");
   kvId = (await edge.call("POST", "/storage/kv/namespaces", { title: "wr-kv" })).body.result.id;
@@ -96,12 +108,12 @@ bucket_name = "wr-bucket"
 });
 
 after(async () => {
-  await edge?.stop();
+  await root?.stop();
 });
 
 // wrangler runs the CLI without blocking this process's event loop (a blocked loop misses the edge closing idle
 // keep-alive connections and then reuses a dead one).
-function wrangler(args, { input } = {}) {
+function wrangler(args, { input, accountId = edge.accountId } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [wranglerBin, ...args], {
       cwd: project,
@@ -112,7 +124,7 @@ function wrangler(args, { input } = {}) {
         XDG_CONFIG_HOME: path.join(home, ".config"),
         CLOUDFLARE_API_BASE_URL: edge.ready.api,
         CLOUDFLARE_API_TOKEN: edge.token,
-        CLOUDFLARE_ACCOUNT_ID: edge.ready.accountId,
+        CLOUDFLARE_ACCOUNT_ID: accountId,
         WRANGLER_SEND_METRICS: "false",
         NO_UPDATE_NOTIFIER: "1",
         CI: "1",
@@ -140,7 +152,7 @@ test("wrangler@3 against the local edge", { skip, timeout: 600000 }, async (t) =
     assert.equal(r.body.result.default_environment.script.last_deployed_from, "wrangler");
     r = await edge.call("GET", "/workflows/wr-workflow");
     assert.equal(r.body.result.script_name, "wr-demo");
-    const res = await (await fetch(`${edge.ready.workers}/wr-demo`)).json();
+    const res = await (await fetch(`${edge.ready.workers}/${edge.subdomain}/wr-demo`)).json();
     assert.deepEqual(res, { greeting: "hello from wrangler", secret: null, d1: { one: 1 } });
     await wrangler(["deploy"]); // the versions + deployments path
     const d = await edge.call("GET", "/workers/scripts/wr-demo/deployments");
@@ -169,32 +181,49 @@ test("wrangler@3 against the local edge", { skip, timeout: 600000 }, async (t) =
   });
 
   await t.test("kv namespace list, kv key list, kv key get", async () => {
-    assert.match(await wrangler(["kv", "namespace", "list"]), new RegExp(kvId));
+    const namespaces = await wrangler(["kv", "namespace", "list"]);
+    assert.match(namespaces, new RegExp(kvId));
+    assert.doesNotMatch(namespaces, new RegExp(`${otherKv}|other-kv`));
     const keys = await wrangler(["kv", "key", "list", "--namespace-id", kvId, "--prefix", "k"]);
     assert.match(keys, /k 1\/x/);
     assert.match(await wrangler(["kv", "key", "get", "--namespace-id", kvId, "k 1/x"]), /value-of-k1/);
   });
 
   await t.test("d1 list, d1 execute --remote", async () => {
-    assert.match(await wrangler(["d1", "list"]), /wr-db/);
+    const dbs = await wrangler(["d1", "list"]);
+    assert.match(dbs, /wr-db/);
+    assert.doesNotMatch(dbs, /other-db/);
     await wrangler(["d1", "execute", "wr-db", "--remote", "--command", "CREATE TABLE IF NOT EXISTS w (x INTEGER); INSERT INTO w VALUES (7)"]);
     const out = await wrangler(["d1", "execute", "wr-db", "--remote", "--command", "SELECT x * 6 AS answer FROM w", "--json"]);
     assert.match(out, /"answer": 42/);
   });
 
   await t.test("r2 bucket list", async () => {
-    assert.match(await wrangler(["r2", "bucket", "list"]), /wr-bucket/);
+    const buckets = await wrangler(["r2", "bucket", "list"]);
+    assert.match(buckets, /wr-bucket/);
+    assert.doesNotMatch(buckets, /other-bucket/);
   });
 
   await t.test("secret put, secret list; the worker sees it", async () => {
     await wrangler(["secret", "put", "MY_SECRET"], { input: "s3cr3t\n" });
     assert.match(await wrangler(["secret", "list"]), /MY_SECRET/);
-    const res = await (await fetch(`${edge.ready.workers}/wr-demo`)).json();
+    const res = await (await fetch(`${edge.ready.workers}/${edge.subdomain}/wr-demo`)).json();
     assert.equal(res.secret, "s3cr3t");
   });
 
-  await t.test("whoami", async () => {
-    assert.match(await wrangler(["whoami"]), new RegExp(edge.ready.accountId));
+  await t.test("whoami shows the token's own account only", async () => {
+    const who = await wrangler(["whoami"]);
+    assert.match(who, new RegExp(edge.accountId));
+    assert.doesNotMatch(who, new RegExp(`${other.accountId}|${root.ready.accountId}`));
+  });
+
+  await t.test("attack: the account's token on another account is refused", async () => {
+    for (const accountId of [other.accountId, root.ready.accountId]) {
+      await assert.rejects(wrangler(["kv", "namespace", "list"], { accountId }), /Unauthorized|9109|403/);
+    }
+    // and the other account's own data is untouched and unseen
+    const r = await other.call("GET", "/workers/scripts");
+    assert.deepEqual(r.body.result, []);
   });
 
   await t.test("delete", async () => {

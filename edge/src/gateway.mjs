@@ -1,0 +1,235 @@
+// The edge's front door: it tells worker requests from API requests, finds the account of each, checks the token
+// and hands the request to that account's Api (api.mjs).
+//
+// Who may do what:
+// - An account's token reaches /client/v4 for its own account only: a path naming another account is 9109, and
+//   GET /accounts, /memberships, /user/tokens/verify and /zones answer for the token's account.
+// - The root token (DIR/token, readable only by the user running the edge; workers cannot read files) is the
+//   legacy account's token, as before accounts existed, and administers the edge: /client/v4 for any account
+//   (addressed by its id in the path), and the routes under /__edge: accounts (POST creates an account or gives it
+//   a new token, GET lists them), stats, cron. Account tokens get 10000 there.
+// - Worker URLs need no token: `<workers>/<script>/…` and Host `<script>.localhost` reach the legacy account,
+//   `<workers>/<subdomain>/<script>/…` and Host `<script>.<subdomain>.localhost` the account with that subdomain;
+//   Host `<script>.<subdomain>.workers.dev` either.
+
+import fs from "node:fs";
+import { AccountView, Accounts, accountStates, hashToken } from "./accounts.mjs";
+import { Api } from "./api.mjs";
+import { EdgeError, parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
+
+const WORKERS_PREFIX = "/workers/";
+
+export class Gateway {
+  constructor({ registry, runtime, token, port, logger }) {
+    this.registry = registry;
+    this.runtime = runtime;
+    this.port = port;
+    this.logger = logger;
+    this.accounts = new Accounts({ registry, runtime, rootToken: token });
+    this.accounts.rootTokenId = () => hashToken(token).slice(0, 32);
+    this.apis = new Map();
+    // the revive sweep after each workerd start reads the unfinished instances from the owning account's index
+    runtime.unfinishedInstances = (rtName) => {
+      for (const [id] of accountStates(this.registry.state)) {
+        const api = this.api(id);
+        if (api.ownsWorkflow(rtName)) return api.unfinished(rtName);
+      }
+      return this.api(this.registry.state.accountId).unfinished(rtName);
+    };
+  }
+
+  // api returns the Api of account id (which must exist).
+  api(id) {
+    let api = this.apis.get(id);
+    if (!api) {
+      const view = new AccountView(this.registry, id, this.accounts.isLegacy(id));
+      api = new Api({ registry: this.registry, runtime: this.runtime, view, accounts: this.accounts, port: this.port, logger: this.logger });
+      this.apis.set(id, api);
+    }
+    return api;
+  }
+
+  // handle is the node:http request listener for the whole port.
+  handle = (req, res) => {
+    let target;
+    try {
+      target = this.#workerTarget(req);
+    } catch (err) {
+      sendError(res, err);
+      return;
+    }
+    if (target !== null) {
+      this.#serveWorker(req, res, target).catch((err) => {
+        if (!res.headersSent) {
+          res.writeHead(502, { "content-type": "text/plain" });
+          res.end(`worker ${target.name} is unavailable: ${err.message}\n`);
+        } else {
+          res.destroy();
+        }
+      });
+      return;
+    }
+    this.#api(req, res).catch((err) => {
+      if (!res.headersSent) sendError(res, err);
+      else res.destroy();
+    });
+  };
+
+  // #workerTarget decides whether a request is for a worker and of which account: {account, name, path}, or
+  // {name, missing: true} for a subdomain no account has, or null for the API.
+  #workerTarget(req) {
+    const host = (req.headers.host ?? "").toLowerCase().replace(/:\d+$/, "");
+    const legacy = this.registry.state.accountId;
+    let m = /^([a-z0-9_-]+)\.localhost$/.exec(host);
+    if (m) return { account: legacy, name: m[1], path: req.url };
+    m = /^([a-z0-9_-]+)\.([a-z0-9-]+)\.(?:localhost|workers\.dev)$/.exec(host);
+    if (m) {
+      const account = this.accounts.bySubdomain(m[2]);
+      return account === null ? { name: m[1], missing: true } : { account, name: m[1], path: req.url };
+    }
+    if (!req.url.startsWith(WORKERS_PREFIX)) return null;
+    const split = (rest) => {
+      const cut = rest.search(/[/?]/);
+      const first = cut < 0 ? rest : rest.slice(0, cut);
+      let path = cut < 0 ? "/" : rest.slice(cut);
+      if (path.startsWith("?")) path = `/${path}`;
+      return [decode(first), path];
+    };
+    const [first, path] = split(req.url.slice(WORKERS_PREFIX.length));
+    const account = this.accounts.bySubdomain(first);
+    if (account !== null && !this.accounts.isLegacy(account) && path.startsWith("/") && path.length > 1 && path[1] !== "?") {
+      const [name, rest] = split(path.slice(1));
+      return { account, name, path: rest };
+    }
+    return { account: legacy, name: first, path };
+  }
+
+  async #serveWorker(req, res, target) {
+    if (target.missing) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end(`There is no worker named '${target.name}' on this local edge.\n`);
+      return;
+    }
+    await this.api(target.account).proxyWorker(req, res, target.name, target.path);
+  }
+
+  async #api(req, res) {
+    const url = new URL(req.url, "http://edge.invalid");
+    if (url.pathname === "/" || url.pathname === "/healthz") {
+      send(res, 200, { ok: true });
+      return;
+    }
+    if (url.pathname.startsWith("/__edge/")) {
+      this.#requireRoot(req);
+      await this.#admin(req, res, url);
+      return;
+    }
+    if (!url.pathname.startsWith("/client/v4/")) {
+      throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
+    }
+    // Unknown routes answer 7003/10405 before the token is looked at, as before accounts.
+    const rawPath = req.url.split("?")[0].slice("/client/v4".length);
+    const probe = this.api(this.registry.state.accountId).router.match(req.method, rawPath);
+    if (!probe.handler) {
+      if (probe.pathMatched) throw new EdgeError(405, 10405, `Method ${req.method} not allowed for ${url.pathname}`);
+      throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
+    }
+    const who = this.#principal(req);
+    let account = who.id;
+    const named = probe.params.account;
+    if (named !== undefined) {
+      const allowed = who.root ? this.accounts.exists(named) : named === who.id;
+      if (!allowed) throw new EdgeError(403, 9109, "Unauthorized to access requested resource");
+      account = named;
+    }
+    await this.api(account).dispatch(req, res, who);
+  }
+
+  #principal(req) {
+    const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
+    const who = m ? this.accounts.principal(m[1].trim()) : null;
+    if (!who) throw new EdgeError(401, 10000, "Authentication error");
+    return who;
+  }
+
+  #requireRoot(req) {
+    if (!this.#principal(req).root) throw new EdgeError(401, 10000, "Authentication error");
+  }
+
+  async #admin(req, res, url) {
+    const p = url.pathname;
+    if (p === "/__edge/stats" && req.method === "GET") {
+      send(res, 200, this.stats());
+      return;
+    }
+    if (p === "/__edge/cron" && req.method === "POST") {
+      // Runs the schedules due at ?time= (an ISO time, default now) at once.
+      const t = new Date(url.searchParams.get("time") ?? Date.now());
+      if (Number.isNaN(t.getTime())) throw new EdgeError(400, 10001, "time must be an ISO 8601 time");
+      t.setUTCSeconds(0, 0);
+      send(res, 200, { time: t.toISOString(), started: await this.runSchedules(t) });
+      return;
+    }
+    if (p === "/__edge/accounts" && req.method === "GET") {
+      send(res, 200, { accounts: this.accounts.list() });
+      return;
+    }
+    if (p === "/__edge/accounts" && req.method === "POST") {
+      const body = requireObject(parseJSON(await readBody(req, 1 << 16), { allowEmpty: true }) ?? {});
+      const { created, account } = await this.accounts.provision(body);
+      send(res, created ? 201 : 200, account);
+      return;
+    }
+    if (p === "/__edge/stats" || p === "/__edge/cron" || p === "/__edge/accounts") {
+      throw new EdgeError(405, 10405, `Method ${req.method} not allowed for ${p}`);
+    }
+    throw new EdgeError(404, 7003, `Could not route to ${p}, perhaps your object identifier is invalid?`);
+  }
+
+  // runSchedules runs every account's schedules due at minute.
+  async runSchedules(minute) {
+    const started = [];
+    for (const [id] of accountStates(this.registry.state)) {
+      const api = this.api(id);
+      for (const s of await api.runSchedules(minute)) started.push(this.accounts.isLegacy(id) ? s : { account: id, ...s });
+    }
+    return started;
+  }
+
+  stats() {
+    const pid = this.runtime.workerdPid();
+    let workerdRss = null;
+    if (pid) {
+      try {
+        const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+        if (m) workerdRss = Number(m[1]) * 1024;
+      } catch {
+        workerdRss = null;
+      }
+    }
+    let scripts = 0;
+    let workflows = 0;
+    const all = accountStates(this.registry.state);
+    for (const [, st] of all) {
+      scripts += Object.values(st.scripts).filter((s) => s.current).length;
+      workflows += Object.keys(st.workflows).length;
+    }
+    return {
+      node_rss: process.memoryUsage().rss,
+      workerd_rss: workerdRss,
+      workerd_pid: pid,
+      accounts: all.length,
+      scripts,
+      workflows,
+      last_restart_ms: this.runtime.lastRestartMs ?? null,
+    };
+  }
+}
+
+function decode(s) {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    throw new EdgeError(400, 10001, `'${s}' is not a valid percent-encoded path segment`);
+  }
+}
