@@ -80,9 +80,9 @@ func (ss *session) keyWithScopes(scopes ...string) *server {
 
 // newD1Database creates a database on the local edge (setup, through the
 // edge's Cloudflare API) and answers its id.
-func newD1Database(t *testing.T, name string) string {
+func newD1Database(t *testing.T, account, name string) string {
 	t.Helper()
-	c, err := cloudflare.New(cloudflare.Options{BaseURL: shared.edge.APIBaseURL(), APIToken: shared.edge.Token(), AccountID: shared.edge.AccountID()})
+	c, err := cloudflare.New(cloudflare.Options{BaseURL: shared.edge.APIBaseURL(), APIToken: shared.edge.Token(), AccountID: account})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestAttackReadKeyWritesD1(t *testing.T) {
 	const email = "reader@example.com"
 	owner := base.tenant(email)
 	reader := owner.signIn(email).keyWithScopes("read")
-	dbID := newD1Database(t, "keyscope-readonly-attack")
+	dbID := newD1Database(t, owner.connectionAccount(), "keyscope-readonly-attack")
 
 	// Twin: the write key creates and fills the table.
 	owner.must(200, "POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": owner.conn,
