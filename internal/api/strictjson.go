@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/ir"
 )
 
 // strictCheck refuses what encoding/json lets through silently in a body it
@@ -267,7 +268,7 @@ func (w *strictWalker) str(i int, path string) (string, int, error) {
 			j++
 			continue
 		}
-		r := hex4(raw[j+2 : j+6])
+		r, _ := ir.Hex4(raw, j+2)
 		switch {
 		case r >= 0xDC00 && r <= 0xDFFF:
 			return "", end, badText(path, "holds an unpaired UTF-16 surrogate escape")
@@ -275,7 +276,7 @@ func (w *strictWalker) str(i int, path string) (string, int, error) {
 			if j+12 > len(raw) || raw[j+6] != '\\' || raw[j+7] != 'u' {
 				return "", end, badText(path, "holds an unpaired UTF-16 surrogate escape")
 			}
-			if r2 := hex4(raw[j+8 : j+12]); r2 < 0xDC00 || r2 > 0xDFFF {
+			if r2, _ := ir.Hex4(raw, j+8); r2 < 0xDC00 || r2 > 0xDFFF {
 				return "", end, badText(path, "holds an unpaired UTF-16 surrogate escape")
 			}
 			j += 11
@@ -288,22 +289,6 @@ func (w *strictWalker) str(i int, path string) (string, int, error) {
 		return "", end, nil
 	}
 	return s, end, nil
-}
-
-func hex4(h []byte) rune {
-	var r rune
-	for _, c := range h {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		}
-	}
-	return r
 }
 
 func itoa(n int) string {

@@ -357,14 +357,14 @@ func unpairedSurrogate(s []byte, i int) bool {
 	if i+1 >= len(s) || s[i+1] != 'u' {
 		return false
 	}
-	r, ok := hex4(s, i+2)
+	r, ok := Hex4(s, i+2)
 	if !ok || !utf16.IsSurrogate(r) {
 		return false
 	}
 	if r >= 0xDC00 || i+12 > len(s) || s[i+6] != '\\' || s[i+7] != 'u' {
 		return true
 	}
-	r2, ok := hex4(s, i+8)
+	r2, ok := Hex4(s, i+8)
 	return !ok || r2 < 0xDC00 || r2 > 0xDFFF
 }
 
@@ -393,7 +393,7 @@ func AppendJSONEscape[T ~string | ~[]byte](b []byte, s T, i int) (out []byte, ne
 	case 't':
 		b = append(b, '\t')
 	case 'u':
-		r, ok := hex4(s, i)
+		r, ok := Hex4(s, i)
 		if !ok {
 			return b, i, false
 		}
@@ -401,7 +401,7 @@ func AppendJSONEscape[T ~string | ~[]byte](b []byte, s T, i int) (out []byte, ne
 		if utf16.IsSurrogate(r) {
 			r2, ok2 := rune(0), false
 			if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-				r2, ok2 = hex4(s, i+2)
+				r2, ok2 = Hex4(s, i+2)
 			}
 			if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
 				r = dec
@@ -417,7 +417,9 @@ func AppendJSONEscape[T ~string | ~[]byte](b []byte, s T, i int) (out []byte, ne
 	return b, i, true
 }
 
-func hex4[T ~string | ~[]byte](s T, i int) (rune, bool) {
+// Hex4 decodes the four hexadecimal digits of a \u escape at s[i:i+4]; ok
+// is false when they are missing or not hexadecimal.
+func Hex4[T ~string | ~[]byte](s T, i int) (rune, bool) {
 	if i+4 > len(s) {
 		return 0, false
 	}
