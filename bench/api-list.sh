@@ -2,7 +2,7 @@
 # bench/api-list.sh — GET /api/workflows on SQLite: 1,000 workflows stored, 50 rows per page, 10 connections.
 #
 # Targets (issue 2): >= 5,000 requests/s with p99 <= 10 ms; idle resident memory of `edgeflow serve` <= 40 MB.
-# The anchor (AwaitStep) served the same request at 768 requests/s, p99 28 ms (../shared/bench/README.md).
+# The anchor (AwaitStep) served the same request at 768 requests/s, p99 28 ms (testdata/bench/README.md).
 #
 # Measured 2026-11-23 17:22 UTC on the shared 2-core machine while other engineers' builds and tests kept the load
 # average at ~7 (so the server had well under one core): 1,171 requests/s, p50 7.4 ms, p99 131 ms; idle RSS 30.5 MB

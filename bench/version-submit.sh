@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# bench/version-submit.sh — POST /api/workflows/:id/versions with ../shared/bench/ir/mixed-100.json, 10 connections,
+# bench/version-submit.sh — POST /api/workflows/:id/versions with testdata/bench/ir/mixed-100.json, 10 connections,
 # each connection submitting to its own workflow, against `edgeflow serve` on SQLite (on disk, in a temp dir).
 #
 # Target (issue 4): >= 1,500 submissions/s with 10 connections. The anchor (AwaitStep) did 340/s, p50 28 ms
-# (../shared/bench/README.md). Each submission is parsed, fully validated, compiled to TypeScript and stored (IR +
+# (testdata/bench/README.md). Each submission is parsed, fully validated, compiled to TypeScript and stored (IR +
 # code) in one SQLite transaction; the response is the new version's summary.
 #
 # Measured 2026-11-23 19:21 UTC on the shared 2-core machine (load average 1.1-2.2), 20 s runs: 1,783, 1,617 and
@@ -15,7 +15,7 @@
 #
 # Needs wrk (Debian: apt-get install wrk), curl and Go. Usage: bench/version-submit.sh [seconds]   (default 20)
 # Env: EDGEFLOW_BIN (a built binary; default: go build), PORT (default 18090), CONNECTIONS (default 10),
-# THREADS (default 1), IR (default ../shared/bench/ir/mixed-100.json).
+# THREADS (default 1), IR (default testdata/bench/ir/mixed-100.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +23,7 @@ DURATION=${1:-20}
 PORT=${PORT:-18090}
 CONNECTIONS=${CONNECTIONS:-10}
 THREADS=${THREADS:-1}
-IR=${IR:-../shared/bench/ir/mixed-100.json}
+IR=${IR:-testdata/bench/ir/mixed-100.json}
 [ -f "$IR" ] || { echo "no IR at $IR" >&2; exit 1; }
 . bench/serve.sh
 start_serve

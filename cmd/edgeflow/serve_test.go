@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"io"
 	"net/http"
 	"os"
@@ -45,13 +46,7 @@ func TestServeAndBootstrap(t *testing.T) {
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
-		url := os.Getenv("EDGEFLOW_TEST_POSTGRES_URL")
-		if url == "" {
-			if os.Getenv("EDGEFLOW_TEST_REQUIRE_POSTGRES") == "1" {
-				t.Fatal("EDGEFLOW_TEST_POSTGRES_URL is not set")
-			}
-			t.Skip("EDGEFLOW_TEST_POSTGRES_URL is not set")
-		}
+		url := testenv.PostgresURL(t)
 		testServeAndBootstrap(t, bin, url, "global=1000,write=100", "")
 	})
 }

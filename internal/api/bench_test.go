@@ -22,25 +22,15 @@ import (
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
-
-// benchIRDir holds the shared benchmark IRs (EDGEFLOW_BENCH_IR overrides).
-func benchIRDir() string {
-	if d := os.Getenv("EDGEFLOW_BENCH_IR"); d != "" {
-		return d
-	}
-	return "../../../shared/bench/ir"
-}
 
 // BenchmarkVersionSubmit submits mixed-100 as a new version through the
 // HTTP API (real server on a loopback port, SQLite on disk, API key auth,
 // rate limits off) from 10 concurrent connections, each to its own workflow
 // ("10 workflows") or all to one ("1 workflow"). It reports submissions/s.
 func BenchmarkVersionSubmit(b *testing.B) {
-	raw, err := os.ReadFile(filepath.Join(benchIRDir(), "mixed-100.json"))
-	if err != nil {
-		b.Skipf("benchmark IRs not found: %v", err)
-	}
+	raw := testenv.BenchIR(b, "mixed-100")
 	body := append(append([]byte(`{"ir":`), raw...), '}')
 	// The server runs with GOGC 400 unless GOGC is set (serveGCPercent in
 	// cmd/edgeflow/serve.go); measure it that way.

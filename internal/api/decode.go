@@ -22,7 +22,7 @@ import (
 const MaxBodyBytes = 1 << 20
 
 // MaxIRBodyBytes is the largest version submission: an IR of several
-// thousand nodes is over a megabyte of JSON (shared/bench's mixed-5000 is
+// thousand nodes is over a megabyte of JSON (testdata/bench's mixed-5000 is
 // 1.4 MB), and its generated code still fits a Worker.
 const MaxIRBodyBytes = 8 << 20
 

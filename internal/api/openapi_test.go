@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/edgeflow/edgeflow/internal/api"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // TestOpenAPI: GET /api/openapi.json is a public OpenAPI 3.1 document with
@@ -167,14 +168,7 @@ func TestOpenAPIValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, errNode := exec.LookPath("node")
-	_, errMods := os.Stat(filepath.Join(dir, "node_modules", "@seriousme", "openapi-schema-validator"))
-	if errNode != nil || errMods != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI: the validator is required: node: %v, node_modules: %v (run npm ci in %s)", errNode, errMods, dir)
-		}
-		t.Skipf("OpenAPI validator not installed (run `npm ci` in %s): node: %v, modules: %v", dir, errNode, errMods)
-	}
+	testenv.NodeModules(t, dir, filepath.Join("@seriousme", "openapi-schema-validator"))
 	w := newWorld(t)
 	doc := filepath.Join(t.TempDir(), "openapi.json")
 	if err := os.WriteFile(doc, w.must(200, "GET", "/api/openapi.json", "", cred{}).body, 0o600); err != nil {

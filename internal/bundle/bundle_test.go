@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/edgeflow/edgeflow/internal/bundle"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -117,16 +117,10 @@ func TestBundleErrors(t *testing.T) {
 	}
 }
 
-// needNPM skips a test without npm or the npm registry, and fails it
-// under CI.
+// needNPM skips a test without npm, and fails it under CI.
 func needNPM(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("npm"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI: npm is required: %v", err)
-		}
-		t.Skip("npm not installed")
-	}
+	testenv.Command(t, "npm")
 }
 
 // TestLegitBundleRegistryDependency installs a registry package (ms, from
@@ -145,8 +139,8 @@ func TestLegitBundleRegistryDependency(t *testing.T) {
 	out, err := bundle.Bundle(context.Background(), in)
 	if err != nil {
 		var ie *bundle.InstallError
-		if errors.As(err, &ie) && strings.Contains(ie.Message, "ENOTFOUND") && os.Getenv("CI") == "" {
-			t.Skipf("the npm registry is not reachable: %v", err)
+		if errors.As(err, &ie) && strings.Contains(ie.Message, "ENOTFOUND") {
+			testenv.Missing(t, "the npm registry is not reachable: %v", err)
 		}
 		t.Fatal(err)
 	}

@@ -12,17 +12,17 @@ import (
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/nodes"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
-// benchDir holds the shared benchmark IRs (shared/bench/ir beside the
-// repository).
-var benchDir = filepath.Join("..", "..", "..", "shared", "bench", "ir")
+// benchDir holds the benchmark IRs (testdata/bench/ir in the repository).
+var benchDir = testenv.BenchIRDir()
 
 func benchInputs(tb testing.TB) []string {
 	tb.Helper()
 	paths, err := filepath.Glob(filepath.Join(benchDir, "*.json"))
 	if err != nil || len(paths) == 0 {
-		tb.Skipf("no benchmark IRs in %s", benchDir)
+		tb.Fatalf("no benchmark IRs in %s", benchDir)
 	}
 	return paths
 }
@@ -79,10 +79,7 @@ func TestBenchIRsCompile(t *testing.T) {
 // bundling of the shared benchmark IRs, each stage alone and all together.
 func BenchmarkCompile(b *testing.B) {
 	for _, name := range []string{"linear-1000", "linear-5000", "mixed-100", "mixed-1000", "mixed-5000"} {
-		raw, err := os.ReadFile(filepath.Join(benchDir, name+".json"))
-		if err != nil {
-			b.Skipf("no benchmark IR %s: %v", name, err)
-		}
+		raw := testenv.BenchIR(b, name)
 		catalog := nodes.BuiltinCatalog()
 		// As in the service, generation reuses the graph validation built.
 		a, graph, problems := ir.ValidateGraph(raw, ir.Options{Nodes: catalog})

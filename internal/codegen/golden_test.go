@@ -14,6 +14,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/nodes"
 	"github.com/edgeflow/edgeflow/internal/nodes/registry"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -172,14 +173,7 @@ func nodeHarness(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, errNode := exec.LookPath("node")
-	_, errMods := os.Stat(filepath.Join(dir, "node_modules", "typescript"))
-	if errNode != nil || errMods != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI: the Node harness is required: node: %v, node_modules: %v (run npm ci in %s)", errNode, errMods, dir)
-		}
-		t.Skipf("Node harness not installed (run `npm ci` in %s): node: %v, modules: %v", dir, errNode, errMods)
-	}
+	testenv.NodeModules(t, dir, "typescript")
 	return dir
 }
 

@@ -4,25 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // needNPM skips a test that installs npm packages when npm is missing, and
 // fails it under CI.
 func needNPM(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("npm"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI: npm is required: %v", err)
-		}
-		t.Skip("npm is not installed")
-	}
+	testenv.Command(t, "npm")
 }
 
 var quotedInput = regexp.MustCompile(`\\"[^"\\]*\\"`)
@@ -126,8 +121,8 @@ func TestLegitRegistryDependency(t *testing.T) {
 	s.must(200, "PATCH", "/api/workflows/"+wf, map[string]any{"dependencies": map[string]string{"ms": "^2.1.0"}})
 	s.version(wf, script("Durations", code))
 	r := s.do("POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn})
-	if r.status != 200 && os.Getenv("CI") == "" && strings.Contains(string(r.body), "ENOTFOUND") {
-		t.Skipf("the npm registry is not reachable: %s", r.body)
+	if r.status != 200 && strings.Contains(string(r.body), "ENOTFOUND") {
+		testenv.Missing(t, "the npm registry is not reachable: %s", r.body)
 	}
 	if r.status != 200 {
 		t.Fatalf("deploy = %d %s", r.status, r.body)

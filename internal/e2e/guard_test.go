@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/localedge"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // probeCode is a step that fetches every target of event.payload.targets and answers, per target, the status
@@ -61,7 +62,7 @@ func listeningPorts(t *testing.T, pid int) []int {
 	t.Helper()
 	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
 	if err != nil {
-		t.Skipf("cannot read the edge's file descriptors (not Linux?): %v", err)
+		testenv.Missing(t, "cannot read the edge's file descriptors (not Linux?): %v", err)
 	}
 	inodes := map[string]bool{}
 	for _, fd := range fds {
@@ -95,7 +96,7 @@ func workerdPorts(t *testing.T) []int {
 	pid := shared.edge.Pid()
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
 	if err != nil {
-		t.Skipf("cannot read the edge's children (not Linux?): %v", err)
+		testenv.Missing(t, "cannot read the edge's children (not Linux?): %v", err)
 	}
 	var ports []int
 	for _, k := range strings.Fields(string(raw)) {

@@ -32,6 +32,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -60,7 +61,7 @@ func TestMain(m *testing.M) {
 		shared.dataDir = dir
 		script, why := edgeScript()
 		if why != "" {
-			if os.Getenv("CI") == "1" {
+			if testenv.Strict() {
 				fmt.Fprintln(os.Stderr, "e2e: "+why)
 				return 1
 			}
@@ -144,7 +145,7 @@ type serverOptions struct {
 func requireEdge(t testing.TB) {
 	t.Helper()
 	if shared.skip != "" {
-		t.Skip(shared.skip)
+		testenv.Missing(t, "%s", shared.skip)
 	}
 }
 

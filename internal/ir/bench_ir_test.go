@@ -7,17 +7,17 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/nodes"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
-// benchDir holds the shared benchmark IRs (../shared/bench/ir from the
-// repository root).
-const benchDir = "../../../shared/bench/ir"
+// benchDir holds the benchmark IRs (testdata/bench/ir in the repository).
+var benchDir = testenv.BenchIRDir()
 
 func TestBenchIRsValidate(t *testing.T) {
 	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join(benchDir, "*.json"))
 	if len(files) == 0 {
-		t.Skip("no benchmark IRs at " + benchDir)
+		t.Fatal("no benchmark IRs at " + benchDir)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {

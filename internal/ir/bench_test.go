@@ -1,12 +1,11 @@
 package ir_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/nodes"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 func benchValidate(b *testing.B, raw []byte) {
@@ -23,11 +22,7 @@ func benchValidate(b *testing.B, raw []byte) {
 }
 
 func benchFile(b *testing.B, name string) {
-	raw, err := os.ReadFile(filepath.Join(benchDir, name+".json"))
-	if err != nil {
-		b.Skip("benchmark IR missing: ", err)
-	}
-	benchValidate(b, raw)
+	benchValidate(b, testenv.BenchIR(b, name))
 }
 
 func BenchmarkValidateMixed1000(b *testing.B)  { benchFile(b, "mixed-1000") }

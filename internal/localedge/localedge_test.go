@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/textproto"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -19,14 +18,13 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/localedge"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 )
 
 func edgeScript(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
+	testenv.Command(t, "node")
 	_, file, _, _ := runtime.Caller(0)
 	script := filepath.Join(filepath.Dir(file), "..", "..", "edge", "server.mjs")
 	if _, err := os.Stat(filepath.Join(filepath.Dir(script), "node_modules", "miniflare")); err != nil {
@@ -278,7 +276,7 @@ func waitGone(t *testing.T, what string, pids []int) {
 func TestKilledEdgeLeavesNoOrphanAndRunningInstanceCompletes(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS != "linux" {
-		t.Skip("process checks read /proc")
+		testenv.Missing(t, "process checks read /proc (Linux only)")
 	}
 	e := start(t, localedge.Options{Script: edgeScript(t), DataDir: t.TempDir()})
 	deploySlow(t, e)

@@ -9,8 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -26,28 +24,18 @@ import (
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
-// startEdge starts the local edge for one test, or skips when Node or the
-// edge's npm packages are missing (unless CI=1).
+// startEdge starts the local edge for one test; without Node or the edge's
+// npm packages it skips, or fails under CI (internal/testenv).
 func startEdge(t *testing.T) *localedge.Edge {
 	t.Helper()
-	skip := func(why string) {
-		if os.Getenv("CI") == "1" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		skip("node is not installed")
-	}
 	script, err := localedge.FindScript()
 	if err != nil {
-		skip(err.Error())
+		testenv.Missing(t, "%v", err)
 	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(script), "node_modules", "miniflare")); err != nil {
-		skip("the edge's npm packages are missing: run npm ci in edge/")
-	}
+	testenv.NodeModules(t, filepath.Dir(script), "miniflare")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	// the fakes of Slack, OpenAI and Discord listen on 127.0.0.42 (allowedHost), which the edge lets worker code reach

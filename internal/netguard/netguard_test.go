@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/netguard"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 func TestClassify(t *testing.T) {
@@ -89,7 +90,7 @@ func listenOn(t *testing.T, addr string) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
 	ln, err := net.Listen("tcp", addr+":0")
 	if err != nil {
-		t.Skipf("cannot listen on %s: %v", addr, err)
+		testenv.Missing(t, "cannot listen on %s: %v", addr, err)
 	}
 	var hits atomic.Int64
 	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -130,7 +131,7 @@ func TestAttackGuardedClient(t *testing.T) {
 	// an allowed host that redirects to loopback
 	ln, err := net.Listen("tcp", "127.0.0.42:0")
 	if err != nil {
-		t.Skipf("cannot listen on 127.0.0.42: %v", err)
+		testenv.Missing(t, "cannot listen on 127.0.0.42: %v", err)
 	}
 	redirector := &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.RedirectHandler(inside.URL+"/", http.StatusFound)}}
 	redirector.Start()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -12,21 +11,15 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/postgres"
 	"github.com/edgeflow/edgeflow/internal/storetest"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"github.com/jackc/pgx/v5"
 )
 
-// testURL returns EDGEFLOW_TEST_POSTGRES_URL, skipping the test when it is
-// unset (failing instead when EDGEFLOW_TEST_REQUIRE_POSTGRES=1).
+// testURL returns EDGEFLOW_TEST_POSTGRES_URL; without it the test skips, or
+// fails under CI or EDGEFLOW_TEST_REQUIRE_POSTGRES=1 (internal/testenv).
 func testURL(t testing.TB) string {
 	t.Helper()
-	u := os.Getenv("EDGEFLOW_TEST_POSTGRES_URL")
-	if u == "" {
-		if os.Getenv("EDGEFLOW_TEST_REQUIRE_POSTGRES") == "1" {
-			t.Fatal("EDGEFLOW_TEST_POSTGRES_URL is not set and EDGEFLOW_TEST_REQUIRE_POSTGRES=1")
-		}
-		t.Skip("EDGEFLOW_TEST_POSTGRES_URL is not set")
-	}
-	return u
+	return testenv.PostgresURL(t)
 }
 
 // freshSchema creates an empty schema, dropped when the test ends, and

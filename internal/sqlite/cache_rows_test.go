@@ -10,6 +10,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // TestCacheWorkflowRows: FindWorkflowByID is served from the read cache,
@@ -23,7 +24,7 @@ func TestCacheWorkflowRows(t *testing.T) {
 	must(t, err)
 	defer s.Close()
 	if !s.WatchesShm() {
-		t.Skip("the WAL-index cannot be mapped here: every commit counts as foreign")
+		testenv.Missing(t, "the WAL-index cannot be mapped here: every commit counts as foreign")
 	}
 	w := newCacheWorld(t, s)
 	wf := w.workflows[1]

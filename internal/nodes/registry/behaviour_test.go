@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -30,7 +31,7 @@ func nodeHarness(t *testing.T) string {
 		dir = "../../codegen/testdata/run"
 	}
 	if _, err := os.Stat(filepath.Join(dir, "package.json")); err != nil {
-		t.Skipf("Node harness %s not present (it comes with internal/codegen); set EDGEFLOW_TEST_NODE_HARNESS to run template tests", dir)
+		testenv.Missing(t, "Node harness %s not present (it comes with internal/codegen); set EDGEFLOW_TEST_NODE_HARNESS to run template tests", dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "miniflare")); err != nil {
 		t.Fatalf("Node harness %s is not installed: run `npm ci` there (make deps)", dir)

@@ -1,0 +1,94 @@
+// Package testenv decides, in one place, what a test does when something it needs from the machine is missing: a
+// program (node, npm, chromium), installed npm packages, or a PostgreSQL server. Locally the test skips and says
+// what is missing and how to get it; under CI (CI set to anything but "", "0" or "false") or with
+// EDGEFLOW_TEST_STRICT=1 it fails, so a CI run never passes by skipping. Inputs that live in the repository (the
+// benchmark IRs under testdata/) are never a reason to skip: a test that cannot read them fails.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Strict reports whether a missing requirement fails the test rather than skips it.
+func Strict() bool {
+	if os.Getenv("EDGEFLOW_TEST_STRICT") == "1" {
+		return true
+	}
+	switch os.Getenv("CI") {
+	case "", "0", "false":
+		return false
+	}
+	return true
+}
+
+// Missing ends the test for a missing requirement: t.Fatalf when Strict, t.Skipf otherwise. The message should
+// name what is missing and how to install it.
+func Missing(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if Strict() {
+		t.Fatalf("missing requirement (CI fails rather than skips): "+format, args...)
+	}
+	t.Skipf("skipped, missing requirement: "+format, args...)
+}
+
+// Command returns the path of the program name, or ends the test (Missing) when it is not on PATH.
+func Command(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Missing(t, "%s is not installed (%v)", name, err)
+	}
+	return p
+}
+
+// NodeModules ends the test (Missing) unless node is installed and `npm ci` has installed pkg in dir.
+func NodeModules(t testing.TB, dir, pkg string) {
+	t.Helper()
+	Command(t, "node")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg)); err != nil {
+		Missing(t, "the npm packages of %s are not installed: run `npm ci` there (make deps)", dir)
+	}
+}
+
+// PostgresURL returns EDGEFLOW_TEST_POSTGRES_URL, or ends the test (Missing) when it is unset. With
+// EDGEFLOW_TEST_REQUIRE_POSTGRES=1 a missing URL fails even outside CI.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv("EDGEFLOW_TEST_POSTGRES_URL")
+	if u == "" {
+		if os.Getenv("EDGEFLOW_TEST_REQUIRE_POSTGRES") == "1" {
+			t.Fatal("EDGEFLOW_TEST_POSTGRES_URL is not set and EDGEFLOW_TEST_REQUIRE_POSTGRES=1")
+		}
+		Missing(t, "EDGEFLOW_TEST_POSTGRES_URL is not set (a PostgreSQL URL the tests may create schemas in; .ci/run starts one)")
+	}
+	return u
+}
+
+// Root is the repository's root directory.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// BenchIRDir is the directory of the benchmark IRs (linear-N.json and mixed-N.json, N = 10, 100, 1000, 5000):
+// testdata/bench/ir in the repository, or EDGEFLOW_BENCH_IR when set.
+func BenchIRDir() string {
+	if d := os.Getenv("EDGEFLOW_BENCH_IR"); d != "" {
+		return d
+	}
+	return filepath.Join(Root(), "testdata", "bench", "ir")
+}
+
+// BenchIR reads the benchmark IR name (without .json); a missing file fails the test.
+func BenchIR(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(BenchIRDir(), name+".json"))
+	if err != nil {
+		t.Fatalf("benchmark input missing: %v", err)
+	}
+	return b
+}
