@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/mod/semver"
 )
 
 // npm dependencies: a workflow's `dependencies` and a marketplace node's
@@ -207,16 +209,19 @@ func comparatorOp(f string) string {
 
 // checkPartial checks a possibly partial version: "1", "1.2", "1.x",
 // "1.2.3-beta.1+build.5", with an optional leading 'v'. Numbers follow the
-// rules of ParseVersion (no leading zeros); a pre-release or build part
-// needs all three numbers.
+// rules of ParseVersion (no leading zeros, at most 2^53-1); a pre-release or
+// build part needs all three numbers and must be valid semver.
 func checkPartial(s string) error {
 	orig := s
 	s = strings.TrimPrefix(s, "v")
 	if s == "" {
 		return fmt.Errorf("%q is not a version", orig)
 	}
-	core, build, hasBuild := strings.Cut(s, "+")
-	core, pre, hasPre := strings.Cut(core, "-")
+	core := s
+	qualified := false
+	if i := strings.IndexAny(s, "-+"); i >= 0 {
+		core, qualified = s[:i], true
+	}
 	parts := strings.Split(core, ".")
 	if len(parts) > 3 {
 		return fmt.Errorf("%q has more than three numbers", orig)
@@ -227,23 +232,16 @@ func checkPartial(s string) error {
 			numeric = false
 			continue
 		}
-		if _, err := parseNumeric(p); err != nil {
+		if err := versionNumber(p); err != nil {
 			return fmt.Errorf("version %q: %v", orig, err)
 		}
 	}
-	if (hasPre || hasBuild) && (len(parts) != 3 || !numeric) {
-		return fmt.Errorf("version %q: a pre-release or build part needs MAJOR.MINOR.PATCH", orig)
-	}
-	if hasPre {
-		if _, err := preRelease(orig, pre); err != nil {
-			return err
+	if qualified {
+		if len(parts) != 3 || !numeric {
+			return fmt.Errorf("version %q: a pre-release or build part needs MAJOR.MINOR.PATCH", orig)
 		}
-	}
-	if hasBuild {
-		for _, id := range strings.Split(build, ".") {
-			if id == "" || !identifierChars(id) {
-				return fmt.Errorf("version %q: build identifier %q may hold only letters, digits and '-'", orig, id)
-			}
+		if !semver.IsValid("v" + s) {
+			return fmt.Errorf("version %q: pre-release and build identifiers are non-empty, of letters, digits and '-', numeric ones without leading zeros", orig)
 		}
 	}
 	return nil

@@ -32,6 +32,8 @@ func TestParseVersion(t *testing.T) {
 		{in: "1.0.0-a_b", wantErr: true},
 		{in: "1.x.0", wantErr: true},
 		{in: "99999999999999999999.0.0", wantErr: true},
+		{in: "9007199254740991.0.0", want: "9007199254740991.0.0"},
+		{in: "9007199254740992.0.0", wantErr: true},
 	}
 	for _, tt := range tests {
 		v, err := registry.ParseVersion(tt.in)
