@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -331,59 +330,9 @@ func (g *gen) line(format string, args ...any) {
 	if len(args) == 0 {
 		g.b.WriteString(format)
 	} else {
-		g.printf(format, args)
+		fmt.Fprintf(g.b, format, args...)
 	}
 	g.b.WriteByte('\n')
-}
-
-// printf writes format with args like fmt.Fprintf for the verbs the
-// generator uses (%s with strings, %d with ints, %t with bools), without
-// fmt's reflection and allocations. Any other verb or argument type is a
-// generator bug and is written as %!verb(BAD) for the golden tests to show.
-// args must not escape (no fmt here): the callers' boxed arguments then stay
-// on their stacks.
-func (g *gen) printf(format string, args []any) {
-	i := 0
-	for {
-		k := strings.IndexByte(format, '%')
-		if k < 0 || k+1 >= len(format) {
-			g.b.WriteString(format)
-			return
-		}
-		g.b.WriteString(format[:k])
-		verb := format[k+1]
-		format = format[k+2:]
-		if verb == '%' {
-			g.b.WriteByte('%')
-			continue
-		}
-		if i >= len(args) {
-			g.b.WriteString("%!" + string(verb) + "(MISSING)")
-			continue
-		}
-		switch a := args[i].(type) {
-		case string:
-			if verb == 's' {
-				g.b.WriteString(a)
-				i++
-				continue
-			}
-		case int:
-			if verb == 'd' {
-				g.b.Write(strconv.AppendInt(g.b.AvailableBuffer(), int64(a), 10))
-				i++
-				continue
-			}
-		case bool:
-			if verb == 't' {
-				g.b.WriteString(strconv.FormatBool(a))
-				i++
-				continue
-			}
-		}
-		g.b.WriteString("%!" + string(verb) + "(BAD)")
-		i++
-	}
 }
 
 func (g *gen) useEnv(name string) {
