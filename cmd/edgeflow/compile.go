@@ -90,12 +90,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		if err != nil {
 			continue // the validator reports the unknown type or version
 		}
-		e, err := nodes.EntryFromBundle(b)
-		if err != nil {
-			fmt.Fprintf(stderr, "edgeflow compile: node %s: %v\n", key, err)
-			return 1
-		}
-		entries = append(entries, e)
+		entries = append(entries, nodes.EntryFromBundle(b))
 		def := b.Definition
 		templates = append(templates, codegen.NodeTemplate{Type: n.Type, Version: n.Version, Source: b.Template, Definition: &def})
 	}

@@ -101,10 +101,7 @@ func loadTemplate(t testing.TB, key string) (codegen.NodeTemplate, nodes.Entry) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	entry, err := nodes.EntryFromBundle(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	entry := nodes.EntryFromBundle(b)
 	return codegen.NodeTemplate{Type: typ, Version: version, Source: string(src), Definition: &d}, entry
 }
 

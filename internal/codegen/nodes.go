@@ -738,7 +738,7 @@ func (g *gen) templateConfig(n *ir.Node, t *template, sc *scope) string {
 		fields := t.tpl.Definition.ConfigSchema
 		for _, k := range sortedKeys(fields) {
 			f := fields[k]
-			if f.Type == registry.FieldSecret {
+			if f.Type == ir.FieldSecret {
 				continue
 			}
 			v, ok := n.Data[k]
@@ -749,7 +749,7 @@ func (g *gen) templateConfig(n *ir.Node, t *template, sc *scope) string {
 				v = f.Default
 			}
 			js := g.fieldValue(n, k, f, v, sc)
-			if f.Type == registry.FieldString || f.Type == registry.FieldSelect || f.Type == registry.FieldTextarea {
+			if f.Type == ir.FieldString || f.Type == ir.FieldSelect || f.Type == ir.FieldTextarea {
 				if k == "binding" {
 					if s, ok := v.(string); ok {
 						g.detectBinding(t.tpl.Definition, s)
@@ -785,15 +785,15 @@ func (g *gen) detectBinding(def *registry.Definition, name string) {
 func (g *gen) fieldValue(n *ir.Node, key string, f registry.ConfigField, v any, sc *scope) string {
 	field := "data." + key
 	switch f.Type {
-	case registry.FieldCode:
+	case ir.FieldCode:
 		if s, ok := v.(string); ok {
 			return jsString(s)
 		}
-	case registry.FieldExpression:
+	case ir.FieldExpression:
 		if s, ok := v.(string); ok {
 			return g.expr(n, key, s, sc)
 		}
-	case registry.FieldJSON:
+	case ir.FieldJSON:
 		if s, ok := v.(string); ok {
 			js, err := g.jsonField(s, sc)
 			if err != nil {
@@ -801,7 +801,7 @@ func (g *gen) fieldValue(n *ir.Node, key string, f registry.ConfigField, v any, 
 			}
 			return js
 		}
-	case registry.FieldNumber, registry.FieldBoolean:
+	case ir.FieldNumber, ir.FieldBoolean:
 		if s, ok := v.(string); ok && strings.Contains(s, "{{") {
 			return g.expr(n, key, s, sc)
 		}

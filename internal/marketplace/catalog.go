@@ -2,10 +2,8 @@ package marketplace
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
-	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/nodes"
 )
 
@@ -64,13 +62,7 @@ func (s *Service) orgCatalog(ctx context.Context, orgID string) (*orgCatalog, er
 	entries := make([]nodes.Entry, 0, len(bundles))
 	tpls := make([]codegen.NodeTemplate, 0, len(bundles))
 	for _, b := range bundles {
-		e, err := nodes.EntryFromBundle(b)
-		if err != nil {
-			return nil, &edgeflow.Error{Code: edgeflow.EConflict,
-				Message: fmt.Sprintf("the installed definition of node %s %s cannot be used; update or reinstall the node", b.Definition.ID, b.Definition.Version),
-				Err:     err}
-		}
-		entries = append(entries, e)
+		entries = append(entries, nodes.EntryFromBundle(b))
 		def := b.Definition
 		tpls = append(tpls, codegen.NodeTemplate{Type: def.ID, Version: def.Version, Source: b.Template, Definition: &def})
 	}

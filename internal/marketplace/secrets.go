@@ -68,7 +68,7 @@ func (s *Service) Secrets(ctx context.Context, orgID string, a *ir.ArtifactIR) (
 			continue
 		}
 		for _, f := range d.ConfigSchema {
-			if f.Type != registry.FieldSecret || f.EnvVarName == "" {
+			if f.Type != ir.FieldSecret || f.EnvVarName == "" {
 				continue
 			}
 			r := byName[f.EnvVarName]

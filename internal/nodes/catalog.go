@@ -1,8 +1,6 @@
 package nodes
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 	"sync"
 
@@ -22,27 +20,10 @@ type Entry struct {
 }
 
 // EntryFromBundle makes a registry node version usable in a Catalog.
-func EntryFromBundle(b registry.Bundle) (Entry, error) {
-	def, err := DefinitionFromRegistry(b.Definition)
-	if err != nil {
-		return Entry{}, err
-	}
-	return Entry{Definition: def, Template: b.Template, Checksum: b.Checksum}, nil
-}
-
-// DefinitionFromRegistry converts a marketplace definition to the shared
-// definition type; both have the same JSON shape.
-func DefinitionFromRegistry(d registry.Definition) (ir.NodeDefinition, error) {
-	raw, err := json.Marshal(d)
-	if err != nil {
-		return ir.NodeDefinition{}, fmt.Errorf("node %s %s: %w", d.ID, d.Version, err)
-	}
-	var def ir.NodeDefinition
-	if err := json.Unmarshal(raw, &def); err != nil {
-		return ir.NodeDefinition{}, fmt.Errorf("node %s %s: %w", d.ID, d.Version, err)
-	}
-	def.Builtin = false
-	return def, nil
+// The registry's definitions are ir.NodeDefinition values already, checked
+// by registry.CheckDefinition (never Builtin).
+func EntryFromBundle(b registry.Bundle) Entry {
+	return Entry{Definition: b.Definition, Template: b.Template, Checksum: b.Checksum}
 }
 
 // Catalog is a set of node definitions: the builtins plus marketplace node
@@ -239,11 +220,7 @@ func CatalogEntries(c *registry.Catalog) ([]Entry, error) {
 			if err != nil {
 				return nil, err
 			}
-			e, err := EntryFromBundle(b)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, e)
+			out = append(out, EntryFromBundle(b))
 		}
 	}
 	return out, nil

@@ -8,80 +8,27 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/ir"
 )
 
 // Definition is a marketplace node definition: the content of a version's
-// node.json. Its JSON shape is the node definition shape shared with
-// internal/nodes (docs/registry.md, "node.json").
-type Definition struct {
-	ID                 string                 `json:"id"`
-	Name               string                 `json:"name"`
-	Description        string                 `json:"description"`
-	Category           string                 `json:"category"`
-	Tags               []string               `json:"tags,omitempty"`
-	Author             string                 `json:"author"`
-	License            string                 `json:"license"`
-	Version            string                 `json:"version"`
-	ConfigSchema       map[string]ConfigField `json:"configSchema"`
-	OutputSchema       map[string]OutputField `json:"outputSchema"`
-	AllowedInFunctions bool                   `json:"allowedInFunctions"`
-	Dependencies       map[string]string      `json:"dependencies,omitempty"`
-}
-
-// ConfigField describes one key of a node's data.
-type ConfigField struct {
-	Type        string      `json:"type"`
-	Label       string      `json:"label"`
-	Description string      `json:"description,omitempty"`
-	Required    bool        `json:"required,omitempty"`
-	Default     any         `json:"default,omitempty"`
-	Placeholder string      `json:"placeholder,omitempty"`
-	Options     []string    `json:"options,omitempty"`
-	EnvVarName  string      `json:"envVarName,omitempty"`
-	Validation  *Validation `json:"validation,omitempty"`
-}
-
-// Validation holds the optional constraints of a config field: Min and Max
-// for numbers, MinLength, MaxLength, Pattern (RE2 syntax) and Format for
-// strings.
-type Validation struct {
-	Min       *float64 `json:"min,omitempty"`
-	Max       *float64 `json:"max,omitempty"`
-	MinLength *int     `json:"minLength,omitempty"`
-	MaxLength *int     `json:"maxLength,omitempty"`
-	Pattern   string   `json:"pattern,omitempty"`
-	Format    string   `json:"format,omitempty"`
-}
-
-// OutputField describes one key of the node's value (what {{node_id.key}}
-// reads).
-type OutputField struct {
-	Type        string                 `json:"type"`
-	Description string                 `json:"description,omitempty"`
-	Nullable    bool                   `json:"nullable,omitempty"`
-	Items       *OutputField           `json:"items,omitempty"`
-	Properties  map[string]OutputField `json:"properties,omitempty"`
-}
-
-// Config field types.
-const (
-	FieldString      = "string"
-	FieldNumber      = "number"
-	FieldBoolean     = "boolean"
-	FieldSelect      = "select"
-	FieldMultiselect = "multiselect"
-	FieldSecret      = "secret"
-	FieldCode        = "code"
-	FieldJSON        = "json"
-	FieldExpression  = "expression"
-	FieldTextarea    = "textarea"
+// node.json. It is edgeflow's one node definition type, ir.NodeDefinition,
+// which the builtin nodes use too (docs/registry.md, "node.json");
+// ParseDefinition and CheckDefinition add the rules a marketplace node must
+// follow on top of the shape.
+type (
+	Definition  = ir.NodeDefinition
+	ConfigField = ir.ConfigField
+	OutputField = ir.OutputField
+	Validation  = ir.Validation
 )
 
 var (
-	fieldTypes   = []string{FieldString, FieldNumber, FieldBoolean, FieldSelect, FieldMultiselect, FieldSecret, FieldCode, FieldJSON, FieldExpression, FieldTextarea}
+	fieldTypes   = []string{ir.FieldString, ir.FieldNumber, ir.FieldBoolean, ir.FieldSelect, ir.FieldMultiselect, ir.FieldSecret, ir.FieldCode, ir.FieldJSON, ir.FieldExpression, ir.FieldTextarea}
 	outputTypes  = []string{"string", "number", "boolean", "object", "array", "null", "any"}
 	formats      = []string{"email", "url", "uuid", "date", "date-time", "duration"}
-	stringTyped  = []string{FieldString, FieldSecret, FieldCode, FieldJSON, FieldExpression, FieldTextarea, FieldSelect}
+	stringTyped  = []string{ir.FieldString, ir.FieldSecret, ir.FieldCode, ir.FieldJSON, ir.FieldExpression, ir.FieldTextarea, ir.FieldSelect}
 	builtinTypes = []string{"step", "sleep", "sleep_until", "branch", "parallel", "race", "http_request", "wait_for_event", "try_catch", "loop", "break", "sub_workflow"}
 
 	// Categories are the categories a node may declare.
@@ -106,15 +53,15 @@ func ParseDefinition(data []byte) (Definition, error) {
 	if dec.More() {
 		return Definition{}, fmt.Errorf("node.json: trailing data after the JSON object")
 	}
-	if err := d.Check(); err != nil {
+	if err := CheckDefinition(&d); err != nil {
 		return Definition{}, err
 	}
 	return d, nil
 }
 
-// Check validates the definition against the rules of docs/registry.md and
-// returns one error listing every problem, or nil.
-func (d *Definition) Check() error {
+// CheckDefinition validates a marketplace definition against the rules of
+// docs/registry.md and returns one error listing every problem, or nil.
+func CheckDefinition(d *Definition) error {
 	var errs []string
 	add := func(path, format string, args ...any) {
 		errs = append(errs, path+": "+fmt.Sprintf(format, args...))
@@ -124,6 +71,9 @@ func (d *Definition) Check() error {
 	}
 	if contains(builtinTypes, d.ID) {
 		add("id", "%q is a builtin node type", d.ID)
+	}
+	if d.Builtin {
+		add("builtin", "only edgeflow's own node types are builtin; a marketplace node leaves it out or sets false")
 	}
 	checkText(add, "name", d.Name, 100)
 	checkText(add, "description", d.Description, 300)
@@ -187,7 +137,7 @@ func checkConfigField(add func(string, string, ...any), path, name string, f Con
 	}
 	checkText(add, path+".label", f.Label, 100)
 	switch f.Type {
-	case FieldSelect, FieldMultiselect:
+	case ir.FieldSelect, ir.FieldMultiselect:
 		if len(f.Options) == 0 {
 			add(path+".options", "required for a %s field", f.Type)
 		}
@@ -203,7 +153,7 @@ func checkConfigField(add func(string, string, ...any), path, name string, f Con
 			add(path+".options", "only select and multiselect fields have options")
 		}
 	}
-	if f.Type == FieldSecret {
+	if f.Type == ir.FieldSecret {
 		if !envNamePattern.MatchString(f.EnvVarName) {
 			add(path+".envVarName", "a secret field names the env var it is read from, matching ^[A-Z][A-Z0-9_]*$ (got %q)", f.EnvVarName)
 		}
@@ -217,8 +167,8 @@ func checkConfigField(add func(string, string, ...any), path, name string, f Con
 		checkDefault(add, path+".default", f)
 	}
 	if v := f.Validation; v != nil {
-		if (v.Min != nil || v.Max != nil) && f.Type != FieldNumber {
-			add(path+".validation", "min and max apply to number fields")
+		if (v.Min != nil || v.Max != nil || v.Integer) && f.Type != ir.FieldNumber {
+			add(path+".validation", "min, max and integer apply to number fields")
 		}
 		if v.Min != nil && v.Max != nil && *v.Min > *v.Max {
 			add(path+".validation", "min is greater than max")
@@ -245,20 +195,20 @@ func checkConfigField(add func(string, string, ...any), path, name string, f Con
 
 func checkDefault(add func(string, string, ...any), path string, f ConfigField) {
 	switch f.Type {
-	case FieldNumber:
+	case ir.FieldNumber:
 		if _, ok := f.Default.(float64); !ok {
 			add(path, "must be a number")
 		}
-	case FieldBoolean:
+	case ir.FieldBoolean:
 		if _, ok := f.Default.(bool); !ok {
 			add(path, "must be a boolean")
 		}
-	case FieldSelect:
+	case ir.FieldSelect:
 		s, ok := f.Default.(string)
 		if !ok || !contains(f.Options, s) {
 			add(path, "must be one of the options")
 		}
-	case FieldMultiselect:
+	case ir.FieldMultiselect:
 		list, ok := f.Default.([]any)
 		if !ok {
 			add(path, "must be an array of options")
@@ -269,7 +219,7 @@ func checkDefault(add func(string, string, ...any), path string, f ConfigField) 
 				add(path, "%v is not one of the options", x)
 			}
 		}
-	case FieldJSON:
+	case ir.FieldJSON:
 		// A JSON field holds JSON text, like http_request's headers.
 		s, ok := f.Default.(string)
 		if !ok || !json.Valid([]byte(s)) {
@@ -302,19 +252,6 @@ func checkOutputField(add func(string, string, ...any), path string, f OutputFie
 	for _, name := range sortedKeys(f.Properties) {
 		checkOutputField(add, path+".properties."+name, f.Properties[name], depth+1)
 	}
-}
-
-// SecretEnvVars returns the env var names of the definition's secret fields,
-// sorted.
-func (d *Definition) SecretEnvVars() []string {
-	var names []string
-	for _, f := range d.ConfigSchema {
-		if f.Type == FieldSecret && f.EnvVarName != "" {
-			names = append(names, f.EnvVarName)
-		}
-	}
-	sort.Strings(names)
-	return names
 }
 
 func contains(list []string, s string) bool {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/nodes/registry"
 )
 
@@ -127,7 +128,7 @@ func strictUnmarshal(data []byte, v any) error {
 func resolvedConfig(def registry.Definition, c fixtureCase, base string) map[string]any {
 	cfg := map[string]any{}
 	for name, f := range def.ConfigSchema {
-		if f.Default != nil && f.Type != registry.FieldSecret {
+		if f.Default != nil && f.Type != ir.FieldSecret {
 			cfg[name] = f.Default
 		}
 	}
@@ -198,13 +199,13 @@ func TestFixturesDescribeEveryNode(t *testing.T) {
 				switch {
 				case !ok:
 					t.Errorf("%s: config key %q is not a field of the node", name, k)
-				case f.Type == registry.FieldSecret:
+				case f.Type == ir.FieldSecret:
 					t.Errorf("%s: secret %q must come from env, not config", name, k)
 				}
 			}
 			cfg := resolvedConfig(def, c, "http://fake")
 			for fname, f := range def.ConfigSchema {
-				if _, ok := cfg[fname]; f.Required && f.Type != registry.FieldSecret && !ok {
+				if _, ok := cfg[fname]; f.Required && f.Type != ir.FieldSecret && !ok {
 					t.Errorf("%s: required field %q is missing", name, fname)
 				}
 			}

@@ -296,7 +296,9 @@ func TestBuildRejectsInvalidNodes(t *testing.T) {
 		{"default not an option", editJSON(func(d map[string]any) { field(d, "type")["default"] = "xml" }), "configSchema.type.default: must be one of the options"},
 		{"unknown field type", editJSON(func(d map[string]any) { field(d, "key")["type"] = "binary" }), `configSchema.key.type: "binary"`},
 		{"bad pattern", editJSON(func(d map[string]any) { field(d, "binding")["validation"] = map[string]any{"pattern": "("} }), "configSchema.binding.validation.pattern"},
-		{"min on a string", editJSON(func(d map[string]any) { field(d, "key")["validation"] = map[string]any{"min": 1} }), "min and max apply to number fields"},
+		{"min on a string", editJSON(func(d map[string]any) { field(d, "key")["validation"] = map[string]any{"min": 1} }), "min, max and integer apply to number fields"},
+		{"integer on a string", editJSON(func(d map[string]any) { field(d, "key")["validation"] = map[string]any{"integer": true} }), "min, max and integer apply to number fields"},
+		{"claims to be builtin", editJSON(func(d map[string]any) { d["builtin"] = true }), "builtin: only edgeflow's own node types are builtin"},
 		{"field name not an identifier", editJSON(func(d map[string]any) {
 			d["configSchema"].(map[string]any)["cache-ttl"] = map[string]any{"type": "number", "label": "x"}
 		}), "configSchema.cache-ttl: field name"},
