@@ -162,7 +162,7 @@ func (s *Server) routeTable() []Route {
 			BadBody: `{"locked":null}`, Summary: "Locks or unlocks a version.", Body: versionUpdateRequest{}, Handler: s.handleVersionUpdate},
 		{Method: "POST", Pattern: "/api/workflows/{workflowId}/versions/{versionId}/revert", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			NoBody: true, Summary: "Creates a new version holding this version's IR.", Handler: s.handleVersionRevert},
-		{Method: "DELETE", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a version that is not locked, active or deployed.", Handler: s.handleVersionDelete},
+		{Method: "DELETE", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a version that is not locked, current or deployed.", Handler: s.handleVersionDelete},
 
 		// Node definitions and the IR schema (nodes.go).
 		{Method: "GET", Pattern: "/api/openapi.json", Auth: AuthNone, Summary: "This API's OpenAPI 3.1 document.", Handler: s.handleOpenAPI},
