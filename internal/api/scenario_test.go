@@ -323,7 +323,8 @@ func TestConnections(t *testing.T) {
 	}
 	list := w.must(200, "GET", "/api/connections", "", w.a.keyRead)
 	if strings.Contains(string(list.body), "cf-token-") || !strings.Contains(string(list.body), `"apiToken":"***"`) ||
-		!strings.Contains(string(list.body), `"accountId":"`+testAccountID(w.a.userID)) {
+		!strings.Contains(string(list.body), `"accountId":"…`+testAccountID(w.a.userID)[28:]+`"`) ||
+		strings.Contains(string(list.body), testAccountID(w.a.userID)) {
 		t.Fatalf("list not redacted: %s", list.body)
 	}
 	ctx := context.Background()
