@@ -138,8 +138,8 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Pattern: "/api/projects", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":"","slug":"Not A Slug"}`, Summary: "Creates a project in the active organization.", Body: projectCreateRequest{}, Handler: s.handleProjectCreate},
 		{Method: "PATCH", Pattern: "/api/projects/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite,
-			BadBody: `{"name":""}`, Summary: "Renames or describes a project.", Body: projectUpdateRequest{}, Handler: s.handleProjectUpdate},
-		{Method: "DELETE", Pattern: "/api/projects/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an empty project (an API key: only its own).", Handler: s.handleProjectDelete},
+			BadBody: `{"name":""}`, Summary: "Renames or describes a project of the organization.", Body: projectUpdateRequest{}, Handler: s.handleProjectUpdate},
+		{Method: "DELETE", Pattern: "/api/projects/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an empty project of the organization (an API key: not its own).", Handler: s.handleProjectDelete},
 
 		// Workflows and functions (workflows.go).
 		{Method: "GET", Pattern: "/api/workflows", Auth: AuthAny, Scope: read, Summary: "Lists workflows and functions of the active project, newest first.", Query: []string{"cursor", "limit"}, Handler: s.handleWorkflowList},
