@@ -194,6 +194,7 @@ func TestConnectionAnswersRedactAccountID(t *testing.T) {
 // TestRedactAccountID: short ids show nothing of themselves; the local
 // placeholder is not an account id and stays.
 func TestRedactAccountID(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"": "", "local": "local", "abcd": "…", "abcde": "…bcde",
 		"0123456789abcdef0123456789abcdef": "…cdef", "ÿÿÿÿÿé": "…ÿÿÿé",
