@@ -10,7 +10,8 @@ import (
 )
 
 // connectionView is a connection as lists and answers show it: credentials
-// redacted (accountId shown, everything else "***").
+// redacted (accountId as "…" and its last four characters, the token "***";
+// docs/decisions.md 112).
 type connectionView struct {
 	ID             string            `json:"id"`
 	OrganizationID string            `json:"organizationId"`
@@ -25,14 +26,36 @@ type connectionView struct {
 }
 
 func viewConnection(c edgeflow.Connection) connectionView {
+	account := RedactAccountID(c.AccountID)
 	creds := map[string]string{}
 	if c.Provider == edgeflow.ProviderCloudflare {
-		creds["accountId"] = c.AccountID
+		creds["accountId"] = account
 		creds["apiToken"] = Masked
 	}
 	return connectionView{ID: c.ID, OrganizationID: c.OrganizationID, ProjectID: c.ProjectID, Scope: recordScope(c.ProjectID),
 		Provider: c.Provider, Name: c.Name,
-		AccountID: c.AccountID, Credentials: creds, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+		AccountID: account, Credentials: creds, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+}
+
+// accountIDShown is how many trailing characters of an account id answers
+// show.
+const accountIDShown = 4
+
+// RedactAccountID is an account id as connection answers show it: "…" and
+// its last four characters, enough to tell accounts apart without handing
+// out the id (SPEC.md: credential values are redacted). An id of four
+// characters or fewer is "…" alone; "" stays "", and so does the
+// placeholder "local" of a local connection whose organization's account is
+// not provisioned yet, which is not an account id.
+func RedactAccountID(id string) string {
+	if id == "" || id == LocalAccountID {
+		return id
+	}
+	r := []rune(id)
+	if len(r) <= accountIDShown {
+		return "…"
+	}
+	return "…" + string(r[len(r)-accountIDShown:])
 }
 
 // credentialsInput is the credentials object of a request.
@@ -148,7 +171,8 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 			c.Name = "Local edge"
 		}
 	} else if c.Name == "" {
-		c.Name = "Cloudflare " + c.AccountID
+		// The name is shown in full, so it names the account as answers do.
+		c.Name = "Cloudflare " + RedactAccountID(c.AccountID)
 	}
 	if err := s.Sealer.SealCredentials(c, creds); err != nil {
 		return err

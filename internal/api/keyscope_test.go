@@ -100,7 +100,7 @@ func TestLegitProjectKeyManagesItsProjectRecords(t *testing.T) {
 	}
 	w.must(201, "POST", "/api/connections", `{"provider":"local","scope":"project"}`, k)
 	r := w.must(200, "PATCH", "/api/connections/"+id, `{"name":"renamed","credentials":{"apiToken":"`+testAPIToken("t2")+`","accountId":"`+testAccountID("acc2")+`"}}`, k)
-	if r.str(t, "name") != "renamed" || r.str(t, "accountId") != testAccountID("acc2") {
+	if r.str(t, "name") != "renamed" || r.str(t, "accountId") != "…"+testAccountID("acc2")[28:] {
 		t.Fatalf("patch: %s", r.body)
 	}
 	// The key lists its project's connections and the organization's.
@@ -176,4 +176,161 @@ func TestMoveWorkflowKeepsItsConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.must(200, "PATCH", "/api/workflows/"+w.a.workflowID+"/move", move, s)
+}
+
+// API keys and projects (SPEC.md; docs/decisions.md 110, 111): a key belongs
+// to one organization and has a home project. Its workflows (with their
+// versions, deployments and runs), project connections and project variables
+// are its home project's; the projects themselves are the organization's
+// records, which a key lists, and with write creates, renames, deletes and
+// moves its workflows between. The organization is the boundary a key never
+// crosses.
+
+// TestAttackKeyManagesAnotherOrganizationsProjects: tenant b's key, with
+// every scope, cannot list, rename, delete or move anything into or out of
+// tenant a's projects, however it names them; a's read key is refused the
+// writes for its scope. Nothing of either organization changes.
+func TestAttackKeyManagesAnotherOrganizationsProjects(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, b := w.a, w.b
+	beforeA, beforeB := w.snapshot(a), w.snapshot(b)
+	for _, tc := range []struct {
+		method, path, body string
+	}{
+		// a's projects named by id, to b's key
+		{"PATCH", "/api/projects/" + a.projectID, `{"name":"taken"}`},
+		{"PATCH", "/api/projects/" + a.otherProjectID, `{"description":"taken"}`},
+		{"DELETE", "/api/projects/" + a.otherProjectID, ``},
+		{"DELETE", "/api/projects/" + a.projectID, ``},
+		// b's own workflow into a's projects
+		{"PATCH", "/api/workflows/" + b.workflowID + "/move", `{"targetProjectId":"` + a.projectID + `"}`},
+		{"PATCH", "/api/workflows/" + b.workflowID + "/move", `{"targetProjectId":"` + a.otherProjectID + `"}`},
+		// a's workflow out of a's project, into b's
+		{"PATCH", "/api/workflows/" + a.workflowID + "/move", `{"targetProjectId":"` + b.otherProjectID + `"}`},
+		{"PATCH", "/api/workflows/" + a.workflowID + "/move", `{"targetProjectId":"` + a.otherProjectID + `"}`},
+		// selecting a's organization or project explicitly
+		{"GET", "/api/projects?organizationId=" + a.orgID, ``},
+		{"GET", "/api/projects?projectId=" + a.projectID, ``},
+		{"POST", "/api/projects?organizationId=" + a.orgID, `{"name":"Planted"}`},
+		{"PATCH", "/api/projects/" + a.otherProjectID + "?organizationId=" + a.orgID, `{"name":"taken"}`},
+		{"DELETE", "/api/projects/" + a.otherProjectID + "?projectId=" + a.otherProjectID, ``},
+	} {
+		r := w.do(tc.method, tc.path, tc.body, b.keyAll)
+		checkError(t, r, 404, "not_found", "")
+		for _, id := range a.ids() {
+			if strings.Contains(string(r.body), id) {
+				t.Fatalf("%s %s: the refusal leaks %s: %s", tc.method, tc.path, id, r.body)
+			}
+		}
+	}
+	// b's key lists only b's organization's projects.
+	list := w.must(200, "GET", "/api/projects?limit=100", "", b.keyAll)
+	for _, id := range a.ids() {
+		if strings.Contains(string(list.body), id) {
+			t.Fatalf("b's key lists %s of a: %s", id, list.body)
+		}
+	}
+	if !strings.Contains(string(list.body), b.projectID) || !strings.Contains(string(list.body), b.otherProjectID) {
+		t.Fatalf("b's key does not list b's projects: %s", list.body)
+	}
+	// A project b's key creates is b's, never a's.
+	planted := w.must(201, "POST", "/api/projects", `{"name":"Planted"}`, b.keyAll)
+	if planted.str(t, "organizationId") != b.orgID {
+		t.Fatalf("b's key created a project in %s", planted.body)
+	}
+	w.must(204, "DELETE", "/api/projects/"+planted.str(t, "id"), "", b.keyAll)
+	if after := w.snapshot(b); after != beforeB {
+		t.Fatalf("b's records changed:\nbefore %s\nafter  %s", beforeB, after)
+	}
+
+	// a's read key: the writes are refused for the scope.
+	for _, tc := range []struct{ method, path, body string }{
+		{"POST", "/api/projects", `{"name":"By reader"}`},
+		{"PATCH", "/api/projects/" + a.otherProjectID, `{"name":"by reader"}`},
+		{"DELETE", "/api/projects/" + a.otherProjectID, ``},
+		{"PATCH", "/api/workflows/" + a.workflowID + "/move", `{"targetProjectId":"` + a.otherProjectID + `"}`},
+	} {
+		checkError(t, w.do(tc.method, tc.path, tc.body, a.keyRead), 403, "forbidden", "")
+	}
+
+	if after := w.snapshot(a); after != beforeA {
+		t.Fatalf("refused requests changed a's records:\nbefore %s\nafter  %s", beforeA, after)
+	}
+	if wf := w.must(200, "GET", "/api/workflows/"+b.workflowID, "", b.keyRead); wf.str(t, "projectId") != b.projectID {
+		t.Fatalf("b's workflow moved: %s", wf.body)
+	}
+	checkError(t, w.do("GET", "/api/workflows/"+a.workflowID, "", b.keyAll), 404, "not_found", "")
+	if wf := w.must(200, "GET", "/api/workflows/"+a.workflowID, "", a.keyRead); wf.str(t, "projectId") != a.projectID {
+		t.Fatalf("a's workflow moved: %s", wf.body)
+	}
+}
+
+// TestLegitKeyManagesItsOrganizationsProjects is the twin: a key with write
+// lists every project of its organization, creates, renames and deletes
+// projects, and moves a workflow of its project into another one (which
+// takes the workflow out of the key's reach); it keeps its own project.
+func TestLegitKeyManagesItsOrganizationsProjects(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a := w.a
+	k := a.keyAll
+
+	// Listing: the organization's projects, oldest first, paginated, for a
+	// read key as for a session.
+	first := w.must(200, "GET", "/api/projects?limit=1", "", a.keyRead).json(t)
+	data, next := first["data"].([]any), first["nextCursor"]
+	if len(data) != 1 || data[0].(map[string]any)["id"] != a.projectID || next == nil {
+		t.Fatalf("first page: %v", first)
+	}
+	second := w.must(200, "GET", "/api/projects?limit=1&cursor="+next.(string), "", a.keyRead).json(t)
+	if data := second["data"].([]any); len(data) != 1 || data[0].(map[string]any)["id"] != a.otherProjectID || second["nextCursor"] != nil {
+		t.Fatalf("second page: %v", second)
+	}
+
+	// Create, rename and describe projects other than the key's own.
+	p := w.must(201, "POST", "/api/projects", `{"name":"Staging","description":"made by a key"}`, k)
+	staging := p.str(t, "id")
+	if p.str(t, "organizationId") != a.orgID || p.str(t, "slug") != "staging" {
+		t.Fatalf("created: %s", p.body)
+	}
+	if r := w.must(200, "PATCH", "/api/projects/"+staging, `{"name":"Staging EU"}`, k); r.str(t, "name") != "Staging EU" || r.str(t, "description") != "made by a key" {
+		t.Fatalf("renamed: %s", r.body)
+	}
+	w.must(200, "PATCH", "/api/projects/"+a.otherProjectID, `{"description":"touched by a key"}`, k)
+	list := string(w.must(200, "GET", "/api/projects", "", w.a.session).body)
+	if !strings.Contains(list, `"name":"Staging EU"`) || !strings.Contains(list, "touched by a key") {
+		t.Fatalf("the session does not see the key's changes: %s", list)
+	}
+
+	// Move a workflow of the key's project into the new one: it goes with its
+	// versions and leaves the key's reach.
+	wf := w.must(201, "POST", "/api/workflows", `{"name":"Mover"}`, k).str(t, "id")
+	v := w.submitVersion(a, wf, minimalIR)
+	moved := w.must(200, "PATCH", "/api/workflows/"+wf+"/move", `{"targetProjectId":"`+staging+`"}`, k)
+	if moved.str(t, "projectId") != staging || moved.str(t, "currentVersionId") != v {
+		t.Fatalf("moved: %s", moved.body)
+	}
+	checkError(t, w.do("GET", "/api/workflows/"+wf, "", k), 404, "not_found", "")
+	w.must(200, "GET", "/api/workflows/"+wf+"/versions/"+v+"?projectId="+staging, "", a.session)
+
+	// A project holding a workflow is not deleted; once it is empty, it is.
+	checkError(t, w.do("DELETE", "/api/projects/"+staging, "", k), 409, "conflict", "")
+	w.must(200, "PATCH", "/api/workflows/"+wf+"/move?projectId="+staging, `{"targetProjectId":"`+a.projectID+`"}`, a.session)
+	w.must(200, "GET", "/api/workflows/"+wf, "", k)
+	w.must(204, "DELETE", "/api/projects/"+staging, "", k)
+	checkError(t, w.do("GET", "/api/workflows?projectId="+staging, "", a.session), 404, "not_found", "")
+
+	// Its own project, even empty, a key does not delete: the key would go with it.
+	own := w.must(201, "POST", "/api/projects", `{"name":"Own"}`, a.session).str(t, "id")
+	ownKey := cred{key: w.must(201, "POST", "/api/api-keys", `{"name":"own","projectId":"`+own+`","scopes":["read","write"]}`, a.session).str(t, "key")}
+	r := w.do("DELETE", "/api/projects/"+own, "", ownKey)
+	checkError(t, r, 409, "conflict", "")
+	if !strings.Contains(r.str(t, "error"), "API key") || !strings.Contains(r.str(t, "error"), "session") {
+		t.Fatalf("the refusal does not explain itself: %s", r.body)
+	}
+	w.must(200, "GET", "/api/projects", "", ownKey)
+	// Another project's key, or a session, deletes it (with its keys).
+	w.must(204, "DELETE", "/api/projects/"+own, "", k)
+	checkError(t, w.do("GET", "/api/projects", "", ownKey), 401, "unauthorized", "")
 }

@@ -10,8 +10,8 @@ import (
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
 
-// handleProjectList lists the organization's projects; an API key sees only
-// its own project.
+// handleProjectList lists the organization's projects, oldest first, for a
+// session and an API key alike (SPEC.md; docs/decisions.md 110).
 func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request) error {
 	p := PrincipalFrom(r)
 	opts, err := parsePage(r)
@@ -21,14 +21,6 @@ func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request) error
 	orgID, err := p.Organization()
 	if err != nil {
 		return err
-	}
-	if p.APIKey != nil {
-		proj, err := s.Store.FindProjectByID(r.Context(), orgID, p.ProjectID)
-		if err != nil {
-			return err
-		}
-		writeJSON(w, http.StatusOK, pageBody[edgeflow.Project]{Data: []edgeflow.Project{*proj}})
-		return nil
 	}
 	page, err := s.Store.ListProjects(r.Context(), orgID, opts)
 	if err != nil {
@@ -45,9 +37,9 @@ type projectCreateRequest struct {
 }
 
 // handleProjectCreate creates a project in the organization (SPEC.md: scope
-// write; a key that creates one still acts only in its own project). The
-// slug defaults to one made from the name; a slug taken in the organization
-// is 409.
+// write, for a session or an API key; a key that creates one still reaches
+// workflows only in its own project). The slug defaults to one made from the
+// name; a slug taken in the organization is 409.
 func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request) error {
 	var req projectCreateRequest
 	if err := decode(r, &req); err != nil {
@@ -85,14 +77,12 @@ type projectUpdateRequest struct {
 	Description *string `json:"description"`
 }
 
-// findProject returns a project the caller can see: any of the organization
-// for a session, only its own for an API key.
+// findProject returns a project of the caller's organization, for a session
+// and an API key alike: projects are the organization's records, and a key's
+// organization is its tenant boundary (docs/decisions.md 110). Another
+// organization's project is not_found.
 func (s *Server) findProject(r *http.Request, id string) (*edgeflow.Project, error) {
-	p := PrincipalFrom(r)
-	if p.APIKey != nil && id != p.ProjectID {
-		return nil, edgeflow.NotFound("project")
-	}
-	orgID, err := p.Organization()
+	orgID, err := PrincipalFrom(r).Organization()
 	if err != nil {
 		return nil, err
 	}
@@ -131,12 +121,18 @@ func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// handleProjectDelete deletes an empty project (409 while it holds
-// workflows); an API key reaches only its own project.
+// handleProjectDelete deletes an empty project of the organization (409
+// while it holds workflows). An API key deletes any project of its
+// organization except its own, which would take the key with it
+// (docs/decisions.md 111).
 func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request) error {
 	proj, err := s.findProject(r, r.PathValue("id"))
 	if err != nil {
 		return err
+	}
+	if k := PrincipalFrom(r).APIKey; k != nil && k.ProjectID == proj.ID {
+		return edgeflow.Errorf(edgeflow.EConflict,
+			"this API key belongs to project %q, and deleting a project deletes its API keys; delete it with a session or with a key of another project", proj.Slug)
 	}
 	if err := s.Store.DeleteProject(r.Context(), proj.OrganizationID, proj.ID); err != nil {
 		return err

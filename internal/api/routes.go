@@ -138,8 +138,8 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Pattern: "/api/projects", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":"","slug":"Not A Slug"}`, Summary: "Creates a project in the active organization.", Body: projectCreateRequest{}, Handler: s.handleProjectCreate},
 		{Method: "PATCH", Pattern: "/api/projects/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite,
-			BadBody: `{"name":""}`, Summary: "Renames or describes a project.", Body: projectUpdateRequest{}, Handler: s.handleProjectUpdate},
-		{Method: "DELETE", Pattern: "/api/projects/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an empty project (an API key: only its own).", Handler: s.handleProjectDelete},
+			BadBody: `{"name":""}`, Summary: "Renames or describes a project of the organization.", Body: projectUpdateRequest{}, Handler: s.handleProjectUpdate},
+		{Method: "DELETE", Pattern: "/api/projects/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an empty project of the organization (an API key: not its own).", Handler: s.handleProjectDelete},
 
 		// Workflows and functions (workflows.go).
 		{Method: "GET", Pattern: "/api/workflows", Auth: AuthAny, Scope: read, Summary: "Lists workflows and functions of the active project, newest first.", Query: []string{"cursor", "limit"}, Handler: s.handleWorkflowList},
@@ -162,7 +162,7 @@ func (s *Server) routeTable() []Route {
 			BadBody: `{"locked":null}`, Summary: "Locks or unlocks a version.", Body: versionUpdateRequest{}, Handler: s.handleVersionUpdate},
 		{Method: "POST", Pattern: "/api/workflows/{workflowId}/versions/{versionId}/revert", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			NoBody: true, Summary: "Creates a new version holding this version's IR.", Handler: s.handleVersionRevert},
-		{Method: "DELETE", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a version that is not locked, active or deployed.", Handler: s.handleVersionDelete},
+		{Method: "DELETE", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a version that is not locked, current or deployed.", Handler: s.handleVersionDelete},
 
 		// Node definitions and the IR schema (nodes.go).
 		{Method: "GET", Pattern: "/api/openapi.json", Auth: AuthNone, Summary: "This API's OpenAPI 3.1 document.", Handler: s.handleOpenAPI},

@@ -141,9 +141,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 }
 
 // orgWide are the routes of records that belong to the organization, not
-// to one project. (The fixtures of connections and provider resources are
-// a connection of tenant a's project, which other projects do not see.)
-var orgWide = map[string]bool{"/api/api-keys/{id}": true,
+// to one project: every project's keys reach them (projects themselves: a
+// key with write manages its organization's projects, docs/decisions.md
+// 110). (The fixtures of connections and provider resources are a
+// connection of tenant a's project, which other projects do not see.)
+var orgWide = map[string]bool{"/api/api-keys/{id}": true, "/api/projects/{id}": true,
 	"/api/nodes/{nodeId}": true, "/api/marketplace/{nodeId}": true}
 
 // orgRecordPaths give, for routes that change a record that may be

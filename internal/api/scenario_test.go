@@ -98,22 +98,27 @@ func TestProjects(t *testing.T) {
 	}
 	checkError(t, w.do("POST", "/api/projects", `{"name":"Billing 2","slug":"billing"}`, s), 409, "conflict", "")
 	checkError(t, w.do("POST", "/api/projects", `{"name":"x","slug":"-bad-"}`, s), 422, "validation_failed", "/slug")
-	// SPEC.md: keys with write manage projects; a key still acts only in its own.
+	// SPEC.md: keys with write manage the organization's projects
+	// (keyscope_test.go has the attacks and the details).
 	byKey := w.must(201, "POST", "/api/projects", `{"name":"By key"}`, w.a.keyAll).str(t, "id")
 	checkError(t, w.do("POST", "/api/projects", `{"name":"By reader"}`, w.a.keyRead), 403, "forbidden", "")
-	checkError(t, w.do("DELETE", "/api/projects/"+byKey, "", w.a.keyAll), 404, "not_found", "")
-	w.must(204, "DELETE", "/api/projects/"+byKey, "", s)
+	w.must(204, "DELETE", "/api/projects/"+byKey, "", w.a.keyAll)
+	checkError(t, w.do("DELETE", "/api/projects/"+byKey, "", s), 404, "not_found", "")
 	checkError(t, w.do("PATCH", "/api/projects/"+id, `{"slug":"other"}`, s), 422, "validation_failed", "/slug")
 	r = w.must(200, "PATCH", "/api/projects/"+id, `{"name":"Billing EU","description":""}`, s)
 	if r.str(t, "name") != "Billing EU" || r.str(t, "slug") != "billing" {
 		t.Fatalf("update: %s", r.body)
 	}
-	// A key lists only its own project and updates only that one.
+	// A key lists the organization's projects, as the session does, and
+	// updates any of them.
 	r = w.must(200, "GET", "/api/projects", "", w.a.keyAll)
-	if data := r.json(t)["data"].([]any); len(data) != 1 || data[0].(map[string]any)["id"] != w.a.projectID {
+	if r.str(t, "nextCursor") != "" || string(r.body) != string(w.must(200, "GET", "/api/projects", "", s).body) {
+		t.Fatalf("key's project list differs from the session's: %s", r.body)
+	}
+	if data := r.json(t)["data"].([]any); len(data) != 3 || data[0].(map[string]any)["id"] != w.a.projectID {
 		t.Fatalf("key's project list: %s", r.body)
 	}
-	checkError(t, w.do("PATCH", "/api/projects/"+id, `{"name":"x"}`, w.a.keyAll), 404, "not_found", "")
+	w.must(200, "PATCH", "/api/projects/"+id, `{"description":"by key"}`, w.a.keyAll)
 	w.must(200, "PATCH", "/api/projects/"+w.a.projectID, `{"description":"main"}`, w.a.keyAll)
 	// A project holding workflows cannot be deleted.
 	checkError(t, w.do("DELETE", "/api/projects/"+w.a.projectID, "", s), 409, "conflict", "")
@@ -199,10 +204,11 @@ func TestWorkflows(t *testing.T) {
 	checkError(t, w.do("GET", "/api/workflows/"+id+"/full?version=ver_nope", "", k), 404, "not_found", "")
 	checkError(t, w.do("GET", "/api/workflows/"+id+"/full?version=", "", k), 422, "validation_failed", "?version")
 
-	// Move: a key cannot reach another project; a session can.
-	checkError(t, w.do("PATCH", "/api/workflows/"+id+"/move", fmt.Sprintf(`{"targetProjectId":%q}`, w.a.otherProjectID), k), 404, "not_found", "")
+	// Move: to another project of the organization, by a key or a session;
+	// never into another organization's.
+	checkError(t, w.do("PATCH", "/api/workflows/"+id+"/move", fmt.Sprintf(`{"targetProjectId":%q}`, w.b.projectID), k), 404, "not_found", "")
 	checkError(t, w.do("PATCH", "/api/workflows/"+id+"/move", fmt.Sprintf(`{"targetProjectId":%q}`, w.b.projectID), w.a.session), 404, "not_found", "")
-	r = w.must(200, "PATCH", "/api/workflows/"+id+"/move", fmt.Sprintf(`{"targetProjectId":%q}`, w.a.otherProjectID), w.a.session)
+	r = w.must(200, "PATCH", "/api/workflows/"+id+"/move", fmt.Sprintf(`{"targetProjectId":%q}`, w.a.otherProjectID), k)
 	if r.str(t, "projectId") != w.a.otherProjectID {
 		t.Fatalf("moved: %s", r.body)
 	}
@@ -323,7 +329,8 @@ func TestConnections(t *testing.T) {
 	}
 	list := w.must(200, "GET", "/api/connections", "", w.a.keyRead)
 	if strings.Contains(string(list.body), "cf-token-") || !strings.Contains(string(list.body), `"apiToken":"***"`) ||
-		!strings.Contains(string(list.body), `"accountId":"`+testAccountID(w.a.userID)) {
+		!strings.Contains(string(list.body), `"accountId":"…`+testAccountID(w.a.userID)[28:]+`"`) ||
+		strings.Contains(string(list.body), testAccountID(w.a.userID)) {
 		t.Fatalf("list not redacted: %s", list.body)
 	}
 	ctx := context.Background()

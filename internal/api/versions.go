@@ -206,9 +206,9 @@ func (s *Server) handleVersionUpdate(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// handleVersionDelete deletes a version; the active (deployed) version, a
-// version of any active deployment and a locked version are refused with
-// 409.
+// handleVersionDelete deletes a version; the current version (SPEC.md's
+// active version: deployed or not), the deployed one, a version of any
+// active deployment and a locked version are refused with 409.
 func (s *Server) handleVersionDelete(w http.ResponseWriter, r *http.Request) error {
 	wf, err := s.FindWorkflow(r, r.PathValue("workflowId"))
 	if err != nil {
@@ -223,6 +223,8 @@ func (s *Server) handleVersionDelete(w http.ResponseWriter, r *http.Request) err
 		return edgeflow.Errorf(edgeflow.EConflict, "version %d is locked; unlock it (PATCH {\"locked\": false}) before deleting it", v.Number)
 	case wf.ActiveVersionID == v.ID:
 		return edgeflow.Errorf(edgeflow.EConflict, "version %d is the active version (deployed); deploy another version or take the workflow down first", v.Number)
+	case wf.CurrentVersionID == v.ID:
+		return edgeflow.Errorf(edgeflow.EConflict, "version %d is the workflow's current version (currentVersionId), deployed or not; submit a new version or revert to an older one first, or delete the workflow", v.Number)
 	}
 	if err := s.Store.DeleteVersion(r.Context(), wf.ID, v.ID); err != nil {
 		if edgeflow.IsConflict(err) {
@@ -325,7 +327,7 @@ func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw [
 		// The store numbered it differently: drop it and build the IR and
 		// code again with the number after it, so that metadata.version, the
 		// code's header and the version number always agree.
-		if err := s.Store.DeleteVersion(ctx, wf.ID, v.ID); err != nil {
+		if err := s.Store.DiscardVersion(ctx, wf.ID, v.ID); err != nil {
 			return nil, fmt.Errorf("drop misnumbered version %s: %w", v.ID, err)
 		}
 		if attempt == maxNumberAttempts {

@@ -86,9 +86,11 @@ func TestVersionSubmitAndRead(t *testing.T) {
 		got["ir"].(map[string]any)["nodes"].([]any)[0].(map[string]any)["name"] != `Start "version": 3` {
 		t.Fatalf("stored IR = %v", got["ir"])
 	}
+	// tv is the current version: it stays until a newer one is current.
+	checkError(t, w.do("DELETE", base+"/"+tv, "", a.keyAll), 409, "conflict", "")
+	v2 := w.submitVersion(a, wf, minimalIR)
 	w.must(204, "DELETE", base+"/"+tv, "", a.keyAll)
 
-	v2 := w.submitVersion(a, wf, minimalIR)
 	list := w.must(200, "GET", base+"?limit=1", "", a.keyRead).json(t)
 	first := list["data"].([]any)[0].(map[string]any)
 	if first["id"] != v2 || first["version"] != 3.0 || first["ir"] != nil || first["code"] != nil || list["nextCursor"] == nil {
@@ -109,14 +111,14 @@ func TestVersionSubmitAndRead(t *testing.T) {
 		t.Fatalf("full?version = %v", full["currentVersion"])
 	}
 
-	// Delete the highest: the next submission gets the next unused number,
-	// and its IR says so.
-	w.must(204, "DELETE", base+"/"+v2, "", a.keyAll)
+	// A deleted number is never reused: the next submission gets the next
+	// unused number, and its IR says so.
 	v3 := w.must(201, "POST", base, `{"ir":`+minimalIR+`}`, a.keyAll).json(t)
+	w.must(204, "DELETE", base+"/"+v2, "", a.keyAll)
 	got = w.must(200, "GET", base+"/"+v3["id"].(string), "", a.keyRead).json(t)
 	meta = got["ir"].(map[string]any)["metadata"].(map[string]any)
 	if got["version"] != meta["version"] || got["version"] != 4.0 {
-		t.Fatalf("after deleting v2: number %v, metadata.version %v", got["version"], meta["version"])
+		t.Fatalf("after deleting version 2: number %v, metadata.version %v", got["version"], meta["version"])
 	}
 	if !strings.Contains(got["code"].(string), fmt.Sprintf("version %v", got["version"])) {
 		t.Errorf("code header does not name version %v:\n%.400s", got["version"], got["code"])
@@ -220,6 +222,51 @@ func TestVersionLockRevertDelete(t *testing.T) {
 	w.must(204, "DELETE", base+v1, "", a.keyAll)
 	checkError(t, w.do("GET", base+v1, "", a.keyRead), 404, "not_found", "")
 	checkError(t, w.do("DELETE", base+v1, "", a.keyAll), 404, "not_found", "")
+}
+
+// TestCurrentVersionCannotBeDeleted: SPEC.md's active version is the
+// workflow's current version (currentVersionId), deployed or not; deleting
+// it is 409 like a deployed or locked one, with a message saying what to do,
+// and nothing is lost. Twin: once a newer version is current, the older one
+// can go.
+func TestCurrentVersionCannotBeDeleted(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a := w.a
+	for _, kind := range []string{"workflow", "script"} {
+		wf := w.must(201, "POST", "/api/workflows", `{"name":"Current `+kind+`","kind":"`+kind+`"}`, a.keyAll).str(t, "id")
+		base := "/api/workflows/" + wf + "/versions/"
+		ir := minimalIR
+		if kind == "script" {
+			ir = `{"kind":"script","metadata":{"name":"Fn"},"trigger":{"type":"http"},
+"nodes":[{"id":"start","type":"step","name":"Start","data":{"code":"return {ok: true};"}}],"edges":[],"entryNodeId":"start"}`
+		}
+		v1 := w.submitVersion(a, wf, ir)
+		got := w.must(200, "GET", "/api/workflows/"+wf, "", a.keyRead).json(t)
+		if got["currentVersionId"] != v1 || got["activeVersionId"] != "" {
+			t.Fatalf("%s: before the delete: %v", kind, got)
+		}
+		r := w.do("DELETE", base+v1, "", a.keyAll)
+		checkError(t, r, 409, "conflict", "")
+		if msg := r.str(t, "error"); !strings.Contains(msg, "current version") || !strings.Contains(msg, "version 1") {
+			t.Fatalf("%s: the refusal does not explain itself: %s", kind, r.body)
+		}
+		w.must(200, "GET", base+v1, "", a.keyRead)
+		if got := w.must(200, "GET", "/api/workflows/"+wf, "", a.keyRead).json(t); got["currentVersionId"] != v1 {
+			t.Fatalf("%s: refused delete changed the workflow: %v", kind, got)
+		}
+		// A read key is refused for its scope first; another tenant sees nothing.
+		checkError(t, w.do("DELETE", base+v1, "", a.keyRead), 403, "forbidden", "")
+		checkError(t, w.do("DELETE", base+v1, "", w.b.keyAll), 404, "not_found", "")
+
+		// Twin: a revert makes a new current version; v1 can go, the new one cannot.
+		v2 := w.must(201, "POST", base+v1+"/revert", "", a.keyAll).str(t, "id")
+		w.must(204, "DELETE", base+v1, "", a.keyAll)
+		checkError(t, w.do("DELETE", base+v2, "", a.keyAll), 409, "conflict", "")
+		if got := w.must(200, "GET", "/api/workflows/"+wf, "", a.keyRead).json(t); got["currentVersionId"] != v2 {
+			t.Fatalf("%s: current after the delete: %v", kind, got)
+		}
+	}
 }
 
 func TestVersionsUseInstalledMarketplaceNodes(t *testing.T) {

@@ -378,8 +378,10 @@ type workflowMoveRequest struct {
 }
 
 // handleWorkflowMove moves a workflow, with its versions, deployments and
-// runs, to another project of the same organization. An API key sees only
-// its project, so for a key any other target is not_found.
+// runs, to another project of the same organization. An API key moves a
+// workflow of its own project to any project of its organization (after
+// which the workflow is out of the key's reach); a project of another
+// organization is not_found (docs/decisions.md 110).
 func (s *Server) handleWorkflowMove(w http.ResponseWriter, r *http.Request) error {
 	var req workflowMoveRequest
 	if err := decode(r, &req); err != nil {

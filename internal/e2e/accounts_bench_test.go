@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/cloudflare"
 	"github.com/edgeflow/edgeflow/internal/localedge"
 )
@@ -121,21 +122,29 @@ func BenchmarkDeploy50NodesLayout(b *testing.B) {
 	}
 }
 
-// connectionAccount is the local edge account id the server's connection
-// shows (its organization's own account).
+// connectionAccount is the local edge account id of the server's connection
+// (its organization's own account). Answers show account ids redacted, so
+// the test reads the stored connection; the answer must show the same id's
+// last four characters.
 func (s *server) connectionAccount() string {
 	s.t.Helper()
+	c, err := s.store.FindConnectionByID(context.Background(), s.orgID, s.conn)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if c.AccountID == "" || c.AccountID == api.LocalAccountID {
+		s.t.Fatalf("connection %s has no local edge account", s.conn)
+	}
 	var list struct {
 		Data []struct{ ID, AccountID string } `json:"data"`
 	}
 	s.must(200, "GET", "/api/connections", nil).into(&list)
-	for _, c := range list.Data {
-		if c.ID == s.conn && c.AccountID != "" && c.AccountID != "local" {
-			return c.AccountID
+	for _, shown := range list.Data {
+		if shown.ID == s.conn && shown.AccountID != api.RedactAccountID(c.AccountID) {
+			s.t.Fatalf("connection %s shows account %q, stored %q", s.conn, shown.AccountID, c.AccountID)
 		}
 	}
-	s.t.Fatalf("connection %s has no local edge account", s.conn)
-	return ""
+	return c.AccountID
 }
 
 // fillWorker uploads one filler worker with its Workflow into account acct.

@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/api"
 )
 
 // Local edge accounts (issue 14, item 2): every organization reaches the local
@@ -179,8 +182,12 @@ func TestAttackLocalEdgeWorkersOfAnotherOrganization(t *testing.T) {
 
 	// twin: a second local connection of A shares A's account
 	conn2 := a.must(201, "POST", "/api/connections", map[string]any{"provider": "local", "name": "second"}).obj()
-	if conn2["accountId"] != acctA {
-		t.Fatalf("A's second connection has account %v, want %s", conn2["accountId"], acctA)
+	stored2, err := a.store.FindConnectionByID(context.Background(), a.orgID, conn2["id"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored2.AccountID != acctA || conn2["accountId"] != api.RedactAccountID(acctA) {
+		t.Fatalf("A's second connection has account %q (shown as %v), want %s", stored2.AccountID, conn2["accountId"], acctA)
 	}
 	if _, ok := conn2["credentials"].(map[string]any)["apiToken"]; ok {
 		t.Fatalf("a local connection shows a token: %v", conn2)

@@ -95,9 +95,13 @@ type Store interface {
 	ListVersions(ctx context.Context, workflowID string, opts ListOptions) (Page[Version], error)
 	SetVersionLocked(ctx context.Context, workflowID, id string, locked bool) error
 	// DeleteVersion refuses with EConflict a locked version, the workflow's
-	// active version and any version of an active deployment. Deleting the
-	// current version makes the next highest current.
+	// current version, its active version and any version of an active
+	// deployment.
 	DeleteVersion(ctx context.Context, workflowID, id string) error
+	// DiscardVersion deletes a version a submission has just created and
+	// builds again under another number: like DeleteVersion, except that the
+	// current version may go (the next highest becomes current).
+	DiscardVersion(ctx context.Context, workflowID, id string) error
 
 	// RecordDeployment stores d as the active deployment of (workflow,
 	// connection), marks the previous one replaced and sets the workflow's

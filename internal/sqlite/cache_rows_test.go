@@ -61,7 +61,7 @@ func TestCacheWorkflowRows(t *testing.T) {
 	if got := find(); got.Name != "renamed" || got.CurrentVersionID != v.ID {
 		t.Fatalf("after UpdateWorkflow: %+v", got)
 	}
-	must(t, s.DeleteVersion(ctx, wf.ID, v.ID))
+	must(t, s.DiscardVersion(ctx, wf.ID, v.ID))
 	if got := find(); got.CurrentVersionID == v.ID {
 		t.Fatalf("current version still the deleted %s", v.ID)
 	}

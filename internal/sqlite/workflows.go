@@ -291,9 +291,21 @@ func (s *Store) SetVersionLocked(ctx context.Context, workflowID, id string, loc
 }
 
 // DeleteVersion deletes the version; EConflict when it is locked, the
-// workflow's active version or the version of an active deployment. Deleting
-// the current version makes the highest remaining one current.
+// workflow's current version, its active (deployed) version or the version of
+// an active deployment.
 func (s *Store) DeleteVersion(ctx context.Context, workflowID, id string) error {
+	return s.deleteVersion(ctx, workflowID, id, false)
+}
+
+// DiscardVersion deletes a version a submission has just created and must
+// build again under another number. Unlike DeleteVersion it may delete the
+// current version (the highest remaining one becomes current); a locked or
+// deployed version is still refused.
+func (s *Store) DiscardVersion(ctx context.Context, workflowID, id string) error {
+	return s.deleteVersion(ctx, workflowID, id, true)
+}
+
+func (s *Store) deleteVersion(ctx context.Context, workflowID, id string, allowCurrent bool) error {
 	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		var locked, inUse bool
 		var current, active string
@@ -309,6 +321,8 @@ func (s *Store) DeleteVersion(ctx context.Context, workflowID, id string) error 
 			return edgeflow.Errorf(edgeflow.EConflict, "version is locked")
 		case active == id || inUse:
 			return edgeflow.Errorf(edgeflow.EConflict, "version is deployed")
+		case current == id && !allowCurrent:
+			return edgeflow.Errorf(edgeflow.EConflict, "version is the workflow's current version")
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM versions WHERE id = ?`, id); err != nil {
 			return dbErr(err, "version", "", "")

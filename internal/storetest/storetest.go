@@ -809,25 +809,41 @@ func testDeleteVersionRules(t *testing.T, s edgeflow.Store) {
 	wantCode(t, "delete version of active deployment", s.DeleteVersion(ctx, w.ID, v1.ID), edgeflow.EConflict)
 	wantCode(t, "delete via other workflow", s.DeleteVersion(ctx, other.ID, v4.ID), edgeflow.ENotFound)
 
+	// The current version (SPEC.md's active version), deployed or not.
+	wantCode(t, "delete current version", s.DeleteVersion(ctx, w.ID, v5.ID), edgeflow.EConflict)
+	if _, err := s.FindVersionByID(ctx, w.ID, v5.ID); err != nil {
+		t.Fatalf("refused delete lost the current version: %v", err)
+	}
+	// Once a newer version is current, it can go.
+	v6 := newVersion(t, s, w.ID)
 	must(t, s.DeleteVersion(ctx, w.ID, v5.ID))
 	wf, err := s.FindWorkflowByID(ctx, tn.project.ID, w.ID)
 	must(t, err)
-	if wf.CurrentVersionID != v4.ID {
-		t.Errorf("after deleting current v5: current %q, want v4 %q", wf.CurrentVersionID, v4.ID)
+	if wf.CurrentVersionID != v6.ID {
+		t.Errorf("after deleting v5: current %q, want v6 %q", wf.CurrentVersionID, v6.ID)
 	}
 	must(t, s.DeleteVersion(ctx, w.ID, v4.ID))
-	wf, err = s.FindWorkflowByID(ctx, tn.project.ID, w.ID)
-	must(t, err)
-	if wf.CurrentVersionID != v3.ID {
-		t.Errorf("after deleting v4: current %q, want v3 %q", wf.CurrentVersionID, v3.ID)
-	}
 	_, err = s.FindVersionByID(ctx, w.ID, v4.ID)
 	wantCode(t, "deleted version", err, edgeflow.ENotFound)
 	wantCode(t, "delete again", s.DeleteVersion(ctx, w.ID, v4.ID), edgeflow.ENotFound)
 
-	v6 := newVersion(t, s, w.ID)
-	if v6.Number != 6 {
-		t.Errorf("number after deletions %d, want 6 (never reused)", v6.Number)
+	// DiscardVersion (a submission dropping the version it just made) may
+	// take the current version; the highest remaining one becomes current.
+	v7 := newVersion(t, s, w.ID)
+	if v7.Number != 7 {
+		t.Errorf("number after deletions %d, want 7 (never reused)", v7.Number)
+	}
+	must(t, s.DiscardVersion(ctx, w.ID, v7.ID))
+	wf, err = s.FindWorkflowByID(ctx, tn.project.ID, w.ID)
+	must(t, err)
+	if wf.CurrentVersionID != v6.ID {
+		t.Errorf("after discarding current v7: current %q, want v6 %q", wf.CurrentVersionID, v6.ID)
+	}
+	wantCode(t, "discard locked", s.DiscardVersion(ctx, w.ID, v2.ID), edgeflow.EConflict)
+	wantCode(t, "discard deployed", s.DiscardVersion(ctx, w.ID, v3.ID), edgeflow.EConflict)
+	wantCode(t, "discard via other workflow", s.DiscardVersion(ctx, other.ID, v6.ID), edgeflow.ENotFound)
+	if v8 := newVersion(t, s, w.ID); v8.Number != 8 {
+		t.Errorf("number after a discard %d, want 8 (never reused)", v8.Number)
 	}
 	// Unlocked and taken down, the versions can go.
 	must(t, s.SetVersionLocked(ctx, w.ID, v2.ID, false))
