@@ -52,6 +52,7 @@ func envBool(name string) bool {
 type storeFlags struct {
 	dataDir     string
 	databaseURL string
+	noReadCache bool
 }
 
 func (f *storeFlags) register(fs *flag.FlagSet) {
@@ -59,6 +60,8 @@ func (f *storeFlags) register(fs *flag.FlagSet) {
 		"directory for the SQLite database, the secret key and the local edge's state (env EDGEFLOW_DATA_DIR)")
 	fs.StringVar(&f.databaseURL, "database-url", os.Getenv("EDGEFLOW_DATABASE_URL"),
 		"postgres://... selects PostgreSQL; empty means SQLite in the data dir (env EDGEFLOW_DATABASE_URL)")
+	fs.BoolVar(&f.noReadCache, "no-read-cache", envBool("EDGEFLOW_NO_READ_CACHE"),
+		"SQLite: turn off the in-process read cache of workflow lists, rows and API keys (env EDGEFLOW_NO_READ_CACHE=1)")
 }
 
 func (f *storeFlags) postgres() bool {
@@ -76,7 +79,7 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 	case f.databaseURL != "":
 		return nil, fmt.Errorf("--database-url must start with postgres:// (leave it empty for SQLite)")
 	}
-	st, err := sqlite.Open(ctx, filepath.Join(f.dataDir, sqliteFileName), sqlite.Options{Logger: logger})
+	st, err := sqlite.Open(ctx, filepath.Join(f.dataDir, sqliteFileName), sqlite.Options{Logger: logger, NoReadCache: f.noReadCache})
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,12 @@ type Options struct {
 	// Now is the clock used for CreatedAt/UpdatedAt; nil means time.Now.
 	Now func() time.Time
 
+	// NoReadCache turns the read cache off (cache.go): every read queries
+	// the database. The cache is on by default; turn it off to rule it out
+	// when diagnosing, or where the database file's WAL-index lives on a
+	// file system that does not share memory maps between processes.
+	NoReadCache bool
+
 	noShmWatch bool // tests: detect other connections' commits with PRAGMA data_version only
 }
 
@@ -115,11 +121,13 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	if err := s.cache.openWatch(ctx, readDSN); err != nil {
+	if opts.NoReadCache {
+		s.log.Info("read cache off", "engine", "sqlite")
+	} else if err := s.cache.openWatch(ctx, readDSN); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	if !opts.noShmWatch {
+	if !opts.noShmWatch && !opts.NoReadCache {
 		if w, err := openShmWatch(path); err == nil {
 			s.cache.watchShm(w)
 		} else {
