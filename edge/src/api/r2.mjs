@@ -1,0 +1,126 @@
+// R2 buckets and objects. Methods of Api (../api.mjs), installed on it by installHandlers, so that `this` is the
+// account's Api.
+
+import { EdgeError, intParam, requireObject } from "../http.mjs";
+import { now } from "../registry.mjs";
+import { UPLOAD_LIMIT } from "./common.mjs";
+
+const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+
+export class R2Handlers {
+  // addR2Routes adds the routes of this part of the API to the router r; A is the path of the account.
+  addR2Routes(r, A) {
+    const R = `${A}/r2/buckets`;
+    r.add("GET", R, (c) => this.listBuckets(c));
+    r.add("POST", R, (c) => this.createBucket(c));
+    r.add("GET", `${R}/:bucket`, (c) => ({ result: this.bucketJSON(this.bucket(c)) }));
+    r.add("DELETE", `${R}/:bucket`, (c) => this.deleteBucket(c));
+    r.add("GET", `${R}/:bucket/objects`, (c) => this.listObjects(c));
+    r.add("GET", `${R}/:bucket/objects/*key`, (c) => this.getObject(c));
+    r.add("PUT", `${R}/:bucket/objects/*key`, (c) => this.putObject(c));
+    r.add("DELETE", `${R}/:bucket/objects/*key`, (c) => this.deleteObject(c));
+  }
+
+  bucket(c) {
+    const b = this.state.r2[c.params.bucket];
+    if (!b) throw new EdgeError(404, 10006, "The specified bucket does not exist.");
+    return b;
+  }
+
+  bucketJSON(b) {
+    return { name: b.name, creation_date: b.creation_date, location: "ENAM", storage_class: "Standard" };
+  }
+
+  listBuckets(c) {
+    const contains = c.query.get("name_contains");
+    const startAfter = c.query.get("start_after") ?? c.query.get("cursor") ?? "";
+    const perPage = intParam(c.query, "per_page", { def: 20, min: 1, max: 1000 });
+    let list = Object.values(this.state.r2).sort((a, b) => a.name.localeCompare(b.name));
+    if (c.query.get("direction") === "desc") list.reverse();
+    if (contains) list = list.filter((b) => b.name.includes(contains));
+    if (startAfter) list = list.filter((b) => b.name > startAfter);
+    const page = list.slice(0, perPage);
+    const cursor = list.length > perPage ? page.at(-1).name : "";
+    return { result: { buckets: page.map((b) => this.bucketJSON(b)) }, info: { cursor, per_page: perPage } };
+  }
+
+  async createBucket(c) {
+    const body = requireObject(await c.json());
+    if (typeof body.name !== "string" || !BUCKET_NAME.test(body.name)) {
+      throw new EdgeError(400, 10005, "bucket name must be 3-63 lowercase letters, digits and dashes, starting and ending with a letter or digit");
+    }
+    if (this.state.r2[body.name]) throw new EdgeError(409, 10004, "The bucket you tried to create already exists, and you own it.");
+    await this.apply((st) => {
+      st.r2[body.name] = { name: body.name, creation_date: now() };
+    });
+    return { result: this.bucketJSON(this.state.r2[body.name]) };
+  }
+
+  async deleteBucket(c) {
+    const b = this.bucket(c);
+    const r = await this.runtime.control("/r2/list", { bucket: this.names.bucket(b.name), limit: 1 });
+    if (r.objects.length > 0) throw new EdgeError(409, 10008, "The bucket you tried to delete is not empty.");
+    await this.apply((st) => {
+      delete st.r2[b.name];
+    });
+    return { result: {} };
+  }
+
+  async listObjects(c) {
+    const b = this.bucket(c);
+    const perPage = intParam(c.query, "per_page", { def: 1000, min: 1, max: 1000 });
+    const r = await this.runtime.control("/r2/list", {
+      bucket: this.names.bucket(b.name),
+      prefix: c.query.get("prefix") ?? "",
+      cursor: c.query.get("cursor") ?? "",
+      delimiter: c.query.get("delimiter") ?? "",
+      start_after: c.query.get("start_after") ?? "",
+      limit: perPage,
+    });
+    return {
+      result: r.objects,
+      info: { cursor: r.cursor, per_page: perPage, is_truncated: r.truncated ? "true" : "false", delimited: r.delimited },
+    };
+  }
+
+  r2Fetch(bucket, key, init) {
+    const q = new URLSearchParams({ bucket: this.names.bucket(bucket), key });
+    return this.runtime.control(`/r2/object?${q}`, undefined, { ...init, response: true });
+  }
+
+  async getObject(c) {
+    const b = this.bucket(c);
+    const res = await this.r2Fetch(b.name, c.params.key, { method: "GET" });
+    if (res.status === 404) {
+      await res.arrayBuffer();
+      throw new EdgeError(404, 10007, "The specified key does not exist.");
+    }
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const headers = { "content-length": bytes.length };
+    for (const h of ["content-type", "etag", "last-modified", "content-disposition", "content-language", "cache-control"]) {
+      const v = res.headers.get(h);
+      if (v) headers[h] = v;
+    }
+    c.res.writeHead(200, headers);
+    c.res.end(bytes);
+  }
+
+  async putObject(c) {
+    const b = this.bucket(c);
+    if (c.params.key.length > 1024) throw new EdgeError(400, 10001, "object keys are at most 1024 bytes");
+    const body = await c.body(UPLOAD_LIMIT);
+    const headers = {};
+    if (c.req.headers["content-type"]) headers["content-type"] = c.req.headers["content-type"];
+    const res = await this.r2Fetch(b.name, c.params.key, { method: "PUT", raw: body, headers });
+    const out = await res.json();
+    if (!out.ok) throw new EdgeError(out.status, out.code, out.message);
+    return { result: out.result };
+  }
+
+  async deleteObject(c) {
+    const b = this.bucket(c);
+    const res = await this.r2Fetch(b.name, c.params.key, { method: "DELETE" });
+    await res.arrayBuffer();
+    return { result: {} };
+  }
+}

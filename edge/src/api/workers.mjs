@@ -1,0 +1,435 @@
+// Workers scripts: upload, versions, deployments, settings, secrets, the workers.dev subdomain, routes and cron
+// schedules. Methods of Api (../api.mjs), installed on it by installHandlers, so that `this` is the account's Api.
+
+import { parseCron } from "../cron.mjs";
+import { EdgeError, intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
+import { hexId, newId, now } from "../registry.mjs";
+import { canonicalWorkflows } from "../runtime.mjs";
+import { checkScriptName, currentVersion, deployVersion, emptyScript, newVersion, parseUpload, publicBindings, resolveBindings, scriptResult } from "../scripts.mjs";
+import { JSON_LIMIT, UPLOAD_LIMIT } from "./common.mjs";
+
+export class WorkerHandlers {
+  // addWorkerRoutes adds the routes of this part of the API to the router r; A is the path of the account.
+  addWorkerRoutes(r, A) {
+    const S = `${A}/workers/scripts/:script`;
+    r.add("GET", `${A}/workers/scripts`, () => ({
+      result: Object.values(this.state.scripts).filter((s) => s.current).map((s) => scriptResult(s)),
+    }));
+    r.add("PUT", S, (c) => this.upload(c));
+    r.add("GET", S, (c) => this.scriptContent(c));
+    r.add("DELETE", S, (c) => this.deleteScript(c, 10007));
+    r.add("GET", `${S}/content/v2`, (c) => this.scriptContent(c));
+    r.add("GET", `${S}/settings`, (c) => ({ result: this.settings(this.script(c)) }));
+    r.add("PATCH", `${S}/settings`, (c) => this.patchSettings(c));
+    r.add("GET", `${S}/script-settings`, (c) => ({ result: this.script(c).settings }));
+    r.add("PATCH", `${S}/script-settings`, (c) => this.patchScriptSettings(c));
+    r.add("GET", `${S}/versions`, (c) => this.versions(c));
+    r.add("POST", `${S}/versions`, (c) => this.upload(c, { deploy: false }));
+    r.add("GET", `${S}/versions/:version`, (c) => ({ result: this.versionJSON(this.script(c), this.version(c)) }));
+    r.add("GET", `${S}/deployments`, (c) => ({ result: { deployments: [...this.script(c, { missingOK: true })?.deployments ?? []].reverse() } }));
+    r.add("POST", `${S}/deployments`, (c) => this.deploy(c));
+    r.add("GET", `${S}/secrets`, (c) => ({
+      result: (currentVersion(this.script(c))?.metadata.bindings ?? [])
+        .filter((b) => b.type === "secret_text")
+        .map((b) => ({ name: b.name, type: "secret_text" })),
+    }));
+    r.add("PUT", `${S}/secrets`, (c) => this.putSecret(c));
+    r.add("GET", `${S}/secrets/:secret`, (c) => this.getSecret(c));
+    r.add("DELETE", `${S}/secrets/:secret`, (c) => this.deleteSecret(c));
+    r.add("GET", `${S}/subdomain`, (c) => ({ result: this.script(c).subdomain }));
+    r.add("POST", `${S}/subdomain`, (c) => this.setSubdomain(c));
+    r.add("DELETE", `${S}/subdomain`, (c) => this.setSubdomain(c, false));
+    r.add("GET", `${S}/routes`, (c) => ({ result: this.script(c).routes }));
+    r.add("PUT", `${S}/routes`, (c) => this.putRoutes(c));
+    r.add("GET", `${S}/schedules`, (c) => ({ result: { schedules: this.script(c).schedules } }));
+    r.add("PUT", `${S}/schedules`, (c) => this.putSchedules(c));
+    r.add("GET", `${A}/workers/services/:script`, (c) => ({ result: this.service(c) }));
+    r.add("DELETE", `${A}/workers/services/:script`, (c) => this.deleteScript(c, 10090));
+    r.add("GET", `${A}/workers/subdomain`, () => ({ result: { subdomain: this.state.subdomain } }));
+    r.add("PUT", `${A}/workers/subdomain`, (c) => this.putAccountSubdomain(c));
+    r.add("GET", `${A}/workers/account-settings`, () => ({ result: { default_usage_model: "standard", green_compute: false } }));
+  }
+
+  script(c, { missingOK = false, code = 10007 } = {}) {
+    const s = this.state.scripts[c.params.script];
+    if (!s || !s.current) {
+      if (missingOK) return null;
+      if (code === 10090) throw new EdgeError(404, 10090, "workers.api.error.service_not_found");
+      throw new EdgeError(404, 10007, `This Worker does not exist on your account. (script '${c.params.script}' not found)`);
+    }
+    return s;
+  }
+
+  async upload(c, { deploy = true } = {}) {
+    const name = c.params.script;
+    checkScriptName(name);
+    const raw = await c.body(UPLOAD_LIMIT);
+    const upload = await parseUpload(c.req.headers["content-type"], raw);
+    const source = /wrangler/i.test(c.req.headers["user-agent"] ?? "") ? "wrangler" : "api";
+    const started = Date.now();
+    const result = await this.apply(
+      (st) => {
+        const script = st.scripts[name] ?? emptyScript(name);
+        st.scripts[name] = script;
+        const bindings = resolveBindings(upload.metadata, currentVersion(script));
+        this.checkBoundResources(st, bindings);
+        const version = newVersion(this.registry, script, upload, bindings, source);
+        if (deploy) deployVersion(script, version, { source });
+        return { script, version };
+      },
+      { restart: deploy },
+    );
+    const { script, version } = result;
+    if (!deploy) {
+      return { result: this.versionJSON(script, version) };
+    }
+    const out = scriptResult(script);
+    out.startup_time_ms = Date.now() - started;
+    return { result: out };
+  }
+
+  // checkBoundResources refuses, as Cloudflare does, a binding to a KV namespace, D1 database or R2 bucket the
+  // account does not have: resources are created first (wrangler, edgeflow's deploy), then bound.
+  checkBoundResources(st, bindings) {
+    for (const b of bindings) {
+      if (b.type === "kv_namespace" && !st.kv[b.namespace_id]) {
+        throw new EdgeError(400, 10042, `KV namespace '${b.namespace_id}' is not valid. Please verify the namespace_id of binding '${b.name}'.`);
+      } else if (b.type === "d1" && !st.d1[b.id]) {
+        throw new EdgeError(400, 10181, `D1 binding '${b.name}' references database '${b.id}' which was not found. Verify the database exists in your account.`);
+      } else if (b.type === "r2_bucket" && !st.r2[b.bucket_name]) {
+        throw new EdgeError(400, 10085, `R2 bucket '${b.bucket_name}' not found (binding '${b.name}'). Create the bucket first.`);
+      }
+    }
+  }
+
+  scriptContent(c) {
+    const v = currentVersion(this.script(c));
+    const main = v.modules.find((m) => m.name === (v.metadata.main_module ?? v.metadata.body_part)) ?? v.modules[0];
+    const bytes = this.registry.getBlob(main.blob);
+    c.res.writeHead(200, { "content-type": "application/javascript+module", "content-length": bytes.length });
+    c.res.end(bytes);
+  }
+
+  async deleteScript(c, code) {
+    this.script(c, { code });
+    const name = c.params.script;
+    await this.apply((st) => {
+      delete st.scripts[name];
+    });
+    return { result: { id: name } };
+  }
+
+  settings(script) {
+    const v = currentVersion(script);
+    return {
+      bindings: publicBindings(v),
+      compatibility_date: v.metadata.compatibility_date ?? null,
+      compatibility_flags: v.metadata.compatibility_flags ?? [],
+      logpush: script.settings.logpush ?? false,
+      observability: script.settings.observability ?? { enabled: false },
+      placement: {},
+      tail_consumers: script.settings.tail_consumers ?? null,
+      tags: script.settings.tags ?? null,
+      usage_model: "standard",
+      limits: {},
+    };
+  }
+
+  async patchSettings(c) {
+    const script = this.script(c);
+    const raw = await c.body(JSON_LIMIT);
+    const ct = c.req.headers["content-type"] ?? "";
+    let patch;
+    if (ct.startsWith("multipart/form-data")) {
+      let form;
+      try {
+        form = await new Request("http://edge.invalid/", { method: "POST", headers: { "content-type": ct }, body: raw }).formData();
+      } catch (err) {
+        throw new EdgeError(400, 10001, `malformed multipart body: ${err.message}`);
+      }
+      const part = form.get("settings") ?? form.get("metadata");
+      if (part === null) throw new EdgeError(400, 10001, "the multipart body has no 'settings' part");
+      patch = parseJSON(Buffer.from(typeof part === "string" ? part : await part.text()), { what: "settings" });
+    } else {
+      patch = parseJSON(raw);
+    }
+    requireObject(patch, "settings");
+    const needsVersion = "bindings" in patch || "compatibility_date" in patch || "compatibility_flags" in patch;
+    await this.apply(
+      (st) => {
+        const s = st.scripts[script.name];
+        for (const k of ["logpush", "observability", "tail_consumers", "tags"]) if (k in patch) s.settings[k] = patch[k];
+        if (needsVersion) {
+          const prev = currentVersion(s);
+          const md = { ...prev.metadata };
+          if ("compatibility_date" in patch) md.compatibility_date = patch.compatibility_date;
+          if ("compatibility_flags" in patch) md.compatibility_flags = patch.compatibility_flags;
+          let bindings = prev.metadata.bindings;
+          if ("bindings" in patch) {
+            // secrets listed without text keep their value
+            const withSecrets = (patch.bindings ?? []).map((b) =>
+              b?.type === "secret_text" && b.text === undefined ? { type: "inherit", name: b.name } : b,
+            );
+            bindings = resolveBindings({ bindings: withSecrets }, prev);
+          }
+          this.checkBoundResources(st, bindings);
+          const v = { ...structuredClone(prev), id: newId(), number: (s.lastNumber ?? 0) + 1, created_on: now(), metadata: { ...md, bindings } };
+          s.lastNumber = v.number;
+          s.versions.push(v);
+          deployVersion(s, v, { source: "api" });
+        }
+      },
+      { restart: needsVersion },
+    );
+    return { result: this.settings(this.state.scripts[script.name]) };
+  }
+
+  async patchScriptSettings(c) {
+    const script = this.script(c);
+    const patch = requireObject(await c.json());
+    await this.apply(
+      (st) => {
+        const s = st.scripts[script.name];
+        for (const k of ["logpush", "observability", "tail_consumers", "tags"]) if (k in patch) s.settings[k] = patch[k];
+      },
+      { restart: false },
+    );
+    return { result: this.state.scripts[script.name].settings };
+  }
+
+  version(c) {
+    const v = this.script(c).versions.find((x) => x.id === c.params.version);
+    if (!v) throw new EdgeError(404, 10214, `version '${c.params.version}' not found`);
+    return v;
+  }
+
+  versionJSON(script, v) {
+    return {
+      id: v.id,
+      number: v.number,
+      metadata: {
+        created_on: v.created_on,
+        modified_on: v.created_on,
+        source: v.source,
+        author_email: "local@edgeflow.local",
+        hasPreview: false,
+      },
+      annotations: v.annotations ?? {},
+      resources: {
+        bindings: publicBindings(v),
+        script: { etag: v.modules.map((m) => m.blob.slice(0, 8)).join("").slice(0, 32), handlers: [] },
+        script_runtime: {
+          compatibility_date: v.metadata.compatibility_date ?? null,
+          compatibility_flags: v.metadata.compatibility_flags ?? [],
+          usage_model: "standard",
+        },
+      },
+      startup_time_ms: 0,
+    };
+  }
+
+  versions(c) {
+    const s = this.script(c);
+    const all = [...s.versions].reverse().map((v) => this.versionJSON(s, v));
+    const { items, info } = pageInfo(all, intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 100, min: 1, max: 100 }));
+    return { result: { items }, info };
+  }
+
+  async deploy(c) {
+    const s = this.script(c);
+    const body = requireObject(await c.json());
+    const versions = body.versions;
+    if (!Array.isArray(versions) || versions.length === 0) throw new EdgeError(400, 10001, "versions must be a non-empty array");
+    const live = versions.filter((v) => Number(v?.percentage) > 0);
+    if (live.length !== 1 || Number(live[0].percentage) !== 100) {
+      throw new EdgeError(400, 10001, "the local edge deploys exactly one version at 100%; gradual deployments are not supported");
+    }
+    const vid = live[0].version_id;
+    if (!s.versions.some((v) => v.id === vid)) throw new EdgeError(404, 10214, `version '${vid}' not found`);
+    const dep = await this.apply((st) => {
+      const script = st.scripts[s.name];
+      return deployVersion(script, script.versions.find((v) => v.id === vid), { source: script.versions.find((v) => v.id === vid).source, annotations: body.annotations ?? {} });
+    });
+    return { result: dep };
+  }
+
+  async putSecret(c) {
+    const s = this.script(c);
+    const body = requireObject(await c.json());
+    if (typeof body.name !== "string" || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(body.name)) {
+      throw new EdgeError(400, 10001, "secret name must be a JavaScript identifier");
+    }
+    if (typeof body.text !== "string") throw new EdgeError(400, 10001, "secret text must be a string");
+    if (body.type !== undefined && body.type !== "secret_text") {
+      throw new EdgeError(400, 10001, `secret type '${body.type}' is not supported; use secret_text`);
+    }
+    await this.newVersionWith(s.name, (bindings) => [
+      ...bindings.filter((b) => b.name !== body.name),
+      { type: "secret_text", name: body.name, text: body.text },
+    ]);
+    return { result: { name: body.name, type: "secret_text" } };
+  }
+
+  getSecret(c) {
+    const b = (currentVersion(this.script(c)).metadata.bindings ?? []).find((x) => x.type === "secret_text" && x.name === c.params.secret);
+    if (!b) throw new EdgeError(404, 10056, `secret '${c.params.secret}' not found`);
+    return { result: { name: b.name, type: "secret_text" } };
+  }
+
+  async deleteSecret(c) {
+    const s = this.script(c);
+    const has = (currentVersion(s).metadata.bindings ?? []).some((x) => x.type === "secret_text" && x.name === c.params.secret);
+    if (!has) throw new EdgeError(404, 10056, `secret '${c.params.secret}' not found`);
+    await this.newVersionWith(s.name, (bindings) => bindings.filter((b) => !(b.type === "secret_text" && b.name === c.params.secret)));
+    return { result: {} };
+  }
+
+  newVersionWith(name, edit) {
+    return this.apply((st) => {
+      const script = st.scripts[name];
+      const prev = currentVersion(script);
+      const v = structuredClone(prev);
+      v.id = newId();
+      v.number = (script.lastNumber ?? 0) + 1;
+      v.created_on = now();
+      v.metadata.bindings = edit(prev.metadata.bindings ?? []);
+      script.lastNumber = v.number;
+      script.versions.push(v);
+      deployVersion(script, v, { source: "secret" });
+    });
+  }
+
+  async setSubdomain(c, enabled) {
+    const s = this.script(c);
+    let body = {};
+    if (enabled === undefined) body = requireObject(await c.json());
+    const next = {
+      enabled: enabled ?? body.enabled !== false,
+      previews_enabled: enabled === false ? false : body.previews_enabled ?? s.subdomain.previews_enabled ?? false,
+    };
+    await this.apply((st) => {
+      st.scripts[s.name].subdomain = next;
+    }, { restart: false });
+    return { result: next };
+  }
+
+  async putRoutes(c) {
+    const s = this.script(c);
+    const body = await c.json();
+    if (!Array.isArray(body)) throw new EdgeError(400, 10001, "routes must be a JSON array");
+    const routes = body.map((r, i) => {
+      if (r === null || typeof r !== "object" || typeof r.pattern !== "string" || r.pattern === "") {
+        throw new EdgeError(400, 10022, `routes[${i}]: pattern is required`);
+      }
+      return { id: hexId(), pattern: r.pattern, ...(r.zone_name ? { zone_name: r.zone_name } : {}), ...(r.custom_domain ? { custom_domain: true } : {}) };
+    });
+    await this.apply((st) => {
+      for (const r of routes) if (r.zone_name) this.ensureZone(r.zone_name.toLowerCase());
+      st.scripts[s.name].routes = routes;
+    }, { restart: false });
+    return { result: routes };
+  }
+
+  async putSchedules(c) {
+    const s = this.script(c);
+    const body = await c.json();
+    const list = Array.isArray(body) ? body : body?.schedules;
+    if (!Array.isArray(list)) throw new EdgeError(400, 10001, "schedules must be a JSON array of {cron}");
+    const schedules = list.map((x, i) => {
+      try {
+        parseCron(x?.cron);
+      } catch (err) {
+        throw new EdgeError(400, 10100, `schedules[${i}]: invalid cron: ${err.message}`);
+      }
+      return { cron: x.cron.trim(), created_on: now(), modified_on: now() };
+    });
+    await this.apply((st) => {
+      st.scripts[s.name].schedules = schedules;
+    }, { restart: false });
+    return { result: { schedules } };
+  }
+
+  service(c) {
+    const s = this.script(c, { code: 10090 });
+    const v = currentVersion(s);
+    return {
+      id: s.name,
+      default_environment: {
+        environment: "production",
+        created_on: s.created_on,
+        modified_on: s.modified_on,
+        script: {
+          id: s.name,
+          tag: s.tag,
+          tags: null,
+          etag: s.etag ?? "",
+          handlers: [],
+          last_deployed_from: v.source,
+          migration_tag: null,
+          compatibility_date: v.metadata.compatibility_date ?? null,
+        },
+      },
+      created_on: s.created_on,
+      modified_on: s.modified_on,
+    };
+  }
+
+  async putAccountSubdomain(c) {
+    const body = requireObject(await c.json());
+    this.accounts.checkSubdomain(body.subdomain, this.account);
+    await this.apply((st) => {
+      st.subdomain = body.subdomain;
+    }, { restart: false });
+    return { result: { subdomain: body.subdomain } };
+  }
+
+  // runSchedules starts the instances and scheduled handlers whose cron expressions match minute.
+  async runSchedules(minute) {
+    const started = [];
+    const canonical = canonicalWorkflows(this.state);
+    for (const wf of Object.values(this.state.workflows)) {
+      if (!canonical[wf.name]) continue;
+      for (const s of wf.schedules ?? []) {
+        let cron;
+        try {
+          cron = parseCron(s.cron);
+        } catch {
+          continue;
+        }
+        if (!cron.matches(minute)) continue;
+        try {
+          const [r] = await this.createInstances(wf, [{ params: { cron: s.cron, scheduledTime: minute.getTime() } }], "cron");
+          started.push({ workflow: wf.name, id: r.id });
+          this.logger(`schedule '${s.cron}' of workflow ${wf.name} started instance ${r.id}`);
+        } catch (err) {
+          this.logger(`schedule '${s.cron}' of workflow ${wf.name} failed: ${err.message}`);
+        }
+      }
+    }
+    for (const script of Object.values(this.state.scripts)) {
+      if (!script.current) continue;
+      for (const s of script.schedules ?? []) {
+        let cron;
+        try {
+          cron = parseCron(s.cron);
+        } catch {
+          continue;
+        }
+        if (!cron.matches(minute)) continue;
+        try {
+          await this.runtime.enter();
+          try {
+            const worker = await this.runtime.mf.getWorker(this.names.script(script.name));
+            await worker.scheduled({ cron: s.cron, scheduledTime: minute });
+            started.push({ script: script.name, cron: s.cron });
+          } finally {
+            this.runtime.leave();
+          }
+        } catch (err) {
+          this.logger(`cron trigger '${s.cron}' of script ${script.name} failed: ${err.message}`);
+        }
+      }
+    }
+    return started;
+  }
+}

@@ -1,0 +1,443 @@
+// Workflows and their instances. Methods of Api (../api.mjs), installed on it by installHandlers, so that `this` is
+// the account's Api.
+
+import fs from "node:fs";
+import path from "node:path";
+import { parseCron } from "../cron.mjs";
+import { EdgeError, intParam, pageInfo, parseJSON, requireObject, send } from "../http.mjs";
+import { newId, now } from "../registry.mjs";
+import { canonicalWorkflows } from "../runtime.mjs";
+import { JSON_LIMIT, mapLimit } from "./common.mjs";
+
+const INSTANCE_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
+const EVENT_TYPE = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
+const WORKFLOW_NAME = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,63}$/;
+const TERMINAL = new Set(["complete", "errored", "terminated"]);
+
+export class WorkflowHandlers {
+  // addWorkflowRoutes adds the routes of this part of the API to the router r; A is the path of the account.
+  addWorkflowRoutes(r, A) {
+    const W = `${A}/workflows/:workflow`;
+    r.add("GET", `${A}/workflows`, (c) => this.listWorkflows(c));
+    r.add("PUT", W, (c) => this.putWorkflow(c));
+    r.add("GET", W, (c) => this.getWorkflow(c));
+    r.add("DELETE", W, (c) => this.deleteWorkflow(c));
+    r.add("GET", `${W}/versions`, (c) => this.workflowVersions(c));
+    r.add("GET", `${W}/versions/:version`, (c) => this.workflowVersion(c));
+    r.add("GET", `${W}/instances`, (c) => this.listInstances(c));
+    r.add("POST", `${W}/instances`, (c) => this.createInstance(c));
+    r.add("POST", `${W}/instances/batch`, (c) => this.createBatch(c));
+    r.add("GET", `${W}/instances/:instance`, (c) => this.getInstance(c));
+    r.add("PATCH", `${W}/instances/:instance/status`, (c) => this.changeStatus(c));
+    r.add("POST", `${W}/instances/:instance/events/:type`, (c) => this.sendEvent(c));
+  }
+
+  workflow(c) {
+    const wf = this.state.workflows[c.params.workflow];
+    if (!wf) throw new EdgeError(404, 10200, `Workflow '${c.params.workflow}' not found`);
+    return wf;
+  }
+
+  runnable(wf) {
+    const canonical = canonicalWorkflows(this.state)[wf.name];
+    if (!canonical) {
+      throw new EdgeError(404, 10007, `script '${wf.script_name}' of workflow '${wf.name}' is not deployed`);
+    }
+  }
+
+  workflowJSON(wf, counts) {
+    const out = {
+      id: wf.id,
+      name: wf.name,
+      script_name: wf.script_name,
+      class_name: wf.class_name,
+      created_on: wf.created_on,
+      modified_on: wf.modified_on,
+      triggered_on: wf.triggered_on ?? null,
+      version_id: wf.versions.at(-1).id,
+      is_deleted: 0,
+      terminator_running: 0,
+      schedules: wf.schedules ?? [],
+    };
+    if (counts) out.instances = counts;
+    return out;
+  }
+
+  async putWorkflow(c) {
+    const name = c.params.workflow;
+    if (!WORKFLOW_NAME.test(name)) throw new EdgeError(400, 10001, `workflow name '${name}' is invalid: use 1-64 letters, digits, '-' and '_'`);
+    const body = requireObject(await c.json());
+    for (const f of ["script_name", "class_name"]) {
+      if (typeof body[f] !== "string" || body[f] === "") throw new EdgeError(400, 10001, `${f} is required`);
+    }
+    const script = this.state.scripts[body.script_name];
+    if (!script || !script.current) {
+      throw new EdgeError(404, 10007, `script '${body.script_name}' does not exist; upload it before creating workflow '${name}'`);
+    }
+    let schedules = [];
+    if (body.schedules !== undefined && body.schedules !== null) {
+      if (!Array.isArray(body.schedules)) throw new EdgeError(400, 10001, "schedules must be an array of {cron}");
+      schedules = body.schedules.map((x, i) => {
+        const cron = typeof x === "string" ? x : x?.cron;
+        try {
+          parseCron(cron);
+        } catch (err) {
+          throw new EdgeError(400, 10001, `schedules[${i}]: invalid cron: ${err.message}`);
+        }
+        return { cron: cron.trim() };
+      });
+    }
+    const prevCanon = canonicalWorkflows(this.state)[name];
+    const willChange = !prevCanon || prevCanon.className !== body.class_name || prevCanon.scriptName !== body.script_name;
+    const wf = await this.apply(
+      (st) => {
+        const old = st.workflows[name];
+        const t = now();
+        const wf = old ?? { id: newId(), name, created_on: t, versions: [] };
+        const changed = !old || old.class_name !== body.class_name || old.script_name !== body.script_name;
+        wf.script_name = body.script_name;
+        wf.class_name = body.class_name;
+        wf.modified_on = t;
+        wf.schedules = schedules;
+        if (body.limits !== undefined) wf.limits = body.limits;
+        if (changed || wf.versions.length === 0) {
+          wf.versions.push({ id: newId(), class_name: body.class_name, script_name: body.script_name, created_on: t });
+        }
+        st.workflows[name] = wf;
+        return wf;
+      },
+      { restart: willChange },
+    ).catch((err) => {
+      if (err.code === 10021) {
+        throw new EdgeError(
+          400,
+          10021,
+          `workflow '${name}': class '${body.class_name}' could not be started from script '${body.script_name}' (is it exported and a WorkflowEntrypoint?): ${err.message}`,
+        );
+      }
+      throw err;
+    });
+    return { result: this.workflowJSON(wf) };
+  }
+
+  async counts(wf) {
+    const counts = { queued: 0, running: 0, paused: 0, errored: 0, terminated: 0, complete: 0, waiting: 0, waitingForPause: 0 };
+    if (!canonicalWorkflows(this.state)[wf.name]) return counts;
+    for (const it of await this.derivedInstances(this.names.workflow(wf.name))) counts[it.status] = (counts[it.status] ?? 0) + 1;
+    return counts;
+  }
+
+  async listWorkflows(c) {
+    const search = c.query.get("search");
+    let wfs = Object.values(this.state.workflows).sort((a, b) => a.name.localeCompare(b.name));
+    if (search) wfs = wfs.filter((w) => w.name.includes(search));
+    const { items, info } = pageInfo(wfs, intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 50, min: 1, max: 100 }));
+    const result = [];
+    for (const wf of items) result.push(this.workflowJSON(wf, await this.counts(wf)));
+    return { result, info };
+  }
+
+  async getWorkflow(c) {
+    const wf = this.workflow(c);
+    return { result: this.workflowJSON(wf, await this.counts(wf)) };
+  }
+
+  async deleteWorkflow(c) {
+    const wf = this.workflow(c);
+    if (canonicalWorkflows(this.state)[wf.name]) {
+      await this.runtime.explorer(`/workflows/${encodeURIComponent(this.names.workflow(wf.name))}`, { method: "DELETE" });
+    }
+    await this.apply((st) => {
+      delete st.workflows[wf.name];
+    });
+    this.registry.forgetWorkflowInstances(this.names.workflow(wf.name));
+    return { result: { status: "ok", success: true } };
+  }
+
+  workflowVersions(c) {
+    const wf = this.workflow(c);
+    const all = [...wf.versions].reverse().map((v) => ({ id: v.id, workflow_id: wf.id, class_name: v.class_name, created_on: v.created_on, modified_on: v.created_on }));
+    const { items, info } = pageInfo(all, intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 50, min: 1, max: 100 }));
+    return { result: items, info };
+  }
+
+  workflowVersion(c) {
+    const wf = this.workflow(c);
+    const v = wf.versions.find((x) => x.id === c.params.version);
+    if (!v) throw new EdgeError(404, 10214, `workflow version '${c.params.version}' not found`);
+    return { result: { id: v.id, workflow_id: wf.id, class_name: v.class_name, created_on: v.created_on, modified_on: v.created_on } };
+  }
+
+  // derivedInstances lists a workflow's instances from the index with Cloudflare's statuses. Only instances whose
+  // last known status is not final are asked again (in one call to the control worker per 100); miniflare reports
+  // `running` while an instance sleeps, waits for an event or backs off before a retry, which Cloudflare reports as
+  // `waiting`, so those are looked at closer when the caller asks for running or waiting ones.
+  async derivedInstances(name, status) {
+    await this.syncIndex(name);
+    await this.refreshStatuses(name, this.registry.unfinishedOf(name));
+    const list = [];
+    for (const r of this.registry.instancesOf(name).values()) {
+      if (!status || status === r.status || ((status === "running" || status === "waiting") && r.status === "running")) {
+        list.push({ id: r.id, status: r.status, created_on: r.created_on });
+      }
+    }
+    if (status && status !== "running" && status !== "waiting") return list;
+    const running = list.filter((it) => it.status === "running");
+    await mapLimit(running, 16, async (it) => {
+      const d = await this.details(name, it.id).catch(() => null);
+      if (d) it.status = deriveStatus(d);
+    });
+    return list;
+  }
+
+  async refreshStatuses(name, ids) {
+    for (let i = 0; i < ids.length; i += 100) {
+      const got = await this.runtime.control("/wf/statuses", { workflow: name, ids: ids.slice(i, i + 100) });
+      for (const { id, status } of got) if (status) this.registry.setStatus(name, id, status);
+    }
+  }
+
+  // unfinished returns the instances of a workflow that may need reviving: those not final and not paused.
+  async unfinished(name) {
+    await this.syncIndex(name);
+    await this.refreshStatuses(name, this.registry.unfinishedOf(name));
+    return this.registry.unfinishedOf(name).filter((id) => this.registry.instanceRecord(name, id).status !== "paused");
+  }
+
+  // syncIndex adds to the index the instances that workers created through their bindings (the edge does not see
+  // those calls). It counts the instance files in miniflare's storage of the workflow, a directory listing, and
+  // only when there are more than the index holds reads miniflare's instance list, newest first, until it has
+  // found them all.
+  syncIndex(name) {
+    const running = this.syncing.get(name);
+    if (running) return running;
+    const p = (async () => {
+      let files;
+      try {
+        files = fs.readdirSync(path.join(this.runtime.persistDir, "workflows", `miniflare-workflows-${name}`));
+      } catch {
+        return;
+      }
+      const count = files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").length;
+      const known = this.registry.instancesOf(name);
+      let missing = count - known.size;
+      const versionId = this.state.workflows[name.slice(this.names.prefix.length)]?.versions.at(-1).id;
+      for (let page = 1; missing > 0; page++) {
+        const q = new URLSearchParams({ page: String(page), per_page: "100" });
+        const { status, body } = await this.runtime.explorer(`/workflows/${encodeURIComponent(name)}/instances?${q}`);
+        if (status !== 200 || !body.success || body.result.length === 0) break;
+        for (const it of body.result) {
+          if (it.status === undefined || known.has(it.id)) continue;
+          this.registry.recordInstance({ workflow: name, id: it.id, source: "binding", created_on: it.created_on ?? now(), version_id: versionId, status: it.status });
+          missing--;
+        }
+        if (page >= (body.result_info?.total_pages ?? 1)) break;
+      }
+    })().finally(() => this.syncing.delete(name));
+    this.syncing.set(name, p);
+    return p;
+  }
+
+  async details(workflow, id) {
+    const { status, body } = await this.runtime.explorer(`/workflows/${encodeURIComponent(workflow)}/instances/${encodeURIComponent(id)}`);
+    if (status === 404) throw new EdgeError(404, 10201, `Workflow instance '${id}' not found in workflow '${workflow}'`);
+    if (!body.success) throw new EdgeError(502, 10001, body.errors?.[0]?.message ?? "instance lookup failed");
+    return body.result;
+  }
+
+  async listInstances(c) {
+    const wf = this.workflow(c);
+    const status = c.query.get("status");
+    const page = intParam(c.query, "page", { def: 1, min: 1 });
+    const perPage = intParam(c.query, "per_page", { def: 50, min: 1, max: 100 });
+    const direction = c.query.get("direction") ?? "desc";
+    if (direction !== "asc" && direction !== "desc") throw new EdgeError(400, 10001, "direction must be asc or desc");
+    const valid = ["queued", "running", "paused", "errored", "terminated", "complete", "waiting", "waitingForPause"];
+    if (status && !valid.includes(status)) throw new EdgeError(400, 10001, `status must be one of ${valid.join(", ")}`);
+    const rt = this.names.workflow(wf.name);
+    let list = canonicalWorkflows(this.state)[wf.name] ? await this.derivedInstances(rt, status) : [];
+    if (status) list = list.filter((it) => it.status === status);
+    const versionId = wf.versions.at(-1).id;
+    list = list.map((it) => {
+      const rec = this.registry.instanceRecord(rt, it.id);
+      const created = rec?.created_on ?? it.created_on ?? null;
+      return {
+        id: it.id,
+        status: it.status,
+        created_on: created,
+        modified_on: created,
+        started_on: created,
+        ended_on: null,
+        version_id: rec?.version_id ?? versionId,
+        workflow_id: wf.id,
+      };
+    });
+    list.sort((a, b) => (a.created_on ?? "").localeCompare(b.created_on ?? "") * (direction === "asc" ? 1 : -1));
+    const { items, info } = pageInfo(list, page, perPage);
+    return { result: items, info };
+  }
+
+  instanceInput(item, i) {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) {
+      throw new EdgeError(400, 10001, `${i === undefined ? "body" : `[${i}]`} must be a JSON object`);
+    }
+    const id = item.instance_id ?? item.id;
+    if (id !== undefined && (typeof id !== "string" || !INSTANCE_ID.test(id))) {
+      throw new EdgeError(400, 10001, `instance_id '${id}' is invalid: use 1-100 letters, digits, '-' and '_'`);
+    }
+    return { id, params: item.params ?? {} };
+  }
+
+  async createInstances(wf, inputs, source) {
+    this.runnable(wf);
+    const ids = inputs.map((x) => x.id).filter((x) => x !== undefined);
+    if (new Set(ids).size !== ids.length) throw new EdgeError(409, 10202, "the batch names the same instance_id twice");
+    for (const id of ids) {
+      if (this.pendingIds.has(`${wf.name}\n${id}`)) {
+        throw new EdgeError(409, 10202, `Workflow instance '${id}' already exists in workflow '${wf.name}'`);
+      }
+    }
+    for (const id of ids) this.pendingIds.add(`${wf.name}\n${id}`);
+    try {
+      const rt = this.names.workflow(wf.name);
+      let created = await this.runtime.control("/wf/create", { workflow: rt, instances: inputs });
+      if (created.retried) {
+        // our first attempt may have gone through before its connection died: the ids are ours (pendingIds)
+        created = created.map((r) => (r.error?.code === 10202 ? { id: r.id } : r));
+      }
+      const versionId = wf.versions.at(-1).id;
+      const t = now();
+      for (const r of created) {
+        if (!r.error) this.registry.recordInstance({ workflow: rt, id: r.id, source, created_on: t, version_id: versionId, status: "queued" });
+      }
+      if (this.state.workflows[wf.name]) this.state.workflows[wf.name].triggered_on = t;
+      this.registry.saveSoon();
+      return created.map((r) => {
+        if (r.error) return r;
+        return { id: r.id, status: "queued", version_id: versionId, workflow_id: wf.id };
+      });
+    } finally {
+      for (const id of ids) this.pendingIds.delete(`${wf.name}\n${id}`);
+    }
+  }
+
+  async createInstance(c) {
+    const wf = this.workflow(c);
+    const body = (await c.json({ allowEmpty: true })) ?? {};
+    const input = this.instanceInput(body);
+    const [r] = await this.createInstances(wf, [input], "api");
+    if (r.error) {
+      const status = r.error.code === 10202 ? 409 : 400;
+      throw new EdgeError(status, r.error.code, r.error.code === 10202 ? `${r.error.message} in workflow '${wf.name}'` : r.error.message);
+    }
+    return { result: r };
+  }
+
+  async createBatch(c) {
+    const wf = this.workflow(c);
+    const body = await c.json();
+    if (!Array.isArray(body) || body.length === 0) throw new EdgeError(400, 10001, "body must be a non-empty JSON array of {instance_id?, params?}");
+    if (body.length > 100) throw new EdgeError(400, 10001, "a batch holds at most 100 instances");
+    const inputs = body.map((x, i) => this.instanceInput(x, i));
+    const out = await this.createInstances(wf, inputs, "api");
+    const failed = out.find((r) => r.error);
+    if (failed) throw new EdgeError(failed.error.code === 10202 ? 409 : 400, failed.error.code, failed.error.message);
+    return { result: out };
+  }
+
+  async getInstance(c) {
+    const wf = this.workflow(c);
+    this.runnable(wf);
+    const id = c.params.instance;
+    const rt = this.names.workflow(wf.name);
+    const d = await this.details(rt, id);
+    let rec = this.registry.instanceRecord(rt, id);
+    if (!rec) {
+      rec = { workflow: rt, id, source: "binding", created_on: d.queued ?? now(), version_id: wf.versions.at(-1).id, status: d.status };
+      this.registry.recordInstance(rec);
+    } else {
+      this.registry.setStatus(rt, id, d.status);
+    }
+    const status = deriveStatus(d);
+    const steps = d.steps.map((s) => {
+      // miniflare names steps "<name>-<n>" (its cache key); Cloudflare shows the name the code gave.
+      s = { ...s, name: typeof s.name === "string" ? s.name.replace(/-\d+$/, "") : s.name };
+      if (s.type === "step") {
+        return { ...s, output: s.output === undefined ? null : s.output };
+      }
+      if (s.type === "sleep") return { name: s.name, start: s.start, end: s.end, finished: s.finished, type: "sleep" };
+      return s;
+    });
+    if (status === "terminated") steps.push({ type: "termination", trigger: { source: "api" } });
+    return {
+      result: {
+        status,
+        params: d.params ?? {},
+        trigger: { source: rec?.source ?? "binding" },
+        versionId: rec?.version_id ?? wf.versions.at(-1).id,
+        queued: d.queued,
+        start: d.start,
+        end: TERMINAL.has(status) ? d.end : null,
+        success: status === "complete" ? true : status === "errored" || status === "terminated" ? false : null,
+        error: d.error ?? null,
+        output: d.output ?? null,
+        step_count: steps.filter((s) => s.type !== "termination").length,
+        steps,
+      },
+    };
+  }
+
+  async changeStatus(c) {
+    const wf = this.workflow(c);
+    this.runnable(wf);
+    const body = requireObject(await c.json());
+    const action = body.status ?? body.action;
+    const actions = ["pause", "resume", "terminate", "restart"];
+    if (!actions.includes(action)) throw new EdgeError(400, 10001, `status must be one of ${actions.join(", ")}, got '${action}'`);
+    const id = c.params.instance;
+    const rt = this.names.workflow(wf.name);
+    const d = await this.details(rt, id);
+    const current = deriveStatus(d);
+    const refuse = (why) => {
+      throw new EdgeError(409, 10203, `cannot ${action} instance '${id}': ${why}`);
+    };
+    if (action === "pause" && TERMINAL.has(current)) refuse(`it is ${current}`);
+    if (action === "resume" && current !== "paused" && current !== "waitingForPause") refuse(`it is ${current}, not paused`);
+    if (action === "terminate" && TERMINAL.has(current)) refuse(`it is already ${current}`);
+    const r = await this.runtime.control("/wf/action", { workflow: rt, id, action });
+    this.registry.setStatus(rt, id, r.status);
+    let status = r.status;
+    if (status === "running" && (action === "resume" || action === "restart")) status = "running";
+    return { result: { status, timestamp: now() } };
+  }
+
+  async sendEvent(c) {
+    const wf = this.workflow(c);
+    this.runnable(wf);
+    const type = c.params.type;
+    if (!EVENT_TYPE.test(type)) throw new EdgeError(400, 10001, `event type '${type}' is invalid: use 1-100 letters, digits, '-' and '_'`);
+    const raw = await c.body(JSON_LIMIT);
+    const payload = parseJSON(raw, { allowEmpty: true, what: "event payload" }) ?? null;
+    const id = c.params.instance;
+    const rt = this.names.workflow(wf.name);
+    const d = await this.details(rt, id);
+    const status = deriveStatus(d);
+    if (TERMINAL.has(status)) throw new EdgeError(409, 10203, `cannot send an event to instance '${id}': it is ${status}`);
+    await this.runtime.control("/wf/event", { workflow: rt, id, type, payload });
+    return { result: {} };
+  }
+}
+
+// deriveStatus maps miniflare's instance details onto Cloudflare's statuses.
+export function deriveStatus(d) {
+  if (d.status !== "running") return d.status;
+  const last = d.steps.at(-1);
+  if (!last) return "running";
+  if ((last.type === "sleep" || last.type === "waitForEvent") && !last.finished) return "waiting";
+  if (last.type === "step" && last.success === null) {
+    const a = last.attempts ?? [];
+    const lastAttempt = a.at(-1);
+    if (lastAttempt && lastAttempt.success === false) return "waiting"; // backing off before the next retry
+  }
+  return "running";
+}
