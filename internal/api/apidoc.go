@@ -253,9 +253,22 @@ func renderRoute(b *bytes.Buffer, rt Route) error {
 			return fmt.Errorf("apidoc: %s reads a body but has no Body type", name)
 		}
 		fmt.Fprintf(b, "- Body: a JSON object of at most %s; other fields are refused.\n\n", byteSize(rt.BodyLimit()))
-		b.WriteString("  | Field | Type | Notes |\n  |---|---|---|\n")
-		for _, f := range bodyFields(schemaOf(reflect.TypeOf(rt.Body), ""), "") {
-			fmt.Fprintf(b, "  | `%s` | %s | %s |\n", f.name, f.typ, f.note)
+		fields := bodyFields(schemaOf(reflect.TypeOf(rt.Body), ""), "")
+		notes := false
+		for _, f := range fields {
+			notes = notes || f.note != ""
+		}
+		if notes {
+			b.WriteString("  | Field | Type | Notes |\n  |---|---|---|\n")
+		} else {
+			b.WriteString("  | Field | Type |\n  |---|---|\n")
+		}
+		for _, f := range fields {
+			if notes {
+				fmt.Fprintf(b, "  | `%s` | %s | %s |\n", f.name, f.typ, f.note)
+			} else {
+				fmt.Fprintf(b, "  | `%s` | %s |\n", f.name, f.typ)
+			}
 		}
 		b.WriteString("\n")
 	}

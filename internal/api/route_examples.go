@@ -108,7 +108,7 @@ edgeflow_http_requests_total{method="GET",route="/api/workflows",code="200"} 12`
 	exOpenAPI = Example{Path: "/api/openapi.json",
 		Answer: `{"openapi": "3.1.0", "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base", "info": {"title": "edgeflow API", "version": "1"}, "paths": {"/api/workflows": {"get": {"operationId": "workflowList", "summary": "Lists workflows and functions of the active project, newest first."}}}, "components": {"schemas": {}}}`, Partial: true}
 	exIRSchema = Example{Path: "/api/ir/schema.json",
-		Answer: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://edgeflow.dev/schemas/ir.schema.json", "title": "edgeflow artifact IR", "type": "object"}`, Partial: true}
+		Answer: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "edgeflow artifact IR", "type": "object"}`, Partial: true}
 	exNodeList = Example{Path: "/api/nodes",
 		Answer: `[{"id": "step", "name": "Step", "description": "Runs a block of JavaScript/TypeScript as a durable step; its return value is the node's value.", "category": "Code", "author": "edgeflow", "license": "MIT", "version": "1.0.0", "configSchema": {"code": {"type": "code", "label": "Code", "description": "Body of an async function. Expressions ({{node.path}}) become JavaScript values.", "required": true, "placeholder": "return { ok: true };"}}, "outputSchema": {"$": {"type": "any", "description": "whatever the code returns"}}, "allowedInFunctions": true, "builtin": true}]`, Partial: true}
 	exNodeTemplates = Example{Path: "/api/nodes/templates",
