@@ -416,3 +416,89 @@ func ReplaceReference(doc, ref []byte) ([]byte, error) {
 	out.Write(doc[end:])
 	return out.Bytes(), nil
 }
+
+// CheckAnswer compares the example's answer with a real answer of the
+// route to the example's request: the same field names at every depth (the
+// example's may be fewer when it is Partial; a list's first item stands for
+// all; an empty object matches any, as a map of data like a workflow's
+// dependencies may be empty). An answer that is not JSON (metrics, an event
+// stream) must start with the example's first line.
+func (ex Example) CheckAnswer(real []byte) error {
+	if ex.Answer == "" {
+		if len(real) != 0 {
+			return fmt.Errorf("the example shows no answer, the route answered %s", real)
+		}
+		return nil
+	}
+	var want, got any
+	if err := json.Unmarshal([]byte(ex.Answer), &want); err != nil {
+		first := func(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+		if first(ex.Answer) != first(string(real)) {
+			return fmt.Errorf("the example answer starts %q, the real one %q", first(ex.Answer), first(string(real)))
+		}
+		return nil
+	}
+	if err := json.Unmarshal(real, &got); err != nil {
+		return fmt.Errorf("the example answer is JSON, the real one not: %v\n%s", err, real)
+	}
+	if diff := shapeDiff(want, got, ex.Partial, ""); len(diff) > 0 {
+		return fmt.Errorf("the example answer's shape differs from the real one:\n%s\nreal answer: %s", strings.Join(diff, "\n"), real)
+	}
+	return nil
+}
+
+// shapeDiff lists where the field names of example and real differ.
+func shapeDiff(example, real any, partial bool, path string) []string {
+	if example == nil || real == nil {
+		return nil
+	}
+	switch e := example.(type) {
+	case map[string]any:
+		r, ok := real.(map[string]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: the example has an object, the answer %T", orRoot(path), real)}
+		}
+		if len(e) == 0 || len(r) == 0 {
+			return nil
+		}
+		var out []string
+		for k, v := range e {
+			rv, ok := r[k]
+			if !ok {
+				out = append(out, fmt.Sprintf("%s/%s: in the example, not in the answer", path, k))
+				continue
+			}
+			out = append(out, shapeDiff(v, rv, partial, path+"/"+k)...)
+		}
+		if !partial {
+			for k := range r {
+				if _, ok := e[k]; !ok {
+					out = append(out, fmt.Sprintf("%s/%s: in the answer, not in the example", path, k))
+				}
+			}
+		}
+		sort.Strings(out)
+		return out
+	case []any:
+		r, ok := real.([]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: the example has an array, the answer %T", orRoot(path), real)}
+		}
+		if len(e) == 0 || len(r) == 0 {
+			return nil
+		}
+		return shapeDiff(e[0], r[0], partial, path+"/0")
+	}
+	switch real.(type) {
+	case map[string]any, []any:
+		return []string{fmt.Sprintf("%s: the example has a %T, the answer %T", orRoot(path), example, real)}
+	}
+	return nil
+}
+
+func orRoot(path string) string {
+	if path == "" {
+		return "/"
+	}
+	return path
+}

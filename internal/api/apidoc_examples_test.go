@@ -1,10 +1,8 @@
 package api_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"testing"
 
@@ -89,7 +87,9 @@ func TestRouteExamples(t *testing.T) {
 			if r.status != rt.Status {
 				t.Fatalf("the example answers %d, the route says %d\n%s", r.status, rt.Status, r.body)
 			}
-			checkExampleShape(t, rt, r.body)
+			if err := rt.Example.CheckAnswer(r.body); err != nil {
+				t.Fatal(err)
+			}
 		})
 	}
 }
@@ -102,88 +102,4 @@ func substituteIDs(s string, world map[string]string) string {
 		}
 	}
 	return s
-}
-
-// checkExampleShape compares a route's example answer with a real one.
-func checkExampleShape(t *testing.T, rt api.Route, real []byte) {
-	t.Helper()
-	if rt.Example.Answer == "" {
-		if len(real) != 0 {
-			t.Fatalf("the example shows no answer, the route answered %s", real)
-		}
-		return
-	}
-	var ex, got any
-	if err := json.Unmarshal([]byte(rt.Example.Answer), &ex); err != nil {
-		// Not JSON (the metrics' text): the same first line.
-		first := func(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
-		if first(rt.Example.Answer) != first(string(real)) {
-			t.Fatalf("the example answer starts %q, the real one %q", first(rt.Example.Answer), first(string(real)))
-		}
-		return
-	}
-	if err := json.Unmarshal(real, &got); err != nil {
-		t.Fatalf("the example answer is JSON, the real one not: %v\n%s", err, real)
-	}
-	if diff := shapeDiff(ex, got, rt.Example.Partial, ""); len(diff) > 0 {
-		t.Fatalf("the example answer's shape differs from the real one:\n%s\nreal answer: %s", strings.Join(diff, "\n"), real)
-	}
-}
-
-// shapeDiff lists where the field names of example and real differ. An
-// empty object on either side matches any object: it is a map whose keys are
-// data, like a workflow's dependencies.
-func shapeDiff(example, real any, partial bool, path string) []string {
-	if example == nil || real == nil {
-		return nil
-	}
-	switch e := example.(type) {
-	case map[string]any:
-		r, ok := real.(map[string]any)
-		if !ok {
-			return []string{fmt.Sprintf("%s: the example has an object, the answer %T", orRoot(path), real)}
-		}
-		if len(e) == 0 || len(r) == 0 {
-			return nil // a map of data (dependencies, a schema), empty on one side
-		}
-		var out []string
-		for k, v := range e {
-			rv, ok := r[k]
-			if !ok {
-				out = append(out, fmt.Sprintf("%s/%s: in the example, not in the answer", path, k))
-				continue
-			}
-			out = append(out, shapeDiff(v, rv, partial, path+"/"+k)...)
-		}
-		if !partial {
-			for k := range r {
-				if _, ok := e[k]; !ok {
-					out = append(out, fmt.Sprintf("%s/%s: in the answer, not in the example", path, k))
-				}
-			}
-		}
-		sort.Strings(out)
-		return out
-	case []any:
-		r, ok := real.([]any)
-		if !ok {
-			return []string{fmt.Sprintf("%s: the example has an array, the answer %T", orRoot(path), real)}
-		}
-		if len(e) == 0 || len(r) == 0 {
-			return nil
-		}
-		return shapeDiff(e[0], r[0], partial, path+"/0")
-	}
-	switch real.(type) {
-	case map[string]any, []any:
-		return []string{fmt.Sprintf("%s: the example has a %T, the answer %T", orRoot(path), example, real)}
-	}
-	return nil
-}
-
-func orRoot(path string) string {
-	if path == "" {
-		return "/"
-	}
-	return path
 }
