@@ -77,7 +77,7 @@ func (rt Route) Refusals() []ErrorCase {
 			why = append(why, "an API key without the `"+string(rt.Scope)+"` scope")
 		}
 		if rt.Method != http.MethodGet {
-			why = append(why, "a session request without its `"+CSRFHeader+"` token")
+			why = append(why, "a session request without the session's CSRF token in `"+CSRFHeader+"`")
 		}
 		if len(why) > 0 {
 			out = append(out, ErrorCase{403, "forbidden", strings.Join(why, "; ")})
@@ -317,13 +317,13 @@ func renderRoute(b *bytes.Buffer, rt Route) error {
 			}
 		}
 		fmt.Fprintf(b, "Content-Type: %s\n\n%s\n", ct, answer)
-		if ex.Partial {
-			b.WriteString("\n(shortened)\n")
-		}
 	} else if rt.Status != http.StatusNoContent {
 		return fmt.Errorf("apidoc: %s: the example has no answer", name)
 	}
 	b.WriteString("```\n")
+	if ex.Partial {
+		b.WriteString("\nThe answer is shortened: it has more fields or items than shown.\n")
+	}
 	return nil
 }
 
@@ -421,14 +421,19 @@ func ReplaceReference(doc, ref []byte) ([]byte, error) {
 // route to the example's request: the same field names at every depth (the
 // example's may be fewer when it is Partial; a list's first item stands for
 // all; an empty object matches any, as a map of data like a workflow's
-// dependencies may be empty). An answer that is not JSON (metrics, an event
-// stream) must start with the example's first line.
+// dependencies may be empty). In an event stream, every event of the
+// example must be in the real stream with the same name, id and shape of
+// data (a line "…" stands for events left out). Any other answer that is not
+// JSON (metrics) must start with the example's first line.
 func (ex Example) CheckAnswer(real []byte) error {
 	if ex.Answer == "" {
 		if len(real) != 0 {
 			return fmt.Errorf("the example shows no answer, the route answered %s", real)
 		}
 		return nil
+	}
+	if strings.HasPrefix(ex.Answer, "event: ") {
+		return checkEventStream(ex, real)
 	}
 	var want, got any
 	if err := json.Unmarshal([]byte(ex.Answer), &want); err != nil {
@@ -501,4 +506,57 @@ func orRoot(path string) string {
 		return "/"
 	}
 	return path
+}
+
+// sseEvent is one event of a text/event-stream answer.
+type sseEvent struct{ name, id, data string }
+
+func parseEvents(stream string) []sseEvent {
+	var out []sseEvent
+	for _, frame := range strings.Split(strings.TrimSpace(stream), "\n\n") {
+		var e sseEvent
+		for _, line := range strings.Split(frame, "\n") {
+			k, v, _ := strings.Cut(line, ": ")
+			switch k {
+			case "event":
+				e.name = v
+			case "id":
+				e.id = v
+			case "data":
+				e.data = v
+			}
+		}
+		if e.name != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func checkEventStream(ex Example, real []byte) error {
+	got := map[string]sseEvent{}
+	for _, e := range parseEvents(string(real)) {
+		got[e.id] = e
+	}
+	want := parseEvents(ex.Answer)
+	if len(want) == 0 {
+		return errors.New("the example stream has no event")
+	}
+	for _, w := range want {
+		g, ok := got[w.id]
+		if !ok || g.name != w.name {
+			return fmt.Errorf("the example's event %s (id %s) is not in the real stream:\n%s", w.name, w.id, real)
+		}
+		var wd, gd any
+		if err := json.Unmarshal([]byte(w.data), &wd); err != nil {
+			return fmt.Errorf("the example's event %s (id %s): %v", w.name, w.id, err)
+		}
+		if err := json.Unmarshal([]byte(g.data), &gd); err != nil {
+			return fmt.Errorf("the real event %s (id %s): %v", g.name, g.id, err)
+		}
+		if diff := shapeDiff(wd, gd, false, ""); len(diff) > 0 {
+			return fmt.Errorf("the example's event %s (id %s) differs from the real one:\n%s\nreal: %s", w.name, w.id, strings.Join(diff, "\n"), g.data)
+		}
+	}
+	return nil
 }

@@ -145,18 +145,22 @@ edgeflow_http_requests_total{method="GET",route="/api/workflows",code="200"} 12`
 		Answer: `{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "active", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "success": true, "deploymentId": "` + exDeployment + `"}`}
 	exDeployStream = Example{Path: "/api/workflows/" + exWorkflow + "/deploy-stream", Body: `{"connectionId": "` + exConnection + `", "versionId": "` + exVersion + `"}`,
 		Answer: `event: progress
-data: {"stage": "INITIALIZING", "message": "Checking the workflow, version and connection", "progress": 0}
+id: 0
+data: {"stage":"INITIALIZING","message":"Checking the connection's credentials","progress":5}
 
 event: progress
-data: {"stage": "GENERATING_CODE", "message": "Generating code", "progress": 10}
+id: 1
+data: {"stage":"GENERATING_CODE","message":"Generating and bundling the code of version 3","progress":15}
 
 …
 
 event: progress
-data: {"stage": "COMPLETED", "message": "Deployed", "progress": 100}
+id: 9
+data: {"stage":"COMPLETED","message":"Deployment complete","progress":100}
 
 event: result
-data: {"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "active", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "success": true, "deploymentId": "` + exDeployment + `"}`, Partial: true}
+id: 10
+data: {"id":"` + exDeployment + `","workflowId":"` + exWorkflow + `","projectId":"` + exProject + `","versionId":"` + exVersion + `","connectionId":"` + exConnection + `","status":"active","url":"https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev","scriptName":"ef-wf-9k3m7x2c5v8b1n4q6wze","workflowName":"ef-wf-9k3m7x2c5v8b1n4q6wze","createdBy":"` + exUser + `","createdAt":"2026-11-27T06:40:12.123456Z","success":true,"deploymentId":"` + exDeployment + `"}`, Partial: true}
 	exTakedown = Example{Path: "/api/workflows/" + exWorkflow + "/takedown", Body: `{"connectionId": "` + exConnection + `"}`,
 		Answer: `{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "removed", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "removedAt": "2026-11-27T06:41:30.654321Z", "success": true, "deploymentId": "` + exDeployment + `"}`}
 	exTrigger = Example{Path: "/api/workflows/" + exWorkflow + "/trigger", Body: `{"connectionId": "` + exConnection + `", "params": {"orderId": "A-1001"}}`,
