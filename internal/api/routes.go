@@ -17,7 +17,13 @@ import (
 //  2. add one entry to routeTable: Method, Pattern (net/http ServeMux syntax,
 //     "{name}" for a path parameter), Auth, Scope, Limit, and for a route
 //     that reads a body either BadBody (a JSON object of the right shape that
-//     validation must refuse with 422) or NoBody: true;
+//     validation must refuse with 422) or NoBody: true; for the reference of
+//     docs/api.md and the OpenAPI document: Summary, Status, Answer, the
+//     route's own Errors, and an Example (route_examples.go), then run
+//     `go run ./internal/api/cmd/apidoc` (TestAPIDocCurrent fails until
+//     docs/api.md is regenerated). TestRouteExamples sends the example to a
+//     test world; a route that needs a deployed workflow or a provider goes
+//     in its liveExamples and in the e2e TestRouteExamplesLive instead;
 //  3. the tests in routes_test.go go over this table: the authorization
 //     matrix (no credentials, revoked, expired, other tenant's key, key
 //     without the scope, session of a non-member) and the bad-input test
