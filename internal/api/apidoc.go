@@ -16,6 +16,8 @@ import (
 // DocBegin and DocEnd with Reference(), and TestAPIDocCurrent fails when the
 // file and the table differ.
 
+//go:generate go run ./cmd/apidoc -file ../../docs/api.md
+
 // Example is one request to a route and the answer it gets.
 type Example struct {
 	// Path is the request's path and query string, with the example ids of
