@@ -88,6 +88,9 @@ func (rt Route) Refusals() []ErrorCase {
 		if strings.Contains(rt.Pattern, "{") {
 			what = "the record in the path does not exist, or belongs to another organization or project; or " + what
 		}
+		if rt.namesConnection() {
+			what = "`connectionId` names no connection the project may use; " + what
+		}
 		out = append(out, ErrorCase{404, "not_found", what})
 	}
 	limit := "the per-IP limit is spent"
@@ -98,6 +101,21 @@ func (rt Route) Refusals() []ErrorCase {
 	out = append(out, rt.Errors...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Status < out[j].Status })
 	return out
+}
+
+// namesConnection reports whether the request names a connection, in the
+// query or in the body.
+func (rt Route) namesConnection() bool {
+	for _, q := range rt.Query {
+		if q == "connectionId" {
+			return true
+		}
+	}
+	if rt.ReadsBody() && rt.Body != nil {
+		props, _ := schemaOf(reflect.TypeOf(rt.Body), "")["properties"].(map[string]any)
+		return props["connectionId"] != nil
+	}
+	return false
 }
 
 // listsWithCursor reports whether the route is a paginated list.

@@ -280,7 +280,7 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Pattern: "/api/workflows/{workflowId}/trigger", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
 			BadBody: `{"connectionId":""}`, Summary: "Starts a run with params, or delivers an event to a waiting run.", Body: triggerRequest{}, Handler: s.handleTrigger,
 			Status: 201, Answer: "`{id, instanceId, status: \"queued\"}`: the new run. When `params` hold `instanceId`, `eventType` and `payload`, the event is delivered to that waiting run instead: 202 with the run's `{id, instanceId, status, eventType}`.",
-			Errors: []ErrorCase{{400, "bad_request", "the workflow is a function (call its url instead)"}, {409, "conflict", "the workflow is not deployed on this connection; an event for a run that is not waiting"}, {413, "payload_too_large", "`params` over 100 KB serialized"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exTrigger},
+			Errors: []ErrorCase{{400, "bad_request", "the workflow is a function (call its url instead)"}, {404, "not_found", "an event's `instanceId` names no run of the workflow"}, {409, "conflict", "the workflow is not deployed on this connection, or an event is sent to a finished run"}, {413, "payload_too_large", "`params` over 100 KB serialized"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exTrigger},
 		{Method: "GET", Pattern: "/api/workflows/{workflowId}/trigger-secret", Auth: AuthAny, Scope: deploy, Summary: "The signing secret of the workflow's public trigger on a connection (deployConfig.publicTrigger).", Query: []string{"connectionId"}, Handler: s.handleTriggerSecret,
 			Status: 200, Answer: "`{url, secret, timestampHeader, signatureHeader, signature, windowSeconds}`, with `Cache-Control: no-store`: how to sign calls to the public trigger.",
 			Errors: []ErrorCase{{400, "bad_request", "the workflow is a function (its url is public already)"}, {409, "conflict", "not deployed on this connection, or deployed without `deployConfig.publicTrigger`"}, {422, "validation_failed", "no `connectionId`"}}, Example: exTriggerSecret},
@@ -362,7 +362,7 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Pattern: "/api/api-keys", Auth: AuthSession, Limit: LimitWrite,
 			BadBody: `{"name":"k","projectId":"","scopes":["write"]}`, Summary: "Creates an API key bound to a project; the key is shown once.", Body: apiKeyCreateRequest{}, Handler: s.handleAPIKeyCreate,
 			Status: 201, Answer: "The APIKey plus `key` (`ask_` and 43 URL-safe characters), shown this once.",
-			Errors: []ErrorCase{{404, "not_found", "`projectId` is not a project of the organization"}}, Example: exAPIKeyCreate},
+			Errors: []ErrorCase{{422, "validation_failed", "also: `projectId` is not a project of the organization, `scopes` lacks `read` or holds an unknown scope, `expiresAt` is not in the future"}}, Example: exAPIKeyCreate},
 		{Method: "DELETE", Pattern: "/api/api-keys/{id}", Auth: AuthSession, Limit: LimitWrite, Summary: "Revokes an API key.", Handler: s.handleAPIKeyRevoke,
 			Status: 204, Example: exAPIKeyRevoke},
 	}
