@@ -14,7 +14,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 # Every Node package of the repository (the local edge, test harnesses, the UI).
 NPM_DIRS  := $(patsubst %/package-lock.json,%,$(shell git ls-files '*package-lock.json' 2>/dev/null))
 
-.PHONY: all build run test test-go test-node deps npm-deps edge-deps bench lint clean
+.PHONY: all build run test test-go test-node deps npm-deps edge-deps bench lint clean apidoc
 
 all: build
 
@@ -53,6 +53,10 @@ test-go:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# docs/api.md's endpoint reference, from the route table (internal/api/routes.go).
+apidoc:
+	$(GO) run ./internal/api/cmd/apidoc
 
 lint:
 	gofmt -l . | (! grep .)

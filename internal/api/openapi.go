@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -19,8 +20,11 @@ import (
 // path and path parameters, the query parameters the handler reads, the
 // authentication and scope, the rate-limit class, and the request body's
 // schema, derived from the Go type the handler decodes into (unknown fields
-// are refused, so every body schema has additionalProperties false). Success
-// bodies are described in docs/api.md; every error has the one error shape.
+// are refused, so every body schema has additionalProperties false), the
+// success status with the route's Answer and example, and the error statuses
+// of Route.Refusals — the same as docs/api.md's endpoint reference, which is
+// rendered from the same table (apidoc.go). Every error has the one error
+// shape.
 
 // irSchemaRef is where the IR's own JSON Schema is served.
 const irSchemaRef = "/api/ir/schema.json"
@@ -94,10 +98,7 @@ func operation(rt Route) map[string]any {
 	op := map[string]any{
 		"operationId": operationID(rt),
 		"summary":     rt.Summary,
-		"responses": map[string]any{
-			"2XX":     map[string]any{"description": "Success (docs/api.md gives each body)", "content": map[string]any{successType(rt): map[string]any{}}},
-			"default": map[string]any{"$ref": "#/components/responses/Error"},
-		},
+		"responses":   responses(rt),
 	}
 	var params []any
 	for _, m := range pathParam.FindAllStringSubmatch(rt.Pattern, -1) {
@@ -135,12 +136,61 @@ func operation(rt Route) map[string]any {
 		op["parameters"] = params
 	}
 	if rt.ReadsBody() && rt.Body != nil {
-		op["requestBody"] = map[string]any{
-			"required": true,
-			"content":  map[string]any{"application/json": map[string]any{"schema": schemaOf(reflect.TypeOf(rt.Body), "")}},
+		media := map[string]any{"schema": schemaOf(reflect.TypeOf(rt.Body), "")}
+		if ex, ok := jsonValue(rt.Example.Body); ok {
+			media["example"] = ex
 		}
+		op["requestBody"] = map[string]any{"required": true, "content": map[string]any{"application/json": media}}
 	}
 	return op
+}
+
+// responses are the route's success answer (its status, the Answer text and
+// the example's answer) and one entry per error status of Route.Refusals,
+// with the one error shape; any other status is the default error.
+func responses(rt Route) map[string]any {
+	out := map[string]any{"default": map[string]any{"$ref": "#/components/responses/Error"}}
+	success := map[string]any{"description": http.StatusText(rt.Status)}
+	if rt.Answer != "" {
+		success["description"] = rt.Answer
+	}
+	if rt.Status != http.StatusNoContent {
+		media := map[string]any{}
+		if ex, ok := jsonValue(rt.Example.Answer); ok {
+			media["example"] = ex
+		} else if rt.Example.Answer != "" {
+			media["example"] = rt.Example.Answer
+		}
+		success["content"] = map[string]any{successType(rt): media}
+	}
+	out[strconv.Itoa(rt.Status)] = success
+	whens := map[int][]string{}
+	var statuses []int
+	for _, e := range rt.Refusals() {
+		if whens[e.Status] == nil {
+			statuses = append(statuses, e.Status)
+		}
+		whens[e.Status] = append(whens[e.Status], e.Code+": "+e.When)
+	}
+	for _, st := range statuses {
+		out[strconv.Itoa(st)] = map[string]any{
+			"description": strings.Join(whens[st], "; "),
+			"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}},
+		}
+	}
+	return out
+}
+
+// jsonValue decodes an example; ok is false for "" or text that is not JSON.
+func jsonValue(s string) (any, bool) {
+	if s == "" {
+		return nil, false
+	}
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return nil, false
+	}
+	return v, true
 }
 
 func successType(rt Route) string {

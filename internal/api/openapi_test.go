@@ -90,6 +90,24 @@ func TestOpenAPI(t *testing.T) {
 			t.Errorf("%s: x-edgeflow-scope %v, want %s", name, op["x-edgeflow-scope"], rt.Scope)
 		}
 
+		// The answers are those of docs/api.md's reference: the success
+		// status and every error status of Route.Refusals, nothing else.
+		resp, _ := op["responses"].(map[string]any)
+		wantResp := map[string]bool{"default": true, fmt.Sprint(rt.Status): true}
+		for _, e := range rt.Refusals() {
+			wantResp[fmt.Sprint(e.Status)] = true
+		}
+		for st := range resp {
+			if !wantResp[st] {
+				t.Errorf("%s: response %s, which the route table does not list", name, st)
+			}
+		}
+		for st := range wantResp {
+			if resp[st] == nil {
+				t.Errorf("%s: no response %s", name, st)
+			}
+		}
+
 		body, hasBody := op["requestBody"].(map[string]any)
 		if hasBody != rt.ReadsBody() {
 			t.Errorf("%s: requestBody %v, reads a body %v", name, hasBody, rt.ReadsBody())

@@ -1,0 +1,140 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/api"
+)
+
+// TestRouteExamplesLive replays the examples of docs/api.md's endpoint
+// reference that need a deployed workflow or a provider account (the api
+// package's TestRouteExamples replays the others): deploy, deploy-stream,
+// trigger, the run and its control, the trigger secret, the deployment and
+// run lists with records in them, the provider resources, token
+// verification and takedown. Each example request is sent with the
+// examples' ids replaced by this server's records; its answer must have the
+// route's status and the example's shape.
+func TestRouteExamplesLive(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	s := newServer(t, serverOptions{cloudflareBase: shared.edge.APIBaseURL()})
+	routes := map[string]api.Route{}
+	for _, rt := range api.DocRoutes() {
+		routes[rt.Method+" "+rt.Pattern] = rt
+	}
+	ex := api.ExampleIDs()
+	ids := map[string]string{ex["connection"]: s.conn, ex["project"]: s.projID, ex["organization"]: s.orgID}
+	replay := func(name string, more map[string]string) reply {
+		t.Helper()
+		rt, ok := routes[name]
+		if !ok {
+			t.Fatalf("no route %s", name)
+		}
+		path, body := rt.Example.Path, rt.Example.Body
+		for _, m := range []map[string]string{more, ids} {
+			for from, to := range m {
+				path = strings.ReplaceAll(path, from, to)
+				body = strings.ReplaceAll(body, from, to)
+			}
+		}
+		var b any
+		if body != "" {
+			b = json.RawMessage(body)
+		}
+		r := s.do(rt.Method, path, b)
+		if r.status != rt.Status {
+			t.Fatalf("%s: the example answers %d, the route says %d\n%s", name, r.status, rt.Status, r.body)
+		}
+		if err := rt.Example.CheckAnswer(r.body); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		return r
+	}
+
+	// A workflow that writes what the resource examples read: KV key
+	// order:A-1001, table orders with row A-1001, object 2026/A-1001.pdf.
+	for _, n := range []string{"kv-put", "d1-query", "r2-put"} {
+		s.must(201, "POST", "/api/marketplace/install", map[string]any{"nodeId": n})
+	}
+	wf, ver := s.workflow("Order confirmation", "workflow", chain("Order confirmation",
+		step("load", "return { id: 'A-1001', total: 42 };"),
+		node("kv", "kv-put", "kv", map[string]any{"key": "order:{{load.id}}", "value": `{"total":42}`}),
+		node("table", "d1-query", "table", map[string]any{"sql": "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, total INTEGER)"}),
+		node("row", "d1-query", "row", map[string]any{"sql": "INSERT OR REPLACE INTO orders (id, total) VALUES (?1, ?2)",
+			"params": `["{{load.id}}", {{load.total}}]`}),
+		node("obj", "r2-put", "obj", map[string]any{"key": "2026/{{load.id}}.pdf", "content": "%PDF-1.7"}),
+		step("confirm", "return { sent: true, total: {{load.total}} };"),
+	))
+	s.must(200, "PATCH", "/api/workflows/"+wf, map[string]any{"deployConfig": map[string]any{"publicTrigger": true}})
+	ids[ex["workflow"]], ids[ex["version"]] = wf, ver
+
+	replay("POST /api/workflows/{workflowId}/deploy", nil)
+	replay("POST /api/workflows/{workflowId}/deploy-stream", nil)
+	runID := replay("POST /api/workflows/{workflowId}/trigger", nil).str("id")
+	s.waitStatus(wf, runID, "complete", 60*time.Second)
+	ids[ex["run"]] = runID
+	replay("GET /api/workflows/{workflowId}/runs/{runId}", nil)
+	replay("GET /api/workflows/{workflowId}/trigger-secret", nil)
+	replay("GET /api/deployments", nil)
+	replay("GET /api/workflows/{workflowId}/deployments", nil)
+	replay("GET /api/runs", nil)
+	replay("GET /api/workflows/{workflowId}/runs", nil)
+
+	// The resources the run wrote, found as a client would.
+	var namespaces struct {
+		Data []struct{ ID, Title string } `json:"data"`
+	}
+	replay("GET /api/resources/kv/namespaces", nil).into(&namespaces)
+	var databases struct {
+		Data []struct{ ID, Name string } `json:"data"`
+	}
+	replay("GET /api/resources/d1/databases", nil).into(&databases)
+	var buckets struct {
+		Data []struct{ Name string } `json:"data"`
+	}
+	replay("GET /api/resources/r2/buckets", nil).into(&buckets)
+	mark := strings.ReplaceAll(s.projID, "_", "-")
+	for _, n := range namespaces.Data {
+		if strings.Contains(n.Title, mark) {
+			ids[ex["namespace"]] = n.ID
+		}
+	}
+	for _, d := range databases.Data {
+		if strings.Contains(d.Name, mark) {
+			ids[ex["database"]] = d.ID
+		}
+	}
+	bucket := ""
+	for _, b := range buckets.Data {
+		if strings.Contains(b.Name, mark) {
+			bucket = b.Name
+		}
+	}
+	if ids[ex["namespace"]] == "" || ids[ex["database"]] == "" || bucket == "" {
+		t.Fatalf("the run's resources are not listed: %+v %+v %+v", namespaces, databases, buckets)
+	}
+	replay("GET /api/resources/kv/namespaces/{namespaceId}/keys", nil)
+	replay("GET /api/resources/kv/namespaces/{namespaceId}/values/{key...}", map[string]string{"order:A-1001": url.PathEscape("order:A-1001")})
+	replay("POST /api/resources/d1/databases/{databaseId}/query", nil)
+	replay("GET /api/resources/r2/buckets/{bucketName}/objects", map[string]string{"/invoices/": "/" + bucket + "/"})
+	replay("POST /api/connections/verify-token", map[string]string{api.ExampleCloudflareToken: shared.edge.Token()})
+
+	// Run control on a run that is still going.
+	long, _ := s.workflow("Long", "workflow", chain("Long",
+		step("load", "await new Promise((resolve) => setTimeout(resolve, 1500)); return { id: 'A-1001', total: 42 };"),
+		busy("second", 1500), step("last", "return 1;")))
+	s.deploy(long)
+	id := s.trigger(long, map[string]any{"orderId": "A-1001"})
+	s.waitStatus(long, id, "running", 30*time.Second)
+	control := map[string]string{ex["workflow"]: long, ex["run"]: id}
+	replay("POST /api/workflows/{workflowId}/runs/{runId}/pause", control)
+	s.waitRun(long, id, 30*time.Second, "manually paused", func(r run) bool { return r.Status == "paused" && r.StatusDetail == "paused" })
+	replay("POST /api/workflows/{workflowId}/runs/{runId}/resume", control)
+	replay("POST /api/workflows/{workflowId}/runs/{runId}/terminate", control)
+
+	replay("POST /api/workflows/{workflowId}/takedown", nil)
+}
