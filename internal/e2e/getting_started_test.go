@@ -77,12 +77,12 @@ func TestGettingStarted(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	clone := regexp.MustCompile(`git clone \S+`)
+	clone := regexp.MustCompile(`git clone \S+ `)
 	var first, second []string
 	runAt := -1
 	for i, b := range blocks {
 		b = strings.ReplaceAll(b, "127.0.0.1:8080", addr)
-		b = clone.ReplaceAllString(b, "git clone "+repo)
+		b = clone.ReplaceAllLiteralString(b, "git clone "+repo+" ")
 		switch {
 		case strings.TrimSpace(b) == "make run":
 			if runAt >= 0 {
