@@ -113,6 +113,7 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
       registry.state.port = bound;
       registry.save();
     }
+    outbound.allowGateway(bound);
     const api = new Gateway({ registry, runtime, token, port: bound, logger });
     // Requests arriving before workerd is up wait for it.
     let started;

@@ -216,6 +216,7 @@ export class OutboundGuard {
     this.logger = logger;
     this.lookup = lookup ?? dns.promises.lookup;
     this.checked = new Map(); // host name -> addresses that passed the check
+    this.gatewayPort = 0; // the edge's own port once it listens (allowGateway)
     this.agent = new undici.Agent({ connect: { lookup: (h, o, cb) => this.#pinnedLookup(h, o, cb) } });
   }
 
@@ -232,11 +233,15 @@ export class OutboundGuard {
       return refused(`edgeflow refused the request to ${url.protocol}//${url.host}: only http and https are allowed`);
     }
     let addrs;
-    try {
-      addrs = await checkHost(url.hostname, this.allow, this.lookup);
-    } catch (err) {
-      if (err instanceof Refusal) return refused(err.message);
-      return refused(`edgeflow refused the request to ${url.hostname}: ${err.message}`);
+    if (this.#isGateway(url)) {
+      addrs = ["127.0.0.1"];
+    } else {
+      try {
+        addrs = await checkHost(url.hostname, this.allow, this.lookup);
+      } catch (err) {
+        if (err instanceof Refusal) return refused(err.message);
+        return refused(`edgeflow refused the request to ${url.hostname}: ${err.message}`);
+      }
     }
     this.#remember(url.hostname.replace(/^\[|\]$/g, ""), addrs);
     try {
@@ -257,6 +262,31 @@ export class OutboundGuard {
       return refused(`fetch to ${url.host} failed: ${cause}`, 502);
     }
   };
+
+  // allowGateway opens the edge's own workers gateway, http://127.0.0.1:PORT/workers/…, to worker code: the
+  // address that answers worker URLs, which any caller on this machine can reach already. As on Cloudflare, where
+  // a worker may fetch another worker's workers.dev URL, a workflow can then call a function's url. Nothing else of
+  // that port opens: its API (/client/v4), its admin routes (/__edge) and its health check stay refused, and so do
+  // its other spellings (localhost, [::1], 127.1) and every other port.
+  allowGateway(port) {
+    this.gatewayPort = port;
+  }
+
+  // #isGateway says whether url is a worker URL of the edge's own gateway. The URL parser has already resolved
+  // "." and ".." segments (also percent-encoded ones), and the path sent is exactly the parsed one, so a path
+  // that starts with /workers/ here is a worker request at the gateway (gateway.mjs sends it to a worker or
+  // answers 404, never to the API).
+  #isGateway(url) {
+    return (
+      this.gatewayPort !== 0 &&
+      url.protocol === "http:" &&
+      url.hostname === "127.0.0.1" &&
+      url.port === String(this.gatewayPort) &&
+      url.username === "" &&
+      url.password === "" &&
+      url.pathname.startsWith("/workers/")
+    );
+  }
 
   // #remember notes the checked addresses of a host name; the agent's lookup connects to these only, so a
   // second DNS answer (rebinding) never decides where a connection goes.

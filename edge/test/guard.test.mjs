@@ -126,6 +126,29 @@ describe("worker code cannot reach this machine", () => {
     assert.equal(got.ok, false, JSON.stringify(got));
   });
 
+  test("legit: a worker URL of the edge's own gateway is reachable without the allow list", async () => {
+    // the probe calls itself at its worker URL; the inner call reports its own refusal of a private address
+    const inner = `${edge.ready.workers}/probe?${new URLSearchParams({ url: "http://10.1.2.3/" })}`;
+    const got = await probe({ url: inner });
+    assert.equal(got.ok, true, JSON.stringify(got));
+    assert.equal(got.status, 200);
+    assert.match(got.body, /10\.1\.2\.3 is a private address/);
+  });
+
+  test("attack: the rest of the gateway's port is refused: its API, admin routes, paths out of /workers/", async () => {
+    for (const url of [
+      `${edge.ready.api}/accounts`,
+      `http://127.0.0.1:${port()}/__edge/accounts`,
+      `${edge.ready.workers}/../client/v4/accounts`,
+      `${edge.ready.workers}/%2e%2e/__edge/accounts`,
+      `http://localhost:${port()}/workers/probe`,
+    ]) {
+      const got = await probe({ url });
+      assert.equal(got.ok, false, `${url}: ${JSON.stringify(got)}`);
+      assert.match(got.error, /loopback/, url);
+    }
+  });
+
   test("legit: a host on the allow list is reachable", async () => {
     const got = await probe({ url: `http://127.0.0.42:${allowed.port}/hello?x=1` });
     assert.deepEqual(got, { ok: true, status: 200, body: "allowed host answered GET /hello?x=1" });

@@ -87,3 +87,43 @@ test("attack: other schemes are refused", async () => {
   assert.match(got.text, /only http and https/);
   await guard.close();
 });
+
+test("legit: worker URLs of the edge's own gateway are reached; attack: nothing else of its port is", async (t) => {
+  // gw stands in for the edge's port: the guard opens its /workers/ paths at 127.0.0.1 and nothing else.
+  const paths = [];
+  const gw = http.createServer((req, res) => {
+    paths.push(req.url);
+    res.end(`gateway ${req.url}`);
+  });
+  await new Promise((r) => gw.listen(0, "127.0.0.1", r));
+  const port = gw.address().port;
+  const guard = new OutboundGuard({ lookup: async () => [{ address: "127.0.0.1", family: 4 }] });
+  t.after(async () => {
+    await guard.close();
+    gw.closeAllConnections();
+    gw.close();
+  });
+  const before = await ask(guard, `http://127.0.0.1:${port}/workers/edge-1/ef-a/`);
+  assert.equal(before.refused, true, "closed until allowGateway");
+  guard.allowGateway(port);
+  const got = await ask(guard, `http://127.0.0.1:${port}/workers/edge-1/ef-a/x?y=1`);
+  assert.deepEqual(got, { refused: false, status: 200, text: "gateway /workers/edge-1/ef-a/x?y=1" });
+  for (const url of [
+    `http://127.0.0.1:${port}/client/v4/accounts`,
+    `http://127.0.0.1:${port}/__edge/accounts`,
+    `http://127.0.0.1:${port}/healthz`,
+    `http://127.0.0.1:${port}/workers`,
+    `http://127.0.0.1:${port}/workers/../client/v4/accounts`,
+    `http://127.0.0.1:${port}/workers/%2e%2e/client/v4/accounts`,
+    `http://127.0.0.1:${port}/WORKERS/x/`,
+    `http://localhost:${port}/workers/edge-1/ef-a/`,
+    `http://[::ffff:127.0.0.1]:${port}/workers/edge-1/ef-a/`,
+    `https://127.0.0.1:${port}/workers/edge-1/ef-a/`,
+    `http://127.0.0.1:${port + 1}/workers/edge-1/ef-a/`,
+  ]) {
+    const r = await ask(guard, url);
+    assert.equal(r.refused, true, url);
+    assert.match(r.text, /loopback/, url);
+  }
+  assert.deepEqual(paths, ["/workers/edge-1/ef-a/x?y=1"]);
+});
