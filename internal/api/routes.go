@@ -120,7 +120,7 @@ func (s *Server) routeTable() []Route {
 	return []Route{
 		// Operations.
 		{Method: "GET", Pattern: "/healthz", Auth: AuthNone, Summary: "Answers 200 while the process is up.", Handler: s.handleHealth},
-		{Method: "GET", Pattern: "/readyz", Auth: AuthNone, Summary: "Answers 200 when the database answers, 503 otherwise.", Handler: s.handleReady},
+		{Method: "GET", Pattern: "/readyz", Auth: AuthNone, Summary: "Answers 200 when the database and the edge answer, 503 naming the dependency that is down.", Handler: s.handleReady},
 		{Method: "GET", Pattern: "/metrics", Auth: AuthNone, Summary: "Metrics in the Prometheus text format.", Handler: s.handleMetrics},
 
 		// Authentication and the session (auth.go).
