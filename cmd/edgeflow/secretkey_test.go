@@ -50,7 +50,9 @@ func startServe(t *testing.T, key string, args ...string) (rs *runningServe, cod
 	ctx, cancel := context.WithCancel(context.Background())
 	var stdout, stderr lockedBuffer
 	done := make(chan int, 1)
-	go func() { done <- dispatch(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--no-edge"}, args...), &stdout, &stderr) }()
+	go func() {
+		done <- dispatch(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--no-edge"}, args...), &stdout, &stderr)
+	}()
 	deadline := time.After(30 * time.Second)
 	for {
 		if base, ok := strings.CutPrefix(strings.TrimSpace(stdout.String()), "edgeflow listening on "); ok {
