@@ -35,8 +35,10 @@ func Unreachable(err error) bool {
 	if errors.Is(err, sql.ErrConnDone) {
 		return true
 	}
-	// database/sql does not export the error of a closed *sql.DB.
-	return strings.Contains(err.Error(), "sql: database is closed")
+	// database/sql does not export the errors of a closed *sql.DB and of
+	// its closed statements (a store after Close).
+	msg := err.Error()
+	return strings.Contains(msg, "sql: database is closed") || strings.Contains(msg, "sql: statement is closed")
 }
 
 // SealedSamples returns one record of each kind holding a value sealed with
