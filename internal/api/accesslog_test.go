@@ -235,15 +235,31 @@ func BenchmarkAccessLogBytes(b *testing.B) {
 			cfg, _ := api.ParseAccessLog(mode)
 			var logs syncBuffer
 			s, srv := logWorld(b, cfg, &logs)
-			signUp, _ := http.NewRequest("POST", srv.URL+"/api/auth/sign-up",
-				strings.NewReader(`{"email":"bench@example.com","password":"password-1"}`))
-			signUp.Header.Set("Content-Type", "application/json")
-			res, err := srv.Client().Do(signUp)
-			if err != nil || res.StatusCode != 201 {
-				b.Fatalf("sign-up: %v %v", res, err)
+			call := func(method, path, body string, h map[string]string) map[string]any {
+				req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				for k, v := range h {
+					req.Header.Set(k, v)
+				}
+				res, err := srv.Client().Do(req)
+				if err != nil || res.StatusCode >= 300 {
+					b.Fatalf("%s %s: %v %v", method, path, res, err)
+				}
+				defer res.Body.Close()
+				var m map[string]any
+				json.NewDecoder(res.Body).Decode(&m)
+				if method == "POST" && path == "/api/auth/sign-up" {
+					m["cookie"] = res.Cookies()[0].Value
+				}
+				return m
 			}
-			res.Body.Close()
-			req, _ := http.NewRequest("GET", srv.URL+"/healthz", nil)
+			up := call("POST", "/api/auth/sign-up", `{"email":"bench@example.com","password":"password-1"}`, nil)
+			key := call("POST", "/api/api-keys", `{"name":"k","scopes":["read","write"],"projectId":"`+up["activeProjectId"].(string)+`"}`,
+				map[string]string{"Cookie": api.SessionCookie + "=" + up["cookie"].(string), api.CSRFHeader: up["csrfToken"].(string)})["key"].(string)
+			auth := map[string]string{"Authorization": "Bearer " + key}
+			wf := call("POST", "/api/workflows", `{"name":"bench"}`, auth)["id"].(string)
+			req, _ := http.NewRequest("GET", srv.URL+"/api/workflows/"+wf, nil)
+			req.Header.Set("Authorization", "Bearer "+key)
 			s.FlushAccessLog()
 			before := logs.Len()
 			b.ResetTimer()
