@@ -89,7 +89,7 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--secure-cookies] [--rate-limits SPEC] [--allow-hosts LIST]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--secure-cookies] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
 		fs.PrintDefaults()
 	}
 	var sf storeFlags
@@ -105,6 +105,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	allowText := fs.String("allow-hosts", os.Getenv("EDGEFLOW_ALLOW_HOSTS"),
 		"host names, IPs or CIDRs that worker code and fetches of user-chosen URLs may reach although they are loopback or private, comma separated (env EDGEFLOW_ALLOW_HOSTS)")
 	logLevel := fs.String("log-level", envOr("EDGEFLOW_LOG_LEVEL", "info"), "debug, info, warn or error (env EDGEFLOW_LOG_LEVEL)")
+	accessLogText := fs.String("access-log", os.Getenv("EDGEFLOW_ACCESS_LOG"),
+		"summary (errors and writes in full, successful reads counted into one line a minute), all (every request), or sample:N (summary, plus one successful read in N in full); default summary, all with --log-level debug (env EDGEFLOW_ACCESS_LOG)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -123,6 +125,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "edgeflow serve: --log-level: %v\n", err)
 		return 2
 	}
+	accessLog, err := api.ParseAccessLog(*accessLogText)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow serve: --access-log: %v\n", err)
+		return 2
+	}
+	if *accessLogText == "" && level <= slog.LevelDebug {
+		accessLog.Mode = api.AccessLogAll
+	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
 	if *registryURL != "" {
 		if err := registry.ValidateRemoteURL(*registryURL); err != nil {
@@ -136,7 +146,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	tuneGC()
-	cfg := serveConfig{store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow}
+	cfg := serveConfig{store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
+		accessLog: accessLog}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -169,6 +180,8 @@ type serveConfig struct {
 	registryURL string
 	// allowHosts opens private or loopback hosts to worker code and to fetches of user-chosen URLs.
 	allowHosts *netguard.AllowList
+	// accessLog chooses which requests get a log line of their own (--access-log).
+	accessLog api.AccessLog
 }
 
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
@@ -194,6 +207,9 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		return fmt.Errorf("open database: %w", err)
 	}
 	defer store.Close()
+	if err := checkSecretKey(ctx, store, sealer); err != nil {
+		return err
+	}
 
 	var edge *localedge.Edge
 	if !cfg.noEdge {
@@ -216,7 +232,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		return err
 	}
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
-		CacheDir: filepath.Join(cfg.store.dataDir, "cache")}
+		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache")}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}
@@ -241,10 +257,18 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		defer close(purgeDone)
 		purgeSessions(refreshCtx, store, logger, time.Hour)
 	}()
+	// Write the summary of successful reads every period, and at shutdown.
+	flushDone := make(chan struct{})
+	go func() {
+		defer close(flushDone)
+		flushAccessLog(refreshCtx, srv, cfg.accessLog.SummaryEvery)
+	}()
 	defer func() {
 		stopRefresh()
 		<-refreshDone
 		<-purgeDone
+		<-flushDone
+		srv.FlushAccessLog()
 	}()
 	hs := &http.Server{
 		Handler:           srv,
@@ -253,7 +277,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	url := "http://" + ln.Addr().String()
-	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "localEdge", edge != nil)
+	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "localEdge", edge != nil,
+		"accessLog", cfg.accessLog.String())
 	fmt.Fprintf(stdout, "edgeflow listening on %s\n", url)
 
 	errc := make(chan error, 1)
@@ -311,6 +336,40 @@ func openPostgres(ctx context.Context, url string, logger *slog.Logger) (edgeflo
 		return nil, err
 	}
 	return st, nil
+}
+
+// checkSecretKey refuses to serve with a secret key that does not open the
+// values sealed in the database: a replica started with another key than
+// the others would answer every request touching them with an error. A
+// database with nothing sealed accepts any key.
+func checkSecretKey(ctx context.Context, store edgeflow.Store, sealer *secret.Sealer) error {
+	samples, err := store.SealedSamples(ctx)
+	if err != nil {
+		return fmt.Errorf("check the secret key against the database: %w", err)
+	}
+	if err := sealer.CheckKey(samples); err != nil {
+		return fmt.Errorf("EDGEFLOW_SECRET_KEY: %w: this is not the key the data was sealed with; "+
+			"start with that key (EDGEFLOW_SECRET_KEY, or secret.key in the data dir), the same on every replica", err)
+	}
+	return nil
+}
+
+// flushAccessLog writes the access log's summary of successful reads every
+// period (0: api.DefaultSummaryEvery) until ctx ends.
+func flushAccessLog(ctx context.Context, srv *api.Server, period time.Duration) {
+	if period <= 0 {
+		period = api.DefaultSummaryEvery
+	}
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			srv.FlushAccessLog()
+		}
+	}
 }
 
 // purgeSessions deletes unusable sessions every interval until ctx ends.

@@ -162,14 +162,19 @@ func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits, edgeDir strin
 		t.Fatalf("sign-in: %d, cookies %v, want Secure %v", res.StatusCode, res.Header.Values("Set-Cookie"), secure)
 	}
 	if limits != "off" {
-		req, _ := http.NewRequest("GET", base+"/healthz", nil)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
+		head := func(path string) http.Header {
+			res, err := http.Get(base + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			return res.Header
 		}
-		res.Body.Close()
-		if res.Header.Get("RateLimit-Limit") != "1000" || res.Header.Get("RateLimit-Remaining") == "" {
-			t.Fatalf("rate limit headers: %v", res.Header)
+		if h := head("/api/openapi.json"); h.Get("RateLimit-Limit") != "1000" || h.Get("RateLimit-Remaining") == "" {
+			t.Fatalf("rate limit headers: %v", h)
+		}
+		if h := head("/healthz"); h.Get("RateLimit-Limit") != "" { // probes are never limited
+			t.Fatalf("/healthz is rate limited: %v", h)
 		}
 	}
 
@@ -200,6 +205,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--allow-hosts", "10.0.0.0/40"},
 		{"serve", "--allow-hosts", "http://intranet/"},
 		{"serve", "--bogus"},
+		{"serve", "--access-log", "verbose"},
+		{"serve", "--access-log", "sample:0"},
 		{"serve", "extra"},
 		{"admin"},
 		{"admin", "bootstrap", "--email", "a@b.c"},

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
@@ -11,8 +12,13 @@ import (
 // path asked with a method it does not serve.
 const codeMethodNotAllowed = "method_not_allowed"
 
-// codeUnavailable answers /readyz while the database does not answer.
-const codeUnavailable = "unavailable"
+// codeUnavailable answers every request that needs the database while it
+// cannot be reached, and /readyz while a dependency is down.
+const codeUnavailable = edgeflow.EUnavailable
+
+// unavailableRetryAfter is the Retry-After of every 503 unavailable, in
+// seconds: about how long a database restart or failover takes.
+const unavailableRetryAfter = 5
 
 // statusByCode is the one table mapping error codes to HTTP statuses
 // (ARCHITECTURE.md §3). A code missing here is answered as 500 internal.
@@ -72,17 +78,36 @@ func errorBody(err error, requestID string) (int, ErrorBody) {
 // with their cause, client errors at debug level.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	id := requestIDFrom(r)
+	err = s.classify(err)
 	status, body := errorBody(err, id)
-	if status == http.StatusInternalServerError {
+	switch status {
+	case http.StatusInternalServerError:
 		s.Logger.ErrorContext(r.Context(), "request failed", "requestId", id, "method", r.Method,
 			"path", r.URL.Path, "error", err.Error())
-	} else {
+	case http.StatusServiceUnavailable:
+		s.Logger.WarnContext(r.Context(), "request failed: unavailable", "requestId", id, "method", r.Method,
+			"path", r.URL.Path, "error", err.Error())
+		if w.Header().Get("Retry-After") == "" {
+			w.Header().Set("Retry-After", strconv.Itoa(unavailableRetryAfter))
+		}
+	default:
 		s.Logger.DebugContext(r.Context(), "request refused", "requestId", id, "code", body.Code, "error", body.Error)
 	}
 	if rw, ok := w.(*responseWriter); ok && rw.wroteHeader {
 		return // a streaming response already started; the log line is all we can do
 	}
 	writeJSON(w, status, body)
+}
+
+// classify turns an unexpected error that the store recognizes as "the
+// database cannot be reached" into unavailable (503 with Retry-After). It is
+// the one place such errors are mapped, for every route and for the
+// authentication in front of them.
+func (s *Server) classify(err error) error {
+	if edgeflow.ErrorCode(err) == edgeflow.EInternal && s.Store.Unreachable(err) {
+		return edgeflow.Unavailable(err)
+	}
+	return err
 }
 
 // errBadRequest, errForbidden, ... build the common errors.

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"runtime/debug"
@@ -121,7 +120,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.logRequest(r, rw, start)
 	}()
 
-	if !s.Limits.Off {
+	if !s.Limits.Off && !unlimitedPaths[r.URL.Path] {
 		if err := s.rateLimit(rw, r, "ip:"+clientIP(r), s.Limits.Global); err != nil {
 			s.writeError(rw, r, err)
 			return
@@ -169,24 +168,11 @@ func (p *statusProbe) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-func (s *Server) logRequest(r *http.Request, rw *responseWriter, start time.Time) {
-	attrs := []slog.Attr{
-		slog.String("requestId", requestIDFrom(r)),
-		slog.String("method", r.Method),
-		slog.String("path", r.URL.Path), // never the query or headers: no secrets in logs
-		slog.Int("status", rw.status),
-		slog.Int("bytes", rw.bytes),
-		slog.Float64("ms", float64(time.Since(start).Microseconds())/1000),
-		slog.String("ip", clientIP(r)),
-	}
-	if p := PrincipalFrom(r); p != nil {
-		attrs = append(attrs, slog.String("user", p.UserID))
-		if p.APIKey != nil {
-			attrs = append(attrs, slog.String("apiKey", p.APIKey.ID))
-		}
-	}
-	s.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
-}
+// unlimitedPaths are the probes of load balancers, orchestrators and
+// monitoring: never rate limited nor counted against the per-address budget,
+// so that a proxy's health checks and scrapes neither get 429 nor use up its
+// clients' budget.
+var unlimitedPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
 // clientIP is the peer address of the connection. X-Forwarded-For is not
 // trusted (docs/operations.md).

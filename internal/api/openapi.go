@@ -86,7 +86,7 @@ func openAPIDocument(routes []Route, irSchema map[string]any) map[string]any {
 			},
 			"responses": map[string]any{
 				"Error": map[string]any{
-					"description": "An error: 400 bad_request or invalid_ir, 401, 403, 404, 405, 409, 413, 422 validation_failed, 429 rate_limited, 502 from the provider.",
+					"description": "An error: 400 bad_request or invalid_ir, 401, 403, 404, 405, 409, 413, 422 validation_failed, 429 rate_limited, 502 from the provider, 503 unavailable while the database cannot be reached.",
 					"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}},
 				},
 			},

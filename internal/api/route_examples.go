@@ -54,7 +54,7 @@ var (
 	exHealth = Example{Path: "/healthz",
 		Answer: `{"status": "ok"}`}
 	exReady = Example{Path: "/readyz",
-		Answer: `{"status": "ok", "database": "ok", "localEdge": "running"}`}
+		Answer: `{"status": "ok", "database": "ok", "edge": "ok"}`}
 	exMetrics = Example{Path: "/metrics",
 		Answer: `# HELP edgeflow_http_requests_total HTTP requests answered, by method, route pattern and status code.
 # TYPE edgeflow_http_requests_total counter

@@ -138,9 +138,9 @@ func (s *Server) routeTable() []Route {
 		// Operations.
 		{Method: "GET", Pattern: "/healthz", Auth: AuthNone, Summary: "Answers 200 while the process is up.", Handler: s.handleHealth,
 			Status: 200, Answer: "`{status: \"ok\"}`.", Example: exHealth},
-		{Method: "GET", Pattern: "/readyz", Auth: AuthNone, Summary: "Answers 200 when the database answers, 503 otherwise.", Handler: s.handleReady,
-			Status: 200, Answer: "`{status: \"ok\", database: \"ok\", localEdge: \"running\"|\"off\"}`.",
-			Errors: []ErrorCase{{503, "unavailable", "the database does not answer"}}, Example: exReady},
+		{Method: "GET", Pattern: "/readyz", Auth: AuthNone, Summary: "Answers 200 when the database and the edge answer, 503 naming the dependency that is down.", Handler: s.handleReady,
+			Status: 200, Answer: "`{status: \"ok\", database: \"ok\", edge: \"ok\"|\"off\"}` (`edge` is `off` when serve runs without a local edge).",
+			Errors: []ErrorCase{{503, "unavailable", "the database or the edge does not answer: `{status: \"unavailable\", database: \"ok\"|\"down\", edge: \"ok\"|\"down\"|\"off\", error, code, details, requestId}`, with `Retry-After`"}}, Example: exReady},
 		{Method: "GET", Pattern: "/metrics", Auth: AuthNone, Summary: "Metrics in the Prometheus text format.", Handler: s.handleMetrics,
 			Status: 200, Answer: "The metrics in the Prometheus text format (docs/operations.md lists them).", Example: exMetrics},
 

@@ -398,6 +398,9 @@ func TestRunAndDeploymentListsAreEmptyPages(t *testing.T) {
 	checkError(t, w.do("GET", "/api/workflows/wf_nope/runs", "", w.a.keyRead), 404, "not_found", "")
 }
 
+// TestRateLimits: the write and verify classes per user, the global limit per
+// address, and the probes (/healthz, /readyz, /metrics) never limited nor
+// counted against the address's budget.
 func TestRateLimits(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, worldOptions{limits: ratelimit.Limits{Global: 1000, Write: 2, Verify: 3}})
@@ -418,12 +421,25 @@ func TestRateLimits(t *testing.T) {
 	checkError(t, w.do("POST", "/api/auth/sign-in", `{"email":"rate@example.com","password":"password-1"}`, cred{}), 429, "rate_limited", "")
 
 	g := newWorld(t, worldOptions{limits: ratelimit.Limits{Global: 3}})
-	for range 3 {
-		g.must(200, "GET", "/healthz", "", cred{})
+	probes := func() {
+		t.Helper()
+		for range 5 {
+			for _, p := range []string{"/healthz", "/readyz", "/metrics"} {
+				r := g.must(200, "GET", p, "", cred{})
+				if r.header.Get("RateLimit-Limit") != "" {
+					t.Fatalf("%s is rate limited: %v", p, r.header)
+				}
+			}
+		}
 	}
-	r = g.do("GET", "/healthz", "", cred{})
+	probes() // not counted: the address still has its 3 requests
+	for range 3 {
+		g.must(200, "GET", "/api/openapi.json", "", cred{})
+	}
+	r = g.do("GET", "/api/openapi.json", "", cred{})
 	checkError(t, r, 429, "rate_limited", "")
 	if r.header.Get("RateLimit-Limit") != "3" {
 		t.Fatalf("headers: %v", r.header)
 	}
+	probes() // and answered while the address is over its budget
 }

@@ -6,6 +6,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -52,6 +53,14 @@ type Config struct {
 	// BodyReadTimeout is how long a request body may take to arrive (408
 	// after); 0 means DefaultBodyReadTimeout.
 	BodyReadTimeout time.Duration
+	// AccessLog chooses which requests get a log line of their own; the
+	// zero value logs errors and writes in full and summarizes successful
+	// reads (docs/operations.md).
+	AccessLog AccessLog
+	// EdgeCheck tells whether the edge that deploys and runs workflows
+	// answers, for /readyz; nil means probing LocalEdge (edge "off" when
+	// there is none).
+	EdgeCheck func(ctx context.Context) error
 	// SecureCookies marks the session cookie Secure (serve behind HTTPS).
 	SecureCookies bool
 	// Marketplace installs registry nodes per organization and gives the
@@ -74,6 +83,8 @@ type Server struct {
 	openAPI []byte // the OpenAPI document (openapi.go)
 
 	dummy *auth.Dummy // compared against for an unknown email at sign-in
+
+	reads readSummary // successful reads not yet in a summary line (accesslog.go)
 
 	touchMu   sync.Mutex
 	lastTouch map[string]time.Time // API key id → last recorded use

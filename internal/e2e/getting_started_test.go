@@ -163,7 +163,7 @@ func TestGettingStarted(t *testing.T) {
 		logged, _ := os.ReadFile(serverLog.Name())
 		t.Fatalf("the blocks after make run failed: %v\n--- their output:\n%s\n--- make run:\n%s", err, out, logged)
 	}
-	for _, want := range []string{`{"database":"ok","localEdge":"running","status":"ok"}`, `"status":"active"`,
+	for _, want := range []string{`{"status":"ok","database":"ok","edge":"ok"}`, `"status":"active"`,
 		`"status":"complete"`, `"output":{"greeting":"Hello, Ada!","letters":3}`,
 		// the Cloudflare connection without CF_API_TOKEN and CF_ACCOUNT_ID is refused, as the page says
 		`"code":"validation_failed"`, `/credentials/apiToken`} {

@@ -318,3 +318,17 @@ type DeploymentFilter struct {
 	ProjectID  string
 	WorkflowID string
 }
+
+// SealedSamples holds one record of each kind that carries a value sealed
+// with the secret key (Store.SealedSamples); a nil field means the database
+// holds no such value.
+type SealedSamples struct {
+	// Connection has non-empty SealedCredentials.
+	Connection *Connection
+	// EnvVar is a secret variable (Value is sealed).
+	EnvVar *EnvVar
+	// Workflow has at least one secret variable in EnvVars.
+	Workflow *Workflow
+	// Deployment has a SealedWorkerToken or a SealedTriggerSecret.
+	Deployment *Deployment
+}

@@ -24,6 +24,7 @@ const (
 	EProviderError       = "provider_error"       // the edge provider refused the request (502)
 	EDeployFailed        = "deploy_failed"        // a deploy stage failed for a reason of the request (400)
 	EInternal            = "internal"             // anything unexpected (500); its text never reaches a client
+	EUnavailable         = "unavailable"          // the database (or another dependency) cannot be reached (503)
 )
 
 // Error is the one error type of the domain. Message is safe to show to the
@@ -80,6 +81,20 @@ func ErrorCode(err error) string {
 		return e.Code
 	}
 	return EInternal
+}
+
+// Unavailable wraps cause, an error meaning that the database cannot be
+// reached, as EUnavailable: the client may retry later.
+func Unavailable(cause error) *Error {
+	return &Error{Code: EUnavailable, Message: "the database is unavailable; retry later", Err: cause}
+}
+
+// FaultClassifier is implemented by stores that can tell, from one of their
+// errors, that the database itself cannot be reached (connection refused or
+// lost, pool closed, server shutting down, connect timeout) rather than
+// refusing one request. The API answers such errors 503 unavailable.
+type FaultClassifier interface {
+	Unreachable(err error) bool
 }
 
 // IsNotFound reports whether err carries ENotFound.

@@ -22,6 +22,13 @@ import (
 type Store interface {
 	// Ping checks that the database answers (GET /readyz).
 	Ping(ctx context.Context) error
+	// FaultClassifier tells errors meaning "the database cannot be reached"
+	// (answered 503 unavailable) from others.
+	FaultClassifier
+	// SealedSamples returns one stored value of each kind that is sealed
+	// with the secret key, when the database holds one, so that serve can
+	// check at start that its key opens them (nil fields: none stored).
+	SealedSamples(ctx context.Context) (SealedSamples, error)
 	// Close releases the database.
 	Close() error
 

@@ -35,6 +35,10 @@ var migrations embed.FS
 // migrationLock is the advisory lock key held while migrating.
 const migrationLock int64 = 0x6564676566_6c6f77 // "edgeflow"
 
+// DefaultConnectTimeout bounds each new connection when the database URL
+// sets no connect_timeout: past it the request fails as unavailable (503).
+const DefaultConnectTimeout = 5 * time.Second
+
 // Options configures a Store.
 type Options struct {
 	// Logger receives operational messages; nil discards them.
@@ -70,6 +74,12 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		cfg.MaxConns = opts.MaxConns
 	}
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		// Without a bound, a connection to an address that drops packets
+		// waits for the kernel's TCP timeout (minutes) and so does the
+		// request; a URL's connect_timeout wins.
+		cfg.ConnConfig.ConnectTimeout = DefaultConnectTimeout
+	}
 	s := &Store{log: opts.Logger, now: opts.Now}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

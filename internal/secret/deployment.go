@@ -7,3 +7,9 @@ package secret
 func DeploymentSecretAD(deploymentID, kind string) string {
 	return "deployment:" + kind + ":" + deploymentID
 }
+
+// The kinds of a deployment's sealed secrets (DeploymentSecretAD).
+const (
+	DeploymentWorkerToken   = "worker-token"
+	DeploymentTriggerSecret = "trigger-secret"
+)

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -77,4 +78,49 @@ func (s *Sealer) OpenWorkflowEnvVar(workflowID string, v edgeflow.WorkflowEnvVar
 		return v.Value, nil
 	}
 	return s.OpenString(v.Value, WorkflowEnvVarAD(workflowID, v.Name))
+}
+
+// ErrWrongKey is returned by CheckKey when the key does not open the values
+// stored sealed in the database.
+var ErrWrongKey = errors.New("secret: the secret key does not open the sealed values in the database")
+
+// CheckKey tries to open each sealed value of samples (Store.SealedSamples)
+// and returns an error wrapping ErrWrongKey that names the first record that
+// does not open. A database holding nothing sealed accepts any key.
+func (s *Sealer) CheckKey(samples edgeflow.SealedSamples) error {
+	fail := func(what string) error { return fmt.Errorf("%w (%s)", ErrWrongKey, what) }
+	if c := samples.Connection; c != nil {
+		if _, err := s.Open(c.SealedCredentials, []byte(ConnectionAD(c.OrganizationID, c.ID))); err != nil {
+			return fail("credentials of connection " + c.ID)
+		}
+	}
+	if v := samples.EnvVar; v != nil {
+		if _, err := s.OpenEnvVar(v); err != nil {
+			return fail("value of secret variable " + v.ID)
+		}
+	}
+	if w := samples.Workflow; w != nil {
+		for _, v := range w.EnvVars {
+			if !v.IsSecret {
+				continue
+			}
+			if _, err := s.OpenWorkflowEnvVar(w.ID, v); err != nil {
+				return fail("secret variable " + v.Name + " of workflow " + w.ID)
+			}
+			break
+		}
+	}
+	if d := samples.Deployment; d != nil {
+		if d.SealedWorkerToken != "" {
+			if _, err := s.OpenString(d.SealedWorkerToken, DeploymentSecretAD(d.ID, DeploymentWorkerToken)); err != nil {
+				return fail("worker token of deployment " + d.ID)
+			}
+		}
+		if d.SealedTriggerSecret != "" {
+			if _, err := s.OpenString(d.SealedTriggerSecret, DeploymentSecretAD(d.ID, DeploymentTriggerSecret)); err != nil {
+				return fail("trigger secret of deployment " + d.ID)
+			}
+		}
+	}
+	return nil
 }

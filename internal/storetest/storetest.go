@@ -53,6 +53,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"Hit", testHit},
 		{"SignInFailures", testSignInFailures},
 		{"TimePrecision", testTimePrecision},
+		{"SealedSamples", testSealedSamples},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
