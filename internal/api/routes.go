@@ -167,7 +167,7 @@ func (s *Server) routeTable() []Route {
 		// Node definitions and the IR schema (nodes.go).
 		{Method: "GET", Pattern: "/api/openapi.json", Auth: AuthNone, Summary: "This API's OpenAPI 3.1 document.", Handler: s.handleOpenAPI},
 		{Method: "GET", Pattern: "/api/ir/schema.json", Auth: AuthNone, Summary: "The JSON Schema (draft 2020-12) of the IR.", Handler: s.handleIRSchema},
-		{Method: "GET", Pattern: "/api/nodes", Auth: AuthAny, Scope: read, Summary: "Node definitions: the builtins and the organization's installed marketplace nodes.", Handler: s.handleNodeList},
+		{Method: "GET", Pattern: "/api/nodes", Auth: AuthAny, Scope: read, Summary: "Node definitions: the builtins and the organization's installed marketplace nodes.", Query: []string{"cursor", "limit"}, Handler: s.handleNodeList},
 		{Method: "GET", Pattern: "/api/nodes/templates", Auth: AuthAny, Scope: read, Summary: "Node templates for editors.", Handler: s.handleNodeTemplates},
 		{Method: "GET", Pattern: "/api/nodes/{nodeId}", Auth: AuthAny, Scope: read, Summary: "One node definition.", Handler: s.handleNodeGet},
 
