@@ -104,7 +104,7 @@ func TestEdgeRestartMidRun(t *testing.T) {
 	))
 	s.deploy(wf)
 	id := s.trigger(wf, map[string]any{"n": 1})
-	s.waitRun(wf, id, 30*time.Second, "sleeping", func(r run) bool { return r.Status == "paused" && r.StatusDetail == "waiting" })
+	s.waitRun(wf, id, 30*time.Second, "sleeping", func(r run) bool { return r.Status == "running" && r.StatusDetail == "sleeping" })
 
 	restarts, pid := shared.edge.Restarts(), shared.edge.Pid()
 	if pid == 0 {
