@@ -16,8 +16,8 @@ func TestSleepingWorkflow(t *testing.T) {
 	s := newServer(t, serverOptions{})
 	wf, _ := s.workflow("Sleeper", "workflow", chain("Sleeper",
 		step("before", "return { at: Date.now() };"),
-		node("nap", "sleep", "nap", map[string]any{"duration": "5 seconds"}),
-		step("after", "return { slept: Date.now() - {{before.at}} >= 4900 };"),
+		node("nap", "sleep", "nap", map[string]any{"duration": "10 seconds"}),
+		step("after", "return { slept: Date.now() - {{before.at}} >= 9900 };"),
 	))
 	s.deploy(wf)
 	id := s.trigger(wf, map[string]any{})
@@ -76,6 +76,33 @@ func TestWaitForEvent(t *testing.T) {
 		"params": map[string]any{"instanceId": id, "eventType": "approval", "payload": map[string]any{}}}), 409, "conflict")
 }
 
+// TestPauseSleepingRun: a sleeping run is running, so it can be paused as
+// SPEC.md allows for a running run; it is then paused (detail paused), and
+// once resumed it sleeps on, running again; terminate ends it. (The sleep
+// is long, so no step of the test races its end.)
+func TestPauseSleepingRun(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("Napper", "workflow", chain("Napper",
+		step("before", "return { n: 1 };"),
+		node("nap", "sleep", "nap", map[string]any{"duration": "1 hour"}),
+		step("after", "return { n: {{before.n}} + 1 };"),
+	))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{})
+	sleeping := func(r run) bool { return r.Status == "running" && r.StatusDetail == "sleeping" }
+	s.waitRun(wf, id, 30*time.Second, "running in the sleep", sleeping)
+	if p := s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+id+"/pause", nil).obj(); p["status"] != "paused" || p["statusDetail"] != "paused" {
+		t.Fatalf("pause answered %v", p)
+	}
+	s.waitRun(wf, id, 30*time.Second, "paused by hand", func(r run) bool { return r.Status == "paused" && r.StatusDetail == "paused" })
+	s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+id+"/resume", nil)
+	s.waitRun(wf, id, 30*time.Second, "sleeping again", sleeping)
+	if tr := s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+id+"/terminate", nil).obj(); tr["status"] != "terminated" {
+		t.Fatalf("terminate answered %v", tr)
+	}
+}
+
 // runsWith lists the workflow's runs of one status.
 func (s *server) runsWith(workflowID, status string) []run {
 	s.t.Helper()
@@ -93,7 +120,7 @@ func TestRetryingRun(t *testing.T) {
 	t.Parallel()
 	s := newServer(t, serverOptions{})
 	failing := step("charge", "throw new Error('card declined');")
-	failing["config"] = map[string]any{"retries": map[string]any{"limit": 1, "delay": "5 seconds", "backoff": "constant"}}
+	failing["config"] = map[string]any{"retries": map[string]any{"limit": 1, "delay": "10 seconds", "backoff": "constant"}}
 	wf, _ := s.workflow("Retrier", "workflow", chain("Retrier", failing))
 	s.deploy(wf)
 	id := s.trigger(wf, map[string]any{})
