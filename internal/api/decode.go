@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -559,6 +560,28 @@ func newPage[T, U any](r *http.Request, p edgeflow.Page[T], f func(T) U) pageBod
 		out.NextCursor = &c
 	}
 	return out
+}
+
+// pageOfSorted is one page of a list held in memory whose items are in
+// ascending order of key (keys distinct): the items after the cursor's key,
+// at most opts.Limit of them; the next cursor is the last item's key. Keyset
+// rather than offsets, so a page stays right when items before it come or go
+// between requests.
+func pageOfSorted[T any](items []T, key func(T) string, opts edgeflow.ListOptions) edgeflow.Page[T] {
+	start := 0
+	if opts.Cursor != "" {
+		start = sort.Search(len(items), func(i int) bool { return key(items[i]) > opts.Cursor })
+	}
+	limit := opts.Limit
+	if limit <= 0 {
+		limit = DefaultPageLimit
+	}
+	end := min(start+limit, len(items))
+	p := edgeflow.Page[T]{Items: items[start:end]}
+	if end < len(items) && end > start {
+		p.NextCursor = key(items[end-1])
+	}
+	return p
 }
 
 // listError maps the store's invalid-cursor error to the query parameter.

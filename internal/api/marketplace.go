@@ -29,14 +29,14 @@ func (s *Server) market() (*marketplace.Service, error) {
 	return s.Marketplace, nil
 }
 
-// marketplaceView is the catalog as GET /marketplace answers it.
-type marketplaceView struct {
-	Nodes []marketplace.CatalogNode `json:"nodes"`
-}
-
-// handleMarketplaceList answers the whole catalog, every node with
-// installed and installedVersion for the organization, as {nodes: [...]}.
+// handleMarketplaceList answers the catalog, every node with installed and
+// installedVersion for the organization, by node id, paginated like every
+// list ({data, nextCursor}).
 func (s *Server) handleMarketplaceList(w http.ResponseWriter, r *http.Request) error {
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
 	m, err := s.market()
 	if err != nil {
 		return err
@@ -49,7 +49,8 @@ func (s *Server) handleMarketplaceList(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, marketplaceView{Nodes: nodes})
+	page := pageOfSorted(nodes, func(n marketplace.CatalogNode) string { return n.ID }, opts)
+	writeJSON(w, http.StatusOK, newPage(r, page, func(n marketplace.CatalogNode) marketplace.CatalogNode { return n }))
 	return nil
 }
 

@@ -69,13 +69,14 @@ func TestMarketplaceEndpoints(t *testing.T) {
 			Installed        bool    `json:"installed"`
 			InstalledVersion *string `json:"installedVersion"`
 			Versions         []struct{ Version, Checksum string }
-		} `json:"nodes"`
+		} `json:"data"`
+		NextCursor *string `json:"nextCursor"`
 	}
 	if err := json.Unmarshal(list.body, &cat); err != nil {
 		t.Fatal(err)
 	}
-	if len(cat.Nodes) < 16 {
-		t.Fatalf("catalog has %d nodes", len(cat.Nodes))
+	if len(cat.Nodes) < 16 || cat.NextCursor != nil {
+		t.Fatalf("catalog has %d nodes, nextCursor %v", len(cat.Nodes), cat.NextCursor)
 	}
 	for _, n := range cat.Nodes {
 		if n.ID == "slack-message" && (n.Installed || n.InstalledVersion != nil || n.Latest != "2.0.0" || len(n.Versions) != 2) {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -12,9 +13,9 @@ import (
 )
 
 // Node definitions: the builtin types plus the marketplace nodes the
-// organization has installed, at their installed versions. The lists are
-// bounded (tens of types) and are answered whole, not paginated, as
-// AwaitStep's clients expect (docs/decisions.md).
+// organization has installed, at their installed versions. GET /nodes is a
+// list like every other ({data, nextCursor}, cursor and limit; decision
+// 115); the templates are one object keyed by node type.
 
 // orgNodes returns the organization's node catalog and the templates of its
 // installed marketplace nodes.
@@ -36,15 +37,41 @@ func (s *Server) requestCatalog(r *http.Request) (*nodes.Catalog, error) {
 }
 
 // handleNodeList answers the definitions of every node type the
-// organization can use: the builtins in SPEC.md's order, then its installed
-// marketplace nodes by id, as a JSON array.
+// organization can use, paginated: the builtins in SPEC.md's order, then its
+// installed marketplace nodes by id.
 func (s *Server) handleNodeList(w http.ResponseWriter, r *http.Request) error {
+	opts, err := parsePage(r)
+	if err != nil {
+		return err
+	}
 	c, err := s.requestCatalog(r)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, c.List())
+	page := pageOfSorted(nodeListItems(c.List()), func(n nodeListItem) string { return n.key }, opts)
+	writeJSON(w, http.StatusOK, newPage(r, page, func(n nodeListItem) ir.NodeDefinition { return n.def }))
 	return nil
+}
+
+// nodeListItem is a node definition with its place in GET /nodes: "b" and
+// the builtin's index in SPEC.md's order, or "m" and the marketplace node's
+// id, so the keys sort in the list's order and a cursor (the last key of a
+// page) still places the next page when an installation comes or goes.
+type nodeListItem struct {
+	key string
+	def ir.NodeDefinition
+}
+
+func nodeListItems(defs []ir.NodeDefinition) []nodeListItem {
+	out := make([]nodeListItem, len(defs))
+	for i, d := range defs {
+		key := "m" + d.ID
+		if d.Builtin {
+			key = fmt.Sprintf("b%04d", i)
+		}
+		out[i] = nodeListItem{key: key, def: d}
+	}
+	return out
 }
 
 // nodeTemplateView is one type's resolver data. Cloudflare repeats the

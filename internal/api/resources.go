@@ -39,7 +39,7 @@ func (s *Server) resourceRequest(r *http.Request, maxLimit int) (*deploysvc.Serv
 		}
 		req.Page.Limit = n
 	}
-	if len(req.Page.Cursor) > 4096 || len(q["cursor"]) > 1 {
+	if len(req.Page.Cursor) > 8192 || len(q["cursor"]) > 1 {
 		return nil, req, edgeflow.Invalid("?cursor", "invalid cursor")
 	}
 	if req.Page.Cursor, err = openCursor(r, req.Page.Cursor, req.ConnectionID); err != nil {

@@ -222,8 +222,8 @@ func (s *Server) routeTable() []Route {
 			Status: 200, Answer: "The OpenAPI 3.1 document of this API, built from the route table.", Example: exOpenAPI},
 		{Method: "GET", Pattern: "/api/ir/schema.json", Auth: AuthNone, Summary: "The JSON Schema (draft 2020-12) of the IR.", Handler: s.handleIRSchema,
 			Status: 200, Answer: "The IR's JSON Schema (draft 2020-12), `application/schema+json`.", Example: exIRSchema},
-		{Method: "GET", Pattern: "/api/nodes", Auth: AuthAny, Scope: read, Summary: "Node definitions: the builtins and the organization's installed marketplace nodes.", Handler: s.handleNodeList,
-			Status: 200, Answer: "An array of node definitions `{id, name, description, category, version, ...}`: the builtins and the organization's installed marketplace nodes.", Example: exNodeList},
+		{Method: "GET", Pattern: "/api/nodes", Auth: AuthAny, Scope: read, Summary: "Node definitions: the builtins and the organization's installed marketplace nodes.", Query: []string{"cursor", "limit"}, Handler: s.handleNodeList,
+			Status: 200, Answer: "`{data: [NodeDefinition], nextCursor}`: the builtins in SPEC.md's order, then the organization's installed marketplace nodes by id. A NodeDefinition is `{id, name, description, category, version, configSchema, outputSchema, allowedInFunctions, builtin, ...}`.", Example: exNodeList},
 		{Method: "GET", Pattern: "/api/nodes/templates", Auth: AuthAny, Scope: read, Summary: "Node templates for editors.", Handler: s.handleNodeTemplates,
 			Status: 200, Answer: "An object keyed by node id: `{version, builtin, defaults, required, secretEnvVars}`, what an editor needs to fill in a node's `data`.", Example: exNodeTemplates},
 		{Method: "GET", Pattern: "/api/nodes/{nodeId}", Auth: AuthAny, Scope: read, Summary: "One node definition.", Handler: s.handleNodeGet,
@@ -232,7 +232,7 @@ func (s *Server) routeTable() []Route {
 		// Marketplace (marketplace.go); changes also count against
 		// MarketplaceChangesPerMinute.
 		{Method: "GET", Pattern: "/api/marketplace", Auth: AuthAny, Scope: read, Summary: "The marketplace catalog with installation status.", Query: []string{"cursor", "limit"}, Handler: s.handleMarketplaceList,
-			Status: 200, Answer: "`{nodes: [...]}`: every catalog node with `installed`, `installedVersion` and `updateAvailable` for the organization.", Example: exMarketplaceList},
+			Status: 200, Answer: "`{data: [CatalogNode], nextCursor}`, by node id: every catalog node with `installed`, `installedVersion` and `updateAvailable` for the organization.", Example: exMarketplaceList},
 		{Method: "GET", Pattern: "/api/marketplace/installed", Auth: AuthAny, Scope: read, Summary: "The organization's installed nodes.", Query: []string{"cursor", "limit"}, Handler: s.handleMarketplaceInstalled,
 			Status: 200, Answer: "`{data: [Installation], nextCursor}`, by node id. An Installation is `{id, nodeId, name, description, category, version, checksum, latest, updateAvailable, installedBy, installedAt, updatedAt}`.", Example: exMarketplaceInstalled},
 		{Method: "GET", Pattern: "/api/marketplace/{nodeId}", Auth: AuthAny, Scope: read, Summary: "One marketplace node with its versions.", Handler: s.handleMarketplaceGet,

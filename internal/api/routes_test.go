@@ -252,6 +252,9 @@ func TestBadInput(t *testing.T) {
 			var m map[string]json.RawMessage
 			json.Unmarshal(r.body, &m)
 			if _, isList := m["nextCursor"]; !isList {
+				if slices.Contains(rt.Query, "cursor") || slices.Contains(rt.Query, "limit") {
+					t.Errorf("GET %s reads cursor and limit but answers no {data, nextCursor}: %.200s", path, r.body)
+				}
 				continue
 			}
 			if _, ok := m["data"]; !ok {

@@ -278,15 +278,19 @@ func TestVersionsUseInstalledMarketplaceNodes(t *testing.T) {
 
 	// Node definitions follow the organization's installs.
 	defs := w.must(200, "GET", "/api/nodes", "", a.keyRead)
-	var list []struct{ ID, Version string }
-	if err := json.Unmarshal(defs.body, &list); err != nil {
+	var page struct {
+		Data       []struct{ ID, Version string }
+		NextCursor *string
+	}
+	if err := json.Unmarshal(defs.body, &page); err != nil {
 		t.Fatal(err)
 	}
+	list := page.Data
 	var ids []string
 	for _, d := range list {
 		ids = append(ids, d.ID+"@"+d.Version)
 	}
-	if len(list) != 14 || ids[0] != "step@1.0.0" || !strings.Contains(strings.Join(ids, " "), "slack-message@1.0.0") {
+	if len(list) != 14 || page.NextCursor != nil || ids[0] != "step@1.0.0" || !strings.Contains(strings.Join(ids, " "), "slack-message@1.0.0") {
 		t.Fatalf("GET /nodes = %v", ids)
 	}
 	if r := w.must(200, "GET", "/api/nodes/slack-message", "", a.keyRead).json(t); r["version"] != "1.0.0" {

@@ -277,7 +277,7 @@ func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgefl
 		InstanceID:   it.ID,
 		Params:       json.RawMessage("{}"),
 	}
-	run.Status, run.StatusDetail = MapStatus(it.Status, "")
+	run.Status, run.StatusDetail = MapStatus(it.Status, nil, "")
 	if inst, err := prov.GetInstance(ctx, d.WorkflowName, it.ID); err == nil {
 		if p := rawOrNil(inst.Params); p != nil {
 			run.Params = p

@@ -2,6 +2,9 @@ package deploy
 
 import (
 	"context"
+	"encoding/json"
+	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -73,21 +76,100 @@ func (s *Service) ListKVNamespaces(ctx context.Context, r ResourceRequest) (List
 	return l, providerError("list KV namespaces", err)
 }
 
-// ListKVKeys lists keys of a namespace; prefix, cursor and limit (10..1000
-// on Cloudflare; values below 10 are raised to 10) are passed through.
+// Cloudflare's bounds of a KV key listing's page size (its limit is 10 to
+// 1000; without one it answers 1000 keys).
+const (
+	kvMinPage = 10
+	kvMaxPage = 1000
+)
+
+// ListKVKeys lists keys of a namespace: prefix, cursor and limit (1..1000,
+// default 1000). Never more than limit keys, also below Cloudflare's minimum
+// page of 10 (decision 116): the provider is asked for at least 10 keys and
+// the page is cut. The cursor of a cut page names the provider page (its
+// provider cursor), the last key answered and how many keys of that page
+// were answered; the next request asks the provider again from that cursor,
+// for that many keys more, and continues after the last key answered (keys
+// are listed in lexicographic order), so a key added or deleted in between
+// moves nothing.
 func (s *Service) ListKVKeys(ctx context.Context, r ResourceRequest, namespaceID string) (Listing[KVKey], error) {
-	if err := checkPage(r.Page, 1000); err != nil {
+	if err := checkPage(r.Page, kvMaxPage); err != nil {
 		return Listing[KVKey]{}, err
 	}
-	if r.Page.Limit > 0 && r.Page.Limit < 10 {
-		r.Page.Limit = 10
+	at, err := parseKVCursor(r.Page.Cursor)
+	if err != nil {
+		return Listing[KVKey]{}, err
 	}
 	p, err := s.resourceProvider(ctx, r)
 	if err != nil {
 		return Listing[KVKey]{}, err
 	}
-	l, err := p.ListKVKeys(ctx, namespaceID, r.Page)
-	return l, resourceError("list the keys of KV namespace "+namespaceID, err)
+	want := r.Page.Limit
+	if want == 0 {
+		want = kvMaxPage
+	}
+	out := Listing[KVKey]{Items: []KVKey{}}
+	// A provider page can hold fewer keys than asked for, or none after the
+	// last key answered (keys deleted since): then the listing goes on to
+	// the next provider page, a few times at most, while nothing was found.
+	for range 4 {
+		need := want - len(out.Items)
+		l, err := p.ListKVKeys(ctx, namespaceID, Page{Prefix: r.Page.Prefix, Cursor: at.Provider, Limit: min(max(at.Answered+need, kvMinPage), kvMaxPage)})
+		if err != nil {
+			return Listing[KVKey]{}, resourceError("list the keys of KV namespace "+namespaceID, err)
+		}
+		keys := l.Items
+		if at.Last != "" {
+			keys = keys[sort.Search(len(keys), func(i int) bool { return keys[i].Name > at.Last }):]
+		}
+		if len(keys) > need {
+			out.Items = append(out.Items, keys[:need]...)
+			at.Last = keys[need-1].Name
+			at.Answered = len(l.Items) - len(keys) + need
+			out.NextCursor = at.String()
+			return out, nil
+		}
+		out.Items = append(out.Items, keys...)
+		if l.NextCursor == "" {
+			out.NextCursor = ""
+			return out, nil
+		}
+		at = kvPlace{Provider: l.NextCursor}
+		out.NextCursor = at.String()
+		if len(out.Items) > 0 {
+			return out, nil
+		}
+	}
+	return out, nil
+}
+
+// kvPlace is where a key listing continues: in the provider page that
+// starts at Provider ("" for the first), after the key Last ("" for none),
+// of which Answered keys were answered.
+type kvPlace struct {
+	Provider string `json:"c"`
+	Last     string `json:"k,omitempty"`
+	Answered int    `json:"n,omitempty"`
+}
+
+func (p kvPlace) String() string {
+	b, _ := json.Marshal(p)
+	return string(b)
+}
+
+// parseKVCursor reads a cursor of kvPlace ("" is the start).
+func parseKVCursor(c string) (kvPlace, error) {
+	var p kvPlace
+	if c == "" {
+		return p, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(c))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil || dec.More() || p.Answered < 0 || p.Answered >= kvMaxPage ||
+		(p.Last == "") != (p.Answered == 0) || (p.Provider == "" && p.Last == "") {
+		return kvPlace{}, edgeflow.Invalid("?cursor", "invalid cursor")
+	}
+	return p, nil
 }
 
 // GetKVValue returns the value of a key (not_found when the key or the

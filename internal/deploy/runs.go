@@ -337,16 +337,21 @@ func describe(r *edgeflow.Run) string {
 	return r.Status
 }
 
-// Status details kept in Run.StatusDetail (ARCHITECTURE.md §3, Runs).
+// Status details kept in Run.StatusDetail (ARCHITECTURE.md §3, Runs;
+// decision 117).
 const (
-	DetailWaiting = "waiting" // sleeping, backing off before a retry, or waiting for an event
-	DetailPaused  = "paused"  // paused by a user
-	DetailPausing = "pausing" // pause requested, the current step still running
+	DetailWaiting  = "waiting"  // paused: waiting for an event
+	DetailPaused   = "paused"   // paused: paused by a user
+	DetailPausing  = "pausing"  // running: pause requested, the current step still running
+	DetailSleeping = "sleeping" // running: in a sleep or sleep_until
+	DetailRetrying = "retrying" // running: waiting before the next attempt of a failed step
 )
 
 // MapStatus maps a provider instance status onto a run status and detail.
-// previous is the run's last known status, kept for a status it does not know.
-func MapStatus(provider, previous string) (status, detail string) {
+// steps are the instance's steps as the provider reports them (nil when
+// unknown); they tell what a "waiting" instance waits for. previous is the
+// run's last known status, kept for a status it does not know.
+func MapStatus(provider string, steps json.RawMessage, previous string) (status, detail string) {
 	switch provider {
 	case "queued":
 		return edgeflow.RunQueued, ""
@@ -355,7 +360,16 @@ func MapStatus(provider, previous string) (status, detail string) {
 	case "paused":
 		return edgeflow.RunPaused, DetailPaused
 	case "waiting":
-		return edgeflow.RunPaused, DetailWaiting
+		switch waitingFor(steps) {
+		case waitEvent:
+			return edgeflow.RunPaused, DetailWaiting
+		case waitSleep:
+			return edgeflow.RunRunning, DetailSleeping
+		case waitRetry:
+			return edgeflow.RunRunning, DetailRetrying
+		}
+		// The steps do not say: the run is not known to wait for an event.
+		return edgeflow.RunRunning, ""
 	case "waitingForPause":
 		return edgeflow.RunRunning, DetailPausing
 	case "complete":
@@ -369,6 +383,50 @@ func MapStatus(provider, previous string) (status, detail string) {
 		previous = edgeflow.RunQueued
 	}
 	return previous, provider
+}
+
+type waitKind int
+
+const (
+	waitUnknown waitKind = iota
+	waitRetry
+	waitSleep
+	waitEvent
+)
+
+// waitingFor tells from an instance's steps (Cloudflare's shape, which the
+// local edge reports too) what a waiting instance waits for: an unfinished
+// waitForEvent step; else an unfinished sleep; else a step not yet
+// successful whose last attempt failed (the back-off before a retry).
+// Parallel branches can wait for several at once; an event wins, then a
+// sleep.
+func waitingFor(steps json.RawMessage) waitKind {
+	var list []struct {
+		Type     string `json:"type"`
+		Finished *bool  `json:"finished"`
+		Success  *bool  `json:"success"`
+		Attempts []struct {
+			Success *bool `json:"success"`
+		} `json:"attempts"`
+	}
+	if len(steps) == 0 || json.Unmarshal(steps, &list) != nil {
+		return waitUnknown
+	}
+	kind := waitUnknown
+	for _, s := range list {
+		unfinished := s.Finished == nil || !*s.Finished
+		switch {
+		case s.Type == "waitForEvent" && unfinished:
+			return waitEvent
+		case s.Type == "sleep" && unfinished:
+			kind = waitSleep
+		case s.Type == "step" && kind == waitUnknown && (s.Success == nil || !*s.Success) && len(s.Attempts) > 0:
+			if last := s.Attempts[len(s.Attempts)-1].Success; last != nil && !*last {
+				kind = waitRetry
+			}
+		}
+	}
+	return kind
 }
 
 // refresh reads the run's instance from the provider and stores what
@@ -454,7 +512,7 @@ func runState(r *edgeflow.Run) string {
 
 // applyInstance copies what the provider reports into the run.
 func applyInstance(r *edgeflow.Run, inst *Instance, now time.Time) {
-	r.Status, r.StatusDetail = MapStatus(inst.Status, r.Status)
+	r.Status, r.StatusDetail = MapStatus(inst.Status, inst.Steps, r.Status)
 	if out := rawOrNil(inst.Output); out != nil {
 		r.Output = out
 	}

@@ -71,7 +71,7 @@ func TestEdgeUnreachable(t *testing.T) {
 		t.Fatalf("active deployment after the failed deploy = %v", a)
 	}
 	id := s.trigger(wf, map[string]any{})
-	s.waitRun(wf, id, 30*time.Second, "sleeping", func(r run) bool { return r.Status == "paused" })
+	s.waitRun(wf, id, 30*time.Second, "sleeping", func(r run) bool { return r.Status == "running" && r.StatusDetail == "sleeping" })
 
 	// Refresh of a non-final run with the edge down: 502, the record stays.
 	proxy.Down()
@@ -80,7 +80,7 @@ func TestEdgeUnreachable(t *testing.T) {
 		Data []run `json:"data"`
 	}
 	s.must(200, "GET", "/api/workflows/"+wf+"/runs", nil).into(&list)
-	if len(list.Data) != 1 || list.Data[0].Status != "paused" {
+	if len(list.Data) != 1 || list.Data[0].Status != "running" || list.Data[0].StatusDetail != "sleeping" {
 		t.Fatalf("runs while the edge is down: %+v", list.Data)
 	}
 	proxy.Up(t)
@@ -104,7 +104,7 @@ func TestEdgeRestartMidRun(t *testing.T) {
 	))
 	s.deploy(wf)
 	id := s.trigger(wf, map[string]any{"n": 1})
-	s.waitRun(wf, id, 30*time.Second, "sleeping", func(r run) bool { return r.Status == "paused" && r.StatusDetail == "waiting" })
+	s.waitRun(wf, id, 30*time.Second, "sleeping", func(r run) bool { return r.Status == "running" && r.StatusDetail == "sleeping" })
 
 	restarts, pid := shared.edge.Restarts(), shared.edge.Pid()
 	if pid == 0 {

@@ -409,17 +409,21 @@ func (s *server) waitRun(workflowID, runID string, timeout time.Duration, what s
 	s.t.Helper()
 	deadline := time.Now().Add(timeout)
 	var last run
+	var seen []string // the states the run went through, for the failure message
 	for time.Now().Before(deadline) {
 		last = s.run(workflowID, runID)
 		if cond(last) {
 			return last
+		}
+		if st := last.Status + "/" + last.StatusDetail; len(seen) == 0 || seen[len(seen)-1] != st {
+			seen = append(seen, st)
 		}
 		if edgeflow.RunIsFinal(last.Status) {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	s.t.Fatalf("run %s: waited for %s; last state %+v (output %s)", runID, what, last, last.Output)
+	s.t.Fatalf("run %s: waited for %s; states seen %v; last state %+v (output %s)", runID, what, seen, last, last.Output)
 	return last
 }
 

@@ -1,35 +1,44 @@
 package e2e_test
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestSleepingWorkflow: a run that sleeps is paused (detail waiting) while
-// it sleeps and completes afterwards.
+// TestSleepingWorkflow: a run that sleeps is running (detail sleeping) while
+// it sleeps, as SPEC.md keeps paused for an event wait and a manual pause;
+// it is listed among the running runs and completes afterwards.
 func TestSleepingWorkflow(t *testing.T) {
 	t.Parallel()
 	s := newServer(t, serverOptions{})
 	wf, _ := s.workflow("Sleeper", "workflow", chain("Sleeper",
 		step("before", "return { at: Date.now() };"),
-		node("nap", "sleep", "nap", map[string]any{"duration": "3 seconds"}),
-		step("after", "return { slept: Date.now() - {{before.at}} >= 2900 };"),
+		node("nap", "sleep", "nap", map[string]any{"duration": "10 seconds"}),
+		step("after", "return { slept: Date.now() - {{before.at}} >= 9900 };"),
 	))
 	s.deploy(wf)
 	id := s.trigger(wf, map[string]any{})
-	s.waitRun(wf, id, 30*time.Second, "waiting in the sleep", func(r run) bool {
-		return r.Status == "paused" && r.StatusDetail == "waiting"
+	s.waitRun(wf, id, 30*time.Second, "running in the sleep", func(r run) bool {
+		return r.Status == "running" && r.StatusDetail == "sleeping"
 	})
+	if !slices.ContainsFunc(s.runsWith(wf, "running"), func(r run) bool { return r.ID == id && r.StatusDetail == "sleeping" }) {
+		t.Fatal("the sleeping run is not among the running runs")
+	}
+	if slices.ContainsFunc(s.runsWith(wf, "paused"), func(r run) bool { return r.ID == id }) {
+		t.Fatal("the sleeping run is among the paused runs")
+	}
 	// Resume applies to a manual pause only.
 	wantError(t, s.do("POST", "/api/workflows/"+wf+"/runs/"+id+"/resume", nil), 409, "conflict")
 	r := s.waitStatus(wf, id, "complete", 60*time.Second)
 	jsonEqual(t, r.Output, `{"slept":true}`)
 }
 
-// TestWaitForEvent: a run waiting for an event is resumed through the
-// trigger endpoint, which answers the run it reached.
+// TestWaitForEvent: a run waiting for an event is paused (detail waiting)
+// and resumed through the trigger endpoint, which answers the run it
+// reached.
 func TestWaitForEvent(t *testing.T) {
 	t.Parallel()
 	s := newServer(t, serverOptions{})
@@ -43,6 +52,11 @@ func TestWaitForEvent(t *testing.T) {
 	s.waitRun(wf, id, 30*time.Second, "waiting for the event", func(r run) bool {
 		return r.Status == "paused" && r.StatusDetail == "waiting"
 	})
+	if !slices.ContainsFunc(s.runsWith(wf, "paused"), func(r run) bool { return r.ID == id && r.StatusDetail == "waiting" }) {
+		t.Fatal("the run waiting for an event is not among the paused runs")
+	}
+	// Resume applies to a manual pause only: an event wait ends with the event.
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/runs/"+id+"/resume", nil), 409, "conflict")
 	before := len(s.runs(wf))
 	r := s.must(202, "POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn,
 		"params": map[string]any{"instanceId": id, "eventType": "approval", "payload": map[string]any{"approved": true, "by": "ann"}}})
@@ -60,6 +74,70 @@ func TestWaitForEvent(t *testing.T) {
 		"params": map[string]any{"instanceId": "run_nope", "eventType": "approval", "payload": map[string]any{}}}), 404, "not_found")
 	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn,
 		"params": map[string]any{"instanceId": id, "eventType": "approval", "payload": map[string]any{}}}), 409, "conflict")
+}
+
+// TestPauseSleepingRun: a sleeping run is running, so it can be paused as
+// SPEC.md allows for a running run; it is then paused (detail paused), and
+// once resumed it sleeps on, running again; terminate ends it. (The sleep
+// is long, so no step of the test races its end.)
+func TestPauseSleepingRun(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("Napper", "workflow", chain("Napper",
+		step("before", "return { n: 1 };"),
+		node("nap", "sleep", "nap", map[string]any{"duration": "1 hour"}),
+		step("after", "return { n: {{before.n}} + 1 };"),
+	))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{})
+	sleeping := func(r run) bool { return r.Status == "running" && r.StatusDetail == "sleeping" }
+	s.waitRun(wf, id, 30*time.Second, "running in the sleep", sleeping)
+	if p := s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+id+"/pause", nil).obj(); p["status"] != "paused" || p["statusDetail"] != "paused" {
+		t.Fatalf("pause answered %v", p)
+	}
+	s.waitRun(wf, id, 30*time.Second, "paused by hand", func(r run) bool { return r.Status == "paused" && r.StatusDetail == "paused" })
+	s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+id+"/resume", nil)
+	s.waitRun(wf, id, 30*time.Second, "sleeping again", sleeping)
+	if tr := s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+id+"/terminate", nil).obj(); tr["status"] != "terminated" {
+		t.Fatalf("terminate answered %v", tr)
+	}
+}
+
+// runsWith lists the workflow's runs of one status.
+func (s *server) runsWith(workflowID, status string) []run {
+	s.t.Helper()
+	var list struct {
+		Data []run `json:"data"`
+	}
+	s.must(200, "GET", "/api/workflows/"+workflowID+"/runs?limit=100&status="+status, nil).into(&list)
+	return list.Data
+}
+
+// TestRetryingRun: a run whose step failed and waits before its next
+// attempt is running (detail retrying), not paused; it ends errored when the
+// retries are used up.
+func TestRetryingRun(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	failing := step("charge", "throw new Error('card declined');")
+	failing["config"] = map[string]any{"retries": map[string]any{"limit": 1, "delay": "10 seconds", "backoff": "constant"}}
+	wf, _ := s.workflow("Retrier", "workflow", chain("Retrier", failing))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{})
+	s.waitRun(wf, id, 30*time.Second, "running before the retry", func(r run) bool {
+		if r.Status == "paused" {
+			t.Fatalf("the run waiting to retry is paused (%s)", r.StatusDetail)
+		}
+		return r.Status == "running" && r.StatusDetail == "retrying"
+	})
+	if !slices.ContainsFunc(s.runsWith(wf, "running"), func(r run) bool { return r.ID == id }) {
+		t.Fatal("the retrying run is not among the running runs")
+	}
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/runs/"+id+"/resume", nil), 409, "conflict")
+	r := s.waitStatus(wf, id, "errored", 60*time.Second)
+	if !strings.Contains(r.Error, "card declined") || r.StatusDetail != "" {
+		t.Fatalf("errored run = %+v", r)
+	}
 }
 
 func (s *server) runs(workflowID string) []run {

@@ -218,7 +218,9 @@ func RunIsFinal(status string) bool {
 }
 
 // Run is one execution of a deployed workflow. StatusDetail keeps the
-// provider's finer state (waiting, paused, pausing, ...). Output, Error and
+// finer state: sleeping, retrying or pausing while running; waiting (for an
+// event) or paused (by hand) while paused; the provider's word for a status
+// edgeflow does not know. Output, Error and
 // Steps are kept after the provider forgets them.
 type Run struct {
 	ID              string          `json:"id"`
