@@ -197,33 +197,43 @@ func scanVersionSummary(sc rowScanner, extra ...any) (edgeflow.Version, error) {
 // it and makes it the workflow's current version, in one transaction;
 // ENotFound for an unknown workflow.
 func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
-	if v.ID == "" {
-		v.ID = edgeflow.NewID(edgeflow.PrefixVersion)
-	}
-	v.CreatedAt = s.timestamp()
-	nodeTypes, err := jsonArg(v.NodeTypes)
-	if err != nil {
-		return err
-	}
+	_, err := s.SubmitVersion(ctx, v.WorkflowID, func(int) (*edgeflow.Version, error) { return v, nil })
+	return err
+}
+
+// SubmitVersion takes the workflow's next number inside the write
+// transaction (BEGIN IMMEDIATE: writers, of this process or another, take
+// turns), builds the version for it and stores it before the commit.
+func (s *Store) SubmitVersion(ctx context.Context, workflowID string, build func(number int) (*edgeflow.Version, error)) (*edgeflow.Version, error) {
 	var stmts [len(createVersionSQL)]*sql.Stmt
 	for i, q := range createVersionSQL {
+		var err error
 		if stmts[i], err = s.wstmt(ctx, q); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	// Compressed before the transaction, so that the write lock is not held
-	// for it.
-	ir, code := packText(unsafe.String(unsafe.SliceData(v.IR), len(v.IR))), packText(v.Code)
-	defer ir.release()
-	defer code.release()
+	id := edgeflow.NewID(edgeflow.PrefixVersion)
+	var out *edgeflow.Version
 	// The workflow row changes only its current version: list pages end
 	// their generation, the cached row is patched after the commit.
-	err = s.writeScoped(ctx, scopePages, func(tx *sql.Tx) error {
+	err := s.writeScoped(ctx, scopePages, func(tx *sql.Tx) error {
 		var n int
-		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, v.ID, v.WorkflowID).Scan(&n); err != nil {
+		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, id, workflowID).Scan(&n); err != nil {
 			return dbErr(err, "workflow", "", "")
 		}
-		_, err := tx.StmtContext(ctx, stmts[1]).ExecContext(ctx,
+		v, err := build(n)
+		if err != nil {
+			return err
+		}
+		nodeTypes, err := jsonArg(v.NodeTypes)
+		if err != nil {
+			return err
+		}
+		v.ID, v.WorkflowID, v.Number, v.CreatedAt = id, workflowID, n, s.timestamp()
+		ir, code := packText(unsafe.String(unsafe.SliceData(v.IR), len(v.IR))), packText(v.Code)
+		defer ir.release()
+		defer code.release()
+		_, err = tx.StmtContext(ctx, stmts[1]).ExecContext(ctx,
 			v.ID, v.WorkflowID, n, ir.arg, code.arg, boolArg(v.Locked), nodeTypes, v.CreatedBy, micros(v.CreatedAt))
 		if err != nil {
 			return dbErr(err, "version", "", "workflow")
@@ -236,15 +246,15 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 				}
 			}
 		}
-		v.Number = n
+		out = v
 		return nil
 	})
 	if err != nil {
 		s.cache.invalidate(scopeRows) // whatever happened to the row, do not serve it from the cache
-		return err
+		return nil, err
 	}
-	s.cache.patchRow(v.WorkflowID, v.ID)
-	return nil
+	s.cache.patchRow(workflowID, id)
+	return out, nil
 }
 
 // createVersionSQL are the statements of CreateVersion, prepared once on the

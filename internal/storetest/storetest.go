@@ -40,6 +40,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"DeleteWorkflowCascades", testDeleteWorkflowCascades},
 		{"Versions", testVersions},
 		{"VersionNumberingConcurrent", testVersionNumberingConcurrent},
+		{"SubmitVersion", testSubmitVersion},
 		{"DeleteVersionRules", testDeleteVersionRules},
 		{"Deployments", testDeployments},
 		{"DeploymentSecrets", testDeploymentSecrets},
