@@ -354,6 +354,7 @@ func benchSubmitReplicas(b *testing.B, body []byte, n, conns int, shared bool) {
 		mustTB(b, submit(i))
 	}
 
+	cpu0 := cpuTime()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	errs := make(chan error, conns)
@@ -371,10 +372,14 @@ func benchSubmitReplicas(b *testing.B, body []byte, n, conns int, shared bool) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	cpu := cpuTime() - cpu0
 	b.StopTimer()
 	close(errs)
 	for err := range errs {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "submissions/s")
+	// CPU of this process (servers and client; PostgreSQL not counted) per
+	// submission, as in BenchmarkVersionSubmit.
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
