@@ -85,6 +85,7 @@ func postgresSchema(tb testing.TB) string {
 type replicas struct {
 	urls     []string
 	store    edgeflow.Store // the first replica's
+	dsn      string         // the database, for more stores
 	key      string
 	org, prj string
 }
@@ -97,7 +98,7 @@ func startReplicas(tb testing.TB, n int) *replicas {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rs := &replicas{}
+	rs := &replicas{dsn: dsn}
 	for i := range n {
 		st, err := postgres.Open(ctx, dsn, postgres.Options{MaxConns: 12})
 		if err != nil {
@@ -166,11 +167,11 @@ func mustTB(tb testing.TB, err error) {
 }
 
 // TestVersionNumbersAcrossReplicas submits versions of one workflow through
-// two servers on one PostgreSQL database, concurrently and then strictly
-// alternating: every submission is 201 (none waits for a retry or answers
-// 409), the numbers are 1..n without a gap, each version's IR and code show
-// its own number, and after deletes the only missing numbers are the
-// deleted versions'.
+// two servers on one PostgreSQL database while a third store on it writes
+// versions too, concurrently and then strictly alternating between the
+// servers: every submission is 201 (none answers 409), the numbers are 1..n
+// without a gap, each submitted version's IR and code show its own number,
+// and after deletes the only missing numbers are the deleted versions'.
 func TestVersionNumbersAcrossReplicas(t *testing.T) {
 	t.Parallel()
 	rs := startReplicas(t, 2)
@@ -183,10 +184,23 @@ func TestVersionNumbersAcrossReplicas(t *testing.T) {
 		ID      string `json:"id"`
 		Version int    `json:"version"`
 	}
-	const concurrent = 40
+	// A third replica writes versions meanwhile through its own store, as
+	// a process that shares nothing with these two but the database.
+	third, err := postgres.Open(context.Background(), rs.dsn, postgres.Options{MaxConns: 4})
+	mustTB(t, err)
+	t.Cleanup(func() { third.Close() })
+	const concurrent, direct = 40, 10
 	got := make([]created, concurrent)
-	errs := make([]error, concurrent)
+	errs := make([]error, concurrent+direct)
+	directNums, directIDs := make([]int, direct), make([]string, direct)
 	var wg sync.WaitGroup
+	for i := range direct {
+		wg.Go(func() {
+			v := &edgeflow.Version{WorkflowID: wf, IR: json.RawMessage(`{}`), Code: "// written directly"}
+			errs[concurrent+i] = third.CreateVersion(context.Background(), v)
+			directNums[i], directIDs[i] = v.Number, v.ID
+		})
+	}
 	for i := range concurrent {
 		wg.Go(func() {
 			status, out, err := rs.call(client, i, "POST", path, body)
@@ -213,19 +227,19 @@ func TestVersionNumbersAcrossReplicas(t *testing.T) {
 		}
 		var c created
 		mustTB(t, json.Unmarshal(out, &c))
-		if c.Version != concurrent+i+1 {
-			t.Fatalf("sequential submission %d through replica %d numbered %d, want %d", i, i%2, c.Version, concurrent+i+1)
+		if want := concurrent + direct + i + 1; c.Version != want {
+			t.Fatalf("sequential submission %d through replica %d numbered %d, want %d", i, i%2, c.Version, want)
 		}
 		got = append(got, c)
 	}
-	nums := make([]int, len(got))
-	for i, c := range got {
-		nums[i] = c.Version
+	nums := append([]int(nil), directNums...)
+	for _, c := range got {
+		nums = append(nums, c.Version)
 	}
 	sort.Ints(nums)
 	for i, n := range nums {
 		if n != i+1 {
-			t.Fatalf("version numbers %v, want 1..%d", nums, len(got))
+			t.Fatalf("version numbers %v, want 1..%d", nums, len(nums))
 		}
 	}
 	// Each version was built for its number, whichever replica built it.
@@ -249,14 +263,18 @@ func TestVersionNumbersAcrossReplicas(t *testing.T) {
 		}
 	}
 
-	// Deleting versions leaves exactly those gaps. (The current version is
+	// Deleting versions leaves exactly those gaps (3 and 10 are the HTTP
+	// submissions' or the third replica's: either kind can be deleted). (The current version is
 	// not deleted here: the store keeps numbers after a deleted highest one,
 	// as the storetest cases show.)
 	byNumber := map[int]string{}
 	for _, c := range got {
 		byNumber[c.Version] = c.ID
 	}
-	last := len(got)
+	for i, n := range directNums {
+		byNumber[n] = directIDs[i]
+	}
+	last := len(nums)
 	for _, n := range []int{3, 10} {
 		if status, out, err := rs.call(client, n, "DELETE", path+"/"+byNumber[n], nil); err != nil || status != http.StatusNoContent {
 			t.Fatalf("DELETE version %d: %d %s %v", n, status, out, err)

@@ -29,8 +29,9 @@ import (
 // Building under the lock would serialize code generation of one workflow,
 // so the service builds the version before the transaction for the number
 // it expects (guesses) and, inside, keeps that build when the store's number
-// matches, or builds again under the lock when it does not. The guess is
-// only a hint: a wrong one costs a second build, never a wrong number.
+// matches, or renumbers it when it does not (the number is in the IR's
+// metadata.version and in the code's header line only). The guess is only a
+// hint: a wrong one costs two copies, never a wrong number.
 type versionService struct {
 	store edgeflow.Store
 	// catalog loads the organization's node catalog and the templates of
@@ -94,9 +95,14 @@ func (vs *versionService) Submit(ctx context.Context, wf *edgeflow.Workflow, raw
 		built = v
 	}
 	v, err := vs.store.SubmitVersion(ctx, wf.ID, func(n int) (*edgeflow.Version, error) {
-		if built != nil && n == guess {
-			out := *built // a copy: the store may call again after a retry
-			return &out, nil
+		if built != nil {
+			if n == guess {
+				out := *built // a copy: the store may call again after a retry
+				return &out, nil
+			}
+			if out, ok := b.renumber(built, guess, n); ok {
+				return out, nil
+			}
 		}
 		return b.build(n)
 	})
@@ -144,6 +150,29 @@ func (b *versionBuild) build(n int) (*edgeflow.Version, error) {
 		}
 	}
 	return &edgeflow.Version{IR: stored, Code: joinFiles(out), NodeTypes: b.refs, CreatedBy: b.userID}, nil
+}
+
+// renumber returns v, built for number from, as build(to) would return it:
+// the stored IR with metadata.version to (spliced, everything else byte for
+// byte) and the code with its header line for to, which is the only part of
+// the code that depends on the number. It copies the IR and the code once
+// each, far less than generating again; ok is false when either is not
+// found where expected, and the caller builds instead.
+func (b *versionBuild) renumber(v *edgeflow.Version, from, to int) (*edgeflow.Version, bool) {
+	opts := b.opts
+	opts.Version = from
+	code, ok := codegen.Renumber(v.Code, b.a, opts, to)
+	if !ok {
+		return nil, false
+	}
+	stored, ok := withVersion(v.IR, to)
+	if !ok {
+		return nil, false
+	}
+	b.a.Metadata.Version = to
+	out := *v
+	out.IR, out.Code = stored, code
+	return &out, true
 }
 
 // numberGuesses remembers, per workflow, the last number this service

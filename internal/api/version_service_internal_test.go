@@ -2,9 +2,14 @@ package api
 
 import (
 	"hash/maphash"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/ir"
+	"github.com/edgeflow/edgeflow/internal/nodes"
 )
 
 // TestNumberGuesses checks the hints the version service builds with: a new
@@ -68,5 +73,43 @@ func TestNumberGuessesSharedSlot(t *testing.T) {
 	g.done(second.ID, true, 1)
 	if got := g.take(&edgeflow.Workflow{ID: first.ID, CurrentVersionID: "ver_1"}); got != 0 {
 		t.Fatalf("first workflow, forgotten, guessed %d, want none", got)
+	}
+}
+
+// TestRenumberMatchesBuild: a version built for one number and renumbered
+// is byte for byte the version built for the other, whether the stored IR is
+// the document as sent (spliced) or written from the parsed IR (defaults
+// filled in).
+func TestRenumberMatchesBuild(t *testing.T) {
+	sent := `{"metadata":{"name":"Orders","version":1,"createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z"},
+"nodes":[{"id":"start","type":"step","name":"Start","position":{"x":0,"y":0},"version":"1.0.0","provider":"cloudflare","data":{"code":"return {ok: true};"}}],
+"edges":[],"entryNodeId":"start"}`
+	filled := `{"metadata":{"name":"Orders"},"nodes":[{"id":"start","type":"step","name":"Start","data":{"code":"return 1;"}}],
+"edges":[],"entryNodeId":"start"}`
+	for _, raw := range []string{sent, filled} {
+		prepare := func() *versionBuild {
+			a, graph, problems := ir.ValidateGraph([]byte(raw), ir.Options{Nodes: nodes.BuiltinCatalog()})
+			if len(problems) > 0 {
+				t.Fatalf("%+v", problems)
+			}
+			return &versionBuild{raw: []byte(raw), a: a, filled: fillServerMetadata(a, time.Unix(0, 0)),
+				opts: codegen.Options{WorkflowID: "wf_x", DisplayName: "Orders", Graph: graph}}
+		}
+		b := prepare()
+		v3, err := b.build(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := b.renumber(v3, 3, 7)
+		if !ok {
+			t.Fatalf("renumber refused the build of %s", raw)
+		}
+		want, err := prepare().build(7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got.IR) != string(want.IR) || got.Code != want.Code {
+			t.Errorf("renumbered 3 → 7:\nIR %s\nwant %s\ncode header %q", got.IR, want.IR, strings.SplitN(got.Code, "\n", 2)[0])
+		}
 	}
 }
