@@ -204,7 +204,7 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Pattern: "/api/workflows/{workflowId}/versions", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"ir":null}`, MaxBody: MaxIRBodyBytes, Summary: "Validates, compiles and stores an IR as the next version.", Body: versionSubmitRequest{}, Handler: s.handleVersionSubmit,
 			Status: 201, Answer: "The VersionSummary of the new version. The stored IR has its defaults filled in and `metadata.version` set to the version's number.",
-			Errors: []ErrorCase{{400, "invalid_ir", "the IR fails validation; `details` hold one entry per problem: `{path, message, nodeId?, rule}`"}, {409, "conflict", "another version of the workflow is being submitted at the same moment"}, {422, "validation_failed", "also: step code or `triggerCode` that does not parse (`details`: `{path, message, nodeId?, field, line, column}`)"}}, Example: exVersionSubmit},
+			Errors: []ErrorCase{{400, "invalid_ir", "the IR fails validation; `details` hold one entry per problem: `{path, message, nodeId?, rule}`"}, {422, "validation_failed", "also: step code or `triggerCode` that does not parse (`details`: `{path, message, nodeId?, field, line, column}`)"}}, Example: exVersionSubmit},
 		{Method: "GET", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: read, Summary: "One version with its IR and generated code.", Handler: s.handleVersionGet,
 			Status: 200, Answer: "The version: the VersionSummary's fields plus `ir` (with its defaults filled in) and `code` (the generated TypeScript).", Example: exVersionGet},
 		{Method: "PATCH", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: write, Limit: LimitWrite,

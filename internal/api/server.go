@@ -82,6 +82,8 @@ type Server struct {
 	metrics *metrics
 	openAPI []byte // the OpenAPI document (openapi.go)
 
+	versions *versionService // version submission (version_service.go)
+
 	dummy *auth.Dummy // compared against for an unknown email at sign-in
 
 	reads readSummary // successful reads not yet in a summary line (accesslog.go)
@@ -128,6 +130,7 @@ func New(cfg Config) (*Server, error) {
 		lastTouch: map[string]time.Time{},
 		dummy:     auth.NewDummy(cfg.BcryptCost),
 	}
+	s.versions = newVersionService(cfg.Store, cfg.Now, s.orgNodes)
 	s.dummy.Hash() // made now, so that the first unknown email at sign-in costs what later ones do
 	s.routes = s.routeTable()
 	s.metrics = newMetrics(s.routes)

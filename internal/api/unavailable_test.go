@@ -25,7 +25,7 @@ import (
 
 // postgresURL returns EDGEFLOW_TEST_POSTGRES_URL (internal/testenv: without
 // it the test skips, or fails under CI).
-func postgresURL(t *testing.T) string {
+func postgresURL(t testing.TB) string {
 	t.Helper()
 	return testenv.PostgresURL(t)
 }

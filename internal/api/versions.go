@@ -2,11 +2,9 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"net/http"
 	"sort"
 	"strconv"
@@ -15,10 +13,8 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
-	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/ir"
-	"github.com/edgeflow/edgeflow/internal/marketplace"
 	"github.com/edgeflow/edgeflow/internal/nodes"
 )
 
@@ -102,7 +98,7 @@ type versionSubmitRequest struct {
 // a sub_workflow node names a workflow outside the workflow's project.
 func (s *Server) handleVersionSubmit(w http.ResponseWriter, r *http.Request) error {
 	// The body is read once into a pooled buffer and the IR is validated
-	// where it lies; submitVersion copies what it stores.
+	// where it lies; the version service copies what it stores.
 	body, err := readBodyLimit(r, MaxIRBodyBytes)
 	if err != nil {
 		return err
@@ -130,7 +126,7 @@ func (s *Server) handleVersionSubmit(w http.ResponseWriter, r *http.Request) err
 	default:
 		return edgeflow.Invalid("/ir", "ir must be a JSON object")
 	}
-	v, err := s.submitVersion(r.Context(), wf, raw, PrincipalFrom(r).UserID)
+	v, err := s.versions.Submit(r.Context(), wf, raw, PrincipalFrom(r).UserID)
 	if err != nil {
 		if enveloped && notJSON(err) {
 			if derr := decodeBytes(body.Bytes(), &req); derr != nil {
@@ -166,7 +162,7 @@ func (s *Server) handleVersionRevert(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	v, err := s.submitVersion(r.Context(), wf, target.IR, PrincipalFrom(r).UserID)
+	v, err := s.versions.Submit(r.Context(), wf, target.IR, PrincipalFrom(r).UserID)
 	if err != nil {
 		return err
 	}
@@ -244,99 +240,6 @@ func conflictReason(err error) string {
 	return "it is in use"
 }
 
-// maxNumberAttempts bounds how often a submission retries when the store
-// assigned another number than the one its IR and code were built with
-// (another submission won the race, or the highest version was deleted).
-const maxNumberAttempts = 4
-
-// submitVersion validates raw against the organization's node catalog,
-// compiles it and stores it as the workflow's next version, its
-// metadata.version set to the version's number. raw may be a pooled buffer:
-// nothing kept after the call points into it (the stored IR is a copy).
-func (s *Server) submitVersion(ctx context.Context, wf *edgeflow.Workflow, raw []byte, userID string) (*edgeflow.Version, error) {
-	// The organization's installed nodes are read only when the IR has a
-	// node type that is not builtin: most IRs have none, and the read is a
-	// query per submission.
-	catalog := &orgCatalog{load: func() (*nodes.Catalog, []codegen.NodeTemplate, error) {
-		return s.orgNodes(ctx, wf.OrganizationID)
-	}}
-	a, graph, problems := ir.ValidateGraph(raw, ir.Options{Nodes: catalog})
-	if catalog.err != nil {
-		return nil, catalog.err
-	}
-	templates := catalog.templates
-	if a != nil {
-		problems = append(problems, kindProblems(wf, a)...)
-	}
-	if len(problems) > 0 {
-		return nil, invalidIR(problems)
-	}
-	if err := deploysvc.CheckSubWorkflows(ctx, s.Store, wf.ProjectID, deploysvc.SubWorkflowRefs(a)); err != nil {
-		return nil, err
-	}
-	if err := codeSyntaxError(wf.OrganizationID, a, wf.TriggerCode); err != nil {
-		return nil, err
-	}
-	// Submissions to one workflow take turns in this process, so that the
-	// number predicted here is the one the store assigns; the check below
-	// still catches other replicas and numbers freed by deletes.
-	stripe := &submitStripes[stripeOf(wf.ID)]
-	stripe.Lock()
-	defer stripe.Unlock()
-	next := stripe.last[wf.ID] + 1
-	if next == 1 {
-		var err error
-		if next, err = s.nextVersionNumber(ctx, wf.ID); err != nil {
-			return nil, err
-		}
-	}
-	opts := codegen.Options{
-		WorkflowID: wf.ID, DisplayName: wf.Name, TriggerCode: wf.TriggerCode,
-		EnvVars: codegenEnvVars(wf.EnvVars), Templates: templates, Dependencies: wf.Dependencies, Graph: graph,
-	}
-	refs := marketplace.NodeRefs(a)
-	filled := fillServerMetadata(a, s.now())
-	for attempt := 1; ; attempt++ {
-		a.Metadata.Version = next
-		opts.Version = next
-		out, err := codegen.Generate(a, opts)
-		if err != nil {
-			return nil, compileError(a, err)
-		}
-		var stored []byte
-		ok := false
-		if !filled { // else the filled-in IR is stored, not the document as sent
-			stored, ok = withVersion(raw, next)
-		}
-		if !ok {
-			if stored, err = json.Marshal(a); err != nil {
-				return nil, fmt.Errorf("encode IR: %w", err)
-			}
-		}
-		v := &edgeflow.Version{WorkflowID: wf.ID, IR: stored, Code: joinFiles(out), NodeTypes: refs, CreatedBy: userID}
-		if err := s.Store.CreateVersion(ctx, v); err != nil {
-			return nil, err
-		}
-		if stripe.last == nil {
-			stripe.last = map[string]int{}
-		}
-		stripe.last[wf.ID] = v.Number
-		if v.Number == next {
-			return v, nil
-		}
-		// The store numbered it differently: drop it and build the IR and
-		// code again with the number after it, so that metadata.version, the
-		// code's header and the version number always agree.
-		if err := s.Store.DiscardVersion(ctx, wf.ID, v.ID); err != nil {
-			return nil, fmt.Errorf("drop misnumbered version %s: %w", v.ID, err)
-		}
-		if attempt == maxNumberAttempts {
-			return nil, edgeflow.Errorf(edgeflow.EConflict, "versions of this workflow are being submitted concurrently; retry")
-		}
-		next = v.Number + 1
-	}
-}
-
 // orgCatalog is the node catalog of a submission: builtin types are
 // answered from the builtin catalog, and the first other type loads the
 // organization's catalog (and the templates of its installed nodes). A
@@ -371,33 +274,6 @@ func (c *orgCatalog) Lookup(nodeType, version string) (*ir.NodeDefinition, bool)
 
 // Versions implements ir.NodeCatalog.
 func (c *orgCatalog) Versions(nodeType string) []string { return c.of(nodeType).Versions(nodeType) }
-
-// submitStripes serialize version submissions per workflow (by a hash of
-// its id) and remember the last number each workflow got in this process.
-// They are shared by every Server of the process, which is harmless:
-// workflow ids are unique.
-var submitStripes [256]struct {
-	sync.Mutex
-	last map[string]int
-}
-
-func stripeOf(workflowID string) int {
-	h := fnv.New32a()
-	h.Write([]byte(workflowID))
-	return int(h.Sum32() % uint32(len(submitStripes)))
-}
-
-// nextVersionNumber predicts the number the store gives the next version.
-func (s *Server) nextVersionNumber(ctx context.Context, workflowID string) (int, error) {
-	page, err := s.Store.ListVersions(ctx, workflowID, edgeflow.ListOptions{Limit: 1})
-	if err != nil {
-		return 0, err
-	}
-	if len(page.Items) == 0 {
-		return 1, nil
-	}
-	return page.Items[0].Number + 1, nil
-}
 
 // kindProblems refuses an IR whose kind differs from the artifact's: a
 // function's versions are script IRs, a workflow's are not.

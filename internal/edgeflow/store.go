@@ -95,7 +95,21 @@ type Store interface {
 
 	// CreateVersion assigns Number = previous highest + 1 (numbers are never
 	// reused) and makes the version the workflow's current one, atomically.
+	// It is SubmitVersion with a version that does not depend on its number.
 	CreateVersion(ctx context.Context, v *Version) error
+	// SubmitVersion stores the workflow's next version. Inside one write
+	// transaction it takes the next number from the workflow's counter,
+	// holding the workflow row's write lock until the commit, calls build
+	// with that number, stores the version build returns with that number
+	// and a new ID (build's ID, WorkflowID, Number and CreatedAt are
+	// overwritten) and makes it the workflow's current version. Submissions
+	// to one workflow through any number of stores on one database wait for
+	// each other; numbers are contiguous: an error from build or from the
+	// write rolls the number back, so only deleted versions leave gaps.
+	// build runs with the lock held: it must be quick, must not use the
+	// store and may be called again if the store retries. ENotFound for an
+	// unknown workflow.
+	SubmitVersion(ctx context.Context, workflowID string, build func(number int) (*Version, error)) (*Version, error)
 	// FindVersionByID returns the version with its IR and code.
 	FindVersionByID(ctx context.Context, workflowID, id string) (*Version, error)
 	// ListVersions returns summaries (IR and Code empty), highest number first.
@@ -105,10 +119,6 @@ type Store interface {
 	// current version, its active version and any version of an active
 	// deployment.
 	DeleteVersion(ctx context.Context, workflowID, id string) error
-	// DiscardVersion deletes a version a submission has just created and
-	// builds again under another number: like DeleteVersion, except that the
-	// current version may go (the next highest becomes current).
-	DiscardVersion(ctx context.Context, workflowID, id string) error
 
 	// RecordDeployment stores d as the active deployment of (workflow,
 	// connection), marks the previous one replaced and sets the workflow's

@@ -76,6 +76,26 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) edgeflow.Store { return openFresh(t) })
 }
 
+// TestReplicas runs the two-store conformance cases on two stores, each its
+// own connection pool, on one schema: two replicas of the service.
+func TestReplicas(t *testing.T) {
+	t.Parallel()
+	testURL(t)
+	storetest.RunReplicas(t, func(t *testing.T) (edgeflow.Store, edgeflow.Store) {
+		u := freshSchema(t, testURL(t))
+		stores := make([]edgeflow.Store, 2)
+		for i := range stores {
+			s, err := postgres.Open(context.Background(), u, postgres.Options{MaxConns: 8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			stores[i] = s
+		}
+		return stores[0], stores[1]
+	})
+}
+
 // TestConcurrentOpen starts several stores on one empty schema at once, as
 // replicas starting together do: the migrations apply exactly once.
 func TestConcurrentOpen(t *testing.T) {

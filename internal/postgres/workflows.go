@@ -172,21 +172,35 @@ func scanVersionSummary(sc rowScanner, extra ...any) (edgeflow.Version, error) {
 // it and makes it the workflow's current version, in one transaction;
 // ENotFound for an unknown workflow.
 func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
-	if v.ID == "" {
-		v.ID = edgeflow.NewID(edgeflow.PrefixVersion)
-	}
-	v.CreatedAt = s.timestamp()
-	nodeTypes, err := jsonArg(v.NodeTypes)
-	if err != nil {
-		return err
-	}
-	return s.write(ctx, func(tx pgx.Tx) error {
+	_, err := s.SubmitVersion(ctx, v.WorkflowID, func(int) (*edgeflow.Version, error) { return v, nil })
+	return err
+}
+
+// SubmitVersion takes the workflow's next number with UPDATE … RETURNING,
+// which holds the workflow row's lock until the commit (a concurrent
+// submission, from this process or another, waits at its own UPDATE), builds
+// the version for it and stores it, in one transaction.
+func (s *Store) SubmitVersion(ctx context.Context, workflowID string, build func(number int) (*edgeflow.Version, error)) (*edgeflow.Version, error) {
+	id := edgeflow.NewID(edgeflow.PrefixVersion)
+	var out *edgeflow.Version
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		// The counter and the current version move together: one statement,
+		// one round trip.
 		var n int
-		if err := tx.QueryRow(ctx, `UPDATE workflows SET last_version = last_version + 1 WHERE id = $1
-			RETURNING last_version`, v.WorkflowID).Scan(&n); err != nil {
+		if err := tx.QueryRow(ctx, `UPDATE workflows SET last_version = last_version + 1, current_version_id = $1
+			WHERE id = $2 RETURNING last_version`, id, workflowID).Scan(&n); err != nil {
 			return dbErr(err, "workflow", "", "")
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO versions (id, workflow_id, number, ir, code, locked, node_types,
+		v, err := build(n)
+		if err != nil {
+			return err
+		}
+		nodeTypes, err := jsonArg(v.NodeTypes)
+		if err != nil {
+			return err
+		}
+		v.ID, v.WorkflowID, v.Number, v.CreatedAt = id, workflowID, n, s.timestamp()
+		_, err = tx.Exec(ctx, `INSERT INTO versions (id, workflow_id, number, ir, code, locked, node_types,
 			created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 			v.ID, v.WorkflowID, n, rawArg(v.IR), v.Code, v.Locked, nodeTypes, v.CreatedBy, ts(v.CreatedAt))
 		if err != nil {
@@ -197,12 +211,13 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 				return dbErr(err, "version", "", "")
 			}
 		}
-		if _, err := tx.Exec(ctx, `UPDATE workflows SET current_version_id = $1 WHERE id = $2`, v.ID, v.WorkflowID); err != nil {
-			return dbErr(err, "workflow", "", "")
-		}
-		v.Number = n
+		out = v
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // FindVersionByID returns the workflow's version with IR and code, or ENotFound.
@@ -241,18 +256,6 @@ func (s *Store) SetVersionLocked(ctx context.Context, workflowID, id string, loc
 // workflow's current version, its active (deployed) version or the version of
 // an active deployment.
 func (s *Store) DeleteVersion(ctx context.Context, workflowID, id string) error {
-	return s.deleteVersion(ctx, workflowID, id, false)
-}
-
-// DiscardVersion deletes a version a submission has just created and must
-// build again under another number. Unlike DeleteVersion it may delete the
-// current version (the highest remaining one becomes current); a locked or
-// deployed version is still refused.
-func (s *Store) DiscardVersion(ctx context.Context, workflowID, id string) error {
-	return s.deleteVersion(ctx, workflowID, id, true)
-}
-
-func (s *Store) deleteVersion(ctx context.Context, workflowID, id string, allowCurrent bool) error {
 	return s.write(ctx, func(tx pgx.Tx) error {
 		var locked, inUse bool
 		var current, active string
@@ -269,17 +272,11 @@ func (s *Store) deleteVersion(ctx context.Context, workflowID, id string, allowC
 			return edgeflow.Errorf(edgeflow.EConflict, "version is locked")
 		case active == id || inUse:
 			return edgeflow.Errorf(edgeflow.EConflict, "version is deployed")
-		case current == id && !allowCurrent:
+		case current == id:
 			return edgeflow.Errorf(edgeflow.EConflict, "version is the workflow's current version")
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM versions WHERE id = $1`, id); err != nil {
 			return dbErr(err, "version", "", "")
-		}
-		if current == id {
-			_, err := tx.Exec(ctx, `UPDATE workflows SET current_version_id = COALESCE(
-				(SELECT id FROM versions WHERE workflow_id = $1 ORDER BY number DESC LIMIT 1), '') WHERE id = $2`,
-				workflowID, workflowID)
-			return dbErr(err, "workflow", "", "")
 		}
 		return nil
 	})

@@ -61,9 +61,11 @@ func TestCacheWorkflowRows(t *testing.T) {
 	if got := find(); got.Name != "renamed" || got.CurrentVersionID != v.ID {
 		t.Fatalf("after UpdateWorkflow: %+v", got)
 	}
-	must(t, s.DiscardVersion(ctx, wf.ID, v.ID))
-	if got := find(); got.CurrentVersionID == v.ID {
-		t.Fatalf("current version still the deleted %s", v.ID)
+	v2 := &edgeflow.Version{WorkflowID: wf.ID, IR: json.RawMessage(`{}`)}
+	must(t, s.CreateVersion(ctx, v2))
+	must(t, s.DeleteVersion(ctx, wf.ID, v.ID))
+	if got := find(); got.CurrentVersionID != v2.ID {
+		t.Fatalf("current version after a new version and deleting the old one = %q, want %q", got.CurrentVersionID, v2.ID)
 	}
 	if _, err := s.FindWorkflowByID(ctx, w.other.ID, wf.ID); !edgeflow.IsNotFound(err) {
 		t.Fatalf("workflow through another project: %v, want not found", err)

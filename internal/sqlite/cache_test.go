@@ -147,9 +147,6 @@ func TestCacheInvalidation(t *testing.T) {
 		{"create version", func(t *testing.T, s *sqlite.Store, w *cacheWorld) {
 			must(t, s.CreateVersion(context.Background(), &edgeflow.Version{WorkflowID: w.workflows[1].ID}))
 		}},
-		{"delete current version", func(t *testing.T, s *sqlite.Store, w *cacheWorld) {
-			must(t, s.DiscardVersion(context.Background(), w.workflows[0].ID, w.version2.ID))
-		}},
 		{"record deployment", func(t *testing.T, s *sqlite.Store, w *cacheWorld) {
 			must(t, s.RecordDeployment(context.Background(), &edgeflow.Deployment{WorkflowID: w.workflows[0].ID,
 				VersionID: w.version.ID, ConnectionID: "con_1"}))

@@ -27,6 +27,25 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) edgeflow.Store { return openTemp(t) })
 }
 
+// TestReplicas runs the two-store conformance cases on two stores opened on
+// one file.
+func TestReplicas(t *testing.T) {
+	t.Parallel()
+	storetest.RunReplicas(t, func(t *testing.T) (edgeflow.Store, edgeflow.Store) {
+		path := filepath.Join(t.TempDir(), "edgeflow.db")
+		stores := make([]edgeflow.Store, 2)
+		for i := range stores {
+			s, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			stores[i] = s
+		}
+		return stores[0], stores[1]
+	})
+}
+
 // TestTwoStoresOneFile opens the same file from two stores at once (as a
 // server and `edgeflow admin bootstrap` do) and writes from both.
 func TestTwoStoresOneFile(t *testing.T) {

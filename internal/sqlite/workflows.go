@@ -197,33 +197,43 @@ func scanVersionSummary(sc rowScanner, extra ...any) (edgeflow.Version, error) {
 // it and makes it the workflow's current version, in one transaction;
 // ENotFound for an unknown workflow.
 func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
-	if v.ID == "" {
-		v.ID = edgeflow.NewID(edgeflow.PrefixVersion)
-	}
-	v.CreatedAt = s.timestamp()
-	nodeTypes, err := jsonArg(v.NodeTypes)
-	if err != nil {
-		return err
-	}
+	_, err := s.SubmitVersion(ctx, v.WorkflowID, func(int) (*edgeflow.Version, error) { return v, nil })
+	return err
+}
+
+// SubmitVersion takes the workflow's next number inside the write
+// transaction (BEGIN IMMEDIATE: writers, of this process or another, take
+// turns), builds the version for it and stores it before the commit.
+func (s *Store) SubmitVersion(ctx context.Context, workflowID string, build func(number int) (*edgeflow.Version, error)) (*edgeflow.Version, error) {
 	var stmts [len(createVersionSQL)]*sql.Stmt
 	for i, q := range createVersionSQL {
+		var err error
 		if stmts[i], err = s.wstmt(ctx, q); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	// Compressed before the transaction, so that the write lock is not held
-	// for it.
-	ir, code := packText(unsafe.String(unsafe.SliceData(v.IR), len(v.IR))), packText(v.Code)
-	defer ir.release()
-	defer code.release()
+	id := edgeflow.NewID(edgeflow.PrefixVersion)
+	var out *edgeflow.Version
 	// The workflow row changes only its current version: list pages end
 	// their generation, the cached row is patched after the commit.
-	err = s.writeScoped(ctx, scopePages, func(tx *sql.Tx) error {
+	err := s.writeScoped(ctx, scopePages, func(tx *sql.Tx) error {
 		var n int
-		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, v.ID, v.WorkflowID).Scan(&n); err != nil {
+		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, id, workflowID).Scan(&n); err != nil {
 			return dbErr(err, "workflow", "", "")
 		}
-		_, err := tx.StmtContext(ctx, stmts[1]).ExecContext(ctx,
+		v, err := build(n)
+		if err != nil {
+			return err
+		}
+		nodeTypes, err := jsonArg(v.NodeTypes)
+		if err != nil {
+			return err
+		}
+		v.ID, v.WorkflowID, v.Number, v.CreatedAt = id, workflowID, n, s.timestamp()
+		ir, code := packText(unsafe.String(unsafe.SliceData(v.IR), len(v.IR))), packText(v.Code)
+		defer ir.release()
+		defer code.release()
+		_, err = tx.StmtContext(ctx, stmts[1]).ExecContext(ctx,
 			v.ID, v.WorkflowID, n, ir.arg, code.arg, boolArg(v.Locked), nodeTypes, v.CreatedBy, micros(v.CreatedAt))
 		if err != nil {
 			return dbErr(err, "version", "", "workflow")
@@ -236,15 +246,15 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 				}
 			}
 		}
-		v.Number = n
+		out = v
 		return nil
 	})
 	if err != nil {
 		s.cache.invalidate(scopeRows) // whatever happened to the row, do not serve it from the cache
-		return err
+		return nil, err
 	}
-	s.cache.patchRow(v.WorkflowID, v.ID)
-	return nil
+	s.cache.patchRow(workflowID, id)
+	return out, nil
 }
 
 // createVersionSQL are the statements of CreateVersion, prepared once on the
@@ -294,18 +304,6 @@ func (s *Store) SetVersionLocked(ctx context.Context, workflowID, id string, loc
 // workflow's current version, its active (deployed) version or the version of
 // an active deployment.
 func (s *Store) DeleteVersion(ctx context.Context, workflowID, id string) error {
-	return s.deleteVersion(ctx, workflowID, id, false)
-}
-
-// DiscardVersion deletes a version a submission has just created and must
-// build again under another number. Unlike DeleteVersion it may delete the
-// current version (the highest remaining one becomes current); a locked or
-// deployed version is still refused.
-func (s *Store) DiscardVersion(ctx context.Context, workflowID, id string) error {
-	return s.deleteVersion(ctx, workflowID, id, true)
-}
-
-func (s *Store) deleteVersion(ctx context.Context, workflowID, id string, allowCurrent bool) error {
 	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
 		var locked, inUse bool
 		var current, active string
@@ -321,17 +319,11 @@ func (s *Store) deleteVersion(ctx context.Context, workflowID, id string, allowC
 			return edgeflow.Errorf(edgeflow.EConflict, "version is locked")
 		case active == id || inUse:
 			return edgeflow.Errorf(edgeflow.EConflict, "version is deployed")
-		case current == id && !allowCurrent:
+		case current == id:
 			return edgeflow.Errorf(edgeflow.EConflict, "version is the workflow's current version")
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM versions WHERE id = ?`, id); err != nil {
 			return dbErr(err, "version", "", "")
-		}
-		if current == id {
-			_, err := tx.ExecContext(ctx, `UPDATE workflows SET current_version_id = COALESCE(
-				(SELECT id FROM versions WHERE workflow_id = ? ORDER BY number DESC LIMIT 1), '') WHERE id = ?`,
-				workflowID, workflowID)
-			return dbErr(err, "workflow", "", "")
 		}
 		return nil
 	})

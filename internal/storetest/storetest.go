@@ -40,6 +40,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"DeleteWorkflowCascades", testDeleteWorkflowCascades},
 		{"Versions", testVersions},
 		{"VersionNumberingConcurrent", testVersionNumberingConcurrent},
+		{"SubmitVersion", testSubmitVersion},
 		{"DeleteVersionRules", testDeleteVersionRules},
 		{"Deployments", testDeployments},
 		{"DeploymentSecrets", testDeploymentSecrets},
@@ -828,23 +829,19 @@ func testDeleteVersionRules(t *testing.T, s edgeflow.Store) {
 	wantCode(t, "deleted version", err, edgeflow.ENotFound)
 	wantCode(t, "delete again", s.DeleteVersion(ctx, w.ID, v4.ID), edgeflow.ENotFound)
 
-	// DiscardVersion (a submission dropping the version it just made) may
-	// take the current version; the highest remaining one becomes current.
+	// A new version becomes current; the one before it can then go, and no
+	// number is ever given again.
 	v7 := newVersion(t, s, w.ID)
 	if v7.Number != 7 {
 		t.Errorf("number after deletions %d, want 7 (never reused)", v7.Number)
 	}
-	must(t, s.DiscardVersion(ctx, w.ID, v7.ID))
+	wantCode(t, "delete current v7", s.DeleteVersion(ctx, w.ID, v7.ID), edgeflow.EConflict)
+	wantCode(t, "delete via other workflow", s.DeleteVersion(ctx, other.ID, v6.ID), edgeflow.ENotFound)
+	must(t, s.DeleteVersion(ctx, w.ID, v6.ID))
 	wf, err = s.FindWorkflowByID(ctx, tn.project.ID, w.ID)
 	must(t, err)
-	if wf.CurrentVersionID != v6.ID {
-		t.Errorf("after discarding current v7: current %q, want v6 %q", wf.CurrentVersionID, v6.ID)
-	}
-	wantCode(t, "discard locked", s.DiscardVersion(ctx, w.ID, v2.ID), edgeflow.EConflict)
-	wantCode(t, "discard deployed", s.DiscardVersion(ctx, w.ID, v3.ID), edgeflow.EConflict)
-	wantCode(t, "discard via other workflow", s.DiscardVersion(ctx, other.ID, v6.ID), edgeflow.ENotFound)
-	if v8 := newVersion(t, s, w.ID); v8.Number != 8 {
-		t.Errorf("number after a discard %d, want 8 (never reused)", v8.Number)
+	if wf.CurrentVersionID != v7.ID {
+		t.Errorf("after deleting v6: current %q, want v7 %q", wf.CurrentVersionID, v7.ID)
 	}
 	// Unlocked and taken down, the versions can go.
 	must(t, s.SetVersionLocked(ctx, w.ID, v2.ID, false))
