@@ -43,7 +43,7 @@ const accountIDShown = 4
 
 // RedactAccountID is an account id as connection answers show it: "…" and
 // its last four characters, enough to tell accounts apart without handing
-// out the id (SPEC.md: credential values are redacted). An id of four
+// out the id (docs/api.md: credential values are redacted). An id of four
 // characters or fewer is "…" alone; "" stays "", and so does the
 // placeholder "local" of a local connection whose organization's account is
 // not provisioned yet, which is not an account id.

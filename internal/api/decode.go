@@ -28,7 +28,7 @@ const MaxBodyBytes = 1 << 20
 const MaxIRBodyBytes = 8 << 20
 
 // decode reads the JSON body of r into v, which must be a pointer to a struct
-// (or map). It refuses, with the codes of ARCHITECTURE.md §3:
+// (or map). It refuses, with the codes of docs/api.md ("Errors"):
 //   - a content type other than application/json: 400 bad_request;
 //   - a body over MaxBodyBytes: 413 payload_too_large;
 //   - malformed JSON, an empty body, or data after the JSON value: 400 bad_request;

@@ -10,7 +10,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
-// Deploy, deploy-stream and takedown (SPEC.md "Deployments"); the lists are
+// Deploy, deploy-stream and takedown (docs/api.md and docs/deploy.md); the lists are
 // in history.go.
 
 type deployRequest struct {

@@ -21,7 +21,7 @@ const codeUnavailable = edgeflow.EUnavailable
 const unavailableRetryAfter = 5
 
 // statusByCode is the one table mapping error codes to HTTP statuses
-// (ARCHITECTURE.md §3). A code missing here is answered as 500 internal.
+// (docs/api.md, "Errors"). A code missing here is answered as 500 internal.
 var statusByCode = map[string]int{
 	edgeflow.EBadRequest:          http.StatusBadRequest,
 	edgeflow.EInvalidIR:           http.StatusBadRequest,

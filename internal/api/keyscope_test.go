@@ -178,7 +178,7 @@ func TestMoveWorkflowKeepsItsConnections(t *testing.T) {
 	w.must(200, "PATCH", "/api/workflows/"+w.a.workflowID+"/move", move, s)
 }
 
-// API keys and projects (SPEC.md; docs/decisions.md 110, 111): a key belongs
+// API keys and projects (docs/api.md; docs/decisions.md 110, 111): a key belongs
 // to one organization and has a home project. Its workflows (with their
 // versions, deployments and runs), project connections and project variables
 // are its home project's; the projects themselves are the organization's

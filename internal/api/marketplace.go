@@ -14,7 +14,7 @@ import (
 // the write limit.
 
 // MarketplaceChangesPerMinute is the per-user limit of install, update and
-// uninstall requests (SPEC.md leaves it to AwaitStep's 10).
+// uninstall requests (docs/marketplace.md).
 const MarketplaceChangesPerMinute = 10
 
 var (

@@ -37,7 +37,7 @@ func (s *Server) requestCatalog(r *http.Request) (*nodes.Catalog, error) {
 }
 
 // handleNodeList answers the definitions of every node type the
-// organization can use, paginated: the builtins in SPEC.md's order, then its
+// organization can use, paginated: the builtins in docs/nodes.md's order, then its
 // installed marketplace nodes by id.
 func (s *Server) handleNodeList(w http.ResponseWriter, r *http.Request) error {
 	opts, err := parsePage(r)
@@ -54,7 +54,7 @@ func (s *Server) handleNodeList(w http.ResponseWriter, r *http.Request) error {
 }
 
 // nodeListItem is a node definition with its place in GET /nodes: "b" and
-// the builtin's index in SPEC.md's order, or "m" and the marketplace node's
+// the builtin's index in docs/nodes.md's order, or "m" and the marketplace node's
 // id, so the keys sort in the list's order and a cursor (the last key of a
 // page) still places the next page when an installation comes or goes.
 type nodeListItem struct {

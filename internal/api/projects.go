@@ -11,7 +11,7 @@ import (
 var slugPattern = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
 
 // handleProjectList lists the organization's projects, oldest first, for a
-// session and an API key alike (SPEC.md; docs/decisions.md 110).
+// session and an API key alike (docs/api.md; docs/decisions.md 110).
 func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request) error {
 	p := PrincipalFrom(r)
 	opts, err := parsePage(r)
@@ -36,7 +36,7 @@ type projectCreateRequest struct {
 	Description string `json:"description"`
 }
 
-// handleProjectCreate creates a project in the organization (SPEC.md: scope
+// handleProjectCreate creates a project in the organization (docs/api.md: scope
 // write, for a session or an API key; a key that creates one still reaches
 // workflows only in its own project). The slug defaults to one made from the
 // name; a slug taken in the organization is 409.

@@ -10,7 +10,7 @@ import (
 )
 
 // Browsing of a connection's KV namespaces, D1 databases and R2 buckets
-// (SPEC.md "Provider resources"). Every endpoint needs ?connectionId= of a
+// (docs/api.md, "Provider resources"). Every endpoint needs ?connectionId= of a
 // connection of the organization; prefix, cursor and limit are passed
 // through to the provider.
 

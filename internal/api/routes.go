@@ -56,7 +56,7 @@ func (a AuthMode) String() string {
 // the per-IP global limit every request counts against.
 type LimitClass int
 
-// Rate limit classes (SPEC.md, Limits).
+// Rate limit classes (docs/api.md, "Rate limits").
 const (
 	// LimitGlobal: only the per-IP limit (reads).
 	LimitGlobal LimitClass = iota
@@ -223,7 +223,7 @@ func (s *Server) routeTable() []Route {
 		{Method: "GET", Pattern: "/api/ir/schema.json", Auth: AuthNone, Summary: "The JSON Schema (draft 2020-12) of the IR.", Handler: s.handleIRSchema,
 			Status: 200, Answer: "The IR's JSON Schema (draft 2020-12), `application/schema+json`.", Example: exIRSchema},
 		{Method: "GET", Pattern: "/api/nodes", Auth: AuthAny, Scope: read, Summary: "Node definitions: the builtins and the organization's installed marketplace nodes.", Query: []string{"cursor", "limit"}, Handler: s.handleNodeList,
-			Status: 200, Answer: "`{data: [NodeDefinition], nextCursor}`: the builtins in SPEC.md's order, then the organization's installed marketplace nodes by id. A NodeDefinition is `{id, name, description, category, version, configSchema, outputSchema, allowedInFunctions, builtin, ...}`.", Example: exNodeList},
+			Status: 200, Answer: "`{data: [NodeDefinition], nextCursor}`: the builtins in the order of docs/nodes.md, then the organization's installed marketplace nodes by id. A NodeDefinition is `{id, name, description, category, version, configSchema, outputSchema, allowedInFunctions, builtin, ...}`.", Example: exNodeList},
 		{Method: "GET", Pattern: "/api/nodes/templates", Auth: AuthAny, Scope: read, Summary: "Node templates for editors.", Handler: s.handleNodeTemplates,
 			Status: 200, Answer: "An object keyed by node id: `{version, builtin, defaults, required, secretEnvVars}`, what an editor needs to fill in a node's `data`.", Example: exNodeTemplates},
 		{Method: "GET", Pattern: "/api/nodes/{nodeId}", Auth: AuthAny, Scope: read, Summary: "One node definition.", Handler: s.handleNodeGet,

@@ -98,7 +98,7 @@ func TestProjects(t *testing.T) {
 	}
 	checkError(t, w.do("POST", "/api/projects", `{"name":"Billing 2","slug":"billing"}`, s), 409, "conflict", "")
 	checkError(t, w.do("POST", "/api/projects", `{"name":"x","slug":"-bad-"}`, s), 422, "validation_failed", "/slug")
-	// SPEC.md: keys with write manage the organization's projects
+	// docs/api.md: keys with write manage the organization's projects
 	// (keyscope_test.go has the attacks and the details).
 	byKey := w.must(201, "POST", "/api/projects", `{"name":"By key"}`, w.a.keyAll).str(t, "id")
 	checkError(t, w.do("POST", "/api/projects", `{"name":"By reader"}`, w.a.keyRead), 403, "forbidden", "")

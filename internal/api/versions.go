@@ -202,7 +202,7 @@ func (s *Server) handleVersionUpdate(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// handleVersionDelete deletes a version; the current version (SPEC.md's
+// handleVersionDelete deletes a version; the current version (docs/api.md's
 // active version: deployed or not), the deployed one, a version of any
 // active deployment and a locked version are refused with 409.
 func (s *Server) handleVersionDelete(w http.ResponseWriter, r *http.Request) error {

@@ -224,7 +224,7 @@ func TestVersionLockRevertDelete(t *testing.T) {
 	checkError(t, w.do("DELETE", base+v1, "", a.keyAll), 404, "not_found", "")
 }
 
-// TestCurrentVersionCannotBeDeleted: SPEC.md's active version is the
+// TestCurrentVersionCannotBeDeleted: the active version is the
 // workflow's current version (currentVersionId), deployed or not; deleting
 // it is 409 like a deployed or locked one, with a message saying what to do,
 // and nothing is lost. Twin: once a newer version is current, the older one

@@ -7,7 +7,7 @@ package codegen
 // "Authorization: Bearer <token>". When the deploy also binds
 // TriggerSecretBinding (deployConfig.publicTrigger), a request signed with
 // that secret may create an instance, and nothing else. A function's worker
-// stays public (SPEC.md, "Direct invocation of a function").
+// stays public (docs/deploy.md).
 
 // WorkerTokenBinding is the secret binding holding a workflow deployment's
 // token. The generated code reads it; the deploy supplies its value.

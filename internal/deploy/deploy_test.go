@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestMapStatus checks ARCHITECTURE.md's mapping of provider statuses onto
-// run statuses and details, with SPEC.md's paused (decision 117): a waiting
+// TestMapStatus checks the mapping of provider statuses onto run statuses
+// and details (docs/api.md, run statuses), with paused kept (decision 117): a waiting
 // instance is paused only while it waits for an event; in a sleep or a
 // retry back-off it is running. The end-to-end behaviour is in internal/e2e.
 func TestMapStatus(t *testing.T) {
@@ -66,7 +66,7 @@ func TestMapStatus(t *testing.T) {
 	}
 }
 
-// TestStages checks the order of SPEC.md's deploy stages.
+// TestStages checks the order of the deploy stages (docs/deploy.md).
 func TestStages(t *testing.T) {
 	t.Parallel()
 	want := []string{"INITIALIZING", "GENERATING_CODE", "CODE_READY", "DETECTING_BINDINGS", "BINDINGS_READY",

@@ -12,7 +12,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
-// Deploy progress stages of SPEC.md, in order.
+// Deploy progress stages (docs/deploy.md), in order.
 const (
 	StageInitializing      = "INITIALIZING"
 	StageGeneratingCode    = "GENERATING_CODE"

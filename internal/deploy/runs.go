@@ -13,7 +13,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
-// MaxParamsBytes is the largest serialized trigger params (SPEC.md: 100 KB).
+// MaxParamsBytes is the largest serialized trigger params (100 KB; docs/api.md).
 const MaxParamsBytes = 100 * 1024
 
 // TriggerRequest starts a run of a deployed workflow or delivers an event.
@@ -39,7 +39,7 @@ type TriggerResult struct {
 // the instance is created with the run id as its instance id, then the run
 // is recorded as queued. When params hold instanceId, eventType and payload,
 // the event is delivered instead to that waiting run through the deployed
-// worker's fetch handler (SPEC.md), and the result names that run.
+// worker's fetch handler (docs/deploy.md), and the result names that run.
 //
 // Errors: function → bad_request (400); params over 100 KB →
 // payload_too_large; params not an object → validation_failed; not deployed
@@ -337,7 +337,7 @@ func describe(r *edgeflow.Run) string {
 	return r.Status
 }
 
-// Status details kept in Run.StatusDetail (ARCHITECTURE.md §3, Runs;
+// Status details kept in Run.StatusDetail (docs/api.md, run statuses;
 // decision 117).
 const (
 	DetailWaiting  = "waiting"  // paused: waiting for an event

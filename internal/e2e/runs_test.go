@@ -9,7 +9,7 @@ import (
 )
 
 // TestSleepingWorkflow: a run that sleeps is running (detail sleeping) while
-// it sleeps, as SPEC.md keeps paused for an event wait and a manual pause;
+// it sleeps, as docs/api.md keeps paused for an event wait and a manual pause;
 // it is listed among the running runs and completes afterwards.
 func TestSleepingWorkflow(t *testing.T) {
 	t.Parallel()
@@ -77,7 +77,7 @@ func TestWaitForEvent(t *testing.T) {
 }
 
 // TestPauseSleepingRun: a sleeping run is running, so it can be paused as
-// SPEC.md allows for a running run; it is then paused (detail paused), and
+// docs/api.md allows for a running run; it is then paused (detail paused), and
 // once resumed it sleeps on, running again; terminate ends it. (The sleep
 // is long, so no step of the test races its end.)
 func TestPauseSleepingRun(t *testing.T) {

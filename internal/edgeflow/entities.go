@@ -202,7 +202,7 @@ type Deployment struct {
 	SealedTriggerSecret string `json:"-"`
 }
 
-// Run states of SPEC.md.
+// Run states (docs/api.md, run statuses).
 const (
 	RunQueued     = "queued"
 	RunRunning    = "running"

@@ -1,10 +1,10 @@
 // Package ir holds the workflow intermediate representation (IR) that edgeflow
-// stores, validates and compiles: the Go types of SPEC.md's "Workflow IR"
-// section, its parser and its complete validation.
+// stores, validates and compiles: its Go types (docs/ir.md), its parser and
+// its complete validation.
 //
 // The types here are the shared vocabulary of the validator (this package),
 // the compiler (internal/codegen) and the service layer. Field names and JSON
-// tags follow SPEC.md exactly.
+// tags follow docs/ir.md exactly.
 package ir
 
 import (
@@ -69,7 +69,7 @@ type Position struct {
 }
 
 // Edge joins Source to Target. Label is used by container nodes (see the
-// Edge labels table of SPEC.md and the Label* constants).
+// edge labels table of docs/ir.md and the Label* constants).
 type Edge struct {
 	ID     string `json:"id"`
 	Source string `json:"source"`
@@ -107,7 +107,7 @@ const (
 	BackoffExponential = "exponential"
 )
 
-// TriggerConfig is the union of SPEC.md's trigger variants, discriminated by
+// TriggerConfig is the union of docs/ir.md's trigger variants, discriminated by
 // Type. Only the fields of the variant named by Type are meaningful.
 type TriggerConfig struct {
 	Type       string `json:"type"`
@@ -125,7 +125,7 @@ const (
 	TriggerEvent  = "event"
 )
 
-// Builtin node types of SPEC.md.
+// Builtin node types (docs/nodes.md).
 const (
 	TypeStep         = "step"
 	TypeSleep        = "sleep"
@@ -142,7 +142,7 @@ const (
 )
 
 // Duration is a number of seconds or a duration string such as "30 seconds"
-// or "2 hours", as SPEC.md allows for retries.delay and timeout. It keeps the
+// or "2 hours", as docs/ir.md allows for retries.delay and timeout. It keeps the
 // form it was written in so that the IR round-trips unchanged.
 type Duration struct {
 	// Text is the duration string when the value was written as a string.

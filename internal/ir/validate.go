@@ -84,7 +84,7 @@ var (
 )
 
 // Validate parses raw as an artifact IR and checks all of it: the shape
-// (schema.json), SPEC.md's eight rules and the further rules of docs/ir.md.
+// (schema.json), the validation rules of docs/ir.md.
 // It returns every problem found, in a deterministic order, capped at
 // Options.MaxProblems. The IR is nil when raw is not a JSON object of the
 // right shape to be read; it is returned even when there are problems, but

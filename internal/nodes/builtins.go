@@ -29,7 +29,7 @@ func ptr[T any](v T) *T { return &v }
 var identifier = &ir.Validation{Pattern: `^[A-Za-z_$][A-Za-z0-9_$]*$`, MaxLength: ptr(64)}
 
 // Builtins returns the definitions of the twelve builtin node types in the
-// order of SPEC.md. Each call returns fresh values the caller may modify.
+// order of docs/nodes.md. Each call returns fresh values the caller may modify.
 func Builtins() []ir.NodeDefinition {
 	def := func(id, name, desc, cat string, fn bool, cfg map[string]ir.ConfigField, out map[string]ir.OutputField) ir.NodeDefinition {
 		if cfg == nil {

@@ -116,7 +116,7 @@ func (c *Catalog) Get(nodeType string) (ir.NodeDefinition, bool) {
 }
 
 // List returns the newest definition of every node type: the builtins in the
-// order of SPEC.md, then marketplace nodes by id (GET /api/nodes).
+// order of docs/nodes.md, then marketplace nodes by id (GET /api/nodes).
 func (c *Catalog) List() []ir.NodeDefinition {
 	out := make([]ir.NodeDefinition, 0, len(c.order))
 	for _, id := range c.order {

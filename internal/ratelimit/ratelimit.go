@@ -26,7 +26,7 @@ type Limits struct {
 	Off    bool
 }
 
-// Defaults are the limits of SPEC.md.
+// Defaults are the limits docs/api.md ("Rate limits") documents.
 func Defaults() Limits { return Limits{Global: 200, Write: 30, Deploy: 10, Verify: 10} }
 
 // Parse reads "global=200,write=30,deploy=10,verify=10" (any subset; the

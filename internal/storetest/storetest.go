@@ -811,7 +811,7 @@ func testDeleteVersionRules(t *testing.T, s edgeflow.Store) {
 	wantCode(t, "delete version of active deployment", s.DeleteVersion(ctx, w.ID, v1.ID), edgeflow.EConflict)
 	wantCode(t, "delete via other workflow", s.DeleteVersion(ctx, other.ID, v4.ID), edgeflow.ENotFound)
 
-	// The current version (SPEC.md's active version), deployed or not.
+	// The current version (the active version of docs/api.md), deployed or not.
 	wantCode(t, "delete current version", s.DeleteVersion(ctx, w.ID, v5.ID), edgeflow.EConflict)
 	if _, err := s.FindVersionByID(ctx, w.ID, v5.ID); err != nil {
 		t.Fatalf("refused delete lost the current version: %v", err)
