@@ -126,10 +126,13 @@ func TestRouteExamplesLive(t *testing.T) {
 	// Run control on a run that is still going.
 	long, _ := s.workflow("Long", "workflow", chain("Long",
 		step("load", "await new Promise((resolve) => setTimeout(resolve, 1500)); return { id: 'A-1001', total: 42 };"),
-		busy("second", 1500), step("last", "return 1;")))
+		step("second", "await new Promise((resolve) => setTimeout(resolve, 5000)); return 2;"),
+		step("last", "await new Promise((resolve) => setTimeout(resolve, 10000)); return 1;")))
 	s.deploy(long)
 	id := s.trigger(long, map[string]any{"orderId": "A-1001"})
-	s.waitStatus(long, id, "running", 30*time.Second)
+	// Pause while the second step runs, so that the first step, which the
+	// examples show, has finished whatever the machine's speed.
+	s.waitRun(long, id, 30*time.Second, "first step finished", func(r run) bool { return len(r.Steps) > 0 && r.Steps[0].End != nil })
 	control := map[string]string{ex["workflow"]: long, ex["run"]: id}
 	replay("POST /api/workflows/{workflowId}/runs/{runId}/pause", control)
 	s.waitRun(long, id, 30*time.Second, "manually paused", func(r run) bool { return r.Status == "paused" && r.StatusDetail == "paused" })

@@ -395,6 +395,10 @@ type run struct {
 	CreatedAt    time.Time       `json:"createdAt"`
 	StartedAt    *time.Time      `json:"startedAt"`
 	EndedAt      *time.Time      `json:"endedAt"`
+	Steps        []struct {
+		Name string  `json:"name"`
+		End  *string `json:"end"`
+	} `json:"steps"`
 }
 
 func (s *server) run(workflowID, runID string) run {

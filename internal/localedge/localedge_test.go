@@ -114,12 +114,8 @@ func TestStartErrors(t *testing.T) {
 	// an edge directory whose npm dependencies were never installed
 	bare := t.TempDir()
 	copyFile(t, script, filepath.Join(bare, "server.mjs"))
-	if err := os.MkdirAll(filepath.Join(bare, "src"), 0o755); err != nil {
+	if err := os.CopyFS(filepath.Join(bare, "src"), os.DirFS(filepath.Join(filepath.Dir(script), "src"))); err != nil {
 		t.Fatal(err)
-	}
-	srcs, _ := filepath.Glob(filepath.Join(filepath.Dir(script), "src", "*"))
-	for _, s := range srcs {
-		copyFile(t, s, filepath.Join(bare, "src", filepath.Base(s)))
 	}
 
 	busy := t.TempDir()
