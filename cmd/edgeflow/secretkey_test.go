@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,7 +12,6 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/testenv"
-	"github.com/jackc/pgx/v5"
 )
 
 // lockedBuffer collects a command's output while it runs.
@@ -90,47 +87,11 @@ func TestServeRefusesAnotherSecretKey(t *testing.T) {
 		testServeRefusesAnotherSecretKey(t, func() []string { return []string{"--data-dir", dataDir} })
 	})
 	t.Run("postgres", func(t *testing.T) {
-		base := testenv.PostgresURL(t)
-		u := schemaURL(t, base)
+		u := testenv.PostgresSchema(t)
 		testServeRefusesAnotherSecretKey(t, func() []string {
 			return []string{"--data-dir", filepath.Join(t.TempDir(), "replica"), "--database-url", u}
 		})
 	})
-}
-
-// schemaURL creates an empty schema, dropped when the test ends, and
-// returns base with its search_path set to it.
-func schemaURL(t *testing.T, base string) string {
-	t.Helper()
-	ctx := context.Background()
-	name := fmt.Sprintf("edgeflow_test_key_%d", time.Now().UnixNano())
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+name+" CASCADE"); err != nil {
-			t.Error(err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", name)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 func testServeRefusesAnotherSecretKey(t *testing.T, store func() []string) {

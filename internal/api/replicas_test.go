@@ -25,44 +25,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/testenv"
-	"github.com/jackc/pgx/v5"
 )
-
-// postgresSchema creates an empty schema, dropped when the test ends, and
-// returns the URL of the database with its search_path set to it.
-func postgresSchema(tb testing.TB) string {
-	tb.Helper()
-	base := postgresURL(tb)
-	ctx := context.Background()
-	name := "edgeflow_api_test_" + strings.TrimPrefix(edgeflow.NewID("x"), "x_")
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			tb.Error(err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+name+" CASCADE"); err != nil {
-			tb.Error(err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", name)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
 
 // replicas are n API servers, each with its own store (connection pool) on
 // one PostgreSQL schema and the same secret key, as replicas behind a proxy
@@ -78,7 +41,7 @@ type replicas struct {
 func startReplicas(tb testing.TB, n int) *replicas {
 	tb.Helper()
 	ctx := context.Background()
-	dsn := postgresSchema(tb)
+	dsn := testenv.PostgresSchema(tb)
 	sealer, err := secret.New(bytes.Repeat([]byte{1}, secret.KeySize))
 	if err != nil {
 		tb.Fatal(err)

@@ -14,53 +14,22 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/api"
-	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/postgres"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/testenv"
-	"github.com/jackc/pgx/v5"
 	"golang.org/x/crypto/bcrypt"
 )
 
-// postgresURL returns EDGEFLOW_TEST_POSTGRES_URL (internal/testenv: without
-// it the test skips, or fails under CI).
-func postgresURL(t testing.TB) string {
+// pgSchema is a fresh schema's URL (testenv.PostgresSchema) with a
+// connect_timeout of 1 s.
+func pgSchema(t *testing.T) *url.URL {
 	t.Helper()
-	return testenv.PostgresURL(t)
-}
-
-// pgSchema creates an empty schema (dropped at the end) and returns base
-// with its search_path set to it and a connect_timeout of 1 s.
-func pgSchema(t *testing.T, base string) (schemaURL *url.URL) {
-	t.Helper()
-	ctx := context.Background()
-	name := "edgeflow_test_" + strings.TrimPrefix(edgeflow.NewID("x"), "x_")
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+name+" CASCADE"); err != nil {
-			t.Error(err)
-		}
-	})
-	u, err := url.Parse(base)
+	u, err := url.Parse(testenv.PostgresSchema(t))
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		t.Fatalf("EDGEFLOW_TEST_POSTGRES_URL must be a postgres:// URL here: %v", err)
 	}
 	q := u.Query()
-	q.Set("search_path", name)
 	q.Set("connect_timeout", "1")
 	u.RawQuery = q.Encode()
 	return u
@@ -158,7 +127,7 @@ func (p *cutProxy) restore(t *testing.T, hang bool) {
 // before is lost.
 func TestDatabaseUnreachable(t *testing.T) {
 	t.Parallel()
-	u := pgSchema(t, postgresURL(t))
+	u := pgSchema(t)
 	proxy := newCutProxy(t, u.Host)
 	u.Host = proxy.addr
 	ctx := context.Background()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/postgres"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/puddle/v2"
@@ -59,7 +60,7 @@ func TestUnreachableRealErrors(t *testing.T) {
 		t.Fatalf("open of a refusing address: %v, want unreachable", err)
 	}
 
-	s, err := postgres.Open(context.Background(), freshSchema(t, testURL(t)), postgres.Options{MaxConns: 2})
+	s, err := postgres.Open(context.Background(), testenv.PostgresSchema(t), postgres.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

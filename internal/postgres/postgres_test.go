@@ -3,8 +3,6 @@ package postgres_test
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strings"
 	"sync"
 	"testing"
 
@@ -12,7 +10,6 @@ import (
 	"github.com/edgeflow/edgeflow/internal/postgres"
 	"github.com/edgeflow/edgeflow/internal/storetest"
 	"github.com/edgeflow/edgeflow/internal/testenv"
-	"github.com/jackc/pgx/v5"
 )
 
 // testURL returns EDGEFLOW_TEST_POSTGRES_URL; without it the test skips, or
@@ -22,47 +19,9 @@ func testURL(t testing.TB) string {
 	return testenv.PostgresURL(t)
 }
 
-// freshSchema creates an empty schema, dropped when the test ends, and
-// returns base with its search_path set to it.
-func freshSchema(t testing.TB, base string) string {
-	t.Helper()
-	ctx := context.Background()
-	name := "edgeflow_test_" + strings.TrimPrefix(edgeflow.NewID("x"), "x_")
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+name+" CASCADE"); err != nil {
-			t.Error(err)
-		}
-	})
-	if strings.HasPrefix(base, "postgres://") || strings.HasPrefix(base, "postgresql://") {
-		u, err := url.Parse(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", name)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	return base + " search_path=" + name
-}
-
 func openFresh(t testing.TB) *postgres.Store {
 	t.Helper()
-	s, err := postgres.Open(context.Background(), freshSchema(t, testURL(t)), postgres.Options{MaxConns: 4})
+	s, err := postgres.Open(context.Background(), testenv.PostgresSchema(t), postgres.Options{MaxConns: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +41,7 @@ func TestReplicas(t *testing.T) {
 	t.Parallel()
 	testURL(t)
 	storetest.RunReplicas(t, func(t *testing.T) (edgeflow.Store, edgeflow.Store) {
-		u := freshSchema(t, testURL(t))
+		u := testenv.PostgresSchema(t)
 		stores := make([]edgeflow.Store, 2)
 		for i := range stores {
 			s, err := postgres.Open(context.Background(), u, postgres.Options{MaxConns: 8})
@@ -100,7 +59,7 @@ func TestReplicas(t *testing.T) {
 // replicas starting together do: the migrations apply exactly once.
 func TestConcurrentOpen(t *testing.T) {
 	t.Parallel()
-	u := freshSchema(t, testURL(t))
+	u := testenv.PostgresSchema(t)
 	ctx := context.Background()
 	stores := make([]*postgres.Store, 4)
 	errs := make([]error, len(stores))

@@ -6,11 +6,18 @@
 package testenv
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Strict reports whether a missing requirement fails the test rather than skips it.
@@ -91,4 +98,46 @@ func BenchIR(t testing.TB, name string) []byte {
 		t.Fatalf("benchmark input missing: %v", err)
 	}
 	return b
+}
+
+// PostgresSchema creates an empty schema in the database of PostgresURL (ending the test as PostgresURL does when
+// there is none), drops it when the test ends, and returns the URL with its search_path set to it: a fresh database
+// for one test, which several stores (replicas) may open at once.
+func PostgresSchema(t testing.TB) string {
+	t.Helper()
+	base := PostgresURL(t)
+	ctx := context.Background()
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	name := "edgeflow_test_" + hex.EncodeToString(b[:])
+	exec := func(sql string) error {
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(ctx)
+		_, err = conn.Exec(ctx, sql)
+		return err
+	}
+	if err := exec("CREATE SCHEMA " + name); err != nil {
+		t.Fatalf("create a test schema: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := exec("DROP SCHEMA " + name + " CASCADE"); err != nil {
+			t.Errorf("drop test schema %s: %v", name, err)
+		}
+	})
+	if !strings.HasPrefix(base, "postgres://") && !strings.HasPrefix(base, "postgresql://") {
+		return base + " search_path=" + name // keyword/value form
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", name)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
