@@ -26,6 +26,7 @@ import (
 // several replicas: one `edgeflow edge` process and two `edgeflow serve
 // --edge-url` processes (built from cmd/edgeflow) on one PostgreSQL with
 // the same secret key.
+//   - serve with a token the edge refuses exits 1 before it listens.
 //   - A workflow deployed through one replica runs through the other:
 //     trigger, the event it waits for and its result all go through the
 //     second replica.
@@ -64,6 +65,21 @@ func TestReplicasShareOneEdge(t *testing.T) {
 		p.url = p.waitLine(t, "edgeflow listening on ", 60*time.Second)
 		return p
 	}
+	// A token the edge refuses stops serve before it listens.
+	wrong := filepath.Join(t.TempDir(), "wrong-token")
+	if err := os.WriteFile(wrong, []byte("not-the-edge-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refused := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", filepath.Join(t.TempDir(), "refused"),
+		"--database-url", dbURL, "--edge-url", edgeURL, "--edge-token-file", wrong)
+	refused.Env = env
+	out, err := refused.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "--edge-url") ||
+		!strings.Contains(string(out), "refused the token") || strings.Contains(string(out), "listening on") ||
+		strings.Contains(string(out), "not-the-edge-token") {
+		t.Fatalf("serve with a token the edge refuses: %v\n%s", err, out)
+	}
+
 	ra, rb := replica("a"), replica("b")
 	hc := &http.Client{Timeout: 2 * time.Minute}
 	a := &server{t: t, url: ra.url, http: hc}

@@ -37,7 +37,7 @@ func ParseBaseURL(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("not a URL: %v", err)
+		return "", fmt.Errorf("must be http://HOST:PORT: %v", err)
 	case u.Scheme != "http" && u.Scheme != "https":
 		return "", fmt.Errorf("must start with http:// or https:// (got %q)", raw)
 	case u.Host == "" || u.Hostname() == "":
