@@ -42,15 +42,8 @@ func TestReplicasShareOneEdge(t *testing.T) {
 		t.Skip("builds the binary and starts three processes")
 	}
 	dbURL := replicaSchema(t, testenv.PostgresURL(t))
-	bin := filepath.Join(t.TempDir(), "edgeflow")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/edgeflow").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	script, _ := edgeScript()
-	key := hex.EncodeToString(testSecretKey)
-	env := append(os.Environ(), "EDGEFLOW_EDGE_DIR="+filepath.Dir(script), "EDGEFLOW_SECRET_KEY="+key,
-		"EDGEFLOW_RATE_LIMITS=off", "EDGEFLOW_DATABASE_URL=", "EDGEFLOW_EDGE_TOKEN=", "EDGEFLOW_EDGE_URL=", "EDGEFLOW_EDGE_TOKEN_FILE=",
-		"EDGEFLOW_DATA_DIR=", "EDGEFLOW_NO_EDGE=")
+	bin := buildEdgeflow(t)
+	env := procEnv()
 
 	edgeData := t.TempDir()
 	edge := startProc(t, bin, env, "edge", "--addr", "127.0.0.1:0", "--data-dir", edgeData)
@@ -147,6 +140,83 @@ func TestReplicasShareOneEdge(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+var built struct {
+	once sync.Once
+	bin  string
+	err  error
+	out  []byte
+}
+
+// buildEdgeflow builds cmd/edgeflow once per test binary.
+func buildEdgeflow(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		built.bin = filepath.Join(shared.dataDir, "edgeflow-bin")
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, "../../cmd/edgeflow").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
+	}
+	return built.bin
+}
+
+// procEnv is the environment of the edgeflow processes of a test: the
+// repository's edge, the e2e secret key, no rate limits, and none of the
+// caller's edgeflow settings.
+func procEnv() []string {
+	script, _ := edgeScript()
+	return append(os.Environ(), "EDGEFLOW_EDGE_DIR="+filepath.Dir(script), "EDGEFLOW_SECRET_KEY="+hex.EncodeToString(testSecretKey),
+		"EDGEFLOW_RATE_LIMITS=off", "EDGEFLOW_DATABASE_URL=", "EDGEFLOW_EDGE_TOKEN=", "EDGEFLOW_EDGE_URL=", "EDGEFLOW_EDGE_TOKEN_FILE=",
+		"EDGEFLOW_DATA_DIR=", "EDGEFLOW_NO_EDGE=", "EDGEFLOW_EDGE_ADDR=")
+}
+
+// TestEdgeCommandBehindProxy: `edgeflow edge` on an address that is not
+// loopback serves the edge through its proxy: /healthz, the API with the
+// token from the printed token file (and 401 without), then exit 0 on
+// SIGTERM.
+func TestEdgeCommandBehindProxy(t *testing.T) {
+	requireEdge(t)
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildEdgeflow(t)
+	// 127.0.0.2 is on loopback (nothing is exposed) but is not the edge's
+	// own 127.0.0.1, so it takes the proxy.
+	p := startProc(t, bin, procEnv(), "edge", "--addr", "127.0.0.2:0", "--data-dir", t.TempDir())
+	base := p.waitLine(t, "edgeflow edge listening on ", 90*time.Second)
+	tokenFile := p.waitLine(t, "token file: ", 10*time.Second)
+	if !strings.HasPrefix(base, "http://127.0.0.2:") {
+		t.Fatalf("the edge says it listens on %s, want 127.0.0.2", base)
+	}
+	raw, err := os.ReadFile(tokenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path, token string) int {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if code := get("/healthz", ""); code != 200 {
+		t.Fatalf("/healthz through the proxy: %d", code)
+	}
+	if code := get("/client/v4/accounts", strings.TrimSpace(string(raw))); code != 200 {
+		t.Fatalf("/client/v4/accounts with the token: %d", code)
+	}
+	if code := get("/client/v4/accounts", "wrong"); code != 401 {
+		t.Fatalf("/client/v4/accounts with a wrong token: %d", code)
+	}
+	p.stop(t)
 }
 
 // listed finds run id in a run list of the server (the first page).
