@@ -194,3 +194,75 @@ func testRunClaims(t *testing.T, s edgeflow.Store) {
 	slices.Sort(want)
 	diff(t, "runs claimed by concurrent claimers", got, want)
 }
+
+// testRunClaimsAcrossReplicas: refreshers of two replicas claiming at once
+// never get the same run, and together get every due run; a write through
+// one replica is seen by the other's compare-and-set.
+func testRunClaimsAcrossReplicas(t *testing.T, a, b edgeflow.Store) {
+	ctx := t.Context()
+	tn := newTenant(t, a)
+	w := newWorkflow(t, a, tn.project.ID, "w")
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	due := now.Add(-time.Second)
+	var want []string
+	for range 60 {
+		r := &edgeflow.Run{WorkflowID: w.ID, Status: edgeflow.RunRunning, NextRefreshAt: &due}
+		must(t, a.CreateRun(ctx, r))
+		want = append(want, r.ID)
+	}
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		s := []edgeflow.Store{a, b}[i%2]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				got, err := s.ClaimRunsForRefresh(ctx, now, now.Add(time.Minute), 4)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(got) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, r := range got {
+					seen[r.ID]++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	var got []string
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("run %s claimed %d times", id, n)
+		}
+		got = append(got, id)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	diff(t, "runs claimed through both replicas", got, want)
+
+	// A refresh through b that read the run before a write through a loses.
+	stale, err := b.FindRunByID(ctx, w.ID, want[0])
+	must(t, err)
+	fresh, err := a.FindRunByID(ctx, w.ID, want[0])
+	must(t, err)
+	fresh.Status, fresh.StatusDetail = edgeflow.RunQueued, ""
+	must(t, a.UpdateRun(ctx, fresh))
+	stale.Status, stale.StatusDetail = edgeflow.RunPaused, "paused"
+	ok, err := b.UpdateRunIfUnchanged(ctx, stale)
+	must(t, err)
+	if ok {
+		t.Fatal("a stale write through the other replica succeeded")
+	}
+	cur, err := b.FindRunByID(ctx, w.ID, want[0])
+	must(t, err)
+	if cur.Status != edgeflow.RunQueued || cur.StateVersion != fresh.StateVersion {
+		t.Fatalf("stored %s at version %d, want queued at %d", cur.Status, cur.StateVersion, fresh.StateVersion)
+	}
+}
