@@ -145,6 +145,9 @@ func edgeMain(ctx context.Context, cfg edgeConfig, logger *slog.Logger, stdout i
 	}
 	edge, err := localedge.Start(ctx, opts)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped (SIGINT, SIGTERM) before the edge was ready
+		}
 		return err
 	}
 	defer edge.Close()
