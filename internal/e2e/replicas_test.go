@@ -172,10 +172,11 @@ func procEnv() []string {
 		"EDGEFLOW_DATA_DIR=", "EDGEFLOW_NO_EDGE=", "EDGEFLOW_EDGE_ADDR=")
 }
 
-// TestEdgeCommandBehindProxy: `edgeflow edge` on an address that is not
-// loopback serves the edge through its proxy: /healthz, the API with the
-// token from the printed token file (and 401 without), then exit 0 on
-// SIGTERM.
+// TestEdgeCommandBehindProxy: `edgeflow edge` on an address other than the
+// edge's own 127.0.0.1 serves the edge through its proxy: /healthz, the API
+// with the token from the printed token file (and 401 with another); a
+// second edge on the same data dir exits 1 saying why; SIGTERM ends the
+// first with exit 0.
 func TestEdgeCommandBehindProxy(t *testing.T) {
 	requireEdge(t)
 	if testing.Short() {
@@ -184,7 +185,8 @@ func TestEdgeCommandBehindProxy(t *testing.T) {
 	bin := buildEdgeflow(t)
 	// 127.0.0.2 is on loopback (nothing is exposed) but is not the edge's
 	// own 127.0.0.1, so it takes the proxy.
-	p := startProc(t, bin, procEnv(), "edge", "--addr", "127.0.0.2:0", "--data-dir", t.TempDir())
+	dataDir := t.TempDir()
+	p := startProc(t, bin, procEnv(), "edge", "--addr", "127.0.0.2:0", "--data-dir", dataDir)
 	base := p.waitLine(t, "edgeflow edge listening on ", 90*time.Second)
 	tokenFile := p.waitLine(t, "token file: ", 10*time.Second)
 	if !strings.HasPrefix(base, "http://127.0.0.2:") {
@@ -215,6 +217,13 @@ func TestEdgeCommandBehindProxy(t *testing.T) {
 	}
 	if code := get("/client/v4/accounts", "wrong"); code != 401 {
 		t.Fatalf("/client/v4/accounts with a wrong token: %d", code)
+	}
+	// A second edge on the same data dir exits 1 saying why.
+	second := exec.Command(bin, "edge", "--addr", "127.0.0.1:0", "--data-dir", dataDir)
+	second.Env = procEnv()
+	out, err := second.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "in use by another edge") {
+		t.Fatalf("a second edge on the data dir: %v\n%s", err, out)
 	}
 	p.stop(t)
 }
