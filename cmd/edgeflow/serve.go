@@ -89,13 +89,17 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge] [--secure-cookies] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
 		fs.PrintDefaults()
 	}
 	var sf storeFlags
 	sf.register(fs)
 	addr := fs.String("addr", envOr("EDGEFLOW_ADDR", "127.0.0.1:8080"), "listen address (env EDGEFLOW_ADDR)")
 	noEdge := fs.Bool("no-edge", envBool("EDGEFLOW_NO_EDGE"), "do not start the local edge (env EDGEFLOW_NO_EDGE=1)")
+	edgeURL := fs.String("edge-url", os.Getenv("EDGEFLOW_EDGE_URL"),
+		"base URL (http://HOST:PORT) of a shared local edge run by `edgeflow edge`; serve then starts no edge of its own (env EDGEFLOW_EDGE_URL)")
+	edgeTokenFile := fs.String("edge-token-file", os.Getenv("EDGEFLOW_EDGE_TOKEN_FILE"),
+		"file holding the shared edge's token (the token file `edgeflow edge` prints); else the token is read from env EDGEFLOW_EDGE_TOKEN (env EDGEFLOW_EDGE_TOKEN_FILE)")
 	secureCookies := fs.Bool("secure-cookies", envBool("EDGEFLOW_SECURE_COOKIES"),
 		"mark the session cookie Secure, for a server behind HTTPS (env EDGEFLOW_SECURE_COOKIES=1)")
 	limitsText := fs.String("rate-limits", os.Getenv("EDGEFLOW_RATE_LIMITS"),
@@ -145,8 +149,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "edgeflow serve: --allow-hosts: %v\n", err)
 		return 2
 	}
+	var remote *localedge.Remote
+	if *edgeURL != "" {
+		if remote, err = remoteEdge(*edgeURL, *edgeTokenFile, *noEdge); err != nil {
+			fmt.Fprintf(stderr, "edgeflow serve: %v\n", err)
+			return 2
+		}
+	} else if *edgeTokenFile != "" {
+		fmt.Fprintln(stderr, "edgeflow serve: --edge-token-file needs --edge-url")
+		return 2
+	}
 	tuneGC()
-	cfg := serveConfig{store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
+	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
 		accessLog: accessLog}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
@@ -173,6 +187,8 @@ type serveConfig struct {
 	store  storeFlags
 	addr   string
 	noEdge bool
+	// remoteEdge is the shared edge of --edge-url; serve then starts none.
+	remoteEdge *localedge.Remote
 	// secureCookies marks the session cookie Secure (HTTPS in front).
 	secureCookies bool
 	limits        ratelimit.Limits
@@ -211,11 +227,18 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		return err
 	}
 
-	var edge *localedge.Edge
-	if !cfg.noEdge {
-		edge = startLocalEdge(ctx, localedge.Options{DataDir: filepath.Join(cfg.store.dataDir, "edge"), AllowHosts: cfg.allowHosts, SecretKey: key}, logger)
-		if edge != nil {
-			defer edge.Close()
+	var edge deploy.LocalEdge
+	switch {
+	case cfg.remoteEdge != nil:
+		if err := checkRemoteEdge(ctx, cfg.remoteEdge, logger); err != nil {
+			return err
+		}
+		edge = cfg.remoteEdge
+	case !cfg.noEdge:
+		child := startLocalEdge(ctx, localedge.Options{DataDir: filepath.Join(cfg.store.dataDir, edgeDirName), AllowHosts: cfg.allowHosts, SecretKey: key}, logger)
+		if child != nil {
+			defer child.Close()
+			edge = child
 		}
 	}
 	if ctx.Err() != nil {
@@ -277,7 +300,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	url := "http://" + ln.Addr().String()
-	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "localEdge", edge != nil,
+	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "localEdge", edge != nil, "sharedEdge", cfg.remoteEdge != nil,
 		"accessLog", cfg.accessLog.String())
 	fmt.Fprintf(stdout, "edgeflow listening on %s\n", url)
 
@@ -296,6 +319,50 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
+	}
+	return nil
+}
+
+// remoteEdge checks --edge-url and finds the shared edge's token:
+// --edge-token-file, else EDGEFLOW_EDGE_TOKEN.
+func remoteEdge(rawURL, tokenFile string, noEdge bool) (*localedge.Remote, error) {
+	if noEdge {
+		return nil, errors.New("--edge-url and --no-edge exclude each other")
+	}
+	if _, err := localedge.ParseBaseURL(rawURL); err != nil {
+		return nil, fmt.Errorf("--edge-url %w", err)
+	}
+	token := os.Getenv("EDGEFLOW_EDGE_TOKEN")
+	if tokenFile != "" {
+		raw, err := os.ReadFile(tokenFile)
+		if err != nil {
+			return nil, fmt.Errorf("--edge-token-file: %w", err)
+		}
+		if token = strings.TrimSpace(string(raw)); token == "" {
+			return nil, fmt.Errorf("--edge-token-file: %s is empty", tokenFile)
+		}
+	}
+	if strings.TrimSpace(token) == "" {
+		return nil, errors.New("--edge-url needs the edge's token: --edge-token-file FILE (the token file `edgeflow edge` prints) or EDGEFLOW_EDGE_TOKEN")
+	}
+	return localedge.NewRemote(rawURL, token)
+}
+
+// checkRemoteEdge asks the shared edge once at start: a token it refuses
+// stops serve (every deploy would fail); an edge that cannot be reached
+// does not, since it may start later, and /readyz answers 503 naming the
+// edge until it answers.
+func checkRemoteEdge(ctx context.Context, edge *localedge.Remote, logger *slog.Logger) error {
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	err := edge.Check(cctx)
+	switch {
+	case err == nil:
+		logger.Info("using the shared local edge", "url", edge.BaseURL(), "account", edge.AccountID())
+	case errors.Is(err, localedge.ErrUnauthorized):
+		return fmt.Errorf("--edge-url: %w", err)
+	default:
+		logger.Warn("the shared local edge does not answer yet; /readyz reports it down until it does", "url", edge.BaseURL(), "error", err.Error())
 	}
 	return nil
 }

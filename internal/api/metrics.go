@@ -138,7 +138,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) error {
 	}
 	help(b, "edgeflow_http_requests_in_flight", "gauge", "HTTP requests being answered.")
 	fmt.Fprintf(b, "edgeflow_http_requests_in_flight %d\n", m.inFlight.Load())
-	help(b, "edgeflow_local_edge_up", "gauge", "1 when the server runs a local edge, else 0.")
+	help(b, "edgeflow_local_edge_up", "gauge", "1 when the server has a local edge (its own, or a shared one by --edge-url), else 0.")
 	up := 0
 	if s.LocalEdge != nil {
 		up = 1

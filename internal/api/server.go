@@ -17,7 +17,6 @@ import (
 	"github.com/edgeflow/edgeflow/internal/auth"
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
-	"github.com/edgeflow/edgeflow/internal/localedge"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
@@ -40,9 +39,11 @@ type Config struct {
 	// RateCounter counts rate-limited requests; nil means in memory. Pass the
 	// Store when several replicas share PostgreSQL.
 	RateCounter ratelimit.Counter
-	// LocalEdge is the embedded local edge, nil when it is not running
-	// (--no-edge, or Node or its packages are missing).
-	LocalEdge *localedge.Edge
+	// LocalEdge is the local edge: the one serve runs as a child
+	// (*localedge.Edge) or a shared one it was pointed at with --edge-url
+	// (*localedge.Remote); nil when there is none (--no-edge, or Node or its
+	// packages are missing).
+	LocalEdge deploysvc.LocalEdge
 	// CacheDir holds the npm dependencies of workflows, installed at
 	// deploy (content-addressed); empty means the user's cache directory.
 	CacheDir string

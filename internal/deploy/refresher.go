@@ -17,7 +17,16 @@ type RefresherOptions struct {
 	// DiscoverInterval is how often cron discovery (DiscoverCronRuns) runs;
 	// 0 means 10 × Interval.
 	DiscoverInterval time.Duration
+	// ClaimFor is how long a run taken for refresh is left alone by the
+	// other replicas' refreshers (unless the refresh writes first); 0 means
+	// DefaultClaimFor.
+	ClaimFor time.Duration
 }
+
+// DefaultClaimFor is how long a refresher holds the runs it took: long
+// enough for a round of refreshes, short enough that the runs of a replica
+// that died are refreshed by another within seconds (decision 136).
+const DefaultClaimFor = 15 * time.Second
 
 // RunRefresher brings non-final runs up to date until ctx is cancelled, so
 // that run lists are true without anyone polling. Each run is read again
@@ -25,7 +34,9 @@ type RefresherOptions struct {
 // 30 s when old, and with back-off (1 s doubling to 5 minutes) while the
 // provider fails. Every DiscoverInterval it also runs DiscoverCronRuns, so
 // that instances the provider starts on a cron schedule become runs. serve
-// starts it once per process.
+// starts it once per process; replicas on one database share the work:
+// each due run is claimed by one refresher at a time (ClaimRunsForRefresh),
+// and a refresh writes only if nobody wrote the run since it read it.
 func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 	if opts.Interval <= 0 {
 		opts.Interval = 500 * time.Millisecond
@@ -52,18 +63,27 @@ func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 			lastDiscovery = now
 			s.DiscoverCronRuns(ctx)
 		}
-		s.RefreshDue(ctx, opts.Batch, opts.Concurrency)
+		s.refreshDue(ctx, opts.Batch, opts.Concurrency, opts.ClaimFor)
 	}
 }
 
-// RefreshDue refreshes up to batch runs whose refresh is due, concurrency at
-// a time, and returns how many it read. Failures are recorded on the runs
-// (back-off) and logged, never returned.
+// RefreshDue claims up to batch runs whose refresh is due and that no other
+// refresher holds, refreshes them concurrency at a time, and returns how
+// many it read. Failures are recorded on the runs (back-off) and logged,
+// never returned.
 func (s *Service) RefreshDue(ctx context.Context, batch, concurrency int) int {
-	runs, err := s.store.ListRunsDueForRefresh(ctx, s.now().UTC(), batch)
+	return s.refreshDue(ctx, batch, concurrency, 0)
+}
+
+func (s *Service) refreshDue(ctx context.Context, batch, concurrency int, claimFor time.Duration) int {
+	if claimFor <= 0 {
+		claimFor = DefaultClaimFor
+	}
+	now := s.now().UTC()
+	runs, err := s.store.ClaimRunsForRefresh(ctx, now, now.Add(claimFor), batch)
 	if err != nil {
 		if ctx.Err() == nil {
-			s.log.Warn("runs: list runs due for refresh", "err", err)
+			s.log.Warn("runs: claim runs due for refresh", "err", err)
 		}
 		return 0
 	}

@@ -431,7 +431,12 @@ func waitingFor(steps json.RawMessage) waitKind {
 
 // refresh reads the run's instance from the provider and stores what
 // changed. When strict, provider failures are returned; otherwise they are
-// counted for back-off. The returned run is the stored one.
+// counted for back-off. The returned run is the stored one. The write is a
+// compare-and-set on the run's state version: when another write (a
+// refresh by another replica, a pause or resume) came between the read of
+// the run and the write, nothing is written and the stored run is returned,
+// so that what was read from the provider before that write never
+// overwrites it.
 func (s *Service) refresh(ctx context.Context, r *edgeflow.Run, strict bool) (*edgeflow.Run, error) {
 	unlock := s.lockRun(r.ID)
 	defer unlock()
@@ -447,7 +452,7 @@ func (s *Service) refresh(ctx context.Context, r *edgeflow.Run, strict bool) (*e
 		r.RefreshFailures++
 		next := now.Add(failureDelay(r.RefreshFailures))
 		r.NextRefreshAt = &next
-		if uerr := s.store.UpdateRun(context.WithoutCancel(ctx), r); uerr != nil {
+		if _, uerr := s.store.UpdateRunIfUnchanged(context.WithoutCancel(ctx), r); uerr != nil {
 			s.log.Warn("runs: record refresh failure", "run", r.ID, "err", uerr)
 		}
 		if strict {
@@ -469,8 +474,17 @@ func (s *Service) refresh(ctx context.Context, r *edgeflow.Run, strict bool) (*e
 		next := now.Add(refreshDelay(now.Sub(r.CreatedAt)))
 		r.NextRefreshAt = &next
 	}
-	if err := s.store.UpdateRun(context.WithoutCancel(ctx), r); err != nil {
+	ok, err := s.store.UpdateRunIfUnchanged(context.WithoutCancel(ctx), r)
+	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		// Written meanwhile: what is stored is newer than what was read.
+		cur, err := s.store.FindRunByID(context.WithoutCancel(ctx), r.WorkflowID, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		return cur, nil
 	}
 	return r, nil
 }

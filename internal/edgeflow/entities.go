@@ -2,6 +2,8 @@ package edgeflow
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -243,6 +245,26 @@ type Run struct {
 	UpdatedAt       time.Time       `json:"updatedAt"`
 	NextRefreshAt   *time.Time      `json:"-"`
 	RefreshFailures int             `json:"-"`
+	// StateVersion counts the writes of the run's state; the refresher
+	// writes only if it is unchanged since it read the run
+	// (Store.UpdateRunIfUnchanged).
+	StateVersion int64 `json:"-"`
+}
+
+// SortRunsByDue orders runs by NextRefreshAt (none last), then ID: the
+// order in which refreshes are due.
+func SortRunsByDue(runs []Run) {
+	slices.SortStableFunc(runs, func(a, b Run) int {
+		switch {
+		case a.NextRefreshAt == nil && b.NextRefreshAt != nil:
+			return 1
+		case a.NextRefreshAt != nil && b.NextRefreshAt == nil:
+			return -1
+		case a.NextRefreshAt != nil && !a.NextRefreshAt.Equal(*b.NextRefreshAt):
+			return a.NextRefreshAt.Compare(*b.NextRefreshAt)
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
 }
 
 // Connection providers.

@@ -149,8 +149,21 @@ type Store interface {
 	FindRunByInstanceID(ctx context.Context, workflowID, instanceID string) (*Run, error)
 	ListRuns(ctx context.Context, f RunFilter, opts ListOptions) (Page[Run], error)
 	// UpdateRun writes status, statusDetail, output, error, steps, startedAt,
-	// endedAt, nextRefreshAt and refreshFailures.
+	// endedAt, nextRefreshAt and refreshFailures, adds one to the stored
+	// StateVersion and ends the run's refresh claim, whatever was written
+	// since r was read.
 	UpdateRun(ctx context.Context, r *Run) error
+	// UpdateRunIfUnchanged is UpdateRun only while the stored StateVersion
+	// is still r.StateVersion (compare-and-set): it answers false, writing
+	// nothing and leaving r as it was, when another write came first.
+	// ENotFound for an unknown run of the workflow.
+	UpdateRunIfUnchanged(ctx context.Context, r *Run) (bool, error)
+	// ClaimRunsForRefresh takes up to limit runs due for refresh (as
+	// ListRunsDueForRefresh) that no refresher holds at now, marks them held
+	// until until, and returns them oldest due first. Concurrent callers,
+	// in other processes too, never get the same run while it is held; a
+	// write of the run (UpdateRun, UpdateRunIfUnchanged) ends the hold.
+	ClaimRunsForRefresh(ctx context.Context, now, until time.Time, limit int) ([]Run, error)
 	// ListRunsDueForRefresh returns non-final runs whose NextRefreshAt is at
 	// or before now, oldest due first.
 	ListRunsDueForRefresh(ctx context.Context, now time.Time, limit int) ([]Run, error)

@@ -35,17 +35,22 @@ func (e *Edge) ProvisionAccount(ctx context.Context, ref, name string) (accountI
 // stops working). The root token and the answer's token never appear in the
 // returned error.
 func (e *Edge) Provision(ctx context.Context, ref, name string) (Account, error) {
+	return provision(ctx, e.adminURL("/__edge/accounts"), e.token, ref, name)
+}
+
+// provision posts to the edge's accounts route endpoint with the root token.
+func provision(ctx context.Context, endpoint, token, ref, name string) (Account, error) {
 	body, err := json.Marshal(map[string]string{"ref": ref, "name": name})
 	if err != nil {
 		return Account{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.adminURL("/__edge/accounts"), bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return Account{}, err
 	}
-	req.Header.Set("Authorization", "Bearer "+e.token)
+	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

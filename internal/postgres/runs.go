@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/jackc/pgx/v5"
 	"time"
@@ -11,14 +12,14 @@ import (
 
 const runCols = `id, workflow_id, project_id, version_id, connection_id, deployment_id, workflow_name, instance_id, status,
 	status_detail, params, output, error, steps, created_at, started_at, ended_at, updated_at, next_refresh_at,
-	refresh_failures`
+	refresh_failures, state_version`
 
 func scanRun(sc rowScanner) (edgeflow.Run, error) {
 	var r edgeflow.Run
 	err := sc.Scan(&r.ID, &r.WorkflowID, &r.ProjectID, &r.VersionID, &r.ConnectionID, &r.DeploymentID, &r.WorkflowName,
 		&r.InstanceID, &r.Status, &r.StatusDetail, rawCol{&r.Params}, rawCol{&r.Output}, &r.Error, rawCol{&r.Steps},
 		timeCol{&r.CreatedAt}, nullTimeCol{&r.StartedAt}, nullTimeCol{&r.EndedAt}, timeCol{&r.UpdatedAt},
-		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures)
+		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures, &r.StateVersion)
 	return r, err
 }
 
@@ -40,11 +41,11 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 			return dbErr(err, "workflow", "", "")
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
 			r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
 			r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
 			ts(r.CreatedAt), nullTS(r.StartedAt), nullTS(r.EndedAt), ts(r.UpdatedAt),
-			nullTS(r.NextRefreshAt), r.RefreshFailures)
+			nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion)
 		return dbErr(err, "run", "", "workflow")
 	})
 }
@@ -90,22 +91,89 @@ func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflo
 }
 
 // UpdateRun writes status, statusDetail, output, error, steps, startedAt,
-// endedAt, nextRefreshAt and refreshFailures, sets UpdatedAt and refreshes r
-// from the stored row; ENotFound for an unknown run of the workflow.
+// endedAt, nextRefreshAt and refreshFailures, sets UpdatedAt, adds one to
+// StateVersion, ends the refresh claim and refreshes r from the stored row;
+// ENotFound for an unknown run of the workflow.
 func (s *Store) UpdateRun(ctx context.Context, r *edgeflow.Run) error {
+	_, err := s.updateRun(ctx, r, false)
+	return err
+}
+
+// UpdateRunIfUnchanged is UpdateRun while the stored state version is still
+// r.StateVersion; false (r unchanged) when another write came first.
+func (s *Store) UpdateRunIfUnchanged(ctx context.Context, r *edgeflow.Run) (bool, error) {
+	return s.updateRun(ctx, r, true)
+}
+
+func (s *Store) updateRun(ctx context.Context, r *edgeflow.Run, cas bool) (bool, error) {
 	now := s.timestamp()
-	return s.write(ctx, func(tx pgx.Tx) error {
-		got, err := scanRun(tx.QueryRow(ctx, `UPDATE runs SET status = $1, status_detail = $2, output = $3, error = $4,
-			steps = $5, started_at = $6, ended_at = $7, next_refresh_at = $8, refresh_failures = $9, updated_at = $10
-			WHERE workflow_id = $11 AND id = $12 RETURNING `+runCols,
-			r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), nullTS(r.StartedAt),
-			nullTS(r.EndedAt), nullTS(r.NextRefreshAt), r.RefreshFailures, ts(now), r.WorkflowID, r.ID))
+	q := `UPDATE runs SET status = $1, status_detail = $2, output = $3, error = $4,
+			steps = $5, started_at = $6, ended_at = $7, next_refresh_at = $8, refresh_failures = $9, updated_at = $10,
+			state_version = state_version + 1, refresh_claimed_until = NULL
+			WHERE workflow_id = $11 AND id = $12`
+	args := []any{r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), nullTS(r.StartedAt),
+		nullTS(r.EndedAt), nullTS(r.NextRefreshAt), r.RefreshFailures, ts(now), r.WorkflowID, r.ID}
+	if cas {
+		q += ` AND state_version = $13`
+		args = append(args, r.StateVersion)
+	}
+	written := false
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		written = false
+		got, err := scanRun(tx.QueryRow(ctx, q+` RETURNING `+runCols, args...))
+		if errors.Is(err, pgx.ErrNoRows) && cas {
+			var one int
+			if err := tx.QueryRow(ctx, `SELECT 1 FROM runs WHERE workflow_id = $1 AND id = $2`, r.WorkflowID, r.ID).Scan(&one); err != nil {
+				return dbErr(err, "run", "", "")
+			}
+			return nil // changed since r was read
+		}
 		if err != nil {
 			return dbErr(err, "run", "", "")
 		}
 		*r = got
+		written = true
 		return nil
 	})
+	return written, err
+}
+
+// ClaimRunsForRefresh marks up to limit (100 when limit <= 0) due runs that
+// no refresher holds as held until until and returns them oldest due first.
+// Rows another transaction is claiming are skipped (FOR UPDATE SKIP
+// LOCKED), so replicas claiming at once get different runs.
+func (s *Store) ClaimRunsForRefresh(ctx context.Context, now, until time.Time, limit int) ([]edgeflow.Run, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	var out []edgeflow.Run
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		out = []edgeflow.Run{}
+		rows, err := tx.Query(ctx, `UPDATE runs SET refresh_claimed_until = $2 WHERE id IN (
+			SELECT id FROM runs
+			WHERE next_refresh_at IS NOT NULL AND next_refresh_at <= $1 AND status NOT IN ('complete', 'errored', 'terminated')
+				AND (refresh_claimed_until IS NULL OR refresh_claimed_until <= $1)
+			ORDER BY next_refresh_at, id LIMIT $3
+			FOR UPDATE SKIP LOCKED)
+			RETURNING `+runCols, ts(now), ts(until), limit)
+		if err != nil {
+			return dbErr(err, "run", "", "")
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanRun(rows)
+			if err != nil {
+				return dbErr(err, "run", "", "")
+			}
+			out = append(out, r)
+		}
+		return dbErr(rows.Err(), "run", "", "")
+	})
+	if err != nil {
+		return nil, err
+	}
+	edgeflow.SortRunsByDue(out)
+	return out, nil
 }
 
 // ListRunsDueForRefresh returns up to limit (100 when limit <= 0) non-final

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -10,14 +11,14 @@ import (
 
 const runCols = `id, workflow_id, project_id, version_id, connection_id, deployment_id, workflow_name, instance_id, status,
 	status_detail, params, output, error, steps, created_at, started_at, ended_at, updated_at, next_refresh_at,
-	refresh_failures`
+	refresh_failures, state_version`
 
 func scanRun(sc rowScanner) (edgeflow.Run, error) {
 	var r edgeflow.Run
 	err := sc.Scan(&r.ID, &r.WorkflowID, &r.ProjectID, &r.VersionID, &r.ConnectionID, &r.DeploymentID, &r.WorkflowName,
 		&r.InstanceID, &r.Status, &r.StatusDetail, rawCol{&r.Params}, rawCol{&r.Output}, &r.Error, rawCol{&r.Steps},
 		timeCol{&r.CreatedAt}, nullTimeCol{&r.StartedAt}, nullTimeCol{&r.EndedAt}, timeCol{&r.UpdatedAt},
-		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures)
+		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures, &r.StateVersion)
 	return r, err
 }
 
@@ -39,11 +40,11 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 			return dbErr(err, "workflow", "", "")
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO runs (`+runCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
 			r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
 			micros(r.CreatedAt), nullMicros(r.StartedAt), nullMicros(r.EndedAt), micros(r.UpdatedAt),
-			nullMicros(r.NextRefreshAt), r.RefreshFailures)
+			nullMicros(r.NextRefreshAt), r.RefreshFailures, r.StateVersion)
 		return dbErr(err, "run", "", "workflow")
 	})
 }
@@ -89,22 +90,87 @@ func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflo
 }
 
 // UpdateRun writes status, statusDetail, output, error, steps, startedAt,
-// endedAt, nextRefreshAt and refreshFailures, sets UpdatedAt and refreshes r
-// from the stored row; ENotFound for an unknown run of the workflow.
+// endedAt, nextRefreshAt and refreshFailures, sets UpdatedAt, adds one to
+// StateVersion, ends the refresh claim and refreshes r from the stored row;
+// ENotFound for an unknown run of the workflow.
 func (s *Store) UpdateRun(ctx context.Context, r *edgeflow.Run) error {
+	_, err := s.updateRun(ctx, r, false)
+	return err
+}
+
+// UpdateRunIfUnchanged is UpdateRun while the stored state version is still
+// r.StateVersion; false (r unchanged) when another write came first.
+func (s *Store) UpdateRunIfUnchanged(ctx context.Context, r *edgeflow.Run) (bool, error) {
+	return s.updateRun(ctx, r, true)
+}
+
+func (s *Store) updateRun(ctx context.Context, r *edgeflow.Run, cas bool) (bool, error) {
 	now := s.timestamp()
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		got, err := scanRun(tx.QueryRowContext(ctx, `UPDATE runs SET status = ?, status_detail = ?, output = ?, error = ?,
-			steps = ?, started_at = ?, ended_at = ?, next_refresh_at = ?, refresh_failures = ?, updated_at = ?
-			WHERE workflow_id = ? AND id = ? RETURNING `+runCols,
-			r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), nullMicros(r.StartedAt),
-			nullMicros(r.EndedAt), nullMicros(r.NextRefreshAt), r.RefreshFailures, micros(now), r.WorkflowID, r.ID))
+	q := `UPDATE runs SET status = ?, status_detail = ?, output = ?, error = ?,
+			steps = ?, started_at = ?, ended_at = ?, next_refresh_at = ?, refresh_failures = ?, updated_at = ?,
+			state_version = state_version + 1, refresh_claimed_until = NULL
+			WHERE workflow_id = ? AND id = ?`
+	args := []any{r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), nullMicros(r.StartedAt),
+		nullMicros(r.EndedAt), nullMicros(r.NextRefreshAt), r.RefreshFailures, micros(now), r.WorkflowID, r.ID}
+	if cas {
+		q += ` AND state_version = ?`
+		args = append(args, r.StateVersion)
+	}
+	written := false
+	err := s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
+		written = false
+		got, err := scanRun(tx.QueryRowContext(ctx, q+` RETURNING `+runCols, args...))
+		if errors.Is(err, sql.ErrNoRows) && cas {
+			var one int
+			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE workflow_id = ? AND id = ?`, r.WorkflowID, r.ID).Scan(&one); err != nil {
+				return dbErr(err, "run", "", "")
+			}
+			return nil // changed since r was read
+		}
 		if err != nil {
 			return dbErr(err, "run", "", "")
 		}
 		*r = got
+		written = true
 		return nil
 	})
+	return written, err
+}
+
+// ClaimRunsForRefresh marks up to limit (100 when limit <= 0) due runs that
+// no refresher holds as held until until and returns them oldest due first.
+// Writes are serialized, so concurrent callers get different runs.
+func (s *Store) ClaimRunsForRefresh(ctx context.Context, now, until time.Time, limit int) ([]edgeflow.Run, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	var out []edgeflow.Run
+	err := s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
+		out = []edgeflow.Run{}
+		rows, err := tx.QueryContext(ctx, `UPDATE runs SET refresh_claimed_until = ? WHERE id IN (
+			SELECT id FROM runs
+			WHERE next_refresh_at IS NOT NULL AND next_refresh_at <= ? AND status NOT IN ('complete', 'errored', 'terminated')
+				AND (refresh_claimed_until IS NULL OR refresh_claimed_until <= ?)
+			ORDER BY next_refresh_at, id LIMIT ?)
+			RETURNING `+runCols, micros(until), micros(now), micros(now), limit)
+		if err != nil {
+			return dbErr(err, "run", "", "")
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanRun(rows)
+			if err != nil {
+				return dbErr(err, "run", "", "")
+			}
+			out = append(out, r)
+		}
+		return dbErr(rows.Err(), "run", "", "")
+	})
+	if err != nil {
+		return nil, err
+	}
+	edgeflow.SortRunsByDue(out)
+	return out, nil
 }
 
 // ListRunsDueForRefresh returns up to limit (100 when limit <= 0) non-final

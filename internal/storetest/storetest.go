@@ -47,6 +47,8 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"ListWorkflowsUsingNode", testListWorkflowsUsingNode},
 		{"Runs", testRuns},
 		{"RunsDueForRefresh", testRunsDueForRefresh},
+		{"RunStateVersion", testRunStateVersion},
+		{"RunClaims", testRunClaims},
 		{"Connections", testConnections},
 		{"ConnectionProjects", testConnectionProjects},
 		{"EnvVars", testEnvVars},
