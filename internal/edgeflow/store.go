@@ -158,15 +158,12 @@ type Store interface {
 	// nothing and leaving r as it was, when another write came first.
 	// ENotFound for an unknown run of the workflow.
 	UpdateRunIfUnchanged(ctx context.Context, r *Run) (bool, error)
-	// ClaimRunsForRefresh takes up to limit runs due for refresh (as
-	// ListRunsDueForRefresh) that no refresher holds at now, marks them held
+	// ClaimRunsForRefresh takes up to limit runs due for refresh
+	// (non-final, NextRefreshAt at or before now) that no refresher holds at now, marks them held
 	// until until, and returns them oldest due first. Concurrent callers,
 	// in other processes too, never get the same run while it is held; a
 	// write of the run (UpdateRun, UpdateRunIfUnchanged) ends the hold.
 	ClaimRunsForRefresh(ctx context.Context, now, until time.Time, limit int) ([]Run, error)
-	// ListRunsDueForRefresh returns non-final runs whose NextRefreshAt is at
-	// or before now, oldest due first.
-	ListRunsDueForRefresh(ctx context.Context, now time.Time, limit int) ([]Run, error)
 
 	// CreateConnection stores a connection of an organization, owned by
 	// the project c.ProjectID when set (organization-wide when "").

@@ -173,30 +173,6 @@ func (s *Store) ClaimRunsForRefresh(ctx context.Context, now, until time.Time, l
 	return out, nil
 }
 
-// ListRunsDueForRefresh returns up to limit (100 when limit <= 0) non-final
-// runs whose NextRefreshAt is at or before now, oldest due first.
-func (s *Store) ListRunsDueForRefresh(ctx context.Context, now time.Time, limit int) ([]edgeflow.Run, error) {
-	if limit <= 0 {
-		limit = 100
-	}
-	rows, err := s.query(ctx, `SELECT `+runCols+` FROM runs
-		WHERE next_refresh_at IS NOT NULL AND next_refresh_at <= ? AND status NOT IN ('complete', 'errored', 'terminated')
-		ORDER BY next_refresh_at, id LIMIT ?`, micros(now), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []edgeflow.Run{}
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, dbErr(err, "run", "", "")
-		}
-		out = append(out, r)
-	}
-	return out, dbErr(rows.Err(), "run", "", "")
-}
-
 const connectionCols = `id, organization_id, project_id, provider, name, account_id, sealed_credentials, created_at, updated_at`
 
 func scanConnection(sc rowScanner) (edgeflow.Connection, error) {

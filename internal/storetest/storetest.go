@@ -1130,13 +1130,16 @@ func testRunsDueForRefresh(t *testing.T, s edgeflow.Store) {
 	mk(edgeflow.RunTerminated, at(-3*time.Hour)) // final
 	dueLast := mk(edgeflow.RunRunning, at(-time.Second))
 
-	runs, err := s.ListRunsDueForRefresh(ctx, now, 10)
-	must(t, err)
-	diff(t, "due runs (oldest due first)", ids(runs, func(r edgeflow.Run) string { return r.ID }),
-		[]string{dueOld, duePaused, dueLast, dueNow})
-	runs, err = s.ListRunsDueForRefresh(ctx, now, 2)
+	// Claimed two at a time: the due runs, oldest due first; a claimed run is
+	// not claimed again while held.
+	until := now.Add(time.Minute)
+	runs, err := s.ClaimRunsForRefresh(ctx, now, until, 2)
 	must(t, err)
 	diff(t, "due runs limited", ids(runs, func(r edgeflow.Run) string { return r.ID }), []string{dueOld, duePaused})
+	runs, err = s.ClaimRunsForRefresh(ctx, now, until, 10)
+	must(t, err)
+	diff(t, "the other due runs (oldest due first)", ids(runs, func(r edgeflow.Run) string { return r.ID }),
+		[]string{dueLast, dueNow})
 }
 
 func testConnections(t *testing.T, s edgeflow.Store) {
