@@ -158,11 +158,12 @@ type Store interface {
 	// nothing and leaving r as it was, when another write came first.
 	// ENotFound for an unknown run of the workflow.
 	UpdateRunIfUnchanged(ctx context.Context, r *Run) (bool, error)
-	// ClaimRunsForRefresh takes up to limit runs due for refresh
-	// (non-final, NextRefreshAt at or before now) that no refresher holds at now, marks them held
-	// until until, and returns them oldest due first. Concurrent callers,
-	// in other processes too, never get the same run while it is held; a
-	// write of the run (UpdateRun, UpdateRunIfUnchanged) ends the hold.
+	// ClaimRunsForRefresh takes up to limit runs due for refresh (not
+	// final, NextRefreshAt at or before now) that no refresher holds at now,
+	// marks them held until until, and returns them oldest due first.
+	// Concurrent callers, in other processes too, never get the same run
+	// while it is held; a write of the run (UpdateRun, UpdateRunIfUnchanged)
+	// ends the hold.
 	ClaimRunsForRefresh(ctx context.Context, now, until time.Time, limit int) ([]Run, error)
 
 	// CreateConnection stores a connection of an organization, owned by
