@@ -116,12 +116,9 @@ func TestStartErrors(t *testing.T) {
 	// an edge directory whose npm dependencies were never installed
 	bare := t.TempDir()
 	copyFile(t, script, filepath.Join(bare, "server.mjs"))
-	if err := os.MkdirAll(filepath.Join(bare, "src"), 0o755); err != nil {
+	// src/ with its subdirectories (src/api)
+	if err := os.CopyFS(filepath.Join(bare, "src"), os.DirFS(filepath.Join(filepath.Dir(script), "src"))); err != nil {
 		t.Fatal(err)
-	}
-	srcs, _ := filepath.Glob(filepath.Join(filepath.Dir(script), "src", "*"))
-	for _, s := range srcs {
-		copyFile(t, s, filepath.Join(bare, "src", filepath.Base(s)))
 	}
 
 	busy := t.TempDir()
@@ -414,9 +411,17 @@ func TestSupervisorRetriesUntilTheEdgeComesBack(t *testing.T) {
 	if err := syscall.Kill(e.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-	if err != nil {
-		t.Fatalf("take the edge's port: %v", err)
+	// The killed edge's socket closes as the kernel reaps it: take the port as soon as it is free.
+	var l net.Listener
+	for i := 0; ; i++ {
+		var err error
+		if l, err = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("take the edge's port: %v", err)
+		}
+		time.Sleep(time.Millisecond)
 	}
 	other := exec.Command("sleep", "60")
 	if err := other.Start(); err != nil {
