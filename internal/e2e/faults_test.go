@@ -140,6 +140,44 @@ func TestEdgeRestartMidRun(t *testing.T) {
 	t.Fatalf("run after the restart: %+v", last)
 }
 
+// TestEdgeKilledMidDeploy kills the edge (SIGKILL) while a deploy through
+// edgeflow is under way; the supervisor starts it again, the deploy
+// answers (completed or a clear error, never a 500), the same deploy sent
+// again succeeds, and a run of it completes. Not parallel: it kills the
+// shared edge.
+func TestEdgeKilledMidDeploy(t *testing.T) {
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("MidDeploy", "workflow", chain("MidDeploy",
+		step("first", "return { n: event.payload.n };"),
+		step("last", "return { n: {{first.n}} + 1 };"),
+	))
+	restarts, pid := shared.edge.Restarts(), shared.edge.Pid()
+	done := make(chan reply, 1)
+	go func() {
+		done <- s.do("POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn})
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.status >= 500 && r.status != 502 && r.status != 503 {
+		t.Fatalf("deploy while the edge died: %d %s", r.status, r.body)
+	}
+	t.Logf("the deploy the kill interrupted answered %d", r.status)
+	deadline := time.Now().Add(60 * time.Second)
+	for shared.edge.Restarts() == restarts || shared.edge.Pid() == 0 || shared.edge.Pid() == pid {
+		if time.Now().After(deadline) {
+			t.Fatal("the edge was not restarted")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{"n": 1})
+	last := s.waitRun(wf, id, 60*time.Second, "complete", func(r run) bool { return r.Status == "complete" })
+	jsonEqual(t, last.Output, `{"n":2}`)
+}
+
 // TestDeployStreamDisconnect: a client that goes away after the first
 // frame leaves the deployment either wholly recorded (and serving) or not
 // at all; here the deploy carries on and completes.
