@@ -203,6 +203,13 @@ export class D1Hosts {
     return out.result;
   }
 
+  // running counts the databases whose workerd runs now.
+  running() {
+    let n = 0;
+    for (const h of this.hosts.values()) if (h.url) n++;
+    return n;
+  }
+
   // forget stops a deleted database's workerd.
   async forget(id) {
     const h = this.hosts.get(id);

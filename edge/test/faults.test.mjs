@@ -100,6 +100,11 @@ describe("a slow D1 query", () => {
     assert.deepEqual(await worker({ db: "SLOW", sql: "SELECT x FROM t" }), { ok: true, results: [{ x: 1 }] });
     r = await edge.call("POST", `/d1/database/${db["slow-binding"]}/query`, { sql: "INSERT INTO t VALUES (3); SELECT count(*) AS n FROM t" });
     assert.deepEqual(r.body.result[1].results, [{ n: 2 }]);
+
+    // The three databases run in workerds of their own, counted apart from the main one.
+    const stats = await (await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } })).json();
+    assert.equal(stats.d1_workerds, 3, JSON.stringify(stats));
+    assert.ok(stats.d1_workerd_rss > 0, JSON.stringify(stats));
   });
 });
 
