@@ -13,7 +13,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
-import { GATE_HEADER } from "./gate.mjs";
+import { GATE_HEADER, childWorkerds, listenerOf } from "./gate.mjs";
 
 export const QUERY_LIMIT_MS = Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) : 30000;
 const IDLE_MS = 60000;
@@ -57,6 +57,7 @@ class Host {
     this.inflight = new Set();
     this.idleTimer = null;
     this.generation = 0;
+    this.pid = null;
   }
 
   async ready() {
@@ -91,6 +92,8 @@ class Host {
           }
           this.mf = mf;
           this.url = url;
+          this.pid = listenerOf(Number(url.port), childWorkerds());
+          this.hosts.recordPids();
           this.hosts.onHostStarted?.();
           return url;
         } catch (err) {
@@ -142,6 +145,10 @@ class Host {
     const mf = this.mf;
     this.mf = null;
     this.url = null;
+    if (this.pid) {
+      this.pid = null;
+      this.hosts.recordPids();
+    }
     for (const e of this.inflight) e.ctl.abort();
     if (mf) return mf.dispose().catch(() => {});
   }
@@ -155,8 +162,9 @@ class Host {
 
 // D1Hosts owns every database's workerd and the proxy server through which workers' D1 bindings reach them.
 export class D1Hosts {
-  constructor({ persistDir, logger, gateSecret, limitMs = QUERY_LIMIT_MS }) {
+  constructor({ persistDir, logger, gateSecret, pidFile, limitMs = QUERY_LIMIT_MS }) {
     this.persistDir = persistDir;
+    this.pidFile = pidFile;
     this.logger = logger;
     this.gateSecret = gateSecret;
     this.limitMs = limitMs;
@@ -201,6 +209,18 @@ export class D1Hosts {
     const out = await res.json();
     if (!out.ok) throw new D1Error(out.status ?? 500, out.code ?? 7500, out.message);
     return out.result;
+  }
+
+  // recordPids writes the pids of the running databases' workerds to pidFile, so that the next edge can stop them
+  // should this one die without taking them along (where the parent-death signal is not available, see runtime.mjs).
+  recordPids() {
+    if (!this.pidFile) return;
+    const pids = [...this.hosts.values()].map((h) => h.pid).filter((p) => p);
+    try {
+      fs.writeFileSync(this.pidFile, pids.map((p) => `${p}\n`).join(""));
+    } catch (err) {
+      this.logger(`cannot write ${this.pidFile}: ${err.message}`);
+    }
   }
 
   // running counts the databases whose workerd runs now.

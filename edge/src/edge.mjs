@@ -156,10 +156,12 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     const { file: tokenFile, token } = ensureToken(dataDir);
     const registry = new Registry(dataDir, { sealKey: sealKey ?? keyFromFile(dataDir) });
     const pidFile = path.join(dataDir, "workerd.pid");
+    const d1PidFile = path.join(dataDir, "d1-workerd.pid");
     await Runtime.stopOrphan(pidFile, logger);
+    await Runtime.stopOrphan(d1PidFile, logger);
     Runtime.tieWorkerdToUs(dataDir, logger);
     const outbound = new OutboundGuard({ allow, logger });
-    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, logger, outbound });
+    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, d1PidFile, logger, outbound });
 
     const server = http.createServer({ keepAliveTimeout: 30000 });
     // Port 0 reuses the port of the previous run when it is free, so worker URLs stay the same.

@@ -42,7 +42,7 @@ class QuietLog extends Log {
 }
 
 export class Runtime {
-  constructor({ registry, persistDir, pidFile, logger, outbound }) {
+  constructor({ registry, persistDir, pidFile, d1PidFile, logger, outbound }) {
     this.pidFile = pidFile;
     this.outbound = outbound ?? new OutboundGuard({ logger });
     this.gateSecret = newGateSecret();
@@ -61,7 +61,7 @@ export class Runtime {
     this.boundWorkflows = [];
     this.closed = false;
     // D1 databases run in workerds of their own (d1host.mjs), so that a slow query stops only its database.
-    this.d1 = new D1Hosts({ persistDir, logger, gateSecret: this.gateSecret });
+    this.d1 = new D1Hosts({ persistDir, logger, gateSecret: this.gateSecret, pidFile: d1PidFile });
   }
 
   // #recordPid notes workerd's pid so that a later edge on this data dir can stop a workerd orphaned by a kill -9
@@ -96,29 +96,32 @@ export class Runtime {
     process.env.MINIFLARE_WORKERD_PATH = wrapper;
   }
 
-  // stopOrphan kills the workerd a previous edge on this data dir left running.
+  // stopOrphan kills the workerds a previous edge on this data dir left running: the pids in pidFile, one a line
+  // (workerd.pid holds the main workerd's, d1-workerd.pid the D1 databases' own, see d1host.mjs).
   static async stopOrphan(pidFile, logger) {
-    let pid;
+    let pids;
     try {
-      pid = Number(fs.readFileSync(pidFile, "utf8").trim());
+      pids = fs.readFileSync(pidFile, "utf8").split("\n").map((l) => Number(l.trim()));
     } catch {
       return;
     }
-    const isWorkerd = () => {
+    const isWorkerd = (pid) => {
       try {
         return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd");
       } catch {
         return false;
       }
     };
-    if (!Number.isInteger(pid) || pid <= 0 || !isWorkerd()) return;
-    logger(`stopping workerd pid ${pid} left running by a previous edge`);
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      return;
+    for (const pid of pids) {
+      if (!Number.isInteger(pid) || pid <= 0 || !isWorkerd(pid)) continue;
+      logger(`stopping workerd pid ${pid} left running by a previous edge`);
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        continue;
+      }
+      for (let i = 0; i < 100 && isWorkerd(pid); i++) await new Promise((r) => setTimeout(r, 50));
     }
-    for (let i = 0; i < 100 && isWorkerd(); i++) await new Promise((r) => setTimeout(r, 50));
   }
 
   async start() {

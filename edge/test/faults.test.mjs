@@ -8,6 +8,16 @@ import path from "node:path";
 import { after, describe, test } from "node:test";
 import { SERVER, deployDemo, startEdge, tempDir, upload, waitFor, waitStatus } from "./helpers.mjs";
 
+// gone reports whether pid no longer runs (a zombie waiting for its reaper counts as gone).
+function gone(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3));
+  } catch {
+    return true;
+  }
+}
+
 const started = [];
 after(async () => {
   for (const e of started) await e.stop("SIGKILL");
@@ -114,6 +124,12 @@ describe("kill -9", () => {
     const a = await startEdge({ dataDir });
     started.push(a);
     await deployDemo(a, "before");
+    // A D1 database in use has a workerd of its own, which must die with the edge as the main one does.
+    const db = (await a.call("POST", "/d1/database", { name: "dies-with-edge" })).body.result.uuid;
+    assert.equal((await a.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE t (x); INSERT INTO t VALUES (7)" })).status, 200);
+    const d1Pids = fs.readFileSync(path.join(dataDir, "d1-workerd.pid"), "utf8").trim().split("\n").map(Number);
+    assert.equal(d1Pids.length, 1);
+    if (process.platform === "linux") assert.match(fs.readFileSync(`/proc/${d1Pids[0]}/cmdline`, "utf8"), /workerd/);
     // The upload restarts workerd; kill the edge while that is under way.
     const pending = upload(a, "during", {
       bindings: [{ type: "workflow", name: "WORKFLOW", workflow_name: "during", class_name: "DemoWorkflow" }],
@@ -121,6 +137,9 @@ describe("kill -9", () => {
     await new Promise((r) => setTimeout(r, 150));
     await a.stop("SIGKILL");
     await pending;
+    if (process.platform === "linux") {
+      await waitFor(() => gone(d1Pids[0]), { timeoutMs: 5000, what: "the D1 database's workerd to die with the edge" });
+    }
 
     const b = await startEdge({ dataDir });
     started.push(b);
@@ -129,6 +148,8 @@ describe("kill -9", () => {
     await waitStatus(b, "during", "i1", "complete", { timeoutMs: 30000 });
     await b.call("POST", "/workflows/before/instances", { instance_id: "i2", params: {} });
     await waitStatus(b, "before", "i2", "complete", { timeoutMs: 30000 });
+    const r = await b.call("POST", `/d1/database/${db}/query`, { sql: "SELECT x FROM t" });
+    assert.deepEqual(r.body.result[0].results, [{ x: 7 }]);
   });
 });
 
