@@ -110,7 +110,19 @@ class Host {
   // call sends one request to this database's worker and stops the database when it runs past the limit.
   async call(pathname, init) {
     clearTimeout(this.idleTimer);
-    const url = await this.ready();
+    let url;
+    try {
+      url = await this.ready();
+    } catch (err) {
+      if (err instanceof D1Error) throw err;
+      throw new D1Error(503, 7500, `D1 DB ${this.id} could not be started: ${String(err?.message ?? err).split("\n")[0]}`);
+    }
+    if (this.pid && !alive(this.pid)) {
+      // Its workerd died while idle (killed from outside): start a new one before sending anything.
+      this.hosts.logger(`d1 ${this.id}: workerd pid ${this.pid} is gone; starting it again`);
+      this.reset();
+      return this.call(pathname, init);
+    }
     const ctl = new AbortController();
     const entry = { ctl, timedOut: false };
     this.inflight.add(entry);
@@ -128,7 +140,10 @@ class Host {
     } catch (err) {
       if (entry.timedOut) throw new D1Error(400, 7500, timeoutMessage(this.hosts.limitMs));
       if (ctl.signal.aborted) throw new D1Error(503, 7500, `the query was stopped: database ${this.id} was reset by another query that ran past the limit`);
-      throw err;
+      // The database's workerd went away (it crashed or was killed): the next request starts a new one.
+      this.hosts.logger(`d1 ${this.id}: request failed: ${err.message}`);
+      if (this.url === url) this.reset();
+      throw new D1Error(503, 7500, `D1 DB ${this.id} is unavailable: its process ended during the request; the next request starts it again`);
     } finally {
       clearTimeout(timer);
       this.inflight.delete(entry);
@@ -290,5 +305,21 @@ export class D1Hosts {
       const error = err instanceof D1Error ? err.message : `D1 DB is unavailable: ${err.message}`;
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ success: false, error }));
     }
+  }
+}
+
+// alive reports whether pid runs; a zombie (dead, not yet reaped by miniflare) does not.
+function alive(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch (err) {
+    if (err.code !== "ENOENT" || fs.existsSync("/proc/self")) return false;
+  }
+  try {
+    process.kill(pid, 0); // no /proc
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
   }
 }

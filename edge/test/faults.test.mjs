@@ -153,6 +153,24 @@ describe("kill -9", () => {
   });
 });
 
+describe("a D1 database's workerd", () => {
+  test("killed with kill -9 is started again by the next request, with its data", async () => {
+    const edge = await startEdge();
+    started.push(edge);
+    const db = (await edge.call("POST", "/d1/database", { name: "killed-d1" })).body.result.uuid;
+    assert.equal((await edge.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE t (x); INSERT INTO t VALUES (5)" })).status, 200);
+    const pid = Number(fs.readFileSync(path.join(edge.dataDir, "d1-workerd.pid"), "utf8").trim());
+    process.kill(pid, "SIGKILL");
+    await waitFor(() => gone(pid), { timeoutMs: 5000, what: `workerd ${pid} to die` });
+    const r = await edge.call("POST", `/d1/database/${db}/query`, { sql: "SELECT x FROM t" });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body.result[0].results, [{ x: 5 }]);
+    const again = Number(fs.readFileSync(path.join(edge.dataDir, "d1-workerd.pid"), "utf8").trim());
+    assert.notEqual(again, pid);
+    await edge.stop();
+  });
+});
+
 describe("stale lock", () => {
   const deadPid = () => {
     const r = spawnSync("true");
