@@ -274,6 +274,12 @@ export class D1Hosts {
       res.writeHead(404).end();
       return;
     }
+    // The binding client also opens a WebSocket for RPC, which the D1 client never uses: refuse it rather than
+    // queue it at the database.
+    if (req.headers.upgrade !== undefined) {
+      res.writeHead(404).end();
+      return;
+    }
     const id = decodeURIComponent(parts[2]);
     const chunks = [];
     for await (const c of req) chunks.push(c);
