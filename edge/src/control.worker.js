@@ -426,6 +426,18 @@ async function wfRevive(env, body) {
   return { revived };
 }
 
+// d1Binding passes a request of a worker's D1 binding (sent on by the edge's D1 proxy, see d1host.mjs) to the one
+// database this worker holds in a D1 host, unchanged but for the edge's own headers.
+async function d1Binding(env, request) {
+  const names = Object.values(env.MAP.d1);
+  if (names.length !== 1) throw new ControlError(404, 7404, "no database here");
+  const headers = new Headers(request.headers);
+  const target = headers.get("x-edgeflow-d1-path") ?? "/query";
+  for (const h of ["x-edgeflow-d1-path", "x-edgeflow-gate", "mf-route-override"]) headers.delete(h);
+  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  return env[names[0]].fetcher.fetch(new Request(new URL(target, "http://d1"), { method: request.method, headers, body }));
+}
+
 const routes = {
   "/d1/query": d1Query,
   "/kv/list": kvList,
@@ -456,6 +468,7 @@ export default {
       if (url.pathname === "/kv/value") return await kvValue(env, request, url);
       if (url.pathname === "/r2/object") return await r2Object(env, request, url);
       if (url.pathname === "/ping") return json({ ok: true, result: "pong" });
+      if (url.pathname === "/d1/binding") return await d1Binding(env, request);
       const fn = routes[url.pathname];
       if (fn === undefined || request.method !== "POST") {
         return json({ ok: false, status: 404, code: 7003, message: `no control route ${url.pathname}` }, 404);

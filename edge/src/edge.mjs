@@ -7,29 +7,96 @@ import http from "node:http";
 import path from "node:path";
 import { Scheduler } from "./cron.mjs";
 import { Gateway } from "./gateway.mjs";
-import { LoopbackGate } from "./gate.mjs";
+import { LoopbackGate, childWorkerds } from "./gate.mjs";
 import { AllowList, OutboundGuard } from "./outbound.mjs";
 import { Registry } from "./registry.mjs";
 import { Runtime } from "./runtime.mjs";
 import { keyFromFile, tightenModes } from "./sealed.mjs";
 
-// lock takes DIR/edge.lock for this process. A lock left by a process that no longer runs is taken over.
-function lock(dataDir) {
+// lock takes DIR/edge.lock for this process. The file holds the owner's pid and, on Linux, the start time of that
+// process (field 22 of /proc/PID/stat) and the machine's boot id. A lock is taken over when its owner is gone: the
+// pid does not run, the machine was rebooted since, the pid now belongs to a process started at another time (the
+// pid was reused), or the process there is not an edge (its command line names no server.mjs). A kill -9 therefore
+// never keeps the next edge out, whatever runs under the old pid now.
+export function lock(dataDir) {
   const file = path.join(dataDir, "edge.lock");
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      fs.writeFileSync(file, `${process.pid}\n`, { flag: "wx" });
+      fs.writeFileSync(file, lockText(process.pid), { flag: "wx" });
       return file;
     } catch (err) {
       if (err.code !== "EEXIST") throw new Error(`cannot create lock file ${file}: ${err.message}`);
     }
-    const pid = Number(fs.readFileSync(file, "utf8").trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-      throw new Error(`data dir ${dataDir} is in use by another edge (pid ${pid}); stop it first or use another --data-dir`);
+    let text = "";
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch {
+      continue; // removed meanwhile
+    }
+    const owner = parseLock(text);
+    if (owner && owner.pid !== process.pid && ownerRuns(owner)) {
+      throw new Error(`data dir ${dataDir} is in use by another edge (pid ${owner.pid}); stop it first or use another --data-dir`);
     }
     fs.rmSync(file, { force: true });
   }
   throw new Error(`cannot take lock file ${file}`);
+}
+
+function lockText(pid) {
+  const lines = [String(pid)];
+  const start = startTime(pid);
+  if (start !== null) lines.push(`start ${start}`);
+  const boot = bootId();
+  if (boot !== null) lines.push(`boot ${boot}`);
+  return `${lines.join("\n")}\n`;
+}
+
+// parseLock reads a lock file: the pid on the first line (all an older edge wrote), then "start N" and "boot ID".
+export function parseLock(text) {
+  const lines = text.split("\n").map((l) => l.trim());
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  const out = { pid, start: null, boot: null };
+  for (const l of lines.slice(1)) {
+    if (l.startsWith("start ")) out.start = l.slice(6);
+    if (l.startsWith("boot ")) out.boot = l.slice(5);
+  }
+  return out;
+}
+
+// ownerRuns reports whether the lock's owner still runs as an edge.
+export function ownerRuns(owner) {
+  if (!alive(owner.pid)) return false;
+  if (process.platform !== "linux") return true; // no /proc: the pid is all there is to go by
+  const boot = bootId();
+  if (owner.boot !== null && boot !== null && owner.boot !== boot) return false;
+  const start = startTime(owner.pid);
+  if (owner.start !== null && start !== null && owner.start !== start) return false;
+  let cmdline;
+  try {
+    cmdline = fs.readFileSync(`/proc/${owner.pid}/cmdline`, "utf8").split("\0");
+  } catch {
+    return true; // cannot look (another user's process): keep out rather than share the data dir
+  }
+  return cmdline.some((arg) => path.basename(arg) === "server.mjs");
+}
+
+function startTime(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) is in parentheses and may hold spaces; field 22 counts from after it.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function bootId() {
+  try {
+    return fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+  } catch {
+    return null;
+  }
 }
 
 function alive(pid) {
@@ -89,10 +156,12 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     const { file: tokenFile, token } = ensureToken(dataDir);
     const registry = new Registry(dataDir, { sealKey: sealKey ?? keyFromFile(dataDir) });
     const pidFile = path.join(dataDir, "workerd.pid");
+    const d1PidFile = path.join(dataDir, "d1-workerd.pid");
     await Runtime.stopOrphan(pidFile, logger);
+    await Runtime.stopOrphan(d1PidFile, logger);
     Runtime.tieWorkerdToUs(dataDir, logger);
     const outbound = new OutboundGuard({ allow, logger });
-    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, logger, outbound });
+    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, d1PidFile, logger, outbound });
 
     const server = http.createServer({ keepAliveTimeout: 30000 });
     // Port 0 reuses the port of the previous run when it is free, so worker URLs stay the same.
@@ -122,7 +191,10 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
       startedP.then(() => api.handle(req, res));
     });
     await runtime.start();
-    const gate = new LoopbackGate({ workerdPid: () => runtime.workerdPid(), logger });
+    // The gate admits our workerds only: the main one and the D1 hosts' (whose miniflare loopback servers it also
+    // closes to everyone else as each host starts).
+    const gate = new LoopbackGate({ workerdPids: childWorkerds, logger });
+    runtime.d1.onHostStarted = () => gate.attach(server);
     if (!gate.attach(server)) logger("cannot trace loopback connections to workerd here (no /proc): miniflare's loopback server stays open to local processes");
     started();
     cleanup.unshift(() => runtime.close());

@@ -35,8 +35,8 @@ export function newGateSecret() {
 // end's socket inode (in /proc/net/tcp) must be one of workerd's file descriptors. Worker code cannot open a
 // connection to it at all (the outbound guard refuses loopback), so what remains to refuse is other processes.
 export class LoopbackGate {
-  constructor({ workerdPid, logger }) {
-    this.workerdPid = workerdPid; // () => pid of the current workerd
+  constructor({ workerdPids, logger }) {
+    this.workerdPids = workerdPids; // () => pids of this process's workerds (the main one and the D1 hosts')
     this.logger = logger;
     this.servers = new Set();
     this.refused = 0;
@@ -46,6 +46,7 @@ export class LoopbackGate {
   // every connection it accepts from now on. It answers false where /proc is missing (not Linux).
   attach(own) {
     if (!fs.existsSync("/proc/net/tcp")) return false;
+    for (const h of this.servers) if (!h.listening) this.servers.delete(h); // a stopped D1 host's
     for (const h of process._getActiveHandles?.() ?? []) {
       if (!(h instanceof http.Server) || h === own || this.servers.has(h) || !h.listening) continue;
       this.servers.add(h);
@@ -62,21 +63,59 @@ export class LoopbackGate {
   #fromWorkerd(socket) {
     const inode = clientInode(socket.remoteAddress, socket.remotePort, socket.localAddress, socket.localPort);
     if (inode === null) return false;
-    const pid = this.workerdPid();
-    if (!pid) return false;
-    try {
-      for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
-        try {
-          if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`) return true;
-        } catch {
-          // closed meanwhile
-        }
+    return this.workerdPids().some((pid) => holdsSocket(pid, inode));
+  }
+}
+
+// holdsSocket reports whether process pid has the socket with this inode among its file descriptors.
+function holdsSocket(pid, inode) {
+  try {
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`) return true;
+      } catch {
+        // closed meanwhile
       }
-    } catch {
-      return false;
     }
+  } catch {
     return false;
   }
+  return false;
+}
+
+// childWorkerds lists the pids of this process's children that run workerd (empty where /proc is missing).
+export function childWorkerds() {
+  const out = [];
+  try {
+    const kids = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, "utf8").trim().split(/\s+/);
+    for (const k of kids) {
+      if (k === "") continue;
+      try {
+        if (fs.readFileSync(`/proc/${k}/cmdline`, "utf8").includes("workerd")) out.push(Number(k));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
+}
+
+// listenerOf finds, among pids, the process that listens on 127.0.0.1:port (null when none does).
+export function listenerOf(port, pids) {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  let inode = null;
+  try {
+    for (const line of fs.readFileSync("/proc/net/tcp", "utf8").split("\n")) {
+      const f = line.trim().split(/\s+/);
+      if (f[1] === local && f[3] === "0A") inode = f[9];
+    }
+  } catch {
+    return null;
+  }
+  if (inode === null) return null;
+  return pids.find((pid) => holdsSocket(pid, inode)) ?? null;
 }
 
 // clientInode finds the socket inode of the client end of a loopback TCP connection in /proc/net/tcp{,6}.

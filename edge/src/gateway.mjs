@@ -14,6 +14,7 @@
 
 import fs from "node:fs";
 import { AccountView, Accounts, accountStates, hashToken } from "./accounts.mjs";
+import { childWorkerds } from "./gate.mjs";
 import { Api } from "./api.mjs";
 import { EdgeError, parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
@@ -222,7 +223,23 @@ export class Gateway {
       scripts,
       workflows,
       last_restart_ms: this.runtime.lastRestartMs ?? null,
+      ...this.#d1Stats(pid),
     };
+  }
+
+  // #d1Stats counts the D1 databases' own workerds (d1host.mjs) that run now and their resident memory.
+  #d1Stats(mainPid) {
+    let rss = 0;
+    const pids = childWorkerds().filter((p) => p !== mainPid);
+    for (const p of pids) {
+      try {
+        const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
+        if (m) rss += Number(m[1]) * 1024;
+      } catch {
+        // stopped meanwhile
+      }
+    }
+    return { d1_workerds: this.runtime.d1.running(), d1_workerd_rss: rss };
   }
 }
 

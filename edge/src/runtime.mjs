@@ -10,7 +10,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { Naming, accountStates } from "./accounts.mjs";
-import { GATE_HEADER, REFUSER_SOURCE, REFUSER_WORKER, newGateSecret } from "./gate.mjs";
+import { D1Hosts } from "./d1host.mjs";
+import { GATE_HEADER, REFUSER_SOURCE, REFUSER_WORKER, childWorkerds, listenerOf, newGateSecret } from "./gate.mjs";
 import { GUARD_WORKER, GUARD_WORKER_SOURCE, OutboundGuard } from "./outbound.mjs";
 
 export const CONTROL_WORKER = "__edgeflow_control";
@@ -41,7 +42,7 @@ class QuietLog extends Log {
 }
 
 export class Runtime {
-  constructor({ registry, persistDir, pidFile, logger, outbound }) {
+  constructor({ registry, persistDir, pidFile, d1PidFile, logger, outbound }) {
     this.pidFile = pidFile;
     this.outbound = outbound ?? new OutboundGuard({ logger });
     this.gateSecret = newGateSecret();
@@ -59,6 +60,8 @@ export class Runtime {
     this.sweepAgain = false;
     this.boundWorkflows = [];
     this.closed = false;
+    // D1 databases run in workerds of their own (d1host.mjs), so that a slow query stops only its database.
+    this.d1 = new D1Hosts({ persistDir, logger, gateSecret: this.gateSecret, pidFile: d1PidFile });
   }
 
   // #recordPid notes workerd's pid so that a later edge on this data dir can stop a workerd orphaned by a kill -9
@@ -93,32 +96,36 @@ export class Runtime {
     process.env.MINIFLARE_WORKERD_PATH = wrapper;
   }
 
-  // stopOrphan kills the workerd a previous edge on this data dir left running.
+  // stopOrphan kills the workerds a previous edge on this data dir left running: the pids in pidFile, one a line
+  // (workerd.pid holds the main workerd's, d1-workerd.pid the D1 databases' own, see d1host.mjs).
   static async stopOrphan(pidFile, logger) {
-    let pid;
+    let pids;
     try {
-      pid = Number(fs.readFileSync(pidFile, "utf8").trim());
+      pids = fs.readFileSync(pidFile, "utf8").split("\n").map((l) => Number(l.trim()));
     } catch {
       return;
     }
-    const isWorkerd = () => {
+    const isWorkerd = (pid) => {
       try {
         return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd");
       } catch {
         return false;
       }
     };
-    if (!Number.isInteger(pid) || pid <= 0 || !isWorkerd()) return;
-    logger(`stopping workerd pid ${pid} left running by a previous edge`);
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      return;
+    for (const pid of pids) {
+      if (!Number.isInteger(pid) || pid <= 0 || !isWorkerd(pid)) continue;
+      logger(`stopping workerd pid ${pid} left running by a previous edge`);
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        continue;
+      }
+      for (let i = 0; i < 100 && isWorkerd(pid); i++) await new Promise((r) => setTimeout(r, 50));
     }
-    for (let i = 0; i < 100 && isWorkerd(); i++) await new Promise((r) => setTimeout(r, 50));
   }
 
   async start() {
+    await this.d1.start();
     const opts = this.#options(this.registry.state);
     this.mf = new Miniflare(opts);
     try {
@@ -133,22 +140,16 @@ export class Runtime {
   async close() {
     this.closed = true;
     if (this.mf) await this.mf.dispose().catch(() => {});
+    await this.d1.close();
     await this.outbound.close();
   }
 
+  // workerdPid is the pid of the main workerd (the D1 hosts' workerds are children of this process too): the one
+  // of our workerd children that listens on the entry socket.
   workerdPid() {
-    // miniflare keeps the runtime process private; find workerd among our children.
-    try {
-      const kids = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, "utf8").trim().split(/\s+/);
-      for (const k of kids) {
-        if (k === "") continue;
-        const cmd = fs.readFileSync(`/proc/${k}/cmdline`, "utf8");
-        if (cmd.includes("workerd")) return Number(k);
-      }
-    } catch {
-      // not Linux
-    }
-    return null;
+    const kids = childWorkerds();
+    if (kids.length <= 1 || !this.url) return kids[0] ?? null;
+    return listenerOf(Number(this.url.port), kids);
   }
 
   // enter waits until workerd is up and counts a request in flight; leave must follow.
@@ -283,6 +284,16 @@ export class Runtime {
     }
   }
 
+  // d1Query runs an API query on a D1 database ({db, sql, params, batch, raw, readOnly}); see d1host.mjs.
+  async d1Query(body) {
+    try {
+      return await this.d1.query(body);
+    } catch (err) {
+      if (err?.code !== undefined && err?.status !== undefined) throw new EdgeError(err.status, err.code, err.message);
+      throw err;
+    }
+  }
+
   // explorer calls miniflare's local explorer API (workflow instance listing and details).
   async explorer(pathname, init = {}) {
     for (let attempt = 0; ; attempt++) {
@@ -392,11 +403,6 @@ export class Runtime {
         control.kvNamespaces[b] = nsId;
         map.kv[nsId] = b;
       }
-      for (const dbId of Object.keys(acct.d1)) {
-        const b = `D1_${Object.keys(map.d1).length}`;
-        control.d1Databases[b] = dbId;
-        map.d1[dbId] = b;
-      }
       for (const bucket of Object.keys(acct.r2)) {
         const b = `R2_${Object.keys(map.r2).length}`;
         control.r2Buckets[b] = names.bucket(bucket);
@@ -472,7 +478,8 @@ export class Runtime {
           w.kvNamespaces[b.name] = b.namespace_id;
           break;
         case "d1":
-          w.d1Databases[b.name] = b.id ?? b.database_id;
+          // The database runs in its own workerd; the binding reaches it through the D1 proxy (d1host.mjs).
+          w.d1Databases[b.name] = { id: b.id ?? b.database_id, remoteProxyConnectionString: this.d1.bindingURL(b.id ?? b.database_id) };
           break;
         case "r2_bucket":
           w.r2Buckets[b.name] = names.bucket(b.bucket_name);

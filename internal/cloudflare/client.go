@@ -147,8 +147,13 @@ type sdkFunc func(ctx context.Context, opts ...option.RequestOption) error
 // run performs a call with the per-attempt timeout and, when idempotent, retries with back-off. op is
 // "METHOD path" (no query, no credentials).
 func (c *Client) run(ctx context.Context, op string, idempotent bool, fn sdkFunc) error {
+	return c.runWithin(ctx, op, idempotent, c.timeout, fn)
+}
+
+// runWithin is run with a per-attempt timeout of its own.
+func (c *Client) runWithin(ctx context.Context, op string, idempotent bool, timeout time.Duration, fn sdkFunc) error {
 	for attempt := 0; ; attempt++ {
-		actx, cancel := context.WithTimeout(ctx, c.timeout)
+		actx, cancel := context.WithTimeout(ctx, timeout)
 		var res *http.Response
 		sent := false
 		mark := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
@@ -293,6 +298,9 @@ type request struct {
 	idempotent  bool
 	result      any  // decoded from the envelope's result; nil to ignore it
 	rawResult   bool // result is *[]byte receiving the whole body (KV values)
+	// timeout, when longer than the client's, bounds each attempt of this request instead (D1 queries, which
+	// the database itself stops at D1QueryLimit).
+	timeout time.Duration
 }
 
 // do performs a raw request and returns the envelope's result_info (nil when absent).
@@ -316,7 +324,7 @@ func (c *Client) do(ctx context.Context, r request) (*resultInfo, error) {
 		}
 	}
 	var info *resultInfo
-	err := c.run(ctx, op, r.idempotent, func(ctx context.Context, opts ...option.RequestOption) error {
+	err := c.runWithin(ctx, op, r.idempotent, max(c.timeout, r.timeout), func(ctx context.Context, opts ...option.RequestOption) error {
 		if payload != nil {
 			opts = append(opts, option.WithRequestBody(ct, bytes.Clone(payload)))
 		}

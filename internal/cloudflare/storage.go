@@ -308,6 +308,14 @@ func (c *Client) EnsureD1Database(ctx context.Context, name string) (D1Database,
 	return d, err
 }
 
+// D1QueryLimit is how long one D1 query may run: Cloudflare stops a query after 30 seconds, and so does the local
+// edge (docs/edge.md). A query request waits d1AnswerMargin longer than that, so that the database's own answer
+// (the query was stopped) arrives rather than a timeout of this client.
+const (
+	D1QueryLimit   = 30 * time.Second
+	d1AnswerMargin = 10 * time.Second
+)
+
 // QueryD1 runs sql with its positional params (POST …/d1/database/{db}/raw {"sql","params"}) and returns the
 // result of the last statement. Not retried (the statement may write). A bad statement is an *APIError 400.
 func (c *Client) QueryD1(ctx context.Context, db, sql string, params []any) (D1Result, error) {
@@ -343,7 +351,8 @@ func (c *Client) queryD1(ctx context.Context, db, sql string, params []any, quer
 		} `json:"results"`
 		Meta D1Meta `json:"meta"`
 	}
-	_, err = c.do(ctx, request{method: http.MethodPost, path: acct + "/d1/database/" + url.PathEscape(db) + "/raw", query: query, body: body, result: &results})
+	_, err = c.do(ctx, request{method: http.MethodPost, path: acct + "/d1/database/" + url.PathEscape(db) + "/raw", query: query, body: body, result: &results,
+		timeout: D1QueryLimit + d1AnswerMargin})
 	if err != nil {
 		return D1Result{}, err
 	}

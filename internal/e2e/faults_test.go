@@ -140,6 +140,44 @@ func TestEdgeRestartMidRun(t *testing.T) {
 	t.Fatalf("run after the restart: %+v", last)
 }
 
+// TestEdgeKilledMidDeploy kills the edge (SIGKILL) while a deploy through
+// edgeflow is under way; the supervisor starts it again, the deploy
+// answers (completed or a clear error, never a 500), the same deploy sent
+// again succeeds, and a run of it completes. Not parallel: it kills the
+// shared edge.
+func TestEdgeKilledMidDeploy(t *testing.T) {
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("MidDeploy", "workflow", chain("MidDeploy",
+		step("first", "return { n: event.payload.n };"),
+		step("last", "return { n: {{first.n}} + 1 };"),
+	))
+	restarts, pid := shared.edge.Restarts(), shared.edge.Pid()
+	done := make(chan reply, 1)
+	go func() {
+		done <- s.do("POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": s.conn})
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.status >= 500 && r.status != 502 && r.status != 503 {
+		t.Fatalf("deploy while the edge died: %d %s", r.status, r.body)
+	}
+	t.Logf("the deploy the kill interrupted answered %d", r.status)
+	deadline := time.Now().Add(60 * time.Second)
+	for shared.edge.Restarts() == restarts || shared.edge.Pid() == 0 || shared.edge.Pid() == pid {
+		if time.Now().After(deadline) {
+			t.Fatal("the edge was not restarted")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{"n": 1})
+	last := s.waitRun(wf, id, 60*time.Second, "complete", func(r run) bool { return r.Status == "complete" })
+	jsonEqual(t, last.Output, `{"n":2}`)
+}
+
 // TestDeployStreamDisconnect: a client that goes away after the first
 // frame leaves the deployment either wholly recorded (and serving) or not
 // at all; here the deploy carries on and completes.
@@ -239,4 +277,74 @@ func TestFailureAfterUpload(t *testing.T) {
 	}
 	id := s.trigger(wf, map[string]any{})
 	jsonEqual(t, s.waitStatus(wf, id, "complete", 30*time.Second).Output, `"v1"`)
+}
+
+// TestSlowD1Query: a D1 query that would run for minutes, sent through
+// edgeflow's API, holds up neither the edge nor other databases (a query on
+// another database and a KV listing answer while it runs); the edge stops
+// it at 30 s, edgeflow shows the database's own answer (not a timeout of
+// its own), and the database answers the next query at once with its data
+// as before.
+func TestSlowD1Query(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	account := s.connectionAccount()
+	slowDB := newD1Database(t, account, "faults-slow-query")
+	fastDB := newD1Database(t, account, "faults-fast-query")
+	s.must(200, "POST", "/api/resources/d1/databases/"+slowDB+"/query", map[string]any{"connectionId": s.conn,
+		"sql": "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)"})
+
+	type answer struct {
+		status int
+		body   string
+		err    error
+	}
+	slow := make(chan answer, 1)
+	go func() {
+		body, _ := json.Marshal(map[string]any{"connectionId": s.conn,
+			"sql": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000000) SELECT count(*) FROM c"})
+		req, _ := http.NewRequest("POST", s.url+"/api/resources/d1/databases/"+slowDB+"/query", strings.NewReader(string(body)))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+s.key)
+		res, err := s.http.Do(req)
+		if err != nil {
+			slow <- answer{err: err}
+			return
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		slow <- answer{status: res.StatusCode, body: string(raw)}
+	}()
+	time.Sleep(1500 * time.Millisecond) // the slow query is running now
+
+	stillRunning := func(what string) {
+		t.Helper()
+		select {
+		case a := <-slow:
+			t.Fatalf("%s answered only after the slow query ended (%d %s %v)", what, a.status, a.body, a.err)
+		default:
+		}
+	}
+	var rows d1Rows
+	s.must(200, "POST", "/api/resources/d1/databases/"+fastDB+"/query", map[string]any{"connectionId": s.conn,
+		"sql": "SELECT 41 + 1 AS n"}).into(&rows)
+	if len(rows.Rows) != 1 || rows.Rows[0][0] != float64(42) {
+		t.Fatalf("query on the other database = %+v", rows)
+	}
+	stillRunning("a query on another database")
+	s.must(200, "GET", "/api/resources/kv/namespaces?connectionId="+s.conn, nil)
+	stillRunning("a KV listing")
+
+	a := <-slow
+	if a.err != nil {
+		t.Fatalf("slow query: %v", a.err)
+	}
+	if a.status != 422 || !strings.Contains(a.body, `"validation_failed"`) || !strings.Contains(a.body, "exceeded the 30 s limit") {
+		t.Fatalf("slow query = %d %s, want 422 validation_failed naming the 30 s limit", a.status, a.body)
+	}
+	s.must(200, "POST", "/api/resources/d1/databases/"+slowDB+"/query", map[string]any{"connectionId": s.conn,
+		"sql": "SELECT x FROM t"}).into(&rows)
+	if len(rows.Rows) != 1 || rows.Rows[0][0] != float64(1) {
+		t.Fatalf("the stopped database after the stop = %+v", rows)
+	}
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/textproto"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -114,6 +116,7 @@ func TestStartErrors(t *testing.T) {
 	// an edge directory whose npm dependencies were never installed
 	bare := t.TempDir()
 	copyFile(t, script, filepath.Join(bare, "server.mjs"))
+	// src/ with its subdirectories (src/api)
 	if err := os.CopyFS(filepath.Join(bare, "src"), os.DirFS(filepath.Join(filepath.Dir(script), "src"))); err != nil {
 		t.Fatal(err)
 	}
@@ -392,4 +395,56 @@ func TestFindScript(t *testing.T) {
 	if _, err := localedge.FindScript(); err == nil || !strings.Contains(err.Error(), "has no server.mjs") {
 		t.Fatalf("an empty %s: %v", localedge.EnvEdgeDir, err)
 	}
+}
+
+// After a kill -9 the supervisor keeps starting the edge until it comes back, however often that fails: here the
+// edge's port is taken by another program for a few seconds (several failed starts) and the killed edge's lock
+// names a pid that now belongs to another program (a reused pid), which the next edge takes over.
+func TestSupervisorRetriesUntilTheEdgeComesBack(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		testenv.Missing(t, "the lock's owner check reads /proc (Linux only)")
+	}
+	dir := t.TempDir()
+	e := start(t, localedge.Options{Script: edgeScript(t), DataDir: dir})
+	port := e.Port()
+	if err := syscall.Kill(e.Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// The killed edge's socket closes as the kernel reaps it: take the port as soon as it is free.
+	var l net.Listener
+	for i := 0; ; i++ {
+		var err error
+		if l, err = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("take the edge's port: %v", err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	other := exec.Command("sleep", "60")
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = other.Process.Kill(); _ = other.Wait() })
+	if err := os.WriteFile(filepath.Join(dir, "edge.lock"), fmt.Appendf(nil, "%d\n", other.Process.Pid), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(4 * time.Second) // starts at 0.2, 0.6, 1.4 and 3 s fail: the port is taken
+	if e.Restarts() != 0 {
+		t.Fatalf("the edge restarted on a taken port (%d restarts)", e.Restarts())
+	}
+	l.Close()
+	deadline := time.Now().Add(90 * time.Second)
+	for e.Restarts() < 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the edge was not restarted after its port was free again")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if e.Port() != port {
+		t.Fatalf("port %d after the restart, want %d", e.Port(), port)
+	}
+	verify(t, e)
 }

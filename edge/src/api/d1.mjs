@@ -45,7 +45,7 @@ export class D1Handlers {
     const uuid = newId();
     await this.apply((st) => {
       st.d1[uuid] = { uuid, name: body.name, created_at: now() };
-    });
+    }, { restart: false }); // the database runs in a workerd of its own (d1host.mjs); the main one is unchanged
     return { result: this.dbJSON(this.state.d1[uuid]) };
   }
 
@@ -54,6 +54,7 @@ export class D1Handlers {
     await this.apply((st) => {
       delete st.d1[db.uuid];
     });
+    await this.runtime.d1.forget(db.uuid);
     return { result: null };
   }
 
@@ -67,7 +68,7 @@ export class D1Handlers {
     }
     if (body.params !== undefined && !Array.isArray(body.params)) throw new EdgeError(400, 7400, "params must be an array");
     const readOnly = readOnlyParam(c.query);
-    const result = await this.runtime.control("/d1/query", { db: db.uuid, sql: body.sql, params: body.params, batch: body.batch, raw, readOnly });
+    const result = await this.runtime.d1Query({ db: db.uuid, sql: body.sql, params: body.params, batch: body.batch, raw, readOnly });
     return { result };
   }
 }

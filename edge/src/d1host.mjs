@@ -1,0 +1,331 @@
+// D1 databases run outside the main workerd. workerd executes a Durable Object's SQL synchronously on its one thread,
+// and miniflare's D1 is a Durable Object per database, so one slow query used to stop every worker, KV namespace,
+// R2 bucket and other database of the edge until it ended. Here every D1 database gets a workerd of its own (a
+// Miniflare instance holding only that database), started on first use and stopped when idle. The API's queries
+// go to it directly; a worker's `env.DB` reaches it through miniflare's remote-binding client, whose requests come
+// to this module's proxy server and are passed on. A query that runs past QUERY_LIMIT_MS is stopped by killing that
+// database's workerd (SQLite rolls the unfinished transaction back when the file is opened again), answered with
+// D1's error, and the next query starts a fresh workerd on the same file (docs/edge.md, decisions 130-132).
+
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Log, LogLevel, Miniflare } from "miniflare";
+import { GATE_HEADER, childWorkerds, listenerOf } from "./gate.mjs";
+
+export const QUERY_LIMIT_MS = Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) : 30000;
+const IDLE_MS = 60000;
+const HOST_WORKER = "__edgeflow_d1";
+const HOST_SOURCE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "control.worker.js"), "utf8");
+const BINDING = "D1_0";
+
+export class D1Error extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+// timeoutMessage is the error text of a stopped query; workers see it as `D1_ERROR: <text>`.
+export function timeoutMessage(limitMs = QUERY_LIMIT_MS) {
+  return `D1 DB query exceeded the ${Math.round(limitMs / 1000)} s limit on SQL query duration and was stopped; ` +
+    "the database was reset and its other statements of that request were rolled back";
+}
+
+class QuietLog extends Log {
+  constructor(logger, id) {
+    super(LogLevel.WARN);
+    this.logger = logger;
+    this.id = id;
+  }
+  log(message) {
+    this.logger(`d1 ${this.id}: miniflare: ${message}`);
+  }
+}
+
+// Host is one database's workerd.
+class Host {
+  constructor(hosts, id) {
+    this.hosts = hosts;
+    this.id = id;
+    this.mf = null;
+    this.url = null;
+    this.starting = null;
+    this.inflight = new Set();
+    this.idleTimer = null;
+    this.generation = 0;
+    this.pid = null;
+  }
+
+  async ready() {
+    if (this.url) return this.url;
+    if (!this.starting) {
+      const gen = this.generation;
+      this.starting = (async () => {
+        const mf = new Miniflare({
+          host: "127.0.0.1",
+          port: 0,
+          defaultPersistRoot: this.hosts.persistDir,
+          cf: false,
+          log: new QuietLog(this.hosts.logger, this.id),
+          handleRuntimeStdio: (out, err) => {
+            const pass = (s) => s.on("data", (d) => String(d).split("\n").filter((l) => l.trim() !== "").forEach((l) => this.hosts.logger(`d1 ${this.id}: workerd: ${l}`)));
+            pass(out);
+            pass(err);
+          },
+          workers: [{
+            name: HOST_WORKER,
+            modules: [{ type: "ESModule", path: "control.worker.js", contents: HOST_SOURCE }],
+            compatibilityDate: "2025-01-01",
+            d1Databases: { [BINDING]: this.id },
+            bindings: { MAP: { kv: {}, d1: { [this.id]: BINDING }, r2: {}, wf: {} }, GATE: this.hosts.gateSecret },
+          }],
+        });
+        try {
+          const url = await mf.ready;
+          if (gen !== this.generation) {
+            await mf.dispose().catch(() => {});
+            throw new D1Error(503, 7500, `database ${this.id} was reset while it started; try again`);
+          }
+          this.mf = mf;
+          this.url = url;
+          this.pid = listenerOf(Number(url.port), childWorkerds());
+          this.hosts.recordPids();
+          this.hosts.onHostStarted?.();
+          return url;
+        } catch (err) {
+          await mf.dispose().catch(() => {});
+          throw err;
+        } finally {
+          this.starting = null;
+        }
+      })();
+    }
+    return this.starting;
+  }
+
+  // call sends one request to this database's worker and stops the database when it runs past the limit.
+  async call(pathname, init) {
+    clearTimeout(this.idleTimer);
+    let url;
+    try {
+      url = await this.ready();
+    } catch (err) {
+      if (err instanceof D1Error) throw err;
+      throw new D1Error(503, 7500, `D1 DB ${this.id} could not be started: ${String(err?.message ?? err).split("\n")[0]}`);
+    }
+    if (this.pid && !alive(this.pid)) {
+      // Its workerd died while idle (killed from outside): start a new one before sending anything.
+      this.hosts.logger(`d1 ${this.id}: workerd pid ${this.pid} is gone; starting it again`);
+      this.reset();
+      return this.call(pathname, init);
+    }
+    const ctl = new AbortController();
+    const entry = { ctl, timedOut: false };
+    this.inflight.add(entry);
+    const timer = setTimeout(() => {
+      entry.timedOut = true;
+      this.hosts.logger(`d1 ${this.id}: a query ran past ${this.hosts.limitMs} ms; stopping the database's workerd`);
+      this.reset();
+    }, this.hosts.limitMs);
+    try {
+      return await fetch(new URL(pathname, url), {
+        ...init,
+        signal: ctl.signal,
+        headers: { ...(init.headers ?? {}), "MF-Route-Override": HOST_WORKER, [GATE_HEADER]: this.hosts.gateSecret },
+      });
+    } catch (err) {
+      if (entry.timedOut) throw new D1Error(400, 7500, timeoutMessage(this.hosts.limitMs));
+      if (ctl.signal.aborted) throw new D1Error(503, 7500, `the query was stopped: database ${this.id} was reset by another query that ran past the limit`);
+      // The database's workerd went away (it crashed or was killed): the next request starts a new one.
+      this.hosts.logger(`d1 ${this.id}: request failed: ${err.message}`);
+      if (this.url === url) this.reset();
+      throw new D1Error(503, 7500, `D1 DB ${this.id} is unavailable: its process ended during the request; the next request starts it again`);
+    } finally {
+      clearTimeout(timer);
+      this.inflight.delete(entry);
+      if (this.inflight.size === 0 && this.url) {
+        this.idleTimer = setTimeout(() => this.stop(), IDLE_MS);
+        this.idleTimer.unref();
+      }
+    }
+  }
+
+  // reset kills this database's workerd (SIGKILL: its thread may be inside SQLite) and fails the requests in flight.
+  reset() {
+    this.generation++;
+    const mf = this.mf;
+    this.mf = null;
+    this.url = null;
+    if (this.pid) {
+      this.pid = null;
+      this.hosts.recordPids();
+    }
+    for (const e of this.inflight) e.ctl.abort();
+    if (mf) return mf.dispose().catch(() => {});
+  }
+
+  stop() {
+    clearTimeout(this.idleTimer);
+    if (this.inflight.size > 0) return;
+    return this.reset();
+  }
+}
+
+// D1Hosts owns every database's workerd and the proxy server through which workers' D1 bindings reach them.
+export class D1Hosts {
+  constructor({ persistDir, logger, gateSecret, pidFile, limitMs = QUERY_LIMIT_MS }) {
+    this.persistDir = persistDir;
+    this.pidFile = pidFile;
+    this.logger = logger;
+    this.gateSecret = gateSecret;
+    this.limitMs = limitMs;
+    this.hosts = new Map();
+    this.proxySecret = randomBytes(24).toString("hex");
+    this.server = null;
+    this.base = null;
+  }
+
+  host(id) {
+    let h = this.hosts.get(id);
+    if (!h) {
+      h = new Host(this, id);
+      this.hosts.set(id, h);
+    }
+    return h;
+  }
+
+  // start opens the proxy server on a loopback port.
+  async start() {
+    this.server = http.createServer((req, res) => this.#proxy(req, res));
+    await new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(0, "127.0.0.1", resolve);
+    });
+    this.base = `http://127.0.0.1:${this.server.address().port}`;
+  }
+
+  // bindingURL is the remote-binding address miniflare gives a worker's D1 binding to database id. It carries the
+  // proxy's secret; only miniflare's internal binding client holds it, never the worker's code.
+  bindingURL(id) {
+    return new URL(`${this.base}/${this.proxySecret}/${encodeURIComponent(id)}`);
+  }
+
+  // query runs an API query ({db, sql, params, batch, raw, readOnly}) on the database's own workerd.
+  async query(body) {
+    const res = await this.host(body.db).call("/d1/query", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const out = await res.json();
+    if (!out.ok) throw new D1Error(out.status ?? 500, out.code ?? 7500, out.message);
+    return out.result;
+  }
+
+  // recordPids writes the pids of the running databases' workerds to pidFile, so that the next edge can stop them
+  // should this one die without taking them along (where the parent-death signal is not available, see runtime.mjs).
+  recordPids() {
+    if (!this.pidFile) return;
+    const pids = [...this.hosts.values()].map((h) => h.pid).filter((p) => p);
+    try {
+      fs.writeFileSync(this.pidFile, pids.map((p) => `${p}\n`).join(""));
+    } catch (err) {
+      this.logger(`cannot write ${this.pidFile}: ${err.message}`);
+    }
+  }
+
+  // running counts the databases whose workerd runs now.
+  running() {
+    let n = 0;
+    for (const h of this.hosts.values()) if (h.url) n++;
+    return n;
+  }
+
+  // forget stops a deleted database's workerd.
+  async forget(id) {
+    const h = this.hosts.get(id);
+    this.hosts.delete(id);
+    if (h) {
+      clearTimeout(h.idleTimer);
+      await h.reset();
+    }
+  }
+
+  async close() {
+    if (this.server) {
+      this.server.closeAllConnections?.();
+      this.server.close();
+    }
+    await Promise.all([...this.hosts.values()].map((h) => h.reset()));
+    this.hosts.clear();
+  }
+
+  // #proxy passes a request of miniflare's remote-binding client (a worker's env.DB) on to the database's workerd.
+  // The client sends the binding's request URL in MF-URL and its headers prefixed with MF-Header-.
+  async #proxy(req, res) {
+    const parts = (req.url ?? "").split("?")[0].split("/");
+    const given = Buffer.from(parts[1] ?? "");
+    const want = Buffer.from(this.proxySecret);
+    if (parts.length !== 3 || given.length !== want.length || !timingSafeEqual(given, want)) {
+      res.writeHead(404).end();
+      return;
+    }
+    // The binding client also opens a WebSocket for RPC, which the D1 client never uses: refuse it rather than
+    // queue it at the database.
+    if (req.headers.upgrade !== undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    const id = decodeURIComponent(parts[2]);
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const headers = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (k.startsWith("mf-header-")) headers[k.slice("mf-header-".length)] = v;
+    }
+    let target;
+    try {
+      target = new URL(req.headers["mf-url"] ?? "http://d1/query");
+    } catch {
+      target = new URL("http://d1/query");
+    }
+    headers["x-edgeflow-d1-path"] = target.pathname + target.search;
+    try {
+      const r = await this.host(id).call("/d1/binding", {
+        method: req.method,
+        headers,
+        body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
+      });
+      const out = Buffer.from(await r.arrayBuffer());
+      const h = {};
+      r.headers.forEach((v, k) => {
+        if (k !== "content-length" && k !== "transfer-encoding" && k !== "content-encoding") h[k] = v;
+      });
+      res.writeHead(r.status, h).end(out);
+    } catch (err) {
+      // D1's own error answer: the binding turns it into `D1_ERROR: <error>`.
+      const error = err instanceof D1Error ? err.message : `D1 DB is unavailable: ${err.message}`;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ success: false, error }));
+    }
+  }
+}
+
+// alive reports whether pid runs; a zombie (dead, not yet reaped by miniflare) does not.
+function alive(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch (err) {
+    if (err.code !== "ENOENT" || fs.existsSync("/proc/self")) return false;
+  }
+  try {
+    process.kill(pid, 0); // no /proc
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
