@@ -9,7 +9,8 @@
 // every 250 ms until all are complete. Reported per side: total time (first create → all seen complete) and the
 // create latency (edgeflow: POST /api/workflows/:id/trigger; miniflare: env.WORKFLOW.create inside a fetch) p50, p99
 // and max; then edgeflow's total / miniflare's total. Missing inputs (the binary, edge/node_modules, the directory)
-// fail the run with a message; nothing is skipped.
+// fail the run with a message; nothing is skipped. BURST_KEEP=1 keeps edgeflow's data dir and log (serve.log) for
+// a look afterwards; BURST_LOG_LEVEL sets serve's log level (default warn; info logs every request with its time).
 
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -133,7 +134,7 @@ async function edgeflowSide() {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = fs.openSync(path.join(dir, "serve.log"), "w");
-  const env = { ...process.env, EDGEFLOW_RATE_LIMITS: "off", EDGEFLOW_LOG_LEVEL: "warn" };
+  const env = { ...process.env, EDGEFLOW_RATE_LIMITS: "off", EDGEFLOW_LOG_LEVEL: process.env.BURST_LOG_LEVEL ?? "warn" };
   const child = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", path.join(dir, "data")], { env, stdio: ["ignore", log, log] });
   let exited = null;
   child.on("exit", (code) => { exited = code; });
@@ -143,7 +144,8 @@ async function edgeflowSide() {
       await new Promise((r) => child.once("exit", r));
     }
     if (process.exitCode) console.error(`edgeflow's log (last 3000 bytes):\n${fs.readFileSync(path.join(dir, "serve.log"), "utf8").slice(-3000)}`);
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (process.env.BURST_KEEP) console.error(`burst: kept ${dir}`);
+    else fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
     for (let i = 0; ; i++) {
