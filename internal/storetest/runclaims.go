@@ -155,31 +155,7 @@ func testRunClaims(t *testing.T, s edgeflow.Store) {
 		due = append(due, mk(edgeflow.RunRunning, at(-time.Minute)))
 	}
 	later := now.Add(30 * time.Second)
-	var mu sync.Mutex
-	seen := map[string]int{}
-	var wg sync.WaitGroup
-	for range 6 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				got, err := s.ClaimRunsForRefresh(ctx, later, later.Add(time.Minute), 3)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if len(got) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, r := range got {
-					seen[r.ID]++
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	seen := claimConcurrently(t, []edgeflow.Store{s}, 6, later, 3)
 	for id, n := range seen {
 		if n != 1 {
 			t.Errorf("run %s claimed %d times by concurrent claimers", id, n)
@@ -210,32 +186,7 @@ func testRunClaimsAcrossReplicas(t *testing.T, a, b edgeflow.Store) {
 		must(t, a.CreateRun(ctx, r))
 		want = append(want, r.ID)
 	}
-	var mu sync.Mutex
-	seen := map[string]int{}
-	var wg sync.WaitGroup
-	for i := range 8 {
-		s := []edgeflow.Store{a, b}[i%2]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				got, err := s.ClaimRunsForRefresh(ctx, now, now.Add(time.Minute), 4)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if len(got) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, r := range got {
-					seen[r.ID]++
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	seen := claimConcurrently(t, []edgeflow.Store{a, b}, 8, now, 4)
 	var got []string
 	for id, n := range seen {
 		if n != 1 {
@@ -265,4 +216,38 @@ func testRunClaimsAcrossReplicas(t *testing.T, a, b edgeflow.Store) {
 	if cur.Status != edgeflow.RunQueued || cur.StateVersion != fresh.StateVersion {
 		t.Fatalf("stored %s at version %d, want queued at %d", cur.Status, cur.StateVersion, fresh.StateVersion)
 	}
+}
+
+// claimConcurrently runs claimers goroutines, spread over stores, that claim
+// runs due at now (limit at a time, held for a minute) until none is left,
+// and answers how many times each run was claimed.
+func claimConcurrently(t *testing.T, stores []edgeflow.Store, claimers int, now time.Time, limit int) map[string]int {
+	t.Helper()
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var wg sync.WaitGroup
+	for i := range claimers {
+		s := stores[i%len(stores)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				got, err := s.ClaimRunsForRefresh(t.Context(), now, now.Add(time.Minute), limit)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(got) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, r := range got {
+					seen[r.ID]++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return seen
 }
