@@ -1,0 +1,21 @@
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+// The build goes to dist/, which the Go binary embeds (see embed.go). During development `npm run dev` serves the
+// app and sends /api to a running `edgeflow serve`.
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    assetsDir: "assets",
+    sourcemap: false,
+  },
+  server: {
+    proxy: { "/api": "http://127.0.0.1:8080" },
+  },
+  test: {
+    environment: "jsdom",
+    include: ["src/**/*.test.{ts,tsx}"],
+  },
+});
