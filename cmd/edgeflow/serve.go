@@ -27,6 +27,8 @@ import (
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
+	"github.com/edgeflow/edgeflow/internal/studio"
+	"github.com/edgeflow/edgeflow/web"
 )
 
 // sqliteFileName is the database file inside the data directory.
@@ -254,8 +256,12 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	if err != nil {
 		return err
 	}
+	ui, err := studioHandler(logger)
+	if err != nil {
+		return err
+	}
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
-		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache")}
+		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), Studio: ui}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}
@@ -457,4 +463,15 @@ func purgeSessions(ctx context.Context, store edgeflow.Store, logger *slog.Logge
 		case <-t.C:
 		}
 	}
+}
+
+// studioHandler serves the Studio build embedded in the binary, or, in a
+// binary compiled without one, a page saying how to build it.
+func studioHandler(logger *slog.Logger) (*studio.Handler, error) {
+	build, ok := web.Build()
+	if !ok {
+		logger.Warn("this binary has no Studio build: / answers a page saying how to build it (make build)")
+		return studio.NotBuilt(), nil
+	}
+	return studio.New(build)
 }
