@@ -235,6 +235,8 @@ func (s *Server) classLimit(c LimitClass) int {
 		return s.Limits.Deploy
 	case LimitVerify:
 		return s.Limits.Verify
+	case LimitIR:
+		return s.Limits.IR
 	}
 	return 0
 }
