@@ -71,7 +71,9 @@ const (
 	LimitIR
 )
 
-func (c LimitClass) String() string { return [...]string{"global", "write", "deploy", "verify", "ir"}[c] }
+func (c LimitClass) String() string {
+	return [...]string{"global", "write", "deploy", "verify", "ir"}[c]
+}
 
 // Route is one entry of the route table; it describes itself completely.
 type Route struct {
