@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"fmt"
@@ -29,9 +29,11 @@ type packed struct {
 	buf *[]byte
 }
 
-// packText prepares text for a packed column. Call release after Exec.
-func packText(text string) packed {
-	if len(text) < packMin {
+// packText prepares text for a packed column: compressed when the engine
+// packs texts (Dialect.PacksText) and text is long enough. Call release after
+// Exec.
+func (s *Store) packText(text string) packed {
+	if len(text) < packMin || !s.d.PacksText() {
 		return packed{arg: text}
 	}
 	buf := packBuffers.Get().(*[]byte)
@@ -51,8 +53,9 @@ func (p packed) release() {
 // packedCol scans a packed column into text, or into raw when set (a BLOB
 // is decompressed; NULL is "" or nil).
 type packedCol struct {
-	text *string
-	raw  *[]byte
+	text   *string
+	raw    *[]byte
+	packed bool // the engine packs texts: a BLOB is S2
 }
 
 func (c packedCol) Scan(v any) error {
@@ -67,15 +70,19 @@ func (c packedCol) Scan(v any) error {
 			return nil
 		}
 	case []byte:
+		if !c.packed {
+			b = append([]byte(nil), v...)
+			break
+		}
 		n, err := s2.DecodedLen(v)
 		if err != nil {
-			return fmt.Errorf("sqlite: packed column: %w", err)
+			return fmt.Errorf("packed column: %w", err)
 		}
 		if b, err = s2.Decode(make([]byte, n), v); err != nil {
-			return fmt.Errorf("sqlite: packed column: %w", err)
+			return fmt.Errorf("packed column: %w", err)
 		}
 	default:
-		return fmt.Errorf("sqlite: packed column holds %T", v)
+		return fmt.Errorf("packed column holds %T", v)
 	}
 	if c.raw != nil {
 		*c.raw = b
