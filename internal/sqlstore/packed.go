@@ -8,7 +8,8 @@ import (
 	"github.com/klauspost/compress/s2"
 )
 
-// A version's IR and generated code are tens of kilobytes of JSON and
+// SQLite only (Dialect.PacksText; PostgreSQL keeps these columns as TEXT):
+// a version's IR and generated code are tens of kilobytes of JSON and
 // TypeScript each, and most of a submission's cost in SQLite is per page:
 // every page goes to the WAL and again to the database at the checkpoint.
 // So values from packMin bytes up are stored compressed with S2 as BLOBs,
