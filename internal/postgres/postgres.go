@@ -11,11 +11,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -102,60 +98,15 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 // migrate applies the embedded migrations not yet recorded in
 // schema_migrations, in one transaction holding an advisory lock.
 func (s *Store) migrate(ctx context.Context) error {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
 	return s.write(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
 			return fmt.Errorf("postgres: migration lock: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
-			return fmt.Errorf("postgres: migrations table: %w", err)
-		}
-		applied := map[int]bool{}
-		rows, err := tx.Query(ctx, `SELECT version FROM schema_migrations`)
-		if err != nil {
-			return fmt.Errorf("postgres: read migrations: %w", err)
-		}
-		for rows.Next() {
-			var v int
-			if err := rows.Scan(&v); err != nil {
-				rows.Close()
-				return err
-			}
-			applied[v] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		m := sqlstore.Migrations{FS: migrations, AppliedAtType: "TIMESTAMPTZ", Exec: func(ctx context.Context, body string) error {
+			_, err := tx.Exec(ctx, body, pgx.QueryExecModeSimpleProtocol)
 			return err
-		}
-		for _, name := range names {
-			base := strings.TrimPrefix(name, "migrations/")
-			num, _, ok := strings.Cut(base, "_")
-			v, err := strconv.Atoi(num)
-			if !ok || err != nil {
-				return fmt.Errorf("postgres: migration %s: name must start with a number and '_'", base)
-			}
-			if applied[v] {
-				continue
-			}
-			body, err := migrations.ReadFile(name)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, string(body), pgx.QueryExecModeSimpleProtocol); err != nil {
-				return fmt.Errorf("postgres: migration %s: %w", base, err)
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
-				v, base, s.now().UTC().Truncate(time.Microsecond)); err != nil {
-				return fmt.Errorf("postgres: record migration %s: %w", base, err)
-			}
-			s.log.Info("applied migration", "engine", "postgres", "migration", base)
-		}
-		return nil
+		}}
+		return m.Apply(ctx, pgTx{tx: tx, s: s}, driver{s}, s.now(), s.log)
 	})
 }
 

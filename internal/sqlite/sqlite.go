@@ -16,11 +16,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"runtime"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -145,57 +142,12 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // migrate applies the embedded migrations not yet recorded in
 // schema_migrations, all in one IMMEDIATE transaction.
 func (s *Store) migrate(ctx context.Context) error {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
 	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
-			return fmt.Errorf("sqlite: migrations table: %w", err)
-		}
-		applied := map[int]bool{}
-		rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations`)
-		if err != nil {
-			return fmt.Errorf("sqlite: read migrations: %w", err)
-		}
-		for rows.Next() {
-			var v int
-			if err := rows.Scan(&v); err != nil {
-				rows.Close()
-				return err
-			}
-			applied[v] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		m := sqlstore.Migrations{FS: migrations, AppliedAtType: "INTEGER", Exec: func(ctx context.Context, body string) error {
+			_, err := tx.ExecContext(ctx, body)
 			return err
-		}
-		for _, name := range names {
-			base := strings.TrimPrefix(name, "migrations/")
-			num, _, ok := strings.Cut(base, "_")
-			v, err := strconv.Atoi(num)
-			if !ok || err != nil {
-				return fmt.Errorf("sqlite: migration %s: name must start with a number and '_'", base)
-			}
-			if applied[v] {
-				continue
-			}
-			body, err := migrations.ReadFile(name)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return fmt.Errorf("sqlite: migration %s: %w", base, err)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-				v, base, s.now().UnixMicro()); err != nil {
-				return fmt.Errorf("sqlite: record migration %s: %w", base, err)
-			}
-			s.log.Info("applied migration", "engine", "sqlite", "migration", base)
-		}
-		return nil
+		}}
+		return m.Apply(ctx, &sqlTx{tx: tx, s: s}, driver{s}, s.now(), s.log)
 	})
 }
 
