@@ -52,7 +52,7 @@ func (p packed) release() {
 }
 
 // packedCol scans a packed column into text, or into raw when set (a BLOB
-// is decompressed; NULL is "" or nil).
+// is decompressed; NULL is "" or nil, and so is empty text).
 type packedCol struct {
 	text   *string
 	raw    *[]byte
@@ -65,7 +65,9 @@ func (c packedCol) Scan(v any) error {
 	case nil:
 	case string:
 		if c.raw != nil {
-			b = []byte(v)
+			if v != "" { // "" reads as nil, as NULL does
+				b = []byte(v)
+			}
 		} else {
 			*c.text = v
 			return nil
