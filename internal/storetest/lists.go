@@ -46,7 +46,8 @@ func testBadCursor(t *testing.T, s edgeflow.Store) {
 		"ListInstalledNodes": func(o edgeflow.ListOptions) error { _, err := s.ListInstalledNodes(ctx, tn.org.ID, o); return err },
 	}
 	for name, list := range lists {
-		for _, cursor := range []string{"!!!", "bm9zZXBhcmF0b3I", "eHl6H2lk" /* "xyz\x1fid": non-numeric key */} {
+		for _, cursor := range []string{"!!!", "bm9zZXBhcmF0b3I", "eHl6H2lk", /* "xyz\x1fid": non-numeric key */
+			"YQBiH2lk" /* "a\x00b\x1fid": a NUL byte, which no key holds */} {
 			err := list(edgeflow.ListOptions{Cursor: cursor})
 			if name == "ListEnvVars" || name == "ListInstalledNodes" {
 				if cursor == "eHl6H2lk" {
