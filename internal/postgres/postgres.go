@@ -5,6 +5,9 @@
 // transaction-level advisory lock, so replicas starting together apply them
 // once. Times are TIMESTAMPTZ (microsecond precision) and are returned in UTC;
 // JSON documents are TEXT, kept byte for byte.
+//
+// The store's queries and logic are internal/sqlstore's, shared with the
+// SQLite store; this package runs them through its driver (driver.go).
 package postgres
 
 import (

@@ -8,6 +8,10 @@
 // as `edgeflow admin bootstrap`) writes to the same file. Reads use a separate
 // pool of read-only connections. Times are stored as integer microseconds
 // since the Unix epoch, in UTC.
+//
+// The store's queries and logic are internal/sqlstore's, shared with the
+// PostgreSQL store; this package runs them through its driver (driver.go) and
+// keeps a read cache in front of some reads (cache.go, cached.go).
 package sqlite
 
 import (
