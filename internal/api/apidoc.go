@@ -169,6 +169,7 @@ var docGroups = []struct {
 	{"Connections", func(p string) bool { return strings.HasPrefix(p, "/api/connections") }},
 	{"Environment variables", func(p string) bool { return strings.HasPrefix(p, "/api/env-vars") }},
 	{"API keys", func(p string) bool { return strings.HasPrefix(p, "/api/api-keys") }},
+	{"Audit log", func(p string) bool { return p == "/api/audit" }},
 }
 
 func docGroup(pattern string) (int, error) {

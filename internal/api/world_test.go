@@ -37,6 +37,7 @@ type tenant struct {
 	email, userID, orgID, projectID string
 	otherProjectID                  string // a second project of the same organization
 	session                         cred
+	sessionID                       string // the id of session
 	keyAll, keyRead                 cred   // keys of projectID
 	keyOtherProject                 cred   // a key of otherProjectID
 	keyRevoked, keyExpired          cred   // keys of projectID, revoked / expired
@@ -196,6 +197,7 @@ func (w *world) newTenant(email string) *tenant {
 		userID: m["user"].(map[string]any)["id"].(string),
 		orgID:  m["activeOrganizationId"].(string), projectID: m["activeProjectId"].(string)}
 	tn.otherProjectID = w.must(201, "POST", "/api/projects", `{"name":"Other"}`, sess).str(t, "id")
+	tn.sessionID = w.must(200, "GET", "/api/auth/sessions", "", sess).json(t)["data"].([]any)[0].(map[string]any)["id"].(string)
 	key := func(project, scopes string) (cred, string) {
 		r := w.must(201, "POST", "/api/api-keys", fmt.Sprintf(`{"name":"k","projectId":%q,"scopes":%s}`, project, scopes), sess)
 		return cred{key: r.str(t, "key")}, r.str(t, "id")
@@ -242,6 +244,7 @@ func (tn *tenant) ids() []string {
 // path of a record of tenant a. A new route with a parameter needs an entry
 // here (routes.go explains).
 var fixturePaths = map[string]func(w *world) string{
+	"/api/auth/sessions/{id}":                 func(w *world) string { return "/api/auth/sessions/" + w.a.sessionID },
 	"/api/projects/{id}":                      func(w *world) string { return "/api/projects/" + w.a.projectID },
 	"/api/workflows/{id}":                     func(w *world) string { return "/api/workflows/" + w.a.workflowID },
 	"/api/workflows/{id}/full":                func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/full" },
