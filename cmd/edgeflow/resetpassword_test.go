@@ -22,8 +22,8 @@ func TestResetPassword(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	type engine struct {
-		name  string
-		open  func(t *testing.T) (edgeflow.Store, []string)
+		name string
+		open func(t *testing.T) (edgeflow.Store, []string)
 	}
 	engines := []engine{
 		{name: "sqlite", open: func(t *testing.T) (edgeflow.Store, []string) {
