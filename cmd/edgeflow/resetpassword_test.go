@@ -130,3 +130,20 @@ func TestParseRetention(t *testing.T) {
 		}
 	}
 }
+
+// TestServeRefusesBadProxyAndRetention: serve refuses a trusted proxy list
+// or an audit retention it cannot read, naming the option, before it opens
+// anything.
+func TestServeRefusesBadProxyAndRetention(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"--trusted-proxies", "10.0.0.0/8,proxy.internal"},
+		{"--audit-retention", "10m"},
+	} {
+		dir := t.TempDir()
+		code, out, errOut := runCLI(append([]string{"serve", "--data-dir", dir, "--no-edge"}, args...)...)
+		if code != 2 || out != "" || !strings.Contains(errOut, args[0]) {
+			t.Errorf("%v: exit %d, %q %q", args, code, out, errOut)
+		}
+	}
+}
