@@ -253,6 +253,9 @@ func renderRoute(b *bytes.Buffer, rt Route) error {
 		fmt.Fprintf(b, "- Auth: an API key with scope `%s`, or a session.", rt.Scope)
 	}
 	fmt.Fprintf(b, " Rate class: %s.\n", rt.Limit)
+	if rt.Audit != "" {
+		fmt.Fprintf(b, "- Audit log: `%s`, allowed or refused (see Audit log).\n", rt.Audit)
+	}
 	if len(rt.Query) > 0 {
 		b.WriteString("- Query:")
 		for i, q := range rt.Query {

@@ -188,11 +188,6 @@ func (s *Server) routeTable() []Route {
 			Status: 204, Answer: "",
 			Errors: []ErrorCase{{404, "not_found", "a session of another user, or one that is unknown, signed out or expired"}}, Example: exSessionRevoke},
 
-		// The audit log (audit.go).
-		{Method: "GET", Pattern: "/api/audit", Auth: AuthAny, Scope: read, Summary: "Lists the organization's audit log, newest first (owners and admins).", Query: []string{"cursor", "limit", "actor", "action", "target", "since", "until"}, Handler: s.handleAuditList,
-			Status: 200, Answer: "`{data: [AuditEntry], nextCursor}`, newest first. An AuditEntry is `{id, organizationId, projectId, actor: {type: \"user\"|\"key\", id}, action, target: {type, id}, outcome, requestId, time}`: one state-changing request, allowed or refused; `outcome` is its status code. Filters: `actor` (a user or key id), `action` (such as `workflow.create`), `target` (a record id), `since` (inclusive) and `until` (exclusive), RFC 3339 times. Request bodies are never recorded.",
-			Errors: []ErrorCase{{403, "forbidden", "the caller (the key's creator, for an API key) is not an owner or admin of the organization"}, {422, "validation_failed", "`since` or `until` not an RFC 3339 time, `until` not after `since`, a filter over 200 characters or given twice"}}, Example: exAuditList},
-
 		// Projects (projects.go).
 		{Method: "GET", Pattern: "/api/projects", Auth: AuthAny, Scope: read, Summary: "Lists projects of the active organization.", Query: []string{"cursor", "limit"}, Handler: s.handleProjectList,
 			Status: 200, Answer: "`{data: [Project], nextCursor}`, oldest first. A Project is `{id, organizationId, name, slug, description, createdAt, updatedAt}`. An API key sees every project of its organization, as a session does.", Example: exProjectList},
@@ -404,5 +399,10 @@ func (s *Server) routeTable() []Route {
 			Errors: []ErrorCase{{422, "validation_failed", "also: `projectId` is not a project of the organization, `scopes` lacks `read` or holds an unknown scope, `expiresAt` is not in the future"}}, Example: exAPIKeyCreate},
 		{Method: "DELETE", Pattern: "/api/api-keys/{id}", Audit: "api_key.revoke", AuditTarget: "id", Auth: AuthSession, Limit: LimitWrite, Summary: "Revokes an API key.", Handler: s.handleAPIKeyRevoke,
 			Status: 204, Example: exAPIKeyRevoke},
+
+		// The audit log (audit.go).
+		{Method: "GET", Pattern: "/api/audit", Auth: AuthAny, Scope: read, Summary: "Lists the organization's audit log, newest first (owners and admins).", Query: []string{"cursor", "limit", "actor", "action", "target", "since", "until"}, Handler: s.handleAuditList,
+			Status: 200, Answer: "`{data: [AuditEntry], nextCursor}`, newest first. An AuditEntry is `{id, organizationId, projectId, actor: {type: \"user\"|\"key\", id}, action, target: {type, id}, outcome, requestId, time}`: one state-changing request, allowed or refused; `outcome` is its status code. Filters: `actor` (a user or key id), `action` (such as `workflow.create`), `target` (a record id), `since` (inclusive) and `until` (exclusive), RFC 3339 times. Request bodies are never recorded.",
+			Errors: []ErrorCase{{403, "forbidden", "the caller (the key's creator, for an API key) is not an owner or admin of the organization"}, {422, "validation_failed", "`since` or `until` not an RFC 3339 time, `until` not after `since`, a filter over 200 characters or given twice"}}, Example: exAuditList},
 	}
 }
