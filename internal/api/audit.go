@@ -155,6 +155,12 @@ func newAuditWriter(store edgeflow.Store, log func(string, ...any)) *auditWriter
 
 func (w *auditWriter) add(e edgeflow.AuditEntry) {
 	select {
+	case <-w.done: // closed: nobody reads the queue any more
+		w.write([]edgeflow.AuditEntry{e})
+		return
+	default:
+	}
+	select {
 	case w.queue <- e:
 	case <-w.done: // closed: write it alone
 		w.write([]edgeflow.AuditEntry{e})
