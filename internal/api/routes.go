@@ -17,7 +17,9 @@ import (
 //  2. add one entry to routeTable: Method, Pattern (net/http ServeMux syntax,
 //     "{name}" for a path parameter), Auth, Scope, Limit, and for a route
 //     that reads a body either BadBody (a JSON object of the right shape that
-//     validation must refuse with 422) or NoBody: true; for the reference of
+//     validation must refuse with 422) or NoBody: true; for a route that
+//     changes something, its Audit action ("<type>.<verb>", see audit.go)
+//     and, when the target's id is a path parameter, AuditTarget; for the reference of
 //     docs/api.md and the OpenAPI document: Summary, Status, Answer, the
 //     route's own Errors, and an Example (route_examples.go), then run
 //     `go run ./internal/api/cmd/apidoc` (TestAPIDocCurrent fails until
