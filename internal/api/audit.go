@@ -78,6 +78,12 @@ func (s *Server) auditEntry(r *http.Request, rt *Route, a *auditInfo, rw *respon
 	if target == "" && rw.capture != nil {
 		target = topLevelID(rw.capture.Bytes())
 	}
+	if rw.status == http.StatusNotFound {
+		// No record of the organization has the id (it may be another
+		// tenant's): the entry names none. The access log line with the
+		// same request id has the path.
+		target = ""
+	}
 	if len(target) > 200 { // a path parameter is the client's text: keep entries small
 		target = target[:200]
 	}

@@ -330,6 +330,8 @@ func TestAuditLog(t *testing.T) {
 		checkError(t, refused, 403, "forbidden", "")
 		invalid := w.do("POST", "/api/workflows", `{"name":""}`, w.a.session)
 		checkError(t, invalid, 422, "validation_failed", "")
+		foreign := w.do("DELETE", "/api/workflows/"+w.b.workflowID, "", w.a.session)
+		checkError(t, foreign, 404, "not_found", "")
 		w.must(204, "POST", "/api/auth/password", `{"currentPassword":"password-1","newPassword":"audit-password-9q2z"}`, w.a.session)
 		deleted := w.must(204, "DELETE", "/api/workflows/"+wfID, "", w.a.session)
 		w.must(200, "GET", "/api/workflows", "", w.a.session) // reads are not audited
@@ -351,6 +353,9 @@ func TestAuditLog(t *testing.T) {
 		want := []row{
 			{"user:" + w.a.userID, "workflow.delete", "workflow:" + wfID, 204, deleted.header.Get("X-Request-Id")},
 			{"user:" + w.a.userID, "user.password_change", "user:" + w.a.userID, 204, ""},
+			// Another tenant's id is not named: the entry names only this
+			// organization's records.
+			{"user:" + w.a.userID, "workflow.delete", "workflow:", 404, foreign.header.Get("X-Request-Id")},
 			{"user:" + w.a.userID, "workflow.create", "workflow:", 422, invalid.header.Get("X-Request-Id")},
 			{"key:" + w.a.apiKeyID, "workflow.delete", "workflow:" + wfID, 403, refused.header.Get("X-Request-Id")},
 			{"user:" + w.a.userID, "workflow.update", "workflow:" + wfID, 200, updated.header.Get("X-Request-Id")},
@@ -375,9 +380,9 @@ func TestAuditLog(t *testing.T) {
 		admin, _ := w.signIn(w.a.email, "audit-password-9q2z", nil)
 		filters := map[string]int{
 			"actor=" + w.a.apiKeyID:  1,
-			"action=workflow.delete": 2,
+			"action=workflow.delete": 3,
 			"target=" + wfID:         4,
-			"since=" + since.Format(time.RFC3339Nano) + "&until=" + got[3].Time.Format(time.RFC3339Nano): 2,
+			"since=" + since.Format(time.RFC3339Nano) + "&until=" + got[4].Time.Format(time.RFC3339Nano): 2,
 		}
 		for q, n := range filters {
 			if es := w.audit(admin, q); len(es) != n {
