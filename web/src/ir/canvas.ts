@@ -87,7 +87,13 @@ export function irToCanvas(ir: WorkflowIR, prev?: Canvas): Canvas {
     }
     const placed = validPosition(n?.position);
     const position = placed ? { x: n.position!.x, y: n.position!.y } : fallbackPosition(i);
-    const node: CanvasNode = { id, type: "ir", position, data: { ir: n, index: i, placed, handles, entry } };
+    const node: CanvasNode = {
+      id,
+      type: "ir",
+      position,
+      data: { ir: n, index: i, placed, handles, entry },
+      ariaLabel: `${String(n?.name || n?.id || id)} (${String(n?.type ?? "")})${entry ? ", entry node" : ""}`,
+    };
     if (old) {
       if (old.selected) node.selected = true;
       if (old.measured && sameHandles(old.data.handles, handles)) node.measured = old.measured;
