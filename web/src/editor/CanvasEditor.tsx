@@ -68,6 +68,8 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const cfgPrefix = `${uid}cfg`;
   const root = useRef<HTMLDivElement>(null);
   const [canvas, setCanvas] = useState<Canvas>(() => irToCanvas(p.ir));
+  // zoom to fit when the editor opens on a drawn workflow; an empty one starts at scale 1
+  const [fitOnOpen] = useState(() => p.ir.nodes.length > 0);
   const irRef = useRef(p.ir);
   irRef.current = p.ir;
   const canvasRef = useRef(canvas);
@@ -81,12 +83,12 @@ export function CanvasEditor(p: CanvasEditorProps) {
 
   // redraw from the IR; nodes whose IR did not change keep their canvas state
   useLayoutEffect(() => {
+    const sel = pendingSelect.current;
+    pendingSelect.current = null;
     setCanvas((prev) => {
       if (prev.ir === p.ir) return prev;
       const next = irToCanvas(p.ir, prev);
-      const sel = pendingSelect.current;
       if (sel) {
-        pendingSelect.current = null;
         next.nodes = next.nodes.map((n) => (!!n.selected === sel.has(n.id) ? n : { ...n, selected: sel.has(n.id) }));
         next.edges = next.edges.map((e) => (e.selected ? { ...e, selected: false } : e));
       }
@@ -311,7 +313,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
               onlyRenderVisibleElements
               minZoom={0.02}
               maxZoom={2}
-              fitView
+              fitView={fitOnOpen}
               fitViewOptions={{ padding: 0.1, maxZoom: 1 }}
               deleteKeyCode={ro ? null : ["Delete", "Backspace"]}
               multiSelectionKeyCode={["Shift", "Meta", "Control"]}

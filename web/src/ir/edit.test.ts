@@ -80,7 +80,7 @@ describe("edits", () => {
     const clip = copyNodes(ir, new Set(["step_1", "step_2"]));
     const p = pasteNodes(ir, clip, { x: 40, y: 40 });
     expect(p.ids).toEqual(["step_3", "step_4"]);
-    expect(p.ir.nodes[3]).toMatchObject({ id: "step_4", position: { x: 240, y: 40 }, data: { code: "return {{step_3.v}} + {{step_10.v}};" } });
+    expect(p.ir.nodes[3]).toMatchObject({ id: "step_4", name: "Step 2 (copy)", position: { x: 240, y: 40 }, data: { code: "return {{step_3.v}} + {{step_10.v}};" } });
     expect(p.ir.edges.at(-1)).toMatchObject({ source: "step_3", target: "step_4" });
     expect(p.ir.nodes).toHaveLength(4);
   });

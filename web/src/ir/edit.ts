@@ -180,7 +180,7 @@ function renameRefs(value: unknown, renames: ReadonlyMap<string, string>): unkno
   return value;
 }
 
-// pasteNodes adds copies of the clipboard's nodes with fresh ids, moved by offset; edges among them and expressions
+// pasteNodes adds copies of the clipboard's nodes with fresh ids and names marked (copy), moved by offset; edges among them and expressions
 // naming them follow the new ids. It returns the new ids.
 export function pasteNodes(ir: WorkflowIR, clip: Clipboard, offset: IrPosition): { ir: WorkflowIR; ids: string[] } {
   const used = nodeIds(ir);
@@ -192,6 +192,7 @@ export function pasteNodes(ir: WorkflowIR, clip: Clipboard, offset: IrPosition):
   }
   const nodes = clip.nodes.map((n) => {
     const copy: IrNode = { ...structuredClone(n), id: renames.get(n.id)! };
+    if (typeof n.name === "string") copy.name = `${n.name} (copy)`.slice(0, 256);
     const p = n.position ?? { x: 0, y: 0 };
     copy.position = { x: p.x + offset.x, y: p.y + offset.y };
     copy.data = renameRefs(copy.data, renames) as Record<string, unknown>;
