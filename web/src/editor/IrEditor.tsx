@@ -25,6 +25,9 @@ export interface IrEditorProps {
   definitions?: NodeDefinition[];
   // envVars: names of the workflow's env vars, offered by expression completion as {{env.NAME}}.
   envVars?: readonly string[];
+  // workflowId: the workflow the IR belongs to; validation and the preview then check the IR as its version
+  // (its kind, env vars, dependencies), as a version submit does.
+  workflowId?: string;
 }
 
 const HISTORY_LIMIT = 200;
@@ -91,7 +94,7 @@ export function IrEditor(props: IrEditorProps) {
   const defList = useMemo(() => props.definitions ?? defsQuery.data ?? [], [props.definitions, defsQuery.data]);
   const defs = useMemo(() => new Map(defList.map((d) => [d.id, d])), [defList]);
 
-  const checks = useLiveChecks(ir);
+  const checks = useLiveChecks(ir, props.workflowId);
   const store = useMemo(() => new ProblemStore(), []);
   useLayoutEffect(() => {
     store.set(checks.checkedIr ? problemsByNode(checks.checkedIr, checks.problems) : new Map());
