@@ -79,7 +79,7 @@ describe("irToCanvas", () => {
     expect(c.nodes[1]!.position).toEqual({ x: 5, y: 6 });
     expect(c.nodes[1]!.data.handles.map((h) => h.id)).toEqual(["l:yes", "l:no", "l:then"]);
     expect(c.nodes[0]!.data.handles.map((h) => h.id)).toEqual(["out"]);
-    expect(c.edges[1]).toMatchObject({ source: "b", target: "c", sourceHandle: "l:yes", targetHandle: "in", label: "yes" });
+    expect(c.edges[1]).toMatchObject({ source: "b", target: "c", sourceHandle: "l:yes", targetHandle: "in", ariaLabel: "yes: b to c" });
   });
 
   it("keeps unchanged nodes as the same objects and redraws changed ones", () => {

@@ -29,6 +29,12 @@ export interface Canvas {
   edges: CanvasEdge[];
 }
 
+// NODE_WIDTH is a canvas node's width (editor.css .efn); nodeHeight estimates its height from its outlets.
+export const NODE_WIDTH = 190;
+export function nodeHeight(outlets: number): number {
+  return 38 + 16 * Math.max(outlets, 1);
+}
+
 const GRID_X = 240;
 const GRID_Y = 140;
 
@@ -92,6 +98,9 @@ export function irToCanvas(ir: WorkflowIR, prev?: Canvas): Canvas {
       type: "ir",
       position,
       data: { ir: n, index: i, placed, handles, entry },
+      // the drawn size before it is measured: nodes show at once, and zoom to fit needs no measuring first
+      initialWidth: NODE_WIDTH,
+      initialHeight: nodeHeight(handles.length),
       ariaLabel: `${String(n?.name || n?.id || id)} (${String(n?.type ?? "")})${entry ? ", entry node" : ""}`,
     };
     if (old) {
@@ -116,7 +125,8 @@ export function irToCanvas(ir: WorkflowIR, prev?: Canvas): Canvas {
       targetHandle: "in",
       data: { ir: e, index: i },
     };
-    if (label !== undefined) edge.label = label;
+    // the outlet an edge leaves from shows its label; an edge label as well would be measured once per edge
+    if (label !== undefined) edge.ariaLabel = `${label}: ${edge.source} to ${edge.target}`;
     if (old?.selected) edge.selected = true;
     return edge;
   });
