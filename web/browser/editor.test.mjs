@@ -71,8 +71,8 @@ test("a user builds a workflow on the canvas with mouse and keyboard", async (t)
 
   // the sleep has no duration: its problem is pinned on the node and listed; a click leads to the field
   const sleepBadge = canvasNode(page, "Sleep 1").locator(".efn-badge");
-  await sleepBadge.waitFor();
-  assert.match(await sleepBadge.textContent(), /1 problem/);
+  await sleepBadge.filter({ hasText: /^1 problem$/ }).waitFor();
+  assert.ok(await canvasNode(page, "Sleep 1").locator(".efn.efn-invalid").isVisible(), "the node is outlined");
   const problems = page.getByRole("region", { name: /Problems/ });
   const problem = page.getByRole("button", { name: /Sleep 1: duration is required/ });
   await problem.waitFor();

@@ -273,7 +273,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
 
   return (
     <div className="canvas-editor" ref={root}>
-      <Palette defs={p.defList} kind={p.kind} loading={p.defsLoading} error={p.defsError} onAdd={onPaletteAdd} />
+      <Palette defs={p.defList} kind={p.kind} loading={p.defsLoading} error={p.defsError} readOnly={ro} onAdd={onPaletteAdd} />
       <div className="canvas-column">
         <div className="canvas-toolbar" role="toolbar" aria-label="Canvas">
           <button type="button" onClick={copy} disabled={selectedNodes.length === 0}>

@@ -53,10 +53,11 @@ export function CodeField(props: CodeFieldProps) {
     const exts: Extension[] = [
       minimalSetup,
       EditorView.lineWrapping,
+      // read-only text stays focusable, so keyboard users can reach, scroll and select it
       EditorState.readOnly.of(!!props.readOnly),
-      EditorView.editable.of(!props.readOnly),
       EditorView.contentAttributes.of({
         "aria-labelledby": props.labelId,
+        ...(props.readOnly ? { "aria-readonly": "true", tabindex: "0" } : {}),
         ...(props.describedBy ? { "aria-describedby": props.describedBy } : {}),
       }),
       EditorView.updateListener.of((u) => {

@@ -10,6 +10,7 @@ export interface PaletteProps {
   kind: "workflow" | "script";
   loading: boolean;
   error?: string;
+  readOnly?: boolean;
   onAdd: (def: NodeDefinition) => void;
 }
 
@@ -38,7 +39,11 @@ export function Palette(p: PaletteProps) {
         Search nodes
       </label>
       <input id={`${id}-q`} type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="http, sleep, slack…" />
-      <p className="help">Drag a node onto the canvas, or press Enter on it to add it after the selected node.</p>
+      <p className="help">
+        {p.readOnly
+          ? "This workflow is read-only here."
+          : "Drag a node onto the canvas, or press Enter on it to add it after the selected node."}
+      </p>
       {p.loading && <p className="muted">Loading node types…</p>}
       {p.error && <p role="alert">{p.error}</p>}
       {!p.loading && groups.length === 0 && <p className="muted">No node type matches “{q}”.</p>}
@@ -51,7 +56,8 @@ export function Palette(p: PaletteProps) {
                 <button
                   type="button"
                   className="palette-item"
-                  draggable
+                  draggable={!p.readOnly}
+                  disabled={p.readOnly}
                   title={d.description}
                   onDragStart={(e) => {
                     e.dataTransfer.setData(DRAG_TYPE, d.id);
