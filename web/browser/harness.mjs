@@ -11,11 +11,16 @@
 //   test("…", async (t) => {
 //     if (studio.skip) return t.skip(studio.skip);
 //     const page = await studio.newPage();          // records console errors and failed requests
-//     await page.goto(studio.url("/"));
+//     await studio.gotoApp(page, "/");               // goto, then wait for the app to render and the network to idle
 //     await checkA11y(page, "home");                 // axe-core: no serious or critical violations
 //     await screenshot(page, "home");                // docs/images/studio/home.png when EDGEFLOW_SCREENSHOTS=1
 //     studio.assertClean(page);                      // fails on console errors and failed requests
 //   });
+//
+// Signed in without the sign-up screen: const user = await studio.apiSignUp(); const page = await
+// studio.newPage(user.context); then studio.api(user, "POST", "/api/workflows", { name: "x" }) sets up records.
+// A failure the test provokes on purpose: studio.allow(page, { method: "POST", path: "/api/auth/sign-in", status: 401 }).
+// Measure the JavaScript a navigation loads: const done = measureScripts(page); …; const sizes = await done().
 //
 // Each *.test.mjs file runs in a process of its own and starts its own server. `npm run test:browser` (run.mjs)
 // builds Studio and the binary once before the files run; a file run alone (node --test browser/x.test.mjs) builds
@@ -275,6 +280,31 @@ export class Studio {
     }
     const session = await res.json();
     return { context, session, email, password, name, csrfToken: session.csrfToken };
+  }
+
+  /**
+   * apiSignIn signs an existing user in through the API (POST /api/auth/sign-in) in a new browser context, as
+   * apiSignUp does for a new one.
+   */
+  async apiSignIn({ email, password }) {
+    const context = await this.newContext();
+    const res = await context.request.post("/api/auth/sign-in", { data: { email, password } });
+    if (res.status() !== 200) {
+      throw new Error(`sign-in answered ${res.status()}: ${await res.text()}`);
+    }
+    const session = await res.json();
+    return { context, session, email, password, csrfToken: session.csrfToken };
+  }
+
+  /**
+   * gotoApp opens a path of Studio in the page and waits until the app has rendered into #root and the network is
+   * idle. It resolves to the navigation's response.
+   */
+  async gotoApp(page, p = "/") {
+    const res = await page.goto(this.url(p));
+    await page.waitForFunction(() => (document.getElementById("root")?.childElementCount ?? 0) > 0);
+    await page.waitForLoadState("networkidle");
+    return res;
   }
 
   /**

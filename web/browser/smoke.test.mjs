@@ -100,9 +100,15 @@ test("a deep link answers the app, and an unknown asset or API path answers 404"
 
   // The browser on a deep link: the app itself, clean.
   const page = await studio.newPage();
-  const res = await page.goto(studio.url("/workflows/whatever"));
+  const res = await studio.gotoApp(page, "/workflows/whatever");
   assert.equal(res.status(), 200);
-  await page.waitForFunction(() => (document.getElementById("root")?.childElementCount ?? 0) > 0);
-  await page.waitForLoadState("networkidle");
   studio.assertClean(page);
+
+  // Signed in (through the API), the app loads as cleanly.
+  const user = await studio.apiSignUp();
+  const signedIn = await studio.newPage(user.context);
+  await studio.gotoApp(signedIn, "/");
+  const session = await signedIn.evaluate(async () => (await fetch("/api/auth/session")).status);
+  assert.equal(session, 200);
+  studio.assertClean(signedIn);
 });
