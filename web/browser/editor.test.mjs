@@ -18,6 +18,8 @@ after(async () => {
 
 const viewport = { width: 1600, height: 1000 };
 const nodeCount = (page) => page.locator(".react-flow__node").count();
+/** shot takes a screenshot of the editor alone (docs/studio.md shows it). */
+const shot = async (page, name) => screenshot(page, name, { clip: await page.locator(".ir-editor").boundingBox() });
 
 async function newWorkflow(user, name) {
   const w = await studio.api(user, "POST", "/api/workflows", { name });
@@ -46,9 +48,9 @@ test("a user builds a workflow on the canvas with mouse and keyboard", async (t)
   const start = await nodeCount(page);
 
   // drag a step, a sleep and a wait-for-event from the palette, and connect them after the first node
-  await dragFromPalette(page, "Step", 120, 300);
-  await dragFromPalette(page, "Sleep", 360, 300);
-  await dragFromPalette(page, "Wait for event", 600, 300);
+  await dragFromPalette(page, "Step", 120, 120);
+  await dragFromPalette(page, "Sleep", 360, 120);
+  await dragFromPalette(page, "Wait for event", 600, 120);
   await canvasNode(page, "Wait for event 1").waitFor();
   assert.equal(await nodeCount(page), start + 3);
   const stepName = await page.locator(".react-flow__node .efn-name").nth(start).textContent();
@@ -78,7 +80,7 @@ test("a user builds a workflow on the canvas with mouse and keyboard", async (t)
   await problem.waitFor();
   assert.ok(await problems.getByRole("list").isVisible());
   await checkA11y(page, "the editor with problems");
-  await screenshot(page, "editor-problems");
+  await shot(page, "editor-problems");
   await problem.click();
   await page.waitForFunction(() => document.activeElement?.id.endsWith("-data-duration"));
   await page.keyboard.type("1 second");
@@ -109,7 +111,7 @@ test("a user builds a workflow on the canvas with mouse and keyboard", async (t)
   await preview.getByText('"Compute"').first().waitFor();
   await preview.getByText(/approval/).first().waitFor();
   await checkA11y(page, "the editor with the preview");
-  await screenshot(page, "editor");
+  await shot(page, "editor");
 
   // copy and paste, undo and redo, delete
   await page.getByRole("button", { name: "Zoom to fit" }).click();
@@ -153,7 +155,7 @@ test("a user builds a workflow on the canvas with mouse and keyboard", async (t)
   );
   await page.getByRole("button", { name: "Auto-layout" }).waitFor();
   await page.getByText("The workflow is valid.").waitFor();
-  await screenshot(page, "editor-laid-out");
+  await shot(page, "editor-laid-out");
   studio.assertClean(page);
 });
 
@@ -189,6 +191,7 @@ test("the mixed-1000 benchmark IR opens by its deep link and draws its nodes", a
       `its ${ir.edges.length} edges at ${Math.round(drawn.edges)} ms`,
   );
   assert.equal(await nodeCount(page), 1000);
+  await shot(page, "editor-large");
   await page.getByText("The workflow is valid.").waitFor({ timeout: 30_000 });
   studio.assertClean(page);
 });

@@ -26,7 +26,7 @@ import { CanvasContext, nodeTypes } from "./IrNodeView";
 import { layoutPositions } from "./layout";
 import { NodePanel } from "./NodePanel";
 import { DRAG_TYPE, Palette } from "./Palette";
-import type { ProblemStore } from "./problemStore";
+import { useNodeProblems, type ProblemStore } from "./problemStore";
 import "./editor.css";
 
 export interface FocusRequest {
@@ -264,8 +264,9 @@ export function CanvasEditor(p: CanvasEditorProps) {
 
   const panelNode: IrNode | undefined = single ? p.ir.nodes[single.data.index] : undefined;
   const panelIndex = single?.data.index ?? -1;
+  const singleProblems = useNodeProblems(p.problemStore, single?.data.ir.id ?? "\u0000");
   const nodeProblems = single
-    ? p.problemStore.get(single.data.ir.id).map((q) => ({ ...q, path: q.path.replace(/^\/nodes\/\d+/, `/nodes/${panelIndex}`) }))
+    ? singleProblems.map((q) => ({ ...q, path: q.path.replace(/^\/nodes\/\d+/, `/nodes/${panelIndex}`) }))
     : [];
 
   const tabId = (t: string) => `${uid}-tab-${t}`;

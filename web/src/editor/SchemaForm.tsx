@@ -19,6 +19,11 @@ export interface SchemaFormProps {
   problems?: ReadonlyMap<string, string[]>;
 }
 
+// A legacy field (its label ends in "(legacy)", as the step's old retry fields) is kept for old IRs and shown folded.
+function isLegacy(f: ConfigField): boolean {
+  return !f.required && /\(legacy\)\s*$/i.test(f.label);
+}
+
 export function fieldDomId(idPrefix: string, key: string): string {
   return `${idPrefix}-data-${key}`;
 }
@@ -37,7 +42,7 @@ export function SchemaForm(props: SchemaFormProps) {
   return (
     <div className="schema-form">
       {fields.length === 0 && <p className="muted">This node type has no settings.</p>}
-      {fields.map(([key, field]) => (
+      {fields.filter(([, f]) => !isLegacy(f)).map(([key, field]) => (
         <Field
           key={key}
           name={key}
@@ -51,6 +56,27 @@ export function SchemaForm(props: SchemaFormProps) {
           problems={props.problems?.get(key)}
         />
       ))}
+      {fields.some(([, f]) => isLegacy(f)) && (
+        <details className="legacy-fields" open={fields.some(([k, f]) => isLegacy(f) && k in data)}>
+          <summary>Legacy fields</summary>
+          {fields
+            .filter(([, f]) => isLegacy(f))
+            .map(([key, field]) => (
+              <Field
+                key={key}
+                name={key}
+                field={field}
+                value={data[key]}
+                has={key in data}
+                set={(v) => set(key, v)}
+                id={fieldDomId(props.idPrefix, key)}
+                readOnly={props.readOnly}
+                expressionOptions={props.expressionOptions}
+                problems={props.problems?.get(key)}
+              />
+            ))}
+        </details>
+      )}
       {unknown.length > 0 && (
         <p className="muted">
           Other keys in this node's data, kept as they are: {unknown.join(", ")}.
