@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -9,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,7 +93,7 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
 		fs.PrintDefaults()
 	}
 	var sf storeFlags
@@ -104,6 +106,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"file holding the shared edge's token (the token file `edgeflow edge` prints); else the token is read from env EDGEFLOW_EDGE_TOKEN (env EDGEFLOW_EDGE_TOKEN_FILE)")
 	secureCookies := fs.Bool("secure-cookies", envBool("EDGEFLOW_SECURE_COOKIES"),
 		"mark the session cookie Secure, for a server behind HTTPS (env EDGEFLOW_SECURE_COOKIES=1)")
+	signUp := fs.String("signup", envOr("EDGEFLOW_SIGNUP", api.SignUpInvite),
+		"who may sign up: invite (with an invitation, or the setup link while no user exists), open (anyone) or closed (only the setup link) (env EDGEFLOW_SIGNUP)")
+	publicURL := fs.String("public-url", os.Getenv("EDGEFLOW_PUBLIC_URL"),
+		"the URL users reach the server at, for the setup link and invitation links; default the listen address (env EDGEFLOW_PUBLIC_URL)")
 	limitsText := fs.String("rate-limits", os.Getenv("EDGEFLOW_RATE_LIMITS"),
 		"per-minute limits, e.g. global=200,write=30,deploy=10,verify=10,ir=120, or off (env EDGEFLOW_RATE_LIMITS)")
 	registryURL := fs.String("registry-url", os.Getenv("EDGEFLOW_REGISTRY_URL"),
@@ -125,6 +131,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		fmt.Fprintf(stderr, "edgeflow serve: --rate-limits: %v\n", err)
 		return 2
+	}
+	if !api.ValidSignUpMode(*signUp) {
+		fmt.Fprintf(stderr, "edgeflow serve: --signup must be invite, open or closed, not %q\n", *signUp)
+		return 2
+	}
+	if *publicURL != "" {
+		if err := checkBaseURL(*publicURL); err != nil {
+			fmt.Fprintf(stderr, "edgeflow serve: --public-url: %v\n", err)
+			return 2
+		}
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -163,7 +179,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	tuneGC()
 	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
-		accessLog: accessLog}
+		accessLog: accessLog, signUp: *signUp, publicURL: *publicURL}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -196,6 +212,8 @@ type serveConfig struct {
 	limits        ratelimit.Limits
 	// registryURL is the optional remote node registry (EDGEFLOW_REGISTRY_URL).
 	registryURL string
+	// signUp is the sign-up mode (api.SignUp*); publicURL the base of links.
+	signUp, publicURL string
 	// allowHosts opens private or loopback hosts to worker code and to fetches of user-chosen URLs.
 	allowHosts *netguard.AllowList
 	// accessLog chooses which requests get a log line of their own (--access-log).
@@ -261,7 +279,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		return err
 	}
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
-		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), Studio: ui}
+		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), Studio: ui, SignUp: cfg.signUp, PublicURL: cfg.publicURL}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}
@@ -309,6 +327,9 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "localEdge", edge != nil, "sharedEdge", cfg.remoteEdge != nil,
 		"accessLog", cfg.accessLog.String())
 	fmt.Fprintf(stdout, "edgeflow listening on %s\n", url)
+	if err := printSetupLink(ctx, store, cmp.Or(cfg.publicURL, url), stdout); err != nil {
+		return err
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -474,4 +495,28 @@ func studioHandler(logger *slog.Logger) (*studio.Handler, error) {
 		return studio.NotBuilt(), nil
 	}
 	return studio.New(build)
+}
+
+// printSetupLink prints a fresh one-time setup link while the database has
+// no user (docs/security.md, "Sign-up").
+func printSetupLink(ctx context.Context, store edgeflow.Store, base string, stdout io.Writer) error {
+	n, err := store.CountUsers(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	link, err := api.NewSetupLink(ctx, store, base, time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "No user exists yet. Create the first account (the owner) with this one-time setup link:\n  %s\n", link)
+	return nil
+}
+
+// checkBaseURL accepts an absolute http(s) URL without query or fragment.
+func checkBaseURL(raw string) error {
+	u, err := neturl.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%q is not an http(s) URL such as https://edgeflow.example.com", raw)
+	}
+	return nil
 }

@@ -65,6 +65,12 @@ type Config struct {
 	EdgeCheck func(ctx context.Context) error
 	// SecureCookies marks the session cookie Secure (serve behind HTTPS).
 	SecureCookies bool
+	// SignUp is the sign-up mode: SignUpInvite (the default, ""),
+	// SignUpOpen or SignUpClosed (docs/security.md, "Sign-up").
+	SignUp string
+	// PublicURL is the URL users reach the server at, for the links in
+	// invitations; "" means the request's scheme and host.
+	PublicURL string
 	// Marketplace installs registry nodes per organization and gives the
 	// node catalogs and templates versions are validated and compiled
 	// with; nil means the embedded registry over Store.
@@ -108,6 +114,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.SignUp == "" {
+		cfg.SignUp = SignUpInvite
+	}
+	if !ValidSignUpMode(cfg.SignUp) {
+		return nil, errors.New(`api: Config.SignUp must be "invite", "open" or "closed"`)
 	}
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = 30 * 24 * time.Hour

@@ -17,9 +17,11 @@ import (
 	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/auth"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/postgres"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -48,6 +50,20 @@ type tenant struct {
 	orgConnectionID                 string // organization-wide, created by the session
 	versionID                       string // a version of workflowID
 	nodeID                          string // a marketplace node only this tenant's organization has
+	keyOrg                          cred   // the owner's organization key (every scope)
+	invitationID                    string // a pending invitation of the organization
+	// team are the other members of tenant a's organization, by role
+	// (nil for tenant b).
+	team map[edgeflow.Role]*teammate
+}
+
+// teammate is a member of tenant a's organization other than its owner.
+// Their keys were created while they were admins; then they got their role,
+// so the keys act with it.
+type teammate struct {
+	email, userID      string
+	session            cred
+	keyProject, keyOrg cred // every scope, of a's project / the organization
 }
 
 // world is a running API server on a temporary SQLite database with two
@@ -56,8 +72,10 @@ type world struct {
 	t     *testing.T
 	srv   *httptest.Server
 	api   *api.Server
-	store *sqlite.Store
+	store edgeflow.Store
 	a, b  *tenant
+	// exToken is a token an example's setup made (TestRouteExamples).
+	exToken string
 }
 
 type worldOptions struct {
@@ -65,6 +83,14 @@ type worldOptions struct {
 	now    func() time.Time // the server's clock; nil means time.Now
 	// bodyReadTimeout is the server's BodyReadTimeout (0: the default).
 	bodyReadTimeout time.Duration
+	// postgres runs the world on a PostgreSQL schema of
+	// EDGEFLOW_TEST_POSTGRES_URL instead of SQLite.
+	postgres bool
+	// signUp is the sign-up mode; "" means open (the world signs up two
+	// users of their own organizations).
+	signUp string
+	// empty makes no tenants.
+	empty bool
 }
 
 func newWorld(t *testing.T, opts ...worldOptions) *world {
@@ -74,16 +100,25 @@ func newWorld(t *testing.T, opts ...worldOptions) *world {
 		o = opts[0]
 	}
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
+	var st edgeflow.Store
+	var err error
+	if o.postgres {
+		st, err = postgres.Open(ctx, testenv.PostgresSchema(t), postgres.Options{})
+	} else {
+		st, err = sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	if o.signUp == "" {
+		o.signUp = api.SignUpOpen
+	}
 	sealer, err := secret.New(bytes.Repeat([]byte{1}, secret.KeySize))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost, Now: o.now,
+	s, err := api.New(api.Config{SignUp: o.signUp, Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost, Now: o.now,
 		BodyReadTimeout: o.bodyReadTimeout})
 	if err != nil {
 		t.Fatal(err)
@@ -91,12 +126,58 @@ func newWorld(t *testing.T, opts ...worldOptions) *world {
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	w := &world{t: t, srv: srv, api: s, store: st}
-	if !o.limits.Off {
+	if !o.limits.Off || o.empty {
 		return w
 	}
 	w.a = w.newTenant("alice@example.com")
 	w.b = w.newTenant("bob@example.com")
+	w.a.team = map[edgeflow.Role]*teammate{}
+	for _, role := range []edgeflow.Role{edgeflow.RoleAdmin, edgeflow.RoleMember, edgeflow.RoleViewer} {
+		w.a.team[role] = w.newTeammate(w.a, string(role)+"@example.com", role)
+	}
 	return w
+}
+
+// invite invites email to tn's organization with role and returns the
+// invitation's token and id.
+func (w *world) invite(tn *tenant, email string, role edgeflow.Role) (token, id string) {
+	w.t.Helper()
+	r := w.must(201, "POST", "/api/organizations/"+tn.orgID+"/invitations", fmt.Sprintf(`{"email":%q,"role":%q}`, email, role), tn.session)
+	return r.str(w.t, "token"), r.str(w.t, "id")
+}
+
+// sessionOf returns the session a sign-up or sign-in answer started.
+func (w *world) sessionOf(r response) cred {
+	w.t.Helper()
+	var cookie string
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Name == api.SessionCookie {
+			cookie = c.Value
+		}
+	}
+	if cookie == "" {
+		w.t.Fatal("no session cookie")
+	}
+	return cred{cookie: cookie, csrf: r.str(w.t, "csrfToken")}
+}
+
+// newTeammate invites email to tn's organization as an admin, signs them
+// up with the invitation, creates their keys, and gives them role.
+func (w *world) newTeammate(tn *tenant, email string, role edgeflow.Role) *teammate {
+	t := w.t
+	t.Helper()
+	token, _ := w.invite(tn, email, edgeflow.RoleAdmin)
+	r := w.must(201, "POST", "/api/auth/sign-up", fmt.Sprintf(`{"email":%q,"password":"password-1","invitationToken":%q}`, email, token), cred{})
+	tm := &teammate{email: email, session: w.sessionOf(r), userID: r.json(t)["user"].(map[string]any)["id"].(string)}
+	if got := r.str(t, "activeOrganizationId"); got != tn.orgID {
+		t.Fatalf("a user signed up by invitation is in %s, want %s", got, tn.orgID)
+	}
+	tm.keyProject = cred{key: w.must(201, "POST", "/api/api-keys", fmt.Sprintf(`{"name":"p","projectId":%q,"scopes":["read","write","deploy"]}`, tn.projectID), tm.session).str(t, "key")}
+	tm.keyOrg = cred{key: w.must(201, "POST", "/api/api-keys", `{"name":"o","scopes":["read","write","deploy"]}`, tm.session).str(t, "key")}
+	if role != edgeflow.RoleAdmin {
+		w.must(200, "PATCH", "/api/organizations/"+tn.orgID+"/members/"+tm.userID, fmt.Sprintf(`{"role":%q}`, role), tn.session)
+	}
+	return tm
 }
 
 // response is what a test request got back.
@@ -203,6 +284,7 @@ func (w *world) newTenant(email string) *tenant {
 	tn.keyAll, _ = key(tn.projectID, `["read","write","deploy"]`)
 	tn.keyRead, tn.apiKeyID = key(tn.projectID, `["read"]`)
 	tn.keyOtherProject, _ = key(tn.otherProjectID, `["read","write","deploy"]`)
+	tn.keyOrg = cred{key: w.must(201, "POST", "/api/api-keys", `{"name":"org","scopes":["read","write","deploy"]}`, sess).str(t, "key")}
 	var revokedID string
 	tn.keyRevoked, revokedID = key(tn.projectID, `["read","write","deploy"]`)
 	w.must(204, "DELETE", "/api/api-keys/"+revokedID, "", sess)
@@ -228,14 +310,19 @@ func (w *world) newTenant(email string) *tenant {
 		`{"provider":"cloudflare","name":"org","credentials":{"apiToken":"`+testAPIToken("org-"+email)+`","accountId":"`+testAccountID("org-"+tn.userID)+`"}}`, sess).str(t, "id")
 	tn.versionID = w.submitVersion(tn, tn.workflowID, minimalIR)
 	tn.nodeID = w.installPrivateNode(tn)
+	_, tn.invitationID = w.invite(tn, "dave-"+email, edgeflow.RoleMember)
 	return tn
 }
 
 // ids are the record ids of a tenant that must never appear in another
 // tenant's responses.
 func (tn *tenant) ids() []string {
-	return []string{tn.orgID, tn.projectID, tn.otherProjectID, tn.workflowID, tn.envVarID, tn.projectEnvVarID,
-		tn.connectionID, tn.orgConnectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID}
+	ids := []string{tn.orgID, tn.projectID, tn.otherProjectID, tn.workflowID, tn.envVarID, tn.projectEnvVarID,
+		tn.connectionID, tn.orgConnectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID, tn.invitationID}
+	for _, tm := range tn.team {
+		ids = append(ids, tm.userID)
+	}
+	return ids
 }
 
 // fixturePaths gives, for every route pattern with a path parameter, the
@@ -258,7 +345,21 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/versions/{versionId}/revert": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/versions/" + w.a.versionID + "/revert"
 	},
-	"/api/nodes/{nodeId}":       func(w *world) string { return "/api/nodes/" + w.a.nodeID },
+	"/api/nodes/{nodeId}": func(w *world) string { return "/api/nodes/" + w.a.nodeID },
+
+	// Organizations, members, invitations (teams.go).
+	"/api/organizations/{organizationId}":         func(w *world) string { return "/api/organizations/" + w.a.orgID },
+	"/api/organizations/{organizationId}/members": func(w *world) string { return "/api/organizations/" + w.a.orgID + "/members" },
+	"/api/organizations/{organizationId}/members/{userId}": func(w *world) string {
+		return "/api/organizations/" + w.a.orgID + "/members/" + w.a.team[edgeflow.RoleMember].userID
+	},
+	"/api/organizations/{organizationId}/transfer-ownership": func(w *world) string {
+		return "/api/organizations/" + w.a.orgID + "/transfer-ownership"
+	},
+	"/api/organizations/{organizationId}/invitations": func(w *world) string { return "/api/organizations/" + w.a.orgID + "/invitations" },
+	"/api/organizations/{organizationId}/invitations/{invitationId}": func(w *world) string {
+		return "/api/organizations/" + w.a.orgID + "/invitations/" + w.a.invitationID
+	},
 	"/api/marketplace/{nodeId}": func(w *world) string { return "/api/marketplace/" + w.a.nodeID },
 
 	// Deploy engine (deployments.go, runs.go, resources.go).
@@ -331,7 +432,8 @@ func (w *world) snapshot(tn *tenant) string {
 	w.t.Helper()
 	var b strings.Builder
 	for _, p := range []string{"/api/projects", "/api/workflows", "/api/workflows/" + tn.workflowID + "/full",
-		"/api/env-vars", "/api/connections", "/api/api-keys", "/api/auth/session"} {
+		"/api/env-vars", "/api/connections", "/api/api-keys", "/api/auth/session", "/api/organizations",
+		"/api/organizations/" + tn.orgID + "/members", "/api/organizations/" + tn.orgID + "/invitations"} {
 		r := w.must(200, "GET", p, "", tn.session)
 		b.WriteString(p + " " + lastUsed.ReplaceAllString(string(r.body), "") + "\n")
 	}
