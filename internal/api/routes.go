@@ -204,7 +204,7 @@ func (s *Server) routeTable() []Route {
 			Status: 200, Answer: "`{id, name, slug, role, createdAt}` with the caller's role; the slug does not change.", Example: exOrganizationUpdate},
 		{Method: "DELETE", Pattern: "/api/organizations/{organizationId}", Auth: AuthSession, Role: owner, Limit: LimitWrite, Summary: "Deletes an organization with its projects, workflows, keys and records.", Handler: s.handleOrganizationDelete,
 			Status: 204,
-			Errors: []ErrorCase{{409, "conflict", "deployments of the organization are active: the message and `details.activeDeployments` list their ids; take them down first"}}, Example: exOrganizationDelete},
+			Errors: []ErrorCase{{409, "conflict", "deployments of the organization are active: the message and `details` (`[{deploymentId}]`) list them; take them down first"}}, Example: exOrganizationDelete},
 		{Method: "GET", Pattern: "/api/organizations/{organizationId}/members", Auth: AuthSession, Summary: "Lists the organization's members with their roles.", Query: []string{"cursor", "limit"}, Handler: s.handleMemberList,
 			Status: 200, Answer: "`{data: [Member], nextCursor}`, oldest membership first. A Member is `{userId, email, name, role, createdAt}`.", Example: exMemberList},
 		{Method: "PATCH", Pattern: "/api/organizations/{organizationId}/members/{userId}", Auth: AuthSession, Role: admin, Limit: LimitWrite,

@@ -208,7 +208,18 @@ func (w *world) do(method, path, body string, c cred) response {
 	return w.doType(method, path, body, "application/json", c)
 }
 
+// doHeader sends a request with one more header.
+func (w *world) doHeader(method, path, body string, c cred, name, value string) response {
+	w.t.Helper()
+	return w.doRequest(method, path, body, "application/json", c, name, value)
+}
+
 func (w *world) doType(method, path, body, contentType string, c cred) response {
+	w.t.Helper()
+	return w.doRequest(method, path, body, contentType, c, "", "")
+}
+
+func (w *world) doRequest(method, path, body, contentType string, c cred, hName, hValue string) response {
 	w.t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -229,6 +240,9 @@ func (w *world) doType(method, path, body, contentType string, c cred) response 
 	}
 	if c.csrf != "" {
 		req.Header.Set(api.CSRFHeader, c.csrf)
+	}
+	if hName != "" {
+		req.Header.Set(hName, hValue)
 	}
 	res, err := w.srv.Client().Do(req)
 	if err != nil {

@@ -63,7 +63,7 @@ type Store interface {
 	// an unknown organization.
 	UpdateOrganization(ctx context.Context, o *Organization) error
 	// DeleteOrganization deletes the organization with everything it
-	// holds; EConflict (Details {activeDeployments: [ids]}) while one of its
+	// holds; EConflict (Details [{deploymentId}]) while one of its
 	// deployments is active.
 	DeleteOrganization(ctx context.Context, id string) error
 	// ListMembers lists the organization's members, oldest membership first.

@@ -98,7 +98,7 @@ func (s *Store) DeleteOrganization(ctx context.Context, id string) error {
 		if len(active) > 0 {
 			return &edgeflow.Error{Code: edgeflow.EConflict,
 				Message: "the organization has " + strconv.Itoa(len(active)) + " active deployments (" + strings.Join(active, ", ") + "); take them down first",
-				Details: map[string]any{"activeDeployments": active}}
+				Details: activeDetails(active)}
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM workflows WHERE organization_id = ?`, id); err != nil {
 			return s.dbErr(err, "organization", "", "")
@@ -322,4 +322,13 @@ func (s *Store) FindAPIKeyByID(ctx context.Context, organizationID, id string) (
 		return nil, s.dbErr(err, "API key", "", "")
 	}
 	return &k, nil
+}
+
+// activeDetails lists active deployments in an error's details.
+func activeDetails(ids []string) []map[string]string {
+	out := make([]map[string]string, len(ids))
+	for i, id := range ids {
+		out[i] = map[string]string{"deploymentId": id}
+	}
+	return out
 }
