@@ -56,9 +56,14 @@ func (p *Principal) OrganizationWide() bool {
 	return p.Session != nil || (p.APIKey != nil && p.APIKey.ProjectID == "")
 }
 
-// HasScope reports whether the caller may act with scope; sessions hold every scope.
+// HasScope reports whether the caller may act with scope: a key with the
+// scopes its creator's role allows, a session with every scope its role
+// allows (a viewer's only read).
 func (p *Principal) HasScope(s edgeflow.Scope) bool {
-	return p.Session != nil || slices.Contains(p.Scopes, s)
+	if p.Session != nil {
+		return p.Role == "" || slices.Contains(RoleScopes(p.Role), s)
+	}
+	return slices.Contains(p.Scopes, s)
 }
 
 // RoleAtLeast reports whether the caller's role in the organization

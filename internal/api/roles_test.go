@@ -78,7 +78,7 @@ func TestRoleMatrix(t *testing.T) {
 					continue // keys get 403 there (TestAuthorizationMatrix)
 				}
 				allowed := c.role.AtLeast(rt.MinRole())
-				if c.kind != "session" && rt.Scope != "" && !slices.Contains(api.RoleScopes(c.role), rt.Scope) {
+				if rt.Scope != "" && !slices.Contains(api.RoleScopes(c.role), rt.Scope) {
 					allowed = false
 				}
 				if !allowed {
