@@ -26,7 +26,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 func TestCLIHelp(t *testing.T) {
 	t.Parallel()
 	cases := [][]string{{"-h"}, {"--help"}, {"help"}, {"help", "serve"}, {"help", "--help"},
-		{"admin", "bootstrap", "-h"}, {"admin", "bootstrap", "--help"}, {"admin", "help"},
+		{"admin", "bootstrap", "-h"}, {"admin", "bootstrap", "--help"}, {"admin", "help"}, {"admin", "setup-link", "-h"},
 		{"registry", "build", "-h"}, {"registry", "verify", "--help"}, {"registry", "help"},
 		{"compile", "x.ir.json", "--help"}}
 	for _, c := range commands() {
