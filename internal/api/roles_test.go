@@ -55,7 +55,10 @@ func (w *world) missingIDs(path string) string {
 // so the matrix also shows that keys shrink with their creator's role.
 func TestRoleMatrix(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
+	onBothEngines(t, worldOptions{}, testRoleMatrix)
+}
+
+func testRoleMatrix(t *testing.T, w *world) {
 	before := w.snapshot(w.a)
 	for _, rt := range w.api.Routes() {
 		if rt.MinRole() == "" {
