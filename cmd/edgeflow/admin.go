@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/auth"
@@ -19,6 +20,7 @@ import (
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	usage := func(w io.Writer) {
 		fmt.Fprintln(w, "Usage: "+bootstrapUsage)
+		fmt.Fprintln(w, "       "+setupLinkUsage)
 		fmt.Fprintln(w, "       "+resetPasswordUsage)
 	}
 	if len(args) == 0 {
@@ -34,13 +36,15 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return runBootstrap(ctx, args[1:], stdout, stderr)
 	case "reset-password":
 		return runResetPassword(ctx, args[1:], os.Stdin, stdout, stderr)
+	case "setup-link":
+		return runSetupLink(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "edgeflow admin: unknown subcommand %q\n", args[0])
 	usage(stderr)
 	return 2
 }
 
-const bootstrapUsage = "edgeflow admin bootstrap --email E --password P [--org NAME] [--project NAME] [--data-dir DIR] [--database-url URL] [--json]"
+const bootstrapUsage = "edgeflow admin bootstrap --email E --password P [--org NAME] [--project NAME] [--scopes read,write,deploy] [--data-dir DIR] [--database-url URL] [--json]"
 
 // bootstrapResult is what `edgeflow admin bootstrap --json` prints.
 type bootstrapResult struct {
@@ -59,6 +63,7 @@ func runBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	password := fs.String("password", "", "password of a new user (at least 8 characters, not a common password)")
 	orgName := fs.String("org", "Default", "organization name (reused when the user has one of that name)")
 	projectName := fs.String("project", "Default", "project name (reused when the organization has one with its slug)")
+	scopesText := fs.String("scopes", "read,write,deploy", "scopes of the API key, comma separated: read and any of write, deploy")
 	asJSON := fs.Bool("json", false, `print {"userId","organizationId","projectId","apiKey"} as JSON`)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: "+bootstrapUsage)
@@ -76,6 +81,11 @@ func runBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "edgeflow admin bootstrap: --email %q is not a valid email address (user@example.com)\n", *email)
 		return 2
 	}
+	scopes, msg := api.ParseScopes(strings.Split(strings.ReplaceAll(*scopesText, " ", ""), ","))
+	if msg != "" {
+		fmt.Fprintf(stderr, "edgeflow admin bootstrap: --scopes: %s\n", msg)
+		return 2
+	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	store, err := sf.open(ctx, logger)
 	if err != nil {
@@ -83,7 +93,7 @@ func runBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return 1
 	}
 	defer store.Close()
-	res, err := bootstrap(ctx, store, strings.TrimSpace(*email), *password, strings.TrimSpace(*orgName), strings.TrimSpace(*projectName))
+	res, err := bootstrap(ctx, store, strings.TrimSpace(*email), *password, strings.TrimSpace(*orgName), strings.TrimSpace(*projectName), scopes)
 	if err != nil {
 		fmt.Fprintf(stderr, "edgeflow admin bootstrap: %v\n", err)
 		return 1
@@ -98,8 +108,8 @@ func runBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 // bootstrap creates or reuses the user, organization and project, and
-// creates a new API key with scopes read, write and deploy.
-func bootstrap(ctx context.Context, store edgeflow.Store, email, password, orgName, projectName string) (*bootstrapResult, error) {
+// creates a new API key with scopes.
+func bootstrap(ctx context.Context, store edgeflow.Store, email, password, orgName, projectName string, scopes []edgeflow.Scope) (*bootstrapResult, error) {
 	if orgName == "" || projectName == "" {
 		return nil, errors.New("--org and --project must not be empty")
 	}
@@ -157,10 +167,57 @@ func bootstrap(ctx context.Context, store edgeflow.Store, email, password, orgNa
 	key, prefix, hash := auth.NewAPIKey()
 	k := &edgeflow.APIKey{
 		OrganizationID: org.ID, ProjectID: project.ID, UserID: u.ID, Name: "bootstrap", Prefix: prefix, Hash: hash,
-		Scopes: []edgeflow.Scope{edgeflow.ScopeRead, edgeflow.ScopeWrite, edgeflow.ScopeDeploy},
+		Scopes: scopes,
 	}
 	if err := store.CreateAPIKey(ctx, k); err != nil {
 		return nil, fmt.Errorf("API key: %w", err)
 	}
 	return &bootstrapResult{UserID: u.ID, OrganizationID: org.ID, ProjectID: project.ID, APIKey: key}, nil
+}
+
+const setupLinkUsage = "edgeflow admin setup-link [--url BASE] [--data-dir DIR] [--database-url URL]"
+
+// runSetupLink prints a fresh one-time setup link for the first user; it
+// refuses once a user exists.
+func runSetupLink(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("admin setup-link", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var sf storeFlags
+	sf.register(fs)
+	base := fs.String("url", envOr("EDGEFLOW_PUBLIC_URL", "http://127.0.0.1:8080"),
+		"the URL users reach the server at (env EDGEFLOW_PUBLIC_URL)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: "+setupLinkUsage)
+		fs.PrintDefaults()
+	}
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "edgeflow admin setup-link: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	if err := checkBaseURL(*base); err != nil {
+		fmt.Fprintf(stderr, "edgeflow admin setup-link: --url: %v\n", err)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	store, err := sf.open(ctx, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow admin setup-link: open database: %v\n", err)
+		return 1
+	}
+	defer store.Close()
+	link, err := api.NewSetupLink(ctx, store, *base, time.Now())
+	if edgeflow.IsConflict(err) {
+		fmt.Fprintln(stderr, "edgeflow admin setup-link: users exist already; a setup link is only for the first user (invite people from an organization instead)")
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow admin setup-link: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, link)
+	return 0
 }

@@ -2,12 +2,17 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/edgeflow/edgeflow/internal/auth"
+	"github.com/edgeflow/edgeflow/internal/sqlite"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -22,6 +27,7 @@ func TestCLIHelp(t *testing.T) {
 	t.Parallel()
 	cases := [][]string{{"-h"}, {"--help"}, {"help"}, {"help", "serve"}, {"help", "--help"},
 		{"admin", "bootstrap", "-h"}, {"admin", "bootstrap", "--help"}, {"admin", "help"}, {"admin", "reset-password", "--help"},
+		{"admin", "setup-link", "-h"},
 		{"registry", "build", "-h"}, {"registry", "verify", "--help"}, {"registry", "help"},
 		{"compile", "x.ir.json", "--help"}}
 	for _, c := range commands() {
@@ -106,5 +112,50 @@ func TestBootstrapRefusesInvalidEmail(t *testing.T) {
 		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 			t.Errorf("%q: the data dir was written: %v", email, entries)
 		}
+	}
+}
+
+// TestAdminSetupLink: setup-link prints a fresh link while no user exists
+// and refuses once one does; bootstrap --scopes sets its key's scopes.
+func TestAdminSetupLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	code, out, errOut := runCLI("admin", "setup-link", "--data-dir", dir, "--url", "https://edgeflow.example.com/")
+	if code != 0 || !strings.HasPrefix(out, "https://edgeflow.example.com/setup?token=setup_") {
+		t.Fatalf("setup-link: exit %d, %q %q", code, out, errOut)
+	}
+	_, again, _ := runCLI("admin", "setup-link", "--data-dir", dir, "--url", "https://edgeflow.example.com")
+	if again == out {
+		t.Fatal("setup-link printed the same link twice")
+	}
+	if code, _, errOut := runCLI("admin", "setup-link", "--data-dir", dir, "--url", "ftp://x"); code != 2 || !strings.Contains(errOut, "--url") {
+		t.Fatalf("bad --url: exit %d %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("admin", "bootstrap", "--data-dir", dir, "--email", "ci@example.com", "--password", "password-1",
+		"--scopes", "write"); code != 2 || !strings.Contains(errOut, "--scopes") {
+		t.Fatalf("bootstrap --scopes write: exit %d %q", code, errOut)
+	}
+	code, out, errOut = runCLI("admin", "bootstrap", "--data-dir", dir, "--email", "ci@example.com", "--password", "password-1",
+		"--scopes", "read,deploy", "--json")
+	if code != 0 {
+		t.Fatalf("bootstrap: exit %d %q", code, errOut)
+	}
+	var res struct{ APIKey, OrganizationID string }
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "edgeflow.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := st.FindAPIKeyByHash(ctx, auth.HashToken(res.APIKey))
+	st.Close()
+	if err != nil || fmt.Sprint(k.Scopes) != "[read deploy]" {
+		t.Fatalf("bootstrap key scopes: %v %v", k, err)
+	}
+	code, out, errOut = runCLI("admin", "setup-link", "--data-dir", dir)
+	if code != 1 || out != "" || !strings.Contains(errOut, "users exist already") {
+		t.Fatalf("setup-link with a user: exit %d, %q %q", code, out, errOut)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -10,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,7 +95,7 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
 		fs.PrintDefaults()
 	}
 	var sf storeFlags
@@ -110,6 +112,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"addresses or CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, comma separated; none by default (env EDGEFLOW_TRUSTED_PROXIES)")
 	retentionText := fs.String("audit-retention", envOr("EDGEFLOW_AUDIT_RETENTION", "365d"),
 		"how long audit log entries are kept: days (365d) or a duration (720h) (env EDGEFLOW_AUDIT_RETENTION)")
+	signUp := fs.String("signup", envOr("EDGEFLOW_SIGNUP", api.SignUpInvite),
+		"who may sign up: invite (with an invitation, or the setup link while no user exists), open (anyone) or closed (only the setup link) (env EDGEFLOW_SIGNUP)")
+	publicURL := fs.String("public-url", os.Getenv("EDGEFLOW_PUBLIC_URL"),
+		"the URL users reach the server at, for the setup link and invitation links; default the listen address (env EDGEFLOW_PUBLIC_URL)")
 	limitsText := fs.String("rate-limits", os.Getenv("EDGEFLOW_RATE_LIMITS"),
 		"per-minute limits, e.g. global=200,write=30,deploy=10,verify=10,ir=120, or off (env EDGEFLOW_RATE_LIMITS)")
 	registryURL := fs.String("registry-url", os.Getenv("EDGEFLOW_REGISTRY_URL"),
@@ -141,6 +147,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		fmt.Fprintf(stderr, "edgeflow serve: --audit-retention: %v\n", err)
 		return 2
+	}
+	if !api.ValidSignUpMode(*signUp) {
+		fmt.Fprintf(stderr, "edgeflow serve: --signup must be invite, open or closed, not %q\n", *signUp)
+		return 2
+	}
+	if *publicURL != "" {
+		if err := checkBaseURL(*publicURL); err != nil {
+			fmt.Fprintf(stderr, "edgeflow serve: --public-url: %v\n", err)
+			return 2
+		}
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -179,7 +195,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	tuneGC()
 	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
-		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention}
+		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention, signUp: *signUp, publicURL: *publicURL}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -212,6 +228,8 @@ type serveConfig struct {
 	limits        ratelimit.Limits
 	// registryURL is the optional remote node registry (EDGEFLOW_REGISTRY_URL).
 	registryURL string
+	// signUp is the sign-up mode (api.SignUp*); publicURL the base of links.
+	signUp, publicURL string
 	// allowHosts opens private or loopback hosts to worker code and to fetches of user-chosen URLs.
 	allowHosts *netguard.AllowList
 	// accessLog chooses which requests get a log line of their own (--access-log).
@@ -282,7 +300,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	}
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
 		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), Studio: ui,
-		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention}
+		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention, SignUp: cfg.signUp, PublicURL: cfg.publicURL}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}
@@ -338,6 +356,9 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "localEdge", edge != nil, "sharedEdge", cfg.remoteEdge != nil,
 		"accessLog", cfg.accessLog.String())
 	fmt.Fprintf(stdout, "edgeflow listening on %s\n", url)
+	if err := printSetupLink(ctx, store, cmp.Or(cfg.publicURL, url), stdout); err != nil {
+		return err
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -547,4 +568,28 @@ func studioHandler(logger *slog.Logger) (*studio.Handler, error) {
 		return studio.NotBuilt(), nil
 	}
 	return studio.New(build)
+}
+
+// printSetupLink prints a fresh one-time setup link while the database has
+// no user (docs/security.md, "Sign-up").
+func printSetupLink(ctx context.Context, store edgeflow.Store, base string, stdout io.Writer) error {
+	n, err := store.CountUsers(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	link, err := api.NewSetupLink(ctx, store, base, time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "No user exists yet. Create the first account (the owner) with this one-time setup link:\n  %s\n", link)
+	return nil
+}
+
+// checkBaseURL accepts an absolute http(s) URL without query or fragment.
+func checkBaseURL(raw string) error {
+	u, err := neturl.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%q is not an http(s) URL such as https://edgeflow.example.com", raw)
+	}
+	return nil
 }

@@ -106,6 +106,39 @@ func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits, edgeDir strin
 	case <-time.After(30 * time.Second):
 		t.Fatalf("serve did not start; stderr:\n%s", stderr.String())
 	}
+	if databaseURL == "" {
+		// A fresh database: serve prints the one-time setup link of the
+		// first user, who signs up with it (once).
+		var link string
+		select {
+		case line := <-lines:
+			if !strings.HasPrefix(line, "No user exists yet.") {
+				t.Fatalf("second line %q, want the setup link's", line)
+			}
+			link = strings.TrimSpace(<-lines)
+		case <-time.After(10 * time.Second):
+			t.Fatal("serve printed no setup link")
+		}
+		token, ok := strings.CutPrefix(link, base+"/setup?token=")
+		if !ok {
+			t.Fatalf("setup link %q is not %s/setup?token=…", link, base)
+		}
+		signUp := func() int {
+			res, err := http.Post(base+"/api/auth/sign-up", "application/json",
+				strings.NewReader(`{"email":"owner@example.com","password":"password-1","setupToken":"`+token+`"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			return res.StatusCode
+		}
+		if code := signUp(); code != 201 {
+			t.Fatalf("sign-up with the setup token: %d", code)
+		}
+		if code := signUp(); code != 403 {
+			t.Fatalf("second sign-up with the setup token: %d, want 403", code)
+		}
+	}
 	if st, err := os.Stat(filepath.Join(dataDir, "secret.key")); err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("secret key file: %v %v", st, err)
 	}
@@ -238,7 +271,11 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--bogus"},
 		{"serve", "--access-log", "verbose"},
 		{"serve", "--access-log", "sample:0"},
+		{"serve", "--signup", "maybe"},
+		{"serve", "--public-url", "ftp://edgeflow.example.com"},
+		{"serve", "--public-url", "https://edgeflow.example.com/?x=1"},
 		{"serve", "extra"},
+		{"admin", "setup-link", "extra"},
 		{"admin"},
 		{"admin", "bootstrap", "--email", "a@b.c"},
 		{"admin", "nope"},

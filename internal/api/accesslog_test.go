@@ -63,7 +63,7 @@ func logWorld(t testing.TB, cfg api.AccessLog, logs io.Writer) (*api.Server, *ht
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost,
+	s, err := api.New(api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost,
 		Logger: jsonLogger(logs), AccessLog: cfg})
 	if err != nil {
 		t.Fatal(err)

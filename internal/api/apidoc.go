@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 // The endpoint reference of docs/api.md is generated from the route table:
@@ -77,6 +79,9 @@ func (rt Route) Refusals() []ErrorCase {
 			why = append(why, "an API key (the route takes a session only)")
 		case rt.Scope != "":
 			why = append(why, "an API key without the `"+string(rt.Scope)+"` scope")
+		}
+		if role := rt.MinRole(); role != "" && role != edgeflow.RoleViewer {
+			why = append(why, "a caller whose role in the organization is below `"+string(role)+"` (for an API key: its creator's current role)")
 		}
 		if rt.Method != http.MethodGet {
 			why = append(why, "a session request without the session's CSRF token in `"+CSRFHeader+"`")
@@ -153,6 +158,9 @@ var docGroups = []struct {
 	{"Authentication and session", func(p string) bool {
 		return strings.HasPrefix(p, "/api/auth/") || strings.HasPrefix(p, "/api/session/")
 	}},
+	{"Organizations, members and invitations", func(p string) bool {
+		return strings.HasPrefix(p, "/api/organizations") || strings.HasPrefix(p, "/api/invitations/")
+	}},
 	{"Projects", func(p string) bool { return strings.HasPrefix(p, "/api/projects") }},
 	{"Versions", func(p string) bool { return strings.Contains(p, "/versions") }},
 	{"Deployments", func(p string) bool {
@@ -201,12 +209,13 @@ func renderReference(routes []Route) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "## Endpoint reference\n\n")
 	fmt.Fprintf(&b, "All %d routes, in the order of the route table. Auth: `none` (public), `session` (the session cookie only), "+
-		"`key or session`; Scope: the API key scope needed (a session holds every scope); Rate: the per-user rate-limit "+
+		"`key or session`; Scope: the API key scope needed (a session holds every scope); Role: the least role in the organization "+
+		"(viewer < member < admin < owner; an API key acts with its creator's current role; docs/security.md); Rate: the per-user rate-limit "+
 		"class besides the per-IP limit (see Rate limits). Paths are relative to the host; `{name}` is a path parameter.\n\n", len(routes))
-	b.WriteString("| Method | Path | Auth | Scope | Rate | Success |\n|---|---|---|---|---|---|\n")
+	b.WriteString("| Method | Path | Auth | Scope | Role | Rate | Success |\n|---|---|---|---|---|---|---|\n")
 	for _, g := range order {
 		for _, rt := range byGroup[g] {
-			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %d |\n", rt.Method, rt.Pattern, authWords(rt.Auth), orDash(string(rt.Scope)), rt.Limit, rt.Status)
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s | %d |\n", rt.Method, rt.Pattern, authWords(rt.Auth), orDash(string(rt.Scope)), orDash(string(rt.MinRole())), rt.Limit, rt.Status)
 		}
 	}
 	for _, g := range order {
@@ -251,6 +260,9 @@ func renderRoute(b *bytes.Buffer, rt Route) error {
 		fmt.Fprintf(b, "- Auth: an API key with scope `%s`.", rt.Scope)
 	case AuthAny:
 		fmt.Fprintf(b, "- Auth: an API key with scope `%s`, or a session.", rt.Scope)
+	}
+	if role := rt.MinRole(); role != "" {
+		fmt.Fprintf(b, " Role: `%s` or above.", role)
 	}
 	fmt.Fprintf(b, " Rate class: %s.\n", rt.Limit)
 	if rt.Audit != "" {

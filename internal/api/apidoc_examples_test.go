@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/edgeflow/edgeflow/internal/api"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 // liveExamples are the routes whose examples need a deployed workflow or a
@@ -35,6 +36,10 @@ var liveExamples = map[string]bool{
 // exampleSetup prepares a world for an example that needs more than the
 // tenants' records.
 var exampleSetup = map[string]func(w *world){
+	// Alice accepts an invitation to Bob's organization.
+	"POST /api/invitations/accept": func(w *world) {
+		w.exToken, _ = w.invite(w.b, w.a.email, edgeflow.RoleMember)
+	},
 	// The example deletes the fixture version, which must not be the
 	// current one.
 	"DELETE /api/workflows/{workflowId}/versions/{versionId}": func(w *world) {
@@ -73,6 +78,7 @@ func TestRouteExamples(t *testing.T) {
 				"otherProject": w.a.otherProjectID, "workflow": w.a.workflowID, "version": w.a.versionID,
 				"envVar": w.a.projectEnvVarID, "connection": w.a.connectionID, "apiKey": w.a.apiKeyID,
 				"session": w.a.sessionID,
+				"member":  w.a.team[edgeflow.RoleMember].userID, "invitation": w.a.invitationID, "invitationToken": w.exToken,
 			}
 			c := w.a.keyAll
 			switch {

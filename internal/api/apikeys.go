@@ -13,15 +13,27 @@ import (
 // apiKeyCreated is the answer of POST /api-keys: the key record and, once,
 // the full key.
 type apiKeyCreated struct {
-	edgeflow.APIKey
+	apiKeyView
 	Key string `json:"key"`
 }
 
-func viewAPIKey(k edgeflow.APIKey) edgeflow.APIKey {
+// apiKeyView is a key as the API shows it: projectId null and scope
+// "organization" for an organization key.
+type apiKeyView struct {
+	edgeflow.APIKey
+	ProjectID *string `json:"projectId"`
+	Scope     string  `json:"scope"`
+}
+
+func viewAPIKey(k edgeflow.APIKey) apiKeyView {
 	if k.Scopes == nil {
 		k.Scopes = []edgeflow.Scope{}
 	}
-	return k
+	v := apiKeyView{APIKey: k, Scope: recordScope(k.ProjectID)}
+	if k.ProjectID != "" {
+		v.ProjectID = &k.ProjectID
+	}
+	return v
 }
 
 // handleAPIKeyList lists the organization's API keys (never their values).
@@ -34,7 +46,14 @@ func (s *Server) handleAPIKeyList(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	page, err := s.Store.ListAPIKeys(r.Context(), orgID, opts)
+	// Admins see every key of the organization; others their own.
+	pr := PrincipalFrom(r)
+	var page edgeflow.Page[edgeflow.APIKey]
+	if pr.RoleAtLeast(edgeflow.RoleAdmin) {
+		page, err = s.Store.ListAPIKeys(r.Context(), orgID, opts)
+	} else {
+		page, err = s.Store.ListAPIKeysOfUser(r.Context(), orgID, pr.UserID, opts)
+	}
 	if err != nil {
 		return listError(err)
 	}
@@ -84,7 +103,6 @@ func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) erro
 	req.Name = strings.TrimSpace(req.Name)
 	var p problems
 	checkName(&p, "/name", req.Name)
-	p.check(req.ProjectID != "", "/projectId", "projectId is required")
 	scopes, msg := ParseScopes(req.Scopes)
 	p.check(msg == "", "/scopes", msg)
 	var expires *time.Time
@@ -108,11 +126,19 @@ func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	if _, err := s.Store.FindProjectByID(r.Context(), orgID, req.ProjectID); err != nil {
+	if req.ProjectID == "" {
+		// An organization key acts in every project (docs/decisions.md 184).
+		if !pr.RoleAtLeast(edgeflow.RoleAdmin) {
+			return errForbidden("an organization API key (no projectId) needs the admin role (you are %s); name a project", pr.Role)
+		}
+	} else if _, err := s.Store.FindProjectByID(r.Context(), orgID, req.ProjectID); err != nil {
 		if edgeflow.IsNotFound(err) {
 			return edgeflow.Invalid("/projectId", "no such project in this organization")
 		}
 		return err
+	}
+	if got := scopesWithin(scopes, pr.Role); len(got) < len(scopes) {
+		return errForbidden("a key never exceeds its creator's role: a %s's keys may hold only %v", pr.Role, RoleScopes(pr.Role))
 	}
 	key, prefix, hash := auth.NewAPIKey()
 	k := &edgeflow.APIKey{OrganizationID: orgID, ProjectID: req.ProjectID, UserID: pr.UserID, Name: req.Name,
@@ -120,17 +146,26 @@ func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) erro
 	if err := s.Store.CreateAPIKey(r.Context(), k); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, apiKeyCreated{APIKey: viewAPIKey(*k), Key: key})
+	writeJSON(w, http.StatusCreated, apiKeyCreated{apiKeyView: viewAPIKey(*k), Key: key})
 	return nil
 }
 
-// handleAPIKeyRevoke revokes a key; it stops working at once.
+// handleAPIKeyRevoke revokes a key; it stops working at once. Revoking
+// another user's key needs the admin role.
 func (s *Server) handleAPIKeyRevoke(w http.ResponseWriter, r *http.Request) error {
-	orgID, err := PrincipalFrom(r).Organization()
+	pr := PrincipalFrom(r)
+	orgID, err := pr.Organization()
 	if err != nil {
 		return err
 	}
-	if err := s.Store.RevokeAPIKey(r.Context(), orgID, r.PathValue("id"), s.now()); err != nil {
+	k, err := s.Store.FindAPIKeyByID(r.Context(), orgID, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if k.UserID != pr.UserID && !pr.RoleAtLeast(edgeflow.RoleAdmin) {
+		return errForbidden("revoking another user's API key needs the admin role (you are %s)", pr.Role)
+	}
+	if err := s.Store.RevokeAPIKey(r.Context(), orgID, k.ID, s.now()); err != nil {
 		return err
 	}
 	writeNoContent(w)

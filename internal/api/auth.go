@@ -34,6 +34,11 @@ type signUpRequest struct {
 	Password         string `json:"password"`
 	Name             string `json:"name"`
 	OrganizationName string `json:"organizationName"`
+	// SetupToken is the token of the setup link (the first user).
+	SetupToken string `json:"setupToken"`
+	// InvitationToken joins the invitation's organization instead of
+	// creating one.
+	InvitationToken string `json:"invitationToken"`
 }
 
 func checkCredentials(p *problems, email, password string) {
@@ -61,20 +66,57 @@ func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) error {
 	p.check(len(req.OrganizationName) <= 200, "/organizationName", "organizationName must be at most 200 characters")
 	checkNameChars(&p, "/name", req.Name)
 	checkNameChars(&p, "/organizationName", req.OrganizationName)
+	p.check(req.SetupToken == "" || req.InvitationToken == "", "/invitationToken", "send either setupToken or invitationToken, not both")
+	p.check(req.InvitationToken == "" || req.OrganizationName == "", "/organizationName", "a user joining by invitation gets no organization of its own: leave organizationName out")
 	if err := p.err(); err != nil {
 		return err
+	}
+	ctx := r.Context()
+	var inv *edgeflow.Invitation
+	switch {
+	case req.SetupToken != "":
+		if err := s.Store.UseSetupToken(ctx, auth.HashToken(req.SetupToken), s.now()); err != nil {
+			if edgeflow.IsNotFound(err) {
+				return errForbidden("the setup token is invalid, expired or used: it works once, and only while no user exists")
+			}
+			return err
+		}
+	case req.InvitationToken != "":
+		if s.SignUp == SignUpClosed {
+			return errForbidden("sign-up is closed: invitations are accepted only by existing users (sign in, then POST /api/invitations/accept)")
+		}
+		var err error
+		if inv, err = s.findInvitation(r, req.InvitationToken, req.Email); err != nil {
+			return err
+		}
+	case s.SignUp == SignUpClosed:
+		return errForbidden("sign-up is closed on this server: an administrator creates accounts")
+	case s.SignUp == SignUpInvite:
+		if n, err := s.Store.CountUsers(ctx); err == nil && n == 0 {
+			return errForbidden("sign-up needs an invitation; no user exists yet: the first user signs up with the setup link that `edgeflow serve` printed (or `edgeflow admin setup-link`)")
+		}
+		return errForbidden("sign-up needs an invitation: ask an admin of an organization to invite your email address, then sign up with the invitation's token")
 	}
 	hash, err := auth.HashPassword(req.Password, s.BcryptCost)
 	if err != nil {
 		return err
 	}
-	ctx := r.Context()
 	u := &edgeflow.User{Email: req.Email, Name: req.Name, PasswordHash: hash}
 	if err := s.Store.CreateUser(ctx, u); err != nil {
 		if edgeflow.IsConflict(err) {
 			return edgeflow.Errorf(edgeflow.EConflict, "an account with this email already exists")
 		}
 		return err
+	}
+	if inv != nil {
+		if _, err := s.Store.AcceptInvitation(ctx, inv.ID, u.ID, s.now()); err != nil {
+			return err
+		}
+		projectID, err := s.firstProject(r, inv.OrganizationID)
+		if err != nil {
+			return err
+		}
+		return s.startSession(w, r, u, inv.OrganizationID, projectID, http.StatusCreated)
 	}
 	orgName := req.OrganizationName
 	if orgName == "" {

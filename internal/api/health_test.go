@@ -42,7 +42,7 @@ func TestReadyzNamesDependencies(t *testing.T) {
 		}
 		t.Cleanup(func() { st.Close() })
 		sealer, _ := secret.New(bytes.Repeat([]byte{1}, secret.KeySize))
-		s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, EdgeCheck: check})
+		s, err := api.New(api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, EdgeCheck: check})
 		if err != nil {
 			t.Fatal(err)
 		}

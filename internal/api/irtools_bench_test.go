@@ -35,7 +35,7 @@ func BenchmarkIRTools(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}})
+	s, err := api.New(api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}})
 	if err != nil {
 		b.Fatal(err)
 	}

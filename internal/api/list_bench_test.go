@@ -31,7 +31,7 @@ func BenchmarkWorkflowList(b *testing.B) {
 	}
 	defer st.Close()
 	sealer, _ := secret.New(bytes.Repeat([]byte{1}, secret.KeySize))
-	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true},
+	s, err := api.New(api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true},
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)

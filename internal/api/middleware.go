@@ -300,11 +300,33 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, rt Route) error {
 			return errForbidden("missing or invalid CSRF token: send the session's csrfToken in the X-CSRF-Token header")
 		}
 	}
+	if need := rt.MinRole(); need != "" {
+		if p.OrganizationID == "" {
+			return edgeflow.NotFound("organization")
+		}
+		if !p.RoleAtLeast(need) {
+			return errForbidden("%s %s needs the %s role in the organization (%s)", rt.Method, rt.Pattern, need, roleOfCaller(p))
+		}
+	}
 	if rt.Scope != "" && !p.HasScope(rt.Scope) {
+		switch {
+		case p.Session != nil:
+			return errForbidden("%s %s needs the %q scope, which the %s role does not include", rt.Method, rt.Pattern, rt.Scope, p.Role)
+		case slices.Contains(p.APIKey.Scopes, rt.Scope):
+			return errForbidden("this API key's %q scope exceeds the %s role its creator now has in the organization", rt.Scope, p.Role)
+		}
 		return errForbidden("this API key lacks the %q scope", rt.Scope)
 	}
 	if c := s.classLimit(rt.Limit); c > 0 {
 		return s.rateLimit(w, r, rt.Limit.String()+":user:"+p.UserID, c)
 	}
 	return nil
+}
+
+// roleOfCaller says whose role a refusal compared.
+func roleOfCaller(p *Principal) string {
+	if p.APIKey != nil {
+		return "the key's creator is " + string(p.Role)
+	}
+	return "you are " + string(p.Role)
 }

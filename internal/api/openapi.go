@@ -61,13 +61,14 @@ func openAPIDocument(routes []Route, irSchema map[string]any) map[string]any {
 			"version": "1",
 			"description": "Stores workflow and function definitions as a JSON IR, validates and compiles them, deploys them to " +
 				"a Cloudflare account or the local edge, triggers runs and tracks them. Bodies are JSON; unknown fields " +
-				"are refused. Lists answer {data, nextCursor}. See docs/api.md.",
+				"are refused. Lists answer {data, nextCursor}. Every authenticated operation names the least role in the organization it needs " +
+				"(x-edgeflow-role: viewer < member < admin < owner). See docs/api.md and docs/security.md.",
 		},
 		"paths": paths,
 		"components": map[string]any{
 			"securitySchemes": map[string]any{
 				"apiKey": map[string]any{"type": "http", "scheme": "bearer",
-					"description": "An API key (ask_…), bound to one project, with scopes read, write and deploy."},
+					"description": "An API key (ask_…), bound to one project or (an organization key) to the whole organization, with scopes read, write and deploy; it acts with at most its creator's current role."},
 				"session": map[string]any{"type": "apiKey", "in": "cookie", "name": SessionCookie,
 					"description": "The session cookie of POST /api/auth/sign-in; writes also send the session's csrfToken in the " + CSRFHeader + " header."},
 			},
@@ -127,6 +128,13 @@ func operation(rt Route) map[string]any {
 				"description": "With a session: the organization to act in instead of the active one."},
 			map[string]any{"name": "projectId", "in": "query", "schema": map[string]any{"type": "string"},
 				"description": "With a session: the project to act in instead of the active one."})
+	}
+	if rt.Auth == AuthAny || rt.Auth == AuthKey {
+		params = append(params, map[string]any{"name": ProjectHeader, "in": "header", "schema": map[string]any{"type": "string"},
+			"description": "With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404."})
+	}
+	if role := rt.MinRole(); role != "" {
+		op["x-edgeflow-role"] = string(role)
 	}
 	if rt.Scope != "" {
 		op["x-edgeflow-scope"] = string(rt.Scope)

@@ -86,6 +86,9 @@ func TestOpenAPI(t *testing.T) {
 		if string(security) != wantSecurity {
 			t.Errorf("%s: security %s, want %s", name, security, wantSecurity)
 		}
+		if role := rt.MinRole(); role != "" && op["x-edgeflow-role"] != string(role) {
+			t.Errorf("%s: x-edgeflow-role %v, want %s", name, op["x-edgeflow-role"], role)
+		}
 		if rt.Scope != "" && op["x-edgeflow-scope"] != string(rt.Scope) {
 			t.Errorf("%s: x-edgeflow-scope %v, want %s", name, op["x-edgeflow-scope"], rt.Scope)
 		}

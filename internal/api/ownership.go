@@ -39,8 +39,11 @@ func (p *Principal) sees(projectID string) bool {
 // sees that is owned by projectID, or forbidden for an API key and an
 // organization-wide record. what names the record ("connection").
 func (p *Principal) canChange(what, projectID string) error {
-	if projectID == "" && !p.IsSession() {
-		return errForbidden("this %s is organization-wide: a project API key may change only its own project's records; change it from a signed-in session, or use a %s of the key's project", what, what)
+	if projectID == "" && !p.OrganizationWide() {
+		return errForbidden("this %s is organization-wide: a project API key may change only its own project's records; change it from a signed-in session or with an organization API key, or use a %s of the key's project", what, what)
+	}
+	if projectID == "" && !p.RoleAtLeast(edgeflow.RoleAdmin) {
+		return errForbidden("this %s is organization-wide: changing it needs the admin role (you are %s)", what, p.Role)
 	}
 	return nil
 }
@@ -51,10 +54,15 @@ func (p *Principal) canChange(what, projectID string) error {
 // "project". A key asking for "organization" is forbidden.
 func (p *Principal) ownerForCreate(what, scope string) (string, error) {
 	switch {
-	case scope == ScopeOrganization && !p.IsSession():
-		return "", errForbidden("an API key creates only records of its project: an organization-wide %s needs a signed-in session (leave scope out or use \"project\")", what)
-	case scope == ScopeProject || !p.IsSession():
+	case scope == ScopeOrganization && !p.OrganizationWide():
+		return "", errForbidden("a project API key creates only records of its project: an organization-wide %s needs a signed-in session or an organization API key (leave scope out or use \"project\")", what)
+	case scope == ScopeProject || !p.OrganizationWide():
 		return p.Project()
+	case !p.RoleAtLeast(edgeflow.RoleAdmin):
+		if scope == ScopeOrganization {
+			return "", errForbidden("an organization-wide %s needs the admin role (you are %s); use scope \"project\"", what, p.Role)
+		}
+		return p.Project() // a member's records default to the project
 	}
 	return "", nil
 }

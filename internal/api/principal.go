@@ -13,6 +13,10 @@ import (
 // SessionCookie is the name of the session cookie.
 const SessionCookie = "edgeflow_session"
 
+// ProjectHeader selects the project an organization API key acts in
+// (docs/decisions.md 184).
+const ProjectHeader = "X-Edgeflow-Project"
+
 // CSRFHeader carries the session's CSRF token on cookie-authenticated writes.
 const CSRFHeader = "X-CSRF-Token"
 
@@ -28,7 +32,8 @@ type Principal struct {
 	// ?projectId=, the active project, or the organization's first project.
 	// "" when the organization has no project.
 	ProjectID string
-	// Role is the user's role in the organization (sessions only).
+	// Role is the user's current role in the organization: the session
+	// user's, or the role of the user who created the API key.
 	Role    edgeflow.Role
 	Scopes  []edgeflow.Scope
 	Session *edgeflow.Session
@@ -44,10 +49,26 @@ func PrincipalFrom(r *http.Request) *Principal {
 // IsSession reports whether the caller signed in with a session cookie.
 func (p *Principal) IsSession() bool { return p.Session != nil }
 
-// HasScope reports whether the caller may act with scope; sessions hold every scope.
-func (p *Principal) HasScope(s edgeflow.Scope) bool {
-	return p.Session != nil || slices.Contains(p.Scopes, s)
+// OrganizationWide reports whether the caller acts for the whole
+// organization: a session, or an organization API key (one without a
+// project). Only such a caller changes organization-wide records.
+func (p *Principal) OrganizationWide() bool {
+	return p.Session != nil || (p.APIKey != nil && p.APIKey.ProjectID == "")
 }
+
+// HasScope reports whether the caller may act with scope: a key with the
+// scopes its creator's role allows, a session with every scope its role
+// allows (a viewer's only read).
+func (p *Principal) HasScope(s edgeflow.Scope) bool {
+	if p.Session != nil {
+		return p.Role == "" || slices.Contains(RoleScopes(p.Role), s)
+	}
+	return slices.Contains(p.Scopes, s)
+}
+
+// RoleAtLeast reports whether the caller's role in the organization
+// includes min.
+func (p *Principal) RoleAtLeast(min edgeflow.Role) bool { return p.Role.AtLeast(min) }
 
 // Project returns the selected project id, or a validation error naming the
 // ways to select one.
@@ -73,6 +94,20 @@ func (p *Principal) Organization() (string, error) {
 func (s *Server) authenticate(r *http.Request) (*Principal, error) {
 	q := r.URL.Query()
 	orgOverride, projectOverride := q.Get("organizationId"), q.Get("projectId")
+	if inPath := r.PathValue("organizationId"); inPath != "" {
+		// Routes under /api/organizations/{organizationId} act in that
+		// organization.
+		if orgOverride != "" && orgOverride != inPath {
+			return nil, edgeflow.NotFound("organization")
+		}
+		orgOverride = inPath
+	}
+	if h := r.Header.Get(ProjectHeader); h != "" {
+		if projectOverride != "" && projectOverride != h {
+			return nil, edgeflow.Invalid("?projectId", "?projectId= and the "+ProjectHeader+" header name different projects")
+		}
+		projectOverride = h
+	}
 	if h := r.Header.Get("Authorization"); h != "" {
 		token, ok := strings.CutPrefix(h, "Bearer ")
 		if !ok {
@@ -108,11 +143,62 @@ func (s *Server) authenticateKey(r *http.Request, token, orgOverride, projectOve
 	if orgOverride != "" && orgOverride != k.OrganizationID {
 		return nil, edgeflow.NotFound("organization")
 	}
-	if projectOverride != "" && projectOverride != k.ProjectID {
-		return nil, edgeflow.NotFound("project")
+	ctx := r.Context()
+	// A key never exceeds its creator's current role (docs/decisions.md 182).
+	m, err := s.Store.FindMembership(ctx, k.OrganizationID, k.UserID)
+	if edgeflow.IsNotFound(err) {
+		return nil, errUnauthorized("API key no longer valid: the user who created it is not a member of its organization any more")
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := &Principal{UserID: k.UserID, OrganizationID: k.OrganizationID, ProjectID: k.ProjectID, Role: m.Role,
+		Scopes: scopesWithin(k.Scopes, m.Role), APIKey: k}
+	switch {
+	case k.ProjectID != "":
+		if projectOverride != "" && projectOverride != k.ProjectID {
+			return nil, edgeflow.NotFound("project")
+		}
+	case projectOverride != "":
+		if _, err := s.Store.FindProjectByID(ctx, k.OrganizationID, projectOverride); err != nil {
+			return nil, err
+		}
+		p.ProjectID = projectOverride
+	default:
+		page, err := s.Store.ListProjects(ctx, k.OrganizationID, edgeflow.ListOptions{Limit: 1})
+		if err != nil {
+			return nil, err
+		}
+		if len(page.Items) > 0 {
+			p.ProjectID = page.Items[0].ID
+		}
 	}
 	s.touchKey(r, k.ID, now)
-	return &Principal{UserID: k.UserID, OrganizationID: k.OrganizationID, ProjectID: k.ProjectID, Scopes: k.Scopes, APIKey: k}, nil
+	return p, nil
+}
+
+// RoleScopes are the API key scopes a role allows: a viewer's keys only
+// read.
+func RoleScopes(role edgeflow.Role) []edgeflow.Scope {
+	if role.AtLeast(edgeflow.RoleMember) {
+		return []edgeflow.Scope{edgeflow.ScopeRead, edgeflow.ScopeWrite, edgeflow.ScopeDeploy}
+	}
+	if role.AtLeast(edgeflow.RoleViewer) {
+		return []edgeflow.Scope{edgeflow.ScopeRead}
+	}
+	return nil
+}
+
+// scopesWithin returns the scopes of have that role allows.
+func scopesWithin(have []edgeflow.Scope, role edgeflow.Role) []edgeflow.Scope {
+	allowed := RoleScopes(role)
+	out := make([]edgeflow.Scope, 0, len(have))
+	for _, sc := range have {
+		if slices.Contains(allowed, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
 
 // touchKey records the key's use at most once per touchInterval per process.

@@ -53,7 +53,7 @@ func startReplicas(tb testing.TB, n int) *replicas {
 			tb.Fatal(err)
 		}
 		tb.Cleanup(func() { st.Close() })
-		s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, RateCounter: st})
+		s, err := api.New(api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, RateCounter: st})
 		if err != nil {
 			tb.Fatal(err)
 		}

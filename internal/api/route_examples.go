@@ -28,6 +28,9 @@ const (
 	exCFToken    = "Zk3nV8qW2xR7tY5uI1oP9aS4dF6gH0jK_lM2"
 	exInstall    = "ins_2k9x4c7v1b6n3m8q5wrt"
 	exSessionID  = "ses_5r9t2y7u4i1o8p3a6sdf"
+	exMember     = "usr_6q1w8e3r5t2y9u4i7ozx"
+	exInvitation = "inv_5r8t1y4u7i2o9p3a6sdf"
+	exInvToken   = "inv_cGxlYXNlLWpvaW4tdXMtYXQtdGhlLXNob3AtdG9kYXk"
 	exCursor     = "Z-rLySTkbsIxi_5r7_kpl9LTsMB3f9YSTVRjNU5UYzJNVEUyTURBek1qSXpOeDlq"
 )
 
@@ -42,6 +45,7 @@ func ExampleIDs() map[string]string {
 		"workflow": exWorkflow, "version": exVersion, "envVar": exEnvVar, "connection": exConnection,
 		"apiKey": exAPIKey, "run": exRun, "deployment": exDeployment, "namespace": exNamespace,
 		"database": exDatabase, "account": exAccount, "install": exInstall, "session": exSessionID,
+		"member": exMember, "invitation": exInvitation, "invitationToken": exInvToken,
 	}
 }
 
@@ -78,6 +82,28 @@ edgeflow_http_requests_total{method="GET",route="/api/workflows",code="200"} 12`
 		Answer: `{"user": {"id": "` + exUser + `", "email": "alice@example.com", "name": "Alice", "createdAt": "2026-11-27T06:40:12.123456Z"}, "organizations": [{"id": "` + exOrg + `", "name": "alice's organization", "slug": "alice-s-organization-xpgsaz", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}], "activeOrganizationId": "` + exOrg + `", "activeProjectId": "` + exProject + `", "csrfToken": "Q2h4dGN0aGVmcm9nc2FuZHRoZXBpZ3NhbmRjb3dzMQ", "expiresAt": "2026-12-27T06:40:12.123456Z"}`}
 	exSessionActive = Example{Path: "/api/session/active", Body: `{"organizationId": "` + exOrg + `", "projectId": "` + exProject2 + `"}`,
 		Answer: `{"user": {"id": "` + exUser + `", "email": "alice@example.com", "name": "Alice", "createdAt": "2026-11-27T06:40:12.123456Z"}, "organizations": [{"id": "` + exOrg + `", "name": "alice's organization", "slug": "alice-s-organization-xpgsaz", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}], "activeOrganizationId": "` + exOrg + `", "activeProjectId": "` + exProject2 + `", "csrfToken": "Q2h4dGN0aGVmcm9nc2FuZHRoZXBpZ3NhbmRjb3dzMQ", "expiresAt": "2026-12-27T06:40:12.123456Z"}`}
+
+	exOrganizationList = Example{Path: "/api/organizations",
+		Answer: `{"data": [{"id": "` + exOrg + `", "name": "alice's organization", "slug": "alice-s-organization-xpgsaz", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}]}`}
+	exOrganizationCreate = Example{Path: "/api/organizations", Body: `{"name": "Shop staging"}`,
+		Answer: `{"id": "org_7n2m5x8c1v4b9k3q6wop", "name": "Shop staging", "slug": "shop-staging-r4k8zt", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z", "project": {"id": "prj_1c6v3b8n5m9x2k7q4wer", "organizationId": "org_7n2m5x8c1v4b9k3q6wop", "name": "Default", "slug": "default", "description": "", "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}}`}
+	exOrganizationUpdate = Example{Path: "/api/organizations/" + exOrg, Body: `{"name": "Alice's shop"}`,
+		Answer: `{"id": "` + exOrg + `", "name": "Alice's shop", "slug": "alice-s-organization-xpgsaz", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}`}
+	exOrganizationDelete = Example{Path: "/api/organizations/" + exOrg}
+	exMemberList         = Example{Path: "/api/organizations/" + exOrg + "/members?limit=2",
+		Answer: `{"data": [{"userId": "` + exUser + `", "email": "alice@example.com", "name": "Alice", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}, {"userId": "` + exMember + `", "email": "dave@example.com", "name": "Dave", "role": "member", "createdAt": "2026-11-27T06:40:12.123456Z"}], "nextCursor": "` + exCursor + `"}`}
+	exMemberUpdate = Example{Path: "/api/organizations/" + exOrg + "/members/" + exMember, Body: `{"role": "viewer"}`,
+		Answer: `{"userId": "` + exMember + `", "email": "dave@example.com", "name": "Dave", "role": "viewer", "createdAt": "2026-11-27T06:40:12.123456Z"}`}
+	exMemberRemove      = Example{Path: "/api/organizations/" + exOrg + "/members/" + exMember}
+	exTransferOwnership = Example{Path: "/api/organizations/" + exOrg + "/transfer-ownership", Body: `{"userId": "` + exMember + `"}`,
+		Answer: `{"userId": "` + exMember + `", "email": "dave@example.com", "name": "Dave", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}`}
+	exInvitationCreate = Example{Path: "/api/organizations/" + exOrg + "/invitations", Body: `{"email": "erin@example.com", "role": "member"}`,
+		Answer: `{"id": "` + exInvitation + `", "organizationId": "` + exOrg + `", "email": "erin@example.com", "role": "member", "invitedBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "expiresAt": "2026-12-04T06:40:12.123456Z", "acceptedAt": null, "acceptedBy": "", "revokedAt": null, "status": "pending", "token": "` + exInvToken + `", "acceptUrl": "https://edgeflow.example.com/invite?token=` + exInvToken + `"}`}
+	exInvitationList = Example{Path: "/api/organizations/" + exOrg + "/invitations?limit=1",
+		Answer: `{"data": [{"id": "` + exInvitation + `", "organizationId": "` + exOrg + `", "email": "erin@example.com", "role": "member", "invitedBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "expiresAt": "2026-12-04T06:40:12.123456Z", "acceptedAt": null, "acceptedBy": "", "revokedAt": null, "status": "pending"}], "nextCursor": "` + exCursor + `"}`}
+	exInvitationRevoke = Example{Path: "/api/organizations/" + exOrg + "/invitations/" + exInvitation}
+	exInvitationAccept = Example{Path: "/api/invitations/accept", Body: `{"token": "` + exInvToken + `"}`,
+		Answer: `{"user": {"id": "` + exUser + `", "email": "alice@example.com", "name": "Alice", "createdAt": "2026-11-27T06:40:12.123456Z"}, "organizations": [{"id": "` + exOrg + `", "name": "alice's organization", "slug": "alice-s-organization-xpgsaz", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}, {"id": "org_4v9b2n7m1x6c3k8q5wty", "name": "Bob's team", "slug": "bob-s-team-k2m9qa", "role": "member", "createdAt": "2026-11-27T06:40:12.123456Z"}], "activeOrganizationId": "org_4v9b2n7m1x6c3k8q5wty", "activeProjectId": "prj_3x8c1v6b9n2m7k4q5wui", "csrfToken": "Q2h4dGN0aGVmcm9nc2FuZHRoZXBpZ3NhbmRjb3dzMQ", "expiresAt": "2026-12-27T06:40:12.123456Z"}`}
 
 	exProjectList = Example{Path: "/api/projects?limit=2", Session: true,
 		Answer: `{"data": [{"id": "` + exProject + `", "organizationId": "` + exOrg + `", "name": "Default", "slug": "default", "description": "", "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}, {"id": "` + exProject2 + `", "organizationId": "` + exOrg + `", "name": "Staging", "slug": "staging", "description": "", "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}], "nextCursor": "` + exCursor + `"}`}
@@ -228,9 +254,9 @@ data: {"id":"` + exDeployment + `","workflowId":"` + exWorkflow + `","projectId"
 	exEnvVarDelete = Example{Path: "/api/env-vars/" + exEnvVar}
 
 	exAPIKeyList = Example{Path: "/api/api-keys?limit=1",
-		Answer: `{"data": [{"id": "` + exAPIKey + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "userId": "` + exUser + `", "name": "CI deploys", "prefix": "ask_xRhS", "scopes": ["read", "deploy"], "expiresAt": "2027-06-30T00:00:00Z", "lastUsedAt": null, "revokedAt": null, "createdAt": "2026-11-27T06:40:12.123456Z"}], "nextCursor": "` + exCursor + `"}`}
+		Answer: `{"data": [{"id": "` + exAPIKey + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "userId": "` + exUser + `", "name": "CI deploys", "prefix": "ask_xRhS", "scopes": ["read", "deploy"], "expiresAt": "2027-06-30T00:00:00Z", "lastUsedAt": null, "revokedAt": null, "createdAt": "2026-11-27T06:40:12.123456Z", "scope": "project"}], "nextCursor": "` + exCursor + `"}`}
 	exAPIKeyCreate = Example{Path: "/api/api-keys",
 		Body:   `{"name": "CI deploys", "projectId": "` + exProject + `", "scopes": ["read", "deploy"], "expiresAt": "2027-06-30T00:00:00Z"}`,
-		Answer: `{"id": "key_3e8r5t2y9u6i1o4p7asx", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "userId": "` + exUser + `", "name": "CI deploys", "prefix": "ask_xRhS", "scopes": ["read", "deploy"], "expiresAt": "2027-06-30T00:00:00Z", "lastUsedAt": null, "revokedAt": null, "createdAt": "2026-11-27T06:40:12.123456Z", "key": "ask_xRhSG35W7tL5zYyAj_Brnkvqp1S4toFXeMEMk6mV0E4"}`}
+		Answer: `{"id": "key_3e8r5t2y9u6i1o4p7asx", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "userId": "` + exUser + `", "name": "CI deploys", "prefix": "ask_xRhS", "scopes": ["read", "deploy"], "expiresAt": "2027-06-30T00:00:00Z", "lastUsedAt": null, "revokedAt": null, "createdAt": "2026-11-27T06:40:12.123456Z", "scope": "project", "key": "ask_xRhSG35W7tL5zYyAj_Brnkvqp1S4toFXeMEMk6mV0E4"}`}
 	exAPIKeyRevoke = Example{Path: "/api/api-keys/" + exAPIKey}
 )

@@ -125,6 +125,28 @@ type Route struct {
 	// target; without it the target is what the handler names or the "id"
 	// of the answer (a created record).
 	AuditTarget string
+	// Role is the least role in the organization the route needs
+	// (docs/security.md, "Roles"); "" means the default: viewer for GET,
+	// member for other methods. A key acts with its creator's current role.
+	Role edgeflow.Role
+	// Personal marks a session route about the signed-in user itself (its
+	// session, its organizations, accepting an invitation): it needs no role
+	// in an organization.
+	Personal bool
+}
+
+// MinRole is the least role in the organization the route needs, "" for a
+// public or personal route.
+func (rt Route) MinRole() edgeflow.Role {
+	switch {
+	case rt.Auth == AuthNone || rt.Personal:
+		return ""
+	case rt.Role != "":
+		return rt.Role
+	case rt.Method == http.MethodGet:
+		return edgeflow.RoleViewer
+	}
+	return edgeflow.RoleMember
 }
 
 // BodyLimit is the largest request body the route reads (413 above).
@@ -148,6 +170,10 @@ const (
 	read   = edgeflow.ScopeRead
 	write  = edgeflow.ScopeWrite
 	deploy = edgeflow.ScopeDeploy
+
+	viewer = edgeflow.RoleViewer
+	admin  = edgeflow.RoleAdmin
+	owner  = edgeflow.RoleOwner
 )
 
 func (s *Server) routeTable() []Route {
@@ -163,44 +189,82 @@ func (s *Server) routeTable() []Route {
 
 		// Authentication and the session (auth.go).
 		{Method: "POST", Pattern: "/api/auth/sign-up", Audit: "user.sign_up", Auth: AuthNone, Limit: LimitVerify,
-			BadBody: `{"email":"not-an-email","password":"short"}`, Summary: "Creates a user with an organization and a default project, and signs in.", Body: signUpRequest{}, Handler: s.handleSignUp,
-			Status: 201, Answer: "The session body: `{user, organizations, activeOrganizationId, activeProjectId, csrfToken, expiresAt}`; sets the session cookie. Creates the user, an organization it owns (`organizationName`, default `\"<name>'s organization\"`) and a project `Default`.",
-			Errors: []ErrorCase{{409, "conflict", "the email is already registered (compared case-insensitively)"}, {422, "validation_failed", "a password under 8 characters or over 1024 bytes, only whitespace, the email or its local part, or a common password (at `/password`)"}}, Example: exSignUp},
+			BadBody: `{"email":"not-an-email","password":"short"}`, Summary: "Creates a user and signs in: with the setup token (the first user), an invitation token, or (sign-up mode open) anyone.", Body: signUpRequest{}, Handler: s.handleSignUp,
+			Status: 201, Answer: "The session body: `{user, organizations, activeOrganizationId, activeProjectId, csrfToken, expiresAt}`; sets the session cookie. With `invitationToken` the user joins the invitation's organization with its role (the email must be the invited one); otherwise the user gets an organization it owns (`organizationName`, default `\"<name>'s organization\"`) and a project `Default`.",
+			Errors: []ErrorCase{{403, "forbidden", "the sign-up mode refuses it: `invite` (the default) without a valid invitation or setup token, `closed` without the setup token; a setup token that is used, expired or sent once a user exists; an invitation for another email"}, {404, "not_found", "no invitation has this `invitationToken`"}, {409, "conflict", "the email is already registered (compared case-insensitively), or the invitation is accepted, revoked or expired"}, {422, "validation_failed", "a password under 8 characters or over 1024 bytes, only whitespace, the email or its local part, or a common password (at `/password`)"}}, Example: exSignUp},
 		{Method: "POST", Pattern: "/api/auth/sign-in", Audit: "session.sign_in", Auth: AuthNone, Limit: LimitVerify,
 			BadBody: `{"email":"","password":""}`, Summary: "Signs in with email and password (sets the session cookie).", Body: signInRequest{}, Handler: s.handleSignIn,
 			Status: 200, Answer: "The session body (as sign-up); sets the session cookie.",
 			Errors: []ErrorCase{{401, "unauthorized", "a wrong password or an unknown email (the same answer for both)"}, {429, "rate_limited", "10 failures for one email: further attempts wait (`Retry-After`, 30 s doubling to 15 min; a success clears it)"}}, Example: exSignIn},
-		{Method: "POST", Pattern: "/api/auth/sign-out", Audit: "session.sign_out", Auth: AuthSession, NoBody: true, Summary: "Signs out (revokes the session).", Handler: s.handleSignOut,
+		{Method: "POST", Pattern: "/api/auth/sign-out", Audit: "session.sign_out", Personal: true, Auth: AuthSession, NoBody: true, Summary: "Signs out (revokes the session).", Handler: s.handleSignOut,
 			Status: 204, Example: exSignOut},
-		{Method: "GET", Pattern: "/api/auth/session", Auth: AuthSession, Summary: "The signed-in user, the active organization and project, and the CSRF token.", Handler: s.handleSession,
+		{Method: "GET", Pattern: "/api/auth/session", Personal: true, Auth: AuthSession, Summary: "The signed-in user, the active organization and project, and the CSRF token.", Handler: s.handleSession,
 			Status: 200, Answer: "The session body: `{user, organizations, activeOrganizationId, activeProjectId, csrfToken, expiresAt}`.", Example: exSession},
-		{Method: "PUT", Pattern: "/api/session/active", Audit: "session.switch", Auth: AuthSession,
+		{Method: "PUT", Pattern: "/api/session/active", Audit: "session.switch", Personal: true, Auth: AuthSession,
 			BadBody: `{"organizationId":""}`, Summary: "Changes the session's active organization and project.", Body: sessionActiveRequest{}, Handler: s.handleSessionActive,
 			Status: 200, Answer: "The session body with the new active organization and project (without `projectId`: the organization's first project).",
 			Errors: []ErrorCase{{404, "not_found", "an organization the user is not a member of, or a project of another organization"}}, Example: exSessionActive},
 
 		// The user's password and sessions (sessions.go).
-		{Method: "POST", Pattern: "/api/auth/password", Audit: "user.password_change", Auth: AuthSession, Limit: LimitVerify,
+		{Method: "POST", Pattern: "/api/auth/password", Personal: true, Audit: "user.password_change", Auth: AuthSession, Limit: LimitVerify,
 			BadBody: `{"currentPassword":"","newPassword":"short"}`, Summary: "Changes the signed-in user's password and signs out every other session.", Body: passwordChangeRequest{}, Handler: s.handlePasswordChange,
 			Status: 204,
 			Errors: []ErrorCase{{422, "validation_failed", "a wrong `currentPassword` (at `/currentPassword`; wrong attempts count toward the sign-in back-off of the user's email), or a `newPassword` that sign-up would refuse or that equals the current one (at `/newPassword`)"}, {429, "rate_limited", "10 wrong passwords (sign-in and this route together) for the user's email: further attempts wait (`Retry-After`)"}}, Example: exPasswordChange},
-		{Method: "GET", Pattern: "/api/auth/sessions", Auth: AuthSession, Summary: "Lists the signed-in user's sessions that are still valid, newest first.", Query: []string{"cursor", "limit"}, Handler: s.handleSessionList,
+		{Method: "GET", Pattern: "/api/auth/sessions", Personal: true, Auth: AuthSession, Summary: "Lists the signed-in user's sessions that are still valid, newest first.", Query: []string{"cursor", "limit"}, Handler: s.handleSessionList,
 			Status: 200, Answer: "`{data: [Session], nextCursor}`, newest first. A Session is `{id, createdAt, lastSeenAt, expiresAt, userAgent, ip, current}`: `lastSeenAt` is the last request made with it (recorded at most once a minute; `null` before the first), `userAgent` (at most 256 bytes) and `ip` are those of the sign-in, `current` marks the session of this request.", Example: exSessionList},
-		{Method: "DELETE", Pattern: "/api/auth/sessions/{id}", Audit: "session.revoke", AuditTarget: "id", Auth: AuthSession, Limit: LimitWrite, Summary: "Signs out one of the signed-in user's sessions.", Handler: s.handleSessionRevoke,
+		{Method: "DELETE", Pattern: "/api/auth/sessions/{id}", Personal: true, Audit: "session.revoke", AuditTarget: "id", Auth: AuthSession, Limit: LimitWrite, Summary: "Signs out one of the signed-in user's sessions.", Handler: s.handleSessionRevoke,
 			Status: 204, Answer: "",
 			Errors: []ErrorCase{{404, "not_found", "a session of another user, or one that is unknown, signed out or expired"}}, Example: exSessionRevoke},
+		// Organizations, members and roles, invitations (teams.go).
+		{Method: "GET", Pattern: "/api/organizations", Auth: AuthSession, Personal: true, Summary: "Lists the signed-in user's organizations with the user's role in each.", Handler: s.handleOrganizationList,
+			Status: 200, Answer: "`{data: [{id, name, slug, role, createdAt}]}`, oldest first (all of them: not paginated). `role` is `owner`, `admin`, `member` or `viewer`.", Example: exOrganizationList},
+		{Method: "POST", Pattern: "/api/organizations", Audit: "organization.create", Auth: AuthSession, Personal: true, Limit: LimitWrite,
+			BadBody: `{"name":""}`, Summary: "Creates an organization the caller owns, with a first project.", Body: organizationRequest{}, Handler: s.handleOrganizationCreate,
+			Status: 201, Answer: "`{id, name, slug, role: \"owner\", createdAt, project}`: the organization and its first Project (`Default`). `PUT /api/session/active` switches to it.", Example: exOrganizationCreate},
+		{Method: "PATCH", Pattern: "/api/organizations/{organizationId}", Audit: "organization.update", AuditTarget: "organizationId", Auth: AuthSession, Role: admin, Limit: LimitWrite,
+			BadBody: `{"name":""}`, Summary: "Renames an organization.", Body: organizationRequest{}, Handler: s.handleOrganizationUpdate,
+			Status: 200, Answer: "`{id, name, slug, role, createdAt}` with the caller's role; the slug does not change.", Example: exOrganizationUpdate},
+		{Method: "DELETE", Pattern: "/api/organizations/{organizationId}", Audit: "organization.delete", AuditTarget: "organizationId", Auth: AuthSession, Role: owner, Limit: LimitWrite, Summary: "Deletes an organization with its projects, workflows, keys and records.", Handler: s.handleOrganizationDelete,
+			Status: 204,
+			Errors: []ErrorCase{{409, "conflict", "deployments of the organization are active: the message and `details` (`[{deploymentId}]`) list them; take them down first"}}, Example: exOrganizationDelete},
+		{Method: "GET", Pattern: "/api/organizations/{organizationId}/members", Auth: AuthSession, Summary: "Lists the organization's members with their roles.", Query: []string{"cursor", "limit"}, Handler: s.handleMemberList,
+			Status: 200, Answer: "`{data: [Member], nextCursor}`, oldest membership first. A Member is `{userId, email, name, role, createdAt}`.", Example: exMemberList},
+		{Method: "PATCH", Pattern: "/api/organizations/{organizationId}/members/{userId}", Audit: "member.role_change", AuditTarget: "userId", Auth: AuthSession, Role: admin, Limit: LimitWrite,
+			BadBody: `{"role":"boss"}`, Summary: "Changes a member's role; the member's API keys shrink with it at once.", Body: memberRoleRequest{}, Handler: s.handleMemberUpdate,
+			Status: 200, Answer: "The Member with the new role.",
+			Errors: []ErrorCase{{403, "forbidden", "also: an admin changing the owner's role"}, {409, "conflict", "the member is the last owner"}, {422, "validation_failed", "`role` is not `admin`, `member` or `viewer` (the owner role moves only by transfer-ownership)"}}, Example: exMemberUpdate},
+		{Method: "DELETE", Pattern: "/api/organizations/{organizationId}/members/{userId}", Audit: "member.remove", AuditTarget: "userId", Auth: AuthSession, Role: viewer, Limit: LimitWrite, Summary: "Removes a member (their API keys of the organization are revoked); a member removing itself leaves.", Handler: s.handleMemberRemove,
+			Status: 204,
+			Errors: []ErrorCase{{403, "forbidden", "removing another member without the admin role, or an admin removing the owner"}, {409, "conflict", "the member is the last owner"}}, Example: exMemberRemove},
+		{Method: "POST", Pattern: "/api/organizations/{organizationId}/transfer-ownership", Audit: "organization.transfer_ownership", AuditTarget: "organizationId", Auth: AuthSession, Role: owner, Limit: LimitWrite,
+			BadBody: `{"userId":""}`, Summary: "Makes another member the owner; the former owner becomes an admin.", Body: transferRequest{}, Handler: s.handleTransferOwnership,
+			Status: 200, Answer: "The Member who is now the owner.",
+			Errors: []ErrorCase{{422, "validation_failed", "`userId` is not another member of the organization"}}, Example: exTransferOwnership},
+		{Method: "POST", Pattern: "/api/organizations/{organizationId}/invitations", Audit: "invitation.create", Auth: AuthSession, Role: admin, Limit: LimitWrite,
+			BadBody: `{"email":"not-an-email","role":"owner"}`, Summary: "Invites an email address to the organization; the token is shown once.", Body: invitationRequest{}, Handler: s.handleInvitationCreate,
+			Status: 201, Answer: "The Invitation plus `token` and `acceptUrl` (`<base URL>/invite?token=…`), shown this once. An Invitation is `{id, organizationId, email, role, invitedBy, status, createdAt, expiresAt, acceptedAt, acceptedBy, revokedAt}` (`acceptedBy`: the user id, `\"\"` until accepted); `status` is `pending`, `accepted`, `revoked` or `expired` (after 7 days). It is accepted once, by the user with that email.",
+			Errors: []ErrorCase{{409, "conflict", "the email belongs to a member already"}, {422, "validation_failed", "`role` is not `admin`, `member` or `viewer`"}}, Example: exInvitationCreate},
+		{Method: "GET", Pattern: "/api/organizations/{organizationId}/invitations", Auth: AuthSession, Role: admin, Summary: "Lists the organization's invitations (never their tokens).", Query: []string{"cursor", "limit"}, Handler: s.handleInvitationList,
+			Status: 200, Answer: "`{data: [Invitation], nextCursor}`, newest first.", Example: exInvitationList},
+		{Method: "DELETE", Pattern: "/api/organizations/{organizationId}/invitations/{invitationId}", Audit: "invitation.revoke", AuditTarget: "invitationId", Auth: AuthSession, Role: admin, Limit: LimitWrite, Summary: "Revokes an invitation.", Handler: s.handleInvitationRevoke,
+			Status: 204,
+			Errors: []ErrorCase{{409, "conflict", "the invitation was accepted already"}}, Example: exInvitationRevoke},
+		{Method: "POST", Pattern: "/api/invitations/accept", Audit: "invitation.accept", Auth: AuthSession, Personal: true, Limit: LimitVerify,
+			BadBody: `{"token":""}`, Summary: "Accepts an invitation: the signed-in user joins its organization, which becomes the active one.", Body: invitationAcceptRequest{}, Handler: s.handleInvitationAccept,
+			Status: 200, Answer: "The session body with the joined organization active.",
+			Errors: []ErrorCase{{403, "forbidden", "the invitation was sent to another email address"}, {404, "not_found", "no invitation has this token"}, {409, "conflict", "the invitation is accepted, revoked or expired, or the user is a member already"}}, Example: exInvitationAccept},
 
 		// Projects (projects.go).
 		{Method: "GET", Pattern: "/api/projects", Auth: AuthAny, Scope: read, Summary: "Lists projects of the active organization.", Query: []string{"cursor", "limit"}, Handler: s.handleProjectList,
 			Status: 200, Answer: "`{data: [Project], nextCursor}`, oldest first. A Project is `{id, organizationId, name, slug, description, createdAt, updatedAt}`. An API key sees every project of its organization, as a session does.", Example: exProjectList},
-		{Method: "POST", Pattern: "/api/projects", Audit: "project.create", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/projects", Audit: "project.create", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":"","slug":"Not A Slug"}`, Summary: "Creates a project in the active organization.", Body: projectCreateRequest{}, Handler: s.handleProjectCreate,
 			Status: 201, Answer: "The Project. `slug` defaults to one made from the name.",
 			Errors: []ErrorCase{{409, "conflict", "the slug is taken in the organization"}}, Example: exProjectCreate},
-		{Method: "PATCH", Pattern: "/api/projects/{id}", Audit: "project.update", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "PATCH", Pattern: "/api/projects/{id}", Audit: "project.update", AuditTarget: "id", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":""}`, Summary: "Renames or describes a project of the organization.", Body: projectUpdateRequest{}, Handler: s.handleProjectUpdate,
 			Status: 200, Answer: "The Project. `slug` cannot change (an unknown field).", Example: exProjectUpdate},
-		{Method: "DELETE", Pattern: "/api/projects/{id}", Audit: "project.delete", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an empty project of the organization (an API key: not its own).", Handler: s.handleProjectDelete,
+		{Method: "DELETE", Pattern: "/api/projects/{id}", Audit: "project.delete", AuditTarget: "id", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an empty project of the organization (an API key: not its own).", Handler: s.handleProjectDelete,
 			Status: 204,
 			Errors: []ErrorCase{{409, "conflict", "the project still holds workflows, an active deployment uses one of its connections, or an API key asks to delete its own project"}}, Example: exProjectDelete},
 
@@ -250,11 +314,11 @@ func (s *Server) routeTable() []Route {
 			Status: 200, Answer: "The OpenAPI 3.1 document of this API, built from the route table.", Example: exOpenAPI},
 		{Method: "GET", Pattern: "/api/ir/schema.json", Auth: AuthNone, Summary: "The JSON Schema (draft 2020-12) of the IR.", Handler: s.handleIRSchema,
 			Status: 200, Answer: "The IR's JSON Schema (draft 2020-12), `application/schema+json`.", Example: exIRSchema},
-		{Method: "POST", Pattern: "/api/ir/validate", Auth: AuthAny, Scope: read, Limit: LimitIR,
+		{Method: "POST", Pattern: "/api/ir/validate", Role: viewer, Auth: AuthAny, Scope: read, Limit: LimitIR,
 			BadBody: `{"ir":"not an object"}`, MaxBody: MaxIRBodyBytes, Summary: "Checks an IR as a version submit would, reporting every problem at once; stores nothing.", Body: irToolRequest{}, Handler: s.handleIRValidate,
 			Status: 200, Answer: "`{valid, errors: [{nodeId?, path, message, rule, field?, line?, column?}]}`: every problem a version submit would refuse the IR for (the IR's rules of docs/ir.md, the organization's installed marketplace nodes, `kind` against the workflow's, `sub-workflow` references outside the project, `code-syntax` of step code with `field`, `line` and `column` inside the field's text, and `compile` when the compiler refuses it); `valid` is `errors` being empty. With `workflowId` (a workflow or function of the active project) the IR is checked as a version of that workflow; without it, on its own in the active project. The workflow's `triggerCode` is not checked here (its PATCH checks it). Its rate class, `ir`, allows an editor to call it and compile about once a second as the user types.",
 			Errors: []ErrorCase{{422, "validation_failed", "`ir` missing or not an object (at `/ir`), `workflowId` naming no workflow of the active project (at `/workflowId`)"}}, Example: exIRValidate},
-		{Method: "POST", Pattern: "/api/ir/compile", Auth: AuthAny, Scope: read, Limit: LimitIR,
+		{Method: "POST", Pattern: "/api/ir/compile", Role: viewer, Auth: AuthAny, Scope: read, Limit: LimitIR,
 			BadBody: `{"ir":[]}`, MaxBody: MaxIRBodyBytes, Summary: "Compiles an IR to the TypeScript a version of it gets; stores nothing.", Body: irToolRequest{}, Handler: s.handleIRCompile,
 			Status: 200, Answer: "`{code}`: the generated TypeScript, as a version of the IR gets it (`GET` of a version answers the same `code` for the version's `ir` and its `workflowId`): with `workflowId`, for that workflow (its id, name, env vars, dependencies and trigger code); without, for a workflow with id `preview`. The header shows the IR's `metadata.version`.",
 			Errors: []ErrorCase{{400, "invalid_ir", "the IR has problems: `details` are the `errors` `POST /api/ir/validate` answers"}, {422, "validation_failed", "`ir` missing or not an object (at `/ir`), `workflowId` naming no workflow of the active project (at `/workflowId`)"}}, Example: exIRCompile},
@@ -273,15 +337,15 @@ func (s *Server) routeTable() []Route {
 			Status: 200, Answer: "`{data: [Installation], nextCursor}`, by node id. An Installation is `{id, nodeId, name, description, category, version, checksum, latest, updateAvailable, installedBy, installedAt, updatedAt}`.", Example: exMarketplaceInstalled},
 		{Method: "GET", Pattern: "/api/marketplace/{nodeId}", Auth: AuthAny, Scope: read, Summary: "One marketplace node with its versions.", Handler: s.handleMarketplaceGet,
 			Status: 200, Answer: "The catalog node with its `versions` and the organization's `installation` (or `null`).", Example: exMarketplaceGet},
-		{Method: "POST", Pattern: "/api/marketplace/install", Audit: "node.install", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/marketplace/install", Audit: "node.install", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"nodeId":"","version":"not a version"}`, Summary: "Installs a marketplace node (latest or a given version).", Body: marketplaceChangeRequest{}, Handler: s.handleMarketplaceInstall,
 			Status: 201, Answer: "The Installation.",
 			Errors: []ErrorCase{{404, "not_found", "no such node or version in the catalog"}, {409, "conflict", "the node is already installed (update it instead)"}, {429, "rate_limited", "also: more than 10 marketplace changes by the user in a minute"}}, Example: exMarketplaceInstall},
-		{Method: "POST", Pattern: "/api/marketplace/update", Audit: "node.update", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/marketplace/update", Audit: "node.update", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"nodeId":"","version":""}`, Summary: "Moves an installed node to another version.", Body: marketplaceChangeRequest{}, Handler: s.handleMarketplaceUpdate,
 			Status: 200, Answer: "The Installation at its new version.",
 			Errors: []ErrorCase{{404, "not_found", "the node is not installed, or no such version"}, {409, "conflict", "the node is installed at that version already"}, {429, "rate_limited", "also: more than 10 marketplace changes by the user in a minute"}}, Example: exMarketplaceUpdate},
-		{Method: "POST", Pattern: "/api/marketplace/uninstall", Audit: "node.uninstall", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/marketplace/uninstall", Audit: "node.uninstall", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"nodeId":""}`, Summary: "Uninstalls a node no deployed version uses.", Body: marketplaceUninstallRequest{}, Handler: s.handleMarketplaceUninstall,
 			Status: 200, Answer: "`{ok: true}`.",
 			Errors: []ErrorCase{{404, "not_found", "the node is not installed"}, {409, "conflict", "a deployed version uses the node"}, {429, "rate_limited", "also: more than 10 marketplace changes by the user in a minute"}}, Example: exMarketplaceUninstall},
@@ -347,7 +411,7 @@ func (s *Server) routeTable() []Route {
 		{Method: "GET", Pattern: "/api/resources/d1/databases", Auth: AuthAny, Scope: read, Summary: "Lists the connection's D1 databases.", Query: []string{"connectionId", "prefix", "cursor", "limit"}, Handler: s.handleD1Databases,
 			Status: 200, Answer: "`{data: [{id, name, createdAt?, numTables, fileSize}], nextCursor}`.",
 			Errors: []ErrorCase{{422, "validation_failed", "no `connectionId`"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exD1Databases},
-		{Method: "POST", Pattern: "/api/resources/d1/databases/{databaseId}/query", Audit: "d1_database.query", AuditTarget: "databaseId", Auth: AuthAny, Scope: read, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/resources/d1/databases/{databaseId}/query", Audit: "d1_database.query", AuditTarget: "databaseId", Role: viewer, Auth: AuthAny, Scope: read, Limit: LimitWrite,
 			BadBody: `{"connectionId":"","sql":""}`, Summary: "Runs a SQL statement on a D1 database.", Body: d1QueryRequest{}, Query: []string{"connectionId"}, Handler: s.handleD1Query,
 			Status: 200, Answer: "`{columns, rows, meta}`: the column names, the rows as arrays of values, and `{duration, changes, lastRowId, rowsRead, rowsWritten}`.",
 			Errors: []ErrorCase{{403, "forbidden", "a key with `read` only sends a statement that would write"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exD1Query},
@@ -365,15 +429,15 @@ func (s *Server) routeTable() []Route {
 		// Connections (connections.go).
 		{Method: "GET", Pattern: "/api/connections", Auth: AuthAny, Scope: read, Summary: "Lists the organization's connections (credentials never shown).", Query: []string{"cursor", "limit"}, Handler: s.handleConnectionList,
 			Status: 200, Answer: "`{data: [Connection], nextCursor}`, newest first: the organization-wide connections and the project's. A Connection is `{id, organizationId, projectId?, scope, provider, name, accountId, credentials, createdAt, updatedAt}`; credentials are redacted (`apiToken: \"***\"`).", Example: exConnectionList},
-		{Method: "POST", Pattern: "/api/connections", Audit: "connection.create", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/connections", Audit: "connection.create", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"provider":"aws","credentials":{}}`, Summary: "Creates a connection to a provider account.", Body: connectionCreateRequest{}, Handler: s.handleConnectionCreate,
 			Status: 201, Answer: "The Connection (redacted). `scope` defaults to `organization` for a session, `project` for an API key.",
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key asking for `scope: organization`"}, {422, "validation_failed", "also: an `accountId` that is not 32 lowercase hex digits, an `apiToken` that is not 20 or more of `[A-Za-z0-9_-]`"}}, Example: exConnectionCreate},
-		{Method: "PATCH", Pattern: "/api/connections/{id}", Audit: "connection.update", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "PATCH", Pattern: "/api/connections/{id}", Audit: "connection.update", AuditTarget: "id", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"credentials":{"apiToken":""}}`, Summary: "Renames a connection or replaces its credentials.", Body: connectionUpdateRequest{}, Handler: s.handleConnectionUpdate,
 			Status: 200, Answer: "The Connection (redacted). Credential fields sent replace the stored ones; the others are kept.",
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key changing an organization-wide connection"}}, Example: exConnectionUpdate},
-		{Method: "DELETE", Pattern: "/api/connections/{id}", Audit: "connection.delete", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a connection no deployment uses.", Handler: s.handleConnectionDelete,
+		{Method: "DELETE", Pattern: "/api/connections/{id}", Audit: "connection.delete", AuditTarget: "id", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a connection no deployment uses.", Handler: s.handleConnectionDelete,
 			Status: 204,
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key deleting an organization-wide connection"}, {409, "conflict", "an active deployment uses the connection"}}, Example: exConnectionDelete},
 
@@ -393,17 +457,16 @@ func (s *Server) routeTable() []Route {
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key deleting an organization-scope variable"}}, Example: exEnvVarDelete},
 
 		// API keys, session only (apikeys.go).
-		{Method: "GET", Pattern: "/api/api-keys", Auth: AuthSession, Summary: "Lists the organization's API keys (never the keys themselves).", Query: []string{"cursor", "limit"}, Handler: s.handleAPIKeyList,
-			Status: 200, Answer: "`{data: [APIKey], nextCursor}`, newest first. An APIKey is `{id, organizationId, projectId, userId, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, createdAt}`; never the key.", Example: exAPIKeyList},
-		{Method: "POST", Pattern: "/api/api-keys", Audit: "api_key.create", Auth: AuthSession, Limit: LimitWrite,
-			BadBody: `{"name":"k","projectId":"","scopes":["write"]}`, Summary: "Creates an API key bound to a project; the key is shown once.", Body: apiKeyCreateRequest{}, Handler: s.handleAPIKeyCreate,
-			Status: 201, Answer: "The APIKey plus `key` (`ask_` and 43 URL-safe characters), shown this once.",
-			Errors: []ErrorCase{{422, "validation_failed", "also: `projectId` is not a project of the organization, `scopes` lacks `read` or holds an unknown scope, `expiresAt` is not in the future"}}, Example: exAPIKeyCreate},
-		{Method: "DELETE", Pattern: "/api/api-keys/{id}", Audit: "api_key.revoke", AuditTarget: "id", Auth: AuthSession, Limit: LimitWrite, Summary: "Revokes an API key.", Handler: s.handleAPIKeyRevoke,
-			Status: 204, Example: exAPIKeyRevoke},
-
+		{Method: "GET", Pattern: "/api/api-keys", Auth: AuthSession, Summary: "Lists the organization's API keys (admins: every key; others: their own), never the keys themselves.", Query: []string{"cursor", "limit"}, Handler: s.handleAPIKeyList,
+			Status: 200, Answer: "`{data: [APIKey], nextCursor}`, newest first. An APIKey is `{id, organizationId, projectId, scope, userId, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, createdAt}` (`projectId: null` and `scope: \"organization\"` for an organization key); never the key. A key acts with at most its creator's current role.", Example: exAPIKeyList},
+		{Method: "POST", Pattern: "/api/api-keys", Audit: "api_key.create", Role: viewer, Auth: AuthSession, Limit: LimitWrite,
+			BadBody: `{"name":"k","projectId":"","scopes":["write"]}`, Summary: "Creates an API key bound to a project, or (without projectId, admins) to the whole organization; the key is shown once.", Body: apiKeyCreateRequest{}, Handler: s.handleAPIKeyCreate,
+			Status: 201, Answer: "The APIKey plus `key` (`ask_` and 43 URL-safe characters), shown this once. Without `projectId` the key is an organization key (`projectId: null`, `scope: \"organization\"`): it acts in the project named by the `X-Edgeflow-Project` header (default the organization's first project) and may change organization-wide records and projects.",
+			Errors: []ErrorCase{{403, "forbidden", "scopes beyond the caller's role (a viewer's keys only read), or an organization key asked for without the admin role"}, {422, "validation_failed", "also: `projectId` is not a project of the organization, `scopes` lacks `read` or holds an unknown scope, `expiresAt` is not in the future"}}, Example: exAPIKeyCreate},
+		{Method: "DELETE", Pattern: "/api/api-keys/{id}", Audit: "api_key.revoke", AuditTarget: "id", Role: viewer, Auth: AuthSession, Limit: LimitWrite, Summary: "Revokes an API key (another user's: admins).", Handler: s.handleAPIKeyRevoke,
+			Status: 204, Errors: []ErrorCase{{403, "forbidden", "the key is another user's and the caller is not an admin"}}, Example: exAPIKeyRevoke},
 		// The audit log (audit.go).
-		{Method: "GET", Pattern: "/api/audit", Auth: AuthAny, Scope: read, Summary: "Lists the organization's audit log, newest first (owners and admins).", Query: []string{"cursor", "limit", "actor", "action", "target", "since", "until"}, Handler: s.handleAuditList,
+		{Method: "GET", Pattern: "/api/audit", Role: admin, Auth: AuthAny, Scope: read, Summary: "Lists the organization's audit log, newest first (owners and admins).", Query: []string{"cursor", "limit", "actor", "action", "target", "since", "until"}, Handler: s.handleAuditList,
 			Status: 200, Answer: "`{data: [AuditEntry], nextCursor}`, newest first. An AuditEntry is `{id, organizationId, projectId, actor: {type: \"user\"|\"key\", id}, action, target: {type, id}, outcome, requestId, time}`: one state-changing request, allowed or refused; `outcome` is its status code. Filters: `actor` (a user or key id), `action` (such as `workflow.create`), `target` (a record id), `since` (inclusive) and `until` (exclusive), RFC 3339 times. Request bodies are never recorded.",
 			Errors: []ErrorCase{{403, "forbidden", "the caller (the key's creator, for an API key) is not an owner or admin of the organization"}, {422, "validation_failed", "`since` or `until` not an RFC 3339 time, `until` not after `since`, a filter over 200 characters or given twice"}}, Example: exAuditList},
 	}

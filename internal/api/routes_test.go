@@ -38,6 +38,18 @@ func TestRouteTable(t *testing.T) {
 		if rt.Method != "GET" && rt.Auth != api.AuthNone && rt.Limit == api.LimitGlobal && rt.Pattern != "/api/session/active" && rt.Pattern != "/api/auth/sign-out" {
 			t.Errorf("%s changes data but counts against no per-user limit", name)
 		}
+		switch {
+		case rt.Auth == api.AuthNone && (rt.Role != "" || rt.Personal):
+			t.Errorf("%s is public but names a role or is personal", name)
+		case rt.Personal && rt.Auth != api.AuthSession:
+			t.Errorf("%s is personal but not session-only", name)
+		case rt.Personal && rt.Role != "":
+			t.Errorf("%s is personal and names a role", name)
+		case rt.Auth != api.AuthNone && !rt.Personal && rt.MinRole() == "":
+			t.Errorf("%s needs no role", name)
+		case strings.Contains(rt.Pattern, "{organizationId}") && rt.Personal:
+			t.Errorf("%s acts in an organization but is personal", name)
+		}
 		w.pathOf(rt) // fails without a fixture
 	}
 }

@@ -73,6 +73,12 @@ type Config struct {
 	// AuditRetention is how long audit entries are kept (PurgeAudit); 0
 	// means DefaultAuditRetention.
 	AuditRetention time.Duration
+	// SignUp is the sign-up mode: SignUpInvite (the default, ""),
+	// SignUpOpen or SignUpClosed (docs/security.md, "Sign-up").
+	SignUp string
+	// PublicURL is the URL users reach the server at, for the links in
+	// invitations; "" means the request's scheme and host.
+	PublicURL string
 	// Marketplace installs registry nodes per organization and gives the
 	// node catalogs and templates versions are validated and compiled
 	// with; nil means the embedded registry over Store.
@@ -119,6 +125,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.SignUp == "" {
+		cfg.SignUp = SignUpInvite
+	}
+	if !ValidSignUpMode(cfg.SignUp) {
+		return nil, errors.New(`api: Config.SignUp must be "invite", "open" or "closed"`)
 	}
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = 30 * 24 * time.Hour

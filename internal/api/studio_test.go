@@ -41,7 +41,7 @@ func TestStudioServing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := api.New(api.Config{Store: st, Sealer: sealer, Studio: ui, Limits: ratelimit.Limits{Global: 5, Write: 5, Verify: 5}})
+	s, err := api.New(api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Studio: ui, Limits: ratelimit.Limits{Global: 5, Write: 5, Verify: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}

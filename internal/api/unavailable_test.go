@@ -141,7 +141,7 @@ func TestDatabaseUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs syncBuffer
-	s, err := api.New(api.Config{Store: st, Sealer: sealer, BcryptCost: bcrypt.MinCost, Logger: jsonLogger(&logs),
+	s, err := api.New(api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, BcryptCost: bcrypt.MinCost, Logger: jsonLogger(&logs),
 		Limits: ratelimit.Limits{Global: 10000, Write: 1000, Verify: 1000}, RateCounter: st})
 	if err != nil {
 		t.Fatal(err)

@@ -51,6 +51,20 @@ type tenant struct {
 	orgConnectionID                 string // organization-wide, created by the session
 	versionID                       string // a version of workflowID
 	nodeID                          string // a marketplace node only this tenant's organization has
+	keyOrg                          cred   // the owner's organization key (every scope)
+	invitationID                    string // a pending invitation of the organization
+	// team are the other members of tenant a's organization, by role
+	// (nil for tenant b).
+	team map[edgeflow.Role]*teammate
+}
+
+// teammate is a member of tenant a's organization other than its owner.
+// Their keys were created while they were admins; then they got their role,
+// so the keys act with it.
+type teammate struct {
+	email, userID      string
+	session            cred
+	keyProject, keyOrg cred // every scope, of a's project / the organization
 }
 
 // world is a running API server on a temporary SQLite database with two
@@ -61,6 +75,8 @@ type world struct {
 	api   *api.Server
 	store edgeflow.Store
 	a, b  *tenant
+	// exToken is a token an example's setup made (TestRouteExamples).
+	exToken string
 }
 
 type worldOptions struct {
@@ -73,6 +89,11 @@ type worldOptions struct {
 	postgres bool
 	// config changes the server's configuration before it starts.
 	config func(*api.Config)
+	// signUp is the sign-up mode; "" means open (the world signs up two
+	// users of their own organizations).
+	signUp string
+	// empty makes no tenants.
+	empty bool
 }
 
 func newWorld(t *testing.T, opts ...worldOptions) *world {
@@ -83,25 +104,24 @@ func newWorld(t *testing.T, opts ...worldOptions) *world {
 	}
 	ctx := context.Background()
 	var st edgeflow.Store
+	var err error
 	if o.postgres {
-		pg, err := postgres.Open(ctx, testenv.PostgresSchema(t), postgres.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st = pg
+		st, err = postgres.Open(ctx, testenv.PostgresSchema(t), postgres.Options{})
 	} else {
-		lite, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st = lite
+		st, err = sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	if o.signUp == "" {
+		o.signUp = api.SignUpOpen
+	}
 	sealer, err := secret.New(bytes.Repeat([]byte{1}, secret.KeySize))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost, Now: o.now,
+	cfg := api.Config{SignUp: o.signUp, Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost, Now: o.now,
 		BodyReadTimeout: o.bodyReadTimeout}
 	if o.config != nil {
 		o.config(&cfg)
@@ -114,12 +134,58 @@ func newWorld(t *testing.T, opts ...worldOptions) *world {
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	w := &world{t: t, srv: srv, api: s, store: st}
-	if !o.limits.Off {
+	if !o.limits.Off || o.empty {
 		return w
 	}
 	w.a = w.newTenant("alice@example.com")
 	w.b = w.newTenant("bob@example.com")
+	w.a.team = map[edgeflow.Role]*teammate{}
+	for _, role := range []edgeflow.Role{edgeflow.RoleAdmin, edgeflow.RoleMember, edgeflow.RoleViewer} {
+		w.a.team[role] = w.newTeammate(w.a, string(role)+"@example.com", role)
+	}
 	return w
+}
+
+// invite invites email to tn's organization with role and returns the
+// invitation's token and id.
+func (w *world) invite(tn *tenant, email string, role edgeflow.Role) (token, id string) {
+	w.t.Helper()
+	r := w.must(201, "POST", "/api/organizations/"+tn.orgID+"/invitations", fmt.Sprintf(`{"email":%q,"role":%q}`, email, role), tn.session)
+	return r.str(w.t, "token"), r.str(w.t, "id")
+}
+
+// sessionOf returns the session a sign-up or sign-in answer started.
+func (w *world) sessionOf(r response) cred {
+	w.t.Helper()
+	var cookie string
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Name == api.SessionCookie {
+			cookie = c.Value
+		}
+	}
+	if cookie == "" {
+		w.t.Fatal("no session cookie")
+	}
+	return cred{cookie: cookie, csrf: r.str(w.t, "csrfToken")}
+}
+
+// newTeammate invites email to tn's organization as an admin, signs them
+// up with the invitation, creates their keys, and gives them role.
+func (w *world) newTeammate(tn *tenant, email string, role edgeflow.Role) *teammate {
+	t := w.t
+	t.Helper()
+	token, _ := w.invite(tn, email, edgeflow.RoleAdmin)
+	r := w.must(201, "POST", "/api/auth/sign-up", fmt.Sprintf(`{"email":%q,"password":"password-1","invitationToken":%q}`, email, token), cred{})
+	tm := &teammate{email: email, session: w.sessionOf(r), userID: r.json(t)["user"].(map[string]any)["id"].(string)}
+	if got := r.str(t, "activeOrganizationId"); got != tn.orgID {
+		t.Fatalf("a user signed up by invitation is in %s, want %s", got, tn.orgID)
+	}
+	tm.keyProject = cred{key: w.must(201, "POST", "/api/api-keys", fmt.Sprintf(`{"name":"p","projectId":%q,"scopes":["read","write","deploy"]}`, tn.projectID), tm.session).str(t, "key")}
+	tm.keyOrg = cred{key: w.must(201, "POST", "/api/api-keys", `{"name":"o","scopes":["read","write","deploy"]}`, tm.session).str(t, "key")}
+	if role != edgeflow.RoleAdmin {
+		w.must(200, "PATCH", "/api/organizations/"+tn.orgID+"/members/"+tm.userID, fmt.Sprintf(`{"role":%q}`, role), tn.session)
+	}
+	return tm
 }
 
 // response is what a test request got back.
@@ -150,7 +216,18 @@ func (w *world) do(method, path, body string, c cred) response {
 	return w.doType(method, path, body, "application/json", c)
 }
 
+// doHeader sends a request with one more header.
+func (w *world) doHeader(method, path, body string, c cred, name, value string) response {
+	w.t.Helper()
+	return w.doRequest(method, path, body, "application/json", c, name, value)
+}
+
 func (w *world) doType(method, path, body, contentType string, c cred) response {
+	w.t.Helper()
+	return w.doRequest(method, path, body, contentType, c, "", "")
+}
+
+func (w *world) doRequest(method, path, body, contentType string, c cred, hName, hValue string) response {
 	w.t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -171,6 +248,9 @@ func (w *world) doType(method, path, body, contentType string, c cred) response 
 	}
 	if c.csrf != "" {
 		req.Header.Set(api.CSRFHeader, c.csrf)
+	}
+	if hName != "" {
+		req.Header.Set(hName, hValue)
 	}
 	res, err := w.srv.Client().Do(req)
 	if err != nil {
@@ -227,6 +307,7 @@ func (w *world) newTenant(email string) *tenant {
 	tn.keyAll, _ = key(tn.projectID, `["read","write","deploy"]`)
 	tn.keyRead, tn.apiKeyID = key(tn.projectID, `["read"]`)
 	tn.keyOtherProject, _ = key(tn.otherProjectID, `["read","write","deploy"]`)
+	tn.keyOrg = cred{key: w.must(201, "POST", "/api/api-keys", `{"name":"org","scopes":["read","write","deploy"]}`, sess).str(t, "key")}
 	var revokedID string
 	tn.keyRevoked, revokedID = key(tn.projectID, `["read","write","deploy"]`)
 	w.must(204, "DELETE", "/api/api-keys/"+revokedID, "", sess)
@@ -252,14 +333,19 @@ func (w *world) newTenant(email string) *tenant {
 		`{"provider":"cloudflare","name":"org","credentials":{"apiToken":"`+testAPIToken("org-"+email)+`","accountId":"`+testAccountID("org-"+tn.userID)+`"}}`, sess).str(t, "id")
 	tn.versionID = w.submitVersion(tn, tn.workflowID, minimalIR)
 	tn.nodeID = w.installPrivateNode(tn)
+	_, tn.invitationID = w.invite(tn, "dave-"+email, edgeflow.RoleMember)
 	return tn
 }
 
 // ids are the record ids of a tenant that must never appear in another
 // tenant's responses.
 func (tn *tenant) ids() []string {
-	return []string{tn.orgID, tn.projectID, tn.otherProjectID, tn.workflowID, tn.envVarID, tn.projectEnvVarID,
-		tn.connectionID, tn.orgConnectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID}
+	ids := []string{tn.orgID, tn.projectID, tn.otherProjectID, tn.workflowID, tn.envVarID, tn.projectEnvVarID,
+		tn.connectionID, tn.orgConnectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID, tn.invitationID}
+	for _, tm := range tn.team {
+		ids = append(ids, tm.userID)
+	}
+	return ids
 }
 
 // fixturePaths gives, for every route pattern with a path parameter, the
@@ -283,7 +369,21 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/versions/{versionId}/revert": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/versions/" + w.a.versionID + "/revert"
 	},
-	"/api/nodes/{nodeId}":       func(w *world) string { return "/api/nodes/" + w.a.nodeID },
+	"/api/nodes/{nodeId}": func(w *world) string { return "/api/nodes/" + w.a.nodeID },
+
+	// Organizations, members, invitations (teams.go).
+	"/api/organizations/{organizationId}":         func(w *world) string { return "/api/organizations/" + w.a.orgID },
+	"/api/organizations/{organizationId}/members": func(w *world) string { return "/api/organizations/" + w.a.orgID + "/members" },
+	"/api/organizations/{organizationId}/members/{userId}": func(w *world) string {
+		return "/api/organizations/" + w.a.orgID + "/members/" + w.a.team[edgeflow.RoleMember].userID
+	},
+	"/api/organizations/{organizationId}/transfer-ownership": func(w *world) string {
+		return "/api/organizations/" + w.a.orgID + "/transfer-ownership"
+	},
+	"/api/organizations/{organizationId}/invitations": func(w *world) string { return "/api/organizations/" + w.a.orgID + "/invitations" },
+	"/api/organizations/{organizationId}/invitations/{invitationId}": func(w *world) string {
+		return "/api/organizations/" + w.a.orgID + "/invitations/" + w.a.invitationID
+	},
 	"/api/marketplace/{nodeId}": func(w *world) string { return "/api/marketplace/" + w.a.nodeID },
 
 	// Deploy engine (deployments.go, runs.go, resources.go).
@@ -356,7 +456,8 @@ func (w *world) snapshot(tn *tenant) string {
 	w.t.Helper()
 	var b strings.Builder
 	for _, p := range []string{"/api/projects", "/api/workflows", "/api/workflows/" + tn.workflowID + "/full",
-		"/api/env-vars", "/api/connections", "/api/api-keys", "/api/auth/session"} {
+		"/api/env-vars", "/api/connections", "/api/api-keys", "/api/auth/session", "/api/organizations",
+		"/api/organizations/" + tn.orgID + "/members", "/api/organizations/" + tn.orgID + "/invitations"} {
 		r := w.must(200, "GET", p, "", tn.session)
 		b.WriteString(p + " " + lastUsed.ReplaceAllString(string(r.body), "") + "\n")
 	}

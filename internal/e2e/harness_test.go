@@ -173,7 +173,7 @@ func newServer(t testing.TB, opts serverOptions) *server {
 	if opts.edge != nil {
 		edge = opts.edge
 	}
-	cfg := api.Config{Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost,
+	cfg := api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost,
 		LocalEdge: shared.edge}
 	dep, err := deploy.New(deploy.Options{Store: st, Secrets: deploy.SealerSecrets(sealer), LocalEdge: edge,
 		Compiler: &deploy.CodegenCompiler{}, CloudflareBaseURL: opts.cloudflareBase})

@@ -92,7 +92,66 @@ const (
 	RoleOwner  Role = "owner"
 	RoleAdmin  Role = "admin"
 	RoleMember Role = "member"
+	RoleViewer Role = "viewer"
 )
+
+// Rank orders the roles: viewer 1, member 2, admin 3, owner 4; 0 for an
+// unknown role. A role includes every right of the roles ranked below it.
+func (r Role) Rank() int {
+	switch r {
+	case RoleViewer:
+		return 1
+	case RoleMember:
+		return 2
+	case RoleAdmin:
+		return 3
+	case RoleOwner:
+		return 4
+	}
+	return 0
+}
+
+// AtLeast reports whether r includes the rights of min.
+func (r Role) AtLeast(min Role) bool { return r.Rank() > 0 && r.Rank() >= min.Rank() }
+
+// Member is a member of an organization with the user's public fields.
+type Member struct {
+	UserID    string    `json:"userId"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	Role      Role      `json:"role"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Invitation invites an email address to join an organization with a role.
+// Only the SHA-256 of its token is stored.
+type Invitation struct {
+	ID             string     `json:"id"`
+	OrganizationID string     `json:"organizationId"`
+	Email          string     `json:"email"`
+	Role           Role       `json:"role"`
+	TokenHash      []byte     `json:"-"`
+	InvitedBy      string     `json:"invitedBy"`
+	CreatedAt      time.Time  `json:"createdAt"`
+	ExpiresAt      time.Time  `json:"expiresAt"`
+	AcceptedAt     *time.Time `json:"acceptedAt"`
+	AcceptedBy     string     `json:"acceptedBy"`
+	RevokedAt      *time.Time `json:"revokedAt"`
+}
+
+// Status of an invitation at now: "pending", "accepted", "revoked" or
+// "expired".
+func (i *Invitation) Status(now time.Time) string {
+	switch {
+	case i.AcceptedAt != nil:
+		return "accepted"
+	case i.RevokedAt != nil:
+		return "revoked"
+	case !now.Before(i.ExpiresAt):
+		return "expired"
+	}
+	return "pending"
+}
 
 // Organization groups members and projects.
 type Organization struct {
@@ -137,7 +196,8 @@ const (
 	ScopeDeploy Scope = "deploy"
 )
 
-// APIKey is bound to one project. Only the SHA-256 of the key is stored, with
+// APIKey is bound to one project, or (ProjectID "") to the whole
+// organization. Only the SHA-256 of the key is stored, with
 // an 8-character display prefix.
 type APIKey struct {
 	ID             string     `json:"id"`

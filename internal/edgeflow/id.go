@@ -19,6 +19,7 @@ const (
 	PrefixEnvVar       = "env"
 	PrefixInstall      = "ins"
 	PrefixAudit        = "aud"
+	PrefixInvitation   = "inv"
 )
 
 // NewID returns prefix + "_" + 20 random characters of [a-z0-9], each

@@ -80,6 +80,46 @@ type Store interface {
 	FindMembership(ctx context.Context, organizationID, userID string) (*Membership, error)
 	// AddMember adds or changes a member's role.
 	AddMember(ctx context.Context, m *Membership) error
+	// UpdateOrganization changes the name and refreshes o; ENotFound for
+	// an unknown organization.
+	UpdateOrganization(ctx context.Context, o *Organization) error
+	// DeleteOrganization deletes the organization with everything it
+	// holds; EConflict (Details [{deploymentId}]) while one of its
+	// deployments is active.
+	DeleteOrganization(ctx context.Context, id string) error
+	// ListMembers lists the organization's members, oldest membership first.
+	ListMembers(ctx context.Context, organizationID string, opts ListOptions) (Page[Member], error)
+	// SetMemberRole changes a member's role; EConflict when it would leave
+	// the organization without an owner, ENotFound for a non-member.
+	SetMemberRole(ctx context.Context, organizationID, userID string, role Role) error
+	// RemoveMember removes a member and revokes their API keys of the
+	// organization at at; EConflict for the last owner.
+	RemoveMember(ctx context.Context, organizationID, userID string, at time.Time) error
+	// TransferOwnership makes toUserID the owner and fromUserID (the owner)
+	// an admin, in one transaction.
+	TransferOwnership(ctx context.Context, organizationID, fromUserID, toUserID string) error
+
+	// CountUsers returns the number of users.
+	CountUsers(ctx context.Context) (int, error)
+	// CreateSetupToken stores the hash of a setup token valid until
+	// expiresAt; EConflict once a user exists.
+	CreateSetupToken(ctx context.Context, hash []byte, expiresAt time.Time) error
+	// UseSetupToken consumes a setup token that is valid at now while no
+	// user exists, and drops every other setup token; ENotFound otherwise.
+	UseSetupToken(ctx context.Context, hash []byte, now time.Time) error
+
+	// CreateInvitation stores an invitation (ID, CreatedAt set).
+	CreateInvitation(ctx context.Context, inv *Invitation) error
+	// ListInvitations lists the organization's invitations, newest first.
+	ListInvitations(ctx context.Context, organizationID string, opts ListOptions) (Page[Invitation], error)
+	// FindInvitationByTokenHash returns the invitation whatever its state.
+	FindInvitationByTokenHash(ctx context.Context, hash []byte) (*Invitation, error)
+	// RevokeInvitation revokes a pending invitation; EConflict once accepted.
+	RevokeInvitation(ctx context.Context, organizationID, id string, at time.Time) error
+	// AcceptInvitation makes userID a member with the invitation's role and
+	// marks it accepted, in one transaction; EConflict when it is not
+	// pending at at or the user is a member already.
+	AcceptInvitation(ctx context.Context, id, userID string, at time.Time) (*Membership, error)
 
 	// CreateProject stores a project; a slug taken in the organization is EConflict.
 	CreateProject(ctx context.Context, p *Project) error
@@ -98,6 +138,11 @@ type Store interface {
 	// RevokedAt and ExpiresAt.
 	FindAPIKeyByHash(ctx context.Context, hash []byte) (*APIKey, error)
 	ListAPIKeys(ctx context.Context, organizationID string, opts ListOptions) (Page[APIKey], error)
+	// FindAPIKeyByID returns the organization's key whatever its state.
+	FindAPIKeyByID(ctx context.Context, organizationID, id string) (*APIKey, error)
+	// ListAPIKeysOfUser lists the keys the user created in the
+	// organization, newest first.
+	ListAPIKeysOfUser(ctx context.Context, organizationID, userID string, opts ListOptions) (Page[APIKey], error)
 	RevokeAPIKey(ctx context.Context, organizationID, id string, at time.Time) error
 	// TouchAPIKey records a use; implementations may coalesce frequent calls.
 	TouchAPIKey(ctx context.Context, id string, at time.Time) error

@@ -186,7 +186,7 @@ func TestWorkflowWithThreeMarketplaceNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost, LocalEdge: edge})
+	srv, err := api.New(api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost, LocalEdge: edge})
 	if err != nil {
 		t.Fatal(err)
 	}

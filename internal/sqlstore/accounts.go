@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -344,7 +345,7 @@ const apiKeyCols = `id, organization_id, project_id, user_id, name, prefix, hash
 
 func scanAPIKey(sc rowScanner) (edgeflow.APIKey, error) {
 	var k edgeflow.APIKey
-	err := sc.Scan(&k.ID, &k.OrganizationID, &k.ProjectID, &k.UserID, &k.Name, &k.Prefix, &k.Hash, jsonCol{&k.Scopes},
+	err := sc.Scan(&k.ID, &k.OrganizationID, nullStrCol{&k.ProjectID}, &k.UserID, &k.Name, &k.Prefix, &k.Hash, jsonCol{&k.Scopes},
 		nullTimeCol{&k.ExpiresAt}, nullTimeCol{&k.LastUsedAt}, nullTimeCol{&k.RevokedAt}, timeCol{&k.CreatedAt})
 	return k, err
 }
@@ -362,7 +363,7 @@ func (s *Store) CreateAPIKey(ctx context.Context, k *edgeflow.APIKey) error {
 	}
 	return s.write(ctx, ScopeAll, func(tx Querier) error {
 		_, err := tx.Exec(ctx, `INSERT INTO api_keys (`+apiKeyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			k.ID, k.OrganizationID, k.ProjectID, k.UserID, k.Name, k.Prefix, k.Hash, scopes,
+			k.ID, k.OrganizationID, nullStr(k.ProjectID), k.UserID, k.Name, k.Prefix, k.Hash, scopes,
 			s.nullTS(k.ExpiresAt), s.nullTS(k.LastUsedAt), s.nullTS(k.RevokedAt), s.ts(k.CreatedAt))
 		return s.dbErr(err, "API key", "", "organization, project or user")
 	})
@@ -417,4 +418,29 @@ func (s *Store) TouchAPIKey(ctx context.Context, id string, at time.Time) error 
 		s.touched.Store(id, at.UnixMicro())
 	}
 	return err
+}
+
+// nullStrCol scans a nullable text column, NULL as "".
+type nullStrCol struct{ p *string }
+
+func (c nullStrCol) Scan(v any) error {
+	switch v := v.(type) {
+	case nil:
+		*c.p = ""
+	case string:
+		*c.p = v
+	case []byte:
+		*c.p = string(v)
+	default:
+		return fmt.Errorf("text column holds %T", v)
+	}
+	return nil
+}
+
+// nullStr is the argument for a nullable text column: "" as NULL.
+func nullStr(v string) any {
+	if v == "" {
+		return nil
+	}
+	return v
 }

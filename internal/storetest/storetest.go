@@ -56,6 +56,10 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"SignInFailures", testSignInFailures},
 		{"TimePrecision", testTimePrecision},
 		{"SealedSamples", testSealedSamples},
+		{"SetupTokens", testSetupTokens},
+		{"Members", testMembers},
+		{"OrganizationLifeCycle", testOrganizationLifeCycle},
+		{"Invitations", testInvitations},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -141,7 +141,9 @@ export async function startStudio({ edge = true } = {}) {
   const logFile = path.join(dataDir, "serve.log");
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const args = ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", dataDir, "--log-level", "warn",
+  // Tests sign many users up, each with an organization of its own: sign-up mode open (the default, invite, is
+  // covered by the Go tests).
+  const args = ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", dataDir, "--log-level", "warn", "--signup", "open",
     // One browser makes all requests from one address: generous limits, still on.
     "--rate-limits", "global=5000,write=1000,deploy=200,verify=200"];
   if (!edge) args.push("--no-edge");
