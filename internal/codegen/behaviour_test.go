@@ -225,7 +225,7 @@ func behaviour(t *testing.T, js bool) {
 		{name: "create path: without the token answers 401", fixture: "step_basic", path: createPath, body: map[string]any{"name": "x"}, noToken: true,
 			headers: map[string]string{codegen.InstanceIDHeader: "run_path_2"}, wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
 		{name: "create path: a wrong token answers 401", fixture: "step_basic", path: createPath, body: map[string]any{"name": "x"}, noToken: true,
-			headers: map[string]string{"Authorization": "Bearer " + workerToken("step_basic") + "x", codegen.InstanceIDHeader: "run_path_3"},
+			headers:    map[string]string{"Authorization": "Bearer " + workerToken("step_basic") + "x", codegen.InstanceIDHeader: "run_path_3"},
 			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
 		{name: "create path: a signature does not replace the token", fixture: "public_trigger", path: createPath, body: signedBody, noToken: true,
 			headers: signed, wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
