@@ -150,6 +150,12 @@ func (s *Service) createInstance(ctx context.Context, c *edgeflow.Connection, d 
 	}
 	body, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
 	res.Body.Close()
+	if res.StatusCode == http.StatusConflict && workerMessage(body) == "instance '"+id+"' already exists" {
+		// The id is a new run id: only this request, sent once more by the edge's proxy after workerd closed
+		// its connection (decision 201), can have taken it.
+		s.log.Info("trigger: the instance existed after a repeated create", "instance", id)
+		return nil
+	}
 	if res.StatusCode >= 300 {
 		return &edgeflow.Error{Code: edgeflow.EProviderError,
 			Message: fmt.Sprintf("%s: the worker answered %d: %s", what, res.StatusCode, workerMessage(body))}
