@@ -15,6 +15,19 @@ import { WorkerHandlers } from "./api/workers.mjs";
 import { WorkflowHandlers } from "./api/workflows.mjs";
 import { ZoneHandlers } from "./api/zones.mjs";
 
+// REPLAY_LIMIT is the largest request body the worker proxy keeps to send again (see proxyWorker).
+const REPLAY_LIMIT = 1 << 20;
+
+// readAll reads a request's whole body.
+function readAll(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
 export class Api {
   // An Api serves one account (view: an AccountView of accounts.mjs); the gateway (gateway.mjs) authenticates
   // requests and hands each to the Api of its account.
@@ -27,7 +40,8 @@ export class Api {
     this.port = port;
     this.logger = logger;
     this.pendingIds = new Set();
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+    // Idle connections to workerd are closed after 3 s, before workerd closes them itself (5 s).
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: 512, timeout: 3000 });
     this.router = new Router();
     this.routes();
     this.syncing = new Map();
@@ -85,25 +99,42 @@ export class Api {
     headers.host = publicHost;
     headers["mf-route-override"] = this.names.script(name);
     headers["mf-original-url"] = `http://${publicHost}${path}`;
-    await new Promise((resolve, reject) => {
-      const up = http.request(
-        { host: target.hostname, port: target.port, method: req.method, path, headers, agent: this.agent },
-        (upRes) => {
-          const h = { ...upRes.headers };
-          delete h.connection;
-          delete h["keep-alive"];
-          res.writeHead(upRes.statusCode, h);
-          upRes.pipe(res);
-          upRes.on("end", resolve);
-          upRes.on("error", reject);
-        },
-      );
-      up.on("error", (e) => {
+    // A body of known, small size is read first, so that the request can be sent again when workerd closed the
+    // kept-alive connection just as it went out (workerd closes a connection idle for 5 s; a reused one can meet
+    // that close before any answer, which Node reports as ECONNRESET or "socket hang up" on a reused socket).
+    const length = Number(req.headers["content-length"] ?? (req.method === "GET" || req.method === "HEAD" ? 0 : NaN));
+    const body = Number.isInteger(length) && length <= REPLAY_LIMIT ? await readAll(req) : null;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await new Promise((resolve, reject) => {
+          let answered = false;
+          const up = http.request(
+            { host: target.hostname, port: target.port, method: req.method, path, headers, agent: this.agent },
+            (upRes) => {
+              answered = true;
+              const h = { ...upRes.headers };
+              delete h.connection;
+              delete h["keep-alive"];
+              res.writeHead(upRes.statusCode, h);
+              upRes.pipe(res);
+              upRes.on("end", resolve);
+              upRes.on("error", reject);
+            },
+          );
+          up.on("error", (e) => {
+            e.replayable = !answered && up.reusedSocket && body !== null && (e.code === "ECONNRESET" || e.code === "EPIPE");
+            reject(e);
+          });
+          if (body === null) req.pipe(up);
+          else up.end(body);
+        });
+        return;
+      } catch (err) {
+        if (attempt === 0 && err.replayable && !res.headersSent) continue;
         leave();
-        reject(e);
-      });
-      req.pipe(up);
-    });
+        throw err;
+      }
+    }
   }
 
   // dispatch answers a /client/v4 request the gateway has authenticated and found to be for this account.

@@ -106,6 +106,7 @@ func behaviour(t *testing.T, js bool) {
 		"public_trigger": {codegen.TriggerSecretBinding: triggerSecret},
 	}
 	now := time.Now().Unix()
+	createPath := strings.TrimPrefix(codegen.CreatePath, "/")
 	signedBody := `{"name":"signed"}`
 	signed := signedHeaders(triggerSecret, now, signedBody)
 	signedEvent := `{"instanceId":"x","eventType":"go","payload":{}}`
@@ -212,6 +213,31 @@ func behaviour(t *testing.T, js bool) {
 		{name: "workflow trigger code runs with the token", fixture: "workflow_trigger_code", body: map[string]any{"name": "ada"}, wantStatus: 200,
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greeting": "hello trigger ada"}}},
 		{name: "workflow trigger code without the token answers 401", fixture: "workflow_trigger_code", body: map[string]any{"name": "ada"}, noToken: true,
+			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+
+		// edgeflow's own create path (codegen.CreatePath): the token only, answered before any trigger code.
+		{name: "create path: the token creates the instance with the chosen id", fixture: "step_basic", path: createPath, body: map[string]any{"name": "path"},
+			headers: map[string]string{codegen.InstanceIDHeader: "run_path_1"}, wantStatus: 200, wantInstanceID: "run_path_1",
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greeting": "hello path"}}},
+		{name: "create path: an id already taken answers 409", fixture: "step_basic", path: createPath, body: map[string]any{"name": "again"},
+			headers: map[string]string{codegen.InstanceIDHeader: "run_path_1"}, wantStatus: 409,
+			wantBody: map[string]any{"message": "instance 'run_path_1' already exists"}},
+		{name: "create path: without the token answers 401", fixture: "step_basic", path: createPath, body: map[string]any{"name": "x"}, noToken: true,
+			headers: map[string]string{codegen.InstanceIDHeader: "run_path_2"}, wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+		{name: "create path: a wrong token answers 401", fixture: "step_basic", path: createPath, body: map[string]any{"name": "x"}, noToken: true,
+			headers:    map[string]string{"Authorization": "Bearer " + workerToken("step_basic") + "x", codegen.InstanceIDHeader: "run_path_3"},
+			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+		{name: "create path: a signature does not replace the token", fixture: "public_trigger", path: createPath, body: signedBody, noToken: true,
+			headers: signed, wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
+		{name: "create path: without an instance id answers 400", fixture: "step_basic", path: createPath, body: map[string]any{"name": "x"},
+			wantStatus: 400, wantBody: map[string]any{"message": "X-Edgeflow-Instance-Id must name the instance"}},
+		{name: "create path: GET answers 405", fixture: "step_basic", method: "GET", path: createPath, wantStatus: 405,
+			wantBody: map[string]any{"message": "use POST"}},
+		{name: "create path: trigger code does not see it", fixture: "workflow_trigger_code", path: createPath, body: map[string]any{"name": "ada"},
+			headers: map[string]string{codegen.InstanceIDHeader: "run_path_4"}, wantStatus: 200, wantInstanceID: "run_path_4",
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greeting": "hello ada"}}},
+		{name: "create path: trigger code's worker refuses it without the token", fixture: "workflow_trigger_code", path: createPath,
+			body: map[string]any{"name": "ada"}, noToken: true, headers: map[string]string{codegen.InstanceIDHeader: "run_path_5"},
 			wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
 		{name: "function answers its EXPORT_ values", fixture: "script_exports", body: map[string]any{"a": 5, "b": 7}, wantStatus: 200,
 			wantBody: map[string]any{"sum": map[string]any{"total": 12.0}, "check": map[string]any{"label": "big"}, "size": "big"}},

@@ -92,6 +92,7 @@ func (g *gen) module(out *Output, body string) {
 			return
 		}
 		if !g.script {
+			g.workflowCreatePath()
 			g.workflowTriggerGuard()
 		}
 		if g.js {
@@ -116,6 +117,7 @@ func (g *gen) module(out *Output, body string) {
 		g.line(`if (payload === undefined) return Response.json({ message: "the request body is not valid JSON" }, { status: 400 });`)
 		g.line("return Response.json(await runGraph(payload, env));")
 	default:
+		g.workflowCreatePath()
 		g.workflowFetch()
 	}
 	g.indent = 0

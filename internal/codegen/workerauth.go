@@ -27,6 +27,17 @@ const (
 // the worker's clock.
 const SignatureWindowSeconds = 300
 
+// CreatePath is the path of a workflow worker's own create endpoint, which
+// edgeflow's local-edge trigger uses: a POST with the deployment's token
+// (never a signature), the instance id in InstanceIDHeader and the params as
+// the body. The worker answers it before any triggerCode, so that user code
+// never sees it: 200 {"instanceId"}, 409 when the id is taken, 401 without
+// the token.
+const CreatePath = "/__edgeflow/instances"
+
+// InstanceIDHeader names the instance id a token holder chooses.
+const InstanceIDHeader = "X-Edgeflow-Instance-Id"
+
 // workerAuthEnv declares the two secrets of a workflow's worker.
 func (g *gen) workerAuthEnv() {
 	g.env[WorkerTokenBinding] = "string"
@@ -34,6 +45,12 @@ func (g *gen) workerAuthEnv() {
 	g.env[TriggerSecretBinding] = "string | undefined"
 	g.bindings[TriggerSecretBinding] = Binding{Name: TriggerSecretBinding, Type: BindingSecretText}
 	g.helpers[helperWorkerAuth] = true
+}
+
+// workflowCreatePath writes, first in a workflow's fetch handler, the
+// answer to CreatePath.
+func (g *gen) workflowCreatePath() {
+	g.line("if (new URL(request.url).pathname === %q) return await createTokenInstance(request, env.%s, env.%s);", CreatePath, WorkerTokenBinding, workflowBinding)
 }
 
 // workflowFetch writes the default fetch body of a workflow.
@@ -69,7 +86,7 @@ func (g *gen) workflowFetch() {
 	g.line("}")
 	g.line("if (signedId) return createSignedInstance(env.%s, signedId, params);", workflowBinding)
 	g.line("// The token holder may choose the instance id (edgeflow uses its run id).")
-	g.line(`const id = request.headers.get("X-Edgeflow-Instance-Id");`)
+	g.line(`const id = request.headers.get(%q);`, InstanceIDHeader)
 	g.line("const instance = await env.%s.create(id ? { id, params } : { params });", workflowBinding)
 	g.line("return Response.json({ instanceId: instance.id });")
 }
@@ -164,6 +181,31 @@ async function createSignedInstance(workflow: Workflow, id: string, params: unkn
   }
 }
 
+/**
+ * edgeflow's own create (POST /__edgeflow/instances): the deployment token
+ * only, the instance id in X-Edgeflow-Instance-Id, the params as the body.
+ * An id already taken answers 409 (checked before the create and, when the
+ * provider refuses it, after).
+ */
+async function createTokenInstance(request: Request, token: string, workflow: Workflow): Promise<Response> {
+  if (request.method !== "POST") return Response.json({ message: "use POST" }, { status: 405, headers: { Allow: "POST" } });
+  if (!(await workerTokenMatches(request, token))) return workerUnauthorized(workerTokenRequired);
+  const id = request.headers.get("X-Edgeflow-Instance-Id") ?? "";
+  if (id === "") return Response.json({ message: "X-Edgeflow-Instance-Id must name the instance" }, { status: 400 });
+  const params = parseBodyJSON(await request.text());
+  if (params === undefined) return Response.json({ message: "the request body is not valid JSON" }, { status: 400 });
+  const taken = () => workflow.get(id).then(() => true, () => false);
+  const conflict = () => Response.json({ message: "instance '" + id + "' already exists" }, { status: 409 });
+  if (await taken()) return conflict();
+  try {
+    const instance = await workflow.create({ id, params });
+    return Response.json({ instanceId: instance.id });
+  } catch (caught) {
+    if (await taken()) return conflict();
+    throw caught;
+  }
+}
+
 /** text as JSON: {} when blank, undefined when not JSON. */
 function parseBodyJSON(text: string): any {
   if (text.trim() === "") return {};
@@ -252,6 +294,31 @@ async function createSignedInstance(workflow, id, params) {
     return Response.json({ instanceId: instance.id });
   } catch (caught) {
     if (await exists()) return replay();
+    throw caught;
+  }
+}
+
+/**
+ * edgeflow's own create (POST /__edgeflow/instances): the deployment token
+ * only, the instance id in X-Edgeflow-Instance-Id, the params as the body.
+ * An id already taken answers 409 (checked before the create and, when the
+ * provider refuses it, after).
+ */
+async function createTokenInstance(request, token, workflow) {
+  if (request.method !== "POST") return Response.json({ message: "use POST" }, { status: 405, headers: { Allow: "POST" } });
+  if (!(await workerTokenMatches(request, token))) return workerUnauthorized(workerTokenRequired);
+  const id = request.headers.get("X-Edgeflow-Instance-Id") ?? "";
+  if (id === "") return Response.json({ message: "X-Edgeflow-Instance-Id must name the instance" }, { status: 400 });
+  const params = parseBodyJSON(await request.text());
+  if (params === undefined) return Response.json({ message: "the request body is not valid JSON" }, { status: 400 });
+  const taken = () => workflow.get(id).then(() => true, () => false);
+  const conflict = () => Response.json({ message: "instance '" + id + "' already exists" }, { status: 409 });
+  if (await taken()) return conflict();
+  try {
+    const instance = await workflow.create({ id, params });
+    return Response.json({ instanceId: instance.id });
+  } catch (caught) {
+    if (await taken()) return conflict();
     throw caught;
   }
 }

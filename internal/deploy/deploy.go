@@ -144,7 +144,11 @@ func New(opts Options) (*Service, error) {
 		s.cfBase = cloudflare.DefaultBaseURL
 	}
 	if s.http == nil {
-		s.http = &http.Client{Timeout: 60 * time.Second}
+		// Bursts send many requests at once to one host (the local edge, or
+		// Cloudflare's API): keep enough idle connections to reuse them.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = 64
+		s.http = &http.Client{Timeout: 60 * time.Second, Transport: t}
 	}
 	if s.timeout <= 0 {
 		s.timeout = 30 * time.Second

@@ -155,6 +155,10 @@ func TestAttackWorkerURL(t *testing.T) {
 			if code, body := workerCall(t, "POST", d2.URL, event, h); code != 401 {
 				t.Errorf("event to the waiting run: %d %v, want 401", code, body)
 			}
+			// edgeflow's own create path (the local edge's trigger uses it) takes the token only.
+			if code, body := workerCall(t, "POST", strings.TrimRight(d2.URL, "/")+"/__edgeflow/instances", `{"order":666}`, h2); code != 401 || body["message"] == nil {
+				t.Errorf("create through the create path: %d %v, want 401 with a message", code, body)
+			}
 		})
 	}
 
@@ -383,4 +387,38 @@ func TestFailedRedeployKeepsWorkerToken(t *testing.T) {
 	edge.set(nil)
 	s.approve(wf, id, "ann")
 	s.waitStatus(wf, id, "complete", 30*time.Second)
+}
+
+// TestTriggerWithTriggerCode: on the local edge, edgeflow's trigger creates
+// the run's instance through the worker's own create path, which the worker
+// answers before the workflow's trigger code: the run gets the params it was
+// given and its id, although the trigger code answers every request itself.
+// The worker URL with the token still reaches the trigger code; the create
+// path refuses a request without the token.
+func TestTriggerWithTriggerCode(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	wf, _ := s.workflow("Coded", "workflow", chain("Coded", step("echo", "return { n: event.payload.n, token: env.EDGEFLOW_WORKER_TOKEN };")))
+	s.must(200, "PATCH", "/api/workflows/"+wf, map[string]any{
+		"triggerCode": `return Response.json({ message: "the trigger code answered" }, { status: 418 });`})
+	d := s.deploy(wf)
+	id := s.trigger(wf, map[string]any{"n": 7})
+	done := s.waitStatus(wf, id, "complete", 60*time.Second)
+	var out struct {
+		N float64 `json:"n"`
+	}
+	if json.Unmarshal(done.Output, &out); done.InstanceID != id || out.N != 7 {
+		t.Fatalf("run %s: instance %s, output %s; want the run id and n 7", id, done.InstanceID, done.Output)
+	}
+	token := leakedToken(t, done)
+	if code, body := workerCall(t, "POST", d.URL, `{"n":1}`, bearer(token)); code != 418 || body["message"] != "the trigger code answered" {
+		t.Fatalf("worker URL with the token: %d %v, want the trigger code's 418", code, body)
+	}
+	create := strings.TrimRight(d.URL, "/") + "/__edgeflow/instances"
+	if code, body := workerCall(t, "POST", create, `{"n":1}`, map[string]string{"X-Edgeflow-Instance-Id": "run_stranger"}); code != 401 {
+		t.Fatalf("create path without the token: %d %v, want 401", code, body)
+	}
+	if n := len(s.runs(wf)); n != 1 {
+		t.Fatalf("%d runs, want 1", n)
+	}
 }

@@ -27,6 +27,7 @@ export class WfNotifyWorkflow extends WorkflowEntrypoint<Env, Params> {
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     try {
+      if (new URL(request.url).pathname === "/__edgeflow/instances") return await createTokenInstance(request, env.EDGEFLOW_WORKER_TOKEN, env.WORKFLOW);
       if (request.method === "GET") {
         const instanceId = new URL(request.url).searchParams.get("instanceId");
         if (!instanceId) return new Response("OK");
@@ -147,6 +148,31 @@ async function createSignedInstance(workflow: Workflow, id: string, params: unkn
     return Response.json({ instanceId: instance.id });
   } catch (caught) {
     if (await exists()) return replay();
+    throw caught;
+  }
+}
+
+/**
+ * edgeflow's own create (POST /__edgeflow/instances): the deployment token
+ * only, the instance id in X-Edgeflow-Instance-Id, the params as the body.
+ * An id already taken answers 409 (checked before the create and, when the
+ * provider refuses it, after).
+ */
+async function createTokenInstance(request: Request, token: string, workflow: Workflow): Promise<Response> {
+  if (request.method !== "POST") return Response.json({ message: "use POST" }, { status: 405, headers: { Allow: "POST" } });
+  if (!(await workerTokenMatches(request, token))) return workerUnauthorized(workerTokenRequired);
+  const id = request.headers.get("X-Edgeflow-Instance-Id") ?? "";
+  if (id === "") return Response.json({ message: "X-Edgeflow-Instance-Id must name the instance" }, { status: 400 });
+  const params = parseBodyJSON(await request.text());
+  if (params === undefined) return Response.json({ message: "the request body is not valid JSON" }, { status: 400 });
+  const taken = () => workflow.get(id).then(() => true, () => false);
+  const conflict = () => Response.json({ message: "instance '" + id + "' already exists" }, { status: 409 });
+  if (await taken()) return conflict();
+  try {
+    const instance = await workflow.create({ id, params });
+    return Response.json({ instanceId: instance.id });
+  } catch (caught) {
+    if (await taken()) return conflict();
     throw caught;
   }
 }
