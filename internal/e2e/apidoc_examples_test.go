@@ -136,7 +136,7 @@ func TestRouteExamplesLive(t *testing.T) {
 	// restarts the shared edge's workerd, and a step in progress at a
 	// restart runs again from its start, so under load a step that takes
 	// seconds can be cut off again and again.
-	s.waitRun(long, id, 30*time.Second, "first step finished", func(r run) bool { return len(r.Steps) > 0 && r.Steps[0].End != nil })
+	s.waitRun(long, id, 30*time.Second, "first step finished", func(r run) bool { return len(r.Steps) > 0 && r.Steps[0].EndedAt != nil })
 	control := map[string]string{ex["workflow"]: long, ex["run"]: id}
 	replay("POST /api/workflows/{workflowId}/runs/{runId}/pause", control)
 	s.waitRun(long, id, 30*time.Second, "manually paused", func(r run) bool { return r.Status == "paused" && r.StatusDetail == "paused" })
