@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
@@ -64,6 +65,9 @@ func (s *Service) Trigger(ctx context.Context, req TriggerRequest) (*TriggerResu
 	}
 	if params[0] != '{' {
 		return nil, edgeflow.Invalid("/params", "params must be a JSON object")
+	}
+	if hasReplayKey(params) {
+		return nil, edgeflow.Invalid("/params/"+codegen.ReplayKey, "this key is reserved for restarted runs (POST …/runs/:runId/restart)")
 	}
 	c, err := s.connection(ctx, req.OrganizationID, req.ProjectID, req.ConnectionID)
 	if err != nil {

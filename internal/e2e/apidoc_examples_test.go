@@ -83,6 +83,8 @@ func TestRouteExamplesLive(t *testing.T) {
 	replay("GET /api/workflows/{workflowId}/deployments", nil)
 	replay("GET /api/runs", nil)
 	replay("GET /api/workflows/{workflowId}/runs", nil)
+	restarted := replay("POST /api/workflows/{workflowId}/runs/{runId}/restart", nil).str("id")
+	s.waitStatus(wf, restarted, "complete", 60*time.Second)
 
 	// The resources the run wrote, found as a client would.
 	var namespaces struct {

@@ -398,11 +398,17 @@ type Page[T any] struct {
 	NextCursor string
 }
 
-// RunFilter selects runs. ProjectID is required; WorkflowID and Status narrow.
+// RunFilter selects runs. ProjectID is required; the others narrow.
 type RunFilter struct {
 	ProjectID  string
 	WorkflowID string
 	Status     string
+	VersionID  string
+	// From (inclusive) and To (exclusive) bound CreatedAt; nil: unbounded.
+	From, To *time.Time
+	// Query keeps runs whose params, output or error hold every word of
+	// it (letters and digits; case-insensitive); "" keeps all.
+	Query string
 }
 
 // DeploymentFilter selects deployments. ProjectID is required.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -101,8 +102,8 @@ func (s *Store) FindRunByInstanceID(ctx context.Context, workflowID, instanceID 
 	return &r, nil
 }
 
-// ListRuns lists the project's runs (narrowed by workflow and status when
-// set), newest first.
+// ListRuns lists the project's runs, narrowed by the filter's workflow,
+// status, version, creation time range and words, newest first.
 func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], error) {
 	q := `SELECT ` + runCols + ` FROM runs WHERE project_id = ?`
 	args := []any{f.ProjectID}
@@ -113,6 +114,23 @@ func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflo
 	if f.Status != "" {
 		q += ` AND status = ?`
 		args = append(args, f.Status)
+	}
+	if f.VersionID != "" {
+		q += ` AND version_id = ?`
+		args = append(args, f.VersionID)
+	}
+	if f.From != nil {
+		q += ` AND created_at >= ?`
+		args = append(args, s.ts(*f.From))
+	}
+	if f.To != nil {
+		q += ` AND created_at < ?`
+		args = append(args, s.ts(*f.To))
+	}
+	if strings.TrimSpace(f.Query) != "" {
+		cond, arg := s.d.RunSearch(f.Query)
+		q += ` AND ` + cond
+		args = append(args, arg)
 	}
 	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, timeKey: true}, opts,
 		func(sc rowScanner) (edgeflow.Run, string, string, error) {

@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"ListWorkflowsUsingNode", testListWorkflowsUsingNode},
 		{"Runs", testRuns},
 		{"RunsDueForRefresh", testRunsDueForRefresh},
+		{"RunSearch", testRunSearch},
 		{"RunStateVersion", testRunStateVersion},
 		{"RunClaims", testRunClaims},
 		{"Connections", testConnections},

@@ -5,3 +5,16 @@
 ALTER TABLE runs ADD COLUMN restart_of TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN from_step TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN replayed TEXT;
+
+-- Finding runs (GET /api/runs): newest first within a project, narrowed by
+-- status, version or workflow and status, each served by an index that
+-- also gives the order.
+CREATE INDEX runs_project_status_created ON runs (project_id, status, created_at DESC, id DESC);
+CREATE INDEX runs_project_version_created ON runs (project_id, version_id, created_at DESC, id DESC);
+CREATE INDEX runs_workflow_status_created ON runs (workflow_id, status, created_at DESC, id DESC);
+
+-- Words of a run's params, output and error, for ?q=, in the simple
+-- configuration (no stemming, no stop words), with a GIN index.
+ALTER TABLE runs ADD COLUMN search tsvector GENERATED ALWAYS AS (
+    to_tsvector('simple', coalesce(params, '') || ' ' || coalesce(output, '') || ' ' || error)) STORED;
+CREATE INDEX runs_search ON runs USING GIN (search);
