@@ -105,6 +105,15 @@ func (s *Store) FindRunByInstanceID(ctx context.Context, workflowID, instanceID 
 // ListRuns lists the project's runs, narrowed by the filter's workflow,
 // status, version, creation time range and words, newest first.
 func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], error) {
+	q, args := runListQuery(s.d, f)
+	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, timeKey: true}, opts,
+		func(sc rowScanner) (edgeflow.Run, string, string, error) {
+			r, err := scanRun(sc)
+			return r, timeKey(r.CreatedAt), r.ID, err
+		})
+}
+
+func runListQuery(d Dialect, f edgeflow.RunFilter) (string, []any) {
 	q := `SELECT ` + runCols + ` FROM runs WHERE project_id = ?`
 	args := []any{f.ProjectID}
 	if f.WorkflowID != "" {
@@ -121,22 +130,26 @@ func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflo
 	}
 	if f.From != nil {
 		q += ` AND created_at >= ?`
-		args = append(args, s.ts(*f.From))
+		args = append(args, d.Time(norm(*f.From)))
 	}
 	if f.To != nil {
 		q += ` AND created_at < ?`
-		args = append(args, s.ts(*f.To))
+		args = append(args, d.Time(norm(*f.To)))
 	}
 	if strings.TrimSpace(f.Query) != "" {
-		cond, arg := s.d.RunSearch(f.Query)
+		cond, arg := d.RunSearch(f.Query)
 		q += ` AND ` + cond
 		args = append(args, arg)
 	}
-	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, timeKey: true}, opts,
-		func(sc rowScanner) (edgeflow.Run, string, string, error) {
-			r, err := scanRun(sc)
-			return r, timeKey(r.CreatedAt), r.ID, err
-		})
+	return q, args
+}
+
+// RunListQuery is the query (with '?' placeholders) and arguments of the
+// first page of ListRuns for f, as the store runs it, for tests that check
+// its plan on each engine.
+func RunListQuery(d Dialect, f edgeflow.RunFilter) (string, []any) {
+	q, args := runListQuery(d, f)
+	return q + ` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, PageLimit(0)+1)
 }
 
 // UpdateRun writes status, statusDetail, output, error, steps, startedAt,
