@@ -17,7 +17,6 @@ import (
 // declined by issuer <i%7>" when errored, else ""; created start + i ms.
 type BulkRuns func(b *testing.B, projectID, workflowA, workflowB string, n int, start time.Time)
 
-
 // BenchRunCount is the number of runs the search benchmarks store:
 // EDGEFLOW_BENCH_RUNS, default 1,000,000.
 func BenchRunCount() int {
