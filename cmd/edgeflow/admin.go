@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/auth"
@@ -16,7 +17,7 @@ import (
 )
 
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	usage := func(w io.Writer) { fmt.Fprintln(w, "Usage: "+bootstrapUsage) }
+	usage := func(w io.Writer) { fmt.Fprintln(w, "Usage: "+bootstrapUsage+"\n       "+pruneRunsUsage) }
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
@@ -28,6 +29,8 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	switch args[0] {
 	case "bootstrap":
 		return runBootstrap(ctx, args[1:], stdout, stderr)
+	case "prune-runs":
+		return runPruneRuns(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "edgeflow admin: unknown subcommand %q\n", args[0])
 	usage(stderr)
@@ -157,4 +160,42 @@ func bootstrap(ctx context.Context, store edgeflow.Store, email, password, orgNa
 		return nil, fmt.Errorf("API key: %w", err)
 	}
 	return &bootstrapResult{UserID: u.ID, OrganizationID: org.ID, ProjectID: project.ID, APIKey: key}, nil
+}
+
+const pruneRunsUsage = "edgeflow admin prune-runs [--data-dir DIR] [--database-url URL]"
+
+// runPruneRuns deletes the runs past their organization's retention now,
+// as the serve job does, and prints how many.
+func runPruneRuns(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("admin prune-runs", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var sf storeFlags
+	sf.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: "+pruneRunsUsage)
+		fmt.Fprintln(fs.Output(), "Deletes finished runs older than their organization's runRetentionDays (default 90).")
+		fs.PrintDefaults()
+	}
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "edgeflow admin prune-runs: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	store, err := sf.open(ctx, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow admin prune-runs: open database: %v\n", err)
+		return 1
+	}
+	defer store.Close()
+	n, err := pruneRuns(ctx, store, time.Now())
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow admin prune-runs: %v (%d runs deleted before the error)\n", err, n)
+		return 1
+	}
+	fmt.Fprintf(stdout, "deleted %d runs past their retention\n", n)
+	return 0
 }

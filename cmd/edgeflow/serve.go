@@ -286,6 +286,13 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		defer close(purgeDone)
 		purgeSessions(refreshCtx, store, logger, time.Hour)
 	}()
+	// Delete runs past their organization's retention, in small batches,
+	// at start and every 10 minutes.
+	pruneDone := make(chan struct{})
+	go func() {
+		defer close(pruneDone)
+		pruneRunsLoop(refreshCtx, store, logger, 10*time.Minute)
+	}()
 	// Write the summary of successful reads every period, and at shutdown.
 	flushDone := make(chan struct{})
 	go func() {
@@ -296,6 +303,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		stopRefresh()
 		<-refreshDone
 		<-purgeDone
+		<-pruneDone
 		<-flushDone
 		srv.FlushAccessLog()
 	}()
@@ -456,6 +464,48 @@ func purgeSessions(ctx context.Context, store edgeflow.Store, logger *slog.Logge
 			logger.Warn("purging expired sessions failed", "error", err.Error())
 		case n > 0:
 			logger.Info("purged expired and revoked sessions", "sessions", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// pruneBatch is how many runs one write transaction of the pruning job
+// deletes.
+const pruneBatch = 500
+
+// pruneRuns deletes every run past its organization's retention at now, in
+// batches of pruneBatch, and returns how many it deleted.
+func pruneRuns(ctx context.Context, store edgeflow.Store, now time.Time) (int, error) {
+	total := 0
+	for {
+		n, err := store.PruneRuns(ctx, now, pruneBatch)
+		total += n
+		if err != nil || n < pruneBatch {
+			return total, err
+		}
+		select {
+		case <-ctx.Done():
+			return total, ctx.Err()
+		case <-time.After(50 * time.Millisecond): // let other writers in between batches
+		}
+	}
+}
+
+// pruneRunsLoop prunes runs every interval until ctx ends.
+func pruneRunsLoop(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		n, err := pruneRuns(ctx, store, time.Now())
+		switch {
+		case err != nil && ctx.Err() == nil:
+			logger.Warn("pruning runs past their retention failed", "error", err.Error(), "runs", n)
+		case n > 0:
+			logger.Info("pruned runs past their organization's retention", "runs", n)
 		}
 		select {
 		case <-ctx.Done():

@@ -153,6 +153,7 @@ var docGroups = []struct {
 	{"Authentication and session", func(p string) bool {
 		return strings.HasPrefix(p, "/api/auth/") || strings.HasPrefix(p, "/api/session/")
 	}},
+	{"Organizations", func(p string) bool { return strings.HasPrefix(p, "/api/organizations") }},
 	{"Projects", func(p string) bool { return strings.HasPrefix(p, "/api/projects") }},
 	{"Versions", func(p string) bool { return strings.Contains(p, "/versions") }},
 	{"Deployments", func(p string) bool {

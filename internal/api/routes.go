@@ -167,6 +167,12 @@ func (s *Server) routeTable() []Route {
 			Status: 200, Answer: "The session body with the new active organization and project (without `projectId`: the organization's first project).",
 			Errors: []ErrorCase{{404, "not_found", "an organization the user is not a member of, or a project of another organization"}}, Example: exSessionActive},
 
+		// Organization settings (organizations.go).
+		{Method: "PATCH", Pattern: "/api/organizations/{organizationId}", Auth: AuthSession, Limit: LimitWrite,
+			BadBody: `{"runRetentionDays":0}`, Summary: "Changes the active organization's settings: `runRetentionDays`.", Body: organizationSettingsRequest{}, Handler: s.handleOrganizationUpdate,
+			Status: 200, Answer: "`{id, runRetentionDays}`: finished runs are deleted this many days after their creation (default 90; docs/runs.md).",
+			Errors: []ErrorCase{{403, "forbidden", "the user is neither an owner nor an admin of the organization"}, {404, "not_found", "not the session's active organization"}, {422, "validation_failed", "`runRetentionDays` missing or not between 1 and 3650"}}, Example: exOrganizationUpdate},
+
 		// Projects (projects.go).
 		{Method: "GET", Pattern: "/api/projects", Auth: AuthAny, Scope: read, Summary: "Lists projects of the active organization.", Query: []string{"cursor", "limit"}, Handler: s.handleProjectList,
 			Status: 200, Answer: "`{data: [Project], nextCursor}`, oldest first. A Project is `{id, organizationId, name, slug, description, createdAt, updatedAt}`. An API key sees every project of its organization, as a session does.", Example: exProjectList},

@@ -281,6 +281,9 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/runs/{runId}/terminate": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/terminate"
 	},
+	"/api/organizations/{organizationId}": func(w *world) string {
+		return "/api/organizations/" + w.a.orgID
+	},
 	"/api/workflows/{workflowId}/runs/{runId}/restart": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/restart"
 	},

@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"Runs", testRuns},
 		{"RunsDueForRefresh", testRunsDueForRefresh},
 		{"RunSearch", testRunSearch},
+		{"RunRetention", testRunRetention},
 		{"RunStateVersion", testRunStateVersion},
 		{"RunClaims", testRunClaims},
 		{"Connections", testConnections},

@@ -18,3 +18,7 @@ CREATE INDEX runs_workflow_status_created ON runs (workflow_id, status, created_
 ALTER TABLE runs ADD COLUMN search tsvector GENERATED ALWAYS AS (
     to_tsvector('simple', coalesce(params, '') || ' ' || coalesce(output, '') || ' ' || error)) STORED;
 CREATE INDEX runs_search ON runs USING GIN (search);
+
+-- Run retention per organization, in days (docs/runs.md): final runs created
+-- longer ago are deleted by the pruning job and `edgeflow admin prune-runs`.
+ALTER TABLE organizations ADD COLUMN run_retention_days INTEGER NOT NULL DEFAULT 90;

@@ -32,3 +32,7 @@ END;
 CREATE TRIGGER runs_search_delete AFTER DELETE ON runs BEGIN
     DELETE FROM runs_search WHERE rowid = old.rowid;
 END;
+
+-- Run retention per organization, in days (docs/runs.md): final runs created
+-- longer ago are deleted by the pruning job and `edgeflow admin prune-runs`.
+ALTER TABLE organizations ADD COLUMN run_retention_days INTEGER NOT NULL DEFAULT 90;
