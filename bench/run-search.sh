@@ -6,6 +6,23 @@
 #
 # Target: <= 50 ms per page (ns/op below is one page; project-page-5 is five pages).
 #
+# Measured 2026-11-27 10:20 UTC, RUNS=1000000, 5 iterations, on the shared 2-core machine with other engineers'
+# tests running (ms per page). Loading took 89 s (SQLite) and 144 s (PostgreSQL).
+#   search               SQLite   PostgreSQL
+#   project                 3.9       14.2
+#   project-page-5 (x5)    30.8       53.2
+#   workflow                6.3        9.6
+#   status-errored          2.9       12.2
+#   workflow-and-status     1.2        5.8
+#   version                 1.3        7.8
+#   time-range              1.3       20.3
+#   words-common          502.5       14.4   <- over target on SQLite: "declined" is in 20,000 runs
+#   words-rare              2.3       25.9
+#   words-and-status       52.2       86.8   <- over target on both
+# With statistics (ANALYZE), SQLite drives a common word from the FTS5 match list and sorts the matches instead of
+# walking the project's index newest first; both word cases need a plan that picks between the two by the word's
+# frequency.
+#
 # Usage: bench/run-search.sh [iterations per search]   (default 20)
 # Env: RUNS (default 1000000), EDGEFLOW_TEST_POSTGRES_URL (optional).
 set -euo pipefail
