@@ -22,6 +22,7 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(w, "Usage: "+bootstrapUsage)
 		fmt.Fprintln(w, "       "+setupLinkUsage)
 		fmt.Fprintln(w, "       "+resetPasswordUsage)
+		fmt.Fprintln(w, "       "+pruneRunsUsage)
 	}
 	if len(args) == 0 {
 		usage(stderr)
@@ -38,6 +39,8 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return runResetPassword(ctx, args[1:], os.Stdin, stdout, stderr)
 	case "setup-link":
 		return runSetupLink(ctx, args[1:], stdout, stderr)
+	case "prune-runs":
+		return runPruneRuns(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "edgeflow admin: unknown subcommand %q\n", args[0])
 	usage(stderr)
@@ -219,5 +222,43 @@ func runSetupLink(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return 1
 	}
 	fmt.Fprintln(stdout, link)
+	return 0
+}
+
+const pruneRunsUsage = "edgeflow admin prune-runs [--data-dir DIR] [--database-url URL]"
+
+// runPruneRuns deletes the runs past their organization's retention now,
+// as the serve job does, and prints how many.
+func runPruneRuns(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("admin prune-runs", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var sf storeFlags
+	sf.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: "+pruneRunsUsage)
+		fmt.Fprintln(fs.Output(), "Deletes finished runs older than their organization's runRetentionDays (default 90).")
+		fs.PrintDefaults()
+	}
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "edgeflow admin prune-runs: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	store, err := sf.open(ctx, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow admin prune-runs: open database: %v\n", err)
+		return 1
+	}
+	defer store.Close()
+	n, err := pruneRuns(ctx, store, time.Now())
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow admin prune-runs: %v (%d runs deleted before the error)\n", err, n)
+		return 1
+	}
+	fmt.Fprintf(stdout, "deleted %d runs past their retention\n", n)
 	return 0
 }

@@ -331,6 +331,13 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		defer close(auditDone)
 		purgeAudit(refreshCtx, srv, logger, time.Hour)
 	}()
+	// Delete runs past their organization's retention, in small batches,
+	// at start and every 10 minutes.
+	pruneDone := make(chan struct{})
+	go func() {
+		defer close(pruneDone)
+		pruneRunsLoop(refreshCtx, store, logger, 10*time.Minute)
+	}()
 	// Write the summary of successful reads every period, and at shutdown.
 	flushDone := make(chan struct{})
 	go func() {
@@ -342,6 +349,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		<-refreshDone
 		<-purgeDone
 		<-auditDone
+		<-pruneDone
 		<-flushDone
 		srv.FlushAccessLog()
 		srv.Close() // stores the audit entries still queued
@@ -356,8 +364,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "localEdge", edge != nil, "sharedEdge", cfg.remoteEdge != nil,
 		"accessLog", cfg.accessLog.String())
 	fmt.Fprintf(stdout, "edgeflow listening on %s\n", url)
-	if err := printSetupLink(ctx, store, cmp.Or(cfg.publicURL, url), stdout); err != nil {
-		return err
+	if err := printSetupLink(ctx, store, cmp.Or(cfg.publicURL, url), stdout); err != nil && ctx.Err() == nil {
+		return err // (a stop signal during the check is a stop like any other)
 	}
 
 	errc := make(chan error, 1)
@@ -527,6 +535,48 @@ func purgeAudit(ctx context.Context, srv *api.Server, logger *slog.Logger, inter
 			logger.Warn("purging old audit entries failed", "error", err.Error())
 		case n > 0:
 			logger.Info("purged audit entries past their retention", "entries", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// pruneBatch is how many runs one write transaction of the pruning job
+// deletes.
+const pruneBatch = 500
+
+// pruneRuns deletes every run past its organization's retention at now, in
+// batches of pruneBatch, and returns how many it deleted.
+func pruneRuns(ctx context.Context, store edgeflow.Store, now time.Time) (int, error) {
+	total := 0
+	for {
+		n, err := store.PruneRuns(ctx, now, pruneBatch)
+		total += n
+		if err != nil || n < pruneBatch {
+			return total, err
+		}
+		select {
+		case <-ctx.Done():
+			return total, ctx.Err()
+		case <-time.After(50 * time.Millisecond): // let other writers in between batches
+		}
+	}
+}
+
+// pruneRunsLoop prunes runs every interval until ctx ends.
+func pruneRunsLoop(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		n, err := pruneRuns(ctx, store, time.Now())
+		switch {
+		case err != nil && ctx.Err() == nil:
+			logger.Warn("pruning runs past their retention failed", "error", err.Error(), "runs", n)
+		case n > 0:
+			logger.Info("pruned runs past their organization's retention", "runs", n)
 		}
 		select {
 		case <-ctx.Done():

@@ -23,6 +23,7 @@ var liveExamples = map[string]bool{
 	"POST /api/workflows/{workflowId}/runs/{runId}/pause":            true,
 	"POST /api/workflows/{workflowId}/runs/{runId}/resume":           true,
 	"POST /api/workflows/{workflowId}/runs/{runId}/terminate":        true,
+	"POST /api/workflows/{workflowId}/runs/{runId}/restart":          true,
 	"GET /api/resources/kv/namespaces":                               true,
 	"GET /api/resources/kv/namespaces/{namespaceId}/keys":            true,
 	"GET /api/resources/kv/namespaces/{namespaceId}/values/{key...}": true,

@@ -1,7 +1,10 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
+	"time"
+	"unicode/utf8"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
@@ -43,6 +46,9 @@ func (s *Server) handleWorkflowDeploymentList(w http.ResponseWriter, r *http.Req
 	return s.listDeployments(w, r, r.PathValue("workflowId"))
 }
 
+// maxRunQuery is the longest ?q= of a run search.
+const maxRunQuery = 200
+
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request, workflowID string) error {
 	p := PrincipalFrom(r)
 	projectID, err := p.Project()
@@ -53,18 +59,44 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request, workflowID str
 	if err != nil {
 		return err
 	}
-	status := r.URL.Query().Get("status")
+	query := r.URL.Query()
+	status := query.Get("status")
 	switch status {
 	case "", edgeflow.RunQueued, edgeflow.RunRunning, edgeflow.RunPaused, edgeflow.RunComplete, edgeflow.RunErrored, edgeflow.RunTerminated:
 	default:
 		return edgeflow.Invalid("?status", "status must be one of queued, running, paused, complete, errored, terminated")
 	}
-	if workflowID != "" {
-		if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
+	f := edgeflow.RunFilter{ProjectID: projectID, WorkflowID: workflowID, Status: status, VersionID: query.Get("versionId"),
+		Query: query.Get("q")}
+	if workflowID == "" {
+		f.WorkflowID = query.Get("workflowId")
+	}
+	for _, b := range []struct {
+		name string
+		to   **time.Time
+	}{{"from", &f.From}, {"to", &f.To}} {
+		v := query.Get(b.name)
+		if v == "" {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			return edgeflow.Invalid("?"+b.name, b.name+" must be an RFC 3339 time, e.g. 2026-11-27T06:40:00Z")
+		}
+		*b.to = &t
+	}
+	if f.From != nil && f.To != nil && !f.From.Before(*f.To) {
+		return edgeflow.Invalid("?to", "to must be after from")
+	}
+	if utf8.RuneCountInString(f.Query) > maxRunQuery {
+		return edgeflow.Invalid("?q", fmt.Sprintf("q must be at most %d characters", maxRunQuery))
+	}
+	if f.WorkflowID != "" {
+		if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, f.WorkflowID); err != nil {
 			return err
 		}
 	}
-	page, err := s.Store.ListRuns(r.Context(), edgeflow.RunFilter{ProjectID: projectID, WorkflowID: workflowID, Status: status}, opts)
+	page, err := s.Store.ListRuns(r.Context(), f, opts)
 	if err != nil {
 		return listError(err)
 	}

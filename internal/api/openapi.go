@@ -247,6 +247,18 @@ func queryParam(name string) map[string]any {
 	case "until":
 		p["schema"] = map[string]any{"type": "string", "format": "date-time"}
 		p["description"] = "Only entries before this RFC 3339 time."
+	case "workflowId":
+		p["description"] = "Only runs of this workflow."
+	case "versionId":
+		p["description"] = "Only runs of this version."
+	case "from":
+		p["schema"] = map[string]any{"type": "string", "format": "date-time"}
+		p["description"] = "Only runs created at or after this time (RFC 3339)."
+	case "to":
+		p["schema"] = map[string]any{"type": "string", "format": "date-time"}
+		p["description"] = "Only runs created before this time (RFC 3339)."
+	case "q":
+		p["description"] = "Only runs whose params, output or error contain every word of this (letters and digits, any case)."
 	}
 	return p
 }

@@ -107,3 +107,41 @@ func (s *Server) handleRunResume(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) handleRunTerminate(w http.ResponseWriter, r *http.Request) error {
 	return s.controlRun(w, r, deploysvc.ActionTerminate)
 }
+
+type restartRequest struct {
+	// FromStep is the node id to execute from; omitted: from the start.
+	FromStep string `json:"fromStep"`
+	// Version is "same" (default) or "current".
+	Version string `json:"version"`
+}
+
+// handleRunRestart starts a new run from a step of an existing one (201
+// with the new run); docs/runs.md.
+func (s *Server) handleRunRestart(w http.ResponseWriter, r *http.Request) error {
+	dep, err := s.deployer()
+	if err != nil {
+		return err
+	}
+	p := PrincipalFrom(r)
+	projectID, err := p.Project()
+	if err != nil {
+		return err
+	}
+	workflowID := r.PathValue("workflowId")
+	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
+		return err
+	}
+	var req restartRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	run, err := dep.Restart(r.Context(), deploysvc.RestartRequest{
+		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID, RunID: r.PathValue("runId"),
+		FromStep: req.FromStep, Version: req.Version,
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, run)
+	return nil
+}

@@ -78,24 +78,60 @@ func (s *Server) handleOrganizationCreate(w http.ResponseWriter, r *http.Request
 	return nil
 }
 
-// handleOrganizationUpdate renames the organization.
+// organizationUpdateRequest renames an organization and/or sets its run
+// retention (docs/runs.md); at least one of the two.
+type organizationUpdateRequest struct {
+	Name *string `json:"name"`
+	// RunRetentionDays is how long finished runs are kept, 1 to 3650 days.
+	RunRetentionDays *int `json:"runRetentionDays"`
+}
+
+type organizationUpdated struct {
+	edgeflow.OrganizationMembership
+	RunRetentionDays int `json:"runRetentionDays"`
+}
+
+// handleOrganizationUpdate renames the organization or changes its
+// settings; admins and owners (the route's role).
 func (s *Server) handleOrganizationUpdate(w http.ResponseWriter, r *http.Request) error {
-	var req organizationRequest
+	var req organizationUpdateRequest
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	req.Name = strings.TrimSpace(req.Name)
 	var p problems
-	checkName(&p, "/name", req.Name)
+	p.check(req.Name != nil || req.RunRetentionDays != nil, "", "give name, runRetentionDays or both")
+	if req.Name != nil {
+		*req.Name = strings.TrimSpace(*req.Name)
+		checkName(&p, "/name", *req.Name)
+	}
+	if d := req.RunRetentionDays; d != nil {
+		p.check(*d >= 1 && *d <= 3650, "/runRetentionDays", "runRetentionDays must be between 1 and 3650")
+	}
 	if err := p.err(); err != nil {
 		return err
 	}
 	pr := PrincipalFrom(r)
-	o := &edgeflow.Organization{ID: pr.OrganizationID, Name: req.Name}
-	if err := s.Store.UpdateOrganization(r.Context(), o); err != nil {
+	ctx := r.Context()
+	o, err := s.Store.FindOrganizationByID(ctx, pr.OrganizationID)
+	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, edgeflow.OrganizationMembership{Organization: *o, Role: pr.Role})
+	if req.Name != nil {
+		o.Name = *req.Name
+		if err := s.Store.UpdateOrganization(ctx, o); err != nil {
+			return err
+		}
+	}
+	if req.RunRetentionDays != nil {
+		if err := s.Store.SetRunRetention(ctx, o.ID, *req.RunRetentionDays); err != nil {
+			return err
+		}
+	}
+	days, err := s.Store.FindRunRetention(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, organizationUpdated{OrganizationMembership: edgeflow.OrganizationMembership{Organization: *o, Role: pr.Role}, RunRetentionDays: days})
 	return nil
 }
 

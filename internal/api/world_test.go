@@ -406,6 +406,9 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/runs/{runId}/terminate": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/terminate"
 	},
+	"/api/workflows/{workflowId}/runs/{runId}/restart": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/restart"
+	},
 	"/api/resources/kv/namespaces/{namespaceId}/keys": func(w *world) string {
 		return "/api/resources/kv/namespaces/0123456789abcdef0123456789abcdef/keys?connectionId=" + w.a.connectionID
 	},

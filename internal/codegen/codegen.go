@@ -190,6 +190,7 @@ const (
 	helperBreak
 	helperWorkerAuth
 	helperReadJSON
+	helperReplay
 	helperCount
 )
 
@@ -259,7 +260,6 @@ func newGen(a *ir.ArtifactIR, opts Options) *gen {
 		js:        opts.JavaScript,
 		names:     newNamer(len(a.Nodes) + 16),
 		vars:      make(map[string]string, len(a.Nodes)),
-		steps:     make(map[string]string, len(a.Nodes)),
 		env:       map[string]string{},
 		bindings:  map[string]Binding{},
 		templates: map[string]*template{},
@@ -289,7 +289,6 @@ func newGen(a *ir.ArtifactIR, opts Options) *gen {
 			g.indeg[e.Target]++
 		}
 	}
-	seen := make(map[string]bool, len(a.Nodes))
 	for _, n := range a.Nodes {
 		if _, dup := g.vars[n.ID]; dup {
 			continue
@@ -299,14 +298,32 @@ func newGen(a *ir.ArtifactIR, opts Options) *gen {
 		default:
 			g.vars[n.ID] = g.names.ident(n.ID)
 		}
+	}
+	g.steps = StepNames(a)
+	return g
+}
+
+// StepNames maps each node id of a to the name of its durable step in the
+// generated code: the node's name, or "name (id)" when an earlier node
+// (in IR order) has that name already. Inside loops the generated code
+// appends " #i" (" #i.j" for nested loops) to the name for each iteration.
+// It depends only on the nodes' ids and names in order, so the step names
+// of a stored version can be recomputed from its IR at any later time.
+func StepNames(a *ir.ArtifactIR) map[string]string {
+	steps := make(map[string]string, len(a.Nodes))
+	seen := make(map[string]bool, len(a.Nodes))
+	for _, n := range a.Nodes {
+		if _, dup := steps[n.ID]; dup {
+			continue
+		}
 		name := n.Name
 		if seen[name] {
 			name = n.Name + " (" + n.ID + ")"
 		}
 		seen[name] = true
-		g.steps[n.ID] = name
+		steps[n.ID] = name
 	}
-	return g
+	return steps
 }
 
 func (g *gen) fail(n *ir.Node, field, format string, args ...any) {

@@ -67,6 +67,7 @@ func (g *gen) module(out *Output, body string) {
 		g.line("export class %s extends WorkflowEntrypoint<Env, Params> {", out.ClassName)
 		g.line("  async run(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<unknown> {")
 		g.line("    const env = this.env;")
+		g.replayLines()
 		g.b.WriteString(body)
 		g.line("  }")
 		g.line("}")
@@ -211,6 +212,30 @@ class BreakSignal extends Error {
 }
 `,
 	helperWorkerAuth: workerAuthTS,
+	helperReplay: `
+/**
+ * The event and step of a run. A restarted run's params carry, under
+ * "__edgeflowReplay", the outputs of the steps it takes from the run it restarts, by
+ * step name: those steps answer their recorded output without running
+ * again, and the key is removed from the payload. Other runs are unchanged.
+ */
+function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep } {
+  const payload: any = event.payload;
+  const replay = payload !== null && typeof payload === "object" ? payload.__edgeflowReplay : undefined;
+  if (replay === null || typeof replay !== "object") return { event, step };
+  const params: any = { ...payload };
+  delete params.__edgeflowReplay;
+  const outputs = new Map<string, unknown>(Object.entries(replay));
+  const inner: any = step;
+  const replayed: any = {
+    do: (name: string, ...rest: any[]) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : inner.do(name, ...rest)),
+    sleep: (name: string, duration: any) => (outputs.has(name) ? Promise.resolve() : inner.sleep(name, duration)),
+    sleepUntil: (name: string, timestamp: any) => (outputs.has(name) ? Promise.resolve() : inner.sleepUntil(name, timestamp)),
+    waitForEvent: (name: string, options: any) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : inner.waitForEvent(name, options)),
+  };
+  return { event: { ...event, payload: params }, step: replayed };
+}
+`,
 	helperReadJSON: `
 /** The request's JSON body: {} when empty, undefined when not JSON. */
 async function readJSON(request: Request): Promise<any> {
@@ -254,10 +279,26 @@ func (g *gen) jsClass(out *Output, body string) {
 	g.line("export class %s extends WorkflowEntrypoint {", out.ClassName)
 	g.line("  async run(event, step) {")
 	g.line("    const env = this.env;")
+	g.replayLines()
 	g.b.WriteString(body)
 	g.line("  }")
 	g.line("}")
 	g.line("")
+}
+
+// ReplayKey is the key of a run's params under which a restarted run
+// receives the outputs of the steps it takes from the original run, by
+// step name (docs/runs.md). The generated code removes it from
+// event.payload before the graph runs.
+const ReplayKey = "__edgeflowReplay"
+
+// replayLines make the workflow's run consult the replay map of a
+// restarted run before each durable step.
+func (g *gen) replayLines() {
+	g.helpers[helperReplay] = true
+	g.line("    const restarted = replaying(event, step);")
+	g.line("    event = restarted.event;")
+	g.line("    step = restarted.step;")
 }
 
 // HeaderLine is the first line of the main module Generate writes for a
@@ -366,6 +407,29 @@ async function runSubWorkflow(workflow, id, params, wait) {
 `,
 	helperBreak:      helperSources[helperBreak],
 	helperWorkerAuth: workerAuthJS,
+	helperReplay: `
+/**
+ * The event and step of a run. A restarted run's params carry, under
+ * "__edgeflowReplay", the outputs of the steps it takes from the run it restarts, by
+ * step name: those steps answer their recorded output without running
+ * again, and the key is removed from the payload. Other runs are unchanged.
+ */
+function replaying(event, step) {
+  const payload = event.payload;
+  const replay = payload !== null && typeof payload === "object" ? payload.__edgeflowReplay : undefined;
+  if (replay === null || typeof replay !== "object") return { event, step };
+  const params = { ...payload };
+  delete params.__edgeflowReplay;
+  const outputs = new Map(Object.entries(replay));
+  const replayed = {
+    do: (name, ...rest) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : step.do(name, ...rest)),
+    sleep: (name, duration) => (outputs.has(name) ? Promise.resolve() : step.sleep(name, duration)),
+    sleepUntil: (name, timestamp) => (outputs.has(name) ? Promise.resolve() : step.sleepUntil(name, timestamp)),
+    waitForEvent: (name, options) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : step.waitForEvent(name, options)),
+  };
+  return { event: { ...event, payload: params }, step: replayed };
+}
+`,
 	helperReadJSON: `
 /** The request's JSON body: {} when empty, undefined when not JSON. */
 async function readJSON(request) {

@@ -120,6 +120,7 @@ type Service struct {
 	deployMu      sync.Mutex
 	deployLock    map[string]*sync.Mutex // workflow id -> serializes deploys and takedowns
 	cron          cronWatches            // deployments cron discovery looks at
+	stepNames     stepNameCache          // version id -> step name -> node id
 }
 
 // New returns a service. Store and Secrets are required.

@@ -67,6 +67,9 @@ func (s *Service) Trigger(ctx context.Context, req TriggerRequest) (*TriggerResu
 	if params[0] != '{' {
 		return nil, edgeflow.Invalid("/params", "params must be a JSON object")
 	}
+	if hasReplayKey(params) {
+		return nil, edgeflow.Invalid("/params/"+codegen.ReplayKey, "this key is reserved for restarted runs (POST …/runs/:runId/restart)")
+	}
 	c, err := s.connection(ctx, req.OrganizationID, req.ProjectID, req.ConnectionID)
 	if err != nil {
 		return nil, err
@@ -261,8 +264,8 @@ func workerMessage(body []byte) string {
 	return http.StatusText(http.StatusBadGateway)
 }
 
-// GetRun returns a run of the workflow; a non-final run is refreshed from
-// the provider first (provider failures are provider_unavailable /
+// GetRun returns a run of the workflow with its steps described
+// (DescribeSteps); a non-final run is refreshed from the provider first (provider failures are provider_unavailable /
 // provider_error, and the stored record is unchanged).
 func (s *Service) GetRun(ctx context.Context, projectID, workflowID, runID string) (*edgeflow.Run, error) {
 	if _, err := s.store.FindWorkflowByID(ctx, projectID, workflowID); err != nil {
@@ -272,10 +275,12 @@ func (s *Service) GetRun(ctx context.Context, projectID, workflowID, runID strin
 	if err != nil {
 		return nil, err
 	}
-	if edgeflow.RunIsFinal(r.Status) {
-		return r, nil
+	if !edgeflow.RunIsFinal(r.Status) {
+		if r, err = s.refresh(ctx, r, true); err != nil {
+			return nil, err
+		}
 	}
-	return s.refresh(ctx, r, true)
+	return s.withSteps(ctx, r)
 }
 
 // ListRuns lists runs newest first (a project's, or one workflow's when
@@ -386,7 +391,7 @@ func (s *Service) ControlRun(ctx context.Context, organizationID, projectID, wor
 	if err := s.store.UpdateRun(context.WithoutCancel(ctx), r); err != nil {
 		return nil, err
 	}
-	return r, nil
+	return s.withSteps(ctx, r)
 }
 
 func describe(r *edgeflow.Run) string {

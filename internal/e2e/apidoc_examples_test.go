@@ -83,6 +83,8 @@ func TestRouteExamplesLive(t *testing.T) {
 	replay("GET /api/workflows/{workflowId}/deployments", nil)
 	replay("GET /api/runs", nil)
 	replay("GET /api/workflows/{workflowId}/runs", nil)
+	restarted := replay("POST /api/workflows/{workflowId}/runs/{runId}/restart", nil).str("id")
+	s.waitStatus(wf, restarted, "complete", 60*time.Second)
 
 	// The resources the run wrote, found as a client would.
 	var namespaces struct {
@@ -136,7 +138,7 @@ func TestRouteExamplesLive(t *testing.T) {
 	// restarts the shared edge's workerd, and a step in progress at a
 	// restart runs again from its start, so under load a step that takes
 	// seconds can be cut off again and again.
-	s.waitRun(long, id, 30*time.Second, "first step finished", func(r run) bool { return len(r.Steps) > 0 && r.Steps[0].End != nil })
+	s.waitRun(long, id, 30*time.Second, "first step finished", func(r run) bool { return len(r.Steps) > 0 && r.Steps[0].EndedAt != nil })
 	control := map[string]string{ex["workflow"]: long, ex["run"]: id}
 	replay("POST /api/workflows/{workflowId}/runs/{runId}/pause", control)
 	s.waitRun(long, id, 30*time.Second, "manually paused", func(r run) bool { return r.Status == "paused" && r.StatusDetail == "paused" })

@@ -395,10 +395,24 @@ type run struct {
 	CreatedAt    time.Time       `json:"createdAt"`
 	StartedAt    *time.Time      `json:"startedAt"`
 	EndedAt      *time.Time      `json:"endedAt"`
-	Steps        []struct {
-		Name string  `json:"name"`
-		End  *string `json:"end"`
-	} `json:"steps"`
+	RestartOf    string          `json:"restartOf"`
+	FromStep     string          `json:"fromStep"`
+	Steps        []runStep       `json:"steps"`
+}
+
+// runStep is one step of a run's detail (docs/api.md, GET a run).
+type runStep struct {
+	NodeID          string          `json:"nodeId"`
+	Name            string          `json:"name"`
+	State           string          `json:"state"`
+	Attempts        int             `json:"attempts"`
+	EndedAt         *string         `json:"endedAt"`
+	Output          json.RawMessage `json:"output"`
+	OutputTruncated bool            `json:"outputTruncated"`
+	Error           *struct {
+		Name    string `json:"name"`
+		Message string `json:"message"`
+	} `json:"error"`
 }
 
 func (s *server) run(workflowID, runID string) run {

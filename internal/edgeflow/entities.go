@@ -331,30 +331,98 @@ func RunIsFinal(status string) bool {
 // edgeflow does not know. Output, Error and
 // Steps are kept after the provider forgets them.
 type Run struct {
-	ID              string          `json:"id"`
-	WorkflowID      string          `json:"workflowId"`
-	ProjectID       string          `json:"projectId"`
-	VersionID       string          `json:"versionId"`
-	ConnectionID    string          `json:"connectionId"`
-	DeploymentID    string          `json:"deploymentId"`
-	WorkflowName    string          `json:"-"`
-	InstanceID      string          `json:"instanceId"`
-	Status          string          `json:"status"`
-	StatusDetail    string          `json:"statusDetail,omitempty"`
-	Params          json.RawMessage `json:"params,omitempty"`
-	Output          json.RawMessage `json:"output,omitempty"`
-	Error           string          `json:"error,omitempty"`
-	Steps           json.RawMessage `json:"steps,omitempty"`
-	CreatedAt       time.Time       `json:"createdAt"`
-	StartedAt       *time.Time      `json:"startedAt"`
-	EndedAt         *time.Time      `json:"endedAt"`
-	UpdatedAt       time.Time       `json:"updatedAt"`
-	NextRefreshAt   *time.Time      `json:"-"`
-	RefreshFailures int             `json:"-"`
+	ID           string          `json:"id"`
+	WorkflowID   string          `json:"workflowId"`
+	ProjectID    string          `json:"projectId"`
+	VersionID    string          `json:"versionId"`
+	ConnectionID string          `json:"connectionId"`
+	DeploymentID string          `json:"deploymentId"`
+	WorkflowName string          `json:"-"`
+	InstanceID   string          `json:"instanceId"`
+	Status       string          `json:"status"`
+	StatusDetail string          `json:"statusDetail,omitempty"`
+	Params       json.RawMessage `json:"params,omitempty"`
+	Output       json.RawMessage `json:"output,omitempty"`
+	Error        string          `json:"error,omitempty"`
+	// Steps is the instance's step list as the provider last reported it
+	// (Cloudflare's shape), kept as it was read.
+	Steps json.RawMessage `json:"-"`
+	// StepDetail is Steps described per step, in execution order, with
+	// the steps replayed from the original run first (filled by the run
+	// service for a run's detail; nil in lists).
+	StepDetail []RunStep `json:"steps,omitempty"`
+	// RestartOf is the id of the run this run restarted ("" for a run
+	// started by a trigger); FromStep the node id it restarted from ("" =
+	// from the start).
+	RestartOf string `json:"restartOf,omitempty"`
+	FromStep  string `json:"fromStep,omitempty"`
+	// Replayed are the steps this restarted run took from the original run
+	// without executing them, in the original's order.
+	Replayed        []ReplayedStep `json:"-"`
+	CreatedAt       time.Time      `json:"createdAt"`
+	StartedAt       *time.Time     `json:"startedAt"`
+	EndedAt         *time.Time     `json:"endedAt"`
+	UpdatedAt       time.Time      `json:"updatedAt"`
+	NextRefreshAt   *time.Time     `json:"-"`
+	RefreshFailures int            `json:"-"`
 	// StateVersion counts the writes of the run's state; the refresher
 	// writes only if it is unchanged since it read the run
 	// (Store.UpdateRunIfUnchanged).
 	StateVersion int64 `json:"-"`
+}
+
+// Step states of RunStep.State.
+const (
+	StepRunning  = "running"  // started, not finished
+	StepRetrying = "retrying" // an attempt failed; waiting before the next one
+	StepWaiting  = "waiting"  // a sleep or a wait for an event, not over yet
+	StepComplete = "complete" // finished successfully
+	StepErrored  = "errored"  // failed after its last attempt
+	StepReplayed = "replayed" // taken from the original run by a restart, not executed
+	// StepTerminated: not finished when the run was terminated.
+	StepTerminated = "terminated"
+)
+
+// RunStep is one durable step of a run as clients see it. NodeID is the IR
+// node the step belongs to ("" when the step is not one of the version's
+// nodes); Name is the step's name in the generated code (with " #i" inside
+// loops). Output holds at most MaxStepOutput bytes of JSON: a longer output
+// is cut to its first MaxStepOutput bytes, given as a JSON string, with
+// OutputTruncated set.
+type RunStep struct {
+	NodeID          string          `json:"nodeId"`
+	Name            string          `json:"name"`
+	Type            string          `json:"type"`
+	State           string          `json:"state"`
+	Attempts        int             `json:"attempts"`
+	StartedAt       *time.Time      `json:"startedAt"`
+	EndedAt         *time.Time      `json:"endedAt"`
+	Output          json.RawMessage `json:"output"`
+	OutputTruncated bool            `json:"outputTruncated"`
+	Error           *StepError      `json:"error"`
+}
+
+// MaxStepOutput is the largest step output shown in a run's detail (64 KiB).
+const MaxStepOutput = 64 << 10
+
+// StepError is the failure of a step's last attempt.
+type StepError struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+}
+
+// ReplayedStep is a step of the original run that a restarted run took
+// without executing it: its node, its name in the original run, the name
+// the restarted run's code knows it by, and its full output.
+type ReplayedStep struct {
+	NodeID       string          `json:"nodeId"`
+	Name         string          `json:"name"`
+	OriginalName string          `json:"originalName"`
+	Type         string          `json:"type"`
+	StartedAt    *time.Time      `json:"startedAt"`
+	EndedAt      *time.Time      `json:"endedAt"`
+	Attempts     int             `json:"attempts"`
+	Output       json.RawMessage `json:"output"`
 }
 
 // SortRunsByDue orders runs by NextRefreshAt (none last), then ID: the
@@ -436,11 +504,17 @@ type Page[T any] struct {
 	NextCursor string
 }
 
-// RunFilter selects runs. ProjectID is required; WorkflowID and Status narrow.
+// RunFilter selects runs. ProjectID is required; the others narrow.
 type RunFilter struct {
 	ProjectID  string
 	WorkflowID string
 	Status     string
+	VersionID  string
+	// From (inclusive) and To (exclusive) bound CreatedAt; nil: unbounded.
+	From, To *time.Time
+	// Query keeps runs whose params, output or error hold every word of
+	// it (letters and digits; case-insensitive); "" keeps all.
+	Query string
 }
 
 // DeploymentFilter selects deployments. ProjectID is required.

@@ -231,6 +231,17 @@ type Store interface {
 	// while it is held; a write of the run (UpdateRun, UpdateRunIfUnchanged)
 	// ends the hold.
 	ClaimRunsForRefresh(ctx context.Context, now, until time.Time, limit int) ([]Run, error)
+	// FindRunRetention returns the organization's run retention in days
+	// (90 unless set); ENotFound for an unknown organization.
+	FindRunRetention(ctx context.Context, organizationID string) (int, error)
+	// SetRunRetention sets the organization's run retention in days;
+	// ENotFound for an unknown organization.
+	SetRunRetention(ctx context.Context, organizationID string, days int) error
+	// PruneRuns deletes up to limit final runs (complete, errored,
+	// terminated) created before now minus their organization's retention,
+	// oldest first per organization, and returns how many it deleted. Runs
+	// not final are kept whatever their age.
+	PruneRuns(ctx context.Context, now time.Time, limit int) (int, error)
 
 	// CreateConnection stores a connection of an organization, owned by
 	// the project c.ProjectID when set (organization-wide when "").

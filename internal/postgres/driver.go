@@ -33,6 +33,13 @@ func (driver) RowLocks() bool { return true }
 // PacksText: version texts are TEXT as they are.
 func (driver) PacksText() bool { return false }
 
+// RunSearch matches the generated tsvector column runs.search (migration
+// 0013) with the words of q, all required, in the simple configuration
+// (no stemming, no stop words).
+func (driver) RunSearch(q string) (string, any) {
+	return `search @@ plainto_tsquery('simple', ?)`, q
+}
+
 func (driver) Classify(err error) sqlstore.ErrorKind {
 	if err == nil {
 		return sqlstore.ErrOther

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/edgeflow/edgeflow/internal/sqlstore"
 	sqlite "modernc.org/sqlite"
@@ -39,6 +41,26 @@ func (driver) RowLocks() bool { return false }
 // PacksText: a version's IR and code are stored compressed from a size on
 // (docs/decisions.md 54).
 func (driver) PacksText() bool { return true }
+
+// RunSearch matches the FTS5 index runs_search (migration 0013), whose rowid
+// is the run's rowid: every word of q as a quoted FTS5 string, so that no
+// character of q is FTS5 syntax.
+func (driver) RunSearch(q string) (string, any) {
+	var terms []string
+	for _, w := range searchWords(q) {
+		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
+	}
+	if len(terms) == 0 {
+		return `? IS NULL`, "" // no word: nothing matches
+	}
+	return `rowid IN (SELECT rowid FROM runs_search WHERE runs_search MATCH ?)`, strings.Join(terms, " ")
+}
+
+// searchWords splits q into words at anything other than letters and
+// digits, as the FTS5 unicode61 tokenizer does.
+func searchWords(q string) []string {
+	return strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
 
 func (driver) Classify(err error) sqlstore.ErrorKind {
 	if err == nil {

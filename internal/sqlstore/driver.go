@@ -100,6 +100,11 @@ type Dialect interface {
 	PacksText() bool
 	// Classify tells what a driver error means (ErrOther for nil).
 	Classify(err error) ErrorKind
+	// RunSearch is the condition on the runs table (unaliased) that holds
+	// for runs whose params, output or error contain every word of q, with
+	// its one argument: a full-text index lookup (SQLite's FTS5 table
+	// runs_search, PostgreSQL's runs.search tsvector).
+	RunSearch(q string) (cond string, arg any)
 }
 
 // Driver is what an engine gives the shared store.

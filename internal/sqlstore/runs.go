@@ -2,6 +2,9 @@ package sqlstore
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -9,15 +12,43 @@ import (
 
 const runCols = `id, workflow_id, project_id, version_id, connection_id, deployment_id, workflow_name, instance_id, status,
 	status_detail, params, output, error, steps, created_at, started_at, ended_at, updated_at, next_refresh_at,
-	refresh_failures, state_version`
+	refresh_failures, state_version, restart_of, from_step, replayed`
 
 func scanRun(sc rowScanner) (edgeflow.Run, error) {
 	var r edgeflow.Run
 	err := sc.Scan(&r.ID, &r.WorkflowID, &r.ProjectID, &r.VersionID, &r.ConnectionID, &r.DeploymentID, &r.WorkflowName,
 		&r.InstanceID, &r.Status, &r.StatusDetail, rawCol{&r.Params}, rawCol{&r.Output}, &r.Error, rawCol{&r.Steps},
 		timeCol{&r.CreatedAt}, nullTimeCol{&r.StartedAt}, nullTimeCol{&r.EndedAt}, timeCol{&r.UpdatedAt},
-		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures, &r.StateVersion)
+		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures, &r.StateVersion, &r.RestartOf, &r.FromStep, replayedCol{&r.Replayed})
 	return r, err
+}
+
+// replayedCol scans the replayed column (a JSON array, or NULL) into a
+// run's Replayed steps.
+type replayedCol struct{ p *[]edgeflow.ReplayedStep }
+
+func (c replayedCol) Scan(v any) error {
+	var raw json.RawMessage
+	if err := (rawCol{&raw}).Scan(v); err != nil {
+		return err
+	}
+	*c.p = nil
+	if len(raw) == 0 {
+		return nil
+	}
+	return json.Unmarshal(raw, c.p)
+}
+
+// replayedArg is the replayed column's value for steps: NULL when none.
+func replayedArg(steps []edgeflow.ReplayedStep) (any, error) {
+	if len(steps) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(steps)
+	if err != nil {
+		return nil, err
+	}
+	return string(b), nil
 }
 
 // CreateRun stores r. ProjectID is taken from the workflow and an empty
@@ -32,17 +63,21 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 	r.CreatedAt = s.timestamp()
 	r.UpdatedAt = r.CreatedAt
 	r.StartedAt, r.EndedAt, r.NextRefreshAt = normPtr(r.StartedAt), normPtr(r.EndedAt), normPtr(r.NextRefreshAt)
+	replayed, err := replayedArg(r.Replayed)
+	if err != nil {
+		return fmt.Errorf("encode the replayed steps: %w", err)
+	}
 	return s.write(ctx, ScopeNone, func(tx Querier) error {
 		if err := tx.QueryRow(ctx, `SELECT project_id FROM workflows WHERE id = ?`, r.WorkflowID).
 			Scan(&r.ProjectID); err != nil {
 			return s.dbErr(err, "workflow", "", "")
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
 			r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
 			s.ts(r.CreatedAt), s.nullTS(r.StartedAt), s.nullTS(r.EndedAt), s.ts(r.UpdatedAt),
-			s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion)
+			s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion, r.RestartOf, r.FromStep, replayed)
 		return s.dbErr(err, "run", "", "workflow")
 	})
 }
@@ -67,9 +102,18 @@ func (s *Store) FindRunByInstanceID(ctx context.Context, workflowID, instanceID 
 	return &r, nil
 }
 
-// ListRuns lists the project's runs (narrowed by workflow and status when
-// set), newest first.
+// ListRuns lists the project's runs, narrowed by the filter's workflow,
+// status, version, creation time range and words, newest first.
 func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], error) {
+	q, args := runListQuery(s.d, f)
+	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, timeKey: true}, opts,
+		func(sc rowScanner) (edgeflow.Run, string, string, error) {
+			r, err := scanRun(sc)
+			return r, timeKey(r.CreatedAt), r.ID, err
+		})
+}
+
+func runListQuery(d Dialect, f edgeflow.RunFilter) (string, []any) {
 	q := `SELECT ` + runCols + ` FROM runs WHERE project_id = ?`
 	args := []any{f.ProjectID}
 	if f.WorkflowID != "" {
@@ -80,11 +124,32 @@ func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflo
 		q += ` AND status = ?`
 		args = append(args, f.Status)
 	}
-	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, timeKey: true}, opts,
-		func(sc rowScanner) (edgeflow.Run, string, string, error) {
-			r, err := scanRun(sc)
-			return r, timeKey(r.CreatedAt), r.ID, err
-		})
+	if f.VersionID != "" {
+		q += ` AND version_id = ?`
+		args = append(args, f.VersionID)
+	}
+	if f.From != nil {
+		q += ` AND created_at >= ?`
+		args = append(args, d.Time(norm(*f.From)))
+	}
+	if f.To != nil {
+		q += ` AND created_at < ?`
+		args = append(args, d.Time(norm(*f.To)))
+	}
+	if strings.TrimSpace(f.Query) != "" {
+		cond, arg := d.RunSearch(f.Query)
+		q += ` AND ` + cond
+		args = append(args, arg)
+	}
+	return q, args
+}
+
+// RunListQuery is the query (with '?' placeholders) and arguments of the
+// first page of ListRuns for f, as the store runs it, for tests that check
+// its plan on each engine.
+func RunListQuery(d Dialect, f edgeflow.RunFilter) (string, []any) {
+	q, args := runListQuery(d, f)
+	return q + ` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, PageLimit(0)+1)
 }
 
 // UpdateRun writes status, statusDetail, output, error, steps, startedAt,

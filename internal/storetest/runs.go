@@ -88,6 +88,24 @@ func testRuns(t *testing.T, s edgeflow.Store) {
 	must(t, s.CreateRun(ctx, &edgeflow.Run{WorkflowID: w2.ID, InstanceID: "inst-1"}))
 	must(t, s.CreateRun(ctx, &edgeflow.Run{WorkflowID: w.ID}))
 	must(t, s.CreateRun(ctx, &edgeflow.Run{WorkflowID: w.ID}))
+
+	// A restarted run keeps where it came from and the steps it replayed,
+	// outputs whole; an update leaves them as they are.
+	restart := &edgeflow.Run{WorkflowID: w.ID, InstanceID: "inst-restart", RestartOf: r1.ID, FromStep: "charge",
+		Replayed: []edgeflow.ReplayedStep{
+			{NodeID: "load", Name: "Load", OriginalName: "Load", Type: "step", StartedAt: &started, EndedAt: &ended, Attempts: 2,
+				Output: json.RawMessage(`{"big":"` + strings.Repeat("x", 100<<10) + `"}`)},
+			{NodeID: "each", Name: "Each #1", OriginalName: "Each old #1", Type: "step", Attempts: 1, Output: json.RawMessage(`null`)},
+		}}
+	must(t, s.CreateRun(ctx, restart))
+	got, err = s.FindRunByID(ctx, w.ID, restart.ID)
+	must(t, err)
+	diff(t, "restarted run", got, restart)
+	upd = *got
+	upd.Status = edgeflow.RunComplete
+	must(t, s.UpdateRun(ctx, &upd))
+	diff(t, "restarted run's origin after an update", []any{upd.RestartOf, upd.FromStep, upd.Replayed},
+		[]any{restart.RestartOf, restart.FromStep, restart.Replayed})
 }
 
 func testRunsDueForRefresh(t *testing.T, s edgeflow.Store) {

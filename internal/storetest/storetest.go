@@ -46,6 +46,8 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"ListWorkflowsUsingNode", testListWorkflowsUsingNode},
 		{"Runs", testRuns},
 		{"RunsDueForRefresh", testRunsDueForRefresh},
+		{"RunSearch", testRunSearch},
+		{"RunRetention", testRunRetention},
 		{"RunStateVersion", testRunStateVersion},
 		{"RunClaims", testRunClaims},
 		{"Connections", testConnections},

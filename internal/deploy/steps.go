@@ -1,0 +1,234 @@
+package deploy
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/edgeflow/edgeflow/internal/codegen"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/ir"
+)
+
+// providerStep is one entry of an instance's step list as the provider
+// reports it (Cloudflare's shape, which the local edge reports too).
+type providerStep struct {
+	Name     string          `json:"name"`
+	Type     string          `json:"type"`
+	Start    flexTime        `json:"start"`
+	End      flexTime        `json:"end"`
+	Success  *bool           `json:"success"`
+	Finished *bool           `json:"finished"`
+	Output   json.RawMessage `json:"output"`
+	Error    *stepErr        `json:"error"`
+	Attempts []struct {
+		Start   flexTime `json:"start"`
+		End     flexTime `json:"end"`
+		Success *bool    `json:"success"`
+		Error   *stepErr `json:"error"`
+	} `json:"attempts"`
+}
+
+type stepErr struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+}
+
+// flexTime reads a provider timestamp: RFC 3339, or the space-separated
+// form; anything else (null, a number, an unknown form) reads as no time.
+type flexTime struct{ t *time.Time }
+
+func (f *flexTime) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) != nil || s == "" {
+		return nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			t = t.UTC()
+			f.t = &t
+			return nil
+		}
+	}
+	return nil
+}
+
+func parseSteps(raw json.RawMessage) []providerStep {
+	var list []providerStep
+	if len(raw) == 0 || json.Unmarshal(raw, &list) != nil {
+		return nil
+	}
+	return list
+}
+
+// loopSuffix is what the generated code appends to a step name inside
+// loops (codegen.StepNames).
+var loopSuffix = regexp.MustCompile(` #\d+(\.\d+)*$`)
+
+// nodeOfStep maps a step name of the generated code to its node id through
+// names (step name -> node id): the name itself, or the name without its
+// loop suffix. The suffix is returned too ("" outside loops).
+func nodeOfStep(names map[string]string, name string) (nodeID, suffix string) {
+	if id, ok := names[name]; ok {
+		return id, ""
+	}
+	if loc := loopSuffix.FindStringIndex(name); loc != nil {
+		if id, ok := names[name[:loc[0]]]; ok {
+			return id, name[loc[0]:]
+		}
+	}
+	return "", ""
+}
+
+// DescribeSteps turns a run's stored step list (the provider's shape) into
+// the steps clients see, in execution order: the steps replayed from the
+// original run first (state replayed), then the provider's entries. names
+// maps the step names of the run's version to node ids
+// (codegen.StepNames inverted); runStatus decides what an unfinished step
+// of a finished run is (errored or terminated).
+func DescribeSteps(raw json.RawMessage, names map[string]string, replayed []edgeflow.ReplayedStep, runStatus string) []edgeflow.RunStep {
+	out := make([]edgeflow.RunStep, 0, len(replayed)+8)
+	for _, r := range replayed {
+		st := edgeflow.RunStep{NodeID: r.NodeID, Name: r.Name, Type: r.Type, State: edgeflow.StepReplayed,
+			Attempts: r.Attempts, StartedAt: r.StartedAt, EndedAt: r.EndedAt}
+		st.Output, st.OutputTruncated = capOutput(r.Output)
+		out = append(out, st)
+	}
+	for _, p := range parseSteps(raw) {
+		if p.Type == "termination" || p.Name == "" {
+			continue
+		}
+		nodeID, _ := nodeOfStep(names, p.Name)
+		st := edgeflow.RunStep{NodeID: nodeID, Name: p.Name, Type: p.Type, StartedAt: p.Start.t, EndedAt: p.End.t,
+			Attempts: len(p.Attempts)}
+		if p.Type == "step" {
+			st.Output, st.OutputTruncated = capOutput(p.Output)
+			if len(p.Attempts) > 0 {
+				last := p.Attempts[len(p.Attempts)-1]
+				if last.Error != nil && (last.Success == nil || !*last.Success) {
+					st.Error = &edgeflow.StepError{Name: last.Error.Name, Message: last.Error.Message}
+				}
+			}
+			if st.Error == nil && p.Error != nil && p.Success != nil && !*p.Success {
+				st.Error = &edgeflow.StepError{Name: p.Error.Name, Message: p.Error.Message}
+			}
+			switch {
+			case p.Success != nil && *p.Success:
+				st.State, st.Error = edgeflow.StepComplete, nil
+			case p.Success != nil:
+				st.State = edgeflow.StepErrored
+			case len(p.Attempts) > 0 && p.Attempts[len(p.Attempts)-1].Success != nil && !*p.Attempts[len(p.Attempts)-1].Success:
+				st.State = edgeflow.StepRetrying
+			default:
+				st.State = edgeflow.StepRunning
+			}
+		} else {
+			if p.Type == "waitForEvent" {
+				st.Output, st.OutputTruncated = capOutput(p.Output)
+			}
+			if p.Finished != nil && *p.Finished {
+				st.State = edgeflow.StepComplete
+			} else {
+				st.State = edgeflow.StepWaiting
+			}
+		}
+		if edgeflow.RunIsFinal(runStatus) && st.State != edgeflow.StepComplete && st.State != edgeflow.StepErrored {
+			if runStatus == edgeflow.RunErrored {
+				st.State = edgeflow.StepErrored
+			} else {
+				st.State = edgeflow.StepTerminated
+			}
+		}
+		if st.Output == nil {
+			st.Output = json.RawMessage("null")
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// capOutput returns out as shown in a run's detail: null when absent, the
+// JSON itself up to MaxStepOutput bytes, else its first MaxStepOutput bytes
+// (cut on a character boundary) as a JSON string, and true.
+func capOutput(out json.RawMessage) (json.RawMessage, bool) {
+	if len(out) == 0 {
+		return json.RawMessage("null"), false
+	}
+	if len(out) <= edgeflow.MaxStepOutput {
+		return out, false
+	}
+	cut := edgeflow.MaxStepOutput
+	for cut > 0 && !utf8.RuneStart(out[cut]) {
+		cut--
+	}
+	b, _ := json.Marshal(string(out[:cut]))
+	return b, true
+}
+
+// stepNameCache keeps the step names of versions (immutable once stored)
+// so that a run's detail does not parse its version's IR each time.
+type stepNameCache struct {
+	mu sync.Mutex
+	m  map[string]map[string]string
+}
+
+// maxCachedVersions bounds the cache; past it, the cache starts over.
+const maxCachedVersions = 1024
+
+// versionStepNames returns step name -> node id of the workflow's version
+// (empty when the version is gone or its IR cannot be read).
+func (s *Service) versionStepNames(ctx context.Context, workflowID, versionID string) (map[string]string, error) {
+	s.stepNames.mu.Lock()
+	names, ok := s.stepNames.m[versionID]
+	s.stepNames.mu.Unlock()
+	if ok {
+		return names, nil
+	}
+	v, err := s.store.FindVersionByID(ctx, workflowID, versionID)
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return map[string]string{}, nil
+		}
+		return nil, err
+	}
+	names = invertStepNames(v.IR)
+	s.stepNames.mu.Lock()
+	if s.stepNames.m == nil || len(s.stepNames.m) >= maxCachedVersions {
+		s.stepNames.m = make(map[string]map[string]string)
+	}
+	s.stepNames.m[versionID] = names
+	s.stepNames.mu.Unlock()
+	return names, nil
+}
+
+// irStepNames is node id -> step name of a stored IR (nil when it does not
+// read as an IR).
+func irStepNames(raw json.RawMessage) map[string]string {
+	var a ir.ArtifactIR
+	if json.Unmarshal(raw, &a) != nil {
+		return nil
+	}
+	return codegen.StepNames(&a)
+}
+
+func invertStepNames(raw json.RawMessage) map[string]string {
+	byNode := irStepNames(raw)
+	names := make(map[string]string, len(byNode))
+	for id, name := range byNode {
+		names[name] = id
+	}
+	return names
+}
+
+// withSteps fills r.StepDetail from its stored steps.
+func (s *Service) withSteps(ctx context.Context, r *edgeflow.Run) (*edgeflow.Run, error) {
+	names, err := s.versionStepNames(ctx, r.WorkflowID, r.VersionID)
+	if err != nil {
+		return nil, err
+	}
+	r.StepDetail = DescribeSteps(r.Steps, names, r.Replayed, r.Status)
+	return r, nil
+}

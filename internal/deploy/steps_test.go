@@ -1,0 +1,90 @@
+package deploy_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/deploy"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+func TestDescribeSteps(t *testing.T) {
+	t.Parallel()
+	// Step names as codegen.StepNames gives them, inverted: two nodes named
+	// "Send" (the second one's step carries its id), a node inside a loop.
+	names := map[string]string{"Load": "load", "Send": "send", "Send (send2)": "send2", "Each": "each", "Wait": "wait"}
+	big := `"` + strings.Repeat("é", edgeflow.MaxStepOutput) + `"`
+	raw := `[
+	 {"type":"step","name":"Load","start":"2026-11-27T06:40:12.2Z","end":"2026-11-27T06:40:12.3Z","success":true,"output":{"id":1},
+	  "attempts":[{"start":"2026-11-27T06:40:12.2Z","end":"2026-11-27T06:40:12.25Z","success":false,"error":{"name":"Error","message":"flaky"}},
+	              {"start":"2026-11-27T06:40:12.26Z","end":"2026-11-27T06:40:12.3Z","success":true}]},
+	 {"type":"step","name":"Each #0","start":"2026-11-27T06:40:13Z","end":"2026-11-27T06:40:13Z","success":true,"output":` + big + `,"attempts":[{"success":true}]},
+	 {"type":"step","name":"Each #1.2","success":null,"output":null,"attempts":[{"success":false,"error":{"name":"TypeError","message":"x is undefined"}}]},
+	 {"type":"sleep","name":"Pause","start":"2026-11-27T06:40:14Z","end":"2026-11-27T06:40:15Z","finished":true},
+	 {"type":"waitForEvent","name":"Wait","finished":false},
+	 {"type":"step","name":"Send (send2)","success":false,"output":null,"attempts":[{"success":false,"error":{"name":"Error","message":"refused"}}]},
+	 {"type":"termination","trigger":{"source":"api"}}
+	]`
+	replayed := []edgeflow.ReplayedStep{{NodeID: "first", Name: "First", OriginalName: "First", Type: "step", Attempts: 1,
+		Output: json.RawMessage(`{"from":"original"}`)}}
+	got := deploy.DescribeSteps(json.RawMessage(raw), names, replayed, edgeflow.RunRunning)
+	type row struct {
+		NodeID, Name, State string
+		Attempts            int
+		Truncated           bool
+		Err                 string
+	}
+	var rows []row
+	for _, s := range got {
+		r := row{s.NodeID, s.Name, s.State, s.Attempts, s.OutputTruncated, ""}
+		if s.Error != nil {
+			r.Err = s.Error.Name + ": " + s.Error.Message
+		}
+		rows = append(rows, r)
+	}
+	want := []row{
+		{"first", "First", edgeflow.StepReplayed, 1, false, ""},
+		{"load", "Load", edgeflow.StepComplete, 2, false, ""},
+		{"each", "Each #0", edgeflow.StepComplete, 1, true, ""},
+		{"each", "Each #1.2", edgeflow.StepRetrying, 1, false, "TypeError: x is undefined"},
+		{"", "Pause", edgeflow.StepComplete, 0, false, ""},
+		{"wait", "Wait", edgeflow.StepWaiting, 0, false, ""},
+		{"send2", "Send (send2)", edgeflow.StepErrored, 1, false, "Error: refused"},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("steps = %+v, want %+v", rows, want)
+	}
+	for i := range want {
+		if rows[i] != want[i] {
+			t.Errorf("step %d = %+v, want %+v", i, rows[i], want[i])
+		}
+	}
+	if string(got[1].Output) != `{"id":1}` || got[1].StartedAt == nil || !got[1].StartedAt.Equal(time.Date(2026, 11, 27, 6, 40, 12, 2e8, time.UTC)) {
+		t.Errorf("Load output %s, startedAt %v", got[1].Output, got[1].StartedAt)
+	}
+	if string(got[0].Output) != `{"from":"original"}` {
+		t.Errorf("replayed output %s", got[0].Output)
+	}
+	// A truncated output is its first 64 KiB, cut on a character boundary,
+	// as a JSON string.
+	var cut string
+	if err := json.Unmarshal(got[2].Output, &cut); err != nil || len(cut) > edgeflow.MaxStepOutput || len(cut) < edgeflow.MaxStepOutput-3 ||
+		!strings.HasPrefix(big, cut) {
+		t.Errorf("truncated output: %d bytes, err %v", len(cut), err)
+	}
+	if string(got[4].Output) != "null" {
+		t.Errorf("a sleep's output = %s, want null", got[4].Output)
+	}
+
+	// The same steps of a finished run: nothing is left running or waiting.
+	for _, s := range deploy.DescribeSteps(json.RawMessage(raw), names, nil, edgeflow.RunTerminated) {
+		if s.State == edgeflow.StepRunning || s.State == edgeflow.StepRetrying || s.State == edgeflow.StepWaiting {
+			t.Errorf("terminated run: step %s is %s", s.Name, s.State)
+		}
+	}
+	if got := deploy.DescribeSteps(json.RawMessage(`not json`), names, nil, edgeflow.RunRunning); len(got) != 0 {
+		t.Errorf("unreadable steps described as %+v", got)
+	}
+}

@@ -1,0 +1,40 @@
+package postgres
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/storetest"
+	"github.com/edgeflow/edgeflow/internal/testenv"
+)
+
+// BenchmarkRunSearch: pages of run searches on storetest.BenchRunCount runs
+// (EDGEFLOW_BENCH_RUNS; bench/run-search.sh).
+func BenchmarkRunSearch(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, testenv.PostgresSchema(b), Options{MaxConns: 4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	storetest.BenchRunSearch(b, s, func(b *testing.B, projectID, workflowA, workflowB string, n int, start time.Time) {
+		const batch = 100_000
+		for lo := 0; lo < n; lo += batch {
+			hi := min(lo+batch, n)
+			_, err := s.pool.Exec(ctx, `INSERT INTO runs (id, workflow_id, project_id, version_id, status, params, output, error, created_at, updated_at)
+				SELECT 'run_bench' || lpad(i::text, 15, '0'), CASE WHEN i % 10 = 0 THEN $3 ELSE $4 END, $5, 'ver_bench' || (i % 20),
+					CASE i % 50 WHEN 0 THEN 'errored' WHEN 1 THEN 'running' ELSE 'complete' END,
+					'{"orderId":"A-' || i || '","customer":"customer ' || (i % 1000) || '"}', '{"total":' || (i % 500) || '}',
+					CASE WHEN i % 50 = 0 THEN 'card declined by issuer ' || (i % 7) ELSE '' END,
+					$6::timestamptz + i * interval '1 millisecond', $6::timestamptz + i * interval '1 millisecond'
+				FROM generate_series($1::bigint, $2::bigint - 1) AS i`, lo, hi, workflowB, workflowA, projectID, start)
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := s.pool.Exec(ctx, `ANALYZE runs`); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
