@@ -36,7 +36,8 @@ export class SseParser {
 
   // end flushes an event that the stream's end closed without a blank line.
   end(): SseEvent[] {
-    const out: SseEvent[] = [];
+    // a last lone \r ends its line after all
+    const out: SseEvent[] = this.buffer.endsWith("\r") ? this.push("\n") : [];
     if (this.buffer !== "") {
       const ev = this.line(this.buffer);
       this.buffer = "";
