@@ -134,19 +134,40 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
           <IrEditor ir={ir} onChange={onChange} kind={w.kind} />
         </section>
         <aside className="side" aria-label="Workflow tools">
-          <div className="segmented" role="group" aria-label="Panels">
+          <div className="segmented" role="tablist" aria-label="Panels">
             {(["deploy", "run", "runs", "settings"] as Panel[])
               .filter((p) => !(isFunction && p === "runs"))
               .map((p) => (
-                <button key={p} type="button" aria-pressed={panel === p} onClick={() => setPanel(p)}>
+                <button
+                  key={p}
+                  type="button"
+                  role="tab"
+                  id={`tab-${p}`}
+                  aria-selected={panel === p}
+                  aria-controls="side-panel"
+                  tabIndex={panel === p ? 0 : -1}
+                  onClick={() => setPanel(p)}
+                  onKeyDown={(e) => {
+                    const tabs = (isFunction ? ["deploy", "run", "settings"] : ["deploy", "run", "runs", "settings"]) as Panel[];
+                    const i = tabs.indexOf(p);
+                    const next = e.key === "ArrowRight" ? tabs[(i + 1) % tabs.length] : e.key === "ArrowLeft" ? tabs[(i + tabs.length - 1) % tabs.length] : undefined;
+                    if (next) {
+                      e.preventDefault();
+                      setPanel(next);
+                      document.getElementById(`tab-${next}`)?.focus();
+                    }
+                  }}
+                >
                   {p === "deploy" ? "Deploy" : p === "run" ? (isFunction ? "Invoke" : "Run") : p === "runs" ? "Runs" : "Settings"}
                 </button>
               ))}
           </div>
+          <div id="side-panel" role="tabpanel" aria-labelledby={`tab-${panel}`}>
           {panel === "deploy" && <DeployPanel full={full.data} dirty={dirty} />}
           {panel === "run" && (isFunction ? <InvokePanel full={full.data} /> : <RunPanel full={full.data} />)}
           {panel === "runs" && <RecentRuns workflowId={w.id} />}
           {panel === "settings" && <SettingsPanel workflow={w} ir={ir} onIrChange={onChange} />}
+          </div>
         </aside>
       </div>
     </main>

@@ -60,7 +60,7 @@ export function RunPanel({ full }: { full: WorkflowFull }) {
           </div>
           <ErrorMessage error={trigger.error} title="Not started" />
           <button type="submit" className="primary" disabled={trigger.isPending}>
-            {trigger.isPending ? "Starting…" : "Run"}
+            {trigger.isPending ? "Starting…" : "Start run"}
           </button>
         </form>
       )}
