@@ -4,6 +4,7 @@
 // through a deep link. Every screen is checked with axe and the test fails on console errors and failed requests.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { checkA11y, repoDir, screenshot, startStudio } from "./harness.mjs";
@@ -25,13 +26,28 @@ after(async () => {
   await studio?.close();
 });
 
-/** step runs part of the scenario; each part asserts the page stayed clean. */
+let failed = "";
+
+/** step runs part of the scenario, which goes on only while every part passed; each asserts the page stayed clean. */
 function step(name, fn) {
   test(name, async (t) => {
     if (studio.skip) return t.skip(studio.skip);
-    await fn();
-    studio.assertClean(page);
+    if (failed) return t.skip(`the step before failed: ${failed}`);
+    try {
+      await fn();
+      studio.assertClean(page);
+    } catch (err) {
+      failed = name;
+      await screenshotOnFailure(name);
+      throw err;
+    }
   });
+}
+
+async function screenshotOnFailure(name) {
+  const file = path.join(os.tmpdir(), `studio-failure-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
+  await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+  console.log(`# screenshot of the failure: ${file}`);
 }
 
 const heading = (name) => page.getByRole("heading", { name, exact: true });
@@ -72,7 +88,7 @@ step("New workflow imports an IR file, stores it as version 1 and opens the edit
   const dialog = page.getByRole("dialog", { name: "New workflow" });
   await dialog.getByLabel("Name").fill("Approval");
   await dialog.getByLabel("An IR file").check();
-  await dialog.getByLabel("IR file").setInputFiles(approvalFile);
+  await dialog.getByLabel("IR file", { exact: true }).setInputFiles(approvalFile);
   await dialog.getByText(/approval\.json: \d+ nodes/).waitFor();
   await checkA11y(page, "new workflow dialog");
   await screenshot(page, "new-workflow");
@@ -86,7 +102,7 @@ step("New workflow imports an IR file, stores it as version 1 and opens the edit
 });
 
 step("Save version shows the server's validation errors, then saves the fixed IR", async () => {
-  await page.getByRole("tab", { name: "Settings" }).click();
+  await page.getByRole("tab", { name: "Settings", exact: true }).click();
   await page.getByLabel("Trigger", { exact: true }).selectOption("cron");
   await page.getByLabel("Cron expression").fill("every monday");
   await page.getByText("unsaved changes").waitFor();
@@ -148,7 +164,7 @@ step("Deploy creates a local connection in one click and shows each stage as it 
   await page.getByRole("link", { name: "Open editor" }).click();
   await heading("Approval").waitFor();
   await page.getByText("Version 3", { exact: true }).waitFor();
-  await page.getByRole("tab", { name: "Deploy" }).click();
+  await page.getByRole("tab", { name: "Deploy", exact: true }).click();
   await page.getByRole("button", { name: "Create local connection" }).click();
   await page.getByLabel("Connection").waitFor();
   await page.getByRole("button", { name: "Deploy version 3" }).click();
@@ -162,7 +178,7 @@ step("Deploy creates a local connection in one click and shows each stage as it 
 });
 
 step("Run starts a run with params; the run page updates live, takes the event and completes", async () => {
-  await page.getByRole("tab", { name: "Run" }).click();
+  await page.getByRole("tab", { name: "Run", exact: true }).click();
   await page.getByLabel("Params (JSON)").fill("{ not json");
   await page.getByRole("button", { name: "Start run" }).click();
   await page.getByText(/Not valid JSON/).waitFor();
@@ -212,14 +228,14 @@ step("the list shows each workflow's state; rename, move to a new project and de
   let dialog = page.getByRole("dialog", { name: "New workflow" });
   await dialog.getByLabel("Name").fill("Greeter");
   await dialog.getByLabel("A template").check();
-  await dialog.getByLabel("Template").selectOption({ label: "Hello world" });
+  await dialog.getByLabel("Template", { exact: true }).selectOption({ label: "Hello world" });
   await dialog.getByRole("button", { name: "Create" }).click();
   await page.waitForURL(/\/workflows\/wf_/);
   await page.getByText("Version 1", { exact: true }).waitFor();
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows" }).click();
   await page.getByRole("searchbox", { name: "Search" }).fill("greet");
-  await page.getByRole("link", { name: "Greeter" }).waitFor();
-  assert.equal(await page.getByRole("link", { name: "Approval" }).count(), 0);
+  await page.getByRole("link", { name: "Greeter", exact: true }).waitFor();
+  assert.equal(await page.getByRole("link", { name: "Approval", exact: true }).count(), 0);
   await page.getByRole("searchbox", { name: "Search" }).fill("");
   await checkA11y(page, "workflows");
   await screenshot(page, "workflows");
@@ -228,7 +244,7 @@ step("the list shows each workflow's state; rename, move to a new project and de
   dialog = page.getByRole("dialog", { name: "Rename Approval" });
   await dialog.getByLabel("Name").fill("Purchase approval");
   await dialog.getByRole("button", { name: "Rename" }).click();
-  await page.getByRole("link", { name: "Purchase approval" }).waitFor();
+  await page.getByRole("link", { name: "Purchase approval", exact: true }).waitFor();
 
   // a new project becomes the active one; the switcher goes back
   await page.getByRole("button", { name: "New project" }).click();
@@ -238,7 +254,7 @@ step("the list shows each workflow's state; rename, move to a new project and de
   await page.getByText("This project has no workflows yet.").waitFor();
   assert.equal(await page.getByLabel("Project").inputValue() !== "", true);
   await page.getByLabel("Project").selectOption({ label: "Default" });
-  await page.getByRole("link", { name: "Greeter" }).waitFor();
+  await page.getByRole("link", { name: "Greeter", exact: true }).waitFor();
 
   await page.getByRole("button", { name: "Move Greeter" }).click();
   dialog = page.getByRole("dialog", { name: "Move Greeter" });
@@ -246,7 +262,7 @@ step("the list shows each workflow's state; rename, move to a new project and de
   await checkA11y(page, "move dialog");
   await dialog.getByRole("button", { name: "Move" }).click();
   await dialog.waitFor({ state: "detached" });
-  assert.equal(await page.getByRole("link", { name: "Greeter" }).count(), 0);
+  await page.getByRole("link", { name: "Greeter", exact: true }).waitFor({ state: "detached" });
 
   await page.getByRole("button", { name: "Delete Purchase approval" }).click();
   dialog = page.getByRole("dialog", { name: "Delete Purchase approval?" });
@@ -254,11 +270,11 @@ step("the list shows each workflow's state; rename, move to a new project and de
   await page.getByText("This project has no workflows yet.").waitFor({ timeout: 60_000 });
 
   await page.getByLabel("Project").selectOption({ label: "Staging" });
-  await page.getByRole("link", { name: "Greeter" }).waitFor();
+  await page.getByRole("link", { name: "Greeter", exact: true }).waitFor();
 });
 
 step("sign out; a deep link asks to sign in and comes back to it, and survives a reload", async () => {
-  const greeter = await page.getByRole("link", { name: "Greeter" }).getAttribute("href");
+  const greeter = await page.getByRole("link", { name: "Greeter", exact: true }).getAttribute("href");
   await page.getByRole("button", { name: "Sign out" }).click();
   await heading("Sign in").waitFor();
   await page.goto(`${greeter}/versions`);
@@ -267,9 +283,15 @@ step("sign out; a deep link asks to sign in and comes back to it, and survives a
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
+  // a new session starts in the organization's first project; the link's workflow is in another one, which Studio
+  // finds and offers to switch to
+  studio.allow(page, { method: "GET", path: /^\/api\/workflows\/wf_[^/]+(\/versions)?$/, status: 404 });
+  await heading("Workflow not found").waitFor();
+  await checkA11y(page, "workflow in another project");
+  await page.getByRole("button", { name: "Switch to Staging" }).click();
   await heading("Versions of Greeter").waitFor();
   assert.equal(new URL(page.url()).pathname, `${greeter}/versions`);
   await page.reload();
   await heading("Versions of Greeter").waitFor();
-  await page.getByText("No versions yet.").or(page.getByRole("cell", { name: /^v1/ })).first().waitFor();
+  await page.getByRole("cell", { name: /^v1/ }).waitFor();
 });

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ApiError } from "../api/client";
+import { api } from "../api/client";
 import type { VersionSummary, WorkflowFull } from "../api/types";
 import { Link } from "../app/Link";
 import { setLeaveQuestion } from "../app/leave";
@@ -11,6 +11,7 @@ import type { WorkflowIR } from "../ir/types";
 import { DeployPanel } from "./DeployPanel";
 import { InvokePanel, RunPanel, RecentRuns } from "./RunPanels";
 import { SettingsPanel } from "./SettingsPanel";
+import { isNotFound, WorkflowNotFound } from "./NotFound";
 
 type Panel = "deploy" | "run" | "settings" | "runs";
 
@@ -34,12 +35,10 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
   const baseText = useMemo(() => (base ? JSON.stringify(base) : ""), [base]);
   const [draft, setDraft] = useState<WorkflowIR | undefined>(undefined);
   const [panel, setPanel] = useState<Panel>("deploy");
-  useEffect(() => {
-    // a newly loaded version replaces the draft only when the draft holds nothing unsaved
-    setDraft((d) => (d === undefined || d === base || !base ? base : d));
-  }, [base]);
+  // draft is undefined until the user changes something: the loaded version is shown as it is, also when a
+  // refetch brings a newer one
   const ir = draft ?? base;
-  const dirty = ir !== undefined && JSON.stringify(ir) !== baseText;
+  const dirty = useMemo(() => draft !== undefined && JSON.stringify(draft) !== baseText, [draft, baseText]);
   const noVersion = full.data !== undefined && full.data.currentVersion === null;
 
   useEffect(() => {
@@ -70,13 +69,14 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
   const onChange = useCallback((next: WorkflowIR) => setDraft(next), []);
 
   if (full.isPending) return <Loading what="the workflow" />;
+  if (full.isError && isNotFound(full.error)) return <WorkflowNotFound workflowId={workflowId} error={full.error} />;
   if (full.isError)
     return (
       <main className="page">
         <h1>Workflow</h1>
         <ErrorMessage
           error={full.error}
-          title={full.error instanceof ApiError && full.error.status === 404 ? "No such workflow in this project" : "The workflow could not be loaded"}
+          title="The workflow could not be loaded"
         />
         <p>
           <Link href="/">Back to the workflows</Link>
@@ -96,8 +96,8 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
           </p>
           <h1>{w.name}</h1>
           <p className="muted small">
-            {version ? `Version ${version.version}` : "No version saved yet"}
-            {dirty && <span className="badge status-paused"> unsaved changes</span>}
+            <span>{version ? `Version ${version.version}` : "No version saved yet"}</span>
+            {dirty && <span className="badge status-paused">unsaved changes</span>}
             {full.data.activeDeployment && (
               <>
                 {" · "}

@@ -4,6 +4,7 @@ import { api } from "../api/client";
 import { parseJsonObject } from "../api/forms";
 import { isFinalRun, type Run, type RunStep, type Workflow } from "../api/types";
 import { Link } from "../app/Link";
+import { isNotFound, WorkflowNotFound } from "./NotFound";
 import { ErrorMessage, formatDuration, formatTime, Json, Loading, StatusBadge } from "../app/ui";
 import { RecentRuns } from "./RunPanels";
 
@@ -27,7 +28,8 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
   const run = useQuery({
     queryKey: key,
     queryFn: () => api.get<Run>(`/api/workflows/${workflowId}/runs/${runId}`),
-    refetchInterval: (q) => (q.state.data && isFinalRun(q.state.data.status) ? false : q.state.error ? 5_000 : 1_000),
+    refetchInterval: (q) =>
+      (q.state.data && isFinalRun(q.state.data.status)) || isNotFound(q.state.error) ? false : q.state.error ? 5_000 : 1_000,
   });
   const control = useMutation({
     mutationFn: (action: "pause" | "resume" | "terminate") =>
@@ -39,6 +41,7 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
   });
   const r = run.data;
   const name = workflow.data?.name ?? "…";
+  if (isNotFound(workflow.error)) return <WorkflowNotFound workflowId={workflowId} error={workflow.error} />;
   return (
     <main className="page">
       <div className="page-head">

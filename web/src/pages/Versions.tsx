@@ -4,6 +4,7 @@ import { api } from "../api/client";
 import { diffLines, diffStats } from "../api/diff";
 import type { Page, Version, VersionSummary, Workflow } from "../api/types";
 import { Link } from "../app/Link";
+import { isNotFound, WorkflowNotFound } from "./NotFound";
 import { useSession } from "../app/session";
 import { Dialog, downloadJSON, ErrorMessage, fileSlug, formatTime, Loading } from "../app/ui";
 
@@ -62,6 +63,7 @@ export default function VersionsPage({ workflowId }: { workflowId: string }) {
     onError: (error, v) => setActionError({ id: v.id, error }),
   });
   const name = workflow.data?.name ?? "…";
+  if (isNotFound(workflow.error)) return <WorkflowNotFound workflowId={workflowId} error={workflow.error} />;
 
   return (
     <main className="page">
