@@ -2,8 +2,9 @@
 #
 #   make run    start the service on http://127.0.0.1:8080 (SQLite and the local edge under ./.edgeflow);
 #               make run ADDR=127.0.0.1:9090 DATA_DIR=/var/lib/edgeflow picks another address and data directory
-#   make test   run the whole test suite
+#   make test   run the whole test suite (Go, the Node packages' tests, Studio's unit and browser tests)
 #   make bench  run the Go benchmarks
+#   make web    build Studio (web/) when its sources are newer than its build; make build and make run do it
 
 GO        ?= go
 ADDR      ?= 127.0.0.1:8080
@@ -13,15 +14,29 @@ COMMIT    ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 # Every Node package of the repository (the local edge, test harnesses, the UI).
 NPM_DIRS  := $(patsubst %/package-lock.json,%,$(shell git ls-files '*package-lock.json' 2>/dev/null))
+# Studio: the files its build depends on, and the build the binary embeds (web/embed.go).
+WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) \
+	$(wildcard web/index.html web/package.json web/package-lock.json web/vite.config.* web/tsconfig*.json)
+WEB_BUILD   := web/dist/app/index.html
 
-.PHONY: all build run test test-go test-node deps npm-deps edge-deps bench lint clean apidoc
+.PHONY: all build web run test test-go test-node test-browser deps npm-deps edge-deps bench lint clean apidoc
 
 all: build
 
-build:
+# The binary embeds Studio's build as it is when the binary is compiled.
+build: web
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/edgeflow ./cmd/edgeflow
 
-# The service needs only the local edge's npm packages, not the test harnesses'.
+web: $(WEB_BUILD)
+
+$(WEB_BUILD): $(WEB_SOURCES) web/node_modules/.package-lock.json
+	cd web && npm run build --silent
+
+# npm ci in web/ when node_modules is missing or older than the lock file.
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+
+# The service needs only the local edge's npm packages (and Studio's, to build it), not the test harnesses'.
 run: edge-deps build
 	./bin/edgeflow serve --addr $(ADDR) --data-dir $(DATA_DIR)
 
@@ -39,13 +54,18 @@ npm-deps:
 		fi; \
 	done
 
-test: deps test-node test-go
+# The browser tests run before test-go, so that go test's summary ends the output.
+test: deps web test-node test-browser test-go
 
 test-node:
 	@for d in $(NPM_DIRS); do \
 		if grep -q '"test"' "$$d/package.json"; then echo "npm test in $$d"; (cd "$$d" && npm test --silent) || exit 1; fi; \
 		if grep -q '"test:wrangler"' "$$d/package.json"; then echo "npm run test:wrangler in $$d"; (cd "$$d" && npm run test:wrangler --silent) || exit 1; fi; \
 	done
+
+# Studio in chromium against a real server (web/browser; needs Debian's chromium).
+test-browser: web
+	cd web && npm run test:browser --silent
 
 test-go:
 	$(GO) vet ./...
@@ -63,4 +83,4 @@ lint:
 	$(GO) vet ./...
 
 clean:
-	rm -rf bin
+	rm -rf bin web/dist/app

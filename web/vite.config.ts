@@ -1,12 +1,12 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 
-// The build goes to dist/, which the Go binary embeds (see embed.go). During development `npm run dev` serves the
+// The build goes to dist/app/, which the Go binary embeds (see embed.go). During development `npm run dev` serves the
 // app and sends /api to a running `edgeflow serve`.
 export default defineConfig({
   plugins: [react()],
   build: {
-    outDir: "dist",
+    outDir: "dist/app",
     emptyOutDir: true,
     assetsDir: "assets",
     sourcemap: false,

@@ -27,6 +27,8 @@ import (
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
+	"github.com/edgeflow/edgeflow/internal/studio"
+	"github.com/edgeflow/edgeflow/web"
 )
 
 // sqliteFileName is the database file inside the data directory.
@@ -103,7 +105,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	secureCookies := fs.Bool("secure-cookies", envBool("EDGEFLOW_SECURE_COOKIES"),
 		"mark the session cookie Secure, for a server behind HTTPS (env EDGEFLOW_SECURE_COOKIES=1)")
 	limitsText := fs.String("rate-limits", os.Getenv("EDGEFLOW_RATE_LIMITS"),
-		"per-minute limits, e.g. global=200,write=30,deploy=10,verify=10, or off (env EDGEFLOW_RATE_LIMITS)")
+		"per-minute limits, e.g. global=200,write=30,deploy=10,verify=10,ir=120, or off (env EDGEFLOW_RATE_LIMITS)")
 	registryURL := fs.String("registry-url", os.Getenv("EDGEFLOW_REGISTRY_URL"),
 		"HTTP base of a node registry that adds or updates marketplace nodes (env EDGEFLOW_REGISTRY_URL)")
 	allowText := fs.String("allow-hosts", os.Getenv("EDGEFLOW_ALLOW_HOSTS"),
@@ -254,8 +256,12 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	if err != nil {
 		return err
 	}
+	ui, err := studioHandler(logger)
+	if err != nil {
+		return err
+	}
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
-		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache")}
+		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), Studio: ui}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}
@@ -457,4 +463,15 @@ func purgeSessions(ctx context.Context, store edgeflow.Store, logger *slog.Logge
 		case <-t.C:
 		}
 	}
+}
+
+// studioHandler serves the Studio build embedded in the binary, or, in a
+// binary compiled without one, a page saying how to build it.
+func studioHandler(logger *slog.Logger) (*studio.Handler, error) {
+	build, ok := web.Build()
+	if !ok {
+		logger.Warn("this binary has no Studio build: / answers a page saying how to build it (make build)")
+		return studio.NotBuilt(), nil
+	}
+	return studio.New(build)
 }

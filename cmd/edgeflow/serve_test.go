@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/edgeflow/edgeflow/internal/testenv"
 	"io"
 	"net/http"
 	"os"
@@ -14,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/testenv"
+	"github.com/edgeflow/edgeflow/web"
 )
 
 // TestServeAndBootstrap builds the binary, starts `edgeflow serve` on a
@@ -148,6 +150,24 @@ func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits, edgeDir strin
 	for _, p := range []string{"/healthz", "/readyz"} {
 		if code, body := do("GET", p, ""); code != 200 {
 			t.Fatalf("%s: %d %s", p, code, body)
+		}
+	}
+	// Studio at every client path: the build compiled in, or the page saying how to build it.
+	_, built := web.Build()
+	for _, p := range []string{"/", "/workflows/wf_x"} {
+		res, err := http.Get(base + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		want := 200
+		if !built {
+			want = 404
+		}
+		if res.StatusCode != want || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
+			!strings.Contains(res.Header.Get("Content-Security-Policy"), "script-src 'self'") || (!built && !strings.Contains(string(b), "make build")) {
+			t.Fatalf("GET %s (Studio built: %v): %d %v\n%.300s", p, built, res.StatusCode, res.Header, b)
 		}
 	}
 	// The session cookie is Secure exactly when the server is told it is behind HTTPS.

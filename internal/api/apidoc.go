@@ -163,6 +163,7 @@ var docGroups = []struct {
 	{"Node definitions and schemas", func(p string) bool {
 		return strings.HasPrefix(p, "/api/nodes") || p == "/api/openapi.json" || p == irSchemaRef
 	}},
+	{"IR validation and compilation", func(p string) bool { return p == "/api/ir/validate" || p == "/api/ir/compile" }},
 	{"Marketplace", func(p string) bool { return strings.HasPrefix(p, "/api/marketplace") }},
 	{"Provider resources", func(p string) bool { return strings.HasPrefix(p, "/api/resources/") }},
 	{"Connections", func(p string) bool { return strings.HasPrefix(p, "/api/connections") }},

@@ -17,8 +17,9 @@ import (
 // Metrics in the Prometheus text format at GET /metrics (docs/operations.md):
 // requests by route and status, their latency, requests in flight, and the
 // process's goroutines, heap and resident memory. Routes are the route
-// table's patterns (a bounded set); requests no route matches count under
-// route "unmatched". Recording a request is a few atomic adds.
+// table's patterns (a bounded set); Studio's files and client routes count
+// under route "studio", other requests no route matches under route
+// "unmatched". Recording a request is a few atomic adds.
 
 // latencyBuckets are the upper bounds (seconds) of the latency histogram.
 var latencyBuckets = [...]float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
@@ -77,6 +78,10 @@ func newMetrics(routes []Route) *metrics {
 	}
 	m.unmatched = &routeMetrics{route: "unmatched", codes: map[int]*atomic.Uint64{}}
 	m.order = append(m.order, m.unmatched)
+	// Studio's files and client routes (studio.go) count under route "studio".
+	studio := &routeMetrics{route: studioMetricsRoute, codes: map[int]*atomic.Uint64{}}
+	m.routes[studioMetricsRoute] = studio
+	m.order = append(m.order, studio)
 	sort.SliceStable(m.order, func(i, j int) bool {
 		if m.order[i].route != m.order[j].route {
 			return m.order[i].route < m.order[j].route

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/studio"
 )
 
 type ctxKey int
@@ -98,6 +99,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rw := &responseWriter{ResponseWriter: w, status: http.StatusOK}
 	rw.Header().Set("X-Request-Id", id)
+	studio.Headers(rw.Header())
 	r = r.WithContext(context.WithValue(r.Context(), ctxRequestID, id))
 	s.metrics.inFlight.Add(1)
 	var pattern string // the route that matched, for the metrics
@@ -120,6 +122,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.logRequest(r, rw, start)
 	}()
 
+	// Studio's files come from memory and are not rate limited (decision 151);
+	// a path Studio does not serve goes on to the routes (a JSON 404).
+	if s.Studio != nil && studio.IsClientPath(r.URL.Path) && s.Studio.Serve(rw, r) {
+		pattern = studioMetricsRoute
+		return
+	}
 	if !s.Limits.Off && !unlimitedPaths[r.URL.Path] {
 		if err := s.rateLimit(rw, r, "ip:"+clientIP(r), s.Limits.Global); err != nil {
 			s.writeError(rw, r, err)
@@ -134,6 +142,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mux.ServeHTTP(rw, r)
 }
+
+// studioMetricsRoute is the metrics' route of Studio's answers.
+const studioMetricsRoute = "studio"
 
 // serveUnmatched answers paths no route matches: JSON 404 or 405 (with
 // Allow), or the mux's own redirect (e.g. a cleaned path).
@@ -224,6 +235,8 @@ func (s *Server) classLimit(c LimitClass) int {
 		return s.Limits.Deploy
 	case LimitVerify:
 		return s.Limits.Verify
+	case LimitIR:
+		return s.Limits.IR
 	}
 	return 0
 }

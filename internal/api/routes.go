@@ -66,9 +66,14 @@ const (
 	LimitDeploy
 	// LimitVerify: credential verification.
 	LimitVerify
+	// LimitIR: IR validation and compilation, which editors call as the
+	// user types (decision 150).
+	LimitIR
 )
 
-func (c LimitClass) String() string { return [...]string{"global", "write", "deploy", "verify"}[c] }
+func (c LimitClass) String() string {
+	return [...]string{"global", "write", "deploy", "verify", "ir"}[c]
+}
 
 // Route is one entry of the route table; it describes itself completely.
 type Route struct {
@@ -222,6 +227,14 @@ func (s *Server) routeTable() []Route {
 			Status: 200, Answer: "The OpenAPI 3.1 document of this API, built from the route table.", Example: exOpenAPI},
 		{Method: "GET", Pattern: "/api/ir/schema.json", Auth: AuthNone, Summary: "The JSON Schema (draft 2020-12) of the IR.", Handler: s.handleIRSchema,
 			Status: 200, Answer: "The IR's JSON Schema (draft 2020-12), `application/schema+json`.", Example: exIRSchema},
+		{Method: "POST", Pattern: "/api/ir/validate", Auth: AuthAny, Scope: read, Limit: LimitIR,
+			BadBody: `{"ir":"not an object"}`, MaxBody: MaxIRBodyBytes, Summary: "Checks an IR as a version submit would, reporting every problem at once; stores nothing.", Body: irToolRequest{}, Handler: s.handleIRValidate,
+			Status: 200, Answer: "`{valid, errors: [{nodeId?, path, message, rule, field?, line?, column?}]}`: every problem a version submit would refuse the IR for (the IR's rules of docs/ir.md, the organization's installed marketplace nodes, `kind` against the workflow's, `sub-workflow` references outside the project, `code-syntax` of step code with `field`, `line` and `column` inside the field's text, and `compile` when the compiler refuses it); `valid` is `errors` being empty. With `workflowId` (a workflow or function of the active project) the IR is checked as a version of that workflow; without it, on its own in the active project. The workflow's `triggerCode` is not checked here (its PATCH checks it). Its rate class, `ir`, allows an editor to call it and compile about once a second as the user types.",
+			Errors: []ErrorCase{{422, "validation_failed", "`ir` missing or not an object (at `/ir`), `workflowId` naming no workflow of the active project (at `/workflowId`)"}}, Example: exIRValidate},
+		{Method: "POST", Pattern: "/api/ir/compile", Auth: AuthAny, Scope: read, Limit: LimitIR,
+			BadBody: `{"ir":[]}`, MaxBody: MaxIRBodyBytes, Summary: "Compiles an IR to the TypeScript a version of it gets; stores nothing.", Body: irToolRequest{}, Handler: s.handleIRCompile,
+			Status: 200, Answer: "`{code}`: the generated TypeScript, as a version of the IR gets it (`GET` of a version answers the same `code` for the version's `ir` and its `workflowId`): with `workflowId`, for that workflow (its id, name, env vars, dependencies and trigger code); without, for a workflow with id `preview`. The header shows the IR's `metadata.version`.",
+			Errors: []ErrorCase{{400, "invalid_ir", "the IR has problems: `details` are the `errors` `POST /api/ir/validate` answers"}, {422, "validation_failed", "`ir` missing or not an object (at `/ir`), `workflowId` naming no workflow of the active project (at `/workflowId`)"}}, Example: exIRCompile},
 		{Method: "GET", Pattern: "/api/nodes", Auth: AuthAny, Scope: read, Summary: "Node definitions: the builtins and the organization's installed marketplace nodes.", Query: []string{"cursor", "limit"}, Handler: s.handleNodeList,
 			Status: 200, Answer: "`{data: [NodeDefinition], nextCursor}`: the builtins in the order of docs/nodes.md, then the organization's installed marketplace nodes by id. A NodeDefinition is `{id, name, description, category, version, configSchema, outputSchema, allowedInFunctions, builtin, ...}`.", Example: exNodeList},
 		{Method: "GET", Pattern: "/api/nodes/templates", Auth: AuthAny, Scope: read, Summary: "Node templates for editors.", Handler: s.handleNodeTemplates,

@@ -20,6 +20,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/marketplace"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
+	"github.com/edgeflow/edgeflow/internal/studio"
 )
 
 // Config is everything the handlers depend on. Services added by later
@@ -72,6 +73,10 @@ type Config struct {
 	// resources (internal/deploy); nil means one built from Store, Sealer,
 	// LocalEdge and Marketplace. serve runs its RunRefresher.
 	Deployer *deploysvc.Service
+	// Studio serves the web application at every path outside /api/ and
+	// the operations endpoints (studio.Handler); nil serves none (those
+	// paths answer the API's JSON 404).
+	Studio *studio.Handler
 }
 
 // Server is the HTTP API. It implements http.Handler.

@@ -1,15 +1,12 @@
 package postgres
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net"
 	"strings"
 	"syscall"
 
-	"github.com/edgeflow/edgeflow/internal/edgeflow"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/puddle/v2"
 )
@@ -56,38 +53,4 @@ func Unreachable(err error) bool {
 	}
 	// pgxpool reports a closed pool with its own text in some paths.
 	return strings.Contains(err.Error(), "closed pool")
-}
-
-// SealedSamples returns one record of each kind holding a value sealed with
-// the secret key (edgeflow.Store).
-func (s *Store) SealedSamples(ctx context.Context) (edgeflow.SealedSamples, error) {
-	var out edgeflow.SealedSamples
-	c, err := scanConnection(s.pool.QueryRow(ctx, `SELECT `+connectionCols+` FROM connections
-		WHERE octet_length(sealed_credentials) > 0 LIMIT 1`))
-	if err == nil {
-		out.Connection = &c
-	} else if !errors.Is(err, pgx.ErrNoRows) {
-		return out, dbErr(err, "connection", "", "")
-	}
-	v, err := scanEnvVar(s.pool.QueryRow(ctx, `SELECT `+envVarCols+` FROM env_vars WHERE is_secret LIMIT 1`))
-	if err == nil {
-		out.EnvVar = &v
-	} else if !errors.Is(err, pgx.ErrNoRows) {
-		return out, dbErr(err, "environment variable", "", "")
-	}
-	w, err := scanWorkflow(s.pool.QueryRow(ctx, `SELECT `+workflowCols+` FROM workflows
-		WHERE env_vars LIKE '%"isSecret":true%' LIMIT 1`))
-	if err == nil {
-		out.Workflow = &w
-	} else if !errors.Is(err, pgx.ErrNoRows) {
-		return out, dbErr(err, "workflow", "", "")
-	}
-	d, err := scanDeployment(s.pool.QueryRow(ctx, `SELECT `+deploymentCols+` FROM deployments
-		WHERE worker_token <> '' OR trigger_secret <> '' LIMIT 1`))
-	if err == nil {
-		out.Deployment = &d
-	} else if !errors.Is(err, pgx.ErrNoRows) {
-		return out, dbErr(err, "deployment", "", "")
-	}
-	return out, nil
 }

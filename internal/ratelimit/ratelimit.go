@@ -23,13 +23,14 @@ type Limits struct {
 	Write  int // per user: create, update, delete, trigger, run control
 	Deploy int // per user: deploy, deploy-stream, takedown
 	Verify int // per user: credential verification
+	IR     int // per user: IR validation and compilation for editors
 	Off    bool
 }
 
 // Defaults are the limits docs/api.md ("Rate limits") documents.
-func Defaults() Limits { return Limits{Global: 200, Write: 30, Deploy: 10, Verify: 10} }
+func Defaults() Limits { return Limits{Global: 200, Write: 30, Deploy: 10, Verify: 10, IR: 120} }
 
-// Parse reads "global=200,write=30,deploy=10,verify=10" (any subset; the
+// Parse reads "global=200,write=30,deploy=10,verify=10,ir=120" (any subset; the
 // rest keep their defaults) or "off". The empty string is Defaults().
 func Parse(text string) (Limits, error) {
 	l := Defaults()
@@ -44,7 +45,7 @@ func Parse(text string) (Limits, error) {
 		name, value, ok := strings.Cut(strings.TrimSpace(part), "=")
 		n, err := strconv.Atoi(strings.TrimSpace(value))
 		if !ok || err != nil || n < 0 {
-			return Limits{}, fmt.Errorf("ratelimit: %q: want name=count with a count >= 0 (e.g. global=200,write=30,deploy=10,verify=10) or off", part)
+			return Limits{}, fmt.Errorf("ratelimit: %q: want name=count with a count >= 0 (e.g. global=200,write=30,deploy=10,verify=10,ir=120) or off", part)
 		}
 		switch strings.TrimSpace(name) {
 		case "global":
@@ -55,8 +56,10 @@ func Parse(text string) (Limits, error) {
 			l.Deploy = n
 		case "verify":
 			l.Verify = n
+		case "ir":
+			l.IR = n
 		default:
-			return Limits{}, fmt.Errorf("ratelimit: unknown class %q (global, write, deploy, verify)", name)
+			return Limits{}, fmt.Errorf("ratelimit: unknown class %q (global, write, deploy, verify, ir)", name)
 		}
 	}
 	return l, nil
@@ -67,7 +70,7 @@ func (l Limits) String() string {
 	if l.Off {
 		return "off"
 	}
-	return fmt.Sprintf("global=%d,write=%d,deploy=%d,verify=%d", l.Global, l.Write, l.Deploy, l.Verify)
+	return fmt.Sprintf("global=%d,write=%d,deploy=%d,verify=%d,ir=%d", l.Global, l.Write, l.Deploy, l.Verify, l.IR)
 }
 
 // Counter counts one hit of key in the window starting at windowStart and

@@ -19,9 +19,10 @@ func TestParse(t *testing.T) {
 	}{
 		{"", ratelimit.Defaults(), false},
 		{"off", ratelimit.Limits{Off: true}, false},
-		{"global=200,write=30,deploy=10,verify=10", ratelimit.Limits{Global: 200, Write: 30, Deploy: 10, Verify: 10}, false},
-		{"write=5", ratelimit.Limits{Global: 200, Write: 5, Deploy: 10, Verify: 10}, false},
-		{" global = 0 , verify=3", ratelimit.Limits{Global: 0, Write: 30, Deploy: 10, Verify: 3}, false},
+		{"global=200,write=30,deploy=10,verify=10", ratelimit.Limits{Global: 200, Write: 30, Deploy: 10, Verify: 10, IR: 120}, false},
+		{"global=200,write=30,deploy=10,verify=10,ir=60", ratelimit.Limits{Global: 200, Write: 30, Deploy: 10, Verify: 10, IR: 60}, false},
+		{"write=5", ratelimit.Limits{Global: 200, Write: 5, Deploy: 10, Verify: 10, IR: 120}, false},
+		{" global = 0 , verify=3", ratelimit.Limits{Global: 0, Write: 30, Deploy: 10, Verify: 3, IR: 120}, false},
 		{"global", ratelimit.Limits{}, true},
 		{"global=-1", ratelimit.Limits{}, true},
 		{"reads=3", ratelimit.Limits{}, true},

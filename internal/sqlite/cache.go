@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/sqlstore"
 )
 
 // The read cache keeps workflow list pages (with their encoded bytes), API
@@ -84,23 +85,16 @@ type rowSlot struct {
 }
 
 // writeScope says which kinds of cache entries a write transaction can
-// change.
-type writeScope uint8
+// change (sqlstore.Scope, which the shared store's writes name).
+type writeScope = sqlstore.Scope
 
 const (
-	// scopeNone: the write touches no table the cache reads from (workflows,
-	// api_keys, nor any table whose deletes cascade into them).
-	scopeNone writeScope = 0
-	// scopePages: the write can change what list pages show.
-	scopePages writeScope = 1 << iota
-	// scopeKeys: the write can change api_keys rows.
-	scopeKeys
-	// scopeRows: the write can change workflows rows read by id.
-	scopeRows
-	// scopeLists: the write can change workflows rows (list pages and rows).
-	scopeLists = scopePages | scopeRows
-	// scopeAll: anything, the default.
-	scopeAll = scopeLists | scopeKeys
+	scopeNone  = sqlstore.ScopeNone
+	scopePages = sqlstore.ScopePages
+	scopeKeys  = sqlstore.ScopeKeys
+	scopeRows  = sqlstore.ScopeRows
+	scopeLists = sqlstore.ScopeLists
+	scopeAll   = sqlstore.ScopeAll
 )
 
 // maxCachedPages and maxCachedKeys bound the cache (about 30 KB per page of 50
@@ -479,13 +473,13 @@ func clonePtr[T any](p *T) *T {
 // came from (nil when the cache was bypassed).
 func (s *Store) listWorkflows(ctx context.Context, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Workflow], *listEntry, uint64, error) {
 	gen, ok := s.cache.current(ctx, scopeLists)
-	k := listKey{project: projectID, cursor: opts.Cursor, limit: pageLimit(opts.Limit)}
+	k := listKey{project: projectID, cursor: opts.Cursor, limit: sqlstore.PageLimit(opts.Limit)}
 	if ok {
 		if e := s.cache.page(gen, k); e != nil {
 			return e.page, e, gen, nil
 		}
 	}
-	page, err := s.listWorkflowsDB(ctx, projectID, opts)
+	page, err := s.shared.ListWorkflows(ctx, projectID, opts)
 	if err != nil || !ok {
 		return page, nil, gen, err
 	}

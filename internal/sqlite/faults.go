@@ -1,12 +1,10 @@
 package sqlite
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 	"strings"
 
-	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -39,38 +37,4 @@ func Unreachable(err error) bool {
 	// its closed statements (a store after Close).
 	msg := err.Error()
 	return strings.Contains(msg, "sql: database is closed") || strings.Contains(msg, "sql: statement is closed")
-}
-
-// SealedSamples returns one record of each kind holding a value sealed with
-// the secret key (edgeflow.Store).
-func (s *Store) SealedSamples(ctx context.Context) (edgeflow.SealedSamples, error) {
-	var out edgeflow.SealedSamples
-	c, err := scanConnection(s.r.QueryRowContext(ctx, `SELECT `+connectionCols+` FROM connections
-		WHERE length(sealed_credentials) > 0 LIMIT 1`))
-	if err == nil {
-		out.Connection = &c
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return out, dbErr(err, "connection", "", "")
-	}
-	v, err := scanEnvVar(s.r.QueryRowContext(ctx, `SELECT `+envVarCols+` FROM env_vars WHERE is_secret = 1 LIMIT 1`))
-	if err == nil {
-		out.EnvVar = &v
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return out, dbErr(err, "environment variable", "", "")
-	}
-	w, err := scanWorkflow(s.r.QueryRowContext(ctx, `SELECT `+workflowCols+` FROM workflows
-		WHERE env_vars LIKE '%"isSecret":true%' LIMIT 1`))
-	if err == nil {
-		out.Workflow = &w
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return out, dbErr(err, "workflow", "", "")
-	}
-	d, err := scanDeployment(s.r.QueryRowContext(ctx, `SELECT `+deploymentCols+` FROM deployments
-		WHERE worker_token <> '' OR trigger_secret <> '' LIMIT 1`))
-	if err == nil {
-		out.Deployment = &d
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return out, dbErr(err, "deployment", "", "")
-	}
-	return out, nil
 }

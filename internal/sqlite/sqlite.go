@@ -8,28 +8,26 @@
 // as `edgeflow admin bootstrap`) writes to the same file. Reads use a separate
 // pool of read-only connections. Times are stored as integer microseconds
 // since the Unix epoch, in UTC.
+//
+// The store's queries and logic are internal/sqlstore's, shared with the
+// PostgreSQL store; this package runs them through its driver (driver.go) and
+// keeps a read cache in front of some reads (cache.go, cached.go).
 package sqlite
 
 import (
 	"context"
 	"database/sql"
 	"embed"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"runtime"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/sqlstore"
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -57,19 +55,22 @@ type Options struct {
 	noShmWatch bool // tests: detect other connections' commits with PRAGMA data_version only
 }
 
+// shared is the engine-independent store logic; its methods are the
+// Store's.
+type shared = sqlstore.Store
+
 // Store is an edgeflow.Store on a SQLite file. It is safe for concurrent use.
 type Store struct {
+	*shared
 	w   *sql.DB // the one writer connection
 	r   *sql.DB // read-only pool
 	log *slog.Logger
 	now func() time.Time
 
-	stmts     sync.Map // query text -> *sql.Stmt prepared on r
-	wstmts    sync.Map // query text -> *sql.Stmt prepared on w
-	ckpt      checkpointer
-	touched   sync.Map // API key id -> last recorded use (unix micros)
-	lastPrune atomic.Int64
-	cache     readCache // workflow list pages and API keys (cache.go)
+	stmts  sync.Map // query text -> *sql.Stmt prepared on r
+	wstmts sync.Map // query text -> *sql.Stmt prepared on w
+	ckpt   checkpointer
+	cache  readCache // workflow list pages and API keys (cache.go)
 }
 
 var _ edgeflow.Store = (*Store)(nil)
@@ -91,6 +92,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.shared = sqlstore.New(driver{s}, s.now, s.log)
 	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeout.Milliseconds())
 	w, err := sql.Open("sqlite", path+"?"+common+"&_txlock=immediate&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"+
 		"&_pragma=wal_autocheckpoint(0)")
@@ -144,57 +146,12 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // migrate applies the embedded migrations not yet recorded in
 // schema_migrations, all in one IMMEDIATE transaction.
 func (s *Store) migrate(ctx context.Context) error {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
 	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
-			return fmt.Errorf("sqlite: migrations table: %w", err)
-		}
-		applied := map[int]bool{}
-		rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations`)
-		if err != nil {
-			return fmt.Errorf("sqlite: read migrations: %w", err)
-		}
-		for rows.Next() {
-			var v int
-			if err := rows.Scan(&v); err != nil {
-				rows.Close()
-				return err
-			}
-			applied[v] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		m := sqlstore.Migrations{FS: migrations, AppliedAtType: "INTEGER", Exec: func(ctx context.Context, body string) error {
+			_, err := tx.ExecContext(ctx, body)
 			return err
-		}
-		for _, name := range names {
-			base := strings.TrimPrefix(name, "migrations/")
-			num, _, ok := strings.Cut(base, "_")
-			v, err := strconv.Atoi(num)
-			if !ok || err != nil {
-				return fmt.Errorf("sqlite: migration %s: name must start with a number and '_'", base)
-			}
-			if applied[v] {
-				continue
-			}
-			body, err := migrations.ReadFile(name)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return fmt.Errorf("sqlite: migration %s: %w", base, err)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-				v, base, s.now().UnixMicro()); err != nil {
-				return fmt.Errorf("sqlite: record migration %s: %w", base, err)
-			}
-			s.log.Info("applied migration", "engine", "sqlite", "migration", base)
-		}
-		return nil
+		}}
+		return m.Apply(ctx, &sqlTx{tx: tx, s: s}, driver{s}, s.now(), s.log)
 	})
 }
 
@@ -319,13 +276,10 @@ func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	st, err := s.stmt(ctx, query)
 	if err != nil {
-		return nil, err
+		// QueryContext on a fresh statement reports the same error.
+		return s.r.QueryContext(ctx, query, args...)
 	}
-	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: query: %w", err)
-	}
-	return rows, nil
+	return st.QueryContext(ctx, args...)
 }
 
 // queryRow runs a single-row read query through the statement cache.
@@ -337,295 +291,3 @@ func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Ro
 	}
 	return st.QueryRowContext(ctx, args...)
 }
-
-// timestamp returns the clock's time in UTC at microsecond precision.
-func (s *Store) timestamp() time.Time {
-	return s.now().UTC().Truncate(time.Microsecond)
-}
-
-// norm returns t in UTC at the precision the database keeps.
-func norm(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
-
-func normPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	n := norm(*t)
-	return &n
-}
-
-func micros(t time.Time) int64 { return t.UnixMicro() }
-
-func nullMicros(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return t.UnixMicro()
-}
-
-// rowScanner is *sql.Row or *sql.Rows.
-type rowScanner interface{ Scan(dest ...any) error }
-
-// timeCol scans an INTEGER microsecond column into a time.Time.
-type timeCol struct{ t *time.Time }
-
-func (c timeCol) Scan(v any) error {
-	n, ok := v.(int64)
-	if !ok {
-		return fmt.Errorf("sqlite: time column holds %T", v)
-	}
-	*c.t = time.UnixMicro(n).UTC()
-	return nil
-}
-
-// nullTimeCol scans a nullable INTEGER microsecond column into a *time.Time.
-type nullTimeCol struct{ t **time.Time }
-
-func (c nullTimeCol) Scan(v any) error {
-	if v == nil {
-		*c.t = nil
-		return nil
-	}
-	n, ok := v.(int64)
-	if !ok {
-		return fmt.Errorf("sqlite: time column holds %T", v)
-	}
-	t := time.UnixMicro(n).UTC()
-	*c.t = &t
-	return nil
-}
-
-// rawCol scans a nullable TEXT column into a json.RawMessage (nil for NULL).
-type rawCol struct{ p *json.RawMessage }
-
-func (c rawCol) Scan(v any) error {
-	switch v := v.(type) {
-	case nil:
-		*c.p = nil
-	case string:
-		*c.p = json.RawMessage(v)
-	case []byte:
-		*c.p = append(json.RawMessage(nil), v...)
-	default:
-		return fmt.Errorf("sqlite: JSON column holds %T", v)
-	}
-	return nil
-}
-
-// jsonCol scans a TEXT column holding JSON into the value p points to.
-type jsonCol struct{ p any }
-
-func (c jsonCol) Scan(v any) error {
-	var b []byte
-	switch v := v.(type) {
-	case nil:
-		return nil
-	case string:
-		if v == "null" {
-			return nil
-		}
-		switch p := c.p.(type) {
-		case *[]edgeflow.WorkflowEnvVar:
-			if vars, ok := decodeEnvVars(v); ok {
-				*p = vars
-				return nil
-			}
-		case *map[string]string:
-			if v == "{}" {
-				*p = map[string]string{}
-				return nil
-			}
-		}
-		b = []byte(v)
-	case []byte:
-		b = v
-	default:
-		return fmt.Errorf("sqlite: JSON column holds %T", v)
-	}
-	return json.Unmarshal(b, c.p)
-}
-
-// boolCol scans an INTEGER 0/1 column.
-type boolCol struct{ p *bool }
-
-func (c boolCol) Scan(v any) error {
-	n, ok := v.(int64)
-	if !ok {
-		return fmt.Errorf("sqlite: boolean column holds %T", v)
-	}
-	*c.p = n != 0
-	return nil
-}
-
-// rawArg binds JSON text as TEXT. The string shares m's bytes rather than
-// copying them (IRs are tens of kilobytes): the driver copies bound text
-// into SQLite before Exec returns, and m is not written meanwhile.
-func rawArg(m json.RawMessage) any {
-	if len(m) == 0 {
-		return nil
-	}
-	return unsafe.String(unsafe.SliceData(m), len(m))
-}
-
-func jsonArg(v any) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", fmt.Errorf("sqlite: encode JSON: %w", err)
-	}
-	return string(b), nil
-}
-
-func boolArg(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// dbErr turns a driver error into a domain error: unique violations become
-// EConflict with conflictMsg, foreign key violations ENotFound of parent, no
-// rows ENotFound of what.
-func dbErr(err error, what, conflictMsg, parent string) error {
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return edgeflow.NotFound(what)
-	}
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() {
-		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
-			if conflictMsg == "" {
-				conflictMsg = what + " already exists"
-			}
-			return &edgeflow.Error{Code: edgeflow.EConflict, Message: conflictMsg, Err: err}
-		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
-			if parent != "" {
-				return &edgeflow.Error{Code: edgeflow.ENotFound, Message: parent + " not found", Err: err}
-			}
-		}
-	}
-	var de *edgeflow.Error
-	if errors.As(err, &de) {
-		return err
-	}
-	return fmt.Errorf("sqlite: %s: %w", what, err)
-}
-
-// affected returns ENotFound of what when res changed no row.
-func affected(res sql.Result, err error, what string) error {
-	if err != nil {
-		return dbErr(err, what, "", "")
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("sqlite: %s: %w", what, err)
-	}
-	if n == 0 {
-		return edgeflow.NotFound(what)
-	}
-	return nil
-}
-
-// pageLimit applies the ListOptions limit rules: 0 (or less) means 50, above
-// 100 means 100.
-func pageLimit(n int) int {
-	switch {
-	case n <= 0:
-		return 50
-	case n > 100:
-		return 100
-	}
-	return n
-}
-
-const cursorSep = "\x1f"
-
-// encodeCursor makes the opaque cursor of a row from its sort key and id.
-func encodeCursor(key, id string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(key + cursorSep + id))
-}
-
-func badCursor() error { return edgeflow.Invalid("/cursor", "invalid cursor") }
-
-// decodeCursor returns the sort key and id of a cursor.
-func decodeCursor(c string) (key, id string, err error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return "", "", badCursor()
-	}
-	key, id, ok := strings.Cut(string(b), cursorSep)
-	if !ok || id == "" {
-		return "", "", badCursor()
-	}
-	return key, id, nil
-}
-
-// keyset describes how a list is ordered: by key column then id, ascending or
-// descending; intKey tells whether the key is an integer column.
-type keyset struct {
-	key    string
-	desc   bool
-	intKey bool
-}
-
-// listPage runs sel (a SELECT ... WHERE ... without ORDER BY) with keyset
-// pagination. scan returns the item and its sort key rendered as a string.
-func listPage[T any](ctx context.Context, s *Store, sel string, args []any, ks keyset, opts edgeflow.ListOptions,
-	scan func(rowScanner) (T, string, string, error)) (edgeflow.Page[T], error) {
-	limit := pageLimit(opts.Limit)
-	dir, cmp := "ASC", ">"
-	if ks.desc {
-		dir, cmp = "DESC", "<"
-	}
-	q := sel
-	if opts.Cursor != "" {
-		key, id, err := decodeCursor(opts.Cursor)
-		if err != nil {
-			return edgeflow.Page[T]{}, err
-		}
-		var k any = key
-		if ks.intKey {
-			n, err := strconv.ParseInt(key, 10, 64)
-			if err != nil {
-				return edgeflow.Page[T]{}, badCursor()
-			}
-			k = n
-		}
-		q += " AND (" + ks.key + ", id) " + cmp + " (?, ?)"
-		args = append(args, k, id)
-	}
-	q += " ORDER BY " + ks.key + " " + dir + ", id " + dir + " LIMIT ?"
-	args = append(args, limit+1)
-	rows, err := s.query(ctx, q, args...)
-	if err != nil {
-		return edgeflow.Page[T]{}, err
-	}
-	defer rows.Close()
-	items := make([]T, 0, min(limit, 64))
-	var lastKey, lastID string
-	more := false
-	for rows.Next() {
-		if len(items) == limit {
-			more = true
-			break
-		}
-		it, key, id, err := scan(rows)
-		if err != nil {
-			return edgeflow.Page[T]{}, fmt.Errorf("sqlite: scan: %w", err)
-		}
-		items = append(items, it)
-		lastKey, lastID = key, id
-	}
-	if err := rows.Err(); err != nil {
-		return edgeflow.Page[T]{}, fmt.Errorf("sqlite: list: %w", err)
-	}
-	p := edgeflow.Page[T]{Items: items}
-	if more {
-		p.NextCursor = encodeCursor(lastKey, lastID)
-	}
-	return p, nil
-}
-
-func timeKey(t time.Time) string { return strconv.FormatInt(t.UnixMicro(), 10) }

@@ -1,9 +1,7 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,14 +22,14 @@ func scanWorkflow(sc rowScanner) (edgeflow.Workflow, error) {
 }
 
 // workflowJSON encodes the JSON columns of w.
-func workflowJSON(w *edgeflow.Workflow) (envVars, deps, deployConfig string, err error) {
-	if envVars, err = jsonArg(w.EnvVars); err != nil {
+func (s *Store) workflowJSON(w *edgeflow.Workflow) (envVars, deps, deployConfig string, err error) {
+	if envVars, err = s.jsonArg(w.EnvVars); err != nil {
 		return
 	}
-	if deps, err = jsonArg(w.Dependencies); err != nil {
+	if deps, err = s.jsonArg(w.Dependencies); err != nil {
 		return
 	}
-	deployConfig, err = jsonArg(w.DeployConfig)
+	deployConfig, err = s.jsonArg(w.DeployConfig)
 	return
 }
 
@@ -43,63 +41,38 @@ func (s *Store) CreateWorkflow(ctx context.Context, w *edgeflow.Workflow) error 
 	}
 	w.CreatedAt = s.timestamp()
 	w.UpdatedAt = w.CreatedAt
-	envVars, deps, deployConfig, err := workflowJSON(w)
+	envVars, deps, deployConfig, err := s.workflowJSON(w)
 	if err != nil {
 		return err
 	}
-	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT organization_id FROM projects WHERE id = ?`, w.ProjectID).
+	return s.write(ctx, ScopeLists, func(tx Querier) error {
+		if err := tx.QueryRow(ctx, `SELECT organization_id FROM projects WHERE id = ?`+s.lock("FOR SHARE"), w.ProjectID).
 			Scan(&w.OrganizationID); err != nil {
-			return dbErr(err, "project", "", "")
+			return s.dbErr(err, "project", "", "")
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO workflows (`+workflowCols+`)
+		_, err := tx.Exec(ctx, `INSERT INTO workflows (`+workflowCols+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			w.ID, w.OrganizationID, w.ProjectID, w.Name, w.Description, w.Kind, envVars, w.TriggerCode, deps,
-			deployConfig, w.CurrentVersionID, w.ActiveVersionID, micros(w.CreatedAt), micros(w.UpdatedAt))
-		return dbErr(err, "workflow", "", "project")
+			deployConfig, w.CurrentVersionID, w.ActiveVersionID, s.ts(w.CreatedAt), s.ts(w.UpdatedAt))
+		return s.dbErr(err, "workflow", "", "project")
 	})
 }
 
 // FindWorkflowByID returns the project's workflow or ENotFound.
 func (s *Store) FindWorkflowByID(ctx context.Context, projectID, id string) (*edgeflow.Workflow, error) {
-	// Through the read cache (cache.go): every submission reads its
-	// workflow first.
-	gen, cached := s.cache.current(ctx, scopeRows)
-	var ver uint64
-	if cached {
-		var w *edgeflow.Workflow
-		if w, ver = s.cache.row(gen, id); w != nil && w.ProjectID == projectID {
-			return w, nil
-		}
-	}
 	w, err := scanWorkflow(s.queryRow(ctx, `SELECT `+workflowCols+` FROM workflows WHERE project_id = ? AND id = ?`,
 		projectID, id))
 	if err != nil {
-		return nil, dbErr(err, "workflow", "", "")
-	}
-	if cached {
-		s.cache.putRow(gen, ver, &w)
+		return nil, s.dbErr(err, "workflow", "", "")
 	}
 	return &w, nil
 }
 
 // ListWorkflows lists the project's workflows and functions, newest first,
-// in one indexed query (workflows_project_created), through the read cache
-// (cache.go). The items' slices and maps (EnvVars, Dependencies,
-// DeployConfig) may be shared with the cache: callers must not modify them.
+// in one indexed query (workflows_project_created).
 func (s *Store) ListWorkflows(ctx context.Context, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Workflow], error) {
-	page, _, _, err := s.listWorkflows(ctx, projectID, opts)
-	if err != nil {
-		return page, err
-	}
-	page.Items = slices.Clone(page.Items)
-	return page, nil
-}
-
-// listWorkflowsDB is ListWorkflows without the cache.
-func (s *Store) listWorkflowsDB(ctx context.Context, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Workflow], error) {
 	return listPage(ctx, s, `SELECT `+workflowCols+` FROM workflows WHERE project_id = ?`, []any{projectID},
-		keyset{key: "created_at", desc: true, intKey: true}, opts, func(sc rowScanner) (edgeflow.Workflow, string, string, error) {
+		keyset{key: "created_at", desc: true, timeKey: true}, opts, func(sc rowScanner) (edgeflow.Workflow, string, string, error) {
 			w, err := scanWorkflow(sc)
 			return w, timeKey(w.CreatedAt), w.ID, err
 		})
@@ -110,17 +83,17 @@ func (s *Store) listWorkflowsDB(ctx context.Context, projectID string, opts edge
 // stored row; ENotFound outside the project.
 func (s *Store) UpdateWorkflow(ctx context.Context, w *edgeflow.Workflow) error {
 	now := s.timestamp()
-	envVars, deps, deployConfig, err := workflowJSON(w)
+	envVars, deps, deployConfig, err := s.workflowJSON(w)
 	if err != nil {
 		return err
 	}
-	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
-		got, err := scanWorkflow(tx.QueryRowContext(ctx, `UPDATE workflows SET name = ?, description = ?, env_vars = ?,
+	return s.write(ctx, ScopeLists, func(tx Querier) error {
+		got, err := scanWorkflow(tx.QueryRow(ctx, `UPDATE workflows SET name = ?, description = ?, env_vars = ?,
 			trigger_code = ?, dependencies = ?, deploy_config = ?, updated_at = ?
 			WHERE project_id = ? AND id = ? RETURNING `+workflowCols,
-			w.Name, w.Description, envVars, w.TriggerCode, deps, deployConfig, micros(now), w.ProjectID, w.ID))
+			w.Name, w.Description, envVars, w.TriggerCode, deps, deployConfig, s.ts(now), w.ProjectID, w.ID))
 		if err != nil {
-			return dbErr(err, "workflow", "", "")
+			return s.dbErr(err, "workflow", "", "")
 		}
 		*w = got
 		return nil
@@ -132,29 +105,29 @@ func (s *Store) UpdateWorkflow(ctx context.Context, w *edgeflow.Workflow) error 
 // target project is not in the same organization.
 func (s *Store) MoveWorkflow(ctx context.Context, fromProjectID, id, toProjectID string) error {
 	now := s.timestamp()
-	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
+	return s.write(ctx, ScopeLists, func(tx Querier) error {
 		var org string
-		if err := tx.QueryRowContext(ctx, `SELECT organization_id FROM workflows WHERE project_id = ? AND id = ?`,
+		if err := tx.QueryRow(ctx, `SELECT organization_id FROM workflows WHERE project_id = ? AND id = ?`+s.lock("FOR UPDATE"),
 			fromProjectID, id).Scan(&org); err != nil {
-			return dbErr(err, "workflow", "", "")
+			return s.dbErr(err, "workflow", "", "")
 		}
 		var one int
-		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM projects WHERE organization_id = ? AND id = ?`,
+		if err := tx.QueryRow(ctx, `SELECT 1 FROM projects WHERE organization_id = ? AND id = ?`+s.lock("FOR SHARE"),
 			org, toProjectID).Scan(&one); err != nil {
-			return dbErr(err, "project", "", "")
+			return s.dbErr(err, "project", "", "")
 		}
 		if fromProjectID == toProjectID {
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE workflows SET project_id = ?, updated_at = ? WHERE id = ?`,
-			toProjectID, micros(now), id); err != nil {
-			return dbErr(err, "workflow", "", "")
+		if _, err := tx.Exec(ctx, `UPDATE workflows SET project_id = ?, updated_at = ? WHERE id = ?`,
+			toProjectID, s.ts(now), id); err != nil {
+			return s.dbErr(err, "workflow", "", "")
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE runs SET project_id = ? WHERE workflow_id = ?`, toProjectID, id); err != nil {
-			return dbErr(err, "run", "", "")
+		if _, err := tx.Exec(ctx, `UPDATE runs SET project_id = ? WHERE workflow_id = ?`, toProjectID, id); err != nil {
+			return s.dbErr(err, "run", "", "")
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE deployments SET project_id = ? WHERE workflow_id = ?`, toProjectID, id); err != nil {
-			return dbErr(err, "deployment", "", "")
+		if _, err := tx.Exec(ctx, `UPDATE deployments SET project_id = ? WHERE workflow_id = ?`, toProjectID, id); err != nil {
+			return s.dbErr(err, "deployment", "", "")
 		}
 		return nil
 	})
@@ -163,9 +136,9 @@ func (s *Store) MoveWorkflow(ctx context.Context, fromProjectID, id, toProjectID
 // DeleteWorkflow deletes the workflow with its versions, deployments and
 // runs; ENotFound outside the project.
 func (s *Store) DeleteWorkflow(ctx context.Context, projectID, id string) error {
-	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM workflows WHERE project_id = ? AND id = ?`, projectID, id)
-		return affected(res, err, "workflow")
+	return s.write(ctx, ScopeLists, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `DELETE FROM workflows WHERE project_id = ? AND id = ?`, projectID, id)
+		return s.affected(res, err, "workflow")
 	})
 }
 
@@ -201,67 +174,63 @@ func (s *Store) CreateVersion(ctx context.Context, v *edgeflow.Version) error {
 	return err
 }
 
-// SubmitVersion takes the workflow's next number inside the write
-// transaction (BEGIN IMMEDIATE: writers, of this process or another, take
-// turns), builds the version for it and stores it before the commit.
+// SubmitVersion takes the workflow's next number with UPDATE … RETURNING
+// inside the write transaction, builds the version for it and stores it
+// before the commit. Concurrent submissions, of this process or another,
+// take turns: the UPDATE holds the workflow row's lock until the commit
+// (PostgreSQL), or the transaction holds the database's write lock from its
+// start (SQLite, BEGIN IMMEDIATE).
 func (s *Store) SubmitVersion(ctx context.Context, workflowID string, build func(number int) (*edgeflow.Version, error)) (*edgeflow.Version, error) {
-	var stmts [len(createVersionSQL)]*sql.Stmt
-	for i, q := range createVersionSQL {
-		var err error
-		if stmts[i], err = s.wstmt(ctx, q); err != nil {
-			return nil, err
-		}
+	if err := s.d.Prepare(ctx, createVersionSQL[:]...); err != nil {
+		return nil, err
 	}
 	id := edgeflow.NewID(edgeflow.PrefixVersion)
 	var out *edgeflow.Version
 	// The workflow row changes only its current version: list pages end
-	// their generation, the cached row is patched after the commit.
-	err := s.writeScoped(ctx, scopePages, func(tx *sql.Tx) error {
+	// their generation; a cached row is patched after the commit
+	// (Driver.Submitted).
+	err := s.write(ctx, ScopePages, func(tx Querier) error {
 		var n int
-		if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, id, workflowID).Scan(&n); err != nil {
-			return dbErr(err, "workflow", "", "")
+		if err := tx.QueryRow(ctx, createVersionSQL[0], id, workflowID).Scan(&n); err != nil {
+			return s.dbErr(err, "workflow", "", "")
 		}
 		v, err := build(n)
 		if err != nil {
 			return err
 		}
-		nodeTypes, err := jsonArg(v.NodeTypes)
+		nodeTypes, err := s.jsonArg(v.NodeTypes)
 		if err != nil {
 			return err
 		}
 		v.ID, v.WorkflowID, v.Number, v.CreatedAt = id, workflowID, n, s.timestamp()
-		ir, code := packText(unsafe.String(unsafe.SliceData(v.IR), len(v.IR))), packText(v.Code)
+		ir, code := s.packText(unsafe.String(unsafe.SliceData(v.IR), len(v.IR))), s.packText(v.Code)
 		defer ir.release()
 		defer code.release()
-		_, err = tx.StmtContext(ctx, stmts[1]).ExecContext(ctx,
-			v.ID, v.WorkflowID, n, ir.arg, code.arg, boolArg(v.Locked), nodeTypes, v.CreatedBy, micros(v.CreatedAt))
+		_, err = tx.Exec(ctx, createVersionSQL[1],
+			v.ID, v.WorkflowID, n, ir.arg, code.arg, s.d.Bool(v.Locked), nodeTypes, v.CreatedBy, s.ts(v.CreatedAt))
 		if err != nil {
-			return dbErr(err, "version", "", "workflow")
+			return s.dbErr(err, "version", "", "workflow")
 		}
-		if nodes := nodeIDs(v.NodeTypes); len(nodes) > 0 {
-			insNode := tx.StmtContext(ctx, stmts[2])
-			for _, node := range nodes {
-				if _, err := insNode.ExecContext(ctx, v.ID, node); err != nil {
-					return dbErr(err, "version", "", "")
-				}
+		for _, node := range nodeIDs(v.NodeTypes) {
+			if _, err := tx.Exec(ctx, createVersionSQL[2], v.ID, node); err != nil {
+				return s.dbErr(err, "version", "", "")
 			}
 		}
 		out = v
 		return nil
 	})
+	s.d.Submitted(workflowID, id, err)
 	if err != nil {
-		s.cache.invalidate(scopeRows) // whatever happened to the row, do not serve it from the cache
 		return nil, err
 	}
-	s.cache.patchRow(workflowID, id)
 	return out, nil
 }
 
-// createVersionSQL are the statements of CreateVersion, prepared once on the
-// writer connection.
+// createVersionSQL are the statements of SubmitVersion.
 var createVersionSQL = [...]string{
-	// The workflow's number counter and current version move together; the
-	// version row follows in the same transaction.
+	// The workflow's number counter and current version move together (one
+	// statement, one round trip); the version row follows in the same
+	// transaction.
 	`UPDATE workflows SET last_version = last_version + 1, current_version_id = ? WHERE id = ? RETURNING last_version`,
 	`INSERT INTO versions (id, workflow_id, number, ir, code, locked, node_types, created_by, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -273,9 +242,9 @@ func (s *Store) FindVersionByID(ctx context.Context, workflowID, id string) (*ed
 	var ir []byte
 	var code string
 	v, err := scanVersionSummary(s.queryRow(ctx, `SELECT `+versionSummaryCols+`, ir, code FROM versions
-		WHERE workflow_id = ? AND id = ?`, workflowID, id), packedCol{raw: &ir}, packedCol{text: &code})
+		WHERE workflow_id = ? AND id = ?`, workflowID, id), packedCol{raw: &ir, packed: s.d.PacksText()}, packedCol{text: &code, packed: s.d.PacksText()})
 	if err != nil {
-		return nil, dbErr(err, "version", "", "")
+		return nil, s.dbErr(err, "version", "", "")
 	}
 	v.IR, v.Code = ir, code
 	return &v, nil
@@ -293,10 +262,10 @@ func (s *Store) ListVersions(ctx context.Context, workflowID string, opts edgefl
 
 // SetVersionLocked locks or unlocks the version; ENotFound outside the workflow.
 func (s *Store) SetVersionLocked(ctx context.Context, workflowID, id string, locked bool) error {
-	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE versions SET locked = ? WHERE workflow_id = ? AND id = ?`,
-			boolArg(locked), workflowID, id)
-		return affected(res, err, "version")
+	return s.write(ctx, ScopeLists, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `UPDATE versions SET locked = ? WHERE workflow_id = ? AND id = ?`,
+			s.d.Bool(locked), workflowID, id)
+		return s.affected(res, err, "version")
 	})
 }
 
@@ -304,15 +273,15 @@ func (s *Store) SetVersionLocked(ctx context.Context, workflowID, id string, loc
 // workflow's current version, its active (deployed) version or the version of
 // an active deployment.
 func (s *Store) DeleteVersion(ctx context.Context, workflowID, id string) error {
-	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
+	return s.write(ctx, ScopeLists, func(tx Querier) error {
 		var locked, inUse bool
 		var current, active string
-		err := tx.QueryRowContext(ctx, `SELECT v.locked, w.current_version_id, w.active_version_id,
+		err := tx.QueryRow(ctx, `SELECT v.locked, w.current_version_id, w.active_version_id,
 			EXISTS (SELECT 1 FROM deployments d WHERE d.version_id = v.id AND d.status = 'active')
-			FROM versions v JOIN workflows w ON w.id = v.workflow_id WHERE v.workflow_id = ? AND v.id = ?`,
+			FROM versions v JOIN workflows w ON w.id = v.workflow_id WHERE v.workflow_id = ? AND v.id = ?`+s.lock("FOR UPDATE OF w"),
 			workflowID, id).Scan(boolCol{&locked}, &current, &active, boolCol{&inUse})
 		if err != nil {
-			return dbErr(err, "version", "", "")
+			return s.dbErr(err, "version", "", "")
 		}
 		switch {
 		case locked:
@@ -322,8 +291,8 @@ func (s *Store) DeleteVersion(ctx context.Context, workflowID, id string) error 
 		case current == id:
 			return edgeflow.Errorf(edgeflow.EConflict, "version is the workflow's current version")
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM versions WHERE id = ?`, id); err != nil {
-			return dbErr(err, "version", "", "")
+		if _, err := tx.Exec(ctx, `DELETE FROM versions WHERE id = ?`, id); err != nil {
+			return s.dbErr(err, "version", "", "")
 		}
 		return nil
 	})
@@ -350,29 +319,29 @@ func (s *Store) RecordDeployment(ctx context.Context, d *edgeflow.Deployment) er
 	d.CreatedAt = s.timestamp()
 	d.Status = edgeflow.DeploymentActive
 	d.RemovedAt = nil
-	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
+	return s.write(ctx, ScopeLists, func(tx Querier) error {
 		var project string
-		if err := tx.QueryRowContext(ctx, `SELECT project_id FROM workflows WHERE id = ?`, d.WorkflowID).Scan(&project); err != nil {
-			return dbErr(err, "workflow", "", "")
+		if err := tx.QueryRow(ctx, `SELECT project_id FROM workflows WHERE id = ?`+s.lock("FOR UPDATE"), d.WorkflowID).Scan(&project); err != nil {
+			return s.dbErr(err, "workflow", "", "")
 		}
 		var one int
-		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM versions WHERE workflow_id = ? AND id = ?`,
+		if err := tx.QueryRow(ctx, `SELECT 1 FROM versions WHERE workflow_id = ? AND id = ?`,
 			d.WorkflowID, d.VersionID).Scan(&one); err != nil {
-			return dbErr(err, "version", "", "")
+			return s.dbErr(err, "version", "", "")
 		}
 		d.ProjectID = project
-		if _, err := tx.ExecContext(ctx, `UPDATE deployments SET status = 'replaced'
+		if _, err := tx.Exec(ctx, `UPDATE deployments SET status = 'replaced'
 			WHERE workflow_id = ? AND connection_id = ? AND status = 'active'`, d.WorkflowID, d.ConnectionID); err != nil {
-			return dbErr(err, "deployment", "", "")
+			return s.dbErr(err, "deployment", "", "")
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO deployments (`+deploymentCols+`)
+		if _, err := tx.Exec(ctx, `INSERT INTO deployments (`+deploymentCols+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
 			d.ID, d.WorkflowID, d.ProjectID, d.VersionID, d.ConnectionID, d.Status, d.URL, d.ScriptName, d.WorkflowName,
-			d.CreatedBy, micros(d.CreatedAt), d.SealedWorkerToken, d.SealedTriggerSecret); err != nil {
-			return dbErr(err, "deployment", "", "workflow")
+			d.CreatedBy, s.ts(d.CreatedAt), d.SealedWorkerToken, d.SealedTriggerSecret); err != nil {
+			return s.dbErr(err, "deployment", "", "workflow")
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE workflows SET active_version_id = ? WHERE id = ?`, d.VersionID, d.WorkflowID)
-		return dbErr(err, "workflow", "", "")
+		_, err := tx.Exec(ctx, `UPDATE workflows SET active_version_id = ? WHERE id = ?`, d.VersionID, d.WorkflowID)
+		return s.dbErr(err, "workflow", "", "")
 	})
 }
 
@@ -383,7 +352,7 @@ func (s *Store) FindActiveDeployment(ctx context.Context, workflowID, connection
 		WHERE workflow_id = ? AND status = 'active' AND (? = '' OR connection_id = ?)
 		ORDER BY created_at DESC, id DESC LIMIT 1`, workflowID, connectionID, connectionID))
 	if err != nil {
-		return nil, dbErr(err, "deployment", "", "")
+		return nil, s.dbErr(err, "deployment", "", "")
 	}
 	return &d, nil
 }
@@ -397,7 +366,7 @@ func (s *Store) ListDeployments(ctx context.Context, f edgeflow.DeploymentFilter
 		q += ` AND workflow_id = ?`
 		args = append(args, f.WorkflowID)
 	}
-	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, intKey: true}, opts,
+	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, timeKey: true}, opts,
 		func(sc rowScanner) (edgeflow.Deployment, string, string, error) {
 			d, err := scanDeployment(sc)
 			return d, timeKey(d.CreatedAt), d.ID, err
@@ -408,13 +377,13 @@ func (s *Store) ListDeployments(ctx context.Context, f edgeflow.DeploymentFilter
 // of the active deployment id; ENotFound when no active deployment has that
 // id.
 func (s *Store) SetDeploymentSecrets(ctx context.Context, id, sealedWorkerToken, sealedTriggerSecret string) error {
-	return s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE deployments SET worker_token = ?, trigger_secret = ?
+	return s.write(ctx, ScopeLists, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `UPDATE deployments SET worker_token = ?, trigger_secret = ?
 			WHERE id = ? AND status = 'active'`, sealedWorkerToken, sealedTriggerSecret, id)
 		if err != nil {
-			return dbErr(err, "deployment", "", "")
+			return s.dbErr(err, "deployment", "", "")
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
+		if res == 0 {
 			return edgeflow.Errorf(edgeflow.ENotFound, "deployment not found")
 		}
 		return nil
@@ -433,11 +402,11 @@ func (s *Store) ListActiveDeployments(ctx context.Context) ([]edgeflow.Deploymen
 	for rows.Next() {
 		d, err := scanDeployment(rows)
 		if err != nil {
-			return nil, dbErr(err, "deployment", "", "")
+			return nil, s.dbErr(err, "deployment", "", "")
 		}
 		out = append(out, d)
 	}
-	return out, dbErr(rows.Err(), "deployment", "", "")
+	return out, s.dbErr(rows.Err(), "deployment", "", "")
 }
 
 // RemoveDeployment marks the active deployment of (workflow, connection)
@@ -446,18 +415,26 @@ func (s *Store) ListActiveDeployments(ctx context.Context) ([]edgeflow.Deploymen
 // ENotFound when nothing is deployed there.
 func (s *Store) RemoveDeployment(ctx context.Context, workflowID, connectionID string, at time.Time) (*edgeflow.Deployment, error) {
 	var out edgeflow.Deployment
-	err := s.writeScoped(ctx, scopeLists, func(tx *sql.Tx) error {
-		d, err := scanDeployment(tx.QueryRowContext(ctx, `UPDATE deployments SET status = 'removed', removed_at = ?
+	err := s.write(ctx, ScopeLists, func(tx Querier) error {
+		if s.d.RowLocks() {
+			// Removals of the workflow's deployments take turns, so the
+			// active version set below is that of the last one standing.
+			var one int
+			if err := tx.QueryRow(ctx, `SELECT 1 FROM workflows WHERE id = ? FOR UPDATE`, workflowID).Scan(&one); err != nil {
+				return s.dbErr(err, "deployment", "", "")
+			}
+		}
+		d, err := scanDeployment(tx.QueryRow(ctx, `UPDATE deployments SET status = 'removed', removed_at = ?
 			WHERE workflow_id = ? AND connection_id = ? AND status = 'active' RETURNING `+deploymentCols,
-			micros(at), workflowID, connectionID))
+			s.ts(at), workflowID, connectionID))
 		if err != nil {
-			return dbErr(err, "deployment", "", "")
+			return s.dbErr(err, "deployment", "", "")
 		}
 		out = d
-		_, err = tx.ExecContext(ctx, `UPDATE workflows SET active_version_id = COALESCE(
+		_, err = tx.Exec(ctx, `UPDATE workflows SET active_version_id = COALESCE(
 			(SELECT version_id FROM deployments WHERE workflow_id = ? AND status = 'active'
 			 ORDER BY created_at DESC, id DESC LIMIT 1), '') WHERE id = ?`, workflowID, workflowID)
-		return dbErr(err, "workflow", "", "")
+		return s.dbErr(err, "workflow", "", "")
 	})
 	if err != nil {
 		return nil, err
@@ -480,9 +457,9 @@ func (s *Store) ListWorkflowsUsingNode(ctx context.Context, organizationID, node
 	for rows.Next() {
 		w, err := scanWorkflow(rows)
 		if err != nil {
-			return nil, dbErr(err, "workflow", "", "")
+			return nil, s.dbErr(err, "workflow", "", "")
 		}
 		out = append(out, w)
 	}
-	return out, dbErr(rows.Err(), "workflow", "", "")
+	return out, s.dbErr(rows.Err(), "workflow", "", "")
 }

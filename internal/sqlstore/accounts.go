@@ -1,8 +1,7 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"time"
 
@@ -25,23 +24,23 @@ func (s *Store) CreateUser(ctx context.Context, u *edgeflow.User) error {
 		u.ID = edgeflow.NewID(edgeflow.PrefixUser)
 	}
 	u.CreatedAt = s.timestamp()
-	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, email, email_key, name, password_hash, created_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, u.ID, u.Email, strings.ToLower(u.Email), u.Name, u.PasswordHash, micros(u.CreatedAt))
-		return dbErr(err, "user", "email already registered", "")
+	return s.write(ctx, ScopeAll, func(tx Querier) error {
+		_, err := tx.Exec(ctx, `INSERT INTO users (id, email, email_key, name, password_hash, created_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, u.ID, u.Email, strings.ToLower(u.Email), u.Name, u.PasswordHash, s.ts(u.CreatedAt))
+		return s.dbErr(err, "user", "email already registered", "")
 	})
 }
 
 // FindUserByID returns the user or ENotFound.
 func (s *Store) FindUserByID(ctx context.Context, id string) (*edgeflow.User, error) {
 	u, err := scanUser(s.queryRow(ctx, `SELECT `+userCols+` FROM users WHERE id = ?`, id))
-	return u, dbErr(err, "user", "", "")
+	return u, s.dbErr(err, "user", "", "")
 }
 
 // FindUserByEmail matches the email case-insensitively; ENotFound otherwise.
 func (s *Store) FindUserByEmail(ctx context.Context, email string) (*edgeflow.User, error) {
 	u, err := scanUser(s.queryRow(ctx, `SELECT `+userCols+` FROM users WHERE email_key = ?`, strings.ToLower(email)))
-	return u, dbErr(err, "user", "", "")
+	return u, s.dbErr(err, "user", "", "")
 }
 
 // CreateSession stores s.
@@ -52,12 +51,12 @@ func (s *Store) CreateSession(ctx context.Context, ses *edgeflow.Session) error 
 	ses.CreatedAt = s.timestamp()
 	ses.ExpiresAt = norm(ses.ExpiresAt)
 	ses.RevokedAt = normPtr(ses.RevokedAt)
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, user_id, token_hash, csrf_token, active_organization_id,
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, token_hash, csrf_token, active_organization_id,
 			active_project_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			ses.ID, ses.UserID, ses.TokenHash, ses.CSRFToken, ses.ActiveOrganizationID, ses.ActiveProjectID,
-			micros(ses.CreatedAt), micros(ses.ExpiresAt), nullMicros(ses.RevokedAt))
-		return dbErr(err, "session", "", "user")
+			s.ts(ses.CreatedAt), s.ts(ses.ExpiresAt), s.nullTS(ses.RevokedAt))
+		return s.dbErr(err, "session", "", "user")
 	})
 }
 
@@ -67,11 +66,11 @@ func (s *Store) FindSessionByTokenHash(ctx context.Context, hash []byte, now tim
 	var ses edgeflow.Session
 	err := s.queryRow(ctx, `SELECT id, user_id, token_hash, csrf_token, active_organization_id, active_project_id,
 		created_at, expires_at, revoked_at FROM sessions
-		WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?`, hash, micros(now)).
+		WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?`, hash, s.ts(now)).
 		Scan(&ses.ID, &ses.UserID, &ses.TokenHash, &ses.CSRFToken, &ses.ActiveOrganizationID, &ses.ActiveProjectID,
 			timeCol{&ses.CreatedAt}, timeCol{&ses.ExpiresAt}, nullTimeCol{&ses.RevokedAt})
 	if err != nil {
-		return nil, dbErr(err, "session", "", "")
+		return nil, s.dbErr(err, "session", "", "")
 	}
 	return &ses, nil
 }
@@ -79,33 +78,33 @@ func (s *Store) FindSessionByTokenHash(ctx context.Context, hash []byte, now tim
 // SetSessionActive changes the active organization and project; ENotFound
 // for an unknown session.
 func (s *Store) SetSessionActive(ctx context.Context, sessionID, organizationID, projectID string) error {
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET active_organization_id = ?, active_project_id = ? WHERE id = ?`,
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `UPDATE sessions SET active_organization_id = ?, active_project_id = ? WHERE id = ?`,
 			organizationID, projectID, sessionID)
-		return affected(res, err, "session")
+		return s.affected(res, err, "session")
 	})
 }
 
 // RevokeSession marks the session revoked at at (the first revocation time
 // is kept); ENotFound for an unknown session.
 func (s *Store) RevokeSession(ctx context.Context, sessionID string, at time.Time) error {
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`,
-			micros(at), sessionID)
-		return affected(res, err, "session")
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`,
+			s.ts(at), sessionID)
+		return s.affected(res, err, "session")
 	})
 }
 
 // PurgeSessions deletes expired and revoked sessions.
 func (s *Store) PurgeSessions(ctx context.Context, now time.Time) (int, error) {
 	var n int64
-	err := s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= ? OR revoked_at IS NOT NULL`, micros(now))
+	err := s.write(ctx, ScopeNone, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `DELETE FROM sessions WHERE expires_at <= ? OR revoked_at IS NOT NULL`, s.ts(now))
 		if err != nil {
 			return err
 		}
-		n, err = res.RowsAffected()
-		return err
+		n = res
+		return nil
 	})
 	return int(n), err
 }
@@ -117,15 +116,15 @@ func (s *Store) CreateOrganization(ctx context.Context, o *edgeflow.Organization
 		o.ID = edgeflow.NewID(edgeflow.PrefixOrganization)
 	}
 	o.CreatedAt = s.timestamp()
-	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO organizations (id, name, slug, created_at) VALUES (?, ?, ?, ?)`,
-			o.ID, o.Name, o.Slug, micros(o.CreatedAt))
+	return s.write(ctx, ScopeAll, func(tx Querier) error {
+		_, err := tx.Exec(ctx, `INSERT INTO organizations (id, name, slug, created_at) VALUES (?, ?, ?, ?)`,
+			o.ID, o.Name, o.Slug, s.ts(o.CreatedAt))
 		if err != nil {
-			return dbErr(err, "organization", "organization slug already taken", "")
+			return s.dbErr(err, "organization", "organization slug already taken", "")
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO memberships (organization_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`,
-			o.ID, ownerUserID, edgeflow.RoleOwner, micros(o.CreatedAt))
-		return dbErr(err, "membership", "", "user")
+		_, err = tx.Exec(ctx, `INSERT INTO memberships (organization_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`,
+			o.ID, ownerUserID, edgeflow.RoleOwner, s.ts(o.CreatedAt))
+		return s.dbErr(err, "membership", "", "user")
 	})
 }
 
@@ -137,7 +136,7 @@ func (s *Store) FindOrganizationByID(ctx context.Context, id string) (*edgeflow.
 	err := s.queryRow(ctx, `SELECT `+orgCols+` FROM organizations WHERE id = ?`, id).
 		Scan(&o.ID, &o.Name, &o.Slug, timeCol{&o.CreatedAt})
 	if err != nil {
-		return nil, dbErr(err, "organization", "", "")
+		return nil, s.dbErr(err, "organization", "", "")
 	}
 	return &o, nil
 }
@@ -156,11 +155,11 @@ func (s *Store) ListOrganizationsForUser(ctx context.Context, userID string) ([]
 	for rows.Next() {
 		var m edgeflow.OrganizationMembership
 		if err := rows.Scan(&m.ID, &m.Name, &m.Slug, timeCol{&m.CreatedAt}, &m.Role); err != nil {
-			return nil, dbErr(err, "organization", "", "")
+			return nil, s.dbErr(err, "organization", "", "")
 		}
 		out = append(out, m)
 	}
-	return out, dbErr(rows.Err(), "organization", "", "")
+	return out, s.dbErr(rows.Err(), "organization", "", "")
 }
 
 // FindMembership returns the user's membership or ENotFound.
@@ -170,7 +169,7 @@ func (s *Store) FindMembership(ctx context.Context, organizationID, userID strin
 		WHERE organization_id = ? AND user_id = ?`, organizationID, userID).
 		Scan(&m.OrganizationID, &m.UserID, &m.Role, timeCol{&m.CreatedAt})
 	if err != nil {
-		return nil, dbErr(err, "membership", "", "")
+		return nil, s.dbErr(err, "membership", "", "")
 	}
 	return &m, nil
 }
@@ -180,11 +179,11 @@ func (s *Store) FindMembership(ctx context.Context, organizationID, userID strin
 // organization or user.
 func (s *Store) AddMember(ctx context.Context, m *edgeflow.Membership) error {
 	now := s.timestamp()
-	return s.write(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `INSERT INTO memberships (organization_id, user_id, role, created_at)
+	return s.write(ctx, ScopeAll, func(tx Querier) error {
+		err := tx.QueryRow(ctx, `INSERT INTO memberships (organization_id, user_id, role, created_at)
 			VALUES (?, ?, ?, ?) ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role
-			RETURNING created_at`, m.OrganizationID, m.UserID, m.Role, micros(now)).Scan(timeCol{&m.CreatedAt})
-		return dbErr(err, "membership", "", "organization or user")
+			RETURNING created_at`, m.OrganizationID, m.UserID, m.Role, s.ts(now)).Scan(timeCol{&m.CreatedAt})
+		return s.dbErr(err, "membership", "", "organization or user")
 	})
 }
 
@@ -203,10 +202,10 @@ func (s *Store) CreateProject(ctx context.Context, p *edgeflow.Project) error {
 	}
 	p.CreatedAt = s.timestamp()
 	p.UpdatedAt = p.CreatedAt
-	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO projects (`+projectCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			p.ID, p.OrganizationID, p.Name, p.Slug, p.Description, micros(p.CreatedAt), micros(p.UpdatedAt))
-		return dbErr(err, "project", "project slug already taken in this organization", "organization")
+	return s.write(ctx, ScopeAll, func(tx Querier) error {
+		_, err := tx.Exec(ctx, `INSERT INTO projects (`+projectCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			p.ID, p.OrganizationID, p.Name, p.Slug, p.Description, s.ts(p.CreatedAt), s.ts(p.UpdatedAt))
+		return s.dbErr(err, "project", "project slug already taken in this organization", "organization")
 	})
 }
 
@@ -215,7 +214,7 @@ func (s *Store) FindProjectByID(ctx context.Context, organizationID, id string) 
 	p, err := scanProject(s.queryRow(ctx, `SELECT `+projectCols+` FROM projects WHERE organization_id = ? AND id = ?`,
 		organizationID, id))
 	if err != nil {
-		return nil, dbErr(err, "project", "", "")
+		return nil, s.dbErr(err, "project", "", "")
 	}
 	return &p, nil
 }
@@ -225,7 +224,7 @@ func (s *Store) FindProjectBySlug(ctx context.Context, organizationID, slug stri
 	p, err := scanProject(s.queryRow(ctx, `SELECT `+projectCols+` FROM projects WHERE organization_id = ? AND slug = ?`,
 		organizationID, slug))
 	if err != nil {
-		return nil, dbErr(err, "project", "", "")
+		return nil, s.dbErr(err, "project", "", "")
 	}
 	return &p, nil
 }
@@ -233,7 +232,7 @@ func (s *Store) FindProjectBySlug(ctx context.Context, organizationID, slug stri
 // ListProjects lists the organization's projects, oldest first.
 func (s *Store) ListProjects(ctx context.Context, organizationID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Project], error) {
 	return listPage(ctx, s, `SELECT `+projectCols+` FROM projects WHERE organization_id = ?`, []any{organizationID},
-		keyset{key: "created_at", intKey: true}, opts, func(sc rowScanner) (edgeflow.Project, string, string, error) {
+		keyset{key: "created_at", timeKey: true}, opts, func(sc rowScanner) (edgeflow.Project, string, string, error) {
 			p, err := scanProject(sc)
 			return p, timeKey(p.CreatedAt), p.ID, err
 		})
@@ -243,12 +242,12 @@ func (s *Store) ListProjects(ctx context.Context, organizationID string, opts ed
 // from the stored row; ENotFound outside the organization.
 func (s *Store) UpdateProject(ctx context.Context, p *edgeflow.Project) error {
 	now := s.timestamp()
-	return s.write(ctx, func(tx *sql.Tx) error {
-		got, err := scanProject(tx.QueryRowContext(ctx, `UPDATE projects SET name = ?, description = ?, updated_at = ?
+	return s.write(ctx, ScopeAll, func(tx Querier) error {
+		got, err := scanProject(tx.QueryRow(ctx, `UPDATE projects SET name = ?, description = ?, updated_at = ?
 			WHERE organization_id = ? AND id = ? RETURNING `+projectCols,
-			p.Name, p.Description, micros(now), p.OrganizationID, p.ID))
+			p.Name, p.Description, s.ts(now), p.OrganizationID, p.ID))
 		if err != nil {
-			return dbErr(err, "project", "", "")
+			return s.dbErr(err, "project", "", "")
 		}
 		*p = got
 		return nil
@@ -259,33 +258,33 @@ func (s *Store) UpdateProject(ctx context.Context, p *edgeflow.Project) error {
 // variables; EConflict while it holds workflows, ENotFound outside the
 // organization.
 func (s *Store) DeleteProject(ctx context.Context, organizationID, id string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, ScopeAll, func(tx Querier) error {
 		var n int
-		err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM workflows WHERE project_id = p.id)
-			FROM projects p WHERE p.organization_id = ? AND p.id = ?`, organizationID, id).Scan(&n)
+		err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM workflows WHERE project_id = p.id)
+			FROM projects p WHERE p.organization_id = ? AND p.id = ?`+s.lock("FOR UPDATE"), organizationID, id).Scan(&n)
 		if err != nil {
-			return dbErr(err, "project", "", "")
+			return s.dbErr(err, "project", "", "")
 		}
 		if n > 0 {
 			return edgeflow.Errorf(edgeflow.EConflict, "project still holds %d workflows; move or delete them first", n)
 		}
 		var inUse bool
-		err = tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM deployments d JOIN connections c ON c.id = d.connection_id
+		err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deployments d JOIN connections c ON c.id = d.connection_id
 			WHERE c.organization_id = ? AND c.project_id = ? AND d.status = 'active')`, organizationID, id).Scan(boolCol{&inUse})
 		if err != nil {
-			return dbErr(err, "project", "", "")
+			return s.dbErr(err, "project", "", "")
 		}
 		if inUse {
 			return edgeflow.Errorf(edgeflow.EConflict, "a connection of this project is used by an active deployment; take it down first")
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM env_vars WHERE organization_id = ? AND project_id = ?`, organizationID, id); err != nil {
-			return dbErr(err, "project", "", "")
+		if _, err := tx.Exec(ctx, `DELETE FROM env_vars WHERE organization_id = ? AND project_id = ?`, organizationID, id); err != nil {
+			return s.dbErr(err, "project", "", "")
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM connections WHERE organization_id = ? AND project_id = ?`, organizationID, id); err != nil {
-			return dbErr(err, "project", "", "")
+		if _, err := tx.Exec(ctx, `DELETE FROM connections WHERE organization_id = ? AND project_id = ?`, organizationID, id); err != nil {
+			return s.dbErr(err, "project", "", "")
 		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM projects WHERE organization_id = ? AND id = ?`, organizationID, id)
-		return affected(res, err, "project")
+		res, err := tx.Exec(ctx, `DELETE FROM projects WHERE organization_id = ? AND id = ?`, organizationID, id)
+		return s.affected(res, err, "project")
 	})
 }
 
@@ -305,34 +304,23 @@ func (s *Store) CreateAPIKey(ctx context.Context, k *edgeflow.APIKey) error {
 	}
 	k.CreatedAt = s.timestamp()
 	k.ExpiresAt, k.LastUsedAt, k.RevokedAt = normPtr(k.ExpiresAt), normPtr(k.LastUsedAt), normPtr(k.RevokedAt)
-	scopes, err := jsonArg(k.Scopes)
+	scopes, err := s.jsonArg(k.Scopes)
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO api_keys (`+apiKeyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	return s.write(ctx, ScopeAll, func(tx Querier) error {
+		_, err := tx.Exec(ctx, `INSERT INTO api_keys (`+apiKeyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			k.ID, k.OrganizationID, k.ProjectID, k.UserID, k.Name, k.Prefix, k.Hash, scopes,
-			nullMicros(k.ExpiresAt), nullMicros(k.LastUsedAt), nullMicros(k.RevokedAt), micros(k.CreatedAt))
-		return dbErr(err, "API key", "", "organization, project or user")
+			s.nullTS(k.ExpiresAt), s.nullTS(k.LastUsedAt), s.nullTS(k.RevokedAt), s.ts(k.CreatedAt))
+		return s.dbErr(err, "API key", "", "organization, project or user")
 	})
 }
 
-// FindAPIKeyByHash returns the key whatever its state, or ENotFound, through
-// the read cache (cache.go): a revocation, in this process or another one,
-// shows from the next call on. Unknown hashes are not cached.
+// FindAPIKeyByHash returns the key whatever its state, or ENotFound.
 func (s *Store) FindAPIKeyByHash(ctx context.Context, hash []byte) (*edgeflow.APIKey, error) {
-	gen, ok := s.cache.current(ctx, scopeKeys)
-	if ok {
-		if k, hit := s.cache.key(gen, hash); hit {
-			return cloneKey(k), nil
-		}
-	}
 	k, err := scanAPIKey(s.queryRow(ctx, `SELECT `+apiKeyCols+` FROM api_keys WHERE hash = ?`, hash))
 	if err != nil {
-		return nil, dbErr(err, "API key", "", "")
-	}
-	if ok {
-		s.cache.putKey(gen, *cloneKey(k))
+		return nil, s.dbErr(err, "API key", "", "")
 	}
 	return &k, nil
 }
@@ -340,7 +328,7 @@ func (s *Store) FindAPIKeyByHash(ctx context.Context, hash []byte) (*edgeflow.AP
 // ListAPIKeys lists the organization's keys, newest first.
 func (s *Store) ListAPIKeys(ctx context.Context, organizationID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.APIKey], error) {
 	return listPage(ctx, s, `SELECT `+apiKeyCols+` FROM api_keys WHERE organization_id = ?`, []any{organizationID},
-		keyset{key: "created_at", desc: true, intKey: true}, opts, func(sc rowScanner) (edgeflow.APIKey, string, string, error) {
+		keyset{key: "created_at", desc: true, timeKey: true}, opts, func(sc rowScanner) (edgeflow.APIKey, string, string, error) {
 			k, err := scanAPIKey(sc)
 			return k, timeKey(k.CreatedAt), k.ID, err
 		})
@@ -349,10 +337,10 @@ func (s *Store) ListAPIKeys(ctx context.Context, organizationID string, opts edg
 // RevokeAPIKey marks the key revoked at at (a revoked key keeps its first
 // revocation time); ENotFound outside the organization.
 func (s *Store) RevokeAPIKey(ctx context.Context, organizationID, id string, at time.Time) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?)
-			WHERE organization_id = ? AND id = ?`, micros(at), organizationID, id)
-		return affected(res, err, "API key")
+	return s.write(ctx, ScopeAll, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?)
+			WHERE organization_id = ? AND id = ?`, s.ts(at), organizationID, id)
+		return s.affected(res, err, "API key")
 	})
 }
 
@@ -367,11 +355,11 @@ func (s *Store) TouchAPIKey(ctx context.Context, id string, at time.Time) error 
 	if last, ok := s.touched.Load(id); ok && at.UnixMicro()-last.(int64) < touchInterval.Microseconds() {
 		return nil
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ?
+	err := s.write(ctx, ScopeAll, func(tx Querier) error {
+		_, err := tx.Exec(ctx, `UPDATE api_keys SET last_used_at = ?
 			WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)`,
-			micros(at), id, micros(at)-touchInterval.Microseconds())
-		return dbErr(err, "API key", "", "")
+			s.ts(at), id, s.ts(at.Add(-touchInterval)))
+		return s.dbErr(err, "API key", "", "")
 	})
 	if err == nil {
 		s.touched.Store(id, at.UnixMicro())

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"fmt"
@@ -8,7 +8,8 @@ import (
 	"github.com/klauspost/compress/s2"
 )
 
-// A version's IR and generated code are tens of kilobytes of JSON and
+// SQLite only (Dialect.PacksText; PostgreSQL keeps these columns as TEXT):
+// a version's IR and generated code are tens of kilobytes of JSON and
 // TypeScript each, and most of a submission's cost in SQLite is per page:
 // every page goes to the WAL and again to the database at the checkpoint.
 // So values from packMin bytes up are stored compressed with S2 as BLOBs,
@@ -29,9 +30,11 @@ type packed struct {
 	buf *[]byte
 }
 
-// packText prepares text for a packed column. Call release after Exec.
-func packText(text string) packed {
-	if len(text) < packMin {
+// packText prepares text for a packed column: compressed when the engine
+// packs texts (Dialect.PacksText) and text is long enough. Call release after
+// Exec.
+func (s *Store) packText(text string) packed {
+	if len(text) < packMin || !s.d.PacksText() {
 		return packed{arg: text}
 	}
 	buf := packBuffers.Get().(*[]byte)
@@ -49,10 +52,11 @@ func (p packed) release() {
 }
 
 // packedCol scans a packed column into text, or into raw when set (a BLOB
-// is decompressed; NULL is "" or nil).
+// is decompressed; NULL is "" or nil, and so is empty text).
 type packedCol struct {
-	text *string
-	raw  *[]byte
+	text   *string
+	raw    *[]byte
+	packed bool // the engine packs texts: a BLOB is S2
 }
 
 func (c packedCol) Scan(v any) error {
@@ -61,21 +65,27 @@ func (c packedCol) Scan(v any) error {
 	case nil:
 	case string:
 		if c.raw != nil {
-			b = []byte(v)
+			if v != "" { // "" reads as nil, as NULL does
+				b = []byte(v)
+			}
 		} else {
 			*c.text = v
 			return nil
 		}
 	case []byte:
+		if !c.packed {
+			b = append([]byte(nil), v...)
+			break
+		}
 		n, err := s2.DecodedLen(v)
 		if err != nil {
-			return fmt.Errorf("sqlite: packed column: %w", err)
+			return fmt.Errorf("packed column: %w", err)
 		}
 		if b, err = s2.Decode(make([]byte, n), v); err != nil {
-			return fmt.Errorf("sqlite: packed column: %w", err)
+			return fmt.Errorf("packed column: %w", err)
 		}
 	default:
-		return fmt.Errorf("sqlite: packed column holds %T", v)
+		return fmt.Errorf("packed column holds %T", v)
 	}
 	if c.raw != nil {
 		*c.raw = b

@@ -1,9 +1,7 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -34,18 +32,18 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 	r.CreatedAt = s.timestamp()
 	r.UpdatedAt = r.CreatedAt
 	r.StartedAt, r.EndedAt, r.NextRefreshAt = normPtr(r.StartedAt), normPtr(r.EndedAt), normPtr(r.NextRefreshAt)
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT project_id FROM workflows WHERE id = ?`, r.WorkflowID).
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		if err := tx.QueryRow(ctx, `SELECT project_id FROM workflows WHERE id = ?`, r.WorkflowID).
 			Scan(&r.ProjectID); err != nil {
-			return dbErr(err, "workflow", "", "")
+			return s.dbErr(err, "workflow", "", "")
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO runs (`+runCols+`)
+		_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
 			r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
-			micros(r.CreatedAt), nullMicros(r.StartedAt), nullMicros(r.EndedAt), micros(r.UpdatedAt),
-			nullMicros(r.NextRefreshAt), r.RefreshFailures, r.StateVersion)
-		return dbErr(err, "run", "", "workflow")
+			s.ts(r.CreatedAt), s.nullTS(r.StartedAt), s.nullTS(r.EndedAt), s.ts(r.UpdatedAt),
+			s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion)
+		return s.dbErr(err, "run", "", "workflow")
 	})
 }
 
@@ -53,7 +51,7 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 func (s *Store) FindRunByID(ctx context.Context, workflowID, id string) (*edgeflow.Run, error) {
 	r, err := scanRun(s.queryRow(ctx, `SELECT `+runCols+` FROM runs WHERE workflow_id = ? AND id = ?`, workflowID, id))
 	if err != nil {
-		return nil, dbErr(err, "run", "", "")
+		return nil, s.dbErr(err, "run", "", "")
 	}
 	return &r, nil
 }
@@ -64,7 +62,7 @@ func (s *Store) FindRunByInstanceID(ctx context.Context, workflowID, instanceID 
 	r, err := scanRun(s.queryRow(ctx, `SELECT `+runCols+` FROM runs WHERE workflow_id = ? AND instance_id = ?
 		ORDER BY created_at DESC, id DESC LIMIT 1`, workflowID, instanceID))
 	if err != nil {
-		return nil, dbErr(err, "run", "", "")
+		return nil, s.dbErr(err, "run", "", "")
 	}
 	return &r, nil
 }
@@ -82,7 +80,7 @@ func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflo
 		q += ` AND status = ?`
 		args = append(args, f.Status)
 	}
-	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, intKey: true}, opts,
+	return listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, timeKey: true}, opts,
 		func(sc rowScanner) (edgeflow.Run, string, string, error) {
 			r, err := scanRun(sc)
 			return r, timeKey(r.CreatedAt), r.ID, err
@@ -110,25 +108,25 @@ func (s *Store) updateRun(ctx context.Context, r *edgeflow.Run, cas bool) (bool,
 			steps = ?, started_at = ?, ended_at = ?, next_refresh_at = ?, refresh_failures = ?, updated_at = ?,
 			state_version = state_version + 1, refresh_claimed_until = NULL
 			WHERE workflow_id = ? AND id = ?`
-	args := []any{r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), nullMicros(r.StartedAt),
-		nullMicros(r.EndedAt), nullMicros(r.NextRefreshAt), r.RefreshFailures, micros(now), r.WorkflowID, r.ID}
+	args := []any{r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), s.nullTS(r.StartedAt),
+		s.nullTS(r.EndedAt), s.nullTS(r.NextRefreshAt), r.RefreshFailures, s.ts(now), r.WorkflowID, r.ID}
 	if cas {
 		q += ` AND state_version = ?`
 		args = append(args, r.StateVersion)
 	}
 	written := false
-	err := s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
+	err := s.write(ctx, ScopeNone, func(tx Querier) error {
 		written = false
-		got, err := scanRun(tx.QueryRowContext(ctx, q+` RETURNING `+runCols, args...))
-		if errors.Is(err, sql.ErrNoRows) && cas {
+		got, err := scanRun(tx.QueryRow(ctx, q+` RETURNING `+runCols, args...))
+		if cas && s.noRows(err) {
 			var one int
-			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE workflow_id = ? AND id = ?`, r.WorkflowID, r.ID).Scan(&one); err != nil {
-				return dbErr(err, "run", "", "")
+			if err := tx.QueryRow(ctx, `SELECT 1 FROM runs WHERE workflow_id = ? AND id = ?`, r.WorkflowID, r.ID).Scan(&one); err != nil {
+				return s.dbErr(err, "run", "", "")
 			}
 			return nil // changed since r was read
 		}
 		if err != nil {
-			return dbErr(err, "run", "", "")
+			return s.dbErr(err, "run", "", "")
 		}
 		*r = got
 		written = true
@@ -139,32 +137,34 @@ func (s *Store) updateRun(ctx context.Context, r *edgeflow.Run, cas bool) (bool,
 
 // ClaimRunsForRefresh marks up to limit (100 when limit <= 0) due runs that
 // no refresher holds as held until until and returns them oldest due first.
-// Writes are serialized, so concurrent callers get different runs.
+// Concurrent callers, of this process or another, get different runs:
+// rows another transaction is claiming are skipped (FOR UPDATE SKIP LOCKED)
+// where the engine locks rows; elsewhere write transactions take turns.
 func (s *Store) ClaimRunsForRefresh(ctx context.Context, now, until time.Time, limit int) ([]edgeflow.Run, error) {
 	if limit <= 0 {
 		limit = 100
 	}
 	var out []edgeflow.Run
-	err := s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
+	err := s.write(ctx, ScopeNone, func(tx Querier) error {
 		out = []edgeflow.Run{}
-		rows, err := tx.QueryContext(ctx, `UPDATE runs SET refresh_claimed_until = ? WHERE id IN (
+		rows, err := tx.Query(ctx, `UPDATE runs SET refresh_claimed_until = ? WHERE id IN (
 			SELECT id FROM runs
 			WHERE next_refresh_at IS NOT NULL AND next_refresh_at <= ? AND status NOT IN ('complete', 'errored', 'terminated')
 				AND (refresh_claimed_until IS NULL OR refresh_claimed_until <= ?)
-			ORDER BY next_refresh_at, id LIMIT ?)
-			RETURNING `+runCols, micros(until), micros(now), micros(now), limit)
+			ORDER BY next_refresh_at, id LIMIT ?`+s.lock("FOR UPDATE SKIP LOCKED")+`)
+			RETURNING `+runCols, s.ts(until), s.ts(now), s.ts(now), limit)
 		if err != nil {
-			return dbErr(err, "run", "", "")
+			return s.dbErr(err, "run", "", "")
 		}
 		defer rows.Close()
 		for rows.Next() {
 			r, err := scanRun(rows)
 			if err != nil {
-				return dbErr(err, "run", "", "")
+				return s.dbErr(err, "run", "", "")
 			}
 			out = append(out, r)
 		}
-		return dbErr(rows.Err(), "run", "", "")
+		return s.dbErr(rows.Err(), "run", "", "")
 	})
 	if err != nil {
 		return nil, err
@@ -189,10 +189,10 @@ func (s *Store) CreateConnection(ctx context.Context, c *edgeflow.Connection) er
 	}
 	c.CreatedAt = s.timestamp()
 	c.UpdatedAt = c.CreatedAt
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO connections (`+connectionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			c.ID, c.OrganizationID, c.ProjectID, c.Provider, c.Name, c.AccountID, c.SealedCredentials, micros(c.CreatedAt), micros(c.UpdatedAt))
-		return dbErr(err, "connection", "", "organization")
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		_, err := tx.Exec(ctx, `INSERT INTO connections (`+connectionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			c.ID, c.OrganizationID, c.ProjectID, c.Provider, c.Name, c.AccountID, c.SealedCredentials, s.ts(c.CreatedAt), s.ts(c.UpdatedAt))
+		return s.dbErr(err, "connection", "", "organization")
 	})
 }
 
@@ -201,7 +201,7 @@ func (s *Store) FindConnectionByID(ctx context.Context, organizationID, id strin
 	c, err := scanConnection(s.queryRow(ctx, `SELECT `+connectionCols+` FROM connections WHERE organization_id = ? AND id = ?`,
 		organizationID, id))
 	if err != nil {
-		return nil, dbErr(err, "connection", "", "")
+		return nil, s.dbErr(err, "connection", "", "")
 	}
 	return &c, nil
 }
@@ -210,7 +210,7 @@ func (s *Store) FindConnectionByID(ctx context.Context, organizationID, id strin
 // projectID is set, that project's, newest first.
 func (s *Store) ListConnections(ctx context.Context, organizationID, projectID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Connection], error) {
 	return listPage(ctx, s, `SELECT `+connectionCols+` FROM connections WHERE organization_id = ? AND project_id IN ('', ?)`, []any{organizationID, projectID},
-		keyset{key: "created_at", desc: true, intKey: true}, opts, func(sc rowScanner) (edgeflow.Connection, string, string, error) {
+		keyset{key: "created_at", desc: true, timeKey: true}, opts, func(sc rowScanner) (edgeflow.Connection, string, string, error) {
 			c, err := scanConnection(sc)
 			return c, timeKey(c.CreatedAt), c.ID, err
 		})
@@ -221,12 +221,12 @@ func (s *Store) ListConnections(ctx context.Context, organizationID, projectID s
 // organization.
 func (s *Store) UpdateConnection(ctx context.Context, c *edgeflow.Connection) error {
 	now := s.timestamp()
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		got, err := scanConnection(tx.QueryRowContext(ctx, `UPDATE connections SET provider = ?, name = ?, account_id = ?,
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		got, err := scanConnection(tx.QueryRow(ctx, `UPDATE connections SET provider = ?, name = ?, account_id = ?,
 			sealed_credentials = ?, updated_at = ? WHERE organization_id = ? AND id = ? RETURNING `+connectionCols,
-			c.Provider, c.Name, c.AccountID, c.SealedCredentials, micros(now), c.OrganizationID, c.ID))
+			c.Provider, c.Name, c.AccountID, c.SealedCredentials, s.ts(now), c.OrganizationID, c.ID))
 		if err != nil {
-			return dbErr(err, "connection", "", "")
+			return s.dbErr(err, "connection", "", "")
 		}
 		*c = got
 		return nil
@@ -236,18 +236,18 @@ func (s *Store) UpdateConnection(ctx context.Context, c *edgeflow.Connection) er
 // DeleteConnection deletes the connection; EConflict while an active
 // deployment uses it, ENotFound outside the organization.
 func (s *Store) DeleteConnection(ctx context.Context, organizationID, id string) error {
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
 		var inUse bool
-		err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM deployments WHERE connection_id = c.id AND status = 'active')
-			FROM connections c WHERE c.organization_id = ? AND c.id = ?`, organizationID, id).Scan(boolCol{&inUse})
+		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deployments WHERE connection_id = c.id AND status = 'active')
+			FROM connections c WHERE c.organization_id = ? AND c.id = ?`+s.lock("FOR UPDATE"), organizationID, id).Scan(boolCol{&inUse})
 		if err != nil {
-			return dbErr(err, "connection", "", "")
+			return s.dbErr(err, "connection", "", "")
 		}
 		if inUse {
 			return edgeflow.Errorf(edgeflow.EConflict, "connection is used by an active deployment; take it down first")
 		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM connections WHERE organization_id = ? AND id = ?`, organizationID, id)
-		return affected(res, err, "connection")
+		res, err := tx.Exec(ctx, `DELETE FROM connections WHERE organization_id = ? AND id = ?`, organizationID, id)
+		return s.affected(res, err, "connection")
 	})
 }
 
@@ -268,17 +268,17 @@ func (s *Store) CreateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
 	}
 	v.CreatedAt = s.timestamp()
 	v.UpdatedAt = v.CreatedAt
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
 		if v.ProjectID != "" {
 			var one int
-			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM projects WHERE organization_id = ? AND id = ?`,
+			if err := tx.QueryRow(ctx, `SELECT 1 FROM projects WHERE organization_id = ? AND id = ?`,
 				v.OrganizationID, v.ProjectID).Scan(&one); err != nil {
-				return dbErr(err, "project", "", "")
+				return s.dbErr(err, "project", "", "")
 			}
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO env_vars (`+envVarCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			v.ID, v.OrganizationID, v.ProjectID, v.Name, v.Value, boolArg(v.IsSecret), micros(v.CreatedAt), micros(v.UpdatedAt))
-		return dbErr(err, "environment variable", "environment variable "+v.Name+" already exists in this scope", "organization")
+		_, err := tx.Exec(ctx, `INSERT INTO env_vars (`+envVarCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			v.ID, v.OrganizationID, v.ProjectID, v.Name, v.Value, s.d.Bool(v.IsSecret), s.ts(v.CreatedAt), s.ts(v.UpdatedAt))
+		return s.dbErr(err, "environment variable", "environment variable "+v.Name+" already exists in this scope", "organization")
 	})
 }
 
@@ -287,7 +287,7 @@ func (s *Store) FindEnvVarByID(ctx context.Context, organizationID, id string) (
 	v, err := scanEnvVar(s.queryRow(ctx, `SELECT `+envVarCols+` FROM env_vars WHERE organization_id = ? AND id = ?`,
 		organizationID, id))
 	if err != nil {
-		return nil, dbErr(err, "environment variable", "", "")
+		return nil, s.dbErr(err, "environment variable", "", "")
 	}
 	return &v, nil
 }
@@ -307,12 +307,12 @@ func (s *Store) ListEnvVars(ctx context.Context, organizationID, projectID strin
 // the organization.
 func (s *Store) UpdateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
 	now := s.timestamp()
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		got, err := scanEnvVar(tx.QueryRowContext(ctx, `UPDATE env_vars SET name = ?, value = ?, is_secret = ?, updated_at = ?
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		got, err := scanEnvVar(tx.QueryRow(ctx, `UPDATE env_vars SET name = ?, value = ?, is_secret = ?, updated_at = ?
 			WHERE organization_id = ? AND id = ? RETURNING `+envVarCols,
-			v.Name, v.Value, boolArg(v.IsSecret), micros(now), v.OrganizationID, v.ID))
+			v.Name, v.Value, s.d.Bool(v.IsSecret), s.ts(now), v.OrganizationID, v.ID))
 		if err != nil {
-			return dbErr(err, "environment variable", "environment variable "+v.Name+" already exists in this scope", "")
+			return s.dbErr(err, "environment variable", "environment variable "+v.Name+" already exists in this scope", "")
 		}
 		*v = got
 		return nil
@@ -321,9 +321,9 @@ func (s *Store) UpdateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
 
 // DeleteEnvVar deletes the variable; ENotFound outside the organization.
 func (s *Store) DeleteEnvVar(ctx context.Context, organizationID, id string) error {
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM env_vars WHERE organization_id = ? AND id = ?`, organizationID, id)
-		return affected(res, err, "environment variable")
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `DELETE FROM env_vars WHERE organization_id = ? AND id = ?`, organizationID, id)
+		return s.affected(res, err, "environment variable")
 	})
 }
 
@@ -345,11 +345,11 @@ func (s *Store) InstallNode(ctx context.Context, n *edgeflow.InstalledNode) erro
 	}
 	n.InstalledAt = s.timestamp()
 	n.UpdatedAt = n.InstalledAt
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO installed_nodes (`+installedNodeCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		_, err := tx.Exec(ctx, `INSERT INTO installed_nodes (`+installedNodeCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			n.ID, n.OrganizationID, n.NodeID, n.Version, rawArg(n.Definition), n.Template, n.Checksum, n.InstalledBy,
-			micros(n.InstalledAt), micros(n.UpdatedAt))
-		return dbErr(err, "installed node", "node "+n.NodeID+" is already installed", "organization")
+			s.ts(n.InstalledAt), s.ts(n.UpdatedAt))
+		return s.dbErr(err, "installed node", "node "+n.NodeID+" is already installed", "organization")
 	})
 }
 
@@ -358,7 +358,7 @@ func (s *Store) FindInstalledNode(ctx context.Context, organizationID, nodeID st
 	n, err := scanInstalledNode(s.queryRow(ctx, `SELECT `+installedNodeCols+` FROM installed_nodes
 		WHERE organization_id = ? AND node_id = ?`, organizationID, nodeID))
 	if err != nil {
-		return nil, dbErr(err, "installed node", "", "")
+		return nil, s.dbErr(err, "installed node", "", "")
 	}
 	return &n, nil
 }
@@ -377,12 +377,12 @@ func (s *Store) ListInstalledNodes(ctx context.Context, organizationID string, o
 // n; ENotFound when it is not installed.
 func (s *Store) UpdateInstalledNode(ctx context.Context, n *edgeflow.InstalledNode) error {
 	now := s.timestamp()
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		got, err := scanInstalledNode(tx.QueryRowContext(ctx, `UPDATE installed_nodes SET version = ?, definition = ?,
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		got, err := scanInstalledNode(tx.QueryRow(ctx, `UPDATE installed_nodes SET version = ?, definition = ?,
 			template = ?, checksum = ?, updated_at = ? WHERE organization_id = ? AND node_id = ? RETURNING `+installedNodeCols,
-			n.Version, rawArg(n.Definition), n.Template, n.Checksum, micros(now), n.OrganizationID, n.NodeID))
+			n.Version, rawArg(n.Definition), n.Template, n.Checksum, s.ts(now), n.OrganizationID, n.NodeID))
 		if err != nil {
-			return dbErr(err, "installed node", "", "")
+			return s.dbErr(err, "installed node", "", "")
 		}
 		*n = got
 		return nil
@@ -391,10 +391,10 @@ func (s *Store) UpdateInstalledNode(ctx context.Context, n *edgeflow.InstalledNo
 
 // UninstallNode deletes the installation; ENotFound when it is not installed.
 func (s *Store) UninstallNode(ctx context.Context, organizationID, nodeID string) error {
-	return s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM installed_nodes WHERE organization_id = ? AND node_id = ?`,
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `DELETE FROM installed_nodes WHERE organization_id = ? AND node_id = ?`,
 			organizationID, nodeID)
-		return affected(res, err, "installed node")
+		return s.affected(res, err, "installed node")
 	})
 }
 
@@ -407,18 +407,18 @@ const hitRetention = time.Hour
 // started more than an hour before windowStart are pruned (at most once a
 // minute).
 func (s *Store) Hit(ctx context.Context, key string, windowStart time.Time) (int, error) {
-	ws := micros(norm(windowStart))
+	ws := norm(windowStart)
 	var n int
-	err := s.writeScoped(ctx, scopeNone, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `INSERT INTO rate_hits (key, window_start, count) VALUES (?, ?, 1)
-			ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`, key, ws).Scan(&n); err != nil {
-			return dbErr(err, "rate limit counter", "", "")
+	err := s.write(ctx, ScopeNone, func(tx Querier) error {
+		if err := tx.QueryRow(ctx, `INSERT INTO rate_hits (key, window_start, count) VALUES (?, ?, 1)
+			ON CONFLICT (key, window_start) DO UPDATE SET count = rate_hits.count + 1 RETURNING count`, key, s.ts(ws)).Scan(&n); err != nil {
+			return s.dbErr(err, "rate limit counter", "", "")
 		}
 		last := s.lastPrune.Load()
-		if ws-last >= time.Minute.Microseconds() && s.lastPrune.CompareAndSwap(last, ws) {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM rate_hits WHERE window_start < ?`,
-				ws-hitRetention.Microseconds()); err != nil {
-				return dbErr(err, "rate limit counter", "", "")
+		if ws.UnixMicro()-last >= time.Minute.Microseconds() && s.lastPrune.CompareAndSwap(last, ws.UnixMicro()) {
+			if _, err := tx.Exec(ctx, `DELETE FROM rate_hits WHERE window_start < ?`,
+				s.ts(ws.Add(-hitRetention))); err != nil {
+				return s.dbErr(err, "rate limit counter", "", "")
 			}
 		}
 		return nil

@@ -1,0 +1,140 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/sqlstore"
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// driver runs the shared store (internal/sqlstore) on SQLite: reads through
+// the reader pool's statement cache, writes in IMMEDIATE transactions on the
+// one writer connection, each ending the read cache's generation of what its
+// scope can change.
+type driver struct{ s *Store }
+
+var _ sqlstore.Driver = driver{}
+
+func (driver) Name() string { return "sqlite" }
+
+// Time: times are INTEGER microseconds since the Unix epoch.
+func (driver) Time(t time.Time) any { return t.UnixMicro() }
+
+// Bool: booleans are INTEGER 0 or 1.
+func (driver) Bool(b bool) any {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// RowLocks: none; every write transaction holds the database's write lock
+// from its start (BEGIN IMMEDIATE).
+func (driver) RowLocks() bool { return false }
+
+// PacksText: a version's IR and code are stored compressed from a size on
+// (docs/decisions.md 54).
+func (driver) PacksText() bool { return true }
+
+func (driver) Classify(err error) sqlstore.ErrorKind {
+	if err == nil {
+		return sqlstore.ErrOther
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return sqlstore.ErrNoRows
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return sqlstore.ErrUnique
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			return sqlstore.ErrForeignKey
+		}
+	}
+	return sqlstore.ErrOther
+}
+
+func (d driver) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	rows, err := d.s.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{rows}, nil
+}
+
+func (d driver) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	return d.s.queryRow(ctx, query, args...)
+}
+
+func (d driver) Write(ctx context.Context, scope sqlstore.Scope, fn func(tx sqlstore.Querier) error) error {
+	return d.s.writeScoped(ctx, scope, func(tx *sql.Tx) error {
+		return fn(&sqlTx{tx: tx, s: d.s})
+	})
+}
+
+// Prepare prepares queries on the writer connection (once per query text),
+// so that the transaction runs them as prepared statements.
+func (d driver) Prepare(ctx context.Context, queries ...string) error {
+	for _, q := range queries {
+		if _, err := d.s.wstmt(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Submitted patches the cached workflow row with its new current version,
+// or drops the cached rows when the submission failed.
+func (d driver) Submitted(workflowID, versionID string, err error) {
+	if err != nil {
+		d.s.cache.invalidate(scopeRows) // whatever happened to the row, do not serve it from the cache
+		return
+	}
+	d.s.cache.patchRow(workflowID, versionID)
+}
+
+// sqlRows is *sql.Rows as sqlstore.Rows.
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { r.Rows.Close() }
+
+// sqlTx is a write transaction; statements prepared on the writer
+// connection (Driver.Prepare) run as such.
+type sqlTx struct {
+	tx *sql.Tx
+	s  *Store
+}
+
+func (t *sqlTx) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	var res sql.Result
+	var err error
+	if st, ok := t.s.wstmts.Load(query); ok {
+		res, err = t.tx.StmtContext(ctx, st.(*sql.Stmt)).ExecContext(ctx, args...)
+	} else {
+		res, err = t.tx.ExecContext(ctx, query, args...)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (t *sqlTx) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	rows, err := t.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{rows}, nil
+}
+
+func (t *sqlTx) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	if st, ok := t.s.wstmts.Load(query); ok {
+		return t.tx.StmtContext(ctx, st.(*sql.Stmt)).QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, query, args...)
+}

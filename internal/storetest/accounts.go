@@ -1,0 +1,141 @@
+package storetest
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+func testUsers(t *testing.T, s edgeflow.Store) {
+	ctx := t.Context()
+	u := &edgeflow.User{Email: "Ada@Example.com", Name: "Ada", PasswordHash: []byte("$2a$hash")}
+	must(t, s.CreateUser(ctx, u))
+	if !strings.HasPrefix(u.ID, edgeflow.PrefixUser+"_") || u.CreatedAt.IsZero() {
+		t.Fatalf("CreateUser did not set ID/CreatedAt: %+v", u)
+	}
+	got, err := s.FindUserByID(ctx, u.ID)
+	must(t, err)
+	diff(t, "FindUserByID", got, u)
+	got, err = s.FindUserByEmail(ctx, "ada@example.COM")
+	must(t, err)
+	diff(t, "FindUserByEmail", got, u)
+
+	wantCode(t, "duplicate email", s.CreateUser(ctx, &edgeflow.User{Email: "ADA@example.com"}), edgeflow.EConflict)
+	_, err = s.FindUserByID(ctx, "usr_missing")
+	wantCode(t, "FindUserByID unknown", err, edgeflow.ENotFound)
+	_, err = s.FindUserByEmail(ctx, "nobody@example.com")
+	wantCode(t, "FindUserByEmail unknown", err, edgeflow.ENotFound)
+}
+
+func testSessions(t *testing.T, s edgeflow.Store) {
+	ctx := t.Context()
+	tn := newTenant(t, s)
+	now := time.Now().UTC()
+	live := &edgeflow.Session{UserID: tn.user.ID, TokenHash: []byte("live-hash"), CSRFToken: "csrf",
+		ActiveOrganizationID: tn.org.ID, ActiveProjectID: tn.project.ID, ExpiresAt: now.Add(time.Hour)}
+	must(t, s.CreateSession(ctx, live))
+	expired := &edgeflow.Session{UserID: tn.user.ID, TokenHash: []byte("old-hash"), ExpiresAt: now.Add(-time.Second)}
+	must(t, s.CreateSession(ctx, expired))
+
+	got, err := s.FindSessionByTokenHash(ctx, []byte("live-hash"), now)
+	must(t, err)
+	diff(t, "FindSessionByTokenHash", got, live)
+	_, err = s.FindSessionByTokenHash(ctx, []byte("old-hash"), now)
+	wantCode(t, "expired session", err, edgeflow.ENotFound)
+	_, err = s.FindSessionByTokenHash(ctx, []byte("live-hash"), now.Add(2*time.Hour))
+	wantCode(t, "session after expiry", err, edgeflow.ENotFound)
+	_, err = s.FindSessionByTokenHash(ctx, []byte("unknown"), now)
+	wantCode(t, "unknown session", err, edgeflow.ENotFound)
+
+	p2 := newProject(t, s, tn.org.ID)
+	must(t, s.SetSessionActive(ctx, live.ID, tn.org.ID, p2.ID))
+	got, err = s.FindSessionByTokenHash(ctx, []byte("live-hash"), now)
+	must(t, err)
+	if got.ActiveProjectID != p2.ID || got.ActiveOrganizationID != tn.org.ID {
+		t.Errorf("SetSessionActive: got org %q project %q", got.ActiveOrganizationID, got.ActiveProjectID)
+	}
+	wantCode(t, "SetSessionActive unknown", s.SetSessionActive(ctx, "ses_missing", "", ""), edgeflow.ENotFound)
+
+	must(t, s.RevokeSession(ctx, live.ID, now))
+	_, err = s.FindSessionByTokenHash(ctx, []byte("live-hash"), now)
+	wantCode(t, "revoked session", err, edgeflow.ENotFound)
+	wantCode(t, "RevokeSession unknown", s.RevokeSession(ctx, "ses_missing", now), edgeflow.ENotFound)
+	wantCode(t, "duplicate token hash", s.CreateSession(ctx, &edgeflow.Session{UserID: tn.user.ID,
+		TokenHash: []byte("live-hash"), ExpiresAt: now}), edgeflow.EConflict)
+
+	// Purging removes the expired and the revoked session, not a live one.
+	// Other cases run in parallel on the same store, so count at least.
+	fresh := &edgeflow.Session{UserID: tn.user.ID, TokenHash: []byte("fresh-hash"), ExpiresAt: now.Add(time.Hour)}
+	must(t, s.CreateSession(ctx, fresh))
+	n, err := s.PurgeSessions(ctx, now)
+	must(t, err)
+	if n < 2 {
+		t.Errorf("PurgeSessions deleted %d sessions, want at least the expired and the revoked one", n)
+	}
+	got, err = s.FindSessionByTokenHash(ctx, []byte("fresh-hash"), now)
+	must(t, err)
+	diff(t, "live session after PurgeSessions", got, fresh)
+	wantCode(t, "RevokeSession of a purged session", s.RevokeSession(ctx, live.ID, now), edgeflow.ENotFound)
+}
+
+func testSignInFailures(t *testing.T, s edgeflow.Store) {
+	ctx := t.Context()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC)
+	f, err := s.FindSignInFailures(ctx, "k1")
+	must(t, err)
+	if f.Count != 0 {
+		t.Fatalf("no failures yet: %+v", f)
+	}
+	for i := 1; i <= 3; i++ {
+		f, err = s.RecordSignInFailure(ctx, "k1", t0.Add(time.Duration(i)*time.Second), t0.Add(-time.Hour))
+		must(t, err)
+		if f.Count != i {
+			t.Errorf("failure %d: count %d", i, f.Count)
+		}
+	}
+	_, err = s.RecordSignInFailure(ctx, "k2", t0, t0.Add(-time.Hour))
+	must(t, err)
+	f, err = s.FindSignInFailures(ctx, "k1")
+	must(t, err)
+	if want := t0.Add(3 * time.Second).Truncate(time.Microsecond); f.Count != 3 || !f.LastFailedAt.Equal(want) || f.LastFailedAt.Location() != time.UTC {
+		t.Errorf("k1 = %+v, want 3 at %v", f, want)
+	}
+	// A success clears one key only.
+	must(t, s.ClearSignInFailures(ctx, "k1"))
+	must(t, s.ClearSignInFailures(ctx, "never-failed"))
+	if f, err = s.FindSignInFailures(ctx, "k1"); err != nil || f.Count != 0 {
+		t.Errorf("k1 after clear = %+v, %v", f, err)
+	}
+	if f, err = s.FindSignInFailures(ctx, "k2"); err != nil || f.Count != 1 {
+		t.Errorf("k2 after clearing k1 = %+v, %v", f, err)
+	}
+	// Failures older than forgetBefore are forgotten: the count starts again.
+	later := t0.Add(48 * time.Hour)
+	f, err = s.RecordSignInFailure(ctx, "k2", later, later.Add(-24*time.Hour))
+	must(t, err)
+	if f.Count != 1 {
+		t.Errorf("stale count not restarted: %+v", f)
+	}
+
+	const workers, each = 10, 5
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for i := range workers {
+		wg.Go(func() {
+			for range each {
+				if _, err := s.RecordSignInFailure(ctx, "k3", later, later.Add(-time.Hour)); err != nil {
+					errs[i] = err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	must(t, errors.Join(errs...))
+	if f, err = s.FindSignInFailures(ctx, "k3"); err != nil || f.Count != workers*each {
+		t.Errorf("after %d concurrent failures: %+v, %v", workers*each, f, err)
+	}
+}
