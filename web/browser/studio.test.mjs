@@ -295,3 +295,31 @@ step("sign out; a deep link asks to sign in and comes back to it, and survives a
   await heading("Versions of Greeter").waitFor();
   await page.getByRole("cell", { name: /^v1/ }).waitFor();
 });
+
+step("a function from a template deploys; its Invoke tab gives the URL and a command that calls it", async () => {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows" }).click();
+  await page.getByRole("button", { name: "New workflow" }).click();
+  const dialog = page.getByRole("dialog", { name: "New workflow" });
+  await dialog.getByLabel("Name").fill("Quote");
+  await dialog.getByLabel("Function").check();
+  await dialog.getByLabel("A template").check();
+  await dialog.getByLabel("Template", { exact: true }).selectOption({ label: "Quote" });
+  await dialog.getByRole("button", { name: "Create" }).click();
+  await page.waitForURL(/\/workflows\/wf_[^/]+$/);
+  await page.getByText("Version 1", { exact: true }).waitFor();
+  await page.getByRole("tab", { name: "Deploy", exact: true }).click();
+  await page.getByRole("button", { name: "Deploy version 1" }).click();
+  await page.getByRole("list", { name: "Deploy stages" }).getByText("COMPLETED").waitFor({ timeout: 120_000 });
+  await page.getByRole("tab", { name: "Invoke", exact: true }).click();
+  const body = '{ "items": [ { "name": "book", "price": 20 } ], "taxRate": 0.5 }';
+  await page.getByLabel("Body (JSON)").fill(body);
+  const command = await page.getByLabel("Command").inputValue();
+  const url = command.split(" ").at(-1);
+  assert.match(command, /^curl -s -X POST -H 'Content-Type: application\/json' -d '\{"items":\[\{"name":"book","price":20\}\],"taxRate":0.5\}' http/);
+  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+  assert.equal(res.status, 200);
+  const answer = await res.json();
+  assert.equal(answer.total, 30);
+  await checkA11y(page, "invoke");
+  await screenshot(page, "invoke");
+});
