@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import { parseJsonObject } from "../api/forms";
@@ -8,12 +8,14 @@ import { isNotFound, WorkflowNotFound } from "./NotFound";
 import { ErrorMessage, formatDuration, formatTime, Json, Loading, StatusBadge } from "../app/ui";
 import { RecentRuns } from "./RunPanels";
 
-// stepState names a step's state from its record: done, failed, or running (started, not ended).
-export function stepState(s: RunStep): "done" | "failed" | "running" | "waiting" {
-  if (s.success === true) return "done";
+// stepState names a step's state from its record: done, failed, running (started, not ended), pending (not
+// started), or stopped (never ended in a run that is over: a race's losing arm, a terminated run).
+export function stepState(s: RunStep, runFinal: boolean): "done" | "failed" | "running" | "pending" | "stopped" {
   if (s.success === false) return "failed";
-  if (s.start && !s.end) return "running";
-  return "waiting";
+  if (s.success === true || (s.start && s.end)) return "done";
+  if (runFinal) return "stopped";
+  if (s.start) return "running";
+  return "pending";
 }
 
 // RunPage is /workflows/:id/runs/:runId: the run with its steps, updated every second until it is final, with
@@ -40,6 +42,11 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
     },
   });
   const r = run.data;
+  const final = r ? isFinalRun(r.status) : false;
+  useEffect(() => {
+    // the run lists show the stored state: refresh them once the run is over
+    if (final) void qc.invalidateQueries({ queryKey: ["workflow", workflowId, "runs"] });
+  }, [final, qc, workflowId]);
   const name = workflow.data?.name ?? "…";
   if (isNotFound(workflow.error)) return <WorkflowNotFound workflowId={workflowId} error={workflow.error} />;
   return (
@@ -103,9 +110,9 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
             ) : (
               <ol className="steps">
                 {(r.steps ?? []).map((s, i) => {
-                  const state = stepState(s);
+                  const state = stepState(s, isFinalRun(r.status));
                   return (
-                    <li key={i} className={`step step-${state}`}>
+                    <li key={i} className={`step state-${state}`}>
                       <div className="step-head">
                         <span className={`badge step-${state}`}>{state}</span> <strong>{s.name}</strong>{" "}
                         <span className="muted small">

@@ -196,6 +196,12 @@ function Compare({ workflowId, leftId, rightId }: { workflowId: string; leftId: 
           </p>
           <div className="diff" tabIndex={0} role="region" aria-label={`Differences of the ${what === "ir" ? "IR" : "generated code"}`}>
             <table>
+              <colgroup>
+                <col className="ln" />
+                <col />
+                <col className="ln" />
+                <col />
+              </colgroup>
               <thead>
                 <tr>
                   <th scope="col" colSpan={2}>
