@@ -189,6 +189,8 @@ step("Run starts a run with params; the run page updates live, takes the event a
   await page.getByRole("heading", { name: "Send event" }).waitFor();
   await checkA11y(page, "waiting run");
   await screenshot(page, "run-waiting");
+  // the event type the run's version waits for is filled in
+  await page.waitForFunction(() => document.getElementById("event-type")?.value === "approval");
   await page.getByLabel("Event type").fill("approval");
   await page.getByLabel("Payload (JSON)").fill('{ "approved": true, "by": "Grace", "comment": "fine" }');
   await page.getByRole("button", { name: "Send event" }).click();
@@ -201,11 +203,35 @@ step("Run starts a run with params; the run page updates live, takes the event a
   // the deep link of the run survives a reload
   await page.reload();
   await page.getByLabel("Output", { exact: true }).waitFor();
+
+  // a second run, terminated while it waits
+  await page.getByRole("link", { name: "Approval", exact: true }).click();
+  await page.getByRole("tab", { name: "Run", exact: true }).click();
+  await page.getByLabel("Params (JSON)").fill(approvalParams);
+  await page.getByRole("button", { name: "Start run" }).click();
+  await page.waitForURL(/\/runs\/[^/]+$/);
+  await page.getByRole("heading", { name: "Send event" }).waitFor({ timeout: 60_000 });
+  await page.getByRole("button", { name: "Terminate" }).click();
+  await page.getByRole("status").filter({ hasText: "terminated" }).first().waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByRole("button", { name: "Terminate" }).count(), 0);
 });
 
-step("Export downloads the editor's IR", async () => {
+step("Export downloads the editor's IR; leaving with unsaved changes asks first", async () => {
   await page.goto(workflowURL);
   await heading("Approval").waitFor();
+  await page.getByRole("tab", { name: "Settings", exact: true }).click();
+  await page.getByLabel("Trigger", { exact: true }).selectOption("cron");
+  await page.getByText("unsaved changes").waitFor();
+  const questions = [];
+  page.once("dialog", (d) => {
+    questions.push(d.message());
+    void d.dismiss();
+  });
+  await page.getByRole("link", { name: "Versions", exact: true }).click();
+  assert.match(questions[0] ?? "", /unsaved changes/);
+  assert.equal(new URL(page.url()).pathname, workflowURL, "staying on the page");
+  await page.getByLabel("Trigger", { exact: true }).selectOption("manual");
+  await page.getByText("unsaved changes").waitFor({ state: "detached" });
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export" }).click();
   const file = await download;
@@ -221,7 +247,7 @@ step("the list shows each workflow's state; rename, move to a new project and de
   const row = page.getByRole("row").filter({ hasText: "Approval" });
   await row.getByText("v3").waitFor();
   await row.getByText("deployed").waitFor();
-  await row.getByText("complete").waitFor();
+  await row.getByText("terminated").waitFor();
 
   // a second one, from a template
   await page.getByRole("button", { name: "New workflow" }).click();

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import { parseJsonObject } from "../api/forms";
-import { isFinalRun, type Run, type RunStep, type Workflow } from "../api/types";
+import { isFinalRun, type Run, type RunStep, type Version, type Workflow } from "../api/types";
 import { Link } from "../app/Link";
 import { isNotFound, WorkflowNotFound } from "./NotFound";
 import { ErrorMessage, formatDuration, formatTime, Json, Loading, StatusBadge } from "../app/ui";
@@ -145,7 +145,7 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
           </div>
         )}
         <aside className="side">
-          <RecentRuns workflowId={workflowId} currentRunId={runId} />
+          <RecentRuns workflowId={workflowId} currentRunId={runId} current={r} />
         </aside>
       </div>
     </main>
@@ -153,7 +153,23 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
 }
 
 function SendEvent({ workflowId, run, onSent }: { workflowId: string; run: Run; onSent: () => void }) {
-  const [eventType, setEventType] = useState("");
+  const [typed, setTyped] = useState<string | null>(null);
+  // the event types the run's version waits for (its wait_for_event nodes), offered as suggestions
+  const version = useQuery({
+    queryKey: ["workflow", workflowId, "version", run.versionId],
+    queryFn: () => api.get<Version>(`/api/workflows/${workflowId}/versions/${run.versionId}`),
+    enabled: run.versionId !== "",
+    staleTime: Infinity,
+  });
+  const eventTypes = [
+    ...new Set(
+      (version.data?.ir.nodes ?? [])
+        .filter((n) => n.type === "wait_for_event" && typeof n.data.eventType === "string")
+        .map((n) => n.data.eventType as string),
+    ),
+  ];
+  const eventType = typed ?? eventTypes[0] ?? "";
+  const setEventType = (v: string) => setTyped(v);
   const [payload, setPayload] = useState("{\n  \n}");
   const [error, setError] = useState("");
   const m = useMutation({
@@ -186,7 +202,18 @@ function SendEvent({ workflowId, run, onSent }: { workflowId: string; run: Run; 
       >
         <div className="field">
           <label htmlFor="event-type">Event type</label>
-          <input id="event-type" className="code" value={eventType} onChange={(e) => setEventType(e.target.value)} />
+          <input
+            id="event-type"
+            className="code"
+            list="event-types"
+            value={eventType}
+            onChange={(e) => setEventType(e.target.value)}
+          />
+          <datalist id="event-types">
+            {eventTypes.map((t) => (
+              <option key={t} value={t} />
+            ))}
+          </datalist>
         </div>
         <div className="field">
           <label htmlFor="event-payload">Payload (JSON)</label>

@@ -105,7 +105,9 @@ export function InvokePanel({ full }: { full: WorkflowFull }) {
   );
 }
 
-export function RecentRuns({ workflowId, currentRunId }: { workflowId: string; currentRunId?: string }) {
+// RecentRuns lists the workflow's newest runs. The list holds the stored state of each run; the run shown on the
+// page (current) is newer, so its row shows that.
+export function RecentRuns({ workflowId, currentRunId, current }: { workflowId: string; currentRunId?: string; current?: Run }) {
   const runs = useQuery({
     queryKey: ["workflow", workflowId, "runs"],
     queryFn: () => api.get<Page<Run>>(`/api/workflows/${workflowId}/runs?limit=20`),
@@ -118,13 +120,16 @@ export function RecentRuns({ workflowId, currentRunId }: { workflowId: string; c
       <ErrorMessage error={runs.error} />
       {runs.isSuccess && runs.data.data.length === 0 && <p className="muted">No runs yet. Deploy, then Run.</p>}
       <ul className="run-list">
-        {runs.data?.data.map((r) => (
+        {runs.data?.data.map((listed) => {
+          const r = current && current.id === listed.id ? current : listed;
+          return (
           <li key={r.id} className={r.id === currentRunId ? "current" : undefined}>
             <Link href={`/workflows/${workflowId}/runs/${r.id}`} aria-current={r.id === currentRunId ? "page" : undefined}>
               <StatusBadge status={r.status} detail={r.statusDetail} /> <span className="small">{formatTime(r.createdAt)}</span>
             </Link>
           </li>
-        ))}
+          );
+        })}
       </ul>
     </section>
   );
