@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { VersionSummary, WorkflowFull } from "../api/types";
+import { canonicalJSON } from "../app/canonical";
 import { Link } from "../app/Link";
 import { setLeaveQuestion } from "../app/leave";
 import { starterIR } from "../app/templates";
@@ -32,13 +33,13 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
     if (!full.data) return undefined;
     return full.data.currentVersion?.ir ?? starterIR(full.data.workflow.name, full.data.workflow.kind);
   }, [full.data]);
-  const baseText = useMemo(() => (base ? JSON.stringify(base) : ""), [base]);
+  const baseText = useMemo(() => (base ? canonicalJSON(base) : ""), [base]);
   const [draft, setDraft] = useState<WorkflowIR | undefined>(undefined);
   const [panel, setPanel] = useState<Panel>("deploy");
   // draft is undefined until the user changes something: the loaded version is shown as it is, also when a
   // refetch brings a newer one
   const ir = draft ?? base;
-  const dirty = useMemo(() => draft !== undefined && JSON.stringify(draft) !== baseText, [draft, baseText]);
+  const dirty = useMemo(() => draft !== undefined && canonicalJSON(draft) !== baseText, [draft, baseText]);
   const noVersion = full.data !== undefined && full.data.currentVersion === null;
 
   useEffect(() => {
