@@ -98,7 +98,7 @@ step("New workflow imports an IR file, stores it as version 1 and opens the edit
   await heading("Approval").waitFor();
   await page.getByText("Version 1", { exact: true }).waitFor();
   await checkA11y(page, "editor");
-  await screenshot(page, "editor");
+  await screenshot(page, "editor-page");
 });
 
 step("Save version shows the server's validation errors, then saves the fixed IR", async () => {
