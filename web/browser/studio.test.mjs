@@ -102,7 +102,7 @@ step("New workflow imports an IR file, stores it as version 1 and opens the edit
 });
 
 step("Save version shows the server's validation errors, then saves the fixed IR", async () => {
-  await page.getByRole("tab", { name: "Settings", exact: true }).click();
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
   await page.getByLabel("Trigger", { exact: true }).selectOption("cron");
   await page.getByLabel("Cron expression").fill("every monday");
   await page.getByText("unsaved changes").waitFor();
@@ -164,7 +164,7 @@ step("Deploy creates a local connection in one click and shows each stage as it 
   await page.getByRole("link", { name: "Open editor" }).click();
   await heading("Approval").waitFor();
   await page.getByText("Version 3", { exact: true }).waitFor();
-  await page.getByRole("tab", { name: "Deploy", exact: true }).click();
+  await page.getByRole("button", { name: "Deploy", exact: true }).click();
   await page.getByRole("button", { name: "Create local connection" }).click();
   await page.getByLabel("Connection").waitFor();
   await page.getByRole("button", { name: "Deploy version 3" }).click();
@@ -178,7 +178,7 @@ step("Deploy creates a local connection in one click and shows each stage as it 
 });
 
 step("Run starts a run with params; the run page updates live, takes the event and completes", async () => {
-  await page.getByRole("tab", { name: "Run", exact: true }).click();
+  await page.getByRole("button", { name: "Run", exact: true }).click();
   await page.getByLabel("Params (JSON)").fill("{ not json");
   await page.getByRole("button", { name: "Start run" }).click();
   await page.getByText(/Not valid JSON/).waitFor();
@@ -206,7 +206,7 @@ step("Run starts a run with params; the run page updates live, takes the event a
 
   // a second run, terminated while it waits
   await page.getByRole("link", { name: "Approval", exact: true }).click();
-  await page.getByRole("tab", { name: "Run", exact: true }).click();
+  await page.getByRole("button", { name: "Run", exact: true }).click();
   await page.getByLabel("Params (JSON)").fill(approvalParams);
   await page.getByRole("button", { name: "Start run" }).click();
   await page.waitForURL(/\/runs\/[^/]+$/);
@@ -219,7 +219,7 @@ step("Run starts a run with params; the run page updates live, takes the event a
 step("Export downloads the editor's IR; leaving with unsaved changes asks first", async () => {
   await page.goto(workflowURL);
   await heading("Approval").waitFor();
-  await page.getByRole("tab", { name: "Settings", exact: true }).click();
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
   await page.getByLabel("Trigger", { exact: true }).selectOption("cron");
   await page.getByText("unsaved changes").waitFor();
   const questions = [];
@@ -322,7 +322,7 @@ step("sign out; a deep link asks to sign in and comes back to it, and survives a
   await page.getByRole("cell", { name: /^v1/ }).waitFor();
 });
 
-step("a function from a template deploys; its Invoke tab gives the URL and a command that calls it", async () => {
+step("a function from a template deploys; its Invoke panel gives the URL and a command that calls it", async () => {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows" }).click();
   await page.getByRole("button", { name: "New workflow" }).click();
   const dialog = page.getByRole("dialog", { name: "New workflow" });
@@ -333,10 +333,10 @@ step("a function from a template deploys; its Invoke tab gives the URL and a com
   await dialog.getByRole("button", { name: "Create" }).click();
   await page.waitForURL(/\/workflows\/wf_[^/]+$/);
   await page.getByText("Version 1", { exact: true }).waitFor();
-  await page.getByRole("tab", { name: "Deploy", exact: true }).click();
+  await page.getByRole("button", { name: "Deploy", exact: true }).click();
   await page.getByRole("button", { name: "Deploy version 1" }).click();
   await page.getByRole("list", { name: "Deploy stages" }).getByText("COMPLETED").waitFor({ timeout: 120_000 });
-  await page.getByRole("tab", { name: "Invoke", exact: true }).click();
+  await page.getByRole("button", { name: "Invoke", exact: true }).click();
   const body = '{ "items": [ { "name": "book", "price": 20 } ], "taxRate": 0.5 }';
   await page.getByLabel("Body (JSON)").fill(body);
   const command = await page.getByLabel("Command").inputValue();

@@ -35,7 +35,8 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
   }, [full.data]);
   const baseText = useMemo(() => (base ? canonicalJSON(base) : ""), [base]);
   const [draft, setDraft] = useState<WorkflowIR | undefined>(undefined);
-  const [panel, setPanel] = useState<Panel>("deploy");
+  // the side panel is closed at first, so the editor has the page's whole width
+  const [panel, setPanel] = useState<Panel | null>(null);
   // draft is undefined until the user changes something: the loaded version is shown as it is, also when a
   // refetch brings a newer one
   const ir = draft ?? base;
@@ -108,6 +109,21 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
           </p>
         </div>
         <div className="head-actions">
+          <div className="segmented" role="group" aria-label="Side panel">
+            {(["deploy", "run", "runs", "settings"] as Panel[])
+              .filter((p) => !(isFunction && p === "runs"))
+              .map((p) => (
+                <button
+                  key={p}
+                  type="button"
+                  aria-pressed={panel === p}
+                  aria-controls={panel === p ? "side-panel" : undefined}
+                  onClick={() => setPanel(panel === p ? null : p)}
+                >
+                  {p === "deploy" ? "Deploy" : p === "run" ? (isFunction ? "Invoke" : "Run") : p === "runs" ? "Runs" : "Settings"}
+                </button>
+              ))}
+          </div>
           <Link href={`/workflows/${w.id}/versions`} className="button">
             Versions
           </Link>
@@ -130,46 +146,25 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
           Saved as version {save.data.version}.
         </p>
       )}
-      <div className="editor-layout">
+      <div className={panel ? "editor-layout with-side" : "editor-layout"}>
         <section className="editor-main" aria-label="Editor">
           <IrEditor ir={ir} onChange={onChange} kind={w.kind} />
         </section>
-        <aside className="side" aria-label="Workflow tools">
-          <div className="segmented" role="tablist" aria-label="Panels">
-            {(["deploy", "run", "runs", "settings"] as Panel[])
-              .filter((p) => !(isFunction && p === "runs"))
-              .map((p) => (
-                <button
-                  key={p}
-                  type="button"
-                  role="tab"
-                  id={`tab-${p}`}
-                  aria-selected={panel === p}
-                  aria-controls="side-panel"
-                  tabIndex={panel === p ? 0 : -1}
-                  onClick={() => setPanel(p)}
-                  onKeyDown={(e) => {
-                    const tabs = (isFunction ? ["deploy", "run", "settings"] : ["deploy", "run", "runs", "settings"]) as Panel[];
-                    const i = tabs.indexOf(p);
-                    const next = e.key === "ArrowRight" ? tabs[(i + 1) % tabs.length] : e.key === "ArrowLeft" ? tabs[(i + tabs.length - 1) % tabs.length] : undefined;
-                    if (next) {
-                      e.preventDefault();
-                      setPanel(next);
-                      document.getElementById(`tab-${next}`)?.focus();
-                    }
-                  }}
-                >
-                  {p === "deploy" ? "Deploy" : p === "run" ? (isFunction ? "Invoke" : "Run") : p === "runs" ? "Runs" : "Settings"}
-                </button>
-              ))}
-          </div>
-          <div id="side-panel" role="tabpanel" aria-labelledby={`tab-${panel}`}>
-          {panel === "deploy" && <DeployPanel full={full.data} dirty={dirty} />}
-          {panel === "run" && (isFunction ? <InvokePanel full={full.data} /> : <RunPanel full={full.data} />)}
-          {panel === "runs" && <RecentRuns workflowId={w.id} />}
-          {panel === "settings" && <SettingsPanel workflow={w} ir={ir} onIrChange={onChange} />}
-          </div>
-        </aside>
+        {panel && (
+          <aside className="side" aria-label="Workflow tools">
+            <div className="side-close">
+              <button type="button" className="icon" aria-label="Close the side panel" onClick={() => setPanel(null)}>
+                ×
+              </button>
+            </div>
+            <div id="side-panel">
+              {panel === "deploy" && <DeployPanel full={full.data} dirty={dirty} />}
+              {panel === "run" && (isFunction ? <InvokePanel full={full.data} /> : <RunPanel full={full.data} />)}
+              {panel === "runs" && <RecentRuns workflowId={w.id} />}
+              {panel === "settings" && <SettingsPanel workflow={w} ir={ir} onIrChange={onChange} />}
+            </div>
+          </aside>
+        )}
       </div>
     </main>
   );
