@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/edgeflow/edgeflow/internal/api"
@@ -16,7 +17,10 @@ import (
 )
 
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	usage := func(w io.Writer) { fmt.Fprintln(w, "Usage: "+bootstrapUsage) }
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "Usage: "+bootstrapUsage)
+		fmt.Fprintln(w, "       "+resetPasswordUsage)
+	}
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
@@ -28,6 +32,8 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	switch args[0] {
 	case "bootstrap":
 		return runBootstrap(ctx, args[1:], stdout, stderr)
+	case "reset-password":
+		return runResetPassword(ctx, args[1:], os.Stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "edgeflow admin: unknown subcommand %q\n", args[0])
 	usage(stderr)

@@ -21,7 +21,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 func TestCLIHelp(t *testing.T) {
 	t.Parallel()
 	cases := [][]string{{"-h"}, {"--help"}, {"help"}, {"help", "serve"}, {"help", "--help"},
-		{"admin", "bootstrap", "-h"}, {"admin", "bootstrap", "--help"}, {"admin", "help"},
+		{"admin", "bootstrap", "-h"}, {"admin", "bootstrap", "--help"}, {"admin", "help"}, {"admin", "reset-password", "--help"},
 		{"registry", "build", "-h"}, {"registry", "verify", "--help"}, {"registry", "help"},
 		{"compile", "x.ir.json", "--help"}}
 	for _, c := range commands() {
@@ -44,6 +44,7 @@ func TestCLIUsageErrors(t *testing.T) {
 		{"version", "--bogus"}, {"version", "extra"},
 		{"serve", "--bogus"}, {"serve", "extra"},
 		{"admin"}, {"admin", "nope"}, {"admin", "bootstrap", "--bogus"}, {"admin", "bootstrap", "--email", "a@example.com"},
+		{"admin", "reset-password", "--bogus"}, {"admin", "reset-password", "--email", "a@example.com"},
 		{"registry"}, {"registry", "nope"}, {"registry", "nope", "-h"}, {"registry", "build", "--bogus"},
 		{"compile"}, {"compile", "--bogus"}, {"validate"}, {"validate", "--bogus", "x.ir.json"},
 	} {

@@ -31,7 +31,7 @@ func commands() []command {
 		{"version", "print the version", runVersion},
 		{"serve", "run the API server (and the local edge)", runServe},
 		{"edge", "run the local edge on its own, shared by serve --edge-url replicas", runEdge},
-		{"admin", "administration: admin bootstrap creates a user, organization, project and API key", runAdmin},
+		{"admin", "administration: admin bootstrap creates a user, organization, project and API key; admin reset-password sets a user's password", runAdmin},
 		{"registry", "build and verify the node registry (registry build|verify)", runRegistry},
 		{"compile", "compile an IR file to TypeScript and a bundled ES module (compile FILE.ir.json [--out DIR])", runCompile},
 		{"validate", "validate an IR file as the server does (validate [-json] FILE.ir.json)", runValidate},

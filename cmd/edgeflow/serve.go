@@ -9,10 +9,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -91,7 +93,7 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
 		fs.PrintDefaults()
 	}
 	var sf storeFlags
@@ -104,6 +106,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"file holding the shared edge's token (the token file `edgeflow edge` prints); else the token is read from env EDGEFLOW_EDGE_TOKEN (env EDGEFLOW_EDGE_TOKEN_FILE)")
 	secureCookies := fs.Bool("secure-cookies", envBool("EDGEFLOW_SECURE_COOKIES"),
 		"mark the session cookie Secure, for a server behind HTTPS (env EDGEFLOW_SECURE_COOKIES=1)")
+	trustedText := fs.String("trusted-proxies", os.Getenv("EDGEFLOW_TRUSTED_PROXIES"),
+		"addresses or CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, comma separated; none by default (env EDGEFLOW_TRUSTED_PROXIES)")
+	retentionText := fs.String("audit-retention", envOr("EDGEFLOW_AUDIT_RETENTION", "365d"),
+		"how long audit log entries are kept: days (365d) or a duration (720h) (env EDGEFLOW_AUDIT_RETENTION)")
 	limitsText := fs.String("rate-limits", os.Getenv("EDGEFLOW_RATE_LIMITS"),
 		"per-minute limits, e.g. global=200,write=30,deploy=10,verify=10,ir=120, or off (env EDGEFLOW_RATE_LIMITS)")
 	registryURL := fs.String("registry-url", os.Getenv("EDGEFLOW_REGISTRY_URL"),
@@ -124,6 +130,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	limits, err := ratelimit.Parse(*limitsText)
 	if err != nil {
 		fmt.Fprintf(stderr, "edgeflow serve: --rate-limits: %v\n", err)
+		return 2
+	}
+	trusted, err := api.ParseTrustedProxies(*trustedText)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow serve: --trusted-proxies: %v\n", err)
+		return 2
+	}
+	retention, err := parseRetention(*retentionText)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow serve: --audit-retention: %v\n", err)
 		return 2
 	}
 	var level slog.Level
@@ -163,7 +179,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	tuneGC()
 	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
-		accessLog: accessLog}
+		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -200,6 +216,10 @@ type serveConfig struct {
 	allowHosts *netguard.AllowList
 	// accessLog chooses which requests get a log line of their own (--access-log).
 	accessLog api.AccessLog
+	// trustedProxies are the proxies whose forwarding headers are believed (--trusted-proxies).
+	trustedProxies []netip.Prefix
+	// auditRetention is how long audit entries are kept (--audit-retention).
+	auditRetention time.Duration
 }
 
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
@@ -261,7 +281,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		return err
 	}
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
-		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), Studio: ui}
+		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), Studio: ui,
+		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}
@@ -286,6 +307,12 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		defer close(purgeDone)
 		purgeSessions(refreshCtx, store, logger, time.Hour)
 	}()
+	// Delete audit entries older than the retention, at start and hourly.
+	auditDone := make(chan struct{})
+	go func() {
+		defer close(auditDone)
+		purgeAudit(refreshCtx, srv, logger, time.Hour)
+	}()
 	// Write the summary of successful reads every period, and at shutdown.
 	flushDone := make(chan struct{})
 	go func() {
@@ -296,8 +323,10 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		stopRefresh()
 		<-refreshDone
 		<-purgeDone
+		<-auditDone
 		<-flushDone
 		srv.FlushAccessLog()
+		srv.Close() // stores the audit entries still queued
 	}()
 	hs := &http.Server{
 		Handler:           srv,
@@ -463,6 +492,50 @@ func purgeSessions(ctx context.Context, store edgeflow.Store, logger *slog.Logge
 		case <-t.C:
 		}
 	}
+}
+
+// purgeAudit deletes the audit entries older than the server's retention
+// every interval until ctx ends.
+func purgeAudit(ctx context.Context, srv *api.Server, logger *slog.Logger, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		n, err := srv.PurgeAudit(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			logger.Warn("purging old audit entries failed", "error", err.Error())
+		case n > 0:
+			logger.Info("purged audit entries past their retention", "entries", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// parseRetention reads --audit-retention: a whole number of days ("365d")
+// or a Go duration ("720h"), at least one hour.
+func parseRetention(text string) (time.Duration, error) {
+	text = strings.TrimSpace(text)
+	var d time.Duration
+	if days, ok := strings.CutSuffix(text, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n <= 0 || n > 100*366 {
+			return 0, fmt.Errorf("%q is not a number of days such as 365d", text)
+		}
+		d = time.Duration(n) * 24 * time.Hour
+	} else {
+		var err error
+		if d, err = time.ParseDuration(text); err != nil {
+			return 0, fmt.Errorf("%q is neither a number of days (365d) nor a duration (720h)", text)
+		}
+	}
+	if d < time.Hour {
+		return 0, fmt.Errorf("%q is shorter than an hour", text)
+	}
+	return d, nil
 }
 
 // studioHandler serves the Studio build embedded in the binary, or, in a

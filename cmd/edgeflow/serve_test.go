@@ -70,6 +70,13 @@ func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits, edgeDir strin
 	if secure {
 		cmd.Env = append(cmd.Env, "EDGEFLOW_SECURE_COOKIES=1")
 	}
+	// The PostgreSQL run trusts the loopback proxy (by its variable), whose
+	// X-Forwarded-Proto then makes the cookie Secure; the run without edge
+	// packages trusts no proxy, so the same header changes nothing.
+	if databaseURL != "" {
+		secure = true
+		cmd.Env = append(cmd.Env, "EDGEFLOW_TRUSTED_PROXIES=127.0.0.1/32", "EDGEFLOW_AUDIT_RETENTION=30d")
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -147,6 +154,9 @@ func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits, edgeDir strin
 	if code, body := do("GET", "/api/workflows", ""); code != 200 || !strings.Contains(body, "from CI") {
 		t.Fatalf("list workflows: %d %s", code, body)
 	}
+	if code, body := do("GET", "/api/audit?action=workflow.create", ""); code != 200 || !strings.Contains(body, `"outcome":201`) {
+		t.Fatalf("audit log: %d %s", code, body)
+	}
 	for _, p := range []string{"/healthz", "/readyz"} {
 		if code, body := do("GET", p, ""); code != 200 {
 			t.Fatalf("%s: %d %s", p, code, body)
@@ -173,6 +183,7 @@ func testServeAndBootstrap(t *testing.T, bin, databaseURL, limits, edgeDir strin
 	// The session cookie is Secure exactly when the server is told it is behind HTTPS.
 	signIn, _ := http.NewRequest("POST", base+"/api/auth/sign-in", strings.NewReader(`{"email":"`+email+`","password":"password-1"}`))
 	signIn.Header.Set("Content-Type", "application/json")
+	signIn.Header.Set("X-Forwarded-Proto", "https")
 	res, err := http.DefaultClient.Do(signIn)
 	if err != nil {
 		t.Fatal(err)

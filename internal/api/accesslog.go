@@ -159,7 +159,7 @@ func (s *Server) logRequestLine(r *http.Request, rw *responseWriter, ms float64)
 		slog.Int("status", rw.status),
 		slog.Int("bytes", rw.bytes),
 		slog.Float64("ms", ms),
-		slog.String("ip", clientIP(r)),
+		slog.String("ip", s.clientIP(r)),
 	}
 	if p := PrincipalFrom(r); p != nil {
 		attrs = append(attrs, slog.String("user", p.UserID))

@@ -169,6 +169,7 @@ var docGroups = []struct {
 	{"Connections", func(p string) bool { return strings.HasPrefix(p, "/api/connections") }},
 	{"Environment variables", func(p string) bool { return strings.HasPrefix(p, "/api/env-vars") }},
 	{"API keys", func(p string) bool { return strings.HasPrefix(p, "/api/api-keys") }},
+	{"Audit log", func(p string) bool { return p == "/api/audit" }},
 }
 
 func docGroup(pattern string) (int, error) {
@@ -252,6 +253,9 @@ func renderRoute(b *bytes.Buffer, rt Route) error {
 		fmt.Fprintf(b, "- Auth: an API key with scope `%s`, or a session.", rt.Scope)
 	}
 	fmt.Fprintf(b, " Rate class: %s.\n", rt.Limit)
+	if rt.Audit != "" {
+		fmt.Fprintf(b, "- Audit log: `%s`, allowed or refused (see Audit log).\n", rt.Audit)
+	}
 	if len(rt.Query) > 0 {
 		b.WriteString("- Query:")
 		for i, q := range rt.Query {

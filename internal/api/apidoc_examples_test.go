@@ -72,6 +72,7 @@ func TestRouteExamples(t *testing.T) {
 				"user": w.a.userID, "organization": w.a.orgID, "project": w.a.projectID,
 				"otherProject": w.a.otherProjectID, "workflow": w.a.workflowID, "version": w.a.versionID,
 				"envVar": w.a.projectEnvVarID, "connection": w.a.connectionID, "apiKey": w.a.apiKeyID,
+				"session": w.a.sessionID,
 			}
 			c := w.a.keyAll
 			switch {

@@ -223,13 +223,16 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *edgeflo
 	sess := &edgeflow.Session{
 		UserID: u.ID, TokenHash: hash, CSRFToken: auth.NewCSRFToken(),
 		ActiveOrganizationID: orgID, ActiveProjectID: projectID, ExpiresAt: now.Add(s.SessionTTL),
+		UserAgent: userAgentOf(r), IP: s.clientIP(r),
 	}
 	if err := s.Store.CreateSession(r.Context(), sess); err != nil {
 		return err
 	}
+	setAuditActor(r, u.ID, orgID, projectID)
+	setAuditTarget(r, sess.ID)
 	http.SetCookie(w, &http.Cookie{
 		Name: SessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: s.SecureCookies, Expires: sess.ExpiresAt, MaxAge: int(s.SessionTTL.Seconds()),
+		Secure: s.secureCookie(r), Expires: sess.ExpiresAt, MaxAge: int(s.SessionTTL.Seconds()),
 	})
 	body, err := s.sessionBody(r.Context(), u, sess, orgID, projectID)
 	if err != nil {
@@ -266,10 +269,15 @@ func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request) error {
 	if err := s.Store.RevokeSession(r.Context(), p.Session.ID, s.now()); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies, MaxAge: -1})
+	s.clearSessionCookie(w, r)
 	writeNoContent(w)
 	return nil
+}
+
+// clearSessionCookie tells the browser to drop the session cookie.
+func (s *Server) clearSessionCookie(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.secureCookie(r), MaxAge: -1})
 }
 
 // handleSession returns the signed-in user, their organizations, the
@@ -323,6 +331,7 @@ func (s *Server) handleSessionActive(w http.ResponseWriter, r *http.Request) err
 			projectID = page.Items[0].ID
 		}
 	}
+	setAuditTarget(r, pr.Session.ID)
 	if err := s.Store.SetSessionActive(ctx, pr.Session.ID, req.OrganizationID, projectID); err != nil {
 		return err
 	}

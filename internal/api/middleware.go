@@ -1,11 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -29,6 +29,9 @@ type responseWriter struct {
 	status      int
 	bytes       int
 	wroteHeader bool
+	// capture, when set, keeps the start of the body (the audit log reads
+	// a created record's id from it).
+	capture *bytes.Buffer
 }
 
 func (w *responseWriter) WriteHeader(status int) {
@@ -43,6 +46,9 @@ func (w *responseWriter) Write(b []byte) (int, error) {
 		w.WriteHeader(http.StatusOK)
 	}
 	n, err := w.ResponseWriter.Write(b)
+	if w.capture != nil && w.capture.Len() < maxCapture {
+		w.capture.Write(b[:min(n, maxCapture-w.capture.Len())])
+	}
 	w.bytes += n
 	return n, err
 }
@@ -107,6 +113,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.metrics.inFlight.Add(-1)
 		s.metrics.observe(pattern, rw.status, time.Since(start))
 	}()
+	// A state-changing route's request is audited however it ends: refused
+	// by a rate limit, authentication or validation, failed, or done.
+	var audited *Route
+	var info *auditInfo
+	defer func() { // runs after the panic recovery below has answered
+		if audited != nil {
+			s.audit.add(s.auditEntry(r, audited, info, rw))
+		}
+	}()
 
 	defer func() {
 		if v := recover(); v != nil {
@@ -128,14 +143,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		pattern = studioMetricsRoute
 		return
 	}
+	h, matched := s.mux.Handler(r)
+	if rt := s.byPattern[matched]; rt != nil && rt.Audit != "" {
+		audited, info = rt, &auditInfo{}
+		*r = *r.WithContext(context.WithValue(r.Context(), ctxAuditKey{}, info))
+		if rt.capturesID() {
+			rw.capture = &bytes.Buffer{}
+		}
+	}
 	if !s.Limits.Off && !unlimitedPaths[r.URL.Path] {
-		if err := s.rateLimit(rw, r, "ip:"+clientIP(r), s.Limits.Global); err != nil {
+		if err := s.rateLimit(rw, r, "ip:"+s.clientIP(r), s.Limits.Global); err != nil {
 			s.writeError(rw, r, err)
 			return
 		}
 	}
-	var h http.Handler
-	h, pattern = s.mux.Handler(r)
+	pattern = matched
 	if pattern == "" {
 		s.serveUnmatched(rw, r, h)
 		return
@@ -184,16 +206,6 @@ func (p *statusProbe) Write(b []byte) (int, error) {
 // so that a proxy's health checks and scrapes neither get 429 nor use up its
 // clients' budget.
 var unlimitedPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
-
-// clientIP is the peer address of the connection. X-Forwarded-For is not
-// trusted (docs/operations.md).
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
 
 // rateLimit counts one request of key and sets the RateLimit-* headers;
 // over the limit it returns rate_limited and sets Retry-After. A counter
@@ -268,7 +280,7 @@ func (s *Server) wrap(rt Route) http.Handler {
 func (s *Server) admit(w http.ResponseWriter, r *http.Request, rt Route) error {
 	if rt.Auth == AuthNone {
 		if c := s.classLimit(rt.Limit); c > 0 {
-			return s.rateLimit(w, r, rt.Limit.String()+":ip:"+clientIP(r), c)
+			return s.rateLimit(w, r, rt.Limit.String()+":ip:"+s.clientIP(r), c)
 		}
 		return nil
 	}

@@ -132,6 +132,9 @@ func operation(rt Route) map[string]any {
 		op["x-edgeflow-scope"] = string(rt.Scope)
 	}
 	op["x-edgeflow-rate-limit"] = rt.Limit.String()
+	if rt.Audit != "" {
+		op["x-edgeflow-audit-action"] = rt.Audit
+	}
 	if len(params) > 0 {
 		op["parameters"] = params
 	}
@@ -224,6 +227,18 @@ func queryParam(name string) map[string]any {
 		p["description"] = "A version id to show instead of the current version."
 	case "force":
 		p["description"] = "true deletes without taking the deployments down."
+	case "actor":
+		p["description"] = "Only entries made by this user or API key id."
+	case "action":
+		p["description"] = "Only entries of this action, such as workflow.create."
+	case "target":
+		p["description"] = "Only entries acting on this record id."
+	case "since":
+		p["schema"] = map[string]any{"type": "string", "format": "date-time"}
+		p["description"] = "Only entries at or after this RFC 3339 time."
+	case "until":
+		p["schema"] = map[string]any{"type": "string", "format": "date-time"}
+		p["description"] = "Only entries before this RFC 3339 time."
 	}
 	return p
 }

@@ -117,6 +117,16 @@ func (s *Server) authenticateKey(r *http.Request, token, orgOverride, projectOve
 
 // touchKey records the key's use at most once per touchInterval per process.
 func (s *Server) touchKey(r *http.Request, id string, now time.Time) {
+	if s.touchDue(id, now) {
+		if err := s.Store.TouchAPIKey(r.Context(), id, now); err != nil {
+			s.Logger.Warn("record API key use", "requestId", requestIDFrom(r), "apiKey", id, "error", err.Error())
+		}
+	}
+}
+
+// touchDue reports whether the use of the key or session id at now is to
+// be recorded: the first one, then one per touchInterval, per process.
+func (s *Server) touchDue(id string, now time.Time) bool {
 	s.touchMu.Lock()
 	last, seen := s.lastTouch[id]
 	due := !seen || now.Sub(last) >= touchInterval
@@ -128,11 +138,7 @@ func (s *Server) touchKey(r *http.Request, id string, now time.Time) {
 		}
 	}
 	s.touchMu.Unlock()
-	if due {
-		if err := s.Store.TouchAPIKey(r.Context(), id, now); err != nil {
-			s.Logger.Warn("record API key use", "requestId", requestIDFrom(r), "apiKey", id, "error", err.Error())
-		}
-	}
+	return due
 }
 
 func (s *Server) authenticateSession(r *http.Request, token, orgOverride, projectOverride string) (*Principal, error) {
@@ -144,6 +150,7 @@ func (s *Server) authenticateSession(r *http.Request, token, orgOverride, projec
 	if err != nil {
 		return nil, err
 	}
+	s.touchSession(r, sess.ID, s.now())
 	p := &Principal{UserID: sess.UserID, Session: sess,
 		Scopes: []edgeflow.Scope{edgeflow.ScopeRead, edgeflow.ScopeWrite, edgeflow.ScopeDeploy}}
 

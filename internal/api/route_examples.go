@@ -27,6 +27,7 @@ const (
 	exAccount    = "7c4e1a9b3d5f2e8a6c0b1d2e3f4a5b6c"
 	exCFToken    = "Zk3nV8qW2xR7tY5uI1oP9aS4dF6gH0jK_lM2"
 	exInstall    = "ins_2k9x4c7v1b6n3m8q5wrt"
+	exSessionID  = "ses_5r9t2y7u4i1o8p3a6sdf"
 	exCursor     = "Z-rLySTkbsIxi_5r7_kpl9LTsMB3f9YSTVRjNU5UYzJNVEUyTURBek1qSXpOeDlq"
 )
 
@@ -40,7 +41,7 @@ func ExampleIDs() map[string]string {
 		"user": exUser, "organization": exOrg, "project": exProject, "otherProject": exProject2,
 		"workflow": exWorkflow, "version": exVersion, "envVar": exEnvVar, "connection": exConnection,
 		"apiKey": exAPIKey, "run": exRun, "deployment": exDeployment, "namespace": exNamespace,
-		"database": exDatabase, "account": exAccount, "install": exInstall,
+		"database": exDatabase, "account": exAccount, "install": exInstall, "session": exSessionID,
 	}
 }
 
@@ -66,6 +67,13 @@ edgeflow_http_requests_total{method="GET",route="/api/workflows",code="200"} 12`
 	exSignIn = Example{Path: "/api/auth/sign-in", Body: `{"email": "alice@example.com", "password": "password-1"}`,
 		Answer: `{"user": {"id": "` + exUser + `", "email": "alice@example.com", "name": "Alice", "createdAt": "2026-11-27T06:40:12.123456Z"}, "organizations": [{"id": "` + exOrg + `", "name": "alice's organization", "slug": "alice-s-organization-xpgsaz", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}], "activeOrganizationId": "` + exOrg + `", "activeProjectId": "` + exProject + `", "csrfToken": "Q2h4dGN0aGVmcm9nc2FuZHRoZXBpZ3NhbmRjb3dzMQ", "expiresAt": "2026-12-27T06:40:12.123456Z"}`}
 	exSignOut = Example{Path: "/api/auth/sign-out"}
+
+	exPasswordChange = Example{Path: "/api/auth/password", Body: `{"currentPassword": "password-1", "newPassword": "correct horse battery staple"}`}
+	exSessionList    = Example{Path: "/api/auth/sessions?limit=10",
+		Answer: `{"data": [{"id": "` + exSessionID + `", "createdAt": "2026-11-27T06:40:12.123456Z", "lastSeenAt": "2026-11-27T09:12:45.678901Z", "expiresAt": "2026-12-27T06:40:12.123456Z", "userAgent": "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0", "ip": "203.0.113.24", "current": true}], "nextCursor": null}`}
+	exSessionRevoke = Example{Path: "/api/auth/sessions/" + exSessionID}
+	exAuditList     = Example{Path: "/api/audit?action=workflow.create&limit=1",
+		Answer: `{"data": [{"id": "aud_6y1t8r3e5w9q2u7i4oza", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "actor": {"type": "key", "id": "` + exAPIKey + `"}, "action": "workflow.create", "target": {"type": "workflow", "id": "` + exWorkflow + `"}, "outcome": 201, "requestId": "5f0c2b9e8d7a6c4b3a291807", "time": "2026-11-27T06:40:12.123456Z"}], "nextCursor": null}`}
 	exSession = Example{Path: "/api/auth/session",
 		Answer: `{"user": {"id": "` + exUser + `", "email": "alice@example.com", "name": "Alice", "createdAt": "2026-11-27T06:40:12.123456Z"}, "organizations": [{"id": "` + exOrg + `", "name": "alice's organization", "slug": "alice-s-organization-xpgsaz", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}], "activeOrganizationId": "` + exOrg + `", "activeProjectId": "` + exProject + `", "csrfToken": "Q2h4dGN0aGVmcm9nc2FuZHRoZXBpZ3NhbmRjb3dzMQ", "expiresAt": "2026-12-27T06:40:12.123456Z"}`}
 	exSessionActive = Example{Path: "/api/session/active", Body: `{"organizationId": "` + exOrg + `", "projectId": "` + exProject2 + `"}`,

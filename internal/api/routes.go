@@ -17,7 +17,9 @@ import (
 //  2. add one entry to routeTable: Method, Pattern (net/http ServeMux syntax,
 //     "{name}" for a path parameter), Auth, Scope, Limit, and for a route
 //     that reads a body either BadBody (a JSON object of the right shape that
-//     validation must refuse with 422) or NoBody: true; for the reference of
+//     validation must refuse with 422) or NoBody: true; for a route that
+//     changes something, its Audit action ("<type>.<verb>", see audit.go)
+//     and, when the target's id is a path parameter, AuditTarget; for the reference of
 //     docs/api.md and the OpenAPI document: Summary, Status, Answer, the
 //     route's own Errors, and an Example (route_examples.go), then run
 //     `go run ./internal/api/cmd/apidoc` (TestAPIDocCurrent fails until
@@ -113,6 +115,16 @@ type Route struct {
 	Errors []ErrorCase
 	// Example is one request with its answer (route_examples.go).
 	Example Example
+	// Audit is the action every request of a state-changing route records
+	// in the audit log, allowed or refused: "<target type>.<verb>", such as
+	// "workflow.create" (audit.go). Every POST, PUT, PATCH and DELETE route
+	// names one, except those that change nothing (IR validation and
+	// compilation, token verification).
+	Audit string
+	// AuditTarget is the path parameter holding the id of the audit entry's
+	// target; without it the target is what the handler names or the "id"
+	// of the answer (a created record).
+	AuditTarget string
 }
 
 // BodyLimit is the largest request body the route reads (413 above).
@@ -150,75 +162,86 @@ func (s *Server) routeTable() []Route {
 			Status: 200, Answer: "The metrics in the Prometheus text format (docs/operations.md lists them).", Example: exMetrics},
 
 		// Authentication and the session (auth.go).
-		{Method: "POST", Pattern: "/api/auth/sign-up", Auth: AuthNone, Limit: LimitVerify,
+		{Method: "POST", Pattern: "/api/auth/sign-up", Audit: "user.sign_up", Auth: AuthNone, Limit: LimitVerify,
 			BadBody: `{"email":"not-an-email","password":"short"}`, Summary: "Creates a user with an organization and a default project, and signs in.", Body: signUpRequest{}, Handler: s.handleSignUp,
 			Status: 201, Answer: "The session body: `{user, organizations, activeOrganizationId, activeProjectId, csrfToken, expiresAt}`; sets the session cookie. Creates the user, an organization it owns (`organizationName`, default `\"<name>'s organization\"`) and a project `Default`.",
 			Errors: []ErrorCase{{409, "conflict", "the email is already registered (compared case-insensitively)"}, {422, "validation_failed", "a password under 8 characters or over 1024 bytes, only whitespace, the email or its local part, or a common password (at `/password`)"}}, Example: exSignUp},
-		{Method: "POST", Pattern: "/api/auth/sign-in", Auth: AuthNone, Limit: LimitVerify,
+		{Method: "POST", Pattern: "/api/auth/sign-in", Audit: "session.sign_in", Auth: AuthNone, Limit: LimitVerify,
 			BadBody: `{"email":"","password":""}`, Summary: "Signs in with email and password (sets the session cookie).", Body: signInRequest{}, Handler: s.handleSignIn,
 			Status: 200, Answer: "The session body (as sign-up); sets the session cookie.",
 			Errors: []ErrorCase{{401, "unauthorized", "a wrong password or an unknown email (the same answer for both)"}, {429, "rate_limited", "10 failures for one email: further attempts wait (`Retry-After`, 30 s doubling to 15 min; a success clears it)"}}, Example: exSignIn},
-		{Method: "POST", Pattern: "/api/auth/sign-out", Auth: AuthSession, NoBody: true, Summary: "Signs out (revokes the session).", Handler: s.handleSignOut,
+		{Method: "POST", Pattern: "/api/auth/sign-out", Audit: "session.sign_out", Auth: AuthSession, NoBody: true, Summary: "Signs out (revokes the session).", Handler: s.handleSignOut,
 			Status: 204, Example: exSignOut},
 		{Method: "GET", Pattern: "/api/auth/session", Auth: AuthSession, Summary: "The signed-in user, the active organization and project, and the CSRF token.", Handler: s.handleSession,
 			Status: 200, Answer: "The session body: `{user, organizations, activeOrganizationId, activeProjectId, csrfToken, expiresAt}`.", Example: exSession},
-		{Method: "PUT", Pattern: "/api/session/active", Auth: AuthSession,
+		{Method: "PUT", Pattern: "/api/session/active", Audit: "session.switch", Auth: AuthSession,
 			BadBody: `{"organizationId":""}`, Summary: "Changes the session's active organization and project.", Body: sessionActiveRequest{}, Handler: s.handleSessionActive,
 			Status: 200, Answer: "The session body with the new active organization and project (without `projectId`: the organization's first project).",
 			Errors: []ErrorCase{{404, "not_found", "an organization the user is not a member of, or a project of another organization"}}, Example: exSessionActive},
 
+		// The user's password and sessions (sessions.go).
+		{Method: "POST", Pattern: "/api/auth/password", Audit: "user.password_change", Auth: AuthSession, Limit: LimitVerify,
+			BadBody: `{"currentPassword":"","newPassword":"short"}`, Summary: "Changes the signed-in user's password and signs out every other session.", Body: passwordChangeRequest{}, Handler: s.handlePasswordChange,
+			Status: 204,
+			Errors: []ErrorCase{{422, "validation_failed", "a wrong `currentPassword` (at `/currentPassword`; wrong attempts count toward the sign-in back-off of the user's email), or a `newPassword` that sign-up would refuse or that equals the current one (at `/newPassword`)"}, {429, "rate_limited", "10 wrong passwords (sign-in and this route together) for the user's email: further attempts wait (`Retry-After`)"}}, Example: exPasswordChange},
+		{Method: "GET", Pattern: "/api/auth/sessions", Auth: AuthSession, Summary: "Lists the signed-in user's sessions that are still valid, newest first.", Query: []string{"cursor", "limit"}, Handler: s.handleSessionList,
+			Status: 200, Answer: "`{data: [Session], nextCursor}`, newest first. A Session is `{id, createdAt, lastSeenAt, expiresAt, userAgent, ip, current}`: `lastSeenAt` is the last request made with it (recorded at most once a minute; `null` before the first), `userAgent` (at most 256 bytes) and `ip` are those of the sign-in, `current` marks the session of this request.", Example: exSessionList},
+		{Method: "DELETE", Pattern: "/api/auth/sessions/{id}", Audit: "session.revoke", AuditTarget: "id", Auth: AuthSession, Limit: LimitWrite, Summary: "Signs out one of the signed-in user's sessions.", Handler: s.handleSessionRevoke,
+			Status: 204, Answer: "",
+			Errors: []ErrorCase{{404, "not_found", "a session of another user, or one that is unknown, signed out or expired"}}, Example: exSessionRevoke},
+
 		// Projects (projects.go).
 		{Method: "GET", Pattern: "/api/projects", Auth: AuthAny, Scope: read, Summary: "Lists projects of the active organization.", Query: []string{"cursor", "limit"}, Handler: s.handleProjectList,
 			Status: 200, Answer: "`{data: [Project], nextCursor}`, oldest first. A Project is `{id, organizationId, name, slug, description, createdAt, updatedAt}`. An API key sees every project of its organization, as a session does.", Example: exProjectList},
-		{Method: "POST", Pattern: "/api/projects", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/projects", Audit: "project.create", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":"","slug":"Not A Slug"}`, Summary: "Creates a project in the active organization.", Body: projectCreateRequest{}, Handler: s.handleProjectCreate,
 			Status: 201, Answer: "The Project. `slug` defaults to one made from the name.",
 			Errors: []ErrorCase{{409, "conflict", "the slug is taken in the organization"}}, Example: exProjectCreate},
-		{Method: "PATCH", Pattern: "/api/projects/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "PATCH", Pattern: "/api/projects/{id}", Audit: "project.update", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":""}`, Summary: "Renames or describes a project of the organization.", Body: projectUpdateRequest{}, Handler: s.handleProjectUpdate,
 			Status: 200, Answer: "The Project. `slug` cannot change (an unknown field).", Example: exProjectUpdate},
-		{Method: "DELETE", Pattern: "/api/projects/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an empty project of the organization (an API key: not its own).", Handler: s.handleProjectDelete,
+		{Method: "DELETE", Pattern: "/api/projects/{id}", Audit: "project.delete", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an empty project of the organization (an API key: not its own).", Handler: s.handleProjectDelete,
 			Status: 204,
 			Errors: []ErrorCase{{409, "conflict", "the project still holds workflows, an active deployment uses one of its connections, or an API key asks to delete its own project"}}, Example: exProjectDelete},
 
 		// Workflows and functions (workflows.go).
 		{Method: "GET", Pattern: "/api/workflows", Auth: AuthAny, Scope: read, Summary: "Lists workflows and functions of the active project, newest first.", Query: []string{"cursor", "limit"}, Handler: s.handleWorkflowList,
 			Status: 200, Answer: "`{data: [Workflow], nextCursor}`, newest first. A Workflow is `{id, organizationId, projectId, name, description, kind, envVars, triggerCode, dependencies, deployConfig, currentVersionId, activeVersionId, createdAt, updatedAt}`; secret values of `envVars` are `\"***\"`.", Example: exWorkflowList},
-		{Method: "POST", Pattern: "/api/workflows", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/workflows", Audit: "workflow.create", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":"","kind":"cron"}`, Summary: "Creates a workflow or a function (kind script).", Body: workflowCreateRequest{}, Handler: s.handleWorkflowCreate,
 			Status: 201, Answer: "The Workflow. `kind` is `workflow` (the default) or `script` (a function).", Example: exWorkflowCreate},
 		{Method: "GET", Pattern: "/api/workflows/{id}", Auth: AuthAny, Scope: read, Summary: "One workflow.", Handler: s.handleWorkflowGet,
 			Status: 200, Answer: "The Workflow.", Example: exWorkflowGet},
 		{Method: "GET", Pattern: "/api/workflows/{id}/full", Auth: AuthAny, Scope: read, Summary: "The workflow with its current version (or ?version=), all version summaries and the active deployment.", Query: []string{"version"}, Handler: s.handleWorkflowFull,
 			Status: 200, Answer: "`{workflow, currentVersion, versions, activeDeployment}`: the Workflow; the current version (or the one `?version=` names) with its `ir` and `code`, `null` when there is none; version summaries, highest first; the newest active Deployment or `null`.", Example: exWorkflowFull},
-		{Method: "PATCH", Pattern: "/api/workflows/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "PATCH", Pattern: "/api/workflows/{id}", Audit: "workflow.update", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"envVars":[{"name":"lower","value":"x","isSecret":false}]}`, Summary: "Updates name, description, env vars, trigger code, dependencies or deploy config.", Body: workflowUpdateRequest{}, Handler: s.handleWorkflowUpdate,
 			Status: 200, Answer: "The Workflow. `envVars` replaces the list; `deployConfig` replaces the stored object; `kind` cannot change.",
 			Errors: []ErrorCase{{422, "validation_failed", "also: `triggerCode` that does not parse (`details` give `line` and `column` in its text), a dependency that is not a registry package with a semver range or dist-tag"}}, Example: exWorkflowUpdate},
-		{Method: "PATCH", Pattern: "/api/workflows/{id}/move", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "PATCH", Pattern: "/api/workflows/{id}/move", Audit: "workflow.move", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"targetProjectId":""}`, Summary: "Moves the workflow to another project of the organization.", Body: workflowMoveRequest{}, Handler: s.handleWorkflowMove,
 			Status: 200, Answer: "The Workflow, now in the target project; its versions, deployments and runs move with it.",
 			Errors: []ErrorCase{{404, "not_found", "the target project is not in the organization (for an API key: any project but its own)"}, {409, "conflict", "the workflow is deployed on a connection of its current project"}}, Example: exWorkflowMove},
-		{Method: "DELETE", Pattern: "/api/workflows/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes the workflow, taking its deployments down first (?force=true skips that).", Query: []string{"force"}, Handler: s.handleWorkflowDelete,
+		{Method: "DELETE", Pattern: "/api/workflows/{id}", Audit: "workflow.delete", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes the workflow, taking its deployments down first (?force=true skips that).", Query: []string{"force"}, Handler: s.handleWorkflowDelete,
 			Status: 204,
 			Errors: []ErrorCase{{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exWorkflowDelete},
 
 		// Versions (versions.go).
 		{Method: "GET", Pattern: "/api/workflows/{workflowId}/versions", Auth: AuthAny, Scope: read, Summary: "Lists version summaries, highest number first.", Query: []string{"cursor", "limit"}, Handler: s.handleVersionList,
 			Status: 200, Answer: "`{data: [VersionSummary], nextCursor}`, highest number first. A VersionSummary is `{id, workflowId, version, locked, nodeTypes, createdBy, createdAt}` (`nodeTypes`: the marketplace nodes the IR uses).", Example: exVersionList},
-		{Method: "POST", Pattern: "/api/workflows/{workflowId}/versions", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/versions", Audit: "version.create", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"ir":null}`, MaxBody: MaxIRBodyBytes, Summary: "Validates, compiles and stores an IR as the next version.", Body: versionSubmitRequest{}, Handler: s.handleVersionSubmit,
 			Status: 201, Answer: "The VersionSummary of the new version. The stored IR has its defaults filled in and `metadata.version` set to the version's number.",
 			Errors: []ErrorCase{{400, "invalid_ir", "the IR fails validation; `details` hold one entry per problem: `{path, message, nodeId?, rule}`"}, {422, "validation_failed", "also: step code or `triggerCode` that does not parse (`details`: `{path, message, nodeId?, field, line, column}`)"}}, Example: exVersionSubmit},
 		{Method: "GET", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: read, Summary: "One version with its IR and generated code.", Handler: s.handleVersionGet,
 			Status: 200, Answer: "The version: the VersionSummary's fields plus `ir` (with its defaults filled in) and `code` (the generated TypeScript).", Example: exVersionGet},
-		{Method: "PATCH", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "PATCH", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Audit: "version.update", AuditTarget: "versionId", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"locked":null}`, Summary: "Locks or unlocks a version.", Body: versionUpdateRequest{}, Handler: s.handleVersionUpdate,
 			Status: 200, Answer: "The VersionSummary.", Example: exVersionUpdate},
-		{Method: "POST", Pattern: "/api/workflows/{workflowId}/versions/{versionId}/revert", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/versions/{versionId}/revert", Audit: "version.revert", AuditTarget: "versionId", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			NoBody: true, Summary: "Creates a new version holding this version's IR.", Handler: s.handleVersionRevert,
 			Status: 201, Answer: "The VersionSummary of the new version, which holds the reverted version's IR; the reverted version is unchanged.", Example: exVersionRevert},
-		{Method: "DELETE", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a version that is not locked, current or deployed.", Handler: s.handleVersionDelete,
+		{Method: "DELETE", Pattern: "/api/workflows/{workflowId}/versions/{versionId}", Audit: "version.delete", AuditTarget: "versionId", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a version that is not locked, current or deployed.", Handler: s.handleVersionDelete,
 			Status: 204,
 			Errors: []ErrorCase{{409, "conflict", "the version is locked, deployed, or the workflow's current version (`currentVersionId`)"}}, Example: exVersionDelete},
 
@@ -250,15 +273,15 @@ func (s *Server) routeTable() []Route {
 			Status: 200, Answer: "`{data: [Installation], nextCursor}`, by node id. An Installation is `{id, nodeId, name, description, category, version, checksum, latest, updateAvailable, installedBy, installedAt, updatedAt}`.", Example: exMarketplaceInstalled},
 		{Method: "GET", Pattern: "/api/marketplace/{nodeId}", Auth: AuthAny, Scope: read, Summary: "One marketplace node with its versions.", Handler: s.handleMarketplaceGet,
 			Status: 200, Answer: "The catalog node with its `versions` and the organization's `installation` (or `null`).", Example: exMarketplaceGet},
-		{Method: "POST", Pattern: "/api/marketplace/install", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/marketplace/install", Audit: "node.install", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"nodeId":"","version":"not a version"}`, Summary: "Installs a marketplace node (latest or a given version).", Body: marketplaceChangeRequest{}, Handler: s.handleMarketplaceInstall,
 			Status: 201, Answer: "The Installation.",
 			Errors: []ErrorCase{{404, "not_found", "no such node or version in the catalog"}, {409, "conflict", "the node is already installed (update it instead)"}, {429, "rate_limited", "also: more than 10 marketplace changes by the user in a minute"}}, Example: exMarketplaceInstall},
-		{Method: "POST", Pattern: "/api/marketplace/update", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/marketplace/update", Audit: "node.update", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"nodeId":"","version":""}`, Summary: "Moves an installed node to another version.", Body: marketplaceChangeRequest{}, Handler: s.handleMarketplaceUpdate,
 			Status: 200, Answer: "The Installation at its new version.",
 			Errors: []ErrorCase{{404, "not_found", "the node is not installed, or no such version"}, {409, "conflict", "the node is installed at that version already"}, {429, "rate_limited", "also: more than 10 marketplace changes by the user in a minute"}}, Example: exMarketplaceUpdate},
-		{Method: "POST", Pattern: "/api/marketplace/uninstall", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/marketplace/uninstall", Audit: "node.uninstall", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"nodeId":""}`, Summary: "Uninstalls a node no deployed version uses.", Body: marketplaceUninstallRequest{}, Handler: s.handleMarketplaceUninstall,
 			Status: 200, Answer: "`{ok: true}`.",
 			Errors: []ErrorCase{{404, "not_found", "the node is not installed"}, {409, "conflict", "a deployed version uses the node"}, {429, "rate_limited", "also: more than 10 marketplace changes by the user in a minute"}}, Example: exMarketplaceUninstall},
@@ -278,19 +301,19 @@ func (s *Server) routeTable() []Route {
 		// Deploy, takedown, trigger, runs and run control (deployments.go,
 		// runs.go); provider resources (resources.go); token verification
 		// (verify.go).
-		{Method: "POST", Pattern: "/api/workflows/{workflowId}/deploy", Auth: AuthAny, Scope: deploy, Limit: LimitDeploy,
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/deploy", Audit: "workflow.deploy", AuditTarget: "workflowId", Auth: AuthAny, Scope: deploy, Limit: LimitDeploy,
 			BadBody: `{"connectionId":""}`, Summary: "Deploys a version (default the current one) to a connection.", Body: deployRequest{}, Handler: s.handleDeploy,
 			Status: 200, Answer: "The Deployment with `success: true` and `deploymentId`. Deploys the current version unless `versionId` names another.",
 			Errors: []ErrorCase{{400, "deploy_failed", "a stage failed for a reason of the request: the code does not bundle, a dependency cannot be installed, an environment variable is missing"}, {409, "conflict", "the workflow has no version, or the version is locked"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exDeploy},
-		{Method: "POST", Pattern: "/api/workflows/{workflowId}/deploy-stream", Auth: AuthAny, Scope: deploy, Limit: LimitDeploy,
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/deploy-stream", Audit: "workflow.deploy", AuditTarget: "workflowId", Auth: AuthAny, Scope: deploy, Limit: LimitDeploy,
 			BadBody: `{"connectionId":""}`, Summary: "Deploys like /deploy, reporting each stage as Server-Sent Events.", Body: deployRequest{}, Handler: s.handleDeployStream,
 			Status: 200, Answer: "`text/event-stream`: one `progress` event per stage (`INITIALIZING` … `COMPLETED`), then `result` (the deploy answer) or `error` (the error body). Refusals before the first stage are ordinary JSON errors.",
 			Errors: []ErrorCase{{400, "deploy_failed", "a stage failed for a reason of the request (before the stream starts; later as an `error` event)"}, {409, "conflict", "the workflow has no version, or the version is locked"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exDeployStream},
-		{Method: "POST", Pattern: "/api/workflows/{workflowId}/takedown", Auth: AuthAny, Scope: deploy, Limit: LimitDeploy,
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/takedown", Audit: "workflow.takedown", AuditTarget: "workflowId", Auth: AuthAny, Scope: deploy, Limit: LimitDeploy,
 			BadBody: `{"connectionId":""}`, Summary: "Deletes the deployed worker and Workflow from a connection.", Body: takedownRequest{}, Handler: s.handleTakedown,
 			Status: 200, Answer: "The Deployment, now `status: \"removed\"` with `removedAt` (kept as history), with `success` and `deploymentId` as deploy answers; the workflow's `activeVersionId` is cleared when no active deployment is left.",
 			Errors: []ErrorCase{{409, "conflict", "the workflow is not deployed on this connection"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exTakedown},
-		{Method: "POST", Pattern: "/api/workflows/{workflowId}/trigger", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/trigger", Audit: "workflow.trigger", AuditTarget: "workflowId", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
 			BadBody: `{"connectionId":""}`, Summary: "Starts a run with params, or delivers an event to a waiting run.", Body: triggerRequest{}, Handler: s.handleTrigger,
 			Status: 201, Answer: "`{id, instanceId, status: \"queued\"}`: the new run. When `params` hold `instanceId`, `eventType` and `payload`, the event is delivered to that waiting run instead: 202 with the run's `{id, instanceId, status, eventType}`.",
 			Errors: []ErrorCase{{400, "bad_request", "the workflow is a function (call its url instead)"}, {404, "not_found", "an event's `instanceId` names no run of the workflow"}, {409, "conflict", "the workflow is not deployed on this connection, or an event is sent to a finished run"}, {413, "payload_too_large", "`params` over 100 KB serialized"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exTrigger},
@@ -300,15 +323,15 @@ func (s *Server) routeTable() []Route {
 		{Method: "GET", Pattern: "/api/workflows/{workflowId}/runs/{runId}", Auth: AuthAny, Scope: read, Summary: "One run, refreshed from the provider while not final.", Handler: s.handleRunGet,
 			Status: 200, Answer: "The Run, refreshed from the provider first while it is not final.",
 			Errors: []ErrorCase{{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exRunGet},
-		{Method: "POST", Pattern: "/api/workflows/{workflowId}/runs/{runId}/pause", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/runs/{runId}/pause", Audit: "run.pause", AuditTarget: "runId", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
 			NoBody: true, Summary: "Pauses a running run.", Handler: s.handleRunPause,
 			Status: 200, Answer: "The Run, now `paused`.",
 			Errors: []ErrorCase{{409, "conflict", "the run is neither running nor queued"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exRunPause},
-		{Method: "POST", Pattern: "/api/workflows/{workflowId}/runs/{runId}/resume", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/runs/{runId}/resume", Audit: "run.resume", AuditTarget: "runId", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
 			NoBody: true, Summary: "Resumes a manually paused run.", Handler: s.handleRunResume,
 			Status: 200, Answer: "The Run, running again.",
 			Errors: []ErrorCase{{409, "conflict", "the run is not paused by hand (a run waiting for an event is resumed by the event)"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exRunResume},
-		{Method: "POST", Pattern: "/api/workflows/{workflowId}/runs/{runId}/terminate", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/workflows/{workflowId}/runs/{runId}/terminate", Audit: "run.terminate", AuditTarget: "runId", Auth: AuthAny, Scope: deploy, Limit: LimitWrite,
 			NoBody: true, Summary: "Terminates a running or paused run.", Handler: s.handleRunTerminate,
 			Status: 200, Answer: "The Run, now `terminated`.",
 			Errors: []ErrorCase{{409, "conflict", "the run is final already"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exRunTerminate},
@@ -324,7 +347,7 @@ func (s *Server) routeTable() []Route {
 		{Method: "GET", Pattern: "/api/resources/d1/databases", Auth: AuthAny, Scope: read, Summary: "Lists the connection's D1 databases.", Query: []string{"connectionId", "prefix", "cursor", "limit"}, Handler: s.handleD1Databases,
 			Status: 200, Answer: "`{data: [{id, name, createdAt?, numTables, fileSize}], nextCursor}`.",
 			Errors: []ErrorCase{{422, "validation_failed", "no `connectionId`"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exD1Databases},
-		{Method: "POST", Pattern: "/api/resources/d1/databases/{databaseId}/query", Auth: AuthAny, Scope: read, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/resources/d1/databases/{databaseId}/query", Audit: "d1_database.query", AuditTarget: "databaseId", Auth: AuthAny, Scope: read, Limit: LimitWrite,
 			BadBody: `{"connectionId":"","sql":""}`, Summary: "Runs a SQL statement on a D1 database.", Body: d1QueryRequest{}, Query: []string{"connectionId"}, Handler: s.handleD1Query,
 			Status: 200, Answer: "`{columns, rows, meta}`: the column names, the rows as arrays of values, and `{duration, changes, lastRowId, rowsRead, rowsWritten}`.",
 			Errors: []ErrorCase{{403, "forbidden", "a key with `read` only sends a statement that would write"}, {502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"}}, Example: exD1Query},
@@ -342,41 +365,46 @@ func (s *Server) routeTable() []Route {
 		// Connections (connections.go).
 		{Method: "GET", Pattern: "/api/connections", Auth: AuthAny, Scope: read, Summary: "Lists the organization's connections (credentials never shown).", Query: []string{"cursor", "limit"}, Handler: s.handleConnectionList,
 			Status: 200, Answer: "`{data: [Connection], nextCursor}`, newest first: the organization-wide connections and the project's. A Connection is `{id, organizationId, projectId?, scope, provider, name, accountId, credentials, createdAt, updatedAt}`; credentials are redacted (`apiToken: \"***\"`).", Example: exConnectionList},
-		{Method: "POST", Pattern: "/api/connections", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/connections", Audit: "connection.create", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"provider":"aws","credentials":{}}`, Summary: "Creates a connection to a provider account.", Body: connectionCreateRequest{}, Handler: s.handleConnectionCreate,
 			Status: 201, Answer: "The Connection (redacted). `scope` defaults to `organization` for a session, `project` for an API key.",
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key asking for `scope: organization`"}, {422, "validation_failed", "also: an `accountId` that is not 32 lowercase hex digits, an `apiToken` that is not 20 or more of `[A-Za-z0-9_-]`"}}, Example: exConnectionCreate},
-		{Method: "PATCH", Pattern: "/api/connections/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "PATCH", Pattern: "/api/connections/{id}", Audit: "connection.update", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"credentials":{"apiToken":""}}`, Summary: "Renames a connection or replaces its credentials.", Body: connectionUpdateRequest{}, Handler: s.handleConnectionUpdate,
 			Status: 200, Answer: "The Connection (redacted). Credential fields sent replace the stored ones; the others are kept.",
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key changing an organization-wide connection"}}, Example: exConnectionUpdate},
-		{Method: "DELETE", Pattern: "/api/connections/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a connection no deployment uses.", Handler: s.handleConnectionDelete,
+		{Method: "DELETE", Pattern: "/api/connections/{id}", Audit: "connection.delete", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a connection no deployment uses.", Handler: s.handleConnectionDelete,
 			Status: 204,
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key deleting an organization-wide connection"}, {409, "conflict", "an active deployment uses the connection"}}, Example: exConnectionDelete},
 
 		// Environment variables (envvars.go).
 		{Method: "GET", Pattern: "/api/env-vars", Auth: AuthAny, Scope: read, Summary: "Lists environment variables of the organization and the active project (secret values never shown).", Query: []string{"cursor", "limit"}, Handler: s.handleEnvVarList,
 			Status: 200, Answer: "`{data: [EnvVar], nextCursor}`, by name: the organization's variables and the project's. An EnvVar is `{id, organizationId, projectId?, name, value, isSecret, scope, createdAt, updatedAt}`; a secret's `value` is `\"***\"`.", Example: exEnvVarList},
-		{Method: "POST", Pattern: "/api/env-vars", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/env-vars", Audit: "env_var.create", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":"lower-case","value":"v","isSecret":false}`, Summary: "Creates an environment variable or secret, for the organization or the active project.", Body: envVarCreateRequest{}, Handler: s.handleEnvVarCreate,
 			Status: 201, Answer: "The EnvVar. `scope` defaults to `organization` for a session, `project` for an API key.",
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key asking for `scope: organization`"}, {409, "conflict", "the name is taken in that scope"}}, Example: exEnvVarCreate},
-		{Method: "PATCH", Pattern: "/api/env-vars/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite,
+		{Method: "PATCH", Pattern: "/api/env-vars/{id}", Audit: "env_var.update", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":"9BAD"}`, Summary: "Renames an environment variable or changes its value.", Body: envVarUpdateRequest{}, Handler: s.handleEnvVarUpdate,
 			Status: 200, Answer: "The EnvVar. For a secret, `value: \"***\"` keeps the stored value; making a secret plain needs a new `value`.",
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key changing an organization-scope variable"}, {409, "conflict", "the new name is taken in the scope"}}, Example: exEnvVarUpdate},
-		{Method: "DELETE", Pattern: "/api/env-vars/{id}", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an environment variable.", Handler: s.handleEnvVarDelete,
+		{Method: "DELETE", Pattern: "/api/env-vars/{id}", Audit: "env_var.delete", AuditTarget: "id", Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes an environment variable.", Handler: s.handleEnvVarDelete,
 			Status: 204,
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key deleting an organization-scope variable"}}, Example: exEnvVarDelete},
 
 		// API keys, session only (apikeys.go).
 		{Method: "GET", Pattern: "/api/api-keys", Auth: AuthSession, Summary: "Lists the organization's API keys (never the keys themselves).", Query: []string{"cursor", "limit"}, Handler: s.handleAPIKeyList,
 			Status: 200, Answer: "`{data: [APIKey], nextCursor}`, newest first. An APIKey is `{id, organizationId, projectId, userId, name, prefix, scopes, expiresAt, lastUsedAt, revokedAt, createdAt}`; never the key.", Example: exAPIKeyList},
-		{Method: "POST", Pattern: "/api/api-keys", Auth: AuthSession, Limit: LimitWrite,
+		{Method: "POST", Pattern: "/api/api-keys", Audit: "api_key.create", Auth: AuthSession, Limit: LimitWrite,
 			BadBody: `{"name":"k","projectId":"","scopes":["write"]}`, Summary: "Creates an API key bound to a project; the key is shown once.", Body: apiKeyCreateRequest{}, Handler: s.handleAPIKeyCreate,
 			Status: 201, Answer: "The APIKey plus `key` (`ask_` and 43 URL-safe characters), shown this once.",
 			Errors: []ErrorCase{{422, "validation_failed", "also: `projectId` is not a project of the organization, `scopes` lacks `read` or holds an unknown scope, `expiresAt` is not in the future"}}, Example: exAPIKeyCreate},
-		{Method: "DELETE", Pattern: "/api/api-keys/{id}", Auth: AuthSession, Limit: LimitWrite, Summary: "Revokes an API key.", Handler: s.handleAPIKeyRevoke,
+		{Method: "DELETE", Pattern: "/api/api-keys/{id}", Audit: "api_key.revoke", AuditTarget: "id", Auth: AuthSession, Limit: LimitWrite, Summary: "Revokes an API key.", Handler: s.handleAPIKeyRevoke,
 			Status: 204, Example: exAPIKeyRevoke},
+
+		// The audit log (audit.go).
+		{Method: "GET", Pattern: "/api/audit", Auth: AuthAny, Scope: read, Summary: "Lists the organization's audit log, newest first (owners and admins).", Query: []string{"cursor", "limit", "actor", "action", "target", "since", "until"}, Handler: s.handleAuditList,
+			Status: 200, Answer: "`{data: [AuditEntry], nextCursor}`, newest first. An AuditEntry is `{id, organizationId, projectId, actor: {type: \"user\"|\"key\", id}, action, target: {type, id}, outcome, requestId, time}`: one state-changing request, allowed or refused; `outcome` is its status code. Filters: `actor` (a user or key id), `action` (such as `workflow.create`), `target` (a record id), `since` (inclusive) and `until` (exclusive), RFC 3339 times. Request bodies are never recorded.",
+			Errors: []ErrorCase{{403, "forbidden", "the caller (the key's creator, for an API key) is not an owner or admin of the organization"}, {422, "validation_failed", "`since` or `until` not an RFC 3339 time, `until` not after `since`, a filter over 200 characters or given twice"}}, Example: exAuditList},
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -65,6 +66,13 @@ type Config struct {
 	EdgeCheck func(ctx context.Context) error
 	// SecureCookies marks the session cookie Secure (serve behind HTTPS).
 	SecureCookies bool
+	// TrustedProxies are the addresses of the reverse proxies whose
+	// X-Forwarded-For and X-Forwarded-Proto headers are believed (proxy.go);
+	// none by default.
+	TrustedProxies []netip.Prefix
+	// AuditRetention is how long audit entries are kept (PurgeAudit); 0
+	// means DefaultAuditRetention.
+	AuditRetention time.Duration
 	// Marketplace installs registry nodes per organization and gives the
 	// node catalogs and templates versions are validated and compiled
 	// with; nil means the embedded registry over Store.
@@ -85,8 +93,11 @@ type Server struct {
 	limiter *ratelimit.Limiter
 	mux     *http.ServeMux
 	routes  []Route
-	metrics *metrics
-	openAPI []byte // the OpenAPI document (openapi.go)
+	// byPattern finds a route by its mux pattern ("METHOD /path").
+	byPattern map[string]*Route
+	audit     *auditWriter // the audit log's batch writer (audit.go)
+	metrics   *metrics
+	openAPI   []byte // the OpenAPI document (openapi.go)
 
 	versions *versionService // version submission (version_service.go)
 
@@ -111,6 +122,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = 30 * 24 * time.Hour
+	}
+	if cfg.AuditRetention == 0 {
+		cfg.AuditRetention = DefaultAuditRetention
 	}
 	if cfg.RateCounter == nil {
 		cfg.RateCounter = ratelimit.NewMemory()
@@ -145,9 +159,12 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.openAPI = doc
-	for _, rt := range s.routes {
+	s.byPattern = make(map[string]*Route, len(s.routes))
+	for i, rt := range s.routes {
 		s.mux.Handle(rt.Method+" "+rt.Pattern, s.wrap(rt))
+		s.byPattern[rt.Method+" "+rt.Pattern] = &s.routes[i]
 	}
+	s.audit = newAuditWriter(cfg.Store, cfg.Logger.Error)
 	return s, nil
 }
 

@@ -17,9 +17,11 @@ import (
 	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/auth"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/postgres"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -37,6 +39,7 @@ type tenant struct {
 	email, userID, orgID, projectID string
 	otherProjectID                  string // a second project of the same organization
 	session                         cred
+	sessionID                       string // the id of session
 	keyAll, keyRead                 cred   // keys of projectID
 	keyOtherProject                 cred   // a key of otherProjectID
 	keyRevoked, keyExpired          cred   // keys of projectID, revoked / expired
@@ -56,7 +59,7 @@ type world struct {
 	t     *testing.T
 	srv   *httptest.Server
 	api   *api.Server
-	store *sqlite.Store
+	store edgeflow.Store
 	a, b  *tenant
 }
 
@@ -65,6 +68,11 @@ type worldOptions struct {
 	now    func() time.Time // the server's clock; nil means time.Now
 	// bodyReadTimeout is the server's BodyReadTimeout (0: the default).
 	bodyReadTimeout time.Duration
+	// postgres runs the world on a PostgreSQL schema of its own
+	// (EDGEFLOW_TEST_POSTGRES_URL) instead of SQLite.
+	postgres bool
+	// config changes the server's configuration before it starts.
+	config func(*api.Config)
 }
 
 func newWorld(t *testing.T, opts ...worldOptions) *world {
@@ -74,20 +82,35 @@ func newWorld(t *testing.T, opts ...worldOptions) *world {
 		o = opts[0]
 	}
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
+	var st edgeflow.Store
+	if o.postgres {
+		pg, err := postgres.Open(ctx, testenv.PostgresSchema(t), postgres.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = pg
+	} else {
+		lite, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = lite
 	}
 	t.Cleanup(func() { st.Close() })
 	sealer, err := secret.New(bytes.Repeat([]byte{1}, secret.KeySize))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := api.New(api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost, Now: o.now,
-		BodyReadTimeout: o.bodyReadTimeout})
+	cfg := api.Config{Store: st, Sealer: sealer, Limits: o.limits, BcryptCost: bcrypt.MinCost, Now: o.now,
+		BodyReadTimeout: o.bodyReadTimeout}
+	if o.config != nil {
+		o.config(&cfg)
+	}
+	s, err := api.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(s.Close) // after the server, before the store
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	w := &world{t: t, srv: srv, api: s, store: st}
@@ -196,6 +219,7 @@ func (w *world) newTenant(email string) *tenant {
 		userID: m["user"].(map[string]any)["id"].(string),
 		orgID:  m["activeOrganizationId"].(string), projectID: m["activeProjectId"].(string)}
 	tn.otherProjectID = w.must(201, "POST", "/api/projects", `{"name":"Other"}`, sess).str(t, "id")
+	tn.sessionID = w.must(200, "GET", "/api/auth/sessions", "", sess).json(t)["data"].([]any)[0].(map[string]any)["id"].(string)
 	key := func(project, scopes string) (cred, string) {
 		r := w.must(201, "POST", "/api/api-keys", fmt.Sprintf(`{"name":"k","projectId":%q,"scopes":%s}`, project, scopes), sess)
 		return cred{key: r.str(t, "key")}, r.str(t, "id")
@@ -242,6 +266,7 @@ func (tn *tenant) ids() []string {
 // path of a record of tenant a. A new route with a parameter needs an entry
 // here (routes.go explains).
 var fixturePaths = map[string]func(w *world) string{
+	"/api/auth/sessions/{id}":                 func(w *world) string { return "/api/auth/sessions/" + w.a.sessionID },
 	"/api/projects/{id}":                      func(w *world) string { return "/api/projects/" + w.a.projectID },
 	"/api/workflows/{id}":                     func(w *world) string { return "/api/workflows/" + w.a.workflowID },
 	"/api/workflows/{id}/full":                func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/full" },

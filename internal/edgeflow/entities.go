@@ -36,6 +36,52 @@ type Session struct {
 	CreatedAt            time.Time  `json:"createdAt"`
 	ExpiresAt            time.Time  `json:"expiresAt"`
 	RevokedAt            *time.Time `json:"-"`
+	// LastSeenAt is the last request made with the session, recorded at
+	// most once a minute; nil until the first one after sign-in.
+	LastSeenAt *time.Time `json:"lastSeenAt"`
+	// UserAgent and IP are those of the sign-in request (the user agent cut
+	// to 256 bytes; the client address as the server saw it).
+	UserAgent string `json:"userAgent"`
+	IP        string `json:"ip"`
+}
+
+// AuditActor is who made an audited request: a signed-in user (type
+// "user") or an API key (type "key"); the zero value is an anonymous caller.
+type AuditActor struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+}
+
+// AuditTarget is the record an audited request acted on; ID is "" when the
+// request named none (for example a refused create).
+type AuditTarget struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+}
+
+// AuditEntry is one state-changing request, allowed or refused. It never
+// holds a request body.
+type AuditEntry struct {
+	ID             string      `json:"id"`
+	OrganizationID string      `json:"organizationId"`
+	ProjectID      string      `json:"projectId"`
+	Actor          AuditActor  `json:"actor"`
+	Action         string      `json:"action"`
+	Target         AuditTarget `json:"target"`
+	// Outcome is the HTTP status of the answer.
+	Outcome   int       `json:"outcome"`
+	RequestID string    `json:"requestId"`
+	Time      time.Time `json:"time"`
+}
+
+// AuditFilter narrows ListAudit; zero fields match everything. Since is
+// inclusive, Until exclusive.
+type AuditFilter struct {
+	ActorID  string
+	Action   string
+	TargetID string
+	Since    time.Time
+	Until    time.Time
 }
 
 // Role is a member's role in an organization.

@@ -18,6 +18,7 @@ const (
 	PrefixConnection   = "con"
 	PrefixEnvVar       = "env"
 	PrefixInstall      = "ins"
+	PrefixAudit        = "aud"
 )
 
 // NewID returns prefix + "_" + 20 random characters of [a-z0-9], each

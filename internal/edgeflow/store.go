@@ -48,6 +48,27 @@ type Store interface {
 	// PurgeSessions deletes the sessions that can no longer be used at now
 	// (expired, or revoked) and returns how many it deleted.
 	PurgeSessions(ctx context.Context, now time.Time) (int, error)
+	// ListSessionsForUser lists the user's sessions that are neither
+	// revoked nor expired at now, newest first.
+	ListSessionsForUser(ctx context.Context, userID string, now time.Time, opts ListOptions) (Page[Session], error)
+	// TouchSession records a use of the session at at.
+	TouchSession(ctx context.Context, sessionID string, at time.Time) error
+	// RevokeUserSession revokes the user's live session at at; ENotFound
+	// for a session of another user, unknown, revoked or expired.
+	RevokeUserSession(ctx context.Context, userID, sessionID string, at time.Time) error
+	// SetPassword stores the user's new password hash and revokes, in the
+	// same transaction, every live session of the user except keepSessionID
+	// ("" revokes all); ENotFound for an unknown user.
+	SetPassword(ctx context.Context, userID string, hash []byte, keepSessionID string, at time.Time) error
+
+	// RecordAudit stores audit entries (ids and times set when empty) in one
+	// transaction.
+	RecordAudit(ctx context.Context, entries []AuditEntry) error
+	// ListAudit lists the organization's audit entries matching f, newest
+	// first.
+	ListAudit(ctx context.Context, organizationID string, f AuditFilter, opts ListOptions) (Page[AuditEntry], error)
+	// PurgeAudit deletes the entries older than before.
+	PurgeAudit(ctx context.Context, before time.Time) (int, error)
 
 	// CreateOrganization stores the organization and makes ownerUserID its
 	// owner, in one transaction. A taken slug is EConflict.

@@ -51,11 +51,13 @@ func (s *Store) CreateSession(ctx context.Context, ses *edgeflow.Session) error 
 	ses.CreatedAt = s.timestamp()
 	ses.ExpiresAt = norm(ses.ExpiresAt)
 	ses.RevokedAt = normPtr(ses.RevokedAt)
+	ses.LastSeenAt = normPtr(ses.LastSeenAt)
 	return s.write(ctx, ScopeNone, func(tx Querier) error {
 		_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, token_hash, csrf_token, active_organization_id,
-			active_project_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			active_project_id, created_at, expires_at, revoked_at, last_seen_at, user_agent, ip)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			ses.ID, ses.UserID, ses.TokenHash, ses.CSRFToken, ses.ActiveOrganizationID, ses.ActiveProjectID,
-			s.ts(ses.CreatedAt), s.ts(ses.ExpiresAt), s.nullTS(ses.RevokedAt))
+			s.ts(ses.CreatedAt), s.ts(ses.ExpiresAt), s.nullTS(ses.RevokedAt), s.nullTS(ses.LastSeenAt), ses.UserAgent, ses.IP)
 		return s.dbErr(err, "session", "", "user")
 	})
 }
@@ -63,16 +65,66 @@ func (s *Store) CreateSession(ctx context.Context, ses *edgeflow.Session) error 
 // FindSessionByTokenHash returns the session that is neither revoked nor
 // expired at now; ENotFound otherwise.
 func (s *Store) FindSessionByTokenHash(ctx context.Context, hash []byte, now time.Time) (*edgeflow.Session, error) {
-	var ses edgeflow.Session
-	err := s.queryRow(ctx, `SELECT id, user_id, token_hash, csrf_token, active_organization_id, active_project_id,
-		created_at, expires_at, revoked_at FROM sessions
-		WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?`, hash, s.ts(now)).
-		Scan(&ses.ID, &ses.UserID, &ses.TokenHash, &ses.CSRFToken, &ses.ActiveOrganizationID, &ses.ActiveProjectID,
-			timeCol{&ses.CreatedAt}, timeCol{&ses.ExpiresAt}, nullTimeCol{&ses.RevokedAt})
+	ses, err := scanSession(s.queryRow(ctx, `SELECT `+sessionCols+` FROM sessions
+		WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?`, hash, s.ts(now)))
 	if err != nil {
 		return nil, s.dbErr(err, "session", "", "")
 	}
 	return &ses, nil
+}
+
+const sessionCols = `id, user_id, token_hash, csrf_token, active_organization_id, active_project_id,
+	created_at, expires_at, revoked_at, last_seen_at, user_agent, ip`
+
+func scanSession(sc rowScanner) (edgeflow.Session, error) {
+	var ses edgeflow.Session
+	err := sc.Scan(&ses.ID, &ses.UserID, &ses.TokenHash, &ses.CSRFToken, &ses.ActiveOrganizationID, &ses.ActiveProjectID,
+		timeCol{&ses.CreatedAt}, timeCol{&ses.ExpiresAt}, nullTimeCol{&ses.RevokedAt}, nullTimeCol{&ses.LastSeenAt},
+		&ses.UserAgent, &ses.IP)
+	return ses, err
+}
+
+// ListSessionsForUser lists the user's live sessions at now, newest first.
+func (s *Store) ListSessionsForUser(ctx context.Context, userID string, now time.Time, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Session], error) {
+	return listPage(ctx, s, `SELECT `+sessionCols+` FROM sessions
+		WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?`, []any{userID, s.ts(now)},
+		keyset{key: "created_at", desc: true, timeKey: true}, opts, func(sc rowScanner) (edgeflow.Session, string, string, error) {
+			ses, err := scanSession(sc)
+			return ses, timeKey(ses.CreatedAt), ses.ID, err
+		})
+}
+
+// TouchSession records a use of the session; ENotFound for an unknown one.
+func (s *Store) TouchSession(ctx context.Context, sessionID string, at time.Time) error {
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `UPDATE sessions SET last_seen_at = ? WHERE id = ?`, s.ts(norm(at)), sessionID)
+		return s.affected(res, err, "session")
+	})
+}
+
+// RevokeUserSession revokes one live session of the user; ENotFound for
+// another user's, an unknown, a revoked or an expired session.
+func (s *Store) RevokeUserSession(ctx context.Context, userID, sessionID string, at time.Time) error {
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = ?
+			WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?`,
+			s.ts(norm(at)), sessionID, userID, s.ts(norm(at)))
+		return s.affected(res, err, "session")
+	})
+}
+
+// SetPassword stores the new hash and revokes the user's other live
+// sessions in one transaction; ENotFound for an unknown user.
+func (s *Store) SetPassword(ctx context.Context, userID string, hash []byte, keepSessionID string, at time.Time) error {
+	return s.write(ctx, ScopeNone, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, hash, userID)
+		if err := s.affected(res, err, "user"); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id <> ? AND revoked_at IS NULL`,
+			s.ts(norm(at)), userID, keepSessionID)
+		return s.dbErr(err, "session", "", "")
+	})
 }
 
 // SetSessionActive changes the active organization and project; ENotFound

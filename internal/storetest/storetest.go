@@ -24,6 +24,8 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"Ping", testPing},
 		{"Users", testUsers},
 		{"Sessions", testSessions},
+		{"SessionManagement", testSessionManagement},
+		{"Audit", testAudit},
 		{"Organizations", testOrganizations},
 		{"Projects", testProjects},
 		{"ProjectPagination", testProjectPagination},

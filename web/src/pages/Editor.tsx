@@ -69,6 +69,7 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
     },
   });
   const onChange = useCallback((next: WorkflowIR) => setDraft(next), []);
+  const envVarNames = useMemo(() => full.data?.workflow.envVars.map((v) => v.name) ?? [], [full.data]);
 
   if (full.isPending) return <Loading what="the workflow" />;
   if (full.isError && isNotFound(full.error)) return <WorkflowNotFound workflowId={workflowId} error={full.error} />;
@@ -148,7 +149,7 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
       )}
       <div className={panel ? "editor-layout with-side" : "editor-layout"}>
         <section className="editor-main" aria-label="Editor">
-          <IrEditor ir={ir} onChange={onChange} kind={w.kind} />
+          <IrEditor ir={ir} onChange={onChange} kind={w.kind} workflowId={w.id} envVars={envVarNames} />
         </section>
         {panel && (
           <aside className="side" aria-label="Workflow tools">

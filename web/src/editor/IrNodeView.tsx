@@ -1,0 +1,58 @@
+// IrNodeView draws one IR node on the canvas: its name and type, an Entry mark, a problem badge (the node outlined),
+// one target handle and its labelled source handles (arms, try/catch/finally, body, lanes, then).
+import { createContext, memo, useContext } from "react";
+import { Handle, Position, type NodeProps } from "@xyflow/react";
+import type { CanvasNode } from "../ir/canvas";
+import type { NodeDefinition } from "../ir/nodeDefs";
+import { ProblemStore, useNodeProblems } from "./problemStore";
+
+export interface CanvasContextValue {
+  problems: ProblemStore;
+  defs: ReadonlyMap<string, NodeDefinition>;
+}
+
+export const CanvasContext = createContext<CanvasContextValue>({ problems: new ProblemStore(), defs: new Map() });
+
+function outletName(type: string, label: string | undefined): string {
+  if (label !== undefined) return label === "" ? "(empty label)" : label;
+  return type === "parallel" || type === "race" ? "lane" : "";
+}
+
+export const IrNodeView = memo(function IrNodeView({ id, data, selected }: NodeProps<CanvasNode>) {
+  const ctx = useContext(CanvasContext);
+  const problems = useNodeProblems(ctx.problems, id);
+  const n = data.ir;
+  const def = ctx.defs.get(n?.type);
+  const typeName = def?.name ?? String(n?.type ?? "");
+  const container = data.handles.length > 1 || data.handles.some((h) => h.label !== undefined);
+  let cls = "efn";
+  if (container) cls += " efn-container";
+  if (problems.length > 0) cls += " efn-invalid";
+  if (selected) cls += " efn-selected";
+  return (
+    <div className={cls}>
+      <Handle type="target" position={Position.Left} id="in" className="efn-in" />
+      <div className="efn-head">
+        <span className="efn-name">{n?.name || n?.id}</span>
+        {data.entry && <span className="efn-entry">Entry</span>}
+        {problems.length > 0 && (
+          <span className="efn-badge" title={problems.map((p) => p.message).join("\n")}>
+            {problems.length} {problems.length === 1 ? "problem" : "problems"}
+          </span>
+        )}
+      </div>
+      <div className="efn-type">{typeName}</div>
+      {data.handles.map((h) => {
+        const name = outletName(n?.type, h.label);
+        return (
+          <div key={h.id} className={"efn-out" + (name ? " efn-out-labelled" : "")}>
+            {name && <span className="efn-out-label">{name}</span>}
+            <Handle type="source" position={Position.Right} id={h.id} className="efn-handle" title={name || "next"} />
+          </div>
+        );
+      })}
+    </div>
+  );
+});
+
+export const nodeTypes = { ir: IrNodeView };

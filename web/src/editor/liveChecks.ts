@@ -1,0 +1,75 @@
+// Live validation and preview: a while after the last edit, POST /api/ir/validate {ir}; when the IR is valid,
+// POST /api/ir/compile {ir} for the generated TypeScript. Answers about an older IR than the latest are dropped.
+// Checks start at most once every MIN_INTERVAL_MS, so typing stays within the API's `ir` rate class.
+import { useEffect, useRef, useState } from "react";
+import { ApiError, api } from "../api/client";
+import type { IrProblem, WorkflowIR } from "../ir/types";
+
+export interface LiveChecks {
+  // valid is null until the first answer
+  valid: boolean | null;
+  problems: IrProblem[];
+  // the IR the problems are about (their paths index its nodes)
+  checkedIr: WorkflowIR | null;
+  code: string;
+  // codeCurrent is false while the code shown is that of an earlier IR
+  codeCurrent: boolean;
+  pending: boolean;
+  error: string;
+}
+
+export const CHECK_DELAY_MS = 400;
+export const MIN_INTERVAL_MS = 1100;
+
+export function useLiveChecks(ir: WorkflowIR, workflowId?: string): LiveChecks {
+  const [state, setState] = useState<LiveChecks>({
+    valid: null,
+    problems: [],
+    checkedIr: null,
+    code: "",
+    codeCurrent: false,
+    pending: true,
+    error: "",
+  });
+  const seq = useRef(0);
+  const lastText = useRef("");
+  const lastStart = useRef(0);
+  const [retry, setRetry] = useState(0);
+  useEffect(() => {
+    const text = JSON.stringify(ir) + "\u0000" + (workflowId ?? "");
+    if (text === lastText.current) return;
+    const mine = ++seq.current;
+    setState((s) => (s.pending && !s.codeCurrent ? s : { ...s, pending: true, codeCurrent: false }));
+    const wait = Math.max(CHECK_DELAY_MS, lastStart.current + MIN_INTERVAL_MS - Date.now());
+    const body = workflowId ? { ir, workflowId } : { ir };
+    const timer = setTimeout(async () => {
+      lastText.current = text;
+      lastStart.current = Date.now();
+      try {
+        const v = await api.post<{ valid: boolean; errors: IrProblem[] | null }>("/api/ir/validate", body);
+        if (mine !== seq.current) return;
+        const problems = v.errors ?? [];
+        if (!v.valid) {
+          setState((s) => ({ ...s, valid: false, problems, checkedIr: ir, pending: false, codeCurrent: false, error: "" }));
+          return;
+        }
+        setState((s) => ({ ...s, valid: true, problems, checkedIr: ir, error: "" }));
+        const c = await api.post<{ code: string }>("/api/ir/compile", body);
+        if (mine !== seq.current) return;
+        setState((s) => ({ ...s, code: c.code, codeCurrent: true, pending: false }));
+      } catch (err) {
+        if (mine !== seq.current) return;
+        lastText.current = "";
+        if (err instanceof ApiError && err.status === 400 && err.details.length > 0) {
+          const problems = err.details.map((d) => ({ path: d.path ?? "", message: d.message ?? err.message, nodeId: d.nodeId, rule: d.rule ?? err.code }));
+          setState((s) => ({ ...s, valid: false, problems, checkedIr: ir, pending: false, codeCurrent: false, error: "" }));
+          return;
+        }
+        setState((s) => ({ ...s, pending: false, error: err instanceof Error ? err.message : String(err) }));
+        if (err instanceof ApiError && err.status === 429) setTimeout(() => setRetry((r) => r + 1), 5000);
+      }
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [ir, workflowId, retry]);
+  return state;
+}
