@@ -12,6 +12,8 @@ export default defineConfig({
     sourcemap: false,
   },
   server: {
+    // the New workflow dialog's templates are the repository's examples/ (src/app/templates.ts)
+    fs: { allow: [".", "../examples"] },
     proxy: { "/api": "http://127.0.0.1:8080" },
   },
   test: {

@@ -1,19 +1,75 @@
-import { Route, Switch } from "wouter";
+import { lazy, Suspense, useEffect } from "react";
+import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
+import { afterSignIn, isPublicPath, signInLocation } from "./app/guard";
+import { useSession } from "./app/session";
+import { ErrorMessage, Loading } from "./app/ui";
+import { Shell } from "./pages/Shell";
+import { SignInPage, SignUpPage } from "./pages/Auth";
+import { WorkflowsPage } from "./pages/Workflows";
 
-// App maps every screen to its own URL (see docs/studio.md).
+// The editor (with the canvas and CodeMirror), the versions and the run pages load on demand, so the sign-in
+// page's JavaScript stays small.
+const EditorPage = lazy(() => import("./pages/Editor"));
+const VersionsPage = lazy(() => import("./pages/Versions"));
+const RunPage = lazy(() => import("./pages/Run"));
+
+// App maps every screen to its own URL (see docs/studio.md). Signed-out visits of a private URL go to /sign-in
+// and come back after signing in; signed-in visits of /sign-in or /sign-up go on to Studio.
 export function App() {
+  const [location] = useLocation();
+  const search = useSearch();
+  const session = useSession();
+  useEffect(() => {
+    document.title = titleFor(location);
+  }, [location]);
+
+  if (session.isPending) return <Loading what="Studio" />;
+  if (session.isError)
+    return (
+      <main className="page narrow">
+        <h1>edgeflow Studio</h1>
+        <ErrorMessage error={session.error} title="Studio could not reach the server" />
+        <button type="button" onClick={() => void session.refetch()}>
+          Try again
+        </button>
+      </main>
+    );
+  const signedIn = session.data !== null;
+  if (isPublicPath(location)) {
+    if (signedIn) return <Redirect to={afterSignIn(search)} replace />;
+    return location === "/sign-up" ? <SignUpPage /> : <SignInPage />;
+  }
+  if (!signedIn) return <Redirect to={signInLocation(location + (search ? `?${search}` : ""))} replace />;
   return (
-    <Switch>
-      <Route path="/">
-        <main className="page">
-          <h1>edgeflow Studio</h1>
-        </main>
-      </Route>
-      <Route>
-        <main className="page">
-          <h1>Page not found</h1>
-        </main>
-      </Route>
-    </Switch>
+    <Shell session={session.data!}>
+      <Suspense fallback={<Loading what="the page" />}>
+        <Switch>
+          <Route path="/" component={WorkflowsPage} />
+          <Route path="/workflows/:id">{(p) => <EditorPage workflowId={p.id} />}</Route>
+          <Route path="/workflows/:id/versions">{(p) => <VersionsPage workflowId={p.id} />}</Route>
+          <Route path="/workflows/:id/runs/:runId">
+            {(p) => <RunPage workflowId={p.id} runId={p.runId} />}
+          </Route>
+          <Route>
+            <main className="page">
+              <h1>Page not found</h1>
+              <p>
+                Nothing lives at <code>{location}</code>. <a href="/">Go to the workflows</a>.
+              </p>
+            </main>
+          </Route>
+        </Switch>
+      </Suspense>
+    </Shell>
   );
+}
+
+function titleFor(path: string): string {
+  if (path === "/sign-in") return "Sign in · edgeflow Studio";
+  if (path === "/sign-up") return "Sign up · edgeflow Studio";
+  if (path === "/") return "Workflows · edgeflow Studio";
+  if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
+  if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";
+  if (/^\/workflows\/[^/]+$/.test(path)) return "Editor · edgeflow Studio";
+  return "edgeflow Studio";
 }

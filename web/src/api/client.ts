@@ -33,6 +33,11 @@ export function setCsrfToken(token: string): void {
   csrfToken = token;
 }
 
+// writeHeaders are the headers every write must carry: the CSRF token while a session holds one.
+export function writeHeaders(): Record<string, string> {
+  return csrfToken ? { "X-CSRF-Token": csrfToken } : {};
+}
+
 export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;

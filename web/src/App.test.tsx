@@ -1,0 +1,77 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { App } from "./App";
+import { setCsrfToken } from "./api/client";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  setCsrfToken("");
+});
+
+const session = {
+  user: { id: "usr_1", email: "ada@example.com", name: "Ada", createdAt: "2026-11-27T06:40:12Z" },
+  organizations: [{ id: "org_1", name: "Ada's org", slug: "ada", role: "owner", createdAt: "2026-11-27T06:40:12Z" }],
+  activeOrganizationId: "org_1",
+  activeProjectId: "prj_1",
+  csrfToken: "tok",
+  expiresAt: "2026-12-27T06:40:12Z",
+};
+
+function serve(routes: Record<string, () => Response>) {
+  const calls: string[] = [];
+  vi.stubGlobal("fetch", async (url: string) => {
+    calls.push(url);
+    const path = url.split("?")[0]!;
+    const h = routes[path];
+    if (h) return h();
+    return new Response(JSON.stringify({ data: [], nextCursor: null }), { status: 200 });
+  });
+  return calls;
+}
+
+function renderAt(path: string) {
+  window.history.replaceState(null, "", path);
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={qc}>
+      <App />
+    </QueryClientProvider>,
+  );
+}
+
+describe("route guard", () => {
+  it("sends a signed-out visit of a private URL to sign-in, remembering it", async () => {
+    serve({
+      "/api/auth/session": () => new Response(JSON.stringify({ error: "no session", code: "unauthorized", details: [] }), { status: 401 }),
+    });
+    renderAt("/workflows/wf_1/versions");
+    expect(await screen.findByRole("heading", { name: "Sign in" })).toBeTruthy();
+    expect(window.location.pathname).toBe("/sign-in");
+    expect(new URLSearchParams(window.location.search).get("next")).toBe("/workflows/wf_1/versions");
+    expect(screen.getByLabelText("Email")).toBeTruthy();
+    expect(screen.getByLabelText("Password")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Sign in" })).toBeTruthy();
+  });
+
+  it("sends a signed-in visit of sign-in on to the remembered page", async () => {
+    serve({ "/api/auth/session": () => new Response(JSON.stringify(session), { status: 200 }) });
+    renderAt("/sign-in?next=%2F");
+    expect(await screen.findByRole("heading", { name: "Workflows and functions" })).toBeTruthy();
+    expect(window.location.pathname).toBe("/");
+    expect(screen.getByRole("button", { name: "New workflow" })).toBeTruthy();
+    expect(await screen.findByText(/This project has no workflows yet/)).toBeTruthy();
+  });
+
+  it("shows the server's error instead of a blank page when the session cannot be read", async () => {
+    serve({
+      "/api/auth/session": () =>
+        new Response(JSON.stringify({ error: "database unavailable", code: "unavailable", details: [] }), { status: 503 }),
+    });
+    renderAt("/");
+    expect(await screen.findByRole("alert")).toBeTruthy();
+    expect(screen.getByText(/database unavailable/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+});

@@ -1,0 +1,168 @@
+import { useState, type FormEvent } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useSearch } from "wouter";
+import { api } from "../api/client";
+import { fieldErrors, validateSignIn, validateSignUp, type FieldErrors } from "../api/forms";
+import type { Session } from "../api/types";
+import { Link } from "../app/Link";
+import { useSetSession } from "../app/session";
+
+function Field({
+  id,
+  label,
+  type = "text",
+  value,
+  onChange,
+  error,
+  autoComplete,
+  hint,
+}: {
+  id: string;
+  label: string;
+  type?: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  autoComplete?: string;
+  hint?: string;
+}) {
+  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={id}
+        type={type}
+        value={value}
+        autoComplete={autoComplete}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <main className="auth">
+      <div className="auth-card">
+        <p className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ◆
+          </span>{" "}
+          edgeflow Studio
+        </p>
+        <h1>{title}</h1>
+        {children}
+      </div>
+    </main>
+  );
+}
+
+export function SignInPage() {
+  const search = useSearch();
+  const setSession = useSetSession();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const m = useMutation({
+    mutationFn: () => api.post<Session>("/api/auth/sign-in", { email: email.trim(), password }),
+    onSuccess: (s) => setSession(s),
+    onError: (err) => setErrors(fieldErrors(err, ["email", "password"])),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const v = validateSignIn({ email, password });
+    setErrors(v);
+    if (Object.keys(v).length === 0) m.mutate();
+  };
+  return (
+    <AuthFrame title="Sign in">
+      <form onSubmit={submit} noValidate>
+        <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={errors.email} />
+        <Field
+          id="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+        />
+        {errors[""] && (
+          <p className="error" role="alert">
+            {errors[""]}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={m.isPending}>
+          {m.isPending ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+      <p className="muted">
+        New to edgeflow? <Link href={`/sign-up${search ? `?${search}` : ""}`}>Create an account</Link>
+      </p>
+    </AuthFrame>
+  );
+}
+
+export function SignUpPage() {
+  const search = useSearch();
+  const setSession = useSetSession();
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const m = useMutation({
+    mutationFn: () => api.post<Session>("/api/auth/sign-up", { name: name.trim(), email: email.trim(), password }),
+    onSuccess: (s) => setSession(s),
+    onError: (err) => setErrors(fieldErrors(err, ["name", "email", "password"])),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const v = validateSignUp({ name, email, password });
+    setErrors(v);
+    if (Object.keys(v).length === 0) m.mutate();
+  };
+  return (
+    <AuthFrame title="Create your account">
+      <p className="muted">The first account of a new server sets it up: you get an organization and a project.</p>
+      <form onSubmit={submit} noValidate>
+        <Field id="name" label="Name" autoComplete="name" value={name} onChange={setName} error={errors.name} />
+        <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={errors.email} />
+        <Field
+          id="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+          hint="At least 8 characters; common passwords are refused."
+        />
+        {errors[""] && (
+          <p className="error" role="alert">
+            {errors[""]}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={m.isPending}>
+          {m.isPending ? "Signing up…" : "Sign up"}
+        </button>
+      </form>
+      <p className="muted">
+        Have an account? <Link href={`/sign-in${search ? `?${search}` : ""}`}>Sign in</Link>
+      </p>
+    </AuthFrame>
+  );
+}
