@@ -54,7 +54,7 @@ func TestReplicasShareOneEdge(t *testing.T) {
 	}
 	replica := func(name string) *proc {
 		p := startProc(t, bin, env, "serve", "--addr", "127.0.0.1:0", "--data-dir", filepath.Join(t.TempDir(), name),
-			"--database-url", dbURL, "--edge-url", edgeURL, "--edge-token-file", tokenFile)
+			"--database-url", dbURL, "--edge-url", edgeURL, "--edge-token-file", tokenFile, "--signup", "open")
 		p.url = p.waitLine(t, "edgeflow listening on ", 60*time.Second)
 		return p
 	}
