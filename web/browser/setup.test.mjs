@@ -131,11 +131,12 @@ step("the plain sign-up page is refused with the invitation message and the setu
   await page.getByLabel("Email").fill(`walkin-${process.pid}@example.com`);
   await page.getByLabel("Password").fill("walking in freely");
   await page.getByRole("button", { name: "Sign up" }).click();
-  const alert = page.getByRole("alert").filter({ hasText: "sign-up needs an invitation" });
+  const alert = page.getByRole("alert").filter({ hasText: "Sign-up needs an invitation" });
   await alert.waitFor();
   const text = await alert.textContent();
   assert.match(text, /invite your email address/);
   assert.match(text, /setup link that edgeflow serve prints/);
+  assert.equal(await alert.locator("code").first().textContent(), "edgeflow serve");
   await checkA11y(page, "sign-up refused");
 });
 
@@ -155,17 +156,20 @@ step("an invited colleague signs up through the invitation's link and lands in t
   const signIn = page.getByRole("link", { name: "Sign in to accept" });
   assert.equal(await signIn.getAttribute("href"), `/sign-in?next=${encodeURIComponent(accept.pathname + accept.search)}`);
 
-  // another email than the invited one is refused, with the server's reason
-  studio.allow(page, { method: "POST", path: "/api/auth/sign-up", status: 403 });
   await page.getByLabel("Name", { exact: true }).fill(colleague.name);
-  await page.getByLabel("Email").fill(`not-${colleague.email}`);
-  await page.getByLabel("Password").fill(colleague.password);
-  await page.getByRole("button", { name: "Sign up and join" }).click();
-  await page.getByRole("alert").filter({ hasText: "another email address" }).waitFor();
-
   await page.getByLabel("Email").fill(colleague.email);
+  await page.getByLabel("Password").fill(colleague.password);
   await checkA11y(page, "invite");
   await screenshot(page, "invite");
+
+  // another email than the invited one is refused, with the server's reason
+  studio.allow(page, { method: "POST", path: "/api/auth/sign-up", status: 403 });
+  await page.getByLabel("Email").fill(`not-${colleague.email}`);
+  await page.getByRole("button", { name: "Sign up and join" }).click();
+  await page.getByRole("alert").filter({ hasText: "The invitation was sent to another email address" }).waitFor();
+  await checkA11y(page, "invite refused");
+
+  await page.getByLabel("Email").fill(colleague.email);
   await page.getByRole("button", { name: "Sign up and join" }).click();
   await heading(page, "Workflows and functions").waitFor();
   assert.equal(new URL(page.url()).pathname, "/");
@@ -182,7 +186,7 @@ step("an invited colleague signs up through the invitation's link and lands in t
   await studio.gotoApp(page, accept.pathname + accept.search);
   studio.allow(page, { method: "POST", path: "/api/invitations/accept", status: 409 });
   await page.getByRole("button", { name: "Accept invitation" }).click();
-  await page.getByRole("alert").filter({ hasText: /invitation is accepted/ }).waitFor();
+  await page.getByRole("alert").filter({ hasText: /The invitation is accepted/ }).waitFor();
   assert.equal(new URL(page.url()).pathname, "/invite");
 });
 

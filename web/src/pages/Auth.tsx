@@ -158,8 +158,12 @@ export function SignUpPage() {
         />
         {refused ? (
           <div className="error" role="alert">
-            <p>{refused}</p>
-            <p className="muted">{setupLinkHint}</p>
+            <p>
+              <Message text={refused} />
+            </p>
+            <p className="muted">
+              <Message text={setupLinkHint} />
+            </p>
           </div>
         ) : (
           errors[""] && (
@@ -181,4 +185,10 @@ export function SignUpPage() {
 
 // setupLinkHint tells a refused sign-up where accounts come from on a server that does not sign anyone up.
 export const setupLinkHint =
-  "On a new server, the first account (the owner) is created with the one-time setup link that edgeflow serve prints; everyone else joins through an invitation link from an admin of their organization.";
+  "On a new server, the first account (the owner) is created with the one-time setup link that `edgeflow serve` prints; everyone else joins through an invitation link from an admin of their organization.";
+
+// Message shows a sentence from Studio or the server: the first letter capitalized, `commands` in code.
+export function Message({ text }: { text: string }) {
+  const t = text.charAt(0).toUpperCase() + text.slice(1);
+  return <>{t.split("`").map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>;
+}

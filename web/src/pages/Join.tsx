@@ -8,7 +8,7 @@ import { fieldErrors, validateSignUp, type FieldErrors } from "../api/forms";
 import type { Session } from "../api/types";
 import { Link } from "../app/Link";
 import { useSetSession } from "../app/session";
-import { AuthFrame, Field } from "./Auth";
+import { AuthFrame, Field, Message } from "./Auth";
 
 function tokenOf(search: string): string {
   return (new URLSearchParams(search).get("token") ?? "").trim();
@@ -32,7 +32,9 @@ export function invitationRefusal(err: unknown): string | null {
 function Refusal({ text }: { text: string }) {
   return (
     <div className="error" role="alert">
-      <p>{text}</p>
+      <p>
+        <Message text={text} />
+      </p>
     </div>
   );
 }
@@ -41,7 +43,7 @@ function FormError({ text }: { text?: string }) {
   if (!text) return null;
   return (
     <p className="error" role="alert">
-      {text}
+      <Message text={text} />
     </p>
   );
 }
@@ -80,7 +82,7 @@ export function SetupPage() {
   if (!token)
     return (
       <AuthFrame title="Create the owner account">
-        <Refusal text="This page needs the setup link's token (/setup?token=…). Open the whole link that edgeflow serve printed; while no user exists, `edgeflow admin setup-link` prints a fresh one." />
+        <Refusal text="This page needs the setup link's token (/setup?token=…). Open the whole link that `edgeflow serve` printed; while no user exists, `edgeflow admin setup-link` prints a fresh one." />
         <p className="muted">
           Have an account? <Link href="/sign-in">Sign in</Link>
         </p>
