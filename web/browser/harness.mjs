@@ -19,6 +19,7 @@
 //
 // Signed in without the sign-up screen: const user = await studio.apiSignUp(); const page = await
 // studio.newPage(user.context); then studio.api(user, "POST", "/api/workflows", { name: "x" }) sets up records.
+// A server in the default sign-up mode: startStudio({ signup: "invite" }); await studio.setupLink() is the link it printed.
 // A failure the test provokes on purpose: studio.allow(page, { method: "POST", path: "/api/auth/sign-in", status: 401 }).
 // Measure the JavaScript a navigation loads: const done = measureScripts(page); …; const sizes = await done().
 //
@@ -133,7 +134,7 @@ function expectedByDefault(method, url, status) {
  * It resolves to a Studio; when the machine lacks a tool (not under CI) Studio.skip holds the reason and nothing
  * is started.
  */
-export async function startStudio({ edge = true } = {}) {
+export async function startStudio({ edge = true, signup = "open" } = {}) {
   const skip = missingTools();
   if (skip) return new Studio({ skip });
   const bin = prepare();
@@ -141,9 +142,10 @@ export async function startStudio({ edge = true } = {}) {
   const logFile = path.join(dataDir, "serve.log");
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  // Tests sign many users up, each with an organization of its own: sign-up mode open (the default, invite, is
-  // covered by the Go tests).
-  const args = ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", dataDir, "--log-level", "warn", "--signup", "open",
+  // Tests sign many users up, each with an organization of its own: sign-up mode open unless the test asks for
+  // another (signup: "invite", the server's default, prints the first-start setup link: studio.setupLink()).
+  if (!["open", "invite", "closed"].includes(signup)) throw new Error(`startStudio: signup ${JSON.stringify(signup)}: use open, invite or closed`);
+  const args = ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", dataDir, "--log-level", "warn", "--signup", signup,
     // One browser makes all requests from one address: generous limits, still on.
     "--rate-limits", "global=5000,write=1000,deploy=200,verify=200"];
   if (!edge) args.push("--no-edge");
@@ -190,6 +192,20 @@ export class Studio {
     } catch {
       return "";
     }
+  }
+
+  /**
+   * setupLink resolves to the one-time setup link serve printed on its stdout at start (a server without users,
+   * e.g. startStudio({ signup: "invite" })), waiting up to 30 s for it.
+   */
+  async setupLink() {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const m = /No user exists yet\.[^\n]*\n\s*(\S+\/setup\?token=\S+)/.exec(this.serverLog());
+      if (m) return m[1];
+      await sleep(100);
+    }
+    throw new Error(`edgeflow serve printed no setup link in 30 s:\n${this.serverLog()}`);
   }
 
   async waitReady(edge) {

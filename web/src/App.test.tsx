@@ -75,3 +75,43 @@ describe("route guard", () => {
     expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
   });
 });
+
+describe("setup and invitation links", () => {
+  const signedOut = () =>
+    new Response(JSON.stringify({ error: "no session", code: "unauthorized", details: [] }), { status: 401 });
+
+  it("shows the owner account form for a setup link, with the optional organization name", async () => {
+    serve({ "/api/auth/session": signedOut });
+    renderAt("/setup?token=setup_abc");
+    expect(await screen.findByRole("heading", { name: "Create the owner account" })).toBeTruthy();
+    expect(screen.getByLabelText("Name")).toBeTruthy();
+    expect(screen.getByLabelText("Organization name (optional)")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Create account" })).toBeTruthy();
+    expect(document.title).toBe("Create the owner account · edgeflow Studio");
+  });
+
+  it("says what is missing when the setup link has no token", async () => {
+    serve({ "/api/auth/session": signedOut });
+    renderAt("/setup");
+    expect(await screen.findByRole("alert")).toBeTruthy();
+    expect(screen.getByRole("alert").textContent).toContain("edgeflow admin setup-link");
+    expect(screen.queryByRole("button", { name: "Create account" })).toBeNull();
+  });
+
+  it("offers sign-up and sign-in to a signed-out visit of an invitation", async () => {
+    serve({ "/api/auth/session": signedOut });
+    renderAt("/invite?token=inv_abc");
+    expect(await screen.findByText("You were invited to an organization on edgeflow.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Sign up and join" })).toBeTruthy();
+    const link = screen.getByRole("link", { name: "Sign in to accept" });
+    expect(link.getAttribute("href")).toBe(`/sign-in?next=${encodeURIComponent("/invite?token=inv_abc")}`);
+    expect(window.location.pathname).toBe("/invite");
+  });
+
+  it("offers to accept an invitation to a signed-in visit", async () => {
+    serve({ "/api/auth/session": () => new Response(JSON.stringify(session), { status: 200 }) });
+    renderAt("/invite?token=inv_abc");
+    expect(await screen.findByRole("button", { name: "Accept invitation" })).toBeTruthy();
+    expect(screen.getByText(/ada@example\.com/)).toBeTruthy();
+  });
+});

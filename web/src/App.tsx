@@ -5,6 +5,7 @@ import { useSession } from "./app/session";
 import { ErrorMessage, Loading } from "./app/ui";
 import { Shell } from "./pages/Shell";
 import { SignInPage, SignUpPage } from "./pages/Auth";
+import { InvitePage, SetupPage } from "./pages/Join";
 import { WorkflowsPage } from "./pages/Workflows";
 
 // The editor (with the canvas and CodeMirror), the versions and the run pages load on demand, so the sign-in
@@ -14,7 +15,7 @@ const VersionsPage = lazy(() => import("./pages/Versions"));
 const RunPage = lazy(() => import("./pages/Run"));
 
 // App maps every screen to its own URL (see docs/studio.md). Signed-out visits of a private URL go to /sign-in
-// and come back after signing in; signed-in visits of /sign-in or /sign-up go on to Studio.
+// and come back after signing in; signed-in visits of /sign-in, /sign-up or /setup go on to Studio.
 export function App() {
   const [location] = useLocation();
   const search = useSearch();
@@ -35,8 +36,11 @@ export function App() {
       </main>
     );
   const signedIn = session.data !== null;
+  // An invitation's link works signed out (sign up with it) and signed in (accept it).
+  if (location === "/invite") return <InvitePage session={session.data ?? null} />;
   if (isPublicPath(location)) {
     if (signedIn) return <Redirect to={afterSignIn(search)} replace />;
+    if (location === "/setup") return <SetupPage />;
     return location === "/sign-up" ? <SignUpPage /> : <SignInPage />;
   }
   if (!signedIn) return <Redirect to={signInLocation(location + (search ? `?${search}` : ""))} replace />;
@@ -67,6 +71,8 @@ export function App() {
 function titleFor(path: string): string {
   if (path === "/sign-in") return "Sign in · edgeflow Studio";
   if (path === "/sign-up") return "Sign up · edgeflow Studio";
+  if (path === "/setup") return "Create the owner account · edgeflow Studio";
+  if (path === "/invite") return "Join an organization · edgeflow Studio";
   if (path === "/") return "Workflows · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { afterSignIn, isPublicPath, signInLocation } from "./guard";
 
 describe("route guards", () => {
-  it("only sign-in and sign-up are public", () => {
+  it("only sign-in, sign-up and the setup link are public", () => {
     expect(isPublicPath("/sign-in")).toBe(true);
     expect(isPublicPath("/sign-up")).toBe(true);
+    expect(isPublicPath("/setup")).toBe(true);
+    expect(isPublicPath("/invite")).toBe(false);
     expect(isPublicPath("/")).toBe(false);
     expect(isPublicPath("/workflows/wf_1")).toBe(false);
   });
@@ -15,6 +17,12 @@ describe("route guards", () => {
     expect(afterSignIn(to.split("?")[1]!)).toBe("/workflows/wf_1/runs/run_2?x=1");
     expect(signInLocation("/")).toBe("/sign-in");
     expect(afterSignIn("")).toBe("/");
+  });
+
+  it("signing in from an invitation's link comes back to it", () => {
+    const next = "/invite?token=inv_abc";
+    expect(afterSignIn(`next=${encodeURIComponent(next)}`)).toBe(next);
+    expect(afterSignIn(`next=${encodeURIComponent("/setup?token=setup_x")}`)).toBe("/");
   });
 
   it("never sends the user off the site after sign-in", () => {

@@ -1,6 +1,8 @@
 // Which URLs need a session, and where Studio goes before and after signing in.
 
-const publicPaths = new Set(["/sign-in", "/sign-up"]);
+// /setup (the first-start setup link) is public too; /invite is handled apart, as it serves both the signed-out and
+// the signed-in user.
+const publicPaths = new Set(["/sign-in", "/sign-up", "/setup"]);
 
 export function isPublicPath(path: string): boolean {
   return publicPaths.has(path);

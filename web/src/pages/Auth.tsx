@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useSearch } from "wouter";
-import { api } from "../api/client";
+import { api, ApiError } from "../api/client";
 import { fieldErrors, validateSignIn, validateSignUp, type FieldErrors } from "../api/forms";
 import type { Session } from "../api/types";
 import { Link } from "../app/Link";
 import { useSetSession } from "../app/session";
 
-function Field({
+export function Field({
   id,
   label,
   type = "text",
@@ -54,7 +54,7 @@ function Field({
   );
 }
 
-function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
+export function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <main className="auth">
       <div className="auth-card">
@@ -127,12 +127,17 @@ export function SignUpPage() {
   const m = useMutation({
     mutationFn: () => api.post<Session>("/api/auth/sign-up", { name: name.trim(), email: email.trim(), password }),
     onSuccess: (s) => setSession(s),
-    onError: (err) => setErrors(fieldErrors(err, ["name", "email", "password"])),
+    onError: (err) => {
+      setErrors(fieldErrors(err, ["name", "email", "password"]));
+      setRefused(err instanceof ApiError && err.status === 403 ? err.message : "");
+    },
   });
+  const [refused, setRefused] = useState("");
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const v = validateSignUp({ name, email, password });
     setErrors(v);
+    setRefused("");
     if (Object.keys(v).length === 0) m.mutate();
   };
   return (
@@ -151,10 +156,21 @@ export function SignUpPage() {
           error={errors.password}
           hint="At least 8 characters; common passwords are refused."
         />
-        {errors[""] && (
-          <p className="error" role="alert">
-            {errors[""]}
-          </p>
+        {refused ? (
+          <div className="error" role="alert">
+            <p>
+              <Message text={refused} />
+            </p>
+            <p className="muted">
+              <Message text={setupLinkHint} />
+            </p>
+          </div>
+        ) : (
+          errors[""] && (
+            <p className="error" role="alert">
+              {errors[""]}
+            </p>
+          )
         )}
         <button type="submit" className="primary" disabled={m.isPending}>
           {m.isPending ? "Signing up…" : "Sign up"}
@@ -165,4 +181,14 @@ export function SignUpPage() {
       </p>
     </AuthFrame>
   );
+}
+
+// setupLinkHint tells a refused sign-up where accounts come from on a server that does not sign anyone up.
+export const setupLinkHint =
+  "On a new server, the first account (the owner) is created with the one-time setup link that `edgeflow serve` prints; everyone else joins through an invitation link from an admin of their organization.";
+
+// Message shows a sentence from Studio or the server: the first letter capitalized, `commands` in code.
+export function Message({ text }: { text: string }) {
+  const t = text.charAt(0).toUpperCase() + text.slice(1);
+  return <>{t.split("`").map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>;
 }
