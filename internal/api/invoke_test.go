@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -82,4 +83,25 @@ func jsonOf(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestInvokeUnreachable: a function whose deployment's worker cannot be
+// reached is 502 provider_unavailable, nothing else of the request lost.
+func TestInvokeUnreachable(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	fn := w.must(201, "POST", "/api/workflows", `{"name":"Fn","kind":"script"}`, w.a.keyAll).str(t, "id")
+	ver := w.submitVersion(w.a, fn, `{"kind":"script","metadata":{"name":"Fn"},"trigger":{"type":"http"},
+"nodes":[{"id":"s","type":"step","name":"S","data":{"code":"return 1;"}}],"edges":[],"entryNodeId":"s"}`)
+	// The test world reaches no provider: the deployment goes straight into
+	// the store, at an address where nothing listens (port 1 of loopback).
+	d := &edgeflow.Deployment{WorkflowID: fn, VersionID: ver, ConnectionID: w.a.connectionID, URL: "http://127.0.0.1:1/workers/acc/fn", ScriptName: "fn"}
+	if err := w.store.RecordDeployment(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+	r := w.do("POST", "/api/workflows/"+fn+"/invoke", `{"connectionId":"`+w.a.connectionID+`","body":{"a":1}}`, w.a.keyAll)
+	checkError(t, r, 502, "provider_unavailable", "")
+	if strings.Contains(string(r.body), "127.0.0.1") {
+		t.Errorf("the error names the worker's address: %s", r.body)
+	}
 }
