@@ -362,6 +362,7 @@ step("a function from a template deploys; its Invoke panel calls it and shows th
   await panel.getByRole("button", { name: "Invoke", exact: true }).click();
   await panel.getByText("Start the path with /.").waitFor();
   await panel.getByLabel("Path").fill("/");
+  await panel.getByText("Start the path with /.").waitFor({ state: "detached" });
 
   // The command of "Call it from elsewhere" calls the function's URL directly.
   await panel.getByText("Call it from elsewhere").click();

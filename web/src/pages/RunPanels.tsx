@@ -182,7 +182,10 @@ export function InvokePanel({ full }: { full: WorkflowFull }) {
                   className="code"
                   value={path}
                   spellCheck={false}
-                  onChange={(e) => setPath(e.target.value)}
+                  onChange={(e) => {
+                    setPath(e.target.value);
+                    setErrors((x) => ({ ...x, path: undefined }));
+                  }}
                   aria-invalid={errors.path ? true : undefined}
                   aria-describedby="invoke-path-hint"
                 />
@@ -201,7 +204,10 @@ export function InvokePanel({ full }: { full: WorkflowFull }) {
                   rows={6}
                   spellCheck={false}
                   value={text}
-                  onChange={(e) => setText(e.target.value)}
+                  onChange={(e) => {
+                    setText(e.target.value);
+                    setErrors((x) => ({ ...x, body: undefined }));
+                  }}
                   aria-invalid={errors.body || bodyError ? true : undefined}
                   aria-describedby="invoke-body-hint"
                 />
@@ -219,7 +225,10 @@ export function InvokePanel({ full }: { full: WorkflowFull }) {
                 rows={2}
                 spellCheck={false}
                 value={headerText}
-                onChange={(e) => setHeaderText(e.target.value)}
+                onChange={(e) => {
+                  setHeaderText(e.target.value);
+                  setErrors((x) => ({ ...x, headers: undefined }));
+                }}
                 aria-invalid={errors.headers ? true : undefined}
               />
               {errors.headers && <p className="field-error">{errors.headers}</p>}
