@@ -18,6 +18,7 @@ var liveExamples = map[string]bool{
 	"POST /api/workflows/{workflowId}/deploy-stream":                 true,
 	"POST /api/workflows/{workflowId}/takedown":                      true,
 	"POST /api/workflows/{workflowId}/trigger":                       true,
+	"POST /api/workflows/{workflowId}/invoke":                        true,
 	"GET /api/workflows/{workflowId}/trigger-secret":                 true,
 	"GET /api/workflows/{workflowId}/runs/{runId}":                   true,
 	"POST /api/workflows/{workflowId}/runs/{runId}/pause":            true,

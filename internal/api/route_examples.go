@@ -207,6 +207,8 @@ data: {"id":"` + exDeployment + `","workflowId":"` + exWorkflow + `","projectId"
 		Answer: `{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "removed", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "removedAt": "2026-11-27T06:41:30.654321Z", "success": true, "deploymentId": "` + exDeployment + `"}`}
 	exTrigger = Example{Path: "/api/workflows/" + exWorkflow + "/trigger", Body: `{"connectionId": "` + exConnection + `", "params": {"orderId": "A-1001"}}`,
 		Answer: `{"id": "` + exRun + `", "instanceId": "` + exRun + `", "status": "queued"}`}
+	exInvoke = Example{Path: "/api/workflows/" + exWorkflow + "/invoke", Body: `{"connectionId": "` + exConnection + `", "method": "POST", "path": "/", "body": {"a": 2, "b": 3}}`,
+		Answer: `{"status": 200, "headers": {"content-type": "application/json"}, "body": "{\"sum\":5}", "bodyTruncated": false, "durationMs": 12}`, Partial: true}
 	exTriggerSecret = Example{Path: "/api/workflows/" + exWorkflow + "/trigger-secret?connectionId=" + exConnection,
 		Answer: `{"url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "secret": "whsec_…", "timestampHeader": "X-Edgeflow-Timestamp", "signatureHeader": "X-Edgeflow-Signature", "signature": "…", "windowSeconds": 300}`}
 	exRunGet = Example{Path: "/api/workflows/" + exWorkflow + "/runs/" + exRun,

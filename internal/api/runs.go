@@ -145,3 +145,43 @@ func (s *Server) handleRunRestart(w http.ResponseWriter, r *http.Request) error 
 	writeJSON(w, http.StatusCreated, run)
 	return nil
 }
+
+type invokeRequest struct {
+	ConnectionID string            `json:"connectionId"`
+	Method       string            `json:"method"`
+	Path         string            `json:"path"`
+	Body         json.RawMessage   `json:"body"`
+	Headers      map[string]string `json:"headers"`
+}
+
+// handleInvoke calls a function's active deployment on a connection and
+// answers the function's answer (200 {status, headers, body, bodyTruncated,
+// durationMs}), whatever status the function gave.
+func (s *Server) handleInvoke(w http.ResponseWriter, r *http.Request) error {
+	dep, err := s.deployer()
+	if err != nil {
+		return err
+	}
+	p := PrincipalFrom(r)
+	projectID, err := p.Project()
+	if err != nil {
+		return err
+	}
+	workflowID := r.PathValue("workflowId")
+	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
+		return err
+	}
+	var req invokeRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	res, err := dep.Invoke(r.Context(), deploysvc.InvokeRequest{
+		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
+		ConnectionID: req.ConnectionID, Method: req.Method, Path: req.Path, Body: req.Body, Headers: req.Headers,
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}

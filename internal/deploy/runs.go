@@ -55,7 +55,7 @@ func (s *Service) Trigger(ctx context.Context, req TriggerRequest) (*TriggerResu
 	}
 	if w.Kind == edgeflow.KindScript {
 		return nil, edgeflow.Errorf(edgeflow.EBadRequest,
-			"a function has no runs: invoke it with an HTTP POST to its url (GET /workflows/%s/full shows it)", w.ID)
+			"a function has no runs: invoke it with an HTTP POST to its url (GET /workflows/%s/full shows it) or with POST /api/workflows/%s/invoke", w.ID, w.ID)
 	}
 	params := bytes.TrimSpace(req.Params)
 	if len(params) == 0 || string(params) == "null" {

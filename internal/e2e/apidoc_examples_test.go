@@ -125,6 +125,13 @@ func TestRouteExamplesLive(t *testing.T) {
 	replay("GET /api/resources/r2/buckets/{bucketName}/objects", map[string]string{"/invoices/": "/" + bucket + "/"})
 	replay("POST /api/connections/verify-token", map[string]string{api.ExampleCloudflareToken: shared.edge.Token()})
 
+	// A function for the invoke example.
+	sum := step("sum", "return { sum: event.payload.a + event.payload.b };")
+	sum["name"] = "EXPORT_result"
+	fn, _ := s.workflow("Adder", "script", script("Adder", sum))
+	s.deploy(fn)
+	replay("POST /api/workflows/{workflowId}/invoke", map[string]string{ex["workflow"]: fn})
+
 	// Run control on a run that is still going.
 	long, _ := s.workflow("Long", "workflow", chain("Long",
 		step("load", "return { id: 'A-1001', total: 42 };"),

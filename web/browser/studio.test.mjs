@@ -322,7 +322,7 @@ step("sign out; a deep link asks to sign in and comes back to it, and survives a
   await page.getByRole("cell", { name: /^v1/ }).waitFor();
 });
 
-step("a function from a template deploys; its Invoke panel gives the URL and a command that calls it", async () => {
+step("a function from a template deploys; its Invoke panel calls it and shows the answer, and gives a command that calls it", async () => {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows" }).click();
   await page.getByRole("button", { name: "New workflow" }).click();
   const dialog = page.getByRole("dialog", { name: "New workflow" });
@@ -337,11 +337,38 @@ step("a function from a template deploys; its Invoke panel gives the URL and a c
   await page.getByRole("button", { name: "Deploy version 1" }).click();
   await page.getByRole("list", { name: "Deploy stages" }).getByText("COMPLETED").waitFor({ timeout: 120_000 });
   await page.getByRole("button", { name: "Invoke", exact: true }).click();
+  const panel = page.getByRole("region", { name: "Invoke" });
   const body = '{ "items": [ { "name": "book", "price": 20 } ], "taxRate": 0.5 }';
-  await page.getByLabel("Body (JSON)").fill(body);
-  const command = await page.getByLabel("Command").inputValue();
-  const url = command.split(" ").at(-1);
-  assert.match(command, /^curl -s -X POST -H 'Content-Type: application\/json' -d '\{"items":\[\{"name":"book","price":20\}\],"taxRate":0.5\}' http/);
+
+  // A body that is not JSON is shown at its field and not sent.
+  await panel.getByLabel("Body (JSON)").fill("{ items: ");
+  await panel.getByText(/^Not JSON/).waitFor();
+
+  // Invoke through edgeflow: the answer shows its status, duration, headers and pretty JSON body.
+  await panel.getByLabel("Body (JSON)").fill(body);
+  await panel.getByLabel("Method").selectOption("POST");
+  await panel.getByLabel("Path").fill("/");
+  await panel.getByRole("button", { name: "Invoke", exact: true }).click();
+  const answerRegion = panel.getByRole("region", { name: "Answer" });
+  await answerRegion.getByText("Status 200").waitFor({ timeout: 30_000 });
+  await answerRegion.getByText(/in \d+ ms/).waitFor();
+  await answerRegion.getByText("content-type").waitFor();
+  const shown = await answerRegion.getByLabel("Answer body").textContent();
+  assert.equal(JSON.parse(shown).total, 30);
+  assert.match(shown, /\n  "total": 30/, "the JSON answer is shown indented");
+
+  // A path the API refuses is shown at its field before anything is sent.
+  await panel.getByLabel("Path").fill("orders");
+  await panel.getByRole("button", { name: "Invoke", exact: true }).click();
+  await panel.getByText("Start the path with /.").waitFor();
+  await panel.getByLabel("Path").fill("/");
+  await panel.getByText("Start the path with /.").waitFor({ state: "detached" });
+
+  // The command of "Call it from elsewhere" calls the function's URL directly.
+  await panel.getByText("Call it from elsewhere").click();
+  const command = await panel.getByLabel("Command").inputValue();
+  const url = command.split(" ").at(-1).replace(/^'|'$/g, "");
+  assert.match(command, /^curl -s -X POST -H 'Content-Type: application\/json' -d '\{"items":\[\{"name":"book","price":20\}\],"taxRate":0.5\}' 'http/);
   const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
   assert.equal(res.status, 200);
   const answer = await res.json();
