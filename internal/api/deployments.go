@@ -42,6 +42,25 @@ func (s *Server) deployer() (*deploysvc.Service, error) {
 	return s.Deployer, nil
 }
 
+// workflowCall is the start of every handler that acts on one workflow of
+// the project through the deploy service: the service, the principal, its
+// project and the {workflowId} of the path, checked to be a workflow of
+// that project (404 otherwise).
+func (s *Server) workflowCall(r *http.Request) (dep *deploysvc.Service, p *Principal, projectID, workflowID string, err error) {
+	if dep, err = s.deployer(); err != nil {
+		return nil, nil, "", "", err
+	}
+	p = PrincipalFrom(r)
+	if projectID, err = p.Project(); err != nil {
+		return nil, nil, "", "", err
+	}
+	workflowID = r.PathValue("workflowId")
+	if _, err = s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
+		return nil, nil, "", "", err
+	}
+	return dep, p, projectID, workflowID, nil
+}
+
 // prepareDeploy reads a deploy request and checks it (workflow, connection,
 // version, lock, environment variables) before any stream starts.
 func (s *Server) prepareDeploy(r *http.Request) (*deploysvc.Plan, error) {
@@ -152,17 +171,8 @@ type takedownRequest struct {
 // handleTakedown deletes the deployed worker (and Workflow) and removes the
 // deployment; nothing deployed there is 409.
 func (s *Server) handleTakedown(w http.ResponseWriter, r *http.Request) error {
-	dep, err := s.deployer()
+	dep, p, projectID, workflowID, err := s.workflowCall(r)
 	if err != nil {
-		return err
-	}
-	p := PrincipalFrom(r)
-	projectID, err := p.Project()
-	if err != nil {
-		return err
-	}
-	workflowID := r.PathValue("workflowId")
-	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
 		return err
 	}
 	var req takedownRequest

@@ -21,17 +21,8 @@ type triggerRequest struct {
 // hold instanceId, eventType and payload, delivers the event to that
 // waiting run (202, naming the run).
 func (s *Server) handleTrigger(w http.ResponseWriter, r *http.Request) error {
-	dep, err := s.deployer()
+	dep, p, projectID, workflowID, err := s.workflowCall(r)
 	if err != nil {
-		return err
-	}
-	p := PrincipalFrom(r)
-	projectID, err := p.Project()
-	if err != nil {
-		return err
-	}
-	workflowID := r.PathValue("workflowId")
-	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
 		return err
 	}
 	var req triggerRequest
@@ -118,17 +109,8 @@ type restartRequest struct {
 // handleRunRestart starts a new run from a step of an existing one (201
 // with the new run); docs/runs.md.
 func (s *Server) handleRunRestart(w http.ResponseWriter, r *http.Request) error {
-	dep, err := s.deployer()
+	dep, p, projectID, workflowID, err := s.workflowCall(r)
 	if err != nil {
-		return err
-	}
-	p := PrincipalFrom(r)
-	projectID, err := p.Project()
-	if err != nil {
-		return err
-	}
-	workflowID := r.PathValue("workflowId")
-	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
 		return err
 	}
 	var req restartRequest
@@ -158,17 +140,8 @@ type invokeRequest struct {
 // answers the function's answer (200 {status, headers, body, bodyTruncated,
 // durationMs}), whatever status the function gave.
 func (s *Server) handleInvoke(w http.ResponseWriter, r *http.Request) error {
-	dep, err := s.deployer()
+	dep, p, projectID, workflowID, err := s.workflowCall(r)
 	if err != nil {
-		return err
-	}
-	p := PrincipalFrom(r)
-	projectID, err := p.Project()
-	if err != nil {
-		return err
-	}
-	workflowID := r.PathValue("workflowId")
-	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
 		return err
 	}
 	var req invokeRequest

@@ -12,17 +12,8 @@ import (
 // the worker URL, the secret and how to sign. Scope deploy: the secret lets
 // anyone who holds it start runs.
 func (s *Server) handleTriggerSecret(w http.ResponseWriter, r *http.Request) error {
-	dep, err := s.deployer()
+	dep, p, projectID, workflowID, err := s.workflowCall(r)
 	if err != nil {
-		return err
-	}
-	p := PrincipalFrom(r)
-	projectID, err := p.Project()
-	if err != nil {
-		return err
-	}
-	workflowID := r.PathValue("workflowId")
-	if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
 		return err
 	}
 	connectionID := r.URL.Query().Get("connectionId")

@@ -1,6 +1,0 @@
-const e={name:"Fan-out",description:"Prices every line of an order in a loop while, in a parallel lane, it checks the shipping address; then sums up."},s=[{id:"work",type:"parallel",name:"Price and check at once",data:{}},{id:"each_line",type:"loop",name:"For each order line",data:{loopType:"forEach",collection:"event.payload.lines"}},{id:"price_line",type:"step",name:"Price a line",data:{code:`const line = {{each_line.item}};
-return { sku: line.sku, total: line.quantity * line.unitPrice };`}},{id:"check_address",type:"step",name:"Check the address",data:{code:`const a = event.payload.address ?? {};
-const missing = ['street', 'city', 'country'].filter((k) => !a[k]);
-return { shippable: missing.length === 0, missing };`}},{id:"summary",type:"step",name:"Sum up",data:{code:`const [priced, address] = {{work}};
-const lines = priced.results;
-return { lines, total: lines.reduce((s, l) => s + l.total, 0), shippable: address.shippable, missing: address.missing };`}}],a=[{id:"work-lines",source:"work",target:"each_line",label:"lines"},{id:"lines-body",source:"each_line",target:"price_line",label:"body"},{id:"work-address",source:"work",target:"check_address",label:"address"},{id:"work-then",source:"work",target:"summary",label:"then"}],n="work",t={metadata:e,nodes:s,edges:a,entryNodeId:n};export{t as default,a as edges,n as entryNodeId,e as metadata,s as nodes};
