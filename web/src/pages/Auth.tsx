@@ -7,6 +7,42 @@ import type { Session } from "../api/types";
 import { Link } from "../app/Link";
 import { useSetSession } from "../app/session";
 
+/** AccountFields are the Name, Email and Password fields of every form that creates an account. */
+export function AccountFields({
+  name,
+  email,
+  password,
+  errors,
+  onName,
+  onEmail,
+  onPassword,
+}: {
+  name: string;
+  email: string;
+  password: string;
+  errors: FieldErrors;
+  onName: (v: string) => void;
+  onEmail: (v: string) => void;
+  onPassword: (v: string) => void;
+}) {
+  return (
+    <>
+      <Field id="name" label="Name" autoComplete="name" value={name} onChange={onName} error={errors.name} />
+      <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={onEmail} error={errors.email} />
+      <Field
+        id="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={onPassword}
+        error={errors.password}
+        hint="At least 8 characters; common passwords are refused."
+      />
+    </>
+  );
+}
+
 export function Field({
   id,
   label,
@@ -144,17 +180,14 @@ export function SignUpPage() {
     <AuthFrame title="Create your account">
       <p className="muted">The first account of a new server sets it up: you get an organization and a project.</p>
       <form onSubmit={submit} noValidate>
-        <Field id="name" label="Name" autoComplete="name" value={name} onChange={setName} error={errors.name} />
-        <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={errors.email} />
-        <Field
-          id="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={setPassword}
-          error={errors.password}
-          hint="At least 8 characters; common passwords are refused."
+        <AccountFields
+          name={name}
+          email={email}
+          password={password}
+          errors={errors}
+          onName={setName}
+          onEmail={setEmail}
+          onPassword={setPassword}
         />
         {refused ? (
           <div className="error" role="alert">

@@ -8,7 +8,7 @@ import { fieldErrors, validateSignUp, type FieldErrors } from "../api/forms";
 import type { Session } from "../api/types";
 import { Link } from "../app/Link";
 import { useSetSession } from "../app/session";
-import { AuthFrame, Field, Message } from "./Auth";
+import { AccountFields, AuthFrame, Field, Message } from "./Auth";
 
 function tokenOf(search: string): string {
   return (new URLSearchParams(search).get("token") ?? "").trim();
@@ -95,17 +95,14 @@ export function SetupPage() {
         named Default; you invite everyone else from there.
       </p>
       <form onSubmit={submit} noValidate>
-        <Field id="name" label="Name" autoComplete="name" value={name} onChange={setName} error={errors.name} />
-        <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={errors.email} />
-        <Field
-          id="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={setPassword}
-          error={errors.password}
-          hint="At least 8 characters; common passwords are refused."
+        <AccountFields
+          name={name}
+          email={email}
+          password={password}
+          errors={errors}
+          onName={setName}
+          onEmail={setEmail}
+          onPassword={setPassword}
         />
         <Field
           id="organizationName"
@@ -216,17 +213,14 @@ function SignUpWithInvitation({ token }: { token: string }) {
       <p>You were invited to an organization on edgeflow.</p>
       <p className="muted">Create your account with the email address the invitation was sent to.</p>
       <form onSubmit={submit} noValidate>
-        <Field id="name" label="Name" autoComplete="name" value={name} onChange={setName} error={errors.name} />
-        <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={errors.email} />
-        <Field
-          id="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={setPassword}
-          error={errors.password}
-          hint="At least 8 characters; common passwords are refused."
+        <AccountFields
+          name={name}
+          email={email}
+          password={password}
+          errors={errors}
+          onName={setName}
+          onEmail={setEmail}
+          onPassword={setPassword}
         />
         {refused ? <Refusal text={refused} /> : <FormError text={errors[""]} />}
         <button type="submit" className="primary" disabled={m.isPending}>
