@@ -170,7 +170,13 @@ export class Api {
       result: { id: this.tokenId(), email: "local@edgeflow.local", first_name: "Local", last_name: "Edge", suspended: false },
     }));
     r.add("GET", "/accounts", (c) => {
-      const { items, info } = pageInfo([this.accountJSON()], intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 20, min: 1, max: 50 }));
+      // Cloudflare: per_page 5..50, `name` keeps the accounts of that name, direction asc|desc.
+      const perPage = intParam(c.query, "per_page", { def: 20, min: 5, max: 50 });
+      const direction = c.query.get("direction");
+      if (direction !== null && direction !== "asc" && direction !== "desc") throw new EdgeError(400, 10001, "direction must be asc or desc");
+      const name = c.query.get("name");
+      const list = [this.accountJSON()].filter((a) => name === null || name === "" || a.name === name);
+      const { items, info } = pageInfo(list, intParam(c.query, "page", { def: 1, min: 1 }), perPage);
       return { result: items, info };
     });
     r.add("GET", A, () => ({ result: this.accountJSON() }));

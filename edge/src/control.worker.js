@@ -145,6 +145,10 @@ async function d1Query(env, body) {
         rows_written: meta.rows_written ?? 0,
         size_after: meta.size_after ?? 0,
         served_by: "edgeflow-local-edge",
+        // one copy of each database, in the edge's one region: every query is served by the primary
+        served_by_region: meta.served_by_region ?? "ENAM",
+        served_by_primary: meta.served_by_primary ?? true,
+        timings: { sql_duration_ms: meta.timings?.sql_duration_ms ?? meta.duration ?? 0 },
       },
     };
     if (body.raw) {
@@ -228,6 +232,10 @@ async function kvValue(env, request, url) {
     if (res.value === null) return json({ ok: false, status: 404, code: 10009, message: "get: 'key not found'" }, 404);
     const headers = { "content-type": "application/octet-stream" };
     if (res.metadata !== null && res.metadata !== undefined) headers["cf-kv-metadata"] = JSON.stringify(res.metadata);
+    // The binding's get does not tell a key's expiration; its list does (the key sorts first among its prefix).
+    const listed = await ns.list({ prefix: key, limit: 10 });
+    const exp = listed.keys.find((k) => k.name === key)?.expiration;
+    if (exp !== undefined) headers.expiration = String(exp);
     return new Response(res.value, { headers });
   }
   if (request.method === "PUT") {

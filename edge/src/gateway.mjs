@@ -19,6 +19,8 @@ import { Api } from "./api.mjs";
 import { EdgeError, parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
 const WORKERS_PREFIX = "/workers/";
+// TOKEN_VERIFY matches the token verify routes (/user/tokens/verify, /accounts/{a}/tokens/verify).
+const TOKEN_VERIFY = /^(?:\/user|\/accounts\/[^/]+)\/tokens\/verify\/?$/;
 
 export class Gateway {
   constructor({ registry, runtime, token, port, logger }) {
@@ -135,7 +137,7 @@ export class Gateway {
       if (probe.pathMatched) throw new EdgeError(405, 10405, `Method ${req.method} not allowed for ${url.pathname}`);
       throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
     }
-    const who = this.#principal(req);
+    const who = this.#principal(req, TOKEN_VERIFY.test(rawPath));
     let account = who.id;
     const named = probe.params.account;
     if (named !== undefined) {
@@ -146,10 +148,15 @@ export class Gateway {
     await this.api(account).dispatch(req, res, who);
   }
 
-  #principal(req) {
+  // #principal finds who a request's token belongs to. A token no account has is 401 10000, except on the token
+  // verify routes, where Cloudflare answers 401 1000 Invalid API Token (wrangler reads that code).
+  #principal(req, verifying = false) {
     const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
     const who = m ? this.accounts.principal(m[1].trim()) : null;
-    if (!who) throw new EdgeError(401, 10000, "Authentication error");
+    if (!who) {
+      if (verifying) throw new EdgeError(401, 1000, "Invalid API Token");
+      throw new EdgeError(401, 10000, "Authentication error");
+    }
     return who;
   }
 

@@ -22,7 +22,11 @@ export function errorEnvelope(code, message) {
 
 export function sendError(res, err) {
   if (err instanceof EdgeError) {
-    send(res, err.status, errorEnvelope(err.code, err.message));
+    // A 409 reports a state no retry changes (an id taken, an instance already finished, a bucket that exists or
+    // is not empty): x-should-retry tells Cloudflare's SDKs, which retry 409s by default, to fail at once.
+    const body = errorEnvelope(err.code, err.message);
+    if (Array.isArray(err.errors) && err.errors.length > 0) body.errors = err.errors; // one entry per refused item
+    send(res, err.status, body, err.status === 409 ? { "x-should-retry": "false" } : {});
     return;
   }
   const cause = err?.cause ? ` (${err.cause.code ?? ""} ${err.cause.message ?? err.cause})` : "";

@@ -147,6 +147,18 @@ export class Registry {
     fs.appendFileSync(this.instanceFile, `${JSON.stringify({ workflow, id, status })}\n`);
   }
 
+  // noteInstance merges more of what the edge learnt about an instance into its record (times, retention) and
+  // keeps it: {started_on, ended_on, modified_on, retention, expired}.
+  noteInstance(workflow, id, fields) {
+    const rec = this.instanceRecord(workflow, id);
+    if (!rec) return;
+    const changed = Object.entries(fields).filter(([k, v]) => v !== undefined && JSON.stringify(rec[k]) !== JSON.stringify(v));
+    if (changed.length === 0) return;
+    const line = { workflow, id, status: rec.status };
+    for (const [k, v] of changed) rec[k] = line[k] = v;
+    fs.appendFileSync(this.instanceFile, `${JSON.stringify(line)}\n`);
+  }
+
   instanceRecord(workflow, id) {
     return this.index.get(workflow)?.get(id);
   }

@@ -220,6 +220,7 @@ export function newVersion(registry, script, upload, bindings, source) {
     metadata: md,
     annotations: upload.metadata.annotations ?? {},
     modules: upload.modules.map((m) => ({ name: m.name, type: m.type, blob: registry.putBlob(m.bytes), size: m.bytes.length })),
+    handlers: detectHandlers(upload),
   };
   script.versions.push(version);
   return version;
@@ -283,10 +284,34 @@ export function scriptResult(script) {
     has_modules: v?.format === "modules",
     logpush: script.settings.logpush ?? false,
     usage_model: "standard",
-    placement_mode: "",
-    tail_consumers: script.settings.tail_consumers ?? null,
+    handlers: v?.handlers ?? [],
+    ...(v?.metadata.placement?.mode === "smart" ? { placement_mode: "smart", placement: { mode: "smart" } } : {}),
+    tail_consumers: script.settings.tail_consumers ?? [],
     last_deployed_from: v?.source ?? "api",
   };
+}
+
+const HANDLER_NAMES = ["email", "fetch", "queue", "scheduled", "tail", "trace"];
+
+// detectHandlers names the event handlers of an upload's main module, as Cloudflare lists them in a script's
+// `handlers` (decision 264): for a module worker, the methods or properties of the default export with a
+// handler's name, found in the module's text (a method `fetch(…) {`, or a property `fetch:` given a function or a
+// name); for a service worker, its addEventListener("…") calls. Sorted, each name once.
+export function detectHandlers(upload) {
+  const main = upload.modules[0];
+  if (!main) return [];
+  const text = main.bytes.toString("utf8");
+  const found = new Set();
+  for (const name of HANDLER_NAMES) {
+    if (upload.format === "service-worker") {
+      if (new RegExp(`addEventListener\\(\\s*["'\`]${name}["'\`]`).test(text)) found.add(name);
+      continue;
+    }
+    const method = new RegExp(`(?:^|[{,;}\\s])(?:async\\s+)?${name}\\s*\\([^()]*\\)\\s*\\{`, "m");
+    const property = new RegExp(`(?:^|[{,\\s])["']?${name}["']?\\s*:\\s*(?:async\\b|function\\b|\\(|[A-Za-z_$][\\w$]*\\s*(?:=>|[,}]|$))`, "m");
+    if (method.test(text) || property.test(text)) found.add(name);
+  }
+  return [...found].sort();
 }
 
 // publicBindings lists a version's bindings as the API shows them: secret values never leave the edge.

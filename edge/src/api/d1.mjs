@@ -12,6 +12,8 @@ export class D1Handlers {
     r.add("POST", D, (c) => this.createDatabase(c));
     r.add("GET", `${D}/:db`, (c) => ({ result: this.dbJSON(this.database(c)) }));
     r.add("DELETE", `${D}/:db`, (c) => this.deleteDatabase(c));
+    r.add("PUT", `${D}/:db`, (c) => this.setReadReplication(c, true));
+    r.add("PATCH", `${D}/:db`, (c) => this.setReadReplication(c, false));
     r.add("POST", `${D}/:db/query`, (c) => this.query(c, false));
     r.add("POST", `${D}/:db/raw`, (c) => this.query(c, true));
   }
@@ -23,7 +25,31 @@ export class D1Handlers {
   }
 
   dbJSON(db) {
-    return { uuid: db.uuid, name: db.name, version: "production", created_at: db.created_at, num_tables: null, file_size: null };
+    return {
+      uuid: db.uuid,
+      name: db.name,
+      version: "production",
+      created_at: db.created_at,
+      num_tables: null,
+      file_size: null,
+      read_replication: { mode: db.read_replication ?? "disabled" },
+    };
+  }
+
+  // setReadReplication is Cloudflare's PUT (read_replication required) and PATCH (optional) of a database: the mode
+  // (auto or disabled) is kept and shown; the edge holds one copy of each database, so reads are served by it
+  // either way (meta.served_by_primary is true).
+  async setReadReplication(c, required) {
+    const db = this.database(c);
+    const body = requireObject(await c.json({ allowEmpty: !required }) ?? {});
+    const rr = body.read_replication;
+    if (rr === undefined && !required) return { result: this.dbJSON(db) };
+    if (rr === null || typeof rr !== "object" || Array.isArray(rr)) throw new EdgeError(400, 7400, "read_replication must be an object {mode: 'auto' | 'disabled'}");
+    if (rr.mode !== "auto" && rr.mode !== "disabled") throw new EdgeError(400, 7400, `read_replication.mode must be auto or disabled, got ${JSON.stringify(rr.mode)}`);
+    await this.apply((st) => {
+      st.d1[db.uuid].read_replication = rr.mode;
+    }, { restart: false });
+    return { result: this.dbJSON(this.state.d1[db.uuid]) };
   }
 
   listDatabases(c) {

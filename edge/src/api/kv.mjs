@@ -22,6 +22,7 @@ export class KVHandlers {
     r.add("PUT", `${K}/:ns/bulk`, (c) => this.bulkPut(c));
     r.add("DELETE", `${K}/:ns/bulk`, (c) => this.bulkDelete(c));
     r.add("POST", `${K}/:ns/bulk/delete`, (c) => this.bulkDelete(c));
+    r.add("POST", `${K}/:ns/bulk/get`, (c) => this.bulkGet(c));
   }
 
   namespace(c) {
@@ -113,6 +114,8 @@ export class KVHandlers {
     const headers = { "content-type": "application/octet-stream", "content-length": bytes.length };
     const md = res.headers.get("cf-kv-metadata");
     if (md) headers["cf-kv-metadata"] = md;
+    const exp = res.headers.get("expiration");
+    if (exp) headers.expiration = exp; // Cloudflare: seconds since the epoch, on keys that expire
     c.res.writeHead(200, headers);
     c.res.end(bytes);
   }
@@ -170,36 +173,152 @@ export class KVHandlers {
     return { result: {} };
   }
 
+  // bulkPut writes up to 10,000 pairs (a body of at most 100 MB), as Cloudflare's bulk write. Every pair is checked
+  // first, with the rules of a single write (key name, value size, expiration_ttl at least 60, an expiration at
+  // least 60 s ahead, metadata of at most 1,024 bytes): when any pair breaks one, nothing is written and the answer
+  // lists each refused pair (decision 263), so no pair is lost silently.
   async bulkPut(c) {
     const ns = this.namespace(c);
-    const body = await c.json();
+    const body = parseJSON(await c.body(BULK_BODY_LIMIT));
     if (!Array.isArray(body)) throw new EdgeError(400, 10001, "body must be a JSON array of {key, value}");
-    if (body.length > 10000) throw new EdgeError(400, 10001, "a bulk write holds at most 10000 pairs");
-    body.forEach((p, i) => {
-      if (p === null || typeof p !== "object" || typeof p.key !== "string" || typeof p.value !== "string") {
-        throw new EdgeError(400, 10001, `[${i}] must be {key: string, value: string}`);
+    if (body.length > BULK_MAX_KEYS) throw new EdgeError(400, 10001, `a bulk write holds at most ${BULK_MAX_KEYS} pairs, got ${body.length}`);
+    const nowSec = Math.floor(Date.now() / 1000);
+    const refused = [];
+    const pairs = body.map((p, i) => {
+      const why = bulkPairProblem(p, nowSec);
+      if (why !== null) {
+        const name = p !== null && typeof p === "object" && typeof p.key === "string" ? ` (key '${p.key}')` : "";
+        refused.push({ code: why.code, message: `[${i}]${name}: ${why.message}` });
+        return null;
       }
-      checkKey(p.key);
+      const value = p.base64 === true ? Buffer.from(p.value, "base64") : Buffer.from(p.value);
+      if (value.length > VALUE_LIMIT) {
+        refused.push({ code: 10001, message: `[${i}] (key '${p.key}'): Value length of ${value.length} exceeds limit of ${VALUE_LIMIT}.` });
+      }
+      return { ...p, bytes: value };
     });
-    await mapLimit(body, 16, async (p) => {
-      const value = p.base64 ? Buffer.from(p.value, "base64") : Buffer.from(p.value);
+    if (refused.length > 0) {
+      const err = new EdgeError(400, refused[0].code, refused[0].message);
+      err.errors = refused;
+      throw err;
+    }
+    const failed = [];
+    await mapLimit(pairs, 16, async (p) => {
       let extra = "";
-      if (p.expiration) extra += `&expiration=${Number(p.expiration)}`;
-      if (p.expiration_ttl) extra += `&expiration_ttl=${Number(p.expiration_ttl)}`;
-      if (p.metadata !== undefined) extra += `&metadata=${encodeURIComponent(JSON.stringify(p.metadata))}`;
-      const res = await this.kvFetch(ns.id, p.key, { method: "PUT", raw: value }, extra);
-      await res.arrayBuffer();
+      // Cloudflare: when both are given, expiration_ttl is used and expiration ignored
+      if (p.expiration_ttl !== undefined && p.expiration_ttl !== null) extra += `&expiration_ttl=${p.expiration_ttl}`;
+      else if (p.expiration !== undefined && p.expiration !== null) extra += `&expiration=${p.expiration}`;
+      if (p.metadata !== undefined && p.metadata !== null) extra += `&metadata=${encodeURIComponent(JSON.stringify(p.metadata))}`;
+      const res = await this.kvFetch(ns.id, p.key, { method: "PUT", raw: p.bytes }, extra);
+      const out = await res.json().catch(() => ({ ok: false }));
+      if (!out.ok) failed.push(p.key);
     });
-    return { result: { successful_key_count: body.length, unsuccessful_keys: [] } };
+    return { result: { successful_key_count: pairs.length - failed.length, unsuccessful_keys: failed } };
   }
 
   async bulkDelete(c) {
     const ns = this.namespace(c);
     const body = await c.json();
     if (!Array.isArray(body) || body.some((k) => typeof k !== "string")) throw new EdgeError(400, 10001, "body must be a JSON array of key names");
+    if (body.length > BULK_MAX_KEYS) throw new EdgeError(400, 10001, `a bulk delete holds at most ${BULK_MAX_KEYS} keys, got ${body.length}`);
     await mapLimit(body, 16, async (k) => (await this.kvFetch(ns.id, k, { method: "DELETE" })).arrayBuffer());
     return { result: { successful_key_count: body.length, unsuccessful_keys: [] } };
   }
+
+  // bulkGet reads up to 100 keys, as Cloudflare's POST …/bulk/get: {keys, type: "text"|"json", withMetadata}. A
+  // missing key is null; with withMetadata each value is {value, metadata} and, when the key expires, expiration.
+  async bulkGet(c) {
+    const ns = this.namespace(c);
+    const body = requireObject(await c.json());
+    const { keys } = body;
+    if (!Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== "string")) {
+      throw new EdgeError(400, 10001, "keys must be a non-empty array of key names");
+    }
+    if (keys.length > BULK_GET_MAX_KEYS) throw new EdgeError(400, 10001, `a bulk get reads at most ${BULK_GET_MAX_KEYS} keys, got ${keys.length}`);
+    const type = body.type ?? "text";
+    if (type !== "text" && type !== "json") throw new EdgeError(400, 10001, `type must be text or json, got '${type}'`);
+    if (body.withMetadata !== undefined && typeof body.withMetadata !== "boolean") throw new EdgeError(400, 10001, "withMetadata must be true or false");
+    keys.forEach((k) => checkKey(k));
+    const found = new Map();
+    let total = 0;
+    await mapLimit([...new Set(keys)], 16, async (k) => {
+      const res = await this.kvFetch(ns.id, k, { method: "GET" });
+      if (res.status === 404) {
+        await res.arrayBuffer();
+        return;
+      }
+      const text = await res.text();
+      total += Buffer.byteLength(text);
+      const md = res.headers.get("cf-kv-metadata");
+      const exp = res.headers.get("expiration");
+      found.set(k, { text, metadata: md ? JSON.parse(md) : null, expiration: exp ? Number(exp) : undefined });
+    });
+    if (total > VALUE_LIMIT) throw new EdgeError(413, 10001, `the values read are ${total} bytes together, more than the limit of ${VALUE_LIMIT}`);
+    const values = {};
+    for (const k of keys) {
+      const f = found.get(k);
+      if (!f) {
+        values[k] = null;
+        continue;
+      }
+      let value = f.text;
+      if (type === "json") {
+        try {
+          value = JSON.parse(f.text);
+        } catch {
+          throw new EdgeError(400, 10001, `the value of key '${k}' is not valid JSON; read it with type text`);
+        }
+      }
+      if (body.withMetadata === true) {
+        values[k] = { value, metadata: f.metadata };
+        if (f.expiration !== undefined) values[k].expiration = f.expiration;
+      } else {
+        values[k] = value;
+      }
+    }
+    return { result: { values } };
+  }
+}
+
+// Cloudflare's bulk limits: 10,000 pairs (or keys to delete) and 100 MB per bulk write, 100 keys per bulk get.
+const BULK_MAX_KEYS = 10000;
+const BULK_BODY_LIMIT = 100 * 1000 * 1000;
+const BULK_GET_MAX_KEYS = 100;
+const METADATA_LIMIT = 1024;
+
+// bulkPairProblem returns why Cloudflare refuses one pair of a bulk write ({code, message}, the messages Workers
+// KV gives for a single write), or null.
+function bulkPairProblem(p, nowSec) {
+  if (p === null || typeof p !== "object" || Array.isArray(p)) return { code: 10001, message: "must be {key: string, value: string}" };
+  if (typeof p.key !== "string") return { code: 10001, message: "key must be a string" };
+  if (typeof p.value !== "string") return { code: 10001, message: "value must be a string" };
+  try {
+    checkKey(p.key);
+  } catch (err) {
+    return { code: err.code, message: err.message };
+  }
+  if (p.base64 !== undefined && typeof p.base64 !== "boolean") return { code: 10001, message: "base64 must be true or false" };
+  if (p.expiration_ttl !== undefined && p.expiration_ttl !== null) {
+    const ttl = p.expiration_ttl;
+    if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl <= 0) {
+      return { code: 10001, message: `Invalid expiration_ttl of ${JSON.stringify(ttl)}. Please specify integer greater than 0.` };
+    }
+    if (ttl < 60) return { code: 10001, message: `Invalid expiration_ttl of ${ttl}. Expiration TTL must be at least 60.` };
+  } else if (p.expiration !== undefined && p.expiration !== null) {
+    const exp = p.expiration;
+    if (typeof exp !== "number" || !Number.isInteger(exp) || exp <= nowSec) {
+      return {
+        code: 10001,
+        message: `Invalid expiration of ${JSON.stringify(exp)}. Please specify integer greater than the current number of seconds since the UNIX epoch.`,
+      };
+    }
+    if (exp < nowSec + 60) return { code: 10001, message: `Invalid expiration of ${exp}. Expiration times must be at least 60 seconds in the future.` };
+  }
+  if (p.metadata !== undefined && p.metadata !== null) {
+    const size = Buffer.byteLength(JSON.stringify(p.metadata));
+    if (size > METADATA_LIMIT) return { code: 10001, message: `Metadata length of ${size} exceeds limit of ${METADATA_LIMIT}.` };
+  }
+  return null;
 }
 
 function checkKey(key) {

@@ -6,6 +6,21 @@ import { now } from "../registry.mjs";
 import { UPLOAD_LIMIT } from "./common.mjs";
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+const LOCATIONS = ["apac", "eeur", "enam", "weur", "wnam", "oc"];
+const JURISDICTIONS = ["default", "eu", "fedramp"];
+const STORAGE_CLASSES = ["Standard", "InfrequentAccess"];
+
+// jurisdictionHeader reads a request's cf-r2-jurisdiction header: default, eu or fedramp (default when absent).
+function jurisdictionHeader(c) {
+  const j = c.req.headers["cf-r2-jurisdiction"];
+  if (j === undefined || j === "") return "default";
+  if (!JURISDICTIONS.includes(j)) throw new EdgeError(400, 10001, `cf-r2-jurisdiction must be one of ${JURISDICTIONS.join(", ")}, got '${j}'`);
+  return j;
+}
+
+function checkStorageClass(v, what) {
+  if (!STORAGE_CLASSES.includes(v)) throw new EdgeError(400, 10001, `${what} must be Standard or InfrequentAccess, got ${JSON.stringify(v)}`);
+}
 
 export class R2Handlers {
   // addR2Routes adds the routes of this part of the API to the router r; A is the path of the account.
@@ -15,20 +30,41 @@ export class R2Handlers {
     r.add("POST", R, (c) => this.createBucket(c));
     r.add("GET", `${R}/:bucket`, (c) => ({ result: this.bucketJSON(this.bucket(c)) }));
     r.add("DELETE", `${R}/:bucket`, (c) => this.deleteBucket(c));
+    r.add("PATCH", `${R}/:bucket`, (c) => this.patchBucket(c));
     r.add("GET", `${R}/:bucket/objects`, (c) => this.listObjects(c));
     r.add("GET", `${R}/:bucket/objects/*key`, (c) => this.getObject(c));
     r.add("PUT", `${R}/:bucket/objects/*key`, (c) => this.putObject(c));
     r.add("DELETE", `${R}/:bucket/objects/*key`, (c) => this.deleteObject(c));
   }
 
+  // bucket finds the bucket of the path in the jurisdiction of the cf-r2-jurisdiction header (default when absent):
+  // as on Cloudflare, a bucket created in the eu jurisdiction is found only with that header.
   bucket(c) {
     const b = this.state.r2[c.params.bucket];
-    if (!b) throw new EdgeError(404, 10006, "The specified bucket does not exist.");
+    if (!b || (b.jurisdiction ?? "default") !== jurisdictionHeader(c)) throw new EdgeError(404, 10006, "The specified bucket does not exist.");
     return b;
   }
 
   bucketJSON(b) {
-    return { name: b.name, creation_date: b.creation_date, location: "ENAM", storage_class: "Standard" };
+    return {
+      name: b.name,
+      creation_date: b.creation_date,
+      location: (b.location ?? "enam").toUpperCase(),
+      storage_class: b.storage_class ?? "Standard",
+      jurisdiction: b.jurisdiction ?? "default",
+    };
+  }
+
+  // patchBucket changes a bucket's default storage class (header cf-r2-storage-class), as Cloudflare's bucket PATCH.
+  async patchBucket(c) {
+    const b = this.bucket(c);
+    const sc = c.req.headers["cf-r2-storage-class"];
+    if (sc === undefined || sc === "") throw new EdgeError(400, 10001, "the cf-r2-storage-class header is required (Standard or InfrequentAccess)");
+    checkStorageClass(sc, "cf-r2-storage-class");
+    await this.apply((st) => {
+      st.r2[b.name].storage_class = sc;
+    }, { restart: false });
+    return { result: this.bucketJSON(this.state.r2[b.name]) };
   }
 
   listBuckets(c) {
@@ -37,6 +73,8 @@ export class R2Handlers {
     const perPage = intParam(c.query, "per_page", { def: 20, min: 1, max: 1000 });
     let list = Object.values(this.state.r2).sort((a, b) => a.name.localeCompare(b.name));
     if (c.query.get("direction") === "desc") list.reverse();
+    const jurisdiction = jurisdictionHeader(c);
+    list = list.filter((b) => (b.jurisdiction ?? "default") === jurisdiction);
     if (contains) list = list.filter((b) => b.name.includes(contains));
     if (startAfter) list = list.filter((b) => b.name > startAfter);
     const page = list.slice(0, perPage);
@@ -49,9 +87,25 @@ export class R2Handlers {
     if (typeof body.name !== "string" || !BUCKET_NAME.test(body.name)) {
       throw new EdgeError(400, 10005, "bucket name must be 3-63 lowercase letters, digits and dashes, starting and ending with a letter or digit");
     }
+    const jurisdiction = jurisdictionHeader(c);
+    let location = null;
+    if (body.locationHint !== undefined && body.locationHint !== null) {
+      if (typeof body.locationHint !== "string" || !LOCATIONS.includes(body.locationHint.toLowerCase())) {
+        throw new EdgeError(400, 10001, `locationHint must be one of ${LOCATIONS.join(", ")}, got ${JSON.stringify(body.locationHint)}`);
+      }
+      location = body.locationHint.toLowerCase();
+    }
+    if (body.storageClass !== undefined && body.storageClass !== null) checkStorageClass(body.storageClass, "storageClass");
+    // bucket names are unique on the edge across jurisdictions (docs/edge.md, differences from Cloudflare)
     if (this.state.r2[body.name]) throw new EdgeError(409, 10004, "The bucket you tried to create already exists, and you own it.");
     await this.apply((st) => {
-      st.r2[body.name] = { name: body.name, creation_date: now() };
+      st.r2[body.name] = {
+        name: body.name,
+        creation_date: now(),
+        ...(location ? { location } : {}),
+        ...(body.storageClass ? { storage_class: body.storageClass } : {}),
+        ...(jurisdiction !== "default" ? { jurisdiction } : {}),
+      };
     });
     return { result: this.bucketJSON(this.state.r2[body.name]) };
   }

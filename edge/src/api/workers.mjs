@@ -15,6 +15,7 @@ export class WorkerHandlers {
     r.add("GET", `${A}/workers/scripts`, () => ({
       result: Object.values(this.state.scripts).filter((s) => s.current).map((s) => scriptResult(s)),
     }));
+    r.add("GET", `${A}/workers/scripts-search`, (c) => this.searchScripts(c));
     r.add("PUT", S, (c) => this.upload(c));
     r.add("GET", S, (c) => this.scriptContent(c));
     r.add("DELETE", S, (c) => this.deleteScript(c, 10007));
@@ -28,6 +29,8 @@ export class WorkerHandlers {
     r.add("GET", `${S}/versions/:version`, (c) => ({ result: this.versionJSON(this.script(c), this.version(c)) }));
     r.add("GET", `${S}/deployments`, (c) => ({ result: { deployments: [...this.script(c, { missingOK: true })?.deployments ?? []].reverse() } }));
     r.add("POST", `${S}/deployments`, (c) => this.deploy(c));
+    r.add("GET", `${S}/deployments/:deployment`, (c) => ({ result: this.deployment(c) }));
+    r.add("DELETE", `${S}/deployments/:deployment`, (c) => this.deleteDeployment(c));
     r.add("GET", `${S}/secrets`, (c) => ({
       result: (currentVersion(this.script(c))?.metadata.bindings ?? [])
         .filter((b) => b.type === "secret_text")
@@ -74,6 +77,7 @@ export class WorkerHandlers {
         const bindings = resolveBindings(upload.metadata, currentVersion(script));
         this.checkBoundResources(st, bindings);
         const version = newVersion(this.registry, script, upload, bindings, source);
+        if (deploy && "tail_consumers" in upload.metadata) script.settings.tail_consumers = tailConsumers(upload.metadata.tail_consumers);
         if (deploy) deployVersion(script, version, { source });
         return { script, version };
       },
@@ -127,8 +131,8 @@ export class WorkerHandlers {
       compatibility_flags: v.metadata.compatibility_flags ?? [],
       logpush: script.settings.logpush ?? false,
       observability: script.settings.observability ?? { enabled: false },
-      placement: {},
-      tail_consumers: script.settings.tail_consumers ?? null,
+      placement: v.metadata.placement?.mode === "smart" ? { mode: "smart" } : {},
+      tail_consumers: script.settings.tail_consumers ?? [],
       tags: script.settings.tags ?? null,
       usage_model: "standard",
       limits: {},
@@ -158,7 +162,8 @@ export class WorkerHandlers {
     await this.apply(
       (st) => {
         const s = st.scripts[script.name];
-        for (const k of ["logpush", "observability", "tail_consumers", "tags"]) if (k in patch) s.settings[k] = patch[k];
+        for (const k of ["logpush", "observability", "tags"]) if (k in patch) s.settings[k] = patch[k];
+        if ("tail_consumers" in patch) s.settings.tail_consumers = tailConsumers(patch.tail_consumers);
         if (needsVersion) {
           const prev = currentVersion(s);
           const md = { ...prev.metadata };
@@ -190,7 +195,8 @@ export class WorkerHandlers {
     await this.apply(
       (st) => {
         const s = st.scripts[script.name];
-        for (const k of ["logpush", "observability", "tail_consumers", "tags"]) if (k in patch) s.settings[k] = patch[k];
+        for (const k of ["logpush", "observability", "tags"]) if (k in patch) s.settings[k] = patch[k];
+        if ("tail_consumers" in patch) s.settings.tail_consumers = tailConsumers(patch.tail_consumers);
       },
       { restart: false },
     );
@@ -217,7 +223,7 @@ export class WorkerHandlers {
       annotations: v.annotations ?? {},
       resources: {
         bindings: publicBindings(v),
-        script: { etag: v.modules.map((m) => m.blob.slice(0, 8)).join("").slice(0, 32), handlers: [] },
+        script: { etag: v.modules.map((m) => m.blob.slice(0, 8)).join("").slice(0, 32), handlers: v.handlers ?? [] },
         script_runtime: {
           compatibility_date: v.metadata.compatibility_date ?? null,
           compatibility_flags: v.metadata.compatibility_flags ?? [],
@@ -231,8 +237,64 @@ export class WorkerHandlers {
   versions(c) {
     const s = this.script(c);
     const all = [...s.versions].reverse().map((v) => this.versionJSON(s, v));
+    const deployable = c.query.get("deployable");
+    if (deployable !== null && deployable !== "true" && deployable !== "false") throw new EdgeError(400, 10001, "deployable must be true or false");
+    if (deployable === "true") {
+      // Cloudflare: the versions a deployment may use, all of them, without pages. Every version the edge keeps
+      // (the last 10 and those of kept deployments) can be deployed.
+      return { result: { items: all }, info: { page: 1, per_page: all.length, count: all.length, total_count: all.length, total_pages: 1 } };
+    }
     const { items, info } = pageInfo(all, intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 100, min: 1, max: 100 }));
     return { result: { items }, info };
+  }
+
+  deployment(c) {
+    const d = this.script(c).deployments.find((x) => x.id === c.params.deployment);
+    if (!d) throw new EdgeError(404, 10216, `deployment '${c.params.deployment}' not found`);
+    return d;
+  }
+
+  // deleteDeployment removes a past deployment from the script's history; the latest one, which serves, cannot be
+  // deleted (Cloudflare refuses it too; deploy another version first).
+  async deleteDeployment(c) {
+    const s = this.script(c);
+    const d = this.deployment(c);
+    if (s.deployments.at(-1).id === d.id) {
+      throw new EdgeError(400, 10217, `deployment '${d.id}' is the latest deployment of '${s.name}' and cannot be deleted; deploy another version first`);
+    }
+    await this.apply((st) => {
+      const script = st.scripts[s.name];
+      script.deployments = script.deployments.filter((x) => x.id !== d.id);
+    }, { restart: false });
+    return { result: null };
+  }
+
+  // searchScripts is Cloudflare's GET …/workers/scripts-search: `name` matches part of a name, `id` a script's tag
+  // exactly; sorted by order_by (created_on, modified_on or name, ascending); paged.
+  searchScripts(c) {
+    const name = c.query.get("name");
+    const id = c.query.get("id");
+    const orderBy = c.query.get("order_by") ?? "created_on";
+    if (!["created_on", "modified_on", "name"].includes(orderBy)) throw new EdgeError(400, 10001, "order_by must be created_on, modified_on or name");
+    const page = intParam(c.query, "page", { def: 1, min: 1 });
+    const perPage = intParam(c.query, "per_page", { def: 50, min: 1, max: 100 });
+    let list = Object.values(this.state.scripts).filter((s) => s.current);
+    if (name) list = list.filter((s) => s.name.includes(name));
+    if (id) list = list.filter((s) => s.tag === id);
+    const key = orderBy === "name" ? (s) => s.name : (s) => s[orderBy] ?? "";
+    list.sort((a, b) => key(a).localeCompare(key(b)));
+    const rows = list.map((s) => ({
+      id: s.tag,
+      script_name: s.name,
+      script_tag: s.tag,
+      created_on: s.created_on,
+      modified_on: s.modified_on,
+      environment_is_default: true,
+      environment_name: "production",
+      service_name: s.name,
+    }));
+    const { items, info } = pageInfo(rows, page, perPage);
+    return { result: items, info };
   }
 
   async deploy(c) {
@@ -259,10 +321,11 @@ export class WorkerHandlers {
     if (typeof body.name !== "string" || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(body.name)) {
       throw new EdgeError(400, 10001, "secret name must be a JavaScript identifier");
     }
-    if (typeof body.text !== "string") throw new EdgeError(400, 10001, "secret text must be a string");
+    if (body.type === "secret_key") refuseSecretKey(body);
     if (body.type !== undefined && body.type !== "secret_text") {
-      throw new EdgeError(400, 10001, `secret type '${body.type}' is not supported; use secret_text`);
+      throw new EdgeError(400, 10001, `secret type must be secret_text or secret_key, got ${JSON.stringify(body.type)}`);
     }
+    if (typeof body.text !== "string") throw new EdgeError(400, 10001, "secret text must be a string");
     await this.newVersionWith(s.name, (bindings) => [
       ...bindings.filter((b) => b.name !== body.name),
       { type: "secret_text", name: body.name, text: body.text },
@@ -432,4 +495,38 @@ export class WorkerHandlers {
     }
     return started;
   }
+}
+
+const KEY_FORMATS = ["raw", "pkcs8", "spki", "jwk"];
+const KEY_USAGES = ["encrypt", "decrypt", "sign", "verify", "deriveKey", "deriveBits", "wrapKey", "unwrapKey"];
+
+// refuseSecretKey checks a secret_key secret as Cloudflare does (format, algorithm, usages, and the key in
+// key_base64, or key_jwk for format jwk), then refuses it: a secret_key binding gives the worker a CryptoKey, which
+// the local edge's runtime cannot bind (decision 265). The message says what to do instead.
+function refuseSecretKey(body) {
+  if (!KEY_FORMATS.includes(body.format)) throw new EdgeError(400, 10001, `secret_key: format must be one of ${KEY_FORMATS.join(", ")}`);
+  if (body.algorithm === null || typeof body.algorithm !== "object" || Array.isArray(body.algorithm) || typeof body.algorithm.name !== "string") {
+    throw new EdgeError(400, 10001, "secret_key: algorithm must be an object with a name, as crypto.subtle.importKey takes it");
+  }
+  if (!Array.isArray(body.usages) || body.usages.length === 0 || body.usages.some((u) => !KEY_USAGES.includes(u))) {
+    throw new EdgeError(400, 10001, `secret_key: usages must be a non-empty array of ${KEY_USAGES.join(", ")}`);
+  }
+  if (body.format === "jwk" ? body.key_jwk === null || typeof body.key_jwk !== "object" : typeof body.key_base64 !== "string" || body.key_base64 === "") {
+    throw new EdgeError(400, 10001, body.format === "jwk" ? "secret_key: format jwk needs key_jwk (a JSON Web Key object)" : "secret_key: key_base64 is required");
+  }
+  throw new EdgeError(
+    400,
+    10021,
+    `secret '${body.name}' is of type secret_key, which the local edge cannot bind (its workers receive text secrets only); store the key as a secret_text (for example the JWK text) and import it with crypto.subtle.importKey`,
+  );
+}
+
+// tailConsumers checks a script's tail_consumers (null or an array of {service, environment?, namespace?}) and
+// returns it as an array, the type Cloudflare answers with.
+function tailConsumers(v) {
+  if (v === null || v === undefined) return [];
+  if (!Array.isArray(v) || v.some((t) => t === null || typeof t !== "object" || typeof t.service !== "string" || t.service === "")) {
+    throw new EdgeError(400, 10021, "tail_consumers must be an array of {service, environment?, namespace?}");
+  }
+  return v.map((t) => ({ service: t.service, ...(t.environment ? { environment: t.environment } : {}), ...(t.namespace ? { namespace: t.namespace } : {}) }));
 }

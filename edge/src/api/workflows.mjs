@@ -254,27 +254,74 @@ export class WorkflowHandlers {
     if (direction !== "asc" && direction !== "desc") throw new EdgeError(400, 10001, "direction must be asc or desc");
     const valid = ["queued", "running", "paused", "errored", "terminated", "complete", "waiting", "waitingForPause"];
     if (status && !valid.includes(status)) throw new EdgeError(400, 10001, `status must be one of ${valid.join(", ")}`);
+    const dateStart = dateParam(c.query, "date_start");
+    const dateEnd = dateParam(c.query, "date_end");
+    const cursor = c.query.get("cursor");
+    if (cursor !== null && cursor !== "" && c.query.get("page") !== null) throw new EdgeError(400, 10001, "page and cursor are mutually exclusive; use one or the other");
+    const after = cursor ? decodeCursor(cursor) : null;
     const rt = this.names.workflow(wf.name);
     let list = canonicalWorkflows(this.state)[wf.name] ? await this.derivedInstances(rt, status) : [];
     if (status) list = list.filter((it) => it.status === status);
     const versionId = wf.versions.at(-1).id;
-    list = list.map((it) => {
-      const rec = this.registry.instanceRecord(rt, it.id);
-      const created = rec?.created_on ?? it.created_on ?? null;
-      return {
-        id: it.id,
-        status: it.status,
-        created_on: created,
-        modified_on: created,
-        started_on: created,
-        ended_on: null,
-        version_id: rec?.version_id ?? versionId,
-        workflow_id: wf.id,
-      };
+    list = list
+      .map((it) => {
+        const rec = this.registry.instanceRecord(rt, it.id);
+        return { it, rec, created: rec?.created_on ?? it.created_on ?? null };
+      })
+      .filter(({ rec, created }) => !this.expired(rec) && (!dateStart || (created ?? "") >= dateStart) && (!dateEnd || (created ?? "") <= dateEnd));
+    const dir = direction === "asc" ? 1 : -1;
+    const order = (a, b) => ((a.created ?? "").localeCompare(b.created ?? "") || a.it.id.localeCompare(b.it.id)) * dir;
+    list.sort(order);
+    let pageRows;
+    let info;
+    if (after) {
+      // a cursor names the last instance of the previous page: the next page starts after it
+      const rest = list.filter((x) => order(x, { created: after.created_on, it: { id: after.id } }) > 0);
+      pageRows = rest.slice(0, perPage);
+      const next = rest.length > perPage ? encodeCursor(pageRows.at(-1)) : "";
+      info = { per_page: perPage, count: pageRows.length, total_count: list.length, cursor: next };
+    } else {
+      const paged = pageInfo(list, page, perPage);
+      pageRows = paged.items;
+      info = { ...paged.info, cursor: page * perPage < list.length && pageRows.length > 0 ? encodeCursor(pageRows.at(-1)) : "" };
+    }
+    // the times an instance started, last changed and ended come from its details, read once it is final
+    await mapLimit(pageRows, 16, async (x) => {
+      if (x.rec && TERMINAL.has(x.it.status) && x.rec.ended_on) return;
+      const d = await this.details(rt, x.it.id).catch(() => null);
+      if (d && x.rec) this.noteTimes(rt, x.it.id, d, x.it.status);
     });
-    list.sort((a, b) => (a.created_on ?? "").localeCompare(b.created_on ?? "") * (direction === "asc" ? 1 : -1));
-    const { items, info } = pageInfo(list, page, perPage);
-    return { result: items, info };
+    const result = pageRows.map(({ it, rec, created }) => ({
+      id: it.id,
+      status: it.status,
+      created_on: created,
+      modified_on: rec?.modified_on ?? created,
+      started_on: rec?.started_on ?? null,
+      ended_on: TERMINAL.has(it.status) ? rec?.ended_on ?? null : null,
+      version_id: rec?.version_id ?? versionId,
+      workflow_id: wf.id,
+    }));
+    return { result, info };
+  }
+
+  // noteTimes keeps in the index when an instance started, last changed (its latest step or status event) and
+  // ended, from its details d.
+  noteTimes(rt, id, d, status) {
+    const stamps = [d.queued, d.start, d.end, ...(d.steps ?? []).flatMap((st) => [st.start, st.end, ...(st.attempts ?? []).flatMap((a) => [a.start, a.end])])];
+    const latest = stamps.filter((x) => typeof x === "string" && x !== "").sort().at(-1);
+    this.registry.noteInstance(rt, id, {
+      started_on: d.start ?? undefined,
+      modified_on: latest,
+      ended_on: TERMINAL.has(status) ? d.end ?? latest : undefined,
+    });
+  }
+
+  // expired reports whether an instance finished longer ago than the instance_retention it was created with: such
+  // an instance is gone from lists and answers 404, as on Cloudflare once its retention ran out.
+  expired(rec) {
+    if (!rec?.retention || !rec.ended_on || !TERMINAL.has(rec.status)) return false;
+    const keep = rec.status === "complete" ? rec.retention.success_ms : rec.retention.error_ms;
+    return keep !== undefined && Date.now() > Date.parse(rec.ended_on) + keep;
   }
 
   instanceInput(item, i) {
@@ -285,7 +332,8 @@ export class WorkflowHandlers {
     if (id !== undefined && (typeof id !== "string" || !INSTANCE_ID.test(id))) {
       throw new EdgeError(400, 10001, `instance_id '${id}' is invalid: use 1-100 letters, digits, '-' and '_'`);
     }
-    return { id, params: item.params ?? {} };
+    const retention = retentionParam(item.instance_retention, i);
+    return { id, params: item.params ?? {}, ...(retention ? { retention } : {}) };
   }
 
   async createInstances(wf, inputs, source) {
@@ -300,16 +348,18 @@ export class WorkflowHandlers {
     for (const id of ids) this.pendingIds.add(`${wf.name}\n${id}`);
     try {
       const rt = this.names.workflow(wf.name);
-      let created = await this.runtime.control("/wf/create", { workflow: rt, instances: inputs });
+      const t = now(); // before the create, so that created_on never follows the instance's start
+      let created = await this.runtime.control("/wf/create", { workflow: rt, instances: inputs.map(({ id, params }) => ({ id, params })) });
       if (created.retried) {
         // our first attempt may have gone through before its connection died: the ids are ours (pendingIds)
         created = created.map((r) => (r.error?.code === 10202 ? { id: r.id } : r));
       }
       const versionId = wf.versions.at(-1).id;
-      const t = now();
-      for (const r of created) {
-        if (!r.error) this.registry.recordInstance({ workflow: rt, id: r.id, source, created_on: t, version_id: versionId, status: "queued" });
-      }
+      created.forEach((r, i) => {
+        if (r.error) return;
+        const retention = inputs[i]?.retention;
+        this.registry.recordInstance({ workflow: rt, id: r.id, source, created_on: t, version_id: versionId, status: "queued", ...(retention ? { retention } : {}) });
+      });
       if (this.state.workflows[wf.name]) this.state.workflows[wf.name].triggered_on = t;
       this.registry.saveSoon();
       return created.map((r) => {
@@ -352,6 +402,7 @@ export class WorkflowHandlers {
     const rt = this.names.workflow(wf.name);
     const d = await this.details(rt, id);
     let rec = this.registry.instanceRecord(rt, id);
+    if (this.expired(rec)) throw new EdgeError(404, 10201, `Workflow instance '${id}' not found in workflow '${rt}'`);
     if (!rec) {
       rec = { workflow: rt, id, source: "binding", created_on: d.queued ?? now(), version_id: wf.versions.at(-1).id, status: d.status };
       this.registry.recordInstance(rec);
@@ -365,10 +416,11 @@ export class WorkflowHandlers {
       if (s.type === "step") {
         return { ...s, output: s.output === undefined ? null : s.output };
       }
-      if (s.type === "sleep") return { name: s.name, start: s.start, end: s.end, finished: s.finished, type: "sleep" };
+      if (s.type === "sleep") return { name: s.name, start: s.start, end: s.end ?? null, finished: s.finished, type: "sleep", error: s.error ?? null };
       return s;
     });
     if (status === "terminated") steps.push({ type: "termination", trigger: { source: "api" } });
+    this.noteTimes(rt, id, d, status);
     return {
       result: {
         status,
@@ -440,4 +492,59 @@ export function deriveStatus(d) {
     if (lastAttempt && lastAttempt.success === false) return "waiting"; // backing off before the next retry
   }
   return "running";
+}
+
+// dateParam reads date_start or date_end of an instance list: an ISO 8601 time in UTC (Cloudflare: no offset),
+// returned in the form the index keeps (toISOString).
+function dateParam(query, name) {
+  const v = query.get(name);
+  if (v === null || v === "") return null;
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?Z?)?$/.test(v) || Number.isNaN(Date.parse(v.endsWith("Z") || v.length === 10 ? v : `${v}Z`))) {
+    throw new EdgeError(400, 10001, `${name} must be an ISO 8601 time in UTC without an offset (e.g. 2025-01-31T12:00:00Z), got '${v}'`);
+  }
+  return new Date(v.endsWith("Z") || v.length === 10 ? v : `${v}Z`).toISOString();
+}
+
+function encodeCursor(row) {
+  return Buffer.from(JSON.stringify({ c: row.created, i: row.it.id })).toString("base64url");
+}
+
+function decodeCursor(cursor) {
+  try {
+    const o = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (typeof o.i === "string" && (typeof o.c === "string" || o.c === null)) return { created_on: o.c, id: o.i };
+  } catch {
+    // answered below
+  }
+  throw new EdgeError(400, 10001, "cursor is not one this list gave; start again without it");
+}
+
+// RETENTION_MAX is the longest instance_retention Cloudflare allows (30 days, the paid plan's limit).
+const RETENTION_MAX = 30 * 24 * 3600 * 1000;
+const UNIT_MS = { millisecond: 1, second: 1000, minute: 60000, hour: 3600000, day: 86400000, week: 604800000 };
+
+// retentionParam reads an instance's instance_retention {success_retention?, error_retention?}, each a number of
+// milliseconds or a duration such as "5 minutes", into {success_ms?, error_ms?} (decision 267).
+function retentionParam(v, i) {
+  if (v === undefined || v === null) return null;
+  const where = i === undefined ? "instance_retention" : `[${i}].instance_retention`;
+  if (typeof v !== "object" || Array.isArray(v)) throw new EdgeError(400, 10001, `${where} must be an object {success_retention?, error_retention?}`);
+  const out = {};
+  for (const [field, key] of [["success_retention", "success_ms"], ["error_retention", "error_ms"]]) {
+    const x = v[field];
+    if (x === undefined || x === null) continue;
+    let ms;
+    if (typeof x === "number" && Number.isInteger(x) && x >= 0) ms = x;
+    else if (typeof x === "string") {
+      const m = /^\s*(\d+)\s*(millisecond|second|minute|hour|day|week)s?\s*$/i.exec(x);
+      if (m) ms = Number(m[1]) * UNIT_MS[m[2].toLowerCase()];
+    }
+    if (ms === undefined) throw new EdgeError(400, 10001, `${where}.${field} must be milliseconds or a duration such as "5 minutes", got ${JSON.stringify(x)}`);
+    if (ms > RETENTION_MAX) throw new EdgeError(400, 10001, `${where}.${field} is longer than the 30 days an instance can be kept`);
+    out[key] = ms;
+  }
+  for (const k of Object.keys(v)) {
+    if (k !== "success_retention" && k !== "error_retention") throw new EdgeError(400, 10001, `${where}: unknown field '${k}'`);
+  }
+  return out;
 }

@@ -1,0 +1,352 @@
+// Conformance with the Cloudflare TypeScript SDK (`cloudflare` 5.x, a devDependency), pointed at the edge with
+// baseURL and acting with one account's own token, as a program of a user's would. Each case names the Cloudflare
+// behaviour it checks (a documented limit, error code or field). It shares one edge and stays well under a minute.
+// Run with `npm run test:wrangler` (all conformance suites) or `node --test test/conformance/sdk.test.mjs`.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import Cloudflare, { toFile } from "cloudflare";
+import { asAccount, deployDemo, provision, startEdge, waitFor, waitStatus } from "../helpers.mjs";
+
+let root;
+let edge; // the account the SDK acts as
+let cf; // the SDK client, no retries
+let account_id;
+
+// rejects runs fn, expects the SDK to throw an API error and returns it.
+async function rejects(fn) {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof Cloudflare.APIError && err.status !== undefined) return err;
+    throw err;
+  }
+  assert.fail("the call succeeded; an API error was expected");
+}
+
+before(async () => {
+  root = await startEdge();
+  const mine = await provision(root, { name: "sdk", ref: "sdk" });
+  assert.equal(mine.status, 201, JSON.stringify(mine.body));
+  edge = asAccount(root, mine.body);
+  account_id = mine.body.id;
+  cf = new Cloudflare({ apiToken: mine.body.token, baseURL: root.ready.api, maxRetries: 0 });
+});
+
+after(async () => {
+  await root?.stop();
+});
+
+test("token verify: a good token is active; a bad one is 401 with code 1000 Invalid API Token (what wrangler's whoami reads)", async () => {
+  const ok = await cf.user.tokens.verify();
+  assert.equal(ok.status, "active");
+  const own = await cf.accounts.tokens.verify({ account_id });
+  assert.equal(own.status, "active");
+  const bad = new Cloudflare({ apiToken: "not-a-token", baseURL: root.ready.api, maxRetries: 0 });
+  for (const call of [() => bad.user.tokens.verify(), () => bad.accounts.tokens.verify({ account_id })]) {
+    const err = await rejects(call);
+    assert.equal(err.status, 401);
+    assert.deepEqual(err.errors, [{ code: 1000, message: "Invalid API Token" }]);
+  }
+  // every other route keeps 10000 Authentication error
+  const other = await rejects(() => bad.kv.namespaces.list({ account_id }));
+  assert.equal(other.errors[0].code, 10000);
+});
+
+test("accounts list: per_page is 5..50 and `name` filters (Cloudflare's GET /accounts)", async () => {
+  const all = await cf.accounts.list({ per_page: 5 });
+  assert.deepEqual(all.result.map((a) => a.id), [account_id]);
+  assert.equal((await cf.accounts.list({ name: "sdk" })).result.length, 1);
+  assert.equal((await cf.accounts.list({ name: "someone-else" })).result.length, 0);
+  for (const per_page of [1, 4, 51]) {
+    const err = await rejects(() => cf.accounts.list({ per_page }));
+    assert.equal(err.status, 400, `per_page ${per_page}`);
+    assert.match(err.errors[0].message, /per_page must be between 5 and 50/);
+  }
+});
+
+test("KV bulk write: a pair Cloudflare refuses (expiration_ttl < 60, metadata > 1024 bytes, expiration in the past) fails the request, naming each pair, and nothing is written", async () => {
+  const ns = await cf.kv.namespaces.create({ account_id, title: "sdk-bulk" });
+  const now = Math.floor(Date.now() / 1000);
+  const err = await rejects(() =>
+    cf.kv.namespaces.bulkUpdate(ns.id, {
+      account_id,
+      body: [
+        { key: "good", value: "v" },
+        { key: "short-ttl", value: "v", expiration_ttl: 10 },
+        { key: "big-md", value: "v", metadata: { pad: "x".repeat(1100) } },
+        { key: "past", value: "v", expiration: now - 10 },
+        { key: "soon", value: "v", expiration: now + 30 },
+      ],
+    }),
+  );
+  assert.equal(err.status, 400);
+  const messages = err.errors.map((e) => e.message);
+  assert.deepEqual(messages, [
+    "[1] (key 'short-ttl'): Invalid expiration_ttl of 10. Expiration TTL must be at least 60.",
+    `[2] (key 'big-md'): Metadata length of ${JSON.stringify({ pad: "x".repeat(1100) }).length} exceeds limit of 1024.`,
+    `[3] (key 'past'): Invalid expiration of ${now - 10}. Please specify integer greater than the current number of seconds since the UNIX epoch.`,
+    `[4] (key 'soon'): Invalid expiration of ${now + 30}. Expiration times must be at least 60 seconds in the future.`,
+  ]);
+  const got = await cf.kv.namespaces.bulkGet(ns.id, { account_id, keys: ["good", "short-ttl"] });
+  assert.deepEqual(got.values, { good: null, "short-ttl": null }, "nothing of a refused bulk write is stored");
+
+  // Cloudflare: at most 10,000 pairs per bulk write and 10,000 keys per bulk delete
+  const many = Array.from({ length: 10001 }, (_, i) => ({ key: `k${i}`, value: "v" }));
+  const tooMany = await rejects(() => cf.kv.namespaces.bulkUpdate(ns.id, { account_id, body: many }));
+  assert.equal(tooMany.status, 400);
+  assert.match(tooMany.errors[0].message, /at most 10000 pairs/);
+  const tooManyDeletes = await rejects(() => cf.kv.namespaces.bulkDelete(ns.id, { account_id, body: many.map((p) => p.key) }));
+  assert.equal(tooManyDeletes.status, 400);
+  assert.match(tooManyDeletes.errors[0].message, /at most 10000 keys/);
+
+  // a body over 10 MiB (the old cap) but under Cloudflare's 100 MB is written
+  const big = "x".repeat(1 << 20);
+  const put = await cf.kv.namespaces.bulkUpdate(ns.id, { account_id, body: Array.from({ length: 12 }, (_, i) => ({ key: `big${i}`, value: big })) });
+  assert.deepEqual(put, { successful_key_count: 12, unsuccessful_keys: [] });
+});
+
+test("KV: bulk get (POST …/bulk/get, at most 100 keys, type json, withMetadata with expiration) and a value read carries the expiration header", async () => {
+  const ns = await cf.kv.namespaces.create({ account_id, title: "sdk-get" });
+  const now = Math.floor(Date.now() / 1000);
+  const put = await cf.kv.namespaces.bulkUpdate(ns.id, {
+    account_id,
+    body: [
+      { key: "plain", value: "hello" },
+      { key: "doc", value: JSON.stringify({ a: 1 }), metadata: { tag: "t" }, expiration_ttl: 3600 },
+      { key: "bin", value: Buffer.from("raw bytes").toString("base64"), base64: true, expiration: now + 7200 },
+    ],
+  });
+  assert.equal(put.successful_key_count, 3);
+  const text = await cf.kv.namespaces.bulkGet(ns.id, { account_id, keys: ["plain", "doc", "missing"] });
+  assert.deepEqual(text.values, { plain: "hello", doc: '{"a":1}', missing: null });
+  const json = await cf.kv.namespaces.bulkGet(ns.id, { account_id, keys: ["doc"], type: "json", withMetadata: true });
+  assert.deepEqual(json.values.doc.value, { a: 1 });
+  assert.deepEqual(json.values.doc.metadata, { tag: "t" });
+  assert.ok(Math.abs(json.values.doc.expiration - (now + 3600)) <= 5, `expiration ${json.values.doc.expiration}`);
+  const notJson = await rejects(() => cf.kv.namespaces.bulkGet(ns.id, { account_id, keys: ["plain"], type: "json" }));
+  assert.equal(notJson.status, 400);
+  const tooMany = await rejects(() => cf.kv.namespaces.bulkGet(ns.id, { account_id, keys: Array.from({ length: 101 }, (_, i) => `k${i}`) }));
+  assert.match(tooMany.errors[0].message, /at most 100 keys/);
+
+  const res = await cf.kv.namespaces.values.get(ns.id, "bin", { account_id });
+  assert.equal(await res.text(), "raw bytes");
+  assert.equal(res.headers.get("expiration"), String(now + 7200));
+  const plain = await cf.kv.namespaces.values.get(ns.id, "plain", { account_id });
+  assert.equal(plain.headers.get("expiration"), null, "a key that never expires has no expiration header");
+});
+
+test("409 answers no retry can fix carry x-should-retry: false, so the SDK fails at once instead of retrying", async () => {
+  let calls = 0;
+  const counting = new Cloudflare({
+    apiToken: edge.token,
+    baseURL: root.ready.api,
+    maxRetries: 2,
+    fetch: (url, init) => {
+      calls++;
+      return fetch(url, init);
+    },
+  });
+  await counting.r2.buckets.create({ account_id, name: "sdk-twice" });
+  calls = 0;
+  const err = await rejects(() => counting.r2.buckets.create({ account_id, name: "sdk-twice" }));
+  assert.equal(err.status, 409);
+  assert.equal(err.headers["x-should-retry"], "false");
+  assert.equal(calls, 1, "one request, no retries");
+});
+
+test("R2: bucket create keeps storageClass, locationHint and jurisdiction (cf-r2-jurisdiction); PATCH changes the storage class (cf-r2-storage-class)", async () => {
+  const b = await cf.r2.buckets.create({ account_id, name: "sdk-eu", locationHint: "weur", storageClass: "InfrequentAccess", jurisdiction: "eu" });
+  assert.deepEqual({ ...b, creation_date: undefined }, { name: "sdk-eu", creation_date: undefined, location: "WEUR", storage_class: "InfrequentAccess", jurisdiction: "eu" });
+  const got = await cf.r2.buckets.get("sdk-eu", { account_id, jurisdiction: "eu" });
+  assert.equal(got.storage_class, "InfrequentAccess");
+  // Cloudflare: a bucket of the eu jurisdiction is found only with that jurisdiction
+  const missing = await rejects(() => cf.r2.buckets.get("sdk-eu", { account_id }));
+  assert.equal(missing.status, 404);
+  assert.equal(missing.errors[0].code, 10006);
+  const listed = await cf.r2.buckets.list({ account_id, jurisdiction: "eu" });
+  assert.deepEqual(listed.buckets.map((x) => x.name), ["sdk-eu"]);
+  const edited = await cf.r2.buckets.edit("sdk-eu", { account_id, jurisdiction: "eu", storage_class: "Standard" });
+  assert.equal(edited.storage_class, "Standard");
+  assert.equal((await cf.r2.buckets.get("sdk-eu", { account_id, jurisdiction: "eu" })).storage_class, "Standard");
+  const badClass = await rejects(() => cf.r2.buckets.edit("sdk-eu", { account_id, jurisdiction: "eu", storage_class: "Glacier" }));
+  assert.equal(badClass.status, 400);
+  const badHint = await rejects(() => cf.r2.buckets.create({ account_id, name: "sdk-mars", locationHint: "mars" }));
+  assert.equal(badHint.status, 400);
+  const plain = await cf.r2.buckets.create({ account_id, name: "sdk-plain" });
+  assert.equal(plain.storage_class, "Standard");
+  assert.equal(plain.jurisdiction, "default");
+});
+
+test("D1: read_replication is set by PUT and PATCH and shown on get; query meta has served_by_region, served_by_primary and timings", async () => {
+  const db = await cf.d1.database.create({ account_id, name: "sdk-db" });
+  assert.deepEqual((await cf.d1.database.get(db.uuid, { account_id })).read_replication, { mode: "disabled" });
+  const put = await cf.d1.database.update(db.uuid, { account_id, read_replication: { mode: "auto" } });
+  assert.deepEqual(put.read_replication, { mode: "auto" });
+  assert.deepEqual((await cf.d1.database.get(db.uuid, { account_id })).read_replication, { mode: "auto" });
+  const patched = await cf.d1.database.edit(db.uuid, { account_id, read_replication: { mode: "disabled" } });
+  assert.deepEqual(patched.read_replication, { mode: "disabled" });
+  const bad = await rejects(() => cf.d1.database.update(db.uuid, { account_id, read_replication: { mode: "sometimes" } }));
+  assert.equal(bad.status, 400);
+  const page = await cf.d1.database.query(db.uuid, { account_id, sql: "SELECT 1 AS one" });
+  const [r] = page.result;
+  assert.deepEqual(r.results, [{ one: 1 }]);
+  assert.equal(r.meta.served_by_primary, true);
+  assert.equal(r.meta.served_by_region, "ENAM");
+  assert.equal(typeof r.meta.timings.sql_duration_ms, "number");
+});
+
+const SCRIPT = `export default {
+  async fetch(request, env) { return new Response("hi " + (env.TOKEN ?? "")); },
+  async scheduled(event, env, ctx) {},
+};
+`;
+
+async function uploadScript(name, extra = {}) {
+  return cf.workers.scripts.update(name, {
+    account_id,
+    metadata: { main_module: "index.mjs", compatibility_date: "2025-01-01", ...extra },
+    files: [await toFile(Buffer.from(SCRIPT), "index.mjs", { type: "application/javascript+module" })],
+  });
+}
+
+test("workers: scripts have handlers, placement_mode only when smart and tail_consumers as an array; scripts-search finds them", async () => {
+  const up = await uploadScript("sdk-worker", { placement: { mode: "smart" }, tail_consumers: [{ service: "sdk-tail" }] });
+  assert.deepEqual(up.handlers, ["fetch", "scheduled"]);
+  assert.equal(up.placement_mode, "smart");
+  assert.deepEqual(up.tail_consumers, [{ service: "sdk-tail" }]);
+  await uploadScript("sdk-other");
+  const scripts = [];
+  for await (const s of cf.workers.scripts.list({ account_id })) scripts.push(s);
+  const other = scripts.find((s) => s.id === "sdk-other");
+  assert.deepEqual(other.handlers, ["fetch", "scheduled"]);
+  assert.equal("placement_mode" in other, false, "no placement_mode without smart placement");
+  assert.deepEqual(other.tail_consumers, []);
+  const settings = await cf.workers.scripts.scriptAndVersionSettings.get("sdk-worker", { account_id });
+  assert.deepEqual(settings.tail_consumers, [{ service: "sdk-tail" }]);
+  assert.deepEqual(settings.placement, { mode: "smart" });
+
+  // Cloudflare's GET …/workers/scripts-search: name matches part of a name, id a tag exactly, order_by name
+  const found = await cf.workers.scripts.search({ account_id, name: "sdk-", order_by: "name" });
+  assert.deepEqual(found.map((s) => s.script_name), ["sdk-other", "sdk-worker"]);
+  const byTag = await cf.workers.scripts.search({ account_id, id: found[1].script_tag });
+  assert.deepEqual(byTag.map((s) => s.script_name), ["sdk-worker"]);
+  const badOrder = await rejects(() => cf.workers.scripts.search({ account_id, order_by: "size" }));
+  assert.equal(badOrder.status, 400);
+});
+
+test("workers: deployments are read and deleted by id (not the latest); versions.list({deployable}) lists every deployable version without pages", async () => {
+  await uploadScript("sdk-deploys");
+  await uploadScript("sdk-deploys");
+  const { deployments } = await cf.workers.scripts.deployments.list("sdk-deploys", { account_id });
+  assert.equal(deployments.length, 2);
+  const [latest, older] = deployments;
+  const got = await cf.workers.scripts.deployments.get("sdk-deploys", older.id, { account_id });
+  assert.deepEqual(got, older);
+  const refuse = await rejects(() => cf.workers.scripts.deployments.delete("sdk-deploys", latest.id, { account_id }));
+  assert.equal(refuse.status, 400);
+  assert.match(refuse.errors[0].message, /latest deployment/);
+  await cf.workers.scripts.deployments.delete("sdk-deploys", older.id, { account_id });
+  const gone = await rejects(() => cf.workers.scripts.deployments.get("sdk-deploys", older.id, { account_id }));
+  assert.equal(gone.status, 404);
+  assert.equal((await cf.workers.scripts.deployments.list("sdk-deploys", { account_id })).deployments.length, 1);
+
+  const page = await cf.workers.scripts.versions.list("sdk-deploys", { account_id, per_page: 1 });
+  assert.equal(page.result.items.length, 1);
+  const deployable = await cf.workers.scripts.versions.list("sdk-deploys", { account_id, deployable: true, per_page: 1 });
+  assert.equal(deployable.result.items.length, 2, "deployable ignores pagination");
+});
+
+test("workers secrets: secret_text is kept; a secret_key is checked as Cloudflare checks it, then refused with 10021 saying what to do", async () => {
+  await uploadScript("sdk-secrets");
+  const text = await cf.workers.scripts.secrets.update("sdk-secrets", { account_id, name: "TOKEN", text: "s3cret", type: "secret_text" });
+  assert.deepEqual(text, { name: "TOKEN", type: "secret_text" });
+  const malformed = await rejects(() => cf.workers.scripts.secrets.update("sdk-secrets", { account_id, name: "KEY", type: "secret_key", format: "pem", algorithm: { name: "HMAC" }, usages: ["sign"] }));
+  assert.equal(malformed.status, 400);
+  assert.match(malformed.errors[0].message, /format must be one of raw, pkcs8, spki, jwk/);
+  const key = await rejects(() =>
+    cf.workers.scripts.secrets.update("sdk-secrets", {
+      account_id,
+      name: "KEY",
+      type: "secret_key",
+      format: "raw",
+      algorithm: { name: "HMAC", hash: "SHA-256" },
+      usages: ["sign", "verify"],
+      key_base64: Buffer.alloc(32, 7).toString("base64"),
+    }),
+  );
+  assert.equal(key.status, 400);
+  assert.equal(key.errors[0].code, 10021);
+  assert.match(key.errors[0].message, /secret_key, which the local edge cannot bind .* store the key as a secret_text/);
+  const list = [];
+  for await (const s of cf.workers.scripts.secrets.list("sdk-secrets", { account_id })) list.push(s);
+  assert.deepEqual(list, [{ name: "TOKEN", type: "secret_text" }]);
+});
+
+test("workflows: instance lists honour date_start, date_end and cursor; modified_on/started_on/ended_on follow the run; a sleeping step has end and error; a duplicate id is a 409 not retried", async () => {
+  await deployDemo(edge, "sdk-wf");
+  const before = new Date(Date.now() - 1000).toISOString();
+  const ids = ["i1", "i2", "i3"];
+  for (const id of ids) await cf.workflows.instances.create("sdk-wf", { account_id, instance_id: id, params: { n: 1 } });
+  const sleeper = await cf.workflows.instances.create("sdk-wf", { account_id, instance_id: "sleeper", params: { sleepMs: 60000 } });
+  for (const id of ids) await waitStatus(edge, "sdk-wf", id, "complete");
+
+  const all = await cf.workflows.instances.list("sdk-wf", { account_id, direction: "asc" });
+  assert.deepEqual(all.result.map((x) => x.id), [...ids, "sleeper"]);
+  const done = all.result.find((x) => x.id === "i1");
+  assert.ok(done.started_on && done.started_on >= done.created_on, JSON.stringify(done));
+  assert.ok(done.ended_on && done.ended_on >= done.started_on, JSON.stringify(done));
+  assert.ok(done.modified_on > done.created_on, `modified_on moves: ${JSON.stringify(done)}`);
+
+  const future = new Date(Date.now() + 3600_000).toISOString();
+  assert.equal((await cf.workflows.instances.list("sdk-wf", { account_id, date_start: future })).result.length, 0);
+  assert.equal((await cf.workflows.instances.list("sdk-wf", { account_id, date_end: before })).result.length, 0);
+  assert.equal((await cf.workflows.instances.list("sdk-wf", { account_id, date_start: before })).result.length, 4);
+  const badDate = await rejects(() => cf.workflows.instances.list("sdk-wf", { account_id, date_start: "yesterday" }));
+  assert.equal(badDate.status, 400);
+
+  // cursor paging: each page starts after the last instance of the one before
+  const seen = [];
+  let cursor = "";
+  do {
+    const res = await edge.call("GET", `/workflows/sdk-wf/instances?per_page=1&direction=asc${cursor ? `&cursor=${cursor}` : ""}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    seen.push(...res.body.result.map((x) => x.id));
+    cursor = res.body.result_info.cursor;
+  } while (cursor);
+  assert.deepEqual(seen, [...ids, "sleeper"]);
+
+  const sleeping = await waitFor(async () => {
+    const d = await cf.workflows.instances.get("sdk-wf", sleeper.id, { account_id });
+    return d.steps.find((s) => s.type === "sleep") ? d : false;
+  });
+  const nap = sleeping.steps.find((s) => s.type === "sleep");
+  assert.equal(nap.finished, false);
+  assert.ok("end" in nap && "error" in nap, JSON.stringify(nap));
+  assert.equal(nap.error, null);
+
+  // Cloudflare: an instance id is taken once; the 409 says no retry helps
+  const dup = await rejects(() => cf.workflows.instances.create("sdk-wf", { account_id, instance_id: "i1" }));
+  assert.equal(dup.status, 409);
+  assert.equal(dup.headers["x-should-retry"], "false");
+  const finished = await rejects(() => cf.workflows.instances.status.edit("sdk-wf", "i1", { account_id, status: "terminate" }));
+  assert.equal(finished.status, 409);
+  assert.equal(finished.headers["x-should-retry"], "false");
+});
+
+test("workflows: instance_retention is checked (ms or a duration, at most 30 days) and honoured: a finished instance past it is gone", async () => {
+  await deployDemo(edge, "sdk-ret");
+  const bad = await rejects(() => cf.workflows.instances.create("sdk-ret", { account_id, instance_retention: { success_retention: "forever" } }));
+  assert.equal(bad.status, 400);
+  const tooLong = await rejects(() => cf.workflows.instances.create("sdk-ret", { account_id, instance_retention: { success_retention: "31 days" } }));
+  assert.equal(tooLong.status, 400);
+  await cf.workflows.instances.create("sdk-ret", { account_id, instance_id: "short", instance_retention: { success_retention: 1000, error_retention: "1 day" } });
+  await cf.workflows.instances.create("sdk-ret", { account_id, instance_id: "kept", instance_retention: { success_retention: "1 hour" } });
+  await waitStatus(edge, "sdk-ret", "kept", "complete");
+  await waitFor(async () => {
+    const r = await edge.call("GET", "/workflows/sdk-ret/instances/short");
+    return r.status === 404 ? r : false;
+  }, { what: "instance 'short' to be gone after its retention" });
+  const list = await cf.workflows.instances.list("sdk-ret", { account_id });
+  assert.deepEqual(list.result.map((x) => x.id), ["kept"]);
+});
