@@ -180,10 +180,12 @@ export class Api {
       return { result: items, info };
     });
     r.add("GET", A, () => ({ result: this.accountJSON() }));
-    r.add("GET", "/memberships", () => ({
-      result: [{ id: this.tokenId(), status: "accepted", account: { id: this.account, name: this.state.accountName }, roles: ["Administrator"] }],
-      info: { page: 1, per_page: 20, count: 1, total_count: 1, total_pages: 1 },
-    }));
+    r.add("GET", "/memberships", (c) => {
+      // Cloudflare: per_page 5..50, as for /accounts
+      const membership = { id: this.tokenId(), status: "accepted", account: { id: this.account, name: this.state.accountName }, roles: ["Administrator"] };
+      const { items, info } = pageInfo([membership], intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 20, min: 5, max: 50 }));
+      return { result: items, info };
+    });
     this.addZoneRoutes(r, A);
     this.addWorkerRoutes(r, A);
     this.addWorkflowRoutes(r, A);

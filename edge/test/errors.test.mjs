@@ -28,7 +28,7 @@ describe("auth and identity", () => {
     assert.deepEqual(r.body.result.map((a) => a.id), [edge.ready.accountId]);
     const bad = await fetch(`${edge.ready.api}/user/tokens/verify`, { headers: { authorization: "Bearer wrong" } });
     assert.equal(bad.status, 401);
-    assert.equal((await bad.json()).errors[0].code, 10000);
+    assert.deepEqual((await bad.json()).errors, [{ code: 1000, message: "Invalid API Token" }]); // Cloudflare's answer on token verify
     const none = await fetch(`${edge.account}/workers/scripts`);
     assert.equal(none.status, 401);
     const body = await none.json();

@@ -123,7 +123,10 @@ export class WorkflowHandlers {
   async counts(wf) {
     const counts = { queued: 0, running: 0, paused: 0, errored: 0, terminated: 0, complete: 0, waiting: 0, waitingForPause: 0 };
     if (!canonicalWorkflows(this.state)[wf.name]) return counts;
-    for (const it of await this.derivedInstances(this.names.workflow(wf.name))) counts[it.status] = (counts[it.status] ?? 0) + 1;
+    const rt = this.names.workflow(wf.name);
+    for (const it of await this.derivedInstances(rt)) {
+      if (!this.expired(this.registry.instanceRecord(rt, it.id))) counts[it.status] = (counts[it.status] ?? 0) + 1;
+    }
     return counts;
   }
 
@@ -402,7 +405,7 @@ export class WorkflowHandlers {
     const rt = this.names.workflow(wf.name);
     const d = await this.details(rt, id);
     let rec = this.registry.instanceRecord(rt, id);
-    if (this.expired(rec)) throw new EdgeError(404, 10201, `Workflow instance '${id}' not found in workflow '${rt}'`);
+    if (this.expired(rec)) throw new EdgeError(404, 10201, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
     if (!rec) {
       rec = { workflow: rt, id, source: "binding", created_on: d.queued ?? now(), version_id: wf.versions.at(-1).id, status: d.status };
       this.registry.recordInstance(rec);
@@ -449,6 +452,7 @@ export class WorkflowHandlers {
     const id = c.params.instance;
     const rt = this.names.workflow(wf.name);
     const d = await this.details(rt, id);
+    if (this.expired(this.registry.instanceRecord(rt, id))) throw new EdgeError(404, 10201, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
     const current = deriveStatus(d);
     const refuse = (why) => {
       throw new EdgeError(409, 10203, `cannot ${action} instance '${id}': ${why}`);
@@ -458,6 +462,7 @@ export class WorkflowHandlers {
     if (action === "terminate" && TERMINAL.has(current)) refuse(`it is already ${current}`);
     const r = await this.runtime.control("/wf/action", { workflow: rt, id, action });
     this.registry.setStatus(rt, id, r.status);
+    if (action === "restart") this.registry.noteInstance(rt, id, { ended_on: null }); // it runs again; its end is read anew
     let status = r.status;
     if (status === "running" && (action === "resume" || action === "restart")) status = "running";
     return { result: { status, timestamp: now() } };
@@ -473,6 +478,7 @@ export class WorkflowHandlers {
     const id = c.params.instance;
     const rt = this.names.workflow(wf.name);
     const d = await this.details(rt, id);
+    if (this.expired(this.registry.instanceRecord(rt, id))) throw new EdgeError(404, 10201, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
     const status = deriveStatus(d);
     if (TERMINAL.has(status)) throw new EdgeError(409, 10203, `cannot send an event to instance '${id}': it is ${status}`);
     await this.runtime.control("/wf/event", { workflow: rt, id, type, payload });

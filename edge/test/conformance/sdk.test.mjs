@@ -53,7 +53,7 @@ test("token verify: a good token is active; a bad one is 401 with code 1000 Inva
   assert.equal(other.errors[0].code, 10000);
 });
 
-test("accounts list: per_page is 5..50 and `name` filters (Cloudflare's GET /accounts)", async () => {
+test("accounts and memberships lists: per_page is 5..50 and `name` filters accounts (Cloudflare's GET /accounts, /memberships)", async () => {
   const all = await cf.accounts.list({ per_page: 5 });
   assert.deepEqual(all.result.map((a) => a.id), [account_id]);
   assert.equal((await cf.accounts.list({ name: "sdk" })).result.length, 1);
@@ -63,6 +63,10 @@ test("accounts list: per_page is 5..50 and `name` filters (Cloudflare's GET /acc
     assert.equal(err.status, 400, `per_page ${per_page}`);
     assert.match(err.errors[0].message, /per_page must be between 5 and 50/);
   }
+  const memberships = await cf.memberships.list({ per_page: 5 });
+  assert.deepEqual(memberships.result.map((m) => m.account.id), [account_id]);
+  const small = await rejects(() => cf.memberships.list({ per_page: 2 }));
+  assert.equal(small.status, 400);
 });
 
 test("KV bulk write: a pair Cloudflare refuses (expiration_ttl < 60, metadata > 1024 bytes, expiration in the past) fails the request, naming each pair, and nothing is written", async () => {
@@ -349,4 +353,8 @@ test("workflows: instance_retention is checked (ms or a duration, at most 30 day
   }, { what: "instance 'short' to be gone after its retention" });
   const list = await cf.workflows.instances.list("sdk-ret", { account_id });
   assert.deepEqual(list.result.map((x) => x.id), ["kept"]);
+  const gone = await rejects(() => cf.workflows.instances.status.edit("sdk-ret", "short", { account_id, status: "restart" }));
+  assert.equal(gone.status, 404);
+  const wf = await cf.workflows.get("sdk-ret", { account_id });
+  assert.equal(wf.instances.complete, 1, "counts leave the expired instance out");
 });
