@@ -158,7 +158,10 @@ export class WorkerHandlers {
       patch = parseJSON(raw);
     }
     requireObject(patch, "settings");
-    const needsVersion = "bindings" in patch || "compatibility_date" in patch || "compatibility_flags" in patch;
+    const needsVersion = "bindings" in patch || "compatibility_date" in patch || "compatibility_flags" in patch || "placement" in patch;
+    if ("placement" in patch && patch.placement !== null && (typeof patch.placement !== "object" || Array.isArray(patch.placement) || (patch.placement.mode !== undefined && patch.placement.mode !== "smart"))) {
+      throw new EdgeError(400, 10021, "placement must be {} or {mode: 'smart'}");
+    }
     await this.apply(
       (st) => {
         const s = st.scripts[script.name];
@@ -169,6 +172,7 @@ export class WorkerHandlers {
           const md = { ...prev.metadata };
           if ("compatibility_date" in patch) md.compatibility_date = patch.compatibility_date;
           if ("compatibility_flags" in patch) md.compatibility_flags = patch.compatibility_flags;
+          if ("placement" in patch) md.placement = patch.placement ?? {};
           let bindings = prev.metadata.bindings;
           if ("bindings" in patch) {
             // secrets listed without text keep their value
@@ -426,7 +430,7 @@ export class WorkerHandlers {
           tag: s.tag,
           tags: null,
           etag: s.etag ?? "",
-          handlers: [],
+          handlers: v.handlers ?? [],
           last_deployed_from: v.source,
           migration_tag: null,
           compatibility_date: v.metadata.compatibility_date ?? null,

@@ -229,6 +229,11 @@ test("workers: scripts have handlers, placement_mode only when smart and tail_co
   const settings = await cf.workers.scripts.scriptAndVersionSettings.get("sdk-worker", { account_id });
   assert.deepEqual(settings.tail_consumers, [{ service: "sdk-tail" }]);
   assert.deepEqual(settings.placement, { mode: "smart" });
+  const edited = await cf.workers.scripts.scriptAndVersionSettings.edit("sdk-other", { account_id, settings: { placement: { mode: "smart" } } });
+  assert.deepEqual(edited.placement, { mode: "smart" });
+  const relisted = [];
+  for await (const s of cf.workers.scripts.list({ account_id })) relisted.push(s);
+  assert.equal(relisted.find((s) => s.id === "sdk-other").placement_mode, "smart");
 
   // Cloudflare's GET …/workers/scripts-search: name matches part of a name, id a tag exactly, order_by name
   const found = await cf.workers.scripts.search({ account_id, name: "sdk-", order_by: "name" });
