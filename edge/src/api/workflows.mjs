@@ -7,6 +7,7 @@ import { parseCron } from "../cron.mjs";
 import { EdgeError, intParam, pageInfo, parseJSON, requireObject, send } from "../http.mjs";
 import { newId, now } from "../registry.mjs";
 import { canonicalWorkflows } from "../runtime.mjs";
+import { currentVersion } from "../scripts.mjs";
 import { JSON_LIMIT, mapLimit } from "./common.mjs";
 
 const INSTANCE_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
@@ -319,6 +320,31 @@ export class WorkflowHandlers {
     });
   }
 
+  // sleepDue tells when a running sleep step wakes (decision 268): miniflare keeps the duration to itself, so it is
+  // read from the workflow script's code, when that has exactly one step.sleep of this name with a literal
+  // duration (milliseconds or a string such as "1 hour") or one step.sleepUntil with a literal time (an ISO string or
+  // epoch milliseconds). Otherwise null.
+  sleepDue(wf, name, start) {
+    const v = currentVersion(this.state.scripts[wf.script_name]);
+    if (!v || typeof name !== "string" || typeof start !== "string") return null;
+    const quoted = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const call = new RegExp(`\\.(sleep|sleepUntil)\\(\\s*(["'\`])${quoted}\\2\\s*,\\s*([^,)]*)\\)`, "g");
+    const found = new Set();
+    for (const m of v.modules) {
+      if (m.type !== "ESModule" && m.type !== "CommonJS") continue;
+      for (const hit of this.registry.getBlob(m.blob).toString("utf8").matchAll(call)) found.add(`${hit[1]} ${hit[3].trim()}`);
+    }
+    if (found.size !== 1) return null;
+    const [kind, arg] = [...found][0].split(/ (.*)/s);
+    if (kind === "sleepUntil") {
+      const lit = /^(["'`])([^"'`]+)\1$/.exec(arg);
+      const t = lit ? Date.parse(lit[2]) : /^\d+$/.test(arg) ? Number(arg) : NaN;
+      return Number.isNaN(t) ? null : new Date(t).toISOString();
+    }
+    const ms = durationLiteral(arg);
+    return ms === null ? null : new Date(Date.parse(start) + ms).toISOString();
+  }
+
   // expired reports whether an instance finished longer ago than the instance_retention it was created with: such
   // an instance is gone from lists and answers 404, as on Cloudflare once its retention ran out.
   expired(rec) {
@@ -419,7 +445,10 @@ export class WorkflowHandlers {
       if (s.type === "step") {
         return { ...s, output: s.output === undefined ? null : s.output };
       }
-      if (s.type === "sleep") return { name: s.name, start: s.start, end: s.end ?? null, finished: s.finished, type: "sleep", error: s.error ?? null };
+      if (s.type === "sleep") {
+        const end = s.end ?? (s.finished ? null : this.sleepDue(wf, s.name, s.start));
+        return { name: s.name, start: s.start, end, finished: s.finished, type: "sleep", error: s.error ?? null };
+      }
       return s;
     });
     if (status === "terminated") steps.push({ type: "termination", trigger: { source: "api" } });
@@ -553,4 +582,12 @@ function retentionParam(v, i) {
     if (k !== "success_retention" && k !== "error_retention") throw new EdgeError(400, 10001, `${where}: unknown field '${k}'`);
   }
   return out;
+}
+
+// durationLiteral reads the duration argument of a step.sleep as written in code: a number of milliseconds
+// (digits, maybe with _ separators) or a quoted duration such as "1 hour" or '30 seconds'; null for anything else.
+function durationLiteral(arg) {
+  if (/^\d[\d_]*$/.test(arg)) return Number(arg.replace(/_/g, ""));
+  const m = /^(["'`])\s*(\d+)\s*(millisecond|second|minute|hour|day|week)s?\s*\1$/i.exec(arg);
+  return m ? Number(m[2]) * UNIT_MS[m[3].toLowerCase()] : null;
 }

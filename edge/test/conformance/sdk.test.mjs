@@ -333,6 +333,7 @@ test("workflows: instance lists honour date_start, date_end and cursor; modified
   assert.equal(nap.finished, false);
   assert.ok("end" in nap && "error" in nap, JSON.stringify(nap));
   assert.equal(nap.error, null);
+  assert.equal(nap.end, null, "the demo sleeps for a duration from its params, which the edge cannot know");
 
   // Cloudflare: an instance id is taken once; the 409 says no retry helps
   const dup = await rejects(() => cf.workflows.instances.create("sdk-wf", { account_id, instance_id: "i1" }));
@@ -362,4 +363,27 @@ test("workflows: instance_retention is checked (ms or a duration, at most 30 day
   assert.equal(gone.status, 404);
   const wf = await cf.workflows.get("sdk-ret", { account_id });
   assert.equal(wf.instances.complete, 1, "counts leave the expired instance out");
+});
+
+test("workflows: a running sleep's end is when it wakes (Cloudflare shows the wake time), read from a literal duration in the code", async () => {
+  const source = `import { WorkflowEntrypoint } from "cloudflare:workers";
+export class DemoWorkflow extends WorkflowEntrypoint {
+  async run(event, step) {
+    await step.do("before", async () => 1);
+    await step.sleep("long nap", "1 hour");
+    return 2;
+  }
+}
+export default { async fetch() { return new Response("nap"); } };
+`;
+  await deployDemo(edge, "sdk-nap", { source });
+  const { id } = await cf.workflows.instances.create("sdk-nap", { account_id });
+  const d = await waitFor(async () => {
+    const r = await cf.workflows.instances.get("sdk-nap", id, { account_id });
+    return r.steps.find((s) => s.type === "sleep") ? r : false;
+  });
+  assert.equal(d.status, "waiting");
+  const nap = d.steps.find((s) => s.type === "sleep");
+  assert.deepEqual(nap, { name: "long nap", start: nap.start, end: new Date(Date.parse(nap.start) + 3600_000).toISOString(), finished: false, type: "sleep", error: null });
+  await cf.workflows.instances.status.edit("sdk-nap", id, { account_id, status: "terminate" });
 });
