@@ -147,6 +147,14 @@ export class Registry {
     fs.appendFileSync(this.instanceFile, `${JSON.stringify({ workflow, id, status })}\n`);
   }
 
+  // setEnded notes when a finished instance ended (once).
+  setEnded(workflow, id, endedOn) {
+    const rec = this.instanceRecord(workflow, id);
+    if (!rec || rec.ended_on === endedOn) return;
+    rec.ended_on = endedOn;
+    fs.appendFileSync(this.instanceFile, `${JSON.stringify({ workflow, id, ended_on: endedOn })}\n`);
+  }
+
   instanceRecord(workflow, id) {
     return this.index.get(workflow)?.get(id);
   }

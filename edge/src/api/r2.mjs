@@ -6,6 +6,16 @@ import { now } from "../registry.mjs";
 import { UPLOAD_LIMIT } from "./common.mjs";
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+// HTTP_METADATA maps an R2 object's httpMetadata fields to the HTTP headers that carry them in the object API.
+const HTTP_METADATA = [
+  ["contentType", "content-type"],
+  ["contentDisposition", "content-disposition"],
+  ["contentEncoding", "content-encoding"],
+  ["contentLanguage", "content-language"],
+  ["cacheControl", "cache-control"],
+  ["cacheExpiry", "expires"],
+];
+const HTTP_METADATA_HEADER = "x-edge-r2-http-metadata";
 
 export class R2Handlers {
   // addR2Routes adds the routes of this part of the API to the router r; A is the path of the account.
@@ -97,10 +107,13 @@ export class R2Handlers {
     }
     const bytes = Buffer.from(await res.arrayBuffer());
     const headers = { "content-length": bytes.length };
-    for (const h of ["content-type", "etag", "last-modified", "content-disposition", "content-language", "cache-control"]) {
+    for (const h of ["content-type", "etag", "last-modified"]) {
       const v = res.headers.get(h);
       if (v) headers[h] = v;
     }
+    // the object's HTTP metadata comes as JSON beside the body, so that no hop acts on a stored content-encoding
+    const meta = JSON.parse(res.headers.get(HTTP_METADATA_HEADER) ?? "{}");
+    for (const [field, h] of HTTP_METADATA) if (meta[field] !== undefined && meta[field] !== "") headers[h] = meta[field];
     c.res.writeHead(200, headers);
     c.res.end(bytes);
   }
@@ -109,8 +122,15 @@ export class R2Handlers {
     const b = this.bucket(c);
     if (c.params.key.length > 1024) throw new EdgeError(400, 10001, "object keys are at most 1024 bytes");
     const body = await c.body(UPLOAD_LIMIT);
-    const headers = {};
-    if (c.req.headers["content-type"]) headers["content-type"] = c.req.headers["content-type"];
+    const meta = {};
+    for (const [field, h] of HTTP_METADATA) {
+      const v = c.req.headers[h];
+      if (typeof v === "string" && v !== "") meta[field] = v;
+    }
+    if (meta.cacheExpiry !== undefined && Number.isNaN(Date.parse(meta.cacheExpiry))) {
+      throw new EdgeError(400, 10001, `expires '${meta.cacheExpiry}' is not an HTTP date`);
+    }
+    const headers = { [HTTP_METADATA_HEADER]: JSON.stringify(meta) };
     const res = await this.r2Fetch(b.name, c.params.key, { method: "PUT", raw: body, headers });
     const out = await res.json();
     if (!out.ok) throw new EdgeError(out.status, out.code, out.message);
