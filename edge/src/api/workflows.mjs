@@ -285,6 +285,13 @@ export class WorkflowHandlers {
     });
     list.sort((a, b) => (a.created_on ?? "").localeCompare(b.created_on ?? "") * (direction === "asc" ? 1 : -1));
     const { items, info } = pageInfo(list, page, perPage);
+    // finished instances the index has no end for (finished before the index kept ends): read once, on this page
+    await mapLimit(items.filter((it) => TERMINAL.has(it.status) && !it.ended_on), 8, async (it) => {
+      const d = await this.details(rt, it.id).catch(() => null);
+      if (!d?.end) return;
+      this.registry.setEnded(rt, it.id, d.end);
+      it.ended_on = d.end;
+    });
     return { result: items, info };
   }
 
