@@ -282,7 +282,7 @@ async function kvValue(env, request, url) {
     const res = await ns.getWithMetadata(key, { type: "stream" });
     if (res.value === null) return json({ ok: false, status: 404, code: 10009, message: "get: 'key not found'" }, 404);
     const headers = { "content-type": "application/octet-stream" };
-    if (res.metadata !== null && res.metadata !== undefined) headers["cf-kv-metadata"] = JSON.stringify(res.metadata);
+    if (res.metadata !== null && res.metadata !== undefined) headers["cf-kv-metadata"] = asciiJSON(res.metadata);
     return new Response(res.value, { headers });
   }
   if (request.method === "PUT") {
@@ -305,6 +305,11 @@ async function kvValue(env, request, url) {
     return json({ ok: true, result: {} });
   }
   return json({ ok: false, status: 405, code: 10405, message: "method not allowed" }, 405);
+}
+
+// asciiJSON is JSON with every character beyond ASCII escaped, so that it can travel in a header.
+function asciiJSON(v) {
+  return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function r2ObjectJSON(o) {
@@ -346,7 +351,8 @@ async function r2Object(env, request, url) {
     const headers = new Headers();
     const hm = o.httpMetadata ?? {};
     headers.set("content-type", hm.contentType || "application/octet-stream");
-    headers.set("x-edge-r2-http-metadata", JSON.stringify({ ...hm, cacheExpiry: hm.cacheExpiry ? new Date(hm.cacheExpiry).toUTCString() : undefined }));
+    // a header carries bytes: characters beyond ASCII (a worker may store any) travel as JSON escapes
+    headers.set("x-edge-r2-http-metadata", asciiJSON({ ...hm, cacheExpiry: hm.cacheExpiry ? new Date(hm.cacheExpiry).toUTCString() : undefined }));
     headers.set("etag", o.httpEtag);
     headers.set("last-modified", o.uploaded.toUTCString());
     if (o.customMetadata && Object.keys(o.customMetadata).length > 0) {

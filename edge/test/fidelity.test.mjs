@@ -177,6 +177,20 @@ describe("KV", () => {
     assert.equal(r.status, 400);
   });
 
+  test("metadata beyond ASCII comes back whole with the value", async () => {
+    const ns = (await edge.call("POST", "/storage/kv/namespaces", { title: "unicode-md" })).body.result.id;
+    const fd = new FormData();
+    fd.set("value", "v");
+    fd.set("metadata", JSON.stringify({ city: "Zürich", word: "日本" }));
+    let r = await edge.call("PUT", `/storage/kv/namespaces/${ns}/values/k`, fd);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const got = await edge.call("GET", `/storage/kv/namespaces/${ns}/values/k`, undefined, { raw: true });
+    assert.equal(got.status, 200);
+    assert.deepEqual(JSON.parse(got.headers.get("cf-kv-metadata")), { city: "Zürich", word: "日本" });
+    r = await edge.call("GET", `/storage/kv/namespaces/${ns}/metadata/k`);
+    assert.deepEqual(r.body.result, { city: "Zürich", word: "日本" });
+  });
+
   // Cloudflare's KV value limit is 25 MiB of value; the multipart envelope around it does not count.
   test("the value size limit counts the value, not the multipart body", async () => {
     const ns = (await edge.call("POST", "/storage/kv/namespaces", { title: "sizes" })).body.result.id;
@@ -242,6 +256,16 @@ describe("R2", () => {
     assert.equal(back.headers.get("cache-control"), "no-store");
     assert.equal(back.headers.get("content-disposition"), "inline");
     assert.equal(back.headers.get("content-type"), "text/plain");
+    // values beyond ASCII go as their UTF-8 bytes, both ways
+    const name = 'attachment; filename="Übersicht-日本.csv"';
+    const asBytes = Buffer.from(name, "utf8").toString("latin1");
+    r = await edge.call("PUT", "/r2/buckets/meta-bucket/objects/unicode.csv", "x", { headers: { "content-disposition": asBytes } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const u = await edge.call("GET", "/r2/buckets/meta-bucket/objects/unicode.csv", undefined, { raw: true });
+    assert.equal(u.status, 200, await u.clone().text());
+    assert.equal(Buffer.from(u.headers.get("content-disposition"), "latin1").toString("utf8"), name);
+    r = await edge.call("GET", "/r2/buckets/meta-bucket/objects?prefix=unicode");
+    assert.equal(r.body.result[0].http_metadata.contentDisposition, name);
   });
 });
 
