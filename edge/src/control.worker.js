@@ -116,7 +116,7 @@ async function d1Query(env, body) {
       throw new ControlError(400, 7400, "params can only be used with a single SQL statement");
     }
     for (const p of parts) {
-      let st = db.prepare(p);
+      let st = db.prepare(params.length > 0 ? integerParams(p, params) : p);
       if (params.length > 0) st = st.bind(...params.map(toD1Value));
       statements.push(st);
     }
@@ -201,6 +201,61 @@ async function readOnlyBatch(db, statements) {
     "database rolled them back and nothing was changed");
 }
 
+// integerParams returns sql with every placeholder (`?` or `?NNN`) whose parameter is a boolean or a whole number
+// wrapped in CAST(... AS INTEGER). D1's engine here binds every JavaScript number as REAL, where Cloudflare's binds
+// whole numbers as INTEGER and booleans as 1 or 0; the cast gives the same values and types. SQL with named
+// parameters (:a, @a, $a), PRAGMA statements and SQL with no such parameter are returned unchanged.
+export function integerParams(sql, params) {
+  if (!Array.isArray(params) || !params.some(isWhole) || /^\s*PRAGMA\b/i.test(sql)) return sql;
+  let out = "";
+  let last = 0;
+  let next = 1; // the number SQLite gives the next anonymous `?`
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (c === "'" || c === '"' || c === "`" || c === "[") {
+      const close = c === "[" ? "]" : c;
+      for (i++; i < sql.length; i++) {
+        if (sql[i] !== close) continue;
+        if (close !== "]" && sql[i + 1] === close) {
+          i++;
+          continue;
+        }
+        break;
+      }
+      continue;
+    }
+    if (c === "-" && sql[i + 1] === "-") {
+      while (i < sql.length && sql[i] !== "\n") i++;
+      continue;
+    }
+    if (c === "/" && sql[i + 1] === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      i = end < 0 ? sql.length : end + 1;
+      continue;
+    }
+    if ((c === ":" || c === "@" || c === "$") && /[A-Za-z_]/.test(sql[i + 1] ?? "") && !/[A-Za-z0-9_$]/.test(sql[i - 1] ?? "")) return sql;
+    if (/[A-Za-z0-9_$]/.test(c)) {
+      while (i + 1 < sql.length && /[A-Za-z0-9_$]/.test(sql[i + 1])) i++;
+      continue;
+    }
+    if (c !== "?") continue;
+    let j = i + 1;
+    while (j < sql.length && /[0-9]/.test(sql[j])) j++;
+    const n = j > i + 1 ? Number(sql.slice(i + 1, j)) : next;
+    next = Math.max(next, n + 1);
+    if (isWhole(params[n - 1])) {
+      out += `${sql.slice(last, i)}CAST(?${n} AS INTEGER)`;
+      last = j;
+    }
+    i = j - 1;
+  }
+  return out + sql.slice(last);
+}
+
+function isWhole(v) {
+  return typeof v === "boolean" || Number.isSafeInteger(v);
+}
+
 // toD1Value turns a JSON value into something D1 can bind: booleans become 0/1 (as D1 stores them), objects and
 // arrays their JSON text; strings, numbers and null pass through.
 function toD1Value(v) {
@@ -231,7 +286,7 @@ async function kvValue(env, request, url) {
     const res = await ns.getWithMetadata(key, { type: "stream" });
     if (res.value === null) return json({ ok: false, status: 404, code: 10009, message: "get: 'key not found'" }, 404);
     const headers = { "content-type": "application/octet-stream" };
-    if (res.metadata !== null && res.metadata !== undefined) headers["cf-kv-metadata"] = JSON.stringify(res.metadata);
+    if (res.metadata !== null && res.metadata !== undefined) headers["cf-kv-metadata"] = asciiJSON(res.metadata);
     // The binding's get does not tell a key's expiration; its list does (the key sorts first among its prefix).
     const listed = await ns.list({ prefix: key, limit: 10 });
     const exp = listed.keys.find((k) => k.name === key)?.expiration;
@@ -258,6 +313,11 @@ async function kvValue(env, request, url) {
     return json({ ok: true, result: {} });
   }
   return json({ ok: false, status: 405, code: 10405, message: "method not allowed" }, 405);
+}
+
+// asciiJSON is JSON with every character beyond ASCII escaped, so that it can travel in a header.
+function asciiJSON(v) {
+  return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function r2ObjectJSON(o) {
@@ -297,8 +357,10 @@ async function r2Object(env, request, url) {
     const o = await bucket.get(key);
     if (o === null) return json({ ok: false, status: 404, code: 10007, message: "The specified key does not exist." }, 404);
     const headers = new Headers();
-    o.writeHttpMetadata(headers);
-    if (!headers.has("content-type")) headers.set("content-type", "application/octet-stream");
+    const hm = o.httpMetadata ?? {};
+    headers.set("content-type", hm.contentType || "application/octet-stream");
+    // a header carries bytes: characters beyond ASCII (a worker may store any) travel as JSON escapes
+    headers.set("x-edge-r2-http-metadata", asciiJSON({ ...hm, cacheExpiry: hm.cacheExpiry ? new Date(hm.cacheExpiry).toUTCString() : undefined }));
     headers.set("etag", o.httpEtag);
     headers.set("last-modified", o.uploaded.toUTCString());
     if (o.customMetadata && Object.keys(o.customMetadata).length > 0) {
@@ -307,9 +369,8 @@ async function r2Object(env, request, url) {
     return new Response(o.body, { headers });
   }
   if (request.method === "PUT") {
-    const httpMetadata = {};
-    const ct = request.headers.get("content-type");
-    if (ct) httpMetadata.contentType = ct;
+    const httpMetadata = JSON.parse(request.headers.get("x-edge-r2-http-metadata") ?? "{}");
+    if (httpMetadata.cacheExpiry !== undefined) httpMetadata.cacheExpiry = new Date(httpMetadata.cacheExpiry);
     const custom = url.searchParams.get("custom_metadata");
     const o = await bucket.put(key, await request.arrayBuffer(), {
       httpMetadata,
@@ -442,8 +503,22 @@ async function d1Binding(env, request) {
   const headers = new Headers(request.headers);
   const target = headers.get("x-edgeflow-d1-path") ?? "/query";
   for (const h of ["x-edgeflow-d1-path", "x-edgeflow-gate", "mf-route-override"]) headers.delete(h);
-  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  let body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  if (body !== undefined && /^\/(query|execute)\b/.test(target)) body = integerQueries(body);
   return env[names[0]].fetcher.fetch(new Request(new URL(target, "http://d1"), { method: request.method, headers, body }));
+}
+
+// integerQueries applies integerParams to the queries of a D1 binding's request body ({sql, params} or a list of
+// them); a body it cannot read goes on unchanged, for D1 to refuse.
+function integerQueries(body) {
+  let q;
+  try {
+    q = JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return body;
+  }
+  const fix = (x) => (x && typeof x.sql === "string" && Array.isArray(x.params) ? { ...x, sql: integerParams(x.sql, x.params) } : x);
+  return JSON.stringify(Array.isArray(q) ? q.map(fix) : fix(q));
 }
 
 const routes = {

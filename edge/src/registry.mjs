@@ -159,6 +159,11 @@ export class Registry {
     fs.appendFileSync(this.instanceFile, `${JSON.stringify(line)}\n`);
   }
 
+  // setEnded notes when a finished instance ended.
+  setEnded(workflow, id, endedOn) {
+    this.noteInstance(workflow, id, { ended_on: endedOn });
+  }
+
   instanceRecord(workflow, id) {
     return this.index.get(workflow)?.get(id);
   }

@@ -19,6 +19,9 @@ const CONTROL_SOURCE = fs.readFileSync(
   path.join(path.dirname(fileURLToPath(import.meta.url)), "control.worker.js"),
   "utf8",
 );
+// GONE_WORKER holds the bindings that stand for deleted KV namespaces, D1 databases and R2 buckets (gone.worker.js).
+const GONE_WORKER = "__edgeflow_gone";
+const GONE_SOURCE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "gone.worker.js"), "utf8");
 // workerd refuses compatibility dates newer than its own release.
 const MAX_COMPAT_DATE = "2026-04-26";
 const DRAIN_MS = 2000;
@@ -418,11 +421,14 @@ export class Runtime {
       for (const name of [...deployed].sort()) {
         const script = acct.scripts[name];
         const version = script.versions.find((v) => v.id === script.current);
-        users.push(this.#workerOptions(name, version, canonical, deployed, names));
+        users.push(this.#workerOptions(name, version, canonical, deployed, names, acct));
       }
     }
     control.bindings = { MAP: map, GATE: this.gateSecret };
     workers.push(control, ...users);
+    if (users.some((w) => Object.keys(w.wrappedBindings ?? {}).length > 0)) {
+      workers.push({ name: GONE_WORKER, modules: [{ type: "ESModule", path: "gone.worker.js", contents: GONE_SOURCE }] });
+    }
     this.boundWorkflows = bound;
     return {
       host: "127.0.0.1",
@@ -436,7 +442,8 @@ export class Runtime {
     };
   }
 
-  #workerOptions(userName, version, canonical, deployed, names) {
+  // #workerOptions builds one user worker's options; acct is its account's registry (for the resources it binds).
+  #workerOptions(userName, version, canonical, deployed, names, acct) {
     const md = version.metadata;
     const name = names.script(userName);
     const w = {
@@ -450,7 +457,14 @@ export class Runtime {
       serviceBindings: {},
       workflows: {},
       durableObjects: {},
+      wrappedBindings: {},
       outboundService: GUARD_WORKER,
+    };
+    // A binding to a resource deleted since the deploy fails every operation, as on Cloudflare (gone.worker.js).
+    // Service-worker scripts cannot have wrapped bindings: there the binding is left out.
+    const gone = (b, kind, id) => {
+      if (version.format !== "service-worker") w.wrappedBindings[b.name] = { scriptName: GONE_WORKER, entrypoint: kind, bindings: { ID: id } };
+      this.logger(`script ${name}: binding ${b.name} names ${kind} '${id}', which was deleted; its operations fail`);
     };
     if (version.format === "service-worker") {
       const m = version.modules[0];
@@ -475,14 +489,17 @@ export class Runtime {
           w.bindings[b.name] = b.json;
           break;
         case "kv_namespace":
-          w.kvNamespaces[b.name] = b.namespace_id;
+          if (!acct.kv[b.namespace_id]) gone(b, "kv", b.namespace_id);
+          else w.kvNamespaces[b.name] = b.namespace_id;
           break;
         case "d1":
           // The database runs in its own workerd; the binding reaches it through the D1 proxy (d1host.mjs).
-          w.d1Databases[b.name] = { id: b.id ?? b.database_id, remoteProxyConnectionString: this.d1.bindingURL(b.id ?? b.database_id) };
+          if (!acct.d1[b.id ?? b.database_id]) gone(b, "d1", b.id ?? b.database_id);
+          else w.d1Databases[b.name] = { id: b.id ?? b.database_id, remoteProxyConnectionString: this.d1.bindingURL(b.id ?? b.database_id) };
           break;
         case "r2_bucket":
-          w.r2Buckets[b.name] = names.bucket(b.bucket_name);
+          if (!acct.r2[b.bucket_name]) gone(b, "r2", b.bucket_name);
+          else w.r2Buckets[b.name] = names.bucket(b.bucket_name);
           break;
         case "service":
           if (b.service === userName || deployed.has(b.service)) {

@@ -144,9 +144,13 @@ const BINDING_FIELDS = {
   inherit: [],
 };
 
+// SECRET_TYPES are the binding types Cloudflare treats as secrets.
+const SECRET_TYPES = new Set(["secret_text", "secret_key"]);
+
 // resolveBindings validates the bindings of an upload and resolves `inherit` and keep_bindings against the
-// previous version.
-export function resolveBindings(metadata, previous) {
+// previous version. With keepSecrets (a script upload, as Cloudflare does), the previous version's secrets that the
+// upload does not name are kept, and a binding of another type that takes a kept secret's name is refused (10053).
+export function resolveBindings(metadata, previous, { keepSecrets = false } = {}) {
   const bindings = metadata.bindings ?? [];
   if (!Array.isArray(bindings)) throw new EdgeError(400, 10021, "metadata.bindings must be an array");
   const prevBindings = previous?.metadata?.bindings ?? [];
@@ -157,7 +161,11 @@ export function resolveBindings(metadata, previous) {
     if (typeof b.name !== "string" || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(b.name)) {
       throw new EdgeError(400, 10021, `bindings[${i}]: name '${b.name}' must be a JavaScript identifier`);
     }
-    if (names.has(b.name)) throw new EdgeError(400, 10021, `binding name '${b.name}' is used twice`);
+    if (names.has(b.name)) {
+      const first = bindings.find((x) => x?.name === b.name);
+      if (SECRET_TYPES.has(b.type) !== SECRET_TYPES.has(first.type)) throw nameInUse(b.name);
+      throw new EdgeError(400, 10021, `binding name '${b.name}' is used twice`);
+    }
     names.add(b.name);
     const fields = BINDING_FIELDS[b.type];
     if (fields === undefined) {
@@ -202,7 +210,24 @@ export function resolveBindings(metadata, previous) {
       names.add(p.name);
     }
   }
+  if (keepSecrets) {
+    for (const p of prevBindings) {
+      if (!SECRET_TYPES.has(p.type)) continue;
+      const named = out.find((b) => b.name === p.name);
+      if (!named) {
+        out.push(p);
+        names.add(p.name);
+      } else if (!SECRET_TYPES.has(named.type)) {
+        throw nameInUse(p.name);
+      }
+    }
+  }
   return out;
+}
+
+// nameInUse is Cloudflare's answer when a secret and another binding would share a name.
+export function nameInUse(name) {
+  return new EdgeError(400, 10053, `Binding name '${name}' already in use. Please use a different name and try again.`);
 }
 
 // newVersion builds a version record from a parsed upload and stores its modules as blobs.
@@ -248,6 +273,27 @@ export function deployVersion(script, version, { source, annotations = {} } = {}
     script.versions = script.versions.filter((v, i) => i >= extra || keepIds.has(v.id) || v.id === script.current);
   }
   return dep;
+}
+
+// WORKFLOW_VERSIONS is how many versions of a workflow the registry keeps.
+const WORKFLOW_VERSIONS = 200;
+
+// followDeploy gives every workflow that a script runs a new version when the script's deployed version changed
+// since the workflow's last version: as on Cloudflare, an instance shows the version it started on.
+export function followDeploy(st, scriptName) {
+  const script = st.scripts[scriptName];
+  if (!script?.current) return;
+  for (const wf of Object.values(st.workflows)) {
+    if (wf.script_name !== scriptName || wf.versions.length === 0) continue;
+    const last = wf.versions.at(-1);
+    if (last.script_version === script.current) continue;
+    if (last.script_version === undefined) {
+      last.script_version = script.current; // recorded by an edge before versions followed deploys
+      continue;
+    }
+    wf.versions.push({ id: newId(), class_name: wf.class_name, script_name: scriptName, created_on: now(), script_version: script.current });
+    if (wf.versions.length > WORKFLOW_VERSIONS) wf.versions.splice(0, wf.versions.length - WORKFLOW_VERSIONS);
+  }
 }
 
 export function emptyScript(name) {

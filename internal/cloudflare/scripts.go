@@ -234,6 +234,55 @@ func (c *Client) DeleteScript(ctx context.Context, name string) error {
 	})
 }
 
+// ListScriptSecrets returns the names of the worker's secrets: GET accounts/{a}/workers/scripts/{s}/secrets.
+// A worker that does not exist has none (nil, nil). Cloudflare keeps a worker's secrets across uploads that do not
+// name them, so an uploader that wants an exact set of secrets reads them and deletes the others.
+func (c *Client) ListScriptSecrets(ctx context.Context, script string) ([]string, error) {
+	acct, err := c.account()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkScriptName(script); err != nil {
+		return nil, err
+	}
+	var res []struct {
+		Name string `json:"name"`
+	}
+	if _, err := c.do(ctx, request{method: http.MethodGet, path: acct + "/workers/scripts/" + url.PathEscape(script) + "/secrets", idempotent: true, result: &res}); err != nil {
+		if IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	out := make([]string, 0, len(res))
+	for _, r := range res {
+		out = append(out, r.Name)
+	}
+	return out, nil
+}
+
+// DeleteScriptSecret deletes the worker's secret name (DELETE accounts/{a}/workers/scripts/{s}/secrets/{name};
+// retried: idempotent). A secret or worker that does not exist is not an error.
+func (c *Client) DeleteScriptSecret(ctx context.Context, script, name string) error {
+	acct, err := c.account()
+	if err != nil {
+		return err
+	}
+	if err := checkScriptName(script); err != nil {
+		return err
+	}
+	if name == "" {
+		return argErr("name", "is required")
+	}
+	_, err = c.do(ctx, request{
+		method: http.MethodDelete, path: acct + "/workers/scripts/" + url.PathEscape(script) + "/secrets/" + url.PathEscape(name), idempotent: true,
+	})
+	if IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
 // GetAccountSubdomain returns the account's workers.dev subdomain (GET accounts/{a}/workers/subdomain); an
 // account without one is an *APIError 404 with code 10007.
 func (c *Client) GetAccountSubdomain(ctx context.Context) (string, error) {

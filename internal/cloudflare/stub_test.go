@@ -302,6 +302,28 @@ func TestCalls(t *testing.T) {
 			call: func(c *cloudflare.Client) (any, error) { return nil, c.DeleteScript(ctx, "wf-demo") },
 		},
 		{
+			name: "ListScriptSecrets",
+			want: []exchange{{method: "GET", path: A + "/workers/scripts/wf-demo/secrets", resp: ok(`[{"name":"API_KEY","type":"secret_text"},{"name":"TOKEN","type":"secret_text"}]`)}},
+			call: func(c *cloudflare.Client) (any, error) { return c.ListScriptSecrets(ctx, "wf-demo") },
+			out:  []string{"API_KEY", "TOKEN"},
+		},
+		{
+			name: "ListScriptSecrets of a worker that does not exist",
+			want: []exchange{{method: "GET", path: A + "/workers/scripts/wf-demo/secrets", status: 404, resp: fail(10007, "This Worker does not exist on your account.")}},
+			call: func(c *cloudflare.Client) (any, error) { return c.ListScriptSecrets(ctx, "wf-demo") },
+			out:  []string(nil),
+		},
+		{
+			name: "DeleteScriptSecret",
+			want: []exchange{{method: "DELETE", path: A + "/workers/scripts/wf-demo/secrets/API_KEY", resp: ok(`{}`)}},
+			call: func(c *cloudflare.Client) (any, error) { return nil, c.DeleteScriptSecret(ctx, "wf-demo", "API_KEY") },
+		},
+		{
+			name: "DeleteScriptSecret that is gone",
+			want: []exchange{{method: "DELETE", path: A + "/workers/scripts/wf-demo/secrets/API_KEY", status: 404, resp: fail(10056, "secret not found")}},
+			call: func(c *cloudflare.Client) (any, error) { return nil, c.DeleteScriptSecret(ctx, "wf-demo", "API_KEY") },
+		},
+		{
 			name: "GetAccountSubdomain",
 			want: []exchange{{method: "GET", path: A + "/workers/subdomain", resp: ok(`{"subdomain":"acme"}`)}},
 			call: func(c *cloudflare.Client) (any, error) { return c.GetAccountSubdomain(ctx) },

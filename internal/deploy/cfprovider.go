@@ -98,7 +98,38 @@ func (p *cfProvider) UploadWorker(ctx context.Context, w WorkerUpload) error {
 		}
 		s.Bindings = append(s.Bindings, cb)
 	}
-	return p.c.UploadScript(ctx, w.ScriptName, s)
+	// The worker gets exactly the secrets of this upload: Cloudflare (and the local edge) keep a worker's secrets
+	// that an upload does not name, and refuse an upload whose var takes an existing secret's name (10053). So
+	// secrets the upload gives another binding type are deleted first, and those it does not name at all after it
+	// succeeded (until then the serving version may use them).
+	existing, err := p.c.ListScriptSecrets(ctx, w.ScriptName)
+	if err != nil {
+		return err
+	}
+	kinds := map[string]string{}
+	for _, b := range w.Bindings {
+		kinds[b.Name] = b.Type
+	}
+	var stale []string
+	for _, name := range existing {
+		switch kind, named := kinds[name]; {
+		case !named:
+			stale = append(stale, name)
+		case kind != BindingSecret:
+			if err := p.c.DeleteScriptSecret(ctx, w.ScriptName, name); err != nil {
+				return err
+			}
+		}
+	}
+	if err := p.c.UploadScript(ctx, w.ScriptName, s); err != nil {
+		return err
+	}
+	for _, name := range stale {
+		if err := p.c.DeleteScriptSecret(ctx, w.ScriptName, name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (p *cfProvider) PutWorkflow(ctx context.Context, name, script, class string, crons []string) error {

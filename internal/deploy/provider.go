@@ -21,6 +21,8 @@ type Provider interface {
 
 	// UploadWorker uploads one ES-module worker with its bindings. It is
 	// atomic on the provider: on failure the previous version keeps serving.
+	// The worker ends with exactly the upload's secrets: the provider keeps
+	// secrets an upload does not name, so the others are deleted.
 	UploadWorker(ctx context.Context, w WorkerUpload) error
 	// PutWorkflow creates or updates the Workflow name served by class
 	// className of script scriptName.

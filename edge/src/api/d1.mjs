@@ -10,7 +10,7 @@ export class D1Handlers {
     const D = `${A}/d1/database`;
     r.add("GET", D, (c) => this.listDatabases(c));
     r.add("POST", D, (c) => this.createDatabase(c));
-    r.add("GET", `${D}/:db`, (c) => ({ result: this.dbJSON(this.database(c)) }));
+    r.add("GET", `${D}/:db`, (c) => this.databaseInfo(c));
     r.add("DELETE", `${D}/:db`, (c) => this.deleteDatabase(c));
     r.add("PUT", `${D}/:db`, (c) => this.setReadReplication(c, true));
     r.add("PATCH", `${D}/:db`, (c) => this.setReadReplication(c, false));
@@ -50,6 +50,19 @@ export class D1Handlers {
       st.d1[db.uuid].read_replication = rr.mode;
     }, { restart: false });
     return { result: this.dbJSON(this.state.d1[db.uuid]) };
+  }
+
+  // databaseInfo answers a database's details with its table count and file size (`wrangler d1 info`), read from
+  // the database itself; the list leaves them null so that listing does not start every database's workerd.
+  async databaseInfo(c) {
+    const db = this.database(c);
+    const [r] = await this.runtime.d1Query({
+      db: db.uuid,
+      sql: "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'",
+      raw: false,
+      readOnly: false,
+    });
+    return { result: { ...this.dbJSON(db), num_tables: r.results[0].n, file_size: r.meta.size_after } };
   }
 
   listDatabases(c) {

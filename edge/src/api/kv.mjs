@@ -105,10 +105,16 @@ export class KVHandlers {
 
   async getValue(c) {
     const ns = this.namespace(c);
+    checkKey(c.params.key);
     const res = await this.kvFetch(ns.id, c.params.key, { method: "GET" });
     if (res.status === 404) {
       await res.arrayBuffer();
       throw new EdgeError(404, 10009, "get: 'key not found'");
+    }
+    if (res.status !== 200) {
+      // the control worker's error (JSON): answered in Cloudflare's envelope, never passed on as a value
+      const out = await res.json().catch(() => ({}));
+      throw new EdgeError(out.status >= 400 && out.status < 500 ? out.status : 502, out.code ?? 10001, out.message ?? `KV read failed with ${res.status}`);
     }
     const bytes = Buffer.from(await res.arrayBuffer());
     const headers = { "content-type": "application/octet-stream", "content-length": bytes.length };
@@ -122,6 +128,7 @@ export class KVHandlers {
 
   async getKeyMetadata(c) {
     const ns = this.namespace(c);
+    checkKey(c.params.key);
     const res = await this.kvFetch(ns.id, c.params.key, { method: "GET" });
     await res.arrayBuffer();
     if (res.status === 404) throw new EdgeError(404, 10009, "get: 'key not found'");
@@ -133,7 +140,8 @@ export class KVHandlers {
     const ns = this.namespace(c);
     const key = c.params.key;
     checkKey(key);
-    const raw = await c.body(VALUE_LIMIT);
+    // the limit is on the value: a multipart body may carry up to 1 MiB more (metadata, part headers)
+    const raw = await c.body(VALUE_LIMIT + (1 << 20));
     let value = raw;
     let metadata = null;
     const ct = c.req.headers["content-type"] ?? "";
@@ -149,6 +157,9 @@ export class KVHandlers {
       value = typeof v === "string" ? Buffer.from(v) : Buffer.from(await v.arrayBuffer());
       const m = form.get("metadata");
       if (m !== null) metadata = parseJSON(Buffer.from(typeof m === "string" ? m : await m.text()), { what: "metadata" });
+    }
+    if (value.length > VALUE_LIMIT) {
+      throw new EdgeError(413, 10001, `Value length of ${value.length} exceeds limit of ${VALUE_LIMIT}.`);
     }
     let extra = "";
     for (const k of ["expiration", "expiration_ttl"]) {

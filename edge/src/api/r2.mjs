@@ -21,6 +21,16 @@ function jurisdictionHeader(c) {
 function checkStorageClass(v, what) {
   if (!STORAGE_CLASSES.includes(v)) throw new EdgeError(400, 10001, `${what} must be Standard or InfrequentAccess, got ${JSON.stringify(v)}`);
 }
+// HTTP_METADATA maps an R2 object's httpMetadata fields to the HTTP headers that carry them in the object API.
+const HTTP_METADATA = [
+  ["contentType", "content-type"],
+  ["contentDisposition", "content-disposition"],
+  ["contentEncoding", "content-encoding"],
+  ["contentLanguage", "content-language"],
+  ["cacheControl", "cache-control"],
+  ["cacheExpiry", "expires"],
+];
+const HTTP_METADATA_HEADER = "x-edge-r2-http-metadata";
 
 export class R2Handlers {
   // addR2Routes adds the routes of this part of the API to the router r; A is the path of the account.
@@ -149,12 +159,22 @@ export class R2Handlers {
       await res.arrayBuffer();
       throw new EdgeError(404, 10007, "The specified key does not exist.");
     }
+    if (res.status !== 200) {
+      const out = await res.json().catch(() => ({}));
+      throw new EdgeError(502, out.code ?? 10001, out.message ?? `R2 read failed with ${res.status}`);
+    }
     const bytes = Buffer.from(await res.arrayBuffer());
     const headers = { "content-length": bytes.length };
-    for (const h of ["content-type", "etag", "last-modified", "content-disposition", "content-language", "cache-control"]) {
+    for (const h of ["content-type", "etag", "last-modified"]) {
       const v = res.headers.get(h);
       if (v) headers[h] = v;
     }
+    // the object's HTTP metadata comes as JSON beside the body, so that no hop acts on a stored content-encoding
+    const meta = JSON.parse(res.headers.get(HTTP_METADATA_HEADER) ?? "{}");
+    // a value beyond Latin-1 (stored by a worker) is sent as its UTF-8 bytes
+    for (const [field, h] of HTTP_METADATA) if (meta[field]) headers[h] = Buffer.from(String(meta[field]), "utf8").toString("latin1");
+    // Node re-encodes a content-disposition beyond ASCII when a length is set (and refuses some): send it chunked
+    if (Object.values(headers).some((v) => typeof v === "string" && /[^\x00-\x7f]/.test(v))) delete headers["content-length"];
     c.res.writeHead(200, headers);
     c.res.end(bytes);
   }
@@ -163,8 +183,15 @@ export class R2Handlers {
     const b = this.bucket(c);
     if (c.params.key.length > 1024) throw new EdgeError(400, 10001, "object keys are at most 1024 bytes");
     const body = await c.body(UPLOAD_LIMIT);
-    const headers = {};
-    if (c.req.headers["content-type"]) headers["content-type"] = c.req.headers["content-type"];
+    const meta = {};
+    for (const [field, h] of HTTP_METADATA) {
+      const v = c.req.headers[h];
+      if (typeof v === "string" && v !== "") meta[field] = fromHeader(v);
+    }
+    if (meta.cacheExpiry !== undefined && Number.isNaN(Date.parse(meta.cacheExpiry))) {
+      throw new EdgeError(400, 10001, `expires '${meta.cacheExpiry}' is not an HTTP date`);
+    }
+    const headers = { [HTTP_METADATA_HEADER]: asciiJSON(meta) };
     const res = await this.r2Fetch(b.name, c.params.key, { method: "PUT", raw: body, headers });
     const out = await res.json();
     if (!out.ok) throw new EdgeError(out.status, out.code, out.message);
@@ -177,4 +204,16 @@ export class R2Handlers {
     await res.arrayBuffer();
     return { result: {} };
   }
+}
+
+// fromHeader reads a header value as its client sent it: Node gives each byte as one character, so a value that is
+// valid UTF-8 is decoded as such (as the value would be stored on Cloudflare), any other is kept byte for byte.
+function fromHeader(v) {
+  const utf8 = Buffer.from(v, "latin1").toString("utf8");
+  return utf8.includes("\uFFFD") ? v : utf8;
+}
+
+// asciiJSON is JSON with every character beyond ASCII escaped, so that it can travel in a header.
+function asciiJSON(v) {
+  return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -5,7 +5,7 @@ import { parseCron } from "../cron.mjs";
 import { EdgeError, intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
 import { hexId, newId, now } from "../registry.mjs";
 import { canonicalWorkflows } from "../runtime.mjs";
-import { checkScriptName, currentVersion, deployVersion, emptyScript, newVersion, parseUpload, publicBindings, resolveBindings, scriptResult } from "../scripts.mjs";
+import { checkScriptName, currentVersion, deployVersion, emptyScript, followDeploy, nameInUse, newVersion, parseUpload, publicBindings, resolveBindings, scriptResult } from "../scripts.mjs";
 import { JSON_LIMIT, UPLOAD_LIMIT } from "./common.mjs";
 
 export class WorkerHandlers {
@@ -74,11 +74,14 @@ export class WorkerHandlers {
       (st) => {
         const script = st.scripts[name] ?? emptyScript(name);
         st.scripts[name] = script;
-        const bindings = resolveBindings(upload.metadata, currentVersion(script));
+        const bindings = resolveBindings(upload.metadata, currentVersion(script), { keepSecrets: true });
         this.checkBoundResources(st, bindings);
         const version = newVersion(this.registry, script, upload, bindings, source);
         if (deploy && "tail_consumers" in upload.metadata) script.settings.tail_consumers = tailConsumers(upload.metadata.tail_consumers);
-        if (deploy) deployVersion(script, version, { source });
+        if (deploy) {
+          deployVersion(script, version, { source });
+          followDeploy(st, name);
+        }
         return { script, version };
       },
       { restart: deploy },
@@ -175,17 +178,18 @@ export class WorkerHandlers {
           if ("placement" in patch) md.placement = patch.placement ?? {};
           let bindings = prev.metadata.bindings;
           if ("bindings" in patch) {
-            // secrets listed without text keep their value
-            const withSecrets = (patch.bindings ?? []).map((b) =>
-              b?.type === "secret_text" && b.text === undefined ? { type: "inherit", name: b.name } : b,
-            );
-            bindings = resolveBindings({ bindings: withSecrets }, prev);
+            // a binding given only as {type, name} keeps the existing one of that name (wrangler secret bulk)
+            const kept = (patch.bindings ?? []).map((b, i) => keepExisting(b, i, prev));
+            bindings = resolveBindings({ bindings: kept }, prev);
           }
-          this.checkBoundResources(st, bindings);
+          // bindings kept from the previous version are not checked again (a resource deleted since stays bound)
+          const before = new Set((prev.metadata.bindings ?? []).map((b) => JSON.stringify(b)));
+          this.checkBoundResources(st, bindings.filter((b) => !before.has(JSON.stringify(b))));
           const v = { ...structuredClone(prev), id: newId(), number: (s.lastNumber ?? 0) + 1, created_on: now(), metadata: { ...md, bindings } };
           s.lastNumber = v.number;
           s.versions.push(v);
           deployVersion(s, v, { source: "api" });
+          followDeploy(st, s.name);
         }
       },
       { restart: needsVersion },
@@ -314,7 +318,9 @@ export class WorkerHandlers {
     if (!s.versions.some((v) => v.id === vid)) throw new EdgeError(404, 10214, `version '${vid}' not found`);
     const dep = await this.apply((st) => {
       const script = st.scripts[s.name];
-      return deployVersion(script, script.versions.find((v) => v.id === vid), { source: script.versions.find((v) => v.id === vid).source, annotations: body.annotations ?? {} });
+      const dep = deployVersion(script, script.versions.find((v) => v.id === vid), { source: script.versions.find((v) => v.id === vid).source, annotations: body.annotations ?? {} });
+      followDeploy(st, s.name);
+      return dep;
     });
     return { result: dep };
   }
@@ -330,6 +336,8 @@ export class WorkerHandlers {
       throw new EdgeError(400, 10001, `secret type must be secret_text or secret_key, got ${JSON.stringify(body.type)}`);
     }
     if (typeof body.text !== "string") throw new EdgeError(400, 10001, "secret text must be a string");
+    const taken = (currentVersion(s).metadata.bindings ?? []).find((b) => b.name === body.name);
+    if (taken && taken.type !== "secret_text") throw nameInUse(body.name);
     await this.newVersionWith(s.name, (bindings) => [
       ...bindings.filter((b) => b.name !== body.name),
       { type: "secret_text", name: body.name, text: body.text },
@@ -363,6 +371,7 @@ export class WorkerHandlers {
       script.lastNumber = v.number;
       script.versions.push(v);
       deployVersion(script, v, { source: "secret" });
+      followDeploy(st, name);
     });
   }
 
@@ -533,4 +542,17 @@ function tailConsumers(v) {
     throw new EdgeError(400, 10021, "tail_consumers must be an array of {service, environment?, namespace?}");
   }
   return v.map((t) => ({ service: t.service, ...(t.environment ? { environment: t.environment } : {}), ...(t.namespace ? { namespace: t.namespace } : {}) }));
+}
+
+// keepExisting reads one binding of a settings PATCH: one given only as {type, name} (what wrangler secret bulk sends
+// for every binding it does not change) stands for the existing binding of that name, of any type.
+function keepExisting(b, i, prev) {
+  if (b === null || typeof b !== "object" || Array.isArray(b) || b.type === "inherit") return b;
+  if (Object.keys(b).some((k) => k !== "type" && k !== "name")) return b;
+  const existing = (prev.metadata.bindings ?? []).find((p) => p.name === b.name);
+  if (!existing) return b; // validated as given: its missing fields are reported
+  if (existing.type !== b.type) {
+    throw new EdgeError(400, 10021, `bindings[${i}]: '${b.name}' is given as ${b.type} without its value, but the existing binding of that name is ${existing.type}`);
+  }
+  return { type: "inherit", name: b.name };
 }

@@ -7,7 +7,7 @@ import { parseCron } from "../cron.mjs";
 import { EdgeError, intParam, pageInfo, parseJSON, requireObject, send } from "../http.mjs";
 import { newId, now } from "../registry.mjs";
 import { canonicalWorkflows } from "../runtime.mjs";
-import { currentVersion } from "../scripts.mjs";
+import { currentVersion, followDeploy } from "../scripts.mjs";
 import { JSON_LIMIT, mapLimit } from "./common.mjs";
 
 const INSTANCE_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
@@ -102,9 +102,10 @@ export class WorkflowHandlers {
         wf.schedules = schedules;
         if (body.limits !== undefined) wf.limits = body.limits;
         if (changed || wf.versions.length === 0) {
-          wf.versions.push({ id: newId(), class_name: body.class_name, script_name: body.script_name, created_on: t });
+          wf.versions.push({ id: newId(), class_name: body.class_name, script_name: body.script_name, created_on: t, script_version: script.current });
         }
         st.workflows[name] = wf;
+        followDeploy(st, body.script_name);
         return wf;
       },
       { restart: willChange },
@@ -195,10 +196,19 @@ export class WorkflowHandlers {
   }
 
   async refreshStatuses(name, ids) {
+    const ended = [];
     for (let i = 0; i < ids.length; i += 100) {
       const got = await this.runtime.control("/wf/statuses", { workflow: name, ids: ids.slice(i, i + 100) });
-      for (const { id, status } of got) if (status) this.registry.setStatus(name, id, status);
+      for (const { id, status } of got) {
+        if (status) this.registry.setStatus(name, id, status);
+        if (TERMINAL.has(status)) ended.push(id);
+      }
     }
+    // an instance seen finished for the first time: its end time is read once and kept in the index
+    await mapLimit(ended, 8, async (id) => {
+      const d = await this.details(name, id).catch(() => null);
+      if (d?.end) this.registry.setEnded(name, id, d.end);
+    });
   }
 
   // unfinished returns the instances of a workflow that may need reviving: those not final and not paused.
@@ -361,8 +371,10 @@ export class WorkflowHandlers {
     if (id !== undefined && (typeof id !== "string" || !INSTANCE_ID.test(id))) {
       throw new EdgeError(400, 10001, `instance_id '${id}' is invalid: use 1-100 letters, digits, '-' and '_'`);
     }
+    const params = item.params ?? {};
+    checkPayloadSize(params, i === undefined ? "params" : `[${i}].params`);
     const retention = retentionParam(item.instance_retention, i);
-    return { id, params: item.params ?? {}, ...(retention ? { retention } : {}) };
+    return { id, params, ...(retention ? { retention } : {}) };
   }
 
   async createInstances(wf, inputs, source) {
@@ -438,6 +450,7 @@ export class WorkflowHandlers {
     } else {
       this.registry.setStatus(rt, id, d.status);
     }
+    if (TERMINAL.has(d.status) && d.end) this.registry.setEnded(rt, id, d.end);
     const status = deriveStatus(d);
     const steps = d.steps.map((s) => {
       // miniflare names steps "<name>-<n>" (its cache key); Cloudflare shows the name the code gave.
@@ -504,6 +517,7 @@ export class WorkflowHandlers {
     if (!EVENT_TYPE.test(type)) throw new EdgeError(400, 10001, `event type '${type}' is invalid: use 1-100 letters, digits, '-' and '_'`);
     const raw = await c.body(JSON_LIMIT);
     const payload = parseJSON(raw, { allowEmpty: true, what: "event payload" }) ?? null;
+    checkPayloadSize(payload, "event payload");
     const id = c.params.instance;
     const rt = this.names.workflow(wf.name);
     const d = await this.details(rt, id);
@@ -512,6 +526,17 @@ export class WorkflowHandlers {
     if (TERMINAL.has(status)) throw new EdgeError(409, 10203, `cannot send an event to instance '${id}': it is ${status}`);
     await this.runtime.control("/wf/event", { workflow: rt, id, type, payload });
     return { result: {} };
+  }
+}
+
+// PAYLOAD_LIMIT is Cloudflare's limit on an instance's params and on an event's payload: 1 MiB of JSON.
+export const PAYLOAD_LIMIT = 1 << 20;
+
+// checkPayloadSize refuses params or an event payload whose JSON is larger than PAYLOAD_LIMIT.
+function checkPayloadSize(value, what) {
+  const size = Buffer.byteLength(JSON.stringify(value) ?? "");
+  if (size > PAYLOAD_LIMIT) {
+    throw new EdgeError(413, 10001, `${what}: ${size} bytes of JSON is over the Workflows limit of 1 MiB (${PAYLOAD_LIMIT} bytes)`);
   }
 }
 
