@@ -148,3 +148,66 @@ func TestRunLogs(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 }
+
+// TestRunLogsOutliveTheEdge: once read, a run's logs are kept with the run:
+// with the edge unreachable (as after a restart that emptied its ring, or a
+// provider that forgot the instance) the route still answers them, while
+// the worker's logs, which only the edge has, are provider_unavailable.
+func TestRunLogsOutliveTheEdge(t *testing.T) {
+	t.Parallel()
+	proxy := newProxyEdge(t)
+	s := newServer(t, serverOptions{edge: proxy})
+	wf, _ := s.workflow("Kept logs", "workflow", chain("Kept logs",
+		noRetry(step("say", "console.info('kept ' + event.payload.n); return 1;")),
+	))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{"n": 7})
+	s.waitStatus(wf, id, "complete", 60*time.Second)
+	var l runLogs
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s.must(200, "GET", "/api/workflows/"+wf+"/runs/"+id+"/logs", nil).into(&l)
+		if len(l.Data) == 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if len(l.Data) != 1 || l.Data[0].Level != "info" || l.Data[0].Message != "kept 7" {
+		t.Fatalf("logs = %+v", l.Data)
+	}
+	proxy.Down()
+	defer proxy.Up(t)
+	var again runLogs
+	s.must(200, "GET", "/api/workflows/"+wf+"/runs/"+id+"/logs", nil).into(&again)
+	if len(again.Data) != 1 || again.Data[0] != l.Data[0] || !again.Final {
+		t.Fatalf("logs with the edge down = %+v, want %+v", again, l)
+	}
+	wantError(t, s.do("GET", "/api/workflows/"+wf+"/runs/"+id+"/worker-logs", nil), 502, "provider_unavailable")
+}
+
+// TestRunLogsOnCloudflare: Cloudflare offers no logs of an instance, so a
+// run on a Cloudflare connection answers no lines with available false and
+// the reason, and the worker's logs are a conflict naming the alternatives.
+func TestRunLogsOnCloudflare(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	s := newServer(t, serverOptions{cloudflareBase: shared.edge.APIBaseURL()})
+	conn := s.must(201, "POST", "/api/connections", map[string]any{"provider": "cloudflare", "name": "cf",
+		"credentials": map[string]string{"apiToken": shared.edge.Token(), "accountId": shared.edge.AccountID()}}).str("id")
+	wf, _ := s.workflow("Remote logs", "workflow", chain("Remote logs", noRetry(step("only", "console.log('far away'); return 1;"))))
+	s.must(200, "POST", "/api/workflows/"+wf+"/deploy", map[string]any{"connectionId": conn})
+	id := s.must(201, "POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": conn}).str("id")
+	s.waitStatus(wf, id, "complete", 60*time.Second)
+	var l struct {
+		runLogs
+		Reason string `json:"reason"`
+	}
+	s.must(200, "GET", "/api/workflows/"+wf+"/runs/"+id+"/logs", nil).into(&l)
+	if l.Available || len(l.Data) != 0 || !strings.Contains(l.Reason, "wrangler tail") {
+		t.Fatalf("logs on Cloudflare = %+v", l)
+	}
+	m := wantError(t, s.do("GET", "/api/workflows/"+wf+"/runs/"+id+"/worker-logs", nil), 409, "conflict")
+	if !strings.Contains(m["error"].(string), "local edge only") {
+		t.Fatalf("worker logs on Cloudflare: %v", m["error"])
+	}
+}
