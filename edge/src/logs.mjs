@@ -75,24 +75,27 @@ export function instrument(w, workflowClasses = []) {
   const wrapperPath = `${root}/__edgeflow_entry.js`;
   const q = JSON.stringify(mainRel);
   const hasDefault = /\bexport\s+default\b|\bas\s+default\b/.test(String(main.contents));
-  const lines = [`export * from ${q};`];
+  // The user's module is imported as a namespace: a class it does not export (or an error while it loads) is
+  // then reported by workerd as without the wrapper, not as a link error of the wrapper.
+  const lines = [`import * as __edgeflowUser from ${q};`, `export * from ${q};`];
   if (hasDefault) lines.push(`export { default } from ${q};`);
-  classes.forEach((c, i) => {
-    lines.push(
-      `import { ${c} as __edgeflowUser${i} } from ${q};`,
-      `export class ${c} extends __edgeflowUser${i} {`,
-      `  async run(event, step) {`,
-      `    console.debug(${JSON.stringify(INSTANCE_MARK)}, String(event?.instanceId ?? ""));`,
-      `    try {`,
-      `      return await super.run(event, step);`,
-      `    } catch (err) {`,
-      `      console.error(${JSON.stringify(ERROR_MARK)}, String(err?.name ?? "Error"), String(err?.message ?? err), String(err?.stack ?? ""));`,
-      `      throw err;`,
-      `    }`,
-      `  }`,
-      `}`,
-    );
-  });
+  lines.push(
+    `function __edgeflowTagged(Base) {`,
+    `  if (typeof Base !== "function") return Base;`,
+    `  return class extends Base {`,
+    `    async run(event, step) {`,
+    `      console.debug(${JSON.stringify(INSTANCE_MARK)}, String(event?.instanceId ?? ""));`,
+    `      try {`,
+    `        return await super.run(event, step);`,
+    `      } catch (err) {`,
+    `        console.error(${JSON.stringify(ERROR_MARK)}, String(err?.name ?? "Error"), String(err?.message ?? err), String(err?.stack ?? ""));`,
+    `        throw err;`,
+    `      }`,
+    `    }`,
+    `  };`,
+    `}`,
+  );
+  for (const c of classes) lines.push(`export const ${c} = __edgeflowTagged(__edgeflowUser.${c});`);
   w.modules = [{ type: "ESModule", path: wrapperPath, contents: lines.join("\n") + "\n" }, ...w.modules];
   return w;
 }
