@@ -7,7 +7,7 @@ import http from "node:http";
 import { after, before, describe, test } from "node:test";
 import { WorkerLogs, RING_LINES, LINE_BYTES, formatMessage } from "../src/logs.mjs";
 import { passes } from "../src/tail.mjs";
-import { startEdge, upload, waitFor, waitStatus } from "./helpers.mjs";
+import { asAccount, provision, startEdge, upload, waitFor, waitStatus } from "./helpers.mjs";
 
 const SOURCE = `import { WorkflowEntrypoint } from "cloudflare:workers";
 export class LogFlow extends WorkflowEntrypoint {
@@ -182,6 +182,29 @@ describe("tail sessions", () => {
     assert.equal(passes(item, [{ method: ["POST"] }]), false);
     assert.equal(passes(item, [{ header: { key: "X-A", query: "1" } }]), true);
     assert.equal(passes(item, [{ query: "nothing-like-this" }]), false);
+  });
+});
+
+describe("accounts", () => {
+  test("attack: another account reads no logs and reaches no tail session of this account's worker", async () => {
+    const theirs = await provision(edge, { name: "nosy", ref: "nosy" });
+    assert.equal(theirs.status, 201, JSON.stringify(theirs.body));
+    const nosy = asAccount(edge, theirs.body);
+    const mine = await edge.call("POST", "/workers/scripts/logger/tails", {});
+    const id = mine.body.result.id;
+    const logsThere = await nosy.call("GET", "/workers/scripts/logger/logs");
+    assert.equal(logsThere.status, 404);
+    assert.equal(logsThere.body.errors[0].code, 10007);
+    assert.equal((await nosy.call("POST", "/workers/scripts/logger/tails", {})).status, 404);
+    assert.equal((await nosy.call("DELETE", `/workers/scripts/logger/tails/${id}`)).status, 404);
+    // its own worker of the same name has its own (empty) logs
+    const up = await upload(nosy, "logger", { source: "export default { fetch() { console.log('theirs'); return new Response('x'); } }" });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const own = await nosy.call("GET", "/workers/scripts/logger/logs");
+    assert.equal(own.status, 200);
+    assert.deepEqual(own.body.result.lines, []);
+    assert.equal((await nosy.call("GET", "/workers/scripts/logger/tails")).body.result.length, 0);
+    assert.equal((await edge.call("DELETE", `/workers/scripts/logger/tails/${id}`)).status, 200);
   });
 });
 

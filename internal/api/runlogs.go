@@ -38,13 +38,20 @@ func (s *Server) handleRunLogs(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	sse := newSSEWriter(w)
-	sent := map[edgeflow.LogLine]int{}
+	// A line is its time (to the millisecond), level and message; the same
+	// line twice is sent twice.
+	type lineKey struct {
+		ms             int64
+		level, message string
+	}
+	sent := map[lineKey]int{}
 	emit := func(lines []edgeflow.LogLine) {
-		seen := map[edgeflow.LogLine]int{}
+		seen := map[lineKey]int{}
 		for _, l := range lines {
-			seen[l]++
-			if seen[l] > sent[l] {
-				sent[l]++
+			k := lineKey{l.Timestamp.UnixMilli(), l.Level, l.Message}
+			seen[k]++
+			if seen[k] > sent[k] {
+				sent[k]++
 				sse.event("log", l)
 			}
 		}
