@@ -10,6 +10,7 @@ import { JSON_LIMIT } from "./api/common.mjs";
 import { EdgeError, envelope, intParam, pageInfo, parseJSON, readBody, Router, send } from "./http.mjs";
 import { D1Handlers } from "./api/d1.mjs";
 import { KVHandlers } from "./api/kv.mjs";
+import { LogHandlers } from "./api/logs.mjs";
 import { R2Handlers } from "./api/r2.mjs";
 import { WorkerHandlers } from "./api/workers.mjs";
 import { WorkflowHandlers } from "./api/workflows.mjs";
@@ -192,6 +193,7 @@ export class Api {
     this.addKVRoutes(r, A);
     this.addD1Routes(r, A);
     this.addR2Routes(r, A);
+    this.addLogRoutes(r, A);
   }
 
   tokenId() {
@@ -220,5 +222,5 @@ function installHandlers(target, ...parts) {
   }
 }
 
-installHandlers(Api, ZoneHandlers, WorkerHandlers, WorkflowHandlers, KVHandlers, D1Handlers, R2Handlers);
+installHandlers(Api, ZoneHandlers, WorkerHandlers, WorkflowHandlers, KVHandlers, D1Handlers, R2Handlers, LogHandlers);
 

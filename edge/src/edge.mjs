@@ -12,6 +12,7 @@ import { AllowList, OutboundGuard } from "./outbound.mjs";
 import { Registry } from "./registry.mjs";
 import { Runtime } from "./runtime.mjs";
 import { keyFromFile, tightenModes } from "./sealed.mjs";
+import { Tails } from "./tail.mjs";
 
 // lock takes DIR/edge.lock for this process. The file holds the owner's pid and, on Linux, the start time of that
 // process (field 22 of /proc/PID/stat) and the machine's boot id. A lock is taken over when its owner is gone: the
@@ -183,6 +184,12 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
       registry.save();
     }
     outbound.allowGateway(bound);
+    // wrangler tail's websockets (tail.mjs); any other upgrade is refused.
+    runtime.tails = new Tails({ logs: runtime.logs, port: bound });
+    server.on("upgrade", (req, socket, head) => {
+      if (!runtime.tails.upgrade(req, socket, head)) socket.destroy();
+    });
+    cleanup.unshift(() => runtime.tails.closeAll());
     const api = new Gateway({ registry, runtime, token, port: bound, logger });
     // Requests arriving before workerd is up wait for it.
     let started;

@@ -13,6 +13,7 @@ import { Naming, accountStates } from "./accounts.mjs";
 import { D1Hosts } from "./d1host.mjs";
 import { GATE_HEADER, REFUSER_SOURCE, REFUSER_WORKER, childWorkerds, listenerOf, newGateSecret } from "./gate.mjs";
 import { GUARD_WORKER, GUARD_WORKER_SOURCE, OutboundGuard } from "./outbound.mjs";
+import { WorkerLogs, instrument, logTailWorker } from "./logs.mjs";
 
 export const CONTROL_WORKER = "__edgeflow_control";
 const CONTROL_SOURCE = fs.readFileSync(
@@ -48,6 +49,8 @@ export class Runtime {
   constructor({ registry, persistDir, pidFile, d1PidFile, logger, outbound }) {
     this.pidFile = pidFile;
     this.outbound = outbound ?? new OutboundGuard({ logger });
+    // Every worker's console output and uncaught exceptions (logs.mjs).
+    this.logs = new WorkerLogs({ logger });
     this.gateSecret = newGateSecret();
     this.registry = registry;
     this.persistDir = persistDir;
@@ -421,11 +424,12 @@ export class Runtime {
       for (const name of [...deployed].sort()) {
         const script = acct.scripts[name];
         const version = script.versions.find((v) => v.id === script.current);
-        users.push(this.#workerOptions(name, version, canonical, deployed, names, acct));
+        const classes = Object.values(canonical).filter((d) => d.scriptName === name).map((d) => d.className);
+        users.push(instrument(this.#workerOptions(name, version, canonical, deployed, names, acct), classes));
       }
     }
     control.bindings = { MAP: map, GATE: this.gateSecret };
-    workers.push(control, ...users);
+    workers.push(control, logTailWorker(this.logs), ...users);
     if (users.some((w) => Object.keys(w.wrappedBindings ?? {}).length > 0)) {
       workers.push({ name: GONE_WORKER, modules: [{ type: "ESModule", path: "gone.worker.js", contents: GONE_SOURCE }] });
     }

@@ -25,6 +25,8 @@ var liveExamples = map[string]bool{
 	"POST /api/workflows/{workflowId}/runs/{runId}/resume":           true,
 	"POST /api/workflows/{workflowId}/runs/{runId}/terminate":        true,
 	"POST /api/workflows/{workflowId}/runs/{runId}/restart":          true,
+	"GET /api/workflows/{workflowId}/runs/{runId}/logs":              true,
+	"GET /api/workflows/{workflowId}/runs/{runId}/worker-logs":       true,
 	"GET /api/resources/kv/namespaces":                               true,
 	"GET /api/resources/kv/namespaces/{namespaceId}/keys":            true,
 	"GET /api/resources/kv/namespaces/{namespaceId}/values/{key...}": true,

@@ -410,6 +410,12 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/runs/{runId}/restart": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/restart"
 	},
+	"/api/workflows/{workflowId}/runs/{runId}/logs": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/logs"
+	},
+	"/api/workflows/{workflowId}/runs/{runId}/worker-logs": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/worker-logs"
+	},
 	"/api/resources/kv/namespaces/{namespaceId}/keys": func(w *world) string {
 		return "/api/resources/kv/namespaces/0123456789abcdef0123456789abcdef/keys?connectionId=" + w.a.connectionID
 	},
@@ -429,6 +435,8 @@ var fixturePaths = map[string]func(w *world) string{
 // expect 200 from them are skipped (internal/e2e covers them).
 var reachesProvider = map[string]bool{
 	"/api/workflows/{workflowId}/runs/{runId}":                   true,
+	"/api/workflows/{workflowId}/runs/{runId}/logs":              true,
+	"/api/workflows/{workflowId}/runs/{runId}/worker-logs":       true,
 	"/api/workflows/{workflowId}/trigger-secret":                 true,
 	"/api/resources/kv/namespaces":                               true,
 	"/api/resources/kv/namespaces/{namespaceId}/keys":            true,

@@ -550,6 +550,9 @@ func (s *Service) refresh(ctx context.Context, r *edgeflow.Run, strict bool) (*e
 		}
 		return cur, nil
 	}
+	if edgeflow.RunIsFinal(r.Status) {
+		s.keepRunLogs(context.WithoutCancel(ctx), r)
+	}
 	return r, nil
 }
 

@@ -61,7 +61,7 @@ func TestRouteExamplesLive(t *testing.T) {
 		s.must(201, "POST", "/api/marketplace/install", map[string]any{"nodeId": n})
 	}
 	wf, ver := s.workflow("Order confirmation", "workflow", chain("Order confirmation",
-		step("load", "return { id: 'A-1001', total: 42 };"),
+		step("load", "console.log('loading order A-1001'); return { id: 'A-1001', total: 42 };"),
 		node("kv", "kv-put", "kv", map[string]any{"key": "order:{{load.id}}", "value": `{"total":42}`}),
 		node("table", "d1-query", "table", map[string]any{"sql": "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, total INTEGER)"}),
 		node("row", "d1-query", "row", map[string]any{"sql": "INSERT OR REPLACE INTO orders (id, total) VALUES (?1, ?2)",
@@ -78,6 +78,8 @@ func TestRouteExamplesLive(t *testing.T) {
 	s.waitStatus(wf, runID, "complete", 60*time.Second)
 	ids[ex["run"]] = runID
 	replay("GET /api/workflows/{workflowId}/runs/{runId}", nil)
+	replay("GET /api/workflows/{workflowId}/runs/{runId}/logs", nil)
+	replay("GET /api/workflows/{workflowId}/runs/{runId}/worker-logs", nil)
 	replay("GET /api/workflows/{workflowId}/trigger-secret", nil)
 	replay("GET /api/deployments", nil)
 	replay("GET /api/workflows/{workflowId}/deployments", nil)
@@ -134,7 +136,7 @@ func TestRouteExamplesLive(t *testing.T) {
 
 	// Run control on a run that is still going.
 	long, _ := s.workflow("Long", "workflow", chain("Long",
-		step("load", "return { id: 'A-1001', total: 42 };"),
+		step("load", "console.log('loading order A-1001'); return { id: 'A-1001', total: 42 };"),
 		step("second", "await new Promise((resolve) => setTimeout(resolve, 5000)); return 2;"),
 		step("last", "await new Promise((resolve) => setTimeout(resolve, 10000)); return 1;")))
 	s.deploy(long)

@@ -536,3 +536,25 @@ type SealedSamples struct {
 	// Deployment has a SealedWorkerToken or a SealedTriggerSecret.
 	Deployment *Deployment
 }
+
+// LogLine is one line of a run's or a worker's logs: a console line or an
+// uncaught exception (level "error").
+type LogLine struct {
+	Timestamp time.Time `json:"timestamp"`
+	Level     string    `json:"level"`
+	Message   string    `json:"message"`
+}
+
+// RunLogs are the logs kept with a run (docs/runs.md): its lines, oldest
+// first, and how many older lines were left out to keep within
+// MaxRunLogLines and MaxRunLogBytes.
+type RunLogs struct {
+	Lines   []LogLine
+	Dropped int
+}
+
+// Limits of the logs kept with a run.
+const (
+	MaxRunLogLines = 1000
+	MaxRunLogBytes = 256 << 10
+)

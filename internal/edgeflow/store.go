@@ -242,6 +242,12 @@ type Store interface {
 	// oldest first per organization, and returns how many it deleted. Runs
 	// not final are kept whatever their age.
 	PruneRuns(ctx context.Context, now time.Time, limit int) (int, error)
+	// PutRunLogs stores (replaces) the logs kept with a run; they are
+	// deleted with the run.
+	PutRunLogs(ctx context.Context, runID string, l RunLogs) error
+	// FindRunLogs returns the logs kept with a run (no lines when none
+	// were stored).
+	FindRunLogs(ctx context.Context, runID string) (RunLogs, error)
 
 	// CreateConnection stores a connection of an organization, owned by
 	// the project c.ProjectID when set (organization-wide when "").

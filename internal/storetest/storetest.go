@@ -48,6 +48,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"RunsDueForRefresh", testRunsDueForRefresh},
 		{"RunSearch", testRunSearch},
 		{"RunRetention", testRunRetention},
+		{"RunLogs", testRunLogs},
 		{"RunStateVersion", testRunStateVersion},
 		{"RunClaims", testRunClaims},
 		{"Connections", testConnections},

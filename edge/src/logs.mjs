@@ -1,0 +1,302 @@
+// Worker logs: what the edge keeps of each worker's console output and uncaught exceptions, and the tail sessions
+// that `wrangler tail` opens (docs/edge.md, "Logs and wrangler tail"; docs/decisions.md 237-239).
+//
+// Capture: every user worker gets the log tail worker below as a streaming tail (workerd's tailStream). workerd
+// sends it each invocation's events as they happen (onset, log, exception, return, outcome); the tail worker
+// forwards them, in order, to WorkerLogs.ingest in this process through a Node service binding. The tail binding
+// carries the worker's workerd name in its props, so one tail worker serves every worker of its Miniflare instance,
+// and each Miniflare instance (the edge may run several) gets its own copy of the tail worker wired to the same
+// WorkerLogs.
+//
+// Workflow instances: the edge runs each Workflow class of a module worker through a subclass (instrument) whose
+// run() first logs a marker line with the instance id, and logs a second marker with the error that escapes run()
+// (workerd reports such an invocation's outcome as "exception" but without the exception). WorkerLogs removes the
+// markers and tags every line of that invocation with the instance id and turns the error marker into an
+// exception: the lines of overlapping instances of one workflow stay apart.
+
+export const LOG_TAIL_WORKER = "__edgeflow_logs";
+
+// Limits of what the edge keeps per worker (docs/edge.md).
+export const RING_LINES = 2000; // lines per worker; the oldest go first
+export const RING_BYTES = 1 << 20; // bytes of messages per worker
+export const LINE_BYTES = 8 * 1024; // one message is cut beyond this (marked with "… [cut]")
+export const MAX_WORKERS = 1000; // workers with a ring; the ring of the worker quiet the longest goes first
+const OPEN_INVOCATIONS = 1000; // invocations whose events are still being collected (for tail sessions)
+const INVOCATION_LOGS = 200; // log lines kept per invocation for a tail event (Cloudflare caps them too)
+
+const INSTANCE_MARK = "\u0000edgeflow:instance";
+const ERROR_MARK = "\u0000edgeflow:exception";
+
+const LOG_TAIL_SOURCE = `
+export default {
+  tailStream(onset, env, ctx) {
+    const script = ctx.props?.script ?? null;
+    let chain = Promise.resolve();
+    const send = (ev) => {
+      chain = chain.then(() => env.SINK.fetch("http://logs.invalid/", { method: "POST", body: JSON.stringify({ script, ev }) })).catch(() => {});
+      return chain;
+    };
+    send(onset);
+    return (ev) => send(ev);
+  },
+};
+`;
+
+// logTailWorker returns the Miniflare options of the log tail worker, which forwards to logs (a WorkerLogs).
+export function logTailWorker(logs) {
+  return {
+    name: LOG_TAIL_WORKER,
+    modules: [{ type: "ESModule", path: "logs.worker.js", contents: LOG_TAIL_SOURCE }],
+    compatibilityDate: "2025-01-01",
+    serviceBindings: {
+      SINK: async (req) => {
+        try {
+          const { script, ev } = await req.json();
+          logs.ingest(script, ev);
+        } catch (err) {
+          logs.logger?.(`log capture: ${err.message}`);
+        }
+        return new Response("ok");
+      },
+    },
+  };
+}
+
+// instrument adds the log tail to a user worker's Miniflare options w and, for a module worker, runs each of its
+// Workflow classes (workflowClasses: class names) through a subclass that marks the invocation with the instance id.
+export function instrument(w, workflowClasses = []) {
+  w.streamingTails = [...(w.streamingTails ?? []), { name: LOG_TAIL_WORKER, props: { script: w.name } }];
+  const classes = [...new Set(workflowClasses)].filter((c) => /^[A-Za-z_$][\w$]*$/.test(c));
+  if (!w.modules || w.modules.length === 0 || classes.length === 0) return w;
+  const main = w.modules[0];
+  if (main.type !== "ESModule") return w;
+  const root = w.modulesRoot ?? "";
+  const mainRel = `./${root && main.path.startsWith(`${root}/`) ? main.path.slice(root.length + 1) : main.path.split("/").pop()}`;
+  const wrapperPath = `${root}/__edgeflow_entry.js`;
+  const q = JSON.stringify(mainRel);
+  const hasDefault = /\bexport\s+default\b|\bas\s+default\b/.test(String(main.contents));
+  // The user's module is imported as a namespace: a class it does not export (or an error while it loads) is
+  // then reported by workerd as without the wrapper, not as a link error of the wrapper.
+  const lines = [`import * as __edgeflowUser from ${q};`, `export * from ${q};`];
+  if (hasDefault) lines.push(`export { default } from ${q};`);
+  lines.push(
+    `function __edgeflowTagged(Base) {`,
+    `  if (typeof Base !== "function") return Base;`,
+    `  return class extends Base {`,
+    `    async run(event, step) {`,
+    `      console.debug(${JSON.stringify(INSTANCE_MARK)}, String(event?.instanceId ?? ""));`,
+    `      try {`,
+    `        return await super.run(event, step);`,
+    `      } catch (err) {`,
+    `        console.error(${JSON.stringify(ERROR_MARK)}, String(err?.name ?? "Error"), String(err?.message ?? err), String(err?.stack ?? ""));`,
+    `        throw err;`,
+    `      }`,
+    `    }`,
+    `  };`,
+    `}`,
+  );
+  for (const c of classes) lines.push(`export const ${c} = __edgeflowTagged(__edgeflowUser.${c});`);
+  w.modules = [{ type: "ESModule", path: wrapperPath, contents: lines.join("\n") + "\n" }, ...w.modules];
+  return w;
+}
+
+// formatMessage turns console arguments (as workerd serialized them) into one line.
+export function formatMessage(parts) {
+  if (!Array.isArray(parts)) parts = [parts];
+  const text = parts
+    .map((p) => {
+      if (typeof p === "string") return p;
+      if (p === undefined) return "undefined";
+      try {
+        return JSON.stringify(p);
+      } catch {
+        return String(p);
+      }
+    })
+    .join(" ");
+  return cut(text);
+}
+
+function cut(text) {
+  if (Buffer.byteLength(text) <= LINE_BYTES) return text;
+  let s = text.slice(0, LINE_BYTES);
+  while (Buffer.byteLength(s) > LINE_BYTES - 8) s = s.slice(0, -64);
+  return `${s}… [cut]`;
+}
+
+function levelOf(l) {
+  return ["debug", "info", "log", "warn", "error"].includes(l) ? l : "log";
+}
+
+// Ring is one worker's recent lines, bounded by RING_LINES and RING_BYTES.
+class Ring {
+  constructor() {
+    this.lines = [];
+    this.bytes = 0;
+    this.dropped = 0;
+    this.touched = Date.now();
+  }
+  push(line) {
+    this.lines.push(line);
+    this.bytes += line.size;
+    this.touched = Date.now();
+    while (this.lines.length > RING_LINES || this.bytes > RING_BYTES) {
+      this.bytes -= this.lines.shift().size;
+      this.dropped++;
+    }
+  }
+}
+
+// WorkerLogs keeps the rings of all workers (keyed by workerd name) and feeds the tail sessions.
+export class WorkerLogs {
+  constructor({ logger } = {}) {
+    this.logger = logger;
+    this.rings = new Map();
+    this.invocations = new Map(); // invocationId -> {script, instanceId, onset, logs, exceptions, ...}
+    this.seq = 0;
+    this.listeners = new Set(); // fn(script, traceItem) for tail sessions
+    this.lineListeners = new Set(); // fn(script, line)
+  }
+
+  // ingest takes one streaming tail event of worker script.
+  ingest(script, ev) {
+    if (typeof script !== "string" || !ev || typeof ev !== "object" || !ev.event) return;
+    const id = String(ev.invocationId ?? "");
+    const at = Date.parse(ev.timestamp) || Date.now();
+    const e = ev.event;
+    let inv = this.invocations.get(id);
+    if (!inv) {
+      inv = { script, instanceId: null, onset: null, entrypoint: null, logs: [], exceptions: [], response: null, rpcMethod: null, start: at };
+      this.invocations.set(id, inv);
+      if (this.invocations.size > OPEN_INVOCATIONS) this.invocations.delete(this.invocations.keys().next().value);
+    }
+    switch (e.type) {
+      case "onset":
+        inv.onset = e.info ?? null;
+        inv.entrypoint = e.entrypoint ?? null;
+        inv.start = at;
+        break;
+      case "attributes":
+        for (const a of e.info ?? []) if (a?.name === "jsrpc.method") inv.rpcMethod = String(a.value);
+        break;
+      case "log": {
+        const msg = Array.isArray(e.message) ? e.message : [e.message];
+        if (msg[0] === INSTANCE_MARK) {
+          inv.instanceId = String(msg[1] ?? "") || null;
+          return;
+        }
+        if (msg[0] === ERROR_MARK) {
+          this.#exception(inv, script, at, String(msg[1] ?? "Error"), String(msg[2] ?? ""), String(msg[3] ?? ""));
+          return;
+        }
+        const level = levelOf(e.level);
+        if (inv.logs.length < INVOCATION_LOGS) inv.logs.push({ message: msg, level, timestamp: at });
+        this.#line(script, { timestamp: at, level, message: formatMessage(msg), instanceId: inv.instanceId, kind: "log" });
+        break;
+      }
+      case "exception":
+        this.#exception(inv, script, at, String(e.name ?? "Error"), String(e.message ?? ""), String(e.stack ?? ""));
+        break;
+      case "return":
+        if (e.info?.type === "fetch") inv.response = { status: e.info.statusCode };
+        break;
+      case "outcome":
+        this.invocations.delete(id);
+        this.#finish(script, inv, String(e.outcome ?? "unknown"), at);
+        break;
+      default:
+        break;
+    }
+  }
+
+  #exception(inv, script, at, name, message, stack) {
+    // workerd may report the same error twice (an exception event and the marker): keep one.
+    if (inv.exceptions.some((x) => x.name === name && x.message === message)) return;
+    inv.exceptions.push({ name, message, stack, timestamp: at });
+    this.#line(script, { timestamp: at, level: "error", message: cut(message ? `${name}: ${message}` : name), instanceId: inv.instanceId, kind: "exception" });
+  }
+
+  #line(script, line) {
+    line.seq = ++this.seq;
+    line.size = Buffer.byteLength(line.message) + 64;
+    let ring = this.rings.get(script);
+    if (!ring) {
+      ring = new Ring();
+      this.rings.set(script, ring);
+      if (this.rings.size > MAX_WORKERS) {
+        let oldest = null;
+        for (const [k, r] of this.rings) if (k !== script && (!oldest || r.touched < oldest[1].touched)) oldest = [k, r];
+        if (oldest) this.rings.delete(oldest[0]);
+      }
+    }
+    ring.push(line);
+    for (const fn of this.lineListeners) fn(script, line);
+  }
+
+  // #finish builds the invocation's trace item in Cloudflare's tail format and hands it to the tail sessions.
+  #finish(script, inv, outcome, at) {
+    if (this.listeners.size === 0) return;
+    const item = {
+      outcome,
+      scriptName: null, // set per account by the session (the user's name, not workerd's)
+      diagnosticsChannelEvents: [],
+      exceptions: inv.exceptions.map(({ name, message, timestamp }) => ({ name, message, timestamp })),
+      logs: inv.logs,
+      eventTimestamp: inv.start,
+      event: eventOf(inv),
+    };
+    if (inv.entrypoint) item.entrypoint = inv.entrypoint;
+    item.wallTime = Math.max(0, at - inv.start);
+    item.cpuTime = 0;
+    for (const fn of this.listeners) fn(script, item);
+  }
+
+  // forget drops a worker's ring (the worker was deleted).
+  forget(script) {
+    this.rings.delete(script);
+  }
+
+  // read returns a worker's kept lines, oldest first, narrowed by instance id and a time window (ms, inclusive),
+  // at most limit of them (the newest), and how many the ring has dropped since it began.
+  read(script, { instanceId, since, until, limit = RING_LINES } = {}) {
+    const ring = this.rings.get(script);
+    if (!ring) return { lines: [], dropped: 0 };
+    let lines = ring.lines;
+    if (instanceId) lines = lines.filter((l) => l.instanceId === instanceId);
+    if (since !== undefined) lines = lines.filter((l) => l.timestamp >= since);
+    if (until !== undefined) lines = lines.filter((l) => l.timestamp <= until);
+    if (lines.length > limit) lines = lines.slice(lines.length - limit);
+    return { lines: lines.map(({ size, ...l }) => l), dropped: ring.dropped };
+  }
+}
+
+function eventOf(inv) {
+  const info = inv.onset ?? {};
+  switch (info.type) {
+    case "fetch": {
+      const headers = {};
+      for (const h of Array.isArray(info.headers) ? info.headers : []) {
+        if (Array.isArray(h)) headers[String(h[0]).toLowerCase()] = String(h[1]);
+        else if (h && typeof h === "object") headers[String(h.name).toLowerCase()] = String(h.value);
+      }
+      return { request: { url: info.url, method: info.method, headers, cf: safeJSON(info.cfJson) }, response: inv.response ?? undefined };
+    }
+    case "scheduled":
+      return { cron: info.cron ?? "", scheduledTime: info.scheduledTime ? Date.parse(info.scheduledTime) || info.scheduledTime : inv.start };
+    case "alarm":
+      return { scheduledTime: info.scheduledTime ? Date.parse(info.scheduledTime) || inv.start : inv.start };
+    case "jsrpc":
+      return { rpcMethod: inv.rpcMethod ?? info.methodName ?? "unknown" };
+    default:
+      return null;
+  }
+}
+
+function safeJSON(text) {
+  if (typeof text !== "string") return text ?? {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,230 @@
+// Worker log capture (logs.mjs) and tail sessions (tail.mjs): console lines and exceptions kept per worker with
+// the instance id of workflow runs, ring limits, and the trace items a tail websocket carries.
+
+import assert from "node:assert/strict";
+import crypto from "node:crypto";
+import http from "node:http";
+import { after, before, describe, test } from "node:test";
+import { WorkerLogs, RING_LINES, LINE_BYTES, formatMessage } from "../src/logs.mjs";
+import { passes } from "../src/tail.mjs";
+import { asAccount, provision, startEdge, upload, waitFor, waitStatus } from "./helpers.mjs";
+
+const SOURCE = `import { WorkflowEntrypoint } from "cloudflare:workers";
+export class LogFlow extends WorkflowEntrypoint {
+  async run(event, step) {
+    console.log("run begins", event.payload.tag);
+    await step.do("work", async () => { console.warn("working on", event.payload.tag); return 1; });
+    await step.sleep("pause", event.payload.sleepMs ?? 10);
+    console.info("run ends", event.payload.tag);
+    if (event.payload.fail) throw new RangeError("failed " + event.payload.tag);
+    return event.payload.tag;
+  }
+}
+export default {
+  async fetch(req, env) {
+    const url = new URL(req.url);
+    console.log("fetch", url.pathname, { q: url.search });
+    if (url.pathname === "/throw") throw new TypeError("no such thing");
+    return new Response("ok");
+  },
+};
+`;
+
+let edge;
+before(async () => {
+  edge = await startEdge();
+  const up = await upload(edge, "logger", {
+    source: SOURCE,
+    bindings: [{ type: "workflow", name: "WF", workflow_name: "logflow", class_name: "LogFlow" }],
+  });
+  assert.equal(up.status, 200, JSON.stringify(up.body));
+  assert.equal((await edge.call("PUT", "/workflows/logflow", { script_name: "logger", class_name: "LogFlow" })).status, 200);
+  assert.equal((await edge.call("POST", "/workers/scripts/logger/subdomain", { enabled: true })).status, 200);
+});
+after(async () => {
+  await edge?.stop();
+});
+
+// openTail opens a tail websocket as wrangler does (subprotocol trace-v1) with node:http and collects the text
+// messages; Node 20 has no WebSocket client without a flag.
+function openTail(url, protocol = "trace-v1") {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const req = http.request({
+      host: u.hostname, port: u.port, path: u.pathname,
+      headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": crypto.randomBytes(16).toString("base64"), "sec-websocket-protocol": protocol },
+    });
+    req.on("response", (res) => resolve({ refused: res.statusCode }));
+    req.on("error", reject);
+    req.on("upgrade", (res, socket, head) => {
+      const got = [];
+      let buf = Buffer.from(head);
+      socket.on("data", (d) => {
+        buf = Buffer.concat([buf, d]);
+        while (buf.length >= 2) {
+          let len = buf[1] & 0x7f;
+          let off = 2;
+          if (len === 126) { len = buf.readUInt16BE(2); off = 4; }
+          else if (len === 127) { len = Number(buf.readBigUInt64BE(2)); off = 10; }
+          if (buf.length < off + len) break;
+          if ((buf[0] & 0x0f) === 1) got.push(JSON.parse(buf.subarray(off, off + len).toString()));
+          buf = buf.subarray(off + len);
+        }
+      });
+      const send = (text) => {
+        const p = Buffer.from(text);
+        const mask = crypto.randomBytes(4);
+        const masked = Buffer.from(p.map((b, i) => b ^ mask[i % 4]));
+        socket.write(Buffer.concat([Buffer.from([0x81, 0x80 | p.length]), mask, masked]));
+      };
+      resolve({ protocol: res.headers["sec-websocket-protocol"], got, send, close: () => socket.destroy() });
+    });
+    req.end();
+  });
+}
+
+async function logs(query = "") {
+  const r = await edge.call("GET", `/workers/scripts/logger/logs${query}`);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body.result.lines;
+}
+
+describe("worker logs", () => {
+  test("overlapping workflow instances: each line carries its instance, the escaping error is an error line", async () => {
+    await edge.call("POST", "/workflows/logflow/instances", { instance_id: "inst-a", params: { tag: "A", sleepMs: 400 } });
+    await edge.call("POST", "/workflows/logflow/instances", { instance_id: "inst-b", params: { tag: "B", sleepMs: 50, fail: true } });
+    await waitStatus(edge, "logflow", "inst-a", "complete");
+    await waitStatus(edge, "logflow", "inst-b", "errored");
+    const a = await waitFor(async () => {
+      const l = await logs("?instance=inst-a");
+      return l.length >= 3 && l;
+    }, { what: "lines of inst-a" });
+    assert.deepEqual(a.map((l) => [l.level, l.message]), [
+      ["log", "run begins A"],
+      ["warn", "working on A"],
+      ["info", "run ends A"],
+    ]);
+    const b = await waitFor(async () => {
+      const l = await logs("?instance=inst-b");
+      return l.some((x) => x.level === "error") && l;
+    }, { what: "error line of inst-b" });
+    assert.ok(b.every((l) => l.instanceId === "inst-b" && !l.message.includes("A")), JSON.stringify(b));
+    assert.deepEqual(b.at(-1).message, "RangeError: failed B");
+    assert.equal(b.at(-1).kind, "exception");
+    // no marker line ever shows
+    assert.ok((await logs()).every((l) => !l.message.includes("edgeflow:")));
+  });
+
+  test("request logs and uncaught exceptions of fetch", async () => {
+    const since = Date.now() - 1;
+    const r = await fetch(`${edge.ready.workers}/logger/throw`);
+    assert.equal(r.status, 500);
+    const l = await waitFor(async () => {
+      const x = await logs(`?since=${since}`);
+      return x.some((y) => y.level === "error") && x;
+    }, { what: "exception line" });
+    assert.deepEqual(l.map((x) => [x.level, x.message, x.instanceId]), [
+      ["log", 'fetch /throw {"q":""}', null],
+      ["error", "TypeError: no such thing", null],
+    ]);
+  });
+
+  test("bad queries are refused; unknown workers are 10007", async () => {
+    assert.equal((await edge.call("GET", "/workers/scripts/logger/logs?since=yesterday")).status, 400);
+    assert.equal((await edge.call("GET", "/workers/scripts/logger/logs?limit=0")).status, 400);
+    const missing = await edge.call("GET", "/workers/scripts/nobody/logs");
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.errors[0].code, 10007);
+  });
+});
+
+describe("tail sessions", () => {
+  test("a tail websocket carries each request's logs, exceptions and outcome in Cloudflare's format", async () => {
+    const created = await edge.call("POST", "/workers/scripts/logger/tails", { filters: [] });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const { id, url, expires_at } = created.body.result;
+    assert.match(id, /^[0-9a-f]{32}$/);
+    assert.ok(Date.parse(expires_at) > Date.now());
+    const listed = await edge.call("GET", "/workers/scripts/logger/tails");
+    assert.deepEqual(listed.body.result.map((t) => t.id), [id]);
+    const ws = await openTail(url);
+    assert.equal(ws.protocol, "trace-v1");
+    const got = ws.got;
+    ws.send(JSON.stringify({ debug: false }));
+    await fetch(`${edge.ready.workers}/logger/hello?x=1`);
+    await fetch(`${edge.ready.workers}/logger/throw`);
+    await waitFor(() => got.length >= 2, { what: "two trace items" });
+    const [ok, bad] = got;
+    assert.equal(ok.scriptName, "logger");
+    assert.equal(ok.outcome, "ok");
+    assert.equal(ok.event.request.method, "GET");
+    assert.match(ok.event.request.url, /\/hello\?x=1$/);
+    assert.equal(ok.event.response.status, 200);
+    assert.deepEqual(ok.logs.map((l) => [l.level, l.message]), [["log", ["fetch", "/hello", { q: "?x=1" }]]]);
+    assert.equal(typeof ok.eventTimestamp, "number");
+    assert.equal(bad.outcome, "exception");
+    assert.deepEqual(bad.exceptions.map((e) => [e.name, e.message]), [["TypeError", "no such thing"]]);
+    ws.close();
+    const del = await edge.call("DELETE", `/workers/scripts/logger/tails/${id}`);
+    assert.equal(del.status, 200);
+    assert.equal((await edge.call("GET", "/workers/scripts/logger/tails")).body.result.length, 0);
+    // the deleted session's websocket is refused
+    assert.equal((await openTail(url)).refused, 404);
+  });
+
+  test("filters: bad ones are 400; outcome and method narrow what is sent", async () => {
+    assert.equal((await edge.call("POST", "/workers/scripts/logger/tails", { filters: [{ sampling_rate: 2 }] })).status, 400);
+    assert.equal((await edge.call("POST", "/workers/scripts/logger/tails", { filters: "all" })).status, 400);
+    assert.equal((await edge.call("POST", "/workers/scripts/nobody/tails", {})).status, 404);
+    const item = { outcome: "ok", logs: [], exceptions: [], event: { request: { method: "GET", url: "http://x/", headers: { "x-a": "1" } } } };
+    assert.equal(passes(item, [{ outcome: ["exception"] }]), false);
+    assert.equal(passes(item, [{ outcome: ["ok"] }, { method: ["get"] }]), true);
+    assert.equal(passes(item, [{ method: ["POST"] }]), false);
+    assert.equal(passes(item, [{ header: { key: "X-A", query: "1" } }]), true);
+    assert.equal(passes(item, [{ query: "nothing-like-this" }]), false);
+  });
+});
+
+describe("accounts", () => {
+  test("attack: another account reads no logs and reaches no tail session of this account's worker", async () => {
+    const theirs = await provision(edge, { name: "nosy", ref: "nosy" });
+    assert.equal(theirs.status, 201, JSON.stringify(theirs.body));
+    const nosy = asAccount(edge, theirs.body);
+    const mine = await edge.call("POST", "/workers/scripts/logger/tails", {});
+    const id = mine.body.result.id;
+    const logsThere = await nosy.call("GET", "/workers/scripts/logger/logs");
+    assert.equal(logsThere.status, 404);
+    assert.equal(logsThere.body.errors[0].code, 10007);
+    assert.equal((await nosy.call("POST", "/workers/scripts/logger/tails", {})).status, 404);
+    assert.equal((await nosy.call("DELETE", `/workers/scripts/logger/tails/${id}`)).status, 404);
+    // its own worker of the same name has its own (empty) logs
+    const up = await upload(nosy, "logger", { source: "export default { fetch() { console.log('theirs'); return new Response('x'); } }" });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const own = await nosy.call("GET", "/workers/scripts/logger/logs");
+    assert.equal(own.status, 200);
+    assert.deepEqual(own.body.result.lines, []);
+    assert.equal((await nosy.call("GET", "/workers/scripts/logger/tails")).body.result.length, 0);
+    assert.equal((await edge.call("DELETE", `/workers/scripts/logger/tails/${id}`)).status, 200);
+  });
+});
+
+describe("ring limits", () => {
+  test("a worker keeps at most RING_LINES lines, cuts long messages, and counts what it dropped", () => {
+    const logs = new WorkerLogs();
+    const ev = (i, type, extra) => ({ invocationId: `i${i}`, timestamp: new Date(1_700_000_000_000 + i).toISOString(), event: { type, ...extra } });
+    for (let i = 0; i < RING_LINES + 50; i++) {
+      logs.ingest("w", ev(i, "onset", { info: { type: "fetch", method: "GET", url: "http://x/", headers: [] } }));
+      logs.ingest("w", ev(i, "log", { level: "log", message: [`line ${i}`] }));
+      logs.ingest("w", ev(i, "outcome", { outcome: "ok" }));
+    }
+    const { lines, dropped } = logs.read("w");
+    assert.equal(lines.length, RING_LINES);
+    assert.equal(dropped, 50);
+    assert.equal(lines[0].message, "line 50");
+    logs.ingest("w", ev(9999, "log", { level: "log", message: ["x".repeat(LINE_BYTES * 2)] }));
+    const last = logs.read("w", { limit: 1 }).lines[0];
+    assert.ok(Buffer.byteLength(last.message) <= LINE_BYTES + 16);
+    assert.ok(last.message.endsWith("… [cut]"));
+    assert.equal(formatMessage(["a", 1, { b: true }, null]), 'a 1 {"b":true} null');
+  });
+});
