@@ -138,6 +138,10 @@ func (s *Server) handleWebhookUpdate(w http.ResponseWriter, r *http.Request) err
 	if err := decode(r, &req); err != nil {
 		return err
 	}
+	h, err := s.findWebhook(r)
+	if err != nil {
+		return err
+	}
 	var p problems
 	p.check(req.URL != nil || req.Events != nil, "/", "give url or events")
 	if req.Events != nil {
@@ -147,10 +151,6 @@ func (s *Server) handleWebhookUpdate(w http.ResponseWriter, r *http.Request) err
 		s.checkWebhookURL(r, &p, *req.URL)
 	}
 	if err := p.err(); err != nil {
-		return err
-	}
-	h, err := s.findWebhook(r)
-	if err != nil {
 		return err
 	}
 	if req.URL != nil {
