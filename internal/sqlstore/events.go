@@ -158,6 +158,9 @@ func (s *Store) CreateWebhook(ctx context.Context, w *edgeflow.Webhook) error {
 	}
 	w.CreatedAt = s.timestamp()
 	w.UpdatedAt = w.CreatedAt
+	if w.Events == nil {
+		w.Events = []string{}
+	}
 	events, err := eventsArg(w.Events)
 	if err != nil {
 		return err

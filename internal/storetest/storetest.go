@@ -50,6 +50,8 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"RunRetention", testRunRetention},
 		{"RunStateVersion", testRunStateVersion},
 		{"RunClaims", testRunClaims},
+		{"RunEvents", testRunEvents},
+		{"Webhooks", testWebhooks},
 		{"Connections", testConnections},
 		{"ConnectionProjects", testConnectionProjects},
 		{"EnvVars", testEnvVars},
