@@ -135,7 +135,7 @@ test("webhooks: create with a secret shown once, deliveries with attempts, redel
   await row.getByText("All events").waitFor();
 
   // Rotate: a new secret, shown once.
-  await row.getByRole("button", { name: `Rotate the secret of ${hookURL}` }).click();
+  await row.getByRole("button", { name: `Rotate secret of ${hookURL}` }).click();
   await page.getByRole("dialog", { name: "Rotate the secret?" }).getByRole("button", { name: "Rotate secret" }).click();
   const rotated = await page.getByRole("dialog", { name: "Signing secret" }).getByLabel("Secret").inputValue();
   assert.match(rotated, /^whsec_/);

@@ -83,7 +83,7 @@ export function WebhooksPage() {
                     <button type="button" aria-label={`Edit ${h.url}`} onClick={() => setEditing(h)}>
                       Edit
                     </button>
-                    <button type="button" aria-label={`Rotate the secret of ${h.url}`} onClick={() => setRotating(h)}>
+                    <button type="button" aria-label={`Rotate secret of ${h.url}`} onClick={() => setRotating(h)}>
                       Rotate secret
                     </button>
                     <button type="button" aria-label={`Delete ${h.url}`} onClick={() => setDeleting(h)}>
@@ -153,7 +153,7 @@ function WebhookDialog({
         ? api.patch<Webhook>(`/api/webhooks/${hook.id}`, { url: url.trim(), events })
         : api.post<WebhookWithSecret>("/api/webhooks", { url: url.trim(), events }),
     onSuccess: (h) => {
-      void qc.invalidateQueries({ queryKey: ["webhooks"] });
+      void qc.invalidateQueries({ queryKey: ["webhooks"], exact: true });
       onSaved(h);
     },
     onError: (err) => setErrors(fieldErrors(err, ["url", "events"])),
@@ -295,8 +295,9 @@ function DeleteDialog({ hook, onClose, onDeleted }: { hook: Webhook; onClose: ()
   const m = useMutation({
     mutationFn: () => api.del<void>(`/api/webhooks/${hook.id}`),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["webhooks"] });
       onDeleted();
+      qc.removeQueries({ queryKey: ["webhooks", hook.id] });
+      void qc.invalidateQueries({ queryKey: ["webhooks"], exact: true });
     },
   });
   return (
