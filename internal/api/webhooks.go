@@ -8,6 +8,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/netguard"
+	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/webhook"
 )
 
@@ -105,7 +106,7 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, r *http.Request) err
 		h.Events = []string{}
 	}
 	sec := webhook.NewSecret()
-	h.SealedSecret = s.Sealer.SealString(sec, webhook.SecretAD(h.OrganizationID, h.ID))
+	h.SealedSecret = s.Sealer.SealString(sec, secret.WebhookSecretAD(h.OrganizationID, h.ID))
 	if err := s.Store.CreateWebhook(r.Context(), h); err != nil {
 		return err
 	}
@@ -187,7 +188,7 @@ func (s *Server) handleWebhookRotateSecret(w http.ResponseWriter, r *http.Reques
 		return err
 	}
 	sec := webhook.NewSecret()
-	h.SealedSecret = s.Sealer.SealString(sec, webhook.SecretAD(h.OrganizationID, h.ID))
+	h.SealedSecret = s.Sealer.SealString(sec, secret.WebhookSecretAD(h.OrganizationID, h.ID))
 	if err := s.Store.UpdateWebhook(r.Context(), h); err != nil {
 		return err
 	}

@@ -535,4 +535,6 @@ type SealedSamples struct {
 	Workflow *Workflow
 	// Deployment has a SealedWorkerToken or a SealedTriggerSecret.
 	Deployment *Deployment
+	// Webhook is a webhook (every webhook's secret is sealed).
+	Webhook *Webhook
 }

@@ -32,11 +32,6 @@ const (
 	ClaimFor = time.Minute
 )
 
-// SecretAD binds a webhook's sealed secret to its organization and id.
-func SecretAD(organizationID, webhookID string) string {
-	return "webhook:" + organizationID + ":" + webhookID
-}
-
 // Dispatcher delivers the pending webhook deliveries of the database. serve
 // runs one per process (Run); replicas on one database share the work, each
 // delivery being claimed by one dispatcher at a time.
@@ -171,7 +166,7 @@ func (d *Dispatcher) send(ctx context.Context, dl *edgeflow.WebhookDelivery) edg
 	if err != nil {
 		return fail("the webhook could not be read")
 	}
-	sec, err := d.Sealer.OpenString(w.SealedSecret, SecretAD(w.OrganizationID, w.ID))
+	sec, err := d.Sealer.OpenString(w.SealedSecret, secret.WebhookSecretAD(w.OrganizationID, w.ID))
 	if err != nil {
 		return fail("the webhook's secret could not be opened")
 	}
