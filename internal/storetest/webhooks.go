@@ -126,6 +126,10 @@ func testWebhooks(t *testing.T, s edgeflow.Store) {
 	if again, _ := s.ClaimWebhookDeliveries(ctx, now, now.Add(time.Minute), 10); len(again) != 0 {
 		t.Fatalf("a held delivery was claimed again: %+v", again)
 	}
+	// A dispatcher that died holding it: another takes it once the hold passed.
+	if again, _ := s.ClaimWebhookDeliveries(ctx, now.Add(2*time.Minute), now.Add(3*time.Minute), 10); len(again) != 1 || again[0].ID != d.ID {
+		t.Fatalf("after the hold passed: %+v", again)
+	}
 	c := claimed[0]
 	next := now.Add(5 * time.Second)
 	c.Attempts = append(c.Attempts, edgeflow.DeliveryAttempt{At: now.UTC().Truncate(time.Microsecond), ResponseStatus: 500, Error: "the endpoint answered 500"})
