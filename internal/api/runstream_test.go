@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/auth"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/ratelimit"
 )
 
 // streamEvent is one frame of a run stream.
@@ -188,4 +190,15 @@ func TestRunStreamShutdown(t *testing.T) {
 		t.Fatal("the stream stayed open after CloseStreams")
 	}
 	checkError(t, w.do("GET", "/api/runs/stream", "", w.a.keyRead), 503, "unavailable", "")
+}
+
+// TestRunStreamHeartbeat: an idle stream sends comment lines, so that
+// proxies keep it open.
+func TestRunStreamHeartbeat(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, worldOptions{limits: ratelimit.Limits{Off: true}, config: func(c *api.Config) { c.StreamHeartbeat = 100 * time.Millisecond }})
+	r := w.do("GET", "/api/runs/stream?timeoutSeconds=1", "", w.a.keyRead)
+	if r.status != 200 || strings.Count(string(r.body), ": heartbeat\n\n") < 3 {
+		t.Fatalf("an idle second of stream: %d %q", r.status, r.body)
+	}
 }
