@@ -32,6 +32,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
 	"github.com/edgeflow/edgeflow/internal/studio"
+	"github.com/edgeflow/edgeflow/internal/webhook"
 	"github.com/edgeflow/edgeflow/web"
 )
 
@@ -300,7 +301,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	}
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
 		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), Studio: ui,
-		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention, SignUp: cfg.signUp, PublicURL: cfg.publicURL}
+		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention, SignUp: cfg.signUp, PublicURL: cfg.publicURL,
+		AllowHosts: cfg.allowHosts}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}
@@ -338,6 +340,19 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		defer close(pruneDone)
 		pruneRunsLoop(refreshCtx, store, logger, 10*time.Minute)
 	}()
+	// Deliver webhook messages (claimed per delivery across replicas), and
+	// drop run events older than an hour every 10 minutes.
+	webhooksDone := make(chan struct{})
+	go func() {
+		defer close(webhooksDone)
+		d := &webhook.Dispatcher{Store: store, Sealer: sealer, Guard: netguard.New(cfg.allowHosts), Logger: logger.With("component", "webhooks")}
+		d.Run(refreshCtx, time.Second)
+	}()
+	eventsDone := make(chan struct{})
+	go func() {
+		defer close(eventsDone)
+		pruneEventsLoop(refreshCtx, store, logger, 10*time.Minute)
+	}()
 	// Write the summary of successful reads every period, and at shutdown.
 	flushDone := make(chan struct{})
 	go func() {
@@ -350,6 +365,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		<-purgeDone
 		<-auditDone
 		<-pruneDone
+		<-webhooksDone
+		<-eventsDone
 		<-flushDone
 		srv.FlushAccessLog()
 		srv.Close() // stores the audit entries still queued
@@ -360,6 +377,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	hs.RegisterOnShutdown(srv.CloseStreams) // run streams end, so that shutdown need not wait for them
 	url := "http://" + ln.Addr().String()
 	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "localEdge", edge != nil, "sharedEdge", cfg.remoteEdge != nil,
 		"accessLog", cfg.accessLog.String())
@@ -577,6 +595,27 @@ func pruneRunsLoop(ctx context.Context, store edgeflow.Store, logger *slog.Logge
 			logger.Warn("pruning runs past their retention failed", "error", err.Error(), "runs", n)
 		case n > 0:
 			logger.Info("pruned runs past their organization's retention", "runs", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// eventRetention is how long run events are kept for the run streams'
+// replays (Last-Event-ID); webhook deliveries keep their own copy.
+const eventRetention = time.Hour
+
+// pruneEventsLoop deletes run events older than eventRetention, at start and
+// every interval.
+func pruneEventsLoop(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := store.PruneEvents(ctx, time.Now().Add(-eventRetention)); err != nil && ctx.Err() == nil {
+			logger.Warn("pruning run events failed", "error", err.Error())
 		}
 		select {
 		case <-ctx.Done():

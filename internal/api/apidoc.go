@@ -178,6 +178,7 @@ var docGroups = []struct {
 	{"Environment variables", func(p string) bool { return strings.HasPrefix(p, "/api/env-vars") }},
 	{"API keys", func(p string) bool { return strings.HasPrefix(p, "/api/api-keys") }},
 	{"Audit log", func(p string) bool { return p == "/api/audit" }},
+	{"Webhooks", func(p string) bool { return strings.HasPrefix(p, "/api/webhooks") }},
 }
 
 func docGroup(pattern string) (int, error) {

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -40,6 +41,20 @@ var liveExamples = map[string]bool{
 // exampleSetup prepares a world for an example that needs more than the
 // tenants' records.
 var exampleSetup = map[string]func(w *world){
+	// A run of tenant a that is created and completes: the stream's
+	// events 3 and 4 (the world's fixture deliveries are events 1 and 2).
+	"GET /api/runs/stream": func(w *world) {
+		ctx := context.Background()
+		r := &edgeflow.Run{WorkflowID: w.a.workflowID, Status: edgeflow.RunQueued}
+		if err := w.store.CreateRun(ctx, r); err != nil {
+			w.t.Fatal(err)
+		}
+		r.Status = edgeflow.RunComplete
+		if err := w.store.UpdateRun(ctx, r); err != nil {
+			w.t.Fatal(err)
+		}
+		w.exRun = r.ID
+	},
 	// Alice accepts an invitation to Bob's organization.
 	"POST /api/invitations/accept": func(w *world) {
 		w.exToken, _ = w.invite(w.b, w.a.email, edgeflow.RoleMember)
@@ -83,6 +98,10 @@ func TestRouteExamples(t *testing.T) {
 				"envVar": w.a.projectEnvVarID, "connection": w.a.connectionID, "apiKey": w.a.apiKeyID,
 				"session": w.a.sessionID,
 				"member":  w.a.team[edgeflow.RoleMember].userID, "invitation": w.a.invitationID, "invitationToken": w.exToken,
+				"webhook": w.a.webhookID, "delivery": w.a.deliveryID,
+			}
+			if w.exRun != "" {
+				ids["run"] = w.exRun
 			}
 			c := w.a.keyAll
 			switch {

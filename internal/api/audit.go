@@ -262,7 +262,10 @@ func (s *Server) FlushAudit(ctx context.Context) error { return s.audit.Flush(ct
 
 // Close stores the queued audit entries and stops the audit writer; serve
 // calls it after the HTTP server has shut down.
-func (s *Server) Close() { s.audit.Close() }
+func (s *Server) Close() {
+	s.hub.close()
+	s.audit.Close()
+}
 
 // PurgeAudit deletes the audit entries older than the retention period
 // (AuditRetention); serve runs it periodically.

@@ -208,7 +208,7 @@ func successType(rt Route) string {
 	switch {
 	case rt.Pattern == "/metrics":
 		return "text/plain"
-	case strings.HasSuffix(rt.Pattern, "/deploy-stream"):
+	case strings.HasSuffix(rt.Pattern, "/deploy-stream"), rt.Pattern == "/api/runs/stream":
 		return "text/event-stream"
 	case rt.Pattern == irSchemaRef:
 		return "application/schema+json"

@@ -31,6 +31,9 @@ const (
 	exMember     = "usr_6q1w8e3r5t2y9u4i7ozx"
 	exInvitation = "inv_5r8t1y4u7i2o9p3a6sdf"
 	exInvToken   = "inv_cGxlYXNlLWpvaW4tdXMtYXQtdGhlLXNob3AtdG9kYXk"
+	exWebhook    = "wh_3k8x1c6v9b2n5m7q4wtp"
+	exDelivery   = "dlv_6n1m8x3c5v2b9k4q7wyu"
+	exMessage    = "msg_9x2c7v4b1n6m3k8q5wrd"
 	exCursor     = "Z-rLySTkbsIxi_5r7_kpl9LTsMB3f9YSTVRjNU5UYzJNVEUyTURBek1qSXpOeDlq"
 )
 
@@ -46,6 +49,7 @@ func ExampleIDs() map[string]string {
 		"apiKey": exAPIKey, "run": exRun, "deployment": exDeployment, "namespace": exNamespace,
 		"database": exDatabase, "account": exAccount, "install": exInstall, "session": exSessionID,
 		"member": exMember, "invitation": exInvitation, "invitationToken": exInvToken,
+		"webhook": exWebhook, "delivery": exDelivery,
 	}
 }
 
@@ -267,4 +271,29 @@ data: {"id":"` + exDeployment + `","workflowId":"` + exWorkflow + `","projectId"
 		Body:   `{"name": "CI deploys", "projectId": "` + exProject + `", "scopes": ["read", "deploy"], "expiresAt": "2027-06-30T00:00:00Z"}`,
 		Answer: `{"id": "key_3e8r5t2y9u6i1o4p7asx", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "userId": "` + exUser + `", "name": "CI deploys", "prefix": "ask_xRhS", "scopes": ["read", "deploy"], "expiresAt": "2027-06-30T00:00:00Z", "lastUsedAt": null, "revokedAt": null, "createdAt": "2026-11-27T06:40:12.123456Z", "scope": "project", "key": "ask_xRhSG35W7tL5zYyAj_Brnkvqp1S4toFXeMEMk6mV0E4"}`}
 	exAPIKeyRevoke = Example{Path: "/api/api-keys/" + exAPIKey}
+
+	exRunStream = Example{Path: "/api/runs/stream?after=0&timeoutSeconds=1",
+		Answer: `event: run
+id: 3
+data: {"id":"` + exRun + `","workflowId":"` + exWorkflow + `","projectId":"` + exProject + `","status":"queued","updatedAt":"2026-11-27T06:40:12.123456Z"}
+
+event: run
+id: 4
+data: {"id":"` + exRun + `","workflowId":"` + exWorkflow + `","projectId":"` + exProject + `","status":"complete","updatedAt":"2026-11-27T06:41:30.654321Z"}`}
+
+	exWebhookList = Example{Path: "/api/webhooks?limit=1",
+		Answer: `{"data": [{"id": "` + exWebhook + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "url": "https://93.184.215.14/edgeflow", "events": ["run.completed", "run.errored"], "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}], "nextCursor": null}`}
+	exWebhookCreate = Example{Path: "/api/webhooks", Body: `{"url": "https://93.184.215.14/edgeflow", "events": ["run.completed", "run.errored"]}`,
+		Answer: `{"id": "` + exWebhook + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "url": "https://93.184.215.14/edgeflow", "events": ["run.completed", "run.errored"], "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z", "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"}`}
+	exWebhookGet = Example{Path: "/api/webhooks/" + exWebhook,
+		Answer: `{"id": "` + exWebhook + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "url": "https://93.184.215.14/edgeflow", "events": ["run.completed", "run.errored"], "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}`}
+	exWebhookUpdate = Example{Path: "/api/webhooks/" + exWebhook, Body: `{"events": ["run.completed", "run.errored", "deploy.failed"]}`,
+		Answer: `{"id": "` + exWebhook + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "url": "https://93.184.215.14/edgeflow", "events": ["run.completed", "run.errored", "deploy.failed"], "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}`}
+	exWebhookDelete = Example{Path: "/api/webhooks/" + exWebhook}
+	exWebhookRotate = Example{Path: "/api/webhooks/" + exWebhook + "/rotate-secret",
+		Answer: `{"id": "` + exWebhook + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "url": "https://93.184.215.14/edgeflow", "events": ["run.completed", "run.errored"], "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z", "secret": "whsec_Qm9uZCBzZWNyZXQgZm9yIHRoZSBleGFt"}`}
+	exWebhookDeliveries = Example{Path: "/api/webhooks/" + exWebhook + "/deliveries?limit=1",
+		Answer: `{"data": [{"id": "` + exDelivery + `", "webhookId": "` + exWebhook + `", "projectId": "` + exProject + `", "messageId": "` + exMessage + `", "eventType": "deploy.completed", "payload": {"type": "deploy.completed", "timestamp": "2026-11-27T06:40:12.123456Z", "data": {"deploymentId": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev"}}, "status": "delivered", "responseStatus": 204, "attempts": [{"at": "2026-11-27T06:40:12.123456Z", "responseStatus": 503, "error": "the endpoint answered 503", "responseBody": "busy", "durationMs": 41}, {"at": "2026-11-27T06:40:17.123456Z", "responseStatus": 204, "durationMs": 12}], "nextAttemptAt": null, "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:17.135001Z"}], "nextCursor": null}`}
+	exWebhookRedeliver = Example{Path: "/api/webhooks/" + exWebhook + "/deliveries/" + exDelivery + "/redeliver",
+		Answer: `{"id": "` + exDelivery + `", "webhookId": "` + exWebhook + `", "projectId": "` + exProject + `", "messageId": "` + exMessage + `", "eventType": "deploy.completed", "payload": {"type": "deploy.completed", "timestamp": "2026-11-27T06:40:12.123456Z", "data": {"deploymentId": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev"}}, "status": "pending", "responseStatus": 0, "attempts": [], "nextAttemptAt": "2026-11-27T07:02:00.000001Z", "redeliveryOf": "` + exDelivery + `", "createdAt": "2026-11-27T07:02:00.000001Z", "updatedAt": "2026-11-27T07:02:00.000001Z"}`}
 )

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/netip"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
+	"github.com/edgeflow/edgeflow/internal/netguard"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/studio"
@@ -91,6 +93,16 @@ type Config struct {
 	// the operations endpoints (studio.Handler); nil serves none (those
 	// paths answer the API's JSON 404).
 	Studio *studio.Handler
+	// AllowHosts are the hosts the operator opened (serve --allow-hosts)
+	// although they are loopback, link-local or private: webhook URLs may
+	// name them. nil allows none.
+	AllowHosts *netguard.AllowList
+	// Resolver resolves the host names of webhook URLs when they are
+	// created or changed; nil means net.DefaultResolver.
+	Resolver *net.Resolver
+	// StreamHeartbeat is how often an idle run stream sends a comment
+	// line; 0 means 15 s.
+	StreamHeartbeat time.Duration
 }
 
 // Server is the HTTP API. It implements http.Handler.
@@ -106,6 +118,8 @@ type Server struct {
 	openAPI   []byte // the OpenAPI document (openapi.go)
 
 	versions *versionService // version submission (version_service.go)
+
+	hub *runHub // the run streams of this process (runstream.go)
 
 	dummy *auth.Dummy // compared against for an unknown email at sign-in
 
@@ -177,6 +191,7 @@ func New(cfg Config) (*Server, error) {
 		s.byPattern[rt.Method+" "+rt.Pattern] = &s.routes[i]
 	}
 	s.audit = newAuditWriter(cfg.Store, cfg.Logger.Error)
+	s.hub = newRunHub(cfg.Store, cfg.Logger.Error)
 	return s, nil
 }
 

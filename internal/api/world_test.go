@@ -53,6 +53,7 @@ type tenant struct {
 	nodeID                          string // a marketplace node only this tenant's organization has
 	keyOrg                          cred   // the owner's organization key (every scope)
 	invitationID                    string // a pending invitation of the organization
+	webhookID, deliveryID           string // a webhook of projectID and a delivery of it
 	// team are the other members of tenant a's organization, by role
 	// (nil for tenant b).
 	team map[edgeflow.Role]*teammate
@@ -77,6 +78,8 @@ type world struct {
 	a, b  *tenant
 	// exToken is a token an example's setup made (TestRouteExamples).
 	exToken string
+	// exRun is a run an example's setup made.
+	exRun string
 }
 
 type worldOptions struct {
@@ -334,14 +337,34 @@ func (w *world) newTenant(email string) *tenant {
 	tn.versionID = w.submitVersion(tn, tn.workflowID, minimalIR)
 	tn.nodeID = w.installPrivateNode(tn)
 	_, tn.invitationID = w.invite(tn, "dave-"+email, edgeflow.RoleMember)
+	tn.webhookID = w.must(201, "POST", "/api/webhooks", `{"url":"https://93.184.215.14/edgeflow","events":["run.completed","deploy.completed"]}`, tn.keyAll).str(t, "id")
+	tn.deliveryID = w.fixtureDelivery(tn)
 	return tn
+}
+
+// fixtureDelivery records a deploy.completed event of tn's project, which
+// queues a delivery to tn's webhook (no dispatcher runs in the world), and
+// returns the delivery's id.
+func (w *world) fixtureDelivery(tn *tenant) string {
+	w.t.Helper()
+	ctx := context.Background()
+	data, _ := json.Marshal(edgeflow.DeployEvent{DeploymentID: "dep_fixture00000000000", WorkflowID: tn.workflowID,
+		ProjectID: tn.projectID, VersionID: tn.versionID, ConnectionID: tn.connectionID, URL: "https://ef-example.workers.dev"})
+	if err := w.store.RecordEvent(ctx, &edgeflow.Event{ProjectID: tn.projectID, Type: edgeflow.EventDeployComplete, Data: data}); err != nil {
+		w.t.Fatal(err)
+	}
+	page, err := w.store.ListWebhookDeliveries(ctx, tn.webhookID, edgeflow.ListOptions{})
+	if err != nil || len(page.Items) != 1 {
+		w.t.Fatalf("the fixture event queued %d deliveries (%v), want 1", len(page.Items), err)
+	}
+	return page.Items[0].ID
 }
 
 // ids are the record ids of a tenant that must never appear in another
 // tenant's responses.
 func (tn *tenant) ids() []string {
 	ids := []string{tn.orgID, tn.projectID, tn.otherProjectID, tn.workflowID, tn.envVarID, tn.projectEnvVarID,
-		tn.connectionID, tn.orgConnectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID, tn.invitationID}
+		tn.connectionID, tn.orgConnectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID, tn.invitationID, tn.webhookID, tn.deliveryID}
 	for _, tm := range tn.team {
 		ids = append(ids, tm.userID)
 	}
@@ -385,6 +408,16 @@ var fixturePaths = map[string]func(w *world) string{
 		return "/api/organizations/" + w.a.orgID + "/invitations/" + w.a.invitationID
 	},
 	"/api/marketplace/{nodeId}": func(w *world) string { return "/api/marketplace/" + w.a.nodeID },
+
+	// Webhooks (webhooks.go).
+	"/api/webhooks/{id}":            func(w *world) string { return "/api/webhooks/" + w.a.webhookID },
+	"/api/webhooks/{id}/deliveries": func(w *world) string { return "/api/webhooks/" + w.a.webhookID + "/deliveries" },
+	"/api/webhooks/{id}/rotate-secret": func(w *world) string {
+		return "/api/webhooks/" + w.a.webhookID + "/rotate-secret"
+	},
+	"/api/webhooks/{id}/deliveries/{deliveryId}/redeliver": func(w *world) string {
+		return "/api/webhooks/" + w.a.webhookID + "/deliveries/" + w.a.deliveryID + "/redeliver"
+	},
 
 	// Deploy engine (deployments.go, runs.go, resources.go).
 	"/api/workflows/{workflowId}/deploy":        func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deploy" },
@@ -434,6 +467,7 @@ var fixturePaths = map[string]func(w *world) string{
 // a reachable provider, which the test world does not have: the checks that
 // expect 200 from them are skipped (internal/e2e covers them).
 var reachesProvider = map[string]bool{
+	"/api/runs/stream":                                           true, // never ends by itself (runstream_test.go)
 	"/api/workflows/{workflowId}/runs/{runId}":                   true,
 	"/api/workflows/{workflowId}/runs/{runId}/logs":              true,
 	"/api/workflows/{workflowId}/runs/{runId}/worker-logs":       true,
@@ -446,9 +480,16 @@ var reachesProvider = map[string]bool{
 	"/api/resources/r2/buckets/{bucketName}/objects":             true,
 }
 
+// boundedPaths are the paths the tests send for routes whose answer never
+// ends by itself: a stream that ends after a second.
+var boundedPaths = map[string]string{"/api/runs/stream": "/api/runs/stream?timeoutSeconds=1"}
+
 // pathOf returns a concrete path for a route, failing when a pattern with
 // a parameter has no fixture.
 func (w *world) pathOf(rt api.Route) (string, bool) {
+	if p, ok := boundedPaths[rt.Pattern]; ok {
+		return p, false
+	}
 	if !strings.Contains(rt.Pattern, "{") {
 		return rt.Pattern, false
 	}

@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -142,6 +143,38 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 // error names the stage. Deploying the version that is already active on the
 // connection re-uploads it and returns the existing deployment.
 func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*edgeflow.Deployment, error) {
+	d, err := s.deploy(ctx, p, progress)
+	s.recordDeployEvent(ctx, p, d, err)
+	return d, err
+}
+
+// recordDeployEvent publishes the result of a deploy (deploy.completed or
+// deploy.failed) for the project's webhooks. A failure to record it is
+// logged: the deploy's own outcome stands.
+func (s *Service) recordDeployEvent(ctx context.Context, p *Plan, d *edgeflow.Deployment, deployErr error) {
+	ev := edgeflow.DeployEvent{WorkflowID: p.workflow.ID, ProjectID: p.workflow.ProjectID, VersionID: p.version.ID,
+		ConnectionID: p.connection.ID}
+	typ := edgeflow.EventDeployComplete
+	if deployErr != nil {
+		typ = edgeflow.EventDeployFailed
+		ev.Error = "the deploy failed"
+		var e *edgeflow.Error
+		if errors.As(deployErr, &e) && e.Code != edgeflow.EInternal {
+			ev.Error = e.Message
+		}
+	} else if d != nil {
+		ev.DeploymentID, ev.VersionID, ev.URL = d.ID, d.VersionID, d.URL
+	}
+	data, err := json.Marshal(ev)
+	if err == nil {
+		err = s.store.RecordEvent(context.WithoutCancel(ctx), &edgeflow.Event{ProjectID: ev.ProjectID, Type: typ, Data: data})
+	}
+	if err != nil {
+		s.log.Error("deploy event not recorded", "workflow", ev.WorkflowID, "error", err.Error())
+	}
+}
+
+func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*edgeflow.Deployment, error) {
 	if progress == nil {
 		progress = func(Progress) {}
 	}

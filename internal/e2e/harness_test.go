@@ -140,6 +140,8 @@ type serverOptions struct {
 	// cloudflareBase replaces api.cloudflare.com for connections of
 	// provider cloudflare.
 	cloudflareBase string
+	// allowHosts is the operator's --allow-hosts list (webhook URLs).
+	allowHosts *netguard.AllowList
 }
 
 func requireEdge(t testing.TB) {
@@ -174,7 +176,7 @@ func newServer(t testing.TB, opts serverOptions) *server {
 		edge = opts.edge
 	}
 	cfg := api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost,
-		LocalEdge: shared.edge}
+		LocalEdge: shared.edge, AllowHosts: opts.allowHosts}
 	dep, err := deploy.New(deploy.Options{Store: st, Secrets: deploy.SealerSecrets(sealer), LocalEdge: edge,
 		Compiler: &deploy.CodegenCompiler{}, CloudflareBaseURL: opts.cloudflareBase})
 	if err != nil {

@@ -535,6 +535,8 @@ type SealedSamples struct {
 	Workflow *Workflow
 	// Deployment has a SealedWorkerToken or a SealedTriggerSecret.
 	Deployment *Deployment
+	// Webhook is a webhook (every webhook's secret is sealed).
+	Webhook *Webhook
 }
 
 // LogLine is one line of a run's or a worker's logs: a console line or an

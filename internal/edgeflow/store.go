@@ -249,6 +249,52 @@ type Store interface {
 	// were stored).
 	FindRunLogs(ctx context.Context, runID string) (RunLogs, error)
 
+	// RecordEvent stores e (ID, CreatedAt and Seq set) and, for a type of
+	// WebhookEventTypes, one pending delivery due now for every webhook of
+	// e's project that subscribes to it, in one transaction. Run writes
+	// (CreateRun, UpdateRun, UpdateRunIfUnchanged) record their events
+	// themselves, in the run's transaction.
+	RecordEvent(ctx context.Context, e *Event) error
+	// ListEventsAfter returns up to limit events with Seq above after, in
+	// Seq order (all projects: for the run streams of this process).
+	ListEventsAfter(ctx context.Context, after int64, limit int) ([]Event, error)
+	// LastEventSeq returns the highest Seq stored (0 when none).
+	LastEventSeq(ctx context.Context) (int64, error)
+	// PruneEvents deletes events created before before and returns how
+	// many; deliveries keep their own copy of the message.
+	PruneEvents(ctx context.Context, before time.Time) (int, error)
+
+	// CreateWebhook stores w (ID, CreatedAt, UpdatedAt set); ENotFound for
+	// a project not of w's organization.
+	CreateWebhook(ctx context.Context, w *Webhook) error
+	// FindWebhookByID returns the project's webhook or ENotFound.
+	FindWebhookByID(ctx context.Context, projectID, id string) (*Webhook, error)
+	// ListWebhooks lists the project's webhooks, newest first.
+	ListWebhooks(ctx context.Context, projectID string, opts ListOptions) (Page[Webhook], error)
+	// UpdateWebhook writes URL, events and the sealed secret, sets
+	// UpdatedAt and refreshes w; ENotFound outside the project.
+	UpdateWebhook(ctx context.Context, w *Webhook) error
+	// DeleteWebhook deletes the webhook with its deliveries; ENotFound
+	// outside the project.
+	DeleteWebhook(ctx context.Context, projectID, id string) error
+	// ListWebhookDeliveries lists the webhook's deliveries, newest first.
+	ListWebhookDeliveries(ctx context.Context, webhookID string, opts ListOptions) (Page[WebhookDelivery], error)
+	// FindWebhookDelivery returns the webhook's delivery or ENotFound.
+	FindWebhookDelivery(ctx context.Context, webhookID, id string) (*WebhookDelivery, error)
+	// RedeliverWebhookDelivery stores a new pending delivery, due at now,
+	// of the same message as the webhook's delivery id (same MessageID and
+	// payload, RedeliveryOf = id); ENotFound for an unknown delivery.
+	RedeliverWebhookDelivery(ctx context.Context, webhookID, id string, now time.Time) (*WebhookDelivery, error)
+	// ClaimWebhookDeliveries takes up to limit pending deliveries due at
+	// now that no dispatcher holds, marks them held until until and returns
+	// them, oldest due first. Concurrent callers, in other processes too,
+	// never get the same delivery while it is held.
+	ClaimWebhookDeliveries(ctx context.Context, now, until time.Time, limit int) ([]WebhookDelivery, error)
+	// FinishWebhookAttempt writes d's status, attempts, response status and
+	// next attempt time and ends the hold; ENotFound when the delivery (or
+	// its webhook) was deleted meanwhile.
+	FinishWebhookAttempt(ctx context.Context, d *WebhookDelivery) error
+
 	// CreateConnection stores a connection of an organization, owned by
 	// the project c.ProjectID when set (organization-wide when "").
 	CreateConnection(ctx context.Context, c *Connection) error

@@ -30,6 +30,10 @@ func (driver) Bool(b bool) any { return b }
 // depend on (FOR UPDATE, FOR SHARE, SKIP LOCKED).
 func (driver) RowLocks() bool { return true }
 
+// EventLock: a transaction-scoped advisory lock (its key is fixed, the
+// ASCII of "evnt"), so that events commit in the order of their seq.
+func (driver) EventLock() string { return `SELECT pg_advisory_xact_lock(1702260340)` }
+
 // PacksText: version texts are TEXT as they are.
 func (driver) PacksText() bool { return false }
 

@@ -27,6 +27,12 @@ func WorkflowEnvVarAD(workflowID, name string) string {
 	return "workflow-env:" + workflowID + ":" + name
 }
 
+// WebhookSecretAD binds a webhook's signing secret to its organization and
+// id.
+func WebhookSecretAD(organizationID, webhookID string) string {
+	return "webhook:" + organizationID + ":" + webhookID
+}
+
 // Credentials are a connection's credentials. For provider "cloudflare" both
 // fields are set; for provider "local" both are empty (the local edge's token
 // and account are used).
@@ -120,6 +126,11 @@ func (s *Sealer) CheckKey(samples edgeflow.SealedSamples) error {
 			if _, err := s.OpenString(d.SealedTriggerSecret, DeploymentSecretAD(d.ID, DeploymentTriggerSecret)); err != nil {
 				return fail("trigger secret of deployment " + d.ID)
 			}
+		}
+	}
+	if h := samples.Webhook; h != nil {
+		if _, err := s.OpenString(h.SealedSecret, WebhookSecretAD(h.OrganizationID, h.ID)); err != nil {
+			return fail("secret of webhook " + h.ID)
 		}
 	}
 	return nil

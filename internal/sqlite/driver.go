@@ -38,6 +38,9 @@ func (driver) Bool(b bool) any {
 // from its start (BEGIN IMMEDIATE).
 func (driver) RowLocks() bool { return false }
 
+// EventLock: none needed; write transactions take turns (BEGIN IMMEDIATE).
+func (driver) EventLock() string { return "" }
+
 // PacksText: a version's IR and code are stored compressed from a size on
 // (docs/decisions.md 54).
 func (driver) PacksText() bool { return true }

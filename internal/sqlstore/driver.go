@@ -105,6 +105,11 @@ type Dialect interface {
 	// its one argument: a full-text index lookup (SQLite's FTS5 table
 	// runs_search, PostgreSQL's runs.search tsvector).
 	RunSearch(q string) (cond string, arg any)
+	// EventLock is the statement a write transaction runs before it stores
+	// an event, so that events become visible in the order of their seq
+	// (readers page by seq): on PostgreSQL a transaction-scoped advisory
+	// lock; "" on an engine whose write transactions take turns anyway.
+	EventLock() string
 }
 
 // Driver is what an engine gives the shared store.

@@ -78,7 +78,10 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 			r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
 			s.ts(r.CreatedAt), s.nullTS(r.StartedAt), s.nullTS(r.EndedAt), s.ts(r.UpdatedAt),
 			s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion, r.RestartOf, r.FromStep, replayed)
-		return s.dbErr(err, "run", "", "workflow")
+		if err != nil {
+			return s.dbErr(err, "run", "", "workflow")
+		}
+		return s.runEvent(ctx, tx, true, "", "", r)
 	})
 }
 
@@ -182,16 +185,23 @@ func (s *Store) updateRun(ctx context.Context, r *edgeflow.Run, cas bool) (bool,
 	written := false
 	err := s.write(ctx, ScopeNone, func(tx Querier) error {
 		written = false
+		// The state before the write, for its event; the row stays locked
+		// until the commit, so that concurrent writers see each other's state.
+		var oldStatus, oldDetail string
+		err := tx.QueryRow(ctx, `SELECT status, status_detail FROM runs WHERE workflow_id = ? AND id = ?`+s.lock("FOR UPDATE"),
+			r.WorkflowID, r.ID).Scan(&oldStatus, &oldDetail)
+		if err != nil {
+			return s.dbErr(err, "run", "", "")
+		}
 		got, err := scanRun(tx.QueryRow(ctx, q+` RETURNING `+runCols, args...))
 		if cas && s.noRows(err) {
-			var one int
-			if err := tx.QueryRow(ctx, `SELECT 1 FROM runs WHERE workflow_id = ? AND id = ?`, r.WorkflowID, r.ID).Scan(&one); err != nil {
-				return s.dbErr(err, "run", "", "")
-			}
 			return nil // changed since r was read
 		}
 		if err != nil {
 			return s.dbErr(err, "run", "", "")
+		}
+		if err := s.runEvent(ctx, tx, false, oldStatus, oldDetail, &got); err != nil {
+			return err
 		}
 		*r = got
 		written = true

@@ -37,5 +37,11 @@ func (s *Store) SealedSamples(ctx context.Context) (edgeflow.SealedSamples, erro
 	} else if !s.noRows(err) {
 		return out, s.dbErr(err, "deployment", "", "")
 	}
+	h, err := scanWebhook(s.queryRow(ctx, `SELECT `+webhookCols+` FROM webhooks LIMIT 1`))
+	if err == nil {
+		out.Webhook = &h
+	} else if !s.noRows(err) {
+		return out, s.dbErr(err, "webhook", "", "")
+	}
 	return out, nil
 }

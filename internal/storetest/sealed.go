@@ -33,8 +33,14 @@ func testSealedSamples(t *testing.T, s edgeflow.Store) {
 	d := deploy(t, s, sw, newVersion(t, s, sw.ID), c)
 	must(t, s.SetDeploymentSecrets(ctx, d.ID, "sealed-worker-token", ""))
 
+	h := &edgeflow.Webhook{OrganizationID: a.org.ID, ProjectID: a.project.ID, URL: "https://93.184.215.14/", SealedSecret: "sealed-secret"}
+	must(t, s.CreateWebhook(ctx, h))
+
 	got, err = s.SealedSamples(ctx)
 	must(t, err)
+	if got.Webhook == nil || got.Webhook.ID != h.ID || got.Webhook.SealedSecret != "sealed-secret" {
+		t.Errorf("webhook sample %+v, want %s", got.Webhook, h.ID)
+	}
 	if got.Connection == nil || got.Connection.ID != c.ID || string(got.Connection.SealedCredentials) != string(c.SealedCredentials) {
 		t.Errorf("connection sample %+v, want %s", got.Connection, c.ID)
 	}

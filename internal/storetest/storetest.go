@@ -51,6 +51,8 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"RunLogs", testRunLogs},
 		{"RunStateVersion", testRunStateVersion},
 		{"RunClaims", testRunClaims},
+		{"RunEvents", testRunEvents},
+		{"Webhooks", testWebhooks},
 		{"Connections", testConnections},
 		{"ConnectionProjects", testConnectionProjects},
 		{"EnvVars", testEnvVars},

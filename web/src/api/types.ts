@@ -164,3 +164,54 @@ export interface Run {
 export function isFinalRun(status: RunStatus): boolean {
   return status === "complete" || status === "errored" || status === "terminated";
 }
+
+// The event types a webhook can subscribe to (docs/runs.md, "Webhooks").
+export const webhookEventTypes = [
+  "run.started",
+  "run.completed",
+  "run.errored",
+  "run.waiting",
+  "run.terminated",
+  "deploy.completed",
+  "deploy.failed",
+] as const;
+
+export interface Webhook {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  url: string;
+  // Empty means every type.
+  events: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+// A webhook as created or after its secret was rotated: the secret is shown this once.
+export interface WebhookWithSecret extends Webhook {
+  secret: string;
+}
+
+export interface DeliveryAttempt {
+  at: string;
+  responseStatus: number;
+  error?: string;
+  responseBody?: string;
+  durationMs: number;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  webhookId: string;
+  projectId: string;
+  messageId: string;
+  eventType: string;
+  payload: unknown;
+  status: "pending" | "delivered" | "failed";
+  responseStatus: number;
+  attempts: DeliveryAttempt[];
+  nextAttemptAt: string | null;
+  redeliveryOf?: string;
+  createdAt: string;
+  updatedAt: string;
+}
