@@ -85,7 +85,7 @@ func TestRouteExamples(t *testing.T) {
 				"otherProject": w.a.otherProjectID, "workflow": w.a.workflowID, "version": w.a.versionID,
 				"envVar": w.a.projectEnvVarID, "connection": w.a.connectionID, "apiKey": w.a.apiKeyID,
 				"session": w.a.sessionID, "run": w.a.runID,
-				"member":  w.a.team[edgeflow.RoleMember].userID, "invitation": w.a.invitationID, "invitationToken": w.exToken,
+				"member": w.a.team[edgeflow.RoleMember].userID, "invitation": w.a.invitationID, "invitationToken": w.exToken,
 			}
 			c := w.a.keyAll
 			switch {

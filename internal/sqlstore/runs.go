@@ -190,6 +190,8 @@ func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflo
 	var err error
 	if m, ok := s.d.(RowidOrderedRuns); ok && strings.TrimSpace(f.Query) != "" {
 		page, err = s.listRunsByRowid(ctx, m, f, opts)
+	} else if strings.TrimSpace(f.Query) != "" {
+		page, err = s.listRunsWindowed(ctx, f, opts)
 	} else {
 		q, args := runListQuery(s.d, f)
 		page, err = listPage(ctx, s, q, args, keyset{key: "created_at", desc: true, timeKey: true}, opts,
@@ -202,6 +204,51 @@ func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflo
 		return page, err
 	}
 	return page, s.markDeletedWorkflows(ctx, f.ProjectID, page.Items)
+}
+
+// runSearchWindow is how many of the newest runs passing the other filters
+// a word search looks at first (listRunsWindowed).
+const runSearchWindow = 2000
+
+// scanRunKey scans a run for listPage.
+func scanRunKey(sc rowScanner) (edgeflow.Run, string, string, error) {
+	r, err := scanRun(sc)
+	return r, timeKey(r.CreatedAt), r.ID, err
+}
+
+// listRunsWindowed is ListRuns with words where the full-text index is not
+// in creation order (PostgreSQL). The words of a common search match many
+// runs, and a plan that reads every match and sorts them is slow; so the
+// search first looks at the newest runSearchWindow runs that pass the other
+// filters (through the index that gives their order) and keeps those with
+// the words. When that finds more than a page, the page is exact: no older
+// run comes before them. Otherwise (rare words) the whole search runs
+// through the full-text index, where few matches are cheap to sort.
+func (s *Store) listRunsWindowed(ctx context.Context, f edgeflow.RunFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], error) {
+	conds, args := runFilterConds(s.d, f)
+	if opts.Cursor != "" {
+		key, id, err := decodeCursor(opts.Cursor)
+		if err != nil {
+			return edgeflow.Page[edgeflow.Run]{}, err
+		}
+		n, err := strconv.ParseInt(key, 10, 64)
+		if err != nil {
+			return edgeflow.Page[edgeflow.Run]{}, badCursor()
+		}
+		conds += ` AND (created_at, id) < (?, ?)`
+		args = append(args, s.d.Time(time.UnixMicro(n).UTC()), id)
+	}
+	cond, arg := s.d.RunSearch(f.Query)
+	sel := `SELECT ` + runCols + ` FROM (SELECT * FROM runs WHERE ` + conds +
+		` ORDER BY created_at DESC, id DESC LIMIT ?) AS runs WHERE ` + cond
+	args = append(args, runSearchWindow, arg)
+	ks := keyset{key: "created_at", desc: true, timeKey: true}
+	page, err := listPage(ctx, s, sel, args, ks, opts, scanRunKey)
+	if err != nil || page.NextCursor != "" {
+		return page, err
+	}
+	q, qargs := runListQuery(s.d, f)
+	return listPage(ctx, s, q, qargs, ks, opts, scanRunKey)
 }
 
 // runFilterConds are the conditions (on the runs table, unaliased) and
