@@ -73,3 +73,75 @@ func runIDs(runs []edgeflow.Run) []string {
 	}
 	return out
 }
+
+// TestMigrationRunsInCreationOrder: migration 0016 copies runs in creation
+// order (a run stored out of order, as before it, gets its place) and builds
+// the word index again, so every run stays findable, newest first.
+func TestMigrationRunsInCreationOrder(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "edgeflow.db")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := seedWorkflow(t, s)
+	var made []*edgeflow.Run
+	for range 3 {
+		r := &edgeflow.Run{WorkflowID: w.ID, Params: json.RawMessage(`{"tag":"order"}`)}
+		must(t, s.CreateRun(ctx, r))
+		made = append(made, r)
+	}
+	must(t, s.Close())
+
+	// Back to before migration 16, with a run stored last but created first.
+	raw, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`DELETE FROM schema_migrations WHERE version = 16`,
+		`DROP TABLE deleted_workflows`,
+		`INSERT INTO runs (id, workflow_id, project_id, status, params, created_at, updated_at)
+			SELECT 'run_early', workflow_id, project_id, 'complete', '{"tag":"order"}', created_at - 1000000, updated_at
+			FROM runs LIMIT 1`,
+	} {
+		if _, err := raw.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	must(t, raw.Close())
+
+	s, err = sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	want := []string{made[2].ID, made[1].ID, made[0].ID, "run_early"}
+	var got []string
+	opts := edgeflow.ListOptions{Limit: 1}
+	for {
+		page, err := s.ListRuns(ctx, edgeflow.RunFilter{ProjectID: w.ProjectID, Query: "order"}, opts)
+		must(t, err)
+		got = append(got, runIDs(page.Items)...)
+		if page.NextCursor == "" {
+			break
+		}
+		opts.Cursor = page.NextCursor
+	}
+	if len(got) != len(want) {
+		t.Fatalf("after migration 16: %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("after migration 16: %v, want %v", got, want)
+		}
+	}
+	late := &edgeflow.Run{WorkflowID: w.ID, Params: json.RawMessage(`{"tag":"order"}`)}
+	must(t, s.CreateRun(ctx, late))
+	page, err := s.ListRuns(ctx, edgeflow.RunFilter{ProjectID: w.ProjectID, Query: "order"}, edgeflow.ListOptions{Limit: 1})
+	must(t, err)
+	if ids := runIDs(page.Items); len(ids) != 1 || ids[0] != late.ID {
+		t.Errorf("newest after migration = %v, want %s", ids, late.ID)
+	}
+}
