@@ -13,6 +13,7 @@ import { WorkflowsPage } from "./pages/Workflows";
 const EditorPage = lazy(() => import("./pages/Editor"));
 const VersionsPage = lazy(() => import("./pages/Versions"));
 const RunPage = lazy(() => import("./pages/Run"));
+const RunsPage = lazy(() => import("./pages/Runs"));
 
 // App maps every screen to its own URL (see docs/studio.md). Signed-out visits of a private URL go to /sign-in
 // and come back after signing in; signed-in visits of /sign-in, /sign-up or /setup go on to Studio.
@@ -49,6 +50,7 @@ export function App() {
       <Suspense fallback={<Loading what="the page" />}>
         <Switch>
           <Route path="/" component={WorkflowsPage} />
+          <Route path="/runs" component={RunsPage} />
           <Route path="/workflows/:id">{(p) => <EditorPage workflowId={p.id} />}</Route>
           <Route path="/workflows/:id/versions">{(p) => <VersionsPage workflowId={p.id} />}</Route>
           <Route path="/workflows/:id/runs/:runId">
@@ -74,6 +76,7 @@ function titleFor(path: string): string {
   if (path === "/setup") return "Create the owner account · edgeflow Studio";
   if (path === "/invite") return "Join an organization · edgeflow Studio";
   if (path === "/") return "Workflows · edgeflow Studio";
+  if (path === "/runs") return "Runs · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";
   if (/^\/workflows\/[^/]+$/.test(path)) return "Editor · edgeflow Studio";
