@@ -54,7 +54,7 @@ export function App() {
           <Route path="/workflows/:id">{(p) => <EditorPage workflowId={p.id} />}</Route>
           <Route path="/workflows/:id/versions">{(p) => <VersionsPage workflowId={p.id} />}</Route>
           <Route path="/workflows/:id/runs/:runId">
-            {(p) => <RunPage workflowId={p.id} runId={p.runId} />}
+            {(p) => <RunPage key={p.runId} workflowId={p.id} runId={p.runId} />}
           </Route>
           <Route>
             <main className="page">

@@ -31,12 +31,13 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
   const workflow = useQuery({
     queryKey: ["workflow", workflowId, "record"],
     queryFn: () => api.get<Workflow>(`/api/workflows/${workflowId}`),
-    enabled: r !== undefined && !deleted,
+    // a run read before its workflow was deleted (kept) may be in the cache: wait for the fresh one
+    enabled: r !== undefined && !deleted && run.isFetchedAfterMount,
   });
   const version = useQuery({
     queryKey: ["workflow", workflowId, "version", r?.versionId],
     queryFn: () => api.get<Version>(`/api/workflows/${workflowId}/versions/${r!.versionId}`),
-    enabled: r !== undefined && !deleted && r.versionId !== "",
+    enabled: r !== undefined && !deleted && run.isFetchedAfterMount && r.versionId !== "",
     staleTime: Infinity,
   });
   const control = useMutation({
@@ -261,6 +262,8 @@ function RestartPanel({
       }),
     onSuccess: onRestarted,
   });
+  const { reset } = m;
+  useEffect(() => reset(), [fromStep, which, reset]); // a refusal was about the former choice
   const states = new Map(run.steps?.map((s) => [s.nodeId, nodeStateOfStep(s)]) ?? []);
   return (
     <section className="panel restart" aria-labelledby="restart-title">

@@ -124,9 +124,8 @@ export default function RunsPage() {
             value={draft.versionId}
             onChange={(e) => set("versionId", e.target.value)}
             disabled={draft.workflowId === ""}
-            aria-describedby="runs-version-hint"
           >
-            <option value="">Any version</option>
+            <option value="">{draft.workflowId === "" ? "Any version (choose a workflow)" : "Any version"}</option>
             {versions.data?.data.map((v) => (
               <option key={v.id} value={v.id}>
                 Version {v.version}
@@ -136,9 +135,6 @@ export default function RunsPage() {
               <option value={draft.versionId}>{draft.versionId}</option>
             )}
           </select>
-          <p id="runs-version-hint" className="hint">
-            Choose a workflow first.
-          </p>
         </div>
         <div className="field">
           <label htmlFor="runs-from">From</label>
