@@ -24,7 +24,10 @@ func runIDsOf(t *testing.T, r response) []string {
 // with the workflow's name. A bad runs value is refused, changing nothing.
 func TestDeleteWorkflowKeepingRuns(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
+	onBothEngines(t, worldOptions{}, testDeleteWorkflowKeepingRuns)
+}
+
+func testDeleteWorkflowKeepingRuns(t *testing.T, w *world) {
 	a := w.a
 	runID := w.fixtureRun(a)
 
@@ -56,8 +59,14 @@ func TestDeleteWorkflowKeepingRuns(t *testing.T) {
 // runs, with their steps and outputs, together with the workflow.
 func TestDeleteWorkflowWithRuns(t *testing.T) {
 	t.Parallel()
+	onBothEngines(t, worldOptions{}, testDeleteWorkflowWithRuns)
+}
+
+func testDeleteWorkflowWithRuns(t *testing.T, w *world) {
 	for _, q := range []string{"", "?runs=delete"} {
-		w := newWorld(t)
+		w.a.workflowID = w.must(201, "POST", "/api/workflows", `{"name":"Orders","description":"d"}`, w.a.keyAll).str(t, "id")
+		w.a.versionID = w.submitVersion(w.a, w.a.workflowID, minimalIR)
+		w.a.runID = ""
 		runID := w.fixtureRun(w.a)
 		w.must(200, "GET", "/api/runs/"+runID, "", w.a.keyAll)
 		w.must(204, "DELETE", "/api/workflows/"+w.a.workflowID+q, "", w.a.keyAll)
@@ -76,7 +85,10 @@ func TestDeleteWorkflowWithRuns(t *testing.T) {
 // the run.
 func TestKeptRunsStayInTheirProject(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
+	onBothEngines(t, worldOptions{}, testKeptRunsStayInTheirProject)
+}
+
+func testKeptRunsStayInTheirProject(t *testing.T, w *world) {
 	a, b := w.a, w.b
 	runID := w.fixtureRun(a)
 	w.must(204, "DELETE", "/api/workflows/"+a.workflowID+"?runs=keep", "", a.keyAll)
