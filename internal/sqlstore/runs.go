@@ -238,10 +238,7 @@ func (s *Store) listRunsWindowed(ctx context.Context, f edgeflow.RunFilter, opts
 		conds += ` AND (created_at, id) < (?, ?)`
 		args = append(args, s.d.Time(time.UnixMicro(n).UTC()), id)
 	}
-	cond, arg := s.d.RunSearch(f.Query)
-	sel := `SELECT ` + runCols + ` FROM (SELECT * FROM runs WHERE ` + conds +
-		` ORDER BY created_at DESC, id DESC LIMIT ?) AS runs WHERE ` + cond
-	args = append(args, runSearchWindow, arg)
+	sel, args := runWindowQuery(s.d, f, conds, args)
 	ks := keyset{key: "created_at", desc: true, timeKey: true}
 	page, err := listPage(ctx, s, sel, args, ks, opts, scanRunKey)
 	if err != nil || page.NextCursor != "" {
@@ -249,6 +246,23 @@ func (s *Store) listRunsWindowed(ctx context.Context, f edgeflow.RunFilter, opts
 	}
 	q, qargs := runListQuery(s.d, f)
 	return listPage(ctx, s, q, qargs, ks, opts, scanRunKey)
+}
+
+// runWindowQuery is the first step of listRunsWindowed without its cursor
+// and limit: the words among the newest runSearchWindow runs passing conds.
+func runWindowQuery(d Dialect, f edgeflow.RunFilter, conds string, args []any) (string, []any) {
+	cond, arg := d.RunSearch(f.Query)
+	return `SELECT ` + runCols + ` FROM (SELECT * FROM runs WHERE ` + conds +
+		` ORDER BY created_at DESC, id DESC LIMIT ?) AS runs WHERE ` + cond, append(args, runSearchWindow, arg)
+}
+
+// RunWindowQuery is the query and arguments of the first step of a word
+// search's first page on an engine whose full-text index is not in creation
+// order (listRunsWindowed), for tests that check its plan.
+func RunWindowQuery(d Dialect, f edgeflow.RunFilter) (string, []any) {
+	conds, args := runFilterConds(d, f)
+	q, args := runWindowQuery(d, f, conds, args)
+	return q + ` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, PageLimit(0)+1)
 }
 
 // runFilterConds are the conditions (on the runs table, unaliased) and
