@@ -6,22 +6,22 @@
 #
 # Target: <= 50 ms per page (ns/op below is one page; project-page-5 is five pages).
 #
-# Measured 2026-11-27 10:20 UTC, RUNS=1000000, 5 iterations, on the shared 2-core machine with other engineers'
-# tests running (ms per page). Loading took 89 s (SQLite) and 144 s (PostgreSQL).
+# Measured 2026-11-27 12:10-12:30 UTC, RUNS=1000000, 5 iterations, on the shared 2-core machine with other
+# engineers' tests running (ms per page), after decisions 247 (SQLite: rowid order is creation order, word searches
+# walk the FTS5 index newest first) and 248 (PostgreSQL: the newest 2,000 runs of the other filters first). Loading
+# took 93 s (SQLite) and 298 s (PostgreSQL).
 #   search               SQLite   PostgreSQL
-#   project                 3.9       14.2
-#   project-page-5 (x5)    30.8       53.2
-#   workflow                6.3        9.6
-#   status-errored          2.9       12.2
-#   workflow-and-status     1.2        5.8
-#   version                 1.3        7.8
-#   time-range              1.3       20.3
-#   words-common          502.5       14.4   <- over target on SQLite: "declined" is in 20,000 runs
-#   words-rare              2.3       25.9
-#   words-and-status       52.2       86.8   <- over target on both
-# With statistics (ANALYZE), SQLite drives a common word from the FTS5 match list and sorts the matches instead of
-# walking the project's index newest first; both word cases need a plan that picks between the two by the word's
-# frequency.
+#   project                13.4        8.4
+#   project-page-5 (x5)    13.4        6.1
+#   workflow                0.6        1.0
+#   status-errored          0.7        2.0
+#   workflow-and-status     0.6        1.2
+#   version                 1.7        1.1
+#   time-range              0.7        0.9
+#   words-common            4.5        7.0    (was 502.5 / 14.4)
+#   words-rare              2.3       33.8    (was 2.3 / 25.9: PostgreSQL looks at the newest runs first, then the index)
+#   words-and-status        2.2        9.9    (was 52.2 / 86.8)
+# Every search is within the target on both stores.
 #
 # Usage: bench/run-search.sh [iterations per search]   (default 20)
 # Env: RUNS (default 1000000), EDGEFLOW_TEST_POSTGRES_URL (optional).

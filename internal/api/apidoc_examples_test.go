@@ -64,6 +64,11 @@ var exampleSetup = map[string]func(w *world){
 	"DELETE /api/workflows/{workflowId}/versions/{versionId}": func(w *world) {
 		w.submitVersion(w.a, w.a.workflowID, minimalIR)
 	},
+	// The example reads a run kept after its workflow was deleted.
+	"GET /api/runs/{runId}": func(w *world) {
+		w.fixtureRun(w.a)
+		w.must(204, "DELETE", "/api/workflows/"+w.a.workflowID+"?runs=keep&force=true", "", w.a.keyAll)
+	},
 	"POST /api/marketplace/update": func(w *world) {
 		w.must(201, "POST", "/api/marketplace/install", `{"nodeId":"openai-chat","version":"1.0.0"}`, w.a.keyAll)
 	},
@@ -96,8 +101,8 @@ func TestRouteExamples(t *testing.T) {
 				"user": w.a.userID, "organization": w.a.orgID, "project": w.a.projectID,
 				"otherProject": w.a.otherProjectID, "workflow": w.a.workflowID, "version": w.a.versionID,
 				"envVar": w.a.projectEnvVarID, "connection": w.a.connectionID, "apiKey": w.a.apiKeyID,
-				"session": w.a.sessionID,
-				"member":  w.a.team[edgeflow.RoleMember].userID, "invitation": w.a.invitationID, "invitationToken": w.exToken,
+				"session": w.a.sessionID, "run": w.a.runID,
+				"member": w.a.team[edgeflow.RoleMember].userID, "invitation": w.a.invitationID, "invitationToken": w.exToken,
 				"webhook": w.a.webhookID, "delivery": w.a.deliveryID,
 			}
 			if w.exRun != "" {

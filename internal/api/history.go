@@ -93,7 +93,14 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request, workflowID str
 	}
 	if f.WorkflowID != "" {
 		if _, err := s.Store.FindWorkflowByID(r.Context(), projectID, f.WorkflowID); err != nil {
-			return err
+			// The runs of a workflow deleted with ?runs=keep stay listed
+			// under its id (decision 245).
+			if !edgeflow.IsNotFound(err) {
+				return err
+			}
+			if _, derr := s.Store.FindDeletedWorkflow(r.Context(), projectID, f.WorkflowID); derr != nil {
+				return err
+			}
 		}
 	}
 	page, err := s.Store.ListRuns(r.Context(), f, opts)

@@ -66,6 +66,26 @@ func (s *Server) handleRunGet(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// handleProjectRunGet answers a run of the active project by its id alone:
+// a run of a workflow that exists as GET …/workflows/:id/runs/:runId does,
+// a run kept after its workflow was deleted as stored (decision 245).
+func (s *Server) handleProjectRunGet(w http.ResponseWriter, r *http.Request) error {
+	dep, err := s.deployer()
+	if err != nil {
+		return err
+	}
+	projectID, err := PrincipalFrom(r).Project()
+	if err != nil {
+		return err
+	}
+	run, err := dep.GetProjectRun(r.Context(), projectID, r.PathValue("runId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, run)
+	return nil
+}
+
 func (s *Server) controlRun(w http.ResponseWriter, r *http.Request, action string) error {
 	dep, err := s.deployer()
 	if err != nil {

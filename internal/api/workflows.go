@@ -416,9 +416,17 @@ func (s *Server) handleWorkflowMove(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-// handleWorkflowDelete deletes the workflow with all its versions,
-// deployments and runs.
+// handleWorkflowDelete deletes the workflow with all its versions and
+// deployments, and its runs unless ?runs=keep (decision 244).
 func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) error {
+	keep := false
+	switch r.URL.Query().Get("runs") {
+	case "", "delete":
+	case "keep":
+		keep = true
+	default:
+		return edgeflow.Invalid("?runs", "runs must be keep or delete")
+	}
 	wf, err := s.FindWorkflow(r, r.PathValue("id"))
 	if err != nil {
 		return err
@@ -428,7 +436,12 @@ func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) er
 			return err
 		}
 	}
-	if err := s.Store.DeleteWorkflow(r.Context(), wf.ProjectID, wf.ID); err != nil {
+	if keep {
+		err = s.Store.DeleteWorkflowKeepingRuns(r.Context(), wf.ProjectID, wf.ID)
+	} else {
+		err = s.Store.DeleteWorkflow(r.Context(), wf.ProjectID, wf.ID)
+	}
+	if err != nil {
 		return err
 	}
 	writeNoContent(w)

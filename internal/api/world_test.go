@@ -45,6 +45,7 @@ type tenant struct {
 	keyRevoked, keyExpired          cred   // keys of projectID, revoked / expired
 	apiKeyID                        string // id of keyRead
 	workflowID                      string
+	runID                           string // a complete run of workflowID (made by fixtureRun)
 	envVarID                        string // organization scope, created by the session
 	projectEnvVarID                 string
 	connectionID                    string // of projectID, created by keyAll
@@ -368,6 +369,9 @@ func (tn *tenant) ids() []string {
 	for _, tm := range tn.team {
 		ids = append(ids, tm.userID)
 	}
+	if tn.runID != "" {
+		ids = append(ids, tn.runID)
+	}
 	return ids
 }
 
@@ -428,6 +432,7 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/trigger-secret": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/trigger-secret?connectionId=" + w.a.connectionID
 	},
+	"/api/runs/{runId}": func(w *world) string { return "/api/runs/" + w.fixtureRun(w.a) },
 	"/api/workflows/{workflowId}/runs/{runId}": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000"
 	},
@@ -483,6 +488,20 @@ var reachesProvider = map[string]bool{
 // boundedPaths are the paths the tests send for routes whose answer never
 // ends by itself: a stream that ends after a second.
 var boundedPaths = map[string]string{"/api/runs/stream": "/api/runs/stream?timeoutSeconds=1"}
+
+// fixtureRun returns the id of a complete run of tn's workflow, stored on
+// first use (routes that read one run by its id alone need a real run).
+func (w *world) fixtureRun(tn *tenant) string {
+	if tn.runID == "" {
+		run := &edgeflow.Run{WorkflowID: tn.workflowID, VersionID: tn.versionID, Status: edgeflow.RunComplete,
+			Params: json.RawMessage(`{"orderId":"A-1001"}`), Output: json.RawMessage(`{"sent":true,"total":42}`)}
+		if err := w.store.CreateRun(context.Background(), run); err != nil {
+			w.t.Fatal(err)
+		}
+		tn.runID = run.ID
+	}
+	return tn.runID
+}
 
 // pathOf returns a concrete path for a route, failing when a pattern with
 // a parameter has no fixture.

@@ -283,6 +283,28 @@ func (s *Service) GetRun(ctx context.Context, projectID, workflowID, runID strin
 	return s.withSteps(ctx, r)
 }
 
+// GetProjectRun returns a run of the project found by its id alone: while
+// its workflow exists, as GetRun does; a run kept after its workflow was
+// deleted (DeletedWorkflow set) as stored, with its steps described — the
+// provider no longer runs it.
+func (s *Service) GetProjectRun(ctx context.Context, projectID, runID string) (*edgeflow.Run, error) {
+	r, err := s.store.FindRunInProject(ctx, projectID, runID)
+	if err != nil {
+		return nil, err
+	}
+	if r.DeletedWorkflow == nil {
+		got, err := s.GetRun(ctx, projectID, r.WorkflowID, runID)
+		if !edgeflow.IsNotFound(err) {
+			return got, err
+		}
+		// The workflow was deleted since: answer what was kept, if anything.
+		if r, err = s.store.FindRunInProject(ctx, projectID, runID); err != nil {
+			return nil, err
+		}
+	}
+	return s.withSteps(ctx, r)
+}
+
 // ListRuns lists runs newest first (a project's, or one workflow's when
 // f.WorkflowID is set, filtered by f.Status). A status outside the six run
 // states is validation_failed. The first list of a project in this process
@@ -294,7 +316,13 @@ func (s *Service) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgef
 	}
 	if f.WorkflowID != "" {
 		if _, err := s.store.FindWorkflowByID(ctx, f.ProjectID, f.WorkflowID); err != nil {
-			return edgeflow.Page[edgeflow.Run]{}, err
+			// The runs of a workflow deleted with its runs kept stay listed.
+			if !edgeflow.IsNotFound(err) {
+				return edgeflow.Page[edgeflow.Run]{}, err
+			}
+			if _, derr := s.store.FindDeletedWorkflow(ctx, f.ProjectID, f.WorkflowID); derr != nil {
+				return edgeflow.Page[edgeflow.Run]{}, err
+			}
 		}
 	}
 	return s.store.ListRuns(ctx, f, opts)

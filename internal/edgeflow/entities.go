@@ -358,13 +358,17 @@ type Run struct {
 	FromStep  string `json:"fromStep,omitempty"`
 	// Replayed are the steps this restarted run took from the original run
 	// without executing them, in the original's order.
-	Replayed        []ReplayedStep `json:"-"`
-	CreatedAt       time.Time      `json:"createdAt"`
-	StartedAt       *time.Time     `json:"startedAt"`
-	EndedAt         *time.Time     `json:"endedAt"`
-	UpdatedAt       time.Time      `json:"updatedAt"`
-	NextRefreshAt   *time.Time     `json:"-"`
-	RefreshFailures int            `json:"-"`
+	Replayed []ReplayedStep `json:"-"`
+	// DeletedWorkflow is set on a run kept after its workflow was deleted
+	// (DELETE /api/workflows/:id?runs=keep): the workflow's name and when
+	// it was deleted. Nil while the workflow exists.
+	DeletedWorkflow *DeletedWorkflow `json:"deletedWorkflow,omitempty"`
+	CreatedAt       time.Time        `json:"createdAt"`
+	StartedAt       *time.Time       `json:"startedAt"`
+	EndedAt         *time.Time       `json:"endedAt"`
+	UpdatedAt       time.Time        `json:"updatedAt"`
+	NextRefreshAt   *time.Time       `json:"-"`
+	RefreshFailures int              `json:"-"`
 	// StateVersion counts the writes of the run's state; the refresher
 	// writes only if it is unchanged since it read the run
 	// (Store.UpdateRunIfUnchanged).
@@ -502,6 +506,14 @@ type ListOptions struct {
 type Page[T any] struct {
 	Items      []T
 	NextCursor string
+}
+
+// DeletedWorkflow is what stays of a workflow deleted with its runs kept.
+type DeletedWorkflow struct {
+	ID        string    `json:"-"`
+	ProjectID string    `json:"-"`
+	Name      string    `json:"name"`
+	DeletedAt time.Time `json:"deletedAt"`
 }
 
 // RunFilter selects runs. ProjectID is required; the others narrow.

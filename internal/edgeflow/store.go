@@ -156,8 +156,17 @@ type Store interface {
 	// MoveWorkflow moves a workflow (and its runs and deployments) to another
 	// project of the same organization.
 	MoveWorkflow(ctx context.Context, fromProjectID, id, toProjectID string) error
-	// DeleteWorkflow deletes the workflow with its versions, deployments and runs.
+	// DeleteWorkflow deletes the workflow with its versions, deployments and
+	// runs (with their steps and outputs), in one transaction.
 	DeleteWorkflow(ctx context.Context, projectID, id string) error
+	// DeleteWorkflowKeepingRuns deletes the workflow with its versions and
+	// deployments and keeps its runs: it records the workflow's name as a
+	// DeletedWorkflow (found on the kept runs) and ends the runs that are
+	// not final as terminated, since nothing runs them any more.
+	DeleteWorkflowKeepingRuns(ctx context.Context, projectID, id string) error
+	// FindDeletedWorkflow returns the project's workflow deleted with its
+	// runs kept, or ENotFound.
+	FindDeletedWorkflow(ctx context.Context, projectID, id string) (*DeletedWorkflow, error)
 
 	// CreateVersion assigns Number = previous highest + 1 (numbers are never
 	// reused) and makes the version the workflow's current one, atomically.
@@ -213,6 +222,12 @@ type Store interface {
 	CreateRun(ctx context.Context, r *Run) error
 	FindRunByID(ctx context.Context, workflowID, id string) (*Run, error)
 	FindRunByInstanceID(ctx context.Context, workflowID, instanceID string) (*Run, error)
+	// FindRunInProject returns the project's run, whether its workflow
+	// exists or was deleted with its runs kept (then with DeletedWorkflow
+	// set), or ENotFound.
+	FindRunInProject(ctx context.Context, projectID, id string) (*Run, error)
+	// ListRuns lists the project's runs newest first; runs of a workflow
+	// deleted with its runs kept have DeletedWorkflow set.
 	ListRuns(ctx context.Context, f RunFilter, opts ListOptions) (Page[Run], error)
 	// UpdateRun writes status, statusDetail, output, error, steps, startedAt,
 	// endedAt, nextRefreshAt and refreshFailures, adds one to the stored

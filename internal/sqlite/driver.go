@@ -46,17 +46,27 @@ func (driver) EventLock() string { return "" }
 func (driver) PacksText() bool { return true }
 
 // RunSearch matches the FTS5 index runs_search (migration 0013), whose rowid
-// is the run's rowid: every word of q as a quoted FTS5 string, so that no
-// character of q is FTS5 syntax.
-func (driver) RunSearch(q string) (string, any) {
+// is the run's rowid: every word of q, each as a quoted string (FTS5 query
+// syntax in q stays plain text). The store uses it only where it cannot
+// walk the index in rowid order (RunSearchMatch).
+func (d driver) RunSearch(q string) (string, any) {
+	match, ok := d.RunSearchMatch(q)
+	if !ok {
+		return `? IS NULL`, "" // no word: nothing matches
+	}
+	return `rowid IN (SELECT rowid FROM runs_search WHERE runs_search MATCH ?)`, match
+}
+
+// RunSearchMatch makes the driver a sqlstore.RowidOrderedRuns: the runs
+// table's rowids follow creation order (migration 0016), so the store
+// reads word matches newest first from the FTS5 index. The query holds
+// every word of q as a quoted string; ok is false when q has no word.
+func (driver) RunSearchMatch(q string) (string, bool) {
 	var terms []string
 	for _, w := range searchWords(q) {
 		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
 	}
-	if len(terms) == 0 {
-		return `? IS NULL`, "" // no word: nothing matches
-	}
-	return `rowid IN (SELECT rowid FROM runs_search WHERE runs_search MATCH ?)`, strings.Join(terms, " ")
+	return strings.Join(terms, " "), len(terms) > 0
 }
 
 // searchWords splits q into words at anything other than letters and

@@ -212,6 +212,9 @@ step("Run starts a run with params; the run page updates live, takes the event a
   await page.waitForURL(/\/runs\/[^/]+$/);
   await page.getByRole("heading", { name: "Send event" }).waitFor({ timeout: 60_000 });
   await page.getByRole("button", { name: "Terminate" }).click();
+  const confirmTerminate = page.getByRole("dialog", { name: "Terminate this run?" });
+  await checkA11y(page, "terminate confirmation");
+  await confirmTerminate.getByRole("button", { name: "Terminate run" }).click();
   await page.getByRole("status").filter({ hasText: "terminated" }).first().waitFor({ timeout: 60_000 });
   assert.equal(await page.getByRole("button", { name: "Terminate" }).count(), 0);
 });

@@ -14,6 +14,7 @@ const EditorPage = lazy(() => import("./pages/Editor"));
 const VersionsPage = lazy(() => import("./pages/Versions"));
 const RunPage = lazy(() => import("./pages/Run"));
 const WebhooksPage = lazy(() => import("./pages/Webhooks"));
+const RunsPage = lazy(() => import("./pages/Runs"));
 
 // App maps every screen to its own URL (see docs/studio.md). Signed-out visits of a private URL go to /sign-in
 // and come back after signing in; signed-in visits of /sign-in, /sign-up or /setup go on to Studio.
@@ -51,10 +52,11 @@ export function App() {
         <Switch>
           <Route path="/" component={WorkflowsPage} />
           <Route path="/webhooks" component={WebhooksPage} />
+          <Route path="/runs" component={RunsPage} />
           <Route path="/workflows/:id">{(p) => <EditorPage workflowId={p.id} />}</Route>
           <Route path="/workflows/:id/versions">{(p) => <VersionsPage workflowId={p.id} />}</Route>
           <Route path="/workflows/:id/runs/:runId">
-            {(p) => <RunPage workflowId={p.id} runId={p.runId} />}
+            {(p) => <RunPage key={p.runId} workflowId={p.id} runId={p.runId} />}
           </Route>
           <Route>
             <main className="page">
@@ -77,6 +79,7 @@ function titleFor(path: string): string {
   if (path === "/invite") return "Join an organization · edgeflow Studio";
   if (path === "/") return "Workflows · edgeflow Studio";
   if (path === "/webhooks") return "Webhooks · edgeflow Studio";
+  if (path === "/runs") return "Runs · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";
   if (/^\/workflows\/[^/]+$/.test(path)) return "Editor · edgeflow Studio";

@@ -121,23 +121,20 @@ export interface Connection {
 
 export type RunStatus = "queued" | "running" | "paused" | "complete" | "errored" | "terminated";
 
-export interface RunAttempt {
-  start?: string;
-  end?: string | null;
-  success?: boolean | null;
-  error?: unknown;
-}
+// RunStep is one durable step of a run's detail (GET …/runs/:runId), in execution order (docs/runs.md).
+export type RunStepState = "running" | "retrying" | "waiting" | "complete" | "errored" | "terminated" | "replayed";
 
 export interface RunStep {
-  type?: string;
+  nodeId: string;
   name: string;
-  start?: string | null;
-  end?: string | null;
-  success?: boolean | null;
+  type: string;
+  state: RunStepState;
+  attempts: number;
+  startedAt?: string | null;
+  endedAt?: string | null;
   output?: unknown;
-  error?: unknown;
-  attempts?: RunAttempt[];
-  [key: string]: unknown;
+  outputTruncated?: boolean;
+  error?: { name: string; message: string } | null;
 }
 
 export interface Run {
@@ -154,10 +151,29 @@ export interface Run {
   output?: unknown;
   error?: unknown;
   steps?: RunStep[];
+  restartOf?: string;
+  fromStep?: string;
+  // set on a run kept after its workflow was deleted (DELETE /api/workflows/:id?runs=keep)
+  deletedWorkflow?: { name: string; deletedAt: string };
   createdAt: string;
   startedAt?: string | null;
   endedAt?: string | null;
   updatedAt: string;
+}
+
+// RunChange is one event of GET /api/runs/stream: a run of the project changed state.
+export interface RunChange {
+  id: string;
+  workflowId: string;
+  status: RunStatus;
+  updatedAt: string;
+}
+
+// LogLine is one line of GET …/runs/:runId/logs.
+export interface LogLine {
+  timestamp: string;
+  level: string;
+  message: string;
 }
 
 // isFinalRun reports whether a run can no longer change.

@@ -85,6 +85,7 @@ export function Shell({ session, children }: { session: Session; children: React
         </div>
         <nav aria-label="Main">
           <Link href="/">Workflows</Link>
+          <Link href="/runs">Runs</Link>
           <Link href="/webhooks">Webhooks</Link>
         </nav>
         <div className="user">

@@ -283,25 +283,42 @@ function MoveDialog({ w, onClose }: { w: Workflow; onClose: () => void }) {
 
 function DeleteDialog({ w, onClose }: { w: Workflow; onClose: () => void }) {
   const qc = useQueryClient();
+  const [runs, setRuns] = useState<"delete" | "keep">("delete");
   const m = useMutation({
-    mutationFn: () => api.del<void>(`/api/workflows/${w.id}`),
+    mutationFn: () => api.del<void>(`/api/workflows/${w.id}?runs=${runs}`),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ["workflows"] });
       void qc.invalidateQueries({ queryKey: ["deployments"] });
+      void qc.invalidateQueries({ queryKey: ["runs"] });
+      // what the run pages read of the workflow and its runs is gone or changed (those pages are not shown now)
+      qc.removeQueries({ queryKey: ["workflow", w.id, "record"] });
+      qc.removeQueries({ queryKey: ["run"] });
       onClose();
     },
   });
+  const what = w.kind === "script" ? "function" : "workflow";
   return (
     <Dialog title={`Delete ${w.name}?`} onClose={onClose}>
       <p>
-        This deletes the {w.kind === "script" ? "function" : "workflow"} with all its versions, deployments and runs, and
-        takes down what is deployed. It cannot be undone.
+        This deletes the {what} with all its versions and deployments, and takes down what is deployed. It cannot be
+        undone.
       </p>
+      <fieldset className="field">
+        <legend>Its runs</legend>
+        <label>
+          <input type="radio" name="delete-runs" checked={runs === "delete"} onChange={() => setRuns("delete")} /> Delete
+          the runs, with their steps and outputs
+        </label>
+        <label>
+          <input type="radio" name="delete-runs" checked={runs === "keep"} onChange={() => setRuns("keep")} /> Keep the
+          runs: they stay under Runs, with the {what}'s name
+        </label>
+      </fieldset>
       <ErrorMessage error={m.error} title="Not deleted" />
       <div className="actions">
         <button type="button" onClick={onClose}>Cancel</button>
         <button type="button" className="danger primary" onClick={() => m.mutate()} disabled={m.isPending}>
-          Delete {w.kind === "script" ? "function" : "workflow"}
+          Delete {what}
         </button>
       </div>
     </Dialog>

@@ -1,0 +1,90 @@
+// Live run data: which run routes this server has (read from its OpenAPI document), the project's run changes as
+// GET /api/runs/stream sends them (Server-Sent Events), and polling where the server has no stream.
+import { useEffect, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { api, ApiError } from "./client";
+import { SseParser } from "./sse";
+import type { RunChange } from "./types";
+
+export const RUN_STREAM_PATH = "/api/runs/stream";
+export const RUN_LOGS_PATTERN = "/api/workflows/{workflowId}/runs/{runId}/logs";
+
+// useApiPaths answers the route patterns of this server's API (the paths of GET /api/openapi.json), read once.
+export function useApiPaths(): ReadonlySet<string> | undefined {
+  const q = useQuery({
+    queryKey: ["openapi", "paths"],
+    queryFn: async () => new Set(Object.keys((await api.get<{ paths?: Record<string, unknown> }>("/api/openapi.json")).paths ?? {})),
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+  return q.data;
+}
+
+// readRunStream reads GET /api/runs/stream until signal aborts or the stream ends, calling onChange for each run
+// change. It resolves when the stream ends and rejects on a refusal or a network failure.
+export async function readRunStream(signal: AbortSignal, onChange: (c: RunChange) => void): Promise<void> {
+  const res = await fetch(RUN_STREAM_PATH, { headers: { Accept: "text/event-stream" }, credentials: "same-origin", signal });
+  if (!res.ok || !res.body) throw new ApiError(res.status, "stream_failed", `the run stream answered ${res.status}`);
+  const parser = new SseParser();
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  const deliver = (events: ReturnType<SseParser["push"]>) => {
+    for (const ev of events) {
+      if (ev.event !== "message" && ev.event !== "run") continue;
+      try {
+        const c = JSON.parse(ev.data) as RunChange;
+        if (typeof c.id === "string" && typeof c.status === "string") onChange(c);
+      } catch {
+        // a line that is not a run change is skipped
+      }
+    }
+  };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    deliver(parser.push(value));
+  }
+  deliver(parser.end());
+}
+
+export type LiveMode = "connecting" | "stream" | "polling";
+
+// useRunChanges calls onChange for every run change of the active project. Where the server has the run stream it
+// listens to it (reconnecting after 1, 2, 4 … 30 s when it breaks) and answers mode "stream"; otherwise it answers
+// "polling" and the caller refreshes on its own timer (the lists refetch every few seconds).
+export function useRunChanges(onChange: (c: RunChange) => void): LiveMode {
+  const paths = useApiPaths();
+  const hasStream = paths?.has(RUN_STREAM_PATH) ?? false;
+  const [mode, setMode] = useState<LiveMode>("connecting");
+  const handler = useRef(onChange);
+  handler.current = onChange;
+  useEffect(() => {
+    if (!paths) return;
+    if (!hasStream) {
+      setMode("polling");
+      return;
+    }
+    const abort = new AbortController();
+    let delay = 1_000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const connect = () => {
+      setMode("stream");
+      readRunStream(abort.signal, (c) => {
+        delay = 1_000;
+        handler.current(c);
+      })
+        .catch(() => undefined)
+        .finally(() => {
+          if (abort.signal.aborted) return;
+          setMode("polling"); // until the stream is back, the lists poll
+          timer = setTimeout(connect, delay);
+          delay = Math.min(delay * 2, 30_000);
+        });
+    };
+    connect();
+    return () => {
+      abort.abort();
+      if (timer) clearTimeout(timer);
+    };
+  }, [paths, hasStream]);
+  return mode;
+}

@@ -1,0 +1,222 @@
+// RunsPage is /runs: the project's runs, newest first, narrowed by workflow, status, version, a creation time range
+// and words, a page at a time; it follows run changes live (the run stream, or polling where there is none).
+import { useCallback, useEffect, useState } from "react";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useLocation, useSearch } from "wouter";
+import { api } from "../api/client";
+import { useRunChanges } from "../api/live";
+import type { Page, Run, VersionSummary, Workflow } from "../api/types";
+import { Link } from "../app/Link";
+import { ErrorMessage, formatDuration, formatTime, Loading, StatusBadge } from "../app/ui";
+import { filterProblem, filtersFromSearch, NO_FILTERS, RUN_STATUSES, runsQuery, searchFromFilters, type RunFilters } from "../runs/filters";
+
+// runHref is the address of a run's page.
+export function runHref(r: Pick<Run, "id" | "workflowId">): string {
+  return `/workflows/${r.workflowId}/runs/${r.id}`;
+}
+
+export default function RunsPage() {
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const qc = useQueryClient();
+  const applied = filtersFromSearch(search);
+  const [draft, setDraft] = useState<RunFilters>(applied);
+  const [problem, setProblem] = useState("");
+  // cursors of the pages before the current one, and the current page's
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1] ?? "";
+  useEffect(() => {
+    setDraft(filtersFromSearch(search));
+    setCursors([]);
+  }, [search]);
+
+  const mode = useRunChanges(
+    useCallback(() => {
+      void qc.invalidateQueries({ queryKey: ["runs"] });
+    }, [qc]),
+  );
+  const workflows = useQuery({
+    queryKey: ["workflows", "all"],
+    queryFn: () => api.get<Page<Workflow>>("/api/workflows?limit=100"),
+  });
+  const versions = useQuery({
+    queryKey: ["workflow", draft.workflowId, "versions", "all"],
+    queryFn: () => api.get<Page<VersionSummary>>(`/api/workflows/${draft.workflowId}/versions?limit=100`),
+    enabled: draft.workflowId !== "" && (workflows.data?.data.some((w) => w.id === draft.workflowId) ?? false),
+  });
+  const runs = useQuery({
+    queryKey: ["runs", searchFromFilters(applied), cursor],
+    queryFn: () => api.get<Page<Run>>(`/api/runs?${runsQuery(applied, cursor)}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: mode === "stream" ? false : 5_000,
+  });
+  const names = new Map((workflows.data?.data ?? []).map((w) => [w.id, w.name]));
+
+  const apply = (f: RunFilters) => {
+    const p = filterProblem(f);
+    setProblem(p);
+    if (p) return;
+    const s = searchFromFilters(f);
+    navigate(s ? `/runs?${s}` : "/runs");
+  };
+  const set = <K extends keyof RunFilters>(k: K, v: RunFilters[K]) => setDraft((d) => ({ ...d, [k]: v }));
+  const filtered = searchFromFilters(applied) !== "";
+
+  return (
+    <main className="page">
+      <div className="page-head">
+        <div>
+          <h1>Runs</h1>
+          <p className="muted small" role="status">
+            {mode === "stream" ? "Live: runs update as they change." : mode === "polling" ? "Updating every 5 seconds." : ""}
+          </p>
+        </div>
+      </div>
+      <form
+        className="run-filters"
+        aria-label="Find runs"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply(draft);
+        }}
+      >
+        <div className="field">
+          <label htmlFor="runs-q">Search</label>
+          <input
+            id="runs-q"
+            type="search"
+            value={draft.q}
+            placeholder="words in params, output or error"
+            onChange={(e) => set("q", e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="runs-workflow">Workflow</label>
+          <select
+            id="runs-workflow"
+            value={draft.workflowId}
+            onChange={(e) => setDraft((d) => ({ ...d, workflowId: e.target.value, versionId: "" }))}
+          >
+            <option value="">All workflows</option>
+            {workflows.data?.data.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+            {draft.workflowId && !names.has(draft.workflowId) && <option value={draft.workflowId}>{draft.workflowId} (deleted)</option>}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="runs-status">Status</label>
+          <select id="runs-status" value={draft.status} onChange={(e) => set("status", e.target.value)}>
+            <option value="">Any status</option>
+            {RUN_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="runs-version">Version</label>
+          <select
+            id="runs-version"
+            value={draft.versionId}
+            onChange={(e) => set("versionId", e.target.value)}
+            disabled={draft.workflowId === ""}
+          >
+            <option value="">{draft.workflowId === "" ? "Any version (choose a workflow)" : "Any version"}</option>
+            {versions.data?.data.map((v) => (
+              <option key={v.id} value={v.id}>
+                Version {v.version}
+              </option>
+            ))}
+            {draft.versionId && !versions.data?.data.some((v) => v.id === draft.versionId) && (
+              <option value={draft.versionId}>{draft.versionId}</option>
+            )}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="runs-from">From</label>
+          <input id="runs-from" type="datetime-local" value={draft.from} onChange={(e) => set("from", e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="runs-to">To</label>
+          <input id="runs-to" type="datetime-local" value={draft.to} onChange={(e) => set("to", e.target.value)} />
+        </div>
+        <div className="filter-actions">
+          <button type="submit" className="primary">
+            Find runs
+          </button>
+          {filtered && (
+            <button type="button" onClick={() => apply(NO_FILTERS)}>
+              Clear filters
+            </button>
+          )}
+        </div>
+      </form>
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+      {runs.isPending && <Loading what="runs" />}
+      <ErrorMessage error={runs.error} title="The runs could not be found" />
+      {runs.data && runs.data.data.length === 0 && (
+        <p className="muted">{filtered ? "No run matches these filters." : "No runs yet. Deploy a workflow, then run it."}</p>
+      )}
+      {runs.data && runs.data.data.length > 0 && (
+        <table className="runs-table">
+          <caption className="sr-only">Runs, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Workflow</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created</th>
+              <th scope="col">Duration</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.data.data.map((r) => (
+              <tr key={r.id}>
+                <td>
+                  <Link href={runHref(r)}>
+                    <code>{r.id}</code>
+                  </Link>
+                  {r.restartOf && <span className="muted small"> restart{r.fromStep ? ` from ${r.fromStep}` : ""}</span>}
+                </td>
+                <td>
+                  {r.deletedWorkflow ? (
+                    <span>
+                      {r.deletedWorkflow.name} <span className="muted small">(deleted)</span>
+                    </span>
+                  ) : (
+                    <Link href={`/workflows/${r.workflowId}`}>{names.get(r.workflowId) ?? r.workflowId}</Link>
+                  )}
+                </td>
+                <td>
+                  <StatusBadge status={r.status} detail={r.statusDetail} />
+                </td>
+                <td>{formatTime(r.createdAt)}</td>
+                <td>{formatDuration(r.startedAt ?? r.createdAt, r.endedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="pager" aria-label="Pages of runs">
+        {cursors.length > 0 && (
+          <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))}>
+            Previous page
+          </button>
+        )}
+        {runs.data?.nextCursor && (
+          <button type="button" onClick={() => setCursors((c) => [...c, runs.data!.nextCursor!])}>
+            Next page
+          </button>
+        )}
+      </nav>
+    </main>
+  );
+}

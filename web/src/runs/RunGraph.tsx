@@ -1,0 +1,95 @@
+// RunGraph draws a run's version on the editor's canvas, read-only: each node coloured by the state of its steps in
+// the run, a legend in words, and a click (or Enter) on a node choosing it for a restart.
+import { useEffect, useMemo, useState } from "react";
+import { Background, Controls, ReactFlow, type NodeMouseHandler } from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import "../editor/editor.css";
+import type { RunStep } from "../api/types";
+import { irToCanvas } from "../ir/canvas";
+import type { IrPosition, WorkflowIR } from "../ir/types";
+import { nodeTypes } from "../editor/IrNodeView";
+import { layoutPositions } from "../editor/layout";
+import { nodeStates, restartable, stateLabel, type NodeRunState } from "./steps";
+
+export function RunGraph({
+  ir,
+  steps,
+  selected,
+  onSelect,
+}: {
+  ir: WorkflowIR;
+  steps: readonly RunStep[];
+  selected: string;
+  onSelect: (nodeId: string) => void;
+}) {
+  const states = useMemo(() => nodeStates(steps), [steps]);
+  const canvas = useMemo(() => irToCanvas(ir), [ir]);
+  // an IR without positions, or with nodes on top of each other (an imported file), is laid out as the editor's
+  // Auto-layout does; until then the nodes stand where the IR puts them
+  const unplaced =
+    canvas.nodes.some((n) => !n.data.placed) ||
+    new Set(canvas.nodes.map((n) => `${n.position.x},${n.position.y}`)).size < canvas.nodes.length;
+  const [laidOut, setLaidOut] = useState<Map<string, IrPosition> | null>(null);
+  useEffect(() => {
+    if (!unplaced) return;
+    let live = true;
+    layoutPositions(canvas.nodes, canvas.edges)
+      .then((pos) => live && setLaidOut(pos))
+      .catch(() => undefined); // the grid stays
+    return () => {
+      live = false;
+    };
+  }, [canvas, unplaced]);
+  const nodes = useMemo(
+    () =>
+      canvas.nodes.map((n) => {
+        const state: NodeRunState = states.get(n.id) ?? "not-run";
+        return {
+          ...n,
+          position: laidOut?.get(n.id) ?? n.position,
+          selected: n.id === selected,
+          draggable: false,
+          connectable: false,
+          selectable: restartable(n.data.ir),
+          className: `run-node run-node-${state}`,
+          ariaLabel: `${n.data.ir.name || n.id}: ${stateLabel(state)}`,
+        };
+      }),
+    [canvas, states, selected, laidOut],
+  );
+  const click: NodeMouseHandler = (_, n) => {
+    const ir = canvas.nodes.find((c) => c.id === n.id)?.data.ir;
+    if (ir && restartable(ir)) onSelect(n.id);
+  };
+  return (
+    <div className="run-graph">
+      <div className="run-graph-canvas" aria-label="The run's graph">
+        <ReactFlow
+          key={laidOut ? "laid-out" : "grid"}
+          nodes={nodes}
+          edges={canvas.edges}
+          nodeTypes={nodeTypes}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          edgesFocusable={false}
+          deleteKeyCode={null}
+          onNodeClick={click}
+          fitView
+          fitViewOptions={{ padding: 0.1, maxZoom: 1 }}
+          minZoom={0.1}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      </div>
+      <ul className="run-legend" aria-label="Colours of the graph">
+        {(["done", "replayed", "failed", "running", "stopped", "not-run"] as const).map((s) => (
+          <li key={s}>
+            <span className={`legend-swatch run-node-${s}`} aria-hidden="true" /> {stateLabel(s)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
