@@ -200,6 +200,8 @@ func (s *Server) routeTable() []Route {
 			Status: 204, Example: exSignOut},
 		{Method: "GET", Pattern: "/api/auth/session", Personal: true, Auth: AuthSession, Summary: "The signed-in user, the active organization and project, and the CSRF token.", Handler: s.handleSession,
 			Status: 200, Answer: "The session body: `{user, organizations, activeOrganizationId, activeProjectId, csrfToken, expiresAt}`.", Example: exSession},
+		{Method: "GET", Pattern: "/api/whoami", Auth: AuthAny, Scope: read, Summary: "Who the caller is: the user, the API key (when a key calls), the organization with the caller's role, and the project requests act in.", Handler: s.handleWhoami,
+			Status: 200, Answer: "`{user: {id, email, name}, apiKey, organization, project}`: `apiKey` is `{id, name, prefix, scope, scopes, expiresAt}` for a key (never the key), `null` for a session; `organization` is `{id, name, slug, role}` and `project` `{id, name, slug}`, each `null` when there is none. Command-line clients use it for `whoami`.", Example: exWhoami},
 		{Method: "PUT", Pattern: "/api/session/active", Audit: "session.switch", Personal: true, Auth: AuthSession,
 			BadBody: `{"organizationId":""}`, Summary: "Changes the session's active organization and project.", Body: sessionActiveRequest{}, Handler: s.handleSessionActive,
 			Status: 200, Answer: "The session body with the new active organization and project (without `projectId`: the organization's first project).",
