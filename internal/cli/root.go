@@ -15,6 +15,7 @@ func Root() *command {
 			pushCommand(),
 			deployCommand(),
 			triggerCommand(),
+			testCommand(),
 			sendEventCommand(),
 			completionCommand(),
 		},
