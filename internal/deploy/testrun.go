@@ -201,13 +201,42 @@ func (s *Service) Test(ctx context.Context, req TestRequest) (*TestResult, error
 		}
 		res.Error = &msg
 	}
-	res.Steps = DescribeSteps(inst.Steps, invertStepNames(v.IR), mocked, status)
-	for i := range res.Steps {
-		if res.Steps[i].State == edgeflow.StepReplayed {
-			res.Steps[i].State = StepMocked
+	res.Steps = placeMocked(DescribeSteps(inst.Steps, invertStepNames(v.IR), mocked, status), v.IR)
+	return res, nil
+}
+
+// placeMocked marks the mocked steps (listed first by DescribeSteps, as
+// replayed ones) and puts each before the first executed step whose node
+// comes after it in the IR, so that the list reads in the graph's order.
+func placeMocked(steps []edgeflow.RunStep, raw json.RawMessage) []edgeflow.RunStep {
+	var a ir.ArtifactIR
+	json.Unmarshal(raw, &a)
+	order := map[string]int{}
+	for i, n := range a.Nodes {
+		order[n.ID] = i
+	}
+	var mocked, ran []edgeflow.RunStep
+	for _, st := range steps {
+		if st.State == edgeflow.StepReplayed {
+			st.State = StepMocked
+			mocked = append(mocked, st)
+		} else {
+			ran = append(ran, st)
 		}
 	}
-	return res, nil
+	out := make([]edgeflow.RunStep, 0, len(steps))
+	for _, st := range ran {
+		for len(mocked) > 0 {
+			pos, ok := order[st.NodeID]
+			if ok && order[mocked[0].NodeID] > pos {
+				break
+			}
+			out = append(out, mocked[0])
+			mocked = mocked[1:]
+		}
+		out = append(out, st)
+	}
+	return append(out, mocked...)
 }
 
 // checkParams applies Trigger's rules to a test's params.
