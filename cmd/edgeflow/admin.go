@@ -23,6 +23,11 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(w, "       "+setupLinkUsage)
 		fmt.Fprintln(w, "       "+resetPasswordUsage)
 		fmt.Fprintln(w, "       "+pruneRunsUsage)
+		printExamples(w,
+			"edgeflow admin bootstrap --email ada@example.com --password 'a long passphrase' --json",
+			"edgeflow admin setup-link --url https://flows.example.com",
+			"echo 'a new passphrase' | edgeflow admin reset-password --email ada@example.com --password-stdin",
+			"edgeflow admin prune-runs --database-url postgres://edgeflow@db/edgeflow")
 	}
 	if len(args) == 0 {
 		usage(stderr)
@@ -71,6 +76,7 @@ func runBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: "+bootstrapUsage)
 		fs.PrintDefaults()
+		printExamples(fs.Output(), "edgeflow admin bootstrap --email ada@example.com --password 'a long passphrase' --json")
 	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
@@ -192,6 +198,7 @@ func runSetupLink(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: "+setupLinkUsage)
 		fs.PrintDefaults()
+		printExamples(fs.Output(), "edgeflow admin setup-link", "edgeflow admin setup-link --url https://flows.example.com --data-dir /var/lib/edgeflow")
 	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
@@ -238,6 +245,7 @@ func runPruneRuns(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(fs.Output(), "Usage: "+pruneRunsUsage)
 		fmt.Fprintln(fs.Output(), "Deletes finished runs older than their organization's runRetentionDays (default 90).")
 		fs.PrintDefaults()
+		printExamples(fs.Output(), "edgeflow admin prune-runs", "edgeflow admin prune-runs --database-url postgres://edgeflow@db/edgeflow")
 	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code

@@ -38,6 +38,14 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 	return 2, false
 }
 
+// printExamples ends a command's help with its Examples: section.
+func printExamples(w io.Writer, examples ...string) {
+	fmt.Fprintln(w, "\nExamples:")
+	for _, e := range examples {
+		fmt.Fprintln(w, "  "+e)
+	}
+}
+
 // isHelp reports whether arg asks for help.
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "-help" || arg == "help"

@@ -35,6 +35,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: edgeflow compile FILE.ir.json [--out DIR] [--id ID] [--env NAME] [--secret NAME] [--dep PKG@RANGE] [--minify]")
 		fs.PrintDefaults()
+		printExamples(fs.Output(), "edgeflow compile examples/hello.json --out build/", "edgeflow compile orders.ir.json --env API_URL --secret API_TOKEN --dep zod@^3 --minify")
 	}
 	// Accept the file before or after the flags.
 	var file string

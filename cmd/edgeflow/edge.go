@@ -37,6 +37,7 @@ func runEdge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "Runs the local edge on its own, for every `edgeflow serve --edge-url http://ADDR` replica to use; prints its URL and token file.")
 		fmt.Fprintln(fs.Output(), "Its secrets are sealed with a key derived from EDGEFLOW_SECRET_KEY, or from secret.key in the data dir (created on first use).")
 		fs.PrintDefaults()
+		printExamples(fs.Output(), "edgeflow edge --addr 127.0.0.1:8787 --data-dir /var/lib/edgeflow-edge")
 	}
 	addr := fs.String("addr", envOr("EDGEFLOW_EDGE_ADDR", "127.0.0.1:8787"),
 		"listen address of the edge's API and worker URLs; a host other than loopback is served through a proxy in this process (env EDGEFLOW_EDGE_ADDR)")

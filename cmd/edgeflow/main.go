@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/edgeflow/edgeflow/internal/cli"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -23,19 +25,46 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	// client marks the commands that talk to a running server through its
+	// API (internal/cli).
+	client bool
 }
 
 // commands lists every subcommand, in the order `edgeflow help` shows them.
 func commands() []command {
-	return []command{
-		{"version", "print the version", runVersion},
-		{"serve", "run the API server (and the local edge)", runServe},
-		{"edge", "run the local edge on its own, shared by serve --edge-url replicas", runEdge},
-		{"admin", "administration: admin bootstrap creates a user, organization, project and API key; admin setup-link prints the first user's sign-up link; admin reset-password sets a user's password", runAdmin},
-		{"registry", "build and verify the node registry (registry build|verify)", runRegistry},
-		{"compile", "compile an IR file to TypeScript and a bundled ES module (compile FILE.ir.json [--out DIR])", runCompile},
-		{"validate", "validate an IR file as the server does (validate [-json] FILE.ir.json)", runValidate},
-		{"help", "list the commands", runHelp},
+	list := []command{
+		{name: "version", summary: "print the version", run: runVersion},
+		{name: "serve", summary: "run the API server (and the local edge)", run: runServe},
+		{name: "edge", summary: "run the local edge on its own, shared by serve --edge-url replicas", run: runEdge},
+		{name: "admin", summary: "administration: admin bootstrap creates a user, organization, project and API key; admin setup-link prints the first user's sign-up link; admin reset-password sets a user's password", run: runAdmin},
+		{name: "registry", summary: "build and verify the node registry (registry build|verify)", run: runRegistry},
+		{name: "compile", summary: "compile an IR file to TypeScript and a bundled ES module (compile FILE.ir.json [--out DIR])", run: runCompile},
+		{name: "validate", summary: "validate an IR file as the server does (validate [-json] FILE.ir.json)", run: runValidate},
+		{name: "help", summary: "list the commands", run: runHelp},
+	}
+	for _, c := range cli.Commands() {
+		list = append(list, command{name: c.Name, summary: c.Summary, run: clientCommand(c.Name), client: true})
+	}
+	return list
+}
+
+// clientCommand runs the client command name with the process's
+// environment and the given streams.
+func clientCommand(name string) func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		var others []string
+		for _, c := range commands() {
+			if !c.client {
+				others = append(others, c.name)
+			}
+		}
+		cli.SetServerCommands(others)
+		env := cli.ProcessEnv()
+		env.Stdout, env.Stderr = stdout, stderr
+		if stdout != io.Writer(os.Stdout) {
+			env.Terminal = false
+		}
+		return cli.Run(ctx, env, append([]string{name}, args...))
 	}
 }
 
@@ -72,6 +101,7 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: edgeflow version (or edgeflow --version): the version, the commit and the Go version")
+		printExamples(fs.Output(), "edgeflow version", "edgeflow --version")
 	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
@@ -104,7 +134,16 @@ func printCommands(stdout io.Writer) {
 	fmt.Fprintln(stdout, "edgeflow: durable workflows on the edge, from a JSON IR.")
 	fmt.Fprintln(stdout, "\nUsage: edgeflow <command> [flags]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(stdout, "  %-12s %s\n", c.name, c.summary)
+		if !c.client {
+			fmt.Fprintf(stdout, "  %-12s %s\n", c.name, c.summary)
+		}
+	}
+	fmt.Fprintln(stdout, "\nClient commands (they talk to a running server; start with edgeflow login):")
+	for _, c := range commands() {
+		if c.client {
+			fmt.Fprintf(stdout, "  %-12s %s\n", c.name, c.summary)
+		}
 	}
 	fmt.Fprintln(stdout, "\nRun 'edgeflow <command> -h' for the flags of a command; 'edgeflow --version' for the version.")
+	printExamples(stdout, "edgeflow serve", "edgeflow login --url http://127.0.0.1:8080 --api-key-stdin < key.txt", "edgeflow help deploy")
 }

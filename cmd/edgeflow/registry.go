@@ -22,6 +22,7 @@ func runRegistry(ctx context.Context, args []string, stdout, stderr io.Writer) i
   edgeflow registry build  [-dir registry]   check every node and write index.json with checksums
   edgeflow registry verify [-dir registry]   check the nodes and that index.json matches them
   edgeflow registry verify -url URL          fetch a remote registry and verify every version`)
+		printExamples(w, "edgeflow registry build --dir registry", "edgeflow registry verify --url https://registry.example.com")
 	}
 	if len(args) == 0 {
 		usage(stderr)

@@ -34,6 +34,7 @@ func runResetPassword(ctx context.Context, args []string, in io.Reader, stdout, 
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: "+resetPasswordUsage)
 		fs.PrintDefaults()
+		printExamples(fs.Output(), "echo 'a new passphrase' | edgeflow admin reset-password --email ada@example.com --password-stdin")
 	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code

@@ -98,6 +98,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
 		fs.PrintDefaults()
+		printExamples(fs.Output(), "edgeflow serve", "edgeflow serve --addr 0.0.0.0:8080 --database-url postgres://edgeflow@db/edgeflow --public-url https://flows.example.com")
 	}
 	var sf storeFlags
 	sf.register(fs)

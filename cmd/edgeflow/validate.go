@@ -25,6 +25,7 @@ func runValidate(_ context.Context, args []string, stdout, stderr io.Writer) int
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: edgeflow validate [-json] [-max-steps N] FILE.ir.json")
 		fs.PrintDefaults()
+		printExamples(fs.Output(), "edgeflow validate examples/hello.json", "edgeflow validate -json orders.ir.json")
 	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code

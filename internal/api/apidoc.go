@@ -156,7 +156,7 @@ var docGroups = []struct {
 }{
 	{"Operations", func(p string) bool { return !strings.HasPrefix(p, "/api/") }},
 	{"Authentication and session", func(p string) bool {
-		return strings.HasPrefix(p, "/api/auth/") || strings.HasPrefix(p, "/api/session/")
+		return strings.HasPrefix(p, "/api/auth/") || strings.HasPrefix(p, "/api/session/") || p == "/api/whoami"
 	}},
 	{"Organizations, members and invitations", func(p string) bool {
 		return strings.HasPrefix(p, "/api/organizations") || strings.HasPrefix(p, "/api/invitations/")

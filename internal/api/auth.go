@@ -384,3 +384,74 @@ func (s *Server) handleSessionActive(w http.ResponseWriter, r *http.Request) err
 	writeJSON(w, http.StatusOK, body)
 	return nil
 }
+
+// whoamiBody is the answer of GET /api/whoami.
+type whoamiBody struct {
+	User         whoamiUser    `json:"user"`
+	APIKey       *whoamiKey    `json:"apiKey"`
+	Organization *whoamiOrg    `json:"organization"`
+	Project      *whoamiTarget `json:"project"`
+}
+
+type whoamiUser struct {
+	ID    string `json:"id"`
+	Email string `json:"email"`
+	Name  string `json:"name"`
+}
+
+type whoamiKey struct {
+	ID        string           `json:"id"`
+	Name      string           `json:"name"`
+	Prefix    string           `json:"prefix"`
+	Scope     string           `json:"scope"`
+	Scopes    []edgeflow.Scope `json:"scopes"`
+	ExpiresAt *time.Time       `json:"expiresAt"`
+}
+
+type whoamiOrg struct {
+	ID   string        `json:"id"`
+	Name string        `json:"name"`
+	Slug string        `json:"slug"`
+	Role edgeflow.Role `json:"role"`
+}
+
+type whoamiTarget struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Slug string `json:"slug"`
+}
+
+// handleWhoami names the caller — the user, the key when a key calls — and
+// the organization and project the request acted in.
+func (s *Server) handleWhoami(w http.ResponseWriter, r *http.Request) error {
+	p := PrincipalFrom(r)
+	ctx := r.Context()
+	u, err := s.Store.FindUserByID(ctx, p.UserID)
+	if err != nil {
+		return err
+	}
+	body := whoamiBody{User: whoamiUser{ID: u.ID, Email: u.Email, Name: u.Name}}
+	if k := p.APIKey; k != nil {
+		scope := "project"
+		if k.ProjectID == "" {
+			scope = "organization"
+		}
+		body.APIKey = &whoamiKey{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Scope: scope, Scopes: k.Scopes, ExpiresAt: k.ExpiresAt}
+	}
+	if p.OrganizationID != "" {
+		o, err := s.Store.FindOrganizationByID(ctx, p.OrganizationID)
+		if err != nil {
+			return err
+		}
+		body.Organization = &whoamiOrg{ID: o.ID, Name: o.Name, Slug: o.Slug, Role: p.Role}
+	}
+	if p.ProjectID != "" {
+		pr, err := s.Store.FindProjectByID(ctx, p.OrganizationID, p.ProjectID)
+		if err != nil {
+			return err
+		}
+		body.Project = &whoamiTarget{ID: pr.ID, Name: pr.Name, Slug: pr.Slug}
+	}
+	writeJSON(w, http.StatusOK, body)
+	return nil
+}

@@ -84,6 +84,8 @@ edgeflow_http_requests_total{method="GET",route="/api/workflows",code="200"} 12`
 		Answer: `{"data": [{"id": "aud_6y1t8r3e5w9q2u7i4oza", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "actor": {"type": "key", "id": "` + exAPIKey + `"}, "action": "workflow.create", "target": {"type": "workflow", "id": "` + exWorkflow + `"}, "outcome": 201, "requestId": "5f0c2b9e8d7a6c4b3a291807", "time": "2026-11-27T06:40:12.123456Z"}], "nextCursor": null}`}
 	exSession = Example{Path: "/api/auth/session",
 		Answer: `{"user": {"id": "` + exUser + `", "email": "alice@example.com", "name": "Alice", "createdAt": "2026-11-27T06:40:12.123456Z"}, "organizations": [{"id": "` + exOrg + `", "name": "alice's organization", "slug": "alice-s-organization-xpgsaz", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}], "activeOrganizationId": "` + exOrg + `", "activeProjectId": "` + exProject + `", "csrfToken": "Q2h4dGN0aGVmcm9nc2FuZHRoZXBpZ3NhbmRjb3dzMQ", "expiresAt": "2026-12-27T06:40:12.123456Z"}`}
+	exWhoami = Example{Path: "/api/whoami",
+		Answer: `{"user": {"id": "` + exUser + `", "email": "alice@example.com", "name": "Alice"}, "apiKey": {"id": "` + exAPIKey + `", "name": "ci", "prefix": "ask_7Qm2", "scope": "project", "scopes": ["read", "write"], "expiresAt": null}, "organization": {"id": "` + exOrg + `", "name": "alice's organization", "slug": "alice-s-organization-xpgsaz", "role": "owner"}, "project": {"id": "` + exProject + `", "name": "Default", "slug": "default"}}`}
 	exSessionActive = Example{Path: "/api/session/active", Body: `{"organizationId": "` + exOrg + `", "projectId": "` + exProject2 + `"}`,
 		Answer: `{"user": {"id": "` + exUser + `", "email": "alice@example.com", "name": "Alice", "createdAt": "2026-11-27T06:40:12.123456Z"}, "organizations": [{"id": "` + exOrg + `", "name": "alice's organization", "slug": "alice-s-organization-xpgsaz", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}], "activeOrganizationId": "` + exOrg + `", "activeProjectId": "` + exProject2 + `", "csrfToken": "Q2h4dGN0aGVmcm9nc2FuZHRoZXBpZ3NhbmRjb3dzMQ", "expiresAt": "2026-12-27T06:40:12.123456Z"}`}
 
@@ -144,6 +146,8 @@ edgeflow_http_requests_total{method="GET",route="/api/workflows",code="200"} 12`
 		Answer: `{"id": "` + exVersion + `", "workflowId": "` + exWorkflow + `", "version": 3, "locked": true, "nodeTypes": [], "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z"}`}
 	exVersionRevert = Example{Path: "/api/workflows/" + exWorkflow + "/versions/" + exVersion + "/revert",
 		Answer: `{"id": "ver_7z2x5c8v1b4n9m3k6qpo", "workflowId": "` + exWorkflow + `", "version": 4, "locked": false, "nodeTypes": [], "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z"}`}
+	exVersionTest = Example{Path: "/api/workflows/" + exWorkflow + "/versions/" + exVersion + "/test", Body: `{"params": {"orderId": "A-1001"}, "mocks": {"load": {"id": "A-1001", "total": 42}}}`, Partial: true,
+		Answer: `{"status": "complete", "output": {"sent": true, "total": 42}, "error": null, "steps": [{"nodeId": "load", "name": "load", "type": "step", "state": "mocked", "attempts": 0, "startedAt": null, "endedAt": null, "output": {"id": "A-1001", "total": 42}, "outputTruncated": false, "error": null}], "logs": [], "durationMs": 412}`}
 	exVersionDelete = Example{Path: "/api/workflows/" + exWorkflow + "/versions/" + exVersion}
 
 	exOpenAPI = Example{Path: "/api/openapi.json",

@@ -121,6 +121,7 @@ type Service struct {
 	deployLock    map[string]*sync.Mutex // workflow id -> serializes deploys and takedowns
 	cron          cronWatches            // deployments cron discovery looks at
 	stepNames     stepNameCache          // version id -> step name -> node id
+	tests         testAccounts           // local edge accounts of test runs (testrun.go)
 }
 
 // New returns a service. Store and Secrets are required.

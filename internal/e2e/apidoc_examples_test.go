@@ -72,6 +72,10 @@ func TestRouteExamplesLive(t *testing.T) {
 	s.must(200, "PATCH", "/api/workflows/"+wf, map[string]any{"deployConfig": map[string]any{"publicTrigger": true}})
 	ids[ex["workflow"]], ids[ex["version"]] = wf, ver
 
+	testRun := replay("POST /api/workflows/{workflowId}/versions/{versionId}/test", nil).obj()
+	if testRun["status"] != "complete" {
+		t.Fatalf("the test example's run: %v", testRun)
+	}
 	replay("POST /api/workflows/{workflowId}/deploy", nil)
 	replay("POST /api/workflows/{workflowId}/deploy-stream", nil)
 	runID := replay("POST /api/workflows/{workflowId}/trigger", nil).str("id")

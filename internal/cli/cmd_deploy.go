@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+func deployCommand() *command {
+	return &command{
+		name: "deploy", summary: "deploy a workflow's version to a connection, following its progress", args: "WORKFLOW", minArgs: 1, maxArgs: 1,
+		about: `Deploys the workflow's current version (or --version) to the connection, following the deploy stage by
+stage: a bar redrawn in place on a terminal, one line per stage otherwise. Exit 1 when the deploy is refused
+or a stage fails.`,
+		flags: []flagDef{
+			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id) to deploy to"},
+			{name: "version", value: "VERSION", usage: "the version (number or id; default: the current one)"},
+			jsonFlag,
+		},
+		examples: []string{"edgeflow deploy orders --connection local", "edgeflow deploy orders --connection production --version 3"},
+		run:      runDeploy,
+	}
+}
+
+// deployProgress is a progress event of the deploy stream.
+type deployProgress struct {
+	Stage    string `json:"stage"`
+	Message  string `json:"message"`
+	Progress int    `json:"progress"`
+}
+
+func runDeploy(c *call) error {
+	if !c.has("connection") {
+		return usageError("--connection is required")
+	}
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	w, err := workflowByRef(c.ctx, cl, c.args[0])
+	if err != nil {
+		return err
+	}
+	conn, err := connectionByRef(c.ctx, cl, c.flag("connection"))
+	if err != nil {
+		return err
+	}
+	body := map[string]string{"connectionId": conn.ID}
+	label := "the current version"
+	if ref := c.flag("version"); ref != "" {
+		v, err := versionByRef(c.ctx, cl, w, ref)
+		if err != nil {
+			return err
+		}
+		body["versionId"] = v.ID
+		label = fmt.Sprintf("version %d", v.Version)
+	}
+	resp, err := cl.send(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/deploy-stream", nil, body, "text/event-stream")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if !c.has("json") {
+		fmt.Fprintf(c.out(), "Deploying %s of %q to %q\n", label, w.Name, conn.Name)
+	}
+	bar := c.env.Terminal && !c.has("json")
+	var result json.RawMessage
+	err = readSSE(resp.Body, func(event string, data []byte) error {
+		switch event {
+		case "progress":
+			var p deployProgress
+			if json.Unmarshal(data, &p) != nil || c.has("json") {
+				return nil
+			}
+			if bar {
+				fmt.Fprintf(c.out(), "\r\x1b[K%s %3d%%  %s", progressBar(p.Progress, 30), p.Progress, p.Stage)
+			} else {
+				fmt.Fprintf(c.out(), "%-20s %3d%%  %s\n", p.Stage, p.Progress, p.Message)
+			}
+		case "result":
+			result = append(json.RawMessage(nil), data...)
+		case "error":
+			if bar {
+				fmt.Fprintln(c.out())
+			}
+			e := &APIError{}
+			var b struct {
+				Error   string          `json:"error"`
+				Code    string          `json:"code"`
+				Details json.RawMessage `json:"details"`
+				Status  int             `json:"status"`
+			}
+			if json.Unmarshal(data, &b) == nil {
+				e.Status, e.Code, e.Message, e.Details = b.Status, b.Code, b.Error, b.Details
+			}
+			if e.Status == 0 {
+				e.Status = http.StatusBadGateway
+			}
+			return &exitError{code: ExitFailed, msg: "deploy failed: " + e.Describe()}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if bar {
+		fmt.Fprintln(c.out())
+	}
+	if result == nil {
+		return failed("the deploy stream ended without a result")
+	}
+	if c.has("json") {
+		writeIndented(c.out(), result)
+		return nil
+	}
+	var d deployment
+	if err := json.Unmarshal(result, &d); err != nil {
+		return fmt.Errorf("reading the deploy result: %w", err)
+	}
+	fmt.Fprintf(c.out(), "Deployed %q (deployment %s)", w.Name, d.ID)
+	if d.URL != "" {
+		fmt.Fprintf(c.out(), ": %s", d.URL)
+	}
+	fmt.Fprintln(c.out())
+	return nil
+}
+
+// progressBar draws percent as a bar of width cells.
+func progressBar(percent, width int) string {
+	percent = min(max(percent, 0), 100)
+	full := percent * width / 100
+	return "[" + strings.Repeat("#", full) + strings.Repeat("-", width-full) + "]"
+}
+
+// readSSE reads a text/event-stream and calls fn with each event's name
+// and data; it ends at the stream's end or at fn's first error.
+func readSSE(r io.Reader, fn func(event string, data []byte) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxAnswer)
+	event, data := "", []byte(nil)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if data != nil {
+				name := event
+				if name == "" {
+					name = "message"
+				}
+				if err := fn(name, data); err != nil {
+					return err
+				}
+			}
+			event, data = "", nil
+		case strings.HasPrefix(line, ":"):
+		case strings.HasPrefix(line, "event:"):
+			event = strings.TrimSpace(strings.TrimPrefix(line, "event:"))
+		case strings.HasPrefix(line, "data:"):
+			d := strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " ")
+			if data != nil {
+				data = append(data, '\n')
+			}
+			data = append(data, d...)
+		}
+	}
+	return sc.Err()
+}
+
+func triggerCommand() *command {
+	return &command{
+		name: "trigger", summary: "start a run of a deployed workflow", args: "WORKFLOW", minArgs: 1, maxArgs: 1,
+		about: `Starts a run with the given params on the connection (default: the one the workflow is deployed on)
+and prints the run's id, or with --wait follows the run and prints its output as JSON; a run that errors
+or is terminated prints its error and exits 1.`,
+		flags: []flagDef{
+			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id; default: the active deployment's)"},
+			{name: "params", short: "p", value: "JSON|@FILE", usage: "the run's params: JSON, @FILE, or @- for standard input"},
+			{name: "wait", usage: "wait for the run to end and print its output"},
+			jsonFlag,
+		},
+		examples: []string{
+			"edgeflow trigger orders --params '{\"orderId\": 42}'",
+			"edgeflow trigger orders --params @order.json --wait",
+		},
+		run: runTrigger,
+	}
+}
+
+func runTrigger(c *call) error {
+	var params json.RawMessage
+	if c.has("params") {
+		var err error
+		if params, err = jsonArg(c, "params"); err != nil {
+			return err
+		}
+	}
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	w, err := workflowByRef(c.ctx, cl, c.args[0])
+	if err != nil {
+		return err
+	}
+	connID, err := triggerConnection(c, cl, w)
+	if err != nil {
+		return err
+	}
+	body := map[string]any{"connectionId": connID}
+	if params != nil {
+		body["params"] = params
+	}
+	var r run
+	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/trigger", nil, body, &r); err != nil {
+		return err
+	}
+	r.WorkflowID = w.ID
+	return reportStarted(c, cl, &r)
+}
+
+// triggerConnection is the connection --connection names, or the one of the
+// workflow's active deployment.
+func triggerConnection(c *call, cl *client, w *workflow) (string, error) {
+	if ref := c.flag("connection"); ref != "" {
+		conn, err := connectionByRef(c.ctx, cl, ref)
+		if err != nil {
+			return "", err
+		}
+		return conn.ID, nil
+	}
+	deps, err := listAll[deployment](c.ctx, cl, "/api/workflows/"+w.ID+"/deployments", nil, 0)
+	if err != nil {
+		return "", err
+	}
+	var active []deployment
+	for _, d := range deps {
+		if d.Status == "active" {
+			active = append(active, d)
+		}
+	}
+	switch len(active) {
+	case 0:
+		return "", failed("workflow %q is not deployed: edgeflow deploy %s --connection C deploys it", w.Name, w.Name)
+	case 1:
+		return active[0].ConnectionID, nil
+	}
+	return "", usageError("workflow %q is deployed on %d connections: choose one with --connection", w.Name, len(active))
+}
+
+func sendEventCommand() *command {
+	return &command{
+		name: "send-event", summary: "send an event to a run waiting for it", args: "RUN", minArgs: 1, maxArgs: 1,
+		flags: []flagDef{
+			{name: "type", short: "t", value: "TYPE", usage: "the event type the run waits for"},
+			{name: "payload", value: "JSON|@FILE", usage: "the event's payload: JSON, @FILE, or @- for standard input"},
+		},
+		examples: []string{"edgeflow send-event run_4m8x2c6v1b9n3k7q5wkl --type approval --payload '{\"approved\": true}'"},
+		run:      runSendEvent,
+	}
+}
+
+func runSendEvent(c *call) error {
+	if c.flag("type") == "" {
+		return usageError("--type is required")
+	}
+	payload := json.RawMessage("{}")
+	if c.has("payload") {
+		var err error
+		if payload, err = jsonArg(c, "payload"); err != nil {
+			return err
+		}
+	}
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	r, err := runByID(c.ctx, cl, c.args[0])
+	if err != nil {
+		return err
+	}
+	params, err := json.Marshal(map[string]any{"instanceId": r.InstanceID, "eventType": c.flag("type"), "payload": payload})
+	if err != nil {
+		return err
+	}
+	body := map[string]any{"connectionId": r.ConnectionID, "params": json.RawMessage(params)}
+	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+r.WorkflowID+"/trigger", nil, body, nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out(), "Sent event %q to run %s.\n", c.flag("type"), r.ID)
+	return nil
+}

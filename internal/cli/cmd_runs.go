@@ -1,0 +1,423 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func runsCommand() *command {
+	return &command{
+		name:    "runs",
+		summary: "list, show, watch and restart runs",
+		subs: []*command{
+			{
+				name: "ls", summary: "list the project's runs, newest first", maxArgs: 0,
+				flags: []flagDef{
+					{name: "workflow", short: "w", value: "WORKFLOW", usage: "only this workflow's runs"},
+					{name: "status", value: "STATUS", usage: "queued, running, paused, waiting, complete, errored or terminated"},
+					{name: "version", value: "VERSION", usage: "only runs of this version (with --workflow)"},
+					{name: "from", value: "TIME", usage: "created at or after this RFC 3339 time"},
+					{name: "to", value: "TIME", usage: "created before this RFC 3339 time"},
+					{name: "search", short: "q", value: "WORDS", usage: "words the params, output or error contain"},
+					{name: "limit", short: "n", value: "N", usage: "at most N runs (default 20; 0 for all)"},
+					jsonFlag,
+				},
+				examples: []string{"edgeflow runs ls", "edgeflow runs ls --workflow orders --status errored", "edgeflow runs ls -q timeout --json"},
+				run:      runRunsList,
+			},
+			{
+				name: "show", summary: "show a run with its steps", args: "RUN", minArgs: 1, maxArgs: 1,
+				flags:    []flagDef{jsonFlag},
+				examples: []string{"edgeflow runs show run_4m8x2c6v1b9n3k7q5wkl"},
+				run:      runRunShow,
+			},
+			{
+				name: "watch", summary: "follow a run until it ends (exit 1 if it errors)", args: "RUN", minArgs: 1, maxArgs: 1,
+				about: `Prints each change of the run's status and of its steps until the run completes, errors or is
+terminated, then its output (or error). The exit status is 0 when the run completes, 1 otherwise.`,
+				examples: []string{"edgeflow runs watch run_4m8x2c6v1b9n3k7q5wkl"},
+				run:      runRunWatch,
+			},
+			{
+				name: "restart", summary: "start a new run from a step of an earlier one", args: "RUN", minArgs: 1, maxArgs: 1,
+				about: `Starts a new run on the original run's connection. The steps before --from-step keep their outputs
+from the original run without running again; without --from-step the run restarts from the start.
+--version current runs the version deployed now instead of the run's own.`,
+				flags: []flagDef{
+					{name: "from-step", value: "NODE", usage: "the node id to run from"},
+					{name: "version", value: "same|current", usage: "the run's own version (default) or the one deployed now"},
+					{name: "wait", usage: "wait for the new run to end and print its output"},
+					jsonFlag,
+				},
+				examples: []string{"edgeflow runs restart run_4m8x2c6v1b9n3k7q5wkl --from-step charge"},
+				run:      runRunRestart,
+			},
+		},
+	}
+}
+
+// runFilterQuery builds GET /api/runs's filters from the flags.
+func runFilterQuery(c *call, cl *client) (url.Values, map[string]string, error) {
+	q := url.Values{}
+	names := map[string]string{}
+	if ref := c.flag("workflow"); ref != "" {
+		w, err := workflowByRef(c.ctx, cl, ref)
+		if err != nil {
+			return nil, nil, err
+		}
+		q.Set("workflowId", w.ID)
+		names[w.ID] = w.Name
+		if vref := c.flag("version"); vref != "" {
+			v, err := versionByRef(c.ctx, cl, w, vref)
+			if err != nil {
+				return nil, nil, err
+			}
+			q.Set("versionId", v.ID)
+		}
+	} else if c.has("version") {
+		return nil, nil, usageError("--version goes with --workflow")
+	}
+	for _, f := range []string{"status", "from", "to"} {
+		if v := c.flag(f); v != "" {
+			q.Set(f, v)
+		}
+	}
+	if v := c.flag("search"); v != "" {
+		q.Set("q", v)
+	}
+	return q, names, nil
+}
+
+func runRunsList(c *call) error {
+	limit := 20
+	if c.has("limit") {
+		n, err := strconv.Atoi(c.flag("limit"))
+		if err != nil || n < 0 {
+			return usageError("--limit is a number of runs, not %q", c.flag("limit"))
+		}
+		limit = n
+	}
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	q, names, err := runFilterQuery(c, cl)
+	if err != nil {
+		return err
+	}
+	runs, err := listAll[run](c.ctx, cl, "/api/runs", q, limit)
+	if err != nil {
+		return err
+	}
+	if c.has("json") {
+		if runs == nil {
+			runs = []run{}
+		}
+		return printJSON(c.out(), runs)
+	}
+	if len(runs) == 0 {
+		fmt.Fprintln(c.out(), "No runs match.")
+		return nil
+	}
+	if err := workflowNames(c, cl, names, runs); err != nil {
+		return err
+	}
+	t := newTable(c.out(), false, "ID", "WORKFLOW", "CREATED", "DURATION", "STATUS")
+	color := c.env.color()
+	for _, r := range runs {
+		t.row(r.ID, names[r.WorkflowID], stamp(r.CreatedAt), duration(r.StartedAt, r.EndedAt), paint(color, r.Status))
+	}
+	return t.flush()
+}
+
+// workflowNames fills names for the workflows of runs it does not hold yet.
+func workflowNames(c *call, cl *client, names map[string]string, runs []run) error {
+	missing := false
+	for _, r := range runs {
+		if _, ok := names[r.WorkflowID]; !ok {
+			missing = true
+		}
+	}
+	if !missing {
+		return nil
+	}
+	all, err := listAll[workflow](c.ctx, cl, "/api/workflows", nil, 0)
+	if err != nil {
+		return err
+	}
+	for _, w := range all {
+		names[w.ID] = w.Name
+	}
+	for _, r := range runs {
+		if _, ok := names[r.WorkflowID]; !ok {
+			names[r.WorkflowID] = r.WorkflowID
+		}
+	}
+	return nil
+}
+
+func runRunShow(c *call) error {
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	r, err := runByID(c.ctx, cl, c.args[0])
+	if err != nil {
+		return err
+	}
+	if c.has("json") {
+		return printJSON(c.out(), r)
+	}
+	return printRun(c, r)
+}
+
+// printRun writes a run's summary, its steps and its output or error.
+func printRun(c *call, r *run) error {
+	color := c.env.color()
+	t := newTable(c.out(), false, "", "")
+	t.row("run", r.ID)
+	if r.DeletedWorkflow != nil {
+		t.row("workflow", r.DeletedWorkflow.Name+" (deleted)")
+	} else {
+		t.row("workflow", r.WorkflowID)
+	}
+	t.row("version", r.VersionID)
+	t.row("created", stamp(r.CreatedAt))
+	t.row("duration", duration(r.StartedAt, r.EndedAt))
+	if r.RestartOf != "" {
+		t.row("restart of", fmt.Sprintf("%s from %s", r.RestartOf, orDash(r.FromStep)))
+	}
+	t.row("status", paint(color, r.Status))
+	if err := t.flush(); err != nil {
+		return err
+	}
+	if len(r.Steps) > 0 {
+		fmt.Fprintln(c.out())
+		if err := printSteps(c, r.Steps); err != nil {
+			return err
+		}
+	}
+	if len(r.Output) > 0 && string(r.Output) != "null" {
+		fmt.Fprintln(c.out(), "\nOutput:")
+		writeIndented(c.out(), r.Output)
+	}
+	if r.Error != "" {
+		fmt.Fprintf(c.out(), "\nError: %s\n", r.Error)
+	}
+	return nil
+}
+
+// printSteps writes one row per step; the state is the last column.
+func printSteps(c *call, steps []step) error {
+	color := c.env.color()
+	t := newTable(c.out(), false, "STEP", "NAME", "ATTEMPTS", "DURATION", "STATE")
+	for _, s := range steps {
+		attempts := "-"
+		if s.Attempts > 0 {
+			attempts = strconv.Itoa(s.Attempts)
+		}
+		t.row(s.NodeID, shorten(s.Name, 40), attempts, duration(s.StartedAt, s.EndedAt), paint(color, s.State))
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	for _, s := range steps {
+		if s.Error != nil && s.Error.Message != "" {
+			fmt.Fprintf(c.out(), "  %s: %s: %s\n", s.NodeID, orDash(s.Error.Name), s.Error.Message)
+		}
+	}
+	return nil
+}
+
+// writeIndented pretty-prints a JSON value.
+func writeIndented(w io.Writer, raw json.RawMessage) {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		w.Write(raw)
+		fmt.Fprintln(w)
+		return
+	}
+	b.WriteByte('\n')
+	w.Write(b.Bytes())
+}
+
+func runRunWatch(c *call) error {
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	r, err := runByID(c.ctx, cl, c.args[0])
+	if err != nil {
+		return err
+	}
+	final, err := follow(c, cl, r.ID, true)
+	if err != nil {
+		return err
+	}
+	if len(final.Output) > 0 && string(final.Output) != "null" {
+		writeIndented(c.out(), final.Output)
+	}
+	return runOutcome(c, final)
+}
+
+// runOutcome is nil for a completed run; otherwise it prints the error and
+// fails.
+func runOutcome(c *call, r *run) error {
+	if r.Status == "complete" {
+		return nil
+	}
+	msg := r.Error
+	if msg == "" {
+		msg = "no error message"
+	}
+	fmt.Fprintf(c.env.Stderr, "run %s %s: %s\n", r.ID, r.Status, msg)
+	return quietFailure
+}
+
+// follow reads the run until it reaches a final status, printing each
+// change of its status and steps when verbose.
+func follow(c *call, cl *client, runID string, verbose bool) (*run, error) {
+	lastStatus := ""
+	states := map[string]string{}
+	failures := 0
+	for {
+		r, err := runByID(c.ctx, cl, runID)
+		if err != nil {
+			// A server restarting or a provider hiccup is not the run's
+			// end: try again a few times before giving up.
+			// A server restarting (unreachable, or a 5xx) is worth waiting for.
+			var ae *APIError
+			var ee *exitError
+			transient := errors.As(err, &ae) && ae.Status >= 500 || errors.As(err, &ee) && ee.code == ExitFailed
+			if transient && failures < 5 && c.ctx.Err() == nil {
+				failures++
+				if !sleep(c, c.env.Poll) {
+					return nil, c.ctx.Err()
+				}
+				continue
+			}
+			return nil, err
+		}
+		failures = 0
+		if verbose {
+			now := c.env.Now().UTC().Format("15:04:05")
+			for _, s := range r.Steps {
+				if states[s.NodeID] != s.State {
+					states[s.NodeID] = s.State
+					fmt.Fprintf(c.out(), "%s  step %-24s %s\n", now, s.NodeID, paint(c.env.color(), s.State))
+				}
+			}
+			if r.Status != lastStatus {
+				lastStatus = r.Status
+				fmt.Fprintf(c.out(), "%s  run  %-24s %s\n", now, r.ID, paint(c.env.color(), r.Status))
+			}
+		}
+		if finalStatus(r.Status) {
+			return r, nil
+		}
+		if !sleep(c, c.env.Poll) {
+			return nil, c.ctx.Err()
+		}
+	}
+}
+
+// sleep waits d or until the command is interrupted (false then).
+func sleep(c *call, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-c.ctx.Done():
+		return false
+	}
+}
+
+func runRunRestart(c *call) error {
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	if v := c.flag("version"); c.has("version") && v != "same" && v != "current" {
+		return usageError("--version is same or current, not %q", v)
+	}
+	orig, err := runByID(c.ctx, cl, c.args[0])
+	if err != nil {
+		return err
+	}
+	body := map[string]string{}
+	if c.has("from-step") {
+		body["fromStep"] = c.flag("from-step")
+	}
+	if c.has("version") {
+		body["version"] = c.flag("version")
+	}
+	var nr run
+	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+orig.WorkflowID+"/runs/"+orig.ID+"/restart", nil, body, &nr); err != nil {
+		return err
+	}
+	return reportStarted(c, cl, &nr)
+}
+
+// reportStarted prints a started run's id, or with --wait follows it and
+// prints its output.
+func reportStarted(c *call, cl *client, r *run) error {
+	if !c.has("wait") {
+		if c.has("json") {
+			return printJSON(c.out(), r)
+		}
+		fmt.Fprintln(c.out(), r.ID)
+		return nil
+	}
+	final, err := follow(c, cl, r.ID, false)
+	if err != nil {
+		return err
+	}
+	if c.has("json") {
+		if err := printJSON(c.out(), final); err != nil {
+			return err
+		}
+	} else if len(final.Output) > 0 {
+		writeIndented(c.out(), final.Output)
+	} else if final.Status == "complete" {
+		fmt.Fprintln(c.out(), "null")
+	}
+	return runOutcome(c, final)
+}
+
+// jsonArg reads a JSON argument: @FILE reads a file, @- standard input,
+// anything else is the JSON itself.
+func jsonArg(c *call, flag string) (json.RawMessage, error) {
+	v := c.flag(flag)
+	var raw []byte
+	switch {
+	case v == "@-":
+		b, err := io.ReadAll(io.LimitReader(c.env.Stdin, 16<<20))
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	case strings.HasPrefix(v, "@"):
+		b, err := os.ReadFile(v[1:])
+		if err != nil {
+			return nil, usageError("--%s: %v", flag, err)
+		}
+		raw = b
+	default:
+		raw = []byte(v)
+	}
+	raw = bytes.TrimSpace(raw)
+	if !json.Valid(raw) {
+		return nil, usageError("--%s is not valid JSON (give JSON, @FILE or @- for standard input)", flag)
+	}
+	return raw, nil
+}
