@@ -299,7 +299,7 @@ func TestCLI(t *testing.T) {
 		{3, []string{"deploy", "hello", "--connection", "no-such-connection"}},
 		{2, []string{"workflows", "ls", "--frobnicate"}},
 		{2, []string{"trigger"}},
-		{1, []string{"workflows", "rm", "other"}}, // no --yes, no answer on stdin
+		{2, []string{"workflows", "rm", "other"}}, // no --yes, and no answer on stdin: add --yes
 	} {
 		if code, _, errOut := u.run("", nil, c.args...); code != c.want {
 			t.Errorf("edgeflow %s: exit %d, want %d (%s)", strings.Join(c.args, " "), code, c.want, errOut)
@@ -309,6 +309,16 @@ func TestCLI(t *testing.T) {
 		t.Error("rm without confirmation deleted")
 	}
 	u.must(0, "workflows", "rm", "--yes", "other")
+	// A workflow deleted with its runs kept: its runs are still shown.
+	if out := u.must(0, "workflows", "rm", "boom", "--runs", "keep", "--yes"); !strings.Contains(out, "runs are kept") {
+		t.Errorf("rm --runs keep:\n%s", out)
+	}
+	if out := u.must(0, "runs", "show", runs[0].ID); !strings.Contains(out, "boom (deleted)") || !strings.Contains(out, "errored") {
+		t.Errorf("runs show of a kept run:\n%s", out)
+	}
+	if code, _, _ := u.run("", nil, "workflows", "rm", "hello", "--runs", "maybe", "--yes"); code != 2 {
+		t.Errorf("rm --runs maybe: exit %d, want 2", code)
+	}
 	if out := u.must(0, "workflows", "ls"); strings.Contains(out, "other") || !strings.Contains(out, "hello") {
 		t.Errorf("workflows ls after rm:\n%s", out)
 	}
