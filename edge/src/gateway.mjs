@@ -15,6 +15,7 @@
 import fs from "node:fs";
 import { AccountView, Accounts, accountStates, hashToken } from "./accounts.mjs";
 import { childWorkerds } from "./gate.mjs";
+import { TRANSFER_PREFIX } from "./d1transfer.mjs";
 import { Api } from "./api.mjs";
 import { EdgeError, parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
@@ -118,6 +119,11 @@ export class Gateway {
     const url = new URL(req.url, "http://edge.invalid");
     if (url.pathname === "/" || url.pathname === "/healthz") {
       send(res, 200, { ok: true });
+      return;
+    }
+    if (url.pathname.startsWith(TRANSFER_PREFIX)) {
+      // D1 import uploads and export downloads: the URL's token is the capability, as a presigned URL's is.
+      await this.runtime.d1transfers.serve(req, res, url.pathname);
       return;
     }
     if (url.pathname.startsWith("/__edge/")) {

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { Naming, accountStates } from "./accounts.mjs";
 import { D1Hosts } from "./d1host.mjs";
+import { D1Transfers } from "./d1transfer.mjs";
 import { GATE_HEADER, REFUSER_SOURCE, REFUSER_WORKER, childWorkerds, listenerOf, newGateSecret } from "./gate.mjs";
 import { GUARD_WORKER, GUARD_WORKER_SOURCE, OutboundGuard } from "./outbound.mjs";
 
@@ -62,6 +63,8 @@ export class Runtime {
     this.closed = false;
     // D1 databases run in workerds of their own (d1host.mjs), so that a slow query stops only its database.
     this.d1 = new D1Hosts({ persistDir, logger, gateSecret: this.gateSecret, pidFile: d1PidFile });
+    // D1 imports' and exports' files and jobs (d1transfer.mjs), beside the persist dir.
+    this.d1transfers = new D1Transfers({ dir: path.join(path.dirname(persistDir), "d1-transfers"), logger });
   }
 
   // #recordPid notes workerd's pid so that a later edge on this data dir can stop a workerd orphaned by a kill -9
@@ -141,6 +144,7 @@ export class Runtime {
     this.closed = true;
     if (this.mf) await this.mf.dispose().catch(() => {});
     await this.d1.close();
+    this.d1transfers.close();
     await this.outbound.close();
   }
 
