@@ -205,15 +205,9 @@ export class Gateway {
 
   stats() {
     const pid = this.runtime.workerdPid();
-    let workerdRss = null;
-    if (pid) {
-      try {
-        const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-        if (m) workerdRss = Number(m[1]) * 1024;
-      } catch {
-        workerdRss = null;
-      }
-    }
+    // Every group's workerd (runtime.mjs): their resident memory is summed in workerd_rss and listed by group.
+    const groups = this.runtime.workerdPids().map((g) => ({ ...g, rss: rssOf(g.pid) }));
+    const workerdRss = groups.some((g) => g.rss !== null) ? groups.reduce((n, g) => n + (g.rss ?? 0), 0) : null;
     let scripts = 0;
     let workflows = 0;
     const all = accountStates(this.registry.state);
@@ -229,14 +223,16 @@ export class Gateway {
       scripts,
       workflows,
       last_restart_ms: this.runtime.lastRestartMs ?? null,
-      ...this.#d1Stats(pid),
+      workerd_groups: groups,
+      workerd_rss_per_worker: workerdRss !== null && scripts > 0 ? Math.round(workerdRss / scripts) : null,
+      ...this.#d1Stats(new Set(groups.map((g) => g.pid))),
     };
   }
 
   // #d1Stats counts the D1 databases' own workerds (d1host.mjs) that run now and their resident memory.
-  #d1Stats(mainPid) {
+  #d1Stats(groupPids) {
     let rss = 0;
-    const pids = childWorkerds().filter((p) => p !== mainPid);
+    const pids = childWorkerds().filter((p) => !groupPids.has(p));
     for (const p of pids) {
       try {
         const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
@@ -246,6 +242,16 @@ export class Gateway {
       }
     }
     return { d1_workerds: this.runtime.d1.running(), d1_workerd_rss: rss };
+  }
+}
+
+// rssOf reads a process's resident memory in bytes (null where /proc has none).
+function rssOf(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
   }
 }
 
