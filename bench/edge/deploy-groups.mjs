@@ -8,6 +8,7 @@
 // 2. deploys a 50-step workflow worker (one Workflow class with 50 step.do calls, the shape edgeflow generates for a
 //    50-node workflow) as a new worker, then redeploys it with changed code R-1 times: each time the upload and the
 //    workflow PUT, timed from the first request to the last answer; prints min, median and max;
+//    then redeploys the first fill worker R times (its group is full: the most an upload restarts);
 // 3. reads GET /__edge/stats: the resident memory of Node and of every group's workerd, and per worker.
 //
 // --group-size sets EDGEFLOW_EDGE_GROUP_SIZE for the edge (workers per workerd); a size of W or more puts every
@@ -87,12 +88,18 @@ try {
   for (let r = 0; r < R; r++) times.push(await deploy(edge, "big", big(r)));
   const sorted = [...times].sort((a, b) => a - b);
   console.log(`50-step workflow deploy with ${W} other workers: new ${ms(times[0])}; redeploys ${times.slice(1).map(ms).join(", ")}; min ${ms(sorted[0])}, median ${ms(sorted[Math.floor(sorted.length / 2)])}, max ${ms(sorted.at(-1))}`);
+  // a redeploy of one of the first workers, whose group is full: the largest group an upload restarts
+  const full = [];
+  for (let r = 0; r < R; r++) full.push(await deploy(edge, "w000", `${SMALL}// redeploy ${r}\n`));
+  const fs2 = [...full].sort((a, b) => a - b);
+  console.log(`redeploy of a worker in a full group: ${full.map(ms).join(", ")}; median ${ms(fs2[Math.floor(fs2.length / 2)])}`);
   await new Promise((r) => setTimeout(r, 3000)); // idle
   const res = await fetch(edge.ready.api.replace("/client/v4", "/__edge/stats"), { headers: { authorization: `Bearer ${edge.token}` } });
   const s = await res.json();
   console.log(`idle: node ${mib(s.node_rss)} MiB; workerd ${mib(s.workerd_rss)} MiB in ${s.workerd_groups.length} workerds (group size ${process.env.EDGEFLOW_EDGE_GROUP_SIZE ?? "default"}); ${mib(s.workerd_rss_per_worker)} MiB of workerd per worker (${s.scripts} workers); (node + workerd) / worker ${((s.node_rss + s.workerd_rss) / s.scripts / 2 ** 20).toFixed(1)} MiB`);
-  const perGroup = s.workerd_groups.map((g) => `${g.group}:${g.workers}w/${mib(g.rss)}MiB`).join(" ");
-  console.log(`groups: ${perGroup}`);
+  console.log(`idle, proportional (shared code pages counted once): workerd PSS ${mib(s.workerd_pss)} MiB, ${(s.workerd_pss / s.scripts / 2 ** 20).toFixed(1)} MiB per worker`);
+  const perGroup = s.workerd_groups.map((g) => `${g.group}:${g.workers}w/${mib(g.rss)}/${mib(g.pss)}MiB`).join(" ");
+  console.log(`groups (workers/RSS/PSS): ${perGroup}`);
 } finally {
   await edge.stop();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -206,7 +206,8 @@ export class Gateway {
   stats() {
     const pid = this.runtime.workerdPid();
     // Every group's workerd (runtime.mjs): their resident memory is summed in workerd_rss and listed by group.
-    const groups = this.runtime.workerdPids().map((g) => ({ ...g, rss: rssOf(g.pid) }));
+    // pss is a process's share of its memory: workerd's code pages, shared by every group's process, count once.
+    const groups = this.runtime.workerdPids().map((g) => ({ ...g, rss: rssOf(g.pid), pss: pssOf(g.pid) }));
     const workerdRss = groups.some((g) => g.rss !== null) ? groups.reduce((n, g) => n + (g.rss ?? 0), 0) : null;
     let scripts = 0;
     let workflows = 0;
@@ -225,6 +226,7 @@ export class Gateway {
       last_restart_ms: this.runtime.lastRestartMs ?? null,
       workerd_groups: groups,
       workerd_rss_per_worker: workerdRss !== null && scripts > 0 ? Math.round(workerdRss / scripts) : null,
+      workerd_pss: groups.some((g) => g.pss !== null) ? groups.reduce((n, g) => n + (g.pss ?? 0), 0) : null,
       ...this.#d1Stats(new Set(groups.map((g) => g.pid))),
     };
   }
@@ -249,6 +251,16 @@ export class Gateway {
 function rssOf(pid) {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+// pssOf reads a process's proportional set size in bytes (null where /proc has none).
+function pssOf(pid) {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
     return m ? Number(m[1]) * 1024 : null;
   } catch {
     return null;

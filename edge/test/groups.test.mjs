@@ -114,6 +114,17 @@ test("an upload restarts its own group only; bindings, KV and Workflows work acr
     assert.deepEqual(done.output.approved, { ok: 1 });
   });
 
+  await t.test("an upload that does not start is rolled back in its group alone", async () => {
+    const a0 = await hit("a");
+    const c0 = await hit("c");
+    const bad = await upload(edge, "c", { source: "throw new Error('broken at start');\nexport default {};\n" });
+    assert.equal(bad.status, 400, JSON.stringify(bad.body));
+    assert.equal(bad.body.errors[0].code, 10021);
+    assert.equal((await hit("c")).name, "c", "c serves its previous version again");
+    assert.notEqual((await hit("c")).boot, c0.boot, "c's group was restarted with the previous configuration");
+    assert.equal((await hit("a")).boot, a0.boot, "a's group was not touched");
+  });
+
   await t.test("a group left empty by deletes stops; the others keep running", async () => {
     const before = await stats();
     const a0 = await hit("a");
