@@ -144,6 +144,17 @@ test("wrangler@3 d1 import, export and time travel against the local edge", { sk
     assert.deepEqual((await rows(dbId, "SELECT what FROM log ORDER BY item")).map((r) => r.what), ["added; it's one", "added; two; with semicolon", "added; three"]);
   });
 
+  await t.test("a long import answers \"active\" and wrangler polls it to the end", async () => {
+    // Cloudflare: ingest and poll answer status "active" while the import runs, with at_bookmark to poll again.
+    const lines = ["CREATE TABLE bulk (i INTEGER PRIMARY KEY, pad TEXT);"];
+    for (let i = 0; i < 40000; i++) lines.push(`INSERT INTO bulk VALUES (${i}, '${"x".repeat(40)}');`);
+    write("bulk.sql", lines.join("\n"));
+    const out = await wrangler(["d1", "execute", "io-db", "--remote", "--file", "bulk.sql"]);
+    assert.match(out, /Executed 40001 queries/);
+    assert.deepEqual(await rows(dbId, "SELECT count(*) AS n FROM bulk"), [{ n: 40000 }]);
+    await edge.call("POST", `/d1/database/${dbId}/query`, { sql: "DROP TABLE bulk" });
+  });
+
   await t.test("a failing import leaves the database as it was", async () => {
     // Cloudflare: "if the execution fails to complete, your DB will return to its original state" (wrangler's
     // note); the import runs as one unit, so the statements before the failing one are rolled back.
