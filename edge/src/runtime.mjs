@@ -219,6 +219,8 @@ export class Runtime {
         await g.restarting;
         continue;
       }
+      // a group whose start just failed, until the rollback that follows at once has run
+      if (!g.url) throw new EdgeError(503, 10001, `workerd group ${g.id} is not running; try again`);
       g.inflight++;
       return g;
     }
