@@ -81,16 +81,16 @@ export class Api {
       );
       return;
     }
-    await this.runtime.enter();
+    const group = await this.runtime.enter(this.names.script(name));
     let left = false;
     const leave = () => {
       if (!left) {
         left = true;
-        this.runtime.leave();
+        this.runtime.leave(group);
       }
     };
     res.on("close", leave);
-    const target = new URL(this.runtime.url);
+    const target = new URL(group.url);
     const publicHost = this.view.legacy ? `${name}.localhost:${this.port}` : `${name}.${this.state.subdomain}.localhost:${this.port}`;
     const headers = { ...req.headers };
     delete headers.connection;

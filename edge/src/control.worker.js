@@ -161,6 +161,54 @@ async function d1Query(env, body) {
   });
 }
 
+// d1Import runs an uploaded SQL file ({db, sql}) as D1's import does: every statement in one batch, which the D1
+// Durable Object executes as one transaction, so a failing statement leaves the database as it was. It answers
+// the totals only (an import may hold many thousands of statements). A file that manages transactions itself is
+// refused before anything runs: D1 runs the import in a transaction of its own (decision 257).
+async function d1Import(env, body) {
+  const db = binding(env, "d1", body.db, "database");
+  if (typeof body.sql !== "string") throw new ControlError(400, 7400, "sql must be a string");
+  const parts = splitStatements(body.sql);
+  if (parts.length === 0) throw new ControlError(400, 7400, "the file contains no SQL statement");
+  for (const p of parts) {
+    if (/^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(p)) {
+      throw new ControlError(400, 7500, `statement ${parts.indexOf(p) + 1} ('${p.slice(0, 40)}'): the file must not contain transaction statements ` +
+        "(BEGIN TRANSACTION, COMMIT, ROLLBACK, SAVEPOINT): D1 runs an import in one transaction of its own; remove them and import again");
+    }
+  }
+  const started = Date.now();
+  let results;
+  try {
+    results = await db.batch(parts.map((p) => db.prepare(p)));
+  } catch (err) {
+    throw new ControlError(400, 7500, message(err).replace(/^D1_ERROR: /, ""));
+  }
+  const meta = { rows_read: 0, rows_written: 0, changes: 0, size_after: 0, changed_db: false, duration: 0 };
+  for (const r of results) {
+    const m = r.meta ?? {};
+    meta.rows_read += m.rows_read ?? 0;
+    meta.rows_written += m.rows_written ?? 0;
+    meta.changes += m.changes ?? 0;
+    meta.size_after = m.size_after ?? meta.size_after;
+    meta.changed_db ||= m.changed_db === true;
+  }
+  meta.duration = Date.now() - started;
+  return { num_queries: parts.length, meta };
+}
+
+// d1Export dumps a database as SQL text ({db, noSchema, noData, tables}): the schema and every row as INSERT
+// statements, by miniflare's D1 export pragma (the one `wrangler d1 export --local` uses). It answers the lines.
+async function d1Export(env, body) {
+  const db = binding(env, "d1", body.db, "database");
+  const tables = Array.isArray(body.tables) ? body.tables : [];
+  try {
+    const rows = await db.prepare("PRAGMA miniflare_d1_export(?,?,?);").bind(body.noSchema === true, body.noData === true, ...tables).raw();
+    return { lines: rows[0] ?? [] };
+  } catch (err) {
+    throw new ControlError(400, 7500, message(err).replace(/^D1_ERROR: /, ""));
+  }
+}
+
 // Read-only D1 queries (docs/edge.md, docs/decisions.md 81). SQLite's own read-only switches are not available
 // here (workerd refuses PRAGMA query_only and read-only opens), so the statements run in one batch, which the D1
 // Durable Object executes as one transaction, followed by a guard statement that fails when the database changed:
@@ -523,6 +571,8 @@ function integerQueries(body) {
 
 const routes = {
   "/d1/query": d1Query,
+  "/d1/import": d1Import,
+  "/d1/export": d1Export,
   "/kv/list": kvList,
   "/r2/list": r2List,
   "/wf/create": wfCreate,

@@ -17,6 +17,8 @@ import { GATE_HEADER, childWorkerds, listenerOf } from "./gate.mjs";
 
 export const QUERY_LIMIT_MS = Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) : 30000;
 const IDLE_MS = 60000;
+// IMPORT_LIMIT_MS bounds an import or export (D1's own limit on a single query does not apply to them).
+export const IMPORT_LIMIT_MS = Number(process.env.EDGEFLOW_D1_IMPORT_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_IMPORT_LIMIT_MS) : 600000;
 const HOST_WORKER = "__edgeflow_d1";
 const HOST_SOURCE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "control.worker.js"), "utf8");
 const BINDING = "D1_0";
@@ -108,7 +110,7 @@ class Host {
   }
 
   // call sends one request to this database's worker and stops the database when it runs past the limit.
-  async call(pathname, init) {
+  async call(pathname, init, limitMs = this.hosts.limitMs) {
     clearTimeout(this.idleTimer);
     let url;
     try {
@@ -121,16 +123,16 @@ class Host {
       // Its workerd died while idle (killed from outside): start a new one before sending anything.
       this.hosts.logger(`d1 ${this.id}: workerd pid ${this.pid} is gone; starting it again`);
       this.reset();
-      return this.call(pathname, init);
+      return this.call(pathname, init, limitMs);
     }
     const ctl = new AbortController();
     const entry = { ctl, timedOut: false };
     this.inflight.add(entry);
     const timer = setTimeout(() => {
       entry.timedOut = true;
-      this.hosts.logger(`d1 ${this.id}: a query ran past ${this.hosts.limitMs} ms; stopping the database's workerd`);
+      this.hosts.logger(`d1 ${this.id}: a query ran past ${limitMs} ms; stopping the database's workerd`);
       this.reset();
-    }, this.hosts.limitMs);
+    }, limitMs);
     try {
       return await fetch(new URL(pathname, url), {
         ...init,
@@ -138,7 +140,7 @@ class Host {
         headers: { ...(init.headers ?? {}), "MF-Route-Override": HOST_WORKER, [GATE_HEADER]: this.hosts.gateSecret },
       });
     } catch (err) {
-      if (entry.timedOut) throw new D1Error(400, 7500, timeoutMessage(this.hosts.limitMs));
+      if (entry.timedOut) throw new D1Error(400, 7500, timeoutMessage(limitMs));
       if (ctl.signal.aborted) throw new D1Error(503, 7500, `the query was stopped: database ${this.id} was reset by another query that ran past the limit`);
       // The database's workerd went away (it crashed or was killed): the next request starts a new one.
       this.hosts.logger(`d1 ${this.id}: request failed: ${err.message}`);
@@ -221,6 +223,28 @@ export class D1Hosts {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
+    const out = await res.json();
+    if (!out.ok) throw new D1Error(out.status ?? 500, out.code ?? 7500, out.message);
+    return out.result;
+  }
+
+  // importSql runs an uploaded SQL file on database id in one transaction (control.worker.js, d1Import) and answers
+  // {num_queries, meta}. An import may run up to IMPORT_LIMIT_MS; past that it is stopped and rolled back as a query.
+  async importSql(id, sql) {
+    return this.#control(id, "/d1/import", { db: id, sql }, IMPORT_LIMIT_MS);
+  }
+
+  // exportSql dumps database id as SQL statements ({noSchema, noData, tables}) and answers their lines.
+  async exportSql(id, opts) {
+    return (await this.#control(id, "/d1/export", { db: id, ...opts }, IMPORT_LIMIT_MS)).lines;
+  }
+
+  async #control(id, pathname, body, limitMs) {
+    const res = await this.host(id).call(pathname, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }, limitMs);
     const out = await res.json();
     if (!out.ok) throw new D1Error(out.status ?? 500, out.code ?? 7500, out.message);
     return out.result;

@@ -15,6 +15,7 @@
 import fs from "node:fs";
 import { AccountView, Accounts, accountStates, hashToken } from "./accounts.mjs";
 import { childWorkerds } from "./gate.mjs";
+import { TRANSFER_PREFIX } from "./d1transfer.mjs";
 import { Api } from "./api.mjs";
 import { EdgeError, parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
@@ -122,6 +123,11 @@ export class Gateway {
       send(res, 200, { ok: true });
       return;
     }
+    if (url.pathname.startsWith(TRANSFER_PREFIX)) {
+      // D1 import uploads and export downloads: the URL's token is the capability, as a presigned URL's is.
+      await this.runtime.d1transfers.serve(req, res, url.pathname);
+      return;
+    }
     if (url.pathname.startsWith("/__edge/")) {
       this.#requireRoot(req);
       await this.#admin(req, res, url);
@@ -206,15 +212,10 @@ export class Gateway {
 
   stats() {
     const pid = this.runtime.workerdPid();
-    let workerdRss = null;
-    if (pid) {
-      try {
-        const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-        if (m) workerdRss = Number(m[1]) * 1024;
-      } catch {
-        workerdRss = null;
-      }
-    }
+    // Every group's workerd (runtime.mjs): their resident memory is summed in workerd_rss and listed by group.
+    // pss is a process's share of its memory: workerd's code pages, shared by every group's process, count once.
+    const groups = this.runtime.workerdPids().map((g) => ({ ...g, rss: rssOf(g.pid), pss: pssOf(g.pid) }));
+    const workerdRss = groups.some((g) => g.rss !== null) ? groups.reduce((n, g) => n + (g.rss ?? 0), 0) : null;
     let scripts = 0;
     let workflows = 0;
     const all = accountStates(this.registry.state);
@@ -230,14 +231,17 @@ export class Gateway {
       scripts,
       workflows,
       last_restart_ms: this.runtime.lastRestartMs ?? null,
-      ...this.#d1Stats(pid),
+      workerd_groups: groups,
+      workerd_rss_per_worker: workerdRss !== null && scripts > 0 ? Math.round(workerdRss / scripts) : null,
+      workerd_pss: groups.some((g) => g.pss !== null) ? groups.reduce((n, g) => n + (g.pss ?? 0), 0) : null,
+      ...this.#d1Stats(new Set(groups.map((g) => g.pid))),
     };
   }
 
   // #d1Stats counts the D1 databases' own workerds (d1host.mjs) that run now and their resident memory.
-  #d1Stats(mainPid) {
+  #d1Stats(groupPids) {
     let rss = 0;
-    const pids = childWorkerds().filter((p) => p !== mainPid);
+    const pids = childWorkerds().filter((p) => !groupPids.has(p));
     for (const p of pids) {
       try {
         const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
@@ -247,6 +251,26 @@ export class Gateway {
       }
     }
     return { d1_workerds: this.runtime.d1.running(), d1_workerd_rss: rss };
+  }
+}
+
+// rssOf reads a process's resident memory in bytes (null where /proc has none).
+function rssOf(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+// pssOf reads a process's proportional set size in bytes (null where /proc has none).
+function pssOf(pid) {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
   }
 }
 

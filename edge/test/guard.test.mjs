@@ -78,8 +78,9 @@ before(async () => {
   const up = await upload(edge, "probe", { source: PROBE });
   assert.equal(up.status, 200, JSON.stringify(up.body));
   assert.equal((await edge.call("POST", "/workers/scripts/probe/subdomain", { enabled: true })).status, 200);
-  const workerd = Number(fs.readFileSync(`${edge.dataDir}/workerd.pid`, "utf8").trim());
-  workerdPorts = listeningPorts(workerd);
+  // every group's workerd (runtime.mjs): the home group's and the probe's
+  const workerds = fs.readFileSync(`${edge.dataDir}/workerd.pid`, "utf8").trim().split("\n").map(Number);
+  workerdPorts = workerds.flatMap((pid) => listeningPorts(pid));
 });
 
 after(async () => {

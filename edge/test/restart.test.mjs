@@ -43,13 +43,17 @@ test("kill -9 while instances sleep and wait; after a restart every one complete
   await waitStatus(a, "survivor", "paused-1", "paused");
   const sleepStarted = Date.now();
 
-  // kill -9 of the edge alone: its workerd dies with it (parent-death signal) and frees the data files.
-  const workerdPid = Number(fs.readFileSync(path.join(dataDir, "workerd.pid"), "utf8").trim());
+  // kill -9 of the edge alone: its workerds (one a group, see runtime.mjs) die with it (parent-death signal) and
+  // free the data files.
+  const workerdPids = fs.readFileSync(path.join(dataDir, "workerd.pid"), "utf8").trim().split("\n").map(Number);
+  assert.ok(workerdPids.length >= 2 && workerdPids.every((p) => p > 0), `workerd.pid lists the home group's and the worker's group's workerd: ${workerdPids}`);
   const exited = new Promise((res) => a.proc.once("exit", res));
   a.proc.kill("SIGKILL");
   await exited;
   if (process.platform === "linux") {
-    await waitFor(() => gone(workerdPid), { timeoutMs: 5000, what: `workerd ${workerdPid} to die with the edge` });
+    for (const workerdPid of workerdPids) {
+      await waitFor(() => gone(workerdPid), { timeoutMs: 5000, what: `workerd ${workerdPid} to die with the edge` });
+    }
   }
 
   const b = await startEdge({ dataDir });

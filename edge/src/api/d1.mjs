@@ -1,6 +1,8 @@
 // D1 databases and their queries. Methods of Api (../api.mjs), installed on it by installHandlers, so that `this` is
 // the account's Api.
 
+import fs from "node:fs";
+import { TRANSFER_PREFIX } from "../d1transfer.mjs";
 import { EdgeError, intParam, pageInfo, requireObject } from "../http.mjs";
 import { newId, now } from "../registry.mjs";
 
@@ -16,6 +18,10 @@ export class D1Handlers {
     r.add("PATCH", `${D}/:db`, (c) => this.setReadReplication(c, false));
     r.add("POST", `${D}/:db/query`, (c) => this.query(c, false));
     r.add("POST", `${D}/:db/raw`, (c) => this.query(c, true));
+    r.add("POST", `${D}/:db/import`, (c) => this.importSql(c));
+    r.add("POST", `${D}/:db/export`, (c) => this.exportSql(c));
+    r.add("GET", `${D}/:db/time_travel/bookmark`, (c) => this.timeTravel(c));
+    r.add("POST", `${D}/:db/time_travel/restore`, (c) => this.timeTravel(c));
   }
 
   database(c) {
@@ -94,6 +100,7 @@ export class D1Handlers {
       delete st.d1[db.uuid];
     });
     await this.runtime.d1.forget(db.uuid);
+    this.runtime.d1transfers.forget(db.uuid);
     return { result: null };
   }
 
@@ -110,6 +117,132 @@ export class D1Handlers {
     const result = await this.runtime.d1Query({ db: db.uuid, sql: body.sql, params: body.params, batch: body.batch, raw, readOnly });
     return { result };
   }
+
+  // The import flow ({action: init | ingest | poll}) and the export flow of d1transfer.mjs (decisions 256-257).
+  async importSql(c) {
+    const db = this.database(c);
+    const body = requireObject(await c.json());
+    const T = this.runtime.d1transfers;
+    const etag = () => {
+      if (typeof body.etag !== "string" || !/^[0-9a-f]{32}$/i.test(body.etag)) {
+        throw new EdgeError(400, 7400, "etag must be the md5 hash of the SQL file, 32 hexadecimal digits");
+      }
+      return body.etag.toLowerCase();
+    };
+    switch (body.action) {
+      case "init": {
+        const md5 = etag();
+        const known = T.uploaded(db.uuid, { etag: md5 });
+        if (known) return { result: await this.startImport(db, known) };
+        const { token, filename } = T.newUpload(db.uuid, md5);
+        return { result: { success: true, type: "import", upload_url: transferURL(this, c, token), filename, messages: [] } };
+      }
+      case "ingest": {
+        const md5 = etag();
+        if (typeof body.filename !== "string" || body.filename === "") throw new EdgeError(400, 7400, "filename must be the filename the init answered");
+        const up = T.uploaded(db.uuid, { filename: body.filename });
+        if (!up) throw new EdgeError(400, 7400, `file '${body.filename}' has not been uploaded to this database's upload URL (or it expired); start again with action init`);
+        if (up.md5 !== md5) throw new EdgeError(400, 7400, `the uploaded file's md5 is ${up.md5}, not the etag ${md5}: upload the file again`);
+        return { result: await this.startImport(db, up) };
+      }
+      case "poll": {
+        if (typeof body.current_bookmark !== "string" || body.current_bookmark === "") {
+          throw new EdgeError(400, 7400, "current_bookmark must be the at_bookmark of the import being polled");
+        }
+        rethrow(() => T.job(db.uuid, "import", body.current_bookmark));
+        return { result: jobJSON(await T.settle(body.current_bookmark), body.current_bookmark) };
+      }
+      default:
+        throw new EdgeError(400, 7400, "action must be one of init, ingest and poll");
+    }
+  }
+
+  // startImport runs an uploaded file on the database as one job, and answers its state after a short wait.
+  async startImport(db, up) {
+    const T = this.runtime.d1transfers;
+    refuseBusy(T, db);
+    const bookmark = T.start(db.uuid, "import", async () => {
+      const sql = await fs.promises.readFile(up.file, "utf8");
+      const out = await this.runtime.d1.importSql(db.uuid, sql);
+      return { num_queries: out.num_queries, meta: out.meta };
+    });
+    const job = await T.settle(bookmark);
+    return { ...jobJSON(job, bookmark), filename: up.filename };
+  }
+
+  async exportSql(c) {
+    const db = this.database(c);
+    const body = requireObject(await c.json());
+    const T = this.runtime.d1transfers;
+    if (body.output_format !== "polling") throw new EdgeError(400, 7400, "output_format must be \"polling\"");
+    if (body.current_bookmark !== undefined && body.current_bookmark !== null) {
+      if (typeof body.current_bookmark !== "string") throw new EdgeError(400, 7400, "current_bookmark must be the at_bookmark of the export being polled");
+      rethrow(() => T.job(db.uuid, "export", body.current_bookmark));
+      return { result: jobJSON(await T.settle(body.current_bookmark), body.current_bookmark) };
+    }
+    const opts = body.dump_options === undefined || body.dump_options === null ? {} : requireObject(body.dump_options, "dump_options");
+    for (const k of ["no_data", "no_schema"]) {
+      if (opts[k] !== undefined && typeof opts[k] !== "boolean") throw new EdgeError(400, 7400, `dump_options.${k} must be true or false`);
+    }
+    if (opts.no_data && opts.no_schema) throw new EdgeError(400, 7400, "dump_options.no_data and dump_options.no_schema together leave nothing to export");
+    const tables = opts.tables ?? [];
+    if (!Array.isArray(tables) || tables.some((t) => typeof t !== "string" || t === "")) {
+      throw new EdgeError(400, 7400, "dump_options.tables must be an array of table names");
+    }
+    refuseBusy(T, db);
+    const filename = `${db.name}-${new Date().toISOString().replace(/[:.]/g, "-")}.sql`;
+    const host = transferURL(this, c, "");
+    const bookmark = T.start(db.uuid, "export", async () => {
+      const lines = await this.runtime.d1.exportSql(db.uuid, { noSchema: opts.no_schema === true, noData: opts.no_data === true, tables });
+      const file = T.exportFile();
+      await fs.promises.writeFile(file, lines.join("\n"));
+      return { filename, signed_url: host + T.newDownload(db.uuid, file) };
+    });
+    return { result: jobJSON(await T.settle(bookmark), bookmark) };
+  }
+
+  // timeTravel answers both Time Travel routes: the edge keeps no history of a database to go back to (decision 258).
+  async timeTravel(c) {
+    this.database(c);
+    throw new EdgeError(400, 7500, "Time Travel is not available on the local edge: it keeps no history of a D1 database, so there is no " +
+      "bookmark to restore. Keep a copy with `wrangler d1 export --remote` and bring it back with `wrangler d1 execute --remote --file`.");
+  }
+}
+
+function refuseBusy(T, db) {
+  const running = T.busy(db.uuid);
+  if (running) {
+    throw new EdgeError(409, 7500, `database ${db.name} is busy with an import or export (bookmark ${running}); wait for it to end and try again`);
+  }
+}
+
+function rethrow(fn) {
+  try {
+    return fn();
+  } catch (err) {
+    if (err?.status !== undefined && err?.code !== undefined) throw new EdgeError(err.status, err.code, err.message);
+    throw err;
+  }
+}
+
+// jobJSON is Cloudflare's answer for an import or export job: status "active" while it runs.
+function jobJSON(job, bookmark) {
+  const out = { success: job.status !== "error", type: job.type, at_bookmark: bookmark, status: job.status, messages: [] };
+  if (job.status === "error") {
+    out.error = job.error;
+    out.errors = [job.error];
+  }
+  if (job.status === "complete") {
+    out.result = job.type === "import" ? { ...job.result, final_bookmark: bookmark } : job.result;
+  }
+  return out;
+}
+
+// transferURL is the absolute URL of an upload or download token on the edge's port, as the API's client reached it.
+function transferURL(api, c, token) {
+  const host = c.req.headers.host;
+  const base = typeof host === "string" && /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d+)?$/.test(host) ? host : `127.0.0.1:${api.port}`;
+  return `http://${base}${TRANSFER_PREFIX}${token}`;
 }
 
 // readOnlyParam reads the edgeflow extension ?edgeflow_read_only=true|false of the D1 query endpoints: true runs the

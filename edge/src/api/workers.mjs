@@ -493,13 +493,13 @@ export class WorkerHandlers {
         }
         if (!cron.matches(minute)) continue;
         try {
-          await this.runtime.enter();
+          const group = await this.runtime.enter(this.names.script(script.name));
           try {
-            const worker = await this.runtime.mf.getWorker(this.names.script(script.name));
+            const worker = await group.mf.getWorker(this.names.script(script.name));
             await worker.scheduled({ cron: s.cron, scheduledTime: minute });
             started.push({ script: script.name, cron: s.cron });
           } finally {
-            this.runtime.leave();
+            this.runtime.leave(group);
           }
         } catch (err) {
           this.logger(`cron trigger '${s.cron}' of script ${script.name} failed: ${err.message}`);
