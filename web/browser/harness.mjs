@@ -317,13 +317,15 @@ export class Studio {
   }
 
   /**
-   * gotoApp opens a path of Studio in the page and waits until the app has rendered into #root and the network is
-   * idle. It resolves to the navigation's response.
+   * gotoApp opens a path of Studio in the page and waits until the app has rendered into #root and, unless
+   * networkIdle is false, the network is idle. A page that keeps a stream open (the runs list follows
+   * GET /api/runs/stream) never goes idle: open it with {networkIdle: false} and wait for what the test needs.
+   * It resolves to the navigation's response.
    */
-  async gotoApp(page, p = "/") {
+  async gotoApp(page, p = "/", { networkIdle = true } = {}) {
     const res = await page.goto(this.url(p));
     await page.waitForFunction(() => (document.getElementById("root")?.childElementCount ?? 0) > 0);
-    await page.waitForLoadState("networkidle");
+    if (networkIdle) await page.waitForLoadState("networkidle");
     return res;
   }
 

@@ -63,7 +63,7 @@ test("a run that failed at a step restarts from that step, chosen on the graph, 
 
   const page = await studio.newPage(user.context);
   await page.setViewportSize({ width: 1360, height: 900 });
-  await studio.gotoApp(page, "/runs");
+  await studio.gotoApp(page, "/runs", { networkIdle: false });
   await page.getByRole("heading", { name: "Runs", exact: true }).waitFor();
   // the list follows the run until it fails (the stream, or polling)
   const row = page.getByRole("row").filter({ hasText: first.id });
