@@ -47,6 +47,10 @@ var exampleSetup = map[string]func(w *world){
 	"DELETE /api/workflows/{workflowId}/versions/{versionId}": func(w *world) {
 		w.submitVersion(w.a, w.a.workflowID, minimalIR)
 	},
+	// The fixture workflow reads a global variable through one of its own.
+	"GET /api/env-vars/usage": func(w *world) {
+		w.must(200, "PATCH", "/api/workflows/"+w.a.workflowID, `{"envVars":[{"name":"TOKEN","value":"{{global.env.API_TOKEN}}","isSecret":false}]}`, w.a.keyAll)
+	},
 	"POST /api/marketplace/update": func(w *world) {
 		w.must(201, "POST", "/api/marketplace/install", `{"nodeId":"openai-chat","version":"1.0.0"}`, w.a.keyAll)
 	},

@@ -13,6 +13,9 @@ import { WorkflowsPage } from "./pages/Workflows";
 const EditorPage = lazy(() => import("./pages/Editor"));
 const VersionsPage = lazy(() => import("./pages/Versions"));
 const RunPage = lazy(() => import("./pages/Run"));
+const ConnectionsPage = lazy(() => import("./pages/settings/Connections"));
+const EnvVarsPage = lazy(() => import("./pages/settings/EnvVars"));
+const ApiKeysPage = lazy(() => import("./pages/settings/ApiKeys"));
 
 // App maps every screen to its own URL (see docs/studio.md). Signed-out visits of a private URL go to /sign-in
 // and come back after signing in; signed-in visits of /sign-in, /sign-up or /setup go on to Studio.
@@ -54,6 +57,9 @@ export function App() {
           <Route path="/workflows/:id/runs/:runId">
             {(p) => <RunPage workflowId={p.id} runId={p.runId} />}
           </Route>
+          <Route path="/connections" component={ConnectionsPage} />
+          <Route path="/env-vars" component={EnvVarsPage} />
+          <Route path="/api-keys" component={ApiKeysPage} />
           <Route>
             <main className="page">
               <h1>Page not found</h1>
@@ -74,6 +80,9 @@ function titleFor(path: string): string {
   if (path === "/setup") return "Create the owner account · edgeflow Studio";
   if (path === "/invite") return "Join an organization · edgeflow Studio";
   if (path === "/") return "Workflows · edgeflow Studio";
+  if (path === "/connections") return "Connections · edgeflow Studio";
+  if (path === "/env-vars") return "Environment variables · edgeflow Studio";
+  if (path === "/api-keys") return "API keys · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";
   if (/^\/workflows\/[^/]+$/.test(path)) return "Editor · edgeflow Studio";

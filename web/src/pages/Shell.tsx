@@ -85,6 +85,9 @@ export function Shell({ session, children }: { session: Session; children: React
         </div>
         <nav aria-label="Main">
           <Link href="/">Workflows</Link>
+          <Link href="/connections">Connections</Link>
+          <Link href="/env-vars">Variables</Link>
+          <Link href="/api-keys">API keys</Link>
         </nav>
         <div className="user">
           <span title={session.user.email}>
