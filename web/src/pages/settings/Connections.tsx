@@ -215,7 +215,7 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   const onVerify = () => {
     const err = checkToken(token);
     setErrors(err ? { token: err } : {});
-    if (!err) verify.mutate(token);
+    if (!err) verify.mutate(token, { onSuccess: (a) => setAccount(a.accounts.length === 1 ? a.accounts[0]!.id : "") });
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -358,7 +358,7 @@ function RenameDialog({ c, onClose }: { c: Connection; onClose: () => void }) {
 function RotateDialog({ c, onClose }: { c: Connection; onClose: () => void }) {
   const invalidate = useInvalidate();
   const [token, setToken] = useState("");
-  const [account, setAccount] = useState(c.accountId);
+  const [account, setAccount] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
   const verify = useVerify();
   const answer = verify.data && verify.variables === token ? verify.data : undefined;
@@ -396,7 +396,7 @@ function RotateDialog({ c, onClose }: { c: Connection; onClose: () => void }) {
             onClick={() => {
               const err = checkToken(token);
               setErrors(err ? { token: err } : {});
-              if (!err) verify.mutate(token);
+              if (!err) verify.mutate(token, { onSuccess: (a) => setAccount(a.accounts.length === 1 ? a.accounts[0]!.id : "") });
             }}
           >
             {verify.isPending ? "Verifying…" : "Verify token"}
