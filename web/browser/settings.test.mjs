@@ -6,6 +6,7 @@
 // failed requests other than the refusals it provokes.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -17,8 +18,45 @@ let studio;
 let page;
 let user;
 
+// The Cloudflare API, stubbed: the two calls verifying a token makes, answered for two known tokens. Every request
+// is recorded; the test checks them exactly.
+const cf = {
+  tokens: { ["cf_" + "a".repeat(37)]: ["acme-production"], ["cf_" + "b".repeat(37)]: ["acme-production", "acme-staging"] },
+  accounts: {
+    "acme-production": { id: "0123456789abcdef0123456789abcdef", name: "Acme production" },
+    "acme-staging": { id: "fedcba9876543210fedcba9876543210", name: "Acme staging" },
+  },
+  requests: [],
+  server: null,
+  url: "",
+};
+
+function startCloudflareStub() {
+  cf.server = http.createServer((req, res) => {
+    const token = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+    cf.requests.push(`${req.method} ${req.url} ${token.slice(0, 4)}`);
+    const send = (status, body) => {
+      res.writeHead(status, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ messages: [], errors: [], ...body }));
+    };
+    const names = cf.tokens[token];
+    if (!names) return send(401, { success: false, errors: [{ code: 1000, message: "Invalid API Token" }], result: null });
+    if (req.method === "GET" && req.url === "/client/v4/user/tokens/verify")
+      return send(200, { success: true, result: { id: "tok", status: "active" } });
+    if (req.method === "GET" && req.url === "/client/v4/accounts?page=1&per_page=50")
+      return send(200, {
+        success: true,
+        result: names.map((n) => cf.accounts[n]),
+        result_info: { page: 1, per_page: 50, count: names.length, total_count: names.length },
+      });
+    send(404, { success: false, errors: [{ code: 7003, message: "No route for that URI" }], result: null });
+  });
+  return new Promise((resolve) => cf.server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${cf.server.address().port}/client/v4`)));
+}
+
 before(async () => {
-  studio = await startStudio();
+  cf.url = await startCloudflareStub();
+  studio = await startStudio({ serveArgs: ["--cloudflare-api-url", cf.url] });
   if (studio.skip) return;
   user = await studio.apiSignUp({ name: "Grace Hopper" });
   await user.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: studio.base });
@@ -27,6 +65,7 @@ before(async () => {
 });
 after(async () => {
   await studio?.close();
+  cf.server?.close();
 });
 
 let failed = "";
@@ -120,6 +159,56 @@ step("deleting a connection a deployment uses is refused, naming the workflow; t
   await page.getByRole("button", { name: "Delete Laptop edge" }).click();
   await page.getByRole("dialog", { name: "Delete Laptop edge?" }).getByRole("button", { name: "Delete connection" }).click();
   await page.getByText("There is no connection yet.").waitFor();
+});
+
+step("a Cloudflare connection: the token is verified, its accounts shown and one chosen; credentials rotated", async () => {
+  const [tokenA, tokenB] = Object.keys(cf.tokens);
+  await page.getByRole("button", { name: "New connection" }).click();
+  let dialog = page.getByRole("dialog", { name: "New connection" });
+  await dialog.getByLabel("Name").fill("Production");
+  // a token Cloudflare refuses is said so under the field
+  await dialog.getByLabel("API token").fill("cf_" + "z".repeat(37));
+  await dialog.getByRole("button", { name: "Verify token" }).click();
+  await dialog.getByText("Cloudflare refused this token: it is not valid or not active.").waitFor();
+  await dialog.getByLabel("API token").fill(tokenB);
+  await dialog.getByRole("button", { name: "Verify token" }).click();
+  await dialog.getByRole("group", { name: /Account/ }).waitFor();
+  await dialog.getByLabel(/Acme production/).waitFor();
+  await dialog.getByRole("button", { name: "Create connection" }).click();
+  await dialog.getByText("Choose the account to deploy to.").waitFor();
+  await dialog.getByLabel(/Acme staging/).check();
+  await checkA11y(page, "new connection with accounts");
+  await screenshot(page, "connection-verified");
+  await dialog.getByRole("button", { name: "Create connection" }).click();
+  await dialog.waitFor({ state: "detached" });
+  const row = page.getByRole("row").filter({ hasText: "Production" });
+  await row.getByText("Cloudflare", { exact: true }).waitFor();
+  await row.getByText("…3210").waitFor();
+
+  // rotating: the new token is verified; it reaches one account, which is chosen for it
+  await page.getByRole("button", { name: "Rotate credentials of Production" }).click();
+  dialog = page.getByRole("dialog", { name: "Rotate credentials of Production" });
+  await dialog.getByRole("button", { name: "Replace credentials" }).click();
+  await dialog.getByText("Enter the API token.").waitFor();
+  await dialog.getByLabel("New API token").fill(tokenA);
+  await dialog.getByRole("button", { name: "Verify token" }).click();
+  assert.equal(await dialog.getByLabel(/Acme production/).isChecked(), true);
+  await dialog.getByRole("button", { name: "Replace credentials" }).click();
+  await dialog.waitFor({ state: "detached" });
+  await row.getByText("…cdef").waitFor();
+  assert.doesNotMatch(await page.locator("main").innerText(), /cf_a|cf_b/);
+
+  assert.deepEqual(cf.requests, [
+    "GET /client/v4/user/tokens/verify cf_z",
+    "GET /client/v4/user/tokens/verify cf_b",
+    "GET /client/v4/accounts?page=1&per_page=50 cf_b",
+    "GET /client/v4/user/tokens/verify cf_a",
+    "GET /client/v4/accounts?page=1&per_page=50 cf_a",
+  ]);
+  const stored = await studio.api(user, "GET", "/api/connections");
+  const conn = stored.data.find((c) => c.name === "Production");
+  assert.equal(conn.credentials.apiToken, "***");
+  assert.equal(conn.accountId, "…cdef");
 });
 
 step("environment variables: organization and project side by side, the project's wins, secrets stay hidden", async () => {
