@@ -16,6 +16,7 @@ const RunPage = lazy(() => import("./pages/Run"));
 const ConnectionsPage = lazy(() => import("./pages/settings/Connections"));
 const EnvVarsPage = lazy(() => import("./pages/settings/EnvVars"));
 const ApiKeysPage = lazy(() => import("./pages/settings/ApiKeys"));
+const TeamPage = lazy(() => import("./pages/settings/Team"));
 
 // App maps every screen to its own URL (see docs/studio.md). Signed-out visits of a private URL go to /sign-in
 // and come back after signing in; signed-in visits of /sign-in, /sign-up or /setup go on to Studio.
@@ -60,6 +61,7 @@ export function App() {
           <Route path="/connections" component={ConnectionsPage} />
           <Route path="/env-vars" component={EnvVarsPage} />
           <Route path="/api-keys" component={ApiKeysPage} />
+          <Route path="/team" component={TeamPage} />
           <Route>
             <main className="page">
               <h1>Page not found</h1>
@@ -83,6 +85,7 @@ function titleFor(path: string): string {
   if (path === "/connections") return "Connections · edgeflow Studio";
   if (path === "/env-vars") return "Environment variables · edgeflow Studio";
   if (path === "/api-keys") return "API keys · edgeflow Studio";
+  if (path === "/team") return "Team · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";
   if (/^\/workflows\/[^/]+$/.test(path)) return "Editor · edgeflow Studio";

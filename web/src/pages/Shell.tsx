@@ -88,6 +88,7 @@ export function Shell({ session, children }: { session: Session; children: React
           <Link href="/connections">Connections</Link>
           <Link href="/env-vars">Variables</Link>
           <Link href="/api-keys">API keys</Link>
+          <Link href="/team">Team</Link>
         </nav>
         <div className="user">
           <span title={session.user.email}>

@@ -39,3 +39,27 @@ export interface ApiKey {
 
 // The secret mask the API answers for secret values; sent back, it keeps the stored value.
 export const secretMask = "***";
+
+export type Role = "owner" | "admin" | "member" | "viewer";
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  createdAt: string;
+}
+
+export interface Invitation {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: Role;
+  invitedBy: string;
+  status: "pending" | "accepted" | "revoked" | "expired";
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+  acceptedBy: string;
+  revokedAt: string | null;
+}
