@@ -1,6 +1,6 @@
 // The team screen as its users meet it: the owner invites a colleague (the link shown once, with Copy), who accepts;
 // the owner changes the colleague's role, is refused leaving as the last owner, revokes a second invitation, and
-// transfers ownership; a third member leaves. axe on every screen; no console errors or failed requests other than
+// transfers ownership; the audit log shows it all by actor email and filters it; a third member leaves. axe on every screen; no console errors or failed requests other than
 // the refusal the test provokes.
 import assert from "node:assert/strict";
 import os from "node:os";
@@ -97,7 +97,8 @@ step("the owner changes a role, is refused leaving as the last owner, and revoke
   const changed = page.waitForResponse((r) => r.url().includes("/members/") && r.request().method() === "PATCH");
   await page.getByLabel(`Role of ${colleague.email}`).selectOption("admin");
   assert.equal((await changed).status(), 200);
-  await page.waitForLoadState("networkidle");
+  const selectId = await page.getByLabel(`Role of ${colleague.email}`).getAttribute("id");
+  await page.waitForFunction((id) => document.getElementById(id)?.value === "admin", selectId);
   assert.equal(await page.getByLabel(`Role of ${colleague.email}`).inputValue(), "admin");
   const members = await studio.api(owner, "GET", `/api/organizations/${owner.session.activeOrganizationId}/members`);
   assert.equal(members.data.find((m) => m.email === colleague.email).role, "admin");
@@ -133,7 +134,40 @@ step("the owner transfers ownership and becomes an admin", async () => {
   assert.equal(await page.getByRole("button", { name: "Transfer ownership" }).count(), 0);
 });
 
+step("the audit log shows entries by actor email, filters them, and shows a refused filter at its field", async () => {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }).click();
+  await heading(page, "Audit log").waitFor();
+  assert.equal(new URL(page.url()).pathname, "/audit");
+  const change = page.getByRole("row").filter({ hasText: "member.role_change" });
+  await change.getByText(owner.email).waitFor();
+  await checkA11y(page, "audit log");
+  await screenshot(page, "audit");
+
+  await page.getByLabel("Actor").selectOption({ label: owner.email });
+  await page.getByLabel("Action").fill("invitation.revoke");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await page.getByRole("row").filter({ hasText: "member.role_change" }).waitFor({ state: "detached" });
+  const rows = page.getByRole("row").filter({ hasText: "invitation.revoke" });
+  await rows.getByText(owner.email).waitFor();
+  assert.equal(await rows.count(), 1);
+  await page.getByLabel("Actor").selectOption({ label: colleague.email });
+  await page.getByLabel("Action").fill("");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await page.getByText("No entries match.").waitFor();
+
+  studio.allow(page, { method: "GET", path: "/api/audit", status: 422 });
+  await page.getByLabel("From").fill("2026-01-02T00:00");
+  await page.getByLabel("Until").fill("2026-01-01T00:00");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await page.getByText("until must be later than since").waitFor();
+  await checkA11y(page, "refused audit filter");
+  await page.getByRole("button", { name: "Clear" }).click();
+  await change.getByText(owner.email).waitFor();
+});
+
 step("a member leaves the organization and Studio goes on in their own", async () => {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
+  await heading(page, "Team").waitFor();
   const { link, shown } = await invite(`hedy-${process.pid}@example.com`, "viewer");
   await shown.getByRole("button", { name: "Done" }).click();
   const third = await studio.apiSignUp({ email: `hedy-${process.pid}@example.com`, name: "Hedy Viewer" });

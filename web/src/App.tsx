@@ -17,6 +17,7 @@ const ConnectionsPage = lazy(() => import("./pages/settings/Connections"));
 const EnvVarsPage = lazy(() => import("./pages/settings/EnvVars"));
 const ApiKeysPage = lazy(() => import("./pages/settings/ApiKeys"));
 const TeamPage = lazy(() => import("./pages/settings/Team"));
+const AuditPage = lazy(() => import("./pages/settings/Audit"));
 
 // App maps every screen to its own URL (see docs/studio.md). Signed-out visits of a private URL go to /sign-in
 // and come back after signing in; signed-in visits of /sign-in, /sign-up or /setup go on to Studio.
@@ -62,6 +63,7 @@ export function App() {
           <Route path="/env-vars" component={EnvVarsPage} />
           <Route path="/api-keys" component={ApiKeysPage} />
           <Route path="/team" component={TeamPage} />
+          <Route path="/audit" component={AuditPage} />
           <Route>
             <main className="page">
               <h1>Page not found</h1>
@@ -86,6 +88,7 @@ function titleFor(path: string): string {
   if (path === "/env-vars") return "Environment variables · edgeflow Studio";
   if (path === "/api-keys") return "API keys · edgeflow Studio";
   if (path === "/team") return "Team · edgeflow Studio";
+  if (path === "/audit") return "Audit log · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";
   if (/^\/workflows\/[^/]+$/.test(path)) return "Editor · edgeflow Studio";

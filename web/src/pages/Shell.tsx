@@ -89,6 +89,7 @@ export function Shell({ session, children }: { session: Session; children: React
           <Link href="/env-vars">Variables</Link>
           <Link href="/api-keys">API keys</Link>
           <Link href="/team">Team</Link>
+          <Link href="/audit">Audit log</Link>
         </nav>
         <div className="user">
           <span title={session.user.email}>

@@ -1,9 +1,9 @@
 import { useMemo, useState, type FormEvent } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { api } from "../../api/client";
 import { fieldErrors, type FieldErrors } from "../../api/forms";
-import type { Session } from "../../api/types";
+import type { Page, Session } from "../../api/types";
 import { useSession, useSetSession } from "../../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { useCursorList } from "./list";
@@ -130,7 +130,14 @@ function MemberRow({
   const refresh = useRefreshSession();
   const change = useMutation({
     mutationFn: (role: Role) => api.patch<Member>(`/api/organizations/${orgId}/members/${m.userId}`, { role }),
-    onSuccess: () => {
+    onSuccess: (updated) => {
+      // show the new role at once, then read the list again
+      qc.setQueryData<InfiniteData<Page<Member>>>(["team", orgId, "members"], (old) =>
+        old && {
+          ...old,
+          pages: old.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.userId === updated.userId ? updated : x)) })),
+        },
+      );
       void qc.invalidateQueries({ queryKey: ["team", orgId, "members"] });
       if (me) refresh();
     },
@@ -153,7 +160,7 @@ function MemberRow({
             </label>
             <select
               id={selectId}
-              value={m.role}
+              value={change.isPending ? change.variables : m.role}
               disabled={change.isPending}
               onChange={(e) => change.mutate(e.target.value as Role)}
             >
