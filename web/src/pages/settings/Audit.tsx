@@ -33,7 +33,7 @@ const knownActions = [
   "workflow.takedown", "workflow.trigger", "workflow.update",
 ];
 
-interface Filters {
+export interface Filters {
   actor: string;
   action: string;
   target: string;
@@ -41,9 +41,9 @@ interface Filters {
   until: string;
 }
 
-const noFilters: Filters = { actor: "", action: "", target: "", since: "", until: "" };
+export const noFilters: Filters = { actor: "", action: "", target: "", since: "", until: "" };
 
-function query(f: Filters): string {
+export function auditPath(f: Filters): string {
   const q = new URLSearchParams();
   if (f.actor) q.set("actor", f.actor);
   if (f.action.trim()) q.set("action", f.action.trim());
@@ -90,7 +90,7 @@ function AuditList({ orgId }: { orgId: string }) {
     queryFn: () => api.get<Page<Member>>(`/api/organizations/${orgId}/members?limit=100`),
   });
   const keys = useQuery({ queryKey: ["api-keys", "all"], queryFn: () => api.get<Page<ApiKey>>("/api/api-keys?limit=100") });
-  const path = query(applied);
+  const path = auditPath(applied);
   const list = useCursorList<AuditEntry>(["audit", orgId, path], path, 50);
   const errors = list.error ? fieldErrors(list.error, ["?actor", "?action", "?target", "?since", "?until"]) : {};
   const emails = useMemo(() => new Map((members.data?.data ?? []).map((m) => [m.userId, m.email])), [members.data]);
