@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { ApiError, api } from "../../api/client";
+import { api } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
@@ -136,8 +136,8 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   const [pending, setPending] = useState(false);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [copied, setCopied] = useState("");
-  const isAdmin = session.organizations.find((o) => o.id === session.activeOrganizationId)?.role;
-  const mayOrgKey = isAdmin === "owner" || isAdmin === "admin";
+  const role = session.organizations.find((o) => o.id === session.activeOrganizationId)?.role;
+  const mayOrgKey = role === "owner" || role === "admin";
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -299,9 +299,6 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
           </p>
         )}
         {errors[""] && <ErrorMessage error={failure} title="Not created" />}
-        {failure instanceof ApiError && failure.status === 403 && !errors[""] && (
-          <ErrorMessage error={failure} title="Not created" />
-        )}
         <div className="actions">
           <button type="button" onClick={onClose}>
             Cancel
