@@ -96,7 +96,7 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--allow-hosts LIST] [--log-level LEVEL] [--access-log MODE]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--allow-hosts LIST] [--cloudflare-api-url URL] [--log-level LEVEL] [--access-log MODE]")
 		fs.PrintDefaults()
 		printExamples(fs.Output(), "edgeflow serve", "edgeflow serve --addr 0.0.0.0:8080 --database-url postgres://edgeflow@db/edgeflow --public-url https://flows.example.com")
 	}
@@ -124,6 +124,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"HTTP base of a node registry that adds or updates marketplace nodes (env EDGEFLOW_REGISTRY_URL)")
 	allowText := fs.String("allow-hosts", os.Getenv("EDGEFLOW_ALLOW_HOSTS"),
 		"host names, IPs or CIDRs that worker code and fetches of user-chosen URLs may reach although they are loopback or private, comma separated (env EDGEFLOW_ALLOW_HOSTS)")
+	cloudflareURL := fs.String("cloudflare-api-url", os.Getenv("EDGEFLOW_CLOUDFLARE_API_URL"),
+		"base URL of the Cloudflare API that connections of provider cloudflare call, for a proxy or a Cloudflare-compatible API; default https://api.cloudflare.com/client/v4 (env EDGEFLOW_CLOUDFLARE_API_URL)")
 	logLevel := fs.String("log-level", envOr("EDGEFLOW_LOG_LEVEL", "info"), "debug, info, warn or error (env EDGEFLOW_LOG_LEVEL)")
 	accessLogText := fs.String("access-log", os.Getenv("EDGEFLOW_ACCESS_LOG"),
 		"summary (errors and writes in full, successful reads counted into one line a minute), all (every request), or sample:N (summary, plus one successful read in N in full); default summary, all with --log-level debug (env EDGEFLOW_ACCESS_LOG)")
@@ -157,6 +159,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *publicURL != "" {
 		if err := checkBaseURL(*publicURL); err != nil {
 			fmt.Fprintf(stderr, "edgeflow serve: --public-url: %v\n", err)
+			return 2
+		}
+	}
+	if *cloudflareURL != "" {
+		if err := checkBaseURL(*cloudflareURL); err != nil {
+			fmt.Fprintf(stderr, "edgeflow serve: --cloudflare-api-url: %v\n", err)
 			return 2
 		}
 	}
@@ -197,7 +205,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	tuneGC()
 	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
-		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention, signUp: *signUp, publicURL: *publicURL}
+		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention, signUp: *signUp, publicURL: *publicURL,
+		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/")}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -232,6 +241,8 @@ type serveConfig struct {
 	registryURL string
 	// signUp is the sign-up mode (api.SignUp*); publicURL the base of links.
 	signUp, publicURL string
+	// cloudflareURL replaces https://api.cloudflare.com/client/v4 ("": that one).
+	cloudflareURL string
 	// allowHosts opens private or loopback hosts to worker code and to fetches of user-chosen URLs.
 	allowHosts *netguard.AllowList
 	// accessLog chooses which requests get a log line of their own (--access-log).
@@ -303,7 +314,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
 		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), Studio: ui,
 		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention, SignUp: cfg.signUp, PublicURL: cfg.publicURL,
-		AllowHosts: cfg.allowHosts}
+		AllowHosts: cfg.allowHosts, CloudflareBaseURL: cfg.cloudflareURL}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}

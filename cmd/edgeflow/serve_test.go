@@ -274,6 +274,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--signup", "maybe"},
 		{"serve", "--public-url", "ftp://edgeflow.example.com"},
 		{"serve", "--public-url", "https://edgeflow.example.com/?x=1"},
+		{"serve", "--cloudflare-api-url", "api.cloudflare.com"},
+		{"serve", "--cloudflare-api-url", "https://cf-proxy.example.com/client/v4#x"},
 		{"serve", "extra"},
 		{"admin", "setup-link", "extra"},
 		{"admin"},

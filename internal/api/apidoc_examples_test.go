@@ -70,6 +70,10 @@ var exampleSetup = map[string]func(w *world){
 		w.fixtureRun(w.a)
 		w.must(204, "DELETE", "/api/workflows/"+w.a.workflowID+"?runs=keep&force=true", "", w.a.keyAll)
 	},
+	// The fixture workflow reads a global variable through one of its own.
+	"GET /api/env-vars/usage": func(w *world) {
+		w.must(200, "PATCH", "/api/workflows/"+w.a.workflowID, `{"envVars":[{"name":"TOKEN","value":"{{global.env.API_TOKEN}}","isSecret":false}]}`, w.a.keyAll)
+	},
 	"POST /api/marketplace/update": func(w *world) {
 		w.must(201, "POST", "/api/marketplace/install", `{"nodeId":"openai-chat","version":"1.0.0"}`, w.a.keyAll)
 	},

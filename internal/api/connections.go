@@ -1,6 +1,9 @@
 package api
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -280,8 +283,58 @@ func (s *Server) handleConnectionDelete(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	if err := s.Store.DeleteConnection(r.Context(), c.OrganizationID, c.ID); err != nil {
+		var e *edgeflow.Error
+		if errors.As(err, &e) && e.Code == edgeflow.EConflict {
+			return s.connectionInUse(r.Context(), PrincipalFrom(r), c)
+		}
 		return err
 	}
 	writeNoContent(w)
 	return nil
+}
+
+// connectionUse names one active deployment that keeps a connection from
+// being deleted.
+type connectionUse struct {
+	Path         string `json:"path"`
+	Message      string `json:"message"`
+	DeploymentID string `json:"deploymentId"`
+	WorkflowID   string `json:"workflowId"`
+	WorkflowName string `json:"workflowName"`
+	ProjectID    string `json:"projectId"`
+}
+
+// connectionInUse is the refusal of deleting c while active deployments use
+// it, naming each of them (docs/decisions.md 281).
+// A caller bound to one project is told only the names of its project's
+// workflows.
+func (s *Server) connectionInUse(ctx context.Context, p *Principal, c *edgeflow.Connection) error {
+	all, err := s.Store.ListActiveDeployments(ctx)
+	if err != nil {
+		return err
+	}
+	uses := []connectionUse{}
+	for _, d := range all {
+		if d.ConnectionID != c.ID {
+			continue
+		}
+		if !p.OrganizationWide() && d.ProjectID != p.ProjectID {
+			uses = append(uses, connectionUse{Path: "", Message: "a workflow of another project is deployed on it",
+				DeploymentID: d.ID, ProjectID: d.ProjectID})
+			continue
+		}
+		name := d.WorkflowName
+		if wf, err := s.Store.FindWorkflowByID(ctx, d.ProjectID, d.WorkflowID); err == nil {
+			name = wf.Name
+		} else if !edgeflow.IsNotFound(err) {
+			return err
+		}
+		uses = append(uses, connectionUse{Path: "", Message: fmt.Sprintf("%q is deployed on it (deployment %s)", name, d.ID),
+			DeploymentID: d.ID, WorkflowID: d.WorkflowID, WorkflowName: name, ProjectID: d.ProjectID})
+	}
+	msg := "the connection is used by an active deployment; take it down first"
+	if len(uses) > 1 {
+		msg = fmt.Sprintf("the connection is used by %d active deployments; take them down first", len(uses))
+	}
+	return &edgeflow.Error{Code: edgeflow.EConflict, Message: msg, Details: uses}
 }

@@ -198,6 +198,8 @@ func defaultDeployer(cfg Config) (*deploysvc.Service, error) {
 		Compiler: &deploysvc.CodegenCompiler{Marketplace: cfg.Marketplace, CacheDir: cfg.CacheDir},
 		Logger:   cfg.Logger.With("component", "deploy"),
 		Now:      cfg.Now,
+
+		CloudflareBaseURL: cfg.CloudflareBaseURL,
 	}
 	if cfg.LocalEdge != nil {
 		opts.LocalEdge = cfg.LocalEdge

@@ -264,6 +264,8 @@ data: {"id":"` + exDeployment + `","workflowId":"` + exWorkflow + `","projectId"
 
 	exEnvVarList = Example{Path: "/api/env-vars",
 		Answer: `{"data": [{"id": "env_2q7w4e9r1t6y3u8i5opz", "organizationId": "` + exOrg + `", "name": "API_TOKEN", "value": "***", "isSecret": true, "scope": "organization", "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}, {"id": "` + exEnvVar + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "name": "REGION", "value": "eu", "isSecret": false, "scope": "project", "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}], "nextCursor": null}`}
+	exEnvVarUsage = Example{Path: "/api/env-vars/usage?limit=1",
+		Answer: `{"data": [{"workflowId": "` + exWorkflow + `", "workflowName": "Order sync", "kind": "workflow", "uses": [{"name": "API_TOKEN", "via": "declared", "as": "TOKEN"}, {"name": "REGION", "via": "reference"}]}], "nextCursor": null}`}
 	exEnvVarCreate = Example{Path: "/api/env-vars",
 		Body:   `{"name": "SLACK_WEBHOOK_URL", "value": "https://hooks.slack.com/services/T000/B000/XXXX", "isSecret": true, "scope": "project"}`,
 		Answer: `{"id": "env_9o4i7u2y5t8r1e6w3qxc", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "name": "SLACK_WEBHOOK_URL", "value": "***", "isSecret": true, "scope": "project", "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}`}

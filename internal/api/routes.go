@@ -466,11 +466,13 @@ func (s *Server) routeTable() []Route {
 			Errors: []ErrorCase{{403, "forbidden", "also: an API key changing an organization-wide connection"}}, Example: exConnectionUpdate},
 		{Method: "DELETE", Pattern: "/api/connections/{id}", Audit: "connection.delete", AuditTarget: "id", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite, Summary: "Deletes a connection no deployment uses.", Handler: s.handleConnectionDelete,
 			Status: 204,
-			Errors: []ErrorCase{{403, "forbidden", "also: an API key deleting an organization-wide connection"}, {409, "conflict", "an active deployment uses the connection"}}, Example: exConnectionDelete},
+			Errors: []ErrorCase{{403, "forbidden", "also: an API key deleting an organization-wide connection"}, {409, "conflict", "an active deployment uses the connection; `details` name each one: `{path, message, deploymentId, workflowId, workflowName, projectId}`"}}, Example: exConnectionDelete},
 
 		// Environment variables (envvars.go).
 		{Method: "GET", Pattern: "/api/env-vars", Auth: AuthAny, Scope: read, Summary: "Lists environment variables of the organization and the active project (secret values never shown).", Query: []string{"cursor", "limit"}, Handler: s.handleEnvVarList,
 			Status: 200, Answer: "`{data: [EnvVar], nextCursor}`, by name: the organization's variables and the project's. An EnvVar is `{id, organizationId, projectId?, name, value, isSecret, scope, createdAt, updatedAt}`; a secret's `value` is `\"***\"`.", Example: exEnvVarList},
+		{Method: "GET", Pattern: "/api/env-vars/usage", Auth: AuthAny, Scope: read, Summary: "Lists the project's workflows with the global environment variables each one reads.", Query: []string{"cursor", "limit"}, Handler: s.handleEnvVarUsage,
+			Status: 200, Answer: "`{data: [{workflowId, workflowName, kind, uses: [{name, via, as?}]}], nextCursor}`, in the order of the workflow list: every workflow of the active project with the global variables a deploy of its current version would read, by name. `via` is `reference` (the version's IR or the trigger code reads `{{env.NAME}}` and the workflow declares no variable of that name) or `declared` (the workflow's variable `as` has the value `{{global.env.NAME}}`). The project's variable of that name is read when there is one, else the organization's. Values are never shown.", Example: exEnvVarUsage},
 		{Method: "POST", Pattern: "/api/env-vars", Audit: "env_var.create", Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"name":"lower-case","value":"v","isSecret":false}`, Summary: "Creates an environment variable or secret, for the organization or the active project.", Body: envVarCreateRequest{}, Handler: s.handleEnvVarCreate,
 			Status: 201, Answer: "The EnvVar. `scope` defaults to `organization` for a session, `project` for an API key.",

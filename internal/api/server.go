@@ -85,6 +85,10 @@ type Config struct {
 	// node catalogs and templates versions are validated and compiled
 	// with; nil means the embedded registry over Store.
 	Marketplace *marketplace.Service
+	// CloudflareBaseURL is the Cloudflare API the default Deployer calls for
+	// connections of provider "cloudflare"; "" means
+	// https://api.cloudflare.com/client/v4.
+	CloudflareBaseURL string
 	// Deployer deploys, triggers and tracks runs, and browses provider
 	// resources (internal/deploy); nil means one built from Store, Sealer,
 	// LocalEdge and Marketplace. serve runs its RunRefresher.

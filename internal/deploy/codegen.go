@@ -72,14 +72,7 @@ func (c *CodegenCompiler) Analyze(ctx context.Context, w *edgeflow.Workflow, v *
 		return nil, err
 	}
 	req := &Requirements{SubWorkflows: SubWorkflowRefs(a)}
-	for _, m := range envRef.FindAllSubmatch(v.IR, -1) {
-		req.EnvNames = append(req.EnvNames, string(m[1]))
-	}
-	if w.TriggerCode != "" {
-		for _, m := range envRef.FindAllStringSubmatch(w.TriggerCode, -1) {
-			req.EnvNames = append(req.EnvNames, m[1])
-		}
-	}
+	req.EnvNames = EnvReferences(v.IR, w.TriggerCode)
 	if c.Marketplace != nil {
 		if req.Secrets, err = c.Marketplace.RequiredSecrets(ctx, w.OrganizationID, a); err != nil {
 			return nil, err

@@ -21,6 +21,7 @@
 // studio.newPage(user.context); then studio.api(user, "POST", "/api/workflows", { name: "x" }) sets up records.
 // More serve flags: startStudio({ args: ["--allow-hosts", "127.0.0.1"] }).
 // A server in the default sign-up mode: startStudio({ signup: "invite" }); await studio.setupLink() is the link it printed.
+// More flags of edgeflow serve: startStudio({ serveArgs: ["--cloudflare-api-url", stubURL] }).
 // A failure the test provokes on purpose: studio.allow(page, { method: "POST", path: "/api/auth/sign-in", status: 401 }).
 // Measure the JavaScript a navigation loads: const done = measureScripts(page); …; const sizes = await done().
 //
@@ -135,7 +136,7 @@ function expectedByDefault(method, url, status) {
  * It resolves to a Studio; when the machine lacks a tool (not under CI) Studio.skip holds the reason and nothing
  * is started.
  */
-export async function startStudio({ edge = true, signup = "open", args: extraArgs = [] } = {}) {
+export async function startStudio({ edge = true, signup = "open", args: extraArgs = [], serveArgs = [] } = {}) {
   const skip = missingTools();
   if (skip) return new Studio({ skip });
   const bin = prepare();
@@ -150,7 +151,7 @@ export async function startStudio({ edge = true, signup = "open", args: extraArg
     // One browser makes all requests from one address: generous limits, still on.
     "--rate-limits", "global=5000,write=1000,deploy=200,verify=200"];
   if (!edge) args.push("--no-edge");
-  args.push(...extraArgs);
+  args.push(...extraArgs, ...serveArgs);
   const env = { ...process.env, EDGEFLOW_EDGE_DIR: path.join(repoDir, "edge") };
   for (const k of ["EDGEFLOW_EDGE_URL", "EDGEFLOW_EDGE_TOKEN", "EDGEFLOW_EDGE_TOKEN_FILE", "EDGEFLOW_DATABASE_URL", "EDGEFLOW_NO_EDGE"]) delete env[k];
   const log = openSync(logFile, "a");

@@ -15,6 +15,11 @@ const VersionsPage = lazy(() => import("./pages/Versions"));
 const RunPage = lazy(() => import("./pages/Run"));
 const WebhooksPage = lazy(() => import("./pages/Webhooks"));
 const RunsPage = lazy(() => import("./pages/Runs"));
+const ConnectionsPage = lazy(() => import("./pages/settings/Connections"));
+const EnvVarsPage = lazy(() => import("./pages/settings/EnvVars"));
+const ApiKeysPage = lazy(() => import("./pages/settings/ApiKeys"));
+const TeamPage = lazy(() => import("./pages/settings/Team"));
+const AuditPage = lazy(() => import("./pages/settings/Audit"));
 
 // App maps every screen to its own URL (see docs/studio.md). Signed-out visits of a private URL go to /sign-in
 // and come back after signing in; signed-in visits of /sign-in, /sign-up or /setup go on to Studio.
@@ -58,6 +63,11 @@ export function App() {
           <Route path="/workflows/:id/runs/:runId">
             {(p) => <RunPage key={p.runId} workflowId={p.id} runId={p.runId} />}
           </Route>
+          <Route path="/connections" component={ConnectionsPage} />
+          <Route path="/env-vars" component={EnvVarsPage} />
+          <Route path="/api-keys" component={ApiKeysPage} />
+          <Route path="/team" component={TeamPage} />
+          <Route path="/audit" component={AuditPage} />
           <Route>
             <main className="page">
               <h1>Page not found</h1>
@@ -80,6 +90,11 @@ function titleFor(path: string): string {
   if (path === "/") return "Workflows · edgeflow Studio";
   if (path === "/webhooks") return "Webhooks · edgeflow Studio";
   if (path === "/runs") return "Runs · edgeflow Studio";
+  if (path === "/connections") return "Connections · edgeflow Studio";
+  if (path === "/env-vars") return "Environment variables · edgeflow Studio";
+  if (path === "/api-keys") return "API keys · edgeflow Studio";
+  if (path === "/team") return "Team · edgeflow Studio";
+  if (path === "/audit") return "Audit log · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";
   if (/^\/workflows\/[^/]+$/.test(path)) return "Editor · edgeflow Studio";

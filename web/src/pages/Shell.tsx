@@ -87,6 +87,11 @@ export function Shell({ session, children }: { session: Session; children: React
           <Link href="/">Workflows</Link>
           <Link href="/runs">Runs</Link>
           <Link href="/webhooks">Webhooks</Link>
+          <Link href="/connections">Connections</Link>
+          <Link href="/env-vars">Variables</Link>
+          <Link href="/api-keys">API keys</Link>
+          <Link href="/team">Team</Link>
+          <Link href="/audit">Audit log</Link>
         </nav>
         <div className="user">
           <span title={session.user.email}>

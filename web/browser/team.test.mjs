@@ -1,0 +1,187 @@
+// The team screen as its users meet it: the owner invites a colleague (the link shown once, with Copy), who accepts;
+// the owner changes the colleague's role, is refused leaving as the last owner, revokes a second invitation, and
+// transfers ownership; the audit log shows it all by actor email and filters it; a third member leaves. axe on every screen; no console errors or failed requests other than
+// the refusal the test provokes.
+import assert from "node:assert/strict";
+import os from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { checkA11y, screenshot, startStudio } from "./harness.mjs";
+
+let studio;
+let owner;
+let page;
+
+before(async () => {
+  studio = await startStudio({ edge: false });
+  if (studio.skip) return;
+  owner = await studio.apiSignUp({ name: "Ada Owner", email: `ada-${process.pid}@example.com`, organizationName: "Analytical" });
+  await owner.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: studio.base });
+  page = await studio.newPage(owner.context);
+  await page.setViewportSize({ width: 1360, height: 860 });
+});
+after(async () => {
+  await studio?.close();
+});
+
+let failed = "";
+function step(name, fn) {
+  test(name, async (t) => {
+    if (studio.skip) return t.skip(studio.skip);
+    if (failed) return t.skip(`the step before failed: ${failed}`);
+    try {
+      await fn();
+      studio.assertClean(page);
+    } catch (err) {
+      failed = name;
+      const file = path.join(os.tmpdir(), `team-failure-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
+      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+      console.log(`# screenshot of the failure: ${file}`);
+      throw err;
+    }
+  });
+}
+
+const heading = (p, name) => p.getByRole("heading", { name, exact: true });
+
+/** invite creates an invitation through the dialog and resolves to its link. */
+async function invite(email, role) {
+  await page.getByRole("button", { name: "Invite member" }).click();
+  const dialog = page.getByRole("dialog", { name: "Invite member" });
+  await dialog.getByLabel("Email").fill(email);
+  await dialog.getByLabel(new RegExp(`^\\s*${role} —`)).check();
+  await dialog.getByRole("button", { name: "Create invitation" }).click();
+  const shown = page.getByRole("dialog", { name: `Invitation for ${email}` });
+  const link = await shown.getByLabel("Invitation link").inputValue();
+  return { link, shown };
+}
+
+const colleague = { email: `grace-${process.pid}@example.com` };
+
+step("the owner sees the members and invites a colleague, who accepts", async () => {
+  await studio.gotoApp(page, "/");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
+  await heading(page, "Team").waitFor();
+  assert.equal(new URL(page.url()).pathname, "/team");
+  await page.getByRole("row").filter({ hasText: owner.email }).getByText("owner", { exact: true }).waitFor();
+  await page.getByText("No invitations yet.").waitFor();
+
+  await page.getByRole("button", { name: "Invite member" }).click();
+  const dialog = page.getByRole("dialog", { name: "Invite member" });
+  await dialog.getByLabel("Email").fill("not an address");
+  await dialog.getByRole("button", { name: "Create invitation" }).click();
+  await dialog.getByText("Enter an email address such as ada@example.com.").waitFor();
+  await checkA11y(page, "invite dialog");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  const { link, shown } = await invite(colleague.email, "member");
+  assert.match(link, /\/invite\?token=inv_/);
+  await shown.getByRole("button", { name: "Copy" }).click();
+  await shown.getByText("Copied to the clipboard.").waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  await checkA11y(page, "invitation link");
+  await screenshot(page, "team-invitation");
+  await shown.getByRole("button", { name: "Done" }).click();
+  await page.getByRole("row").filter({ hasText: colleague.email }).getByText("pending").waitFor();
+
+  const signedUp = await studio.apiSignUp({ email: colleague.email, name: "Grace Colleague" });
+  Object.assign(colleague, signedUp);
+  await studio.api(colleague, "POST", "/api/invitations/accept", { token: new URL(link).searchParams.get("token") });
+  await page.reload();
+  await heading(page, "Team").waitFor();
+  await page.getByRole("row").filter({ hasText: colleague.email }).getByText("accepted").waitFor();
+  await page.getByLabel(`Role of ${colleague.email}`).waitFor();
+});
+
+step("the owner changes a role, is refused leaving as the last owner, and revokes an invitation", async () => {
+  const changed = page.waitForResponse((r) => r.url().includes("/members/") && r.request().method() === "PATCH");
+  await page.getByLabel(`Role of ${colleague.email}`).selectOption("admin");
+  assert.equal((await changed).status(), 200);
+  const selectId = await page.getByLabel(`Role of ${colleague.email}`).getAttribute("id");
+  await page.waitForFunction((id) => document.getElementById(id)?.value === "admin", selectId);
+  assert.equal(await page.getByLabel(`Role of ${colleague.email}`).inputValue(), "admin");
+  const members = await studio.api(owner, "GET", `/api/organizations/${owner.session.activeOrganizationId}/members`);
+  assert.equal(members.data.find((m) => m.email === colleague.email).role, "admin");
+
+  studio.allow(page, { method: "DELETE", path: /\/members\/[^/]+$/, status: 409 });
+  await page.getByRole("button", { name: "Leave the organization" }).click();
+  let dialog = page.getByRole("dialog", { name: "Leave the organization?" });
+  await dialog.getByRole("button", { name: "Leave organization" }).click();
+  await dialog.getByRole("alert").filter({ hasText: /owner/i }).waitFor();
+  await checkA11y(page, "refused leave");
+  await screenshot(page, "team-leave-refused");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  const other = `charles-${process.pid}@example.com`;
+  const { shown } = await invite(other, "viewer");
+  await shown.getByRole("button", { name: "Done" }).click();
+  await page.getByRole("button", { name: `Revoke the invitation of ${other}` }).click();
+  dialog = page.getByRole("dialog", { name: `Revoke the invitation of ${other}?` });
+  await dialog.getByRole("button", { name: "Revoke invitation" }).click();
+  await page.getByRole("row").filter({ hasText: other }).getByText("revoked").waitFor();
+  await checkA11y(page, "team");
+  await screenshot(page, "team");
+});
+
+step("the owner transfers ownership and becomes an admin", async () => {
+  await page.getByRole("button", { name: "Transfer ownership" }).click();
+  const dialog = page.getByRole("dialog", { name: "Transfer ownership" });
+  await dialog.getByLabel("New owner").selectOption({ label: colleague.email });
+  await dialog.getByRole("button", { name: "Transfer ownership" }).click();
+  await dialog.waitFor({ state: "detached" });
+  await page.getByRole("row").filter({ hasText: colleague.email }).getByText("owner", { exact: true }).waitFor();
+  await page.getByText("You are an admin.").waitFor();
+  assert.equal(await page.getByRole("button", { name: "Transfer ownership" }).count(), 0);
+});
+
+step("the audit log shows entries by actor email, filters them, and shows a refused filter at its field", async () => {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }).click();
+  await heading(page, "Audit log").waitFor();
+  assert.equal(new URL(page.url()).pathname, "/audit");
+  const change = page.getByRole("row").filter({ hasText: "member.role_change" });
+  await change.getByText(owner.email).waitFor();
+  await checkA11y(page, "audit log");
+  await screenshot(page, "audit");
+
+  await page.getByLabel("Actor").selectOption({ label: owner.email });
+  await page.getByLabel("Action").fill("invitation.revoke");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await page.getByRole("row").filter({ hasText: "member.role_change" }).waitFor({ state: "detached" });
+  const rows = page.getByRole("row").filter({ hasText: "invitation.revoke" });
+  await rows.getByText(owner.email).waitFor();
+  assert.equal(await rows.count(), 1);
+  await page.getByLabel("Actor").selectOption({ label: colleague.email });
+  await page.getByLabel("Action").fill("");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await page.getByText("No entries match.").waitFor();
+
+  studio.allow(page, { method: "GET", path: "/api/audit", status: 422 });
+  await page.getByLabel("From").fill("2026-01-02T00:00");
+  await page.getByLabel("Until").fill("2026-01-01T00:00");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await page.getByText("until must be later than since").waitFor();
+  await checkA11y(page, "refused audit filter");
+  await page.getByRole("button", { name: "Clear" }).click();
+  await change.getByText(owner.email).waitFor();
+});
+
+step("a member leaves the organization and Studio goes on in their own", async () => {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
+  await heading(page, "Team").waitFor();
+  const { link, shown } = await invite(`hedy-${process.pid}@example.com`, "viewer");
+  await shown.getByRole("button", { name: "Done" }).click();
+  const third = await studio.apiSignUp({ email: `hedy-${process.pid}@example.com`, name: "Hedy Viewer" });
+  await studio.api(third, "POST", "/api/invitations/accept", { token: new URL(link).searchParams.get("token") });
+  const thirdPage = await studio.newPage(third.context);
+  await studio.gotoApp(thirdPage, "/team");
+  await heading(thirdPage, "Team").waitFor();
+  await thirdPage.getByText("You are a viewer.").waitFor();
+  assert.equal(await thirdPage.getByRole("button", { name: "Invite member" }).count(), 0);
+  await checkA11y(thirdPage, "team as a viewer");
+  await thirdPage.getByRole("button", { name: "Leave the organization" }).click();
+  await thirdPage.getByRole("dialog", { name: "Leave the organization?" }).getByRole("button", { name: "Leave organization" }).click();
+  await heading(thirdPage, "Workflows and functions").waitFor();
+  const orgs = await thirdPage.getByLabel("Organization").locator("option").allInnerTexts();
+  assert.ok(!orgs.includes("Analytical"), `still listed: ${orgs}`);
+  studio.assertClean(thirdPage);
+});
