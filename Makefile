@@ -54,8 +54,18 @@ npm-deps:
 		fi; \
 	done
 
-# The browser tests run before test-go, so that go test's summary ends the output.
-test: deps web test-node test-browser test-go
+# The Go tests run beside the Node and browser tests (they spend most of their time waiting on the local edge and
+# the browser, so the suite takes about as long as its longest part): test-node and test-browser print as they go,
+# while test-go's output is kept and printed last, so that go test's summary ends the output. The exit status is
+# that of the first part that failed.
+test: deps web
+	@logs=$$(mktemp -d); \
+	( $(MAKE) --no-print-directory test-go > "$$logs/go.log" 2>&1; echo $$? > "$$logs/go.status" ) & \
+	$(MAKE) --no-print-directory test-node test-browser; js=$$?; \
+	wait; go=$$(cat "$$logs/go.status"); \
+	[ "$$js" -eq 0 ] || echo "make test: the Node or browser tests failed (above); the Go tests follow" >&2; \
+	cat "$$logs/go.log"; rm -rf "$$logs"; \
+	[ "$$js" -eq 0 ] && [ "$$go" -eq 0 ]
 
 test-node:
 	@for d in $(NPM_DIRS); do \
