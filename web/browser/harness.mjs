@@ -36,6 +36,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach } from "node:test";
 
 const require = createRequire(import.meta.url);
 
@@ -126,6 +127,19 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// When a test fails, what the servers it used logged (warnings and errors) is printed beside the failure, so that a
+// failure in CI can be understood from its output alone.
+const running = new Set();
+afterEach((t) => {
+  if (t.passed) return;
+  for (const studio of running) {
+    const lines = studio.serverLog().trimEnd().split("\n").filter(Boolean).slice(-80);
+    if (lines.length === 0) continue;
+    console.log(`# the server's log (last ${lines.length} lines):`);
+    for (const l of lines) console.log(`#   ${l}`);
+  }
+});
+
 /** The only failed request a page may make unasked: the signed-out session check. */
 function expectedByDefault(method, url, status) {
   return method === "GET" && new URL(url).pathname === "/api/auth/session" && status === 401;
@@ -158,6 +172,7 @@ export async function startStudio({ edge = true, signup = "open", args: extraArg
   const proc = spawn(bin, args, { cwd: dataDir, env, stdio: ["ignore", log, log] });
   const exited = new Promise((resolve) => proc.on("exit", (code, signal) => resolve({ code, signal })));
   const studio = new Studio({ base, proc, exited, dataDir, logFile });
+  running.add(studio);
   try {
     await studio.waitReady(edge);
     const { chromium } = await import("playwright-core");
@@ -348,6 +363,7 @@ export class Studio {
 
   /** close stops chromium and the server and removes the data directory. */
   async close() {
+    running.delete(this);
     if (this.browser) await this.browser.close().catch(() => {});
     this.browser = null;
     if (this.proc && this.proc.exitCode === null && this.proc.signalCode === null) {

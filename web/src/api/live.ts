@@ -20,11 +20,19 @@ export function useApiPaths(): ReadonlySet<string> | undefined {
   return q.data;
 }
 
-// readRunStream reads GET /api/runs/stream until signal aborts or the stream ends, calling onChange for each run
-// change. It resolves when the stream ends and rejects on a refusal or a network failure.
-export async function readRunStream(signal: AbortSignal, onChange: (c: RunChange) => void): Promise<void> {
-  const res = await fetch(RUN_STREAM_PATH, { headers: { Accept: "text/event-stream" }, credentials: "same-origin", signal });
+// readRunStream reads GET /api/runs/stream until signal aborts or the stream ends. onOpen is called once the server
+// has subscribed the stream (changes from then on arrive), onChange for each run change with the event's id. With
+// after (the id of the last event received) the server first sends again the changes since that event, so that a
+// reconnect loses nothing. It resolves when the stream ends and rejects on a refusal or a network failure.
+export async function readRunStream(
+  signal: AbortSignal,
+  handlers: { onOpen?: () => void; onChange: (c: RunChange, id: string) => void },
+  after = "",
+): Promise<void> {
+  const url = after ? `${RUN_STREAM_PATH}?after=${encodeURIComponent(after)}` : RUN_STREAM_PATH;
+  const res = await fetch(url, { headers: { Accept: "text/event-stream" }, credentials: "same-origin", signal });
   if (!res.ok || !res.body) throw new ApiError(res.status, "stream_failed", `the run stream answered ${res.status}`);
+  handlers.onOpen?.();
   const parser = new SseParser();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const deliver = (events: ReturnType<SseParser["push"]>) => {
@@ -32,7 +40,7 @@ export async function readRunStream(signal: AbortSignal, onChange: (c: RunChange
       if (ev.event !== "message" && ev.event !== "run") continue;
       try {
         const c = JSON.parse(ev.data) as RunChange;
-        if (typeof c.id === "string" && typeof c.status === "string") onChange(c);
+        if (typeof c.id === "string" && typeof c.status === "string") handlers.onChange(c, ev.id);
       } catch {
         // a line that is not a run change is skipped
       }
@@ -49,9 +57,11 @@ export async function readRunStream(signal: AbortSignal, onChange: (c: RunChange
 export type LiveMode = "connecting" | "stream" | "polling";
 
 // useRunChanges calls onChange for every run change of the active project. Where the server has the run stream it
-// listens to it (reconnecting after 1, 2, 4 … 30 s when it breaks) and answers mode "stream"; otherwise it answers
-// "polling" and the caller refreshes on its own timer (the lists refetch every few seconds).
-export function useRunChanges(onChange: (c: RunChange) => void): LiveMode {
+// listens to it (reconnecting after 1, 2, 4 … 30 s when it breaks, resuming after the last event received) and
+// answers mode "stream"; otherwise it answers "polling" and the caller refreshes on its own timer (the lists refetch
+// every few seconds). onChange is also called without a change each time the stream opens: what the caller read
+// before that may have changed unseen, so it reads again.
+export function useRunChanges(onChange: (c?: RunChange) => void): LiveMode {
   const paths = useApiPaths();
   const hasStream = paths?.has(RUN_STREAM_PATH) ?? false;
   const [mode, setMode] = useState<LiveMode>("connecting");
@@ -66,12 +76,23 @@ export function useRunChanges(onChange: (c: RunChange) => void): LiveMode {
     const abort = new AbortController();
     let delay = 1_000;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let lastId = "";
     const connect = () => {
-      setMode("stream");
-      readRunStream(abort.signal, (c) => {
-        delay = 1_000;
-        handler.current(c);
-      })
+      readRunStream(
+        abort.signal,
+        {
+          onOpen: () => {
+            setMode("stream");
+            handler.current();
+          },
+          onChange: (c, id) => {
+            delay = 1_000;
+            if (id) lastId = id;
+            handler.current(c);
+          },
+        },
+        lastId,
+      )
         .catch(() => undefined)
         .finally(() => {
           if (abort.signal.aborted) return;
