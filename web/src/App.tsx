@@ -20,6 +20,8 @@ const EnvVarsPage = lazy(() => import("./pages/settings/EnvVars"));
 const ApiKeysPage = lazy(() => import("./pages/settings/ApiKeys"));
 const TeamPage = lazy(() => import("./pages/settings/Team"));
 const AuditPage = lazy(() => import("./pages/settings/Audit"));
+const MarketplacePage = lazy(() => import("./pages/marketplace/Marketplace"));
+const MarketplaceNodePage = lazy(() => import("./pages/marketplace/MarketplaceNode"));
 
 // App maps every screen to its own URL (see docs/studio.md). Signed-out visits of a private URL go to /sign-in
 // and come back after signing in; signed-in visits of /sign-in, /sign-up or /setup go on to Studio.
@@ -68,6 +70,8 @@ export function App() {
           <Route path="/api-keys" component={ApiKeysPage} />
           <Route path="/team" component={TeamPage} />
           <Route path="/audit" component={AuditPage} />
+          <Route path="/marketplace" component={MarketplacePage} />
+          <Route path="/marketplace/:nodeId">{(p) => <MarketplaceNodePage key={p.nodeId} nodeId={decodeURIComponent(p.nodeId)} />}</Route>
           <Route>
             <main className="page">
               <h1>Page not found</h1>
@@ -95,6 +99,8 @@ function titleFor(path: string): string {
   if (path === "/api-keys") return "API keys · edgeflow Studio";
   if (path === "/team") return "Team · edgeflow Studio";
   if (path === "/audit") return "Audit log · edgeflow Studio";
+  if (path === "/marketplace") return "Marketplace · edgeflow Studio";
+  if (/^\/marketplace\/[^/]+$/.test(path)) return "Marketplace node · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";
   if (/^\/workflows\/[^/]+$/.test(path)) return "Editor · edgeflow Studio";

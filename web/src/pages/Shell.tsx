@@ -92,6 +92,7 @@ export function Shell({ session, children }: { session: Session; children: React
           <Link href="/api-keys">API keys</Link>
           <Link href="/team">Team</Link>
           <Link href="/audit">Audit log</Link>
+          <Link href="/marketplace">Marketplace</Link>
         </nav>
         <div className="user">
           <span title={session.user.email}>
