@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
 import { api } from "../../api/client";
 import { fieldErrors } from "../../api/forms";
+import { DataTable, Field, FieldError } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { ErrorMessage, Loading } from "../../app/ui";
 import { useCursorList } from "../settings/list";
@@ -61,24 +62,16 @@ export default function MarketplacePage() {
           </p>
         </div>
       </div>
-      <form className="market-filters" role="search" aria-label="Catalog" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="market-q">Search</label>
-          <input
-            id="market-q"
-            type="search"
-            value={draft.q}
-            placeholder="Words in the name or description"
-            aria-invalid={qError ? true : undefined}
-            aria-describedby={qError ? "market-q-error" : undefined}
-            onChange={(e) => setDraft((d) => ({ ...d, q: e.target.value }))}
-          />
-          {qError && (
-            <p id="market-q-error" className="field-error">
-              {qError}
-            </p>
-          )}
-        </div>
+      <form className="market-filters" role="search" aria-label="Search the catalog" onSubmit={submit} noValidate>
+        <Field
+          id="market-q"
+          label="Search"
+          type="search"
+          value={draft.q}
+          placeholder="Words in the name or description"
+          error={qError}
+          onChange={(q) => setDraft((d) => ({ ...d, q }))}
+        />
         <div className="field">
           <label htmlFor="market-category">Category</label>
           <select
@@ -103,11 +96,7 @@ export default function MarketplacePage() {
               <option value={draft.category}>{draft.category}</option>
             )}
           </select>
-          {categoryError && (
-            <p id="market-category-error" className="field-error">
-              {categoryError}
-            </p>
-          )}
+          {categoryError && <FieldError id="market-category-error">{categoryError}</FieldError>}
         </div>
         <div className="field buttons">
           <button type="submit" className="primary">
@@ -139,46 +128,39 @@ export default function MarketplacePage() {
             {list.hasNextPage ? " shown, more to load" : ""}
             {filtered ? ` matching ${describe(applied)}` : ""}.
           </p>
-          <table className="table market-table">
-            <thead>
-              <tr>
-                <th scope="col">Node</th>
-                <th scope="col">Category</th>
-                <th scope="col">Description</th>
-                <th scope="col">Latest</th>
-                <th scope="col">Installed</th>
+          <DataTable
+            className="market-table"
+            label="Marketplace nodes"
+            columns={["Node", "Category", "Description", "Latest", "Installed"]}
+          >
+            {list.items.map((n) => (
+              <tr key={n.id}>
+                <td>
+                  <Link href={`/marketplace/${encodeURIComponent(n.id)}`} className="strong">
+                    {n.name}
+                  </Link>
+                  <div>
+                    <code className="small muted">{n.id}</code>
+                  </div>
+                </td>
+                <td>{n.category}</td>
+                <td>{n.description}</td>
+                <td>
+                  <code>{n.latest}</code>
+                </td>
+                <td>
+                  {n.installedVersion ? (
+                    <>
+                      <code>{n.installedVersion}</code>
+                      {n.updateAvailable && <span className="badge update">update available</span>}
+                    </>
+                  ) : (
+                    <span className="muted">not installed</span>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.items.map((n) => (
-                <tr key={n.id}>
-                  <td>
-                    <Link href={`/marketplace/${encodeURIComponent(n.id)}`} className="strong">
-                      {n.name}
-                    </Link>
-                    <div>
-                      <code className="small muted">{n.id}</code>
-                    </div>
-                  </td>
-                  <td>{n.category}</td>
-                  <td>{n.description}</td>
-                  <td>
-                    <code>{n.latest}</code>
-                  </td>
-                  <td>
-                    {n.installedVersion ? (
-                      <>
-                        <code>{n.installedVersion}</code>
-                        {n.updateAvailable && <span className="badge update">update available</span>}
-                      </>
-                    ) : (
-                      <span className="muted">not installed</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </>
       )}
       {list.hasNextPage && (

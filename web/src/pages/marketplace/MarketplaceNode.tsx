@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ApiError } from "../../api/client";
+import { DataTable } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
@@ -83,29 +84,20 @@ function NodeView({ n, mayChange, role, project }: { n: NodeDetails; mayChange: 
                   Environment variables a deployment must provide, of the {n.installation ? "installed" : "latest"} version{" "}
                   {def.version}. Set them as secrets in <Link href="/env-vars">Variables</Link>.
                 </p>
-                <table className="table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Variable</th>
-                      <th scope="col">What it is for</th>
-                      <th scope="col">Needed</th>
+                <DataTable label="Secrets" columns={["Variable", "What it is for", "Needed"]}>
+                  {secrets.map((s) => (
+                    <tr key={s.envVarName}>
+                      <td>
+                        <code>{s.envVarName}</code>
+                      </td>
+                      <td>
+                        <span className="strong">{s.label}</span>
+                        {s.description && <div className="muted small">{s.description}</div>}
+                      </td>
+                      <td>{s.required ? "required" : "optional"}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {secrets.map((s) => (
-                      <tr key={s.envVarName}>
-                        <td>
-                          <code>{s.envVarName}</code>
-                        </td>
-                        <td>
-                          <span className="strong">{s.label}</span>
-                          {s.description && <div className="muted small">{s.description}</div>}
-                        </td>
-                        <td>{s.required ? "required" : "optional"}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                  ))}
+                </DataTable>
               </>
             )}
           </section>
