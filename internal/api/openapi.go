@@ -212,6 +212,9 @@ func successType(rt Route) string {
 		return "text/event-stream"
 	case rt.Pattern == irSchemaRef:
 		return "application/schema+json"
+	case rt.Pattern == "/api/resources/r2/buckets/{bucketName}/objects/{key...}":
+		// the object's own type; its example is a PDF
+		return "application/octet-stream"
 	}
 	return "application/json"
 }
