@@ -88,6 +88,7 @@ export function Shell({ session, children }: { session: Session; children: React
           <Link href="/runs">Runs</Link>
           <Link href="/webhooks">Webhooks</Link>
           <Link href="/connections">Connections</Link>
+          <Link href="/resources">Resources</Link>
           <Link href="/env-vars">Variables</Link>
           <Link href="/api-keys">API keys</Link>
           <Link href="/team">Team</Link>
