@@ -234,6 +234,8 @@ func queryParam(name string) map[string]any {
 		p["required"] = true
 	case "prefix":
 		p["description"] = "Only names starting with this."
+	case "delimiter":
+		p["description"] = "Keys that go on past it after the prefix are answered once, as delimitedPrefixes (\"/\" lists folders)."
 	case "version":
 		p["description"] = "A version id to show instead of the current version."
 	case "force":
