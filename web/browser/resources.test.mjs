@@ -2,8 +2,8 @@
 // objects and a D1 table; the user opens the connection on /resources, reads the JSON value with its metadata and
 // expiry, types a query into the D1 console (Ctrl-Enter runs it), pages through 10,000 rows (the time to the first
 // page is printed), sees a SQL error in words at the console, walks the R2 folders and downloads an object (its
-// bytes checked). A viewer of the organization runs a write in the console and sees the API's refusal in words;
-// nothing was changed. Every screen is checked with axe; the test fails on console errors and failed requests other
+// bytes checked). A viewer of the organization runs a DELETE in the console, confirms it when asked, and sees the
+// API's refusal in words; nothing was changed. Every screen is checked with axe; the test fails on console errors and failed requests other
 // than the refusals it provokes.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -244,6 +244,11 @@ step("a viewer's write is refused at the console in words, and nothing changes",
   await vpage.locator("#sql-editor .cm-content").click();
   await vpage.keyboard.type("DELETE FROM orders");
   await vpage.keyboard.press("Control+Enter");
+  // a statement that deletes asks first
+  const ask = vpage.getByRole("dialog", { name: "Run statements that change data?" });
+  await ask.getByText("DELETE statement").waitFor();
+  await checkA11y(vpage, "d1 console confirmation");
+  await ask.getByRole("button", { name: "Run statements" }).click();
   const err = vpage.getByRole("alert").filter({ hasText: "The query failed" });
   await err.getByText(/your role in the organization \(viewer\) can only read: the statements would change the database/).first().waitFor();
   await checkA11y(vpage, "d1 console refusal");

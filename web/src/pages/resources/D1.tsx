@@ -8,9 +8,9 @@ import { useLocation, useSearch } from "wouter";
 import { api } from "../../api/client";
 import type { Page } from "../../api/types";
 import { useSession } from "../../app/session";
-import { ErrorMessage, Loading } from "../../app/ui";
+import { Dialog, ErrorMessage, Loading } from "../../app/ui";
 import { Crumbs, useConnections } from "./common";
-import { cellText, countPlaceholders, parseParams } from "./format";
+import { cellText, countPlaceholders, destructiveStatements, parseParams } from "./format";
 import { SqlEditor } from "./SqlEditor";
 import type { D1Database, D1Result } from "./types";
 import "./resources.css";
@@ -49,6 +49,7 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
   const [paramError, setParamError] = useState("");
   const [pageIndex, setPageIndex] = useState(0);
   const [elapsed, setElapsed] = useState<number | null>(null);
+  const [confirm, setConfirm] = useState<{ body: { sql: string; params?: unknown[] }; kinds: string[] } | null>(null);
   const started = useRef(0);
   const placeholders = useMemo(() => countPlaceholders(sqlText), [sqlText]);
 
@@ -83,7 +84,10 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
       p = Array.from({ length: placeholders }, (_, i) => fieldValue(fields[i] ?? ""));
     }
     setParamError("");
-    run.mutate({ sql: sqlText, ...(p ? { params: p } : {}) });
+    const body = { sql: sqlText, ...(p ? { params: p } : {}) };
+    const kinds = destructiveStatements(sqlText);
+    if (kinds.length > 0) return setConfirm({ body, kinds });
+    run.mutate(body);
   };
   const runRef = useRef(submit);
   runRef.current = submit;
@@ -216,6 +220,32 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
           )}
         </section>
       </div>
+      {confirm && (
+        <Dialog title="Run statements that change data?" onClose={() => setConfirm(null)}>
+          <p>
+            The SQL holds {confirm.kinds.join(", ")} {confirm.kinds.length === 1 ? "statement" : "statements"}: {" "}
+            {confirm.kinds.includes("DROP") || confirm.kinds.includes("DELETE") ? "rows or tables may be deleted" : "stored rows may change"}{" "}
+            in <strong>{name}</strong>, and a database cannot undo them.
+          </p>
+          <pre className="text-view">{confirm.body.sql}</pre>
+          <div className="actions">
+            <button type="button" onClick={() => setConfirm(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="danger primary"
+              onClick={() => {
+                const b = confirm.body;
+                setConfirm(null);
+                run.mutate(b);
+              }}
+            >
+              Run statements
+            </button>
+          </div>
+        </Dialog>
+      )}
     </main>
   );
 }

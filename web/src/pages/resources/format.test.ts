@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellText, classifyValue, countPlaceholders, formatBytes, formatExpiry, hexDump, jsonTokens, parseParams } from "./format";
+import { cellText, classifyValue, countPlaceholders, destructiveStatements, formatBytes, formatExpiry, hexDump, jsonTokens, parseParams } from "./format";
 
 describe("resources format", () => {
   it("tells JSON, text and binary values apart", () => {
@@ -50,5 +50,13 @@ describe("resources format", () => {
     expect(cellText({ a: 1 })).toBe('{"a":1}');
     expect(formatExpiry(undefined)).toBe("never");
     expect(formatExpiry(1798761600, 1798761600_000 - 2 * 3600_000)).toBe("2027-01-01 00:00:00 UTC (in 2 h)");
+  });
+
+  it("finds the statements that delete or change data", () => {
+    expect(destructiveStatements("SELECT * FROM t")).toEqual([]);
+    expect(destructiveStatements("SELECT 'DROP TABLE t'; -- DELETE FROM t\nSELECT 1")).toEqual([]);
+    expect(destructiveStatements("INSERT INTO t VALUES (1); delete from t where a = ';'")).toEqual(["DELETE"]);
+    expect(destructiveStatements("/* x */ DROP TABLE t; UPDATE t SET a = 1")).toEqual(["DROP", "UPDATE"]);
+    expect(destructiveStatements("WITH old AS (SELECT id FROM t) DELETE FROM t WHERE id IN old")).toEqual(["DELETE"]);
   });
 });

@@ -133,3 +133,36 @@ export function formatExpiry(seconds: number | undefined, now = Date.now()): str
     mins <= 0 ? "expired" : mins < 60 ? `in ${mins} min` : mins < 48 * 60 ? `in ${Math.round(mins / 60)} h` : `in ${Math.round(mins / 1440)} days`;
   return `${d.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")} (${rel})`;
 }
+
+// destructiveStatements lists the kinds of statements in sql that delete or change stored data or schema (DROP,
+// DELETE, UPDATE, ALTER, REPLACE, TRUNCATE), by the first word of each statement, outside strings and comments. It
+// is for asking first in the console; whether a statement may write is for the API to decide.
+export function destructiveStatements(sql: string): string[] {
+  const found = new Set<string>();
+  let stmt = "";
+  const flush = () => {
+    const m = /^\s*(?:WITH\b[\s\S]*?\)\s*)?(DROP|DELETE|UPDATE|ALTER|REPLACE|TRUNCATE)\b/i.exec(stmt);
+    if (m) found.add(m[1]!.toUpperCase());
+    stmt = "";
+  };
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"' || c === "`") {
+      const end = sql.indexOf(c, i + 1);
+      const j = end < 0 ? sql.length : end;
+      stmt += " x ";
+      i = j;
+    } else if (c === "-" && sql[i + 1] === "-") {
+      const end = sql.indexOf("\n", i);
+      i = end < 0 ? sql.length : end;
+      stmt += " ";
+    } else if (c === "/" && sql[i + 1] === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      i = end < 0 ? sql.length : end + 1;
+      stmt += " ";
+    } else if (c === ";") flush();
+    else stmt += c;
+  }
+  flush();
+  return [...found];
+}
