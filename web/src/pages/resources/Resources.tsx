@@ -6,7 +6,6 @@ import { Link } from "../../app/Link";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { useCursorList } from "../settings/list";
 import { LoadMore, PrefixSearch, qs, resourcesPath, useConnections } from "./common";
-import { formatBytes } from "./format";
 import type { D1Database, KVNamespace, R2Bucket } from "./types";
 import "./resources.css";
 
@@ -137,8 +136,7 @@ function D1List({ connectionId }: { connectionId: string }) {
           <thead>
             <tr>
               <th scope="col">Name</th>
-              <th scope="col">Tables</th>
-              <th scope="col">Size</th>
+              <th scope="col">Id</th>
               <th scope="col">Created</th>
             </tr>
           </thead>
@@ -148,8 +146,9 @@ function D1List({ connectionId }: { connectionId: string }) {
                 <td>
                   <Link href={`/resources/d1/${encodeURIComponent(connectionId)}/${encodeURIComponent(d.id)}`}>{d.name}</Link>
                 </td>
-                <td>{d.numTables}</td>
-                <td>{formatBytes(d.fileSize)}</td>
+                <td>
+                  <code className="small">{d.id}</code>
+                </td>
                 <td className="small">{formatTime(d.createdAt)}</td>
               </tr>
             ))}
