@@ -19,7 +19,7 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) \
 	$(wildcard web/index.html web/package.json web/package-lock.json web/vite.config.* web/tsconfig*.json)
 WEB_BUILD   := web/dist/app/index.html
 
-.PHONY: all build web run test test-go test-node test-browser deps npm-deps edge-deps bench lint clean apidoc
+.PHONY: all build web run test test-go test-node test-wrangler test-browser deps npm-deps edge-deps bench lint clean apidoc
 
 all: build
 
@@ -54,22 +54,27 @@ npm-deps:
 		fi; \
 	done
 
-# The Go tests run beside the Node and browser tests (they spend most of their time waiting on the local edge and
-# the browser, so the suite takes about as long as its longest part): test-node and test-browser print as they go,
-# while test-go's output is kept and printed last, so that go test's summary ends the output. The exit status is
-# that of the first part that failed.
+# The suite runs in two lanes side by side (its parts spend most of their time waiting on the local edge and the
+# browser, so it takes about as long as its longer lane): the Node unit tests and the browser tests print as they
+# go, while the other lane, the wrangler tests then the Go tests, is kept and printed last, so that go test's summary
+# ends the output. The exit status is that of the first part that failed.
 test: deps web
 	@logs=$$(mktemp -d); \
-	( $(MAKE) --no-print-directory test-go > "$$logs/go.log" 2>&1; echo $$? > "$$logs/go.status" ) & \
+	( $(MAKE) --no-print-directory test-wrangler test-go > "$$logs/go.log" 2>&1; echo $$? > "$$logs/go.status" ) & \
 	$(MAKE) --no-print-directory test-node test-browser; js=$$?; \
 	wait; go=$$(cat "$$logs/go.status"); \
-	[ "$$js" -eq 0 ] || echo "make test: the Node or browser tests failed (above); the Go tests follow" >&2; \
+	[ "$$js" -eq 0 ] || echo "make test: the Node or browser tests failed (above); the wrangler and Go tests follow" >&2; \
 	cat "$$logs/go.log"; rm -rf "$$logs"; \
 	[ "$$js" -eq 0 ] && [ "$$go" -eq 0 ]
 
 test-node:
 	@for d in $(NPM_DIRS); do \
 		if grep -q '"test"' "$$d/package.json"; then echo "npm test in $$d"; (cd "$$d" && npm test --silent) || exit 1; fi; \
+	done
+
+# wrangler 3 driven against the local edge (edge/test/wrangler).
+test-wrangler:
+	@for d in $(NPM_DIRS); do \
 		if grep -q '"test:wrangler"' "$$d/package.json"; then echo "npm run test:wrangler in $$d"; (cd "$$d" && npm run test:wrangler --silent) || exit 1; fi; \
 	done
 

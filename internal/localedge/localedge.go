@@ -14,6 +14,7 @@ package localedge
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/hkdf"
 	"crypto/sha256"
@@ -74,6 +75,9 @@ type Options struct {
 	ReadyTimeout time.Duration
 	// StopGrace is how long Close waits after SIGTERM before SIGKILL; 0 means 10 seconds.
 	StopGrace time.Duration
+	// RestartDelay is the supervisor's first wait before it starts a child that died, doubled after each failed
+	// start up to 30 seconds; 0 means 200 ms.
+	RestartDelay time.Duration
 	// AllowHosts are the hosts worker code may reach although they are loopback, link-local or private
 	// (edgeflow serve --allow-hosts); nil allows none. See edge/src/outbound.mjs.
 	AllowHosts *netguard.AllowList
@@ -341,11 +345,12 @@ func (e *Edge) spawn(ctx context.Context) (Ready, error) {
 	}
 }
 
-// supervise restarts the child when it dies, with back-off from 200 ms doubling to 30 s; a child that ran for
-// a minute resets the back-off.
+// supervise restarts the child when it dies, with back-off from Options.RestartDelay (200 ms) doubling to 30 s;
+// a child that ran for a minute resets the back-off.
 func (e *Edge) supervise() {
 	defer e.doneOnce.Do(func() { close(e.done) })
-	backoff := 200 * time.Millisecond
+	first := cmp.Or(e.opts.RestartDelay, 200*time.Millisecond)
+	backoff := first
 	for {
 		e.mu.Lock()
 		exited := e.exited
@@ -362,7 +367,7 @@ func (e *Edge) supervise() {
 		killGroup(e.cmd)
 		e.mu.Unlock()
 		if time.Since(started) > time.Minute {
-			backoff = 200 * time.Millisecond
+			backoff = first
 		}
 		e.logger.Warn("edge exited; restarting", "in", backoff)
 		for {

@@ -406,19 +406,21 @@ func TestSupervisorRetriesUntilTheEdgeComesBack(t *testing.T) {
 		testenv.Missing(t, "the lock's owner check reads /proc (Linux only)")
 	}
 	dir := t.TempDir()
-	e := start(t, localedge.Options{Script: edgeScript(t), DataDir: dir})
+	// The first restart waits a second (starts at 1, 3 and 7 s after the kill): time enough, on a loaded
+	// machine too, to take the port before the supervisor does.
+	e := start(t, localedge.Options{Script: edgeScript(t), DataDir: dir, RestartDelay: time.Second})
 	port := e.Port()
 	if err := syscall.Kill(e.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	// The killed edge's socket closes as the kernel reaps it: take the port as soon as it is free.
 	var l net.Listener
-	for i := 0; ; i++ {
+	for deadline := time.Now().Add(800 * time.Millisecond); ; {
 		var err error
 		if l, err = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
 			break
 		}
-		if i == 100 {
+		if time.Now().After(deadline) {
 			t.Fatalf("take the edge's port: %v", err)
 		}
 		time.Sleep(time.Millisecond)
@@ -431,7 +433,7 @@ func TestSupervisorRetriesUntilTheEdgeComesBack(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "edge.lock"), fmt.Appendf(nil, "%d\n", other.Process.Pid), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(4 * time.Second) // starts at 0.2, 0.6, 1.4 and 3 s fail: the port is taken
+	time.Sleep(4 * time.Second) // starts at 1 and 3 s fail: the port is taken
 	if e.Restarts() != 0 {
 		t.Fatalf("the edge restarted on a taken port (%d restarts)", e.Restarts())
 	}

@@ -136,8 +136,26 @@ func (s *Store) MoveWorkflow(ctx context.Context, fromProjectID, id, toProjectID
 // DeleteWorkflow deletes the workflow with its versions, deployments and
 // runs (their steps and outputs are columns of the run rows); ENotFound
 // outside the project. Runs do not refer to their workflow (migration 16),
-// so they are deleted here, in the same transaction.
+// so they are deleted here.
 func (s *Store) DeleteWorkflow(ctx context.Context, projectID, id string) error {
+	// The runs go first, a batch per transaction, so that a workflow with a
+	// million runs never holds the database's write lock for long; the last
+	// transaction deletes the runs created meanwhile with the workflow.
+	for {
+		var n int64
+		err := s.write(ctx, ScopeNone, func(tx Querier) error {
+			var err error
+			n, err = tx.Exec(ctx, `DELETE FROM runs WHERE id IN (
+				SELECT id FROM runs WHERE project_id = ? AND workflow_id = ? LIMIT ?)`, projectID, id, runDeleteBatch)
+			return s.dbErr(err, "run", "", "")
+		})
+		if err != nil {
+			return err
+		}
+		if n < runDeleteBatch {
+			break
+		}
+	}
 	return s.write(ctx, ScopeLists, func(tx Querier) error {
 		if _, err := lockWorkflow(ctx, s, tx, projectID, id); err != nil {
 			return err
@@ -149,6 +167,9 @@ func (s *Store) DeleteWorkflow(ctx context.Context, projectID, id string) error 
 		return s.affected(res, err, "workflow")
 	})
 }
+
+// runDeleteBatch is how many runs a transaction of DeleteWorkflow deletes.
+const runDeleteBatch = 2000
 
 // DeleteWorkflowKeepingRuns deletes the workflow with its versions and
 // deployments, records its name in deleted_workflows and keeps its runs;

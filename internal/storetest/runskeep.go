@@ -117,3 +117,25 @@ func testRunsCreationOrder(t *testing.T, s edgeflow.Store) {
 	diff(t, "project runs across pages", all, want)
 
 }
+
+// testDeleteWorkflowWithManyRuns: deleting a workflow deletes its runs
+// however many there are (the store deletes them in batches), and only its
+// own: the other workflow's runs stay.
+func testDeleteWorkflowWithManyRuns(t *testing.T, s edgeflow.Store) {
+	ctx := t.Context()
+	a := newTenant(t, s)
+	w := newWorkflow(t, s, a.project.ID, "many")
+	other := newWorkflow(t, s, a.project.ID, "other")
+	const n = 2_050 // more than one batch
+	for range n {
+		must(t, s.CreateRun(ctx, &edgeflow.Run{WorkflowID: w.ID}))
+	}
+	kept := &edgeflow.Run{WorkflowID: other.ID}
+	must(t, s.CreateRun(ctx, kept))
+	must(t, s.DeleteWorkflow(ctx, a.project.ID, w.ID))
+	page, err := s.ListRuns(ctx, edgeflow.RunFilter{ProjectID: a.project.ID}, edgeflow.ListOptions{})
+	must(t, err)
+	diff(t, "runs after the delete", ids(page.Items, func(r edgeflow.Run) string { return r.ID }), []string{kept.ID})
+	_, err = s.FindWorkflowByID(ctx, a.project.ID, w.ID)
+	wantCode(t, "the deleted workflow", err, edgeflow.ENotFound)
+}

@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"RunsDueForRefresh", testRunsDueForRefresh},
 		{"RunSearch", testRunSearch},
 		{"RunsCreationOrder", testRunsCreationOrder},
+		{"DeleteWorkflowWithManyRuns", testDeleteWorkflowWithManyRuns},
 		{"RunRetention", testRunRetention},
 		{"RunLogs", testRunLogs},
 		{"RunStateVersion", testRunStateVersion},

@@ -430,6 +430,14 @@ class Recorder {
 
 let axeSource;
 
+/** navTo opens a screen from the top bar's navigation as a user does: a settings screen through the Settings menu. */
+export async function navTo(page, name) {
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const link = nav.getByRole("link", { name, exact: true });
+  if (!(await link.isVisible())) await nav.getByRole("button", { name: "Settings" }).click();
+  await link.click();
+}
+
 /**
  * checkA11y runs axe-core in the page (evaluated through the DevTools protocol, so the page's CSP stays on) and
  * fails on serious or critical violations, listing each with its nodes. It resolves to every violation found.

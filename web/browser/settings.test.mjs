@@ -10,7 +10,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { checkA11y, repoDir, screenshot, startStudio } from "./harness.mjs";
+import { checkA11y, navTo, repoDir, screenshot, startStudio } from "./harness.mjs";
 
 const helloIR = JSON.parse(readFileSync(path.join(repoDir, "examples", "hello.json"), "utf8"));
 
@@ -89,14 +89,24 @@ function step(name, fn) {
 }
 
 const heading = (name) => page.getByRole("heading", { name, exact: true });
-const nav = (name) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
 
 let connectionId = "";
 let workflowId = "";
 
 step("connections: a local one in one click, renamed; a bad Cloudflare token is refused at its field", async () => {
   await studio.gotoApp(page, "/");
-  await nav("Connections").click();
+  // the settings screens are in the top bar's Settings menu: it opens and closes with the keyboard
+  const main = page.getByRole("navigation", { name: "Main" });
+  const menu = main.getByRole("button", { name: "Settings" });
+  await menu.focus();
+  await page.keyboard.press("Enter");
+  assert.equal(await menu.getAttribute("aria-expanded"), "true");
+  await main.getByRole("link", { name: "Audit log" }).waitFor();
+  await page.keyboard.press("Escape");
+  assert.equal(await menu.getAttribute("aria-expanded"), "false");
+  assert.ok(await menu.evaluate((el) => el === document.activeElement), "focus went back to the Settings button");
+  await navTo(page, "Connections");
+  assert.equal(await main.getByRole("link", { name: "Connections", includeHidden: true }).getAttribute("aria-current"), "page");
   await heading("Connections").waitFor();
   assert.equal(new URL(page.url()).pathname, "/connections");
   await page.getByText("There is no connection yet.").waitFor();
@@ -212,7 +222,7 @@ step("a Cloudflare connection: the token is verified, its accounts shown and one
 });
 
 step("environment variables: organization and project side by side, the project's wins, secrets stay hidden", async () => {
-  await nav("Variables").click();
+  await navTo(page, "Variables");
   await heading("Environment variables").waitFor();
   assert.equal(new URL(page.url()).pathname, "/env-vars");
   await page.getByText("There are no environment variables yet.").waitFor();
@@ -285,7 +295,7 @@ step("environment variables: organization and project side by side, the project'
 });
 
 step("API keys: created with read ticked and the active project, shown once with Copy, nowhere else; used; revoked", async () => {
-  await nav("API keys").click();
+  await navTo(page, "API keys");
   await heading("API keys").waitFor();
   assert.equal(new URL(page.url()).pathname, "/api-keys");
   await page.getByRole("button", { name: "Create API key" }).click();

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { checkA11y, screenshot, startStudio } from "./harness.mjs";
+import { checkA11y, navTo, screenshot, startStudio } from "./harness.mjs";
 
 let studio;
 let owner;
@@ -60,7 +60,7 @@ const colleague = { email: `grace-${process.pid}@example.com` };
 
 step("the owner sees the members and invites a colleague, who accepts", async () => {
   await studio.gotoApp(page, "/");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
+  await navTo(page, "Team");
   await heading(page, "Team").waitFor();
   assert.equal(new URL(page.url()).pathname, "/team");
   await page.getByRole("row").filter({ hasText: owner.email }).getByText("owner", { exact: true }).waitFor();
@@ -135,7 +135,7 @@ step("the owner transfers ownership and becomes an admin", async () => {
 });
 
 step("the audit log shows entries by actor email, filters them, and shows a refused filter at its field", async () => {
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }).click();
+  await navTo(page, "Audit log");
   await heading(page, "Audit log").waitFor();
   assert.equal(new URL(page.url()).pathname, "/audit");
   const change = page.getByRole("row").filter({ hasText: "member.role_change" });
@@ -166,7 +166,7 @@ step("the audit log shows entries by actor email, filters them, and shows a refu
 });
 
 step("a member leaves the organization and Studio goes on in their own", async () => {
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
+  await navTo(page, "Team");
   await heading(page, "Team").waitFor();
   const { link, shown } = await invite(`hedy-${process.pid}@example.com`, "viewer");
   await shown.getByRole("button", { name: "Done" }).click();

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import { after, before, test } from "node:test";
-import { checkA11y, screenshot, startStudio } from "./harness.mjs";
+import { checkA11y, navTo, screenshot, startStudio } from "./harness.mjs";
 
 let studio;
 let receiver;
@@ -64,7 +64,7 @@ test("webhooks: create with a secret shown once, deliveries with attempts, redel
   const hookURL = `http://127.0.0.1:${receiver.address().port}/events`;
 
   await studio.gotoApp(page, "/");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
+  await navTo(page, "Webhooks");
   await page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor();
   await page.getByText("This project has no webhooks yet.").waitFor();
   await checkA11y(page, "webhooks, empty");

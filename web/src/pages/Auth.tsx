@@ -4,6 +4,7 @@ import { useSearch } from "wouter";
 import { api, ApiError } from "../api/client";
 import { fieldErrors, validateSignIn, validateSignUp, type FieldErrors } from "../api/forms";
 import type { Session } from "../api/types";
+import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { useSetSession } from "../app/session";
 
@@ -40,53 +41,6 @@ export function AccountFields({
         hint="At least 8 characters; common passwords are refused."
       />
     </>
-  );
-}
-
-export function Field({
-  id,
-  label,
-  type = "text",
-  value,
-  onChange,
-  error,
-  autoComplete,
-  hint,
-}: {
-  id: string;
-  label: string;
-  type?: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string;
-  autoComplete?: string;
-  hint?: string;
-}) {
-  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={id}
-        type={type}
-        value={value}
-        autoComplete={autoComplete}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {hint && (
-        <p id={`${id}-hint`} className="hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
 

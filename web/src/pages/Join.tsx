@@ -6,9 +6,10 @@ import { useLocation, useSearch } from "wouter";
 import { api, ApiError } from "../api/client";
 import { fieldErrors, validateSignUp, type FieldErrors } from "../api/forms";
 import type { Session } from "../api/types";
+import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { useSetSession } from "../app/session";
-import { AccountFields, AuthFrame, Field, Message } from "./Auth";
+import { AccountFields, AuthFrame, Message } from "./Auth";
 
 function tokenOf(search: string): string {
   return (new URLSearchParams(search).get("token") ?? "").trim();

@@ -4,6 +4,7 @@ import { useLocation } from "wouter";
 import { api, ApiError } from "../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../api/forms";
 import type { VersionSummary, Workflow, WorkflowKind } from "../api/types";
+import { Field } from "../app/fields";
 import { loadTemplates, parseIRText } from "../app/templates";
 import { Dialog, ErrorMessage, Loading } from "../app/ui";
 import type { WorkflowIR } from "../ir/types";
@@ -79,18 +80,7 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog title="New workflow" onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="new-name">Name</label>
-          <input
-            id="new-name"
-            value={name}
-            autoFocus
-            onChange={(e) => setName(e.target.value)}
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={errors.name ? "new-name-error" : undefined}
-          />
-          {errors.name && <p id="new-name-error" className="field-error">{errors.name}</p>}
-        </div>
+        <Field id="new-name" label="Name" value={name} autoFocus onChange={setName} error={errors.name} />
         <fieldset>
           <legend>Kind</legend>
           <label className="choice">

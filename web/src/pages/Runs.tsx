@@ -6,6 +6,7 @@ import { useLocation, useSearch } from "wouter";
 import { api } from "../api/client";
 import { useRunChanges } from "../api/live";
 import type { Page, Run, VersionSummary, Workflow } from "../api/types";
+import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { ErrorMessage, formatDuration, formatTime, Loading, StatusBadge } from "../app/ui";
 import { filterProblem, filtersFromSearch, NO_FILTERS, RUN_STATUSES, runsQuery, searchFromFilters, type RunFilters } from "../runs/filters";
@@ -80,16 +81,7 @@ export default function RunsPage() {
           apply(draft);
         }}
       >
-        <div className="field">
-          <label htmlFor="runs-q">Search</label>
-          <input
-            id="runs-q"
-            type="search"
-            value={draft.q}
-            placeholder="words in params, output or error"
-            onChange={(e) => set("q", e.target.value)}
-          />
-        </div>
+        <Field id="runs-q" label="Search" type="search" value={draft.q} placeholder="words in params, output or error" onChange={(v) => set("q", v)} />
         <div className="field">
           <label htmlFor="runs-workflow">Workflow</label>
           <select
@@ -136,14 +128,8 @@ export default function RunsPage() {
             )}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="runs-from">From</label>
-          <input id="runs-from" type="datetime-local" value={draft.from} onChange={(e) => set("from", e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="runs-to">To</label>
-          <input id="runs-to" type="datetime-local" value={draft.to} onChange={(e) => set("to", e.target.value)} />
-        </div>
+        <Field id="runs-from" label="From" type="datetime-local" value={draft.from} onChange={(v) => set("from", v)} />
+        <Field id="runs-to" label="To" type="datetime-local" value={draft.to} onChange={(v) => set("to", v)} />
         <div className="filter-actions">
           <button type="submit" className="primary">
             Find runs

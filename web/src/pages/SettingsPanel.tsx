@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, ApiError } from "../api/client";
 import { envVarNamePattern } from "../api/forms";
 import type { EnvVar, Workflow } from "../api/types";
+import { Field } from "../app/fields";
 import { ErrorMessage } from "../app/ui";
 import type { WorkflowIR } from "../ir/types";
 
@@ -188,14 +189,8 @@ export function SettingsPanel({
         </button>
 
         <h3>Deploy config</h3>
-        <div className="field">
-          <label htmlFor="route-pattern">Route pattern</label>
-          <input id="route-pattern" className="code" placeholder="example.com/api/*" value={routePattern} onChange={(e) => setRoutePattern(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="route-zone">Zone name</label>
-          <input id="route-zone" className="code" placeholder="example.com" value={zoneName} onChange={(e) => setZoneName(e.target.value)} />
-        </div>
+        <Field id="route-pattern" label="Route pattern" className="code" placeholder="example.com/api/*" value={routePattern} onChange={setRoutePattern} />
+        <Field id="route-zone" label="Zone name" className="code" placeholder="example.com" value={zoneName} onChange={setZoneName} />
         {!isFunction && (
           <label className="choice">
             <input type="checkbox" checked={publicTrigger} onChange={(e) => setPublicTrigger(e.target.checked)} />

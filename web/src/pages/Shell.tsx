@@ -1,9 +1,10 @@
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { api } from "../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../api/forms";
 import type { Page, Project, Session } from "../api/types";
+import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { mayLeave } from "../app/leave";
 import { useSetSession } from "../app/session";
@@ -14,6 +15,86 @@ export function useProjects(session: Session) {
     queryKey: ["projects", session.activeOrganizationId],
     queryFn: () => api.get<Page<Project>>("/api/projects?limit=100"),
   });
+}
+
+// The main navigation: the daily screens in the bar, the organization's settings in one menu.
+const MAIN_LINKS: [string, string][] = [
+  ["/", "Workflows"],
+  ["/runs", "Runs"],
+  ["/resources", "Resources"],
+];
+const SETTINGS_LINKS: [string, string][] = [
+  ["/connections", "Connections"],
+  ["/env-vars", "Variables"],
+  ["/webhooks", "Webhooks"],
+  ["/api-keys", "API keys"],
+  ["/team", "Team"],
+  ["/audit", "Audit log"],
+];
+
+// isCurrent tells whether the page at path belongs to the nav entry href (a workflow's pages belong to Workflows).
+function isCurrent(href: string, path: string): boolean {
+  if (href === "/") return path === "/" || path.startsWith("/workflows");
+  return path === href || path.startsWith(`${href}/`);
+}
+
+// MainNav is the top bar's navigation. The Settings button opens a menu of the settings screens (a disclosure:
+// Escape or a click elsewhere closes it, focus goes back to the button); the current screen is marked for screen
+// readers (aria-current) and by style.
+function MainNav() {
+  const [path] = useLocation();
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => setOpen(false), [path]);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener("pointerdown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+  const inSettings = SETTINGS_LINKS.some(([href]) => isCurrent(href, path));
+  return (
+    <nav aria-label="Main" className="main-nav">
+      {MAIN_LINKS.map(([href, label]) => (
+        <Link key={href} href={href} aria-current={isCurrent(href, path) ? "page" : undefined}>
+          {label}
+        </Link>
+      ))}
+      <div className="nav-menu" ref={box}>
+        <button
+          ref={button}
+          type="button"
+          className={inSettings ? "nav-menu-button current" : "nav-menu-button"}
+          aria-expanded={open}
+          aria-controls="settings-menu"
+          onClick={() => setOpen((o) => !o)}
+        >
+          Settings <span aria-hidden="true">▾</span>
+        </button>
+        <ul id="settings-menu" className="nav-menu-list" hidden={!open}>
+          {SETTINGS_LINKS.map(([href, label]) => (
+            <li key={href}>
+              <Link href={href} aria-current={isCurrent(href, path) ? "page" : undefined} onClick={() => setOpen(false)}>
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </nav>
+  );
 }
 
 // Shell is the frame of every signed-in page: the top bar with the organization and project switcher, the user
@@ -83,17 +164,7 @@ export function Shell({ session, children }: { session: Session; children: React
             New project
           </button>
         </div>
-        <nav aria-label="Main">
-          <Link href="/">Workflows</Link>
-          <Link href="/runs">Runs</Link>
-          <Link href="/webhooks">Webhooks</Link>
-          <Link href="/connections">Connections</Link>
-          <Link href="/resources">Resources</Link>
-          <Link href="/env-vars">Variables</Link>
-          <Link href="/api-keys">API keys</Link>
-          <Link href="/team">Team</Link>
-          <Link href="/audit">Audit log</Link>
-        </nav>
+        <MainNav />
         <div className="user">
           <span title={session.user.email}>
             {session.user.name}
@@ -141,22 +212,7 @@ function NewProjectDialog({ onClose, onCreated }: { onClose: () => void; onCreat
   return (
     <Dialog title="New project" onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="project-name">Name</label>
-          <input
-            id="project-name"
-            value={name}
-            autoFocus
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={errors.name ? "project-name-error" : undefined}
-            onChange={(e) => setName(e.target.value)}
-          />
-          {errors.name && (
-            <p id="project-name-error" className="field-error">
-              {errors.name}
-            </p>
-          )}
-        </div>
+        <Field id="project-name" label="Name" value={name} autoFocus onChange={setName} error={errors.name} />
         {errors[""] && <ErrorMessage error={m.error} />}
         <div className="actions">
           <button type="button" onClick={onClose}>

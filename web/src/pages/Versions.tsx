@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import { diffLines, diffStats } from "../api/diff";
 import type { Page, Version, VersionSummary, Workflow } from "../api/types";
+import { DataTable } from "../app/fields";
 import { Link } from "../app/Link";
 import { isNotFound, WorkflowNotFound } from "./NotFound";
 import { useSession } from "../app/session";
@@ -87,48 +88,35 @@ export default function VersionsPage({ workflowId }: { workflowId: string }) {
         </p>
       )}
       {list.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Created</th>
-              <th scope="col">By</th>
-              <th scope="col">Locked</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
+        <DataTable columns={["Version", "Created", "By", "Locked"]} actions>
+          {list.map((v) => (
+            <tr key={v.id}>
+              <td className="strong">
+                v{v.version}
+                {workflow.data?.currentVersionId === v.id && <span className="badge"> current</span>}
+                {workflow.data?.activeVersionId === v.id && <span className="badge status-complete"> deployed</span>}
+              </td>
+              <td className="small">{formatTime(v.createdAt)}</td>
+              <td className="small">{me && v.createdBy === me.id ? "you" : <code>{v.createdBy}</code>}</td>
+              <td>{v.locked ? "locked" : <span className="muted">no</span>}</td>
+              <td className="row-actions">
+                <button type="button" onClick={() => lock.mutate(v)} aria-label={`${v.locked ? "Unlock" : "Lock"} version ${v.version}`}>
+                  {v.locked ? "Unlock" : "Lock"}
+                </button>
+                <button type="button" onClick={() => revert.mutate(v)} aria-label={`Revert to version ${v.version}`}>
+                  Revert
+                </button>
+                <button type="button" onClick={() => exportVersion.mutate(v)} aria-label={`Export version ${v.version}`}>
+                  Export
+                </button>
+                <button type="button" className="danger" onClick={() => setDeleting(v)} aria-label={`Delete version ${v.version}`}>
+                  Delete
+                </button>
+                {actionError?.id === v.id && <ErrorMessage error={actionError.error} />}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.map((v) => (
-              <tr key={v.id}>
-                <td className="strong">
-                  v{v.version}
-                  {workflow.data?.currentVersionId === v.id && <span className="badge"> current</span>}
-                  {workflow.data?.activeVersionId === v.id && <span className="badge status-complete"> deployed</span>}
-                </td>
-                <td className="small">{formatTime(v.createdAt)}</td>
-                <td className="small">{me && v.createdBy === me.id ? "you" : <code>{v.createdBy}</code>}</td>
-                <td>{v.locked ? "locked" : <span className="muted">no</span>}</td>
-                <td className="row-actions">
-                  <button type="button" onClick={() => lock.mutate(v)} aria-label={`${v.locked ? "Unlock" : "Lock"} version ${v.version}`}>
-                    {v.locked ? "Unlock" : "Lock"}
-                  </button>
-                  <button type="button" onClick={() => revert.mutate(v)} aria-label={`Revert to version ${v.version}`}>
-                    Revert
-                  </button>
-                  <button type="button" onClick={() => exportVersion.mutate(v)} aria-label={`Export version ${v.version}`}>
-                    Export
-                  </button>
-                  <button type="button" className="danger" onClick={() => setDeleting(v)} aria-label={`Delete version ${v.version}`}>
-                    Delete
-                  </button>
-                  {actionError?.id === v.id && <ErrorMessage error={actionError.error} />}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {revert.isSuccess && (
         <p className="ok" role="status">

@@ -9,6 +9,7 @@ import {
   type WebhookDelivery,
   type WebhookWithSecret,
 } from "../api/types";
+import { CopyField, DataTable, Field } from "../app/fields";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../app/ui";
 
 // WebhooksPage lists the active project's webhooks, creates, edits and deletes them, rotates their secrets, and
@@ -51,50 +52,38 @@ export function WebhooksPage() {
         </div>
       )}
       {hooks.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
+        <DataTable columns={["URL", "Events", "Created"]} actions>
+          {hooks.map((h) => (
+            <tr key={h.id} className={h.id === selected ? "selected" : undefined}>
+              <td>
+                <code>{h.url}</code>
+              </td>
+              <td>{h.events.length === 0 ? "All events" : h.events.join(", ")}</td>
+              <td>{formatTime(h.createdAt)}</td>
+              <td>
+                <div className="row-actions">
+                  <button
+                    type="button"
+                    aria-pressed={h.id === selected}
+                    aria-label={`Deliveries of ${h.url}`}
+                    onClick={() => setSelected(h.id === selected ? null : h.id)}
+                  >
+                    Deliveries
+                  </button>
+                  <button type="button" aria-label={`Edit ${h.url}`} onClick={() => setEditing(h)}>
+                    Edit
+                  </button>
+                  <button type="button" aria-label={`Rotate secret of ${h.url}`} onClick={() => setRotating(h)}>
+                    Rotate secret
+                  </button>
+                  <button type="button" aria-label={`Delete ${h.url}`} onClick={() => setDeleting(h)}>
+                    Delete
+                  </button>
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {hooks.map((h) => (
-              <tr key={h.id} className={h.id === selected ? "selected" : undefined}>
-                <td>
-                  <code>{h.url}</code>
-                </td>
-                <td>{h.events.length === 0 ? "All events" : h.events.join(", ")}</td>
-                <td>{formatTime(h.createdAt)}</td>
-                <td>
-                  <div className="row-actions">
-                    <button
-                      type="button"
-                      aria-pressed={h.id === selected}
-                      aria-label={`Deliveries of ${h.url}`}
-                      onClick={() => setSelected(h.id === selected ? null : h.id)}
-                    >
-                      Deliveries
-                    </button>
-                    <button type="button" aria-label={`Edit ${h.url}`} onClick={() => setEditing(h)}>
-                      Edit
-                    </button>
-                    <button type="button" aria-label={`Rotate secret of ${h.url}`} onClick={() => setRotating(h)}>
-                      Rotate secret
-                    </button>
-                    <button type="button" aria-label={`Delete ${h.url}`} onClick={() => setDeleting(h)}>
-                      Delete
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {current && <Deliveries hook={current} />}
       {creating && (
@@ -169,24 +158,7 @@ function WebhookDialog({
   return (
     <Dialog title={hook ? "Edit webhook" : "New webhook"} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="webhook-url">Endpoint URL</label>
-          <input
-            id="webhook-url"
-            type="url"
-            value={url}
-            autoFocus
-            placeholder="https://example.com/edgeflow-events"
-            aria-invalid={errors.url ? true : undefined}
-            aria-describedby={errors.url ? "webhook-url-error" : undefined}
-            onChange={(e) => setURL(e.target.value)}
-          />
-          {errors.url && (
-            <p id="webhook-url-error" className="field-error">
-              {errors.url}
-            </p>
-          )}
-        </div>
+        <Field id="webhook-url" label="Endpoint URL" type="url" value={url} autoFocus placeholder="https://example.com/edgeflow-events" onChange={setURL} error={errors.url} />
         <fieldset>
           <legend>Events</legend>
           <p className="hint">None checked sends every event.</p>
@@ -219,36 +191,13 @@ function WebhookDialog({
 
 // SecretDialog shows a signing secret, which the server shows only this once, with a Copy button.
 function SecretDialog({ hook, onClose }: { hook: WebhookWithSecret; onClose: () => void }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(hook.secret);
-      setCopied(true);
-    } catch {
-      const el = document.getElementById("webhook-secret") as HTMLInputElement | null;
-      el?.select();
-    }
-  };
   return (
     <Dialog title="Signing secret" onClose={onClose}>
       <p>
         Copy the secret of <code>{hook.url}</code> now: it is shown only this once. It signs every message (the{" "}
         <code>webhook-signature</code> header); docs/runs.md shows how to verify it.
       </p>
-      <div className="field">
-        <label htmlFor="webhook-secret">Secret</label>
-        <div className="secret-box">
-          <input id="webhook-secret" readOnly value={hook.secret} onFocus={(e) => e.target.select()} />
-          <button type="button" onClick={() => void copy()}>
-            Copy
-          </button>
-        </div>
-        {copied && (
-          <p className="ok" role="status">
-            Copied.
-          </p>
-        )}
-      </div>
+      <CopyField id="webhook-secret" label="Secret" value={hook.secret} what="secret" />
       <div className="actions">
         <button type="button" className="primary" onClick={onClose}>
           Done
@@ -339,67 +288,52 @@ function Deliveries({ hook }: { hook: Webhook }) {
       <ErrorMessage error={list.error ?? redeliver.error} />
       {list.isSuccess && rows.length === 0 && <p className="empty">No event was sent to this webhook yet.</p>}
       {rows.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Response</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Next attempt</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
+        <DataTable columns={["Event", "Status", "Response", "Attempts", "Next attempt", "Created"]} actions>
+          {rows.map((d) => (
+            <tr key={d.id}>
+              <td>
+                {d.eventType}
+                <div className="muted small">
+                  <code>{d.messageId}</code>
+                  {d.redeliveryOf ? " · redelivery" : ""}
+                </div>
+              </td>
+              <td>
+                <span className={`badge status-${d.status}`}>{d.status}</span>
+              </td>
+              <td>{d.responseStatus === 0 ? "—" : d.responseStatus}</td>
+              <td>
+                <details>
+                  <summary>
+                    {d.attempts.length} {d.attempts.length === 1 ? "attempt" : "attempts"}
+                  </summary>
+                  <ol className="attempts">
+                    {d.attempts.map((a, i) => (
+                      <li key={i}>
+                        {formatTime(a.at)}: {a.responseStatus === 0 ? "no answer" : a.responseStatus} in{" "}
+                        {a.durationMs} ms{a.error ? ` — ${a.error}` : ""}
+                      </li>
+                    ))}
+                  </ol>
+                </details>
+              </td>
+              <td>{formatTime(d.nextAttemptAt)}</td>
+              <td>{formatTime(d.createdAt)}</td>
+              <td>
+                <div className="row-actions">
+                  <button
+                    type="button"
+                    aria-label={`Redeliver ${d.eventType} ${d.messageId}`}
+                    onClick={() => redeliver.mutate(d)}
+                    disabled={redeliver.isPending}
+                  >
+                    Redeliver
+                  </button>
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.id}>
-                <td>
-                  {d.eventType}
-                  <div className="muted small">
-                    <code>{d.messageId}</code>
-                    {d.redeliveryOf ? " · redelivery" : ""}
-                  </div>
-                </td>
-                <td>
-                  <span className={`badge status-${d.status}`}>{d.status}</span>
-                </td>
-                <td>{d.responseStatus === 0 ? "—" : d.responseStatus}</td>
-                <td>
-                  <details>
-                    <summary>
-                      {d.attempts.length} {d.attempts.length === 1 ? "attempt" : "attempts"}
-                    </summary>
-                    <ol className="attempts">
-                      {d.attempts.map((a, i) => (
-                        <li key={i}>
-                          {formatTime(a.at)}: {a.responseStatus === 0 ? "no answer" : a.responseStatus} in{" "}
-                          {a.durationMs} ms{a.error ? ` — ${a.error}` : ""}
-                        </li>
-                      ))}
-                    </ol>
-                  </details>
-                </td>
-                <td>{formatTime(d.nextAttemptAt)}</td>
-                <td>{formatTime(d.createdAt)}</td>
-                <td>
-                  <div className="row-actions">
-                    <button
-                      type="button"
-                      aria-label={`Redeliver ${d.eventType} ${d.messageId}`}
-                      onClick={() => redeliver.mutate(d)}
-                      disabled={redeliver.isPending}
-                    >
-                      Redeliver
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { Deployment, Page, Run, VersionSummary, Workflow } from "../api/types";
+import { DataTable, Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { useSession } from "../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading, StatusBadge } from "../app/ui";
@@ -82,34 +83,19 @@ export function WorkflowsPage() {
         <p className="empty">Nothing matches “{query}”.</p>
       )}
       {shown.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Version</th>
-              <th scope="col">Deployed</th>
-              <th scope="col">Last run</th>
-              <th scope="col">Updated</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((w) => (
-              <WorkflowRow
-                key={w.id}
-                w={w}
-                deployment={activeDeployment.get(w.id)}
-                run={lastRun.get(w.id)}
-                onRename={() => setRenaming(w)}
-                onMove={() => setMoving(w)}
-                onDelete={() => setDeleting(w)}
-              />
-            ))}
-          </tbody>
-        </table>
+        <DataTable columns={["Name", "Kind", "Version", "Deployed", "Last run", "Updated"]} actions>
+          {shown.map((w) => (
+            <WorkflowRow
+              key={w.id}
+              w={w}
+              deployment={activeDeployment.get(w.id)}
+              run={lastRun.get(w.id)}
+              onRename={() => setRenaming(w)}
+              onMove={() => setMoving(w)}
+              onDelete={() => setDeleting(w)}
+            />
+          ))}
+        </DataTable>
       )}
       {list.hasNextPage && (
         <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
@@ -215,11 +201,7 @@ function RenameDialog({ w, onClose }: { w: Workflow; onClose: () => void }) {
           if (!err) m.mutate();
         }}
       >
-        <div className="field">
-          <label htmlFor="rename-name">Name</label>
-          <input id="rename-name" value={name} autoFocus onChange={(e) => setName(e.target.value)} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? "rename-error" : undefined} />
-          {errors.name && <p id="rename-error" className="field-error">{errors.name}</p>}
-        </div>
+        <Field id="rename-name" label="Name" value={name} autoFocus onChange={setName} error={errors.name} />
         {errors[""] && <ErrorMessage error={m.error} />}
         <div className="actions">
           <button type="button" onClick={onClose}>Cancel</button>

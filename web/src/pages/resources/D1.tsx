@@ -7,6 +7,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
 import { api } from "../../api/client";
 import type { Page } from "../../api/types";
+import { DataTable, Field } from "../../app/fields";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
 import { Crumbs, useConnections } from "./common";
@@ -47,6 +48,7 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
   const [paramsJSON, setParamsJSON] = useState("");
   const [fields, setFields] = useState<string[]>([]);
   const [paramError, setParamError] = useState("");
+  const [sqlError, setSqlError] = useState("");
   const [pageIndex, setPageIndex] = useState(0);
   const [elapsed, setElapsed] = useState<number | null>(null);
   const [confirm, setConfirm] = useState<{ body: { sql: string; params?: unknown[] }; kinds: string[] } | null>(null);
@@ -73,8 +75,9 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
     e?.preventDefault();
     if (sqlText.trim() === "") {
       run.reset();
-      return setParamError("Write a SQL statement first.");
+      return setSqlError("Write a SQL statement first.");
     }
+    setSqlError("");
     let p: unknown[] | undefined;
     if (paramMode === "json") {
       const r = parseParams(paramsJSON);
@@ -102,6 +105,7 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
     setSqlText(s);
     setParamsJSON("");
     setParamError("");
+    setSqlError("");
     run.mutate({ sql: s });
   };
 
@@ -151,7 +155,7 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
               <SqlEditor
                 id="sql-editor"
                 labelId="sql-label"
-                describedBy={readOnly ? "sql-hint sql-readonly" : "sql-hint"}
+                describedBy={readOnly ? "sql-hint sql-error sql-readonly" : "sql-hint sql-error"}
                 value={sqlText}
                 onChange={setSqlText}
                 onRun={() => runRef.current()}
@@ -159,6 +163,9 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
               />
               <p id="sql-hint" className="hint">
                 One or more statements; the last one's rows are shown. Ctrl-Enter (⌘-Enter) runs them.
+              </p>
+              <p id="sql-error" className="field-error" role="alert" hidden={!sqlError}>
+                {sqlError}
               </p>
             </div>
             <fieldset className="params">
@@ -172,18 +179,15 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
                 </label>
               </div>
               {paramMode === "json" ? (
-                <div className="field">
-                  <label htmlFor="sql-params">Values for the ? placeholders, in order</label>
-                  <input
-                    id="sql-params"
-                    value={paramsJSON}
-                    spellCheck={false}
-                    placeholder='[42, "text"]'
-                    aria-invalid={paramError ? true : undefined}
-                    aria-describedby={paramError ? "sql-params-error" : undefined}
-                    onChange={(e) => setParamsJSON(e.target.value)}
-                  />
-                </div>
+                <Field
+                  id="sql-params"
+                  label="Values for the ? placeholders, in order"
+                  value={paramsJSON}
+                  spellCheck={false}
+                  placeholder='[42, "text"]'
+                  error={paramError}
+                  onChange={setParamsJSON}
+                />
               ) : placeholders === 0 ? (
                 <p className="muted small">The statement has no ? placeholder.</p>
               ) : (
@@ -203,11 +207,6 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
                 </div>
               )}
             </fieldset>
-            {paramError && (
-              <p id="sql-params-error" className="field-error" role="alert">
-                {paramError}
-              </p>
-            )}
             <div className="actions start">
               <button type="submit" className="primary" disabled={run.isPending}>
                 {run.isPending ? "Running…" : "Run"}
@@ -288,17 +287,7 @@ function Results({
       </p>
       {result.columns.length > 0 && (
         <div className="grid-wrap" tabIndex={0} role="region" aria-label="Result rows">
-          <table className="table grid">
-            <thead>
-              <tr>
-                {result.columns.map((c, i) => (
-                  <th scope="col" key={i}>
-                    {c}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
+          <DataTable className="grid" columns={result.columns}>
               {rows.map((r, i) => (
                 <tr key={first + i}>
                   {r.map((v, j) => (
@@ -308,8 +297,7 @@ function Results({
                   ))}
                 </tr>
               ))}
-            </tbody>
-          </table>
+          </DataTable>
         </div>
       )}
       {pages > 1 && (

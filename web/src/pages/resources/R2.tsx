@@ -4,6 +4,7 @@ import { useMemo } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
 import { api } from "../../api/client";
+import { DataTable } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { Crumbs, LoadMore, PrefixSearch, qs, useConnections } from "./common";
@@ -76,19 +77,7 @@ export default function R2Page({ connectionId, bucket }: { connectionId: string;
         <p className="muted">{prefix ? `No object key starts with “${prefix}”.` : "The bucket is empty."}</p>
       )}
       {(objects.length > 0 || folders.length > 0) && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Size</th>
-              <th scope="col">Content type</th>
-              <th scope="col">Last modified</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+        <DataTable columns={["Name", "Size", "Content type", "Last modified"]} actions>
             {folders.map((f) => (
               <tr key={`f:${f}`}>
                 <td>
@@ -126,8 +115,7 @@ export default function R2Page({ connectionId, bucket }: { connectionId: string;
                 </tr>
               );
             })}
-          </tbody>
-        </table>
+        </DataTable>
       )}
       <LoadMore list={list} what="objects" />
     </main>

@@ -2,6 +2,7 @@
 // databases and R2 buckets, each paged with the API's cursors and searchable by prefix.
 import { useState } from "react";
 import { useLocation, useSearch } from "wouter";
+import { DataTable } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { useCursorList } from "../settings/list";
@@ -92,14 +93,7 @@ function KVList({ connectionId }: { connectionId: string }) {
       <ErrorMessage error={list.error} title="The KV namespaces could not be loaded" />
       {list.isSuccess && list.items.length === 0 && <p className="muted">{prefix ? `No namespace title starts with “${prefix}”.` : "No KV namespace."}</p>}
       {list.items.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Id</th>
-            </tr>
-          </thead>
-          <tbody>
+        <DataTable columns={["Title", "Id"]}>
             {list.items.map((n) => (
               <tr key={n.id}>
                 <td>
@@ -110,8 +104,7 @@ function KVList({ connectionId }: { connectionId: string }) {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </DataTable>
       )}
       <LoadMore list={list} what="KV namespaces" />
     </section>
@@ -132,15 +125,7 @@ function D1List({ connectionId }: { connectionId: string }) {
       <ErrorMessage error={list.error} title="The D1 databases could not be loaded" />
       {list.isSuccess && list.items.length === 0 && <p className="muted">{prefix ? `No database name starts with “${prefix}”.` : "No D1 database."}</p>}
       {list.items.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Id</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
+        <DataTable columns={["Name", "Id", "Created"]}>
             {list.items.map((d) => (
               <tr key={d.id}>
                 <td>
@@ -152,8 +137,7 @@ function D1List({ connectionId }: { connectionId: string }) {
                 <td className="small">{formatTime(d.createdAt)}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </DataTable>
       )}
       <LoadMore list={list} what="D1 databases" />
     </section>
@@ -174,14 +158,7 @@ function R2List({ connectionId }: { connectionId: string }) {
       <ErrorMessage error={list.error} title="The R2 buckets could not be loaded" />
       {list.isSuccess && list.items.length === 0 && <p className="muted">{prefix ? `No bucket name starts with “${prefix}”.` : "No R2 bucket."}</p>}
       {list.items.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
+        <DataTable columns={["Name", "Created"]}>
             {list.items.map((b) => (
               <tr key={b.name}>
                 <td>
@@ -190,8 +167,7 @@ function R2List({ connectionId }: { connectionId: string }) {
                 <td className="small">{formatTime(b.createdAt)}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </DataTable>
       )}
       <LoadMore list={list} what="R2 buckets" />
     </section>

@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
+import { CopyField, DataTable, Field } from "../../app/fields";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { useProjects } from "../Shell";
@@ -59,49 +60,34 @@ export default function ApiKeysPage() {
         </div>
       )}
       {keys.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Project</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => {
-              const expired = k.expiresAt !== null && new Date(k.expiresAt).getTime() <= Date.now();
-              return (
-                <tr key={k.id} className={k.revokedAt ? "revoked" : undefined}>
-                  <td className="strong">{k.name}</td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td>{k.scopes.join(", ")}</td>
-                  <td>{projectName(k.projectId)}</td>
-                  <td className="small">{k.lastUsedAt ? formatTime(k.lastUsedAt) : <span className="muted">never</span>}</td>
-                  <td className="small">{k.expiresAt ? formatTime(k.expiresAt) : <span className="muted">never</span>}</td>
-                  <td className="row-actions">
-                    {k.revokedAt ? (
-                      <span className="badge">revoked {formatTime(k.revokedAt)}</span>
-                    ) : expired ? (
-                      <span className="badge">expired</span>
-                    ) : (
-                      <button type="button" className="danger" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable columns={["Name", "Prefix", "Scopes", "Project", "Last used", "Expires"]} actions>
+          {keys.map((k) => {
+            const expired = k.expiresAt !== null && new Date(k.expiresAt).getTime() <= Date.now();
+            return (
+              <tr key={k.id} className={k.revokedAt ? "revoked" : undefined}>
+                <td className="strong">{k.name}</td>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{k.scopes.join(", ")}</td>
+                <td>{projectName(k.projectId)}</td>
+                <td className="small">{k.lastUsedAt ? formatTime(k.lastUsedAt) : <span className="muted">never</span>}</td>
+                <td className="small">{k.expiresAt ? formatTime(k.expiresAt) : <span className="muted">never</span>}</td>
+                <td className="row-actions">
+                  {k.revokedAt ? (
+                    <span className="badge">revoked {formatTime(k.revokedAt)}</span>
+                  ) : expired ? (
+                    <span className="badge">expired</span>
+                  ) : (
+                    <button type="button" className="danger" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       )}
       {list.hasNextPage && (
         <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
@@ -135,7 +121,6 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   const [failure, setFailure] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
-  const [copied, setCopied] = useState("");
   const role = session.organizations.find((o) => o.id === session.activeOrganizationId)?.role;
   const mayOrgKey = role === "owner" || role === "admin";
 
@@ -166,15 +151,6 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
       setPending(false);
     }
   };
-  const copy = async () => {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.key);
-      setCopied("Copied to the clipboard.");
-    } catch {
-      setCopied("The browser did not allow copying: select the key and copy it by hand.");
-    }
-  };
 
   if (created)
     return (
@@ -183,18 +159,7 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
           <strong>Copy the key now.</strong> It is shown only this once: edgeflow stores only its hash, and it is gone
           when this dialog closes.
         </p>
-        <div className="field">
-          <label htmlFor="new-key">Key</label>
-          <div className="key-row">
-            <input id="new-key" readOnly value={created.key} spellCheck={false} onFocus={(e) => e.target.select()} />
-            <button type="button" className="primary" onClick={() => void copy()}>
-              Copy
-            </button>
-          </div>
-          <p className="muted small" role="status">
-            {copied}
-          </p>
-        </div>
+        <CopyField id="new-key" label="Key" value={created.key} what="key" />
         <div className="actions">
           <button type="button" onClick={onClose}>
             Done
@@ -205,23 +170,7 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog title="Create API key" onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} noValidate>
-        <div className="field">
-          <label htmlFor="key-name">Name</label>
-          <input
-            id="key-name"
-            value={name}
-            autoFocus
-            placeholder="CI deploys"
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={errors.name ? "key-name-error" : undefined}
-            onChange={(e) => setName(e.target.value)}
-          />
-          {errors.name && (
-            <p id="key-name-error" className="field-error">
-              {errors.name}
-            </p>
-          )}
-        </div>
+        <Field id="key-name" label="Name" value={name} autoFocus placeholder="CI deploys" onChange={setName} error={errors.name} />
         <fieldset className="field choice" aria-describedby={errors.scopes ? "key-scopes-error" : undefined}>
           <legend>Scopes</legend>
           {scopeInfo.map((s) => (

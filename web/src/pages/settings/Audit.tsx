@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { api } from "../../api/client";
 import { fieldErrors } from "../../api/forms";
 import type { Page } from "../../api/types";
+import { DataTable } from "../../app/fields";
 import { useSession } from "../../app/session";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { useQuery } from "@tanstack/react-query";
@@ -188,44 +189,32 @@ function AuditList({ orgId }: { orgId: string }) {
       {list.error && errors[""] !== undefined && <ErrorMessage error={list.error} title="The audit log could not be loaded" />}
       {list.isSuccess && list.items.length === 0 && <p className="empty">No entries match.</p>}
       {list.items.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Request</th>
+        <DataTable columns={["Time", "Actor", "Action", "Target", "Outcome", "Request"]}>
+          {list.items.map((e) => (
+            <tr key={e.id}>
+              <td className="small">{formatTime(e.time)}</td>
+              <td>{actor(e.actor)}</td>
+              <td>
+                <code>{e.action}</code>
+              </td>
+              <td className="small">
+                {e.target.id ? (
+                  <>
+                    {e.target.type} <code>{e.target.id}</code>
+                  </>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+              <td>
+                <span className={e.outcome < 400 ? "badge status-complete" : "badge status-errored"}>{e.outcome}</span>
+              </td>
+              <td className="small">
+                <code>{e.requestId}</code>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.items.map((e) => (
-              <tr key={e.id}>
-                <td className="small">{formatTime(e.time)}</td>
-                <td>{actor(e.actor)}</td>
-                <td>
-                  <code>{e.action}</code>
-                </td>
-                <td className="small">
-                  {e.target.id ? (
-                    <>
-                      {e.target.type} <code>{e.target.id}</code>
-                    </>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
-                </td>
-                <td>
-                  <span className={e.outcome < 400 ? "badge status-complete" : "badge status-errored"}>{e.outcome}</span>
-                </td>
-                <td className="small">
-                  <code>{e.requestId}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {list.hasNextPage && (
         <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>

@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
+import { DataTable, Field } from "../../app/fields";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { byName, useCursorList } from "./list";
 import type { Connection, VerifyTokenAnswer } from "./types";
@@ -39,46 +40,32 @@ export default function ConnectionsPage() {
         </div>
       )}
       {shown.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Provider</th>
-              <th scope="col">Account</th>
-              <th scope="col">Shared with</th>
-              <th scope="col">Updated</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
+        <DataTable columns={["Name", "Provider", "Account", "Shared with", "Updated"]} actions>
+          {shown.map((c) => (
+            <tr key={c.id}>
+              <td className="strong">{c.name}</td>
+              <td>{c.provider === "local" ? "local edge" : "Cloudflare"}</td>
+              <td>
+                <code className="small">{c.accountId}</code>
+              </td>
+              <td>{c.scope === "organization" ? "the organization" : "this project"}</td>
+              <td className="small">{formatTime(c.updatedAt)}</td>
+              <td className="row-actions">
+                <button type="button" onClick={() => setRenaming(c)} aria-label={`Rename ${c.name}`}>
+                  Rename
+                </button>
+                {c.provider === "cloudflare" && (
+                  <button type="button" onClick={() => setRotating(c)} aria-label={`Rotate credentials of ${c.name}`}>
+                    Rotate credentials
+                  </button>
+                )}
+                <button type="button" className="danger" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name}`}>
+                  Delete
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {shown.map((c) => (
-              <tr key={c.id}>
-                <td className="strong">{c.name}</td>
-                <td>{c.provider === "local" ? "local edge" : "Cloudflare"}</td>
-                <td>
-                  <code className="small">{c.accountId}</code>
-                </td>
-                <td>{c.scope === "organization" ? "the organization" : "this project"}</td>
-                <td className="small">{formatTime(c.updatedAt)}</td>
-                <td className="row-actions">
-                  <button type="button" onClick={() => setRenaming(c)} aria-label={`Rename ${c.name}`}>
-                    Rename
-                  </button>
-                  {c.provider === "cloudflare" && (
-                    <button type="button" onClick={() => setRotating(c)} aria-label={`Rotate credentials of ${c.name}`}>
-                      Rotate credentials
-                    </button>
-                  )}
-                  <button type="button" className="danger" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name}`}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {list.hasNextPage && (
         <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
@@ -248,22 +235,7 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
             Local edge (runs inside edgeflow, no credentials)
           </label>
         </fieldset>
-        <div className="field">
-          <label htmlFor="conn-name">Name</label>
-          <input
-            id="conn-name"
-            value={name}
-            placeholder={provider === "local" ? "Local edge" : "Production account"}
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={errors.name ? "conn-name-error" : undefined}
-            onChange={(e) => setName(e.target.value)}
-          />
-          {errors.name && (
-            <p id="conn-name-error" className="field-error">
-              {errors.name}
-            </p>
-          )}
-        </div>
+        <Field id="conn-name" label="Name" value={name} placeholder={provider === "local" ? "Local edge" : "Production account"} onChange={setName} error={errors.name} />
         <fieldset className="field choice">
           <legend>Shared with</legend>
           <label className="radio">
@@ -324,22 +296,7 @@ function RenameDialog({ c, onClose }: { c: Connection; onClose: () => void }) {
           if (!err) m.mutate();
         }}
       >
-        <div className="field">
-          <label htmlFor="conn-rename">Name</label>
-          <input
-            id="conn-rename"
-            value={name}
-            autoFocus
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={errors.name ? "conn-rename-error" : undefined}
-            onChange={(e) => setName(e.target.value)}
-          />
-          {errors.name && (
-            <p id="conn-rename-error" className="field-error">
-              {errors.name}
-            </p>
-          )}
-        </div>
+        <Field id="conn-rename" label="Name" value={name} autoFocus onChange={setName} error={errors.name} />
         {errors[""] && <ErrorMessage error={m.error} title="Not renamed" />}
         <div className="actions">
           <button type="button" onClick={onClose}>

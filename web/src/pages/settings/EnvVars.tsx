@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { envVarNamePattern, fieldErrors, type FieldErrors } from "../../api/forms";
+import { DataTable, Field } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
@@ -86,63 +87,52 @@ export default function EnvVarsPage() {
         </div>
       )}
       {rows.length > 0 && (
-        <table className="table env-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Organization</th>
-              <th scope="col">Project {projectName}</th>
-              <th scope="col">In effect</th>
-              <th scope="col">Used by</th>
+        <DataTable columns={["Name", "Organization", <>Project {projectName}</>, "In effect", "Used by"]} className="env-table">
+          {rows.map((r) => (
+            <tr key={r.name}>
+              <th scope="row">
+                <code>{r.name}</code>
+              </th>
+              {(["organization", "project"] as const).map((scope) => {
+                const v = r[scope];
+                const overridden = scope === "organization" && v && r.project;
+                return (
+                  <td key={scope} className={overridden ? "overridden" : undefined}>
+                    {v ? (
+                      <>
+                        <Value v={v} />
+                        {overridden && <div className="muted small">overridden by the project</div>}
+                        <div className="row-actions start">
+                          <button type="button" onClick={() => setEditing({ scope, v })} aria-label={`Edit ${r.name} of the ${scope}`}>
+                            Edit
+                          </button>
+                          <button type="button" className="danger" onClick={() => setDeleting(v)} aria-label={`Delete ${r.name} of the ${scope}`}>
+                            Delete
+                          </button>
+                        </div>
+                      </>
+                    ) : (
+                      <button type="button" onClick={() => setEditing({ scope, name: r.name })} aria-label={`Set ${r.name} for the ${scope}`}>
+                        Set
+                      </button>
+                    )}
+                  </td>
+                );
+              })}
+              <td>{r.project ? <span className="badge">project</span> : <span className="badge">organization</span>}</td>
+              <td>
+                {usage.isSuccess && !(usedBy.get(r.name)?.length) && <span className="muted">no workflow</span>}
+                <ul className="plain">
+                  {(usedBy.get(r.name) ?? []).map((w) => (
+                    <li key={w.workflowId}>
+                      <Link href={`/workflows/${w.workflowId}`}>{w.workflowName}</Link>
+                    </li>
+                  ))}
+                </ul>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.name}>
-                <th scope="row">
-                  <code>{r.name}</code>
-                </th>
-                {(["organization", "project"] as const).map((scope) => {
-                  const v = r[scope];
-                  const overridden = scope === "organization" && v && r.project;
-                  return (
-                    <td key={scope} className={overridden ? "overridden" : undefined}>
-                      {v ? (
-                        <>
-                          <Value v={v} />
-                          {overridden && <div className="muted small">overridden by the project</div>}
-                          <div className="row-actions start">
-                            <button type="button" onClick={() => setEditing({ scope, v })} aria-label={`Edit ${r.name} of the ${scope}`}>
-                              Edit
-                            </button>
-                            <button type="button" className="danger" onClick={() => setDeleting(v)} aria-label={`Delete ${r.name} of the ${scope}`}>
-                              Delete
-                            </button>
-                          </div>
-                        </>
-                      ) : (
-                        <button type="button" onClick={() => setEditing({ scope, name: r.name })} aria-label={`Set ${r.name} for the ${scope}`}>
-                          Set
-                        </button>
-                      )}
-                    </td>
-                  );
-                })}
-                <td>{r.project ? <span className="badge">project</span> : <span className="badge">organization</span>}</td>
-                <td>
-                  {usage.isSuccess && !(usedBy.get(r.name)?.length) && <span className="muted">no workflow</span>}
-                  <ul className="plain">
-                    {(usedBy.get(r.name) ?? []).map((w) => (
-                      <li key={w.workflowId}>
-                        <Link href={`/workflows/${w.workflowId}`}>{w.workflowName}</Link>
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {list.hasNextPage && (
         <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
@@ -232,23 +222,7 @@ function EditDialog({
   return (
     <Dialog title={title} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="env-name">Name</label>
-          <input
-            id="env-name"
-            value={name}
-            autoFocus={!presetName}
-            spellCheck={false}
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={errors.name ? "env-name-error" : undefined}
-            onChange={(e) => setName(e.target.value)}
-          />
-          {errors.name && (
-            <p id="env-name-error" className="field-error">
-              {errors.name}
-            </p>
-          )}
-        </div>
+        <Field id="env-name" label="Name" value={name} autoFocus={!presetName} spellCheck={false} onChange={setName} error={errors.name} />
         <div className="field">
           <label htmlFor="env-value">{v?.isSecret ? "New value" : "Value"}</label>
           <input

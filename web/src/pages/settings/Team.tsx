@@ -4,6 +4,7 @@ import { useLocation } from "wouter";
 import { api } from "../../api/client";
 import { fieldErrors, type FieldErrors } from "../../api/forms";
 import type { Page, Session } from "../../api/types";
+import { CopyField, DataTable, Field } from "../../app/fields";
 import { useSession, useSetSession } from "../../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { useCursorList } from "./list";
@@ -56,31 +57,18 @@ export default function TeamPage() {
       {members.isPending && <Loading what="members" />}
       <ErrorMessage error={members.error} title="The members could not be loaded" />
       {shown.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Member since</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((m) => (
-              <MemberRow
-                key={m.userId}
-                m={m}
-                orgId={orgId}
-                me={m.userId === session.user.id}
-                myRole={myRole}
-                onRemove={() => setRemoving(m)}
-              />
-            ))}
-          </tbody>
-        </table>
+        <DataTable columns={["Email", "Name", "Role", "Member since"]} actions>
+          {shown.map((m) => (
+            <MemberRow
+              key={m.userId}
+              m={m}
+              orgId={orgId}
+              me={m.userId === session.user.id}
+              myRole={myRole}
+              onRemove={() => setRemoving(m)}
+            />
+          ))}
+        </DataTable>
       )}
       {members.hasNextPage && (
         <button type="button" onClick={() => void members.fetchNextPage()} disabled={members.isFetchingNextPage}>
@@ -206,40 +194,26 @@ function Invitations({ orgId }: { orgId: string }) {
       <ErrorMessage error={list.error} title="The invitations could not be loaded" />
       {list.isSuccess && list.items.length === 0 && <p className="muted">No invitations yet.</p>}
       {list.items.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Sent</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
+        <DataTable columns={["Email", "Role", "Status", "Sent", "Expires"]} actions>
+          {list.items.map((i) => (
+            <tr key={i.id}>
+              <td>{i.email}</td>
+              <td>{i.role}</td>
+              <td>
+                <span className="badge">{i.status}</span>
+              </td>
+              <td className="small">{formatTime(i.createdAt)}</td>
+              <td className="small">{formatTime(i.expiresAt)}</td>
+              <td className="row-actions">
+                {i.status === "pending" && (
+                  <button type="button" className="danger" onClick={() => setRevoking(i)} aria-label={`Revoke the invitation of ${i.email}`}>
+                    Revoke
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.items.map((i) => (
-              <tr key={i.id}>
-                <td>{i.email}</td>
-                <td>{i.role}</td>
-                <td>
-                  <span className="badge">{i.status}</span>
-                </td>
-                <td className="small">{formatTime(i.createdAt)}</td>
-                <td className="small">{formatTime(i.expiresAt)}</td>
-                <td className="row-actions">
-                  {i.status === "pending" && (
-                    <button type="button" className="danger" onClick={() => setRevoking(i)} aria-label={`Revoke the invitation of ${i.email}`}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {list.hasNextPage && (
         <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
@@ -279,7 +253,6 @@ function InviteDialog({ orgId, onClose }: { orgId: string; onClose: () => void }
   const [failure, setFailure] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
   const [link, setLink] = useState("");
-  const [copied, setCopied] = useState("");
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const err: FieldErrors = {};
@@ -309,27 +282,7 @@ function InviteDialog({ orgId, onClose }: { orgId: string; onClose: () => void }
           Send this link to {email.trim()}. It is shown only this once, works for that address only and expires in 7
           days.
         </p>
-        <div className="field">
-          <label htmlFor="invite-link">Invitation link</label>
-          <div className="key-row">
-            <input id="invite-link" readOnly value={link} onFocus={(e) => e.target.select()} />
-            <button
-              type="button"
-              className="primary"
-              onClick={() =>
-                void navigator.clipboard.writeText(link).then(
-                  () => setCopied("Copied to the clipboard."),
-                  () => setCopied("The browser did not allow copying: select the link and copy it by hand."),
-                )
-              }
-            >
-              Copy
-            </button>
-          </div>
-          <p className="muted small" role="status">
-            {copied}
-          </p>
-        </div>
+        <CopyField id="invite-link" label="Invitation link" value={link} what="link" />
         <div className="actions">
           <button type="button" onClick={onClose}>
             Done
@@ -340,23 +293,7 @@ function InviteDialog({ orgId, onClose }: { orgId: string; onClose: () => void }
   return (
     <Dialog title="Invite member" onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} noValidate>
-        <div className="field">
-          <label htmlFor="invite-email">Email</label>
-          <input
-            id="invite-email"
-            type="email"
-            value={email}
-            autoFocus
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? "invite-email-error" : undefined}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-          {errors.email && (
-            <p id="invite-email-error" className="field-error">
-              {errors.email}
-            </p>
-          )}
-        </div>
+        <Field id="invite-email" label="Email" type="email" value={email} autoFocus onChange={setEmail} error={errors.email} />
         <fieldset className="field choice">
           <legend>Role</legend>
           {(["admin", "member", "viewer"] as const).map((r) => (

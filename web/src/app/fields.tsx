@@ -1,0 +1,124 @@
+// Form fields and tables shared by Studio's pages, so that every screen labels, describes and reports its fields
+// the same way: a text field with its hint and its error, a value shown once with a Copy button, and a table whose
+// header names its columns (and an unnamed actions column for screen readers).
+import { useState, type InputHTMLAttributes, type ReactNode } from "react";
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "value" | "onChange" | "type">;
+
+// Field is a labelled input with an optional hint and the error of its value (from the form's own checks or the
+// API's field errors); the input is described by both and marked invalid while there is an error.
+export function Field({
+  id,
+  label,
+  type = "text",
+  value,
+  onChange,
+  error,
+  hint,
+  ...input
+}: {
+  id: string;
+  label: ReactNode;
+  type?: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  hint?: ReactNode;
+} & InputProps) {
+  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        name={id}
+        {...input}
+        id={id}
+        type={type}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+      {error && <FieldError id={`${id}-error`}>{error}</FieldError>}
+    </div>
+  );
+}
+
+// FieldError is the error of one field, under it; the field names it in aria-describedby.
+export function FieldError({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p id={id} className="field-error">
+      {children}
+    </p>
+  );
+}
+
+// CopyField shows a value the server gives only once (a key, a secret, a link) read-only, selected on focus, with a
+// Copy button and what copying did in words (a browser may refuse the clipboard: then the user copies by hand).
+export function CopyField({ id, label, value, what }: { id: string; label: string; value: string; what: string }) {
+  const [copied, setCopied] = useState("");
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied("Copied to the clipboard.");
+    } catch {
+      setCopied(`The browser did not allow copying: select the ${what} and copy it by hand.`);
+      (document.getElementById(id) as HTMLInputElement | null)?.select();
+    }
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="copy-row">
+        <input id={id} readOnly value={value} spellCheck={false} onFocus={(e) => e.target.select()} />
+        <button type="button" className="primary" onClick={() => void copy()}>
+          Copy
+        </button>
+      </div>
+      <p className="muted small" role="status">
+        {copied}
+      </p>
+    </div>
+  );
+}
+
+// DataTable is a table with a header row of column names; with actions, a last column for each row's buttons,
+// named for screen readers only.
+export function DataTable({
+  columns,
+  actions,
+  className,
+  label,
+  children,
+}: {
+  columns: ReactNode[];
+  actions?: boolean;
+  className?: string;
+  label?: string;
+  children: ReactNode;
+}) {
+  return (
+    <table className={className ? `table ${className}` : "table"} aria-label={label}>
+      <thead>
+        <tr>
+          {columns.map((c, i) => (
+            <th key={i} scope="col">
+              {c}
+            </th>
+          ))}
+          {actions && (
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          )}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
