@@ -1,10 +1,10 @@
-// The resources browser as a user meets it, on the real local edge: a deployed workflow's run wrote a KV value, R2
-// objects and a D1 table; the user opens the connection on /resources, reads the JSON value with its metadata and
-// expiry, types a query into the D1 console (Ctrl-Enter runs it), pages through 10,000 rows (the time to the first
-// page is printed), sees a SQL error in words at the console, walks the R2 folders and downloads an object (its
-// bytes checked). A viewer of the organization runs a DELETE in the console, confirms it when asked, and sees the
-// API's refusal in words; nothing was changed. Every screen is checked with axe; the test fails on console errors and failed requests other
-// than the refusals it provokes.
+// The resources browser as a user meets it, on the real local edge: a deployed workflow's run wrote KV values, R2
+// objects and a D1 table; the user opens the connection on /resources, reads a JSON value with its metadata and
+// expiry and a binary value as hex (and downloads it), types a query into the D1 console (Ctrl-Enter runs it), pages
+// through 10,000 rows (the time to the first page is printed), sees a SQL error in words at the console, walks the R2
+// folders and downloads an object (its bytes checked). A viewer of the organization runs a DELETE in the console,
+// confirms it when asked, and sees the API's refusal in words; nothing was changed. Every screen is checked with axe;
+// the test fails on console errors and failed requests other than the refusals it provokes.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import os from "node:os";
@@ -20,6 +20,7 @@ let db;
 
 const writer = `await env.KV_DATA.put("order:A-1001", JSON.stringify({ id: "A-1001", total: 42, paid: true, items: ["pen", "ink"] }), { metadata: { source: "checkout" }, expirationTtl: 86400 });
 await env.KV_DATA.put("note", "plain words");
+await env.KV_DATA.put("blob", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]));
 await env.BUCKET_FILES.put("invoices/2026/A-1001.txt", "invoice A-1001: 42 EUR", { httpMetadata: { contentType: "text/plain" } });
 await env.BUCKET_FILES.put("readme.md", "# files");
 await env.DB_MAIN.prepare("CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, total INTEGER)").run();
@@ -121,7 +122,7 @@ step("resources: the connections by name; choosing one lists its namespaces, dat
   await screenshot(page, "resources");
 });
 
-step("KV: keys by prefix; a JSON value shown formatted with its metadata and expiry; the link survives a reload", async () => {
+step("KV: keys by prefix; a JSON value formatted with its metadata and expiry, also after a reload; a binary value as hex", async () => {
   await page.getByRole("region", { name: "KV namespaces" }).getByRole("link").first().click();
   await heading("Keys").waitFor();
   const keys = page.getByRole("list", { name: "Keys" });
@@ -145,6 +146,13 @@ step("KV: keys by prefix; a JSON value shown formatted with its metadata and exp
   await page.reload();
   await page.getByLabel("JSON value of order:A-1001").waitFor();
   await page.getByText(/\(in 2\d h\)$/).waitFor();
+  // a binary value: its size, a hex preview and its bytes as a download
+  await page.getByRole("button", { name: "Clear" }).click();
+  await page.getByRole("list", { name: "Keys" }).getByRole("link", { name: "blob" }).click();
+  await page.getByText("Binary value, 8 B.", { exact: false }).waitFor();
+  assert.match(await page.getByLabel("Hex preview of blob").innerText(), /^00000000 {2}89 50 4e 47 00 01 02 ff +\.PNG\.\.\.\.$/);
+  const [saved] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download value" }).click()]);
+  assert.deepEqual([...readFileSync(await saved.path())], [0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
 });
 
 step("D1: a query typed in the console runs with Ctrl-Enter; 10,000 rows paged; a SQL error in words", async (t) => {
