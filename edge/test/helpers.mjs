@@ -126,7 +126,7 @@ export async function deployDemo(edge, name, { workflow = name, bindings = [], s
   if (sd.status !== 200) throw new Error(`subdomain ${name}: ${JSON.stringify(sd.body)}`);
 }
 
-export async function waitFor(fn, { timeoutMs = 20000, intervalMs = 100, what = "condition" } = {}) {
+export async function waitFor(fn, { timeoutMs = 60000, intervalMs = 100, what = "condition" } = {}) {
   const deadline = Date.now() + timeoutMs;
   let last;
   while (Date.now() < deadline) {

@@ -36,6 +36,7 @@ var liveExamples = map[string]bool{
 	"POST /api/resources/d1/databases/{databaseId}/query":            true,
 	"GET /api/resources/r2/buckets":                                  true,
 	"GET /api/resources/r2/buckets/{bucketName}/objects":             true,
+	"GET /api/resources/r2/buckets/{bucketName}/objects/{key...}":    true,
 	"POST /api/connections/verify-token":                             true,
 }
 

@@ -212,6 +212,9 @@ func successType(rt Route) string {
 		return "text/event-stream"
 	case rt.Pattern == irSchemaRef:
 		return "application/schema+json"
+	case rt.Pattern == "/api/resources/r2/buckets/{bucketName}/objects/{key...}":
+		// the object's own type; its example is a PDF
+		return "application/octet-stream"
 	}
 	return "application/json"
 }
@@ -231,6 +234,8 @@ func queryParam(name string) map[string]any {
 		p["required"] = true
 	case "prefix":
 		p["description"] = "Only names starting with this."
+	case "delimiter":
+		p["description"] = "Keys that go on past it after the prefix are answered once, as delimitedPrefixes (\"/\" lists folders)."
 	case "version":
 		p["description"] = "A version id to show instead of the current version."
 	case "force":

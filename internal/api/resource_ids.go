@@ -25,8 +25,12 @@ var (
 	r2BucketName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$`)
 )
 
-// maxKVKeyBytes is the longest KV key Cloudflare accepts.
-const maxKVKeyBytes = 512
+// maxKVKeyBytes is the longest KV key Cloudflare accepts, maxR2KeyBytes
+// the longest R2 object key.
+const (
+	maxKVKeyBytes = 512
+	maxR2KeyBytes = 1024
+)
 
 // resourcePathParams maps path parameters of the route table to the check
 // of their form ("" when well-formed).
@@ -51,8 +55,8 @@ var resourcePathParams = map[string]func(string) string{
 	},
 	"key": func(v string) string {
 		switch {
-		case v == "" || len(v) > maxKVKeyBytes:
-			return "key must be 1 to 512 bytes"
+		case v == "" || len(v) > maxR2KeyBytes:
+			return "key must be 1 to 512 bytes (1 to 1024 for an R2 object)"
 		case !utf8.ValidString(v):
 			return "key must be valid UTF-8"
 		case v == "." || v == "..":
@@ -71,7 +75,12 @@ func checkResourcePath(r *http.Request, rt Route) error {
 		if !strings.Contains(rt.Pattern, "{"+name+"}") && !strings.Contains(rt.Pattern, "{"+name+"...}") {
 			continue
 		}
-		if msg := check(r.PathValue(name)); msg != "" {
+		v := r.PathValue(name)
+		msg := check(v)
+		if msg == "" && name == "key" && len(v) > maxKVKeyBytes && !strings.HasPrefix(rt.Pattern, "/api/resources/r2/") {
+			msg = "key must be 1 to 512 bytes"
+		}
+		if msg != "" {
 			return &edgeflow.Error{Code: edgeflow.EBadRequest, Message: msg,
 				Details: []edgeflow.FieldError{{Path: ":" + name, Message: msg}}}
 		}

@@ -250,8 +250,10 @@ data: {"id":"` + exDeployment + `","workflowId":"` + exWorkflow + `","projectId"
 		Answer: `{"columns": ["id", "total"], "rows": [["A-1001", 42]], "meta": {"duration": 0.21, "changes": 0, "lastRowId": 0, "rowsRead": 1, "rowsWritten": 0}}`}
 	exR2Buckets = Example{Path: "/api/resources/r2/buckets?connectionId=" + exConnection,
 		Answer: `{"data": [{"name": "invoices", "createdAt": "2026-11-27T06:40:12.123456Z"}], "nextCursor": null}`}
-	exR2Objects = Example{Path: "/api/resources/r2/buckets/invoices/objects?connectionId=" + exConnection + "&prefix=2026/&limit=2",
-		Answer: `{"data": [{"key": "2026/A-1001.pdf", "size": 48213, "etag": "9b2cf535f27731c974343645a3985328", "lastModified": "2026-11-27T06:40:12.123456Z"}, {"key": "2026/A-1002.pdf", "size": 51007, "etag": "4f1c0e2d9a8b7c6d5e4f3a2b1c0d9e8f", "lastModified": "2026-11-27T06:41:30.654321Z"}], "nextCursor": "` + exCursor + `"}`}
+	exR2Objects = Example{Path: "/api/resources/r2/buckets/invoices/objects?connectionId=" + exConnection + "&prefix=2026/&delimiter=/&limit=2",
+		Answer: `{"data": [{"key": "2026/A-1001.pdf", "size": 8, "etag": "9b2cf535f27731c974343645a3985328", "lastModified": "2026-11-27T06:40:12.123456Z", "contentType": "application/pdf"}], "delimitedPrefixes": [], "nextCursor": null}`, Partial: true}
+	exR2Object = Example{Path: "/api/resources/r2/buckets/invoices/objects/2026/A-1001.pdf?connectionId=" + exConnection,
+		Answer: "%PDF-1.7"}
 	exVerifyToken = Example{Path: "/api/connections/verify-token", Body: `{"provider": "cloudflare", "credentials": {"apiToken": "` + exCFToken + `"}}`,
 		Answer: `{"valid": true, "accounts": [{"id": "` + exAccount + `", "name": "Shop"}]}`}
 

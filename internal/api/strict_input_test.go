@@ -266,12 +266,20 @@ func TestAttackResourceIDs(t *testing.T) {
 		{"GET", "/api/resources/r2/buckets/ab/objects" + c, ":bucketName"},
 		{"GET", "/api/resources/r2/buckets/-dash-/objects" + c, ":bucketName"},
 		{"GET", "/api/resources/r2/buckets/" + strings.Repeat("b", 64) + "/objects" + c, ":bucketName"},
+		{"GET", "/api/resources/r2/buckets/Upper/objects/a.txt" + c, ":bucketName"},
+		{"GET", "/api/resources/r2/buckets/bucket-1/objects/" + strings.Repeat("k", 1025) + c, ":key"},
+		{"GET", "/api/resources/r2/buckets/bucket-1/objects/%FF" + c, ":key"},
+		{"GET", "/api/resources/r2/buckets/bucket-1/objects/" + c, ":key"},
 	} {
 		body := ""
 		if tc.method == "POST" {
 			body = `{"connectionId":"` + w.a.connectionID + `","sql":"SELECT 1"}`
 		}
 		checkError(t, w.do(tc.method, tc.path, body, w.a.keyAll), 400, "bad_request", tc.at)
+	}
+	// An R2 object listing's delimiter is text of at most 16 bytes.
+	for _, d := range []string{"", strings.Repeat("/", 17), "%0A", "a&delimiter=b"} {
+		checkError(t, w.do("GET", "/api/resources/r2/buckets/bucket-1/objects"+c+"&delimiter="+d, "", w.a.keyAll), 422, "validation_failed", "?delimiter")
 	}
 	// Dot segments never reach a handler: the router answers 404.
 	checkError(t, w.do("GET", "/api/resources/kv/namespaces/"+ns+"/values/.."+c, "", w.a.keyAll), 404, "not_found", "")

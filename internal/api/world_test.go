@@ -469,6 +469,9 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/resources/r2/buckets/{bucketName}/objects": func(w *world) string {
 		return "/api/resources/r2/buckets/bucket-1/objects?connectionId=" + w.a.connectionID
 	},
+	"/api/resources/r2/buckets/{bucketName}/objects/{key...}": func(w *world) string {
+		return "/api/resources/r2/buckets/bucket-1/objects/docs/a.txt?connectionId=" + w.a.connectionID
+	},
 }
 
 // reachesProvider are GET routes whose success needs a deployed workflow or
@@ -486,6 +489,7 @@ var reachesProvider = map[string]bool{
 	"/api/resources/d1/databases":                                true,
 	"/api/resources/r2/buckets":                                  true,
 	"/api/resources/r2/buckets/{bucketName}/objects":             true,
+	"/api/resources/r2/buckets/{bucketName}/objects/{key...}":    true,
 }
 
 // boundedPaths are the paths the tests send for routes whose answer never

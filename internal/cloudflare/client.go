@@ -268,6 +268,7 @@ func (*UnreachableError) ownError()       {}
 func (*ArgumentError) ownError()          {}
 func (*NotFoundError) ownError()          {}
 func (*MalformedResponseError) ownError() {}
+func (*TooLargeError) ownError()          {}
 
 // resultInfo is the envelope's result_info in its page and cursor forms.
 type resultInfo struct {

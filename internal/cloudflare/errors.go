@@ -117,6 +117,17 @@ func (e *MalformedResponseError) Error() string {
 	return fmt.Sprintf("cloudflare: %s: malformed response (HTTP %d): %s", e.Op, e.Status, e.Reason)
 }
 
+// TooLargeError is an object larger than a client reads whole (GetR2Object).
+type TooLargeError struct {
+	Op    string
+	Limit int64
+}
+
+// Error names the operation and the limit.
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("cloudflare: %s: the object is larger than %d bytes", e.Op, e.Limit)
+}
+
 func argErr(field, format string, args ...any) error {
 	return &ArgumentError{Field: field, Message: fmt.Sprintf(format, args...)}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -498,4 +499,58 @@ func (c *Client) ListR2Objects(ctx context.Context, bucket string, q R2ObjectsQu
 		page.Truncated = page.Cursor != ""
 	}
 	return page, nil
+}
+
+// R2ObjectData is one object read whole: its bytes and the HTTP metadata the object API answers with them.
+type R2ObjectData struct {
+	Body         []byte
+	ContentType  string
+	ETag         string
+	LastModified string
+}
+
+// MaxR2ObjectRead is the largest object GetR2Object reads: the client's bound of any answer body.
+const MaxR2ObjectRead = maxBody
+
+// GetR2Object reads one object (GET …/r2/buckets/{b}/objects/{key}, the key path-escaped, "/" included). A
+// missing object or bucket is an *APIError 404; an object over MaxR2ObjectRead bytes is a
+// *TooLargeError.
+func (c *Client) GetR2Object(ctx context.Context, bucket, key string) (R2ObjectData, error) {
+	acct, err := c.account()
+	if err != nil {
+		return R2ObjectData{}, err
+	}
+	if err := checkName("bucket", bucket); err != nil {
+		return R2ObjectData{}, err
+	}
+	if key == "" || len(key) > 1024 {
+		return R2ObjectData{}, argErr("key", "must be 1-1024 bytes")
+	}
+	path := acct + "/r2/buckets/" + url.PathEscape(bucket) + "/objects/" + url.PathEscape(key)
+	op := http.MethodGet + " " + path
+	var out R2ObjectData
+	err = c.runWithin(ctx, op, true, c.timeout, func(ctx context.Context, opts ...option.RequestOption) error {
+		var res *http.Response
+		if err := c.sdk.Execute(ctx, http.MethodGet, path, nil, &res, opts...); err != nil {
+			return err
+		}
+		defer res.Body.Close()
+		if res.ContentLength > maxBody {
+			return &TooLargeError{Op: op, Limit: maxBody}
+		}
+		raw, err := io.ReadAll(io.LimitReader(res.Body, maxBody+1))
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return &UnreachableError{Op: op, Err: err}
+		}
+		if len(raw) > maxBody {
+			return &TooLargeError{Op: op, Limit: maxBody}
+		}
+		out = R2ObjectData{Body: raw, ContentType: res.Header.Get("Content-Type"), ETag: res.Header.Get("ETag"),
+			LastModified: res.Header.Get("Last-Modified")}
+		return nil
+	})
+	return out, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime"
@@ -575,6 +576,25 @@ func TestCalls(t *testing.T) {
 			},
 			out: cloudflare.R2ObjectPage{Objects: []cloudflare.R2Object{{Key: "img/a.png", Size: 10, ETag: "e1", LastModified: "2026-01-01T00:00:00Z", ContentType: "image/png"}},
 				Prefixes: []string{"img/sub/"}, Cursor: "c2", Truncated: true},
+		},
+		{
+			name: "GetR2Object escapes the key and keeps the metadata",
+			want: []exchange{{method: "GET", path: A + "/r2/buckets/files/objects/img%2Fa%20b.png", resp: "\x89PNG\x00bytes", respType: "image/png",
+				header: map[string]string{"ETag": `"e1"`, "Last-Modified": "Fri, 27 Nov 2026 06:40:12 GMT"}}},
+			call: func(c *cloudflare.Client) (any, error) { return c.GetR2Object(ctx, "files", "img/a b.png") },
+			out: cloudflare.R2ObjectData{Body: []byte("\x89PNG\x00bytes"), ContentType: "image/png", ETag: `"e1"`,
+				LastModified: "Fri, 27 Nov 2026 06:40:12 GMT"},
+		},
+		{
+			name: "GetR2Object missing key",
+			want: []exchange{{method: "GET", path: A + "/r2/buckets/files/objects/gone.txt", status: 404, resp: fail(10007, "The specified key does not exist.")}},
+			call: func(c *cloudflare.Client) (any, error) {
+				_, err := c.GetR2Object(ctx, "files", "gone.txt")
+				if !cloudflare.IsNotFound(err) {
+					return nil, fmt.Errorf("missing object: %v, want not found", err)
+				}
+				return nil, nil
+			},
 		},
 	}
 	for _, tt := range tests {

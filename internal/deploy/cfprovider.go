@@ -338,13 +338,21 @@ func (p *cfProvider) ListR2Buckets(ctx context.Context, pg Page) (Listing[R2Buck
 }
 
 func (p *cfProvider) ListR2Objects(ctx context.Context, bucket string, pg Page) (Listing[R2Object], error) {
-	res, err := p.c.ListR2Objects(ctx, bucket, cloudflare.R2ObjectsQuery{Prefix: pg.Prefix, Cursor: pg.Cursor, Limit: pg.Limit})
+	res, err := p.c.ListR2Objects(ctx, bucket, cloudflare.R2ObjectsQuery{Prefix: pg.Prefix, Cursor: pg.Cursor, Limit: pg.Limit, Delimiter: pg.Delimiter})
 	if err != nil {
 		return Listing[R2Object]{}, err
 	}
 	out := make([]R2Object, len(res.Objects))
 	for i, o := range res.Objects {
-		out[i] = R2Object{Key: o.Key, Size: o.Size, ETag: o.ETag, LastModified: o.LastModified}
+		out[i] = R2Object{Key: o.Key, Size: o.Size, ETag: o.ETag, LastModified: o.LastModified, ContentType: o.ContentType}
 	}
-	return Listing[R2Object]{Items: out, NextCursor: res.Cursor}, nil
+	return Listing[R2Object]{Items: out, NextCursor: res.Cursor, Prefixes: res.Prefixes}, nil
+}
+
+func (p *cfProvider) GetR2Object(ctx context.Context, bucket, key string) (*R2ObjectBody, error) {
+	o, err := p.c.GetR2Object(ctx, bucket, key)
+	if err != nil {
+		return nil, err
+	}
+	return &R2ObjectBody{Key: key, Body: o.Body, ContentType: o.ContentType, ETag: o.ETag, LastModified: o.LastModified}, nil
 }

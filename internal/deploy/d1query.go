@@ -21,6 +21,9 @@ type D1Query struct {
 	// ReadOnly runs the statements so that the database itself refuses to
 	// change (a caller with the read scope only; docs/decisions.md 81).
 	ReadOnly bool
+	// Reader says who can only read, for the refusals of a read-only query:
+	// "this API key can only read (scope read)" when empty.
+	Reader string
 }
 
 // readOnlyRefused is the local edge's error code for statements that would
@@ -41,9 +44,13 @@ func (s *Service) QueryD1(ctx context.Context, q D1Query) (*D1Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	reader := q.Reader
+	if reader == "" {
+		reader = "this API key can only read (scope read)"
+	}
 	if q.ReadOnly && c.Provider != edgeflow.ProviderLocal {
-		return nil, edgeflow.Errorf(edgeflow.EForbidden, "this API key can only read (scope read), and Cloudflare's D1 API "+
-			"cannot run SQL read-only: querying a D1 database of a Cloudflare connection needs a key with the write scope or a signed-in session")
+		return nil, edgeflow.Errorf(edgeflow.EForbidden, "%s, and Cloudflare's D1 API "+
+			"cannot run SQL read-only: querying a D1 database of a Cloudflare connection needs the write scope (a member's session or a key with write)", reader)
 	}
 	p, err := s.providerFor(ctx, c)
 	if err != nil {
@@ -52,14 +59,14 @@ func (s *Service) QueryD1(ctx context.Context, q D1Query) (*D1Result, error) {
 	res, err := p.QueryD1(ctx, q.DatabaseID, q.SQL, q.Params, q.ReadOnly)
 	if err != nil {
 		if ae, ok := errors.AsType[*cloudflare.APIError](err); ok && q.ReadOnly && ae.Status == 403 && ae.HasCode(readOnlyRefused) {
-			return nil, &edgeflow.Error{Code: edgeflow.EForbidden, Err: err, Message: "this API key can only read (scope read): " +
+			return nil, &edgeflow.Error{Code: edgeflow.EForbidden, Err: err, Message: reader + ": " +
 				"the statements would change the database, so the database rolled them back and nothing was changed; " +
-				"a key with the write scope may run them"}
+				"a member's session or a key with the write scope may run them"}
 		}
 		if providerStatus(err) == 400 {
 			reason := providerReason(err)
 			if q.ReadOnly {
-				reason += " (this API key can only read: its statements run read-only)"
+				reason += " (" + reader + ": the statements run read-only)"
 			}
 			return nil, &edgeflow.Error{Code: edgeflow.EInvalid, Message: "the query failed: " + reason,
 				Details: []edgeflow.FieldError{{Path: "/sql", Message: reason}}, Err: err}

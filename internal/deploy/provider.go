@@ -67,7 +67,12 @@ type Provider interface {
 	// the local edge supports it (docs/decisions.md 81).
 	QueryD1(ctx context.Context, databaseID, sql string, params []any, readOnly bool) (*D1Result, error)
 	ListR2Buckets(ctx context.Context, page Page) (Listing[R2Bucket], error)
+	// ListR2Objects lists objects; with page.Delimiter the keys that go on
+	// past it after the prefix are rolled up into Listing.Prefixes.
 	ListR2Objects(ctx context.Context, bucket string, page Page) (Listing[R2Object], error)
+	// GetR2Object reads one object whole (at most
+	// cloudflare.MaxR2ObjectRead bytes).
+	GetR2Object(ctx context.Context, bucket, key string) (*R2ObjectBody, error)
 }
 
 // Page asks a provider list for one page. Cursor is "" for the first page.
@@ -75,12 +80,17 @@ type Page struct {
 	Prefix string
 	Cursor string
 	Limit  int
+	// Delimiter rolls keys up into prefixes (R2 object listings only).
+	Delimiter string
 }
 
 // Listing is one page of a provider list; NextCursor is "" on the last page.
 type Listing[T any] struct {
 	Items      []T
 	NextCursor string
+	// Prefixes are the delimited "folders" of an R2 object listing asked
+	// with a delimiter.
+	Prefixes []string
 }
 
 // Account is an account the credentials reach.
@@ -203,4 +213,15 @@ type R2Object struct {
 	Size         int64  `json:"size"`
 	ETag         string `json:"etag,omitempty"`
 	LastModified string `json:"lastModified,omitempty"`
+	ContentType  string `json:"contentType,omitempty"`
+}
+
+// R2ObjectBody is one object read whole, with the HTTP metadata it was
+// stored with.
+type R2ObjectBody struct {
+	Key          string
+	Body         []byte
+	ContentType  string
+	ETag         string
+	LastModified string
 }

@@ -3,10 +3,12 @@ package deploy
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/edgeflow/edgeflow/internal/cloudflare"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
@@ -230,6 +232,25 @@ func (s *Service) ListR2Objects(ctx context.Context, r ResourceRequest, bucket s
 	}
 	l, err := p.ListR2Objects(ctx, bucket, r.Page)
 	return l, resourceError("list the objects of R2 bucket "+bucket, err)
+}
+
+// GetR2Object reads one object of a bucket (not_found when the object or
+// the bucket does not exist; payload_too_large over
+// cloudflare.MaxR2ObjectRead bytes).
+func (s *Service) GetR2Object(ctx context.Context, r ResourceRequest, bucket, key string) (*R2ObjectBody, error) {
+	p, err := s.resourceProvider(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	o, err := p.GetR2Object(ctx, bucket, key)
+	if _, ok := errors.AsType[*cloudflare.TooLargeError](err); ok {
+		return nil, &edgeflow.Error{Code: edgeflow.EPayloadTooLarge, Message: "R2 object " + key + " is larger than " +
+			itoa(cloudflare.MaxR2ObjectRead>>20) + " MiB, the most edgeflow reads at once: read it from the provider directly", Err: err}
+	}
+	if err != nil {
+		return nil, resourceError("read R2 object "+key+" of bucket "+bucket, err)
+	}
+	return o, nil
 }
 
 // resourceError is providerError with a provider 404 (unknown namespace,

@@ -106,6 +106,28 @@ func TestAttackLocalEdgeResourcesOfAnotherOrganization(t *testing.T) {
 	if len(objs.Data) != 1 || objs.Data[0].Key != "orders/7.txt" {
 		t.Fatalf("A's own objects = %+v", objs)
 	}
+	var folders struct {
+		Data     []struct{ Key string } `json:"data"`
+		Prefixes []string               `json:"delimitedPrefixes"`
+	}
+	a.must(200, "GET", "/api/resources/r2/buckets/"+bucket+"/objects?delimiter=/&"+ac, nil).into(&folders)
+	if len(folders.Data) != 0 || len(folders.Prefixes) != 1 || folders.Prefixes[0] != "orders/" {
+		t.Fatalf("A's top folder = %+v, want only the prefix orders/", folders)
+	}
+	objectPath := "/api/resources/r2/buckets/" + bucket + "/objects/orders/7.txt?"
+	req, _ := http.NewRequest("GET", a.url+objectPath+ac, nil)
+	req.Header.Set("Authorization", "Bearer "+a.key)
+	res, err := a.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || string(body) != "order 7" || res.Header.Get("Content-Length") != "7" ||
+		res.Header.Get("Content-Disposition") != `attachment; filename="7.txt"` || res.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Fatalf("A's own object download: %d %q %v", res.StatusCode, body, res.Header)
+	}
+	wantError(t, a.do("GET", "/api/resources/r2/buckets/"+bucket+"/objects/orders/8.txt?"+ac, nil), 404, "not_found")
 
 	// attack: B's lists hold nothing of A's project
 	if n, d, r := b.projectResources(a.projID); n != "" || d != "" || r != "" {
@@ -118,6 +140,8 @@ func TestAttackLocalEdgeResourcesOfAnotherOrganization(t *testing.T) {
 	wantError(t, b.do("POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": b.conn,
 		"sql": "SELECT label FROM orders"}), 404, "not_found")
 	wantError(t, b.do("GET", "/api/resources/r2/buckets/"+bucket+"/objects?"+bc, nil), 404, "not_found")
+	wantError(t, b.do("GET", objectPath+bc, nil), 404, "not_found")
+	wantError(t, b.do("GET", objectPath+ac, nil), 404, "not_found")
 	// and A's connection stays A's: B cannot name it
 	wantError(t, b.do("GET", "/api/resources/kv/namespaces?"+ac, nil), 404, "not_found")
 

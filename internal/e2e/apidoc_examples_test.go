@@ -129,6 +129,7 @@ func TestRouteExamplesLive(t *testing.T) {
 	replay("GET /api/resources/kv/namespaces/{namespaceId}/values/{key...}", map[string]string{"order:A-1001": url.PathEscape("order:A-1001")})
 	replay("POST /api/resources/d1/databases/{databaseId}/query", nil)
 	replay("GET /api/resources/r2/buckets/{bucketName}/objects", map[string]string{"/invoices/": "/" + bucket + "/"})
+	replay("GET /api/resources/r2/buckets/{bucketName}/objects/{key...}", map[string]string{"/invoices/": "/" + bucket + "/"})
 	replay("POST /api/connections/verify-token", map[string]string{api.ExampleCloudflareToken: shared.edge.Token()})
 
 	// A function for the invoke example.

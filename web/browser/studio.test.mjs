@@ -102,7 +102,7 @@ step("New workflow imports an IR file, stores it as version 1 and opens the edit
 });
 
 step("Save version shows the server's validation errors, then saves the fixed IR", async () => {
-  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  await page.getByRole("group", { name: "Side panel" }).getByRole("button", { name: "Settings", exact: true }).click();
   await page.getByLabel("Trigger", { exact: true }).selectOption("cron");
   await page.getByLabel("Cron expression").fill("every monday");
   await page.getByText("unsaved changes").waitFor();
@@ -222,7 +222,7 @@ step("Run starts a run with params; the run page updates live, takes the event a
 step("Export downloads the editor's IR; leaving with unsaved changes asks first", async () => {
   await page.goto(workflowURL);
   await heading("Approval").waitFor();
-  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  await page.getByRole("group", { name: "Side panel" }).getByRole("button", { name: "Settings", exact: true }).click();
   await page.getByLabel("Trigger", { exact: true }).selectOption("cron");
   await page.getByText("unsaved changes").waitFor();
   const questions = [];

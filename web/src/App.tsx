@@ -20,6 +20,10 @@ const EnvVarsPage = lazy(() => import("./pages/settings/EnvVars"));
 const ApiKeysPage = lazy(() => import("./pages/settings/ApiKeys"));
 const TeamPage = lazy(() => import("./pages/settings/Team"));
 const AuditPage = lazy(() => import("./pages/settings/Audit"));
+const ResourcesPage = lazy(() => import("./pages/resources/Resources"));
+const KvPage = lazy(() => import("./pages/resources/Kv"));
+const D1Page = lazy(() => import("./pages/resources/D1"));
+const R2Page = lazy(() => import("./pages/resources/R2"));
 const MarketplacePage = lazy(() => import("./pages/marketplace/Marketplace"));
 const MarketplaceNodePage = lazy(() => import("./pages/marketplace/MarketplaceNode"));
 
@@ -70,6 +74,16 @@ export function App() {
           <Route path="/api-keys" component={ApiKeysPage} />
           <Route path="/team" component={TeamPage} />
           <Route path="/audit" component={AuditPage} />
+          <Route path="/resources" component={ResourcesPage} />
+          <Route path="/resources/kv/:connectionId/:namespaceId">
+            {(p) => <KvPage key={`${p.connectionId}/${p.namespaceId}`} connectionId={p.connectionId} namespaceId={p.namespaceId} />}
+          </Route>
+          <Route path="/resources/d1/:connectionId/:databaseId">
+            {(p) => <D1Page key={`${p.connectionId}/${p.databaseId}`} connectionId={p.connectionId} databaseId={p.databaseId} />}
+          </Route>
+          <Route path="/resources/r2/:connectionId/:bucket">
+            {(p) => <R2Page key={`${p.connectionId}/${p.bucket}`} connectionId={p.connectionId} bucket={p.bucket} />}
+          </Route>
           <Route path="/marketplace" component={MarketplacePage} />
           <Route path="/marketplace/:nodeId">{(p) => <MarketplaceNodePage key={p.nodeId} nodeId={decodeURIComponent(p.nodeId)} />}</Route>
           <Route>
@@ -99,6 +113,10 @@ function titleFor(path: string): string {
   if (path === "/api-keys") return "API keys · edgeflow Studio";
   if (path === "/team") return "Team · edgeflow Studio";
   if (path === "/audit") return "Audit log · edgeflow Studio";
+  if (path === "/resources") return "Resources · edgeflow Studio";
+  if (path.startsWith("/resources/kv/")) return "KV namespace · edgeflow Studio";
+  if (path.startsWith("/resources/d1/")) return "D1 database · edgeflow Studio";
+  if (path.startsWith("/resources/r2/")) return "R2 bucket · edgeflow Studio";
   if (path === "/marketplace") return "Marketplace · edgeflow Studio";
   if (/^\/marketplace\/[^/]+$/.test(path)) return "Marketplace node · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";

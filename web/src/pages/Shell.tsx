@@ -21,6 +21,7 @@ export function useProjects(session: Session) {
 const MAIN_LINKS: [string, string][] = [
   ["/", "Workflows"],
   ["/runs", "Runs"],
+  ["/resources", "Resources"],
   ["/marketplace", "Marketplace"],
 ];
 const SETTINGS_LINKS: [string, string][] = [

@@ -1,0 +1,267 @@
+// The resources browser as a user meets it, on the real local edge: a deployed workflow's run wrote KV values, R2
+// objects and a D1 table; the user opens the connection on /resources, reads a JSON value with its metadata and
+// expiry and a binary value as hex (and downloads it), types a query into the D1 console (Ctrl-Enter runs it), pages
+// through 10,000 rows (the time to the first page is printed), sees a SQL error in words at the console, walks the R2
+// folders and downloads an object (its bytes checked). A viewer of the organization runs a DELETE in the console,
+// confirms it when asked, and sees the API's refusal in words; nothing was changed. Every screen is checked with axe;
+// the test fails on console errors and failed requests other than the refusals it provokes.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { checkA11y, screenshot, startStudio } from "./harness.mjs";
+
+let studio;
+let page;
+let owner;
+let conn;
+let db;
+
+const writer = `await env.KV_DATA.put("order:A-1001", JSON.stringify({ id: "A-1001", total: 42, paid: true, items: ["pen", "ink"] }), { metadata: { source: "checkout" }, expirationTtl: 86400 });
+await env.KV_DATA.put("note", "plain words");
+await env.KV_DATA.put("blob", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]));
+await env.BUCKET_FILES.put("invoices/2026/A-1001.txt", "invoice A-1001: 42 EUR", { httpMetadata: { contentType: "text/plain" } });
+await env.BUCKET_FILES.put("readme.md", "# files");
+await env.DB_MAIN.prepare("CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, total INTEGER)").run();
+await env.DB_MAIN.prepare("INSERT OR REPLACE INTO orders VALUES ('A-1001', 42)").run();
+return { ok: true };`;
+
+function ir(name) {
+  return {
+    metadata: { name, version: 1, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z" },
+    nodes: [
+      {
+        id: "write",
+        type: "step",
+        name: "write",
+        position: { x: 40, y: 80 },
+        version: "1.0.0",
+        provider: "cloudflare",
+        data: { code: writer },
+        config: { retries: { limit: 0, delay: "1 second", backoff: "constant" } },
+      },
+    ],
+    edges: [],
+    entryNodeId: "write",
+  };
+}
+
+before(async () => {
+  studio = await startStudio();
+  if (studio.skip) return;
+  owner = await studio.apiSignUp({ name: "Ada Lovelace", organizationName: "Analytical" });
+  conn = await studio.api(owner, "POST", "/api/connections", { provider: "local", name: "Local edge" });
+  await studio.api(owner, "POST", "/api/connections", { provider: "local", name: "Backup edge" });
+  const wf = await studio.api(owner, "POST", "/api/workflows", { name: "Order writer", kind: "workflow" });
+  await studio.api(owner, "POST", `/api/workflows/${wf.id}/versions`, { ir: ir("Order writer") });
+  await studio.api(owner, "POST", `/api/workflows/${wf.id}/deploy`, { connectionId: conn.id });
+  const run = await studio.api(owner, "POST", `/api/workflows/${wf.id}/trigger`, { connectionId: conn.id, params: {} });
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const r = await studio.api(owner, "GET", `/api/workflows/${wf.id}/runs/${run.id}`);
+    if (r.status === "complete") break;
+    if (["errored", "terminated"].includes(r.status) || Date.now() > deadline) throw new Error(`the writer run: ${JSON.stringify(r)}`);
+    await new Promise((res) => setTimeout(res, 300));
+  }
+  const dbs = await studio.api(owner, "GET", `/api/resources/d1/databases?connectionId=${conn.id}`);
+  db = dbs.data.find((d) => d.name.includes(wf.projectId.replaceAll("_", "-")));
+  // 10,000 rows for the console's paging and its time to the first page
+  await studio.api(owner, "POST", `/api/resources/d1/databases/${db.id}/query`, {
+    connectionId: conn.id,
+    sql: "CREATE TABLE big AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000) SELECT i AS id, printf('row-%05d', i) AS label, i * 3 AS amount FROM n",
+  });
+  page = await studio.newPage(owner.context);
+  await page.setViewportSize({ width: 1360, height: 900 });
+});
+after(async () => {
+  await studio?.close();
+});
+
+let failed = "";
+
+/** step runs part of the scenario, which goes on only while every part passed; each asserts the page stayed clean. */
+function step(name, fn) {
+  test(name, async (t) => {
+    if (studio.skip) return t.skip(studio.skip);
+    if (failed) return t.skip(`the step before failed: ${failed}`);
+    try {
+      await fn(t);
+      studio.assertClean(page);
+    } catch (err) {
+      failed = name;
+      const file = path.join(os.tmpdir(), `resources-failure-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
+      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+      console.log(`# screenshot of the failure: ${file}`);
+      throw err;
+    }
+  });
+}
+
+const heading = (name, p = page) => p.getByRole("heading", { name, exact: true });
+
+step("resources: the connections by name; choosing one lists its namespaces, databases and buckets", async () => {
+  await studio.gotoApp(page, "/");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Resources", exact: true }).click();
+  await heading("Resources").waitFor();
+  const names = await page.getByRole("region", { name: "Connections" }).getByRole("link").allInnerTexts();
+  assert.deepEqual(names.map((n) => n.split("\n")[0]), ["Backup edge", "Local edge"]);
+  await page.getByRole("link", { name: /^Local edge/ }).click();
+  await page.waitForURL(`**/resources?connection=${conn.id}`);
+  const kv = page.getByRole("region", { name: "KV namespaces" });
+  await kv.getByRole("link").first().waitFor();
+  await page.getByRole("region", { name: "D1 databases" }).getByRole("link").first().waitFor();
+  await page.getByRole("region", { name: "R2 buckets" }).getByRole("link").first().waitFor();
+  // a prefix no namespace has
+  await page.getByLabel("Search KV namespaces by title prefix").fill("zzz");
+  await page.getByLabel("Search KV namespaces by title prefix").press("Enter");
+  await kv.getByText("No namespace title starts with “zzz”.").waitFor();
+  await kv.getByRole("button", { name: "Clear" }).click();
+  await kv.getByRole("link").first().waitFor();
+  await checkA11y(page, "resources");
+  await screenshot(page, "resources");
+});
+
+step("KV: keys by prefix; a JSON value formatted with its metadata and expiry, also after a reload; a binary value as hex", async () => {
+  await page.getByRole("region", { name: "KV namespaces" }).getByRole("link").first().click();
+  await heading("Keys").waitFor();
+  const keys = page.getByRole("list", { name: "Keys" });
+  await keys.getByRole("link", { name: "note" }).waitFor();
+  await page.getByLabel("Search keys by prefix").fill("order:");
+  await page.getByLabel("Search keys by prefix").press("Enter");
+  await page.waitForURL(/\?prefix=order%3A$/);
+  await keys.getByRole("link", { name: "note" }).waitFor({ state: "detached" });
+  await keys.getByRole("link", { name: /order:A-1001/ }).click();
+  const value = page.getByLabel("JSON value of order:A-1001");
+  await value.waitFor();
+  const text = await value.innerText();
+  assert.equal(text, JSON.stringify({ id: "A-1001", total: 42, paid: true, items: ["pen", "ink"] }, null, 2));
+  assert.equal(await value.locator(".tok-key").first().innerText(), '"id"');
+  await page.getByText("JSON", { exact: true }).waitFor();
+  await page.getByText(/\(in 2\d h\)$/).waitFor();
+  assert.match(await page.getByLabel("Metadata of order:A-1001").innerText(), /"source": "checkout"/);
+  await checkA11y(page, "kv value");
+  await screenshot(page, "resources-kv");
+  // the deep link, reloaded
+  await page.reload();
+  await page.getByLabel("JSON value of order:A-1001").waitFor();
+  await page.getByText(/\(in 2\d h\)$/).waitFor();
+  // a binary value: its size, a hex preview and its bytes as a download
+  await page.getByRole("button", { name: "Clear" }).click();
+  await page.getByRole("list", { name: "Keys" }).getByRole("link", { name: "blob" }).click();
+  await page.getByText("Binary value, 8 B.", { exact: false }).waitFor();
+  assert.match(await page.getByLabel("Hex preview of blob").innerText(), /^00000000 {2}89 50 4e 47 00 01 02 ff +\.PNG\.\.\.\.$/);
+  const [saved] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download value" }).click()]);
+  assert.deepEqual([...readFileSync(await saved.path())], [0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
+});
+
+step("D1: a query typed in the console runs with Ctrl-Enter; 10,000 rows paged; a SQL error in words", async (t) => {
+  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Local edge" }).click();
+  await page.getByRole("region", { name: "D1 databases" }).getByRole("link", { name: db.name }).click();
+  await heading("SQL console").waitFor();
+  const tables = page.getByRole("region", { name: "Tables" });
+  await tables.getByRole("button", { name: "Show the rows of orders" }).waitFor();
+  await tables.getByRole("button", { name: "Show the rows of big" }).waitFor();
+  const editor = page.locator("#sql-editor .cm-content");
+  await editor.click();
+  await page.keyboard.type("SELECT id, label, amount FROM big WHERE amount > ? ORDER BY id");
+  await page.getByLabel("Values for the ? placeholders, in order").fill("[0]");
+  await editor.click();
+  // the time from Ctrl-Enter to the first page of rows on screen, measured in the page
+  const ms = await page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const t0 = performance.now();
+        const seen = () => [...document.querySelectorAll(".d1-results td")].some((td) => td.textContent === "row-00001");
+        const obs = new MutationObserver(() => {
+          if (seen()) {
+            obs.disconnect();
+            resolve(performance.now() - t0);
+          }
+        });
+        obs.observe(document.body, { childList: true, subtree: true, characterData: true });
+        setTimeout(() => reject(new Error("no rows after 30 s")), 30_000);
+        document.querySelector("#sql-editor .cm-content").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", code: "Enter", keyCode: 13, ctrlKey: true, bubbles: true, cancelable: true }));
+      }),
+  );
+  const results = page.getByRole("region", { name: "Results" });
+  const summary = await results.getByText(/^10,000 rows · \d+ ms/).innerText();
+  const request = /· (\d+) ms/.exec(summary)[1];
+  t.diagnostic(`d1 console: 10000 rows, first page in ${Math.round(ms)} ms (the request ${request} ms of it)`);
+  assert.equal(await results.getByRole("row").count(), 51, "the header and one page of 50 rows");
+  await page.getByText("Rows 1–50 of 10,000 · page 1 of 200").waitFor();
+  await page.getByRole("button", { name: "Next page" }).click();
+  await results.getByRole("cell", { name: "row-00051", exact: true }).waitFor();
+  await page.getByRole("button", { name: "Last page" }).click();
+  await results.getByRole("cell", { name: "row-10000", exact: true }).waitFor();
+  assert.equal(await results.getByRole("row").count(), 51);
+  await checkA11y(page, "d1 console");
+  await screenshot(page, "resources-d1");
+
+  // a bad query: the database's words at the console
+  studio.allow(page, { method: "POST", path: `/api/resources/d1/databases/${db.id}/query`, status: 422 });
+  await editor.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("SELECT nope FROM orders");
+  await page.getByLabel("Values for the ? placeholders, in order").fill("");
+  await page.getByRole("button", { name: "Run" }).click();
+  const err = page.getByRole("alert").filter({ hasText: "The query failed" });
+  await err.getByText(/no such column: nope/).first().waitFor();
+  await checkA11y(page, "d1 console error");
+
+  // the statement is in the address: a reload opens the console with it
+  await page.reload();
+  await page.locator("#sql-editor .cm-content").getByText("SELECT nope FROM orders").waitFor();
+});
+
+step("R2: folders, size and content type; an object downloaded with its bytes", async () => {
+  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Local edge" }).click();
+  await page.getByRole("region", { name: "R2 buckets" }).getByRole("link").first().click();
+  await page.getByRole("link", { name: "Open folder invoices/" }).waitFor();
+  const readme = page.getByRole("row").filter({ hasText: "readme.md" });
+  await readme.getByText("7 B").waitFor();
+  await page.getByRole("link", { name: "Open folder invoices/" }).click();
+  await page.getByRole("link", { name: "Open folder 2026/" }).click();
+  await page.waitForURL(/\?prefix=invoices%2F2026%2F$/);
+  const row = page.getByRole("row").filter({ hasText: "A-1001.txt" });
+  await row.getByText("text/plain").waitFor();
+  await row.getByText("22 B").waitFor();
+  await checkA11y(page, "r2 objects");
+  await screenshot(page, "resources-r2");
+  const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download invoices/2026/A-1001.txt" }).click()]);
+  assert.equal(download.suggestedFilename(), "A-1001.txt");
+  assert.equal(readFileSync(await download.path(), "utf8"), "invoice A-1001: 42 EUR");
+  // the folder trail leads back up
+  await page.getByRole("navigation", { name: "Folder" }).getByRole("link", { name: "invoices" }).click();
+  await page.getByRole("link", { name: "Open folder 2026/" }).waitFor();
+});
+
+step("a viewer's write is refused at the console in words, and nothing changes", async () => {
+  const inv = await studio.api(owner, "POST", `/api/organizations/${owner.session.activeOrganizationId}/invitations`, {
+    email: `grace-${process.pid}@example.com`,
+    role: "viewer",
+  });
+  const viewer = await studio.apiSignUp({ email: `grace-${process.pid}@example.com`, name: "Grace Viewer" });
+  await studio.api(viewer, "POST", "/api/invitations/accept", { token: inv.token });
+  const vpage = await studio.newPage(viewer.context);
+  await vpage.setViewportSize({ width: 1360, height: 900 });
+  studio.allow(vpage, { method: "POST", path: `/api/resources/d1/databases/${db.id}/query`, status: 403 });
+  await studio.gotoApp(vpage, `/resources/d1/${conn.id}/${db.id}`);
+  await heading("SQL console", vpage).waitFor();
+  await vpage.getByText("Your role in the organization is viewer").waitFor();
+  await vpage.locator("#sql-editor .cm-content").click();
+  await vpage.keyboard.type("DELETE FROM orders");
+  await vpage.keyboard.press("Control+Enter");
+  // a statement that deletes asks first
+  const ask = vpage.getByRole("dialog", { name: "Run statements that change data?" });
+  await ask.getByText("DELETE statement").waitFor();
+  await checkA11y(vpage, "d1 console confirmation");
+  await ask.getByRole("button", { name: "Run statements" }).click();
+  const err = vpage.getByRole("alert").filter({ hasText: "The query failed" });
+  await err.getByText(/your role in the organization \(viewer\) can only read: the statements would change the database/).first().waitFor();
+  await checkA11y(vpage, "d1 console refusal");
+  await screenshot(vpage, "resources-d1-viewer");
+  studio.assertClean(vpage);
+  const left = await studio.api(owner, "POST", `/api/resources/d1/databases/${db.id}/query`, { connectionId: conn.id, sql: "SELECT count(*) FROM orders" });
+  assert.deepEqual(left.rows, [[1]]);
+});
