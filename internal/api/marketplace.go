@@ -1,11 +1,16 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
+	"github.com/edgeflow/edgeflow/internal/nodes/registry"
 )
 
 // The marketplace of the organization: the registry's catalog with its
@@ -37,6 +42,10 @@ func (s *Server) handleMarketplaceList(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
+	filter, err := parseCatalogFilter(r)
+	if err != nil {
+		return err
+	}
 	m, err := s.market()
 	if err != nil {
 		return err
@@ -49,8 +58,77 @@ func (s *Server) handleMarketplaceList(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
+	nodes = filter.Filter(nodes)
 	page := pageOfSorted(nodes, func(n marketplace.CatalogNode) string { return n.ID }, opts)
 	writeJSON(w, http.StatusOK, newPage(r, page, func(n marketplace.CatalogNode) marketplace.CatalogNode { return n }))
+	return nil
+}
+
+// maxCatalogQuery is the longest ?q= of a catalog search.
+const maxCatalogQuery = 100
+
+// parseCatalogFilter reads the catalog's ?q= (words every listed node
+// contains) and ?category= (one of registry.Categories).
+func parseCatalogFilter(r *http.Request) (marketplace.CatalogFilter, error) {
+	query := r.URL.Query()
+	var f marketplace.CatalogFilter
+	for _, name := range []string{"q", "category"} {
+		if len(query[name]) > 1 {
+			return f, edgeflow.Invalid("?"+name, "give "+name+" once")
+		}
+	}
+	q := query.Get("q")
+	if n := utf8.RuneCountInString(q); n > maxCatalogQuery {
+		return f, edgeflow.Invalid("?q", fmt.Sprintf("q must be at most %d characters (got %d)", maxCatalogQuery, n))
+	}
+	f.Words = marketplace.SearchWords(q)
+	if c := query.Get("category"); c != "" {
+		if !slices.Contains(registry.Categories, c) {
+			return f, edgeflow.Invalid("?category", fmt.Sprintf("category %q is not one of %s", truncateText(c, 40), strings.Join(registry.Categories, ", ")))
+		}
+		f.Category = c
+	}
+	return f, nil
+}
+
+func truncateText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// categoryCount is one category of the catalog with its number of nodes.
+type categoryCount struct {
+	Name  string `json:"name"`
+	Nodes int    `json:"nodes"`
+}
+
+// handleMarketplaceCategories answers every category a node may declare, in
+// the registry's order, with the number of catalog nodes in each.
+func (s *Server) handleMarketplaceCategories(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.market()
+	if err != nil {
+		return err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return err
+	}
+	nodes, err := m.Catalog(r.Context(), orgID)
+	if err != nil {
+		return err
+	}
+	counts := map[string]int{}
+	for _, n := range nodes {
+		counts[n.Category]++
+	}
+	out := make([]categoryCount, len(registry.Categories))
+	for i, c := range registry.Categories {
+		out[i] = categoryCount{Name: c, Nodes: counts[c]}
+	}
+	writeJSON(w, http.StatusOK, map[string][]categoryCount{"categories": out})
 	return nil
 }
 

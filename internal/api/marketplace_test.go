@@ -167,3 +167,115 @@ func TestMarketplaceChangesAreRateLimited(t *testing.T) {
 	// Reads are not marketplace changes.
 	w.must(200, "GET", "/api/marketplace", "", sess)
 }
+
+// TestMarketplaceSearchCategoriesAndUsage: the catalog's q and category
+// filters (validated, paginated with the filters), the categories with their
+// counts, the changelog of every version in a node's details, and the
+// workflows that use an installed node, named by the details and by the
+// refused uninstall; on SQLite and PostgreSQL.
+func TestMarketplaceSearchCategoriesAndUsage(t *testing.T) {
+	t.Parallel()
+	engines(t, worldOptions{}, func(t *testing.T, w *world) {
+		a := w.a
+		ids := func(page map[string]any) string {
+			var out []string
+			for _, it := range page["data"].([]any) {
+				out = append(out, it.(map[string]any)["id"].(string))
+			}
+			return strings.Join(out, ",")
+		}
+		if got := ids(w.must(200, "GET", "/api/marketplace?q=Email", "", a.keyRead).json(t)); got != "resend-email,sendgrid-email,stripe-customer" {
+			t.Errorf("q=Email: %s", got)
+		}
+		if got := ids(w.must(200, "GET", "/api/marketplace?q=send+email&category=Email", "", a.keyRead).json(t)); got != "resend-email,sendgrid-email" {
+			t.Errorf("q=send email, category Email: %s", got)
+		}
+		p1 := w.must(200, "GET", "/api/marketplace?category=Storage&limit=2", "", a.keyRead).json(t)
+		if ids(p1) != "kv-get,kv-put" || p1["nextCursor"] == nil {
+			t.Fatalf("Storage page 1: %v", p1)
+		}
+		p2 := w.must(200, "GET", "/api/marketplace?category=Storage&limit=2&cursor="+p1["nextCursor"].(string), "", a.keyRead).json(t)
+		if ids(p2) != "r2-get,r2-put" || p2["nextCursor"] != nil {
+			t.Fatalf("Storage page 2: %v", p2)
+		}
+		checkError(t, w.do("GET", "/api/marketplace?category=Misc", "", a.keyRead), 422, "validation_failed", "?category")
+		checkError(t, w.do("GET", "/api/marketplace?category=ai", "", a.keyRead), 422, "validation_failed", "?category")
+		checkError(t, w.do("GET", "/api/marketplace?category=AI&category=Data", "", a.keyRead), 422, "validation_failed", "?category")
+		checkError(t, w.do("GET", "/api/marketplace?q="+strings.Repeat("x", 101), "", a.keyRead), 422, "validation_failed", "?q")
+
+		var cats struct {
+			Categories []struct {
+				Name  string
+				Nodes int
+			}
+		}
+		if err := json.Unmarshal(w.must(200, "GET", "/api/marketplace/categories", "", a.keyRead).body, &cats); err != nil {
+			t.Fatal(err)
+		}
+		counts := map[string]int{}
+		for _, c := range cats.Categories {
+			counts[c.Name] = c.Nodes
+		}
+		if len(cats.Categories) != len(registry.Categories) || cats.Categories[0].Name != registry.Categories[0] ||
+			counts["AI"] != 2 || counts["Storage"] != 4 || counts["CRM"] != 0 {
+			t.Errorf("categories = %+v", cats.Categories)
+		}
+
+		// Every version of the details has its changelog; nothing uses a node
+		// that is not installed.
+		var d struct {
+			Versions []struct{ Version, Changelog string }
+			UsedBy   []map[string]any `json:"usedBy"`
+		}
+		if err := json.Unmarshal(w.must(200, "GET", "/api/marketplace/openai-chat", "", a.keyRead).body, &d); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Versions) != 2 || !strings.HasPrefix(d.Versions[0].Changelog, "Adds Max tokens") || !strings.HasPrefix(d.Versions[1].Changelog, "First release") {
+			t.Errorf("versions = %+v", d.Versions)
+		}
+		if d.UsedBy == nil || len(d.UsedBy) != 0 {
+			t.Errorf("usedBy of a node not installed = %v, want []", d.UsedBy)
+		}
+
+		// A member may read but not install.
+		member := a.team[edgeflow.RoleMember]
+		checkError(t, w.do("POST", "/api/marketplace/install", `{"nodeId":"openai-chat","version":"1.0.0"}`, member.session), 403, "forbidden", "")
+		w.must(201, "POST", "/api/marketplace/install", `{"nodeId":"openai-chat","version":"1.0.0"}`, a.session)
+
+		// A workflow deploys a version that uses the node.
+		wf := w.must(201, "POST", "/api/workflows", `{"name":"Digest"}`, a.keyAll).str(t, "id")
+		ctx := context.Background()
+		v := &edgeflow.Version{WorkflowID: wf, IR: []byte(`{}`), Code: "//", NodeTypes: []string{"openai-chat@1.0.0"}}
+		if err := w.store.CreateVersion(ctx, v); err != nil {
+			t.Fatal(err)
+		}
+		dep := &edgeflow.Deployment{WorkflowID: wf, ProjectID: a.projectID, VersionID: v.ID, ConnectionID: a.connectionID,
+			Status: edgeflow.DeploymentActive, ScriptName: "ef-" + wf}
+		if err := w.store.RecordDeployment(ctx, dep); err != nil {
+			t.Fatal(err)
+		}
+		want := []map[string]any{{"id": wf, "name": "Digest", "projectId": a.projectID}}
+		if err := json.Unmarshal(w.must(200, "GET", "/api/marketplace/openai-chat", "", a.keyRead).body, &d); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(d.UsedBy) != fmt.Sprint(want) {
+			t.Errorf("usedBy = %v, want %v", d.UsedBy, want)
+		}
+		r := w.do("POST", "/api/marketplace/uninstall", `{"nodeId":"openai-chat"}`, a.session)
+		checkError(t, r, 409, "conflict", "")
+		var refusal struct {
+			Error   string           `json:"error"`
+			Details []map[string]any `json:"details"`
+		}
+		if err := json.Unmarshal(r.body, &refusal); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(refusal.Error, `"Digest"`) || fmt.Sprint(refusal.Details) != fmt.Sprint(want) {
+			t.Errorf("refusal = %s", r.body)
+		}
+		if _, err := w.store.RemoveDeployment(ctx, wf, a.connectionID, dep.CreatedAt); err != nil {
+			t.Fatal(err)
+		}
+		w.must(200, "POST", "/api/marketplace/uninstall", `{"nodeId":"openai-chat"}`, a.session)
+	})
+}

@@ -338,12 +338,15 @@ func (s *Server) routeTable() []Route {
 
 		// Marketplace (marketplace.go); changes also count against
 		// MarketplaceChangesPerMinute.
-		{Method: "GET", Pattern: "/api/marketplace", Auth: AuthAny, Scope: read, Summary: "The marketplace catalog with installation status.", Query: []string{"cursor", "limit"}, Handler: s.handleMarketplaceList,
-			Status: 200, Answer: "`{data: [CatalogNode], nextCursor}`, by node id: every catalog node with `installed`, `installedVersion` and `updateAvailable` for the organization.", Example: exMarketplaceList},
+		{Method: "GET", Pattern: "/api/marketplace", Auth: AuthAny, Scope: read, Summary: "The marketplace catalog with installation status, searched by words and filtered by category.", Query: []string{"cursor", "limit", "q", "category"}, Handler: s.handleMarketplaceList,
+			Status: 200, Answer: "`{data: [CatalogNode], nextCursor}`, by node id: every catalog node with `installed`, `installedVersion` and `updateAvailable` for the organization. A CatalogNode is `{id, name, description, category, tags, author, license, latest, versions: [{version, checksum, changelog?}], installed, installedVersion, updateAvailable}`, versions newest first. Filters, optional and combined: `q`, words (any case) that each occur in the node's id, name, description or tags; `category`, one of the categories of docs/registry.md.",
+			Errors: []ErrorCase{{422, "validation_failed", "`q` is over 100 characters, `category` is not one of the categories (the path is `?q` or `?category`)"}}, Example: exMarketplaceList},
+		{Method: "GET", Pattern: "/api/marketplace/categories", Auth: AuthAny, Scope: read, Summary: "The categories of marketplace nodes with how many catalog nodes each has.", Handler: s.handleMarketplaceCategories,
+			Status: 200, Answer: "`{categories: [{name, nodes}]}`: every category a node may declare (docs/registry.md), in that order, with the number of catalog nodes in it (0 included).", Example: exMarketplaceCategories},
 		{Method: "GET", Pattern: "/api/marketplace/installed", Auth: AuthAny, Scope: read, Summary: "The organization's installed nodes.", Query: []string{"cursor", "limit"}, Handler: s.handleMarketplaceInstalled,
 			Status: 200, Answer: "`{data: [Installation], nextCursor}`, by node id. An Installation is `{id, nodeId, name, description, category, version, checksum, latest, updateAvailable, installedBy, installedAt, updatedAt}`.", Example: exMarketplaceInstalled},
-		{Method: "GET", Pattern: "/api/marketplace/{nodeId}", Auth: AuthAny, Scope: read, Summary: "One marketplace node with its versions.", Handler: s.handleMarketplaceGet,
-			Status: 200, Answer: "The catalog node with its `versions` and the organization's `installation` (or `null`).", Example: exMarketplaceGet},
+		{Method: "GET", Pattern: "/api/marketplace/{nodeId}", Auth: AuthAny, Scope: read, Summary: "One marketplace node with its versions, their changelogs and the workflows that use it.", Handler: s.handleMarketplaceGet,
+			Status: 200, Answer: "The CatalogNode with its `versions` (each with its `changelog`, plain text, when the version has one), the latest version's `definition` (its `configSchema` names the required secrets: `secret` fields with their `envVarName`), the organization's `installation` (or `null`; with the installed version's `definition`) and `usedBy`: `[{id, name, projectId}]`, the organization's workflows whose active deployment uses the node (those an uninstall waits for; empty when it is not installed).", Example: exMarketplaceGet},
 		{Method: "POST", Pattern: "/api/marketplace/install", Audit: "node.install", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"nodeId":"","version":"not a version"}`, Summary: "Installs a marketplace node (latest or a given version).", Body: marketplaceChangeRequest{}, Handler: s.handleMarketplaceInstall,
 			Status: 201, Answer: "The Installation.",
@@ -355,7 +358,7 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Pattern: "/api/marketplace/uninstall", Audit: "node.uninstall", Role: admin, Auth: AuthAny, Scope: write, Limit: LimitWrite,
 			BadBody: `{"nodeId":""}`, Summary: "Uninstalls a node no deployed version uses.", Body: marketplaceUninstallRequest{}, Handler: s.handleMarketplaceUninstall,
 			Status: 200, Answer: "`{ok: true}`.",
-			Errors: []ErrorCase{{404, "not_found", "the node is not installed"}, {409, "conflict", "a deployed version uses the node"}, {429, "rate_limited", "also: more than 10 marketplace changes by the user in a minute"}}, Example: exMarketplaceUninstall},
+			Errors: []ErrorCase{{404, "not_found", "the node is not installed"}, {409, "conflict", "a deployed version uses the node: `details` are the workflows `[{id, name, projectId}]`, which the message names too"}, {429, "rate_limited", "also: more than 10 marketplace changes by the user in a minute"}}, Example: exMarketplaceUninstall},
 
 		// Deployments and runs lists (history.go).
 		{Method: "GET", Pattern: "/api/deployments", Auth: AuthAny, Scope: read, Summary: "Lists deployments of the active project.", Query: []string{"cursor", "limit"}, Handler: s.handleDeploymentList,

@@ -5,14 +5,17 @@ package ir
 // functions may use it. Its JSON shape is that of a marketplace node.json
 // (docs/registry.md), shared by builtin and marketplace nodes.
 type NodeDefinition struct {
-	ID                 string                 `json:"id"`
-	Name               string                 `json:"name"`
-	Description        string                 `json:"description"`
-	Category           string                 `json:"category"`
-	Tags               []string               `json:"tags,omitempty"`
-	Author             string                 `json:"author,omitempty"`
-	License            string                 `json:"license,omitempty"`
-	Version            string                 `json:"version"`
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Category    string   `json:"category"`
+	Tags        []string `json:"tags,omitempty"`
+	Author      string   `json:"author,omitempty"`
+	License     string   `json:"license,omitempty"`
+	Version     string   `json:"version"`
+	// Changelog says in plain text what this version changed (marketplace
+	// nodes, docs/registry.md); builtins leave it out.
+	Changelog          string                 `json:"changelog,omitempty"`
 	ConfigSchema       map[string]ConfigField `json:"configSchema"`
 	OutputSchema       map[string]OutputField `json:"outputSchema"`
 	AllowedInFunctions bool                   `json:"allowedInFunctions"`

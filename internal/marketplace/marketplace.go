@@ -107,6 +107,10 @@ type Details struct {
 	Definition rawJSON `json:"definition"`
 	// Installation is the organization's installation, null when none.
 	Installation *InstallationDetails `json:"installation"`
+	// UsedBy names the organization's workflows whose active deployment
+	// uses the node, in every project: those an uninstall waits for. Empty
+	// when the node is not installed.
+	UsedBy []WorkflowRef `json:"usedBy"`
 }
 
 // InstallationDetails is an Installation with the installed version's
@@ -172,7 +176,7 @@ func (s *Service) Details(ctx context.Context, orgID, nodeID string) (*Details, 
 	if err != nil {
 		in = nil
 	}
-	var d Details
+	d := Details{UsedBy: []WorkflowRef{}}
 	rd, rerr := s.registry.Details(ctx, nodeID)
 	switch {
 	case rerr == nil:
@@ -197,6 +201,9 @@ func (s *Service) Details(ctx context.Context, orgID, nodeID string) (*Details, 
 		}
 		inst := s.installation(*in, b)
 		d.Installation = &InstallationDetails{Installation: inst, Definition: rawJSON(b.NodeJSON)}
+		if d.UsedBy, err = s.usedBy(ctx, orgID, nodeID); err != nil {
+			return nil, err
+		}
 	}
 	return &d, nil
 }
@@ -323,15 +330,13 @@ func (s *Service) Uninstall(ctx context.Context, orgID, nodeID string) error {
 		}
 		return fmt.Errorf("find installed node %s: %w", nodeID, err)
 	}
-	users, err := s.store.ListWorkflowsUsingNode(ctx, orgID, nodeID)
+	refs, err := s.usedBy(ctx, orgID, nodeID)
 	if err != nil {
-		return fmt.Errorf("workflows using node %s: %w", nodeID, err)
+		return err
 	}
-	if len(users) > 0 {
-		refs := make([]WorkflowRef, len(users))
-		names := make([]string, len(users))
-		for i, w := range users {
-			refs[i] = WorkflowRef{ID: w.ID, Name: w.Name, ProjectID: w.ProjectID}
+	if len(refs) > 0 {
+		names := make([]string, len(refs))
+		for i, w := range refs {
 			names[i] = fmt.Sprintf("%q (%s)", w.Name, w.ID)
 		}
 		return &edgeflow.Error{Code: edgeflow.EConflict,
@@ -345,6 +350,20 @@ func (s *Service) Uninstall(ctx context.Context, orgID, nodeID string) error {
 		return fmt.Errorf("uninstall node %s: %w", nodeID, err)
 	}
 	return nil
+}
+
+// usedBy names the workflows of the organization whose active deployment
+// uses the node.
+func (s *Service) usedBy(ctx context.Context, orgID, nodeID string) ([]WorkflowRef, error) {
+	users, err := s.store.ListWorkflowsUsingNode(ctx, orgID, nodeID)
+	if err != nil {
+		return nil, fmt.Errorf("workflows using node %s: %w", nodeID, err)
+	}
+	refs := make([]WorkflowRef, len(users))
+	for i, w := range users {
+		refs[i] = WorkflowRef{ID: w.ID, Name: w.Name, ProjectID: w.ProjectID}
+	}
+	return refs, nil
 }
 
 // Bundles returns the verified snapshots of every node installed in the
@@ -445,7 +464,7 @@ func (s *Service) orphanNode(in edgeflow.InstalledNode) (registry.Node, error) {
 	return registry.Node{
 		ID: d.ID, Name: d.Name, Description: d.Description, Category: d.Category,
 		Tags: append([]string{}, d.Tags...), Author: d.Author, License: d.License,
-		Latest: d.Version, Versions: []registry.VersionInfo{{Version: d.Version, Checksum: b.Checksum}},
+		Latest: d.Version, Versions: []registry.VersionInfo{{Version: d.Version, Checksum: b.Checksum, Changelog: d.Changelog}},
 	}, nil
 }
 
@@ -500,4 +519,42 @@ func NewEmbedded(store edgeflow.Store, logger *slog.Logger) (*Service, error) {
 		return nil, err
 	}
 	return New(Options{Store: store, Registry: reg, Logger: logger})
+}
+
+// CatalogFilter narrows the catalog: Words must each occur, in any case, in
+// the node's id, name, description or one of its tags; Category, when not
+// "", must equal the node's category.
+type CatalogFilter struct {
+	Words    []string
+	Category string
+}
+
+// SearchWords splits a search text into its lowercased words.
+func SearchWords(q string) []string {
+	return strings.Fields(strings.ToLower(q))
+}
+
+// Filter returns the nodes that match f, in their order.
+func (f CatalogFilter) Filter(nodes []CatalogNode) []CatalogNode {
+	if len(f.Words) == 0 && f.Category == "" {
+		return nodes
+	}
+	out := make([]CatalogNode, 0, len(nodes))
+	for _, n := range nodes {
+		if f.Category != "" && n.Category != f.Category {
+			continue
+		}
+		text := strings.ToLower(n.ID + "\n" + n.Name + "\n" + n.Description + "\n" + strings.Join(n.Tags, "\n"))
+		ok := true
+		for _, w := range f.Words {
+			if !strings.Contains(text, w) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -314,6 +314,14 @@ func TestUninstallRefusedWhileDeployed(t *testing.T) {
 	if !contains(e.Message, w.ID) || !contains(e.Message, "Notify") {
 		t.Errorf("message %q does not name the workflow", e.Message)
 	}
+	// The node's details name the same workflows.
+	det, err := f.svc.Details(ctx, org, "slack-message")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]marketplace.WorkflowRef{{ID: w.ID, Name: "Notify", ProjectID: p.ID}}, det.UsedBy); diff != "" {
+		t.Errorf("details usedBy (-want +got):\n%s", diff)
+	}
 	// A node the deployed version does not use can go.
 	if err := f.svc.Uninstall(ctx, org, "discord-webhook"); err != nil {
 		t.Fatalf("uninstall of an unused node: %v", err)
@@ -322,8 +330,69 @@ func TestUninstallRefusedWhileDeployed(t *testing.T) {
 	if _, err := f.store.RemoveDeployment(ctx, w.ID, c.ID, d.CreatedAt); err != nil {
 		t.Fatal(err)
 	}
+	if det, err := f.svc.Details(ctx, org, "slack-message"); err != nil || len(det.UsedBy) != 0 {
+		t.Fatalf("details after takedown: usedBy %v, err %v", det.UsedBy, err)
+	}
 	if err := f.svc.Uninstall(ctx, org, "slack-message"); err != nil {
 		t.Fatalf("uninstall after takedown: %v", err)
+	}
+}
+
+// TestCatalogFilter: words match the id, name, description or tags in any
+// case, every word must match, and a category narrows the list.
+func TestCatalogFilter(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	org, _ := f.newOrg(t, "acme")
+	all, err := f.svc.Catalog(ctx, org)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(ns []marketplace.CatalogNode) string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, n.ID)
+		}
+		return strings.Join(out, ",")
+	}
+	for _, tc := range []struct {
+		q, category, want string
+	}{
+		{"", "", ids(all)},
+		{"EMAIL", "", "resend-email,sendgrid-email,stripe-customer"}, // "by email address"
+		{"  send   email ", "", "resend-email,sendgrid-email"},
+		{"claude", "", "anthropic-message"}, // a tag
+		{"kv-put", "", "kv-put"},            // the id
+		{"", "AI", "anthropic-message,openai-chat"},
+		{"openai", "Messaging", ""},
+		{"bound", "Storage", "kv-get,kv-put,r2-get,r2-put"},
+		{"no such words", "", ""},
+	} {
+		got := ids(marketplace.CatalogFilter{Words: marketplace.SearchWords(tc.q), Category: tc.category}.Filter(all))
+		if got != tc.want {
+			t.Errorf("q %q category %q: %s, want %s", tc.q, tc.category, got, tc.want)
+		}
+	}
+}
+
+// TestDetailsCarryChangelogs: every version of the details has the
+// changelog of its node.json.
+func TestDetailsCarryChangelogs(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	org, _ := f.newOrg(t, "acme")
+	d, err := f.svc.Details(ctx, org, "openai-chat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Versions) != 2 || d.Versions[0].Version != "1.1.0" || !strings.HasPrefix(d.Versions[0].Changelog, "Adds Max tokens") ||
+		!strings.HasPrefix(d.Versions[1].Changelog, "First release") {
+		t.Fatalf("versions = %+v", d.Versions)
+	}
+	if len(d.UsedBy) != 0 || d.Installation != nil {
+		t.Fatalf("usedBy %v, installation %v for a node not installed", d.UsedBy, d.Installation)
 	}
 }
 

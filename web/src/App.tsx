@@ -24,6 +24,8 @@ const ResourcesPage = lazy(() => import("./pages/resources/Resources"));
 const KvPage = lazy(() => import("./pages/resources/Kv"));
 const D1Page = lazy(() => import("./pages/resources/D1"));
 const R2Page = lazy(() => import("./pages/resources/R2"));
+const MarketplacePage = lazy(() => import("./pages/marketplace/Marketplace"));
+const MarketplaceNodePage = lazy(() => import("./pages/marketplace/MarketplaceNode"));
 
 // App maps every screen to its own URL (see docs/studio.md). Signed-out visits of a private URL go to /sign-in
 // and come back after signing in; signed-in visits of /sign-in, /sign-up or /setup go on to Studio.
@@ -82,6 +84,8 @@ export function App() {
           <Route path="/resources/r2/:connectionId/:bucket">
             {(p) => <R2Page key={`${p.connectionId}/${p.bucket}`} connectionId={p.connectionId} bucket={p.bucket} />}
           </Route>
+          <Route path="/marketplace" component={MarketplacePage} />
+          <Route path="/marketplace/:nodeId">{(p) => <MarketplaceNodePage key={p.nodeId} nodeId={decodeURIComponent(p.nodeId)} />}</Route>
           <Route>
             <main className="page">
               <h1>Page not found</h1>
@@ -113,6 +117,8 @@ function titleFor(path: string): string {
   if (path.startsWith("/resources/kv/")) return "KV namespace · edgeflow Studio";
   if (path.startsWith("/resources/d1/")) return "D1 database · edgeflow Studio";
   if (path.startsWith("/resources/r2/")) return "R2 bucket · edgeflow Studio";
+  if (path === "/marketplace") return "Marketplace · edgeflow Studio";
+  if (/^\/marketplace\/[^/]+$/.test(path)) return "Marketplace node · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";
   if (/^\/workflows\/[^/]+$/.test(path)) return "Editor · edgeflow Studio";

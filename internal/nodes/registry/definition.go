@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/edgeflow/edgeflow/internal/ir"
 )
@@ -95,6 +96,7 @@ func CheckDefinition(d *Definition) error {
 	if _, err := ParseVersion(d.Version); err != nil {
 		add("version", "%v", err)
 	}
+	checkChangelog(add, d.Changelog)
 	if d.ConfigSchema == nil {
 		add("configSchema", "required (use {} for a node without configuration)")
 	}
@@ -117,6 +119,52 @@ func CheckDefinition(d *Definition) error {
 	}
 	return nil
 }
+
+// Changelog limits: plain text of at most MaxChangelogLength characters on
+// at most MaxChangelogLines lines.
+const (
+	MaxChangelogLength = 1000
+	MaxChangelogLines  = 20
+)
+
+// checkChangelog checks a version's changelog: optional; plain text (no
+// control characters but line feeds, no HTML tags, no Markdown headings,
+// lists, links or emphasis markers at the start of a line), no blank first
+// or last line, bounded in length and lines.
+func checkChangelog(add func(string, string, ...any), s string) {
+	if s == "" {
+		return
+	}
+	if strings.TrimSpace(s) != s {
+		add("changelog", "must not start or end with spaces or blank lines")
+	}
+	if n := len([]rune(s)); n > MaxChangelogLength {
+		add("changelog", "longer than %d characters (%d)", MaxChangelogLength, n)
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > MaxChangelogLines {
+		add("changelog", "more than %d lines (%d)", MaxChangelogLines, len(lines))
+	}
+	for i, line := range lines {
+		for _, r := range line {
+			if r == '\t' || unicode.IsControl(r) {
+				add("changelog", "line %d holds a control character (%U); the changelog is plain text with line feeds only", i+1, r)
+				break
+			}
+		}
+		if m := changelogMarkup.FindString(line); m != "" {
+			add("changelog", "line %d starts with %q: the changelog is plain text, without Markdown or HTML", i+1, strings.TrimSpace(m))
+		}
+	}
+	if changelogTag.MatchString(s) {
+		add("changelog", "holds an HTML tag or a Markdown link: the changelog is plain text")
+	}
+}
+
+var (
+	changelogMarkup = regexp.MustCompile(`^\s*(#{1,6}\s|[-*+]\s|>\s?|\d+[.)]\s|\x60{3}|\*\*|__)`)
+	changelogTag    = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?>|\[[^\]]*\]\([^)]*\)`)
+)
 
 func checkText(add func(string, string, ...any), path, s string, max int) {
 	switch {

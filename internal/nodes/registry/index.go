@@ -69,10 +69,13 @@ type Node struct {
 	Versions    []VersionInfo `json:"versions"`
 }
 
-// VersionInfo is one published version of a node.
+// VersionInfo is one published version of a node. Changelog is the
+// version's node.json changelog; a catalog built from verified files takes it
+// from there, never from an index alone.
 type VersionInfo struct {
-	Version  string `json:"version"`
-	Checksum string `json:"checksum"`
+	Version   string `json:"version"`
+	Checksum  string `json:"checksum"`
+	Changelog string `json:"changelog,omitempty"`
 }
 
 // HasVersion reports whether the node has that exact version.
@@ -191,7 +194,7 @@ func nodeEntry(bundles map[string]Bundle) Node {
 		Latest: latest,
 	}
 	for _, v := range versions {
-		n.Versions = append(n.Versions, VersionInfo{Version: v, Checksum: bundles[v].Checksum})
+		n.Versions = append(n.Versions, VersionInfo{Version: v, Checksum: bundles[v].Checksum, Changelog: bundles[v].Definition.Changelog})
 	}
 	return n
 }

@@ -305,6 +305,15 @@ func TestBuildRejectsInvalidNodes(t *testing.T) {
 		{"bad output type", editJSON(func(d map[string]any) {
 			d["outputSchema"].(map[string]any)["found"] = map[string]any{"type": "bool"}
 		}), `outputSchema.found.type: "bool"`},
+		{"changelog ending with a space", editJSON(func(d map[string]any) { d["changelog"] = strings.Repeat("Fixes things. ", 80) }), "changelog: must not start or end with spaces"},
+		{"changelog over 1000 characters", editJSON(func(d map[string]any) { d["changelog"] = strings.Repeat("x", 1001) }), "changelog: longer than 1000 characters (1001)"},
+		{"changelog over 20 lines", editJSON(func(d map[string]any) { d["changelog"] = strings.TrimSuffix(strings.Repeat("Line.\n", 21), "\n") }), "changelog: more than 20 lines (21)"},
+		{"changelog with a tab", editJSON(func(d map[string]any) { d["changelog"] = "Adds\ttabs." }), "changelog: line 1 holds a control character (U+0009)"},
+		{"changelog in Markdown", editJSON(func(d map[string]any) { d["changelog"] = "Changes:\n- adds a field" }), `changelog: line 2 starts with "-": the changelog is plain text`},
+		{"changelog with a heading", editJSON(func(d map[string]any) { d["changelog"] = "## 1.0.0" }), `changelog: line 1 starts with "##"`},
+		{"changelog with a link", editJSON(func(d map[string]any) { d["changelog"] = "See [the docs](https://example.com)." }), "changelog: holds an HTML tag or a Markdown link"},
+		{"changelog with HTML", editJSON(func(d map[string]any) { d["changelog"] = "Adds <b>bold</b> text." }), "changelog: holds an HTML tag or a Markdown link"},
+		{"changelog not a string", editJSON(func(d map[string]any) { d["changelog"] = []any{"a"} }), "changelog"},
 		{"no export default", func(m fstest.MapFS) {
 			m[tmpl].Data = bytes.Replace(m[tmpl].Data, []byte("export default async function"), []byte("async function"), 1)
 		}, "export default async function"},
@@ -328,6 +337,42 @@ func TestBuildRejectsInvalidNodes(t *testing.T) {
 				t.Errorf("error %q does not name nodes/kv-get/1.0.0 and %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestChangelogs: every version of the embedded registry has a changelog,
+// which its catalog entry carries; a plain-text changelog with several lines
+// and punctuation passes the checks.
+func TestChangelogs(t *testing.T) {
+	t.Parallel()
+	r := newEmbedded(t)
+	for _, n := range r.Nodes(t.Context()) {
+		for _, v := range n.Versions {
+			if v.Changelog == "" {
+				t.Errorf("%s %s has no changelog", n.ID, v.Version)
+			}
+		}
+	}
+	m := copyRegistry(t)
+	const def = "nodes/kv-get/1.0.0/node.json"
+	var d map[string]any
+	if err := json.Unmarshal(m[def].Data, &d); err != nil {
+		t.Fatal(err)
+	}
+	d["changelog"] = "Reads values as text, JSON or bytes (type).\n1.0.0 is the first release; 2 < 3 and a*b stay plain text."
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m[def].Data = data
+	idx, err := registry.Build(m)
+	if err != nil {
+		t.Fatalf("a plain-text changelog is refused: %v", err)
+	}
+	for _, n := range idx.Nodes {
+		if n.ID == "kv-get" && n.Versions[0].Changelog != d["changelog"] {
+			t.Errorf("index changelog = %q", n.Versions[0].Changelog)
+		}
 	}
 }
 

@@ -22,6 +22,7 @@ const MAIN_LINKS: [string, string][] = [
   ["/", "Workflows"],
   ["/runs", "Runs"],
   ["/resources", "Resources"],
+  ["/marketplace", "Marketplace"],
 ];
 const SETTINGS_LINKS: [string, string][] = [
   ["/connections", "Connections"],
