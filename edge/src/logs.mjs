@@ -186,14 +186,22 @@ class Ring {
     this.bytes = 0;
     this.dropped = 0;
     this.touched = Date.now();
+    this.perInstance = new Map(); // instance id -> lines of it the ring holds
   }
   push(line) {
     this.lines.push(line);
     this.bytes += line.size;
     this.touched = Date.now();
+    if (line.instanceId) this.perInstance.set(line.instanceId, (this.perInstance.get(line.instanceId) ?? 0) + 1);
     while (this.lines.length > RING_LINES || this.bytes > RING_BYTES) {
-      this.bytes -= this.lines.shift().size;
+      const gone = this.lines.shift();
+      this.bytes -= gone.size;
       this.dropped++;
+      if (gone.instanceId) {
+        const n = this.perInstance.get(gone.instanceId) - 1;
+        if (n > 0) this.perInstance.set(gone.instanceId, n);
+        else this.perInstance.delete(gone.instanceId);
+      }
     }
   }
 }
@@ -209,6 +217,11 @@ export class WorkerLogs {
     this.tracedScripts = null; // () => workerd names that have a tail session (set by Tails)
     this.deliveries = 0; // requests of the log tail workers (each carries one invocation's held events)
     this.lineListeners = new Set(); // fn(script, line)
+  }
+
+  // instanceLines is how many lines worker script's ring holds of workflow instance id.
+  instanceLines(script, id) {
+    return this.rings.get(script)?.perInstance.get(id) ?? 0;
   }
 
   // traced lists the workers (workerd names) whose finished invocations the tail sessions want.

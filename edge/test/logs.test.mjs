@@ -122,6 +122,16 @@ describe("worker logs", () => {
     assert.equal(b.at(-1).kind, "exception");
     // no marker line ever shows
     assert.ok((await logs()).every((l) => !l.message.includes("edgeflow:")));
+    // an instance's answer says how many lines the edge holds of it (edgeflow reads them only when some)
+    for (const [id, lines] of [["inst-a", a], ["inst-b", await logs("?instance=inst-b")]]) {
+      const got = await edge.call("GET", `/workflows/logflow/instances/${id}`);
+      assert.equal(got.body.result.log_lines, lines.length, `${id}: ${JSON.stringify(got.body.result)}`);
+    }
+    const none = await edge.call("POST", "/workflows/logflow/instances", { instance_id: "inst-c", params: { tag: "C" } });
+    assert.equal(none.status, 200, JSON.stringify(none.body));
+    await waitStatus(edge, "logflow", "inst-c", "complete");
+    await waitFor(async () => (await logs("?instance=inst-c")).length >= 3, { what: "lines of inst-c" });
+    assert.equal((await edge.call("GET", "/workflows/logflow/instances/inst-c")).body.result.log_lines, 3);
   });
 
   test("request logs and uncaught exceptions of fetch", async () => {
