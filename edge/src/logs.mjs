@@ -33,7 +33,8 @@ const ERROR_MARK = "\u0000edgeflow:exception";
 // sent at all. Every request of workerd to this process is a new TCP connection (workerd keeps none open to the
 // loopback server) that the loopback gate traces through /proc, so one per event cost the edge more CPU than the
 // runs themselves (decision 300). SINK answers which workers have a tail session; what it said is trusted for
-// TRACED_FRESH_MS, after which the next finished invocation is sent anyway and its answer refreshes it.
+// TRACED_FRESH_MS, after which the next finished invocation is sent anyway and its answer refreshes it (the
+// invocations that end meanwhile are judged by the answer before).
 export const TRACED_FRESH_MS = 1000;
 
 const LOG_TAIL_SOURCE = `
@@ -81,7 +82,12 @@ export default {
         case "exception":
           return flush();
         case "outcome":
-          if (open || traced.has(script) || Date.now() - tracedAt > ${TRACED_FRESH_MS}) return flush();
+          if (open || traced.has(script)) return flush();
+          if (Date.now() - tracedAt > ${TRACED_FRESH_MS}) {
+            // This one refreshes what SINK said; the invocations that end while it is under way need not.
+            tracedAt = Date.now();
+            return flush();
+          }
           held = [];
           return;
         default:
