@@ -8,7 +8,8 @@
 // creates in flight; then every open run is polled (CONCURRENCY at a time for edgeflow, one request for miniflare)
 // every 250 ms until all are complete. Reported per side: total time (first create → all seen complete) and the
 // create latency (edgeflow: POST /api/workflows/:id/trigger; miniflare: env.WORKFLOW.create inside a fetch) p50, p99
-// and max; then edgeflow's total / miniflare's total. Missing inputs (the binary, edge/node_modules, the directory)
+// and max, and the CPU time its server processes spent during the burst (edgeflow: serve, the edge and its
+// workerds; miniflare: its workerd; from /proc); then edgeflow's total / miniflare's total. Missing inputs (the binary, edge/node_modules, the directory)
 // fail the run with a message; nothing is skipped. BURST_KEEP=1 keeps edgeflow's data dir and log (serve.log) for
 // a look afterwards; BURST_LOG_LEVEL sets serve's log level (default warn; info logs every request with its time).
 
@@ -82,6 +83,7 @@ export default {
 };
 `;
 
+let servePid = null; // edgeflow's serve, which the miniflare side's CPU leaves out
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // fetchOnceAgain sends a request to raw miniflare again when workerd closed the kept-alive connection before
@@ -109,9 +111,43 @@ async function mapLimit(items, limit, fn) {
   }));
 }
 
-// burst creates RUNS runs (CONC in flight), then polls until all are complete; isDone(ids) answers the ids now
-// complete and throws on a failed run.
-async function burst(create, completed) {
+// cpuSeconds sums the CPU time (user + system) of the processes pids() and their descendants by program name
+// (edgeflow, node, workerd), from /proc (null where /proc is missing): what a side's server processes spent.
+function cpuSeconds(pids) {
+  if (!fs.existsSync("/proc/self/stat")) return null;
+  const tick = 100; // USER_HZ, 100 on Linux
+  const sum = {};
+  const seen = new Set();
+  const walk = (pid) => {
+    if (seen.has(pid)) return;
+    seen.add(pid);
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      sum[name] = (sum[name] ?? 0) + (Number(f[11]) + Number(f[12])) / tick;
+    } catch {
+      return; // gone meanwhile
+    }
+    for (const c of childrenOf(pid)) walk(c);
+  };
+  for (const p of pids()) walk(p);
+  return sum;
+}
+
+function childrenOf(pid) {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).flatMap((t) =>
+      fs.readFileSync(`/proc/${pid}/task/${t}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
+
+// burst creates RUNS runs (CONC in flight), then polls until all are complete; completed(ids) answers the ids now
+// complete and throws on a failed run. serverPids() names the side's server processes, whose CPU is measured.
+async function burst(create, completed, serverPids) {
+  const cpu0 = cpuSeconds(serverPids);
   const lat = [];
   const ids = new Array(RUNS);
   const t0 = performance.now();
@@ -128,8 +164,10 @@ async function burst(create, completed) {
     if (open.length > 0) await sleep(250);
   }
   const total = (performance.now() - t0) / 1000;
+  const cpu1 = cpuSeconds(serverPids);
   lat.sort((a, b) => a - b);
-  return { total, p50: pct(lat, 50), p99: pct(lat, 99), max: lat[lat.length - 1], slow: lat.filter((x) => x > 1000).length };
+  return { total, p50: pct(lat, 50), p99: pct(lat, 99), max: lat[lat.length - 1], slow: lat.filter((x) => x > 1000).length,
+    cpu: cpu0 === null ? null : Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, v - (cpu0[k] ?? 0)])) };
 }
 
 function freePort() {
@@ -150,6 +188,7 @@ async function edgeflowSide() {
   const log = fs.openSync(path.join(dir, "serve.log"), "w");
   const env = { ...process.env, EDGEFLOW_RATE_LIMITS: "off", EDGEFLOW_LOG_LEVEL: process.env.BURST_LOG_LEVEL ?? "warn" };
   const child = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", path.join(dir, "data")], { env, stdio: ["ignore", log, log] });
+  servePid = child.pid;
   let exited = null;
   child.on("exit", (code) => { exited = code; });
   const close = async () => {
@@ -199,6 +238,7 @@ async function edgeflowSide() {
           });
           return done;
         },
+        () => [child.pid],
       ),
       close,
     };
@@ -244,6 +284,9 @@ async function miniflareSide() {
         });
         return ids.filter((_, i) => st[i] === "complete");
       },
+      // miniflare's workerd: the children of this process other than edgeflow's serve (miniflare's Node side runs
+      // in this process, with both sides' benchmark clients, and is not counted).
+      () => childrenOf(process.pid).filter((p) => p !== servePid),
     ),
     close: async () => {
       await mf.dispose();
@@ -253,7 +296,9 @@ async function miniflareSide() {
 }
 
 const fx = (x, d = 0) => x.toFixed(d);
+const cpuSum = (byName) => Object.values(byName).reduce((a, b) => a + b, 0);
 const line = (name, r) => `  ${name.padEnd(10)} total ${fx(r.total, 2)} s; create p50 ${fx(r.p50)} ms, p99 ${fx(r.p99)} ms, max ${fx(r.max)} ms; creates over 1 s: ${r.slow}` +
+  (r.cpu === null ? "" : `; server CPU ${fx(cpuSum(r.cpu), 2)} s (${Object.entries(r.cpu).map(([k, v]) => `${k} ${fx(v, 2)}`).join(", ")})`) +
   (name === "miniflare" && socketRetries > 0 ? `; requests sent again after a closed connection: ${socketRetries}` : "");
 
 const ef = await edgeflowSide();
@@ -262,15 +307,18 @@ try {
   mf = await miniflareSide();
   console.log(`burst: ${RUNS} runs of a 3-step workflow, ${CONC} in flight, data under ${BASE} (${ROUNDS} round${ROUNDS > 1 ? "s" : ""})`);
   const totals = { edgeflow: 0, miniflare: 0 };
+  const cpu = { edgeflow: 0, miniflare: 0 };
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of r % 2 === 0 ? [ef, mf] : [mf, ef]) {
       socketRetries = 0;
       const res = await side.burst();
       totals[side.name] += res.total;
+      cpu[side.name] += res.cpu === null ? NaN : cpuSum(res.cpu);
       console.log(line(side.name, res));
     }
   }
-  console.log(`  ratio edgeflow / miniflare (total time): ${fx(totals.edgeflow / totals.miniflare, 2)}x`);
+  console.log(`  ratio edgeflow / miniflare (total time): ${fx(totals.edgeflow / totals.miniflare, 2)}x` +
+    (Number.isNaN(cpu.edgeflow) ? "" : `; server CPU ${fx(cpu.edgeflow, 2)} s / ${fx(cpu.miniflare, 2)} s`));
 } catch (err) {
   console.error(err);
   process.exitCode = 1;

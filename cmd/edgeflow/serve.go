@@ -96,7 +96,7 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--allow-hosts LIST] [--cloudflare-api-url URL] [--log-level LEVEL] [--access-log MODE]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--allow-hosts LIST] [--cloudflare-api-url URL] [--log-level LEVEL] [--access-log MODE] [--pprof-addr 127.0.0.1:PORT]")
 		fs.PrintDefaults()
 		printExamples(fs.Output(), "edgeflow serve", "edgeflow serve --addr 0.0.0.0:8080 --database-url postgres://edgeflow@db/edgeflow --public-url https://flows.example.com")
 	}
@@ -129,6 +129,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	logLevel := fs.String("log-level", envOr("EDGEFLOW_LOG_LEVEL", "info"), "debug, info, warn or error (env EDGEFLOW_LOG_LEVEL)")
 	accessLogText := fs.String("access-log", os.Getenv("EDGEFLOW_ACCESS_LOG"),
 		"summary (errors and writes in full, successful reads counted into one line a minute), all (every request), or sample:N (summary, plus one successful read in N in full); default summary, all with --log-level debug (env EDGEFLOW_ACCESS_LOG)")
+	pprofAddr := fs.String("pprof-addr", os.Getenv("EDGEFLOW_PPROF_ADDR"),
+		"serve Go's runtime profiles (/debug/pprof/) on this loopback address, for profiling; off by default (env EDGEFLOW_PPROF_ADDR)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -168,6 +170,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 	}
+	if *pprofAddr != "" {
+		if err := checkPprofAddr(*pprofAddr); err != nil {
+			fmt.Fprintf(stderr, "edgeflow serve: --pprof-addr: %v\n", err)
+			return 2
+		}
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fmt.Fprintf(stderr, "edgeflow serve: --log-level: %v\n", err)
@@ -204,6 +212,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	tuneGC()
+	if *pprofAddr != "" {
+		_, stop, err := startPprof(*pprofAddr, logger)
+		if err != nil {
+			fmt.Fprintf(stderr, "edgeflow serve: %v\n", err)
+			return 1
+		}
+		defer stop()
+	}
 	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
 		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention, signUp: *signUp, publicURL: *publicURL,
 		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/")}

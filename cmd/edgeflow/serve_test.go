@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -276,6 +277,10 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--public-url", "https://edgeflow.example.com/?x=1"},
 		{"serve", "--cloudflare-api-url", "api.cloudflare.com"},
 		{"serve", "--cloudflare-api-url", "https://cf-proxy.example.com/client/v4#x"},
+		{"serve", "--pprof-addr", "0.0.0.0:6060"},
+		{"serve", "--pprof-addr", "10.1.2.3:6060"},
+		{"serve", "--pprof-addr", "127.0.0.1"},
+		{"serve", "--pprof-addr", "example.com:6060"},
 		{"serve", "extra"},
 		{"admin", "setup-link", "extra"},
 		{"admin"},
@@ -293,5 +298,35 @@ func TestServeFlags(t *testing.T) {
 		if !strings.Contains(out.String(), c) {
 			t.Errorf("help lacks %s:\n%s", c, out.String())
 		}
+	}
+}
+
+// TestPprofAddr: --pprof-addr takes loopback addresses only, and the
+// profiles answer there.
+func TestPprofAddr(t *testing.T) {
+	t.Parallel()
+	for _, ok := range []string{"127.0.0.1:6060", "[::1]:0", "localhost:6060", "127.0.0.2:0"} {
+		if err := checkPprofAddr(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"0.0.0.0:6060", ":6060", "[::]:6060", "192.168.1.2:6060", "127.0.0.1", "example.com:6060", "127.0.0.1:"} {
+		if err := checkPprofAddr(bad); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	url, stop, err := startPprof("127.0.0.1:0", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	res, err := http.Get(url + "goroutine?debug=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "goroutine profile") {
+		t.Fatalf("%s: %d %.200s", url, res.StatusCode, body)
 	}
 }

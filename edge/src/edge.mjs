@@ -201,6 +201,7 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     // The gate admits our workerds only: the main one and the D1 hosts' (whose miniflare loopback servers it also
     // closes to everyone else as each host starts).
     const gate = new LoopbackGate({ workerdPids: childWorkerds, logger });
+    runtime.gate = gate;
     runtime.d1.onHostStarted = () => gate.attach(server);
     runtime.onWorkerdStarted = () => gate.attach(server); // a new group's Miniflare has a loopback server of its own
     if (!gate.attach(server)) logger("cannot trace loopback connections to workerd here (no /proc): miniflare's loopback server stays open to local processes");

@@ -40,6 +40,7 @@ export class LoopbackGate {
     this.logger = logger;
     this.servers = new Set();
     this.refused = 0;
+    this.checked = 0; // connections traced (each costs a read of /proc/net/tcp and of workerd's descriptors)
   }
 
   // attach finds the loopback server among this process's listening HTTP servers (all but `own`) and checks
@@ -51,6 +52,7 @@ export class LoopbackGate {
       if (!(h instanceof http.Server) || h === own || this.servers.has(h) || !h.listening) continue;
       this.servers.add(h);
       h.prependListener("connection", (socket) => {
+        this.checked++;
         if (!this.#fromWorkerd(socket)) {
           this.refused++;
           socket.destroy();

@@ -27,17 +27,73 @@ const INVOCATION_LOGS = 200; // log lines kept per invocation for a tail event (
 const INSTANCE_MARK = "\u0000edgeflow:instance";
 const ERROR_MARK = "\u0000edgeflow:exception";
 
+// The tail worker holds an invocation's events and sends them together (one request to SINK), in order: at the
+// first log line or exception (and from then on at every later one and at the outcome), or at the outcome when
+// the worker has a tail session; an invocation with neither logs nor exceptions of a worker nobody tails is not
+// sent at all. Every request of workerd to this process is a new TCP connection (workerd keeps none open to the
+// loopback server) that the loopback gate traces through /proc, so one per event cost the edge more CPU than the
+// runs themselves (decision 300). SINK answers which workers have a tail session; what it said is trusted for
+// TRACED_FRESH_MS, after which the next finished invocation is sent anyway and its answer refreshes it (the
+// invocations that end meanwhile are judged by the answer before).
+export const TRACED_FRESH_MS = 1000;
+
 const LOG_TAIL_SOURCE = `
+const INSTANCE_MARK = ${JSON.stringify(INSTANCE_MARK)};
+let traced = new Set();
+let tracedAt = -Infinity;
 export default {
   tailStream(onset, env, ctx) {
     const script = ctx.props?.script ?? null;
+    let held = [onset];
+    let open = false;
     let chain = Promise.resolve();
-    const send = (ev) => {
-      chain = chain.then(() => env.SINK.fetch("http://logs.invalid/", { method: "POST", body: JSON.stringify({ script, ev }) })).catch(() => {});
+    let queued = false;
+    // flush queues a send of what is held when it runs; events that come while a send is under way go together
+    // in the next one.
+    const flush = () => {
+      open = true;
+      if (queued) return chain;
+      queued = true;
+      chain = chain
+        .then(async () => {
+          queued = false;
+          const evs = held;
+          held = [];
+          if (evs.length === 0) return;
+          const res = await env.SINK.fetch("http://logs.invalid/", { method: "POST", body: JSON.stringify({ script, evs }) });
+          const answer = await res.json();
+          if (Array.isArray(answer?.traced)) {
+            traced = new Set(answer.traced);
+            tracedAt = Date.now();
+          }
+        })
+        .catch(() => {});
       return chain;
     };
-    send(onset);
-    return (ev) => send(ev);
+    return (ev) => {
+      held.push(ev);
+      const e = ev?.event;
+      switch (e?.type) {
+        case "log": {
+          const first = Array.isArray(e.message) ? e.message[0] : e.message;
+          if (first === INSTANCE_MARK && !open) return;
+          return flush();
+        }
+        case "exception":
+          return flush();
+        case "outcome":
+          if (open || traced.has(script)) return flush();
+          if (Date.now() - tracedAt > ${TRACED_FRESH_MS}) {
+            // This one refreshes what SINK said; the invocations that end while it is under way need not.
+            tracedAt = Date.now();
+            return flush();
+          }
+          held = [];
+          return;
+        default:
+          return;
+      }
+    };
   },
 };
 `;
@@ -50,13 +106,14 @@ export function logTailWorker(logs) {
     compatibilityDate: "2025-01-01",
     serviceBindings: {
       SINK: async (req) => {
+        logs.deliveries++;
         try {
-          const { script, ev } = await req.json();
-          logs.ingest(script, ev);
+          const { script, evs } = await req.json();
+          for (const ev of Array.isArray(evs) ? evs : []) logs.ingest(script, ev);
         } catch (err) {
           logs.logger?.(`log capture: ${err.message}`);
         }
-        return new Response("ok");
+        return new Response(JSON.stringify({ traced: logs.traced() }), { headers: { "content-type": "application/json" } });
       },
     },
   };
@@ -135,14 +192,22 @@ class Ring {
     this.bytes = 0;
     this.dropped = 0;
     this.touched = Date.now();
+    this.perInstance = new Map(); // instance id -> lines of it the ring holds
   }
   push(line) {
     this.lines.push(line);
     this.bytes += line.size;
     this.touched = Date.now();
+    if (line.instanceId) this.perInstance.set(line.instanceId, (this.perInstance.get(line.instanceId) ?? 0) + 1);
     while (this.lines.length > RING_LINES || this.bytes > RING_BYTES) {
-      this.bytes -= this.lines.shift().size;
+      const gone = this.lines.shift();
+      this.bytes -= gone.size;
       this.dropped++;
+      if (gone.instanceId) {
+        const n = this.perInstance.get(gone.instanceId) - 1;
+        if (n > 0) this.perInstance.set(gone.instanceId, n);
+        else this.perInstance.delete(gone.instanceId);
+      }
     }
   }
 }
@@ -155,7 +220,19 @@ export class WorkerLogs {
     this.invocations = new Map(); // invocationId -> {script, instanceId, onset, logs, exceptions, ...}
     this.seq = 0;
     this.listeners = new Set(); // fn(script, traceItem) for tail sessions
+    this.tracedScripts = null; // () => workerd names that have a tail session (set by Tails)
+    this.deliveries = 0; // requests of the log tail workers (each carries one invocation's held events)
     this.lineListeners = new Set(); // fn(script, line)
+  }
+
+  // instanceLines is how many lines worker script's ring holds of workflow instance id.
+  instanceLines(script, id) {
+    return this.rings.get(script)?.perInstance.get(id) ?? 0;
+  }
+
+  // traced lists the workers (workerd names) whose finished invocations the tail sessions want.
+  traced() {
+    return this.tracedScripts?.() ?? [];
   }
 
   // ingest takes one streaming tail event of worker script.

@@ -68,6 +68,12 @@ export class Tails {
     this.port = port;
     this.sessions = new Map(); // id -> {id, account, script, rtName, filters, expires, sockets:Set}
     logs.listeners.add((rtName, item) => this.#deliver(rtName, item));
+    logs.tracedScripts = () => {
+      const now = Date.now();
+      const out = new Set();
+      for (const s of this.sessions.values()) if (s.expires > now) out.add(s.rtName);
+      return [...out];
+    };
   }
 
   create({ account, script, rtName, filters }) {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import http from "node:http";
 import { after, before, describe, test } from "node:test";
-import { WorkerLogs, RING_LINES, LINE_BYTES, formatMessage } from "../src/logs.mjs";
+import { WorkerLogs, RING_LINES, LINE_BYTES, TRACED_FRESH_MS, formatMessage } from "../src/logs.mjs";
 import { passes } from "../src/tail.mjs";
 import { asAccount, provision, startEdge, upload, waitFor, waitStatus } from "./helpers.mjs";
 
@@ -40,7 +40,16 @@ before(async () => {
   assert.equal(up.status, 200, JSON.stringify(up.body));
   assert.equal((await edge.call("PUT", "/workflows/logflow", { script_name: "logger", class_name: "LogFlow" })).status, 200);
   assert.equal((await edge.call("POST", "/workers/scripts/logger/subdomain", { enabled: true })).status, 200);
+  const quiet = await upload(edge, "quiet", { source: "export default { fetch() { return new Response('shh'); } };" });
+  assert.equal(quiet.status, 200, JSON.stringify(quiet.body));
+  assert.equal((await edge.call("POST", "/workers/scripts/quiet/subdomain", { enabled: true })).status, 200);
 });
+
+async function edgeStats() {
+  const r = await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } });
+  assert.equal(r.status, 200);
+  return r.json();
+}
 after(async () => {
   await edge?.stop();
 });
@@ -113,6 +122,16 @@ describe("worker logs", () => {
     assert.equal(b.at(-1).kind, "exception");
     // no marker line ever shows
     assert.ok((await logs()).every((l) => !l.message.includes("edgeflow:")));
+    // an instance's answer says how many lines the edge holds of it (edgeflow reads them only when some)
+    for (const [id, lines] of [["inst-a", a], ["inst-b", await logs("?instance=inst-b")]]) {
+      const got = await edge.call("GET", `/workflows/logflow/instances/${id}`);
+      assert.equal(got.body.result.log_lines, lines.length, `${id}: ${JSON.stringify(got.body.result)}`);
+    }
+    const none = await edge.call("POST", "/workflows/logflow/instances", { instance_id: "inst-c", params: { tag: "C" } });
+    assert.equal(none.status, 200, JSON.stringify(none.body));
+    await waitStatus(edge, "logflow", "inst-c", "complete");
+    await waitFor(async () => (await logs("?instance=inst-c")).length >= 3, { what: "lines of inst-c" });
+    assert.equal((await edge.call("GET", "/workflows/logflow/instances/inst-c")).body.result.log_lines, 3);
   });
 
   test("request logs and uncaught exceptions of fetch", async () => {
@@ -170,6 +189,47 @@ describe("tail sessions", () => {
     assert.equal((await edge.call("GET", "/workers/scripts/logger/tails")).body.result.length, 0);
     // the deleted session's websocket is refused
     assert.equal((await openTail(url)).refused, 404);
+  });
+
+  test("an invocation without logs is sent only for a tail session: nobody tailing, a burst costs no delivery per request", async () => {
+    // The tail worker sends a quiet invocation when what it last heard of tail sessions is older than
+    // TRACED_FRESH_MS: the first request refreshes it; the next ones, while it is fresh, are not sent.
+    await new Promise((r) => setTimeout(r, TRACED_FRESH_MS + 100)); // what earlier tests' deliveries told it is stale
+    const first = (await edgeStats()).log_deliveries;
+    assert.equal(await (await fetch(`${edge.ready.workers}/quiet/`)).text(), "shh");
+    await waitFor(async () => (await edgeStats()).log_deliveries > first, { what: "the refreshing delivery" });
+    const before = (await edgeStats()).log_deliveries;
+    const t0 = Date.now();
+    for (let i = 0; i < 20; i++) assert.equal((await fetch(`${edge.ready.workers}/quiet/`)).status, 200);
+    const elapsed = Date.now() - t0;
+    await new Promise((r) => setTimeout(r, 200));
+    const stats = await edgeStats();
+    const grown = stats.log_deliveries - before;
+    assert.ok(grown <= Math.ceil(elapsed / TRACED_FRESH_MS) + 1, `${grown} deliveries for 20 quiet requests in ${elapsed} ms`);
+    assert.ok(grown < 20, `${grown} deliveries for 20 quiet requests`);
+    assert.ok(stats.loopback_checks >= 1 && stats.loopback_refused === 0, JSON.stringify(stats));
+
+    // With a session, the quiet worker's invocations reach it (once the tail worker's answer is stale at most).
+    const created = await edge.call("POST", "/workers/scripts/quiet/tails", { filters: [] });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const ws = await openTail(created.body.result.url);
+    ws.send(JSON.stringify({ debug: false }));
+    await new Promise((r) => setTimeout(r, TRACED_FRESH_MS + 100));
+    const path = (t) => new URL(t.event.request.url).pathname;
+    // the first one after a second is sent, and its answer names the session's worker ...
+    await fetch(`${edge.ready.workers}/quiet/one`);
+    await waitFor(() => ws.got.some((t) => path(t) === "/one"), { what: "the trace item of /one" });
+    // ... after which every one is (an invocation that ends before the answer is back may still be left out)
+    await waitFor(async () => {
+      await fetch(`${edge.ready.workers}/quiet/two`);
+      await new Promise((r) => setTimeout(r, 200));
+      return ws.got.some((t) => path(t) === "/two");
+    }, { what: "the trace item of /two" });
+    await fetch(`${edge.ready.workers}/quiet/three`);
+    await waitFor(() => ws.got.some((t) => path(t) === "/three"), { what: "the trace item of /three" });
+    assert.ok(ws.got.every((t) => t.scriptName === "quiet" && t.outcome === "ok" && t.logs.length === 0), JSON.stringify(ws.got));
+    ws.close();
+    assert.equal((await edge.call("DELETE", `/workers/scripts/quiet/tails/${created.body.result.id}`)).status, 200);
   });
 
   test("filters: bad ones are 400; outcome and method narrow what is sent", async () => {

@@ -91,6 +91,9 @@ type InstanceStatus struct {
 	End       *time.Time      `json:"end,omitempty"`
 	StepCount int             `json:"step_count,omitempty"`
 	Steps     []InstanceStep  `json:"steps,omitempty"`
+	// LogLines is how many log lines the local edge holds for the instance
+	// (its addition; Cloudflare does not send it: nil).
+	LogLines *int `json:"log_lines,omitempty"`
 }
 
 // Terminal reports whether the status is final (complete, errored, terminated).

@@ -190,7 +190,7 @@ func (p *cfProvider) GetInstance(ctx context.Context, wf, id string) (*Instance,
 	if err != nil {
 		return nil, err
 	}
-	in := &Instance{Status: st.Status, Output: st.Output, Params: st.Params, Start: st.Start, End: st.End}
+	in := &Instance{Status: st.Status, Output: st.Output, Params: st.Params, Start: st.Start, End: st.End, LogLines: st.LogLines}
 	if st.Error != nil {
 		in.Error = st.Error.Message
 		if in.Error == "" {

@@ -153,6 +153,9 @@ type Instance struct {
 	Params json.RawMessage
 	Start  *time.Time
 	End    *time.Time
+	// LogLines is how many log lines the provider holds for the instance,
+	// nil when it does not say (Cloudflare); the local edge says.
+	LogLines *int
 }
 
 // InstanceSummary is one entry of a provider's instance list. CreatedOn is

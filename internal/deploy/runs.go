@@ -578,7 +578,9 @@ func (s *Service) refresh(ctx context.Context, r *edgeflow.Run, strict bool) (*e
 		}
 		return cur, nil
 	}
-	if edgeflow.RunIsFinal(r.Status) {
+	if edgeflow.RunIsFinal(r.Status) && (inst.LogLines == nil || *inst.LogLines > 0) {
+		// (An edge that holds no line of the run has nothing to keep: no
+		// request for its lines, no read of the kept ones.)
 		s.keepRunLogs(context.WithoutCancel(ctx), r)
 	}
 	return r, nil

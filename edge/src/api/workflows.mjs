@@ -480,6 +480,8 @@ export class WorkflowHandlers {
         output: d.output ?? null,
         step_count: steps.filter((s) => s.type !== "termination").length,
         steps,
+        // The edge's addition: how many log lines of the instance it holds (edgeflow reads them only when some).
+        log_lines: this.runtime.logs.instanceLines(this.names.script(wf.script_name), id),
       },
     };
   }
