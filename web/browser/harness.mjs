@@ -36,7 +36,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach } from "node:test";
+import { afterEach, test } from "node:test";
 
 const require = createRequire(import.meta.url);
 
@@ -429,6 +429,35 @@ class Recorder {
 }
 
 let axeSource;
+
+/**
+ * scenario returns step(title, fn) for a file whose tests are the parts of one scenario: a step runs only while
+ * every step before it passed (otherwise it is skipped, naming the failed one), its pages must be clean after it
+ * (no console errors, no failed requests but the allowed ones), and a failed step leaves a screenshot of each page
+ * in the temporary directory. current() answers { studio, pages } when a step runs (they are made in before()).
+ */
+export function scenario(name, current) {
+  let failed = "";
+  return function step(title, fn) {
+    test(title, async (t) => {
+      const { studio, pages } = current();
+      if (studio.skip) return t.skip(studio.skip);
+      if (failed) return t.skip(`the step before failed: ${failed}`);
+      try {
+        await fn(t);
+        for (const p of pages) studio.assertClean(p);
+      } catch (err) {
+        failed = title;
+        for (const [i, p] of pages.entries()) {
+          const file = path.join(os.tmpdir(), `${name}-failure-${pages.length > 1 ? `${i}-` : ""}${title.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
+          await p.screenshot({ path: file, fullPage: true }).catch(() => {});
+          console.log(`# screenshot of the failure: ${file}`);
+        }
+        throw err;
+      }
+    });
+  };
+}
 
 /** navTo opens a screen from the top bar's navigation as a user does: a settings screen through the Settings menu. */
 export async function navTo(page, name) {

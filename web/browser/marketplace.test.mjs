@@ -4,10 +4,8 @@
 // uninstall is refused while a deployed workflow uses the node, naming the workflow, and goes through after the
 // takedown. axe on every screen; no console errors or failed requests other than the refusal the test provokes.
 import assert from "node:assert/strict";
-import os from "node:os";
-import path from "node:path";
-import { after, before, test } from "node:test";
-import { checkA11y, screenshot, startStudio } from "./harness.mjs";
+import { after, before } from "node:test";
+import { checkA11y, scenario, screenshot, startStudio } from "./harness.mjs";
 
 let studio;
 let owner;
@@ -24,25 +22,7 @@ after(async () => {
   await studio?.close();
 });
 
-let failed = "";
-
-/** step runs part of the scenario, which goes on only while every part passed; each asserts the page stayed clean. */
-function step(name, fn) {
-  test(name, async (t) => {
-    if (studio.skip) return t.skip(studio.skip);
-    if (failed) return t.skip(`the step before failed: ${failed}`);
-    try {
-      await fn();
-      studio.assertClean(page);
-    } catch (err) {
-      failed = name;
-      const file = path.join(os.tmpdir(), `marketplace-failure-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
-      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-      console.log(`# screenshot of the failure: ${file}`);
-      throw err;
-    }
-  });
-}
+const step = scenario("marketplace", () => ({ studio, pages: [page] }));
 
 const heading = (p, name) => p.getByRole("heading", { name, exact: true });
 /** nodeNames are the names of the catalog's rows, in order. */

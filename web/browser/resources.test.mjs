@@ -7,10 +7,8 @@
 // the test fails on console errors and failed requests other than the refusals it provokes.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { after, before, test } from "node:test";
-import { checkA11y, screenshot, startStudio } from "./harness.mjs";
+import { after, before } from "node:test";
+import { checkA11y, scenario, screenshot, startStudio } from "./harness.mjs";
 
 let studio;
 let page;
@@ -78,25 +76,7 @@ after(async () => {
   await studio?.close();
 });
 
-let failed = "";
-
-/** step runs part of the scenario, which goes on only while every part passed; each asserts the page stayed clean. */
-function step(name, fn) {
-  test(name, async (t) => {
-    if (studio.skip) return t.skip(studio.skip);
-    if (failed) return t.skip(`the step before failed: ${failed}`);
-    try {
-      await fn(t);
-      studio.assertClean(page);
-    } catch (err) {
-      failed = name;
-      const file = path.join(os.tmpdir(), `resources-failure-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
-      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-      console.log(`# screenshot of the failure: ${file}`);
-      throw err;
-    }
-  });
-}
+const step = scenario("resources", () => ({ studio, pages: [page] }));
 
 const heading = (name, p = page) => p.getByRole("heading", { name, exact: true });
 

@@ -7,10 +7,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
-import { after, before, test } from "node:test";
-import { checkA11y, navTo, repoDir, screenshot, startStudio } from "./harness.mjs";
+import { after, before } from "node:test";
+import { checkA11y, navTo, repoDir, scenario, screenshot, startStudio } from "./harness.mjs";
 
 const helloIR = JSON.parse(readFileSync(path.join(repoDir, "examples", "hello.json"), "utf8"));
 
@@ -68,25 +67,7 @@ after(async () => {
   cf.server?.close();
 });
 
-let failed = "";
-
-/** step runs part of the scenario, which goes on only while every part passed; each asserts the page stayed clean. */
-function step(name, fn) {
-  test(name, async (t) => {
-    if (studio.skip) return t.skip(studio.skip);
-    if (failed) return t.skip(`the step before failed: ${failed}`);
-    try {
-      await fn();
-      studio.assertClean(page);
-    } catch (err) {
-      failed = name;
-      const file = path.join(os.tmpdir(), `settings-failure-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
-      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-      console.log(`# screenshot of the failure: ${file}`);
-      throw err;
-    }
-  });
-}
+const step = scenario("settings", () => ({ studio, pages: [page] }));
 
 const heading = (name) => page.getByRole("heading", { name, exact: true });
 

@@ -4,10 +4,8 @@
 // by a user with an account is accepted after signing in, and one accepted already is refused. Every new screen is
 // checked with axe; the pages may make no failed request but the refusals the test provokes.
 import assert from "node:assert/strict";
-import os from "node:os";
-import path from "node:path";
-import { after, before, test } from "node:test";
-import { checkA11y, screenshot, startStudio } from "./harness.mjs";
+import { after, before } from "node:test";
+import { checkA11y, scenario, screenshot, startStudio } from "./harness.mjs";
 
 let studio;
 let setupLink = "";
@@ -21,7 +19,6 @@ const colleague = { name: "Kathleen Booth", email: `kathleen-${process.pid}@exam
 let ownerSignedIn; // { context, csrfToken } of the owner's browser
 let organizationId = "";
 let colleagueContext;
-let failed = "";
 const pages = [];
 
 before(async () => {
@@ -33,25 +30,7 @@ after(async () => {
   await studio?.close();
 });
 
-/** step runs part of the scenario, which goes on only while every part passed; each asserts its pages stayed clean. */
-function step(name, fn) {
-  test(name, async (t) => {
-    if (studio.skip) return t.skip(studio.skip);
-    if (failed) return t.skip(`the step before failed: ${failed}`);
-    try {
-      await fn();
-      for (const p of pages) studio.assertClean(p);
-    } catch (err) {
-      failed = name;
-      for (const [i, p] of pages.entries()) {
-        const file = path.join(os.tmpdir(), `setup-failure-${i}-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
-        await p.screenshot({ path: file, fullPage: true }).catch(() => {});
-        console.log(`# screenshot of the failure: ${file}`);
-      }
-      throw err;
-    }
-  });
-}
+const step = scenario("setup", () => ({ studio, pages }));
 
 async function newPage(context) {
   const page = await studio.newPage(context ?? (await studio.newContext({ viewport: { width: 1280, height: 860 } })));

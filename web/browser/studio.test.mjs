@@ -4,10 +4,9 @@
 // through a deep link. Every screen is checked with axe and the test fails on console errors and failed requests.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { after, before, test } from "node:test";
-import { checkA11y, repoDir, screenshot, startStudio } from "./harness.mjs";
+import { after, before } from "node:test";
+import { checkA11y, repoDir, scenario, screenshot, startStudio } from "./harness.mjs";
 
 const approvalFile = path.join(repoDir, "examples", "approval.json");
 const approvalParams = readFileSync(path.join(repoDir, "examples", "approval.params.json"), "utf8");
@@ -26,29 +25,7 @@ after(async () => {
   await studio?.close();
 });
 
-let failed = "";
-
-/** step runs part of the scenario, which goes on only while every part passed; each asserts the page stayed clean. */
-function step(name, fn) {
-  test(name, async (t) => {
-    if (studio.skip) return t.skip(studio.skip);
-    if (failed) return t.skip(`the step before failed: ${failed}`);
-    try {
-      await fn();
-      studio.assertClean(page);
-    } catch (err) {
-      failed = name;
-      await screenshotOnFailure(name);
-      throw err;
-    }
-  });
-}
-
-async function screenshotOnFailure(name) {
-  const file = path.join(os.tmpdir(), `studio-failure-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
-  await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-  console.log(`# screenshot of the failure: ${file}`);
-}
+const step = scenario("studio", () => ({ studio, pages: [page] }));
 
 const heading = (name) => page.getByRole("heading", { name, exact: true });
 

@@ -3,10 +3,8 @@
 // transfers ownership; the audit log shows it all by actor email and filters it; a third member leaves. axe on every screen; no console errors or failed requests other than
 // the refusal the test provokes.
 import assert from "node:assert/strict";
-import os from "node:os";
-import path from "node:path";
-import { after, before, test } from "node:test";
-import { checkA11y, navTo, screenshot, startStudio } from "./harness.mjs";
+import { after, before } from "node:test";
+import { checkA11y, navTo, scenario, screenshot, startStudio } from "./harness.mjs";
 
 let studio;
 let owner;
@@ -24,23 +22,7 @@ after(async () => {
   await studio?.close();
 });
 
-let failed = "";
-function step(name, fn) {
-  test(name, async (t) => {
-    if (studio.skip) return t.skip(studio.skip);
-    if (failed) return t.skip(`the step before failed: ${failed}`);
-    try {
-      await fn();
-      studio.assertClean(page);
-    } catch (err) {
-      failed = name;
-      const file = path.join(os.tmpdir(), `team-failure-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
-      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-      console.log(`# screenshot of the failure: ${file}`);
-      throw err;
-    }
-  });
-}
+const step = scenario("team", () => ({ studio, pages: [page] }));
 
 const heading = (p, name) => p.getByRole("heading", { name, exact: true });
 
