@@ -46,15 +46,7 @@ func (s *Server) handleMarketplaceList(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	m, err := s.market()
-	if err != nil {
-		return err
-	}
-	orgID, err := PrincipalFrom(r).Organization()
-	if err != nil {
-		return err
-	}
-	nodes, err := m.Catalog(r.Context(), orgID)
+	nodes, err := s.catalog(r)
 	if err != nil {
 		return err
 	}
@@ -62,6 +54,19 @@ func (s *Server) handleMarketplaceList(w http.ResponseWriter, r *http.Request) e
 	page := pageOfSorted(nodes, func(n marketplace.CatalogNode) string { return n.ID }, opts)
 	writeJSON(w, http.StatusOK, newPage(r, page, func(n marketplace.CatalogNode) marketplace.CatalogNode { return n }))
 	return nil
+}
+
+// catalog is the marketplace's catalog as the caller's organization sees it.
+func (s *Server) catalog(r *http.Request) ([]marketplace.CatalogNode, error) {
+	m, err := s.market()
+	if err != nil {
+		return nil, err
+	}
+	orgID, err := PrincipalFrom(r).Organization()
+	if err != nil {
+		return nil, err
+	}
+	return m.Catalog(r.Context(), orgID)
 }
 
 // maxCatalogQuery is the longest ?q= of a catalog search.
@@ -108,15 +113,7 @@ type categoryCount struct {
 // handleMarketplaceCategories answers every category a node may declare, in
 // the registry's order, with the number of catalog nodes in each.
 func (s *Server) handleMarketplaceCategories(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.market()
-	if err != nil {
-		return err
-	}
-	orgID, err := PrincipalFrom(r).Organization()
-	if err != nil {
-		return err
-	}
-	nodes, err := m.Catalog(r.Context(), orgID)
+	nodes, err := s.catalog(r)
 	if err != nil {
 		return err
 	}
