@@ -4,27 +4,11 @@
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { asAccount, provision, startEdge, tempDir } from "../helpers.mjs";
-
-const skip = process.env.EDGE_SKIP_WRANGLER === "1";
-if (skip && process.env.CI) throw new Error("EDGE_SKIP_WRANGLER=1 under CI: the wrangler conformance suite must run");
-const cacheRoot = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-const wranglerDir = path.join(cacheRoot, "edgeflow", "wrangler3");
-const wranglerBin = path.join(wranglerDir, "node_modules", "wrangler", "bin", "wrangler.js");
-
-function installWrangler() {
-  if (fs.existsSync(wranglerBin)) return;
-  fs.mkdirSync(wranglerDir, { recursive: true });
-  if (!fs.existsSync(path.join(wranglerDir, "package.json"))) {
-    fs.writeFileSync(path.join(wranglerDir, "package.json"), JSON.stringify({ name: "edgeflow-wrangler3", private: true }));
-  }
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "wrangler@3"], { cwd: wranglerDir, stdio: "inherit" });
-}
+import { installWrangler, runWrangler, skip } from "./wrangler-cli.mjs";
 
 let root;
 let edge;
@@ -68,37 +52,7 @@ after(async () => {
 
 // wrangler runs the CLI in the project and resolves with its output, or rejects with it (unless `fail` is set, then
 // it resolves with {code, out}).
-function wrangler(args, { fail = false } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [wranglerBin, ...args], {
-      cwd: project,
-      stdio: ["pipe", "pipe", "pipe"],
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        XDG_CONFIG_HOME: path.join(home, ".config"),
-        CLOUDFLARE_API_BASE_URL: edge.ready.api,
-        CLOUDFLARE_API_TOKEN: edge.token,
-        CLOUDFLARE_ACCOUNT_ID: edge.accountId,
-        WRANGLER_SEND_METRICS: "false",
-        NO_UPDATE_NOTIFIER: "1",
-        CI: "1",
-      },
-    });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (fail) resolve({ code, out });
-      else if (code === 0) resolve(out);
-      else reject(new assert.AssertionError({ message: `wrangler ${args.join(" ")} failed (${code}):\n${out}` }));
-    });
-    child.stdin.end("");
-  });
-}
+const wrangler = (args, { fail = false } = {}) => runWrangler(args, { project, home, edge, fail });
 
 async function rows(db, sql) {
   const r = await edge.call("POST", `/d1/database/${db}/query`, { sql });

@@ -5,27 +5,12 @@
 // skips it.
 
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { asAccount, provision, startEdge, tempDir, waitStatus } from "../helpers.mjs";
-
-const skip = process.env.EDGE_SKIP_WRANGLER === "1";
-const cacheRoot = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-const wranglerDir = path.join(cacheRoot, "edgeflow", "wrangler3");
-const wranglerBin = path.join(wranglerDir, "node_modules", "wrangler", "bin", "wrangler.js");
-
-function installWrangler() {
-  if (fs.existsSync(wranglerBin)) return;
-  fs.mkdirSync(wranglerDir, { recursive: true });
-  if (!fs.existsSync(path.join(wranglerDir, "package.json"))) {
-    fs.writeFileSync(path.join(wranglerDir, "package.json"), JSON.stringify({ name: "edgeflow-wrangler3", private: true }));
-  }
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "wrangler@3"], { cwd: wranglerDir, stdio: "inherit" });
-}
+import { installWrangler, runWrangler, skip } from "./wrangler-cli.mjs";
 
 let root;
 let edge;
@@ -123,36 +108,7 @@ after(async () => {
   await root?.stop();
 });
 
-function wrangler(args, { input } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [wranglerBin, ...args], {
-      cwd: project,
-      stdio: ["pipe", "pipe", "pipe"],
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        XDG_CONFIG_HOME: path.join(home, ".config"),
-        CLOUDFLARE_API_BASE_URL: edge.ready.api,
-        CLOUDFLARE_API_TOKEN: edge.token,
-        CLOUDFLARE_ACCOUNT_ID: edge.accountId,
-        WRANGLER_SEND_METRICS: "false",
-        NO_UPDATE_NOTIFIER: "1",
-        CI: "1",
-      },
-    });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new assert.AssertionError({ message: `wrangler ${args.join(" ")} failed (${code}):\n${out}` }));
-    });
-    child.stdin.end(input ?? "");
-  });
-}
+const wrangler = (args, { input } = {}) => runWrangler(args, { project, home, edge, input });
 
 async function worker(p = "") {
   return (await fetch(`${edge.ready.workers}/${edge.subdomain}/wr-fidelity${p}`)).json();

@@ -6,26 +6,9 @@
 // does not exist is refused with code 10007 ("This Worker does not exist on your account").
 
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { after, before, test } from "node:test";
 import { asAccount, provision, startEdge, tempDir, upload, waitFor } from "../helpers.mjs";
-
-const skip = process.env.EDGE_SKIP_WRANGLER === "1";
-const cacheRoot = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-const wranglerDir = path.join(cacheRoot, "edgeflow", "wrangler3");
-const wranglerBin = path.join(wranglerDir, "node_modules", "wrangler", "bin", "wrangler.js");
-
-function installWrangler() {
-  if (fs.existsSync(wranglerBin)) return;
-  fs.mkdirSync(wranglerDir, { recursive: true });
-  if (!fs.existsSync(path.join(wranglerDir, "package.json"))) {
-    fs.writeFileSync(path.join(wranglerDir, "package.json"), JSON.stringify({ name: "edgeflow-wrangler3", private: true }));
-  }
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "wrangler@3"], { cwd: wranglerDir, stdio: "inherit" });
-}
+import { installWrangler, skip, spawnWrangler } from "./wrangler-cli.mjs";
 
 let root;
 let edge;
@@ -57,30 +40,7 @@ after(async () => {
   await root?.stop();
 });
 
-function startWrangler(args) {
-  const child = spawn(process.execPath, [wranglerBin, ...args], {
-    cwd: project,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      XDG_CONFIG_HOME: path.join(home, ".config"),
-      CLOUDFLARE_API_BASE_URL: edge.ready.api,
-      CLOUDFLARE_API_TOKEN: edge.token,
-      CLOUDFLARE_ACCOUNT_ID: edge.accountId,
-      WRANGLER_SEND_METRICS: "false",
-      NO_UPDATE_NOTIFIER: "1",
-      CI: "1",
-    },
-  });
-  const out = { text: "", code: null };
-  child.stdout.on("data", (d) => (out.text += d));
-  child.stderr.on("data", (d) => (out.text += d));
-  child.on("close", (code) => (out.code = code));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60000);
-  child.on("close", () => clearTimeout(timer));
-  return { child, out };
-}
+const startWrangler = (args) => spawnWrangler(args, { project, home, edge, stdin: "ignore", timeoutMs: 60000 });
 
 // jsonObjects reads the pretty-printed JSON objects wrangler's --format json writes one after another.
 function jsonObjects(text) {
