@@ -1,7 +1,10 @@
 // Form fields and tables shared by Studio's pages, so that every screen labels, describes and reports its fields
 // the same way: a text field with its hint and its error, a value shown once with a Copy button, and a table whose
-// header names its columns (and an unnamed actions column for screen readers).
+// header names its columns (and an unnamed actions column for screen readers), and the dialog that renames things.
 import { useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { fieldErrors, validateName, type FieldErrors } from "../api/forms";
+import { Dialog, ErrorMessage } from "./ui";
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "value" | "onChange" | "type">;
 
@@ -120,5 +123,52 @@ export function DataTable({
       </thead>
       <tbody>{children}</tbody>
     </table>
+  );
+}
+
+// RenameDialog asks for a new name of something (a workflow, a connection): the name is checked as the API checks
+// names before it is sent, save sends it, and the API's refusal is shown at the field (or under it when it is not
+// about the name). The dialog closes after a save.
+export function RenameDialog({
+  id,
+  current,
+  save,
+  onClose,
+}: {
+  id: string;
+  current: string;
+  save: (name: string) => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const [name, setName] = useState(current);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const m = useMutation({
+    mutationFn: () => save(name.trim()),
+    onSuccess: onClose,
+    onError: (err) => setErrors(fieldErrors(err, ["name"])),
+  });
+  return (
+    <Dialog title={`Rename ${current}`} onClose={onClose}>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const err = validateName(name);
+          setErrors(err ? { name: err } : {});
+          if (!err) m.mutate();
+        }}
+      >
+        <Field id={id} label="Name" value={name} autoFocus onChange={setName} error={errors.name} />
+        {errors[""] && <ErrorMessage error={m.error} title="Not renamed" />}
+        <div className="actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={m.isPending}>
+            Rename
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

@@ -2,17 +2,17 @@ import { useMemo, useState } from "react";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { Deployment, Page, Run, VersionSummary, Workflow } from "../api/types";
-import { DataTable, Field } from "../app/fields";
+import { DataTable, RenameDialog } from "../app/fields";
 import { Link } from "../app/Link";
 import { useSession } from "../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading, StatusBadge } from "../app/ui";
 import { NewWorkflowDialog } from "./NewWorkflow";
 import { useProjects } from "./Shell";
-import { fieldErrors, validateName, type FieldErrors } from "../api/forms";
 
 // WorkflowsPage lists the active project's workflows and functions with their state, and creates, renames, moves
 // and deletes them.
 export function WorkflowsPage() {
+  const qc = useQueryClient();
   const [query, setQuery] = useState("");
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<Workflow | null>(null);
@@ -103,7 +103,18 @@ export function WorkflowsPage() {
         </button>
       )}
       {creating && <NewWorkflowDialog onClose={() => setCreating(false)} />}
-      {renaming && <RenameDialog w={renaming} onClose={() => setRenaming(null)} />}
+      {renaming && (
+        <RenameDialog
+          id="rename-name"
+          current={renaming.name}
+          save={async (name) => {
+            await api.patch<Workflow>(`/api/workflows/${renaming.id}`, { name });
+            void qc.invalidateQueries({ queryKey: ["workflows"] });
+            void qc.invalidateQueries({ queryKey: ["workflow", renaming.id] });
+          }}
+          onClose={() => setRenaming(null)}
+        />
+      )}
       {moving && <MoveDialog w={moving} onClose={() => setMoving(null)} />}
       {deleting && <DeleteDialog w={deleting} onClose={() => setDeleting(null)} />}
     </main>
@@ -174,41 +185,6 @@ function WorkflowRow({
         </button>
       </td>
     </tr>
-  );
-}
-
-function RenameDialog({ w, onClose }: { w: Workflow; onClose: () => void }) {
-  const qc = useQueryClient();
-  const [name, setName] = useState(w.name);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const m = useMutation({
-    mutationFn: () => api.patch<Workflow>(`/api/workflows/${w.id}`, { name: name.trim() }),
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["workflows"] });
-      void qc.invalidateQueries({ queryKey: ["workflow", w.id] });
-      onClose();
-    },
-    onError: (err) => setErrors(fieldErrors(err, ["name"])),
-  });
-  return (
-    <Dialog title={`Rename ${w.name}`} onClose={onClose}>
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const err = validateName(name);
-          setErrors(err ? { name: err } : {});
-          if (!err) m.mutate();
-        }}
-      >
-        <Field id="rename-name" label="Name" value={name} autoFocus onChange={setName} error={errors.name} />
-        {errors[""] && <ErrorMessage error={m.error} />}
-        <div className="actions">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={m.isPending}>Rename</button>
-        </div>
-      </form>
-    </Dialog>
   );
 }
 

@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
-import { DataTable, Field } from "../../app/fields";
+import { DataTable, Field, RenameDialog } from "../../app/fields";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { byName, useCursorList } from "./list";
 import type { Connection, VerifyTokenAnswer } from "./types";
@@ -12,6 +12,7 @@ const tokenPattern = /^[A-Za-z0-9_-]{20,}$/;
 
 // ConnectionsPage lists the provider accounts deployments go to: the organization's and the active project's.
 export default function ConnectionsPage() {
+  const invalidate = useInvalidate();
   const list = useCursorList<Connection>(["connections", "all"], "/api/connections");
   const shown = useMemo(() => byName(list.items), [list.items]);
   const [creating, setCreating] = useState(false);
@@ -73,7 +74,17 @@ export default function ConnectionsPage() {
         </button>
       )}
       {creating && <CreateDialog onClose={() => setCreating(false)} />}
-      {renaming && <RenameDialog c={renaming} onClose={() => setRenaming(null)} />}
+      {renaming && (
+        <RenameDialog
+          id="conn-rename"
+          current={renaming.name}
+          save={async (name) => {
+            await api.patch<Connection>(`/api/connections/${renaming.id}`, { name });
+            invalidate();
+          }}
+          onClose={() => setRenaming(null)}
+        />
+      )}
       {rotating && <RotateDialog c={rotating} onClose={() => setRotating(null)} />}
       {deleting && <DeleteDialog c={deleting} onClose={() => setDeleting(null)} />}
     </main>
@@ -266,44 +277,6 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
           </button>
           <button type="submit" className="primary" disabled={create.isPending}>
             {provider === "local" ? "Create local connection" : "Create connection"}
-          </button>
-        </div>
-      </form>
-    </Dialog>
-  );
-}
-
-function RenameDialog({ c, onClose }: { c: Connection; onClose: () => void }) {
-  const invalidate = useInvalidate();
-  const [name, setName] = useState(c.name);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const m = useMutation({
-    mutationFn: () => api.patch<Connection>(`/api/connections/${c.id}`, { name: name.trim() }),
-    onSuccess: () => {
-      invalidate();
-      onClose();
-    },
-    onError: (err) => setErrors(fieldErrors(err, ["name"])),
-  });
-  return (
-    <Dialog title={`Rename ${c.name}`} onClose={onClose}>
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const err = validateName(name);
-          setErrors(err ? { name: err } : {});
-          if (!err) m.mutate();
-        }}
-      >
-        <Field id="conn-rename" label="Name" value={name} autoFocus onChange={setName} error={errors.name} />
-        {errors[""] && <ErrorMessage error={m.error} title="Not renamed" />}
-        <div className="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={m.isPending}>
-            Rename
           </button>
         </div>
       </form>
