@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 func runsCommand() *command {
@@ -217,7 +219,7 @@ func printRun(c *call, r *run) error {
 }
 
 // printSteps writes one row per step; the state is the last column.
-func printSteps(c *call, steps []step) error {
+func printSteps(c *call, steps []edgeflow.RunStep) error {
 	color := c.env.color()
 	t := newTable(c.out(), false, "STEP", "NAME", "ATTEMPTS", "DURATION", "STATE")
 	for _, s := range steps {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 func testCommand() *command {
@@ -31,12 +33,12 @@ status is 0 when the run completes and 1 otherwise, so a CI job can gate a deplo
 
 // testAnswer is the answer of POST …/versions/:versionId/test.
 type testAnswer struct {
-	Status     string          `json:"status"`
-	Output     json.RawMessage `json:"output"`
-	Error      *string         `json:"error"`
-	Steps      []step          `json:"steps"`
-	Logs       []logLine       `json:"logs"`
-	DurationMs int64           `json:"durationMs"`
+	Status     string             `json:"status"`
+	Output     json.RawMessage    `json:"output"`
+	Error      *string            `json:"error"`
+	Steps      []edgeflow.RunStep `json:"steps"`
+	Logs       []logLine          `json:"logs"`
+	DurationMs int64              `json:"durationMs"`
 }
 
 type logLine struct {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 // The API's records, as far as the client reads them.
@@ -72,41 +74,26 @@ type (
 		CreatedAt    time.Time `json:"createdAt"`
 	}
 	run struct {
-		ID           string          `json:"id"`
-		WorkflowID   string          `json:"workflowId"`
-		VersionID    string          `json:"versionId"`
-		ConnectionID string          `json:"connectionId"`
-		InstanceID   string          `json:"instanceId"`
-		Status       string          `json:"status"`
-		StatusDetail string          `json:"statusDetail"`
-		Params       json.RawMessage `json:"params"`
-		Output       json.RawMessage `json:"output"`
-		Error        string          `json:"error"`
-		RestartOf    string          `json:"restartOf"`
-		FromStep     string          `json:"fromStep"`
-		CreatedAt    time.Time       `json:"createdAt"`
-		StartedAt    *time.Time      `json:"startedAt"`
-		EndedAt      *time.Time      `json:"endedAt"`
-		Steps        []step          `json:"steps"`
+		ID           string             `json:"id"`
+		WorkflowID   string             `json:"workflowId"`
+		VersionID    string             `json:"versionId"`
+		ConnectionID string             `json:"connectionId"`
+		InstanceID   string             `json:"instanceId"`
+		Status       string             `json:"status"`
+		StatusDetail string             `json:"statusDetail"`
+		Params       json.RawMessage    `json:"params"`
+		Output       json.RawMessage    `json:"output"`
+		Error        string             `json:"error"`
+		RestartOf    string             `json:"restartOf"`
+		FromStep     string             `json:"fromStep"`
+		CreatedAt    time.Time          `json:"createdAt"`
+		StartedAt    *time.Time         `json:"startedAt"`
+		EndedAt      *time.Time         `json:"endedAt"`
+		Steps        []edgeflow.RunStep `json:"steps"`
 		// DeletedWorkflow is set on a run kept after its workflow was deleted.
 		DeletedWorkflow *struct {
 			Name string `json:"name"`
 		} `json:"deletedWorkflow"`
-	}
-	step struct {
-		NodeID    string          `json:"nodeId"`
-		Name      string          `json:"name"`
-		Type      string          `json:"type"`
-		State     string          `json:"state"`
-		Attempts  int             `json:"attempts"`
-		StartedAt *time.Time      `json:"startedAt"`
-		EndedAt   *time.Time      `json:"endedAt"`
-		Output    json.RawMessage `json:"output"`
-		Error     *stepError      `json:"error"`
-	}
-	stepError struct {
-		Name    string `json:"name"`
-		Message string `json:"message"`
 	}
 )
 
