@@ -172,3 +172,42 @@ export function RenameDialog({
     </Dialog>
   );
 }
+
+// ConfirmDialog asks before an action that cannot be undone or changes something at once: what it does in words
+// (children), the API's refusal under them, Cancel, and the action's button (danger for destructive ones).
+export function ConfirmDialog({
+  title,
+  action,
+  danger,
+  failure,
+  error,
+  pending,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  title: string;
+  action: string;
+  danger?: boolean;
+  failure: string;
+  error: unknown;
+  pending: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog title={title} onClose={onClose}>
+      {children}
+      <ErrorMessage error={error} title={failure} />
+      <div className="actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className={danger ? "danger primary" : "primary"} onClick={onConfirm} disabled={pending}>
+          {action}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

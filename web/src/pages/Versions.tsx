@@ -3,11 +3,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import { diffLines, diffStats } from "../api/diff";
 import type { Page, Version, VersionSummary, Workflow } from "../api/types";
-import { DataTable } from "../app/fields";
+import { ConfirmDialog, DataTable } from "../app/fields";
 import { Link } from "../app/Link";
 import { isNotFound, WorkflowNotFound } from "./NotFound";
 import { useSession } from "../app/session";
-import { Dialog, downloadJSON, ErrorMessage, fileSlug, formatTime, Loading } from "../app/ui";
+import { downloadJSON, ErrorMessage, fileSlug, formatTime, Loading } from "../app/ui";
 
 function useVersion(workflowId: string, versionId: string) {
   return useQuery({
@@ -241,17 +241,17 @@ function DeleteVersionDialog({
     },
   });
   return (
-    <Dialog title={`Delete version ${v.version}?`} onClose={onClose}>
+    <ConfirmDialog
+      title={`Delete version ${v.version}?`}
+      action="Delete version"
+      danger
+      failure="Not deleted"
+      error={m.error}
+      pending={m.isPending}
+      onConfirm={() => m.mutate()}
+      onClose={onClose}
+    >
       <p>The version's IR and code are deleted; its number is never given again.</p>
-      <ErrorMessage error={m.error} title="Not deleted" />
-      <div className="actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="danger primary" onClick={() => m.mutate()} disabled={m.isPending}>
-          Delete version
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -9,7 +9,7 @@ import {
   type WebhookDelivery,
   type WebhookWithSecret,
 } from "../api/types";
-import { CopyField, DataTable, Field } from "../app/fields";
+import { ConfirmDialog, CopyField, DataTable, Field } from "../app/fields";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../app/ui";
 
 // WebhooksPage lists the active project's webhooks, creates, edits and deletes them, rotates their secrets, and
@@ -221,21 +221,20 @@ function RotateDialog({
     onSuccess: onRotated,
   });
   return (
-    <Dialog title="Rotate the secret?" onClose={onClose}>
+    <ConfirmDialog
+      title="Rotate the secret?"
+      action="Rotate secret"
+      failure="Not rotated"
+      error={m.error}
+      pending={m.isPending}
+      onConfirm={() => m.mutate()}
+      onClose={onClose}
+    >
       <p>
         A new secret replaces the current one of <code>{hook.url}</code> at once: messages signed from now on, retries
         included, verify only with the new secret.
       </p>
-      <ErrorMessage error={m.error} title="Not rotated" />
-      <div className="actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="primary" onClick={() => m.mutate()} disabled={m.isPending}>
-          Rotate secret
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 
@@ -250,20 +249,20 @@ function DeleteDialog({ hook, onClose, onDeleted }: { hook: Webhook; onClose: ()
     },
   });
   return (
-    <Dialog title="Delete the webhook?" onClose={onClose}>
+    <ConfirmDialog
+      title="Delete the webhook?"
+      action="Delete webhook"
+      danger
+      failure="Not deleted"
+      error={m.error}
+      pending={m.isPending}
+      onConfirm={() => m.mutate()}
+      onClose={onClose}
+    >
       <p>
         <code>{hook.url}</code> receives no more events, and its deliveries are deleted with it. This cannot be undone.
       </p>
-      <ErrorMessage error={m.error} title="Not deleted" />
-      <div className="actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="danger primary" onClick={() => m.mutate()} disabled={m.isPending}>
-          Delete webhook
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 

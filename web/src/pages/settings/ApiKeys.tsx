@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
-import { CopyField, DataTable, Field } from "../../app/fields";
+import { ConfirmDialog, CopyField, DataTable, Field } from "../../app/fields";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { useProjects } from "../Shell";
@@ -271,20 +271,20 @@ function RevokeDialog({ k, onClose }: { k: ApiKey; onClose: () => void }) {
     },
   });
   return (
-    <Dialog title={`Revoke ${k.name}?`} onClose={onClose}>
+    <ConfirmDialog
+      title={`Revoke ${k.name}?`}
+      action="Revoke key"
+      danger
+      failure="Not revoked"
+      error={m.error}
+      pending={m.isPending}
+      onConfirm={() => m.mutate()}
+      onClose={onClose}
+    >
       <p>
         Requests with the key <code>{k.prefix}…</code> are refused from now on. This cannot be undone; create a new key
         if it is needed again.
       </p>
-      <ErrorMessage error={m.error} title="Not revoked" />
-      <div className="actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="danger primary" onClick={() => m.mutate()} disabled={m.isPending}>
-          Revoke key
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
-import { DataTable, Field, RenameDialog } from "../../app/fields";
+import { ConfirmDialog, DataTable, Field, RenameDialog } from "../../app/fields";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { byName, useCursorList } from "./list";
 import type { Connection, VerifyTokenAnswer } from "./types";
@@ -358,20 +358,20 @@ function DeleteDialog({ c, onClose }: { c: Connection; onClose: () => void }) {
     },
   });
   return (
-    <Dialog title={`Delete ${c.name}?`} onClose={onClose}>
+    <ConfirmDialog
+      title={`Delete ${c.name}?`}
+      action="Delete connection"
+      danger
+      failure="Not deleted"
+      error={m.error}
+      pending={m.isPending}
+      onConfirm={() => m.mutate()}
+      onClose={onClose}
+    >
       <p>
         Deployments can no longer use this connection. A connection an active deployment uses is refused: take those
         deployments down first. The provider account itself is not changed.
       </p>
-      <ErrorMessage error={m.error} title="Not deleted" />
-      <div className="actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="danger primary" onClick={() => m.mutate()} disabled={m.isPending}>
-          Delete connection
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { envVarNamePattern, fieldErrors, type FieldErrors } from "../../api/forms";
-import { DataTable, Field } from "../../app/fields";
+import { ConfirmDialog, DataTable, Field } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
@@ -279,21 +279,21 @@ function DeleteDialog({ v, projectName, onClose }: { v: GlobalEnvVar; projectNam
     },
   });
   return (
-    <Dialog title={`Delete ${v.name} of ${scopeWords(v.scope, projectName)}?`} onClose={onClose}>
+    <ConfirmDialog
+      title={`Delete ${v.name} of ${scopeWords(v.scope, projectName)}?`}
+      action="Delete variable"
+      danger
+      failure="Not deleted"
+      error={m.error}
+      pending={m.isPending}
+      onConfirm={() => m.mutate()}
+      onClose={onClose}
+    >
       <p>
         Deployed workflows keep the value they were deployed with; the next deploy of a workflow that reads{" "}
         <code>{v.name}</code> takes {v.scope === "project" ? "the organization's value, if there is one," : "the project's value, if there is one,"}{" "}
         or fails naming the missing variable.
       </p>
-      <ErrorMessage error={m.error} title="Not deleted" />
-      <div className="actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="danger primary" onClick={() => m.mutate()} disabled={m.isPending}>
-          Delete variable
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
