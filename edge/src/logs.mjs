@@ -68,6 +68,9 @@ export default {
           }
         })
         .catch(() => {});
+      // The invocation may end before a queued send is done: keep it until then, or the last lines (often the
+      // error that ended a run) are lost.
+      ctx.waitUntil?.(chain);
       return chain;
     };
     return (ev) => {
