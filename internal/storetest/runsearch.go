@@ -73,4 +73,12 @@ func testRunSearch(t *testing.T, s edgeflow.Store) {
 	diff(t, "updated words", list(edgeflow.RunFilter{Query: "warehouse"}), newest(r4))
 	diff(t, "updated output", list(edgeflow.RunFilter{Query: "shipment"}), newest(r4))
 	diff(t, "params stay", list(edgeflow.RunFilter{Query: "hopper"}), newest(r4))
+
+	// An update that leaves the searched text as it was (a refresh of a
+	// running run) keeps the run found by its words, once.
+	r3.StatusDetail = "checked again"
+	must(t, s.UpdateRun(ctx, r3))
+	must(t, s.UpdateRun(ctx, r3))
+	diff(t, "unchanged text after updates", list(edgeflow.RunFilter{Query: "A-1003"}), newest(r3))
+	diff(t, "unchanged output after updates", list(edgeflow.RunFilter{Query: "paid"}), newest(r3))
 }
