@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -107,9 +108,17 @@ func (d driver) QueryRow(ctx context.Context, query string, args ...any) sqlstor
 }
 
 func (d driver) Write(ctx context.Context, scope sqlstore.Scope, fn func(tx sqlstore.Querier) error) error {
-	return d.s.writeScoped(ctx, scope, func(tx *sql.Tx) error {
-		return fn(&sqlTx{tx: tx, s: d.s})
+	t := &sqlTx{s: d.s}
+	err := d.s.writeScoped(ctx, scope, func(tx *sql.Tx) error {
+		t.tx, t.missed = tx, t.missed[:0]
+		return fn(t)
 	})
+	// Outside the transaction (the writer pool has one connection): the
+	// statements it ran unprepared are prepared for the next ones.
+	for _, q := range t.missed {
+		d.s.wstmtLater(context.WithoutCancel(ctx), q)
+	}
+	return err
 }
 
 // Prepare prepares queries on the writer connection (once per query text),
@@ -138,18 +147,37 @@ type sqlRows struct{ *sql.Rows }
 
 func (r sqlRows) Close() { r.Rows.Close() }
 
-// sqlTx is a write transaction; statements prepared on the writer
-// connection (Driver.Prepare) run as such.
+// sqlTx is a write transaction. A statement runs prepared on the writer
+// connection when it ran before (Store.wstmtLater) or was prepared ahead
+// (Driver.Prepare): parsing a statement, with the triggers it fires, costs
+// more than running it.
 type sqlTx struct {
-	tx *sql.Tx
-	s  *Store
+	tx     *sql.Tx
+	s      *Store
+	missed []string // statements run unprepared, to prepare after the transaction
+}
+
+// stmt returns query prepared for the transaction, or nil when it is not
+// prepared yet (noted for afterwards) or never will be.
+func (t *sqlTx) stmt(ctx context.Context, query string) *sql.Stmt {
+	st, ok := t.s.wstmts.Load(query)
+	if !ok {
+		if t.s.wantWstmt(query) && !slices.Contains(t.missed, query) {
+			t.missed = append(t.missed, query)
+		}
+		return nil
+	}
+	if st == nil {
+		return nil
+	}
+	return t.tx.StmtContext(ctx, st.(*sql.Stmt))
 }
 
 func (t *sqlTx) Exec(ctx context.Context, query string, args ...any) (int64, error) {
 	var res sql.Result
 	var err error
-	if st, ok := t.s.wstmts.Load(query); ok {
-		res, err = t.tx.StmtContext(ctx, st.(*sql.Stmt)).ExecContext(ctx, args...)
+	if st := t.stmt(ctx, query); st != nil {
+		res, err = st.ExecContext(ctx, args...)
 	} else {
 		res, err = t.tx.ExecContext(ctx, query, args...)
 	}
@@ -160,7 +188,13 @@ func (t *sqlTx) Exec(ctx context.Context, query string, args ...any) (int64, err
 }
 
 func (t *sqlTx) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
-	rows, err := t.tx.QueryContext(ctx, query, args...)
+	var rows *sql.Rows
+	var err error
+	if st := t.stmt(ctx, query); st != nil {
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = t.tx.QueryContext(ctx, query, args...)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -168,8 +202,8 @@ func (t *sqlTx) Query(ctx context.Context, query string, args ...any) (sqlstore.
 }
 
 func (t *sqlTx) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
-	if st, ok := t.s.wstmts.Load(query); ok {
-		return t.tx.StmtContext(ctx, st.(*sql.Stmt)).QueryRowContext(ctx, args...)
+	if st := t.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, query, args...)
 }

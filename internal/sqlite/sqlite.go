@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -68,7 +69,8 @@ type Store struct {
 	now func() time.Time
 
 	stmts  sync.Map // query text -> *sql.Stmt prepared on r
-	wstmts sync.Map // query text -> *sql.Stmt prepared on w
+	wstmts sync.Map // query text -> *sql.Stmt prepared on w, or nil when it cannot be
+	nwstmt atomic.Int32
 	ckpt   checkpointer
 	cache  readCache // workflow list pages and API keys (cache.go)
 }
@@ -169,7 +171,9 @@ func (s *Store) Close() error {
 	errs := []error{s.ckpt.stop()}
 	for _, m := range []*sync.Map{&s.stmts, &s.wstmts} {
 		m.Range(func(k, v any) bool {
-			v.(*sql.Stmt).Close()
+			if st, ok := v.(*sql.Stmt); ok {
+				st.Close()
+			}
 			return true
 		})
 	}
@@ -242,7 +246,7 @@ func isBusy(err error) bool {
 // connection's prepared statement. Call it outside the transaction: the
 // writer pool has a single connection.
 func (s *Store) wstmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if st, ok := s.wstmts.Load(query); ok {
+	if st, ok := s.wstmts.Load(query); ok && st != nil {
 		return st.(*sql.Stmt), nil
 	}
 	st, err := s.w.PrepareContext(ctx, query)
@@ -250,10 +254,47 @@ func (s *Store) wstmt(ctx context.Context, query string) (*sql.Stmt, error) {
 		return nil, fmt.Errorf("sqlite: prepare: %w", err)
 	}
 	if prev, loaded := s.wstmts.LoadOrStore(query, st); loaded {
-		st.Close()
-		return prev.(*sql.Stmt), nil
+		if prev != nil {
+			st.Close()
+			return prev.(*sql.Stmt), nil
+		}
+		s.wstmts.Store(query, st) // once refused, prepared ahead now
 	}
 	return st, nil
+}
+
+// maxWstmts bounds the statements kept prepared on the writer connection:
+// the store's write statements are a few dozen texts; one built with a
+// varying shape (an IN list) is not kept past the bound.
+const maxWstmts = 256
+
+// wantWstmt reports whether query may be kept prepared on the writer
+// connection: one statement (no ';', which migrations and scripts hold)
+// while there is room.
+func (s *Store) wantWstmt(query string) bool {
+	return s.nwstmt.Load() < maxWstmts && !strings.Contains(query, ";")
+}
+
+// wstmtLater prepares on the writer connection a statement a write
+// transaction ran unprepared, so that the next ones run it prepared; one
+// that does not prepare is remembered as such. Call it outside the
+// transaction.
+func (s *Store) wstmtLater(ctx context.Context, query string) {
+	if _, ok := s.wstmts.Load(query); ok || !s.wantWstmt(query) {
+		return
+	}
+	st, err := s.w.PrepareContext(ctx, query)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.wstmts.LoadOrStore(query, nil)
+		}
+		return
+	}
+	if _, loaded := s.wstmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return
+	}
+	s.nwstmt.Add(1)
 }
 
 // stmt returns query prepared on the reader pool, preparing it once.
