@@ -144,6 +144,7 @@ func (s *Service) createInstance(ctx context.Context, c *edgeflow.Connection, d 
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Authorization", "Bearer "+ws.token)
 	hreq.Header.Set(codegen.InstanceIDHeader, id)
+	hreq.Header.Set(codegen.NewInstanceHeader, "1") // a new run id: the worker need not look it up first
 	res, err := s.http.Do(hreq)
 	if err != nil {
 		if errors.Is(err, context.Canceled) && ctx.Err() != nil {

@@ -158,8 +158,9 @@ async function createSignedInstance(workflow: Workflow, id: string, params: unkn
 /**
  * edgeflow's own create (POST /__edgeflow/instances): the deployment token
  * only, the instance id in X-Edgeflow-Instance-Id, the params as the body.
- * An id already taken answers 409 (checked before the create and, when the
- * provider refuses it, after).
+ * An id already taken answers 409 (checked before the create, unless the
+ * caller says with X-Edgeflow-New-Instance: 1 that it made the id new, and,
+ * when the provider refuses it, after).
  */
 async function createTokenInstance(request: Request, token: string, workflow: Workflow): Promise<Response> {
   if (request.method !== "POST") return Response.json({ message: "use POST" }, { status: 405, headers: { Allow: "POST" } });
@@ -170,7 +171,7 @@ async function createTokenInstance(request: Request, token: string, workflow: Wo
   if (params === undefined) return Response.json({ message: "the request body is not valid JSON" }, { status: 400 });
   const taken = () => workflow.get(id).then(() => true, () => false);
   const conflict = () => Response.json({ message: "instance '" + id + "' already exists" }, { status: 409 });
-  if (await taken()) return conflict();
+  if (request.headers.get("X-Edgeflow-New-Instance") !== "1" && await taken()) return conflict();
   try {
     const instance = await workflow.create({ id, params });
     return Response.json({ instanceId: instance.id });
