@@ -11,7 +11,9 @@
 // and max, and the CPU time its server processes spent during the burst (edgeflow: serve, the edge and its
 // workerds; miniflare: its workerd; from /proc); then edgeflow's total / miniflare's total. Missing inputs (the binary, edge/node_modules, the directory)
 // fail the run with a message; nothing is skipped. BURST_KEEP=1 keeps edgeflow's data dir and log (serve.log) for
-// a look afterwards; BURST_LOG_LEVEL sets serve's log level (default warn; info logs every request with its time).
+// a look afterwards; BURST_LOG_LEVEL sets serve's log level (default warn; info logs every request with its time);
+// BURST_SERVE_ARGS adds options to serve (e.g. "--pprof-addr 127.0.0.1:6060" to profile it during the bursts). Each side's
+// line also tells when its last create was answered and how many polls it took to see every run complete.
 
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -156,9 +158,12 @@ async function burst(create, completed, serverPids) {
     ids[i] = await create(i);
     lat.push(performance.now() - t);
   });
+  const created = (performance.now() - t0) / 1000;
+  let polls = 0;
   let open = ids;
   while (open.length > 0) {
     if (performance.now() - t0 > 300000) throw new Error(`${open.length} runs not complete after 5 minutes`);
+    polls++;
     const done = new Set(await completed(open));
     open = open.filter((id) => !done.has(id));
     if (open.length > 0) await sleep(250);
@@ -166,7 +171,7 @@ async function burst(create, completed, serverPids) {
   const total = (performance.now() - t0) / 1000;
   const cpu1 = cpuSeconds(serverPids);
   lat.sort((a, b) => a - b);
-  return { total, p50: pct(lat, 50), p99: pct(lat, 99), max: lat[lat.length - 1], slow: lat.filter((x) => x > 1000).length,
+  return { created, polls, total, p50: pct(lat, 50), p99: pct(lat, 99), max: lat[lat.length - 1], slow: lat.filter((x) => x > 1000).length,
     cpu: cpu0 === null ? null : Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, v - (cpu0[k] ?? 0)])) };
 }
 
@@ -187,7 +192,7 @@ async function edgeflowSide() {
   const url = `http://127.0.0.1:${port}`;
   const log = fs.openSync(path.join(dir, "serve.log"), "w");
   const env = { ...process.env, EDGEFLOW_RATE_LIMITS: "off", EDGEFLOW_LOG_LEVEL: process.env.BURST_LOG_LEVEL ?? "warn" };
-  const child = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", path.join(dir, "data")], { env, stdio: ["ignore", log, log] });
+  const child = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", path.join(dir, "data"), ...(process.env.BURST_SERVE_ARGS ? process.env.BURST_SERVE_ARGS.split(" ") : [])], { env, stdio: ["ignore", log, log] });
   servePid = child.pid;
   let exited = null;
   child.on("exit", (code) => { exited = code; });
@@ -297,7 +302,7 @@ async function miniflareSide() {
 
 const fx = (x, d = 0) => x.toFixed(d);
 const cpuSum = (byName) => Object.values(byName).reduce((a, b) => a + b, 0);
-const line = (name, r) => `  ${name.padEnd(10)} total ${fx(r.total, 2)} s; create p50 ${fx(r.p50)} ms, p99 ${fx(r.p99)} ms, max ${fx(r.max)} ms; creates over 1 s: ${r.slow}` +
+const line = (name, r) => `  ${name.padEnd(10)} total ${fx(r.total, 2)} s (creates ${fx(r.created, 2)} s, ${r.polls} polls); create p50 ${fx(r.p50)} ms, p99 ${fx(r.p99)} ms, max ${fx(r.max)} ms; creates over 1 s: ${r.slow}` +
   (r.cpu === null ? "" : `; server CPU ${fx(cpuSum(r.cpu), 2)} s (${Object.entries(r.cpu).map(([k, v]) => `${k} ${fx(v, 2)}`).join(", ")})`) +
   (name === "miniflare" && socketRetries > 0 ? `; requests sent again after a closed connection: ${socketRetries}` : "");
 
