@@ -122,6 +122,7 @@ type Service struct {
 	cron          cronWatches            // deployments cron discovery looks at
 	stepNames     stepNameCache          // version id -> step name -> node id
 	tests         testAccounts           // local edge accounts of test runs (testrun.go)
+	batchers      createBatchers         // deployment id -> its local-edge creates (createbatch.go)
 }
 
 // New returns a service. Store and Secrets are required.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
@@ -119,8 +118,9 @@ func (s *Service) Trigger(ctx context.Context, req TriggerRequest) (*TriggerResu
 
 // createInstance creates the run's instance. On the local edge it goes
 // through the deployed worker's own create path (codegen.CreatePath) with the
-// deployment's token, which keeps bursts free of the stalls the edge's REST
-// create meets (docs/edge.md, "Bursts beside raw miniflare"; decision 200);
+// deployment's token, batched with the creates beside it (createLocal),
+// which keeps bursts free of the stalls the edge's REST create meets
+// (docs/edge.md, "Bursts beside raw miniflare"; decisions 200 and 306);
 // elsewhere, and for a deployment without a token or a URL, through the
 // provider's REST API. Either way the instance id is the run id.
 func (s *Service) createInstance(ctx context.Context, c *edgeflow.Connection, d *edgeflow.Deployment, prov Provider, id string, params []byte) error {
@@ -135,44 +135,7 @@ func (s *Service) createInstance(ctx context.Context, c *edgeflow.Connection, d 
 	if !ok {
 		return providerError(what, prov.CreateInstance(ctx, d.WorkflowName, id, params))
 	}
-	rctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	hreq, err := http.NewRequestWithContext(rctx, http.MethodPost, strings.TrimRight(d.URL, "/")+codegen.CreatePath, bytes.NewReader(params))
-	if err != nil {
-		return &edgeflow.Error{Code: edgeflow.EInternal, Message: "the deployment URL is invalid", Err: err}
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Authorization", "Bearer "+ws.token)
-	hreq.Header.Set(codegen.InstanceIDHeader, id)
-	hreq.Header.Set(codegen.NewInstanceHeader, "1") // a new run id: the worker need not look it up first
-	res, err := s.http.Do(hreq)
-	if err != nil {
-		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-			return &edgeflow.Error{Code: edgeflow.EProviderUnavailable, Message: what + ": cancelled", Err: err}
-		}
-		return &edgeflow.Error{Code: edgeflow.EProviderUnavailable, Message: what + ": the deployed worker could not be reached", Err: err}
-	}
-	body, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
-	res.Body.Close()
-	if res.StatusCode == http.StatusConflict && workerMessage(body) == "instance '"+id+"' already exists" {
-		// The id is a new run id: only this request, sent once more by the edge's proxy after workerd closed
-		// its connection (decision 201), can have taken it.
-		s.log.Info("trigger: the instance existed after a repeated create", "instance", id)
-		return nil
-	}
-	if res.StatusCode >= 300 {
-		return &edgeflow.Error{Code: edgeflow.EProviderError,
-			Message: fmt.Sprintf("%s: the worker answered %d: %s", what, res.StatusCode, workerMessage(body))}
-	}
-	var got struct {
-		InstanceID string `json:"instanceId"`
-	}
-	if json.Unmarshal(body, &got) != nil || got.InstanceID != id {
-		// A worker generated before the create path existed, whose trigger code took the request.
-		return &edgeflow.Error{Code: edgeflow.EProviderError,
-			Message: what + ": the worker did not create the instance edgeflow asked for; deploy the workflow again"}
-	}
-	return nil
+	return s.createLocal(d, ws.token, id, params)
 }
 
 type event struct {

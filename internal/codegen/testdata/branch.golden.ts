@@ -185,6 +185,7 @@ async function createSignedInstance(workflow: Workflow, id: string, params: unkn
 async function createTokenInstance(request: Request, token: string, workflow: Workflow): Promise<Response> {
   if (request.method !== "POST") return Response.json({ message: "use POST" }, { status: 405, headers: { Allow: "POST" } });
   if (!(await workerTokenMatches(request, token))) return workerUnauthorized(workerTokenRequired);
+  if (request.headers.get("X-Edgeflow-Instance-Batch") === "1") return await createTokenBatch(request, workflow);
   const id = request.headers.get("X-Edgeflow-Instance-Id") ?? "";
   if (id === "") return Response.json({ message: "X-Edgeflow-Instance-Id must name the instance" }, { status: 400 });
   const params = parseBodyJSON(await request.text());
@@ -199,6 +200,21 @@ async function createTokenInstance(request: Request, token: string, workflow: Wo
     if (await taken()) return conflict();
     throw caught;
   }
+}
+
+/**
+ * A batch of edgeflow's creates (X-Edgeflow-Instance-Batch: 1): the body is
+ * 1 to 100 {id, params} whose ids the caller made new, created at once and
+ * answered {"instanceIds"} in order. No id is looked up first.
+ */
+async function createTokenBatch(request: Request, workflow: Workflow): Promise<Response> {
+  const list = parseBodyJSON(await request.text());
+  if (!Array.isArray(list) || list.length === 0 || list.length > 100 ||
+    !list.every((x: any) => x !== null && typeof x === "object" && typeof x.id === "string" && x.id !== "")) {
+    return Response.json({ message: "a batch is a JSON array of 1 to 100 {id, params} objects" }, { status: 400 });
+  }
+  const created = await workflow.createBatch(list.map((x: any) => ({ id: x.id, params: x.params ?? {} })));
+  return Response.json({ instanceIds: created.map((instance) => instance.id) });
 }
 
 /** text as JSON: {} when blank, undefined when not JSON. */

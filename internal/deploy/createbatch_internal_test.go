@@ -1,0 +1,207 @@
+package deploy
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/edgeflow/edgeflow/internal/codegen"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+)
+
+// fakeWorker answers a workflow worker's create path as generated code does
+// (batches unless old), recording every instance it creates and every
+// request; failBatches makes each batch create its instances and then
+// answer 500.
+type fakeWorker struct {
+	t           *testing.T
+	old         bool
+	failBatches bool
+	gate        chan struct{} // when set, a request waits for it to close before it is answered
+	arrived     atomic.Int32  // requests received
+	firstSize   atomic.Int32  // instances the first request asks for
+
+	mu        sync.Mutex
+	instances map[string]string // id -> params
+	requests  int
+	batches   []int // sizes
+}
+
+func (f *fakeWorker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if f.arrived.Add(1) == 1 {
+		n := 1
+		if r.Header.Get(codegen.BatchHeader) == "1" {
+			n = strings.Count(string(body), `"id"`)
+		}
+		f.firstSize.Store(int32(n))
+	}
+	if f.gate != nil {
+		<-f.gate
+	}
+	if r.URL.Path != codegen.CreatePath || r.Method != http.MethodPost || r.Header.Get("Authorization") != "Bearer tok" {
+		f.t.Errorf("unexpected request %s %s %q", r.Method, r.URL.Path, r.Header.Get("Authorization"))
+		http.Error(w, "no", http.StatusBadRequest)
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests++
+	if r.Header.Get(codegen.BatchHeader) == "1" && !f.old {
+		var items []struct {
+			ID     string          `json:"id"`
+			Params json.RawMessage `json:"params"`
+		}
+		if err := json.Unmarshal(body, &items); err != nil {
+			f.t.Errorf("batch body: %v", err)
+		}
+		ids := []string{}
+		for _, it := range items {
+			if _, dup := f.instances[it.ID]; dup {
+				f.t.Errorf("instance %s created twice", it.ID)
+			}
+			f.instances[it.ID] = string(it.Params)
+			ids = append(ids, it.ID)
+		}
+		f.batches = append(f.batches, len(items))
+		if f.failBatches {
+			http.Error(w, `{"message":"boom"}`, http.StatusInternalServerError)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"instanceIds": ids})
+		return
+	}
+	id := r.Header.Get(codegen.InstanceIDHeader)
+	if id == "" {
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"message":"X-Edgeflow-Instance-Id must name the instance"}`)
+		return
+	}
+	if _, dup := f.instances[id]; dup {
+		w.WriteHeader(http.StatusConflict)
+		fmt.Fprintf(w, `{"message":"instance '%s' already exists"}`, id)
+		return
+	}
+	f.instances[id] = string(body)
+	_ = json.NewEncoder(w).Encode(map[string]any{"instanceId": id})
+}
+
+func batchService(t *testing.T, f *fakeWorker) (*Service, *edgeflow.Deployment) {
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	s := &Service{http: srv.Client(), timeout: 10 * time.Second, log: slog.New(slog.DiscardHandler)}
+	return s, &edgeflow.Deployment{ID: "dep_1", URL: srv.URL + "/"}
+}
+
+// createMany creates n instances at once and returns their errors.
+func createMany(s *Service, d *edgeflow.Deployment, prefix string, n int) []error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.createLocal(d, "tok", fmt.Sprintf("%s%d", prefix, i), fmt.Appendf(nil, `{"n":%d}`, i))
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
+func checkCreated(t *testing.T, f *fakeWorker, prefix string, n int, errs []error) {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, err := range errs {
+		id := fmt.Sprintf("%s%d", prefix, i)
+		if err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+		if got, want := f.instances[id], fmt.Sprintf(`{"n":%d}`, i); got != want {
+			t.Errorf("%s was created with params %q, want %q", id, got, want)
+		}
+	}
+}
+
+// TestCreatesBatched: creates that arrive while one is in flight go
+// together in the next request; each gets its instance with its params.
+func TestCreatesBatched(t *testing.T) {
+	f := &fakeWorker{t: t, instances: map[string]string{}, gate: make(chan struct{})}
+	s, d := batchService(t, f)
+	done := make(chan []error)
+	go func() { done <- createMany(s, d, "run_a", 40) }()
+	// The first request is held until every other create is queued behind
+	// it (which of them went in the first request depends on scheduling).
+	for {
+		b := s.batchers.of(d.ID)
+		b.mu.Lock()
+		queued := len(b.queue)
+		b.mu.Unlock()
+		if f.arrived.Load() == 1 && queued > 0 && int(f.firstSize.Load())+queued == 40 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(f.gate)
+	errs := <-done
+	checkCreated(t, f, "run_a", 40, errs)
+	if f.requests != 2 {
+		t.Errorf("%d requests (batches %v); want the first one and one batch of the creates queued behind it", f.requests, f.batches)
+	}
+}
+
+// TestCreatesOfAnOldWorker: a worker generated before batches refuses a
+// batch (no instance id); its creates go one by one, then and afterwards.
+func TestCreatesOfAnOldWorker(t *testing.T) {
+	f := &fakeWorker{t: t, old: true, instances: map[string]string{}}
+	s, d := batchService(t, f)
+	for round := range 3 {
+		prefix := fmt.Sprintf("run_old%d_", round)
+		checkCreated(t, f, prefix, 30, createMany(s, d, prefix, 30))
+	}
+	if !s.batchers.of(d.ID).single {
+		t.Error("the deployment is not marked as creating one by one")
+	}
+}
+
+// TestCreatesAfterAFailedBatch: a batch that fails (here after creating its
+// instances) is created again one by one, where the instances it created
+// count as created; each create ends without an error.
+func TestCreatesAfterAFailedBatch(t *testing.T) {
+	f := &fakeWorker{t: t, failBatches: true, instances: map[string]string{}}
+	s, d := batchService(t, f)
+	for round := range 3 {
+		prefix := fmt.Sprintf("run_fail%d_", round)
+		checkCreated(t, f, prefix, 30, createMany(s, d, prefix, 30))
+	}
+	if s.batchers.of(d.ID).single {
+		t.Error("a failing batch marked the worker as creating one by one")
+	}
+}
+
+// TestCreateRefused: a worker's refusal reaches the trigger as a provider
+// error; a worker that cannot be reached as provider_unavailable.
+func TestCreateRefused(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"message":"the engine is full"}`, http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	s := &Service{http: srv.Client(), timeout: 10 * time.Second, log: slog.New(slog.DiscardHandler)}
+	err := s.createLocal(&edgeflow.Deployment{ID: "dep_2", URL: srv.URL}, "tok", "run_x", []byte(`{}`))
+	if e, ok := err.(*edgeflow.Error); !ok || e.Code != edgeflow.EProviderError || e.Message != "create the workflow instance: the worker answered 503: the engine is full" {
+		t.Errorf("refused create: %v", err)
+	}
+	srv.Close()
+	err = s.createLocal(&edgeflow.Deployment{ID: "dep_2", URL: srv.URL}, "tok", "run_y", []byte(`{}`))
+	if e, ok := err.(*edgeflow.Error); !ok || e.Code != edgeflow.EProviderUnavailable {
+		t.Errorf("unreachable worker: %v", err)
+	}
+}
