@@ -177,6 +177,29 @@ describe("workflows", () => {
     assert.ok(v.body.result.length >= 1);
   });
 
+  test("reading several instances at once (the edge's POST …/instances/read)", async () => {
+    await edge.call("POST", "/workflows/demo/instances", { instance_id: "read-1", params: { n: 1 } });
+    await edge.call("POST", "/workflows/demo/instances", { instance_id: "read-2", params: { n: 2 } });
+    const r = await edge.call("POST", "/workflows/demo/instances/read", { ids: ["read-2", "missing-9", "read-1"] });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.result.map((x) => x.id), ["read-2", "missing-9", "read-1"]);
+    assert.equal(r.body.result[1].errors[0].code, 10201);
+    assert.equal(r.body.result[1].result, undefined);
+    for (const i of [0, 2]) {
+      const one = await edge.call("GET", `/workflows/demo/instances/${r.body.result[i].id}`);
+      assert.deepEqual(r.body.result[i].result.params, one.body.result.params);
+      assert.equal(typeof r.body.result[i].result.status, "string");
+      assert.ok(Array.isArray(r.body.result[i].result.steps));
+    }
+    for (const bad of [{}, { ids: [] }, { ids: ["bad id!"] }, { ids: Array.from({ length: 101 }, (_, i) => `x-${i}`) }]) {
+      const b = await edge.call("POST", "/workflows/demo/instances/read", bad);
+      assert.equal(b.status, 400, JSON.stringify(bad));
+      assert.match(b.body.errors[0].message, /ids must be an array of 1 to 100 instance ids/);
+    }
+    const none = await edge.call("POST", "/workflows/nope/instances/read", { ids: ["read-1"] });
+    assert.equal(none.body.errors[0].code, 10200);
+  });
+
   test("workflow errors", async () => {
     let r = await edge.call("GET", "/workflows/nope");
     assert.equal(r.status, 404);

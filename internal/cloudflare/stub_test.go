@@ -440,6 +440,30 @@ func TestCalls(t *testing.T) {
 				}},
 		},
 		{
+			name: "ReadInstances",
+			want: []exchange{{method: "POST", path: A + "/workflows/demo/instances/read", body: `{"ids":["i-1","i-9"]}`,
+				resp: ok(`[{"id":"i-1","result":{"status":"running","params":{"n":1},"output":null,"trigger":{"source":"api"},"steps":[]}},
+				{"id":"i-9","errors":[{"code":10201,"message":"Workflow instance 'i-9' not found in workflow 'demo'"}]}]`)}},
+			call: func(c *cloudflare.Client) (any, error) {
+				got, err := c.ReadInstances(ctx, "demo", []string{"i-1", "i-9"})
+				// APIError's unexported fields kept out of the comparison
+				out := []any{}
+				for _, g := range got {
+					if g.Err != nil {
+						out = append(out, g.ID, g.Err.Op, g.Err.Status, g.Err.Errors)
+					} else {
+						out = append(out, g.ID, g.Instance)
+					}
+				}
+				return out, err
+			},
+			out: []any{
+				"i-1", cloudflare.InstanceStatus{Status: "running", Params: json.RawMessage(`{"n":1}`), Trigger: "api", Steps: []cloudflare.InstanceStep{}},
+				"i-9", "GET accounts/acc1/workflows/demo/instances/i-9", 404,
+				[]cloudflare.ErrorDetail{{Code: 10201, Message: "Workflow instance 'i-9' not found in workflow 'demo'"}},
+			},
+		},
+		{
 			name: "GetInstance null output",
 			want: []exchange{{method: "GET", path: A + "/workflows/demo/instances/i-2", resp: ok(`{"status":"running","params":null,"output":null,"error":null,"steps":[]}`)}},
 			call: func(c *cloudflare.Client) (any, error) { return c.GetInstance(ctx, "demo", "i-2") },

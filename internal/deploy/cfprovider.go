@@ -34,7 +34,36 @@ func NewCloudflareProvider(c ProviderConfig, hc *http.Client, timeout time.Durat
 	if err != nil {
 		return nil, err
 	}
+	if c.Provider == edgeflow.ProviderLocal {
+		return &localProvider{cfProvider{c: cl}}, nil
+	}
 	return &cfProvider{c: cl}, nil
+}
+
+// localProvider is the local edge's Provider: Cloudflare's API with the
+// edge's additions.
+type localProvider struct{ cfProvider }
+
+var _ InstancesReader = (*localProvider)(nil)
+
+// GetInstances reads the instances in requests of up to 100 (the edge's
+// POST …/instances/read).
+func (p *localProvider) GetInstances(ctx context.Context, wf string, ids []string) ([]InstanceResult, error) {
+	out := make([]InstanceResult, 0, len(ids))
+	for start := 0; start < len(ids); start += cloudflare.MaxInstancesRead {
+		got, err := p.c.ReadInstances(ctx, wf, ids[start:min(start+cloudflare.MaxInstancesRead, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range got {
+			if g.Err != nil {
+				out = append(out, InstanceResult{Err: g.Err})
+				continue
+			}
+			out = append(out, InstanceResult{Instance: instanceOf(g.Instance)})
+		}
+	}
+	return out, nil
 }
 
 func (p *cfProvider) VerifyToken(ctx context.Context) error {
@@ -190,6 +219,11 @@ func (p *cfProvider) GetInstance(ctx context.Context, wf, id string) (*Instance,
 	if err != nil {
 		return nil, err
 	}
+	return instanceOf(st), nil
+}
+
+// instanceOf is the Instance of an instance the API answered.
+func instanceOf(st cloudflare.InstanceStatus) *Instance {
 	in := &Instance{Status: st.Status, Output: st.Output, Params: st.Params, Start: st.Start, End: st.End, LogLines: st.LogLines}
 	if st.Error != nil {
 		in.Error = st.Error.Message
@@ -202,7 +236,7 @@ func (p *cfProvider) GetInstance(ctx context.Context, wf, id string) (*Instance,
 			in.Steps = raw
 		}
 	}
-	return in, nil
+	return in
 }
 
 func (p *cfProvider) ChangeInstanceStatus(ctx context.Context, wf, id, action string) error {

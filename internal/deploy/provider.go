@@ -140,6 +140,22 @@ type WorkerUpload struct {
 	Bindings           []Binding
 }
 
+// InstancesReader is a Provider that reads many instances of a Workflow in
+// one request (the local edge). The run refresher reads the runs it
+// refreshes together through it (decision 308).
+type InstancesReader interface {
+	// GetInstances returns one InstanceResult per id, in order; an error
+	// for the whole request is returned as such.
+	GetInstances(ctx context.Context, workflowName string, ids []string) ([]InstanceResult, error)
+}
+
+// InstanceResult is one instance of GetInstances: Instance, or Err as
+// GetInstance would have returned it.
+type InstanceResult struct {
+	Instance *Instance
+	Err      error
+}
+
 // Instance is a Workflow instance as the provider reports it. Status is the
 // provider's word (queued, running, paused, waiting, waitingForPause,
 // complete, errored, terminated, unknown, ...).

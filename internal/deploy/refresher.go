@@ -87,6 +87,7 @@ func (s *Service) refreshDue(ctx context.Context, batch, concurrency int, claimF
 		}
 		return 0
 	}
+	pre := s.readTogether(ctx, runs, concurrency)
 	sem := make(chan struct{}, max(concurrency, 1))
 	var wg sync.WaitGroup
 	for i := range runs {
@@ -96,7 +97,7 @@ func (s *Service) refreshDue(ctx context.Context, batch, concurrency int, claimF
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			if _, err := s.refresh(ctx, r, false); err != nil && ctx.Err() == nil {
+			if _, err := s.refreshFrom(ctx, r, false, pre[r.ID]); err != nil && ctx.Err() == nil {
 				s.log.Warn("runs: refresh", "run", r.ID, "err", err)
 			}
 		}()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
@@ -494,15 +495,40 @@ func waitingFor(steps json.RawMessage) waitKind {
 // so that what was read from the provider before that write never
 // overwrites it.
 func (s *Service) refresh(ctx context.Context, r *edgeflow.Run, strict bool) (*edgeflow.Run, error) {
+	return s.refreshFrom(ctx, r, strict, nil)
+}
+
+// instanceRead is a run's instance as a read of several answered it
+// (readTogether): the instance, or the error of its read.
+type instanceRead struct {
+	inst *Instance
+	err  error
+}
+
+// refreshFrom is refresh with the instance read already when pre is not
+// nil: read with others after r was taken from the store, so that it is
+// used only if nobody wrote the run since (a write since may hold a newer
+// state than that read).
+func (s *Service) refreshFrom(ctx context.Context, r *edgeflow.Run, strict bool, pre *instanceRead) (*edgeflow.Run, error) {
 	unlock := s.lockRun(r.ID)
 	defer unlock()
+	taken := r.StateVersion
 	if cur, err := s.store.FindRunByID(ctx, r.WorkflowID, r.ID); err == nil {
 		r = cur
 	}
 	if edgeflow.RunIsFinal(r.Status) {
 		return r, nil
 	}
-	inst, err := s.readInstance(ctx, r)
+	var inst *Instance
+	var err error
+	if pre != nil {
+		if r.StateVersion != taken {
+			return r, nil
+		}
+		inst, err = pre.inst, pre.err
+	} else {
+		inst, err = s.readInstance(ctx, r)
+	}
 	now := s.now().UTC()
 	if err != nil {
 		r.RefreshFailures++
@@ -551,6 +577,19 @@ func (s *Service) refresh(ctx context.Context, r *edgeflow.Run, strict bool) (*e
 }
 
 func (s *Service) readInstance(ctx context.Context, r *edgeflow.Run) (*Instance, error) {
+	prov, err := s.runProvider(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	inst, err := prov.GetInstance(ctx, r.WorkflowName, r.InstanceID)
+	if err != nil {
+		return nil, providerError("read the run's status", err)
+	}
+	return inst, nil
+}
+
+// runProvider is the provider of the run's connection.
+func (s *Service) runProvider(ctx context.Context, r *edgeflow.Run) (Provider, error) {
 	w, err := s.store.FindWorkflowByID(ctx, r.ProjectID, r.WorkflowID)
 	if err != nil {
 		return nil, err
@@ -562,15 +601,67 @@ func (s *Service) readInstance(ctx context.Context, r *edgeflow.Run) (*Instance,
 		}
 		return nil, err
 	}
-	prov, err := s.providerFor(ctx, c)
-	if err != nil {
-		return nil, err
+	return s.providerFor(ctx, c)
+}
+
+// readTogether reads the instances of runs that share a workflow and a
+// connection whose provider reads many at once (InstancesReader) in one
+// request per 100, for the refresher (decision 308). Runs it does not read
+// (alone in their group, another provider, a failed request) are absent
+// from the answer and read one by one as before.
+func (s *Service) readTogether(ctx context.Context, runs []edgeflow.Run, concurrency int) map[string]*instanceRead {
+	type key struct{ workflowID, connectionID, workflowName string }
+	groups := map[key][]*edgeflow.Run{}
+	for i := range runs {
+		r := &runs[i]
+		k := key{r.WorkflowID, r.ConnectionID, r.WorkflowName}
+		groups[k] = append(groups[k], r)
 	}
-	inst, err := prov.GetInstance(ctx, r.WorkflowName, r.InstanceID)
-	if err != nil {
-		return nil, providerError("read the run's status", err)
+	out := map[string]*instanceRead{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(concurrency, 1))
+	for k, rs := range groups {
+		if len(rs) < 2 {
+			continue
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			prov, err := s.runProvider(ctx, rs[0])
+			if err != nil {
+				return // each run's own read reports it
+			}
+			reader, ok := prov.(InstancesReader)
+			if !ok {
+				return
+			}
+			ids := make([]string, len(rs))
+			for i, r := range rs {
+				ids[i] = r.InstanceID
+			}
+			got, err := reader.GetInstances(ctx, k.workflowName, ids)
+			if err != nil || len(got) != len(rs) {
+				if ctx.Err() == nil {
+					s.log.Info("runs: a read of several instances failed; reading them one by one", "workflow", k.workflowID, "runs", len(rs), "err", err)
+				}
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for i, g := range got {
+				read := &instanceRead{inst: g.Instance}
+				if g.Err != nil {
+					read = &instanceRead{err: providerError("read the run's status", g.Err)}
+				}
+				out[rs[i].ID] = read
+			}
+		}()
 	}
-	return inst, nil
+	wg.Wait()
+	return out
 }
 
 // runState is what a refresh can change of a run, for comparison.

@@ -29,6 +29,7 @@ export class WorkflowHandlers {
     r.add("POST", `${W}/instances`, (c) => this.createInstance(c));
     r.add("POST", `${W}/instances/batch`, (c) => this.createBatch(c));
     r.add("GET", `${W}/instances/:instance`, (c) => this.getInstance(c));
+    r.add("POST", `${W}/instances/read`, (c) => this.readInstances(c));
     r.add("PATCH", `${W}/instances/:instance/status`, (c) => this.changeStatus(c));
     r.add("POST", `${W}/instances/:instance/events/:type`, (c) => this.sendEvent(c));
   }
@@ -439,7 +440,34 @@ export class WorkflowHandlers {
   async getInstance(c) {
     const wf = this.workflow(c);
     this.runnable(wf);
-    const id = c.params.instance;
+    return { result: await this.instanceDetails(wf, c.params.instance) };
+  }
+
+  // readInstances is the local edge's addition for edgeflow's run refresher: POST …/instances/read {"ids": [...]}
+  // (1 to 100 instance ids) answers, in order, {id, result} with what GET …/instances/:id answers, or {id, errors}
+  // with its error, one request for many instances (docs/edge.md, decision 308).
+  async readInstances(c) {
+    const wf = this.workflow(c);
+    this.runnable(wf);
+    const body = requireObject(await c.json());
+    const ids = body.ids;
+    if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || !ids.every((id) => typeof id === "string" && INSTANCE_ID.test(id))) {
+      throw new EdgeError(400, 10001, "ids must be an array of 1 to 100 instance ids");
+    }
+    const out = new Array(ids.length);
+    await mapLimit(ids.map((id, i) => [id, i]), 16, async ([id, i]) => {
+      try {
+        out[i] = { id, result: await this.instanceDetails(wf, id) };
+      } catch (err) {
+        if (!(err instanceof EdgeError)) throw err;
+        out[i] = { id, errors: [{ code: err.code, message: err.message }] };
+      }
+    });
+    return { result: out };
+  }
+
+  // instanceDetails is an instance of workflow wf as Cloudflare shows it, with the edge's log_lines.
+  async instanceDetails(wf, id) {
     const rt = this.names.workflow(wf.name);
     const d = await this.details(rt, id);
     let rec = this.registry.instanceRecord(rt, id);
@@ -467,22 +495,20 @@ export class WorkflowHandlers {
     if (status === "terminated") steps.push({ type: "termination", trigger: { source: "api" } });
     this.noteTimes(rt, id, d, status);
     return {
-      result: {
-        status,
-        params: d.params ?? {},
-        trigger: { source: rec?.source ?? "binding" },
-        versionId: rec?.version_id ?? wf.versions.at(-1).id,
-        queued: d.queued,
-        start: d.start,
-        end: TERMINAL.has(status) ? d.end : null,
-        success: status === "complete" ? true : status === "errored" || status === "terminated" ? false : null,
-        error: d.error ?? null,
-        output: d.output ?? null,
-        step_count: steps.filter((s) => s.type !== "termination").length,
-        steps,
-        // The edge's addition: how many log lines of the instance it holds (edgeflow reads them only when some).
-        log_lines: this.runtime.logs.instanceLines(this.names.script(wf.script_name), id),
-      },
+      status,
+      params: d.params ?? {},
+      trigger: { source: rec?.source ?? "binding" },
+      versionId: rec?.version_id ?? wf.versions.at(-1).id,
+      queued: d.queued,
+      start: d.start,
+      end: TERMINAL.has(status) ? d.end : null,
+      success: status === "complete" ? true : status === "errored" || status === "terminated" ? false : null,
+      error: d.error ?? null,
+      output: d.output ?? null,
+      step_count: steps.filter((s) => s.type !== "termination").length,
+      steps,
+      // The edge's addition: how many log lines of the instance it holds (edgeflow reads them only when some).
+      log_lines: this.runtime.logs.instanceLines(this.names.script(wf.script_name), id),
     };
   }
 
