@@ -84,11 +84,7 @@ func (c *cfStub) take() []string {
 func TestDiscoverCronRuns(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, org, prj := testOrg(t)
 	stub := &cfStub{}
 	hs := httptest.NewServer(stub)
 	t.Cleanup(hs.Close)
@@ -100,19 +96,12 @@ func TestDiscoverCronRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	u := &edgeflow.User{Email: "a@example.com"}
-	must(t, st.CreateUser(ctx, u))
-	org := &edgeflow.Organization{Name: "o", Slug: "o"}
-	must(t, st.CreateOrganization(ctx, org, u.ID))
-	prj := &edgeflow.Project{OrganizationID: org.ID, Name: "p", Slug: "p"}
-	must(t, st.CreateProject(ctx, prj))
 	wf := &edgeflow.Workflow{ProjectID: prj.ID, Name: "cron", Kind: "workflow"}
 	must(t, st.CreateWorkflow(ctx, wf))
 	ver := &edgeflow.Version{WorkflowID: wf.ID,
 		IR: json.RawMessage(`{"metadata":{"name":"cron"},"nodes":[],"edges":[],"entryNodeId":"","trigger":{"type":"cron","expression":"*/5 * * * *"}}`)}
 	must(t, st.CreateVersion(ctx, ver))
-	conn := &edgeflow.Connection{OrganizationID: org.ID, Provider: edgeflow.ProviderCloudflare, Name: "cf", AccountID: "acct", SealedCredentials: []byte{1}}
-	must(t, st.CreateConnection(ctx, conn))
+	conn := cfConnection(t, st, org)
 	dep := &edgeflow.Deployment{ID: edgeflow.NewID(edgeflow.PrefixDeployment), WorkflowID: wf.ID, ProjectID: prj.ID, VersionID: ver.ID,
 		ConnectionID: conn.ID, Status: edgeflow.DeploymentActive, ScriptName: "s", WorkflowName: "wf-cron"}
 	must(t, st.RecordDeployment(ctx, dep))
@@ -166,6 +155,34 @@ func TestDiscoverCronRuns(t *testing.T) {
 	if n := len(stub.take()); n == 0 {
 		t.Fatal("no request after the back-off")
 	}
+}
+
+// testOrg opens a store in a temporary directory holding a user, an
+// organization of theirs and a project of it.
+func testOrg(t *testing.T) (*sqlite.Store, *edgeflow.Organization, *edgeflow.Project) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	u := &edgeflow.User{Email: "a@example.com"}
+	must(t, st.CreateUser(ctx, u))
+	org := &edgeflow.Organization{Name: "o", Slug: "o"}
+	must(t, st.CreateOrganization(ctx, org, u.ID))
+	prj := &edgeflow.Project{OrganizationID: org.ID, Name: "p", Slug: "p"}
+	must(t, st.CreateProject(ctx, prj))
+	return st, org, prj
+}
+
+// cfConnection stores a Cloudflare connection of org to account "acct"
+// (fixedSecrets opens its credentials).
+func cfConnection(t *testing.T, st *sqlite.Store, org *edgeflow.Organization) *edgeflow.Connection {
+	t.Helper()
+	conn := &edgeflow.Connection{OrganizationID: org.ID, Provider: edgeflow.ProviderCloudflare, Name: "cf", AccountID: "acct", SealedCredentials: []byte{1}}
+	must(t, st.CreateConnection(context.Background(), conn))
+	return conn
 }
 
 func must(t *testing.T, err error) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
-	"github.com/edgeflow/edgeflow/internal/sqlite"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -83,11 +81,7 @@ func (k *kvStub) take() []string {
 func TestKVKeyListingKeepsToTheLimit(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, org, _ := testOrg(t)
 	stub := &kvStub{keys: []string{"a-other"}}
 	for i := range 25 {
 		stub.keys = append(stub.keys, fmt.Sprintf("k%02d", i))
@@ -98,12 +92,7 @@ func TestKVKeyListingKeepsToTheLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &edgeflow.User{Email: "kv@example.com"}
-	must(t, st.CreateUser(ctx, u))
-	org := &edgeflow.Organization{Name: "o", Slug: "o"}
-	must(t, st.CreateOrganization(ctx, org, u.ID))
-	conn := &edgeflow.Connection{OrganizationID: org.ID, Provider: edgeflow.ProviderCloudflare, Name: "cf", AccountID: "acct", SealedCredentials: []byte{1}}
-	must(t, st.CreateConnection(ctx, conn))
+	conn := cfConnection(t, st, org)
 
 	list := func(limit int, cursor string) deploy.Listing[deploy.KVKey] {
 		t.Helper()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"sync"
 	"testing"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
-	"github.com/edgeflow/edgeflow/internal/sqlite"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -65,25 +63,14 @@ func (p *readerProvider) GetInstances(_ context.Context, _ string, ids []string)
 func TestRefresherReadsTogether(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, org, prj := testOrg(t)
 	prov := &readerProvider{}
 	svc, err := deploy.New(deploy.Options{Store: st, Secrets: fixedSecrets{},
 		NewProvider: func(deploy.ProviderConfig) (deploy.Provider, error) { return prov, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &edgeflow.User{Email: "a@example.com"}
-	must(t, st.CreateUser(ctx, u))
-	org := &edgeflow.Organization{Name: "o", Slug: "o"}
-	must(t, st.CreateOrganization(ctx, org, u.ID))
-	prj := &edgeflow.Project{OrganizationID: org.ID, Name: "p", Slug: "p"}
-	must(t, st.CreateProject(ctx, prj))
-	conn := &edgeflow.Connection{OrganizationID: org.ID, Provider: edgeflow.ProviderCloudflare, Name: "cf", AccountID: "acct", SealedCredentials: []byte{1}}
-	must(t, st.CreateConnection(ctx, conn))
+	conn := cfConnection(t, st, org)
 	due := time.Now().Add(-time.Second)
 	mkRun := func(wf *edgeflow.Workflow, instance string) *edgeflow.Run {
 		r := &edgeflow.Run{WorkflowID: wf.ID, ProjectID: prj.ID, ConnectionID: conn.ID, WorkflowName: "wf-" + wf.Name,

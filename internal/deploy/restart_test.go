@@ -8,14 +8,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
-	"github.com/edgeflow/edgeflow/internal/sqlite"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -63,11 +61,7 @@ func (c *instanceStub) take() []string {
 func TestRestartCloudflare(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, org, prj := testOrg(t)
 	stub := &instanceStub{}
 	hs := httptest.NewServer(stub)
 	t.Cleanup(hs.Close)
@@ -75,12 +69,6 @@ func TestRestartCloudflare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &edgeflow.User{Email: "a@example.com"}
-	must(t, st.CreateUser(ctx, u))
-	org := &edgeflow.Organization{Name: "o", Slug: "o"}
-	must(t, st.CreateOrganization(ctx, org, u.ID))
-	prj := &edgeflow.Project{OrganizationID: org.ID, Name: "p", Slug: "p"}
-	must(t, st.CreateProject(ctx, prj))
 	wf := &edgeflow.Workflow{ProjectID: prj.ID, Name: "orders", Kind: "workflow"}
 	must(t, st.CreateWorkflow(ctx, wf))
 	irOf := func(names ...string) json.RawMessage {
