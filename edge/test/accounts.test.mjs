@@ -192,6 +192,15 @@ describe("isolation of resources and workers", () => {
     assert.equal(db.output.a.n, 10);
     const la = await a.call("GET", "/workflows/twin/instances");
     assert.deepEqual(la.body.result.map((i) => i.id), ["same-id"]);
+    // attack: a read of several instances (the edge's POST …/instances/read) resolves within the account: B's read
+    // of the same id answers B's instance, and on A's path B's token is 9109; twin: A reads its own
+    const ra = await a.call("POST", "/workflows/twin/instances/read", { ids: ["same-id"] });
+    assert.equal(ra.body.result[0].result.output.a.n, 2);
+    const rb = await b.call("POST", "/workflows/twin/instances/read", { ids: ["same-id"] });
+    assert.equal(rb.body.result[0].result.output.a.n, 10);
+    const crossRead = await b.call("POST", `${a.account}/workflows/twin/instances/read`, { ids: ["same-id"] });
+    assert.equal(crossRead.status, 403);
+    assert.equal(crossRead.body.errors[0].code, 9109);
     // attack: B cannot see A's scripts in its list, nor read A's script by name (its own twin answers)
     const lb = await b.call("GET", "/workers/scripts");
     assert.deepEqual(lb.body.result.map((s) => s.id).sort(), ["reader", "twin"]);

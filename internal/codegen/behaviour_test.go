@@ -114,6 +114,13 @@ func behaviour(t *testing.T, js bool) {
 	forged := signedHeaders("not-the-secret", now, signedBody)
 	withInstanceID := signedHeaders(triggerSecret, now, `{"name":"chosen"}`)
 	withInstanceID["X-Edgeflow-Instance-Id"] = "run_chosen"
+	withBatch := func(h map[string]string) map[string]string {
+		out := map[string]string{codegen.BatchHeader: "1"}
+		for k, v := range h {
+			out[k] = v
+		}
+		return out
+	}
 	cases := []behaviourCase{
 		{name: "http_request answers status, headers and parsed body", fixture: "http_behaviour", body: map[string]any{"id": "x1"}, wantStatus: 200,
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{
@@ -237,6 +244,8 @@ func behaviour(t *testing.T, js bool) {
 		{name: "create path: a batch that is not a list of ids answers 400", fixture: "step_basic", path: createPath,
 			body: []any{map[string]any{"params": map[string]any{}}}, headers: map[string]string{codegen.BatchHeader: "1"}, wantStatus: 400,
 			wantBody: map[string]any{"message": "a batch is a JSON array of 1 to 100 {id, params} objects"}},
+		{name: "create path: a signed batch without the token answers 401", fixture: "public_trigger", path: createPath, body: signedBody, noToken: true,
+			headers: withBatch(signed), wantStatus: 401, wantBody: map[string]any{"message": tokenRequired}},
 		{name: "create path: a batch without the token answers 401", fixture: "step_basic", path: createPath, noToken: true,
 			body: []any{map[string]any{"id": "run_batch_3"}}, headers: map[string]string{codegen.BatchHeader: "1"}, wantStatus: 401,
 			wantBody: map[string]any{"message": tokenRequired}},
