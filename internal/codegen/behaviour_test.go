@@ -231,6 +231,7 @@ func behaviour(t *testing.T, js bool) {
 			wantBody: map[string]any{"message": "instance 'run_path_1' already exists"}},
 		{name: "create path: a new id the caller made is created without the lookup", fixture: "step_basic", path: createPath, body: map[string]any{"name": "new"},
 			headers: map[string]string{codegen.InstanceIDHeader: "run_path_new", codegen.NewInstanceHeader: "1"}, wantStatus: 200, wantInstanceID: "run_path_new",
+			header: codegen.BatchesHeader, wantHeader: "1",
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"greeting": "hello new"}}},
 		{name: "create path: a taken id answers 409 without the header", fixture: "step_basic", path: createPath, body: map[string]any{"name": "again"},
 			headers: map[string]string{codegen.InstanceIDHeader: "run_path_new", codegen.NewInstanceHeader: "0"}, wantStatus: 409,

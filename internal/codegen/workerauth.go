@@ -49,10 +49,15 @@ const NewInstanceHeader = "X-Edgeflow-New-Instance"
 
 // BatchHeader, "1" on a CreatePath request, makes it a batch: the body is a
 // JSON array of 1 to 100 {"id", "params"} with ids the caller made new, and
-// the answer {"instanceIds": [...]} in the same order. A worker generated
-// before batches answers such a request 400 (it names no instance id in
-// InstanceIDHeader), which tells the caller to create one by one.
+// the answer {"instanceIds": [...]} in the same order. A caller sends
+// batches only to a worker whose answer to a single create carried
+// BatchesHeader: a worker generated before batches would take a batch for
+// one create (or for a trigger, before the create path existed).
 const BatchHeader = "X-Edgeflow-Instance-Batch"
+
+// BatchesHeader, "1" on the answer to a single create on CreatePath, says
+// that the worker takes batches (BatchHeader).
+const BatchesHeader = "X-Edgeflow-Batches"
 
 // MaxBatch is the most instances of one batch (Cloudflare's createBatch
 // limit).
@@ -221,7 +226,7 @@ async function createTokenInstance(request: Request, token: string, workflow: Wo
   if (request.headers.get("X-Edgeflow-New-Instance") !== "1" && await taken()) return conflict();
   try {
     const instance = await workflow.create({ id, params });
-    return Response.json({ instanceId: instance.id });
+    return Response.json({ instanceId: instance.id }, { headers: { "X-Edgeflow-Batches": "1" } });
   } catch (caught) {
     if (await taken()) return conflict();
     throw caught;
@@ -355,7 +360,7 @@ async function createTokenInstance(request, token, workflow) {
   if (request.headers.get("X-Edgeflow-New-Instance") !== "1" && await taken()) return conflict();
   try {
     const instance = await workflow.create({ id, params });
-    return Response.json({ instanceId: instance.id });
+    return Response.json({ instanceId: instance.id }, { headers: { "X-Edgeflow-Batches": "1" } });
   } catch (caught) {
     if (await taken()) return conflict();
     throw caught;

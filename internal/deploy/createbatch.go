@@ -21,14 +21,17 @@ import (
 // (codegen.BatchHeader) of up to codegen.MaxBatch: a burst of triggers then
 // costs the edge and the engine one request per batch instead of one per
 // run (decision 306). A create that finds nothing in flight goes at once,
-// alone, so a quiet trigger waits for nobody.
+// alone, so a quiet trigger waits for nobody. Batches go only to a worker
+// whose answer to a single create said it takes them
+// (codegen.BatchesHeader): one generated before batches would take a
+// batch for a single create.
 
 // createBatcher queues the creates of one deployment.
 type createBatcher struct {
 	mu      sync.Mutex
 	queue   []*pendingCreate
 	sending bool
-	single  bool // the worker predates batches: create one by one
+	batches bool // the worker said it takes batches
 }
 
 // pendingCreate is one run's create, waiting for its batch.
@@ -81,10 +84,10 @@ func (s *Service) sendCreates(b *createBatcher, d *edgeflow.Deployment, token st
 		n := min(len(b.queue), codegen.MaxBatch)
 		batch := b.queue[:n:n]
 		b.queue = append([]*pendingCreate(nil), b.queue[n:]...)
-		single := b.single
+		batches := b.batches
 		b.mu.Unlock()
 
-		if len(batch) > 1 && !single {
+		if len(batch) > 1 && batches {
 			err := s.createBatch(d, token, batch)
 			if err == nil {
 				for _, p := range batch {
@@ -92,31 +95,28 @@ func (s *Service) sendCreates(b *createBatcher, d *edgeflow.Deployment, token st
 				}
 				continue
 			}
-			if err == errNoBatches {
-				b.mu.Lock()
-				b.single = true
-				b.mu.Unlock()
-			} else {
-				s.log.Info("trigger: a batch of creates failed; creating its instances one by one", "deployment", d.ID, "size", len(batch), "err", err)
-			}
 			// One by one, each with its own answer: an instance the failed
 			// batch created meanwhile is found new again (NewInstanceHeader).
+			s.log.Info("trigger: a batch of creates failed; creating its instances one by one", "deployment", d.ID, "size", len(batch), "err", err)
 		}
 		var wg sync.WaitGroup
 		for _, p := range batch {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				p.err = s.createOne(d, token, p.id, p.params)
+				var takes bool
+				takes, p.err = s.createOne(d, token, p.id, p.params)
+				if takes {
+					b.mu.Lock()
+					b.batches = true
+					b.mu.Unlock()
+				}
 				close(p.done)
 			}()
 		}
 		wg.Wait()
 	}
 }
-
-// errNoBatches is the answer of a worker generated before batches.
-var errNoBatches = errors.New("the worker creates no batches")
 
 // createBatch sends batch in one request and reports whether the worker
 // created every instance of it.
@@ -137,9 +137,6 @@ func (s *Service) createBatch(d *edgeflow.Deployment, token string, batch []*pen
 	if err != nil {
 		return err
 	}
-	if res.status == http.StatusBadRequest && workerMessage(res.body) == "X-Edgeflow-Instance-Id must name the instance" {
-		return errNoBatches
-	}
 	if res.status != http.StatusOK {
 		return fmt.Errorf("the worker answered %d: %s", res.status, workerMessage(res.body))
 	}
@@ -157,28 +154,29 @@ func (s *Service) createBatch(d *edgeflow.Deployment, token string, batch []*pen
 	return nil
 }
 
-// createOne creates one instance with the id edgeflow made new.
-func (s *Service) createOne(d *edgeflow.Deployment, token, id string, params []byte) error {
+// createOne creates one instance with the id edgeflow made new, and
+// reports whether the worker said it takes batches.
+func (s *Service) createOne(d *edgeflow.Deployment, token, id string, params []byte) (takesBatches bool, err error) {
 	const what = "create the workflow instance"
 	res, err := s.postCreate(d, token, params, map[string]string{
 		codegen.InstanceIDHeader:  id,
 		codegen.NewInstanceHeader: "1", // a new run id: the worker need not look it up first
 	})
 	if e := (*edgeflow.Error)(nil); errors.As(err, &e) {
-		return err
+		return false, err
 	}
 	if err != nil {
-		return &edgeflow.Error{Code: edgeflow.EProviderUnavailable, Message: what + ": the deployed worker could not be reached", Err: err}
+		return false, &edgeflow.Error{Code: edgeflow.EProviderUnavailable, Message: what + ": the deployed worker could not be reached", Err: err}
 	}
 	if res.status == http.StatusConflict && workerMessage(res.body) == "instance '"+id+"' already exists" {
 		// The id is a new run id: only this request, sent once more by the
 		// edge's proxy after workerd closed its connection (decision 201),
 		// or a batch that failed after creating it, can have taken it.
 		s.log.Info("trigger: the instance existed after a repeated create", "instance", id)
-		return nil
+		return false, nil
 	}
 	if res.status >= 300 {
-		return &edgeflow.Error{Code: edgeflow.EProviderError,
+		return false, &edgeflow.Error{Code: edgeflow.EProviderError,
 			Message: fmt.Sprintf("%s: the worker answered %d: %s", what, res.status, workerMessage(res.body))}
 	}
 	var got struct {
@@ -186,15 +184,16 @@ func (s *Service) createOne(d *edgeflow.Deployment, token, id string, params []b
 	}
 	if json.Unmarshal(res.body, &got) != nil || got.InstanceID != id {
 		// A worker generated before the create path existed, whose trigger code took the request.
-		return &edgeflow.Error{Code: edgeflow.EProviderError,
+		return false, &edgeflow.Error{Code: edgeflow.EProviderError,
 			Message: what + ": the worker did not create the instance edgeflow asked for; deploy the workflow again"}
 	}
-	return nil
+	return res.batches, nil
 }
 
 type createAnswer struct {
-	status int
-	body   []byte
+	status  int
+	body    []byte
+	batches bool // the worker takes batches (codegen.BatchesHeader)
 }
 
 // postCreate posts body to d's create path with the token and headers.
@@ -216,5 +215,5 @@ func (s *Service) postCreate(d *edgeflow.Deployment, token string, body []byte, 
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-	return createAnswer{res.StatusCode, b}, nil
+	return createAnswer{res.StatusCode, b, res.Header.Get(codegen.BatchesHeader) == "1"}, nil
 }

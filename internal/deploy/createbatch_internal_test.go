@@ -18,9 +18,10 @@ import (
 )
 
 // fakeWorker answers a workflow worker's create path as generated code does
-// (batches unless old), recording every instance it creates and every
-// request; failBatches makes each batch create its instances and then
-// answer 500.
+// (saying it takes batches, unless old: then it takes a batch for a single
+// create, as a worker generated before batches does), recording every
+// instance it creates and every request; failBatches makes each batch
+// create its instances and then answer 500.
 type fakeWorker struct {
 	t           *testing.T
 	old         bool
@@ -37,12 +38,15 @@ type fakeWorker struct {
 
 func (f *fakeWorker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	if f.arrived.Add(1) == 1 {
+	if f.gate != nil && f.firstSize.Load() == 0 {
+		f.arrived.Add(1)
 		n := 1
 		if r.Header.Get(codegen.BatchHeader) == "1" {
 			n = strings.Count(string(body), `"id"`)
 		}
 		f.firstSize.Store(int32(n))
+	} else {
+		f.arrived.Add(1)
 	}
 	if f.gate != nil {
 		<-f.gate
@@ -81,6 +85,7 @@ func (f *fakeWorker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.Header.Get(codegen.InstanceIDHeader)
 	if id == "" {
+		f.t.Errorf("a request without an instance id reached a worker that does not take batches")
 		w.WriteHeader(http.StatusBadRequest)
 		fmt.Fprint(w, `{"message":"X-Edgeflow-Instance-Id must name the instance"}`)
 		return
@@ -91,6 +96,9 @@ func (f *fakeWorker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.instances[id] = string(body)
+	if !f.old {
+		w.Header().Set(codegen.BatchesHeader, "1")
+	}
 	_ = json.NewEncoder(w).Encode(map[string]any{"instanceId": id})
 }
 
@@ -131,21 +139,25 @@ func checkCreated(t *testing.T, f *fakeWorker, prefix string, n int, errs []erro
 	}
 }
 
-// TestCreatesBatched: creates that arrive while one is in flight go
-// together in the next request; each gets its instance with its params.
+// TestCreatesBatched: once a single create's answer said the worker takes
+// batches, creates that arrive while one is in flight go together in the
+// next request; each gets its instance with its params.
 func TestCreatesBatched(t *testing.T) {
-	f := &fakeWorker{t: t, instances: map[string]string{}, gate: make(chan struct{})}
+	f := &fakeWorker{t: t, instances: map[string]string{}}
 	s, d := batchService(t, f)
+	// The first create goes alone and learns that the worker takes batches.
+	checkCreated(t, f, "run_first", 1, createMany(s, d, "run_first", 1))
+	f.gate = make(chan struct{})
 	done := make(chan []error)
 	go func() { done <- createMany(s, d, "run_a", 40) }()
-	// The first request is held until every other create is queued behind
-	// it (which of them went in the first request depends on scheduling).
+	// The next request is held until every other create is queued behind
+	// it (which of them went in that request depends on scheduling).
 	for {
 		b := s.batchers.of(d.ID)
 		b.mu.Lock()
 		queued := len(b.queue)
 		b.mu.Unlock()
-		if f.arrived.Load() == 1 && queued > 0 && int(f.firstSize.Load())+queued == 40 {
+		if f.arrived.Load() == 2 && queued > 0 && int(f.firstSize.Load())+queued == 40 {
 			break
 		}
 		time.Sleep(time.Millisecond)
@@ -153,13 +165,13 @@ func TestCreatesBatched(t *testing.T) {
 	close(f.gate)
 	errs := <-done
 	checkCreated(t, f, "run_a", 40, errs)
-	if f.requests != 2 {
-		t.Errorf("%d requests (batches %v); want the first one and one batch of the creates queued behind it", f.requests, f.batches)
+	if f.requests != 3 || len(f.batches) == 0 {
+		t.Errorf("%d requests (batches %v); want the first create, one more request and one batch of the creates queued behind it", f.requests, f.batches)
 	}
 }
 
-// TestCreatesOfAnOldWorker: a worker generated before batches refuses a
-// batch (no instance id); its creates go one by one, then and afterwards.
+// TestCreatesOfAnOldWorker: a worker that never said it takes batches gets
+// its creates one by one, however many arrive together.
 func TestCreatesOfAnOldWorker(t *testing.T) {
 	f := &fakeWorker{t: t, old: true, instances: map[string]string{}}
 	s, d := batchService(t, f)
@@ -167,8 +179,8 @@ func TestCreatesOfAnOldWorker(t *testing.T) {
 		prefix := fmt.Sprintf("run_old%d_", round)
 		checkCreated(t, f, prefix, 30, createMany(s, d, prefix, 30))
 	}
-	if !s.batchers.of(d.ID).single {
-		t.Error("the deployment is not marked as creating one by one")
+	if len(f.batches) != 0 || f.requests != 90 {
+		t.Errorf("%d requests, batches %v; want 90 single creates", f.requests, f.batches)
 	}
 }
 
@@ -182,8 +194,8 @@ func TestCreatesAfterAFailedBatch(t *testing.T) {
 		prefix := fmt.Sprintf("run_fail%d_", round)
 		checkCreated(t, f, prefix, 30, createMany(s, d, prefix, 30))
 	}
-	if s.batchers.of(d.ID).single {
-		t.Error("a failing batch marked the worker as creating one by one")
+	if len(f.batches) == 0 {
+		t.Error("no batch was tried")
 	}
 }
 

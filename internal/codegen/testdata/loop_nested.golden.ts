@@ -192,7 +192,7 @@ async function createTokenInstance(request: Request, token: string, workflow: Wo
   if (request.headers.get("X-Edgeflow-New-Instance") !== "1" && await taken()) return conflict();
   try {
     const instance = await workflow.create({ id, params });
-    return Response.json({ instanceId: instance.id });
+    return Response.json({ instanceId: instance.id }, { headers: { "X-Edgeflow-Batches": "1" } });
   } catch (caught) {
     if (await taken()) return conflict();
     throw caught;
