@@ -202,9 +202,9 @@ func printRun(c *call, r *run) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
-	if len(r.Steps) > 0 {
+	if len(r.StepDetail) > 0 {
 		fmt.Fprintln(c.out())
-		if err := printSteps(c, r.Steps); err != nil {
+		if err := printSteps(c, r.StepDetail); err != nil {
 			return err
 		}
 	}
@@ -312,7 +312,7 @@ func follow(c *call, cl *client, runID string, verbose bool) (*run, error) {
 		failures = 0
 		if verbose {
 			now := c.env.Now().UTC().Format("15:04:05")
-			for _, s := range r.Steps {
+			for _, s := range r.StepDetail {
 				if states[s.NodeID] != s.State {
 					states[s.NodeID] = s.State
 					fmt.Fprintf(c.out(), "%s  step %-24s %s\n", now, s.NodeID, paint(c.env.color(), s.State))
@@ -323,7 +323,7 @@ func follow(c *call, cl *client, runID string, verbose bool) (*run, error) {
 				fmt.Fprintf(c.out(), "%s  run  %-24s %s\n", now, r.ID, paint(c.env.color(), r.Status))
 			}
 		}
-		if finalStatus(r.Status) {
+		if edgeflow.RunIsFinal(r.Status) {
 			return r, nil
 		}
 		if !sleep(c, c.env.Poll) {

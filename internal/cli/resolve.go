@@ -73,34 +73,9 @@ type (
 		ScriptName   string    `json:"scriptName"`
 		CreatedAt    time.Time `json:"createdAt"`
 	}
-	run struct {
-		ID           string             `json:"id"`
-		WorkflowID   string             `json:"workflowId"`
-		VersionID    string             `json:"versionId"`
-		ConnectionID string             `json:"connectionId"`
-		InstanceID   string             `json:"instanceId"`
-		Status       string             `json:"status"`
-		StatusDetail string             `json:"statusDetail"`
-		Params       json.RawMessage    `json:"params"`
-		Output       json.RawMessage    `json:"output"`
-		Error        string             `json:"error"`
-		RestartOf    string             `json:"restartOf"`
-		FromStep     string             `json:"fromStep"`
-		CreatedAt    time.Time          `json:"createdAt"`
-		StartedAt    *time.Time         `json:"startedAt"`
-		EndedAt      *time.Time         `json:"endedAt"`
-		Steps        []edgeflow.RunStep `json:"steps"`
-		// DeletedWorkflow is set on a run kept after its workflow was deleted.
-		DeletedWorkflow *struct {
-			Name string `json:"name"`
-		} `json:"deletedWorkflow"`
-	}
+	// run is a run as the API answers it.
+	run = edgeflow.Run
 )
-
-// finalStatus reports whether a run's status is one it never leaves.
-func finalStatus(s string) bool {
-	return s == "complete" || s == "errored" || s == "terminated"
-}
 
 // workflowByRef finds a workflow of the project by id or by name.
 func workflowByRef(ctx context.Context, cl *client, ref string) (*workflow, error) {
