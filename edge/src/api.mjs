@@ -30,12 +30,14 @@ function readAll(req) {
 }
 
 // workerRequestHeaders are the headers a worker request from outside is sent on with: the client's own, without
-// those of the connection and without the routing headers of miniflare's entry worker. CF-Connecting-IP is the
-// client's address as the edge saw it (workerd, behind a Unix socket, sees none), whatever the client sent.
+// those of the connection and without every MF-* header. miniflare's entry worker takes MF-* headers as
+// instructions from the platform (MF-CF-Blob replaces request.cf, MF-Route-Override picks the worker,
+// MF-Original-URL the URL, …), so a client must not be able to send any of them. CF-Connecting-IP is the client's
+// address as the edge saw it (workerd, behind a Unix socket, sees none), whatever the client sent.
 export function workerRequestHeaders(req) {
   const headers = {};
   for (const [k, v] of Object.entries(req.headers)) {
-    if (k === "connection" || k === "keep-alive" || k === "mf-route-override" || k === "mf-original-url") continue;
+    if (k === "connection" || k === "keep-alive" || k.startsWith("mf-")) continue;
     headers[k] = v;
   }
   headers["cf-connecting-ip"] = clientAddress(req.socket.remoteAddress);

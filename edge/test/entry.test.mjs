@@ -1,7 +1,7 @@
 // workerd's entry socket is a Unix socket in a 0700 directory of the edge (src/entry.mjs): no process on this
-// machine finds workerd's router on a TCP port (its explorer, MF-Route-Override, the trigger route) and another
-// user cannot connect to the socket. Beside each attack, its twin: control calls, the gateway, the client's
-// address, cron and a group restart still work.
+// machine finds workerd's router on a TCP port (its explorer, MF-Route-Override, the trigger route), another user
+// cannot connect to the socket, and the client's MF-* headers never reach workerd through the gateway. Beside each
+// attack, its twin: control calls, the gateway, the client's address, cron and a group restart still work.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -280,11 +280,30 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
     assert.equal((await edge.call("GET", `/storage/kv/namespaces/${kv}/values/cron`)).status, 404);
   });
 
-  test("legit: the worker sees the client's address in CF-Connecting-IP, not one the client sent", async () => {
-    const plain = await (await fetch(`${edge.ready.workers}/probe/ip`)).json();
-    const forged = await (await fetch(`${edge.ready.workers}/probe/ip`, { headers: { "CF-Connecting-IP": "203.0.113.9" } })).json();
+  test("attack: MF-* headers from outside are stripped at the gateway, so request.cf cannot be forged", async () => {
+    const plain = await (await fetch(`${edge.ready.workers}/probe/cf`, { headers: { "X-Trace": "t-1" } })).json();
+    const forged = await (
+      await fetch(`${edge.ready.workers}/probe/cf`, {
+        headers: {
+          "X-Trace": "t-1",
+          "MF-CF-Blob": JSON.stringify({ country: "ZZ", asn: 1 }),
+          "mf-route-override": "__edgeflow_control",
+          "Mf-Original-Url": "http://evil.example/",
+          "MF-Disable-Pretty-Error": "1",
+          "MF-Anything": "x",
+          "CF-Connecting-IP": "203.0.113.9",
+        },
+      })
+    ).json();
+    assert.equal(forged.marker, MARKER, "the request reached the probe, not the route the client named");
+    assert.notEqual(forged.cf?.country, "ZZ");
+    assert.deepEqual(forged.cf, plain.cf, "request.cf is the platform's");
+    assert.deepEqual(Object.keys(forged.headers).filter((k) => k.startsWith("mf-")), []);
+    // the twin: ordinary headers pass, and the client's address is the one the edge saw
+    assert.equal(forged.headers["x-trace"], "t-1");
     assert.equal(plain.headers["cf-connecting-ip"], "127.0.0.1");
     assert.equal(forged.headers["cf-connecting-ip"], "127.0.0.1");
+    assert.equal(plain.cf?.country !== undefined, true, JSON.stringify(plain.cf));
   });
 
   test("legit: a script's cron trigger runs its scheduled handler over the socket", async () => {
