@@ -358,6 +358,31 @@ describe("an edge whose data dir is too deep for socket paths", { skip: !isLinux
   });
 });
 
+describe("an edge on a system without setpriv", { skip: !isLinux() && "needs /proc (Linux)" }, () => {
+  test("legit: the wrapper still places workerd's entry socket (only the parent-death signal is missing)", async () => {
+    // a PATH with sh and rm but no setpriv
+    const bin = tempDir("entry-bin-");
+    for (const tool of ["sh", "rm"]) {
+      const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+      fs.symlinkSync(found, path.join(bin, tool));
+    }
+    const edge = await startEdge({ env: { PATH: bin } });
+    try {
+      assert.match(edge.stderr(), /setpriv is not available/);
+      const wrapper = fs.readFileSync(path.join(edge.dataDir, "workerd.sh"), "utf8");
+      assert.doesNotMatch(wrapper, /setpriv/);
+      assert.match(wrapper, /--socket-addr=entry=unix:/);
+      const [workerd] = workerdsOf(edge.proc.pid);
+      assert.deepEqual(tcpListeners(workerd), []);
+      assert.deepEqual(sockets(path.join(edge.dataDir, "run")), [path.join(edge.dataDir, "run", `w${workerd}.sock`)]);
+      const ns = await edge.call("POST", "/storage/kv/namespaces", { title: "no-setpriv" });
+      assert.equal(ns.status, 200, JSON.stringify(ns.body));
+    } finally {
+      await edge.stop();
+    }
+  });
+});
+
 describe("a workerd that listens on TCP", { skip: !isLinux() && "needs /proc (Linux)" }, () => {
   test("attack: the edge refuses to start when workerd comes up with a TCP listener", async () => {
     // MINIFLARE_WORKERD_PATH names the binary the edge's wrapper runs: this one adds an inspector on TCP
