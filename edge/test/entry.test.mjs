@@ -337,6 +337,19 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
     assert.equal((await edge.call("POST", "/workflows/keep/instances/held/events/go", {})).status, 200);
     await waitFor(async () => (await edge.call("GET", "/workflows/keep/instances/held")).body.result?.status === "complete", { what: "the instance to complete" });
   });
+
+  // last in this block: a D1 database's workerd stops a minute after its last query, which would race the counts
+  // of the tests above
+  test("legit: a D1 database's own workerd also answers over a Unix socket only", async () => {
+    const db = (await edge.call("POST", "/d1/database", { name: "entry-db" })).body.result.uuid;
+    const r = await edge.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (7); SELECT x FROM t" });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const d1Pids = fs.readFileSync(path.join(edge.dataDir, "d1-workerd.pid"), "utf8").trim().split("\n").map(Number);
+    assert.equal(d1Pids.length, 1);
+    assert.deepEqual(tcpListeners(d1Pids[0]), []);
+    assert.ok(fs.statSync(path.join(runDir, `w${d1Pids[0]}.sock`)).isSocket());
+    if (process.getuid?.() === 0) assert.equal(asOtherUser(path.join(runDir, `w${d1Pids[0]}.sock`)), "EACCES");
+  });
 });
 
 describe("an edge whose data dir is too deep for socket paths", { skip: !isLinux() && "needs /proc (Linux)" }, () => {
