@@ -6,7 +6,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { Scheduler } from "./cron.mjs";
-import { RunDir, writeWrapper } from "./entry.mjs";
+import { RunDir, stopOrphan, writeWrapper } from "./entry.mjs";
 import { Gateway } from "./gateway.mjs";
 import { LoopbackGate, childWorkerds } from "./gate.mjs";
 import { AllowList, OutboundGuard } from "./outbound.mjs";
@@ -159,8 +159,8 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     const registry = new Registry(dataDir, { sealKey: sealKey ?? keyFromFile(dataDir) });
     const pidFile = path.join(dataDir, "workerd.pid");
     const d1PidFile = path.join(dataDir, "d1-workerd.pid");
-    await Runtime.stopOrphan(pidFile, logger);
-    await Runtime.stopOrphan(d1PidFile, logger);
+    await stopOrphan(pidFile, logger);
+    await stopOrphan(d1PidFile, logger);
     // workerd's entry sockets: Unix sockets in a directory of the edge's user only (entry.mjs)
     const runDir = RunDir.open(dataDir);
     cleanup.unshift(() => runDir.close(dataDir));

@@ -8,7 +8,8 @@
 // line, prints the socket's path and workerd's pid on stdout (the Miniflare instance that started it reads that
 // line, so each group learns its own socket without races between groups starting together), and, where setpriv
 // exists, gives workerd a parent-death signal. The edge talks to each workerd over its socket (EntrySocket) and,
-// after each start, checks that workerd listens on no TCP port (docs/edge.md, "Isolation"; decision 310).
+// after each start, checks that workerd listens on no TCP port (docs/edge.md, "Isolation"; decision 310). Where no
+// parent-death signal is available, stopOrphan stops the workerds a killed edge left running.
 
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -283,5 +284,34 @@ export class EntrySocket {
     this.dispatcher = null;
     d?.destroy().catch(() => {});
     fs.rmSync(this.path, { force: true });
+  }
+}
+
+// stopOrphan kills the workerds a previous edge on this data dir left running: the pids in pidFile, one a line
+// (workerd.pid holds the groups' workerds', d1-workerd.pid the D1 databases' own, see runtime.mjs and
+// d1host.mjs). Where setpriv gives workerd no parent-death signal, this is what stops a killed edge's workerds.
+export async function stopOrphan(pidFile, logger) {
+  let pids;
+  try {
+    pids = fs.readFileSync(pidFile, "utf8").split("\n").map((l) => Number(l.trim()));
+  } catch {
+    return;
+  }
+  const isWorkerd = (pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd");
+    } catch {
+      return false;
+    }
+  };
+  for (const pid of pids) {
+    if (!Number.isInteger(pid) || pid <= 0 || !isWorkerd(pid)) continue;
+    logger(`stopping workerd pid ${pid} left running by a previous edge`);
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      continue;
+    }
+    for (let i = 0; i < 100 && isWorkerd(pid); i++) await new Promise((r) => setTimeout(r, 50));
   }
 }

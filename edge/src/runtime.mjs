@@ -125,34 +125,6 @@ export class Runtime {
     }
   }
 
-  // stopOrphan kills the workerds a previous edge on this data dir left running: the pids in pidFile, one a line
-  // (workerd.pid holds the main workerd's, d1-workerd.pid the D1 databases' own, see d1host.mjs).
-  static async stopOrphan(pidFile, logger) {
-    let pids;
-    try {
-      pids = fs.readFileSync(pidFile, "utf8").split("\n").map((l) => Number(l.trim()));
-    } catch {
-      return;
-    }
-    const isWorkerd = (pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd");
-      } catch {
-        return false;
-      }
-    };
-    for (const pid of pids) {
-      if (!Number.isInteger(pid) || pid <= 0 || !isWorkerd(pid)) continue;
-      logger(`stopping workerd pid ${pid} left running by a previous edge`);
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        continue;
-      }
-      for (let i = 0; i < 100 && isWorkerd(pid); i++) await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   async start() {
     await this.d1.start();
     const plan = this.#plan(this.registry.state);
