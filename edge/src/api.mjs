@@ -29,6 +29,28 @@ function readAll(req) {
   });
 }
 
+// workerRequestHeaders are the headers a worker request from outside is sent on with: the client's own, without
+// those of the connection and without every MF-* header. miniflare's entry worker takes MF-* headers as
+// instructions from the platform (MF-CF-Blob replaces request.cf, MF-Route-Override picks the worker,
+// MF-Original-URL the URL, …), so a client must not be able to send any of them. CF-Connecting-IP is the client's
+// address as the edge saw it (workerd, behind a Unix socket, sees none), whatever the client sent.
+export function workerRequestHeaders(req) {
+  const headers = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (k === "connection" || k === "keep-alive" || k.startsWith("mf-")) continue;
+    headers[k] = v;
+  }
+  headers["cf-connecting-ip"] = clientAddress(req.socket.remoteAddress);
+  return headers;
+}
+
+// clientAddress spells a client's address as Cloudflare does in CF-Connecting-IP: an IPv4 address that reached an
+// IPv6 socket without its ::ffff: prefix.
+function clientAddress(a) {
+  if (typeof a !== "string" || a === "") return "127.0.0.1";
+  return a.startsWith("::ffff:") && a.includes(".") ? a.slice(7) : a;
+}
+
 export class Api {
   // An Api serves one account (view: an AccountView of accounts.mjs); the gateway (gateway.mjs) authenticates
   // requests and hands each to the Api of its account.
@@ -90,13 +112,8 @@ export class Api {
       }
     };
     res.on("close", leave);
-    const target = new URL(group.url);
     const publicHost = this.view.legacy ? `${name}.localhost:${this.port}` : `${name}.${this.state.subdomain}.localhost:${this.port}`;
-    const headers = { ...req.headers };
-    delete headers.connection;
-    delete headers["keep-alive"];
-    delete headers["mf-route-override"];
-    delete headers["mf-original-url"];
+    const headers = workerRequestHeaders(req);
     headers.host = publicHost;
     headers["mf-route-override"] = this.names.script(name);
     headers["mf-original-url"] = `http://${publicHost}${path}`;
@@ -110,7 +127,7 @@ export class Api {
         await new Promise((resolve, reject) => {
           let answered = false;
           const up = http.request(
-            { host: target.hostname, port: target.port, method: req.method, path, headers, agent: this.agent },
+            { socketPath: group.entry.path, method: req.method, path, headers, agent: this.agent },
             (upRes) => {
               answered = true;
               const h = { ...upRes.headers };

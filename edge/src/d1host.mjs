@@ -13,7 +13,8 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
-import { GATE_HEADER, childWorkerds, listenerOf } from "./gate.mjs";
+import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
+import { GATE_HEADER, tcpListeners } from "./gate.mjs";
 
 export const QUERY_LIMIT_MS = Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) : 30000;
 const IDLE_MS = 60000;
@@ -54,7 +55,7 @@ class Host {
     this.hosts = hosts;
     this.id = id;
     this.mf = null;
-    this.url = null;
+    this.entry = null; // its workerd's entry socket (entry.mjs), while it runs
     this.starting = null;
     this.inflight = new Set();
     this.idleTimer = null;
@@ -63,10 +64,12 @@ class Host {
   }
 
   async ready() {
-    if (this.url) return this.url;
+    if (this.entry) return this.entry;
     if (!this.starting) {
       const gen = this.generation;
       this.starting = (async () => {
+        const reports = new ReportWatch();
+        const reported = reports.expect();
         const mf = new Miniflare({
           host: "127.0.0.1",
           port: 0,
@@ -74,9 +77,15 @@ class Host {
           cf: false,
           log: new QuietLog(this.hosts.logger, this.id),
           handleRuntimeStdio: (out, err) => {
-            const pass = (s) => s.on("data", (d) => String(d).split("\n").filter((l) => l.trim() !== "").forEach((l) => this.hosts.logger(`d1 ${this.id}: workerd: ${l}`)));
-            pass(out);
-            pass(err);
+            const pass = (s, isErr) =>
+              s.on("data", (d) =>
+                String(d)
+                  .split("\n")
+                  .filter((l) => l.trim() !== "" && (isErr || !reports.line(l)))
+                  .forEach((l) => this.hosts.logger(`d1 ${this.id}: workerd: ${l}`)),
+              );
+            pass(out, false);
+            pass(err, true);
           },
           workers: [{
             name: HOST_WORKER,
@@ -87,19 +96,24 @@ class Host {
           }],
         });
         try {
-          const url = await mf.ready;
+          await mf.ready;
+          const { pid, path: socketPath } = await awaitReport(reported);
+          const tcp = tcpListeners(pid);
+          if (tcp !== null && tcp.length > 0) {
+            throw new Error(`workerd (pid ${pid}) listens on TCP port ${tcp.join(", ")}; the edge runs workerd with its Unix entry socket only`);
+          }
           if (gen !== this.generation) {
-            await mf.dispose().catch(() => {});
             throw new D1Error(503, 7500, `database ${this.id} was reset while it started; try again`);
           }
           this.mf = mf;
-          this.url = url;
-          this.pid = listenerOf(Number(url.port), childWorkerds());
+          this.entry = new EntrySocket(socketPath, pid);
+          this.pid = pid;
           this.hosts.recordPids();
           this.hosts.onHostStarted?.();
-          return url;
+          return this.entry;
         } catch (err) {
           await mf.dispose().catch(() => {});
+          if (reports.last) fs.rmSync(reports.last.path, { force: true });
           throw err;
         } finally {
           this.starting = null;
@@ -112,9 +126,9 @@ class Host {
   // call sends one request to this database's worker and stops the database when it runs past the limit.
   async call(pathname, init, limitMs = this.hosts.limitMs) {
     clearTimeout(this.idleTimer);
-    let url;
+    let socket;
     try {
-      url = await this.ready();
+      socket = await this.ready();
     } catch (err) {
       if (err instanceof D1Error) throw err;
       throw new D1Error(503, 7500, `D1 DB ${this.id} could not be started: ${String(err?.message ?? err).split("\n")[0]}`);
@@ -134,7 +148,7 @@ class Host {
       this.reset();
     }, limitMs);
     try {
-      return await fetch(new URL(pathname, url), {
+      return await socket.fetch(pathname, {
         ...init,
         signal: ctl.signal,
         headers: { ...(init.headers ?? {}), "MF-Route-Override": HOST_WORKER, [GATE_HEADER]: this.hosts.gateSecret },
@@ -144,12 +158,12 @@ class Host {
       if (ctl.signal.aborted) throw new D1Error(503, 7500, `the query was stopped: database ${this.id} was reset by another query that ran past the limit`);
       // The database's workerd went away (it crashed or was killed): the next request starts a new one.
       this.hosts.logger(`d1 ${this.id}: request failed: ${err.message}`);
-      if (this.url === url) this.reset();
+      if (this.entry === socket) this.reset();
       throw new D1Error(503, 7500, `D1 DB ${this.id} is unavailable: its process ended during the request; the next request starts it again`);
     } finally {
       clearTimeout(timer);
       this.inflight.delete(entry);
-      if (this.inflight.size === 0 && this.url) {
+      if (this.inflight.size === 0 && this.entry) {
         this.idleTimer = setTimeout(() => this.stop(), IDLE_MS);
         this.idleTimer.unref();
       }
@@ -161,12 +175,14 @@ class Host {
     this.generation++;
     const mf = this.mf;
     this.mf = null;
-    this.url = null;
+    const entry = this.entry;
+    this.entry = null;
     if (this.pid) {
       this.pid = null;
       this.hosts.recordPids();
     }
     for (const e of this.inflight) e.ctl.abort();
+    entry?.close();
     if (mf) return mf.dispose().catch(() => {});
   }
 
@@ -265,7 +281,7 @@ export class D1Hosts {
   // running counts the databases whose workerd runs now.
   running() {
     let n = 0;
-    for (const h of this.hosts.values()) if (h.url) n++;
+    for (const h of this.hosts.values()) if (h.entry) n++;
     return n;
   }
 

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { Scheduler } from "./cron.mjs";
+import { RunDir, stopOrphan, writeWrapper } from "./entry.mjs";
 import { Gateway } from "./gateway.mjs";
 import { LoopbackGate, childWorkerds } from "./gate.mjs";
 import { AllowList, OutboundGuard } from "./outbound.mjs";
@@ -158,9 +159,12 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     const registry = new Registry(dataDir, { sealKey: sealKey ?? keyFromFile(dataDir) });
     const pidFile = path.join(dataDir, "workerd.pid");
     const d1PidFile = path.join(dataDir, "d1-workerd.pid");
-    await Runtime.stopOrphan(pidFile, logger);
-    await Runtime.stopOrphan(d1PidFile, logger);
-    Runtime.tieWorkerdToUs(dataDir, logger);
+    await stopOrphan(pidFile, logger);
+    await stopOrphan(d1PidFile, logger);
+    // workerd's entry sockets: Unix sockets in a directory of the edge's user only (entry.mjs)
+    const runDir = RunDir.open(dataDir);
+    cleanup.unshift(() => runDir.close(dataDir));
+    writeWrapper(dataDir, runDir.dir, logger);
     const outbound = new OutboundGuard({ allow, logger });
     const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, d1PidFile, logger, outbound });
 
@@ -211,7 +215,7 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     scheduler.start();
     cleanup.unshift(() => scheduler.stop());
     const base = `http://127.0.0.1:${bound}`;
-    logger(`listening on ${base} (workerd at ${runtime.url.href}), data in ${dataDir}`);
+    logger(`listening on ${base} (workerd's entry sockets in ${runDir.dir}), data in ${dataDir}`);
     return {
       ready: { api: `${base}/client/v4`, workers: `${base}/workers`, accountId: registry.state.accountId, tokenFile },
       api,

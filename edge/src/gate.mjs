@@ -1,13 +1,13 @@
-// The gate in front of workerd's entry socket. The entry socket (miniflare's router) listens on loopback and
-// routes by the MF-Route-Override header to any worker by name, or to the first worker of the list when there is
-// none; any process on the machine can connect to it. So:
+// The gates in front of workerd. workerd's entry socket (miniflare's router) routes by the MF-Route-Override header
+// to any worker by name, or to the first worker of the list when there is none. It is a Unix socket in the edge's
+// 0700 run directory (entry.mjs), so no other user's process can connect to it; behind it, in depth:
 //
 //   - the first worker (the default route) is REFUSER_WORKER, which answers 404 to everything;
 //   - the control worker, bound to every KV namespace, D1 database, R2 bucket and Workflow, answers only requests
 //     carrying GATE_HEADER with this boot's secret, which only the edge's Node process knows (it is a binding of
 //     the control worker alone; user workers never see it);
-//   - worker code cannot reach the entry socket at all: its outbound requests go through the outbound guard
-//     (outbound.mjs), which refuses loopback addresses.
+//   - worker code cannot reach the edge's sockets at all: its outbound requests go through the outbound guard
+//     (outbound.mjs), which refuses loopback addresses and has no way to a Unix socket.
 
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -104,20 +104,37 @@ export function childWorkerds() {
   return out;
 }
 
-// listenerOf finds, among pids, the process that listens on 127.0.0.1:port (null when none does).
-export function listenerOf(port, pids) {
-  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
-  let inode = null;
+// tcpListeners lists the TCP ports (IPv4 and IPv6) process pid listens on: its socket inodes in /proc/PID/fd
+// looked up among the listening sockets of /proc/net/tcp{,6}. It answers null where /proc is missing (not Linux).
+export function tcpListeners(pid) {
+  if (!fs.existsSync("/proc/net/tcp")) return null;
+  const inodes = new Set();
   try {
-    for (const line of fs.readFileSync("/proc/net/tcp", "utf8").split("\n")) {
-      const f = line.trim().split(/\s+/);
-      if (f[1] === local && f[3] === "0A") inode = f[9];
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]);
+      } catch {
+        // closed meanwhile
+      }
     }
   } catch {
-    return null;
+    return []; // the process is gone
   }
-  if (inode === null) return null;
-  return pids.find((pid) => holdsSocket(pid, inode)) ?? null;
+  const ports = [];
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch {
+      continue; // no IPv6
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[3] === "0A" && inodes.has(f[9])) ports.push(parseInt(f[1].split(":").pop(), 16));
+    }
+  }
+  return ports;
 }
 
 // clientInode finds the socket inode of the client end of a loopback TCP connection in /proc/net/tcp{,6}.

@@ -12,18 +12,17 @@
 // opened by exactly one group (the one whose workers bind it, else the home group), whose control worker serves the
 // REST API for it. D1 databases run in workerds of their own (d1host.mjs) and are reached from every group.
 
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { Naming, accountStates } from "./accounts.mjs";
 import { D1Hosts } from "./d1host.mjs";
 import { D1Transfers } from "./d1transfer.mjs";
-import { GATE_HEADER, REFUSER_SOURCE, REFUSER_WORKER, childWorkerds, listenerOf, newGateSecret } from "./gate.mjs";
+import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
+import { GATE_HEADER, REFUSER_SOURCE, REFUSER_WORKER, newGateSecret, tcpListeners } from "./gate.mjs";
 import { GUARD_WORKER, GUARD_WORKER_SOURCE, OutboundGuard } from "./outbound.mjs";
 import { WorkerLogs, instrument, logTailWorker } from "./logs.mjs";
 
@@ -67,7 +66,8 @@ class Group {
   constructor(id) {
     this.id = id;
     this.mf = null;
-    this.url = null;
+    this.entry = null; // its workerd's entry socket (entry.mjs), once started
+    this.reports = new ReportWatch(); // the wrapper's report of each start of its workerd
     this.pid = null;
     this.restarting = null; // a promise while its workerd (re)starts
     this.inflight = 0;
@@ -107,9 +107,9 @@ export class Runtime {
     this.d1transfers = new D1Transfers({ dir: path.join(path.dirname(persistDir), "d1-transfers"), logger });
   }
 
-  // url is the home group's entry socket.
-  get url() {
-    return this.groups.get(HOME_GROUP)?.url ?? null;
+  // entryPath is the path of the home group's entry socket.
+  get entryPath() {
+    return this.groups.get(HOME_GROUP)?.entry?.path ?? null;
   }
 
   // #recordPids notes every group's workerd pid (the home group's first) so that a later edge on this data dir can
@@ -122,59 +122,6 @@ export class Runtime {
       fs.writeFileSync(this.pidFile, pids.map((p) => `${p}\n`).join(""));
     } catch (err) {
       this.logger(`cannot write ${this.pidFile}: ${err.message}`);
-    }
-  }
-
-  // tieWorkerdToUs makes miniflare start workerd through a small wrapper (DIR/workerd.sh) that gives it a
-  // parent-death signal: when this Node process dies, even by SIGKILL, the kernel kills workerd too. It uses
-  // setpriv(1) from util-linux; where that is missing (not Linux), workerd starts as before and a later edge stops
-  // the orphan through workerd.pid.
-  static tieWorkerdToUs(dataDir, logger) {
-    if (process.env.MINIFLARE_WORKERD_PATH || process.platform !== "linux") return;
-    let setpriv;
-    try {
-      setpriv = execFileSync("sh", ["-c", "command -v setpriv"], { encoding: "utf8" }).trim();
-      execFileSync(setpriv, ["--pdeathsig", "KILL", "--", "true"]);
-    } catch {
-      logger("setpriv is not available: workerd would outlive a killed edge until the next edge starts");
-      return;
-    }
-    const require = createRequire(createRequire(import.meta.url).resolve("miniflare"));
-    const workerd = require("workerd").default;
-    const wrapper = path.join(dataDir, "workerd.sh");
-    const q = (s) => `'${s.replaceAll("'", `'\\''`)}'`;
-    const text = `#!/bin/sh\n# written by the edge: run workerd so that it dies with the edge (see runtime.mjs)\nexec ${q(setpriv)} --pdeathsig KILL -- ${q(workerd)} "$@"\n`;
-    const tmp = `${wrapper}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, text, { mode: 0o755 });
-    fs.renameSync(tmp, wrapper);
-    process.env.MINIFLARE_WORKERD_PATH = wrapper;
-  }
-
-  // stopOrphan kills the workerds a previous edge on this data dir left running: the pids in pidFile, one a line
-  // (workerd.pid holds the main workerd's, d1-workerd.pid the D1 databases' own, see d1host.mjs).
-  static async stopOrphan(pidFile, logger) {
-    let pids;
-    try {
-      pids = fs.readFileSync(pidFile, "utf8").split("\n").map((l) => Number(l.trim()));
-    } catch {
-      return;
-    }
-    const isWorkerd = (pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd");
-      } catch {
-        return false;
-      }
-    };
-    for (const pid of pids) {
-      if (!Number.isInteger(pid) || pid <= 0 || !isWorkerd(pid)) continue;
-      logger(`stopping workerd pid ${pid} left running by a previous edge`);
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        continue;
-      }
-      for (let i = 0; i < 100 && isWorkerd(pid); i++) await new Promise((r) => setTimeout(r, 50));
     }
   }
 
@@ -191,6 +138,7 @@ export class Runtime {
   async close() {
     this.closed = true;
     await Promise.all([...this.groups.values()].map((g) => g.mf?.dispose().catch(() => {})));
+    for (const g of this.groups.values()) g.entry?.close();
     await this.d1.close();
     this.d1transfers.close();
     await this.outbound.close();
@@ -230,7 +178,7 @@ export class Runtime {
         continue;
       }
       // a group whose start just failed, until the rollback that follows at once has run
-      if (!g.url) throw new EdgeError(503, 10001, `workerd group ${g.id} is not running; try again`);
+      if (!g.entry) throw new EdgeError(503, 10001, `workerd group ${g.id} is not running; try again`);
       g.inflight++;
       return g;
     }
@@ -429,6 +377,7 @@ export class Runtime {
       for (const g of removed) {
         await this.#drain(g);
         await g.mf?.dispose().catch(() => {});
+        g.entry?.close();
         this.groups.delete(g.id);
       }
       const first = changed.filter(([g, spec]) => gives(g, spec));
@@ -450,19 +399,35 @@ export class Runtime {
     await this.#drain(g);
     g.stderrTail = [];
     const opts = this.#instanceOptions(g, spec);
+    const reported = g.reports.expect();
+    // the old workerd stops now: its socket file goes, and requests wait for the new one (g.restarting)
+    g.entry?.close();
+    g.entry = null;
     try {
       if (g.mf) {
         await g.mf.setOptions(opts);
       } else {
         g.mf = new Miniflare(opts);
       }
-      g.url = await g.mf.ready;
+      await g.mf.ready;
+      const { pid, path: socketPath } = await awaitReport(reported);
+      const tcp = tcpListeners(pid);
+      if (tcp !== null && tcp.length > 0) {
+        throw new Error(`workerd (pid ${pid}) listens on TCP port ${tcp.join(", ")}; the edge runs workerd with its Unix entry socket only`);
+      }
+      g.entry = new EntrySocket(socketPath, pid);
+      g.pid = pid;
     } catch (err) {
       err.detail = this.#stderrSummary(g);
       g.fingerprint = null; // whatever runs now, it is not spec
+      // a workerd that reported its socket and then failed (or listens on TCP) must not run on
+      const r = g.reports.last;
+      if (r) fs.rmSync(r.path, { force: true });
+      await g.mf?.dispose().catch(() => {});
+      g.mf = null;
+      g.pid = null;
       throw err;
     }
-    g.pid = listenerOf(Number(g.url.port), childWorkerds());
     g.fingerprint = spec.fingerprint;
     g.workers = spec.workers.map((e) => e.name);
     g.workflows = spec.wf.map((w) => w.rt);
@@ -495,6 +460,7 @@ export class Runtime {
         while ((i = buf.indexOf("\n")) >= 0) {
           const line = buf.slice(0, i);
           buf = buf.slice(i + 1);
+          if (!isErr && g.reports.line(line)) continue;
           if (isErr) {
             g.stderrTail.push(line);
             if (g.stderrTail.length > 50) g.stderrTail.shift();
@@ -536,8 +502,8 @@ export class Runtime {
           },
           body: init.raw !== undefined ? init.raw : body === undefined ? undefined : JSON.stringify(body),
         };
-        if (init.response) return await fetch(new URL(pathname, g.url), req);
-        const out = JSON.parse((await this.#request(new URL(pathname, g.url), req)).text);
+        if (init.response) return await g.entry.fetch(pathname, req);
+        const out = JSON.parse((await this.#request(g, pathname, req)).text);
         if (!out.ok) throw new EdgeError(out.status ?? 500, out.code ?? 10001, out.message);
         if (attempt > 0 && out.result && typeof out.result === "object") Object.defineProperty(out.result, "retried", { value: true });
         return out.result;
@@ -550,25 +516,34 @@ export class Runtime {
     }
   }
 
-  // #request sends a request to workerd on the runtime's kept-alive connections and answers {status, text}. It is
-  // node:http rather than fetch: in profiles of bursts undici's fetch cost about twice the CPU per call on these
-  // small local requests (decision 304). A body that is not a string or bytes (a stream) goes through fetch instead.
-  #request(url, { method = "GET", headers = {}, body } = {}) {
+  // #request sends a request to group g's workerd on the runtime's kept-alive connections over its entry socket and
+  // answers {status, text}. It is node:http rather than fetch: in profiles of bursts undici's fetch cost about twice
+  // the CPU per call on these small local requests (decision 304). A body that is not a string or bytes (a stream)
+  // goes through fetch instead. Failing before any answer (a kept-alive connection workerd closed, a restart) is a
+  // socket error, which callers may retry once, as they do for fetch's "fetch failed".
+  #request(g, pathname, { method = "GET", headers = {}, body } = {}) {
     if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) {
-      return fetch(url, { method, headers, body, duplex: "half" }).then(async (res) => ({ status: res.status, text: await res.text() }));
+      return g.entry.fetch(pathname, { method, headers, body }).then(async (res) => ({ status: res.status, text: await res.text() }));
     }
-    return new Promise((resolve, reject) => {
-      const req = http.request(url, { method, headers, agent: this.agent }, (res) => {
-        const chunks = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", reject);
-      });
-      // Failing before any answer (a kept-alive connection workerd closed, a restart) is a socket error, which
-      // callers may retry once, as they do for fetch's "fetch failed".
-      req.on("error", (err) => reject(Object.assign(err, { beforeAnswer: !req.res })));
-      req.end(body);
-    });
+    return g.entry.request(pathname, { method, headers, body, agent: this.agent });
+  }
+
+  // scheduled runs the scheduled handler of the worker with runtime name `name` for cron expression `cron` at time
+  // (a Date), through miniflare's trigger route on its group's entry socket (MF-Route-Override names the worker).
+  // It answers the handler's outcome: "ok", or what went wrong ("exception", …).
+  async scheduled(name, cron, time) {
+    const g = await this.enter(name);
+    try {
+      const q = new URLSearchParams({ cron, time: String(time.getTime()) });
+      const res = await this.#request(g, `/cdn-cgi/handler/scheduled?${q}`, { method: "GET", headers: { "MF-Route-Override": name } });
+      // 200 "ok", or 500 with the outcome; anything else did not reach the handler
+      if (res.status !== 200 && !(res.status === 500 && /^[a-zA-Z]+$/.test(res.text))) {
+        throw new Error(`workerd answered ${res.status} ${res.text.slice(0, 200)}`);
+      }
+      return res.text;
+    } finally {
+      this.leave(g);
+    }
   }
 
   // d1Query runs an API query on a D1 database ({db, sql, params, batch, raw, readOnly}); see d1host.mjs.
@@ -589,7 +564,7 @@ export class Runtime {
     for (let attempt = 0; ; attempt++) {
       const g = await this.#enterGroup(() => this.groups.get(gid ?? HOME_GROUP) ?? this.groups.get(HOME_GROUP));
       try {
-        const res = await this.#request(new URL(`/cdn-cgi/explorer/api${pathname}`, g.url), { method: init.method, headers: { "accept-encoding": "identity" } });
+        const res = await this.#request(g, `/cdn-cgi/explorer/api${pathname}`, { method: init.method, headers: { "accept-encoding": "identity" } });
         return { status: res.status, body: JSON.parse(res.text) };
       } catch (err) {
         if (attempt === 0 && isSocketError(err)) continue;
@@ -714,6 +689,9 @@ export class Runtime {
       cachePersist: path.join(this.persistDir, "cache", g.id),
       cf: false,
       unsafeLocalExplorer: true,
+      // the trigger route (/cdn-cgi/handler/scheduled) runs script cron triggers; only the edge reaches the entry
+      // socket, and the gateway's worker requests carry a Host the route refuses
+      unsafeTriggerHandlers: true,
       log: new QuietLog(this.logger),
       handleRuntimeStdio: (out, err) => this.#captureStdio(g, out, err),
       workers,

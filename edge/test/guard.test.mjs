@@ -1,10 +1,12 @@
 // The edge's internals are out of reach: worker code cannot fetch loopback, link-local or private addresses (in
-// any spelling) unless the operator allows the host, cannot open raw sockets to them, and a plain HTTP client on
-// this machine that finds workerd's entry socket cannot drive the control worker through it.
+// any spelling) unless the operator allows the host, cannot open raw sockets to them, and a plain HTTP client of
+// the edge's own user that finds workerd's entry socket (a Unix socket, entry.test.mjs) cannot drive the control
+// worker through it.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startEdge, upload } from "./helpers.mjs";
 
@@ -36,7 +38,8 @@ export default {
 
 let edge;
 let allowed; // a server on 127.0.0.42, which the edge's allow list opens
-let workerdPorts;
+let edgePorts; // every TCP port the edge's processes listen on (workerd has none)
+let entrySockets; // workerd's entry sockets
 
 function listen(server, host) {
   return new Promise((resolve) => server.listen(0, host, () => resolve(server.address().port)));
@@ -64,6 +67,19 @@ function listeningPorts(pid) {
   return ports;
 }
 
+// post sends POST {} to path on a Unix socket and answers {status, text}.
+function post(socketPath, p, headers) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ socketPath, path: p, method: "POST", headers, agent: false }, (res) => {
+      let text = "";
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode, text }));
+    });
+    req.on("error", reject);
+    req.end("{}");
+  });
+}
+
 async function probe(query) {
   const r = await fetch(`${edge.ready.workers}/probe?${new URLSearchParams(query)}`);
   assert.equal(r.status, 200);
@@ -80,7 +96,10 @@ before(async () => {
   assert.equal((await edge.call("POST", "/workers/scripts/probe/subdomain", { enabled: true })).status, 200);
   // every group's workerd (runtime.mjs): the home group's and the probe's
   const workerds = fs.readFileSync(`${edge.dataDir}/workerd.pid`, "utf8").trim().split("\n").map(Number);
-  workerdPorts = workerds.flatMap((pid) => listeningPorts(pid));
+  edgePorts = [edge.proc.pid, ...workerds].flatMap((pid) => listeningPorts(pid));
+  const run = path.join(edge.dataDir, "run");
+  entrySockets = fs.readdirSync(run).filter((n) => n.endsWith(".sock")).map((n) => path.join(run, n));
+  assert.equal(entrySockets.length, workerds.length);
 });
 
 after(async () => {
@@ -113,9 +132,9 @@ describe("worker code cannot reach this machine", () => {
     });
   }
 
-  test("attack: fetch to workerd's entry socket naming the control worker is refused", async () => {
-    assert.ok(workerdPorts.length > 0);
-    for (const p of workerdPorts) {
+  test("attack: fetch to the edge's ports naming the control worker is refused", async () => {
+    assert.ok(edgePorts.length > 0);
+    for (const p of edgePorts) {
       const got = await probe({ url: `http://127.0.0.1:${p}/ping`, route: "__edgeflow_control", method: "POST" });
       assert.equal(got.ok, false, JSON.stringify(got));
       assert.match(got.error, /loopback/);
@@ -158,17 +177,13 @@ describe("worker code cannot reach this machine", () => {
 
 describe("a plain client on this machine cannot drive the edge's internals", () => {
   test("attack: the entry socket's default route and the control worker refuse requests without the gate", async () => {
-    assert.ok(workerdPorts.length > 0);
-    for (const p of workerdPorts) {
-      const plain = await fetch(`http://127.0.0.1:${p}/ping`, { method: "POST" }).catch(() => null);
-      if (plain) assert.equal(plain.status, 404, `port ${p}: ${await plain.text()}`);
-      for (const path of ["/ping", "/kv/keys", "/wf/statuses"]) {
-        const r = await fetch(`http://127.0.0.1:${p}${path}`, {
-          method: "POST",
-          headers: { "MF-Route-Override": "__edgeflow_control", "content-type": "application/json" },
-          body: "{}",
-        }).catch(() => null);
-        if (r) assert.equal(r.status, 404, `port ${p}${path}: ${await r.text()}`);
+    assert.ok(entrySockets.length > 0);
+    for (const socketPath of entrySockets) {
+      const plain = await post(socketPath, "/ping", {});
+      assert.equal(plain.status, 404, `${socketPath}: ${plain.text}`);
+      for (const p of ["/ping", "/kv/keys", "/wf/statuses"]) {
+        const r = await post(socketPath, p, { "MF-Route-Override": "__edgeflow_control", "content-type": "application/json" });
+        assert.equal(r.status, 404, `${socketPath}${p}: ${r.text}`);
       }
     }
   });

@@ -24,10 +24,12 @@ export function tempDir(prefix = "edge-test-") {
 }
 
 // startEdge spawns `node server.mjs` and resolves when its ready line arrives.
-// args are more command-line arguments; stdin, when given, is written to the edge's standard input.
-export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 90000, args = [], stdin } = {}) {
+// args are more command-line arguments; stdin, when given, is written to the edge's standard input; env, more
+// environment variables.
+export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 90000, args = [], stdin, env } = {}) {
   const proc = spawn(process.execPath, [SERVER, "--port", String(port), "--data-dir", dataDir, ...args], {
     stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    env: env === undefined ? process.env : { ...process.env, ...env },
   });
   if (stdin !== undefined) proc.stdin.end(stdin);
   let stderr = "";

@@ -60,6 +60,8 @@ func TestInvokeRefusals(t *testing.T) {
 		"Content-Length": "/headers/Content-Length", "X-Forwarded-For": "/headers/X-Forwarded-For",
 		"CF-Connecting-IP": "/headers/CF-Connecting-IP", "Connection": "/headers/Connection", "Bad Name": "/headers/Bad Name",
 		"a/b": "/headers/a~1b", "": "/headers/",
+		// miniflare's instructions to the local edge: a forged request.cf, another worker, another URL
+		"MF-CF-Blob": "/headers/MF-CF-Blob", "mf-route-override": "/headers/mf-route-override", "Mf-Original-Url": "/headers/Mf-Original-Url",
 	} {
 		b := jsonOf(t, map[string]any{"connectionId": conn, "headers": map[string]string{name: "v"}})
 		checkError(t, w.do("POST", path, b, w.a.keyAll), 422, "validation_failed", want)

@@ -70,7 +70,10 @@ var forbiddenInvokeHeaders = map[string]bool{
 }
 
 // forbiddenInvokePrefixes are header name prefixes a caller may not set.
-var forbiddenInvokePrefixes = []string{"x-edgeflow-", "proxy-", "sec-", "cf-", "x-forwarded-"}
+// "mf-" are miniflare's instructions to the local edge's workerd
+// (MF-CF-Blob would replace the function's request.cf, MF-Route-Override
+// pick another worker); the edge's gateway also drops them.
+var forbiddenInvokePrefixes = []string{"x-edgeflow-", "proxy-", "sec-", "cf-", "x-forwarded-", "mf-"}
 
 // safeAnswerHeaders are the answer headers returned to the caller; others
 // (cookies, platform internals) are left out.

@@ -29,7 +29,7 @@ return { status: res.status, body: await res.json() };`
 
 // TestAttackStepReachesEdgeBesidesGateway: the gateway's opening is its worker URLs only. A step deployed
 // through the public API tries the rest of the edge's port (its Cloudflare API, its admin routes, paths that
-// climb out of /workers/), the gateway under other names, workerd's ports and edgeflow's API with a /workers/
+// climb out of /workers/), the gateway under other names, the edge's other ports and edgeflow's API with a /workers/
 // path: every fetch is refused.
 func TestAttackStepReachesEdgeBesidesGateway(t *testing.T) {
 	t.Parallel()
@@ -50,8 +50,10 @@ func TestAttackStepReachesEdgeBesidesGateway(t *testing.T) {
 		{Name: "edgeflow api", URL: "http://127.0.0.1:" + api.Port() + "/workers/../api/workflows"},
 		{Name: "edgeflow workers path", URL: "http://127.0.0.1:" + api.Port() + "/workers/x/"},
 	}
-	for _, p := range workerdPorts(t) {
-		targets = append(targets, target{Name: fmt.Sprintf("workerd %d", p), URL: fmt.Sprintf("http://127.0.0.1:%d/workers/x/", p)})
+	for _, p := range edgePorts(t) {
+		if p != shared.edge.Port() {
+			targets = append(targets, target{Name: fmt.Sprintf("edge port %d", p), URL: fmt.Sprintf("http://127.0.0.1:%d/workers/x/", p)})
+		}
 	}
 	out := mallory.probe(t, targets)
 	for _, tg := range targets {

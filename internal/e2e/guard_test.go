@@ -90,24 +90,36 @@ func listeningPorts(t *testing.T, pid int) []int {
 	return ports
 }
 
-// workerdPorts are the ports of the shared edge's workerd (its entry socket among them).
-func workerdPorts(t *testing.T) []int {
+// workerdPids are the pids of the shared edge's workerds (one a group, one a running D1 database).
+func workerdPids(t *testing.T) []int {
 	t.Helper()
 	pid := shared.edge.Pid()
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
 	if err != nil {
 		testenv.Missing(t, "cannot read the edge's children (not Linux?): %v", err)
 	}
-	var ports []int
+	var pids []int
 	for _, k := range strings.Fields(string(raw)) {
 		cmd, _ := os.ReadFile("/proc/" + k + "/cmdline")
 		if strings.Contains(string(cmd), "workerd") {
 			n, _ := strconv.Atoi(k)
-			ports = append(ports, listeningPorts(t, n)...)
+			pids = append(pids, n)
 		}
 	}
-	if len(ports) == 0 {
-		t.Fatal("found no port of workerd")
+	if len(pids) == 0 {
+		t.Fatal("found no workerd of the edge")
+	}
+	return pids
+}
+
+// edgePorts are the TCP ports the shared edge's processes listen on, as a local process finds them: the edge's
+// own (its API, miniflare's loopback servers, the D1 proxy) and its workerds' (none: workerd's entry socket is a
+// Unix socket in the edge's 0700 run directory, docs/edge.md "Isolation").
+func edgePorts(t *testing.T) []int {
+	t.Helper()
+	ports := listeningPorts(t, shared.edge.Pid())
+	for _, pid := range workerdPids(t) {
+		ports = append(ports, listeningPorts(t, pid)...)
 	}
 	return ports
 }
@@ -136,7 +148,7 @@ func TestAttackStepReachesThisMachine(t *testing.T) {
 		{Name: "metadata", URL: "http://169.254.169.254/latest/meta-data/"},
 		{Name: "edge", URL: fmt.Sprintf("http://127.0.0.1:%d/healthz", shared.edge.Port())},
 	}
-	for _, p := range workerdPorts(t) {
+	for _, p := range edgePorts(t) {
 		targets = append(targets,
 			target{Name: fmt.Sprintf("victim via %d", p), URL: fmt.Sprintf("http://127.0.0.1:%d/", p), Method: "POST",
 				Headers: map[string]string{"MF-Route-Override": vdep.ScriptName}},
@@ -245,28 +257,46 @@ return { seen: seen.join("\n") };
 	}
 }
 
-// TestAttackEntrySocketFromOutside: a plain HTTP client on this machine that finds workerd's ports (as any
-// process of the same user can) gets nothing from the default route or the control worker, which is bound to
-// every tenant's KV, D1, R2 and Workflows.
+// TestAttackEntrySocketFromOutside: workerd listens on no TCP port, so a plain HTTP client on this machine that
+// scans every port of the edge's processes (as any process can) finds neither miniflare's explorer (every
+// Workflow instance's params, KV values and R2 objects) nor its router (MF-Route-Override to the control worker,
+// bound to every tenant's KV, D1, R2 and Workflows, or to any worker). The twin is every e2e test: the edge
+// reaches its workerds over their Unix sockets.
 func TestAttackEntrySocketFromOutside(t *testing.T) {
 	requireEdge(t)
+	for _, pid := range workerdPids(t) {
+		if ports := listeningPorts(t, pid); len(ports) != 0 {
+			t.Errorf("workerd %d listens on TCP ports %v", pid, ports)
+		}
+	}
 	c := &http.Client{Timeout: 10 * time.Second}
-	for _, p := range workerdPorts(t) {
-		for _, h := range []map[string]string{{}, {"MF-Route-Override": "__edgeflow_control"}} {
-			for _, path := range []string{"/ping", "/kv/keys", "/wf/statuses"} {
-				req, _ := http.NewRequest("POST", fmt.Sprintf("http://127.0.0.1:%d%s", p, path), strings.NewReader("{}"))
-				for k, v := range h {
-					req.Header.Set(k, v)
-				}
-				res, err := c.Do(req)
-				if err != nil {
-					continue // not an HTTP port
-				}
-				body, _ := io.ReadAll(res.Body)
-				res.Body.Close()
-				if res.StatusCode != http.StatusNotFound || strings.Contains(string(body), `"ok":true`) {
-					t.Errorf("port %d %s %v: %d %s", p, path, h, res.StatusCode, body)
-				}
+	type try struct {
+		method, path string
+		header       map[string]string
+	}
+	tries := []try{
+		{"GET", "/cdn-cgi/explorer/api/workflows", nil},
+		{"GET", "/cdn-cgi/explorer/api/storage/kv/namespaces", nil},
+		{"POST", "/ping", nil},
+	}
+	for _, path := range []string{"/ping", "/kv/keys", "/wf/statuses"} {
+		tries = append(tries, try{"POST", path, map[string]string{"MF-Route-Override": "__edgeflow_control"}})
+	}
+	for _, p := range edgePorts(t) {
+		for _, tr := range tries {
+			req, _ := http.NewRequest(tr.method, fmt.Sprintf("http://127.0.0.1:%d%s", p, tr.path), strings.NewReader("{}"))
+			req.Host = "localhost"
+			for k, v := range tr.header {
+				req.Header.Set(k, v)
+			}
+			res, err := c.Do(req)
+			if err != nil {
+				continue // closed: miniflare's loopback servers admit workerd only
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK || strings.Contains(string(body), `"ok":true`) || strings.Contains(string(body), `"success":true`) {
+				t.Errorf("port %d %s %s %v: %d %s", p, tr.method, tr.path, tr.header, res.StatusCode, body)
 			}
 		}
 	}

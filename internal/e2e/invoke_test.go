@@ -89,6 +89,14 @@ func TestInvokeFunction(t *testing.T) {
 		t.Fatalf("details = %v", r["details"])
 	}
 	wantError(t, s.do("POST", path, map[string]any{"connectionId": s.conn, "headers": map[string]string{"Host": "127.0.0.1"}}), 422, "validation_failed")
+	// miniflare's headers would forge the function's request.cf or pick another worker on the local edge: refused
+	// by name (the twin is the X-Trace call above, whose header passes).
+	for _, h := range []string{"MF-CF-Blob", "mf-route-override"} {
+		r := wantError(t, s.do("POST", path, map[string]any{"connectionId": s.conn, "headers": map[string]string{h: `{"country":"ZZ"}`}}), 422, "validation_failed")
+		if d := r["details"].([]any); len(d) != 1 || d[0].(map[string]any)["path"] != "/headers/"+h {
+			t.Fatalf("%s: details = %v", h, r["details"])
+		}
+	}
 
 	s.must(200, "POST", "/api/workflows/"+wf+"/takedown", map[string]any{"connectionId": s.conn})
 	wantError(t, s.do("POST", path, map[string]any{"connectionId": s.conn}), 409, "conflict")

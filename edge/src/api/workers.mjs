@@ -493,14 +493,9 @@ export class WorkerHandlers {
         }
         if (!cron.matches(minute)) continue;
         try {
-          const group = await this.runtime.enter(this.names.script(script.name));
-          try {
-            const worker = await group.mf.getWorker(this.names.script(script.name));
-            await worker.scheduled({ cron: s.cron, scheduledTime: minute });
-            started.push({ script: script.name, cron: s.cron });
-          } finally {
-            this.runtime.leave(group);
-          }
+          const outcome = await this.runtime.scheduled(this.names.script(script.name), s.cron, minute);
+          if (outcome !== "ok") this.logger(`cron trigger '${s.cron}' of script ${script.name} ended with outcome ${outcome}`);
+          started.push({ script: script.name, cron: s.cron });
         } catch (err) {
           this.logger(`cron trigger '${s.cron}' of script ${script.name} failed: ${err.message}`);
         }
