@@ -117,7 +117,9 @@ func TestAttackConcurrentWrongPasswords(t *testing.T) {
 	// Twin: fewer mistakes than the limit, at once, then the right password.
 	mistakes := make([]int, api.SignInFreeFailures-1)
 	for i := range mistakes {
-		wg.Go(func() { mistakes[i] = w.do("POST", "/api/auth/sign-in", signInBody(typist, "pasword-1"), cred{}).status })
+		wg.Go(func() {
+			mistakes[i] = w.do("POST", "/api/auth/sign-in", signInBody(typist, "pasword-1"), cred{}).status
+		})
 	}
 	wg.Wait()
 	for _, st := range mistakes {
