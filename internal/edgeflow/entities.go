@@ -102,11 +102,16 @@ type AuditEntry struct {
 // AuditFilter narrows ListAudit; zero fields match everything. Since is
 // inclusive, Until exclusive.
 type AuditFilter struct {
-	ActorID  string
-	Action   string
-	TargetID string
-	Since    time.Time
-	Until    time.Time
+	// ProjectID keeps the entries recorded in that project and the
+	// organization's entries whose target is the project itself (its
+	// rename, say, by a member working in another project): what a
+	// project's API key may read.
+	ProjectID string
+	ActorID   string
+	Action    string
+	TargetID  string
+	Since     time.Time
+	Until     time.Time
 }
 
 // Role is a member's role in an organization.
