@@ -85,7 +85,7 @@ func (s *Sealer) MAC(data []byte) []byte {
 func (s *Sealer) SealID(scope string, n uint64) string {
 	var block [aes.BlockSize]byte
 	binary.BigEndian.PutUint64(block[:8], n)
-	copy(block[8:], s.MAC([]byte("edgeflow secret: ID scope\x00"+scope))[:8])
+	copy(block[8:], s.MAC([]byte("edgeflow secret: ID scope\x00" + scope))[:8])
 	s.ids.Encrypt(block[:], block[:])
 	return base64.RawURLEncoding.EncodeToString(block[:])
 }
