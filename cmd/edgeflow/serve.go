@@ -129,6 +129,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	logLevel := fs.String("log-level", envOr("EDGEFLOW_LOG_LEVEL", "info"), "debug, info, warn or error (env EDGEFLOW_LOG_LEVEL)")
 	accessLogText := fs.String("access-log", os.Getenv("EDGEFLOW_ACCESS_LOG"),
 		"summary (errors and writes in full, successful reads counted into one line a minute), all (every request), or sample:N (summary, plus one successful read in N in full); default summary, all with --log-level debug (env EDGEFLOW_ACCESS_LOG)")
+	npmCacheText := fs.String("npm-cache-limit", envOr("EDGEFLOW_NPM_CACHE_LIMIT", "2GiB"),
+		"size the npm dependency cache in the data dir is kept under, least recently used sets removed first: e.g. 2GiB, 500MB, or unlimited (env EDGEFLOW_NPM_CACHE_LIMIT)")
 	pprofAddr := fs.String("pprof-addr", os.Getenv("EDGEFLOW_PPROF_ADDR"),
 		"serve Go's runtime profiles (/debug/pprof/) on this loopback address, for profiling; off by default (env EDGEFLOW_PPROF_ADDR)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
@@ -147,6 +149,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	trusted, err := api.ParseTrustedProxies(*trustedText)
 	if err != nil {
 		fmt.Fprintf(stderr, "edgeflow serve: --trusted-proxies: %v\n", err)
+		return 2
+	}
+	npmCacheLimit, err := parseByteSize(*npmCacheText)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow serve: --npm-cache-limit: %v\n", err)
 		return 2
 	}
 	retention, err := parseRetention(*retentionText)
@@ -222,7 +229,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
 		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention, signUp: *signUp, publicURL: *publicURL,
-		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/")}
+		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/"), npmCacheLimit: npmCacheLimit}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -267,6 +274,8 @@ type serveConfig struct {
 	trustedProxies []netip.Prefix
 	// auditRetention is how long audit entries are kept (--audit-retention).
 	auditRetention time.Duration
+	// npmCacheLimit bounds the npm dependency cache in bytes, -1 for none (--npm-cache-limit).
+	npmCacheLimit int64
 }
 
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
@@ -328,7 +337,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		return err
 	}
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
-		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), Studio: ui,
+		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), CacheLimit: cfg.npmCacheLimit, Studio: ui,
 		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention, SignUp: cfg.signUp, PublicURL: cfg.publicURL,
 		AllowHosts: cfg.allowHosts, CloudflareBaseURL: cfg.cloudflareURL}
 	if cfg.store.postgres() {

@@ -233,11 +233,15 @@ async function readOnlyBatch(db, statements) {
     } catch (err) {
       throw new ControlError(400, 7500, "a read-only query needs to read every table first: " + message(err).replace(/^D1_ERROR: /, ""));
     }
-    const guard = db.prepare(`SELECT json_extract('{}', CASE WHEN total_changes() = ?1 AND (${SCHEMA_SQL}) IS ?2 AND ` +
-      `${counts} IS ?3 THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`).bind(snap.c + 1, snap.s, snap.n);
+    // Two guards: the first reads no table, so a table the statements dropped or renamed fails it with the
+    // read-only mark; only then does the second name every table to count its rows (naming a table that is gone
+    // would fail with "no such table" instead, and the refusal would not say why).
+    const schemaGuard = db.prepare(`SELECT json_extract('{}', CASE WHEN total_changes() = ?1 AND (${SCHEMA_SQL}) IS ?2 ` +
+      `THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`).bind(snap.c + 1, snap.s);
+    const countGuard = db.prepare(`SELECT json_extract('{}', CASE WHEN ${counts} IS ?1 THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`).bind(snap.n);
     try {
-      const results = await db.batch([...statements, guard]);
-      return results.slice(0, -1);
+      const results = await db.batch([...statements, schemaGuard, countGuard]);
+      return results.slice(0, -2);
     } catch (err) {
       const msg = message(err).replace(/^D1_ERROR: /, "");
       if (!msg.includes(READ_ONLY_MARK)) throw new ControlError(400, 7500, msg);

@@ -94,6 +94,9 @@ function prefixEqual(a, b, bits) {
 }
 
 const V6 = (s) => v6Bytes(s);
+// V6_BLOCKED is checked before the IPv4 address an IPv6 address may carry, V6_NOT_GLOBAL after it (so that
+// 64:ff9b:1::a00:1 is named by its private IPv4 address rather than by its prefix). internal/netguard keeps the
+// same lists; internal/netguard/testdata/addresses.json is the table both are tested against.
 const V6_BLOCKED = [
   [V6("::"), 128, "an unspecified address"],
   [V6("::1"), 128, "a loopback address"],
@@ -102,16 +105,34 @@ const V6_BLOCKED = [
   [V6("fec0::"), 10, "a site-local address"],
   [V6("ff00::"), 8, "a multicast address"],
 ];
-// IPv6 forms that carry an IPv4 address: [prefix, prefix length, byte offset of the IPv4 address].
-const V6_EMBEDS_V4 = [
-  [V6("::ffff:0:0"), 96, 12], // IPv4-mapped
-  [V6("::"), 96, 12], // IPv4-compatible (deprecated)
-  [V6("64:ff9b::"), 96, 12], // NAT64 well-known prefix
-  [V6("64:ff9b:1::"), 48, 12], // NAT64 local-use prefix
-  [V6("2002::"), 16, 2], // 6to4
+const V6_NOT_GLOBAL = [
+  [V6("64:ff9b:1::"), 48, "a local-use IPv4/IPv6 translation address"],
+  [V6("100::"), 64, "a discard-only address"],
+  [V6("2001:2::"), 48, "a benchmarking address"],
+  [V6("2001:db8::"), 32, "a documentation address"],
+  [V6("3fff::"), 20, "a documentation address"],
 ];
+// IPv6 forms that carry IPv4 addresses: [prefix, prefix length, [[byte offset, stored inverted], ...]]. An
+// address of these forms is refused when any IPv4 address it carries is.
+const V6_EMBEDS_V4 = [
+  [V6("::ffff:0:0"), 96, [[12, false]]], // IPv4-mapped
+  [V6("::ffff:0:0:0"), 96, [[12, false]]], // IPv4-translated (SIIT)
+  [V6("::"), 96, [[12, false]]], // IPv4-compatible (deprecated)
+  [V6("64:ff9b::"), 96, [[12, false]]], // NAT64 well-known prefix
+  [V6("64:ff9b:1::"), 48, [[12, false]]], // NAT64 local-use prefix as a /96
+  [V6("2002::"), 16, [[2, false]]], // 6to4
+  [V6("2001::"), 32, [[4, false], [12, true]]], // Teredo: server, client
+];
+// 2000::/3 is the only range IANA allocates for global unicast; an address outside it that is neither
+// IPv4-mapped nor NAT64 is reachable on no public network.
+const V6_GLOBAL_UNICAST = [V6("2000::"), 3];
+const V6_MAPPED = [V6("::ffff:0:0"), 96];
+const V6_NAT64 = [V6("64:ff9b::"), 96];
 
-// classify says why an IP address is not reachable by default, or returns null for a public address.
+// classify says why an IP address is not reachable by default, or returns null for a public address. Every IPv6
+// spelling of an IPv4 address is judged by that IPv4 address (mapped, translated, compatible, NAT64, 6to4,
+// Teredo); an IPv6 address outside global unicast that is not an IPv4-mapped or NAT64 address of a public IPv4
+// address is reserved.
 export function classify(ip) {
   if (net.isIPv4(ip)) {
     const n = v4Number(ip);
@@ -121,12 +142,17 @@ export function classify(ip) {
   const b = v6Bytes(ip);
   if (b === null) return "not an IP address";
   for (const [base, bits, reason] of V6_BLOCKED) if (prefixEqual(b, base, bits)) return reason;
-  for (const [base, bits, at] of V6_EMBEDS_V4) {
-    if (prefixEqual(b, base, bits)) {
-      const inner = classify(bytesToV4(b, at));
+  for (const [base, bits, places] of V6_EMBEDS_V4) {
+    if (!prefixEqual(b, base, bits)) continue;
+    for (const [at, inverted] of places) {
+      const v4 = inverted ? b.slice(at, at + 4).map((x) => x ^ 0xff) : b.slice(at, at + 4);
+      const inner = classify(bytesToV4(v4, 0));
       if (inner !== null) return `${inner} (embedded in an IPv6 address)`;
     }
   }
+  for (const [base, bits, reason] of V6_NOT_GLOBAL) if (prefixEqual(b, base, bits)) return reason;
+  const within = ([base, bits]) => prefixEqual(b, base, bits);
+  if (!within(V6_GLOBAL_UNICAST) && !within(V6_MAPPED) && !within(V6_NAT64)) return "a reserved address";
   return null;
 }
 

@@ -119,7 +119,8 @@ describe("D1", () => {
     r = await ro({ sql: "SELECT a FROM t WHERE a = ?", params: [2] }, true);
     assert.deepEqual(r.body.result[0].results, { columns: ["a"], rows: [[2]] });
     for (const sql of ["INSERT INTO t VALUES (3)", "DROP TABLE t; CREATE TABLE t (a INTEGER)", "SELECT 1; DELETE FROM t", "CREATE TABLE u (b)",
-      "DROP TABLE t; CREATE TABLE t AS SELECT 7 AS a UNION ALL SELECT 8"]) {
+      "DROP TABLE t; CREATE TABLE t AS SELECT 7 AS a UNION ALL SELECT 8", "DROP TABLE t", "drop table if exists t", "ALTER TABLE t RENAME TO u",
+      "ALTER TABLE t RENAME COLUMN a TO b", "ALTER TABLE t ADD COLUMN c TEXT"]) {
       r = await ro({ sql });
       assert.equal(r.status, 403, `${sql}: ${JSON.stringify(r.body)}`);
       assert.equal(r.body.errors[0].code, 7403);

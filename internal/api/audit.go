@@ -277,7 +277,8 @@ func (s *Server) PurgeAudit(ctx context.Context) (int, error) {
 type auditView = edgeflow.AuditEntry
 
 // handleAuditList lists the organization's audit entries, newest first,
-// to its owners and admins.
+// to its owners and admins; a project's API key gets only that project's
+// entries and those about the project itself.
 func (s *Server) handleAuditList(w http.ResponseWriter, r *http.Request) error {
 	p := PrincipalFrom(r)
 	orgID, err := p.Organization()
@@ -326,6 +327,11 @@ func (s *Server) handleAuditList(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := pr.err(); err != nil {
 		return err
+	}
+	if !p.OrganizationWide() {
+		// A project's key reads its project's entries only (and those
+		// about the project itself), never other projects' activity.
+		f.ProjectID = p.ProjectID
 	}
 	opts, err := parsePage(r)
 	if err != nil {

@@ -220,7 +220,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	key := signInKey(req.Email)
-	if err := s.signInBackOff(ctx, w, key); err != nil {
+	if err := s.claimSignIn(ctx, w, key); err != nil {
 		return err
 	}
 	u, err := s.Store.FindUserByEmail(ctx, strings.TrimSpace(req.Email))
@@ -233,10 +233,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err != nil {
-		if err := s.recordSignInFailure(ctx, key); err != nil {
-			return err
-		}
-		return errUnauthorized("wrong email or password")
+		return errUnauthorized("wrong email or password") // counted by claimSignIn
 	}
 	if err := s.Store.ClearSignInFailures(ctx, key); err != nil {
 		return err

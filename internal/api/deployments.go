@@ -195,7 +195,7 @@ func defaultDeployer(cfg Config) (*deploysvc.Service, error) {
 	opts := deploysvc.Options{
 		Store:    cfg.Store,
 		Secrets:  deploysvc.SealerSecrets(cfg.Sealer),
-		Compiler: &deploysvc.CodegenCompiler{Marketplace: cfg.Marketplace, CacheDir: cfg.CacheDir},
+		Compiler: &deploysvc.CodegenCompiler{Marketplace: cfg.Marketplace, CacheDir: cfg.CacheDir, CacheLimit: cfg.CacheLimit},
 		Logger:   cfg.Logger.With("component", "deploy"),
 		Now:      cfg.Now,
 

@@ -42,6 +42,11 @@ func (s *Server) handleEnvVarList(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
+// maskNotAValue refuses a secret whose value would be the mask: a client
+// could not tell it from a secret shown masked, and sending it back keeps
+// the stored value, so it could never be set on purpose.
+const maskNotAValue = `value must not be "***", the mask the API shows in place of a secret's value; send the secret itself`
+
 type envVarCreateRequest struct {
 	Name     string  `json:"name"`
 	Value    *string `json:"value"`
@@ -55,7 +60,8 @@ func checkEnvVarName(p *problems, name string) {
 
 // handleEnvVarCreate creates a variable in the organization (scope
 // "organization", the default) or in the selected project (scope
-// "project"). A name taken in the same scope is 409.
+// "project"). A name taken in the same scope is 409; a secret whose value
+// is the mask "***" is 422.
 func (s *Server) handleEnvVarCreate(w http.ResponseWriter, r *http.Request) error {
 	var req envVarCreateRequest
 	if err := decode(r, &req); err != nil {
@@ -67,6 +73,7 @@ func (s *Server) handleEnvVarCreate(w http.ResponseWriter, r *http.Request) erro
 	p.check(req.Value == nil || len(*req.Value) <= maxEnvValue, "/value", "value must be at most 32 KiB")
 	p.check(req.IsSecret != nil, "/isSecret", "isSecret is required")
 	p.check(req.Scope == "" || req.Scope == ScopeOrganization || req.Scope == ScopeProject, "/scope", `scope must be "organization" or "project"`)
+	p.check(req.Value == nil || req.IsSecret == nil || !*req.IsSecret || *req.Value != Masked, "/value", maskNotAValue)
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -123,7 +130,8 @@ type envVarUpdateRequest struct {
 
 // handleEnvVarUpdate changes name, value or isSecret. Turning a secret into
 // a plain variable needs the new value: secrets are never revealed. A
-// secret's value sent as the mask "***" keeps the stored value.
+// secret's value sent as the mask "***" keeps the stored value; a secret
+// cannot be set to "***" otherwise (a plain "***" turned secret: 422).
 func (s *Server) handleEnvVarUpdate(w http.ResponseWriter, r *http.Request) error {
 	var req envVarUpdateRequest
 	if err := decode(r, &req); err != nil {
@@ -153,6 +161,11 @@ func (s *Server) handleEnvVarUpdate(w http.ResponseWriter, r *http.Request) erro
 	}
 	if req.IsSecret != nil && *req.IsSecret != v.IsSecret && !*req.IsSecret && req.Value == nil {
 		return edgeflow.Invalid("/value", "value is required to turn a secret into a plain variable")
+	}
+	becomesSecret := req.IsSecret != nil && *req.IsSecret && !v.IsSecret
+	if plain == Masked && (v.IsSecret || becomesSecret) && (req.Value != nil || becomesSecret) {
+		// a value set now, or a plain "***" turned secret: the secret would be the mask itself
+		return edgeflow.Invalid("/value", maskNotAValue)
 	}
 	if req.IsSecret != nil {
 		v.IsSecret = *req.IsSecret

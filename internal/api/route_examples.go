@@ -286,11 +286,11 @@ data: {"id":"` + exDeployment + `","workflowId":"` + exWorkflow + `","projectId"
 
 	exRunStream = Example{Path: "/api/runs/stream?after=0&timeoutSeconds=1",
 		Answer: `event: run
-id: 3
+id: xi4VP53UYoisI8xrNhDeGg
 data: {"id":"` + exRun + `","workflowId":"` + exWorkflow + `","projectId":"` + exProject + `","status":"queued","updatedAt":"2026-11-27T06:40:12.123456Z"}
 
 event: run
-id: 4
+id: c4DzkhTLiRUbPsotFf0x1w
 data: {"id":"` + exRun + `","workflowId":"` + exWorkflow + `","projectId":"` + exProject + `","status":"complete","updatedAt":"2026-11-27T06:41:30.654321Z"}`}
 
 	exWebhookList = Example{Path: "/api/webhooks?limit=1",

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"sync"
@@ -181,7 +182,7 @@ func (s *Server) CloseStreams() { s.hub.close() }
 
 // handleRunStream streams the state changes of the active project's runs:
 // "event: run" frames with {id, workflowId, projectId, status,
-// statusDetail, error, updatedAt} and the event's seq as id, and a comment
+// statusDetail, error, updatedAt} and an opaque event id (runEventID), and a comment
 // line every heartbeat. Last-Event-ID (or ?after=) replays the changes
 // after that id still kept (an hour); ?timeoutSeconds= ends the stream
 // after that many seconds.
@@ -193,9 +194,9 @@ func (s *Server) handleRunStream(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	after := int64(-1)
 	if raw := cmp.Or(q.Get("after"), r.Header.Get("Last-Event-ID")); raw != "" {
-		n, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil || n < 0 {
-			return edgeflow.Invalid("?after", "after (or the Last-Event-ID header) must be the id of an event: an integer from 0")
+		n, ok := s.runEventSeq(raw)
+		if !ok {
+			return edgeflow.Invalid("?after", "after (or the Last-Event-ID header) must be the id of an event this server sent, or 0 for every change still kept")
 		}
 		after = n
 	}
@@ -226,7 +227,7 @@ func (s *Server) handleRunStream(w http.ResponseWriter, r *http.Request) error {
 			return
 		}
 		sent = e.Seq
-		fmt.Fprintf(sse.w, "event: run\nid: %d\ndata: %s\n\n", e.Seq, compactJSON(e.Data))
+		fmt.Fprintf(sse.w, "event: run\nid: %s\ndata: %s\n\n", s.runEventID(e.Seq), compactJSON(e.Data))
 		sse.rc.Flush()
 	}
 	fmt.Fprint(sse.w, ": connected\n\n")
@@ -275,6 +276,31 @@ func (s *Server) handleRunStream(w http.ResponseWriter, r *http.Request) error {
 			sse.rc.Flush()
 		}
 	}
+}
+
+// runEventIDScope is the purpose of the run stream's event ids (SealID).
+const runEventIDScope = "run stream event"
+
+// runEventID is the SSE id of the event with seq: the position in the
+// events table, which every organization's changes advance, sealed into an
+// opaque token (decision 346), so that the ids a stream shows tell nothing
+// of other tenants' activity. Every replica sharing the secret key reads it
+// back (runEventSeq), which is what Last-Event-ID needs.
+func (s *Server) runEventID(seq int64) string {
+	return s.Sealer.SealID(runEventIDScope, uint64(seq))
+}
+
+// runEventSeq reads an event id a client sends back (Last-Event-ID,
+// ?after=): a token of runEventID, or "0" for every change still kept.
+func (s *Server) runEventSeq(id string) (int64, bool) {
+	if id == "0" {
+		return 0, true
+	}
+	n, err := s.Sealer.OpenID(runEventIDScope, id)
+	if err != nil || n > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(n), true
 }
 
 // compactJSON is the event data on one line (an SSE data line ends at a

@@ -51,6 +51,10 @@ type Config struct {
 	// CacheDir holds the npm dependencies of workflows, installed at
 	// deploy (content-addressed); empty means the user's cache directory.
 	CacheDir string
+	// CacheLimit is the size in bytes CacheDir's npm dependencies are kept
+	// under (bundle.Input.CacheLimit): 0 means bundle.DefaultCacheLimit, a
+	// negative value no limit.
+	CacheLimit int64
 	// BcryptCost is the password hashing cost; 0 means bcrypt's default.
 	BcryptCost int
 	// SessionTTL is how long a session lasts; 0 means 30 days.

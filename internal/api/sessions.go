@@ -119,14 +119,14 @@ func (s *Server) handlePasswordChange(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	key := signInKey(u.Email)
-	if err := s.signInBackOff(ctx, w, key); err != nil {
+	if err := s.claimSignIn(ctx, w, key); err != nil {
 		return err
 	}
 	if auth.CheckPassword(u.PasswordHash, req.CurrentPassword) != nil {
-		if err := s.recordSignInFailure(ctx, key); err != nil {
-			return err
-		}
-		return edgeflow.Invalid("/currentPassword", "the current password is wrong")
+		return edgeflow.Invalid("/currentPassword", "the current password is wrong") // counted by claimSignIn
+	}
+	if err := s.Store.ClearSignInFailures(ctx, key); err != nil {
+		return err
 	}
 	if req.NewPassword == req.CurrentPassword {
 		return edgeflow.Invalid("/newPassword", "the new password must differ from the current one")
@@ -136,9 +136,6 @@ func (s *Server) handlePasswordChange(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	if err := s.Store.SetPassword(ctx, u.ID, hash, p.Session.ID, s.now()); err != nil {
-		return err
-	}
-	if err := s.Store.ClearSignInFailures(ctx, key); err != nil {
 		return err
 	}
 	writeNoContent(w)

@@ -34,40 +34,26 @@ func signInKey(email string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// signInDelay is how long after its last failure an email with count
-// failures is refused (0 below SignInFreeFailures).
-func signInDelay(count int) time.Duration {
-	if count < SignInFreeFailures {
-		return 0
-	}
-	d := SignInBaseDelay
-	for i := SignInFreeFailures; i < count && d < SignInMaxDelay; i++ {
-		d *= 2
-	}
-	return min(d, SignInMaxDelay)
-}
+// signInPolicy is the back-off the constants above describe.
+var signInPolicy = edgeflow.SignInBackOff{FreeFailures: SignInFreeFailures, BaseDelay: SignInBaseDelay,
+	MaxDelay: SignInMaxDelay, ForgetAfter: SignInForgetAfter}
 
-// signInBackOff returns rate_limited, setting Retry-After, while key is in
-// its back-off.
-func (s *Server) signInBackOff(ctx context.Context, w http.ResponseWriter, key string) error {
-	f, err := s.Store.FindSignInFailures(ctx, key)
+// claimSignIn admits one attempt to check key's password, counting it as a
+// failure in the same atomic step (a success clears the count), or returns
+// rate_limited, setting Retry-After, while key is in its back-off. Checking
+// and counting in one step means that concurrent wrong passwords, on any
+// replica, are checked no more often than the back-off allows
+// (docs/decisions.md 343).
+func (s *Server) claimSignIn(ctx context.Context, w http.ResponseWriter, key string) error {
+	_, wait, err := s.Store.ClaimSignInAttempt(ctx, key, s.now(), signInPolicy)
 	if err != nil {
 		return err
 	}
-	until := f.LastFailedAt.Add(signInDelay(f.Count))
-	now := s.now()
-	if f.Count < SignInFreeFailures || !now.Before(until) {
+	if wait <= 0 {
 		return nil
 	}
-	wait := max(int((until.Sub(now)+time.Second-1)/time.Second), 1)
-	w.Header().Set("Retry-After", strconv.Itoa(wait))
+	secs := max(int((wait+time.Second-1)/time.Second), 1)
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	return edgeflow.Errorf(edgeflow.ERateLimited,
-		"too many failed sign-ins for this email; retry in %d s", wait)
-}
-
-// recordSignInFailure counts a failed sign-in of key.
-func (s *Server) recordSignInFailure(ctx context.Context, key string) error {
-	now := s.now()
-	_, err := s.Store.RecordSignInFailure(ctx, key, now, now.Add(-SignInForgetAfter))
-	return err
+		"too many failed sign-ins for this email; retry in %d s", secs)
 }

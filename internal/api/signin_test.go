@@ -85,6 +85,51 @@ func TestAttackSignInBruteForce(t *testing.T) {
 	w.must(200, "POST", "/api/auth/sign-in", signInBody("other@example.com", "password-1"), cred{})
 }
 
+// TestAttackConcurrentWrongPasswords sends many wrong passwords for one
+// email at once: the back-off's check and count are one step, so exactly
+// SignInFreeFailures of them are checked (401) and the rest refused (429),
+// however they interleave. Twin: under the limit, concurrent mistakes and
+// then the right password sign in.
+func TestAttackConcurrentWrongPasswords(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, worldOptions{limits: ratelimit.Limits{Off: true}})
+	const victim, typist = "race@example.com", "typist@example.com"
+	w.signUp(victim)
+	w.signUp(typist)
+	const attempts = 3 * api.SignInFreeFailures
+	statuses := make([]int, attempts)
+	var wg sync.WaitGroup
+	for i := range attempts {
+		wg.Go(func() {
+			statuses[i] = w.do("POST", "/api/auth/sign-in", signInBody(victim, fmt.Sprintf("guess-%d-xyz", i)), cred{}).status
+		})
+	}
+	wg.Wait()
+	count := map[int]int{}
+	for _, st := range statuses {
+		count[st]++
+	}
+	if count[401] != api.SignInFreeFailures || count[429] != attempts-api.SignInFreeFailures {
+		t.Fatalf("%d concurrent wrong passwords: %v, want %d checked (401) and the rest 429", attempts, count, api.SignInFreeFailures)
+	}
+	checkError(t, w.do("POST", "/api/auth/sign-in", signInBody(victim, "password-1"), cred{}), 429, "rate_limited", "")
+
+	// Twin: fewer mistakes than the limit, at once, then the right password.
+	mistakes := make([]int, api.SignInFreeFailures-1)
+	for i := range mistakes {
+		wg.Go(func() {
+			mistakes[i] = w.do("POST", "/api/auth/sign-in", signInBody(typist, "pasword-1"), cred{}).status
+		})
+	}
+	wg.Wait()
+	for _, st := range mistakes {
+		if st != 401 {
+			t.Fatalf("a mistake under the limit: %d, want 401 (%v)", st, mistakes)
+		}
+	}
+	w.must(200, "POST", "/api/auth/sign-in", signInBody(typist, "password-1"), cred{})
+}
+
 // TestLegitSignInAfterFailures: a user who mistypes a few times signs in,
 // which clears the count; after a back-off ends the right password works.
 func TestLegitSignInAfterFailures(t *testing.T) {

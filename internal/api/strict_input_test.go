@@ -313,6 +313,41 @@ func TestEnvVarMaskKeepsSecret(t *testing.T) {
 	}
 }
 
+// TestAttackSecretSetToMask: a secret can be neither created nor set to
+// "***", the mask the API shows in place of a secret (a client could not
+// tell it from a masked secret, and sending the mask back keeps the stored
+// value): a global variable, a workflow's variable, a plain "***" turned
+// secret, a connection's token. 422 naming the field. Twin: a real secret
+// is created and set, and a plain variable may hold "***".
+func TestAttackSecretSetToMask(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	k := w.a.keyAll
+	checkError(t, w.do("POST", "/api/env-vars", `{"name":"MASKED","value":"***","isSecret":true,"scope":"project"}`, k), 422, "validation_failed", "/value")
+	plain := w.must(201, "POST", "/api/env-vars", `{"name":"STARS","value":"***","isSecret":false,"scope":"project"}`, k).str(t, "id")
+	checkError(t, w.do("PATCH", "/api/env-vars/"+plain, `{"isSecret":true}`, k), 422, "validation_failed", "/value")
+	checkError(t, w.do("PATCH", "/api/env-vars/"+plain, `{"value":"***","isSecret":true}`, k), 422, "validation_failed", "/value")
+	wf := "/api/workflows/" + w.a.workflowID
+	checkError(t, w.do("PATCH", wf, `{"envVars":[{"name":"NEW","value":"***","isSecret":true}]}`, k), 422, "validation_failed", "/envVars/0/value")
+	w.must(200, "PATCH", wf, `{"envVars":[{"name":"STARS","value":"***","isSecret":false}]}`, k)
+	checkError(t, w.do("PATCH", wf, `{"envVars":[{"name":"STARS","value":"***","isSecret":true}]}`, k), 422, "validation_failed", "/envVars/0/value")
+	checkError(t, w.do("POST", "/api/connections", `{"provider":"cloudflare","credentials":{"apiToken":"***","accountId":"0123456789abcdef0123456789abcdef"}}`, k),
+		422, "validation_failed", "/credentials/apiToken")
+	checkError(t, w.do("PATCH", "/api/connections/"+w.a.connectionID, `{"credentials":{"apiToken":"***"}}`, k), 422, "validation_failed", "/credentials/apiToken")
+
+	// Twin: real secrets are created and set; the plain "***" stays plain.
+	id := w.must(201, "POST", "/api/env-vars", `{"name":"REAL","value":"s3cret-value","isSecret":true,"scope":"project"}`, k).str(t, "id")
+	if got := w.openEnvVar(id); got != "s3cret-value" {
+		t.Fatalf("secret stored as %q", got)
+	}
+	w.must(200, "PATCH", "/api/env-vars/"+plain, `{"value":"now-a-secret","isSecret":true}`, k)
+	if got := w.openEnvVar(plain); got != "now-a-secret" {
+		t.Fatalf("turned secret as %q", got)
+	}
+	w.must(200, "PATCH", wf, `{"envVars":[{"name":"STARS","value":"a-real-one","isSecret":true}]}`, k)
+	w.must(200, "PATCH", wf, `{"envVars":[{"name":"STARS","value":"***","isSecret":true}]}`, k) // the mask keeps it
+}
+
 // slowWorld is a world whose bodies must arrive within a short timeout.
 func slowWorld(t *testing.T) *world {
 	return newWorld(t, worldOptions{limits: ratelimit.Limits{Off: true}, bodyReadTimeout: 2 * time.Second})

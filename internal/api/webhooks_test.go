@@ -321,11 +321,19 @@ func TestWebhookPrivateTargets(t *testing.T) {
 	w := newWorld(t)
 	for _, u := range []string{"http://127.0.0.1:9/hook", "http://localhost/hook", "http://169.254.169.254/latest/meta-data",
 		"http://10.1.2.3/", "http://[::1]/", "http://[::ffff:192.168.1.1]/", "http://0.0.0.0/", "ftp://93.184.215.14/",
-		"https://user:pw@93.184.215.14/", "not a url"} {
+		"https://user:pw@93.184.215.14/", "not a url",
+		// every IPv6 form that carries a loopback or private IPv4 address: translated, compatible, NAT64, 6to4, Teredo
+		"http://[::ffff:0:7f00:1]/", "http://[::ffff:0:127.0.0.1]/", "http://[::127.0.0.1]/", "http://[64:ff9b::7f00:1]/",
+		"http://[64:ff9b:1::a00:1]/", "http://[2002:7f00:1::]/", "http://[2001:0:7f00:1::]/",
+		"http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "http://[100::1]/"} {
 		checkError(t, w.do("POST", "/api/webhooks", `{"url":"`+u+`"}`, w.a.keyAll), 422, "validation_failed", "/url")
 		checkError(t, w.do("PATCH", "/api/webhooks/"+w.a.webhookID, `{"url":"`+u+`"}`, w.a.keyAll), 422, "validation_failed", "/url")
 	}
 	checkError(t, w.do("POST", "/api/webhooks", `{"url":"https://93.184.215.14/","events":["run.exploded"]}`, w.a.keyAll), 422, "validation_failed", "/events/0")
+	// Twin: public addresses pass in their IPv6 spellings too.
+	for _, u := range []string{"https://[2606:4700::1111]/hook", "https://[::ffff:93.184.215.14]/hook", "https://[2002:5db8:d70e::]/hook"} {
+		w.must(201, "POST", "/api/webhooks", `{"url":"`+u+`"}`, w.a.keyAll)
+	}
 
 	// Twin: the operator allows the receiver's address.
 	ww, d, clk := webhookWorld(t)

@@ -30,6 +30,10 @@ type Input struct {
 	// CacheDir holds installed dependencies, one directory per distinct
 	// dependency set (see Install). Required when Dependencies is set.
 	CacheDir string
+	// CacheLimit is the size in bytes CacheDir's installed sets are kept
+	// under, the least recently used removed first (TrimCache); 0 means
+	// DefaultCacheLimit, a negative value no limit.
+	CacheLimit int64
 	// Minify shortens the output.
 	Minify bool
 	// SourceMap asks for an external source map in Output.Map.
@@ -115,10 +119,11 @@ func Bundle(ctx context.Context, in Input) (*Output, error) {
 func build(ctx context.Context, in Input) (*Output, error) {
 	resolveDir := ""
 	if len(in.Dependencies) > 0 {
-		dir, err := Install(ctx, in.CacheDir, in.Dependencies)
+		dir, release, err := Install(ctx, in.CacheDir, in.CacheLimit, in.Dependencies)
 		if err != nil {
 			return nil, err
 		}
+		defer release()
 		resolveDir = dir
 	}
 	if err := ctx.Err(); err != nil {

@@ -13,7 +13,9 @@ import (
 // Bundles are deterministic: the same input gives the same module. Recent
 // results are kept in memory, keyed by a hash of the input, so that
 // resubmitting a workflow (the same IR under a new version number) does not
-// parse and print it again.
+// parse and print it again. At most cacheEntries bundles of cacheBytes in
+// all are kept, the least recently used dropped first; a bundle larger than
+// a quarter of cacheBytes is not kept.
 const (
 	cacheEntries = 256
 	cacheBytes   = 64 << 20
@@ -25,13 +27,19 @@ type cacheEntry struct {
 }
 
 type lru struct {
-	mu    sync.Mutex
-	ll    *list.List
-	items map[[32]byte]*list.Element
-	bytes int
+	mu         sync.Mutex
+	ll         *list.List
+	items      map[[32]byte]*list.Element
+	bytes      int
+	maxEntries int
+	maxBytes   int
 }
 
-var results = &lru{ll: list.New(), items: map[[32]byte]*list.Element{}}
+func newLRU(maxEntries, maxBytes int) *lru {
+	return &lru{ll: list.New(), items: map[[32]byte]*list.Element{}, maxEntries: maxEntries, maxBytes: maxBytes}
+}
+
+var results = newLRU(cacheEntries, cacheBytes)
 
 func (c *lru) get(k [32]byte) (*Output, bool) {
 	c.mu.Lock()
@@ -47,7 +55,7 @@ func (c *lru) get(k [32]byte) (*Output, bool) {
 
 func (c *lru) put(k [32]byte, out *Output) {
 	size := len(out.Code) + len(out.Map)
-	if size > cacheBytes/4 {
+	if size > c.maxBytes/4 {
 		return
 	}
 	c.mu.Lock()
@@ -57,7 +65,7 @@ func (c *lru) put(k [32]byte, out *Output) {
 	}
 	c.items[k] = c.ll.PushFront(&cacheEntry{key: k, out: Output{Code: clone(out.Code), Map: clone(out.Map)}})
 	c.bytes += size
-	for c.ll.Len() > cacheEntries || c.bytes > cacheBytes {
+	for c.ll.Len() > c.maxEntries || c.bytes > c.maxBytes {
 		el := c.ll.Back()
 		e := el.Value.(*cacheEntry)
 		c.ll.Remove(el)

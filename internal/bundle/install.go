@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/nodes/registry"
@@ -33,13 +32,13 @@ func (e *InstallError) Error() string { return "install dependencies: " + e.Mess
 // installTimeout bounds one npm command.
 const installTimeout = 3 * time.Minute
 
-var installLocks sync.Map // cache entry directory → *sync.Mutex
-
 // installedMarker is written into a cache entry once it is complete.
 const installedMarker = ".edgeflow-installed"
 
 // Install installs the dependency set deps and returns the directory whose
-// node_modules holds it. Every dependency must pass
+// node_modules holds it, and the function to call once the caller no longer
+// reads that directory: until then this process never removes it from the
+// cache. Every dependency must pass
 // registry.CheckDependency (a registry package with a semver range or
 // dist-tag); anything else is an *InstallError naming it.
 //
@@ -52,12 +51,17 @@ const installedMarker = ".edgeflow-installed"
 // --ignore-scripts --no-bin-links` in the call's own directory, symlinks
 // leading out of it are removed, its files are made read-only, and it is
 // renamed into the cache, so a half-finished install or another build's
-// install is never read. Builds only read cache entries. It fails with an
+// install is never read. Builds only read cache entries. After a new
+// install the cache is trimmed to limit bytes (TrimCache; 0 means
+// DefaultCacheLimit, a negative limit none). It fails with an
 // *InstallError when npm is missing or a step fails; messages show no
 // server paths.
-func Install(ctx context.Context, cacheDir string, deps map[string]string) (string, error) {
+func Install(ctx context.Context, cacheDir string, limit int64, deps map[string]string) (string, func(), error) {
 	if cacheDir == "" {
-		return "", &InstallError{Message: "no cache directory for npm dependencies"}
+		return "", nil, &InstallError{Message: "no cache directory for npm dependencies"}
+	}
+	if limit == 0 {
+		limit = DefaultCacheLimit
 	}
 	names := make([]string, 0, len(deps))
 	for k := range deps {
@@ -66,68 +70,81 @@ func Install(ctx context.Context, cacheDir string, deps map[string]string) (stri
 	sort.Strings(names)
 	for _, name := range names {
 		if err := registry.CheckDependency(name, deps[name]); err != nil {
-			return "", &InstallError{Message: fmt.Sprintf("dependency %q: %v", name, err)}
+			return "", nil, &InstallError{Message: fmt.Sprintf("dependency %q: %v", name, err)}
 		}
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return "", &InstallError{Missing: true, Message: "npm is not installed; it is needed to bundle npm dependencies"}
+		return "", nil, &InstallError{Missing: true, Message: "npm is not installed; it is needed to bundle npm dependencies"}
 	}
 	builds := filepath.Join(cacheDir, "builds")
 	if err := os.MkdirAll(builds, 0o755); err != nil {
-		return "", &InstallError{Message: "cannot create the build directory"}
+		return "", nil, &InstallError{Message: "cannot create the build directory"}
 	}
 	work, err := os.MkdirTemp(builds, "build-")
 	if err != nil {
-		return "", &InstallError{Message: "cannot create the build directory"}
+		return "", nil, &InstallError{Message: "cannot create the build directory"}
 	}
 	defer os.RemoveAll(work)
 	pkg, _ := json.MarshalIndent(map[string]any{"name": "edgeflow-deps", "version": "0.0.0", "private": true, "dependencies": deps}, "", "  ")
 	if err := os.WriteFile(filepath.Join(work, "package.json"), pkg, 0o644); err != nil {
-		return "", &InstallError{Message: "cannot write package.json"}
+		return "", nil, &InstallError{Message: "cannot write package.json"}
 	}
 	hide := []string{work, cacheDir}
 	if err := runNPM(ctx, npm, work, hide, "install", "--package-lock-only"); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	key, err := lockKey(filepath.Join(work, "package-lock.json"))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	dir := filepath.Join(cacheDir, "npm", key)
 	done := filepath.Join(dir, installedMarker)
+	use, release := uses.acquire(dir)
+	kept := false
+	defer func() {
+		if !kept {
+			release()
+		}
+	}()
 	if _, err := os.Stat(done); err == nil {
-		return dir, nil
+		markUsed(done)
+		kept = true
+		return dir, release, nil
 	}
-	mu, _ := installLocks.LoadOrStore(dir, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	defer mu.(*sync.Mutex).Unlock()
+	use.install.Lock()
+	defer use.install.Unlock()
 	if _, err := os.Stat(done); err == nil {
-		return dir, nil
+		markUsed(done)
+		kept = true
+		return dir, release, nil
 	}
 	if err := runNPM(ctx, npm, work, hide, "ci", "--no-bin-links", "--omit=dev"); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if _, err := removeSymlinks(work); err != nil {
-		return "", &InstallError{Message: "cannot check the installed files"}
+		return "", nil, &InstallError{Message: "cannot check the installed files"}
 	}
-	if err := os.WriteFile(filepath.Join(work, installedMarker), []byte(key+"\n"), 0o444); err != nil {
-		return "", &InstallError{Message: "cannot mark the install complete"}
+	if err := os.WriteFile(filepath.Join(work, installedMarker), markerText(key, dirSize(work)), 0o444); err != nil {
+		return "", nil, &InstallError{Message: "cannot mark the install complete"}
 	}
 	if err := readOnlyFiles(work); err != nil {
-		return "", &InstallError{Message: "cannot make the installed files read-only"}
+		return "", nil, &InstallError{Message: "cannot make the installed files read-only"}
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return "", &InstallError{Message: "cannot create the dependency cache"}
+		return "", nil, &InstallError{Message: "cannot create the dependency cache"}
 	}
 	_ = os.RemoveAll(dir) // a leftover without the marker is never in use
 	if err := os.Rename(work, dir); err != nil {
 		if _, statErr := os.Stat(done); statErr == nil {
-			return dir, nil // another process installed the same set meanwhile
+			kept = true
+			return dir, release, nil // another process installed the same set meanwhile
 		}
-		return "", &InstallError{Message: "cannot move the install into the dependency cache"}
+		return "", nil, &InstallError{Message: "cannot move the install into the dependency cache"}
 	}
-	return dir, nil
+	kept = true
+	_, _ = TrimCache(cacheDir, limit) // this entry is in use: it stays
+	return dir, release, nil
 }
 
 // runNPM runs one npm command in dir with lifecycle scripts off. Its

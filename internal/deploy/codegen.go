@@ -25,6 +25,9 @@ type CodegenCompiler struct {
 	// CacheDir holds installed npm dependencies (bundle.Input.CacheDir);
 	// "" means <user cache dir>/edgeflow/npm.
 	CacheDir string
+	// CacheLimit bounds CacheDir in bytes (bundle.Input.CacheLimit; 0 means
+	// bundle.DefaultCacheLimit, negative none).
+	CacheLimit int64
 	// Minify shortens the uploaded bundle.
 	Minify bool
 }
@@ -117,7 +120,7 @@ func (c *CodegenCompiler) Compile(ctx context.Context, w *edgeflow.Workflow, v *
 		cache = filepath.Join(dir, "edgeflow", "npm")
 	}
 	b, err := bundle.Bundle(ctx, bundle.Input{Files: out.Files, Entry: out.MainModule, Dependencies: out.Dependencies,
-		CacheDir: cache, Minify: c.Minify, Regions: out.Regions})
+		CacheDir: cache, CacheLimit: c.CacheLimit, Minify: c.Minify, Regions: out.Regions})
 	if err != nil {
 		var be *bundle.Error
 		if errors.As(err, &be) {

@@ -33,7 +33,10 @@ const readOnlyRefused = 7403
 // QueryD1 runs q on a database and returns the last statement's columns and
 // rows. A statement the database refuses is validation_failed (422) with the
 // database's message. A read-only query whose statements would change the
-// database is forbidden (403) and changes nothing; on a Cloudflare
+// database is forbidden (403) and changes nothing: a statement that plainly
+// writes (INSERT, DROP, ALTER, PRAGMA x = v, WITH … DELETE, …) is refused
+// before anything runs, and the database's read-only execution refuses
+// whatever else would change it; on a Cloudflare
 // connection, which has no read-only execution, a read-only query is
 // forbidden before anything runs.
 func (s *Service) QueryD1(ctx context.Context, q D1Query) (*D1Result, error) {
@@ -47,6 +50,12 @@ func (s *Service) QueryD1(ctx context.Context, q D1Query) (*D1Result, error) {
 	reader := q.Reader
 	if reader == "" {
 		reader = "this API key can only read (scope read)"
+	}
+	if q.ReadOnly {
+		if n, verb := d1WriteStatement(q.SQL); n > 0 {
+			return nil, edgeflow.Errorf(edgeflow.EForbidden, "%s: statement %d of the query (%s) would change the database, "+
+				"so it was not run; a member's session or a key with the write scope may run it", reader, n, verb)
+		}
 	}
 	if q.ReadOnly && c.Provider != edgeflow.ProviderLocal {
 		return nil, edgeflow.Errorf(edgeflow.EForbidden, "%s, and Cloudflare's D1 API "+

@@ -140,18 +140,25 @@ func TestAttackReadKeyWritesD1(t *testing.T) {
 		"PRAGMA writable_schema = ON",
 		"ATTACH DATABASE 'file:/tmp/x.db' AS x",
 		"VACUUM",
-		// PRAGMA foreign_keys is a no-op inside the transaction the
-		// statements run in, so it is not in this list.
+		"REINDEX",
+		"ANALYZE",
+		"REPLACE INTO items VALUES (1, 'x')",
+		"ALTER TABLE items RENAME TO gone",
+		"drop table if exists items",
+		"  -- a comment first\n/* and another; */\tDROP TABLE items",
+		"SELECT 'a;b' AS x; DROP TABLE items",
+		"PRAGMA foreign_keys = OFF",
+		"DETACH DATABASE x",
 	}
 	for _, sql := range attacks {
 		r := reader.query(dbID, sql)
-		if r.status != 403 && r.status != 422 {
-			t.Errorf("read key ran %q: %d %s", sql, r.status, r.body)
+		if r.status != 403 {
+			t.Errorf("read key %q: %d %s, want 403", sql, r.status, r.body)
 			continue
 		}
 		msg := strings.ToLower(string(r.body))
-		if !strings.Contains(msg, "can only read") {
-			t.Errorf("read key %q: the refusal does not say the key can only read: %s", sql, r.body)
+		if !strings.Contains(msg, "can only read") || !strings.Contains(msg, "write scope") || !strings.Contains(msg, `"forbidden"`) {
+			t.Errorf("read key %q: the refusal does not say the key can only read and needs the write scope: %s", sql, r.body)
 		}
 		if strings.Contains(msg, "/tmp") || strings.Contains(msg, "edgeflow: read-only") {
 			t.Errorf("read key %q: the refusal shows internals: %s", sql, r.body)
@@ -186,6 +193,19 @@ func TestAttackReadKeyWritesD1(t *testing.T) {
 		"sql": "SELECT count(*) AS n FROM items"}).into(&rows)
 	if rows.Rows[0][0] != float64(3) {
 		t.Fatalf("write key INSERT did not land: %+v", rows)
+	}
+	// Attack: a read key's DROP TABLE is refused for lack of the write
+	// scope (not "no such table"), and the table stays. Twin: the write key
+	// drops it, and then the table is gone for everyone.
+	r := reader.query(dbID, "DROP TABLE items")
+	if m := wantError(t, r, 403, "forbidden"); !strings.Contains(m["error"].(string), "write scope") {
+		t.Fatalf("read key DROP TABLE: %s", r.body)
+	}
+	reader.must(200, "POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": reader.conn,
+		"sql": "SELECT count(*) AS n FROM items"})
+	owner.must(200, "POST", "/api/resources/d1/databases/"+dbID+"/query", map[string]any{"connectionId": owner.conn, "sql": "DROP TABLE items"})
+	if m := wantError(t, reader.query(dbID, "SELECT count(*) AS n FROM items"), 422, "validation_failed"); !strings.Contains(m["error"].(string), "no such table") {
+		t.Fatalf("after the write key's DROP: %v", m)
 	}
 }
 

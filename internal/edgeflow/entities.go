@@ -23,6 +23,31 @@ type SignInFailures struct {
 	LastFailedAt time.Time
 }
 
+// SignInBackOff is the policy of the sign-in back-off (docs/decisions.md 85
+// and 343): after FreeFailures failed sign-ins for one email, each further
+// attempt waits Delay(count) after the last one; failures older than
+// ForgetAfter are forgotten.
+type SignInBackOff struct {
+	FreeFailures int
+	BaseDelay    time.Duration
+	MaxDelay     time.Duration
+	ForgetAfter  time.Duration
+}
+
+// Delay is how long after its last failure a key with count failures is
+// refused: 0 below FreeFailures, then BaseDelay doubling with each failure
+// up to MaxDelay.
+func (b SignInBackOff) Delay(count int) time.Duration {
+	if count < b.FreeFailures {
+		return 0
+	}
+	d := b.BaseDelay
+	for i := b.FreeFailures; i < count && d < b.MaxDelay; i++ {
+		d *= 2
+	}
+	return min(d, b.MaxDelay)
+}
+
 // Session is a signed-in browser session. Only the SHA-256 of its token is
 // stored. ActiveOrganizationID and ActiveProjectID select the tenant of
 // requests that do not override them.
@@ -77,11 +102,16 @@ type AuditEntry struct {
 // AuditFilter narrows ListAudit; zero fields match everything. Since is
 // inclusive, Until exclusive.
 type AuditFilter struct {
-	ActorID  string
-	Action   string
-	TargetID string
-	Since    time.Time
-	Until    time.Time
+	// ProjectID keeps the entries recorded in that project and the
+	// organization's entries whose target is the project itself (its
+	// rename, say, by a member working in another project): what a
+	// project's API key may read.
+	ProjectID string
+	ActorID   string
+	Action    string
+	TargetID  string
+	Since     time.Time
+	Until     time.Time
 }
 
 // Role is a member's role in an organization.

@@ -353,11 +353,16 @@ type Store interface {
 	// hash of an email) since its last success; a zero Count when there are
 	// none, never ENotFound.
 	FindSignInFailures(ctx context.Context, key string) (SignInFailures, error)
-	// RecordSignInFailure counts one failed sign-in for key at time at and
-	// returns the new count. A count whose last failure is before
-	// forgetBefore starts again from 1; such stale counts of every key are
-	// deleted on the way.
-	RecordSignInFailure(ctx context.Context, key string, at, forgetBefore time.Time) (SignInFailures, error)
+	// ClaimSignInAttempt decides whether a sign-in attempt for key at time
+	// at may check its password and, when it may, counts it as a failure in
+	// the same atomic step (a success then clears the count with
+	// ClearSignInFailures), so concurrent attempts, on any replica, are
+	// never checked more often than policy allows. It answers the failures
+	// after the claim and a zero wait, or, while key backs off, its failures
+	// unchanged and how long until the next attempt may be checked. Counts
+	// whose last failure is older than policy.ForgetAfter are deleted first,
+	// of every key.
+	ClaimSignInAttempt(ctx context.Context, key string, at time.Time, policy SignInBackOff) (SignInFailures, time.Duration, error)
 	// ClearSignInFailures forgets key's failures (after a successful sign-in).
 	ClearSignInFailures(ctx context.Context, key string) error
 }

@@ -1,9 +1,10 @@
 // Package netguard keeps requests that edgeflow makes to URLs a user, a tenant or a third party chose from
 // reaching this machine or its private network: loopback, link-local (169.254.169.254, the cloud metadata
-// service), private, carrier-grade NAT, multicast and reserved addresses, also in their IPv4-mapped,
-// IPv4-compatible, NAT64 and 6to4 IPv6 forms. The check runs in a net.Dialer Control hook, on the address
-// actually dialed after name resolution, so a DNS answer that changes between a check and the connect (DNS
-// rebinding) cannot get past it; redirects are dialed, and checked, the same way.
+// service), private, carrier-grade NAT, multicast and reserved addresses, also in every IPv6 form that carries
+// an IPv4 address (IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64, 6to4, Teredo) and every IPv6 address
+// outside global unicast. The check runs in a net.Dialer Control hook, on the address actually dialed after name
+// resolution, so a DNS answer that changes between a check and the connect (DNS rebinding) cannot get past it;
+// redirects are dialed, and checked, the same way.
 //
 // An operator opens hosts with an AllowList (edgeflow serve --allow-hosts, EDGEFLOW_ALLOW_HOSTS): host names,
 // IP addresses or CIDR ranges. The local edge applies the same rules to worker code (edge/src/outbound.mjs).
@@ -26,7 +27,7 @@ type blocked struct {
 	reason string
 }
 
-var blockedPrefixes = []blocked{
+var blocked4 = []blocked{
 	{netip.MustParsePrefix("0.0.0.0/8"), "an unspecified (this-network) address"},
 	{netip.MustParsePrefix("10.0.0.0/8"), "a private address"},
 	{netip.MustParsePrefix("100.64.0.0/10"), "a carrier-grade NAT (shared) address"},
@@ -38,6 +39,11 @@ var blockedPrefixes = []blocked{
 	{netip.MustParsePrefix("198.18.0.0/15"), "a benchmarking address"},
 	{netip.MustParsePrefix("224.0.0.0/4"), "a multicast address"},
 	{netip.MustParsePrefix("240.0.0.0/4"), "a reserved address"},
+}
+
+// blocked6 are checked before the IPv4 address an IPv6 address may carry, notGlobal6 after it (so that
+// 64:ff9b:1::a00:1 is named by its private IPv4 address rather than by its prefix).
+var blocked6 = []blocked{
 	{netip.MustParsePrefix("::/128"), "an unspecified address"},
 	{netip.MustParsePrefix("::1/128"), "a loopback address"},
 	{netip.MustParsePrefix("fc00::/7"), "a private (unique local) address"},
@@ -46,37 +52,81 @@ var blockedPrefixes = []blocked{
 	{netip.MustParsePrefix("ff00::/8"), "a multicast address"},
 }
 
-// embedded are the IPv6 forms that carry an IPv4 address, with the byte offset of that address.
-var embedded = []struct {
-	prefix netip.Prefix
-	at     int
-}{
-	{netip.MustParsePrefix("::ffff:0:0/96"), 12},  // IPv4-mapped
-	{netip.MustParsePrefix("::/96"), 12},          // IPv4-compatible (deprecated)
-	{netip.MustParsePrefix("64:ff9b::/96"), 12},   // NAT64, well-known prefix
-	{netip.MustParsePrefix("64:ff9b:1::/48"), 12}, // NAT64, local-use prefix
-	{netip.MustParsePrefix("2002::/16"), 2},       // 6to4
+var notGlobal6 = []blocked{
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "a local-use IPv4/IPv6 translation address"},
+	{netip.MustParsePrefix("100::/64"), "a discard-only address"},
+	{netip.MustParsePrefix("2001:2::/48"), "a benchmarking address"},
+	{netip.MustParsePrefix("2001:db8::/32"), "a documentation address"},
+	{netip.MustParsePrefix("3fff::/20"), "a documentation address"},
 }
 
+// embedded are the IPv6 forms that carry IPv4 addresses: the byte offsets of each, and whether it is stored
+// inverted (Teredo's client address). An address of these forms is refused when any IPv4 address it carries is.
+var embedded = []struct {
+	prefix netip.Prefix
+	at     []int
+	invert []bool
+}{
+	{netip.MustParsePrefix("::ffff:0:0/96"), []int{12}, []bool{false}},      // IPv4-mapped
+	{netip.MustParsePrefix("::ffff:0:0:0/96"), []int{12}, []bool{false}},    // IPv4-translated (SIIT)
+	{netip.MustParsePrefix("::/96"), []int{12}, []bool{false}},              // IPv4-compatible (deprecated)
+	{netip.MustParsePrefix("64:ff9b::/96"), []int{12}, []bool{false}},       // NAT64, well-known prefix
+	{netip.MustParsePrefix("64:ff9b:1::/48"), []int{12}, []bool{false}},     // NAT64, local-use prefix as a /96
+	{netip.MustParsePrefix("2002::/16"), []int{2}, []bool{false}},           // 6to4
+	{netip.MustParsePrefix("2001::/32"), []int{4, 12}, []bool{false, true}}, // Teredo: server, client
+}
+
+var (
+	// globalUnicast is the only IPv6 range IANA allocates for global unicast; an address outside it that is
+	// neither IPv4-mapped nor NAT64 is reachable on no public network.
+	globalUnicast = netip.MustParsePrefix("2000::/3")
+	v4Mapped      = netip.MustParsePrefix("::ffff:0:0/96")
+	nat64         = netip.MustParsePrefix("64:ff9b::/96")
+)
+
 // Classify says why ip is not reachable by default ("a loopback address", ...), or answers "" for a public
-// address.
+// address. Every IPv6 spelling of an IPv4 address is judged by that IPv4 address (mapped, translated,
+// compatible, NAT64, 6to4, Teredo); an IPv6 address outside global unicast (2000::/3) that is not an
+// IPv4-mapped or NAT64 address of a public IPv4 address is reserved.
 func Classify(ip netip.Addr) string {
 	ip = ip.WithZone("")
-	for _, b := range blockedPrefixes {
+	if ip.Is4() {
+		for _, b := range blocked4 {
+			if b.prefix.Contains(ip) {
+				return b.reason
+			}
+		}
+		return ""
+	}
+	for _, b := range blocked6 {
 		if b.prefix.Contains(ip) {
 			return b.reason
 		}
 	}
-	if ip.Is6() {
-		raw := ip.As16()
-		for _, e := range embedded {
-			if e.prefix.Contains(ip) {
-				inner := netip.AddrFrom4([4]byte(raw[e.at : e.at+4]))
-				if r := Classify(inner); r != "" {
-					return r + " (embedded in an IPv6 address)"
+	raw := ip.As16()
+	for _, e := range embedded {
+		if !e.prefix.Contains(ip) {
+			continue
+		}
+		for i, at := range e.at {
+			v4 := [4]byte(raw[at : at+4])
+			if e.invert[i] {
+				for j := range v4 {
+					v4[j] ^= 0xff
 				}
 			}
+			if r := Classify(netip.AddrFrom4(v4)); r != "" {
+				return r + " (embedded in an IPv6 address)"
+			}
 		}
+	}
+	for _, b := range notGlobal6 {
+		if b.prefix.Contains(ip) {
+			return b.reason
+		}
+	}
+	if !globalUnicast.Contains(ip) && !v4Mapped.Contains(ip) && !nat64.Contains(ip) {
+		return "a reserved address"
 	}
 	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -36,7 +37,8 @@ var ErrOpen = errors.New("secret: cannot open sealed value")
 // Sealer seals and opens values with one key. It is safe for concurrent use.
 type Sealer struct {
 	aead   cipher.AEAD
-	macKey []byte // MAC's key, derived from the sealing key
+	macKey []byte       // MAC's key, derived from the sealing key
+	ids    cipher.Block // SealID's cipher, under a key derived from the sealing key
 }
 
 // New returns a Sealer for a 32-byte key.
@@ -52,9 +54,16 @@ func New(key []byte) (*Sealer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("secret: %w", err)
 	}
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte("edgeflow secret: MAC key v1"))
-	return &Sealer{aead: aead, macKey: m.Sum(nil)}, nil
+	derive := func(purpose string) []byte {
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte(purpose))
+		return m.Sum(nil)
+	}
+	ids, err := aes.NewCipher(derive("edgeflow secret: ID key v1"))
+	if err != nil {
+		return nil, fmt.Errorf("secret: %w", err)
+	}
+	return &Sealer{aead: aead, macKey: derive("edgeflow secret: MAC key v1"), ids: ids}, nil
 }
 
 // MAC returns the HMAC-SHA-256 of data under a key derived from the
@@ -65,6 +74,35 @@ func (s *Sealer) MAC(data []byte) []byte {
 	m := hmac.New(sha256.New, s.macKey)
 	m.Write(data)
 	return m.Sum(nil)
+}
+
+// SealID hides the number n in an opaque token of 22 characters for the
+// purpose named by scope: the same n and scope always give the same token,
+// tokens of other numbers look unrelated to it (so a run of them tells
+// nothing of the numbers in between), and OpenID gives n back only for the
+// same scope, on every replica sharing the key. It is one AES block of n and
+// a MAC of scope, under a key derived from the sealing key.
+func (s *Sealer) SealID(scope string, n uint64) string {
+	var block [aes.BlockSize]byte
+	binary.BigEndian.PutUint64(block[:8], n)
+	copy(block[8:], s.MAC([]byte("edgeflow secret: ID scope\x00" + scope))[:8])
+	s.ids.Encrypt(block[:], block[:])
+	return base64.RawURLEncoding.EncodeToString(block[:])
+}
+
+// OpenID returns the number of a token SealID made for scope; any other
+// text is ErrOpen.
+func (s *Sealer) OpenID(scope, token string) (uint64, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil || len(raw) != aes.BlockSize {
+		return 0, ErrOpen
+	}
+	s.ids.Decrypt(raw, raw)
+	tag := s.MAC([]byte("edgeflow secret: ID scope\x00" + scope))[:8]
+	if !hmac.Equal(raw[8:], tag) {
+		return 0, ErrOpen
+	}
+	return binary.BigEndian.Uint64(raw[:8]), nil
 }
 
 // Seal encrypts plaintext bound to associatedData. The result is

@@ -199,3 +199,41 @@ func TestMAC(t *testing.T) {
 		t.Fatal("MAC does not depend on the key and the data")
 	}
 }
+
+// TestSealID: a token gives its number back for its scope only, is the same
+// for the same number and distinct for distinct numbers, and any other
+// text, or another key's token, is ErrOpen.
+func TestSealID(t *testing.T) {
+	t.Parallel()
+	s, err := secret.New(bytes.Repeat([]byte{7}, secret.KeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := secret.New(bytes.Repeat([]byte{8}, secret.KeySize))
+	seen := map[string]bool{}
+	for n := uint64(0); n < 1000; n++ {
+		tok := s.SealID("stream", n)
+		if len(tok) != 22 || seen[tok] {
+			t.Fatalf("token %q of %d", tok, n)
+		}
+		seen[tok] = true
+		if got, err := s.OpenID("stream", tok); err != nil || got != n {
+			t.Fatalf("OpenID(%q) = %d, %v, want %d", tok, got, err, n)
+		}
+		if s.SealID("stream", n) != tok {
+			t.Fatal("the same number gave another token")
+		}
+	}
+	tok := s.SealID("stream", 5)
+	for _, bad := range []struct {
+		s          *secret.Sealer
+		scope, tok string
+	}{
+		{s, "other scope", tok}, {other, "stream", tok}, {s, "stream", "5"}, {s, "stream", tok + "A"}, {s, "stream", ""},
+		{s, "stream", strings.Repeat("A", 22)},
+	} {
+		if _, err := bad.s.OpenID(bad.scope, bad.tok); !errors.Is(err, secret.ErrOpen) {
+			t.Errorf("OpenID(%q, %q) = %v, want ErrOpen", bad.scope, bad.tok, err)
+		}
+	}
+}

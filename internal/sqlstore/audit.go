@@ -44,6 +44,10 @@ func (s *Store) RecordAudit(ctx context.Context, entries []edgeflow.AuditEntry) 
 func (s *Store) ListAudit(ctx context.Context, organizationID string, f edgeflow.AuditFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.AuditEntry], error) {
 	q := `SELECT ` + auditCols + ` FROM audit_log WHERE organization_id = ?`
 	args := []any{organizationID}
+	if f.ProjectID != "" {
+		q += ` AND (project_id = ? OR (target_type = 'project' AND target_id = ?))`
+		args = append(args, f.ProjectID, f.ProjectID)
+	}
 	if f.ActorID != "" {
 		q += ` AND actor_id = ?`
 		args = append(args, f.ActorID)

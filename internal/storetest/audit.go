@@ -83,3 +83,36 @@ func testAudit(t *testing.T, s edgeflow.Store) {
 		t.Errorf("other organization's old entry not purged: %+v", page.Items)
 	}
 }
+
+// testAuditProjectFilter: AuditFilter.ProjectID keeps the entries recorded
+// in the project and the organization's entries whose target is the
+// project, and nothing of other projects.
+func testAuditProjectFilter(t *testing.T, s edgeflow.Store) {
+	ctx := t.Context()
+	tn := newTenant(t, s)
+	t0 := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	const mine, theirs = "prj_mine", "prj_theirs"
+	entry := func(i int, project, targetType, targetID string) edgeflow.AuditEntry {
+		return edgeflow.AuditEntry{OrganizationID: tn.org.ID, ProjectID: project,
+			Actor: edgeflow.AuditActor{Type: "key", ID: "key_1"}, Action: targetType + ".update",
+			Target: edgeflow.AuditTarget{Type: targetType, ID: targetID}, Outcome: 200,
+			RequestID: "req-" + suffix(), Time: t0.Add(time.Duration(i) * time.Second)}
+	}
+	must(t, s.RecordAudit(ctx, []edgeflow.AuditEntry{
+		entry(0, mine, "workflow", "wf_mine"),
+		entry(1, theirs, "workflow", "wf_theirs"),
+		entry(2, theirs, "project", mine),   // about my project, recorded in theirs
+		entry(3, theirs, "project", theirs), // about theirs
+		entry(4, "", "organization", tn.org.ID),
+		entry(5, mine, "project", theirs), // recorded in mine
+	}))
+	page, err := s.ListAudit(ctx, tn.org.ID, edgeflow.AuditFilter{ProjectID: mine}, edgeflow.ListOptions{Limit: 100})
+	must(t, err)
+	got := ids(page.Items, func(e edgeflow.AuditEntry) string { return e.ProjectID + "/" + e.Target.ID })
+	diff(t, "ListAudit of one project", got, []string{mine + "/" + theirs, theirs + "/" + mine, mine + "/wf_mine"})
+	page, err = s.ListAudit(ctx, tn.org.ID, edgeflow.AuditFilter{}, edgeflow.ListOptions{Limit: 100})
+	must(t, err)
+	if len(page.Items) != 6 {
+		t.Errorf("ListAudit of the organization: %d entries, want 6", len(page.Items))
+	}
+}

@@ -26,6 +26,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"Sessions", testSessions},
 		{"SessionManagement", testSessionManagement},
 		{"Audit", testAudit},
+		{"AuditProjectFilter", testAuditProjectFilter},
 		{"Organizations", testOrganizations},
 		{"Projects", testProjects},
 		{"ProjectPagination", testProjectPagination},

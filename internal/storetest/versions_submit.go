@@ -85,6 +85,7 @@ func RunReplicas(t *testing.T, open func(t *testing.T) (a, b edgeflow.Store)) {
 		{"VersionNumbersAcrossReplicas", testVersionNumbersAcrossReplicas},
 		{"VersionGapsOnlyFromDeletes", testVersionGapsOnlyFromDeletes},
 		{"RunClaimsAcrossReplicas", testRunClaimsAcrossReplicas},
+		{"SignInClaimsAcrossReplicas", testSignInClaimsAcrossReplicas},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
