@@ -20,7 +20,7 @@ import (
 // line in order and the error last. Lines written after a subrequest used to
 // be lost: the tail worker sent the spans of subrequests too, whose BigInt
 // attributes JSON could not write, and lost every event held with them
-// (decision 321). It runs alone (not parallel): its twelve deploys restart
+// (decision 321). It runs alone (not parallel): its eleven deploys restart
 // groups of the shared edge, and a restart loses the lines that runs of
 // other tests in those groups had not yet delivered (docs/edge.md, "Logs and
 // wrangler tail"); its own runs start after its last deploy.
