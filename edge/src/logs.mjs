@@ -35,17 +35,40 @@ const ERROR_MARK = "\u0000edgeflow:exception";
 // runs themselves (decision 300). SINK answers which workers have a tail session; what it said is trusted for
 // TRACED_FRESH_MS, after which the next finished invocation is sent anyway and its answer refreshes it (the
 // invocations that end meanwhile are judged by the answer before).
+//
+// Only the events WorkerLogs reads are kept (SENT_EVENTS): the spans of the invocation's subrequests (a fetch, a
+// D1 query, a KV read, a binding's RPC) are not, and their attributes carry BigInts (a status code, a body size)
+// that JSON cannot write, which made the whole request fail and its lines, often every line after the first
+// subrequest, be lost (decision 321). Each event is written alone, BigInts as numbers, so that one event that
+// cannot be written loses only itself. The tail worker remembers the instance id of a Workflow run from its
+// marker and sends it with every request of the invocation, so that a line is tagged with its run even when
+// WorkerLogs no longer holds the invocation (it holds at most OPEN_INVOCATIONS open ones).
 export const TRACED_FRESH_MS = 1000;
+const SENT_EVENTS = ["onset", "attributes", "log", "exception", "return", "outcome"];
 
 const LOG_TAIL_SOURCE = `
 const INSTANCE_MARK = ${JSON.stringify(INSTANCE_MARK)};
+const SENT_EVENTS = new Set(${JSON.stringify(SENT_EVENTS)});
 let traced = new Set();
 let tracedAt = -Infinity;
+const plain = (k, v) => (typeof v === "bigint" ? (v >= -Number.MAX_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : String(v)) : v);
+function written(evs) {
+  const out = [];
+  for (const ev of evs) {
+    try {
+      out.push(JSON.stringify(ev, plain));
+    } catch {
+      // an event JSON cannot write is left out, not the others
+    }
+  }
+  return "[" + out.join(",") + "]";
+}
 export default {
   tailStream(onset, env, ctx) {
     const script = ctx.props?.script ?? null;
     let held = [onset];
     let open = false;
+    let instance = null;
     let chain = Promise.resolve();
     let queued = false;
     // flush queues a send of what is held when it runs; events that come while a send is under way go together
@@ -60,7 +83,8 @@ export default {
           const evs = held;
           held = [];
           if (evs.length === 0) return;
-          const res = await env.SINK.fetch("http://logs.invalid/", { method: "POST", body: JSON.stringify({ script, evs }) });
+          const body = '{"script":' + JSON.stringify(script) + ',"instance":' + JSON.stringify(instance) + ',"evs":' + written(evs) + "}";
+          const res = await env.SINK.fetch("http://logs.invalid/", { method: "POST", body });
           const answer = await res.json();
           if (Array.isArray(answer?.traced)) {
             traced = new Set(answer.traced);
@@ -74,12 +98,17 @@ export default {
       return chain;
     };
     return (ev) => {
-      held.push(ev);
       const e = ev?.event;
-      switch (e?.type) {
+      if (!SENT_EVENTS.has(e?.type)) return;
+      if (e.type === "attributes" && !(e.info ?? []).some((a) => a?.name === "jsrpc.method")) return;
+      held.push(ev);
+      switch (e.type) {
         case "log": {
           const first = Array.isArray(e.message) ? e.message[0] : e.message;
-          if (first === INSTANCE_MARK && !open) return;
+          if (first === INSTANCE_MARK) {
+            instance ??= (Array.isArray(e.message) ? String(e.message[1] ?? "") : "") || null;
+            if (!open) return;
+          }
           return flush();
         }
         case "exception":
@@ -111,8 +140,8 @@ export function logTailWorker(logs) {
       SINK: async (req) => {
         logs.deliveries++;
         try {
-          const { script, evs } = await req.json();
-          for (const ev of Array.isArray(evs) ? evs : []) logs.ingest(script, ev);
+          const { script, instance, evs } = await req.json();
+          for (const ev of Array.isArray(evs) ? evs : []) logs.ingest(script, ev, instance);
         } catch (err) {
           logs.logger?.(`log capture: ${err.message}`);
         }
@@ -238,8 +267,9 @@ export class WorkerLogs {
     return this.tracedScripts?.() ?? [];
   }
 
-  // ingest takes one streaming tail event of worker script.
-  ingest(script, ev) {
+  // ingest takes one streaming tail event of worker script; instance, when given, is the Workflow instance whose
+  // run the event's invocation is (the tail worker read it from the invocation's marker line).
+  ingest(script, ev, instance = null) {
     if (typeof script !== "string" || !ev || typeof ev !== "object" || !ev.event) return;
     const id = String(ev.invocationId ?? "");
     const at = Date.parse(ev.timestamp) || Date.now();
@@ -250,6 +280,7 @@ export class WorkerLogs {
       this.invocations.set(id, inv);
       if (this.invocations.size > OPEN_INVOCATIONS) this.invocations.delete(this.invocations.keys().next().value);
     }
+    if (typeof instance === "string" && instance !== "" && !inv.instanceId) inv.instanceId = instance;
     switch (e.type) {
       case "onset":
         inv.onset = e.info ?? null;
@@ -257,7 +288,7 @@ export class WorkerLogs {
         inv.start = at;
         break;
       case "attributes":
-        for (const a of e.info ?? []) if (a?.name === "jsrpc.method") inv.rpcMethod = String(a.value);
+        for (const a of e.info ?? []) if (a?.name === "jsrpc.method") inv.rpcMethod ??= String(a.value);
         break;
       case "log": {
         const msg = Array.isArray(e.message) ? e.message : [e.message];

@@ -5,7 +5,8 @@
 //     it is in no file and in no environment variable that the edge or workerd could pass on;
 //   - when the edge is started by hand, from DIR/secrets.key, generated (0600) on the first start.
 //
-// A registry written by an older edge, with plaintext secrets, is read once and written back sealed.
+// A registry written by an older edge, with plaintext secrets (before decision 320, those of every account but the
+// legacy one), is read once and written back sealed.
 
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -64,10 +65,22 @@ export function open(key, sealed) {
   return Buffer.concat([d.update(body.subarray(0, body.length - 16)), d.final()]).toString("utf8");
 }
 
-function* secretBindings(state) {
-  for (const script of Object.values(state.scripts ?? {})) {
-    for (const v of script.versions ?? []) {
-      for (const b of v.metadata?.bindings ?? []) if (b?.type === "secret_text") yield b;
+// secretBindings yields every secret_text binding anywhere in a registry state: each such element of every
+// `bindings` array, at any depth. So the versions of every account (the legacy one at the top and those under
+// `accounts`), the versions a deployment or rollback points at, and any record added later that holds bindings
+// are all covered, without a list of where bindings live to keep in step. A binding's own value (a json
+// binding's `json`) is not searched.
+function* secretBindings(node) {
+  if (node === null || typeof node !== "object") return;
+  if (Array.isArray(node)) {
+    for (const v of node) yield* secretBindings(v);
+    return;
+  }
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "bindings" && Array.isArray(v)) {
+      for (const b of v) if (b !== null && typeof b === "object" && b.type === "secret_text") yield b;
+    } else {
+      yield* secretBindings(v);
     }
   }
 }

@@ -268,6 +268,115 @@ describe("accounts", () => {
   });
 });
 
+// A run's lines around its subrequests (decision 321): a D1 query, KV and R2 calls, a fetch to another worker of
+// the edge, a fetch the outbound guard refuses, a Workflow binding's create, a sleep and a wait for an event. Each
+// run logs in step a, then in step b before and after the call, and b throws with no retries.
+const SUB_SOURCE = `import { WorkflowEntrypoint } from "cloudflare:workers";
+export class Child extends WorkflowEntrypoint {
+  async run(event) { console.log("child runs"); return 1; }
+}
+export class Calls extends WorkflowEntrypoint {
+  async run(event, step) {
+    const p = event.payload;
+    await step.do("a", async () => { if (!p.quiet) console.log("a", p.use); return 1; });
+    if (p.use === "sleep") await step.sleep("nap", 10);
+    if (p.use === "event") await step.waitForEvent("go", { type: "go", timeout: "5 minutes" });
+    await step.do("b", { retries: { limit: 0, delay: 1 } }, async () => {
+      if (!p.quiet) console.log("b before");
+      const env = this.env;
+      switch (p.use) {
+        case "d1": console.log("d1", (await env.DB.prepare("SELECT 41 + 1 AS n").first()).n); break;
+        case "kv": await env.KV.put("k", "v"); console.log("kv", await env.KV.get("k")); break;
+        case "r2": await env.BUCKET.put("o", "body"); console.log("r2", await (await env.BUCKET.get("o")).text()); break;
+        case "worker": { const r = await fetch(p.url); console.log("worker", r.status, await r.text()); break; }
+        case "outside": try { await fetch("http://10.255.255.1/"); } catch { console.warn("refused"); } break;
+        case "child": await env.CHILD.create({ id: p.child }); console.log("child created"); break;
+        default: break;
+      }
+      if (!p.quiet) console.log("b after");
+      throw new Error("b failed " + p.use);
+    });
+  }
+}
+export default { async fetch() { return new Response("calls"); } };
+`;
+
+describe("lines after subrequests", () => {
+  before(async () => {
+    const db = await edge.call("POST", "/d1/database", { name: "calls-db" });
+    const kv = await edge.call("POST", "/storage/kv/namespaces", { title: "calls-kv" });
+    assert.equal((await edge.call("POST", "/r2/buckets", { name: "calls-bucket" })).status, 200);
+    const up = await upload(edge, "calls", {
+      source: SUB_SOURCE,
+      bindings: [
+        { type: "workflow", name: "WF", workflow_name: "calls", class_name: "Calls" },
+        { type: "workflow", name: "CHILD", workflow_name: "calls-child", class_name: "Child" },
+        { type: "d1", name: "DB", id: db.body.result.uuid },
+        { type: "kv_namespace", name: "KV", namespace_id: kv.body.result.id },
+        { type: "r2_bucket", name: "BUCKET", bucket_name: "calls-bucket" },
+      ],
+    });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    assert.equal((await edge.call("PUT", "/workflows/calls", { script_name: "calls", class_name: "Calls" })).status, 200);
+    assert.equal((await edge.call("PUT", "/workflows/calls-child", { script_name: "calls", class_name: "Child" })).status, 200);
+    const target = await upload(edge, "target", { source: `export default { async fetch(req) { console.log("target hit", new URL(req.url).pathname); return new Response("hello"); } };` });
+    assert.equal(target.status, 200, JSON.stringify(target.body));
+    assert.equal((await edge.call("POST", "/workers/scripts/target/subdomain", { enabled: true })).status, 200);
+  });
+
+  async function runLines(id, params, n) {
+    const r = await edge.call("POST", "/workflows/calls/instances", { instance_id: id, params });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    if (params.use === "event") {
+      await waitStatus(edge, "calls", id, "waiting");
+      assert.equal((await edge.call("POST", `/workflows/calls/instances/${id}/events/go`, { ok: true })).status, 200);
+    }
+    await waitStatus(edge, "calls", id, "errored");
+    const got = await waitFor(async () => {
+      const r = await edge.call("GET", `/workers/scripts/calls/logs?instance=${id}`);
+      return r.body.result.lines.length >= n && r.body.result.lines;
+    }, { what: `${n} lines of ${id}` });
+    return got.map((l) => `${l.level} ${l.message}`);
+  }
+
+  const cases = [
+    ["d1", ["log d1 42"]],
+    ["kv", ["log kv v"]],
+    ["r2", ["log r2 body"]],
+    ["worker", ["log worker 200 hello"]],
+    ["outside", ["warn refused"]],
+    ["child", ["log child created"]],
+    ["sleep", []],
+    ["event", []],
+  ];
+  for (const [use, middle] of cases) {
+    test(`${use}: every line of the run and its error are kept`, async () => {
+      const id = `calls-${use}`;
+      const want = [`log a ${use}`, "log b before", ...middle, "log b after", `error Error: b failed ${use}`];
+      const got = await runLines(id, { use, url: `${edge.ready.workers}/target/from-${use}`, child: `${id}-child` }, want.length);
+      assert.deepEqual(got, want);
+    });
+  }
+
+  test("a run that logs nothing before a D1 query keeps its error (the instance marker is not lost with the query)", async () => {
+    assert.deepEqual(await runLines("calls-quiet", { use: "d1", quiet: true }, 2), ["log d1 42", "error Error: b failed d1"]);
+  });
+
+  test("the worker a run fetched keeps its own line, and the child Workflow its run's", async () => {
+    const target = await waitFor(async () => {
+      const r = await edge.call("GET", "/workers/scripts/target/logs");
+      return r.body.result.lines.some((l) => l.message === "target hit /from-worker") && r.body.result.lines;
+    }, { what: "the target's line" });
+    assert.ok(target.every((l) => l.instanceId === null));
+    await waitStatus(edge, "calls-child", "calls-child-child", "complete");
+    const child = await waitFor(async () => {
+      const r = await edge.call("GET", "/workers/scripts/calls/logs?instance=calls-child-child");
+      return r.body.result.lines.length > 0 && r.body.result.lines;
+    }, { what: "the child's line" });
+    assert.deepEqual(child.map((l) => l.message), ["child runs"]);
+  });
+});
+
 describe("ring limits", () => {
   test("a worker keeps at most RING_LINES lines, cuts long messages, and counts what it dropped", () => {
     const logs = new WorkerLogs();
@@ -286,5 +395,16 @@ describe("ring limits", () => {
     assert.ok(Buffer.byteLength(last.message) <= LINE_BYTES + 16);
     assert.ok(last.message.endsWith("… [cut]"));
     assert.equal(formatMessage(["a", 1, { b: true }, null]), 'a 1 {"b":true} null');
+  });
+
+  test("a line is tagged with the run the tail worker names, also when the edge no longer holds its invocation", () => {
+    const logs = new WorkerLogs();
+    const ev = (inv, type, extra) => ({ invocationId: inv, timestamp: new Date().toISOString(), event: { type, ...extra } });
+    logs.ingest("w", ev("run", "log", { level: "log", message: ["\u0000edgeflow:instance", "inst-1"] }));
+    // more invocations open than the edge holds: the run's is let go
+    for (let i = 0; i < 1100; i++) logs.ingest("w", ev(`other-${i}`, "onset", { info: { type: "fetch" } }));
+    logs.ingest("w", ev("run", "log", { level: "warn", message: ["later"] }), "inst-1");
+    logs.ingest("w", ev("run", "log", { level: "log", message: ["\u0000edgeflow:exception", "Error", "boom", ""] }), "inst-1");
+    assert.deepEqual(logs.read("w", { instanceId: "inst-1" }).lines.map((l) => [l.level, l.message]), [["warn", "later"], ["error", "Error: boom"]]);
   });
 });
