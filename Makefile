@@ -12,14 +12,21 @@ DATA_DIR  ?= ./.edgeflow
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT    ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
-# Every Node package of the repository (the local edge, test harnesses, the UI).
-NPM_DIRS  := $(patsubst %/package-lock.json,%,$(shell git ls-files '*package-lock.json' 2>/dev/null))
+# The local edge needs Node.js 22 or newer. Where the machine's own node is older, node-runtime installs one (the
+# npm registry's Node binary package for this platform) into edge/node-runtime, and every command below finds it
+# first on PATH; `edgeflow serve` and `edgeflow edge` find it there too (docs/operations.md).
+NODE_MIN     := 22
+EDGE_NODE    := edge/node-runtime
+MACHINE_PATH := $(PATH)
+export PATH  := $(CURDIR)/$(EDGE_NODE)/node_modules/.bin:$(PATH)
+# Every Node package of the repository (the local edge, test harnesses, the UI), but the Node runtime itself.
+NPM_DIRS  := $(filter-out $(EDGE_NODE),$(patsubst %/package-lock.json,%,$(shell git ls-files '*package-lock.json' 2>/dev/null)))
 # Studio: the files its build depends on, and the build the binary embeds (web/embed.go).
 WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) \
 	$(wildcard web/index.html web/package.json web/package-lock.json web/vite.config.* web/tsconfig*.json)
 WEB_BUILD   := web/dist/app/index.html
 
-.PHONY: all build web run test test-go test-node test-wrangler test-browser deps npm-deps edge-deps bench lint clean apidoc
+.PHONY: all build web run test test-go test-node test-wrangler test-browser deps npm-deps edge-deps node-runtime bench lint clean apidoc
 
 all: build
 
@@ -29,11 +36,11 @@ build: web
 
 web: $(WEB_BUILD)
 
-$(WEB_BUILD): $(WEB_SOURCES) web/node_modules/.package-lock.json
+$(WEB_BUILD): $(WEB_SOURCES) web/node_modules/.package-lock.json | node-runtime
 	cd web && npm run build --silent
 
 # npm ci in web/ when node_modules is missing or older than the lock file.
-web/node_modules/.package-lock.json: web/package-lock.json
+web/node_modules/.package-lock.json: web/package-lock.json | node-runtime
 	cd web && npm ci --no-audit --no-fund --loglevel=error
 
 # The service needs only the local edge's npm packages (and Studio's, to build it), not the test harnesses'.
@@ -46,8 +53,16 @@ deps: npm-deps
 edge-deps:
 	@$(MAKE) --no-print-directory npm-deps NPM_DIRS=edge
 
+# node-runtime installs Node.js from the npm registry into edge/node-runtime when the machine's node is older than
+# NODE_MIN (or missing), and keeps it current with its lock file once installed.
+node-runtime:
+	@if [ -d $(EDGE_NODE)/node_modules ] && [ ! $(EDGE_NODE)/package-lock.json -nt $(EDGE_NODE)/node_modules/.package-lock.json ]; then :; \
+	elif [ ! -d $(EDGE_NODE)/node_modules ] && PATH="$(MACHINE_PATH)" node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= $(NODE_MIN) ? 0 : 1)' 2>/dev/null; then :; \
+	else echo "npm ci in $(EDGE_NODE) (Node.js for the local edge: this machine's node is older than $(NODE_MIN))"; \
+		(cd $(EDGE_NODE) && npm ci --no-audit --no-fund --loglevel=error) || exit 1; fi
+
 # npm ci only where node_modules is missing or older than its lock file.
-npm-deps:
+npm-deps: node-runtime
 	@for d in $(NPM_DIRS); do \
 		if [ ! -d "$$d/node_modules" ] || [ "$$d/package-lock.json" -nt "$$d/node_modules/.package-lock.json" ]; then \
 			echo "npm ci in $$d"; (cd "$$d" && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -33,7 +31,7 @@ const edgeDirName = "edge"
 func runEdge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("edge", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow edge [--addr 127.0.0.1:8787] [--data-dir DIR] [--allow-hosts LIST] [--log-level LEVEL]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow edge [--addr 127.0.0.1:8787] [--data-dir DIR] [--allow-hosts LIST] [--node PATH] [--log-level LEVEL]")
 		fmt.Fprintln(fs.Output(), "Runs the local edge on its own, for every `edgeflow serve --edge-url http://ADDR` replica to use; prints its URL and token file.")
 		fmt.Fprintln(fs.Output(), "Its secrets are sealed with a key derived from EDGEFLOW_SECRET_KEY, or from secret.key in the data dir (created on first use).")
 		fs.PrintDefaults()
@@ -46,6 +44,8 @@ func runEdge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	allowText := fs.String("allow-hosts", os.Getenv("EDGEFLOW_ALLOW_HOSTS"),
 		"host names, IPs or CIDRs that worker code may reach although they are loopback or private, comma separated (env EDGEFLOW_ALLOW_HOSTS)")
 	logLevel := fs.String("log-level", envOr("EDGEFLOW_LOG_LEVEL", "info"), "debug, info, warn or error (env EDGEFLOW_LOG_LEVEL)")
+	nodePath := fs.String("node", os.Getenv(localedge.EnvNode),
+		"the node executable the edge runs on, Node.js 22 or newer; default: the one make installs into edge/node-runtime, else node from PATH (env EDGEFLOW_NODE)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -71,7 +71,7 @@ func runEdge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
-	if err := edgeMain(ctx, edgeConfig{host: host, port: port, dataDir: *dataDir, allowHosts: allow}, logger, stdout); err != nil {
+	if err := edgeMain(ctx, edgeConfig{host: host, port: port, dataDir: *dataDir, allowHosts: allow, nodePath: *nodePath}, logger, stdout); err != nil {
 		logger.Error("edgeflow edge stopped", "error", err.Error())
 		return 1
 	}
@@ -102,6 +102,7 @@ type edgeConfig struct {
 	port       int
 	dataDir    string
 	allowHosts *netguard.AllowList
+	nodePath   string // --node; empty lets localedge.FindNode choose
 }
 
 func edgeMain(ctx context.Context, cfg edgeConfig, logger *slog.Logger, stdout io.Writer) error {
@@ -119,17 +120,18 @@ func edgeMain(ctx context.Context, cfg edgeConfig, logger *slog.Logger, stdout i
 	if err != nil {
 		return fmt.Errorf("edge/server.mjs not found (run from the repository or set %s): %w", localedge.EnvEdgeDir, err)
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		return errors.New("Node.js is not installed (node not in PATH)")
-	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(script), "node_modules")); err != nil {
 		return fmt.Errorf("the edge's npm packages are missing: run npm ci in %s", filepath.Dir(script))
+	}
+	node, err := localedge.FindNode(ctx, cfg.nodePath, script)
+	if err != nil {
+		return err
 	}
 	edgeDir := filepath.Join(cfg.dataDir, edgeDirName)
 	if err := os.MkdirAll(edgeDir, 0o700); err != nil {
 		return fmt.Errorf("create the edge's data dir: %w", err)
 	}
-	opts := localedge.Options{Script: script, DataDir: edgeDir, AllowHosts: cfg.allowHosts, SecretKey: key,
+	opts := localedge.Options{NodePath: node, Script: script, DataDir: edgeDir, AllowHosts: cfg.allowHosts, SecretKey: key,
 		Logger: logger.With("component", "edge")}
 	direct := isLoopbackHost(cfg.host)
 	if direct {

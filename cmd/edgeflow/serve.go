@@ -13,7 +13,6 @@ import (
 	"net/netip"
 	neturl "net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
@@ -96,7 +95,7 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--allow-hosts LIST] [--cloudflare-api-url URL] [--log-level LEVEL] [--access-log MODE] [--pprof-addr 127.0.0.1:PORT]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--allow-hosts LIST] [--node PATH] [--cloudflare-api-url URL] [--log-level LEVEL] [--access-log MODE] [--pprof-addr 127.0.0.1:PORT]")
 		fs.PrintDefaults()
 		printExamples(fs.Output(), "edgeflow serve", "edgeflow serve --addr 0.0.0.0:8080 --database-url postgres://edgeflow@db/edgeflow --public-url https://flows.example.com")
 	}
@@ -104,6 +103,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	sf.register(fs)
 	addr := fs.String("addr", envOr("EDGEFLOW_ADDR", "127.0.0.1:8080"), "listen address (env EDGEFLOW_ADDR)")
 	noEdge := fs.Bool("no-edge", envBool("EDGEFLOW_NO_EDGE"), "do not start the local edge (env EDGEFLOW_NO_EDGE=1)")
+	nodePath := fs.String("node", os.Getenv(localedge.EnvNode),
+		"the node executable the local edge runs on, Node.js 22 or newer; default: the one make installs into edge/node-runtime, else node from PATH (env EDGEFLOW_NODE)")
 	edgeURL := fs.String("edge-url", os.Getenv("EDGEFLOW_EDGE_URL"),
 		"base URL (http://HOST:PORT) of a shared local edge run by `edgeflow edge`; serve then starts no edge of its own (env EDGEFLOW_EDGE_URL)")
 	edgeTokenFile := fs.String("edge-token-file", os.Getenv("EDGEFLOW_EDGE_TOKEN_FILE"),
@@ -229,7 +230,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
 		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention, signUp: *signUp, publicURL: *publicURL,
-		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/"), npmCacheLimit: npmCacheLimit}
+		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/"), npmCacheLimit: npmCacheLimit, nodePath: *nodePath}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -255,6 +256,8 @@ type serveConfig struct {
 	store  storeFlags
 	addr   string
 	noEdge bool
+	// nodePath is the node executable of the embedded local edge (--node); empty lets localedge.FindNode choose.
+	nodePath string
 	// remoteEdge is the shared edge of --edge-url; serve then starts none.
 	remoteEdge *localedge.Remote
 	// secureCookies marks the session cookie Secure (HTTPS in front).
@@ -313,7 +316,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		}
 		edge = cfg.remoteEdge
 	case !cfg.noEdge:
-		child := startLocalEdge(ctx, localedge.Options{DataDir: filepath.Join(cfg.store.dataDir, edgeDirName), AllowHosts: cfg.allowHosts, SecretKey: key}, logger)
+		child := startLocalEdge(ctx, localedge.Options{NodePath: cfg.nodePath, DataDir: filepath.Join(cfg.store.dataDir, edgeDirName), AllowHosts: cfg.allowHosts, SecretKey: key}, logger)
 		if child != nil {
 			defer child.Close()
 			edge = child
@@ -498,12 +501,14 @@ func startLocalEdge(ctx context.Context, opts localedge.Options, logger *slog.Lo
 	if err != nil {
 		return warn("edge/server.mjs not found (run from the repository or set EDGEFLOW_EDGE_DIR)", "error", err.Error())
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		return warn("Node.js is not installed (node not in PATH)")
-	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(script), "node_modules")); err != nil {
 		return warn("the edge's npm packages are missing: run npm ci in " + filepath.Dir(script))
 	}
+	node, err := localedge.FindNode(ctx, opts.NodePath, script)
+	if err != nil {
+		return warn("no Node.js it can run on", "error", err.Error())
+	}
+	opts.NodePath = node
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return warn("cannot create its data dir", "error", err.Error())
 	}

@@ -59,7 +59,8 @@ func edgeEnv(env []string) []string {
 
 // Options configure Start.
 type Options struct {
-	// NodePath is the node executable; empty means "node" from PATH.
+	// NodePath is the node executable; empty means FindNode's choice (EnvNode, the edge directory's node-runtime,
+	// or node from PATH). Start refuses a Node older than MinNodeMajor.
 	NodePath string
 	// Script is the path to edge/server.mjs. Its directory must hold node_modules (npm ci). Empty means
 	// FindScript().
@@ -134,9 +135,6 @@ func Start(ctx context.Context, opts Options) (*Edge, error) {
 	if opts.DataDir == "" {
 		return nil, errors.New("localedge: Options.DataDir is required")
 	}
-	if opts.NodePath == "" {
-		opts.NodePath = "node"
-	}
 	if opts.ReadyTimeout == 0 {
 		opts.ReadyTimeout = 60 * time.Second
 	}
@@ -146,6 +144,11 @@ func Start(ctx context.Context, opts Options) (*Edge, error) {
 	if _, err := os.Stat(opts.Script); err != nil {
 		return nil, fmt.Errorf("localedge: edge script: %w", err)
 	}
+	node, err := FindNode(ctx, cmp.Or(opts.NodePath, os.Getenv(EnvNode)), opts.Script)
+	if err != nil {
+		return nil, fmt.Errorf("localedge: %w", err)
+	}
+	opts.NodePath = node
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
