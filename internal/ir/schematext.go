@@ -124,13 +124,13 @@ func schemaIndex(path string, nodeIndex, edgeIndex []int) string {
 		if !ok {
 			continue
 		}
-		num, tail, _ := strings.Cut(rest, "/")
+		num, tail, more := strings.Cut(rest, "/")
 		k, err := strconv.Atoi(num)
 		if err != nil || k < 0 || k >= len(l.index) {
 			return path
 		}
 		p := l.prefix + strconv.Itoa(l.index[k])
-		if tail != "" {
+		if more { // even when the rest is empty: the empty key
 			p += "/" + tail
 		}
 		return p
