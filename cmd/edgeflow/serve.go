@@ -95,7 +95,7 @@ func (f *storeFlags) open(ctx context.Context, logger *slog.Logger) (edgeflow.St
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--allow-hosts LIST] [--node PATH] [--cloudflare-api-url URL] [--log-level LEVEL] [--access-log MODE] [--pprof-addr 127.0.0.1:PORT]")
+		fmt.Fprintln(fs.Output(), "Usage: edgeflow serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--database-url URL] [--no-edge | --edge-url URL [--edge-token-file FILE]] [--secure-cookies] [--trusted-proxies CIDRS] [--audit-retention DURATION] [--signup invite|open|closed] [--public-url URL] [--rate-limits SPEC] [--stream-limits SPEC] [--allow-hosts LIST] [--node PATH] [--cloudflare-api-url URL] [--log-level LEVEL] [--access-log MODE] [--pprof-addr 127.0.0.1:PORT]")
 		fs.PrintDefaults()
 		printExamples(fs.Output(), "edgeflow serve", "edgeflow serve --addr 0.0.0.0:8080 --database-url postgres://edgeflow@db/edgeflow --public-url https://flows.example.com")
 	}
@@ -121,6 +121,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"the URL users reach the server at, for the setup link and invitation links; default the listen address (env EDGEFLOW_PUBLIC_URL)")
 	limitsText := fs.String("rate-limits", os.Getenv("EDGEFLOW_RATE_LIMITS"),
 		"per-minute limits, e.g. global=200,write=30,deploy=10,verify=10,ir=120, or off (env EDGEFLOW_RATE_LIMITS)")
+	streamsText := fs.String("stream-limits", os.Getenv("EDGEFLOW_STREAM_LIMITS"),
+		"Server-Sent Events streams open at once and their lifetime, e.g. user=32,key=16,address=64,total=4096,lifetime=30m, or off (env EDGEFLOW_STREAM_LIMITS)")
 	registryURL := fs.String("registry-url", os.Getenv("EDGEFLOW_REGISTRY_URL"),
 		"HTTP base of a node registry that adds or updates marketplace nodes (env EDGEFLOW_REGISTRY_URL)")
 	allowText := fs.String("allow-hosts", os.Getenv("EDGEFLOW_ALLOW_HOSTS"),
@@ -145,6 +147,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	limits, err := ratelimit.Parse(*limitsText)
 	if err != nil {
 		fmt.Fprintf(stderr, "edgeflow serve: --rate-limits: %v\n", err)
+		return 2
+	}
+	streams, err := ratelimit.ParseStreamLimits(*streamsText)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow serve: --stream-limits: %v\n", err)
 		return 2
 	}
 	trusted, err := api.ParseTrustedProxies(*trustedText)
@@ -228,7 +235,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		defer stop()
 	}
-	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, registryURL: *registryURL, allowHosts: allow,
+	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, streams: streams, registryURL: *registryURL, allowHosts: allow,
 		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention, signUp: *signUp, publicURL: *publicURL,
 		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/"), npmCacheLimit: npmCacheLimit, nodePath: *nodePath}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
@@ -263,6 +270,8 @@ type serveConfig struct {
 	// secureCookies marks the session cookie Secure (HTTPS in front).
 	secureCookies bool
 	limits        ratelimit.Limits
+	// streams bound the SSE streams open at once (api.Config.Streams).
+	streams ratelimit.StreamLimits
 	// registryURL is the optional remote node registry (EDGEFLOW_REGISTRY_URL).
 	registryURL string
 	// signUp is the sign-up mode (api.SignUp*); publicURL the base of links.
@@ -342,7 +351,10 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
 		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), CacheLimit: cfg.npmCacheLimit, Studio: ui,
 		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention, SignUp: cfg.signUp, PublicURL: cfg.publicURL,
-		AllowHosts: cfg.allowHosts, CloudflareBaseURL: cfg.cloudflareURL}
+		AllowHosts: cfg.allowHosts, CloudflareBaseURL: cfg.cloudflareURL,
+		// At most half the file descriptors go to streams (the Go runtime
+		// raised the soft limit to the hard one at start).
+		Streams: cfg.streams.WithFileLimit(ratelimit.FileLimit())}
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}
@@ -419,7 +431,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	}
 	hs.RegisterOnShutdown(srv.CloseStreams) // run streams end, so that shutdown need not wait for them
 	url := "http://" + ln.Addr().String()
-	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "localEdge", edge != nil, "sharedEdge", cfg.remoteEdge != nil,
+	logger.Info("edgeflow listening", "url", url, "rateLimits", cfg.limits.String(), "streamLimits", srv.Streams.String(), "fileLimit", ratelimit.FileLimit(), "localEdge", edge != nil, "sharedEdge", cfg.remoteEdge != nil,
 		"accessLog", cfg.accessLog.String())
 	fmt.Fprintf(stdout, "edgeflow listening on %s\n", url)
 	if err := printSetupLink(ctx, store, cmp.Or(cfg.publicURL, url), stdout); err != nil && ctx.Err() == nil {

@@ -267,6 +267,9 @@ func TestServeFlags(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
 		{"serve", "--rate-limits", "global=x"},
+		{"serve", "--stream-limits", "user=x"},
+		{"serve", "--stream-limits", "total=0"},
+		{"serve", "--stream-limits", "lifetime=10ms"},
 		{"serve", "--allow-hosts", "10.0.0.0/40"},
 		{"serve", "--allow-hosts", "http://intranet/"},
 		{"serve", "--bogus"},

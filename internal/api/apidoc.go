@@ -102,6 +102,9 @@ func (rt Route) Refusals() []ErrorCase {
 	if rt.Limit != LimitGlobal {
 		limit = "the user's " + rt.Limit.String() + " limit or the per-IP limit is spent"
 	}
+	if isStreamRoute(rt) {
+		limit += "; or as many streams are open as the user, the API key, the client address or the server allows (`Retry-After`: when the oldest of them ends at the latest; see Streams)"
+	}
 	out = append(out, ErrorCase{429, "rate_limited", limit})
 	out = append(out, rt.Errors...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Status < out[j].Status })

@@ -62,11 +62,13 @@ func (m *routeMetrics) observe(status int, d time.Duration) {
 
 // metrics are the server's.
 type metrics struct {
-	start     time.Time
-	inFlight  atomic.Int64
-	routes    map[string]*routeMetrics // by "METHOD pattern"
-	unmatched *routeMetrics
-	order     []*routeMetrics
+	start    time.Time
+	inFlight atomic.Int64
+	// streamsRefused counts the streams refused at a limit (streamlimit.go).
+	streamsRefused atomic.Uint64
+	routes         map[string]*routeMetrics // by "METHOD pattern"
+	unmatched      *routeMetrics
+	order          []*routeMetrics
 }
 
 func newMetrics(routes []Route) *metrics {
@@ -149,6 +151,12 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) error {
 		up = 1
 	}
 	fmt.Fprintf(b, "edgeflow_local_edge_up %d\n", up)
+	help(b, "edgeflow_streams_open", "gauge", "Server-Sent Events streams open in this process.")
+	fmt.Fprintf(b, "edgeflow_streams_open %d\n", s.streamsOpen())
+	help(b, "edgeflow_streams_limit", "gauge", "The most streams this process keeps open at once.")
+	fmt.Fprintf(b, "edgeflow_streams_limit %d\n", s.Streams.Total)
+	help(b, "edgeflow_streams_refused_total", "counter", "Streams refused because a limit was reached (per user, API key, address or process).")
+	fmt.Fprintf(b, "edgeflow_streams_refused_total %d\n", m.streamsRefused.Load())
 
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)

@@ -256,6 +256,7 @@ func (s *Server) classLimit(c LimitClass) int {
 // wrap applies a route's authentication, CSRF check, scope and rate limit
 // class around its handler, and answers the handler's error.
 func (s *Server) wrap(rt Route) http.Handler {
+	handler := s.streamed(rt, rt.Handler) // streams are admitted against the open ones (streamlimit.go)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.admit(w, r, rt); err != nil {
 			s.writeError(w, r, err)
@@ -271,7 +272,7 @@ func (s *Server) wrap(rt Route) http.Handler {
 		if rt.ReadsBody() {
 			limitBodyTime(w, r, s.BodyReadTimeout)
 		}
-		if err := rt.Handler(w, r); err != nil {
+		if err := handler(w, r); err != nil {
 			s.writeError(w, r, err)
 		}
 	})

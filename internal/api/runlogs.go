@@ -9,12 +9,9 @@ import (
 )
 
 // runLogsPoll is how often a streamed run's logs are read again; a stream
-// ends after runLogsStreamMax even while the run goes on (the client opens
-// it again).
-const (
-	runLogsPoll      = time.Second
-	runLogsStreamMax = 30 * time.Minute
-)
+// ends after the stream lifetime even while the run goes on (the client
+// opens it again; streamlimit.go).
+const runLogsPoll = time.Second
 
 // handleRunLogs answers the run's console lines and exceptions
 // (docs/runs.md, "Logs"): JSON, or with Accept: text/event-stream one `log`
@@ -61,7 +58,7 @@ func (s *Server) handleRunLogs(w http.ResponseWriter, r *http.Request) error {
 		sse.event("end", map[string]any{"status": view.Status, "available": false, "reason": view.Reason})
 		return nil
 	}
-	deadline := time.Now().Add(runLogsStreamMax)
+	deadline := streamOf(r).deadline
 	tick := time.NewTicker(runLogsPoll)
 	defer tick.Stop()
 	for !view.Final && time.Now().Before(deadline) {

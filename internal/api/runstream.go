@@ -259,6 +259,7 @@ func (s *Server) handleRunStream(w http.ResponseWriter, r *http.Request) error {
 	}
 	beat := time.NewTicker(heartbeat)
 	defer beat.Stop()
+	lifetime := streamOf(r).end // streamlimit.go
 	for {
 		select {
 		case <-ctx.Done():
@@ -268,6 +269,10 @@ func (s *Server) handleRunStream(w http.ResponseWriter, r *http.Request) error {
 		case <-sub.gone:
 			return nil
 		case <-end:
+			return nil
+		case <-lifetime:
+			fmt.Fprint(sse.w, streamEndComment)
+			sse.rc.Flush()
 			return nil
 		case e := <-sub.ch:
 			send(e)

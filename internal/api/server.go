@@ -111,6 +111,11 @@ type Config struct {
 	// StreamHeartbeat is how often an idle run stream sends a comment
 	// line; 0 means 15 s.
 	StreamHeartbeat time.Duration
+	// Streams bound the Server-Sent Events streams open at once and their
+	// lifetime (streamlimit.go); the zero value means
+	// ratelimit.DefaultStreamLimits(). New lowers the total to half the
+	// process's file descriptors.
+	Streams ratelimit.StreamLimits
 }
 
 // Server is the HTTP API. It implements http.Handler.
@@ -128,6 +133,8 @@ type Server struct {
 	versions *versionService // version submission (version_service.go)
 
 	hub *runHub // the run streams of this process (runstream.go)
+
+	streams *ratelimit.Streams // the streams open, by user, key, address (streamlimit.go)
 
 	dummy *auth.Dummy // compared against for an unknown email at sign-in
 
@@ -163,6 +170,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.RateCounter == nil {
 		cfg.RateCounter = ratelimit.NewMemory()
 	}
+	if cfg.Streams == (ratelimit.StreamLimits{}) {
+		cfg.Streams = ratelimit.DefaultStreamLimits()
+	}
+	cfg.Streams = cfg.Streams.WithFileLimit(ratelimit.FileLimit())
 	if cfg.Marketplace == nil {
 		m, err := marketplace.NewEmbedded(cfg.Store, cfg.Logger)
 		if err != nil {
@@ -183,6 +194,7 @@ func New(cfg Config) (*Server, error) {
 		mux:       http.NewServeMux(),
 		lastTouch: map[string]time.Time{},
 		dummy:     auth.NewDummy(cfg.BcryptCost),
+		streams:   ratelimit.NewStreams(cfg.Streams.Lifetime, nil),
 	}
 	s.versions = newVersionService(cfg.Store, cfg.Now, s.orgNodes)
 	s.dummy.Hash() // made now, so that the first unknown email at sign-in costs what later ones do

@@ -24,54 +24,110 @@ type Snippet struct {
 	Code string
 }
 
-// checkPrefix names the functions the snippets are wrapped in; it is
-// lengthened with "_" until no snippet contains it.
+// checkPrefix names the functions the snippets are wrapped in; it gets more
+// leading "_" until no snippet contains it (uniquePrefix).
 const checkPrefix = "__edgeflow_check_"
+
+// MaxLocatedErrors is the most snippets CheckSyntax places an error in: a
+// submission with more snippets that do not parse learns of the first ones.
+const MaxLocatedErrors = 10
 
 // CheckSyntax parses each snippet as TypeScript, as it is compiled, and
 // returns the first syntax error of each one that does not parse (nil at
 // the index of one that does), or nil when all parse. All snippets are
-// parsed in one esbuild transform; only when that finds an error is each
-// snippet parsed on its own, so that every error is placed in its own
-// snippet's text. Snippets that parsed are remembered per scope (the
-// caller's tenant), so that how fast a check answers says nothing about
-// what another scope submitted.
+// parsed in one esbuild transform; only when that finds an error are they
+// parsed again in halves, down to the snippets that do not parse, so that
+// every error is placed in its own snippet's text: one bad snippet among
+// thousands costs a few dozen transforms, not one per snippet, and the
+// search stops after MaxLocatedErrors snippets with an error (decision
+// 332). Snippets that parsed are remembered per scope (the caller's
+// tenant), so that how fast a check answers says nothing about what
+// another scope submitted.
 func CheckSyntax(scope string, snippets []Snippet) []*SyntaxError {
 	if len(snippets) == 0 {
 		return nil
 	}
-	prefix := checkPrefix
-	for snippetsContain(snippets, prefix) {
-		prefix = "_" + prefix
-	}
+	prefix := uniquePrefix(snippets)
 	// Snippets that parsed before are not parsed again: most submissions
 	// change a few steps of a workflow, or none.
 	keys := make([]snippetKey, len(snippets))
-	var b strings.Builder
-	b.WriteString("export {};\n")
-	misses := 0
+	var misses []int
 	for i, s := range snippets {
 		keys[i] = keyOf(scope, s.Code)
-		if parsed.has(keys[i]) {
-			continue
+		if !parsed.has(keys[i]) {
+			misses = append(misses, i)
 		}
-		misses++
-		writeWrapped(&b, prefix+strconv.Itoa(i), s.Code)
 	}
-	if misses == 0 {
+	if len(misses) == 0 {
 		return nil
 	}
-	if len(parseErrors(b.String())) == 0 {
+	if parses(prefix, snippets, misses) {
 		for _, k := range keys {
 			parsed.add(k)
 		}
 		return nil
 	}
 	out := make([]*SyntaxError, len(snippets))
-	for i, s := range snippets {
-		out[i] = checkOne(prefix, s.Code)
+	found := 0
+	// locate finds the errors of a part known not to parse.
+	var locate func(part []int)
+	locate = func(part []int) {
+		if found >= MaxLocatedErrors {
+			return
+		}
+		if len(part) == 1 {
+			if e := checkOne(prefix, snippets[part[0]].Code); e != nil {
+				out[part[0]] = e
+				found++
+			}
+			return
+		}
+		left, right := part[:len(part)/2], part[len(part)/2:]
+		if parses(prefix, snippets, left) {
+			locate(right)
+			return
+		}
+		locate(left)
+		if found < MaxLocatedErrors && !parses(prefix, snippets, right) {
+			locate(right)
+		}
 	}
+	locate(misses)
 	return out
+}
+
+// parses reports whether the snippets at the given indexes parse together.
+func parses(prefix string, snippets []Snippet, indexes []int) bool {
+	var b strings.Builder
+	b.WriteString("export {};\n")
+	for _, i := range indexes {
+		writeWrapped(&b, prefix+strconv.Itoa(i), snippets[i].Code)
+	}
+	return len(parseErrors(b.String())) == 0
+}
+
+// uniquePrefix is checkPrefix with as many more leading "_" as it takes for
+// no snippet to contain it, found in one pass over the snippets: one more
+// than the longest run of "_" before "edgeflow_check_" in any of them.
+func uniquePrefix(snippets []Snippet) string {
+	const word = "edgeflow_check_"
+	longest := 1
+	for _, x := range snippets {
+		code := x.Code
+		for {
+			i := strings.Index(code, word)
+			if i < 0 {
+				break
+			}
+			run := 0
+			for run < i && code[i-run-1] == '_' {
+				run++
+			}
+			longest = max(longest, run)
+			code = code[i+len(word):]
+		}
+	}
+	return strings.Repeat("_", longest+1) + word
 }
 
 // snippetHeaderLines is how many lines come before a snippet's first line
@@ -125,15 +181,6 @@ func parseErrors(src string) []api.Message {
 		Charset:  api.CharsetUTF8,
 	})
 	return res.Errors
-}
-
-func snippetsContain(snippets []Snippet, s string) bool {
-	for _, x := range snippets {
-		if strings.Contains(x.Code, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // snippetKey identifies a snippet's text.

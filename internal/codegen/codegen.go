@@ -210,7 +210,10 @@ type gen struct {
 	bindings  map[string]Binding
 	templates map[string]*template // "type@version" → template
 	subs      map[string]string    // child workflow id → binding name
-	err       error
+	// breakSignals are the loops whose body catches a BreakSignal
+	// (findBreakSignals).
+	breakSignals map[string]bool
+	err          error
 
 	b      *bytes.Buffer // pooled; see getBuffer
 	indent int
@@ -300,6 +303,8 @@ func newGen(a *ir.ArtifactIR, opts Options) *gen {
 		}
 	}
 	g.steps = StepNames(a)
+	g.breakSignals = map[string]bool{}
+	g.findBreakSignals()
 	return g
 }
 
@@ -403,7 +408,7 @@ func (g *gen) generate() (*Output, error) {
 	if entry == nil {
 		return nil, &Error{Path: "entryNodeId", Message: "names no node"}
 	}
-	g.b = getBuffer(256*len(g.a.Nodes) + 1024)
+	g.b = getBuffer(bodySize(g.a))
 	if g.script {
 		g.indent = 1
 	} else {
@@ -438,7 +443,8 @@ func (g *gen) generate() (*Output, error) {
 		out.Dependencies = nil
 	}
 	g.codeBindings(g.opts.TriggerCode) // before module writes the Env interface
-	g.b = getBuffer(bodyBuf.Len() + 4096)
+	// The helpers the module adds after the body are about 20 KB at most.
+	g.b = getBuffer(bodyBuf.Len() + 32<<10)
 	// The body is read in place: bodyBuf is not written again until it is
 	// back in the pool, after module.
 	g.module(out, unsafe.String(unsafe.SliceData(bodyBuf.Bytes()), bodyBuf.Len()))
@@ -446,20 +452,46 @@ func (g *gen) generate() (*Output, error) {
 	if g.err != nil {
 		return nil, g.err
 	}
+	code := g.text()
 	if g.js {
 		out.MainModule = MainModuleJS
-		code, regions := cutRegions(g.b.String())
+		code, out.Regions = cutRegions(code)
 		out.Files[MainModuleJS] = code
-		out.Regions = regions
 	} else {
-		out.Files[MainModule] = g.b.String()
+		out.Files[MainModule] = code
 	}
-	putBuffer(g.b)
-	g.b = nil
 	for _, name := range sortedKeys(g.bindings) {
 		out.Bindings = append(out.Bindings, g.bindings[name])
 	}
 	return out, nil
+}
+
+// text returns what g.b holds and lets go of g.b. A buffer too large for the
+// pool becomes the string itself, without a copy of megabytes.
+func (g *gen) text() string {
+	b := g.b
+	g.b = nil
+	if b.Cap() > maxPooledBuffer {
+		return unsafe.String(unsafe.SliceData(b.Bytes()), b.Len())
+	}
+	s := b.String()
+	putBuffer(b)
+	return s
+}
+
+// bodySize estimates the size of the code generated for a's graph, so that
+// its buffer seldom has to grow: a few lines per node and the text of its
+// data (step code above all).
+func bodySize(a *ir.ArtifactIR) int {
+	n := 256*len(a.Nodes) + 1024
+	for i := range a.Nodes {
+		for _, v := range a.Nodes[i].Data {
+			if s, ok := v.(string); ok {
+				n += len(s) + len(s)/4
+			}
+		}
+	}
+	return n
 }
 
 func resourceType(kind string) (tsType, binding string) {

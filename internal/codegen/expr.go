@@ -10,9 +10,10 @@ import (
 )
 
 // scope is what an expression can see at the point it is emitted: the loops
-// enclosing it (innermost last).
+// enclosing it, innermost first through parent links, so that entering a
+// loop costs the same at any depth (nothing is copied per level).
 type scope struct {
-	loops []loopScope
+	loop *loopScope // innermost enclosing loop, nil outside loops
 	// inLane is true inside a lane function (parallel or race), where a
 	// JavaScript break cannot reach an enclosing loop.
 	inLane bool
@@ -21,35 +22,47 @@ type scope struct {
 }
 
 type loopScope struct {
-	id, item, index, label string
-	// suffix is the JS template text naming this iteration in step names.
+	id, item, index string
+	parent          *loopScope
+	depth           int // loops enclosing this one, itself included
+	// suffix is the JavaScript template text naming this iteration in step
+	// names: " #${i}", " #${i}.${j}" inside a second loop, and so on.
 	suffix string
 }
 
-func (s *scope) withLoop(l loopScope) *scope {
+func (s *scope) withLoop(id, item, index string) *scope {
 	c := *s
-	c.loops = append(append([]loopScope(nil), s.loops...), l)
+	l := &loopScope{id: id, item: item, index: index, parent: s.loop, depth: 1, suffix: " #${" + index + "}"}
+	if s.loop != nil {
+		l.depth = s.loop.depth + 1
+		l.suffix = s.loop.suffix + ".${" + index + "}"
+	}
+	c.loop = l
 	return &c
+}
+
+// loops is how many loops enclose the scope.
+func (s *scope) loops() int {
+	if s.loop == nil {
+		return 0
+	}
+	return s.loop.depth
 }
 
 func (s *scope) lane() *scope {
 	c := *s
 	c.inLane = true
-	c.loopLane = len(s.loops)
+	c.loopLane = s.loops()
 	return &c
 }
 
 // stepSuffix is the text appended to durable step names inside loops, e.g.
 // " #${i}" or " #${i}.${j}"; empty outside loops.
 func (s *scope) stepSuffix() string {
-	if len(s.loops) == 0 {
+	if s.loop == nil {
 		return ""
 	}
-	parts := make([]string, len(s.loops))
-	for i, l := range s.loops {
-		parts[i] = "${" + l.index + "}"
-	}
-	return " #" + strings.Join(parts, ".")
+	return s.loop.suffix
 }
 
 // isIdentifier reports whether s can follow a "." in a property access.
@@ -81,58 +94,64 @@ func writePath(b *strings.Builder, path []ir.PathSegment) {
 // ref is the JavaScript expression reading the value an expression names.
 func (g *gen) ref(e ir.Expression, sc *scope) string {
 	var b strings.Builder
+	g.writeRef(&b, e, sc)
+	return b.String()
+}
+
+// writeRef writes ref's expression to b.
+func (g *gen) writeRef(b *strings.Builder, e ir.Expression, sc *scope) {
 	switch e.Root {
 	case ir.RootEnv:
 		if len(e.Path) > 0 && !e.Path[0].IsIndex {
 			g.useEnv(e.Path[0].Field)
 		}
 		b.WriteString("env")
-		writePath(&b, e.Path)
+		writePath(b, e.Path)
 	case ir.RootEvent:
 		b.WriteString("event")
-		writePath(&b, e.Path)
+		writePath(b, e.Path)
 	default:
-		for i := len(sc.loops) - 1; i >= 0; i-- {
-			l := sc.loops[i]
+		for l := sc.loop; l != nil; l = l.parent {
 			if l.id == e.Root && len(e.Path) > 0 && !e.Path[0].IsIndex && (e.Path[0].Field == "item" || e.Path[0].Field == "index") {
 				if e.Path[0].Field == "item" {
 					b.WriteString(l.item)
 				} else {
 					b.WriteString(l.index)
 				}
-				writePath(&b, e.Path[1:])
-				return b.String()
+				writePath(b, e.Path[1:])
+				return
 			}
 		}
 		v, ok := g.vars[e.Root]
 		if !ok {
-			return "null"
+			b.WriteString("null")
+			return
 		}
 		b.WriteString(v)
-		writePath(&b, e.Path)
+		writePath(b, e.Path)
 	}
-	return b.String()
 }
 
 // codeExpr replaces every expression in a code field with the JavaScript
 // expression reading its value.
 func (g *gen) codeExpr(s string, sc *scope) (string, error) {
-	exprs, err := ir.ParseExpressions(s)
-	if err != nil {
-		return "", err
-	}
-	if len(exprs) == 0 {
+	if !strings.Contains(s, "{{") {
 		g.codeBindings(s)
 		return s, nil
 	}
 	var b, code strings.Builder // code: s without its expressions, which name variables, not bindings
+	b.Grow(len(s))
+	code.Grow(len(s))
 	pos := 0
-	for _, e := range exprs {
+	err := ir.EachExpression(s, func(e ir.Expression) {
 		b.WriteString(s[pos:e.Start])
 		code.WriteString(s[pos:e.Start])
 		code.WriteByte(' ')
-		b.WriteString(g.ref(e, sc))
+		g.writeRef(&b, e, sc)
 		pos = e.End
+	})
+	if err != nil {
+		return "", err
 	}
 	b.WriteString(s[pos:])
 	code.WriteString(s[pos:])
@@ -143,24 +162,35 @@ func (g *gen) codeExpr(s string, sc *scope) (string, error) {
 // str is the JavaScript expression of a string field: a string literal, or a
 // template literal interpolating each expression with toText.
 func (g *gen) str(s string, sc *scope) (string, error) {
-	exprs, err := ir.ParseExpressions(s)
-	if err != nil {
-		return "", err
-	}
-	if len(exprs) == 0 {
+	if !strings.Contains(s, "{{") {
 		return jsString(s), nil
-	}
-	g.helpers[helperToText] = true
-	if len(exprs) == 1 && exprs[0].Start == 0 && exprs[0].End == len(s) {
-		return "toText(" + g.ref(exprs[0], sc) + ")", nil
 	}
 	var b strings.Builder
 	b.WriteByte('`')
-	pos := 0
-	for _, e := range exprs {
+	pos, count, whole := 0, 0, ""
+	err := ir.EachExpression(s, func(e ir.Expression) {
+		count++
 		b.WriteString(templateText(s[pos:e.Start]))
-		b.WriteString("${toText(" + g.ref(e, sc) + ")}")
+		b.WriteString("${")
+		start := b.Len()
+		b.WriteString("toText(")
+		g.writeRef(&b, e, sc)
+		b.WriteString(")")
+		if e.Start == 0 && e.End == len(s) {
+			whole = b.String()[start:] // the call alone is the value
+		}
+		b.WriteString("}")
 		pos = e.End
+	})
+	if err != nil {
+		return "", err
+	}
+	if count == 0 {
+		return jsString(s), nil
+	}
+	g.helpers[helperToText] = true
+	if count == 1 && whole != "" {
+		return whole, nil
 	}
 	b.WriteString(templateText(s[pos:]))
 	b.WriteByte('`')
@@ -241,35 +271,47 @@ func (g *gen) jsonField(s string, sc *scope) (string, error) {
 			}
 		}
 	}
-	exprs, err := ir.ParseExpressions(s)
-	if err != nil {
-		return "", err
-	}
 	// Each expression is replaced by a marker: inside a string, the raw
 	// bytes \x01 N \x02 (interpolated); as a value, the string "\x01 N \x03".
 	// The walker accepts these control bytes in strings, JSON itself never
-	// has them there unescaped.
+	// has them there unescaped. refs holds each one's JavaScript.
+	var refs exprRefs
 	marked := s
-	if len(exprs) > 0 {
+	if strings.Contains(s, "{{") {
 		var b strings.Builder
-		b.Grow(len(s))
+		count := strings.Count(s, "{{")
+		b.Grow(len(s) + 8*count)
+		refs.ends = make([]int, 0, count)
+		refs.text.Grow(len(s))
 		pos := 0
-		for i, e := range exprs {
+		var str jsonStringState
+		var num []byte
+		err := ir.EachExpression(s, func(e ir.Expression) {
 			b.WriteString(s[pos:e.Start])
-			if insideJSONString(s[:e.Start]) {
-				b.WriteString(markOpen + strconv.Itoa(i) + markText)
+			num = strconv.AppendInt(num[:0], int64(len(refs.ends)), 10)
+			if str.advance(s, e.Start) {
+				b.WriteString(markOpen)
+				b.Write(num)
+				b.WriteString(markText)
 			} else {
-				b.WriteString(`"` + markOpen + strconv.Itoa(i) + markValue + `"`)
+				b.WriteString(`"` + markOpen)
+				b.Write(num)
+				b.WriteString(markValue + `"`)
 			}
+			g.writeRef(&refs.text, e, sc)
+			refs.ends = append(refs.ends, refs.text.Len())
 			pos = e.End
+		})
+		if err != nil {
+			return "", err
 		}
 		b.WriteString(s[pos:])
 		marked = b.String()
 	}
 	var out strings.Builder
-	out.Grow(len(marked) + 16)
+	out.Grow(len(marked) + refs.text.Len() + 16*refs.len() + 16)
 	w := jsonWalker{s: marked}
-	if err := g.jsonValue(&w, &out, exprs, sc, 0); err != nil {
+	if err := g.jsonValue(&w, &out, &refs, 0); err != nil {
 		return "", fmt.Errorf("not valid JSON: %w", err)
 	}
 	if w.space(); w.i < len(w.s) {
@@ -278,25 +320,49 @@ func (g *gen) jsonField(s string, sc *scope) (string, error) {
 	return out.String(), nil
 }
 
-// insideJSONString reports whether the end of prefix lies inside a JSON
+// exprRefs holds the JavaScript of a JSON field's expressions in one text:
+// the n-th ends at ends[n] and starts where the one before ends.
+type exprRefs struct {
+	text strings.Builder
+	ends []int
+}
+
+func (r *exprRefs) len() int { return len(r.ends) }
+
+func (r *exprRefs) at(n int) string {
+	start := 0
+	if n > 0 {
+		start = r.ends[n-1]
+	}
+	return r.text.String()[start:r.ends[n]]
+}
+
+// jsonStringState follows a JSON text from its start, so that whether a
+// position lies inside a string literal costs only the bytes since the last
+// question.
+type jsonStringState struct {
+	in bool
+	i  int // the next byte to read
+}
+
+// advance reads s up to end and reports whether end lies inside a JSON
 // string literal.
-func insideJSONString(prefix string) bool {
-	in := false
-	for i := 0; i < len(prefix); i++ {
-		switch prefix[i] {
+func (st *jsonStringState) advance(s string, end int) bool {
+	for ; st.i < end; st.i++ {
+		switch s[st.i] {
 		case '\\':
-			if in {
-				i++
+			if st.in {
+				st.i++
 			}
 		case '"':
-			in = !in
+			st.in = !st.in
 		}
 	}
-	return in
+	return st.in
 }
 
 // jsonValue writes the JavaScript of the JSON value at w (see jsonField).
-func (g *gen) jsonValue(w *jsonWalker, out *strings.Builder, exprs []ir.Expression, sc *scope, depth int) error {
+func (g *gen) jsonValue(w *jsonWalker, out *strings.Builder, refs *exprRefs, depth int) error {
 	if depth > maxJSONFieldDepth {
 		return fmt.Errorf("nested deeper than %d levels", maxJSONFieldDepth)
 	}
@@ -326,7 +392,7 @@ func (g *gen) jsonValue(w *jsonWalker, out *strings.Builder, exprs []ir.Expressi
 				out.WriteString(" ")
 			}
 			if strings.Contains(key, markOpen) {
-				out.WriteString("[" + g.markedString(key, exprs, sc) + "]")
+				out.WriteString("[" + g.markedString(key, refs) + "]")
 			} else {
 				out.WriteString(jsString(key))
 			}
@@ -334,7 +400,7 @@ func (g *gen) jsonValue(w *jsonWalker, out *strings.Builder, exprs []ir.Expressi
 			if w.space(); !w.next(':') {
 				return errors.New("expected ':' after a key")
 			}
-			if err := g.jsonValue(w, out, exprs, sc, depth+1); err != nil {
+			if err := g.jsonValue(w, out, refs, depth+1); err != nil {
 				return err
 			}
 			w.space()
@@ -357,7 +423,7 @@ func (g *gen) jsonValue(w *jsonWalker, out *strings.Builder, exprs []ir.Expressi
 			if !first {
 				out.WriteString(", ")
 			}
-			if err := g.jsonValue(w, out, exprs, sc, depth+1); err != nil {
+			if err := g.jsonValue(w, out, refs, depth+1); err != nil {
 				return err
 			}
 			w.space()
@@ -376,12 +442,12 @@ func (g *gen) jsonValue(w *jsonWalker, out *strings.Builder, exprs []ir.Expressi
 		}
 		if strings.HasPrefix(t, markOpen) && strings.HasSuffix(t, markValue) {
 			n, err := strconv.Atoi(t[1 : len(t)-1])
-			if err == nil && n < len(exprs) {
-				out.WriteString(g.ref(exprs[n], sc))
+			if err == nil && n < refs.len() {
+				out.WriteString(refs.at(n))
 				return nil
 			}
 		}
-		out.WriteString(g.markedString(t, exprs, sc))
+		out.WriteString(g.markedString(t, refs))
 	case c == '-' || c >= '0' && c <= '9':
 		num, ok := w.number()
 		if !ok {
@@ -401,12 +467,13 @@ func (g *gen) jsonValue(w *jsonWalker, out *strings.Builder, exprs []ir.Expressi
 	return nil
 }
 
-func (g *gen) markedString(s string, exprs []ir.Expression, sc *scope) string {
+func (g *gen) markedString(s string, refs *exprRefs) string {
 	if !strings.Contains(s, markOpen) {
 		return jsString(s)
 	}
 	g.helpers[helperToText] = true
 	var b strings.Builder
+	b.Grow(2 * len(s))
 	b.WriteByte('`')
 	for {
 		i := strings.Index(s, markOpen)
@@ -418,11 +485,13 @@ func (g *gen) markedString(s string, exprs []ir.Expression, sc *scope) string {
 			break
 		}
 		n, err := strconv.Atoi(s[i+1 : i+j])
-		if err != nil || n >= len(exprs) {
+		if err != nil || n >= refs.len() {
 			break
 		}
 		b.WriteString(templateText(s[:i]))
-		b.WriteString("${toText(" + g.ref(exprs[n], sc) + ")}")
+		b.WriteString("${toText(")
+		b.WriteString(refs.at(n))
+		b.WriteString(")}")
 		s = s[i+j+1:]
 	}
 	b.WriteString(templateText(s))

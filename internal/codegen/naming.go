@@ -93,9 +93,15 @@ var reservedWords = func() map[string]bool {
 // namer hands out unique JavaScript identifiers.
 type namer struct {
 	taken map[string]bool
+	// next is, per base name that collided, the suffix to try first: every
+	// smaller one is taken already, so that many ids on one base cost one
+	// look each rather than one per earlier id.
+	next map[string]int
 }
 
-func newNamer(size int) *namer { return &namer{taken: make(map[string]bool, size)} }
+func newNamer(size int) *namer {
+	return &namer{taken: make(map[string]bool, size), next: map[string]int{}}
+}
 
 // reserve marks name as used without handing it out.
 func (n *namer) reserve(name string) { n.taken[name] = true }
@@ -115,8 +121,12 @@ func (n *namer) ident(s string) string {
 		base = "n_" + base
 	}
 	name := base
-	for i := 2; reservedWords[name] || n.taken[name]; i++ {
-		name = base + "_" + strconv.Itoa(i)
+	if reservedWords[name] || n.taken[name] {
+		i := max(n.next[base], 2)
+		for name = base + "_" + strconv.Itoa(i); reservedWords[name] || n.taken[name]; name = base + "_" + strconv.Itoa(i) {
+			i++
+		}
+		n.next[base] = i + 1
 	}
 	n.taken[name] = true
 	return name

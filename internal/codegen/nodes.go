@@ -440,15 +440,15 @@ func (g *gen) jsonData(n *ir.Node, field string, sc *scope) string {
 func (g *gen) breakNode(n *ir.Node, sc *scope) {
 	stmt := "break;"
 	switch {
-	case len(sc.loops) == 0 && sc.inLane:
+	case sc.loops() == 0 && sc.inLane:
 		stmt = "return null;"
-	case len(sc.loops) == 0:
+	case sc.loops() == 0:
 		if g.script {
 			stmt = "return output;"
 		} else {
 			stmt = "return null;"
 		}
-	case sc.inLane && sc.loopLane >= len(sc.loops):
+	case sc.inLane && sc.loopLane >= sc.loops():
 		// A lane function stands between this node and its loop.
 		g.helpers[helperBreak] = true
 		stmt = "throw new BreakSignal();"
@@ -508,6 +508,12 @@ func (g *gen) branch(n *ir.Node, sc *scope) (join string) {
 		cond, _ := m["condition"].(string)
 		arms = append(arms, arm{label, strings.TrimSpace(cond)})
 	}
+	// The lanes of each arm, in edge order, grouped once: a branch may have
+	// thousands of arms.
+	lanes := map[string][]ir.Edge{}
+	for _, e := range g.graph.Out(n.ID) {
+		lanes[e.Label] = append(lanes[e.Label], e)
+	}
 	for i, a := range arms {
 		switch {
 		case a.cond == "" && i > 0:
@@ -521,7 +527,7 @@ func (g *gen) branch(n *ir.Node, sc *scope) (join string) {
 		}
 		g.indent++
 		g.line("%s = { label: %s };", v, jsString(a.label))
-		for _, e := range g.graph.OutLabel(n.ID, a.label) {
+		for _, e := range lanes[a.label] {
 			g.laneChain(e.Target, sc, &join)
 		}
 		g.indent--
@@ -575,7 +581,7 @@ func (g *gen) tryCatch(n *ir.Node, sc *scope) (join string) {
 	g.indent--
 	g.line("} catch (caught) {")
 	g.indent++
-	if g.helpers[helperBreak] || sc.inLane {
+	if sc.inLane && len(g.breakSignals) > 0 {
 		g.helpers[helperBreak] = true
 		g.line("if (caught instanceof BreakSignal) throw caught;")
 	}
@@ -634,50 +640,63 @@ func (g *gen) loop(n *ir.Node, sc *scope) (join string) {
 	if s := dataString(n, "indexVar"); s != "" && isIdentifier(s) {
 		g.line("const %s = %s;", s, index)
 	}
-	inner := sc.withLoop(loopScope{id: n.ID, item: item, index: index})
+	inner := sc.withLoop(n.ID, item, index)
 	inner.inLane = false
-	// The body is emitted into its own buffer first: a break inside a lane
-	// function needs the body wrapped to catch its BreakSignal.
-	saved := g.b
-	g.b = getBuffer(1024)
-	hadBreak := g.helpers[helperBreak]
-	g.helpers[helperBreak] = false
+	// A break inside a lane function of the body throws a BreakSignal, which
+	// the body catches (breakSignals). The body is written in place: no
+	// level's code is copied again by the levels around it.
+	wrap := g.breakSignals[n.ID]
+	if wrap {
+		g.line("try {")
+		g.indent++
+	}
 	var last string
 	for _, e := range g.graph.OutLabel(n.ID, ir.LabelBody) {
 		last = g.laneChain(e.Target, inner, &join)
 	}
 	g.line("%s.push(%s);", results, g.value(last))
-	bodyBuf := g.b
-	usedBreak := g.helpers[helperBreak]
-	g.helpers[helperBreak] = hadBreak || usedBreak
-	g.b = saved
-	if usedBreak {
-		g.line("try {")
-		g.b.WriteString(indentText(bodyBuf.String()))
+	if wrap {
+		g.indent--
 		g.line("} catch (caught) {")
 		g.line("  if (caught instanceof BreakSignal) break;")
 		g.line("  throw caught;")
 		g.line("}")
-	} else {
-		g.b.Write(bodyBuf.Bytes())
 	}
-	putBuffer(bodyBuf)
 	g.indent--
 	g.line("}")
 	g.line("const %s = { results: %s };", v, results)
 	return join
 }
 
-func indentText(s string) string {
-	lines := strings.SplitAfter(s, "\n")
-	var b strings.Builder
-	for _, l := range lines {
-		if l != "" && l != "\n" {
-			b.WriteString("  ")
+// findBreakSignals lists the loops a break leaves from inside a parallel or
+// race lane of their body (a JavaScript break cannot cross the lane's
+// function, so it throws a BreakSignal that the loop's body catches). The
+// validator refuses such breaks; the compiler still handles them.
+func (g *gen) findBreakSignals() {
+	for i := range g.a.Nodes {
+		n := &g.a.Nodes[i]
+		if n.Type != ir.TypeBreak {
+			continue
 		}
-		b.WriteString(l)
+		at, lane := n.ID, false
+		for steps := 0; steps <= len(g.a.Nodes); steps++ {
+			e, ok := g.graph.Enclosing(at)
+			if !ok {
+				break
+			}
+			c := g.graph.Node(e.Source)
+			if c.Type == ir.TypeLoop {
+				if lane {
+					g.breakSignals[c.ID] = true
+				}
+				break
+			}
+			if c.Type == ir.TypeParallel || c.Type == ir.TypeRace {
+				lane = true
+			}
+			at = c.ID
+		}
 	}
-	return b.String()
 }
 
 // custom emits a marketplace node: a durable step calling its template.

@@ -32,7 +32,7 @@ func BenchmarkValidateLinear5000(b *testing.B) { benchFile(b, "linear-5000") }
 // Generated IRs mixing all twelve node types, for the growth ratio.
 func BenchmarkValidateAllTypes1000(b *testing.B)  { benchValidate(b, mixedIR(1000)) }
 func BenchmarkValidateAllTypes10000(b *testing.B) { benchValidate(b, mixedIR(10000)) }
-func BenchmarkValidateDeep200(b *testing.B)       { benchValidate(b, deepIR(200)) }
+func BenchmarkValidateDeep32(b *testing.B)        { benchValidate(b, deepIR(ir.DefaultMaxNesting)) }
 func BenchmarkValidateWide5000(b *testing.B)      { benchValidate(b, wideIR(5000)) }
 
 func BenchmarkParseExpressions(b *testing.B) {

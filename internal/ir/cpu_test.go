@@ -25,14 +25,14 @@ func TestCPUPerValidation(t *testing.T) {
 		t.Skip("set EDGEFLOW_IR_CPU=1 to measure")
 	}
 	opts := ir.Options{Nodes: nodes.BuiltinCatalog()}
-	inputs := map[string][]byte{"alltypes-1000": mixedIR(1000), "alltypes-10000": mixedIR(10000), "deep-200": deepIR(200), "wide-5000": wideIR(5000)}
+	inputs := map[string][]byte{"alltypes-1000": mixedIR(1000), "alltypes-10000": mixedIR(10000), "deep-32": deepIR(ir.DefaultMaxNesting), "wide-5000": wideIR(5000)}
 	for _, name := range []string{"mixed-1000", "mixed-5000", "linear-5000"} {
 		raw, err := os.ReadFile(filepath.Join(benchDir, name+".json"))
 		if err == nil {
 			inputs[name] = raw
 		}
 	}
-	for _, name := range []string{"mixed-1000", "mixed-5000", "linear-5000", "alltypes-1000", "alltypes-10000", "deep-200", "wide-5000"} {
+	for _, name := range []string{"mixed-1000", "mixed-5000", "linear-5000", "alltypes-1000", "alltypes-10000", "deep-32", "wide-5000"} {
 		raw, ok := inputs[name]
 		if !ok {
 			continue

@@ -19,10 +19,12 @@ import (
 type shapeReader struct {
 	bad     bool
 	typeErr bool
+	notes   schemaNotes
 }
 
 func (r *shapeReader) fail(typeErr bool) {
 	r.bad = true
+	r.notes.fails++
 	if typeErr {
 		r.typeErr = true
 	}

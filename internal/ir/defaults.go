@@ -1,5 +1,7 @@
 package ir
 
+import "slices"
+
 // Defaults of the IR (docs/ir.md, "Defaults"): the keys that carry no
 // meaning a user must choose may be omitted, and the reader fills them in.
 // The IR the validator returns is then the complete one; FilledDefaults
@@ -71,10 +73,7 @@ func (a *ArtifactIR) omittedVersion(i int) bool {
 	if a.Nodes[i].Version != "" {
 		return false
 	}
-	for _, m := range a.versionOmitted {
-		if m == i {
-			return true
-		}
-	}
-	return false
+	// The reader lists the nodes in order: a search, not a scan per node.
+	_, found := slices.BinarySearch(a.versionOmitted, i)
+	return found
 }

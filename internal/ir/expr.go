@@ -80,6 +80,15 @@ func ParseExpressions(s string) ([]Expression, error) {
 	return out, err
 }
 
+// EachExpression calls fn for each {{...}} of s in order, as
+// ParseExpressions finds them, until the first syntax error, which it
+// returns. It keeps no list: the Path given to fn is valid only during the
+// call, so that a string with many expressions costs no memory per
+// expression.
+func EachExpression(s string, fn func(Expression)) error {
+	return scanExpressions(s, nil, fn)
+}
+
 // scanExpressions calls fn for each expression of s in order, until the
 // first syntax error, which it returns. The Path given to fn is valid only
 // during the call (it reuses buf).

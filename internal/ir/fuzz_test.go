@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -84,6 +85,25 @@ func checkValidate(t *testing.T, raw []byte) {
 		}
 		if len(problems) == 0 && a == nil {
 			t.Fatal("no problems and no IR")
+		}
+		if !shapeOK && len(problems) <= opts.MaxProblems {
+			// The schema, shown only the wrong items, says what it says of
+			// the whole document.
+			var got []string
+			for _, p := range problems {
+				if p.Rule == ir.RuleSchema {
+					got = append(got, p.Path+" "+p.Message)
+				}
+			}
+			var want []string
+			for _, p := range ir.FullSchemaProblems(raw) {
+				want = append(want, p.Path+" "+p.Message)
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			if len(want) > 0 && !slices.Equal(got, want) {
+				t.Fatalf("schema problems differ from the whole document's:\n got %q\nwant %q", got, want)
+			}
 		}
 		if os.Getenv("EDGEFLOW_FUZZ_NO_SCHEMA") != "" {
 			return

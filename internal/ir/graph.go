@@ -24,6 +24,13 @@ type Graph struct {
 	idom      []int32 // immediate dominator, -1 for the entry and unreachable nodes
 	pre, post []int32 // dominator tree interval numbering
 	enclosing []int32 // edge index starting the innermost lane holding a node, -1 if none
+
+	// The container tree: a node's parent is the container whose lane holds
+	// it (the source of its enclosing edge).
+	depth []int32 // containers enclosing a node: 0 at the top level
+	outer []int32 // innermost enclosing loop, parallel or race, -1 if none
+	cpre  []int32 // container tree interval numbering (preorder)
+	cpost []int32 // the largest cpre inside a node's subtree
 }
 
 // ContainerTypes are the builtin node types whose labelled outgoing edges
@@ -101,6 +108,7 @@ func NewGraph(a *ArtifactIR) *Graph {
 	}
 	g.dominators()
 	g.lanes()
+	g.containerTree()
 	return g
 }
 
@@ -561,4 +569,103 @@ func (g *Graph) lanes() {
 		}
 		g.enclosing[v] = g.enclosing[src]
 	}
+}
+
+// containerTree derives from Enclosing, in time linear in the nodes, what
+// the checks of nested containers ask: each node's nesting depth, its
+// innermost enclosing loop, parallel or race, and an interval numbering of
+// the tree of lanes so that "is this node inside that container" is O(1)
+// however deep the nesting (decision 330).
+func (g *Graph) containerTree() {
+	n := len(g.ir.Nodes)
+	g.depth = make([]int32, n)
+	g.outer = make([]int32, n)
+	g.cpre = make([]int32, n)
+	g.cpost = make([]int32, n)
+	for i := range n {
+		g.outer[i], g.cpre[i], g.cpost[i] = -1, -1, -1
+	}
+	children := make([]int32, n) // count, then fill position
+	roots := 0
+	for _, v := range g.preorder {
+		c := g.parent(v)
+		if c < 0 {
+			roots++
+			continue
+		}
+		// The container dominates v: preorder has it first.
+		g.depth[v] = g.depth[c] + 1
+		switch g.ir.Nodes[c].Type {
+		case TypeLoop, TypeParallel, TypeRace:
+			g.outer[v] = c
+		default:
+			g.outer[v] = g.outer[c]
+		}
+		children[c]++
+	}
+	// Children lists in one backing array, in preorder.
+	start := make([]int32, n+1)
+	for i := range n {
+		start[i+1] = start[i] + children[i]
+	}
+	kids := make([]int32, start[n])
+	fill := children
+	for i := range fill {
+		fill[i] = start[i]
+	}
+	top := make([]int32, 0, roots)
+	for _, v := range g.preorder {
+		if c := g.parent(v); c >= 0 {
+			kids[fill[c]] = v
+			fill[c]++
+		} else {
+			top = append(top, v)
+		}
+	}
+	var clock int32
+	type frame struct{ v, k int32 }
+	var st []frame
+	for _, r := range top {
+		st = append(st[:0], frame{v: r, k: start[r]})
+		g.cpre[r] = clock
+		clock++
+		for len(st) > 0 {
+			f := &st[len(st)-1]
+			if f.k < start[f.v+1] {
+				c := kids[f.k]
+				f.k++
+				g.cpre[c] = clock
+				clock++
+				st = append(st, frame{v: c, k: start[c]})
+				continue
+			}
+			g.cpost[f.v] = clock - 1
+			st = st[:len(st)-1]
+		}
+	}
+}
+
+// parent is the container whose lane holds node v, -1 at the top level.
+func (g *Graph) parent(v int32) int32 {
+	e := g.enclosing[v]
+	if e < 0 {
+		return -1
+	}
+	return g.src[e]
+}
+
+// Depth returns how many containers enclose the node: 0 for a node at the
+// top level (and for unreachable nodes), 1 for a node in a lane of a
+// top-level container, and so on.
+func (g *Graph) Depth(id string) int {
+	i, ok := g.index[id]
+	if !ok {
+		return 0
+	}
+	return int(g.depth[i])
+}
+
+// inside reports whether node v lies in a lane of container c, at any depth.
+func (g *Graph) inside(v, c int) bool {
+	return v != c && g.cpre[c] >= 0 && g.cpre[v] > g.cpre[c] && g.cpre[v] <= g.cpost[c]
 }

@@ -167,6 +167,9 @@ func TestGraphDeepAndWide(t *testing.T) {
 	if e, ok := g.Enclosing("l19999"); !ok || e.Source != "l19998" {
 		t.Errorf("Enclosing(l19999) = %v, %v", e, ok)
 	}
+	if d := g.Depth("l19999"); d != 19999 {
+		t.Errorf("Depth(l19999) = %d, want 19999", d)
+	}
 	nodes, edges = []string{"p:parallel", "j"}, nil
 	for i := range 20000 {
 		nodes = append(nodes, fmt.Sprintf("s%d", i))

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxJSONDepth bounds the nesting of arrays and objects in an IR.
@@ -243,7 +244,16 @@ var strStop = func() (t [256]bool) {
 }()
 
 func (p *jsonParser) escaped(start int) (string, error) {
-	var b []byte
+	// The decoded text is never longer than the escaped one: one
+	// allocation, which the string then owns.
+	end := start
+	for end < len(p.data) && p.data[end] != '"' {
+		if p.data[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	b := make([]byte, 0, min(end, len(p.data))-start)
 	i := start
 	for i < len(p.data) {
 		c := p.data[i]
@@ -253,7 +263,7 @@ func (p *jsonParser) escaped(start int) (string, error) {
 			if !utf8.Valid(b) {
 				return "", p.fail("invalid UTF-8 in a string")
 			}
-			return string(b), nil
+			return unsafe.String(unsafe.SliceData(b), len(b)), nil
 		case c < 0x20:
 			p.pos = i
 			return "", p.fail("control character in a string")

@@ -130,8 +130,40 @@ func (r *streamReader) known(keys []string, k string, seen *keySet) (int, error)
 		}
 	}
 	r.fail(false) // unknown key
+	return -1, r.blankValue()
+}
+
+// blankValue reads a value whose content the JSON Schema does not look at
+// and notes it as a blank (schemaText).
+func (r *streamReader) blankValue() error {
+	r.p.peek()
+	start := r.p.pos
 	_, err := r.p.value()
-	return -1, err
+	if err == nil && start < r.p.pos {
+		r.notes.blanks = append(r.notes.blanks, blank{start: start, end: r.p.pos})
+	}
+	return err
+}
+
+// list reads the nodes or edges array with item, noting the items that had a
+// shape problem (schemaText).
+func (r *streamReader) list(item func(i int) error) (*listSpan, bool, error) {
+	r.p.peek()
+	l := &listSpan{start: r.p.pos}
+	ok, err := r.p.items(func(i int) error {
+		r.p.peek()
+		start, fails := r.p.pos, r.notes.fails
+		err := item(i)
+		if r.notes.fails > fails && len(l.bad) < r.notes.maxBad {
+			l.bad = append(l.bad, itemSpan{index: i, start: start, end: r.p.pos})
+		}
+		return err
+	})
+	l.end = r.p.pos
+	if !ok {
+		return nil, false, err
+	}
+	return l, true, err
 }
 
 func (r *streamReader) requireAll(required, seen keySet) {
@@ -238,11 +270,12 @@ func (r *streamReader) readIR() (*ArtifactIR, error) {
 			return r.metadata(&a.Metadata)
 		case "nodes":
 			a.Nodes = make([]Node, 0, r.p.estimate(`"data"`)) // every node has one
-			ok, err := r.p.items(func(i int) error {
+			l, ok, err := r.list(func(i int) error {
 				a.Nodes = append(a.Nodes, Node{})
 				r.nodeIndex = len(a.Nodes) - 1
 				return r.node(&a.Nodes[r.nodeIndex])
 			})
+			r.notes.nodes = l
 			if !ok {
 				r.fail(true)
 			} else if a.Nodes == nil {
@@ -251,10 +284,11 @@ func (r *streamReader) readIR() (*ArtifactIR, error) {
 			return err
 		case "edges":
 			a.Edges = make([]Edge, 0, r.p.estimate(`"source"`)) // every edge has one
-			ok, err := r.p.items(func(i int) error {
+			l, ok, err := r.list(func(i int) error {
 				a.Edges = append(a.Edges, Edge{})
 				return r.edge(&a.Edges[len(a.Edges)-1])
 			})
+			r.notes.edges = l
 			if !ok {
 				r.fail(true)
 			} else if a.Edges == nil {
@@ -353,12 +387,18 @@ func (r *streamReader) node(n *Node) error {
 			})
 			r.requireAll(posRequiredMask, ps)
 		case "data":
+			r.p.peek()
+			start := r.p.pos
 			var v any
 			v, err = r.p.value()
 			if m, ok := v.(map[string]any); ok {
 				n.Data = m
 			} else if err == nil {
 				r.fail(true)
+			}
+			if err == nil {
+				// The schema checks only that data is an object.
+				r.notes.blanks = append(r.notes.blanks, blank{start: start, end: r.p.pos})
 			}
 		case "config":
 			n.Config = &StepConfig{}

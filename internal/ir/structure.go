@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -103,16 +104,20 @@ func (v *validator) fixedLabels(i int, n *Node, allowed, required []string) {
 
 func (v *validator) branchEdges(i int, n *Node) {
 	arms := branchArms(n)
+	isArm := make(map[string]bool, len(arms))
+	for _, l := range arms {
+		isArm[l] = true
+	}
 	count := make(map[string]int, len(arms)+1)
 	for _, e := range v.g.out[i] {
 		l := v.a.Edges[e].Label
 		switch {
 		case l == LabelThen:
 		case l == "":
-			v.addf(edgePath(int(e), "label"), n.ID, RuleContainer, "edges from a branch carry the label of an arm (%s) or then", strings.Join(arms, ", "))
+			v.addf(edgePath(int(e), "label"), n.ID, RuleContainer, "edges from a branch carry the label of an arm (%s) or then", armList(arms))
 			continue
-		case !contains(arms, l):
-			v.addf(edgePath(int(e), "label"), n.ID, RuleContainer, "%q is not a label of this branch's arms (%s)", l, strings.Join(arms, ", "))
+		case !isArm[l]:
+			v.addf(edgePath(int(e), "label"), n.ID, RuleContainer, "%q is not a label of this branch's arms (%s)", l, armList(arms))
 			continue
 		}
 		count[l]++
@@ -126,28 +131,27 @@ func (v *validator) branchEdges(i int, n *Node) {
 	}
 }
 
+// armList names a branch's arms in a message: the first ten, then how many
+// more (a branch may have thousands, and each refused edge names them).
+func armList(arms []string) string {
+	if len(arms) <= 10 {
+		return strings.Join(arms, ", ")
+	}
+	return strings.Join(arms[:10], ", ") + fmt.Sprintf(" and %d more", len(arms)-10)
+}
+
 // breakPlace checks that a break stands in a loop body, crossing only branch
-// arms and try/catch blocks on the way out.
+// arms and try/catch blocks on the way out: its innermost enclosing loop,
+// parallel or race is a loop.
 func (v *validator) breakPlace(i int, n *Node) {
 	g := v.g
-	at := i
-	for steps := 0; steps <= len(v.a.Nodes); steps++ {
-		e := g.enclosing[at]
-		if e < 0 {
-			break
-		}
-		edge := v.a.Edges[e]
-		c := g.index[edge.Source]
-		switch v.a.Nodes[c].Type {
-		case TypeLoop:
-			return
-		case TypeParallel, TypeRace:
-			v.addf(nodePath(i), n.ID, RuleContainer, "a break cannot leave a %s lane (of %q)", v.a.Nodes[c].Type, edge.Source)
-			return
-		}
-		at = c
+	c := g.outer[i]
+	switch {
+	case c < 0:
+		v.addf(nodePath(i), n.ID, RuleContainer, "a break must be inside a loop body")
+	case v.a.Nodes[c].Type != TypeLoop:
+		v.addf(nodePath(i), n.ID, RuleContainer, "a break cannot leave a %s lane (of %q)", v.a.Nodes[c].Type, v.a.Nodes[c].ID)
 	}
-	v.addf(nodePath(i), n.ID, RuleContainer, "a break must be inside a loop body")
 }
 
 // join checks a node with several incoming edges: each must come from the
@@ -299,19 +303,9 @@ func (w *exprWalker) check(e Expression) {
 	}
 }
 
-// insideBody reports whether node at is inside the body of loop.
+// insideBody reports whether node at is inside the body of loop (its
+// lanes, at any depth).
 func (w *exprWalker) insideBody(at int, loop string) bool {
-	g := w.v.g
-	for steps := 0; steps <= len(w.v.a.Nodes); steps++ {
-		e := g.enclosing[at]
-		if e < 0 {
-			return false
-		}
-		edge := w.v.a.Edges[e]
-		if edge.Source == loop && edge.Label == LabelBody {
-			return true
-		}
-		at = g.index[edge.Source]
-	}
-	return false
+	l, ok := w.v.g.index[loop]
+	return ok && w.v.g.inside(at, l)
 }

@@ -49,6 +49,7 @@ const (
 	RuleEventType     = "event-type"         // ^[a-zA-Z0-9_-]{1,100}$
 	RuleMetadata      = "metadata"           // metadata fields
 	RuleLimits        = "limits"             // Cloudflare limits
+	RuleNesting       = "nesting"            // containers nested too deep
 	RuleTooMany       = "too-many-problems"  // Options.MaxProblems reached
 )
 
@@ -56,6 +57,9 @@ const (
 const (
 	DefaultMaxSteps    = 10000
 	DefaultMaxProblems = 1000
+	// DefaultMaxNesting is how deep containers may nest: a container inside
+	// 31 others is the deepest allowed (decision 330).
+	DefaultMaxNesting = 32
 	// MaxStepNameLength is Cloudflare's limit on step names, which are node
 	// names.
 	MaxStepNameLength = 256
@@ -73,6 +77,9 @@ type Options struct {
 	MaxSteps int
 	// MaxProblems caps the problems reported; 0 means DefaultMaxProblems.
 	MaxProblems int
+	// MaxNesting is how many containers may nest inside each other; 0
+	// means DefaultMaxNesting.
+	MaxNesting int
 }
 
 var (
@@ -99,17 +106,24 @@ func Validate(raw []byte, opts Options) (*ArtifactIR, []Problem) {
 // for a compiler to reuse rather than build again. Like any Graph it must
 // not be used after the IR is modified.
 func ValidateGraph(raw []byte, opts Options) (*ArtifactIR, *Graph, []Problem) {
+	v := newValidator(nil, opts)
 	r := streamReader{p: newJSONParser(raw)}
+	r.notes.maxBad = v.opts.MaxProblems + 1
 	a, err := r.readIR()
 	if err != nil {
 		return nil, nil, []Problem{{Path: "", Message: "not valid JSON: " + err.Error(), Rule: RuleJSON}}
 	}
-	v := newValidator(a, opts)
+	v.a = a
 	if r.bad {
-		doc, err := parseJSON(raw)
+		// The schema sees only what it needs to (schematext.go).
+		text, nodeIndex, edgeIndex := r.notes.schemaText(raw)
+		doc, err := parseJSON(text)
 		var ps []Problem
 		if err == nil {
 			ps = schemaProblems(doc)
+		}
+		for i := range ps {
+			ps[i].Path = schemaIndex(ps[i].Path, nodeIndex, edgeIndex)
 		}
 		if len(ps) == 0 { // the fast reader and the schema disagree: never stay silent
 			ps = []Problem{{Path: "", Message: "the IR does not have the expected shape", Rule: RuleSchema}}
@@ -172,6 +186,9 @@ func newValidator(a *ArtifactIR, opts Options) *validator {
 	if opts.MaxProblems <= 0 {
 		opts.MaxProblems = DefaultMaxProblems
 	}
+	if opts.MaxNesting <= 0 {
+		opts.MaxNesting = DefaultMaxNesting
+	}
 	return &validator{a: a, opts: opts}
 }
 
@@ -213,6 +230,7 @@ func edgePath(i int, field string) string {
 func (v *validator) run() {
 	a := v.a
 	v.g = NewGraph(a)
+	v.nesting()
 	v.metadata()
 	if len(a.Nodes) == 0 {
 		v.addf("/nodes", "", RuleNodesRequired, "an IR needs at least one node")
@@ -497,13 +515,29 @@ func (v *validator) cycles() {
 		// Name the edge closing the cycle.
 		last, first := c[len(c)-1], c[0]
 		path := "/edges"
-		for i, e := range v.a.Edges {
-			if e.Source == last && e.Target == first {
-				path = edgePath(i, "")
+		for _, e := range v.g.out[v.g.index[last]] {
+			if v.a.Edges[e].Target == first {
+				path = edgePath(int(e), "")
 				break
 			}
 		}
 		v.addf(path, first, RuleNoCycle, "the edges form a cycle: %s → %s", strings.Join(c, " → "), first)
+	}
+}
+
+// nesting reports each container nested deeper than MaxNesting: the first
+// one past the limit on its path (the containers inside it are not named
+// again). It costs one look at each node, before the other checks.
+func (v *validator) nesting() {
+	limit := int32(v.opts.MaxNesting)
+	g := v.g
+	for i := range v.a.Nodes {
+		if g.depth[i] != limit || !IsContainer(v.a.Nodes[i].Type) {
+			continue
+		}
+		n := &v.a.Nodes[i]
+		outer := v.a.Nodes[g.parent(int32(i))].ID
+		v.addf(nodePath(i), n.ID, RuleNesting, "container %q is nested %d levels deep (inside %q); containers nest at most %d levels", n.ID, limit+1, outer, limit)
 	}
 }
 

@@ -134,7 +134,8 @@ func TestValidateOptions(t *testing.T) {
 
 func TestValidateDeepAndWide(t *testing.T) {
 	t.Parallel()
-	for name, raw := range map[string][]byte{"deep-200": deepIR(200), "wide-5000": wideIR(5000), "all-types-2000": mixedIR(2000)} {
+	deepest := deepIR(ir.DefaultMaxNesting)
+	for name, raw := range map[string][]byte{"deepest": deepest, "wide-5000": wideIR(5000), "all-types-2000": mixedIR(2000)} {
 		if _, ps := ir.Validate(raw, ir.Options{Nodes: nodes.BuiltinCatalog()}); len(ps) > 0 {
 			t.Errorf("%s: %d problems, first %+v", name, len(ps), ps[0])
 		}
