@@ -13,7 +13,7 @@
 // - Accounts are created (or given a fresh token) by POST /__edge/accounts with the root token; see gateway.mjs.
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { EdgeError } from "./http.mjs";
+import { EdgeError, INVALID_REQUEST, SUBDOMAIN_TAKEN, UNAUTHORIZED } from "./errors.mjs";
 import { hexId, now } from "./registry.mjs";
 
 const SUBDOMAIN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -79,7 +79,7 @@ export class AccountView {
   of(root) {
     if (this.legacy) return root;
     const st = root.accounts?.[this.id];
-    if (!st) throw new EdgeError(403, 9109, "Unauthorized to access requested resource");
+    if (!st) throw new EdgeError(403, UNAUTHORIZED, "Unauthorized to access requested resource");
     return st;
   }
 }
@@ -142,11 +142,11 @@ export class Accounts {
   async provision(body) {
     const name = body.name ?? "Local Edge Account";
     if (typeof name !== "string" || name.trim() === "" || name.length > 200) {
-      throw new EdgeError(400, 10001, "name must be a non-empty string of at most 200 characters");
+      throw new EdgeError(400, INVALID_REQUEST, "name must be a non-empty string of at most 200 characters");
     }
     const ref = body.ref ?? null;
     if (ref !== null && (typeof ref !== "string" || !REF.test(ref))) {
-      throw new EdgeError(400, 10001, "ref must be 1-128 letters, digits, '_', '.', ':' and '-'");
+      throw new EdgeError(400, INVALID_REQUEST, "ref must be 1-128 letters, digits, '_', '.', ':' and '-'");
     }
     const token = randomBytes(30).toString("base64url");
     return this.runtime.apply(
@@ -170,8 +170,8 @@ export class Accounts {
 
   checkSubdomain(sub, id) {
     if (typeof sub !== "string" || !SUBDOMAIN.test(sub)) {
-      throw new EdgeError(400, 10001, "subdomain must be 1-63 lowercase letters, digits and dashes");
+      throw new EdgeError(400, INVALID_REQUEST, "subdomain must be 1-63 lowercase letters, digits and dashes");
     }
-    if (this.subdomainTaken(sub, id)) throw new EdgeError(409, 10036, `the subdomain '${sub}' is taken`);
+    if (this.subdomainTaken(sub, id)) throw new EdgeError(409, SUBDOMAIN_TAKEN, `the subdomain '${sub}' is taken`);
   }
 }

@@ -7,7 +7,8 @@
 
 import http from "node:http";
 import { JSON_LIMIT } from "./api/common.mjs";
-import { EdgeError, envelope, intParam, pageInfo, parseJSON, readBody, Router, send } from "./http.mjs";
+import { EdgeError, INVALID_REQUEST, METHOD_NOT_ALLOWED, NO_ROUTE } from "./errors.mjs";
+import { envelope, intParam, pageInfo, parseJSON, readBody, Router, send } from "./http.mjs";
 import { D1Handlers } from "./api/d1.mjs";
 import { KVHandlers } from "./api/kv.mjs";
 import { LogHandlers } from "./api/logs.mjs";
@@ -161,8 +162,8 @@ export class Api {
     const rawPath = req.url.split("?")[0].slice("/client/v4".length);
     const m = this.router.match(req.method, rawPath);
     if (!m.handler) {
-      if (m.pathMatched) throw new EdgeError(405, 10405, `Method ${req.method} not allowed for ${url.pathname}`);
-      throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
+      if (m.pathMatched) throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${url.pathname}`);
+      throw new EdgeError(404, NO_ROUTE, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
     }
     const ctx = {
       req,
@@ -191,7 +192,7 @@ export class Api {
       // Cloudflare: per_page 5..50, `name` keeps the accounts of that name, direction asc|desc.
       const perPage = intParam(c.query, "per_page", { def: 20, min: 5, max: 50 });
       const direction = c.query.get("direction");
-      if (direction !== null && direction !== "asc" && direction !== "desc") throw new EdgeError(400, 10001, "direction must be asc or desc");
+      if (direction !== null && direction !== "asc" && direction !== "desc") throw new EdgeError(400, INVALID_REQUEST, "direction must be asc or desc");
       const name = c.query.get("name");
       const list = [this.accountJSON()].filter((a) => name === null || name === "" || a.name === name);
       const { items, info } = pageInfo(list, intParam(c.query, "page", { def: 1, min: 1 }), perPage);

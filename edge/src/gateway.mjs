@@ -14,10 +14,11 @@
 
 import fs from "node:fs";
 import { AccountView, Accounts, accountStates, hashToken } from "./accounts.mjs";
+import { EdgeError, AUTHENTICATION_ERROR, INVALID_REQUEST, INVALID_TOKEN, METHOD_NOT_ALLOWED, NO_ROUTE, UNAUTHORIZED } from "./errors.mjs";
 import { childWorkerds } from "./gate.mjs";
 import { TRANSFER_PREFIX } from "./d1transfer.mjs";
 import { Api } from "./api.mjs";
-import { EdgeError, parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
+import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
 const WORKERS_PREFIX = "/workers/";
 // TOKEN_VERIFY matches the token verify routes (/user/tokens/verify, /accounts/{a}/tokens/verify).
@@ -134,21 +135,21 @@ export class Gateway {
       return;
     }
     if (!url.pathname.startsWith("/client/v4/")) {
-      throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
+      throw new EdgeError(404, NO_ROUTE, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
     }
     // Unknown routes answer 7003/10405 before the token is looked at, as before accounts.
     const rawPath = req.url.split("?")[0].slice("/client/v4".length);
     const probe = this.api(this.registry.state.accountId).router.match(req.method, rawPath);
     if (!probe.handler) {
-      if (probe.pathMatched) throw new EdgeError(405, 10405, `Method ${req.method} not allowed for ${url.pathname}`);
-      throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
+      if (probe.pathMatched) throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${url.pathname}`);
+      throw new EdgeError(404, NO_ROUTE, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
     }
     const who = this.#principal(req, TOKEN_VERIFY.test(rawPath));
     let account = who.id;
     const named = probe.params.account;
     if (named !== undefined) {
       const allowed = who.root ? this.accounts.exists(named) : named === who.id;
-      if (!allowed) throw new EdgeError(403, 9109, "Unauthorized to access requested resource");
+      if (!allowed) throw new EdgeError(403, UNAUTHORIZED, "Unauthorized to access requested resource");
       account = named;
     }
     await this.api(account).dispatch(req, res, who);
@@ -160,14 +161,14 @@ export class Gateway {
     const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
     const who = m ? this.accounts.principal(m[1].trim()) : null;
     if (!who) {
-      if (verifying) throw new EdgeError(401, 1000, "Invalid API Token");
-      throw new EdgeError(401, 10000, "Authentication error");
+      if (verifying) throw new EdgeError(401, INVALID_TOKEN, "Invalid API Token");
+      throw new EdgeError(401, AUTHENTICATION_ERROR, "Authentication error");
     }
     return who;
   }
 
   #requireRoot(req) {
-    if (!this.#principal(req).root) throw new EdgeError(401, 10000, "Authentication error");
+    if (!this.#principal(req).root) throw new EdgeError(401, AUTHENTICATION_ERROR, "Authentication error");
   }
 
   async #admin(req, res, url) {
@@ -179,7 +180,7 @@ export class Gateway {
     if (p === "/__edge/cron" && req.method === "POST") {
       // Runs the schedules due at ?time= (an ISO time, default now) at once.
       const t = new Date(url.searchParams.get("time") ?? Date.now());
-      if (Number.isNaN(t.getTime())) throw new EdgeError(400, 10001, "time must be an ISO 8601 time");
+      if (Number.isNaN(t.getTime())) throw new EdgeError(400, INVALID_REQUEST, "time must be an ISO 8601 time");
       t.setUTCSeconds(0, 0);
       send(res, 200, { time: t.toISOString(), started: await this.runSchedules(t) });
       return;
@@ -195,9 +196,9 @@ export class Gateway {
       return;
     }
     if (p === "/__edge/stats" || p === "/__edge/cron" || p === "/__edge/accounts") {
-      throw new EdgeError(405, 10405, `Method ${req.method} not allowed for ${p}`);
+      throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${p}`);
     }
-    throw new EdgeError(404, 7003, `Could not route to ${p}, perhaps your object identifier is invalid?`);
+    throw new EdgeError(404, NO_ROUTE, `Could not route to ${p}, perhaps your object identifier is invalid?`);
   }
 
   // runSchedules runs every account's schedules due at minute.
@@ -281,6 +282,6 @@ function decode(s) {
   try {
     return decodeURIComponent(s);
   } catch {
-    throw new EdgeError(400, 10001, `'${s}' is not a valid percent-encoded path segment`);
+    throw new EdgeError(400, INVALID_REQUEST, `'${s}' is not a valid percent-encoded path segment`);
   }
 }

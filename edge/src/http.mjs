@@ -1,8 +1,6 @@
 // HTTP plumbing shared by the API handlers: Cloudflare's envelope, body reading with limits, a small router.
 
-import { EdgeError } from "./runtime.mjs";
-
-export { EdgeError };
+import { EdgeError, INTERNAL_ERROR, INVALID_REQUEST } from "./errors.mjs";
 
 export function send(res, status, body, headers = {}) {
   const text = JSON.stringify(body);
@@ -30,7 +28,7 @@ export function sendError(res, err) {
     return;
   }
   const cause = err?.cause ? ` (${err.cause.code ?? ""} ${err.cause.message ?? err.cause})` : "";
-  send(res, 500, errorEnvelope(10001, `internal error: ${err?.message ?? err}${cause}`));
+  send(res, 500, errorEnvelope(INTERNAL_ERROR, `internal error: ${err?.message ?? err}${cause}`));
 }
 
 export function readBody(req, limit) {
@@ -43,7 +41,7 @@ export function readBody(req, limit) {
       size += c.length;
       if (size > limit) {
         failed = true;
-        reject(new EdgeError(413, 10001, `request body is larger than ${limit} bytes`));
+        reject(new EdgeError(413, INVALID_REQUEST, `request body is larger than ${limit} bytes`));
         req.resume();
         return;
       }
@@ -62,18 +60,18 @@ export function parseJSON(buf, { allowEmpty = false, what = "request body" } = {
   const text = buf.toString("utf8");
   if (text.trim() === "") {
     if (allowEmpty) return undefined;
-    throw new EdgeError(400, 10001, `${what} is empty; a JSON document was expected`);
+    throw new EdgeError(400, INVALID_REQUEST, `${what} is empty; a JSON document was expected`);
   }
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new EdgeError(400, 10001, `${what} is not valid JSON: ${err.message}`);
+    throw new EdgeError(400, INVALID_REQUEST, `${what} is not valid JSON: ${err.message}`);
   }
 }
 
 export function requireObject(v, what = "request body") {
   if (v === null || typeof v !== "object" || Array.isArray(v)) {
-    throw new EdgeError(400, 10001, `${what} must be a JSON object`);
+    throw new EdgeError(400, INVALID_REQUEST, `${what} must be a JSON object`);
   }
   return v;
 }
@@ -124,17 +122,17 @@ function safeDecode(s) {
   try {
     return decodeURIComponent(s);
   } catch {
-    throw new EdgeError(400, 10001, `'${s}' is not a valid percent-encoded path segment`);
+    throw new EdgeError(400, INVALID_REQUEST, `'${s}' is not a valid percent-encoded path segment`);
   }
 }
 
 export function intParam(q, name, { def, min, max }) {
   const raw = q.get(name);
   if (raw === null || raw === "") return def;
-  if (!/^\d+$/.test(raw)) throw new EdgeError(400, 10001, `${name} must be a whole number, got '${raw}'`);
+  if (!/^\d+$/.test(raw)) throw new EdgeError(400, INVALID_REQUEST, `${name} must be a whole number, got '${raw}'`);
   const n = Number(raw);
   if (n < min || (max !== undefined && n > max)) {
-    throw new EdgeError(400, 10001, `${name} must be between ${min} and ${max ?? "any"}, got ${n}`);
+    throw new EdgeError(400, INVALID_REQUEST, `${name} must be between ${min} and ${max ?? "any"}, got ${n}`);
   }
   return n;
 }

@@ -22,6 +22,7 @@ import { Naming, accountStates } from "./accounts.mjs";
 import { D1Hosts } from "./d1host.mjs";
 import { D1Transfers } from "./d1transfer.mjs";
 import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
+import { EdgeError, INTERNAL_ERROR, SCRIPT_INVALID } from "./errors.mjs";
 import { GATE_HEADER, REFUSER_SOURCE, REFUSER_WORKER, newGateSecret, tcpListeners } from "./gate.mjs";
 import { GUARD_WORKER, GUARD_WORKER_SOURCE, OutboundGuard } from "./outbound.mjs";
 import { WorkerLogs, instrument, logTailWorker } from "./logs.mjs";
@@ -37,14 +38,6 @@ const GONE_SOURCE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.
 // workerd refuses compatibility dates newer than its own release.
 const MAX_COMPAT_DATE = "2026-04-26";
 const DRAIN_MS = 2000;
-
-export class EdgeError extends Error {
-  constructor(status, code, message) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
 
 class QuietLog extends Log {
   constructor(logger) {
@@ -172,13 +165,13 @@ export class Runtime {
   async #enterGroup(pick) {
     for (;;) {
       const g = pick();
-      if (!g) throw new EdgeError(503, 10001, "the edge's workerd is not running");
+      if (!g) throw new EdgeError(503, INTERNAL_ERROR, "the edge's workerd is not running");
       if (g.restarting) {
         await g.restarting;
         continue;
       }
       // a group whose start just failed, until the rollback that follows at once has run
-      if (!g.entry) throw new EdgeError(503, 10001, `workerd group ${g.id} is not running; try again`);
+      if (!g.entry) throw new EdgeError(503, INTERNAL_ERROR, `workerd group ${g.id} is not running; try again`);
       g.inflight++;
       return g;
     }
@@ -218,7 +211,7 @@ export class Runtime {
         } catch (err2) {
           this.logger(`rollback failed: ${err2.message}`);
         }
-        throw new EdgeError(400, 10021, `the new configuration failed to start on workerd: ${cleanError(err)}${detail}`);
+        throw new EdgeError(400, SCRIPT_INVALID, `the new configuration failed to start on workerd: ${cleanError(err)}${detail}`);
       } finally {
         this.lastRestartMs = Date.now() - started;
       }
@@ -504,7 +497,7 @@ export class Runtime {
         };
         if (init.response) return await g.entry.fetch(pathname, req);
         const out = JSON.parse((await this.#request(g, pathname, req)).text);
-        if (!out.ok) throw new EdgeError(out.status ?? 500, out.code ?? 10001, out.message);
+        if (!out.ok) throw new EdgeError(out.status ?? 500, out.code ?? INTERNAL_ERROR, out.message);
         if (attempt > 0 && out.result && typeof out.result === "object") Object.defineProperty(out.result, "retried", { value: true });
         return out.result;
       } catch (err) {

@@ -3,7 +3,8 @@
 
 import fs from "node:fs";
 import { TRANSFER_PREFIX } from "../d1transfer.mjs";
-import { EdgeError, intParam, pageInfo, requireObject } from "../http.mjs";
+import { EdgeError, D1_ERROR, D1_INVALID, D1_NAME_TAKEN, D1_NOT_FOUND } from "../errors.mjs";
+import { intParam, pageInfo, requireObject } from "../http.mjs";
 import { newId, now } from "../registry.mjs";
 
 export class D1Handlers {
@@ -26,7 +27,7 @@ export class D1Handlers {
 
   database(c) {
     const db = this.state.d1[c.params.db];
-    if (!db) throw new EdgeError(404, 7404, `The database ${c.params.db} could not be found`);
+    if (!db) throw new EdgeError(404, D1_NOT_FOUND, `The database ${c.params.db} could not be found`);
     return db;
   }
 
@@ -50,8 +51,8 @@ export class D1Handlers {
     const body = requireObject(await c.json({ allowEmpty: !required }) ?? {});
     const rr = body.read_replication;
     if (rr === undefined && !required) return { result: this.dbJSON(db) };
-    if (rr === null || typeof rr !== "object" || Array.isArray(rr)) throw new EdgeError(400, 7400, "read_replication must be an object {mode: 'auto' | 'disabled'}");
-    if (rr.mode !== "auto" && rr.mode !== "disabled") throw new EdgeError(400, 7400, `read_replication.mode must be auto or disabled, got ${JSON.stringify(rr.mode)}`);
+    if (rr === null || typeof rr !== "object" || Array.isArray(rr)) throw new EdgeError(400, D1_INVALID, "read_replication must be an object {mode: 'auto' | 'disabled'}");
+    if (rr.mode !== "auto" && rr.mode !== "disabled") throw new EdgeError(400, D1_INVALID, `read_replication.mode must be auto or disabled, got ${JSON.stringify(rr.mode)}`);
     await this.apply((st) => {
       st.d1[db.uuid].read_replication = rr.mode;
     }, { restart: false });
@@ -82,10 +83,10 @@ export class D1Handlers {
   async createDatabase(c) {
     const body = requireObject(await c.json());
     if (typeof body.name !== "string" || !/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(body.name)) {
-      throw new EdgeError(400, 7400, "name must be 1-64 letters, digits, '-' and '_'");
+      throw new EdgeError(400, D1_INVALID, "name must be 1-64 letters, digits, '-' and '_'");
     }
     if (Object.values(this.state.d1).some((d) => d.name === body.name)) {
-      throw new EdgeError(400, 7502, `A database with name '${body.name}' already exists`);
+      throw new EdgeError(400, D1_NAME_TAKEN, `A database with name '${body.name}' already exists`);
     }
     const uuid = newId();
     await this.apply((st) => {
@@ -108,11 +109,11 @@ export class D1Handlers {
     const db = this.database(c);
     const body = requireObject(await c.json());
     if (body.batch !== undefined) {
-      if (!Array.isArray(body.batch) || body.batch.length === 0) throw new EdgeError(400, 7400, "batch must be a non-empty array of {sql, params}");
+      if (!Array.isArray(body.batch) || body.batch.length === 0) throw new EdgeError(400, D1_INVALID, "batch must be a non-empty array of {sql, params}");
     } else if (typeof body.sql !== "string" || body.sql.trim() === "") {
-      throw new EdgeError(400, 7400, "sql must be a non-empty string");
+      throw new EdgeError(400, D1_INVALID, "sql must be a non-empty string");
     }
-    if (body.params !== undefined && !Array.isArray(body.params)) throw new EdgeError(400, 7400, "params must be an array");
+    if (body.params !== undefined && !Array.isArray(body.params)) throw new EdgeError(400, D1_INVALID, "params must be an array");
     const readOnly = readOnlyParam(c.query);
     const result = await this.runtime.d1Query({ db: db.uuid, sql: body.sql, params: body.params, batch: body.batch, raw, readOnly });
     return { result };
@@ -125,7 +126,7 @@ export class D1Handlers {
     const T = this.runtime.d1transfers;
     const etag = () => {
       if (typeof body.etag !== "string" || !/^[0-9a-f]{32}$/i.test(body.etag)) {
-        throw new EdgeError(400, 7400, "etag must be the md5 hash of the SQL file, 32 hexadecimal digits");
+        throw new EdgeError(400, D1_INVALID, "etag must be the md5 hash of the SQL file, 32 hexadecimal digits");
       }
       return body.etag.toLowerCase();
     };
@@ -139,21 +140,21 @@ export class D1Handlers {
       }
       case "ingest": {
         const md5 = etag();
-        if (typeof body.filename !== "string" || body.filename === "") throw new EdgeError(400, 7400, "filename must be the filename the init answered");
+        if (typeof body.filename !== "string" || body.filename === "") throw new EdgeError(400, D1_INVALID, "filename must be the filename the init answered");
         const up = T.uploaded(db.uuid, { filename: body.filename });
-        if (!up) throw new EdgeError(400, 7400, `file '${body.filename}' has not been uploaded to this database's upload URL (or it expired); start again with action init`);
-        if (up.md5 !== md5) throw new EdgeError(400, 7400, `the uploaded file's md5 is ${up.md5}, not the etag ${md5}: upload the file again`);
+        if (!up) throw new EdgeError(400, D1_INVALID, `file '${body.filename}' has not been uploaded to this database's upload URL (or it expired); start again with action init`);
+        if (up.md5 !== md5) throw new EdgeError(400, D1_INVALID, `the uploaded file's md5 is ${up.md5}, not the etag ${md5}: upload the file again`);
         return { result: await this.startImport(db, up) };
       }
       case "poll": {
         if (typeof body.current_bookmark !== "string" || body.current_bookmark === "") {
-          throw new EdgeError(400, 7400, "current_bookmark must be the at_bookmark of the import being polled");
+          throw new EdgeError(400, D1_INVALID, "current_bookmark must be the at_bookmark of the import being polled");
         }
         rethrow(() => T.job(db.uuid, "import", body.current_bookmark));
         return { result: jobJSON(await T.settle(body.current_bookmark), body.current_bookmark) };
       }
       default:
-        throw new EdgeError(400, 7400, "action must be one of init, ingest and poll");
+        throw new EdgeError(400, D1_INVALID, "action must be one of init, ingest and poll");
     }
   }
 
@@ -174,20 +175,20 @@ export class D1Handlers {
     const db = this.database(c);
     const body = requireObject(await c.json());
     const T = this.runtime.d1transfers;
-    if (body.output_format !== "polling") throw new EdgeError(400, 7400, "output_format must be \"polling\"");
+    if (body.output_format !== "polling") throw new EdgeError(400, D1_INVALID, "output_format must be \"polling\"");
     if (body.current_bookmark !== undefined && body.current_bookmark !== null) {
-      if (typeof body.current_bookmark !== "string") throw new EdgeError(400, 7400, "current_bookmark must be the at_bookmark of the export being polled");
+      if (typeof body.current_bookmark !== "string") throw new EdgeError(400, D1_INVALID, "current_bookmark must be the at_bookmark of the export being polled");
       rethrow(() => T.job(db.uuid, "export", body.current_bookmark));
       return { result: jobJSON(await T.settle(body.current_bookmark), body.current_bookmark) };
     }
     const opts = body.dump_options === undefined || body.dump_options === null ? {} : requireObject(body.dump_options, "dump_options");
     for (const k of ["no_data", "no_schema"]) {
-      if (opts[k] !== undefined && typeof opts[k] !== "boolean") throw new EdgeError(400, 7400, `dump_options.${k} must be true or false`);
+      if (opts[k] !== undefined && typeof opts[k] !== "boolean") throw new EdgeError(400, D1_INVALID, `dump_options.${k} must be true or false`);
     }
-    if (opts.no_data && opts.no_schema) throw new EdgeError(400, 7400, "dump_options.no_data and dump_options.no_schema together leave nothing to export");
+    if (opts.no_data && opts.no_schema) throw new EdgeError(400, D1_INVALID, "dump_options.no_data and dump_options.no_schema together leave nothing to export");
     const tables = opts.tables ?? [];
     if (!Array.isArray(tables) || tables.some((t) => typeof t !== "string" || t === "")) {
-      throw new EdgeError(400, 7400, "dump_options.tables must be an array of table names");
+      throw new EdgeError(400, D1_INVALID, "dump_options.tables must be an array of table names");
     }
     refuseBusy(T, db);
     const filename = `${db.name}-${new Date().toISOString().replace(/[:.]/g, "-")}.sql`;
@@ -204,7 +205,7 @@ export class D1Handlers {
   // timeTravel answers both Time Travel routes: the edge keeps no history of a database to go back to (decision 258).
   async timeTravel(c) {
     this.database(c);
-    throw new EdgeError(400, 7500, "Time Travel is not available on the local edge: it keeps no history of a D1 database, so there is no " +
+    throw new EdgeError(400, D1_ERROR, "Time Travel is not available on the local edge: it keeps no history of a D1 database, so there is no " +
       "bookmark to restore. Keep a copy with `wrangler d1 export --remote` and bring it back with `wrangler d1 execute --remote --file`.");
   }
 }
@@ -212,7 +213,7 @@ export class D1Handlers {
 function refuseBusy(T, db) {
   const running = T.busy(db.uuid);
   if (running) {
-    throw new EdgeError(409, 7500, `database ${db.name} is busy with an import or export (bookmark ${running}); wait for it to end and try again`);
+    throw new EdgeError(409, D1_ERROR, `database ${db.name} is busy with an import or export (bookmark ${running}); wait for it to end and try again`);
   }
 }
 
@@ -251,5 +252,5 @@ function readOnlyParam(query) {
   const v = query.get("edgeflow_read_only");
   if (v === null || v === "false") return false;
   if (v === "true") return true;
-  throw new EdgeError(400, 7400, "edgeflow_read_only must be true or false");
+  throw new EdgeError(400, D1_INVALID, "edgeflow_read_only must be true or false");
 }

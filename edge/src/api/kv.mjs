@@ -1,7 +1,8 @@
 // Workers KV namespaces, keys and values. Methods of Api (../api.mjs), installed on it by installHandlers, so that
 // `this` is the account's Api.
 
-import { EdgeError, intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
+import { EdgeError, INTERNAL_ERROR, INVALID_REQUEST, KV_INVALID_NAME, KV_KEY_NOT_FOUND, KV_NAMESPACE_EXISTS, KV_NAMESPACE_NOT_FOUND } from "../errors.mjs";
+import { intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
 import { hexId, now } from "../registry.mjs";
 import { mapLimit, VALUE_LIMIT } from "./common.mjs";
 
@@ -27,7 +28,7 @@ export class KVHandlers {
 
   namespace(c) {
     const ns = this.state.kv[c.params.ns];
-    if (!ns) throw new EdgeError(404, 10013, `namespace '${c.params.ns}' not found`);
+    if (!ns) throw new EdgeError(404, KV_NAMESPACE_NOT_FOUND, `namespace '${c.params.ns}' not found`);
     return ns;
   }
 
@@ -48,10 +49,10 @@ export class KVHandlers {
   async createNamespace(c) {
     const body = requireObject(await c.json());
     if (typeof body.title !== "string" || body.title.trim() === "" || body.title.length > 512) {
-      throw new EdgeError(400, 10019, "title must be a non-empty string of at most 512 characters");
+      throw new EdgeError(400, KV_INVALID_NAME, "title must be a non-empty string of at most 512 characters");
     }
     if (Object.values(this.state.kv).some((ns) => ns.title === body.title)) {
-      throw new EdgeError(400, 10014, "a namespace with this account ID and title already exists");
+      throw new EdgeError(400, KV_NAMESPACE_EXISTS, "a namespace with this account ID and title already exists");
     }
     const id = hexId();
     await this.apply((st) => {
@@ -63,9 +64,9 @@ export class KVHandlers {
   async renameNamespace(c) {
     const ns = this.namespace(c);
     const body = requireObject(await c.json());
-    if (typeof body.title !== "string" || body.title.trim() === "") throw new EdgeError(400, 10019, "title must be a non-empty string");
+    if (typeof body.title !== "string" || body.title.trim() === "") throw new EdgeError(400, KV_INVALID_NAME, "title must be a non-empty string");
     if (Object.values(this.state.kv).some((x) => x.title === body.title && x.id !== ns.id)) {
-      throw new EdgeError(400, 10014, "a namespace with this account ID and title already exists");
+      throw new EdgeError(400, KV_NAMESPACE_EXISTS, "a namespace with this account ID and title already exists");
     }
     await this.apply((st) => {
       st.kv[ns.id].title = body.title;
@@ -109,12 +110,12 @@ export class KVHandlers {
     const res = await this.kvFetch(ns.id, c.params.key, { method: "GET" });
     if (res.status === 404) {
       await res.arrayBuffer();
-      throw new EdgeError(404, 10009, "get: 'key not found'");
+      throw new EdgeError(404, KV_KEY_NOT_FOUND, "get: 'key not found'");
     }
     if (res.status !== 200) {
       // the control worker's error (JSON): answered in Cloudflare's envelope, never passed on as a value
       const out = await res.json().catch(() => ({}));
-      throw new EdgeError(out.status >= 400 && out.status < 500 ? out.status : 502, out.code ?? 10001, out.message ?? `KV read failed with ${res.status}`);
+      throw new EdgeError(out.status >= 400 && out.status < 500 ? out.status : 502, out.code ?? INTERNAL_ERROR, out.message ?? `KV read failed with ${res.status}`);
     }
     const bytes = Buffer.from(await res.arrayBuffer());
     const headers = { "content-type": "application/octet-stream", "content-length": bytes.length };
@@ -131,7 +132,7 @@ export class KVHandlers {
     checkKey(c.params.key);
     const res = await this.kvFetch(ns.id, c.params.key, { method: "GET" });
     await res.arrayBuffer();
-    if (res.status === 404) throw new EdgeError(404, 10009, "get: 'key not found'");
+    if (res.status === 404) throw new EdgeError(404, KV_KEY_NOT_FOUND, "get: 'key not found'");
     const md = res.headers.get("cf-kv-metadata");
     return { result: md ? JSON.parse(md) : null };
   }
@@ -150,23 +151,23 @@ export class KVHandlers {
       try {
         form = await new Request("http://edge.invalid/", { method: "POST", headers: { "content-type": ct }, body: raw }).formData();
       } catch (err) {
-        throw new EdgeError(400, 10001, `malformed multipart body: ${err.message}`);
+        throw new EdgeError(400, INVALID_REQUEST, `malformed multipart body: ${err.message}`);
       }
       const v = form.get("value");
-      if (v === null) throw new EdgeError(400, 10001, "the multipart body has no 'value' part");
+      if (v === null) throw new EdgeError(400, INVALID_REQUEST, "the multipart body has no 'value' part");
       value = typeof v === "string" ? Buffer.from(v) : Buffer.from(await v.arrayBuffer());
       const m = form.get("metadata");
       if (m !== null) metadata = parseJSON(Buffer.from(typeof m === "string" ? m : await m.text()), { what: "metadata" });
     }
     if (value.length > VALUE_LIMIT) {
-      throw new EdgeError(413, 10001, `Value length of ${value.length} exceeds limit of ${VALUE_LIMIT}.`);
+      throw new EdgeError(413, INVALID_REQUEST, `Value length of ${value.length} exceeds limit of ${VALUE_LIMIT}.`);
     }
     let extra = "";
     for (const k of ["expiration", "expiration_ttl"]) {
       const v = c.query.get(k);
       if (v !== null && v !== "") {
-        if (!/^\d+$/.test(v)) throw new EdgeError(400, 10001, `${k} must be a whole number of seconds`);
-        if (k === "expiration_ttl" && Number(v) < 60) throw new EdgeError(400, 10001, "expiration_ttl must be at least 60 seconds");
+        if (!/^\d+$/.test(v)) throw new EdgeError(400, INVALID_REQUEST, `${k} must be a whole number of seconds`);
+        if (k === "expiration_ttl" && Number(v) < 60) throw new EdgeError(400, INVALID_REQUEST, "expiration_ttl must be at least 60 seconds");
         extra += `&${k}=${v}`;
       }
     }
@@ -191,8 +192,8 @@ export class KVHandlers {
   async bulkPut(c) {
     const ns = this.namespace(c);
     const body = parseJSON(await c.body(BULK_BODY_LIMIT));
-    if (!Array.isArray(body)) throw new EdgeError(400, 10001, "body must be a JSON array of {key, value}");
-    if (body.length > BULK_MAX_KEYS) throw new EdgeError(400, 10001, `a bulk write holds at most ${BULK_MAX_KEYS} pairs, got ${body.length}`);
+    if (!Array.isArray(body)) throw new EdgeError(400, INVALID_REQUEST, "body must be a JSON array of {key, value}");
+    if (body.length > BULK_MAX_KEYS) throw new EdgeError(400, INVALID_REQUEST, `a bulk write holds at most ${BULK_MAX_KEYS} pairs, got ${body.length}`);
     const nowSec = Math.floor(Date.now() / 1000);
     const refused = [];
     const pairs = body.map((p, i) => {
@@ -204,7 +205,7 @@ export class KVHandlers {
       }
       const value = p.base64 === true ? Buffer.from(p.value, "base64") : Buffer.from(p.value);
       if (value.length > VALUE_LIMIT) {
-        refused.push({ code: 10001, message: `[${i}] (key '${p.key}'): Value length of ${value.length} exceeds limit of ${VALUE_LIMIT}.` });
+        refused.push({ code: INVALID_REQUEST, message: `[${i}] (key '${p.key}'): Value length of ${value.length} exceeds limit of ${VALUE_LIMIT}.` });
       }
       return { ...p, bytes: value };
     });
@@ -230,8 +231,8 @@ export class KVHandlers {
   async bulkDelete(c) {
     const ns = this.namespace(c);
     const body = await c.json();
-    if (!Array.isArray(body) || body.some((k) => typeof k !== "string")) throw new EdgeError(400, 10001, "body must be a JSON array of key names");
-    if (body.length > BULK_MAX_KEYS) throw new EdgeError(400, 10001, `a bulk delete holds at most ${BULK_MAX_KEYS} keys, got ${body.length}`);
+    if (!Array.isArray(body) || body.some((k) => typeof k !== "string")) throw new EdgeError(400, INVALID_REQUEST, "body must be a JSON array of key names");
+    if (body.length > BULK_MAX_KEYS) throw new EdgeError(400, INVALID_REQUEST, `a bulk delete holds at most ${BULK_MAX_KEYS} keys, got ${body.length}`);
     await mapLimit(body, 16, async (k) => (await this.kvFetch(ns.id, k, { method: "DELETE" })).arrayBuffer());
     return { result: { successful_key_count: body.length, unsuccessful_keys: [] } };
   }
@@ -243,12 +244,12 @@ export class KVHandlers {
     const body = requireObject(await c.json());
     const { keys } = body;
     if (!Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== "string")) {
-      throw new EdgeError(400, 10001, "keys must be a non-empty array of key names");
+      throw new EdgeError(400, INVALID_REQUEST, "keys must be a non-empty array of key names");
     }
-    if (keys.length > BULK_GET_MAX_KEYS) throw new EdgeError(400, 10001, `a bulk get reads at most ${BULK_GET_MAX_KEYS} keys, got ${keys.length}`);
+    if (keys.length > BULK_GET_MAX_KEYS) throw new EdgeError(400, INVALID_REQUEST, `a bulk get reads at most ${BULK_GET_MAX_KEYS} keys, got ${keys.length}`);
     const type = body.type ?? "text";
-    if (type !== "text" && type !== "json") throw new EdgeError(400, 10001, `type must be text or json, got '${type}'`);
-    if (body.withMetadata !== undefined && typeof body.withMetadata !== "boolean") throw new EdgeError(400, 10001, "withMetadata must be true or false");
+    if (type !== "text" && type !== "json") throw new EdgeError(400, INVALID_REQUEST, `type must be text or json, got '${type}'`);
+    if (body.withMetadata !== undefined && typeof body.withMetadata !== "boolean") throw new EdgeError(400, INVALID_REQUEST, "withMetadata must be true or false");
     keys.forEach((k) => checkKey(k));
     const found = new Map();
     let total = 0;
@@ -264,7 +265,7 @@ export class KVHandlers {
       const exp = res.headers.get("expiration");
       found.set(k, { text, metadata: md ? JSON.parse(md) : null, expiration: exp ? Number(exp) : undefined });
     });
-    if (total > VALUE_LIMIT) throw new EdgeError(413, 10001, `the values read are ${total} bytes together, more than the limit of ${VALUE_LIMIT}`);
+    if (total > VALUE_LIMIT) throw new EdgeError(413, INVALID_REQUEST, `the values read are ${total} bytes together, more than the limit of ${VALUE_LIMIT}`);
     const values = {};
     for (const k of keys) {
       const f = found.get(k);
@@ -277,7 +278,7 @@ export class KVHandlers {
         try {
           value = JSON.parse(f.text);
         } catch {
-          throw new EdgeError(400, 10001, `the value of key '${k}' is not valid JSON; read it with type text`);
+          throw new EdgeError(400, INVALID_REQUEST, `the value of key '${k}' is not valid JSON; read it with type text`);
         }
       }
       if (body.withMetadata === true) {
@@ -300,39 +301,39 @@ const METADATA_LIMIT = 1024;
 // bulkPairProblem returns why Cloudflare refuses one pair of a bulk write ({code, message}, the messages Workers
 // KV gives for a single write), or null.
 function bulkPairProblem(p, nowSec) {
-  if (p === null || typeof p !== "object" || Array.isArray(p)) return { code: 10001, message: "must be {key: string, value: string}" };
-  if (typeof p.key !== "string") return { code: 10001, message: "key must be a string" };
-  if (typeof p.value !== "string") return { code: 10001, message: "value must be a string" };
+  if (p === null || typeof p !== "object" || Array.isArray(p)) return { code: INVALID_REQUEST, message: "must be {key: string, value: string}" };
+  if (typeof p.key !== "string") return { code: INVALID_REQUEST, message: "key must be a string" };
+  if (typeof p.value !== "string") return { code: INVALID_REQUEST, message: "value must be a string" };
   try {
     checkKey(p.key);
   } catch (err) {
     return { code: err.code, message: err.message };
   }
-  if (p.base64 !== undefined && typeof p.base64 !== "boolean") return { code: 10001, message: "base64 must be true or false" };
+  if (p.base64 !== undefined && typeof p.base64 !== "boolean") return { code: INVALID_REQUEST, message: "base64 must be true or false" };
   if (p.expiration_ttl !== undefined && p.expiration_ttl !== null) {
     const ttl = p.expiration_ttl;
     if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl <= 0) {
-      return { code: 10001, message: `Invalid expiration_ttl of ${JSON.stringify(ttl)}. Please specify integer greater than 0.` };
+      return { code: INVALID_REQUEST, message: `Invalid expiration_ttl of ${JSON.stringify(ttl)}. Please specify integer greater than 0.` };
     }
-    if (ttl < 60) return { code: 10001, message: `Invalid expiration_ttl of ${ttl}. Expiration TTL must be at least 60.` };
+    if (ttl < 60) return { code: INVALID_REQUEST, message: `Invalid expiration_ttl of ${ttl}. Expiration TTL must be at least 60.` };
   } else if (p.expiration !== undefined && p.expiration !== null) {
     const exp = p.expiration;
     if (typeof exp !== "number" || !Number.isInteger(exp) || exp <= nowSec) {
       return {
-        code: 10001,
+        code: INVALID_REQUEST,
         message: `Invalid expiration of ${JSON.stringify(exp)}. Please specify integer greater than the current number of seconds since the UNIX epoch.`,
       };
     }
-    if (exp < nowSec + 60) return { code: 10001, message: `Invalid expiration of ${exp}. Expiration times must be at least 60 seconds in the future.` };
+    if (exp < nowSec + 60) return { code: INVALID_REQUEST, message: `Invalid expiration of ${exp}. Expiration times must be at least 60 seconds in the future.` };
   }
   if (p.metadata !== undefined && p.metadata !== null) {
     const size = Buffer.byteLength(JSON.stringify(p.metadata));
-    if (size > METADATA_LIMIT) return { code: 10001, message: `Metadata length of ${size} exceeds limit of ${METADATA_LIMIT}.` };
+    if (size > METADATA_LIMIT) return { code: INVALID_REQUEST, message: `Metadata length of ${size} exceeds limit of ${METADATA_LIMIT}.` };
   }
   return null;
 }
 
 function checkKey(key) {
-  if (key === "" || key === "." || key === "..") throw new EdgeError(400, 10019, `key name '${key}' is not allowed`);
-  if (Buffer.byteLength(key) > 512) throw new EdgeError(414, 10019, "key names are at most 512 bytes");
+  if (key === "" || key === "." || key === "..") throw new EdgeError(400, KV_INVALID_NAME, `key name '${key}' is not allowed`);
+  if (Buffer.byteLength(key) > 512) throw new EdgeError(414, KV_INVALID_NAME, "key names are at most 512 bytes");
 }

@@ -1,7 +1,8 @@
 // Worker logs and tail sessions: Cloudflare's tail routes (`wrangler tail`) and the edge's own route that reads a
 // worker's kept lines. Methods of Api (../api.mjs), installed on it by installHandlers. See logs.mjs and tail.mjs.
 
-import { EdgeError, intParam, parseJSON, requireObject } from "../http.mjs";
+import { EdgeError, INVALID_REQUEST, TAIL_UNAVAILABLE } from "../errors.mjs";
+import { intParam, parseJSON, requireObject } from "../http.mjs";
 import { RING_LINES } from "../logs.mjs";
 import { checkFilters } from "../tail.mjs";
 import { JSON_LIMIT } from "./common.mjs";
@@ -21,7 +22,7 @@ export class LogHandlers {
   }
 
   tails() {
-    if (!this.runtime.tails) throw new EdgeError(503, 10013, "tail sessions are not available on this edge");
+    if (!this.runtime.tails) throw new EdgeError(503, TAIL_UNAVAILABLE, "tail sessions are not available on this edge");
     return this.runtime.tails;
   }
 
@@ -42,7 +43,7 @@ export class LogHandlers {
       const raw = c.query.get(name);
       if (raw === null || raw === "") return undefined;
       const n = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
-      if (!Number.isFinite(n)) throw new EdgeError(400, 10001, `${name} must be milliseconds since the epoch or an RFC 3339 time, got '${raw}'`);
+      if (!Number.isFinite(n)) throw new EdgeError(400, INVALID_REQUEST, `${name} must be milliseconds since the epoch or an RFC 3339 time, got '${raw}'`);
       return n;
     };
     const instanceId = c.query.get("instance") || undefined;

@@ -1,7 +1,8 @@
 // R2 buckets and objects. Methods of Api (../api.mjs), installed on it by installHandlers, so that `this` is the
 // account's Api.
 
-import { EdgeError, intParam, requireObject } from "../http.mjs";
+import { EdgeError, INTERNAL_ERROR, INVALID_REQUEST, R2_BUCKET_EXISTS, R2_BUCKET_NAME_INVALID, R2_BUCKET_NOT_EMPTY, R2_BUCKET_NOT_FOUND, R2_OBJECT_NOT_FOUND } from "../errors.mjs";
+import { intParam, requireObject } from "../http.mjs";
 import { now } from "../registry.mjs";
 import { UPLOAD_LIMIT } from "./common.mjs";
 
@@ -14,12 +15,12 @@ const STORAGE_CLASSES = ["Standard", "InfrequentAccess"];
 function jurisdictionHeader(c) {
   const j = c.req.headers["cf-r2-jurisdiction"];
   if (j === undefined || j === "") return "default";
-  if (!JURISDICTIONS.includes(j)) throw new EdgeError(400, 10001, `cf-r2-jurisdiction must be one of ${JURISDICTIONS.join(", ")}, got '${j}'`);
+  if (!JURISDICTIONS.includes(j)) throw new EdgeError(400, INVALID_REQUEST, `cf-r2-jurisdiction must be one of ${JURISDICTIONS.join(", ")}, got '${j}'`);
   return j;
 }
 
 function checkStorageClass(v, what) {
-  if (!STORAGE_CLASSES.includes(v)) throw new EdgeError(400, 10001, `${what} must be Standard or InfrequentAccess, got ${JSON.stringify(v)}`);
+  if (!STORAGE_CLASSES.includes(v)) throw new EdgeError(400, INVALID_REQUEST, `${what} must be Standard or InfrequentAccess, got ${JSON.stringify(v)}`);
 }
 // HTTP_METADATA maps an R2 object's httpMetadata fields to the HTTP headers that carry them in the object API.
 const HTTP_METADATA = [
@@ -51,7 +52,7 @@ export class R2Handlers {
   // as on Cloudflare, a bucket created in the eu jurisdiction is found only with that header.
   bucket(c) {
     const b = this.state.r2[c.params.bucket];
-    if (!b || (b.jurisdiction ?? "default") !== jurisdictionHeader(c)) throw new EdgeError(404, 10006, "The specified bucket does not exist.");
+    if (!b || (b.jurisdiction ?? "default") !== jurisdictionHeader(c)) throw new EdgeError(404, R2_BUCKET_NOT_FOUND, "The specified bucket does not exist.");
     return b;
   }
 
@@ -69,7 +70,7 @@ export class R2Handlers {
   async patchBucket(c) {
     const b = this.bucket(c);
     const sc = c.req.headers["cf-r2-storage-class"];
-    if (sc === undefined || sc === "") throw new EdgeError(400, 10001, "the cf-r2-storage-class header is required (Standard or InfrequentAccess)");
+    if (sc === undefined || sc === "") throw new EdgeError(400, INVALID_REQUEST, "the cf-r2-storage-class header is required (Standard or InfrequentAccess)");
     checkStorageClass(sc, "cf-r2-storage-class");
     await this.apply((st) => {
       st.r2[b.name].storage_class = sc;
@@ -95,19 +96,19 @@ export class R2Handlers {
   async createBucket(c) {
     const body = requireObject(await c.json());
     if (typeof body.name !== "string" || !BUCKET_NAME.test(body.name)) {
-      throw new EdgeError(400, 10005, "bucket name must be 3-63 lowercase letters, digits and dashes, starting and ending with a letter or digit");
+      throw new EdgeError(400, R2_BUCKET_NAME_INVALID, "bucket name must be 3-63 lowercase letters, digits and dashes, starting and ending with a letter or digit");
     }
     const jurisdiction = jurisdictionHeader(c);
     let location = null;
     if (body.locationHint !== undefined && body.locationHint !== null) {
       if (typeof body.locationHint !== "string" || !LOCATIONS.includes(body.locationHint.toLowerCase())) {
-        throw new EdgeError(400, 10001, `locationHint must be one of ${LOCATIONS.join(", ")}, got ${JSON.stringify(body.locationHint)}`);
+        throw new EdgeError(400, INVALID_REQUEST, `locationHint must be one of ${LOCATIONS.join(", ")}, got ${JSON.stringify(body.locationHint)}`);
       }
       location = body.locationHint.toLowerCase();
     }
     if (body.storageClass !== undefined && body.storageClass !== null) checkStorageClass(body.storageClass, "storageClass");
     // bucket names are unique on the edge across jurisdictions (docs/edge.md, differences from Cloudflare)
-    if (this.state.r2[body.name]) throw new EdgeError(409, 10004, "The bucket you tried to create already exists, and you own it.");
+    if (this.state.r2[body.name]) throw new EdgeError(409, R2_BUCKET_EXISTS, "The bucket you tried to create already exists, and you own it.");
     await this.apply((st) => {
       st.r2[body.name] = {
         name: body.name,
@@ -123,7 +124,7 @@ export class R2Handlers {
   async deleteBucket(c) {
     const b = this.bucket(c);
     const r = await this.runtime.control("/r2/list", { bucket: this.names.bucket(b.name), limit: 1 });
-    if (r.objects.length > 0) throw new EdgeError(409, 10008, "The bucket you tried to delete is not empty.");
+    if (r.objects.length > 0) throw new EdgeError(409, R2_BUCKET_NOT_EMPTY, "The bucket you tried to delete is not empty.");
     await this.apply((st) => {
       delete st.r2[b.name];
     });
@@ -157,11 +158,11 @@ export class R2Handlers {
     const res = await this.r2Fetch(b.name, c.params.key, { method: "GET" });
     if (res.status === 404) {
       await res.arrayBuffer();
-      throw new EdgeError(404, 10007, "The specified key does not exist.");
+      throw new EdgeError(404, R2_OBJECT_NOT_FOUND, "The specified key does not exist.");
     }
     if (res.status !== 200) {
       const out = await res.json().catch(() => ({}));
-      throw new EdgeError(502, out.code ?? 10001, out.message ?? `R2 read failed with ${res.status}`);
+      throw new EdgeError(502, out.code ?? INTERNAL_ERROR, out.message ?? `R2 read failed with ${res.status}`);
     }
     const bytes = Buffer.from(await res.arrayBuffer());
     const headers = { "content-length": bytes.length };
@@ -181,7 +182,7 @@ export class R2Handlers {
 
   async putObject(c) {
     const b = this.bucket(c);
-    if (c.params.key.length > 1024) throw new EdgeError(400, 10001, "object keys are at most 1024 bytes");
+    if (c.params.key.length > 1024) throw new EdgeError(400, INVALID_REQUEST, "object keys are at most 1024 bytes");
     const body = await c.body(UPLOAD_LIMIT);
     const meta = {};
     for (const [field, h] of HTTP_METADATA) {
@@ -189,7 +190,7 @@ export class R2Handlers {
       if (typeof v === "string" && v !== "") meta[field] = fromHeader(v);
     }
     if (meta.cacheExpiry !== undefined && Number.isNaN(Date.parse(meta.cacheExpiry))) {
-      throw new EdgeError(400, 10001, `expires '${meta.cacheExpiry}' is not an HTTP date`);
+      throw new EdgeError(400, INVALID_REQUEST, `expires '${meta.cacheExpiry}' is not an HTTP date`);
     }
     const headers = { [HTTP_METADATA_HEADER]: asciiJSON(meta) };
     const res = await this.r2Fetch(b.name, c.params.key, { method: "PUT", raw: body, headers });

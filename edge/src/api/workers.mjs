@@ -2,7 +2,8 @@
 // schedules. Methods of Api (../api.mjs), installed on it by installHandlers, so that `this` is the account's Api.
 
 import { parseCron } from "../cron.mjs";
-import { EdgeError, intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
+import { EdgeError, CRON_INVALID, D1_BINDING_INVALID, DEPLOYMENT_IS_LATEST, DEPLOYMENT_NOT_FOUND, INVALID_REQUEST, KV_BINDING_INVALID, R2_BINDING_INVALID, ROUTE_INVALID, SCRIPT_INVALID, SCRIPT_NOT_FOUND, SECRET_NOT_FOUND, SERVICE_NOT_FOUND, VERSION_NOT_FOUND } from "../errors.mjs";
+import { intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
 import { hexId, newId, now } from "../registry.mjs";
 import { canonicalWorkflows } from "../runtime.mjs";
 import { checkScriptName, currentVersion, deployVersion, emptyScript, followDeploy, nameInUse, newVersion, parseUpload, publicBindings, resolveBindings, scriptResult } from "../scripts.mjs";
@@ -18,7 +19,7 @@ export class WorkerHandlers {
     r.add("GET", `${A}/workers/scripts-search`, (c) => this.searchScripts(c));
     r.add("PUT", S, (c) => this.upload(c));
     r.add("GET", S, (c) => this.scriptContent(c));
-    r.add("DELETE", S, (c) => this.deleteScript(c, 10007));
+    r.add("DELETE", S, (c) => this.deleteScript(c, SCRIPT_NOT_FOUND));
     r.add("GET", `${S}/content/v2`, (c) => this.scriptContent(c));
     r.add("GET", `${S}/settings`, (c) => ({ result: this.settings(this.script(c)) }));
     r.add("PATCH", `${S}/settings`, (c) => this.patchSettings(c));
@@ -47,18 +48,18 @@ export class WorkerHandlers {
     r.add("GET", `${S}/schedules`, (c) => ({ result: { schedules: this.script(c).schedules } }));
     r.add("PUT", `${S}/schedules`, (c) => this.putSchedules(c));
     r.add("GET", `${A}/workers/services/:script`, (c) => ({ result: this.service(c) }));
-    r.add("DELETE", `${A}/workers/services/:script`, (c) => this.deleteScript(c, 10090));
+    r.add("DELETE", `${A}/workers/services/:script`, (c) => this.deleteScript(c, SERVICE_NOT_FOUND));
     r.add("GET", `${A}/workers/subdomain`, () => ({ result: { subdomain: this.state.subdomain } }));
     r.add("PUT", `${A}/workers/subdomain`, (c) => this.putAccountSubdomain(c));
     r.add("GET", `${A}/workers/account-settings`, () => ({ result: { default_usage_model: "standard", green_compute: false } }));
   }
 
-  script(c, { missingOK = false, code = 10007 } = {}) {
+  script(c, { missingOK = false, code = SCRIPT_NOT_FOUND } = {}) {
     const s = this.state.scripts[c.params.script];
     if (!s || !s.current) {
       if (missingOK) return null;
-      if (code === 10090) throw new EdgeError(404, 10090, "workers.api.error.service_not_found");
-      throw new EdgeError(404, 10007, `This Worker does not exist on your account. (script '${c.params.script}' not found)`);
+      if (code === SERVICE_NOT_FOUND) throw new EdgeError(404, SERVICE_NOT_FOUND, "workers.api.error.service_not_found");
+      throw new EdgeError(404, SCRIPT_NOT_FOUND, `This Worker does not exist on your account. (script '${c.params.script}' not found)`);
     }
     return s;
   }
@@ -100,11 +101,11 @@ export class WorkerHandlers {
   checkBoundResources(st, bindings) {
     for (const b of bindings) {
       if (b.type === "kv_namespace" && !st.kv[b.namespace_id]) {
-        throw new EdgeError(400, 10042, `KV namespace '${b.namespace_id}' is not valid. Please verify the namespace_id of binding '${b.name}'.`);
+        throw new EdgeError(400, KV_BINDING_INVALID, `KV namespace '${b.namespace_id}' is not valid. Please verify the namespace_id of binding '${b.name}'.`);
       } else if (b.type === "d1" && !st.d1[b.id]) {
-        throw new EdgeError(400, 10181, `D1 binding '${b.name}' references database '${b.id}' which was not found. Verify the database exists in your account.`);
+        throw new EdgeError(400, D1_BINDING_INVALID, `D1 binding '${b.name}' references database '${b.id}' which was not found. Verify the database exists in your account.`);
       } else if (b.type === "r2_bucket" && !st.r2[b.bucket_name]) {
-        throw new EdgeError(400, 10085, `R2 bucket '${b.bucket_name}' not found (binding '${b.name}'). Create the bucket first.`);
+        throw new EdgeError(400, R2_BINDING_INVALID, `R2 bucket '${b.bucket_name}' not found (binding '${b.name}'). Create the bucket first.`);
       }
     }
   }
@@ -152,10 +153,10 @@ export class WorkerHandlers {
       try {
         form = await new Request("http://edge.invalid/", { method: "POST", headers: { "content-type": ct }, body: raw }).formData();
       } catch (err) {
-        throw new EdgeError(400, 10001, `malformed multipart body: ${err.message}`);
+        throw new EdgeError(400, INVALID_REQUEST, `malformed multipart body: ${err.message}`);
       }
       const part = form.get("settings") ?? form.get("metadata");
-      if (part === null) throw new EdgeError(400, 10001, "the multipart body has no 'settings' part");
+      if (part === null) throw new EdgeError(400, INVALID_REQUEST, "the multipart body has no 'settings' part");
       patch = parseJSON(Buffer.from(typeof part === "string" ? part : await part.text()), { what: "settings" });
     } else {
       patch = parseJSON(raw);
@@ -163,7 +164,7 @@ export class WorkerHandlers {
     requireObject(patch, "settings");
     const needsVersion = "bindings" in patch || "compatibility_date" in patch || "compatibility_flags" in patch || "placement" in patch;
     if ("placement" in patch && patch.placement !== null && (typeof patch.placement !== "object" || Array.isArray(patch.placement) || (patch.placement.mode !== undefined && patch.placement.mode !== "smart"))) {
-      throw new EdgeError(400, 10021, "placement must be {} or {mode: 'smart'}");
+      throw new EdgeError(400, SCRIPT_INVALID, "placement must be {} or {mode: 'smart'}");
     }
     await this.apply(
       (st) => {
@@ -213,7 +214,7 @@ export class WorkerHandlers {
 
   version(c) {
     const v = this.script(c).versions.find((x) => x.id === c.params.version);
-    if (!v) throw new EdgeError(404, 10214, `version '${c.params.version}' not found`);
+    if (!v) throw new EdgeError(404, VERSION_NOT_FOUND, `version '${c.params.version}' not found`);
     return v;
   }
 
@@ -246,7 +247,7 @@ export class WorkerHandlers {
     const s = this.script(c);
     const all = [...s.versions].reverse().map((v) => this.versionJSON(s, v));
     const deployable = c.query.get("deployable");
-    if (deployable !== null && deployable !== "true" && deployable !== "false") throw new EdgeError(400, 10001, "deployable must be true or false");
+    if (deployable !== null && deployable !== "true" && deployable !== "false") throw new EdgeError(400, INVALID_REQUEST, "deployable must be true or false");
     if (deployable === "true") {
       // Cloudflare: the versions a deployment may use, all of them, without pages. Every version the edge keeps
       // (the last 10 and those of kept deployments) can be deployed.
@@ -258,7 +259,7 @@ export class WorkerHandlers {
 
   deployment(c) {
     const d = this.script(c).deployments.find((x) => x.id === c.params.deployment);
-    if (!d) throw new EdgeError(404, 10216, `deployment '${c.params.deployment}' not found`);
+    if (!d) throw new EdgeError(404, DEPLOYMENT_NOT_FOUND, `deployment '${c.params.deployment}' not found`);
     return d;
   }
 
@@ -268,7 +269,7 @@ export class WorkerHandlers {
     const s = this.script(c);
     const d = this.deployment(c);
     if (s.deployments.at(-1).id === d.id) {
-      throw new EdgeError(400, 10217, `deployment '${d.id}' is the latest deployment of '${s.name}' and cannot be deleted; deploy another version first`);
+      throw new EdgeError(400, DEPLOYMENT_IS_LATEST, `deployment '${d.id}' is the latest deployment of '${s.name}' and cannot be deleted; deploy another version first`);
     }
     await this.apply((st) => {
       const script = st.scripts[s.name];
@@ -283,7 +284,7 @@ export class WorkerHandlers {
     const name = c.query.get("name");
     const id = c.query.get("id");
     const orderBy = c.query.get("order_by") ?? "created_on";
-    if (!["created_on", "modified_on", "name"].includes(orderBy)) throw new EdgeError(400, 10001, "order_by must be created_on, modified_on or name");
+    if (!["created_on", "modified_on", "name"].includes(orderBy)) throw new EdgeError(400, INVALID_REQUEST, "order_by must be created_on, modified_on or name");
     const page = intParam(c.query, "page", { def: 1, min: 1 });
     const perPage = intParam(c.query, "per_page", { def: 50, min: 1, max: 100 });
     let list = Object.values(this.state.scripts).filter((s) => s.current);
@@ -309,13 +310,13 @@ export class WorkerHandlers {
     const s = this.script(c);
     const body = requireObject(await c.json());
     const versions = body.versions;
-    if (!Array.isArray(versions) || versions.length === 0) throw new EdgeError(400, 10001, "versions must be a non-empty array");
+    if (!Array.isArray(versions) || versions.length === 0) throw new EdgeError(400, INVALID_REQUEST, "versions must be a non-empty array");
     const live = versions.filter((v) => Number(v?.percentage) > 0);
     if (live.length !== 1 || Number(live[0].percentage) !== 100) {
-      throw new EdgeError(400, 10001, "the local edge deploys exactly one version at 100%; gradual deployments are not supported");
+      throw new EdgeError(400, INVALID_REQUEST, "the local edge deploys exactly one version at 100%; gradual deployments are not supported");
     }
     const vid = live[0].version_id;
-    if (!s.versions.some((v) => v.id === vid)) throw new EdgeError(404, 10214, `version '${vid}' not found`);
+    if (!s.versions.some((v) => v.id === vid)) throw new EdgeError(404, VERSION_NOT_FOUND, `version '${vid}' not found`);
     const dep = await this.apply((st) => {
       const script = st.scripts[s.name];
       const dep = deployVersion(script, script.versions.find((v) => v.id === vid), { source: script.versions.find((v) => v.id === vid).source, annotations: body.annotations ?? {} });
@@ -329,13 +330,13 @@ export class WorkerHandlers {
     const s = this.script(c);
     const body = requireObject(await c.json());
     if (typeof body.name !== "string" || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(body.name)) {
-      throw new EdgeError(400, 10001, "secret name must be a JavaScript identifier");
+      throw new EdgeError(400, INVALID_REQUEST, "secret name must be a JavaScript identifier");
     }
     if (body.type === "secret_key") refuseSecretKey(body);
     if (body.type !== undefined && body.type !== "secret_text") {
-      throw new EdgeError(400, 10001, `secret type must be secret_text or secret_key, got ${JSON.stringify(body.type)}`);
+      throw new EdgeError(400, INVALID_REQUEST, `secret type must be secret_text or secret_key, got ${JSON.stringify(body.type)}`);
     }
-    if (typeof body.text !== "string") throw new EdgeError(400, 10001, "secret text must be a string");
+    if (typeof body.text !== "string") throw new EdgeError(400, INVALID_REQUEST, "secret text must be a string");
     const taken = (currentVersion(s).metadata.bindings ?? []).find((b) => b.name === body.name);
     if (taken && taken.type !== "secret_text") throw nameInUse(body.name);
     await this.newVersionWith(s.name, (bindings) => [
@@ -347,14 +348,14 @@ export class WorkerHandlers {
 
   getSecret(c) {
     const b = (currentVersion(this.script(c)).metadata.bindings ?? []).find((x) => x.type === "secret_text" && x.name === c.params.secret);
-    if (!b) throw new EdgeError(404, 10056, `secret '${c.params.secret}' not found`);
+    if (!b) throw new EdgeError(404, SECRET_NOT_FOUND, `secret '${c.params.secret}' not found`);
     return { result: { name: b.name, type: "secret_text" } };
   }
 
   async deleteSecret(c) {
     const s = this.script(c);
     const has = (currentVersion(s).metadata.bindings ?? []).some((x) => x.type === "secret_text" && x.name === c.params.secret);
-    if (!has) throw new EdgeError(404, 10056, `secret '${c.params.secret}' not found`);
+    if (!has) throw new EdgeError(404, SECRET_NOT_FOUND, `secret '${c.params.secret}' not found`);
     await this.newVersionWith(s.name, (bindings) => bindings.filter((b) => !(b.type === "secret_text" && b.name === c.params.secret)));
     return { result: {} };
   }
@@ -392,10 +393,10 @@ export class WorkerHandlers {
   async putRoutes(c) {
     const s = this.script(c);
     const body = await c.json();
-    if (!Array.isArray(body)) throw new EdgeError(400, 10001, "routes must be a JSON array");
+    if (!Array.isArray(body)) throw new EdgeError(400, INVALID_REQUEST, "routes must be a JSON array");
     const routes = body.map((r, i) => {
       if (r === null || typeof r !== "object" || typeof r.pattern !== "string" || r.pattern === "") {
-        throw new EdgeError(400, 10022, `routes[${i}]: pattern is required`);
+        throw new EdgeError(400, ROUTE_INVALID, `routes[${i}]: pattern is required`);
       }
       return { id: hexId(), pattern: r.pattern, ...(r.zone_name ? { zone_name: r.zone_name } : {}), ...(r.custom_domain ? { custom_domain: true } : {}) };
     });
@@ -410,12 +411,12 @@ export class WorkerHandlers {
     const s = this.script(c);
     const body = await c.json();
     const list = Array.isArray(body) ? body : body?.schedules;
-    if (!Array.isArray(list)) throw new EdgeError(400, 10001, "schedules must be a JSON array of {cron}");
+    if (!Array.isArray(list)) throw new EdgeError(400, INVALID_REQUEST, "schedules must be a JSON array of {cron}");
     const schedules = list.map((x, i) => {
       try {
         parseCron(x?.cron);
       } catch (err) {
-        throw new EdgeError(400, 10100, `schedules[${i}]: invalid cron: ${err.message}`);
+        throw new EdgeError(400, CRON_INVALID, `schedules[${i}]: invalid cron: ${err.message}`);
       }
       return { cron: x.cron.trim(), created_on: now(), modified_on: now() };
     });
@@ -426,7 +427,7 @@ export class WorkerHandlers {
   }
 
   service(c) {
-    const s = this.script(c, { code: 10090 });
+    const s = this.script(c, { code: SERVICE_NOT_FOUND });
     const v = currentVersion(s);
     return {
       id: s.name,
@@ -512,19 +513,19 @@ const KEY_USAGES = ["encrypt", "decrypt", "sign", "verify", "deriveKey", "derive
 // key_base64, or key_jwk for format jwk), then refuses it: a secret_key binding gives the worker a CryptoKey, which
 // the local edge's runtime cannot bind (decision 265). The message says what to do instead.
 function refuseSecretKey(body) {
-  if (!KEY_FORMATS.includes(body.format)) throw new EdgeError(400, 10001, `secret_key: format must be one of ${KEY_FORMATS.join(", ")}`);
+  if (!KEY_FORMATS.includes(body.format)) throw new EdgeError(400, INVALID_REQUEST, `secret_key: format must be one of ${KEY_FORMATS.join(", ")}`);
   if (body.algorithm === null || typeof body.algorithm !== "object" || Array.isArray(body.algorithm) || typeof body.algorithm.name !== "string") {
-    throw new EdgeError(400, 10001, "secret_key: algorithm must be an object with a name, as crypto.subtle.importKey takes it");
+    throw new EdgeError(400, INVALID_REQUEST, "secret_key: algorithm must be an object with a name, as crypto.subtle.importKey takes it");
   }
   if (!Array.isArray(body.usages) || body.usages.length === 0 || body.usages.some((u) => !KEY_USAGES.includes(u))) {
-    throw new EdgeError(400, 10001, `secret_key: usages must be a non-empty array of ${KEY_USAGES.join(", ")}`);
+    throw new EdgeError(400, INVALID_REQUEST, `secret_key: usages must be a non-empty array of ${KEY_USAGES.join(", ")}`);
   }
   if (body.format === "jwk" ? body.key_jwk === null || typeof body.key_jwk !== "object" : typeof body.key_base64 !== "string" || body.key_base64 === "") {
-    throw new EdgeError(400, 10001, body.format === "jwk" ? "secret_key: format jwk needs key_jwk (a JSON Web Key object)" : "secret_key: key_base64 is required");
+    throw new EdgeError(400, INVALID_REQUEST, body.format === "jwk" ? "secret_key: format jwk needs key_jwk (a JSON Web Key object)" : "secret_key: key_base64 is required");
   }
   throw new EdgeError(
     400,
-    10021,
+    SCRIPT_INVALID,
     `secret '${body.name}' is of type secret_key, which the local edge cannot bind (its workers receive text secrets only); store the key as a secret_text (for example the JWK text) and import it with crypto.subtle.importKey`,
   );
 }
@@ -534,7 +535,7 @@ function refuseSecretKey(body) {
 function tailConsumers(v) {
   if (v === null || v === undefined) return [];
   if (!Array.isArray(v) || v.some((t) => t === null || typeof t !== "object" || typeof t.service !== "string" || t.service === "")) {
-    throw new EdgeError(400, 10021, "tail_consumers must be an array of {service, environment?, namespace?}");
+    throw new EdgeError(400, SCRIPT_INVALID, "tail_consumers must be an array of {service, environment?, namespace?}");
   }
   return v.map((t) => ({ service: t.service, ...(t.environment ? { environment: t.environment } : {}), ...(t.namespace ? { namespace: t.namespace } : {}) }));
 }
@@ -547,7 +548,7 @@ function keepExisting(b, i, prev) {
   const existing = (prev.metadata.bindings ?? []).find((p) => p.name === b.name);
   if (!existing) return b; // validated as given: its missing fields are reported
   if (existing.type !== b.type) {
-    throw new EdgeError(400, 10021, `bindings[${i}]: '${b.name}' is given as ${b.type} without its value, but the existing binding of that name is ${existing.type}`);
+    throw new EdgeError(400, SCRIPT_INVALID, `bindings[${i}]: '${b.name}' is given as ${b.type} without its value, but the existing binding of that name is ${existing.type}`);
   }
   return { type: "inherit", name: b.name };
 }

@@ -4,7 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseCron } from "../cron.mjs";
-import { EdgeError, intParam, pageInfo, parseJSON, requireObject, send } from "../http.mjs";
+import { EdgeError, INSTANCE_EXISTS, INSTANCE_NOT_FOUND, INSTANCE_STATE, INTERNAL_ERROR, INVALID_REQUEST, SCRIPT_INVALID, SCRIPT_NOT_FOUND, VERSION_NOT_FOUND, WORKFLOW_NOT_FOUND } from "../errors.mjs";
+import { intParam, pageInfo, parseJSON, requireObject, send } from "../http.mjs";
 import { newId, now } from "../registry.mjs";
 import { canonicalWorkflows } from "../runtime.mjs";
 import { currentVersion, followDeploy } from "../scripts.mjs";
@@ -36,14 +37,14 @@ export class WorkflowHandlers {
 
   workflow(c) {
     const wf = this.state.workflows[c.params.workflow];
-    if (!wf) throw new EdgeError(404, 10200, `Workflow '${c.params.workflow}' not found`);
+    if (!wf) throw new EdgeError(404, WORKFLOW_NOT_FOUND, `Workflow '${c.params.workflow}' not found`);
     return wf;
   }
 
   runnable(wf) {
     const canonical = canonicalWorkflows(this.state)[wf.name];
     if (!canonical) {
-      throw new EdgeError(404, 10007, `script '${wf.script_name}' of workflow '${wf.name}' is not deployed`);
+      throw new EdgeError(404, SCRIPT_NOT_FOUND, `script '${wf.script_name}' of workflow '${wf.name}' is not deployed`);
     }
   }
 
@@ -67,24 +68,24 @@ export class WorkflowHandlers {
 
   async putWorkflow(c) {
     const name = c.params.workflow;
-    if (!WORKFLOW_NAME.test(name)) throw new EdgeError(400, 10001, `workflow name '${name}' is invalid: use 1-64 letters, digits, '-' and '_'`);
+    if (!WORKFLOW_NAME.test(name)) throw new EdgeError(400, INVALID_REQUEST, `workflow name '${name}' is invalid: use 1-64 letters, digits, '-' and '_'`);
     const body = requireObject(await c.json());
     for (const f of ["script_name", "class_name"]) {
-      if (typeof body[f] !== "string" || body[f] === "") throw new EdgeError(400, 10001, `${f} is required`);
+      if (typeof body[f] !== "string" || body[f] === "") throw new EdgeError(400, INVALID_REQUEST, `${f} is required`);
     }
     const script = this.state.scripts[body.script_name];
     if (!script || !script.current) {
-      throw new EdgeError(404, 10007, `script '${body.script_name}' does not exist; upload it before creating workflow '${name}'`);
+      throw new EdgeError(404, SCRIPT_NOT_FOUND, `script '${body.script_name}' does not exist; upload it before creating workflow '${name}'`);
     }
     let schedules = [];
     if (body.schedules !== undefined && body.schedules !== null) {
-      if (!Array.isArray(body.schedules)) throw new EdgeError(400, 10001, "schedules must be an array of {cron}");
+      if (!Array.isArray(body.schedules)) throw new EdgeError(400, INVALID_REQUEST, "schedules must be an array of {cron}");
       schedules = body.schedules.map((x, i) => {
         const cron = typeof x === "string" ? x : x?.cron;
         try {
           parseCron(cron);
         } catch (err) {
-          throw new EdgeError(400, 10001, `schedules[${i}]: invalid cron: ${err.message}`);
+          throw new EdgeError(400, INVALID_REQUEST, `schedules[${i}]: invalid cron: ${err.message}`);
         }
         return { cron: cron.trim() };
       });
@@ -111,10 +112,10 @@ export class WorkflowHandlers {
       },
       { restart: willChange },
     ).catch((err) => {
-      if (err.code === 10021) {
+      if (err.code === SCRIPT_INVALID) {
         throw new EdgeError(
           400,
-          10021,
+          SCRIPT_INVALID,
           `workflow '${name}': class '${body.class_name}' could not be started from script '${body.script_name}' (is it exported and a WorkflowEntrypoint?): ${err.message}`,
         );
       }
@@ -170,7 +171,7 @@ export class WorkflowHandlers {
   workflowVersion(c) {
     const wf = this.workflow(c);
     const v = wf.versions.find((x) => x.id === c.params.version);
-    if (!v) throw new EdgeError(404, 10214, `workflow version '${c.params.version}' not found`);
+    if (!v) throw new EdgeError(404, VERSION_NOT_FOUND, `workflow version '${c.params.version}' not found`);
     return { result: { id: v.id, workflow_id: wf.id, class_name: v.class_name, created_on: v.created_on, modified_on: v.created_on } };
   }
 
@@ -255,8 +256,8 @@ export class WorkflowHandlers {
 
   async details(workflow, id) {
     const { status, body } = await this.runtime.explorer(`/workflows/${encodeURIComponent(workflow)}/instances/${encodeURIComponent(id)}`);
-    if (status === 404) throw new EdgeError(404, 10201, `Workflow instance '${id}' not found in workflow '${workflow}'`);
-    if (!body.success) throw new EdgeError(502, 10001, body.errors?.[0]?.message ?? "instance lookup failed");
+    if (status === 404) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${workflow}'`);
+    if (!body.success) throw new EdgeError(502, INTERNAL_ERROR, body.errors?.[0]?.message ?? "instance lookup failed");
     return body.result;
   }
 
@@ -266,13 +267,13 @@ export class WorkflowHandlers {
     const page = intParam(c.query, "page", { def: 1, min: 1 });
     const perPage = intParam(c.query, "per_page", { def: 50, min: 1, max: 100 });
     const direction = c.query.get("direction") ?? "desc";
-    if (direction !== "asc" && direction !== "desc") throw new EdgeError(400, 10001, "direction must be asc or desc");
+    if (direction !== "asc" && direction !== "desc") throw new EdgeError(400, INVALID_REQUEST, "direction must be asc or desc");
     const valid = ["queued", "running", "paused", "errored", "terminated", "complete", "waiting", "waitingForPause"];
-    if (status && !valid.includes(status)) throw new EdgeError(400, 10001, `status must be one of ${valid.join(", ")}`);
+    if (status && !valid.includes(status)) throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${valid.join(", ")}`);
     const dateStart = dateParam(c.query, "date_start");
     const dateEnd = dateParam(c.query, "date_end");
     const cursor = c.query.get("cursor");
-    if (cursor !== null && cursor !== "" && c.query.get("page") !== null) throw new EdgeError(400, 10001, "page and cursor are mutually exclusive; use one or the other");
+    if (cursor !== null && cursor !== "" && c.query.get("page") !== null) throw new EdgeError(400, INVALID_REQUEST, "page and cursor are mutually exclusive; use one or the other");
     const after = cursor ? decodeCursor(cursor) : null;
     const rt = this.names.workflow(wf.name);
     let list = canonicalWorkflows(this.state)[wf.name] ? await this.derivedInstances(rt, status) : [];
@@ -366,11 +367,11 @@ export class WorkflowHandlers {
 
   instanceInput(item, i) {
     if (item === null || typeof item !== "object" || Array.isArray(item)) {
-      throw new EdgeError(400, 10001, `${i === undefined ? "body" : `[${i}]`} must be a JSON object`);
+      throw new EdgeError(400, INVALID_REQUEST, `${i === undefined ? "body" : `[${i}]`} must be a JSON object`);
     }
     const id = item.instance_id ?? item.id;
     if (id !== undefined && (typeof id !== "string" || !INSTANCE_ID.test(id))) {
-      throw new EdgeError(400, 10001, `instance_id '${id}' is invalid: use 1-100 letters, digits, '-' and '_'`);
+      throw new EdgeError(400, INVALID_REQUEST, `instance_id '${id}' is invalid: use 1-100 letters, digits, '-' and '_'`);
     }
     const params = item.params ?? {};
     checkPayloadSize(params, i === undefined ? "params" : `[${i}].params`);
@@ -381,10 +382,10 @@ export class WorkflowHandlers {
   async createInstances(wf, inputs, source) {
     this.runnable(wf);
     const ids = inputs.map((x) => x.id).filter((x) => x !== undefined);
-    if (new Set(ids).size !== ids.length) throw new EdgeError(409, 10202, "the batch names the same instance_id twice");
+    if (new Set(ids).size !== ids.length) throw new EdgeError(409, INSTANCE_EXISTS, "the batch names the same instance_id twice");
     for (const id of ids) {
       if (this.pendingIds.has(`${wf.name}\n${id}`)) {
-        throw new EdgeError(409, 10202, `Workflow instance '${id}' already exists in workflow '${wf.name}'`);
+        throw new EdgeError(409, INSTANCE_EXISTS, `Workflow instance '${id}' already exists in workflow '${wf.name}'`);
       }
     }
     for (const id of ids) this.pendingIds.add(`${wf.name}\n${id}`);
@@ -394,7 +395,7 @@ export class WorkflowHandlers {
       let created = await this.runtime.control("/wf/create", { workflow: rt, instances: inputs.map(({ id, params }) => ({ id, params })) });
       if (created.retried) {
         // our first attempt may have gone through before its connection died: the ids are ours (pendingIds)
-        created = created.map((r) => (r.error?.code === 10202 ? { id: r.id } : r));
+        created = created.map((r) => (r.error?.code === INSTANCE_EXISTS ? { id: r.id } : r));
       }
       const versionId = wf.versions.at(-1).id;
       created.forEach((r, i) => {
@@ -419,8 +420,8 @@ export class WorkflowHandlers {
     const input = this.instanceInput(body);
     const [r] = await this.createInstances(wf, [input], "api");
     if (r.error) {
-      const status = r.error.code === 10202 ? 409 : 400;
-      throw new EdgeError(status, r.error.code, r.error.code === 10202 ? `${r.error.message} in workflow '${wf.name}'` : r.error.message);
+      const status = r.error.code === INSTANCE_EXISTS ? 409 : 400;
+      throw new EdgeError(status, r.error.code, r.error.code === INSTANCE_EXISTS ? `${r.error.message} in workflow '${wf.name}'` : r.error.message);
     }
     return { result: r };
   }
@@ -428,12 +429,12 @@ export class WorkflowHandlers {
   async createBatch(c) {
     const wf = this.workflow(c);
     const body = await c.json();
-    if (!Array.isArray(body) || body.length === 0) throw new EdgeError(400, 10001, "body must be a non-empty JSON array of {instance_id?, params?}");
-    if (body.length > 100) throw new EdgeError(400, 10001, "a batch holds at most 100 instances");
+    if (!Array.isArray(body) || body.length === 0) throw new EdgeError(400, INVALID_REQUEST, "body must be a non-empty JSON array of {instance_id?, params?}");
+    if (body.length > 100) throw new EdgeError(400, INVALID_REQUEST, "a batch holds at most 100 instances");
     const inputs = body.map((x, i) => this.instanceInput(x, i));
     const out = await this.createInstances(wf, inputs, "api");
     const failed = out.find((r) => r.error);
-    if (failed) throw new EdgeError(failed.error.code === 10202 ? 409 : 400, failed.error.code, failed.error.message);
+    if (failed) throw new EdgeError(failed.error.code === INSTANCE_EXISTS ? 409 : 400, failed.error.code, failed.error.message);
     return { result: out };
   }
 
@@ -452,7 +453,7 @@ export class WorkflowHandlers {
     const body = requireObject(await c.json());
     const ids = body.ids;
     if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || !ids.every((id) => typeof id === "string" && INSTANCE_ID.test(id))) {
-      throw new EdgeError(400, 10001, "ids must be an array of 1 to 100 instance ids");
+      throw new EdgeError(400, INVALID_REQUEST, "ids must be an array of 1 to 100 instance ids");
     }
     const out = new Array(ids.length);
     await mapLimit(ids.map((id, i) => [id, i]), 16, async ([id, i]) => {
@@ -471,7 +472,7 @@ export class WorkflowHandlers {
     const rt = this.names.workflow(wf.name);
     const d = await this.details(rt, id);
     let rec = this.registry.instanceRecord(rt, id);
-    if (this.expired(rec)) throw new EdgeError(404, 10201, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+    if (this.expired(rec)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
     if (!rec) {
       rec = { workflow: rt, id, source: "binding", created_on: d.queued ?? now(), version_id: wf.versions.at(-1).id, status: d.status };
       this.registry.recordInstance(rec);
@@ -518,14 +519,14 @@ export class WorkflowHandlers {
     const body = requireObject(await c.json());
     const action = body.status ?? body.action;
     const actions = ["pause", "resume", "terminate", "restart"];
-    if (!actions.includes(action)) throw new EdgeError(400, 10001, `status must be one of ${actions.join(", ")}, got '${action}'`);
+    if (!actions.includes(action)) throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${actions.join(", ")}, got '${action}'`);
     const id = c.params.instance;
     const rt = this.names.workflow(wf.name);
     const d = await this.details(rt, id);
-    if (this.expired(this.registry.instanceRecord(rt, id))) throw new EdgeError(404, 10201, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+    if (this.expired(this.registry.instanceRecord(rt, id))) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
     const current = deriveStatus(d);
     const refuse = (why) => {
-      throw new EdgeError(409, 10203, `cannot ${action} instance '${id}': ${why}`);
+      throw new EdgeError(409, INSTANCE_STATE, `cannot ${action} instance '${id}': ${why}`);
     };
     if (action === "pause" && TERMINAL.has(current)) refuse(`it is ${current}`);
     if (action === "resume" && current !== "paused" && current !== "waitingForPause") refuse(`it is ${current}, not paused`);
@@ -542,16 +543,16 @@ export class WorkflowHandlers {
     const wf = this.workflow(c);
     this.runnable(wf);
     const type = c.params.type;
-    if (!EVENT_TYPE.test(type)) throw new EdgeError(400, 10001, `event type '${type}' is invalid: use 1-100 letters, digits, '-' and '_'`);
+    if (!EVENT_TYPE.test(type)) throw new EdgeError(400, INVALID_REQUEST, `event type '${type}' is invalid: use 1-100 letters, digits, '-' and '_'`);
     const raw = await c.body(JSON_LIMIT);
     const payload = parseJSON(raw, { allowEmpty: true, what: "event payload" }) ?? null;
     checkPayloadSize(payload, "event payload");
     const id = c.params.instance;
     const rt = this.names.workflow(wf.name);
     const d = await this.details(rt, id);
-    if (this.expired(this.registry.instanceRecord(rt, id))) throw new EdgeError(404, 10201, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+    if (this.expired(this.registry.instanceRecord(rt, id))) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
     const status = deriveStatus(d);
-    if (TERMINAL.has(status)) throw new EdgeError(409, 10203, `cannot send an event to instance '${id}': it is ${status}`);
+    if (TERMINAL.has(status)) throw new EdgeError(409, INSTANCE_STATE, `cannot send an event to instance '${id}': it is ${status}`);
     await this.runtime.control("/wf/event", { workflow: rt, id, type, payload });
     return { result: {} };
   }
@@ -564,7 +565,7 @@ export const PAYLOAD_LIMIT = 1 << 20;
 function checkPayloadSize(value, what) {
   const size = Buffer.byteLength(JSON.stringify(value) ?? "");
   if (size > PAYLOAD_LIMIT) {
-    throw new EdgeError(413, 10001, `${what}: ${size} bytes of JSON is over the Workflows limit of 1 MiB (${PAYLOAD_LIMIT} bytes)`);
+    throw new EdgeError(413, INVALID_REQUEST, `${what}: ${size} bytes of JSON is over the Workflows limit of 1 MiB (${PAYLOAD_LIMIT} bytes)`);
   }
 }
 
@@ -588,7 +589,7 @@ function dateParam(query, name) {
   const v = query.get(name);
   if (v === null || v === "") return null;
   if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?Z?)?$/.test(v) || Number.isNaN(Date.parse(v.endsWith("Z") || v.length === 10 ? v : `${v}Z`))) {
-    throw new EdgeError(400, 10001, `${name} must be an ISO 8601 time in UTC without an offset (e.g. 2025-01-31T12:00:00Z), got '${v}'`);
+    throw new EdgeError(400, INVALID_REQUEST, `${name} must be an ISO 8601 time in UTC without an offset (e.g. 2025-01-31T12:00:00Z), got '${v}'`);
   }
   return new Date(v.endsWith("Z") || v.length === 10 ? v : `${v}Z`).toISOString();
 }
@@ -604,7 +605,7 @@ function decodeCursor(cursor) {
   } catch {
     // answered below
   }
-  throw new EdgeError(400, 10001, "cursor is not one this list gave; start again without it");
+  throw new EdgeError(400, INVALID_REQUEST, "cursor is not one this list gave; start again without it");
 }
 
 // RETENTION_MAX is the longest instance_retention Cloudflare allows (30 days, the paid plan's limit).
@@ -616,7 +617,7 @@ const UNIT_MS = { millisecond: 1, second: 1000, minute: 60000, hour: 3600000, da
 function retentionParam(v, i) {
   if (v === undefined || v === null) return null;
   const where = i === undefined ? "instance_retention" : `[${i}].instance_retention`;
-  if (typeof v !== "object" || Array.isArray(v)) throw new EdgeError(400, 10001, `${where} must be an object {success_retention?, error_retention?}`);
+  if (typeof v !== "object" || Array.isArray(v)) throw new EdgeError(400, INVALID_REQUEST, `${where} must be an object {success_retention?, error_retention?}`);
   const out = {};
   for (const [field, key] of [["success_retention", "success_ms"], ["error_retention", "error_ms"]]) {
     const x = v[field];
@@ -627,12 +628,12 @@ function retentionParam(v, i) {
       const m = /^\s*(\d+)\s*(millisecond|second|minute|hour|day|week)s?\s*$/i.exec(x);
       if (m) ms = Number(m[1]) * UNIT_MS[m[2].toLowerCase()];
     }
-    if (ms === undefined) throw new EdgeError(400, 10001, `${where}.${field} must be milliseconds or a duration such as "5 minutes", got ${JSON.stringify(x)}`);
-    if (ms > RETENTION_MAX) throw new EdgeError(400, 10001, `${where}.${field} is longer than the 30 days an instance can be kept`);
+    if (ms === undefined) throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} must be milliseconds or a duration such as "5 minutes", got ${JSON.stringify(x)}`);
+    if (ms > RETENTION_MAX) throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} is longer than the 30 days an instance can be kept`);
     out[key] = ms;
   }
   for (const k of Object.keys(v)) {
-    if (k !== "success_retention" && k !== "error_retention") throw new EdgeError(400, 10001, `${where}: unknown field '${k}'`);
+    if (k !== "success_retention" && k !== "error_retention") throw new EdgeError(400, INVALID_REQUEST, `${where}: unknown field '${k}'`);
   }
   return out;
 }

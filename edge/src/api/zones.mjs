@@ -2,7 +2,8 @@
 // the account's Api.
 
 import { createHash } from "node:crypto";
-import { EdgeError, intParam, pageInfo, requireObject } from "../http.mjs";
+import { EdgeError, ROUTE_INVALID, ROUTE_NOT_FOUND, ZONE_NOT_FOUND } from "../errors.mjs";
+import { intParam, pageInfo, requireObject } from "../http.mjs";
 import { hexId, now } from "../registry.mjs";
 
 export class ZoneHandlers {
@@ -50,7 +51,7 @@ export class ZoneHandlers {
 
   zone(id) {
     const z = this.state.zones[id];
-    if (!z) throw new EdgeError(404, 1001, `Invalid zone identifier '${id}'`);
+    if (!z) throw new EdgeError(404, ZONE_NOT_FOUND, `Invalid zone identifier '${id}'`);
     return this.zoneJSON(z);
   }
 
@@ -71,7 +72,7 @@ export class ZoneHandlers {
 
   zoneRoutes(c) {
     const zone = this.state.zones[c.params.zone];
-    if (!zone) throw new EdgeError(404, 1001, `Invalid zone identifier '${c.params.zone}'`);
+    if (!zone) throw new EdgeError(404, ZONE_NOT_FOUND, `Invalid zone identifier '${c.params.zone}'`);
     const routes = this.allRoutes()
       .filter((r) => r.zone_id === zone.id || this.routeZone(r.pattern)?.id === zone.id)
       .map((r) => ({ id: r.id, pattern: r.pattern, script: r.script ?? "" }));
@@ -80,9 +81,9 @@ export class ZoneHandlers {
 
   async zoneRouteCreate(c) {
     const zone = this.state.zones[c.params.zone];
-    if (!zone) throw new EdgeError(404, 1001, `Invalid zone identifier '${c.params.zone}'`);
+    if (!zone) throw new EdgeError(404, ZONE_NOT_FOUND, `Invalid zone identifier '${c.params.zone}'`);
     const body = requireObject(await c.json());
-    if (typeof body.pattern !== "string" || body.pattern === "") throw new EdgeError(400, 10022, "pattern is required");
+    if (typeof body.pattern !== "string" || body.pattern === "") throw new EdgeError(400, ROUTE_INVALID, "pattern is required");
     const route = { id: hexId(), pattern: body.pattern, script: body.script ?? "" };
     await this.apply((st) => {
       st.zones[zone.id].routes.push(route);
@@ -92,16 +93,16 @@ export class ZoneHandlers {
 
   findRoute(zoneId, routeId) {
     const zone = this.state.zones[zoneId];
-    if (!zone) throw new EdgeError(404, 1001, `Invalid zone identifier '${zoneId}'`);
+    if (!zone) throw new EdgeError(404, ZONE_NOT_FOUND, `Invalid zone identifier '${zoneId}'`);
     const i = zone.routes.findIndex((r) => r.id === routeId);
-    if (i < 0) throw new EdgeError(404, 10020, `route '${routeId}' not found`);
+    if (i < 0) throw new EdgeError(404, ROUTE_NOT_FOUND, `route '${routeId}' not found`);
     return { zone, i, route: zone.routes[i] };
   }
 
   async zoneRouteUpdate(c) {
     const { zone, i } = this.findRoute(c.params.zone, c.params.route);
     const body = requireObject(await c.json());
-    if (typeof body.pattern !== "string" || body.pattern === "") throw new EdgeError(400, 10022, "pattern is required");
+    if (typeof body.pattern !== "string" || body.pattern === "") throw new EdgeError(400, ROUTE_INVALID, "pattern is required");
     const route = { id: c.params.route, pattern: body.pattern, script: body.script ?? "" };
     await this.apply((st) => {
       st.zones[zone.id].routes[i] = route;
