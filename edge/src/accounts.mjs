@@ -90,6 +90,12 @@ export class Accounts {
     this.registry = registry;
     this.runtime = runtime;
     this.root = Buffer.from(rootToken);
+    this.rootId = hashToken(rootToken).slice(0, 32);
+  }
+
+  // rootTokenId is the id of the root token as the identity routes show it (api/identity.mjs).
+  rootTokenId() {
+    return this.rootId;
   }
 
   get state() {

@@ -1,5 +1,6 @@
 // The edge's front door: it tells worker requests from API requests, finds the account of each, checks the token
-// and hands the request to that account's Api (api.mjs).
+// against the route's auth (api/routes.mjs) and hands the request, with that account's context, to the API
+// (api.mjs).
 //
 // Who may do what:
 // - An account's token reaches /client/v4 for its own account only: a path naming another account is 9109, and
@@ -13,16 +14,16 @@
 //   Host `<script>.<subdomain>.workers.dev` either.
 
 import fs from "node:fs";
-import { AccountView, Accounts, accountStates, hashToken } from "./accounts.mjs";
+import { AccountView, Accounts, accountStates } from "./accounts.mjs";
 import { EdgeError, AUTHENTICATION_ERROR, INVALID_REQUEST, INVALID_TOKEN, METHOD_NOT_ALLOWED, NO_ROUTE, UNAUTHORIZED } from "./errors.mjs";
 import { childWorkerds } from "./gate.mjs";
 import { TRANSFER_PREFIX } from "./d1transfer.mjs";
-import { Api } from "./api.mjs";
+import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
+import { runSchedules } from "./api/schedules.mjs";
+import { ownsWorkflow, unfinished } from "./api/statuses.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
 const WORKERS_PREFIX = "/workers/";
-// TOKEN_VERIFY matches the token verify routes (/user/tokens/verify, /accounts/{a}/tokens/verify).
-const TOKEN_VERIFY = /^(?:\/user|\/accounts\/[^/]+)\/tokens\/verify\/?$/;
 
 export class Gateway {
   constructor({ registry, runtime, token, port, logger }) {
@@ -31,27 +32,26 @@ export class Gateway {
     this.port = port;
     this.logger = logger;
     this.accounts = new Accounts({ registry, runtime, rootToken: token });
-    this.accounts.rootTokenId = () => hashToken(token).slice(0, 32);
-    this.apis = new Map();
+    this.contexts = new Map();
     // the revive sweep after each workerd start reads the unfinished instances from the owning account's index
     runtime.unfinishedInstances = (rtName) => {
       for (const [id] of accountStates(this.registry.state)) {
-        const api = this.api(id);
-        if (api.ownsWorkflow(rtName)) return api.unfinished(rtName);
+        const ctx = this.context(id);
+        if (ownsWorkflow(ctx, rtName)) return unfinished(ctx, rtName);
       }
-      return this.api(this.registry.state.accountId).unfinished(rtName);
+      return unfinished(this.context(this.registry.state.accountId), rtName);
     };
   }
 
-  // api returns the Api of account id (which must exist).
-  api(id) {
-    let api = this.apis.get(id);
-    if (!api) {
+  // context returns the AccountContext of account id (which must exist).
+  context(id) {
+    let ctx = this.contexts.get(id);
+    if (!ctx) {
       const view = new AccountView(this.registry, id, this.accounts.isLegacy(id));
-      api = new Api({ registry: this.registry, runtime: this.runtime, view, accounts: this.accounts, port: this.port, logger: this.logger });
-      this.apis.set(id, api);
+      ctx = new AccountContext({ registry: this.registry, runtime: this.runtime, view, accounts: this.accounts, port: this.port, logger: this.logger });
+      this.contexts.set(id, ctx);
     }
-    return api;
+    return ctx;
   }
 
   // handle is the node:http request listener for the whole port.
@@ -115,7 +115,7 @@ export class Gateway {
       res.end(`There is no worker named '${target.name}' on this local edge.\n`);
       return;
     }
-    await this.api(target.account).proxyWorker(req, res, target.name, target.path);
+    await proxyWorker(this.context(target.account), req, res, target.name, target.path);
   }
 
   async #api(req, res) {
@@ -139,20 +139,21 @@ export class Gateway {
     }
     // Unknown routes answer 7003/10405 before the token is looked at, as before accounts.
     const rawPath = req.url.split("?")[0].slice("/client/v4".length);
-    const probe = this.api(this.registry.state.accountId).router.match(req.method, rawPath);
-    if (!probe.handler) {
-      if (probe.pathMatched) throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${url.pathname}`);
+    const match = matchRoute(req.method, rawPath);
+    if (!match.route) {
+      if (match.pathMatched) throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${url.pathname}`);
       throw new EdgeError(404, NO_ROUTE, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
     }
-    const who = this.#principal(req, TOKEN_VERIFY.test(rawPath));
+    const { auth } = match.route;
+    const who = this.#principal(req, auth.verify);
     let account = who.id;
-    const named = probe.params.account;
-    if (named !== undefined) {
+    if (auth.account) {
+      const named = match.params.account;
       const allowed = who.root ? this.accounts.exists(named) : named === who.id;
       if (!allowed) throw new EdgeError(403, UNAUTHORIZED, "Unauthorized to access requested resource");
       account = named;
     }
-    await this.api(account).dispatch(req, res, who);
+    await dispatch(this.context(account), req, res, match);
   }
 
   // #principal finds who a request's token belongs to. A token no account has is 401 10000, except on the token
@@ -205,8 +206,7 @@ export class Gateway {
   async runSchedules(minute) {
     const started = [];
     for (const [id] of accountStates(this.registry.state)) {
-      const api = this.api(id);
-      for (const s of await api.runSchedules(minute)) started.push(this.accounts.isLegacy(id) ? s : { account: id, ...s });
+      for (const s of await runSchedules(this.context(id), minute)) started.push(this.accounts.isLegacy(id) ? s : { account: id, ...s });
     }
     return started;
   }

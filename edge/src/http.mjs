@@ -76,16 +76,19 @@ export function requireObject(v, what = "request body") {
   return v;
 }
 
-// Router matches "METHOD /path/:param/*rest" patterns against the raw (still percent-encoded) path. `:param`
-// matches one segment and is decoded; `*rest` matches the remainder and is decoded as a whole, so a KV key sent
-// as `k%201%2Fx` or `k%201/x` both read "k 1/x".
+// Router matches routes ({method, pattern, handler, …}, see api/routes.mjs) against the raw (still
+// percent-encoded) path, in the order given. A pattern is "/path/:param/*rest": `:param` matches one segment and is
+// decoded; `*rest` matches the remainder and is decoded as a whole, so a KV key sent as `k%201%2Fx` or `k%201/x`
+// both read "k 1/x".
 export class Router {
-  constructor() {
+  constructor(routes = []) {
     this.routes = [];
+    for (const r of routes) this.add(r);
   }
-  add(method, pattern, handler) {
+  add(route) {
+    if (typeof route.handler !== "function") throw new Error(`Router: ${route.method} ${route.pattern} has no handler`);
     const names = [];
-    const re = pattern
+    const re = route.pattern
       .split("/")
       .map((seg) => {
         if (seg.startsWith(":")) {
@@ -99,20 +102,22 @@ export class Router {
         return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       })
       .join("/");
-    this.routes.push({ method, re: new RegExp(`^${re}/?$`), names, handler });
+    this.routes.push({ route, re: new RegExp(`^${re}/?$`), names });
   }
+  // match answers {route, params} for the first route of the method whose pattern matches rawPath, or
+  // {pathMatched} (whether a route of another method matches it) when there is none.
   match(method, rawPath) {
     let pathMatched = false;
     for (const r of this.routes) {
       const m = r.re.exec(rawPath);
       if (!m) continue;
       pathMatched = true;
-      if (r.method !== method) continue;
+      if (r.route.method !== method) continue;
       const params = {};
       r.names.forEach((n, i) => {
         params[n] = safeDecode(m[i + 1]);
       });
-      return { handler: r.handler, params };
+      return { route: r.route, params };
     }
     return { pathMatched };
   }
