@@ -4,7 +4,7 @@
 import { EdgeError, INSTANCE_EXISTS, INSTANCE_NOT_FOUND, INSTANCE_STATE, INVALID_REQUEST } from "../errors.mjs";
 import { intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
 import { now } from "../registry.mjs";
-import { canonicalWorkflows } from "../runtime.mjs";
+import { canonicalWorkflows } from "../plan.mjs";
 import { currentVersion } from "../scripts.mjs";
 import { JSON_LIMIT, mapLimit } from "./common.mjs";
 import { TERMINAL, derivedInstances, deriveStatus, details, expired, noteTimes } from "./statuses.mjs";

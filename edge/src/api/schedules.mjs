@@ -5,7 +5,7 @@
 import { parseCron } from "../cron.mjs";
 import { EdgeError, CRON_INVALID, INVALID_REQUEST } from "../errors.mjs";
 import { now } from "../registry.mjs";
-import { canonicalWorkflows } from "../runtime.mjs";
+import { canonicalWorkflows } from "../plan.mjs";
 import { createInstances } from "./instances.mjs";
 import { findScript } from "./workers.mjs";
 

@@ -6,7 +6,7 @@ import { parseCron } from "../cron.mjs";
 import { EdgeError, INVALID_REQUEST, SCRIPT_INVALID, SCRIPT_NOT_FOUND, VERSION_NOT_FOUND, WORKFLOW_NOT_FOUND } from "../errors.mjs";
 import { intParam, pageInfo, requireObject } from "../http.mjs";
 import { newId, now } from "../registry.mjs";
-import { canonicalWorkflows } from "../runtime.mjs";
+import { canonicalWorkflows } from "../plan.mjs";
 import { followDeploy } from "../scripts.mjs";
 import { derivedInstances, expired } from "./statuses.mjs";
 
