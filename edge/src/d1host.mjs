@@ -286,6 +286,14 @@ export class D1Hosts {
     return n;
   }
 
+  // inFlight counts the requests (API queries, imports, exports and workers' binding calls) that the databases'
+  // workerds are answering now.
+  inFlight() {
+    let n = 0;
+    for (const h of this.hosts.values()) n += h.inflight.size;
+    return n;
+  }
+
   // forget stops a deleted database's workerd.
   async forget(id) {
     const h = this.hosts.get(id);

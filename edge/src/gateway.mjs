@@ -242,7 +242,8 @@ export class Gateway {
     };
   }
 
-  // #d1Stats counts the D1 databases' own workerds (d1host.mjs) that run now and their resident memory.
+  // #d1Stats counts the D1 databases' own workerds (d1host.mjs) that run now, their resident memory and the requests
+  // they are answering.
   #d1Stats(groupPids) {
     let rss = 0;
     const pids = childWorkerds().filter((p) => !groupPids.has(p));
@@ -254,7 +255,7 @@ export class Gateway {
         // stopped meanwhile
       }
     }
-    return { d1_workerds: this.runtime.d1.running(), d1_workerd_rss: rss };
+    return { d1_workerds: this.runtime.d1.running(), d1_workerd_rss: rss, d1_requests_in_flight: this.runtime.d1.inFlight() };
   }
 }
 
