@@ -9,7 +9,7 @@
 //   character no user-chosen name may hold, so two accounts may use the same names without colliding and a
 //   binding always resolves inside its own account. KV namespace and D1 database ids are random 128-bit ids the
 //   edge generates, so they are unique across accounts as they are; a binding is accepted only for the account's
-//   own ids (runtime.mjs, api.mjs).
+//   own ids (plan.mjs, api/workers.mjs).
 // - Accounts are created (or given a fresh token) by POST /__edge/accounts with the root token; see gateway.mjs.
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";

@@ -268,7 +268,7 @@ export class D1Hosts {
   }
 
   // recordPids writes the pids of the running databases' workerds to pidFile, so that the next edge can stop them
-  // should this one die without taking them along (where the parent-death signal is not available, see runtime.mjs).
+  // should this one die without taking them along (where the parent-death signal is not available, see entry.mjs).
   recordPids() {
     if (!this.pidFile) return;
     const pids = [...this.hosts.values()].map((h) => h.pid).filter((p) => p);

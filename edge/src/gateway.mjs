@@ -213,7 +213,7 @@ export class Gateway {
 
   stats() {
     const pid = this.runtime.workerdPid();
-    // Every group's workerd (runtime.mjs): their resident memory is summed in workerd_rss and listed by group.
+    // Every group's workerd (groups.mjs): their resident memory is summed in workerd_rss and listed by group.
     // pss is a process's share of its memory: workerd's code pages, shared by every group's process, count once.
     const groups = this.runtime.workerdPids().map((g) => ({ ...g, rss: rssOf(g.pid), pss: pssOf(g.pid) }));
     const workerdRss = groups.some((g) => g.rss !== null) ? groups.reduce((n, g) => n + (g.rss ?? 0), 0) : null;

@@ -111,6 +111,10 @@ function instanceInput(item, i) {
   return { id, params, ...(retention ? { retention } : {}) };
 }
 
+// createInstances creates instances of workflow wf (inputs: [{id?, params, retention?}], as instanceInput reads
+// them) and records them in the index with trigger source (api, cron). It answers one entry per input: the instance,
+// or {id, error: {code, message}} for one refused (10202 for an id taken). An id another request is creating at the
+// same moment is 409 10202; a workflow whose script is not deployed is 404 10007.
 export async function createInstances(ctx, wf, inputs, source) {
   runnable(ctx, wf);
   const ids = inputs.map((x) => x.id).filter((x) => x !== undefined);

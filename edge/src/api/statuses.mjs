@@ -95,6 +95,8 @@ function syncIndex(ctx, name) {
   return p;
 }
 
+// details is miniflare's view of instance id of the Workflow named workflow in workerd: 404 10201 when it has none,
+// 502 10001 when the lookup fails.
 export async function details(ctx, workflow, id) {
   const { status, body } = await ctx.runtime.explorer(`/workflows/${encodeURIComponent(workflow)}/instances/${encodeURIComponent(id)}`);
   if (status === 404) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${workflow}'`);

@@ -12,12 +12,14 @@ import { derivedInstances, expired } from "./statuses.mjs";
 
 const WORKFLOW_NAME = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,63}$/;
 
+// findWorkflow is the account's workflow the call's path names (:workflow): 404 10200 when there is none.
 export function findWorkflow(ctx, c) {
   const wf = ctx.state.workflows[c.params.workflow];
   if (!wf) throw new EdgeError(404, WORKFLOW_NOT_FOUND, `Workflow '${c.params.workflow}' not found`);
   return wf;
 }
 
+// runnable refuses (404 10007) workflow wf when no deployed script runs it.
 export function runnable(ctx, wf) {
   const canonical = canonicalWorkflows(ctx.state)[wf.name];
   if (!canonical) {
