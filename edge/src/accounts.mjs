@@ -9,11 +9,11 @@
 //   character no user-chosen name may hold, so two accounts may use the same names without colliding and a
 //   binding always resolves inside its own account. KV namespace and D1 database ids are random 128-bit ids the
 //   edge generates, so they are unique across accounts as they are; a binding is accepted only for the account's
-//   own ids (runtime.mjs, api.mjs).
+//   own ids (plan.mjs, api/workers.mjs).
 // - Accounts are created (or given a fresh token) by POST /__edge/accounts with the root token; see gateway.mjs.
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { EdgeError } from "./http.mjs";
+import { EdgeError, INVALID_REQUEST, SUBDOMAIN_TAKEN, UNAUTHORIZED } from "./errors.mjs";
 import { hexId, now } from "./registry.mjs";
 
 const SUBDOMAIN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -79,7 +79,7 @@ export class AccountView {
   of(root) {
     if (this.legacy) return root;
     const st = root.accounts?.[this.id];
-    if (!st) throw new EdgeError(403, 9109, "Unauthorized to access requested resource");
+    if (!st) throw new EdgeError(403, UNAUTHORIZED, "Unauthorized to access requested resource");
     return st;
   }
 }
@@ -90,6 +90,12 @@ export class Accounts {
     this.registry = registry;
     this.runtime = runtime;
     this.root = Buffer.from(rootToken);
+    this.rootId = hashToken(rootToken).slice(0, 32);
+  }
+
+  // rootTokenId is the id of the root token as the identity routes show it (api/identity.mjs).
+  rootTokenId() {
+    return this.rootId;
   }
 
   get state() {
@@ -142,11 +148,11 @@ export class Accounts {
   async provision(body) {
     const name = body.name ?? "Local Edge Account";
     if (typeof name !== "string" || name.trim() === "" || name.length > 200) {
-      throw new EdgeError(400, 10001, "name must be a non-empty string of at most 200 characters");
+      throw new EdgeError(400, INVALID_REQUEST, "name must be a non-empty string of at most 200 characters");
     }
     const ref = body.ref ?? null;
     if (ref !== null && (typeof ref !== "string" || !REF.test(ref))) {
-      throw new EdgeError(400, 10001, "ref must be 1-128 letters, digits, '_', '.', ':' and '-'");
+      throw new EdgeError(400, INVALID_REQUEST, "ref must be 1-128 letters, digits, '_', '.', ':' and '-'");
     }
     const token = randomBytes(30).toString("base64url");
     return this.runtime.apply(
@@ -170,8 +176,8 @@ export class Accounts {
 
   checkSubdomain(sub, id) {
     if (typeof sub !== "string" || !SUBDOMAIN.test(sub)) {
-      throw new EdgeError(400, 10001, "subdomain must be 1-63 lowercase letters, digits and dashes");
+      throw new EdgeError(400, INVALID_REQUEST, "subdomain must be 1-63 lowercase letters, digits and dashes");
     }
-    if (this.subdomainTaken(sub, id)) throw new EdgeError(409, 10036, `the subdomain '${sub}' is taken`);
+    if (this.subdomainTaken(sub, id)) throw new EdgeError(409, SUBDOMAIN_TAKEN, `the subdomain '${sub}' is taken`);
   }
 }

@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
+import { D1_ERROR } from "./errors.mjs";
 import { GATE_HEADER, tcpListeners } from "./gate.mjs";
 
 export const QUERY_LIMIT_MS = Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) : 30000;
@@ -103,7 +104,7 @@ class Host {
             throw new Error(`workerd (pid ${pid}) listens on TCP port ${tcp.join(", ")}; the edge runs workerd with its Unix entry socket only`);
           }
           if (gen !== this.generation) {
-            throw new D1Error(503, 7500, `database ${this.id} was reset while it started; try again`);
+            throw new D1Error(503, D1_ERROR, `database ${this.id} was reset while it started; try again`);
           }
           this.mf = mf;
           this.entry = new EntrySocket(socketPath, pid);
@@ -131,7 +132,7 @@ class Host {
       socket = await this.ready();
     } catch (err) {
       if (err instanceof D1Error) throw err;
-      throw new D1Error(503, 7500, `D1 DB ${this.id} could not be started: ${String(err?.message ?? err).split("\n")[0]}`);
+      throw new D1Error(503, D1_ERROR, `D1 DB ${this.id} could not be started: ${String(err?.message ?? err).split("\n")[0]}`);
     }
     if (this.pid && !alive(this.pid)) {
       // Its workerd died while idle (killed from outside): start a new one before sending anything.
@@ -154,12 +155,12 @@ class Host {
         headers: { ...(init.headers ?? {}), "MF-Route-Override": HOST_WORKER, [GATE_HEADER]: this.hosts.gateSecret },
       });
     } catch (err) {
-      if (entry.timedOut) throw new D1Error(400, 7500, timeoutMessage(limitMs));
-      if (ctl.signal.aborted) throw new D1Error(503, 7500, `the query was stopped: database ${this.id} was reset by another query that ran past the limit`);
+      if (entry.timedOut) throw new D1Error(400, D1_ERROR, timeoutMessage(limitMs));
+      if (ctl.signal.aborted) throw new D1Error(503, D1_ERROR, `the query was stopped: database ${this.id} was reset by another query that ran past the limit`);
       // The database's workerd went away (it crashed or was killed): the next request starts a new one.
       this.hosts.logger(`d1 ${this.id}: request failed: ${err.message}`);
       if (this.entry === socket) this.reset();
-      throw new D1Error(503, 7500, `D1 DB ${this.id} is unavailable: its process ended during the request; the next request starts it again`);
+      throw new D1Error(503, D1_ERROR, `D1 DB ${this.id} is unavailable: its process ended during the request; the next request starts it again`);
     } finally {
       clearTimeout(timer);
       this.inflight.delete(entry);
@@ -240,7 +241,7 @@ export class D1Hosts {
       body: JSON.stringify(body),
     });
     const out = await res.json();
-    if (!out.ok) throw new D1Error(out.status ?? 500, out.code ?? 7500, out.message);
+    if (!out.ok) throw new D1Error(out.status ?? 500, out.code ?? D1_ERROR, out.message);
     return out.result;
   }
 
@@ -262,12 +263,12 @@ export class D1Hosts {
       body: JSON.stringify(body),
     }, limitMs);
     const out = await res.json();
-    if (!out.ok) throw new D1Error(out.status ?? 500, out.code ?? 7500, out.message);
+    if (!out.ok) throw new D1Error(out.status ?? 500, out.code ?? D1_ERROR, out.message);
     return out.result;
   }
 
   // recordPids writes the pids of the running databases' workerds to pidFile, so that the next edge can stop them
-  // should this one die without taking them along (where the parent-death signal is not available, see runtime.mjs).
+  // should this one die without taking them along (where the parent-death signal is not available, see entry.mjs).
   recordPids() {
     if (!this.pidFile) return;
     const pids = [...this.hosts.values()].map((h) => h.pid).filter((p) => p);
@@ -282,6 +283,14 @@ export class D1Hosts {
   running() {
     let n = 0;
     for (const h of this.hosts.values()) if (h.entry) n++;
+    return n;
+  }
+
+  // inFlight counts the requests (API queries, imports, exports and workers' binding calls) that the databases'
+  // workerds are answering now.
+  inFlight() {
+    let n = 0;
+    for (const h of this.hosts.values()) n += h.inflight.size;
     return n;
   }
 

@@ -17,6 +17,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
+import { D1_NOT_FOUND } from "./errors.mjs";
 
 // TRANSFER_PREFIX is the path under which the edge's port serves upload and download URLs.
 export const TRANSFER_PREFIX = "/d1-transfer/";
@@ -95,7 +96,7 @@ export class D1Transfers {
   job(db, type, bookmark) {
     const j = this.jobs.get(bookmark);
     if (!j || j.db !== db || j.type !== type) {
-      throw new TransferError(404, 7404, `there is no ${type} of this database at bookmark '${bookmark}' (it finished over an hour ago, or the edge restarted since)`);
+      throw new TransferError(404, D1_NOT_FOUND, `there is no ${type} of this database at bookmark '${bookmark}' (it finished over an hour ago, or the edge restarted since)`);
     }
     return j;
   }

@@ -288,7 +288,7 @@ export class EntrySocket {
 }
 
 // stopOrphan kills the workerds a previous edge on this data dir left running: the pids in pidFile, one a line
-// (workerd.pid holds the groups' workerds', d1-workerd.pid the D1 databases' own, see runtime.mjs and
+// (workerd.pid holds the groups' workerds', d1-workerd.pid the D1 databases' own, see groups.mjs and
 // d1host.mjs). Where setpriv gives workerd no parent-death signal, this is what stops a killed edge's workerds.
 export async function stopOrphan(pidFile, logger) {
   let pids;

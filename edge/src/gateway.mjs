@@ -1,5 +1,6 @@
 // The edge's front door: it tells worker requests from API requests, finds the account of each, checks the token
-// and hands the request to that account's Api (api.mjs).
+// against the route's auth (api/routes.mjs) and hands the request, with that account's context, to the API
+// (api.mjs).
 //
 // Who may do what:
 // - An account's token reaches /client/v4 for its own account only: a path naming another account is 9109, and
@@ -13,15 +14,16 @@
 //   Host `<script>.<subdomain>.workers.dev` either.
 
 import fs from "node:fs";
-import { AccountView, Accounts, accountStates, hashToken } from "./accounts.mjs";
+import { AccountView, Accounts, accountStates } from "./accounts.mjs";
+import { EdgeError, AUTHENTICATION_ERROR, INVALID_REQUEST, INVALID_TOKEN, METHOD_NOT_ALLOWED, NO_ROUTE, UNAUTHORIZED } from "./errors.mjs";
 import { childWorkerds } from "./gate.mjs";
 import { TRANSFER_PREFIX } from "./d1transfer.mjs";
-import { Api } from "./api.mjs";
-import { EdgeError, parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
+import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
+import { runSchedules } from "./api/schedules.mjs";
+import { ownsWorkflow, unfinished } from "./api/statuses.mjs";
+import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
 const WORKERS_PREFIX = "/workers/";
-// TOKEN_VERIFY matches the token verify routes (/user/tokens/verify, /accounts/{a}/tokens/verify).
-const TOKEN_VERIFY = /^(?:\/user|\/accounts\/[^/]+)\/tokens\/verify\/?$/;
 
 export class Gateway {
   constructor({ registry, runtime, token, port, logger }) {
@@ -30,27 +32,26 @@ export class Gateway {
     this.port = port;
     this.logger = logger;
     this.accounts = new Accounts({ registry, runtime, rootToken: token });
-    this.accounts.rootTokenId = () => hashToken(token).slice(0, 32);
-    this.apis = new Map();
+    this.contexts = new Map();
     // the revive sweep after each workerd start reads the unfinished instances from the owning account's index
     runtime.unfinishedInstances = (rtName) => {
       for (const [id] of accountStates(this.registry.state)) {
-        const api = this.api(id);
-        if (api.ownsWorkflow(rtName)) return api.unfinished(rtName);
+        const ctx = this.context(id);
+        if (ownsWorkflow(ctx, rtName)) return unfinished(ctx, rtName);
       }
-      return this.api(this.registry.state.accountId).unfinished(rtName);
+      return unfinished(this.context(this.registry.state.accountId), rtName);
     };
   }
 
-  // api returns the Api of account id (which must exist).
-  api(id) {
-    let api = this.apis.get(id);
-    if (!api) {
+  // context returns the AccountContext of account id (which must exist).
+  context(id) {
+    let ctx = this.contexts.get(id);
+    if (!ctx) {
       const view = new AccountView(this.registry, id, this.accounts.isLegacy(id));
-      api = new Api({ registry: this.registry, runtime: this.runtime, view, accounts: this.accounts, port: this.port, logger: this.logger });
-      this.apis.set(id, api);
+      ctx = new AccountContext({ registry: this.registry, runtime: this.runtime, view, accounts: this.accounts, port: this.port, logger: this.logger });
+      this.contexts.set(id, ctx);
     }
-    return api;
+    return ctx;
   }
 
   // handle is the node:http request listener for the whole port.
@@ -114,7 +115,7 @@ export class Gateway {
       res.end(`There is no worker named '${target.name}' on this local edge.\n`);
       return;
     }
-    await this.api(target.account).proxyWorker(req, res, target.name, target.path);
+    await proxyWorker(this.context(target.account), req, res, target.name, target.path);
   }
 
   async #api(req, res) {
@@ -134,24 +135,25 @@ export class Gateway {
       return;
     }
     if (!url.pathname.startsWith("/client/v4/")) {
-      throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
+      throw new EdgeError(404, NO_ROUTE, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
     }
     // Unknown routes answer 7003/10405 before the token is looked at, as before accounts.
     const rawPath = req.url.split("?")[0].slice("/client/v4".length);
-    const probe = this.api(this.registry.state.accountId).router.match(req.method, rawPath);
-    if (!probe.handler) {
-      if (probe.pathMatched) throw new EdgeError(405, 10405, `Method ${req.method} not allowed for ${url.pathname}`);
-      throw new EdgeError(404, 7003, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
+    const match = matchRoute(req.method, rawPath);
+    if (!match.route) {
+      if (match.pathMatched) throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${url.pathname}`);
+      throw new EdgeError(404, NO_ROUTE, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
     }
-    const who = this.#principal(req, TOKEN_VERIFY.test(rawPath));
+    const { auth } = match.route;
+    const who = this.#principal(req, auth.verify);
     let account = who.id;
-    const named = probe.params.account;
-    if (named !== undefined) {
+    if (auth.account) {
+      const named = match.params.account;
       const allowed = who.root ? this.accounts.exists(named) : named === who.id;
-      if (!allowed) throw new EdgeError(403, 9109, "Unauthorized to access requested resource");
+      if (!allowed) throw new EdgeError(403, UNAUTHORIZED, "Unauthorized to access requested resource");
       account = named;
     }
-    await this.api(account).dispatch(req, res, who);
+    await dispatch(this.context(account), req, res, match);
   }
 
   // #principal finds who a request's token belongs to. A token no account has is 401 10000, except on the token
@@ -160,14 +162,14 @@ export class Gateway {
     const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
     const who = m ? this.accounts.principal(m[1].trim()) : null;
     if (!who) {
-      if (verifying) throw new EdgeError(401, 1000, "Invalid API Token");
-      throw new EdgeError(401, 10000, "Authentication error");
+      if (verifying) throw new EdgeError(401, INVALID_TOKEN, "Invalid API Token");
+      throw new EdgeError(401, AUTHENTICATION_ERROR, "Authentication error");
     }
     return who;
   }
 
   #requireRoot(req) {
-    if (!this.#principal(req).root) throw new EdgeError(401, 10000, "Authentication error");
+    if (!this.#principal(req).root) throw new EdgeError(401, AUTHENTICATION_ERROR, "Authentication error");
   }
 
   async #admin(req, res, url) {
@@ -179,7 +181,7 @@ export class Gateway {
     if (p === "/__edge/cron" && req.method === "POST") {
       // Runs the schedules due at ?time= (an ISO time, default now) at once.
       const t = new Date(url.searchParams.get("time") ?? Date.now());
-      if (Number.isNaN(t.getTime())) throw new EdgeError(400, 10001, "time must be an ISO 8601 time");
+      if (Number.isNaN(t.getTime())) throw new EdgeError(400, INVALID_REQUEST, "time must be an ISO 8601 time");
       t.setUTCSeconds(0, 0);
       send(res, 200, { time: t.toISOString(), started: await this.runSchedules(t) });
       return;
@@ -195,24 +197,23 @@ export class Gateway {
       return;
     }
     if (p === "/__edge/stats" || p === "/__edge/cron" || p === "/__edge/accounts") {
-      throw new EdgeError(405, 10405, `Method ${req.method} not allowed for ${p}`);
+      throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${p}`);
     }
-    throw new EdgeError(404, 7003, `Could not route to ${p}, perhaps your object identifier is invalid?`);
+    throw new EdgeError(404, NO_ROUTE, `Could not route to ${p}, perhaps your object identifier is invalid?`);
   }
 
   // runSchedules runs every account's schedules due at minute.
   async runSchedules(minute) {
     const started = [];
     for (const [id] of accountStates(this.registry.state)) {
-      const api = this.api(id);
-      for (const s of await api.runSchedules(minute)) started.push(this.accounts.isLegacy(id) ? s : { account: id, ...s });
+      for (const s of await runSchedules(this.context(id), minute)) started.push(this.accounts.isLegacy(id) ? s : { account: id, ...s });
     }
     return started;
   }
 
   stats() {
     const pid = this.runtime.workerdPid();
-    // Every group's workerd (runtime.mjs): their resident memory is summed in workerd_rss and listed by group.
+    // Every group's workerd (groups.mjs): their resident memory is summed in workerd_rss and listed by group.
     // pss is a process's share of its memory: workerd's code pages, shared by every group's process, count once.
     const groups = this.runtime.workerdPids().map((g) => ({ ...g, rss: rssOf(g.pid), pss: pssOf(g.pid) }));
     const workerdRss = groups.some((g) => g.rss !== null) ? groups.reduce((n, g) => n + (g.rss ?? 0), 0) : null;
@@ -241,7 +242,8 @@ export class Gateway {
     };
   }
 
-  // #d1Stats counts the D1 databases' own workerds (d1host.mjs) that run now and their resident memory.
+  // #d1Stats counts the D1 databases' own workerds (d1host.mjs) that run now, their resident memory and the requests
+  // they are answering.
   #d1Stats(groupPids) {
     let rss = 0;
     const pids = childWorkerds().filter((p) => !groupPids.has(p));
@@ -253,7 +255,7 @@ export class Gateway {
         // stopped meanwhile
       }
     }
-    return { d1_workerds: this.runtime.d1.running(), d1_workerd_rss: rss };
+    return { d1_workerds: this.runtime.d1.running(), d1_workerd_rss: rss, d1_requests_in_flight: this.runtime.d1.inFlight() };
   }
 }
 
@@ -281,6 +283,6 @@ function decode(s) {
   try {
     return decodeURIComponent(s);
   } catch {
-    throw new EdgeError(400, 10001, `'${s}' is not a valid percent-encoded path segment`);
+    throw new EdgeError(400, INVALID_REQUEST, `'${s}' is not a valid percent-encoded path segment`);
   }
 }

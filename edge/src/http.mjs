@@ -1,8 +1,6 @@
 // HTTP plumbing shared by the API handlers: Cloudflare's envelope, body reading with limits, a small router.
 
-import { EdgeError } from "./runtime.mjs";
-
-export { EdgeError };
+import { EdgeError, INTERNAL_ERROR, INVALID_REQUEST } from "./errors.mjs";
 
 export function send(res, status, body, headers = {}) {
   const text = JSON.stringify(body);
@@ -30,7 +28,7 @@ export function sendError(res, err) {
     return;
   }
   const cause = err?.cause ? ` (${err.cause.code ?? ""} ${err.cause.message ?? err.cause})` : "";
-  send(res, 500, errorEnvelope(10001, `internal error: ${err?.message ?? err}${cause}`));
+  send(res, 500, errorEnvelope(INTERNAL_ERROR, `internal error: ${err?.message ?? err}${cause}`));
 }
 
 export function readBody(req, limit) {
@@ -43,7 +41,7 @@ export function readBody(req, limit) {
       size += c.length;
       if (size > limit) {
         failed = true;
-        reject(new EdgeError(413, 10001, `request body is larger than ${limit} bytes`));
+        reject(new EdgeError(413, INVALID_REQUEST, `request body is larger than ${limit} bytes`));
         req.resume();
         return;
       }
@@ -62,32 +60,35 @@ export function parseJSON(buf, { allowEmpty = false, what = "request body" } = {
   const text = buf.toString("utf8");
   if (text.trim() === "") {
     if (allowEmpty) return undefined;
-    throw new EdgeError(400, 10001, `${what} is empty; a JSON document was expected`);
+    throw new EdgeError(400, INVALID_REQUEST, `${what} is empty; a JSON document was expected`);
   }
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new EdgeError(400, 10001, `${what} is not valid JSON: ${err.message}`);
+    throw new EdgeError(400, INVALID_REQUEST, `${what} is not valid JSON: ${err.message}`);
   }
 }
 
 export function requireObject(v, what = "request body") {
   if (v === null || typeof v !== "object" || Array.isArray(v)) {
-    throw new EdgeError(400, 10001, `${what} must be a JSON object`);
+    throw new EdgeError(400, INVALID_REQUEST, `${what} must be a JSON object`);
   }
   return v;
 }
 
-// Router matches "METHOD /path/:param/*rest" patterns against the raw (still percent-encoded) path. `:param`
-// matches one segment and is decoded; `*rest` matches the remainder and is decoded as a whole, so a KV key sent
-// as `k%201%2Fx` or `k%201/x` both read "k 1/x".
+// Router matches routes ({method, pattern, handler, …}, see api/routes.mjs) against the raw (still
+// percent-encoded) path, in the order given. A pattern is "/path/:param/*rest": `:param` matches one segment and is
+// decoded; `*rest` matches the remainder and is decoded as a whole, so a KV key sent as `k%201%2Fx` or `k%201/x`
+// both read "k 1/x".
 export class Router {
-  constructor() {
+  constructor(routes = []) {
     this.routes = [];
+    for (const r of routes) this.add(r);
   }
-  add(method, pattern, handler) {
+  add(route) {
+    if (typeof route.handler !== "function") throw new Error(`Router: ${route.method} ${route.pattern} has no handler`);
     const names = [];
-    const re = pattern
+    const re = route.pattern
       .split("/")
       .map((seg) => {
         if (seg.startsWith(":")) {
@@ -101,20 +102,22 @@ export class Router {
         return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       })
       .join("/");
-    this.routes.push({ method, re: new RegExp(`^${re}/?$`), names, handler });
+    this.routes.push({ route, re: new RegExp(`^${re}/?$`), names });
   }
+  // match answers {route, params} for the first route of the method whose pattern matches rawPath, or
+  // {pathMatched} (whether a route of another method matches it) when there is none.
   match(method, rawPath) {
     let pathMatched = false;
     for (const r of this.routes) {
       const m = r.re.exec(rawPath);
       if (!m) continue;
       pathMatched = true;
-      if (r.method !== method) continue;
+      if (r.route.method !== method) continue;
       const params = {};
       r.names.forEach((n, i) => {
         params[n] = safeDecode(m[i + 1]);
       });
-      return { handler: r.handler, params };
+      return { route: r.route, params };
     }
     return { pathMatched };
   }
@@ -124,17 +127,17 @@ function safeDecode(s) {
   try {
     return decodeURIComponent(s);
   } catch {
-    throw new EdgeError(400, 10001, `'${s}' is not a valid percent-encoded path segment`);
+    throw new EdgeError(400, INVALID_REQUEST, `'${s}' is not a valid percent-encoded path segment`);
   }
 }
 
 export function intParam(q, name, { def, min, max }) {
   const raw = q.get(name);
   if (raw === null || raw === "") return def;
-  if (!/^\d+$/.test(raw)) throw new EdgeError(400, 10001, `${name} must be a whole number, got '${raw}'`);
+  if (!/^\d+$/.test(raw)) throw new EdgeError(400, INVALID_REQUEST, `${name} must be a whole number, got '${raw}'`);
   const n = Number(raw);
   if (n < min || (max !== undefined && n > max)) {
-    throw new EdgeError(400, 10001, `${name} must be between ${min} and ${max ?? "any"}, got ${n}`);
+    throw new EdgeError(400, INVALID_REQUEST, `${name} must be between ${min} and ${max ?? "any"}, got ${n}`);
   }
   return n;
 }

@@ -1,7 +1,7 @@
 // Worker script uploads: the multipart body wrangler and cloudflare-go send, the metadata's bindings, and the
 // version records kept in the registry.
 
-import { EdgeError } from "./http.mjs";
+import { EdgeError, BINDING_NAME_IN_USE, BINDING_NOT_INHERITED, INVALID_REQUEST, SCRIPT_INVALID } from "./errors.mjs";
 import { newId, now } from "./registry.mjs";
 
 export const SCRIPT_NAME = /^[a-z0-9_][a-z0-9_-]{0,62}$/;
@@ -11,7 +11,7 @@ export function checkScriptName(name) {
   if (!SCRIPT_NAME.test(name) || name.startsWith("__edgeflow")) {
     throw new EdgeError(
       400,
-      10021,
+      SCRIPT_INVALID,
       `script name '${name}' is invalid: use 1-63 lowercase letters, digits, '-' and '_', not starting with '-'`,
     );
   }
@@ -28,25 +28,25 @@ export async function parseUpload(contentType, body) {
         format: "service-worker",
       };
     }
-    throw new EdgeError(400, 10001, "a script upload must be multipart/form-data with a 'metadata' part and the module parts");
+    throw new EdgeError(400, INVALID_REQUEST, "a script upload must be multipart/form-data with a 'metadata' part and the module parts");
   }
   let form;
   try {
     form = await new Request("http://edge.invalid/", { method: "POST", headers: { "content-type": contentType }, body }).formData();
   } catch (err) {
-    throw new EdgeError(400, 10001, `malformed multipart body: ${err.message}`);
+    throw new EdgeError(400, INVALID_REQUEST, `malformed multipart body: ${err.message}`);
   }
   const mdPart = form.get("metadata");
-  if (mdPart === null) throw new EdgeError(400, 10001, "the multipart body has no 'metadata' part");
+  if (mdPart === null) throw new EdgeError(400, INVALID_REQUEST, "the multipart body has no 'metadata' part");
   const mdText = typeof mdPart === "string" ? mdPart : await mdPart.text();
   let metadata;
   try {
     metadata = JSON.parse(mdText);
   } catch (err) {
-    throw new EdgeError(400, 10001, `the 'metadata' part is not valid JSON: ${err.message}`);
+    throw new EdgeError(400, INVALID_REQUEST, `the 'metadata' part is not valid JSON: ${err.message}`);
   }
   if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) {
-    throw new EdgeError(400, 10001, "the 'metadata' part must be a JSON object");
+    throw new EdgeError(400, INVALID_REQUEST, "the 'metadata' part must be a JSON object");
   }
   const byFilename = new Map();
   const byPartName = new Map();
@@ -72,7 +72,7 @@ export async function parseUpload(contentType, body) {
     if (!mainPart) {
       throw new EdgeError(
         400,
-        10021,
+        SCRIPT_INVALID,
         `main_module '${main}' is not among the uploaded parts (${[...byFilename.keys()].join(", ") || "none"}); name each module part's filename after its module path`,
       );
     }
@@ -94,10 +94,10 @@ export async function parseUpload(contentType, body) {
   }
   if (typeof bodyPart === "string" && bodyPart !== "") {
     const p = lookup(bodyPart);
-    if (!p) throw new EdgeError(400, 10021, `body_part '${bodyPart}' is not among the uploaded parts`);
+    if (!p) throw new EdgeError(400, SCRIPT_INVALID, `body_part '${bodyPart}' is not among the uploaded parts`);
     return { metadata, modules: [{ name: bodyPart, type: "CommonJS", bytes: p.bytes }], format: "service-worker" };
   }
-  throw new EdgeError(400, 10021, "metadata must name main_module (ES modules) or body_part (service worker)");
+  throw new EdgeError(400, SCRIPT_INVALID, "metadata must name main_module (ES modules) or body_part (service worker)");
 }
 
 function moduleType(name, contentType, isMain) {
@@ -119,7 +119,7 @@ function moduleType(name, contentType, isMain) {
       return "SourceMap";
     case "text/x-python":
     case "text/x-python-requirement":
-      throw new EdgeError(400, 10021, `module '${name}': Python workers are not supported by the local edge`);
+      throw new EdgeError(400, SCRIPT_INVALID, `module '${name}': Python workers are not supported by the local edge`);
     default:
       break;
   }
@@ -152,58 +152,58 @@ const SECRET_TYPES = new Set(["secret_text", "secret_key"]);
 // upload does not name are kept, and a binding of another type that takes a kept secret's name is refused (10053).
 export function resolveBindings(metadata, previous, { keepSecrets = false } = {}) {
   const bindings = metadata.bindings ?? [];
-  if (!Array.isArray(bindings)) throw new EdgeError(400, 10021, "metadata.bindings must be an array");
+  if (!Array.isArray(bindings)) throw new EdgeError(400, SCRIPT_INVALID, "metadata.bindings must be an array");
   const prevBindings = previous?.metadata?.bindings ?? [];
   const out = [];
   const names = new Set();
   for (const [i, b] of bindings.entries()) {
-    if (b === null || typeof b !== "object") throw new EdgeError(400, 10021, `bindings[${i}] must be an object`);
+    if (b === null || typeof b !== "object") throw new EdgeError(400, SCRIPT_INVALID, `bindings[${i}] must be an object`);
     if (typeof b.name !== "string" || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(b.name)) {
-      throw new EdgeError(400, 10021, `bindings[${i}]: name '${b.name}' must be a JavaScript identifier`);
+      throw new EdgeError(400, SCRIPT_INVALID, `bindings[${i}]: name '${b.name}' must be a JavaScript identifier`);
     }
     if (names.has(b.name)) {
       const first = bindings.find((x) => x?.name === b.name);
       if (SECRET_TYPES.has(b.type) !== SECRET_TYPES.has(first.type)) throw nameInUse(b.name);
-      throw new EdgeError(400, 10021, `binding name '${b.name}' is used twice`);
+      throw new EdgeError(400, SCRIPT_INVALID, `binding name '${b.name}' is used twice`);
     }
     names.add(b.name);
     const fields = BINDING_FIELDS[b.type];
     if (fields === undefined) {
       throw new EdgeError(
         400,
-        10021,
+        SCRIPT_INVALID,
         `binding '${b.name}' has type '${b.type}', which the local edge does not support (supported: ${Object.keys(BINDING_FIELDS).join(", ")})`,
       );
     }
     for (const f of fields) {
       if (typeof b[f] !== "string" || b[f] === "") {
-        throw new EdgeError(400, 10021, `binding '${b.name}' of type ${b.type} must have a valid \`${f}\` specified`);
+        throw new EdgeError(400, SCRIPT_INVALID, `binding '${b.name}' of type ${b.type} must have a valid \`${f}\` specified`);
       }
     }
     if (b.type === "d1") {
       const id = b.id ?? b.database_id;
       if (typeof id !== "string" || id === "") {
-        throw new EdgeError(400, 10021, `binding ${b.name} of type d1 must have a valid \`id\` specified`);
+        throw new EdgeError(400, SCRIPT_INVALID, `binding ${b.name} of type d1 must have a valid \`id\` specified`);
       }
       out.push({ ...b, id, database_id: id });
       continue;
     }
     if (b.type === "json" && !("json" in b)) {
-      throw new EdgeError(400, 10021, `binding '${b.name}' of type json must have a \`json\` value`);
+      throw new EdgeError(400, SCRIPT_INVALID, `binding '${b.name}' of type json must have a \`json\` value`);
     }
     if (b.type === "workflow" && (typeof b.class_name !== "string" || b.class_name === "")) {
-      throw new EdgeError(400, 10021, `binding '${b.name}' of type workflow must have a valid \`class_name\` specified`);
+      throw new EdgeError(400, SCRIPT_INVALID, `binding '${b.name}' of type workflow must have a valid \`class_name\` specified`);
     }
     if (b.type === "inherit") {
       const prev = prevBindings.find((p) => p.name === (b.old_name ?? b.name));
-      if (!prev) throw new EdgeError(400, 10057, `binding '${b.name}' inherits from the previous version, which has no such binding`);
+      if (!prev) throw new EdgeError(400, BINDING_NOT_INHERITED, `binding '${b.name}' inherits from the previous version, which has no such binding`);
       out.push({ ...prev, name: b.name });
       continue;
     }
     out.push(b);
   }
   const keep = metadata.keep_bindings ?? [];
-  if (!Array.isArray(keep)) throw new EdgeError(400, 10021, "metadata.keep_bindings must be an array of binding types");
+  if (!Array.isArray(keep)) throw new EdgeError(400, SCRIPT_INVALID, "metadata.keep_bindings must be an array of binding types");
   for (const p of prevBindings) {
     if (keep.includes(p.type) && !names.has(p.name)) {
       out.push(p);
@@ -227,7 +227,7 @@ export function resolveBindings(metadata, previous, { keepSecrets = false } = {}
 
 // nameInUse is Cloudflare's answer when a secret and another binding would share a name.
 export function nameInUse(name) {
-  return new EdgeError(400, 10053, `Binding name '${name}' already in use. Please use a different name and try again.`);
+  return new EdgeError(400, BINDING_NAME_IN_USE, `Binding name '${name}' already in use. Please use a different name and try again.`);
 }
 
 // newVersion builds a version record from a parsed upload and stores its modules as blobs.

@@ -5,7 +5,7 @@
 // method, sampling_rate, query, header, client_ip). docs/edge.md, "Logs and wrangler tail".
 
 import crypto from "node:crypto";
-import { EdgeError } from "./http.mjs";
+import { EdgeError } from "./errors.mjs";
 
 export const SESSION_MS = 6 * 60 * 60 * 1000;
 export const MAX_SESSIONS_PER_SCRIPT = 10;

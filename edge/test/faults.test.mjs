@@ -68,6 +68,7 @@ describe("a slow D1 query", () => {
     assert.equal(up.status, 200, JSON.stringify(up.body));
     assert.equal((await edge.call("POST", "/workers/scripts/d1w/subdomain", { enabled: true })).status, 200);
     const worker = async (q) => (await fetch(`${edge.ready.workers}/d1w/q?${new URLSearchParams(q)}`)).json();
+    const stats = async () => (await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } })).json();
     assert.deepEqual(await worker({ db: "FAST", sql: "SELECT x FROM t" }), { ok: true, results: [{ x: 1 }] });
 
     // Through the API: a batch that writes and then runs for a minute. Through a worker's binding: the same query.
@@ -77,7 +78,8 @@ describe("a slow D1 query", () => {
       .call("POST", `/d1/database/${db["slow-api"]}/query`, { batch: [{ sql: "INSERT INTO t VALUES (2)" }, { sql: SLOW_SQL }] })
       .finally(() => (apiDone = true));
     const slowBinding = worker({ db: "SLOW", sql: SLOW_SQL }).finally(() => (bindingDone = true));
-    await new Promise((r) => setTimeout(r, 1500)); // both are running now
+    // both are running now: the two databases' workerds are answering them
+    await waitFor(async () => (await stats()).d1_requests_in_flight >= 2, { what: "both slow queries to reach their databases" });
 
     const stillSlow = (what) => assert.ok(!apiDone && !bindingDone, `${what} answered only after a slow query ended`);
     let r = await edge.call("GET", `/storage/kv/namespaces/${ns}/values/k`);
@@ -112,9 +114,9 @@ describe("a slow D1 query", () => {
     assert.deepEqual(r.body.result[1].results, [{ n: 2 }]);
 
     // The three databases run in workerds of their own, counted apart from the main one.
-    const stats = await (await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } })).json();
-    assert.equal(stats.d1_workerds, 3, JSON.stringify(stats));
-    assert.ok(stats.d1_workerd_rss > 0, JSON.stringify(stats));
+    const idle = await stats();
+    assert.equal(idle.d1_workerds, 3, JSON.stringify(idle));
+    assert.ok(idle.d1_workerd_rss > 0, JSON.stringify(idle));
   });
 });
 
@@ -130,11 +132,16 @@ describe("kill -9", () => {
     const d1Pids = fs.readFileSync(path.join(dataDir, "d1-workerd.pid"), "utf8").trim().split("\n").map(Number);
     assert.equal(d1Pids.length, 1);
     if (process.platform === "linux") assert.match(fs.readFileSync(`/proc/${d1Pids[0]}/cmdline`, "utf8"), /workerd/);
-    // The upload restarts workerd; kill the edge while that is under way.
+    // The upload restarts workerd; kill the edge while that is under way: once a workerd that ran before the upload
+    // has stopped (the restart began), or, should the upload have ended first, at once.
+    const workerds = fs.readFileSync(path.join(dataDir, "workerd.pid"), "utf8").trim().split("\n").map(Number);
+    let answered = false;
     const pending = upload(a, "during", {
       bindings: [{ type: "workflow", name: "WORKFLOW", workflow_name: "during", class_name: "DemoWorkflow" }],
-    }).catch((err) => err);
-    await new Promise((r) => setTimeout(r, 150));
+    })
+      .catch((err) => err)
+      .finally(() => (answered = true));
+    await waitFor(() => answered || workerds.some(gone), { intervalMs: 5, what: "the upload to restart workerd" });
     await a.stop("SIGKILL");
     await pending;
     if (process.platform === "linux") {

@@ -128,6 +128,9 @@ export async function deployDemo(edge, name, { workflow = name, bindings = [], s
   if (sd.status !== 200) throw new Error(`subdomain ${name}: ${JSON.stringify(sd.body)}`);
 }
 
+// waitFor polls fn until it answers a truthy value (which it returns), or fails after timeoutMs naming what it
+// waited for. Tests wait with it on a state they can observe, not for a fixed time: the few fixed waits left (in
+// logs.test.mjs, where the edge's own clock decides) say at each why they stay.
 export async function waitFor(fn, { timeoutMs = 60000, intervalMs = 100, what = "condition" } = {}) {
   const deadline = Date.now() + timeoutMs;
   let last;

@@ -194,6 +194,8 @@ describe("tail sessions", () => {
   test("an invocation without logs is sent only for a tail session: nobody tailing, a burst costs no delivery per request", async () => {
     // The tail worker sends a quiet invocation when what it last heard of tail sessions is older than
     // TRACED_FRESH_MS: the first request refreshes it; the next ones, while it is fresh, are not sent.
+    // This wait stays: it is a clock of the edge itself (the tail worker's word about sessions goes stale after
+    // TRACED_FRESH_MS), and nothing outside the worker shows when it did. The fixed waits below say why they stay.
     await new Promise((r) => setTimeout(r, TRACED_FRESH_MS + 100)); // what earlier tests' deliveries told it is stale
     const first = (await edgeStats()).log_deliveries;
     assert.equal(await (await fetch(`${edge.ready.workers}/quiet/`)).text(), "shh");
@@ -202,7 +204,7 @@ describe("tail sessions", () => {
     const t0 = Date.now();
     for (let i = 0; i < 20; i++) assert.equal((await fetch(`${edge.ready.workers}/quiet/`)).status, 200);
     const elapsed = Date.now() - t0;
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 200)); // stays: it lets deliveries still in flight land, an absence no state shows
     const stats = await edgeStats();
     const grown = stats.log_deliveries - before;
     assert.ok(grown <= Math.ceil(elapsed / TRACED_FRESH_MS) + 1, `${grown} deliveries for 20 quiet requests in ${elapsed} ms`);
@@ -214,7 +216,7 @@ describe("tail sessions", () => {
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const ws = await openTail(created.body.result.url);
     ws.send(JSON.stringify({ debug: false }));
-    await new Promise((r) => setTimeout(r, TRACED_FRESH_MS + 100));
+    await new Promise((r) => setTimeout(r, TRACED_FRESH_MS + 100)); // stays: the tail worker's word goes stale by the clock
     const path = (t) => new URL(t.event.request.url).pathname;
     // the first one after a second is sent, and its answer names the session's worker ...
     await fetch(`${edge.ready.workers}/quiet/one`);
@@ -222,7 +224,7 @@ describe("tail sessions", () => {
     // ... after which every one is (an invocation that ends before the answer is back may still be left out)
     await waitFor(async () => {
       await fetch(`${edge.ready.workers}/quiet/two`);
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 200)); // the poll's interval: each round sends a request, then looks
       return ws.got.some((t) => path(t) === "/two");
     }, { what: "the trace item of /two" });
     await fetch(`${edge.ready.workers}/quiet/three`);

@@ -1,4 +1,4 @@
-// What the parts of the Api (../api.mjs) share: body size limits and a bounded-concurrency map.
+// What the API's handler modules share: body size limits and a bounded-concurrency map.
 
 // JSON_LIMIT, UPLOAD_LIMIT and VALUE_LIMIT are the largest JSON body, worker upload and KV value the API reads.
 export const JSON_LIMIT = 10 << 20;

@@ -1,0 +1,139 @@
+// What the edge knows of each Workflow instance: its index of instances (registry.mjs) kept in step with miniflare,
+// which knows only its own statuses, Cloudflare's statuses derived from miniflare's details, and the retention after
+// which a finished instance is gone.
+
+import fs from "node:fs";
+import path from "node:path";
+import { EdgeError, INSTANCE_NOT_FOUND, INTERNAL_ERROR } from "../errors.mjs";
+import { now } from "../registry.mjs";
+import { mapLimit } from "./common.mjs";
+
+// TERMINAL holds the statuses of an instance that has ended.
+export const TERMINAL = new Set(["complete", "errored", "terminated"]);
+
+// derivedInstances lists a workflow's instances from the index with Cloudflare's statuses. Only instances whose
+// last known status is not final are asked again (in one call to the control worker per 100); miniflare reports
+// `running` while an instance sleeps, waits for an event or backs off before a retry, which Cloudflare reports as
+// `waiting`, so those are looked at closer when the caller asks for running or waiting ones.
+export async function derivedInstances(ctx, name, status) {
+  await syncIndex(ctx, name);
+  await refreshStatuses(ctx, name, ctx.registry.unfinishedOf(name));
+  const list = [];
+  for (const r of ctx.registry.instancesOf(name).values()) {
+    if (!status || status === r.status || ((status === "running" || status === "waiting") && r.status === "running")) {
+      list.push({ id: r.id, status: r.status, created_on: r.created_on });
+    }
+  }
+  if (status && status !== "running" && status !== "waiting") return list;
+  const running = list.filter((it) => it.status === "running");
+  await mapLimit(running, 16, async (it) => {
+    const d = await details(ctx, name, it.id).catch(() => null);
+    if (d) it.status = deriveStatus(d);
+  });
+  return list;
+}
+
+async function refreshStatuses(ctx, name, ids) {
+  const ended = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    const got = await ctx.runtime.control("/wf/statuses", { workflow: name, ids: ids.slice(i, i + 100) });
+    for (const { id, status } of got) {
+      if (status) ctx.registry.setStatus(name, id, status);
+      if (TERMINAL.has(status)) ended.push(id);
+    }
+  }
+  // an instance seen finished for the first time: its end time is read once and kept in the index
+  await mapLimit(ended, 8, async (id) => {
+    const d = await details(ctx, name, id).catch(() => null);
+    if (d?.end) ctx.registry.setEnded(name, id, d.end);
+  });
+}
+
+// ownsWorkflow reports whether the workerd name rtName is one of the account's Workflows.
+export function ownsWorkflow(ctx, rtName) {
+  return Object.keys(ctx.state.workflows).some((n) => ctx.names.workflow(n) === rtName);
+}
+
+// unfinished returns the instances of a workflow that may need reviving: those not final and not paused.
+export async function unfinished(ctx, name) {
+  await syncIndex(ctx, name);
+  await refreshStatuses(ctx, name, ctx.registry.unfinishedOf(name));
+  return ctx.registry.unfinishedOf(name).filter((id) => ctx.registry.instanceRecord(name, id).status !== "paused");
+}
+
+// syncIndex adds to the index the instances that workers created through their bindings (the edge does not see
+// those calls). It counts the instance files in miniflare's storage of the workflow, a directory listing, and
+// only when there are more than the index holds reads miniflare's instance list, newest first, until it has
+// found them all.
+function syncIndex(ctx, name) {
+  const running = ctx.syncing.get(name);
+  if (running) return running;
+  const p = (async () => {
+    let files;
+    try {
+      files = fs.readdirSync(path.join(ctx.runtime.persistDir, "workflows", `miniflare-workflows-${name}`));
+    } catch {
+      return;
+    }
+    const count = files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").length;
+    const known = ctx.registry.instancesOf(name);
+    let missing = count - known.size;
+    const versionId = ctx.state.workflows[name.slice(ctx.names.prefix.length)]?.versions.at(-1).id;
+    for (let page = 1; missing > 0; page++) {
+      const q = new URLSearchParams({ page: String(page), per_page: "100" });
+      const { status, body } = await ctx.runtime.explorer(`/workflows/${encodeURIComponent(name)}/instances?${q}`);
+      if (status !== 200 || !body.success || body.result.length === 0) break;
+      for (const it of body.result) {
+        if (it.status === undefined || known.has(it.id)) continue;
+        ctx.registry.recordInstance({ workflow: name, id: it.id, source: "binding", created_on: it.created_on ?? now(), version_id: versionId, status: it.status });
+        missing--;
+      }
+      if (page >= (body.result_info?.total_pages ?? 1)) break;
+    }
+  })().finally(() => ctx.syncing.delete(name));
+  ctx.syncing.set(name, p);
+  return p;
+}
+
+// details is miniflare's view of instance id of the Workflow named workflow in workerd: 404 10201 when it has none,
+// 502 10001 when the lookup fails.
+export async function details(ctx, workflow, id) {
+  const { status, body } = await ctx.runtime.explorer(`/workflows/${encodeURIComponent(workflow)}/instances/${encodeURIComponent(id)}`);
+  if (status === 404) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${workflow}'`);
+  if (!body.success) throw new EdgeError(502, INTERNAL_ERROR, body.errors?.[0]?.message ?? "instance lookup failed");
+  return body.result;
+}
+
+// noteTimes keeps in the index when an instance started, last changed (its latest step or status event) and
+// ended, from its details d.
+export function noteTimes(ctx, rt, id, d, status) {
+  const stamps = [d.queued, d.start, d.end, ...(d.steps ?? []).flatMap((st) => [st.start, st.end, ...(st.attempts ?? []).flatMap((a) => [a.start, a.end])])];
+  const latest = stamps.filter((x) => typeof x === "string" && x !== "").sort().at(-1);
+  ctx.registry.noteInstance(rt, id, {
+    started_on: d.start ?? undefined,
+    modified_on: latest,
+    ended_on: TERMINAL.has(status) ? d.end ?? latest : undefined,
+  });
+}
+
+// expired reports whether an instance finished longer ago than the instance_retention it was created with: such
+// an instance is gone from lists and answers 404, as on Cloudflare once its retention ran out.
+export function expired(rec) {
+  if (!rec?.retention || !rec.ended_on || !TERMINAL.has(rec.status)) return false;
+  const keep = rec.status === "complete" ? rec.retention.success_ms : rec.retention.error_ms;
+  return keep !== undefined && Date.now() > Date.parse(rec.ended_on) + keep;
+}
+
+// deriveStatus maps miniflare's instance details onto Cloudflare's statuses.
+export function deriveStatus(d) {
+  if (d.status !== "running") return d.status;
+  const last = d.steps.at(-1);
+  if (!last) return "running";
+  if ((last.type === "sleep" || last.type === "waitForEvent") && !last.finished) return "waiting";
+  if (last.type === "step" && last.success === null) {
+    const a = last.attempts ?? [];
+    const lastAttempt = a.at(-1);
+    if (lastAttempt && lastAttempt.success === false) return "waiting"; // backing off before the next retry
+  }
+  return "running";
+}

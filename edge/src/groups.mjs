@@ -1,0 +1,357 @@
+// The running groups: each group is one Miniflare instance (one workerd process) that runs the workers, KV
+// namespaces, R2 buckets and Workflows a plan (plan.mjs) gives it, beside the edge's own workers (the entry socket's
+// refusing default, the outbound guard, the control worker, the log tail worker). Groups starts, restarts and stops
+// them to bring them to a plan, holds requests to a group while it restarts, lets a group's requests in flight
+// finish (for a bounded time) before its workerd stops, and records every workerd's pid for the next edge should
+// this one be killed. runtime.mjs decides when (apply) and calls into the running groups.
+
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Log, LogLevel, Miniflare } from "miniflare";
+import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
+import { EdgeError, INTERNAL_ERROR } from "./errors.mjs";
+import { REFUSER_SOURCE, REFUSER_WORKER, tcpListeners } from "./gate.mjs";
+import { instrument, logTailWorker } from "./logs.mjs";
+import { GUARD_WORKER, GUARD_WORKER_SOURCE } from "./outbound.mjs";
+import { GONE_WORKER, HOME_GROUP } from "./plan.mjs";
+
+export const CONTROL_WORKER = "__edgeflow_control";
+const CONTROL_SOURCE = fs.readFileSync(
+  path.join(path.dirname(fileURLToPath(import.meta.url)), "control.worker.js"),
+  "utf8",
+);
+const GONE_SOURCE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "gone.worker.js"), "utf8");
+const DRAIN_MS = 2000;
+
+class QuietLog extends Log {
+  constructor(logger) {
+    super(LogLevel.WARN);
+    this.logger = logger;
+  }
+  log(message) {
+    this.logger(`miniflare: ${message}`);
+  }
+}
+
+// Group is one Miniflare instance and what it runs.
+export class Group {
+  constructor(id) {
+    this.id = id;
+    this.mf = null;
+    this.entry = null; // its workerd's entry socket (entry.mjs), once started
+    this.reports = new ReportWatch(); // the wrapper's report of each start of its workerd
+    this.pid = null;
+    this.restarting = null; // a promise while its workerd (re)starts
+    this.inflight = 0;
+    this.drainWaiters = [];
+    this.stderrTail = [];
+    this.fingerprint = null;
+    this.workers = []; // runtime names of its user workers
+    this.workflows = []; // runtime names of the Workflows it runs
+    this.sweeping = null; // the revive sweep under way (runtime.mjs)
+    this.sweepAgain = false;
+  }
+}
+
+// Groups holds the running groups and the plan they run: placement (worker's workerd name -> group id) and owner
+// (each KV namespace, R2 bucket and Workflow -> the group that opens it), as plan.mjs works them out.
+export class Groups {
+  constructor({ registry, persistDir, pidFile, logger, gateSecret, outbound, logs }) {
+    this.registry = registry; // for the code blobs of the workers
+    this.persistDir = persistDir;
+    this.pidFile = pidFile;
+    this.logger = logger;
+    this.gateSecret = gateSecret;
+    this.outbound = outbound;
+    this.logs = logs;
+    this.byId = new Map(); // group id -> Group
+    this.placement = new Map(); // worker runtime name -> group id
+    this.owner = { kv: new Map(), r2: new Map(), wf: new Map() }; // resource -> group id
+    this.nextGroup = 1;
+  }
+
+  // get is the group of id, or undefined.
+  get(id) {
+    return this.byId.get(id);
+  }
+
+  // list is every group.
+  list() {
+    return [...this.byId.values()];
+  }
+
+  // of is the group that runs the worker with runtime name `name` (the home group for one that does not run).
+  of(name) {
+    return this.byId.get(this.placement.get(name) ?? HOME_GROUP) ?? this.byId.get(HOME_GROUP);
+  }
+
+  // close stops every group's workerd.
+  async close() {
+    await Promise.all(this.list().map((g) => g.mf?.dispose().catch(() => {})));
+    for (const g of this.byId.values()) g.entry?.close();
+  }
+
+  // #recordPids notes every group's workerd pid (the home group's first) so that a later edge on this data dir can
+  // stop workerds orphaned by a kill -9 of this process (they would keep the data files locked and go on running
+  // instances).
+  #recordPids() {
+    if (!this.pidFile) return;
+    const pids = this.pids().map((g) => g.pid);
+    try {
+      fs.writeFileSync(this.pidFile, pids.map((p) => `${p}\n`).join(""));
+    } catch (err) {
+      this.logger(`cannot write ${this.pidFile}: ${err.message}`);
+    }
+  }
+
+  // pids lists every group's workerd: [{group, pid, workers}], the home group first.
+  pids() {
+    const out = [];
+    for (const g of this.byId.values()) if (g.pid) out.push({ group: g.id, pid: g.pid, workers: g.workers.length });
+    return out.sort((a, b) => (a.group === HOME_GROUP ? -1 : b.group === HOME_GROUP ? 1 : 0));
+  }
+
+  // enter waits until the group pick() answers is up and counts a request in flight there; it answers the group,
+  // which leave must be given back.
+  async enter(pick) {
+    for (;;) {
+      const g = pick();
+      if (!g) throw new EdgeError(503, INTERNAL_ERROR, "the edge's workerd is not running");
+      if (g.restarting) {
+        await g.restarting;
+        continue;
+      }
+      // a group whose start just failed, until the rollback that follows at once has run
+      if (!g.entry) throw new EdgeError(503, INTERNAL_ERROR, `workerd group ${g.id} is not running; try again`);
+      g.inflight++;
+      return g;
+    }
+  }
+
+  // leave counts a request of group g (from enter) as ended.
+  leave(g) {
+    g.inflight--;
+    if (g.inflight === 0) for (const w of g.drainWaiters.splice(0)) w();
+  }
+
+  // realize brings the groups to plan (plan.mjs): it starts new groups, restarts changed ones (those that give up a
+  // worker or storage first, so that no two workerds open the same files), and stops groups left empty. Requests to
+  // the groups it restarts wait from the moment the plan is taken. It answers the groups it started or restarted; a
+  // group that does not start fails it, with workerd's last lines in the error's `detail`.
+  async realize(plan) {
+    const changed = [];
+    const releases = [];
+    const hold = (g) => {
+      let release;
+      g.restarting = new Promise((r) => (release = r));
+      releases.push(() => {
+        g.restarting = null;
+        release();
+      });
+    };
+    const removed = [];
+    for (const [gid, g] of this.byId) if (!plan.groups.has(gid)) removed.push(g);
+    for (const [gid, spec] of plan.groups) {
+      let g = this.byId.get(gid);
+      if (g && g.fingerprint === spec.fingerprint) continue;
+      if (!g) {
+        g = new Group(gid);
+        this.byId.set(gid, g);
+      }
+      changed.push([g, spec]);
+      hold(g);
+    }
+    for (const g of removed) hold(g);
+    this.placement = plan.placement;
+    this.owner = plan.owner;
+    this.nextGroup = plan.nextGroup;
+    try {
+      const gives = (g, spec) => {
+        const has = new Set([...spec.workers.map((e) => e.name), ...spec.kv.map((k) => `kv:${k}`), ...spec.r2.map((b) => `r2:${b}`), ...spec.wf.map((w) => `wf:${w.rt}`)]);
+        return g.mf !== null && [...(g.holds ?? [])].some((x) => !has.has(x));
+      };
+      for (const g of removed) {
+        await this.#drain(g);
+        await g.mf?.dispose().catch(() => {});
+        g.entry?.close();
+        this.byId.delete(g.id);
+      }
+      const first = changed.filter(([g, spec]) => gives(g, spec));
+      const then = changed.filter(([g, spec]) => !gives(g, spec));
+      for (const [g, spec] of first) await this.#restart(g, spec);
+      const results = await Promise.allSettled(then.map(([g, spec]) => this.#restart(g, spec)));
+      const failed = results.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+    } finally {
+      for (const r of releases) r();
+      this.#recordPids();
+    }
+    return changed.map(([g]) => g);
+  }
+
+  // #restart (re)starts group g with spec; a failure leaves the error's `detail` with workerd's last lines.
+  async #restart(g, spec) {
+    await this.#drain(g);
+    g.stderrTail = [];
+    const opts = this.#instanceOptions(g, spec);
+    const reported = g.reports.expect();
+    // the old workerd stops now: its socket file goes, and requests wait for the new one (g.restarting)
+    g.entry?.close();
+    g.entry = null;
+    try {
+      if (g.mf) {
+        await g.mf.setOptions(opts);
+      } else {
+        g.mf = new Miniflare(opts);
+      }
+      await g.mf.ready;
+      const { pid, path: socketPath } = await awaitReport(reported);
+      const tcp = tcpListeners(pid);
+      if (tcp !== null && tcp.length > 0) {
+        throw new Error(`workerd (pid ${pid}) listens on TCP port ${tcp.join(", ")}; the edge runs workerd with its Unix entry socket only`);
+      }
+      g.entry = new EntrySocket(socketPath, pid);
+      g.pid = pid;
+    } catch (err) {
+      err.detail = this.#stderrSummary(g);
+      g.fingerprint = null; // whatever runs now, it is not spec
+      // a workerd that reported its socket and then failed (or listens on TCP) must not run on
+      const r = g.reports.last;
+      if (r) fs.rmSync(r.path, { force: true });
+      await g.mf?.dispose().catch(() => {});
+      g.mf = null;
+      g.pid = null;
+      throw err;
+    }
+    g.fingerprint = spec.fingerprint;
+    g.workers = spec.workers.map((e) => e.name);
+    g.workflows = spec.wf.map((w) => w.rt);
+    g.holds = new Set([...g.workers, ...spec.kv.map((k) => `kv:${k}`), ...spec.r2.map((b) => `r2:${b}`), ...spec.wf.map((w) => `wf:${w.rt}`)]);
+  }
+
+  // #drain waits (a bounded time) for requests in flight in group g to finish before its workerd restarts.
+  async #drain(g) {
+    if (g.inflight === 0) return;
+    await Promise.race([
+      new Promise((r) => g.drainWaiters.push(r)),
+      new Promise((r) => setTimeout(r, DRAIN_MS).unref()),
+    ]);
+  }
+
+  #stderrSummary(g) {
+    const lines = g.stderrTail
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && !/^\s*at /.test(l))
+      .slice(-8);
+    return lines.length ? `: ${lines.join(" | ")}` : "";
+  }
+
+  #captureStdio(g, stdout, stderr) {
+    const take = (stream, isErr) => {
+      let buf = "";
+      stream.on("data", (chunk) => {
+        buf += chunk.toString();
+        let i;
+        while ((i = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (!isErr && g.reports.line(line)) continue;
+          if (isErr) {
+            g.stderrTail.push(line);
+            if (g.stderrTail.length > 50) g.stderrTail.shift();
+          }
+          if (line.trim() !== "") this.logger(g.id === HOME_GROUP ? `workerd: ${line}` : `workerd ${g.id}: ${line}`);
+        }
+      });
+    };
+    take(stdout, false);
+    take(stderr, true);
+  }
+
+  // #instanceOptions builds one group's Miniflare options: every group's instance is configured here.
+  #instanceOptions(g, spec) {
+    const map = { kv: {}, d1: {}, r2: {}, wf: {} };
+    const control = {
+      name: CONTROL_WORKER,
+      modules: [{ type: "ESModule", path: "control.worker.js", contents: CONTROL_SOURCE }],
+      compatibilityDate: "2025-01-01",
+      kvNamespaces: {},
+      d1Databases: {},
+      r2Buckets: {},
+      workflows: {},
+    };
+    for (const nsId of spec.kv) {
+      const b = `KV_${Object.keys(map.kv).length}`;
+      control.kvNamespaces[b] = nsId;
+      map.kv[nsId] = b;
+    }
+    for (const bucket of spec.r2) {
+      const b = `R2_${Object.keys(map.r2).length}`;
+      control.r2Buckets[b] = bucket;
+      map.r2[bucket] = b;
+    }
+    for (const wf of spec.wf) {
+      const b = `WF_${Object.keys(map.wf).length}`;
+      control.workflows[b] = { name: wf.rt, className: wf.className, scriptName: wf.scriptName };
+      map.wf[wf.rt] = b;
+    }
+    control.bindings = { MAP: map, GATE: this.gateSecret };
+    const workers = [
+      // The first worker is the entry socket's default route: it refuses everything (see gate.mjs).
+      {
+        name: REFUSER_WORKER,
+        modules: [{ type: "ESModule", path: "refuser.worker.js", contents: REFUSER_SOURCE }],
+        compatibilityDate: "2025-01-01",
+      },
+      // Every user worker's outbound fetch goes through the outbound guard (see outbound.mjs).
+      {
+        name: GUARD_WORKER,
+        modules: [{ type: "ESModule", path: "outbound.worker.js", contents: GUARD_WORKER_SOURCE }],
+        compatibilityDate: "2025-01-01",
+        serviceBindings: { CHECKED: this.outbound.fetch },
+      },
+      control,
+    ];
+    // Every user worker's console output and exceptions reach the edge's one log store through this group's log
+    // tail worker (logs.mjs); instrument() also tags each Workflow class's runs with their instance id.
+    const users = spec.workers.map((e) => instrument(this.#withCode(e.w, e.version), e.classes));
+    if (users.length > 0) workers.push(logTailWorker(this.logs), ...users);
+    if (users.some((w) => Object.keys(w.wrappedBindings ?? {}).length > 0)) {
+      workers.push({ name: GONE_WORKER, modules: [{ type: "ESModule", path: "gone.worker.js", contents: GONE_SOURCE }] });
+    }
+    return {
+      host: "127.0.0.1",
+      port: 0,
+      defaultPersistRoot: this.persistDir,
+      // The Cache API's storage is one file per cache name: each group keeps its own, so no two workerds open it.
+      cachePersist: path.join(this.persistDir, "cache", g.id),
+      cf: false,
+      unsafeLocalExplorer: true,
+      // the trigger route (/cdn-cgi/handler/scheduled) runs script cron triggers; only the edge reaches the entry
+      // socket, and the gateway's worker requests carry a Host the route refuses
+      unsafeTriggerHandlers: true,
+      log: new QuietLog(this.logger),
+      handleRuntimeStdio: (out, err) => this.#captureStdio(g, out, err),
+      workers,
+    };
+  }
+
+  // #withCode adds a version's code to worker options w (kept out of the plan, which reads no blobs).
+  #withCode(w, version) {
+    const name = w.name;
+    if (version.format === "service-worker") {
+      const m = version.modules[0];
+      return { ...w, script: this.registry.getBlob(m.blob).toString("utf8"), scriptPath: `/${name}/${m.name}` };
+    }
+    return {
+      ...w,
+      modulesRoot: `/${name}`,
+      modules: version.modules.map((m) => {
+        const bytes = this.registry.getBlob(m.blob);
+        const text = m.type === "ESModule" || m.type === "CommonJS" || m.type === "Text";
+        return { type: m.type, path: `/${name}/${m.name}`, contents: text ? bytes.toString("utf8") : new Uint8Array(bytes) };
+      }),
+    };
+  }
+}

@@ -1,0 +1,257 @@
+// Planning the groups: which group of workerd runs each deployed worker and opens each KV namespace, R2 bucket and
+// Workflow, and what each group's configuration is, worked out from the registry's state alone (pure: no process is
+// started, no file read). groups.mjs brings the running groups to a plan; runtime.mjs takes a plan at every start and
+// every change.
+//
+// Workers that reach each other inside workerd (service bindings, Workflows or Durable Objects of another script) or
+// share a KV namespace or R2 bucket form one component and always share a group, since those bindings and the storage
+// files work only within one workerd. Components are packed into groups of up to GROUP_SIZE workers; a worker keeps
+// its group for as long as the edge runs. Each KV namespace, R2 bucket and Workflow is opened by exactly one group
+// (the one whose workers bind it, else the home group), whose control worker serves the REST API for it. D1
+// databases run in workerds of their own (d1host.mjs) and are reached from every group.
+
+import { createHash } from "node:crypto";
+import { Naming, accountStates } from "./accounts.mjs";
+import { GUARD_WORKER } from "./outbound.mjs";
+
+// GROUP_SIZE is the number of workers a group is filled to before a new group starts (a component of workers bound
+// to each other may make a group larger).
+export const GROUP_SIZE = Number(process.env.EDGEFLOW_EDGE_GROUP_SIZE) > 0 ? Math.floor(Number(process.env.EDGEFLOW_EDGE_GROUP_SIZE)) : 4;
+export const HOME_GROUP = "home";
+// GONE_WORKER holds the bindings that stand for deleted KV namespaces, D1 databases and R2 buckets (gone.worker.js).
+export const GONE_WORKER = "__edgeflow_gone";
+// workerd refuses compatibility dates newer than its own release.
+const MAX_COMPAT_DATE = "2026-04-26";
+
+// planGroups works out, from a registry state, every group's workers and storage and its fingerprint: {groups (id
+// -> {workers, kv, r2, wf, fingerprint}), placement (worker's workerd name -> group id), owner ({kv, r2, wf}: each
+// resource -> the group that opens it), nextGroup}. previous is the placement so far ({placement, nextGroup}):
+// workers keep the group they have; a component of bound workers spread over several groups (a new binding joined
+// them) moves into one; new components fill the smallest group with room, or a new one. It reads no code blobs and
+// starts nothing; env gives what worker options need from outside: {d1URL(id), logger, groupSize}.
+export function planGroups(state, previous, env) {
+  const groupSize = env.groupSize ?? GROUP_SIZE;
+  const entries = []; // {name, w, version}
+  const all = { kv: [], r2: [], wf: [] };
+  for (const [id, acct, legacy] of accountStates(state)) {
+    const names = new Naming(id, legacy);
+    const canonical = canonicalWorkflows(acct);
+    const deployed = new Set(Object.keys(acct.scripts).filter((n) => acct.scripts[n].current));
+    for (const nsId of Object.keys(acct.kv)) all.kv.push(nsId);
+    for (const bucket of Object.keys(acct.r2)) all.r2.push(names.bucket(bucket));
+    for (const [name, def] of Object.entries(canonical)) {
+      all.wf.push({ rt: names.workflow(name), className: def.className, scriptName: names.script(def.scriptName) });
+    }
+    for (const name of [...deployed].sort()) {
+      const script = acct.scripts[name];
+      const version = script.versions.find((v) => v.id === script.current);
+      // classes: the Workflow classes this script runs, which instrument() tags with their instance id.
+      const classes = Object.values(canonical).filter((d) => d.scriptName === name).map((d) => d.className);
+      entries.push({ name: names.script(name), w: workerOptions(name, version, canonical, deployed, names, acct, env), version, classes });
+    }
+  }
+  // components
+  const parent = new Map(entries.map((e) => [e.name, e.name]));
+  const find = (x) => {
+    while (parent.get(x) !== x) {
+      parent.set(x, parent.get(parent.get(x)));
+      x = parent.get(x);
+    }
+    return x;
+  };
+  const union = (a, b) => {
+    if (!parent.has(a) || !parent.has(b)) return;
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
+  };
+  const holder = new Map(); // "kv:id" | "r2:bucket" -> a worker binding it
+  const share = (key, name) => {
+    if (holder.has(key)) union(holder.get(key), name);
+    else holder.set(key, name);
+  };
+  for (const e of entries) {
+    for (const v of Object.values(e.w.serviceBindings)) union(e.name, typeof v === "string" ? v : v.name);
+    for (const v of Object.values(e.w.workflows)) if (v.scriptName) union(e.name, v.scriptName);
+    for (const v of Object.values(e.w.durableObjects)) if (v.scriptName) union(e.name, v.scriptName);
+    for (const id of Object.values(e.w.kvNamespaces)) share(`kv:${id}`, e.name);
+    for (const b of Object.values(e.w.r2Buckets)) share(`r2:${b}`, e.name);
+  }
+  const components = new Map();
+  for (const e of entries) {
+    const r = find(e.name);
+    if (!components.has(r)) components.set(r, []);
+    components.get(r).push(e.name);
+  }
+  // placement
+  const placement = new Map();
+  const size = new Map();
+  const put = (names, gid) => {
+    for (const n of names) placement.set(n, gid);
+    size.set(gid, (size.get(gid) ?? 0) + names.length);
+  };
+  const fresh = [];
+  for (const comp of components.values()) {
+    const had = [...new Set(comp.map((n) => previous.placement.get(n)).filter((g) => g !== undefined && g !== HOME_GROUP))].sort(byGroupId);
+    if (had.length > 0) put(comp, had[0]);
+    else fresh.push(comp);
+  }
+  let next = previous.nextGroup;
+  for (const comp of fresh) {
+    let best = null;
+    for (const [gid, n] of size) {
+      if (n + comp.length <= groupSize && (best === null || n < size.get(best))) best = gid;
+    }
+    put(comp, best ?? `g${next++}`);
+  }
+  // storage owners and every group's spec
+  const groups = new Map([[HOME_GROUP, { workers: [], kv: [], r2: [], wf: [] }]]);
+  const spec = (gid) => {
+    if (!groups.has(gid)) groups.set(gid, { workers: [], kv: [], r2: [], wf: [] });
+    return groups.get(gid);
+  };
+  for (const e of entries) spec(placement.get(e.name)).workers.push(e);
+  const owner = { kv: new Map(), r2: new Map(), wf: new Map() };
+  for (const id of all.kv) {
+    const gid = holder.has(`kv:${id}`) ? placement.get(holder.get(`kv:${id}`)) : HOME_GROUP;
+    owner.kv.set(id, gid);
+    spec(gid).kv.push(id);
+  }
+  for (const b of all.r2) {
+    const gid = holder.has(`r2:${b}`) ? placement.get(holder.get(`r2:${b}`)) : HOME_GROUP;
+    owner.r2.set(b, gid);
+    spec(gid).r2.push(b);
+  }
+  for (const wf of all.wf) {
+    const gid = placement.get(wf.scriptName) ?? HOME_GROUP;
+    owner.wf.set(wf.rt, gid);
+    spec(gid).wf.push(wf);
+  }
+  for (const g of groups.values()) {
+    const h = createHash("sha256");
+    h.update(JSON.stringify({ kv: g.kv, r2: g.r2, wf: g.wf }));
+    for (const e of g.workers) h.update(JSON.stringify({ w: e.w, classes: e.classes, code: e.version.modules.map((m) => [m.name, m.type, m.blob]), format: e.version.format }));
+    g.fingerprint = h.digest("hex");
+  }
+  return { groups, placement, owner, nextGroup: next };
+}
+
+// workerOptions builds a user worker's Miniflare options from its version, without its code (groups.mjs adds it);
+// acct is its account's state (for the resources it binds).
+function workerOptions(userName, version, canonical, deployed, names, acct, { d1URL, logger }) {
+  const md = version.metadata;
+  const name = names.script(userName);
+  const w = {
+    name,
+    compatibilityDate: clampDate(md.compatibility_date ?? "2021-11-02"),
+    compatibilityFlags: md.compatibility_flags ?? [],
+    bindings: {},
+    kvNamespaces: {},
+    d1Databases: {},
+    r2Buckets: {},
+    serviceBindings: {},
+    workflows: {},
+    durableObjects: {},
+    wrappedBindings: {},
+    outboundService: GUARD_WORKER,
+  };
+  // A binding to a resource deleted since the deploy fails every operation, as on Cloudflare (gone.worker.js).
+  // Service-worker scripts cannot have wrapped bindings: there the binding is left out.
+  const gone = (b, kind, id) => {
+    if (version.format !== "service-worker") w.wrappedBindings[b.name] = { scriptName: GONE_WORKER, entrypoint: kind, bindings: { ID: id } };
+    logger(`script ${name}: binding ${b.name} names ${kind} '${id}', which was deleted; its operations fail`);
+  };
+  const sqliteClasses = new Set(md.migrations?.new_sqlite_classes ?? []);
+  for (const b of md.bindings ?? []) {
+    switch (b.type) {
+      case "plain_text":
+      case "secret_text":
+        w.bindings[b.name] = b.text;
+        break;
+      case "json":
+        w.bindings[b.name] = b.json;
+        break;
+      case "kv_namespace":
+        if (!acct.kv[b.namespace_id]) gone(b, "kv", b.namespace_id);
+        else w.kvNamespaces[b.name] = b.namespace_id;
+        break;
+      case "d1":
+        // The database runs in its own workerd; the binding reaches it through the D1 proxy (d1host.mjs).
+        if (!acct.d1[b.id ?? b.database_id]) gone(b, "d1", b.id ?? b.database_id);
+        else w.d1Databases[b.name] = { id: b.id ?? b.database_id, remoteProxyConnectionString: d1URL(b.id ?? b.database_id) };
+        break;
+      case "r2_bucket":
+        if (!acct.r2[b.bucket_name]) gone(b, "r2", b.bucket_name);
+        else w.r2Buckets[b.name] = names.bucket(b.bucket_name);
+        break;
+      case "service":
+        if (b.service === userName || deployed.has(b.service)) {
+          const svc = names.script(b.service);
+          w.serviceBindings[b.name] = b.entrypoint ? { name: svc, entrypoint: b.entrypoint } : svc;
+        } else {
+          logger(`script ${name}: service binding ${b.name} waits for script ${b.service} to be deployed`);
+        }
+        break;
+      case "workflow": {
+        const def = canonical[b.workflow_name];
+        if (def) {
+          w.workflows[b.name] = { name: names.workflow(b.workflow_name), className: def.className, scriptName: names.script(def.scriptName) };
+        } else {
+          logger(`script ${name}: workflow binding ${b.name} waits for script ${b.script_name} to be deployed`);
+        }
+        break;
+      }
+      case "durable_object_namespace": {
+        const owner = b.script_name ?? userName;
+        if (owner === userName || deployed.has(owner)) {
+          w.durableObjects[b.name] = {
+            className: b.class_name,
+            scriptName: owner === userName ? undefined : names.script(owner),
+            useSQLite: sqliteClasses.has(b.class_name) || undefined,
+          };
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return w;
+}
+
+// canonicalWorkflows decides, for every workflow name, which class of which deployed script runs it: the
+// registry's workflow (from PUT /workflows/{name}) first, then a binding in the owning script, then a binding
+// naming another script.
+export function canonicalWorkflows(state) {
+  const deployed = (n) => state.scripts[n]?.current !== undefined && state.scripts[n]?.current !== null;
+  const out = {};
+  for (const [name, wf] of Object.entries(state.workflows)) {
+    if (deployed(wf.script_name)) out[name] = { className: wf.class_name, scriptName: wf.script_name };
+  }
+  const bindings = [];
+  for (const [sname, s] of Object.entries(state.scripts)) {
+    if (!deployed(sname)) continue;
+    const v = s.versions.find((x) => x.id === s.current);
+    for (const b of v.metadata.bindings ?? []) if (b.type === "workflow") bindings.push([sname, b]);
+  }
+  for (const [sname, b] of bindings) {
+    if (!out[b.workflow_name] && (!b.script_name || b.script_name === sname)) {
+      out[b.workflow_name] = { className: b.class_name, scriptName: sname };
+    }
+  }
+  for (const [, b] of bindings) {
+    if (!out[b.workflow_name] && b.script_name && deployed(b.script_name)) {
+      out[b.workflow_name] = { className: b.class_name, scriptName: b.script_name };
+    }
+  }
+  return out;
+}
+
+function clampDate(d) {
+  return typeof d === "string" && d > MAX_COMPAT_DATE ? MAX_COMPAT_DATE : d;
+}
+
+// byGroupId orders group ids by their number (g2 before g10).
+function byGroupId(a, b) {
+  return Number(a.slice(1)) - Number(b.slice(1));
+}

@@ -1,0 +1,203 @@
+// Planning the groups of workerd (src/plan.mjs) from registry states, without starting anything: which group runs
+// each worker and opens each KV namespace, R2 bucket and Workflow, what a worker's bindings become, and when a
+// group's fingerprint changes (the running edge's groups are tested in groups.test.mjs).
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { GONE_WORKER, HOME_GROUP, canonicalWorkflows, planGroups } from "../src/plan.mjs";
+
+const ACCOUNT = "a".repeat(32);
+
+// script is a deployed script of one version with the given bindings and code blob.
+function script(name, bindings = [], { blob = `blob-${name}`, deployed = true } = {}) {
+  const version = {
+    id: `v-${name}`,
+    metadata: { main_module: "index.js", compatibility_date: "2025-01-01", bindings },
+    modules: [{ name: "index.js", type: "ESModule", blob }],
+    format: "modules",
+  };
+  return { name, current: deployed ? version.id : null, versions: [version] };
+}
+
+// account is an account's state holding scripts (name -> script), KV namespaces, R2 buckets and Workflows.
+function account({ scripts = [], kv = [], r2 = [], d1 = [], workflows = {} } = {}) {
+  return {
+    scripts: Object.fromEntries(scripts.map((s) => [s.name, s])),
+    kv: Object.fromEntries(kv.map((id) => [id, { id, title: id }])),
+    r2: Object.fromEntries(r2.map((name) => [name, { name }])),
+    d1: Object.fromEntries(d1.map((uuid) => [uuid, { uuid, name: uuid }])),
+    workflows,
+    zones: {},
+  };
+}
+
+// legacy is a registry state whose legacy account holds what account() is given; others are more accounts by id.
+function legacy(parts = {}, others = {}) {
+  return { accountId: ACCOUNT, ...account(parts), accounts: Object.fromEntries(Object.entries(others).map(([id, p]) => [id, { accountId: id, ...account(p) }])) };
+}
+
+const fresh = () => ({ placement: new Map(), nextGroup: 1 });
+
+function plan(state, previous = fresh(), groupSize = 2) {
+  const logs = [];
+  const p = planGroups(state, previous, { d1URL: (id) => new URL(`http://127.0.0.1:1/secret/${id}`), logger: (l) => logs.push(l), groupSize });
+  return { ...p, logs };
+}
+
+// members lists each group's workers: {group id: [workerd names]}.
+function members(p) {
+  return Object.fromEntries([...p.groups].map(([id, g]) => [id, g.workers.map((e) => e.name)]));
+}
+
+describe("placement", () => {
+  test("no script: the home group alone, holding the storage no worker binds", () => {
+    const p = plan(legacy({ kv: ["ns1"], r2: ["bucket-1"] }));
+    assert.deepEqual(members(p), { [HOME_GROUP]: [] });
+    assert.deepEqual(p.groups.get(HOME_GROUP).kv, ["ns1"]);
+    assert.deepEqual(p.groups.get(HOME_GROUP).r2, ["bucket-1"]);
+    assert.equal(p.owner.kv.get("ns1"), HOME_GROUP);
+    assert.equal(p.nextGroup, 1);
+    assert.match(p.groups.get(HOME_GROUP).fingerprint, /^[0-9a-f]{64}$/);
+  });
+
+  test("unbound workers fill the smallest group with room, then a new one", () => {
+    const p = plan(legacy({ scripts: [script("a"), script("b"), script("c")] }));
+    assert.deepEqual(members(p), { [HOME_GROUP]: [], g1: ["a", "b"], g2: ["c"] });
+    assert.equal(p.nextGroup, 3);
+    assert.equal(p.placement.get("c"), "g2");
+  });
+
+  test("a service binding, a Workflow of another script and a shared KV namespace keep workers together", () => {
+    const p = plan(
+      legacy({
+        kv: ["shared"],
+        scripts: [
+          script("a", [{ type: "service", name: "SVC", service: "b" }]),
+          script("b"),
+          script("c", [{ type: "kv_namespace", name: "KV", namespace_id: "shared" }]),
+          script("d", [{ type: "kv_namespace", name: "KV", namespace_id: "shared" }]),
+          script("e", [{ type: "workflow", name: "WF", workflow_name: "flow", class_name: "Flow", script_name: "f" }]),
+          script("f"),
+        ],
+      }),
+    );
+    const group = (n) => p.placement.get(n);
+    assert.equal(group("a"), group("b"));
+    assert.equal(group("c"), group("d"));
+    assert.equal(group("e"), group("f"));
+    assert.equal(new Set(["a", "c", "e"].map(group)).size, 3, JSON.stringify(members(p)));
+    assert.equal(p.owner.kv.get("shared"), group("c"), "the namespace is opened by the group of the workers that bind it");
+    assert.equal(p.owner.wf.get("flow"), group("f"), "a Workflow runs in the group of its script");
+  });
+
+  test("a component larger than a group is one group", () => {
+    const chain = ["a", "b", "c"].map((n, i, all) => script(n, i + 1 < all.length ? [{ type: "service", name: "NEXT", service: all[i + 1] }] : []));
+    assert.deepEqual(members(plan(legacy({ scripts: chain }))), { [HOME_GROUP]: [], g1: ["a", "b", "c"] });
+  });
+
+  test("workers keep their groups; a component spread over groups moves into the lowest-numbered one", () => {
+    const previous = { placement: new Map([["a", "g2"], ["b", "g10"], ["c", "g10"]]), nextGroup: 11 };
+    const p = plan(legacy({ scripts: [script("a", [{ type: "service", name: "SVC", service: "b" }]), script("b"), script("c"), script("d")] }), previous, 4);
+    assert.equal(p.placement.get("a"), "g2");
+    assert.equal(p.placement.get("b"), "g2", "g2 comes before g10");
+    assert.equal(p.placement.get("c"), "g10");
+    assert.equal(p.placement.get("d"), "g10", "a new worker fills the smallest group with room");
+    assert.equal(p.nextGroup, 11);
+  });
+
+  test("the accounts' workers are named apart in workerd, and a binding resolves inside its own account", () => {
+    const other = "b".repeat(32);
+    const p = plan(
+      legacy(
+        { scripts: [script("api"), script("web", [{ type: "service", name: "API", service: "api" }])], r2: ["files"] },
+        { [other]: { scripts: [script("api"), script("web", [{ type: "service", name: "API", service: "api" }])], r2: ["files"] } },
+      ),
+      fresh(),
+      4,
+    );
+    const names = [...p.placement.keys()].sort();
+    assert.deepEqual(names, ["api", `${other}.api`, `${other}.web`, "web"]);
+    const web = [...p.groups.values()].flatMap((g) => g.workers).find((e) => e.name === `${other}.web`);
+    assert.deepEqual(web.w.serviceBindings, { API: `${other}.api` });
+    assert.deepEqual([...p.owner.r2.keys()].sort(), [`${other}.files`, "files"]);
+  });
+});
+
+describe("worker options", () => {
+  test("a binding to a deleted resource fails its operations; one to a script not deployed waits for it", () => {
+    const p = plan(
+      legacy({
+        kv: ["live"],
+        scripts: [
+          script("w", [
+            { type: "kv_namespace", name: "GONE", namespace_id: "deleted" },
+            { type: "kv_namespace", name: "LIVE", namespace_id: "live" },
+            { type: "d1", name: "DB", id: "db-1" },
+            { type: "service", name: "LATER", service: "not-yet" },
+            { type: "plain_text", name: "GREETING", text: "hi" },
+          ]),
+        ],
+        d1: ["db-1"],
+      }),
+    );
+    const w = p.groups.get("g1").workers[0].w;
+    assert.deepEqual(w.wrappedBindings, { GONE: { scriptName: GONE_WORKER, entrypoint: "kv", bindings: { ID: "deleted" } } });
+    assert.deepEqual(w.kvNamespaces, { LIVE: "live" });
+    assert.equal(String(w.d1Databases.DB.remoteProxyConnectionString), "http://127.0.0.1:1/secret/db-1");
+    assert.deepEqual(w.serviceBindings, {});
+    assert.deepEqual(w.bindings, { GREETING: "hi" });
+    assert.equal(p.logs.length, 2, p.logs.join("\n"));
+    assert.match(p.logs[0], /binding GONE names kv 'deleted', which was deleted/);
+    assert.match(p.logs[1], /service binding LATER waits for script not-yet/);
+  });
+
+  test("a compatibility date newer than workerd's is clamped", () => {
+    const s = script("w");
+    s.versions[0].metadata.compatibility_date = "2099-01-01";
+    const w = plan(legacy({ scripts: [s] })).groups.get("g1").workers[0].w;
+    assert.ok(w.compatibilityDate < "2099-01-01");
+  });
+});
+
+describe("fingerprints", () => {
+  test("the same state plans the same fingerprints; new code changes its own group's only", () => {
+    const state = () => legacy({ scripts: [script("a"), script("b"), script("c")] });
+    const one = plan(state());
+    const two = plan(state(), { placement: one.placement, nextGroup: one.nextGroup });
+    for (const [id, g] of one.groups) assert.equal(two.groups.get(id).fingerprint, g.fingerprint, id);
+    const changed = state();
+    changed.scripts.c = script("c", [], { blob: "new-code" });
+    const three = plan(changed, { placement: one.placement, nextGroup: one.nextGroup });
+    assert.equal(three.groups.get("g1").fingerprint, one.groups.get("g1").fingerprint);
+    assert.equal(three.groups.get(HOME_GROUP).fingerprint, one.groups.get(HOME_GROUP).fingerprint);
+    assert.notEqual(three.groups.get("g2").fingerprint, one.groups.get("g2").fingerprint);
+  });
+});
+
+describe("canonicalWorkflows", () => {
+  test("the registry's workflow first, then a binding in the owning script, then one naming another script", () => {
+    const st = account({
+      scripts: [
+        script("owner", [
+          { type: "workflow", name: "A", workflow_name: "registered", class_name: "FromBinding" },
+          { type: "workflow", name: "B", workflow_name: "own", class_name: "Own" },
+        ]),
+        script("caller", [
+          { type: "workflow", name: "C", workflow_name: "own", class_name: "Other", script_name: "owner" },
+          { type: "workflow", name: "D", workflow_name: "remote", class_name: "Remote", script_name: "owner" },
+          { type: "workflow", name: "E", workflow_name: "missing", class_name: "M", script_name: "nowhere" },
+        ]),
+        script("gone", [], { deployed: false }),
+      ],
+      workflows: {
+        registered: { name: "registered", script_name: "owner", class_name: "FromRegistry" },
+        orphan: { name: "orphan", script_name: "gone", class_name: "X" },
+      },
+    });
+    assert.deepEqual(canonicalWorkflows(st), {
+      registered: { className: "FromRegistry", scriptName: "owner" },
+      own: { className: "Own", scriptName: "owner" },
+      remote: { className: "Remote", scriptName: "owner" },
+    });
+  });
+});
