@@ -349,7 +349,7 @@ func renderRoute(b *bytes.Buffer, rt Route) error {
 	}
 	fmt.Fprintf(b, "```\n\n```http\nHTTP/1.1 %d %s\n", rt.Status, http.StatusText(rt.Status))
 	if ex.Answer != "" {
-		ct := successType(rt)
+		ct := exampleType(rt)
 		answer := strings.TrimRight(ex.Answer, "\n")
 		if ct == "application/json" || ct == "application/schema+json" {
 			var err error
