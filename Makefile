@@ -5,6 +5,7 @@
 #   make test   run the whole test suite (Go, the Node packages' tests, Studio's unit and browser tests)
 #   make bench  run the Go benchmarks
 #   make web    build Studio (web/) when its sources are newer than its build; make build and make run do it
+#   make apidoc regenerate docs/api.md's endpoint reference and Studio's API types from the route table
 
 GO        ?= go
 ADDR      ?= 127.0.0.1:8080
@@ -104,8 +105,11 @@ test-go:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-# docs/api.md's endpoint reference, from the route table (internal/api/routes.go).
+# What the route table (internal/api/routes.go) generates: docs/api.md's endpoint reference and Studio's API types
+# (web/src/api/schema.gen.ts, by openapi-typescript from the OpenAPI document; its npm package is
+# internal/api/cmd/apidoc/ts).
 apidoc:
+	@$(MAKE) --no-print-directory npm-deps NPM_DIRS=internal/api/cmd/apidoc/ts
 	$(GO) run ./internal/api/cmd/apidoc
 
 lint:

@@ -14,11 +14,12 @@ import (
 )
 
 // The endpoint reference of docs/api.md is generated from the route table:
-// `go run ./internal/api/cmd/apidoc` rewrites the part of docs/api.md between
-// DocBegin and DocEnd with Reference(), and TestAPIDocCurrent fails when the
-// file and the table differ.
+// `make apidoc` (go run ./internal/api/cmd/apidoc) rewrites the part of
+// docs/api.md between DocBegin and DocEnd with Reference(), and
+// TestAPIDocCurrent fails when the file and the table differ. The same
+// command writes Studio's API types from OpenAPI() (cmd/apidoc).
 
-//go:generate go run ./cmd/apidoc -file ../../docs/api.md
+//go:generate go run ./cmd/apidoc -file ../../docs/api.md -ts ../../web/src/api/schema.gen.ts -generator ./cmd/apidoc/ts
 
 // Example is one request to a route and the answer it gets.
 type Example struct {
@@ -349,7 +350,7 @@ func renderRoute(b *bytes.Buffer, rt Route) error {
 	}
 	fmt.Fprintf(b, "```\n\n```http\nHTTP/1.1 %d %s\n", rt.Status, http.StatusText(rt.Status))
 	if ex.Answer != "" {
-		ct := successType(rt)
+		ct := exampleType(rt)
 		answer := strings.TrimRight(ex.Answer, "\n")
 		if ct == "application/json" || ct == "application/schema+json" {
 			var err error

@@ -90,7 +90,8 @@ var exampleSetup = map[string]func(w *world){
 // route_examples.go) to a fresh test world, its example ids replaced by the
 // world's records, and checks that the answer has the example's status and
 // shape: the same field names at every depth (a subset of them for a
-// Partial example; a list's first item stands for all).
+// Partial example; a list's first item stands for all); and that it fits
+// the route's response schema (Route.CheckReply).
 func TestRouteExamples(t *testing.T) {
 	t.Parallel()
 	for _, rt := range api.DocRoutes() {
@@ -129,6 +130,9 @@ func TestRouteExamples(t *testing.T) {
 				t.Fatalf("the example answers %d, the route says %d\n%s", r.status, rt.Status, r.body)
 			}
 			if err := rt.Example.CheckAnswer(r.body); err != nil {
+				t.Fatal(err)
+			}
+			if err := rt.CheckReply(r.body, false); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -125,14 +125,18 @@ func (s *Server) handleDeployStream(w http.ResponseWriter, r *http.Request) erro
 		if status == http.StatusInternalServerError {
 			s.Logger.ErrorContext(r.Context(), "deploy failed", "requestId", requestIDFrom(r), "error", err.Error())
 		}
-		sse.event("error", struct {
-			ErrorBody
-			Status int `json:"status"`
-		}{body, status})
+		sse.event("error", streamError{body, status})
 		return nil
 	}
 	sse.event("result", newDeployResult(d))
 	return nil
+}
+
+// streamError is the data of an event stream's error event: the error
+// body with the status a plain answer would have had.
+type streamError struct {
+	ErrorBody
+	Status int `json:"status"`
 }
 
 // sseWriter writes Server-Sent Events frames and flushes each one. Writes
