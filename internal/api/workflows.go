@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -18,8 +17,6 @@ import (
 
 // Masked replaces secret values in every response.
 const Masked = "***"
-
-var envVarName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
 
 // workflowView is a workflow as the API shows it: secret variable values
 // masked, empty collections as [] and {}.
@@ -118,8 +115,8 @@ func (s *Server) handleWorkflowCreate(w http.ResponseWriter, r *http.Request) er
 	}
 	req.Name = strings.TrimSpace(req.Name)
 	var p problems
-	checkName(&p, "/name", req.Name)
-	p.check(len(req.Description) <= 2000, "/description", "description must be at most 2000 characters")
+	p.field("/name", edgeflow.NameProblem(req.Name))
+	p.field("/description", edgeflow.DescriptionProblem(req.Description))
 	switch req.Kind {
 	case "":
 		req.Kind = edgeflow.KindWorkflow
@@ -257,9 +254,11 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	var p problems
 	if req.Name != nil {
 		*req.Name = strings.TrimSpace(*req.Name)
-		checkName(&p, "/name", *req.Name)
+		p.field("/name", edgeflow.NameProblem(*req.Name))
 	}
-	p.check(req.Description == nil || len(*req.Description) <= 2000, "/description", "description must be at most 2000 characters")
+	if req.Description != nil {
+		p.field("/description", edgeflow.DescriptionProblem(*req.Description))
+	}
 	p.check(req.TriggerCode == nil || len(*req.TriggerCode) <= maxTriggerCode, "/triggerCode", "triggerCode must be at most 256 KiB")
 	if req.TriggerCode != nil {
 		if err := codegen.CheckImports(*req.TriggerCode); err != nil {
@@ -277,7 +276,7 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	if req.DeployConfig != nil && req.DeployConfig.Route != nil {
 		rt := req.DeployConfig.Route
 		p.check(rt.Pattern != "" && len(rt.Pattern) <= 1000 && !strings.ContainsAny(rt.Pattern, " \n\r"), "/deployConfig/route/pattern", "route pattern is required, e.g. example.com/api/*")
-		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /") && nameCharProblem(rt.ZoneName) == "", "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
+		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /") && edgeflow.NameCharProblem(rt.ZoneName) == "", "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
 	}
 	if req.DeployConfig != nil && req.DeployConfig.PublicTrigger != nil && *req.DeployConfig.PublicTrigger {
 		p.check(wf.Kind != edgeflow.KindScript, "/deployConfig/publicTrigger", "a function's url is public already; publicTrigger is for workflows")
@@ -331,8 +330,8 @@ func checkWorkflowEnvVars(p *problems, vars []edgeflow.WorkflowEnvVar) {
 	for i, v := range vars {
 		path := fmt.Sprintf("/envVars/%d", i)
 		switch {
-		case !envVarName.MatchString(v.Name) || len(v.Name) > 128:
-			p.add(path+"/name", "name must match ^[A-Z][A-Z0-9_]*$ (at most 128 characters)")
+		case edgeflow.EnvVarNameProblem(v.Name) != "":
+			p.add(path+"/name", edgeflow.EnvVarNameProblem(v.Name))
 		case seen[v.Name]:
 			p.add(path+"/name", "duplicate variable "+v.Name)
 		}
