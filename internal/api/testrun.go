@@ -31,11 +31,12 @@ func (s *Server) handleVersionTest(w http.ResponseWriter, r *http.Request) error
 	if err := p.err(); err != nil {
 		return err
 	}
-	dep, pr, projectID, workflowID, err := s.workflowCall(r)
+	dep, tw, err := s.workflowCall(r)
 	if err != nil {
 		return err
 	}
-	tr := deploysvc.TestRequest{OrganizationID: pr.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
+	t := tw.Tenant()
+	tr := deploysvc.TestRequest{OrganizationID: t.OrganizationID, ProjectID: t.ProjectID, WorkflowID: tw.Workflow().ID,
 		VersionID: r.PathValue("versionId"), Params: req.Params, Mocks: req.Mocks}
 	if req.TimeoutSeconds != nil {
 		tr.Timeout = time.Duration(*req.TimeoutSeconds) * time.Second
