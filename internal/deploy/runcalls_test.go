@@ -139,7 +139,7 @@ func TestControlRun(t *testing.T) {
 			code: edgeflow.ENotFound, inMessage: `unknown run action "restart"`},
 		{name: "the provider refuses", status: "running", remote: "running", action: deploy.ActionPause,
 			changeErr: &edgeflow.Error{Code: edgeflow.EConflict, Message: "the instance is not running"},
-			code: edgeflow.EConflict, inMessage: "the provider refused to pause run", wantChange: true},
+			code:      edgeflow.EConflict, inMessage: "the provider refused to pause run", wantChange: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
