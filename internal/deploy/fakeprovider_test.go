@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -21,6 +22,7 @@ type fakeProvider struct {
 
 	mu        sync.Mutex
 	calls     []string
+	times     []time.Time // of the calls, by the clock (a synctest bubble's in the refresher's test)
 	instances map[string]*deploy.Instance // by instance id
 	// Failures, when set, are returned by the next calls of their kind instead of doing them.
 	createErr, getErr, changeErr error
@@ -32,6 +34,7 @@ func newFakeProvider() *fakeProvider {
 
 func (p *fakeProvider) record(format string, args ...any) {
 	p.calls = append(p.calls, fmt.Sprintf(format, args...))
+	p.times = append(p.times, time.Now())
 }
 
 // take returns the calls since the last take.
@@ -39,8 +42,24 @@ func (p *fakeProvider) take() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	out := p.calls
-	p.calls = nil
+	p.calls, p.times = nil, nil
 	return out
+}
+
+// takeTimes returns the times of the calls since the last take.
+func (p *fakeProvider) takeTimes() []time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.times
+	p.calls, p.times = nil, nil
+	return out
+}
+
+// failReads makes the reads of instances fail with err (nil: succeed again).
+func (p *fakeProvider) failReads(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.getErr = err
 }
 
 // set makes instance id of the account be in status, with its steps.

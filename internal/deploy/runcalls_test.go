@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -264,4 +266,59 @@ func TestRestart(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRefresherBackOff: the refresher reads a due run on its ticks (every 500 ms); while the provider fails, each
+// failure puts the next read 1 s, 2 s, 4 s, ... later, and the first read that succeeds ends the back-off (the next
+// read comes as for a young run, an eighth of its age later). It runs in a synctest bubble on the real SQLite
+// store: the service's clock is the bubble's, whose seconds pass at once, so the schedule is exact.
+func TestRefresherBackOff(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		w := newRunWorld(t)
+		start := time.Now()
+		r := &edgeflow.Run{ID: edgeflow.NewID(edgeflow.PrefixRun), WorkflowID: w.wf.ID, VersionID: w.v1.ID, ConnectionID: w.conn.ID,
+			DeploymentID: w.dep.ID, WorkflowName: w.dep.WorkflowName, Status: edgeflow.RunRunning, NextRefreshAt: &start}
+		r.InstanceID = r.ID
+		must(t, w.st.CreateRun(ctx, r))
+		w.prov.set(r.ID, "running", nil)
+		w.prov.failReads(errors.New("the account cannot be reached"))
+
+		loop, stop := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			w.svc.RunRefresher(loop, deploy.RefresherOptions{})
+		}()
+		time.Sleep(7 * time.Second) // three failed reads, the next one due at 7.5 s
+		synctest.Wait()
+		stored, err := w.st.FindRunByID(ctx, w.wf.ID, r.ID)
+		must(t, err)
+		if stored.RefreshFailures != 3 || stored.NextRefreshAt == nil || !stored.NextRefreshAt.Equal(start.Add(7500*time.Millisecond)) ||
+			stored.Status != edgeflow.RunRunning {
+			t.Errorf("after three failed reads: %s, %d failures, next read at %v; want running, 3, %v", stored.Status,
+				stored.RefreshFailures, stored.NextRefreshAt, start.Add(7500*time.Millisecond))
+		}
+		w.prov.failReads(nil)
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		stop()
+		<-done
+
+		var reads []time.Duration
+		for _, at := range w.prov.takeTimes() {
+			reads = append(reads, at.Sub(start))
+		}
+		want := []time.Duration{500 * time.Millisecond, 1500 * time.Millisecond, 3500 * time.Millisecond, 7500 * time.Millisecond,
+			8500 * time.Millisecond}
+		if diff := cmp.Diff(want, reads); diff != "" {
+			t.Errorf("reads of the instance, after the start (-want +got):\n%s", diff)
+		}
+		stored, err = w.st.FindRunByID(ctx, w.wf.ID, r.ID)
+		must(t, err)
+		if stored.RefreshFailures != 0 {
+			t.Errorf("after a read that succeeded: %d failures, want 0", stored.RefreshFailures)
+		}
+	})
 }
