@@ -22,7 +22,7 @@ type fakeProvider struct {
 
 	mu        sync.Mutex
 	calls     []string
-	times     []time.Time // of the calls, by the clock (a synctest bubble's in the refresher's test)
+	times     []time.Time                 // of the calls, by the clock (a synctest bubble's in the refresher's test)
 	instances map[string]*deploy.Instance // by instance id
 	// Failures, when set, are returned by the next calls of their kind instead of doing them.
 	createErr, getErr, changeErr error
