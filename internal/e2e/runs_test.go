@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // TestSleepingWorkflow: a run that sleeps is running (detail sleeping) while
@@ -252,17 +254,18 @@ func TestBackgroundRefresher(t *testing.T) {
 	wf, _ := s.workflow("Quick", "workflow", chain("Quick", step("only", "return { v: 1 };")))
 	s.deploy(wf)
 	id := s.trigger(wf, map[string]any{})
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		for _, r := range s.runs(wf) {
+	var listed run
+	testenv.WaitFor(t, 30*time.Second, 200*time.Millisecond, "the list to show run "+id+" complete", func() (bool, string) {
+		runs := s.runs(wf)
+		for _, r := range runs {
 			if r.ID == id && r.Status == "complete" {
-				jsonEqual(t, r.Output, `{"v":1}`)
-				return
+				listed = r
+				return true, ""
 			}
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("the list never showed run %s complete: %+v", id, s.runs(wf))
+		return false, fmt.Sprintf("%+v", runs)
+	})
+	jsonEqual(t, listed.Output, `{"v":1}`)
 }
 
 // TestTriggerRules: params over 100 KB → 413, params not an object → 422,
