@@ -601,12 +601,10 @@ func (p *proxyEdge) Up(t testing.TB) {
 	t.Helper()
 	var ln net.Listener
 	var err error
-	for i := 0; i < 50; i++ {
-		if ln, err = net.Listen("tcp", p.addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.WaitFor(t, time.Second, 20*time.Millisecond, "the proxy's port to be free again", func() (bool, string) {
+		ln, err = net.Listen("tcp", p.addr)
+		return err == nil, fmt.Sprint(err)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
