@@ -47,8 +47,14 @@ func (s *Server) deployer() (*deploysvc.Service, error) {
 // of the path as the service read it for the principal's tenant (404 when
 // it is not a workflow of the project). The service owns that read: the
 // handler reads nothing of the workflow itself, and the calls that take the
-// TenantWorkflow (Trigger, Restart) do not read it again.
+// TenantWorkflow (Trigger, Restart, Invoke, Test, Takedown,
+// FindTriggerSecret) do not read it again.
 func (s *Server) workflowCall(r *http.Request) (*deploysvc.Service, *deploysvc.TenantWorkflow, error) {
+	return s.workflowCallOn(r, r.PathValue("workflowId"))
+}
+
+// workflowCallOn is workflowCall for the workflow id.
+func (s *Server) workflowCallOn(r *http.Request, id string) (*deploysvc.Service, *deploysvc.TenantWorkflow, error) {
 	dep, err := s.deployer()
 	if err != nil {
 		return nil, nil, err
@@ -57,7 +63,7 @@ func (s *Server) workflowCall(r *http.Request) (*deploysvc.Service, *deploysvc.T
 	if err != nil {
 		return nil, nil, err
 	}
-	tw, err := dep.ReadWorkflow(r.Context(), t, r.PathValue("workflowId"))
+	tw, err := dep.ReadWorkflow(r.Context(), t, id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -200,8 +206,7 @@ func (s *Server) handleTakedown(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(req.ConnectionID) == "" {
 		return edgeflow.Invalid("/connectionId", "connectionId is required")
 	}
-	t := tw.Tenant()
-	d, err := dep.Takedown(r.Context(), t.OrganizationID, t.ProjectID, tw.Workflow().ID, req.ConnectionID)
+	d, err := dep.Takedown(r.Context(), tw, req.ConnectionID)
 	if err != nil {
 		return err
 	}

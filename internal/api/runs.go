@@ -163,9 +163,7 @@ func (s *Server) handleInvoke(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	t := tw.Tenant()
-	res, err := dep.Invoke(r.Context(), deploysvc.InvokeRequest{
-		OrganizationID: t.OrganizationID, ProjectID: t.ProjectID, WorkflowID: tw.Workflow().ID,
+	res, err := dep.Invoke(r.Context(), tw, deploysvc.InvokeRequest{
 		ConnectionID: req.ConnectionID, Method: req.Method, Path: req.Path, Body: req.Body, Headers: req.Headers,
 	})
 	if err != nil {

@@ -35,13 +35,11 @@ func (s *Server) handleVersionTest(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	t := tw.Tenant()
-	tr := deploysvc.TestRequest{OrganizationID: t.OrganizationID, ProjectID: t.ProjectID, WorkflowID: tw.Workflow().ID,
-		VersionID: r.PathValue("versionId"), Params: req.Params, Mocks: req.Mocks}
+	tr := deploysvc.TestRequest{VersionID: r.PathValue("versionId"), Params: req.Params, Mocks: req.Mocks}
 	if req.TimeoutSeconds != nil {
 		tr.Timeout = time.Duration(*req.TimeoutSeconds) * time.Second
 	}
-	res, err := dep.Test(r.Context(), tr)
+	res, err := dep.Test(r.Context(), tw, tr)
 	if err != nil {
 		return err
 	}

@@ -20,8 +20,7 @@ func (s *Server) handleTriggerSecret(w http.ResponseWriter, r *http.Request) err
 	if strings.TrimSpace(connectionID) == "" {
 		return edgeflow.Invalid("?connectionId", "connectionId is required")
 	}
-	t := tw.Tenant()
-	secret, err := dep.FindTriggerSecret(r.Context(), t.OrganizationID, t.ProjectID, tw.Workflow().ID, connectionID)
+	secret, err := dep.FindTriggerSecret(r.Context(), tw, connectionID)
 	if err != nil {
 		return err
 	}

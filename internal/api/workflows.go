@@ -426,12 +426,13 @@ func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) er
 	default:
 		return edgeflow.Invalid("?runs", "runs must be keep or delete")
 	}
-	wf, err := s.FindWorkflow(r, r.PathValue("id"))
+	dep, tw, err := s.workflowCallOn(r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
+	wf := tw.Workflow()
 	if r.URL.Query().Get("force") != "true" {
-		if err := s.takedownAll(r, wf); err != nil {
+		if err := s.takedownAll(r, dep, tw); err != nil {
 			return err
 		}
 	}
@@ -451,8 +452,8 @@ func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) er
 // so that no worker keeps serving a workflow edgeflow no longer knows. A
 // provider failure stops the delete (nothing of the workflow is lost);
 // ?force=true deletes the records without reaching the provider.
-func (s *Server) takedownAll(r *http.Request, wf *edgeflow.Workflow) error {
-	p := PrincipalFrom(r)
+func (s *Server) takedownAll(r *http.Request, dep *deploysvc.Service, tw *deploysvc.TenantWorkflow) error {
+	wf := tw.Workflow()
 	var active []edgeflow.Deployment
 	opts := edgeflow.ListOptions{Limit: 100}
 	for {
@@ -471,7 +472,7 @@ func (s *Server) takedownAll(r *http.Request, wf *edgeflow.Workflow) error {
 		opts.Cursor = page.NextCursor
 	}
 	for _, d := range active {
-		if _, err := s.Deployer.Takedown(r.Context(), p.OrganizationID, wf.ProjectID, wf.ID, d.ConnectionID); err != nil {
+		if _, err := dep.Takedown(r.Context(), tw, d.ConnectionID); err != nil {
 			if edgeflow.IsConflict(err) {
 				continue // taken down meanwhile
 			}
