@@ -1,18 +1,17 @@
 import { useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../api/client";
-import { deployStream, type DeployProgress, type DeployResult } from "../api/sse";
-import type { Connection, Page, WorkflowFull } from "../api/types";
-import { ErrorMessage, Loading } from "../app/ui";
-
-export function useConnections() {
-  return useQuery({ queryKey: ["connections"], queryFn: () => api.get<Page<Connection>>("/api/connections?limit=100") });
-}
+import { api } from "../../api/client";
+import { connectionKeys, connectionQueries } from "../../api/queries/connections";
+import { deploymentKeys } from "../../api/queries/deployments";
+import { workflowKeys } from "../../api/queries/workflows";
+import { deployStream, type DeployProgress, type DeployResult } from "../../api/sse";
+import type { Connection, WorkflowFull } from "../../api/types";
+import { ErrorMessage, Loading } from "../../app/ui";
 
 // DeployPanel deploys the current version to a connection, showing each stage of the deploy as it happens.
 export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolean }) {
   const qc = useQueryClient();
-  const connections = useConnections();
+  const connections = useQuery(connectionQueries.firstPage());
   const [chosen, setChosen] = useState("");
   const [stages, setStages] = useState<DeployProgress[]>([]);
   const abort = useRef<AbortController | null>(null);
@@ -23,7 +22,7 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
     mutationFn: () => api.post<Connection>("/api/connections", { provider: "local", name: "Local edge" }),
     onSuccess: (c) => {
       setChosen(c.id);
-      void qc.invalidateQueries({ queryKey: ["connections"] });
+      void qc.invalidateQueries({ queryKey: connectionKeys.all });
     },
   });
   const deploy = useMutation({
@@ -38,8 +37,8 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
       );
     },
     onSettled: () => {
-      void qc.invalidateQueries({ queryKey: ["workflow", full.workflow.id] });
-      void qc.invalidateQueries({ queryKey: ["deployments"] });
+      void qc.invalidateQueries({ queryKey: workflowKeys.one(full.workflow.id) });
+      void qc.invalidateQueries({ queryKey: deploymentKeys.all });
     },
   });
   const last = stages[stages.length - 1];

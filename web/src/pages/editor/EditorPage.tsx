@@ -1,40 +1,32 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../api/client";
-import type { VersionSummary, WorkflowFull } from "../api/types";
-import { canonicalJSON } from "../app/canonical";
-import { Link } from "../app/Link";
-import { setLeaveQuestion } from "../app/leave";
-import { starterIR } from "../app/templates";
-import { downloadJSON, ErrorMessage, fileSlug, Loading } from "../app/ui";
-import { IrEditor } from "../editor/IrEditor";
-import type { WorkflowIR } from "../ir/types";
+import { useCallback, useMemo, useState } from "react";
+import { canonicalJSON } from "../../app/canonical";
+import { Link } from "../../app/Link";
+import { starterIR } from "../../app/templates";
+import { downloadJSON, ErrorMessage, fileSlug, Loading } from "../../app/ui";
+import { IrEditor } from "../../editor/IrEditor";
+import type { WorkflowIR } from "../../ir/types";
+import { isNotFound, WorkflowNotFound } from "../NotFound";
+import { RecentRuns } from "../run/RecentRuns";
 import { DeployPanel } from "./DeployPanel";
-import { InvokePanel, RunPanel, RecentRuns } from "./RunPanels";
+import { InvokePanel } from "./InvokePanel";
+import { RunPanel } from "./RunPanel";
 import { SettingsPanel } from "./SettingsPanel";
-import { isNotFound, WorkflowNotFound } from "./NotFound";
+import { useEditorQueries } from "./useEditorQueries";
+import { useLeaveQuestion } from "./useLeaveQuestion";
 
 type Panel = "deploy" | "run" | "settings" | "runs";
-
-export function fullKey(workflowId: string) {
-  return ["workflow", workflowId, "full"] as const;
-}
 
 // EditorPage is /workflows/:id: the workflow's current version in the editor, Save version, Export, and the
 // panels for settings, deploy and run.
 export default function EditorPage({ workflowId }: { workflowId: string }) {
-  const qc = useQueryClient();
-  const full = useQuery({
-    queryKey: fullKey(workflowId),
-    queryFn: () => api.get<WorkflowFull>(`/api/workflows/${encodeURIComponent(workflowId)}/full`),
-  });
+  const [draft, setDraft] = useState<WorkflowIR | undefined>(undefined);
+  const { full, save } = useEditorQueries(workflowId, () => setDraft(undefined));
   const w = full.data?.workflow;
   const base = useMemo<WorkflowIR | undefined>(() => {
     if (!full.data) return undefined;
     return full.data.currentVersion?.ir ?? starterIR(full.data.workflow.name, full.data.workflow.kind);
   }, [full.data]);
   const baseText = useMemo(() => (base ? canonicalJSON(base) : ""), [base]);
-  const [draft, setDraft] = useState<WorkflowIR | undefined>(undefined);
   // the side panel is closed at first, so the editor has the page's whole width
   const [panel, setPanel] = useState<Panel | null>(null);
   // draft is undefined until the user changes something: the loaded version is shown as it is, also when a
@@ -43,31 +35,8 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
   const dirty = useMemo(() => draft !== undefined && canonicalJSON(draft) !== baseText, [draft, baseText]);
   const noVersion = full.data !== undefined && full.data.currentVersion === null;
 
-  useEffect(() => {
-    if (!dirty) {
-      setLeaveQuestion(null);
-      return;
-    }
-    setLeaveQuestion("This workflow has unsaved changes. Leave and lose them?");
-    const onBeforeUnload = (e: BeforeUnloadEvent) => {
-      e.preventDefault();
-      e.returnValue = "";
-    };
-    window.addEventListener("beforeunload", onBeforeUnload);
-    return () => {
-      window.removeEventListener("beforeunload", onBeforeUnload);
-      setLeaveQuestion(null);
-    };
-  }, [dirty]);
+  useLeaveQuestion(dirty, "This workflow has unsaved changes. Leave and lose them?");
 
-  const save = useMutation({
-    mutationFn: (v: WorkflowIR) => api.post<VersionSummary>(`/api/workflows/${workflowId}/versions`, { ir: v }),
-    onSuccess: async () => {
-      setDraft(undefined);
-      await qc.invalidateQueries({ queryKey: ["workflow", workflowId] });
-      void qc.invalidateQueries({ queryKey: ["workflows"] });
-    },
-  });
   const onChange = useCallback((next: WorkflowIR) => setDraft(next), []);
   const envVarNames = useMemo(() => full.data?.workflow.envVars.map((v) => v.name) ?? [], [full.data]);
 

@@ -1,11 +1,12 @@
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, ApiError } from "../api/client";
-import { envVarNamePattern } from "../api/forms";
-import type { EnvVar, Workflow } from "../api/types";
-import { Field } from "../app/fields";
-import { ErrorMessage } from "../app/ui";
-import type { WorkflowIR } from "../ir/types";
+import { api, ApiError } from "../../api/client";
+import { envVarNamePattern } from "../../api/forms";
+import { workflowKeys } from "../../api/queries/workflows";
+import type { EnvVar, Workflow } from "../../api/types";
+import { Field } from "../../app/fields";
+import { ErrorMessage } from "../../app/ui";
+import type { WorkflowIR } from "../../ir/types";
 
 interface Dep {
   name: string;
@@ -49,7 +50,7 @@ export function SettingsPanel({
     },
     onSuccess: (w) => {
       setVars(w.envVars.map((v) => ({ ...v })));
-      void qc.invalidateQueries({ queryKey: ["workflow", workflow.id] });
+      void qc.invalidateQueries({ queryKey: workflowKeys.one(workflow.id) });
     },
   });
   const check = (): string[] => {

@@ -2,9 +2,11 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
+import { connectionKeys, connectionQueries } from "../../api/queries/connections";
+import { useCursorList } from "../../api/queries/cursor";
 import { ConfirmDialog, DataTable, Field, RenameDialog } from "../../app/fields";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
-import { byName, useCursorList } from "./list";
+import { byName } from "./list";
 import type { Connection, VerifyTokenAnswer } from "./types";
 import "./settings.css";
 
@@ -13,7 +15,7 @@ const tokenPattern = /^[A-Za-z0-9_-]{20,}$/;
 // ConnectionsPage lists the provider accounts deployments go to: the organization's and the active project's.
 export default function ConnectionsPage() {
   const invalidate = useInvalidate();
-  const list = useCursorList<Connection>(["connections", "all"], "/api/connections");
+  const list = useCursorList(connectionQueries.list());
   const shown = useMemo(() => byName(list.items), [list.items]);
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<Connection | null>(null);
@@ -93,7 +95,7 @@ export default function ConnectionsPage() {
 
 function useInvalidate() {
   const qc = useQueryClient();
-  return () => void qc.invalidateQueries({ queryKey: ["connections"] });
+  return () => void qc.invalidateQueries({ queryKey: connectionKeys.all });
 }
 
 // TokenField is a Cloudflare API token input with its check and its error.

@@ -1,13 +1,15 @@
 import { useMemo, useState, type FormEvent } from "react";
-import { useMutation, useQueryClient, type InfiniteData } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { api } from "../../api/client";
 import { fieldErrors, type FieldErrors } from "../../api/forms";
-import type { Page, Session } from "../../api/types";
+import { useCursorList } from "../../api/queries/cursor";
+import { organizationKeys, organizationQueries } from "../../api/queries/organizations";
+import { sessionKeys } from "../../api/queries/session";
+import type { Session } from "../../api/types";
 import { CopyField, DataTable, Field } from "../../app/fields";
 import { useSession, useSetSession } from "../../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
-import { useCursorList } from "./list";
 import type { Invitation, Member, Role } from "./types";
 import "./settings.css";
 
@@ -26,7 +28,7 @@ export default function TeamPage() {
   const org = session.organizations.find((o) => o.id === orgId);
   const myRole = (org?.role ?? "viewer") as Role;
   const isAdmin = myRole === "owner" || myRole === "admin";
-  const members = useCursorList<Member>(["team", orgId, "members"], `/api/organizations/${orgId}/members`);
+  const members = useCursorList(organizationQueries.members(orgId));
   const shown = useMemo(() => [...members.items].sort((a, b) => a.email.localeCompare(b.email)), [members.items]);
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | null>(null);
@@ -98,7 +100,7 @@ function article(role: string): string {
 // refreshSession reads the session again after a change of the user's own membership (roles shown in the top bar).
 function useRefreshSession() {
   const qc = useQueryClient();
-  return () => void qc.invalidateQueries({ queryKey: ["session"] });
+  return () => void qc.invalidateQueries({ queryKey: sessionKeys.all });
 }
 
 function MemberRow({
@@ -120,13 +122,13 @@ function MemberRow({
     mutationFn: (role: Role) => api.patch<Member>(`/api/organizations/${orgId}/members/${m.userId}`, { role }),
     onSuccess: (updated) => {
       // show the new role at once, then read the list again
-      qc.setQueryData<InfiniteData<Page<Member>>>(["team", orgId, "members"], (old) =>
+      qc.setQueryData(organizationQueries.members(orgId).queryKey, (old) =>
         old && {
           ...old,
           pages: old.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.userId === updated.userId ? updated : x)) })),
         },
       );
-      void qc.invalidateQueries({ queryKey: ["team", orgId, "members"] });
+      void qc.invalidateQueries({ queryKey: organizationKeys.members(orgId) });
       if (me) refresh();
     },
   });
@@ -178,12 +180,12 @@ function MemberRow({
 
 function Invitations({ orgId }: { orgId: string }) {
   const qc = useQueryClient();
-  const list = useCursorList<Invitation>(["team", orgId, "invitations"], `/api/organizations/${orgId}/invitations`);
+  const list = useCursorList(organizationQueries.invitations(orgId));
   const [revoking, setRevoking] = useState<Invitation | null>(null);
   const revoke = useMutation({
     mutationFn: (i: Invitation) => api.del<void>(`/api/organizations/${orgId}/invitations/${i.id}`),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["team", orgId, "invitations"] });
+      void qc.invalidateQueries({ queryKey: organizationQueries.invitations(orgId).queryKey });
       setRevoking(null);
     },
   });
@@ -267,7 +269,7 @@ function InviteDialog({ orgId, onClose }: { orgId: string; onClose: () => void }
         role,
       });
       setLink(inv.acceptUrl);
-      void qc.invalidateQueries({ queryKey: ["team", orgId, "invitations"] });
+      void qc.invalidateQueries({ queryKey: organizationQueries.invitations(orgId).queryKey });
     } catch (er) {
       setErrors(fieldErrors(er, ["email", "role"]));
       setFailure(er);
@@ -332,7 +334,7 @@ function RemoveDialog({ m, orgId, me, onClose }: { m: Member; orgId: string; me:
         navigate("/");
         return;
       }
-      void qc.invalidateQueries({ queryKey: ["team", orgId, "members"] });
+      void qc.invalidateQueries({ queryKey: organizationKeys.members(orgId) });
       onClose();
     },
   });
@@ -363,7 +365,7 @@ function TransferDialog({ orgId, members, onClose }: { orgId: string; members: M
   const t = useMutation({
     mutationFn: () => api.post<Member>(`/api/organizations/${orgId}/transfer-ownership`, { userId: to }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["team", orgId] });
+      void qc.invalidateQueries({ queryKey: organizationKeys.team(orgId) });
       refresh();
       onClose();
     },

@@ -1,13 +1,15 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { api, ApiError } from "../api/client";
-import { fieldErrors, validateName, type FieldErrors } from "../api/forms";
-import type { VersionSummary, Workflow, WorkflowKind } from "../api/types";
-import { Field } from "../app/fields";
-import { loadTemplates, parseIRText } from "../app/templates";
-import { Dialog, ErrorMessage, Loading } from "../app/ui";
-import type { WorkflowIR } from "../ir/types";
+import { api, ApiError } from "../../api/client";
+import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
+import { templateQueries } from "../../api/queries/templates";
+import { workflowKeys } from "../../api/queries/workflows";
+import type { VersionSummary, Workflow, WorkflowKind } from "../../api/types";
+import { Field } from "../../app/fields";
+import { parseIRText } from "../../app/templates";
+import { Dialog, ErrorMessage, Loading } from "../../app/ui";
+import type { WorkflowIR } from "../../ir/types";
 
 type Source = "blank" | "template" | "import";
 
@@ -23,7 +25,7 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
   const [imported, setImported] = useState<{ file: string; ir: WorkflowIR } | null>(null);
   const [importError, setImportError] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
-  const templates = useQuery({ queryKey: ["templates"], queryFn: loadTemplates, staleTime: Infinity, enabled: source === "template" });
+  const templates = useQuery({ ...templateQueries.all(), enabled: source === "template" });
   const forKind = (templates.data ?? []).filter((t) => t.kind === kind);
   const template = forKind.find((t) => t.id === templateId) ?? forKind[0];
 
@@ -45,7 +47,7 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
       return w;
     },
     onSuccess: (w) => {
-      void qc.invalidateQueries({ queryKey: ["workflows"] });
+      void qc.invalidateQueries({ queryKey: workflowKeys.lists });
       onClose();
       navigate(`/workflows/${w.id}`);
     },
