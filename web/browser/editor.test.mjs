@@ -161,6 +161,74 @@ test("a user builds a workflow on the canvas with mouse and keyboard", async () 
   studio.assertClean(page);
 });
 
+test("the canvas's context menu and command palette run the editor's actions, by mouse and by keyboard", async () => {
+  const user = await studio.apiSignUp();
+  const id = await newWorkflow(user, "Menus");
+  const ir = {
+    metadata: { name: "Menus" },
+    nodes: [
+      { id: "first", type: "step", name: "First", position: { x: 0, y: 0 }, data: { code: "return 1;" } },
+      { id: "second", type: "sleep", name: "Second", position: { x: 260, y: 0 }, data: { duration: "1 second" } },
+    ],
+    edges: [{ id: "e1", source: "first", target: "second" }],
+    entryNodeId: "first",
+  };
+  await studio.api(user, "POST", `/api/workflows/${id}/versions`, { ir });
+  const page = await studio.newPage(user.context);
+  await page.setViewportSize(viewport);
+  await page.goto(`/workflows/${id}`);
+  await expect(canvasNode(page, "Second")).toBeVisible();
+
+  // a right click on a node selects it and opens the menu at the pointer; each item says whether it can run
+  await canvasNode(page, "Second").locator(".efn-name").click({ button: "right" });
+  const menu = page.getByRole("menu", { name: "Canvas actions" });
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole("menuitem", { name: /^Undo/ })).toHaveAttribute("aria-disabled", "true");
+  await expect(menu.getByRole("menuitem", { name: /^Undo/ })).toBeFocused();
+  await expect(page.locator(".react-flow__node.selected")).toHaveCount(1);
+  await checkA11y(page, "the canvas's context menu");
+  await shot(page, "editor-context-menu");
+  await menu.getByRole("menuitem", { name: /^Duplicate/ }).click();
+  await expect(menu).toHaveCount(0);
+  await expect(canvasNode(page, "Second \\(copy\\)")).toBeVisible();
+  await expect(page.locator(".react-flow__node.selected .efn-name")).toHaveText("Second (copy)");
+
+  // by keyboard: Shift+F10 opens the menu at the focused node; End and the arrows choose, Enter runs
+  await canvasNode(page, "Second \\(copy\\)").focus();
+  await page.keyboard.press("Shift+F10");
+  await expect(menu).toBeVisible();
+  await page.keyboard.press("End");
+  await expect(menu.getByRole("menuitem", { name: /^Auto-layout/ })).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowUp");
+  await expect(menu.getByRole("menuitem", { name: /^Delete selected/ })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(menu).toHaveCount(0);
+  await expect(canvasNode(page, "Second \\(copy\\)")).toHaveCount(0);
+  // Escape closes the menu and gives the focus back
+  await canvasNode(page, "First").focus();
+  await page.keyboard.press("Shift+F10");
+  await expect(menu).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(menu).toHaveCount(0);
+  await expect(canvasNode(page, "First")).toBeFocused();
+
+  // the command palette (Ctrl+K) finds an action by name: Undo brings the deleted copy back
+  await page.keyboard.press("Control+k");
+  const palette = page.getByRole("dialog", { name: "Commands" });
+  await expect(palette).toBeVisible();
+  const search = palette.getByRole("combobox", { name: "Search commands" });
+  await expect(search).toBeFocused();
+  await search.fill("undo");
+  await expect(palette.getByRole("option", { name: /^Undo/ })).toHaveAttribute("aria-selected", "true");
+  await checkA11y(page, "the command palette");
+  await shot(page, "editor-commands");
+  await page.keyboard.press("Enter");
+  await expect(palette).toHaveCount(0);
+  await expect(canvasNode(page, "Second \\(copy\\)")).toBeVisible();
+  studio.assertClean(page);
+});
+
 test("the mixed-1000 benchmark IR opens by its deep link and draws its nodes", async () => {
   const user = await studio.apiSignUp();
   const id = await newWorkflow(user, "mixed-1000");
