@@ -74,4 +74,14 @@ describe("the editor's store", () => {
     store.getState().requestFit();
     expect(store.getState().fitRequest).toBe(1);
   });
+
+  it("opens the canvas of the current IR with nothing selected, keeping the nodes it drew", () => {
+    const store = createEditorStore({ ir: sampleIR() });
+    const first = store.getState().canvas.nodes[0];
+    store.getState().openCanvas();
+    expect(store.getState().canvas.nodes[0]).toBe(first);
+    store.getState().select({ nodes: new Set(["a"]), edges: new Set() });
+    store.getState().openCanvas();
+    expect(selectionOf(store.getState().canvas).nodes.size).toBe(0);
+  });
 });

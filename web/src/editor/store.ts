@@ -48,7 +48,7 @@ export interface EditorState {
   commit(next: WorkflowIR, key?: string, selection?: Selection): void;
   undo(): void;
   redo(): void;
-  // openCanvas draws the canvas afresh (the canvas view opened), nothing selected.
+  // openCanvas shows the canvas of the current IR with nothing selected (the canvas view opened).
   openCanvas(): void;
   applyNodeChanges(changes: NodeChange<CanvasNode>[]): void;
   applyEdgeChanges(changes: EdgeChange<CanvasEdge>[]): void;
@@ -165,7 +165,10 @@ export function createEditorStore(opts: EditorStoreOptions): EditorStore {
         if (r) show(r.ir, r.history);
       },
       openCanvas() {
-        set(canvasPatch(irToCanvas(get().ir)));
+        // the canvas drawn for this IR is kept (on the first opening it is the one just made), without its selection
+        const s = get();
+        const c = s.canvas.ir === s.ir ? s.canvas : irToCanvas(s.ir, s.canvas);
+        set(canvasPatch(withSelection(c, { nodes: new Set(), edges: new Set() })));
       },
       applyNodeChanges(changes) {
         const c = get().canvas;
