@@ -112,6 +112,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
     },
     [store],
   );
+  const openHereMenu = useCallback((e: MouseEvent | globalThis.MouseEvent) => openMenu(e), [openMenu]);
   const otherKeys = useCallback(
     (e: KeyboardEvent) => {
       if (MENU_KEYS.some((k) => matches(k, e))) {
@@ -215,10 +216,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
               onEdgesChange={onEdgesChange}
               onConnect={onConnect}
               onNodeDragStop={onNodeDragStop}
-              onNodeContextMenu={(e, n) => openMenu(e, n)}
-              onEdgeContextMenu={(e) => openMenu(e)}
-              onSelectionContextMenu={(e) => openMenu(e)}
-              onPaneContextMenu={(e) => openMenu(e)}
+              onNodeContextMenu={openMenu}
+              onEdgeContextMenu={openHereMenu}
+              onSelectionContextMenu={openHereMenu}
+              onPaneContextMenu={openHereMenu}
               isValidConnection={(c) => c.source !== c.target}
               onlyRenderVisibleElements
               minZoom={0.02}
