@@ -42,7 +42,7 @@ $(WEB_BUILD): $(WEB_SOURCES) web/node_modules/.package-lock.json | node-runtime
 
 # npm ci in web/ when node_modules is missing or older than the lock file.
 web/node_modules/.package-lock.json: web/package-lock.json | node-runtime
-	cd web && npm ci --no-audit --no-fund --loglevel=error
+	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 
 # The service needs only the local edge's npm packages (and Studio's, to build it), not the test harnesses'.
 run: edge-deps build
@@ -66,7 +66,7 @@ node-runtime:
 npm-deps: node-runtime
 	@for d in $(NPM_DIRS); do \
 		if [ ! -d "$$d/node_modules" ] || [ "$$d/package-lock.json" -nt "$$d/node_modules/.package-lock.json" ]; then \
-			echo "npm ci in $$d"; (cd "$$d" && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \
+			echo "npm ci in $$d"; (cd "$$d" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error) || exit 1; \
 		fi; \
 	done
 
