@@ -12,8 +12,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/edgeflow/edgeflow/docs"
-	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/examples"
+	"github.com/edgeflow/edgeflow/internal/api"
 )
 
 // The tools the issue names, exactly.
