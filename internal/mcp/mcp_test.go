@@ -67,7 +67,7 @@ func TestToolsListed(t *testing.T) {
 		if m, _ := tool.InputSchema.(map[string]any); m["type"] != "object" {
 			t.Errorf("%s: input schema type %v", name, m["type"])
 		}
-		if m, _ := tool.OutputSchema.(map[string]any); m["type"] != "object" && m["$ref"] == nil {
+		if m, _ := tool.OutputSchema.(map[string]any); m["type"] != "object" {
 			t.Errorf("%s: output schema is not an object: %v", name, m)
 		}
 		a := tool.Annotations

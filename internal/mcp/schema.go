@@ -134,8 +134,13 @@ const (
 
 // bundle makes schema self-contained: every component it refers to,
 // directly or through another, is copied into $defs, and the references
-// point there.
+// point there. A schema that is only a reference to a component becomes
+// that component's schema: MCP wants a tool's schemas to be objects at the
+// top.
 func (d *apiDoc) bundle(schema map[string]any) map[string]any {
+	if ref, ok := schema["$ref"].(string); ok && len(schema) == 1 {
+		schema = d.resolved(strings.TrimPrefix(ref, componentRef))
+	}
 	out := rewriteRefs(clone(schema)).(map[string]any)
 	defs := map[string]any{}
 	var visit func(v any)
