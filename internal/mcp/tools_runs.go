@@ -153,10 +153,11 @@ func (r *runRef) final() bool {
 	return r.Status == "complete" || r.Status == "errored" || r.Status == "terminated"
 }
 
-// waitingForEvent reports whether the run waits for an event.
+// waitingForEvent reports whether the run waits for an event: one of its
+// steps, of the provider's type waitForEvent, is waiting.
 func (r *runRef) waitingForEvent() bool {
 	for _, s := range r.Steps {
-		if s.State == "waiting" && s.Type == "wait_for_event" {
+		if s.State == "waiting" && s.Type == "waitForEvent" {
 			return true
 		}
 	}
