@@ -40,7 +40,9 @@ type tenant struct {
 	csrf      string
 }
 
-func newWorld(t *testing.T) *world {
+// newWorld starts a server with its config changed by each of with (no
+// rate limits unless one sets them).
+func newWorld(t *testing.T, with ...func(*api.Config)) *world {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
 	if err != nil {
@@ -51,7 +53,11 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := api.New(api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost})
+	cfg := api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost}
+	for _, f := range with {
+		f(&cfg)
+	}
+	s, err := api.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
