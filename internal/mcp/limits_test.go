@@ -16,7 +16,9 @@ import (
 // that read go on; and every write a tool makes is in the audit log.
 func TestToolsCountAgainstTheAPILimits(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t, func(c *api.Config) { c.Limits = ratelimit.Limits{Global: 1000, Write: 3, Deploy: 10, Verify: 10, IR: 100} })
+	w := newWorld(t, func(c *api.Config) {
+		c.Limits = ratelimit.Limits{Global: 1000, Write: 3, Deploy: 10, Verify: 10, IR: 100}
+	})
 	s := w.connect(w.a.key("read", "write")) // the key's creation is the user's first write
 	s.ok("create_workflow", map[string]any{"name": "One"})
 	s.ok("create_workflow", map[string]any{"name": "Two"})
