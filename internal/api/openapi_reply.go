@@ -45,6 +45,7 @@ var schemaNames = map[reflect.Type]string{
 	reflect.TypeFor[userBody]():             "User",
 	reflect.TypeFor[invitationBody]():       "Invitation",
 	reflect.TypeFor[versionView]():          "Version",
+	reflect.TypeFor[versionDetail]():        "VersionDetail",
 	reflect.TypeFor[edgeflow.Version]():     "StoredVersion",
 	reflect.TypeFor[whoamiBody]():           "Whoami",
 	reflect.TypeFor[whoamiOrg]():            "WhoamiOrganization",
@@ -112,6 +113,7 @@ var replyEnums = map[reflect.Type]map[string][]string{
 // little (json.RawMessage), by the declaring struct and the JSON name.
 var replyOverrides = map[reflect.Type]map[string]map[string]any{
 	reflect.TypeFor[versionView]():      {"ir": {"$ref": irComponent}},
+	reflect.TypeFor[versionDetail]():    {"ir": {"$ref": irComponent}},
 	reflect.TypeFor[edgeflow.Version](): {"ir": {"$ref": irComponent}},
 }
 

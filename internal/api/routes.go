@@ -380,7 +380,7 @@ func (s *Server) routeTable() []Route {
 		// Versions (versions.go).
 		get("/api/workflows/{workflowId}/versions", s.handleVersionList).scope(read).query(paged...).ok(pageBody[versionView]{}),
 		post("/api/workflows/{workflowId}/versions", s.handleVersionSubmit).scope(write).body(versionSubmitRequest{}).maxBody(MaxIRBodyBytes).created(versionView{}).audit("version.create", ""),
-		get("/api/workflows/{workflowId}/versions/{versionId}", s.handleVersionGet).scope(read).ok(versionView{}),
+		get("/api/workflows/{workflowId}/versions/{versionId}", s.handleVersionGet).scope(read).ok(versionDetail{}),
 		patch("/api/workflows/{workflowId}/versions/{versionId}", s.handleVersionUpdate).scope(write).body(versionUpdateRequest{}).ok(versionView{}).audit("version.update", "versionId"),
 		post("/api/workflows/{workflowId}/versions/{versionId}/revert", s.handleVersionRevert).scope(write).noBody().created(versionView{}).audit("version.revert", "versionId"),
 		post("/api/workflows/{workflowId}/versions/{versionId}/test", s.handleVersionTest).scope(deploy).limit(LimitDeploy).body(versionTestRequest{}).ok(deploysvc.TestResult{}).audit("version.test", "versionId"),

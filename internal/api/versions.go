@@ -24,8 +24,8 @@ import (
 // bundling needs the deploy-time environment (dependencies, bindings) and
 // happens at deploy (docs/decisions.md).
 
-// versionView is a version as the API shows it. Summaries leave ir and code
-// out.
+// versionView is a version as the API shows it. Summaries (lists and
+// changes) leave ir and code out.
 type versionView struct {
 	ID         string          `json:"id"`
 	WorkflowID string          `json:"workflowId"`
@@ -38,6 +38,14 @@ type versionView struct {
 	Code       *string         `json:"code,omitempty"`
 }
 
+// versionDetail is one version read by its id, which always has its IR and
+// generated code: its ir and code hide the summary's optional ones.
+type versionDetail struct {
+	versionView
+	IR   json.RawMessage `json:"ir"`
+	Code string          `json:"code"`
+}
+
 func versionSummary(v edgeflow.Version) versionView {
 	types := v.NodeTypes
 	if types == nil {
@@ -47,12 +55,8 @@ func versionSummary(v edgeflow.Version) versionView {
 		CreatedBy: v.CreatedBy, CreatedAt: v.CreatedAt}
 }
 
-func versionFull(v edgeflow.Version) versionView {
-	out := versionSummary(v)
-	out.IR = v.IR
-	code := v.Code
-	out.Code = &code
-	return out
+func versionFull(v edgeflow.Version) versionDetail {
+	return versionDetail{versionView: versionSummary(v), IR: v.IR, Code: v.Code}
 }
 
 // handleVersionList lists summaries of a workflow's versions, highest number
