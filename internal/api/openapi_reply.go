@@ -51,7 +51,6 @@ var schemaNames = map[reflect.Type]string{
 	reflect.TypeFor[readyBody]():               "Readiness",
 	reflect.TypeFor[r2ObjectsBody]():           "R2ObjectList",
 	reflect.TypeFor[categoryList]():            "CategoryList",
-	reflect.TypeFor[deploysvc.LogLine]():       "TestLogLine",
 	reflect.TypeFor[marketplace.Details]():     "MarketplaceNode",
 	reflect.TypeFor[registry.VersionInfo]():    "CatalogVersion",
 	reflect.TypeFor[edgeflow.Route]():          "WorkerRoute",

@@ -167,6 +167,34 @@ type IRValidation struct {
 	Errors []IRProblem `json:"errors"`
 }
 
+// TriggerResult is the answer of a trigger: the run created (Status queued)
+// or, for an event, the run it reached (EventType set).
+type TriggerResult struct {
+	ID         string `json:"id"`
+	InstanceID string `json:"instanceId"`
+	Status     string `json:"status"`
+	EventType  string `json:"eventType,omitempty"`
+}
+
+// TestResult is what a test run of a version did.
+type TestResult struct {
+	Status string `json:"status"`
+	// Output is the run's output (null when it has none).
+	Output json.RawMessage `json:"output"`
+	// Error is the run's error, null when it completed.
+	Error      *string       `json:"error"`
+	Steps      []RunStep     `json:"steps"`
+	Logs       []TestLogLine `json:"logs"`
+	DurationMs int64         `json:"durationMs"`
+}
+
+// TestLogLine is one line of console output or an exception of a test run.
+type TestLogLine struct {
+	Timestamp time.Time `json:"timestamp"`
+	Level     string    `json:"level"`
+	Message   string    `json:"message"`
+}
+
 // DeployProgress is one progress event of a deploy: the stage whose work
 // starts, in words, and how far the deploy is (0 to 100).
 type DeployProgress struct {
