@@ -318,9 +318,9 @@ func (s *Server) handleInvitationCreate(w http.ResponseWriter, r *http.Request) 
 			return edgeflow.Errorf(edgeflow.EConflict, "%s is a member of this organization already", req.Email)
 		}
 	}
-	token, hash := auth.NewSessionToken()
+	token, _ := auth.NewSessionToken()
 	token = InvitationTokenPrefix + token
-	hash = auth.HashToken(token)
+	hash := auth.HashToken(token)
 	inv := &edgeflow.Invitation{OrganizationID: pr.OrganizationID, Email: req.Email, Role: role, TokenHash: hash,
 		InvitedBy: pr.UserID, ExpiresAt: s.now().Add(InvitationTTL)}
 	if err := s.Store.CreateInvitation(ctx, inv); err != nil {

@@ -22,8 +22,6 @@ type (
 	version = edgeflow.VersionDetail
 	// project is a project of the organization (GET /api/projects).
 	project = edgeflow.Project
-	// organization is one of the user's organizations with their role.
-	organization = edgeflow.OrganizationMembership
 	// connection is a connection, its credentials masked.
 	connection = edgeflow.ConnectionView
 	// deployment is a deployment of a workflow.
