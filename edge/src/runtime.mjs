@@ -139,7 +139,7 @@ export class Runtime {
 
   // #plan works out the groups of a registry state (plan.mjs), from the placement the groups have now.
   #plan(state) {
-    return planGroups(state, this.groups, { d1URL: (id) => this.d1.bindingURL(id), logger: this.logger });
+    return planGroups(state, this.groups, { d1URL: (databases) => this.d1.bindingURL(databases), logger: this.logger });
   }
 
   // #realize brings the groups to plan (Groups.realize) and then revives the instances of the groups it started or
@@ -212,7 +212,7 @@ export class Runtime {
     const g = await this.enter(name);
     try {
       const q = new URLSearchParams({ cron, time: String(time.getTime()) });
-      const res = await this.#request(g, `/cdn-cgi/handler/scheduled?${q}`, { method: "GET", headers: { "MF-Route-Override": name } });
+      const res = await this.#request(g, `/cdn-cgi/local/scheduled?${q}`, { method: "GET", headers: { "MF-Route-Override": name } });
       // 200 "ok", or 500 with the outcome; anything else did not reach the handler
       if (res.status !== 200 && !(res.status === 500 && /^[a-zA-Z]+$/.test(res.text))) {
         throw new Error(`workerd answered ${res.status} ${res.text.slice(0, 200)}`);
@@ -241,7 +241,7 @@ export class Runtime {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(() => this.groups.get(gid ?? HOME_GROUP) ?? this.groups.get(HOME_GROUP));
       try {
-        const res = await this.#request(g, `/cdn-cgi/explorer/api${pathname}`, { method: init.method, headers: { "accept-encoding": "identity" } });
+        const res = await this.#request(g, `/cdn-cgi/local/explorer/api${pathname}`, { method: init.method, headers: { "accept-encoding": "identity" } });
         return { status: res.status, body: JSON.parse(res.text) };
       } catch (err) {
         if (attempt === 0 && isSocketError(err)) continue;
