@@ -10,9 +10,8 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
+import { CONTROL_MODULES } from "./control.mjs";
 import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
 import { D1_ERROR } from "./errors.mjs";
 import { GATE_HEADER, tcpListeners } from "./gate.mjs";
@@ -23,7 +22,6 @@ const IDLE_MS = 60000;
 // IMPORT_LIMIT_MS bounds an import or export (D1's own limit on a single query does not apply to them).
 export const IMPORT_LIMIT_MS = Number(process.env.EDGEFLOW_D1_IMPORT_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_IMPORT_LIMIT_MS) : 600000;
 const HOST_WORKER = "__edgeflow_d1";
-const HOST_SOURCE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "control.worker.js"), "utf8");
 const BINDING = "D1_0";
 
 export class D1Error extends Error {
@@ -80,8 +78,10 @@ class Host {
           },
           workers: [{
             name: HOST_WORKER,
-            modules: [{ type: "ESModule", path: "control.worker.js", contents: HOST_SOURCE }],
+            modules: CONTROL_MODULES.map((m) => ({ ...m })),
             compatibilityDate: "2025-01-01",
+            // the binding's query() (control.worker.js, d1Binding)
+            compatibilityFlags: ["d1_binding_jsrpc"],
             d1Databases: { [BINDING]: this.id },
             bindings: { MAP: { kv: {}, d1: { [this.id]: BINDING }, r2: {}, wf: {} }, GATE: this.hosts.gateSecret },
           }],

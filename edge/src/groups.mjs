@@ -6,9 +6,8 @@
 // this one be killed. runtime.mjs decides when (apply) and calls into the running groups.
 
 import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
+import { CONTROL_MODULES } from "./control.mjs";
 import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
 import { EdgeError, INTERNAL_ERROR } from "./errors.mjs";
 import { REFUSER_SOURCE, REFUSER_WORKER, tcpListeners } from "./gate.mjs";
@@ -18,10 +17,6 @@ import { GUARD_WORKER, GUARD_WORKER_SOURCE } from "./outbound.mjs";
 import { HOME_GROUP } from "./plan.mjs";
 
 export const CONTROL_WORKER = "__edgeflow_control";
-const CONTROL_SOURCE = fs.readFileSync(
-  path.join(path.dirname(fileURLToPath(import.meta.url)), "control.worker.js"),
-  "utf8",
-);
 const DRAIN_MS = 2000;
 
 class QuietLog extends Log {
@@ -263,7 +258,7 @@ export class Groups {
     const map = { kv: {}, d1: {}, r2: {}, wf: {} };
     const control = {
       name: CONTROL_WORKER,
-      modules: [{ type: "ESModule", path: "control.worker.js", contents: CONTROL_SOURCE }],
+      modules: CONTROL_MODULES.map((m) => ({ ...m })),
       compatibilityDate: "2025-01-01",
       kvNamespaces: {},
       d1Databases: {},
