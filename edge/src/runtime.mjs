@@ -161,8 +161,9 @@ export class Runtime {
     return gid ?? HOME_GROUP;
   }
 
-  // control calls a control worker inside workerd (the one of the group holding what the request names). A request
-  // that dies on the socket before any response (a keep-alive connection workerd closed at that moment, or a
+  // control calls a control worker inside workerd (the one of the group holding what the request names); with
+  // init.response it answers the Response itself (a stream, read after the group is left: it does not hold a restart
+  // back), which init.signal may abort. A request that dies on the socket before any response (a keep-alive connection workerd closed at that moment, or a
   // restart) is sent once more; the result says so in `retried` for callers that must tell their own earlier
   // attempt from someone else's.
   async control(pathname, body, init = {}) {
@@ -178,6 +179,7 @@ export class Runtime {
             [GATE_HEADER]: this.gateSecret,
           },
           body: init.raw !== undefined ? init.raw : body === undefined ? undefined : JSON.stringify(body),
+          ...(init.signal ? { signal: init.signal } : {}),
         };
         if (init.response) return await g.entry.fetch(pathname, req);
         const out = JSON.parse((await this.#request(g, pathname, req)).text);

@@ -8,6 +8,7 @@
 // nothing; then add its line here. edge/test/routes.test.mjs checks the table (auth against pattern, duplicates).
 
 import * as d1 from "./d1.mjs";
+import * as history from "./history.mjs";
 import * as identity from "./identity.mjs";
 import * as instances from "./instances.mjs";
 import * as kv from "./kv.mjs";
@@ -100,10 +101,14 @@ const TABLE = [
   ["GET", `${W}/instances`, instances.listInstances, ACCOUNT],
   ["POST", `${W}/instances`, instances.createInstance, ACCOUNT],
   ["POST", `${W}/instances/batch`, instances.createBatch, ACCOUNT],
+  ["POST", `${W}/instances/batch/delete`, instances.deleteBatch, ACCOUNT],
   ["GET", `${W}/instances/:instance`, instances.getInstance, ACCOUNT],
+  ["DELETE", `${W}/instances/:instance`, instances.deleteInstance, ACCOUNT],
   ["POST", `${W}/instances/read`, instances.readInstances, ACCOUNT],
   ["PATCH", `${W}/instances/:instance/status`, instances.changeStatus, ACCOUNT],
   ["POST", `${W}/instances/:instance/events/:type`, instances.sendEvent, ACCOUNT],
+  ["GET", `${W}/instances/:instance/step`, history.stepOutput, ACCOUNT],
+  ["GET", `${W}/instances/:instance/subscribe`, history.subscribe, ACCOUNT],
 
   // Workers KV
   ["GET", K, kv.listNamespaces, ACCOUNT],

@@ -4,7 +4,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { EdgeError, INSTANCE_NOT_FOUND, INTERNAL_ERROR } from "../errors.mjs";
+import { EdgeError, INSTANCE_NOT_FOUND, INTERNAL_ERROR, INVALID_REQUEST } from "../errors.mjs";
 import { now } from "../registry.mjs";
 import { mapLimit } from "./common.mjs";
 
@@ -116,11 +116,20 @@ export function noteTimes(ctx, rt, id, d, status) {
   });
 }
 
-// expired reports whether an instance finished longer ago than the instance_retention it was created with: such
-// an instance is gone from lists and answers 404, as on Cloudflare once its retention ran out.
-export function expired(rec) {
-  if (!rec?.retention || !rec.ended_on || !TERMINAL.has(rec.status)) return false;
-  const keep = rec.status === "complete" ? rec.retention.success_ms : rec.retention.error_ms;
+// retentionOf is how long a finished instance (index record rec) of workflow wf is kept, in milliseconds: its own
+// instance_retention, else its Workflow's default_retention, for its outcome (success: complete; error: errored or
+// terminated); undefined when neither says (it is kept).
+export function retentionOf(rec, wf) {
+  const pick = (r) => (r ? (rec.status === "complete" ? r.success_ms : r.error_ms) : undefined);
+  return pick(rec.retention) ?? pick(wf?.default_retention);
+}
+
+// expired reports whether an instance finished longer ago than its retention (retentionOf): such an instance is gone
+// from lists and answers 404, as on Cloudflare once its retention ran out, until the retention sweep deletes it
+// (retention.mjs).
+export function expired(rec, wf) {
+  if (!rec?.ended_on || !TERMINAL.has(rec.status)) return false;
+  const keep = retentionOf(rec, wf);
   return keep !== undefined && Date.now() > Date.parse(rec.ended_on) + keep;
 }
 
@@ -136,4 +145,37 @@ export function deriveStatus(d) {
     if (lastAttempt && lastAttempt.success === false) return "waiting"; // backing off before the next retry
   }
   return "running";
+}
+
+// RETENTION_MAX is the longest instance_retention Cloudflare allows (30 days, the paid plan's limit).
+const RETENTION_MAX = 30 * 24 * 3600 * 1000;
+
+// UNIT_MS are the milliseconds of each unit of a duration such as "5 minutes".
+export const UNIT_MS = { millisecond: 1, second: 1000, minute: 60000, hour: 3600000, day: 86400000, week: 604800000 };
+
+// retentionParam reads an instance's instance_retention (or a Workflow's default_retention: field) {success_retention?,
+// error_retention?}, each a number of milliseconds or a duration such as "5 minutes", into {success_ms?, error_ms?}
+// (decision 267); at is where the object sits in the body, for the error's message.
+export function retentionParam(v, at, field = "instance_retention") {
+  if (v === undefined || v === null) return null;
+  const where = at === undefined ? field : `${at}.${field}`;
+  if (typeof v !== "object" || Array.isArray(v)) throw new EdgeError(400, INVALID_REQUEST, `${where} must be an object {success_retention?, error_retention?}`);
+  const out = {};
+  for (const [field, key] of [["success_retention", "success_ms"], ["error_retention", "error_ms"]]) {
+    const x = v[field];
+    if (x === undefined || x === null) continue;
+    let ms;
+    if (typeof x === "number" && Number.isInteger(x) && x >= 0) ms = x;
+    else if (typeof x === "string") {
+      const m = /^\s*(\d+)\s*(millisecond|second|minute|hour|day|week)s?\s*$/i.exec(x);
+      if (m) ms = Number(m[1]) * UNIT_MS[m[2].toLowerCase()];
+    }
+    if (ms === undefined) throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} must be milliseconds or a duration such as "5 minutes", got ${JSON.stringify(x)}`);
+    if (ms > RETENTION_MAX) throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} is longer than the 30 days an instance can be kept`);
+    out[key] = ms;
+  }
+  for (const k of Object.keys(v)) {
+    if (k !== "success_retention" && k !== "error_retention") throw new EdgeError(400, INVALID_REQUEST, `${where}: unknown field '${k}'`);
+  }
+  return out;
 }
