@@ -66,7 +66,8 @@ export function rollbackFromEvents(events) {
           step.end = iso(ev.timestamp);
           step.success = ev.type === "rollback_step_completed";
         }
-        if (ev.type === "rollback_step_errored") firstError ??= ev.error ?? { name: "Error", message: "rollback step failed" };
+        // the step's error, else its last attempt's
+        if (ev.type === "rollback_step_errored") firstError ??= ev.error ?? step?.attempts.at(-1)?.error ?? { name: "Error", message: "rollback step failed" };
         break;
       case "rollback_completed":
         rollback = { outcome: "complete", error: null };

@@ -64,27 +64,42 @@ export async function unfinished(ctx, name) {
 // syncIndex adds to the index the instances that workers created through their bindings (the edge does not see
 // those calls). It counts the instance files in miniflare's storage of the workflow, a directory listing, and
 // only when there are more than the index holds reads miniflare's instance list, newest first, until it has
-// found them all.
+// found them all. Files that hold no instance (ctx.emptyFiles: miniflare opens an engine's storage for any id it is
+// asked about, also one that was deleted) are left out of the count once seen.
 function syncIndex(ctx, name) {
   const running = ctx.syncing.get(name);
   if (running) return running;
   const p = (async () => {
+    const dir = path.join(ctx.runtime.persistDir, "workflows", `miniflare-workflows-${name}`);
     let files;
     try {
-      files = fs.readdirSync(path.join(ctx.runtime.persistDir, "workflows", `miniflare-workflows-${name}`));
+      files = fs.readdirSync(dir);
     } catch {
       return;
     }
-    const count = files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").length;
+    let empty = ctx.emptyFiles.get(name);
+    if (!empty) ctx.emptyFiles.set(name, (empty = new Set()));
+    const present = new Set(files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"));
+    for (const f of empty) if (!present.has(f)) empty.delete(f);
     const known = ctx.registry.instancesOf(name);
-    let missing = count - known.size;
+    let missing = present.size - empty.size - known.size;
     const versionId = ctx.state.workflows[name.slice(ctx.names.prefix.length)]?.versions.at(-1).id;
     for (let page = 1; missing > 0; page++) {
       const q = new URLSearchParams({ page: String(page), per_page: "100" });
       const { status, body } = await ctx.runtime.explorer(`/workflows/${encodeURIComponent(name)}/instances?${q}`);
       if (status !== 200 || !body.success || body.result.length === 0) break;
       for (const it of body.result) {
-        if (it.status === undefined || known.has(it.id)) continue;
+        if (it.status === undefined) {
+          // A file without an instance: miniflare opens the engine's storage for any id it is asked about, one that
+          // does not exist (or no longer does) too. One older than a minute is no instance being created.
+          const file = `${it.id}.sqlite`;
+          if (present.has(file) && !empty.has(file) && Date.now() - fileTime(path.join(dir, file)) > EMPTY_AFTER_MS) {
+            empty.add(file);
+            missing--;
+          }
+          continue;
+        }
+        if (known.has(it.id)) continue;
         ctx.registry.recordInstance({ workflow: name, id: it.id, source: "binding", created_on: it.created_on ?? now(), version_id: versionId, status: it.status });
         missing--;
       }
@@ -93,6 +108,17 @@ function syncIndex(ctx, name) {
   })().finally(() => ctx.syncing.delete(name));
   ctx.syncing.set(name, p);
   return p;
+}
+
+// EMPTY_AFTER_MS is how old a storage file without an instance must be to count as no instance (syncIndex).
+const EMPTY_AFTER_MS = 60000;
+
+function fileTime(f) {
+  try {
+    return fs.statSync(f).mtimeMs;
+  } catch {
+    return Date.now();
+  }
 }
 
 // details is miniflare's view of instance id of the Workflow named workflow in workerd: 404 10201 when it has none,
