@@ -258,21 +258,24 @@ async function edgeflowSide() {
 
 async function miniflareSide() {
   const require = createRequire(path.join(here, "../edge/package.json"));
-  const { Miniflare, Log, LogLevel } = await import(require.resolve("miniflare"));
+  const { Miniflare, Log, LogLevel, convertV4MiniflareOptions } = await import(require.resolve("miniflare"));
   const dir = fs.mkdtempSync(path.join(BASE, "burst-miniflare-"));
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: 0,
     cf: false,
     log: new Log(LogLevel.ERROR),
-    defaultPersistRoot: dir,
-    workers: [{
+    resourcePersistencePath: dir,
+    // as the edge runs it (edge/src/mfconfig.mjs): no dev registry, no request log
+    enableDevRegistry: false,
+    logRequests: false,
+    workers: convertV4MiniflareOptions({ workers: [{
       name: "burst",
       modules: [{ type: "ESModule", path: "/burst/index.js", contents: WORKER }],
       modulesRoot: "/burst",
       compatibilityDate: "2025-01-01",
       workflows: { WORKFLOW: { name: "burst", className: "Burst" } },
-    }],
+    }] }).workers,
   });
   const url = await mf.ready;
   const post = async (p, body) => {
