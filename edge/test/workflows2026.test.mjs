@@ -449,3 +449,18 @@ describe("retention", () => {
     assert.equal(res.status, 401);
   });
 });
+
+describe("terminating every instance (last: it ends whatever still runs)", () => {
+  test("PUT …/instances/terminate starts a job that terminates every unfinished instance; status narrows it", async () => {
+    await edge.call("POST", "/workflows/saga/instances/batch", [{ instance_id: "ta-1", params: { waitFor: "never" } }, { instance_id: "ta-2", params: { waitFor: "never" } }]);
+    await waitStatus(edge, "saga", "ta-1", "waiting");
+    await waitStatus(edge, "saga", "ta-2", "waiting");
+    assert.equal((await edge.call("PUT", "/workflows/saga/instances/terminate?status=done")).status, 400);
+    const r = await edge.call("PUT", "/workflows/saga/instances/terminate");
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.ok(["ok", "already_running"].includes(r.body.result.status));
+    await waitStatus(edge, "saga", "ta-1", "terminated");
+    await waitStatus(edge, "saga", "ta-2", "terminated");
+    assert.equal((await instance(edge, "saga", "code-1")).status, "complete", "a finished instance stays as it was");
+  });
+});

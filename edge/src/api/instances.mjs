@@ -466,3 +466,30 @@ export async function sweepExpired(ctx) {
   }
   return out;
 }
+
+// TERMINABLE are the statuses terminateAll may be narrowed to (wrangler's `instances terminate-all --status`).
+const TERMINABLE = ["queued", "running", "paused", "waitingForPause", "waiting"];
+
+// terminateAll is PUT …/instances/terminate?status=: a job that terminates every unfinished instance of the workflow
+// (or those of one status), as `wrangler workflows instances terminate-all` starts it. It answers {status: "ok"}
+// when it started the job and {status: "already_running"} while one runs for the workflow; the instances end
+// shortly after.
+export async function terminateAll(ctx, c) {
+  const wf = findWorkflow(ctx, c);
+  runnable(ctx, wf);
+  const status = c.query.get("status");
+  if (status !== null && !TERMINABLE.includes(status)) throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${TERMINABLE.join(", ")}`);
+  const rt = ctx.names.workflow(wf.name);
+  if (ctx.terminating.has(rt)) return { result: { status: "already_running" } };
+  const list = (await derivedInstances(ctx, rt, status ?? undefined)).filter((it) => (status ? it.status === status : !TERMINAL.has(it.status)));
+  const job = mapLimit(list, 8, async (it) => {
+    try {
+      await ctx.runtime.control("/wf/action", { workflow: rt, id: it.id, action: "terminate" });
+      ctx.registry.setStatus(rt, it.id, "terminated");
+    } catch (err) {
+      ctx.logger(`terminate-all of workflow ${wf.name}: instance ${it.id}: ${err.message}`);
+    }
+  }).finally(() => ctx.terminating.delete(rt));
+  ctx.terminating.set(rt, job);
+  return { result: { status: "ok" } };
+}

@@ -104,6 +104,7 @@ const TABLE = [
   ["POST", `${W}/instances`, instances.createInstance, ACCOUNT],
   ["POST", `${W}/instances/batch`, instances.createBatch, ACCOUNT],
   ["POST", `${W}/instances/batch/delete`, instances.deleteBatch, ACCOUNT],
+  ["PUT", `${W}/instances/terminate`, instances.terminateAll, ACCOUNT],
   ["GET", `${W}/instances/:instance`, instances.getInstance, ACCOUNT],
   ["DELETE", `${W}/instances/:instance`, instances.deleteInstance, ACCOUNT],
   ["POST", `${W}/instances/read`, instances.readInstances, ACCOUNT],

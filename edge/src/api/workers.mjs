@@ -424,7 +424,7 @@ export function getWorker(ctx, c) {
       subdomain: {
         enabled: s.subdomain?.enabled ?? false,
         previews_enabled: s.subdomain?.previews_enabled ?? false,
-        url: `${s.name}.${ctx.state.subdomain}.workers.dev`,
+        url: `https://${s.name}.${ctx.state.subdomain}.workers.dev`,
       },
     },
   };

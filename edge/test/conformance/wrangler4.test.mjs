@@ -247,6 +247,13 @@ test("wrangler 4 against the local edge", { skip, timeout: 1800000 }, async (t) 
     assert.match(missing.out, /instance\.not_found/);
   });
 
+  await t.test("workflows instances terminate-all", async () => {
+    await wrangler(["workflows", "trigger", "w4-workflow", '{"waitFor":"never"}', "--id", "w4-all"]);
+    await waitStatus(edge, "w4-workflow", "w4-all", "waiting");
+    assert.match(await wrangler(["workflows", "instances", "terminate-all", "w4-workflow"]), /job to terminate instances/);
+    await waitStatus(edge, "w4-workflow", "w4-all", "terminated");
+  });
+
   await t.test("a trigger of an id that exists is refused with instance.already_exists", async () => {
     await wrangler(["workflows", "trigger", "w4-workflow", "{}", "--id", "w4-dup"]);
     const again = await wrangler(["workflows", "trigger", "w4-workflow", "{}", "--id", "w4-dup"], { fail: true });
