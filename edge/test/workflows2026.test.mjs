@@ -461,6 +461,6 @@ describe("terminating every instance (last: it ends whatever still runs)", () =>
     assert.ok(["ok", "already_running"].includes(r.body.result.status));
     await waitStatus(edge, "saga", "ta-1", "terminated");
     await waitStatus(edge, "saga", "ta-2", "terminated");
-    assert.equal((await instance(edge, "saga", "code-1")).status, "complete", "a finished instance stays as it was");
+    assert.equal((await instance(edge, "saga", "ret-keep")).status, "complete", "a finished instance stays as it was");
   });
 });
