@@ -5,6 +5,7 @@
 #   make test   run the whole test suite (Go, the Node packages' tests, Studio's unit and browser tests)
 #   make bench  run the Go benchmarks
 #   make web    build Studio (web/) when its sources are newer than its build; make build and make run do it
+#   make apidoc regenerate docs/api.md's endpoint reference and Studio's API types from the route table
 
 GO        ?= go
 ADDR      ?= 127.0.0.1:8080
@@ -41,7 +42,7 @@ $(WEB_BUILD): $(WEB_SOURCES) web/node_modules/.package-lock.json | node-runtime
 
 # npm ci in web/ when node_modules is missing or older than the lock file.
 web/node_modules/.package-lock.json: web/package-lock.json | node-runtime
-	cd web && npm ci --no-audit --no-fund --loglevel=error
+	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 
 # The service needs only the local edge's npm packages (and Studio's, to build it), not the test harnesses'.
 run: edge-deps build
@@ -65,7 +66,7 @@ node-runtime:
 npm-deps: node-runtime
 	@for d in $(NPM_DIRS); do \
 		if [ ! -d "$$d/node_modules" ] || [ "$$d/package-lock.json" -nt "$$d/node_modules/.package-lock.json" ]; then \
-			echo "npm ci in $$d"; (cd "$$d" && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \
+			echo "npm ci in $$d"; (cd "$$d" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error) || exit 1; \
 		fi; \
 	done
 
@@ -104,8 +105,11 @@ test-go:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-# docs/api.md's endpoint reference, from the route table (internal/api/routes.go).
+# What the route table (internal/api/routes.go) generates: docs/api.md's endpoint reference and Studio's API types
+# (web/src/api/schema.gen.ts, by openapi-typescript from the OpenAPI document; its npm package is
+# internal/api/cmd/apidoc/ts).
 apidoc:
+	@$(MAKE) --no-print-directory npm-deps NPM_DIRS=internal/api/cmd/apidoc/ts
 	$(GO) run ./internal/api/cmd/apidoc
 
 lint:

@@ -86,11 +86,11 @@ func runBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return 2
 	}
-	if *email = strings.TrimSpace(*email); !api.ValidEmail(*email) {
+	if *email = strings.TrimSpace(*email); !edgeflow.ValidEmail(*email) {
 		fmt.Fprintf(stderr, "edgeflow admin bootstrap: --email %q is not a valid email address (user@example.com)\n", *email)
 		return 2
 	}
-	scopes, msg := api.ParseScopes(strings.Split(strings.ReplaceAll(*scopesText, " ", ""), ","))
+	scopes, msg := edgeflow.ParseScopes(strings.Split(strings.ReplaceAll(*scopesText, " ", ""), ","))
 	if msg != "" {
 		fmt.Fprintf(stderr, "edgeflow admin bootstrap: --scopes: %s\n", msg)
 		return 2
@@ -121,6 +121,12 @@ func runBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 func bootstrap(ctx context.Context, store edgeflow.Store, email, password, orgName, projectName string, scopes []edgeflow.Scope) (*bootstrapResult, error) {
 	if orgName == "" || projectName == "" {
 		return nil, errors.New("--org and --project must not be empty")
+	}
+	if msg := edgeflow.NameProblem(orgName); msg != "" {
+		return nil, errors.New("--org: " + msg)
+	}
+	if msg := edgeflow.NameProblem(projectName); msg != "" {
+		return nil, errors.New("--project: " + msg)
 	}
 	u, err := store.FindUserByEmail(ctx, email)
 	if edgeflow.IsNotFound(err) {
@@ -159,7 +165,7 @@ func bootstrap(ctx context.Context, store edgeflow.Store, email, password, orgNa
 			return nil, fmt.Errorf("organization: %w", err)
 		}
 	} else {
-		slug := api.Slugify(projectName, 63)
+		slug := edgeflow.Slugify(projectName, edgeflow.MaxSlugLength)
 		project, err = store.FindProjectBySlug(ctx, org.ID, slug)
 		if edgeflow.IsNotFound(err) {
 			project = &edgeflow.Project{OrganizationID: org.ID, Name: projectName, Slug: slug}

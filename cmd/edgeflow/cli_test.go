@@ -115,6 +115,31 @@ func TestBootstrapRefusesInvalidEmail(t *testing.T) {
 	}
 }
 
+// TestBootstrapNameRules: admin bootstrap checks --org and --project with the rules the API checks names with
+// (edgeflow.NameProblem), so it cannot create an organization or project the API would refuse; names the API
+// accepts are taken as they are.
+func TestBootstrapNameRules(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		org, project string
+		code         int
+		stderr       string
+	}{
+		{"Acme", strings.Repeat("p", 201), 1, "--project: name must be at most 200 characters"},
+		{"Acme\u202Eexe", "Default", 1, "--org: name must not contain control characters (found U+202E)"},
+		{"Acme", "line\nbreak", 1, "--project: name must not contain control characters (found U+000A)"},
+		{"Écritures comptables", strings.Repeat("p", 200), 0, ""},
+	}
+	for _, tc := range tests {
+		dir := t.TempDir()
+		code, _, errOut := runCLI("admin", "bootstrap", "--data-dir", dir, "--email", "ci@example.com", "--password", "password-1",
+			"--org", tc.org, "--project", tc.project)
+		if code != tc.code || !strings.Contains(errOut, tc.stderr) {
+			t.Errorf("--org %q --project %q: exit %d, stderr %q; want exit %d with %q", tc.org, tc.project, code, errOut, tc.code, tc.stderr)
+		}
+	}
+}
+
 // TestAdminSetupLink: setup-link prints a fresh link while no user exists
 // and refuses once one does; bootstrap --scopes sets its key's scopes.
 func TestAdminSetupLink(t *testing.T) {

@@ -5,71 +5,106 @@ import (
 	"database/sql"
 	"log/slog"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
 )
 
+// purgeRecorder is the real store, recording the time of each
+// PurgeSessions pass.
+type purgeRecorder struct {
+	edgeflow.Store
+	mu     sync.Mutex
+	passes []time.Time
+}
+
+func (p *purgeRecorder) PurgeSessions(ctx context.Context, now time.Time) (int, error) {
+	p.mu.Lock()
+	p.passes = append(p.passes, now)
+	p.mu.Unlock()
+	return p.Store.PurgeSessions(ctx, now)
+}
+
 // TestPurgeSessions: the serve loop deletes expired and revoked sessions at
-// its first pass and stops with its context.
+// its first pass and then every interval, at the loop's clock, and stops
+// with its context. It runs in a synctest bubble, whose clock the loop reads
+// and whose hours pass at once.
 func TestPurgeSessions(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "edgeflow.db")
-	st, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	u := &edgeflow.User{Email: "s@example.com"}
-	if err := st.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now()
-	for _, s := range []*edgeflow.Session{
-		{UserID: u.ID, TokenHash: []byte("live"), ExpiresAt: now.Add(time.Hour)},
-		{UserID: u.ID, TokenHash: []byte("expired"), ExpiresAt: now.Add(-time.Minute)},
-	} {
-		if err := st.CreateSession(ctx, s); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		path := filepath.Join(t.TempDir(), "edgeflow.db")
+		st, err := sqlite.Open(ctx, path, sqlite.Options{})
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	loopCtx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		purgeSessions(loopCtx, st, slog.New(slog.DiscardHandler), time.Hour)
-	}()
-	raw, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var n int
-		if err := raw.QueryRowContext(ctx, `SELECT count(*) FROM sessions`).Scan(&n); err != nil {
+		defer st.Close()
+		u := &edgeflow.User{Email: "s@example.com"}
+		if err := st.CreateUser(ctx, u); err != nil {
 			t.Fatal(err)
 		}
-		if n == 1 {
-			break
+		start := time.Now()
+		for _, s := range []*edgeflow.Session{
+			{UserID: u.ID, TokenHash: []byte("live"), ExpiresAt: start.Add(3 * time.Hour)},
+			{UserID: u.ID, TokenHash: []byte("expiring"), ExpiresAt: start.Add(90 * time.Minute)},
+			{UserID: u.ID, TokenHash: []byte("expired"), ExpiresAt: start.Add(-time.Minute)},
+		} {
+			if err := st.CreateSession(ctx, s); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d sessions stored; the expired one was not purged", n)
+		raw, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if _, err := st.FindSessionByTokenHash(ctx, []byte("live"), now); err != nil {
-		t.Fatalf("live session: %v", err)
-	}
-	stop()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("purgeSessions did not stop with its context")
-	}
+		defer raw.Close()
+		stored := func() int {
+			t.Helper()
+			var n int
+			if err := raw.QueryRowContext(ctx, `SELECT count(*) FROM sessions`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		rec := &purgeRecorder{Store: st}
+		loopCtx, stop := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			purgeSessions(loopCtx, rec, slog.New(slog.DiscardHandler), time.Hour, time.Now)
+		}()
+
+		synctest.Wait() // the first pass is over; the loop waits for its ticker
+		if n := stored(); n != 2 {
+			t.Fatalf("after the first pass %d sessions are stored, want 2 (the expired one purged)", n)
+		}
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		if n := stored(); n != 2 {
+			t.Fatalf("after the pass of the first hour %d sessions are stored, want 2 (the expiring one still live)", n)
+		}
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		if n := stored(); n != 1 {
+			t.Fatalf("after the pass of the second hour %d sessions are stored, want 1", n)
+		}
+		if _, err := st.FindSessionByTokenHash(ctx, []byte("live"), time.Now()); err != nil {
+			t.Fatalf("live session: %v", err)
+		}
+		rec.mu.Lock()
+		passes := rec.passes
+		rec.mu.Unlock()
+		if want := []time.Time{start, start.Add(time.Hour), start.Add(2 * time.Hour)}; !slices.EqualFunc(passes, want, time.Time.Equal) {
+			t.Errorf("passes at %v, want %v", passes, want)
+		}
+		stop()
+		<-done // purgeSessions returns with its context; a loop that did not would leave the bubble blocked
+	})
 }
 
 // TestAdminPruneRuns: `edgeflow admin prune-runs` deletes the finished runs
@@ -78,7 +113,10 @@ func TestAdminPruneRuns(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, sqliteFileName), sqlite.Options{})
+	// The records are made a minute ago, so that the finished run is past
+	// its retention of 0 days when prune-runs reads the clock.
+	past := func() time.Time { return time.Now().Add(-time.Minute) }
+	st, err := sqlite.Open(ctx, filepath.Join(dir, sqliteFileName), sqlite.Options{Now: past})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +140,6 @@ func TestAdminPruneRuns(t *testing.T) {
 	must(st.CreateRun(ctx, running))
 	must(st.SetRunRetention(ctx, o.ID, 0)) // every finished run is past it
 	must(st.Close())
-	time.Sleep(2 * time.Millisecond)
 
 	code, out, errOut := runCLI("admin", "prune-runs", "--data-dir", dir)
 	if code != 0 || out != "deleted 1 runs past their retention\n" {

@@ -351,7 +351,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
 		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), CacheLimit: cfg.npmCacheLimit, Studio: ui,
 		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention, SignUp: cfg.signUp, PublicURL: cfg.publicURL,
-		AllowHosts: cfg.allowHosts, CloudflareBaseURL: cfg.cloudflareURL,
+		AllowHosts: cfg.allowHosts, CloudflareBaseURL: cfg.cloudflareURL, Version: version,
 		// At most half the file descriptors go to streams (the Go runtime
 		// raised the soft limit to the hard one at start).
 		Streams: cfg.streams.WithFileLimit(ratelimit.FileLimit())}
@@ -377,7 +377,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	purgeDone := make(chan struct{})
 	go func() {
 		defer close(purgeDone)
-		purgeSessions(refreshCtx, store, logger, time.Hour)
+		purgeSessions(refreshCtx, store, logger, time.Hour, time.Now)
 	}()
 	// Delete audit entries older than the retention, at start and hourly.
 	auditDone := make(chan struct{})
@@ -390,7 +390,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	pruneDone := make(chan struct{})
 	go func() {
 		defer close(pruneDone)
-		pruneRunsLoop(refreshCtx, store, logger, 10*time.Minute)
+		pruneRunsLoop(refreshCtx, store, logger, 10*time.Minute, time.Now)
 	}()
 	// Deliver webhook messages (claimed per delivery across replicas), and
 	// drop run events older than an hour every 10 minutes.
@@ -403,7 +403,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	eventsDone := make(chan struct{})
 	go func() {
 		defer close(eventsDone)
-		pruneEventsLoop(refreshCtx, store, logger, 10*time.Minute)
+		pruneEventsLoop(refreshCtx, store, logger, 10*time.Minute, time.Now)
 	}()
 	// Write the summary of successful reads every period, and at shutdown.
 	flushDone := make(chan struct{})
@@ -575,12 +575,13 @@ func flushAccessLog(ctx context.Context, srv *api.Server, period time.Duration) 
 	}
 }
 
-// purgeSessions deletes unusable sessions every interval until ctx ends.
-func purgeSessions(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration) {
+// purgeSessions deletes the sessions unusable at now(), at start and every
+// interval, until ctx ends.
+func purgeSessions(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration, now func() time.Time) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		n, err := store.PurgeSessions(ctx, time.Now())
+		n, err := store.PurgeSessions(ctx, now())
 		switch {
 		case err != nil && ctx.Err() == nil:
 			logger.Warn("purging expired sessions failed", "error", err.Error())
@@ -639,11 +640,11 @@ func pruneRuns(ctx context.Context, store edgeflow.Store, now time.Time) (int, e
 }
 
 // pruneRunsLoop prunes runs every interval until ctx ends.
-func pruneRunsLoop(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration) {
+func pruneRunsLoop(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration, now func() time.Time) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		n, err := pruneRuns(ctx, store, time.Now())
+		n, err := pruneRuns(ctx, store, now())
 		switch {
 		case err != nil && ctx.Err() == nil:
 			logger.Warn("pruning runs past their retention failed", "error", err.Error(), "runs", n)
@@ -664,11 +665,11 @@ const eventRetention = time.Hour
 
 // pruneEventsLoop deletes run events older than eventRetention, at start and
 // every interval.
-func pruneEventsLoop(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration) {
+func pruneEventsLoop(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration, now func() time.Time) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if _, err := store.PruneEvents(ctx, time.Now().Add(-eventRetention)); err != nil && ctx.Err() == nil {
+		if _, err := store.PruneEvents(ctx, now().Add(-eventRetention)); err != nil && ctx.Err() == nil {
 			logger.Warn("pruning run events failed", "error", err.Error())
 		}
 		select {

@@ -40,6 +40,11 @@ var liveExamples = map[string]bool{
 	"POST /api/connections/verify-token":                             true,
 }
 
+// mcpSessionExamples are the routes whose examples need an MCP session
+// (Mcp-Session-Id); internal/mcp's TestRouteExamplesMCP opens one and sends
+// them.
+var mcpSessionExamples = map[string]bool{"GET /api/mcp": true, "DELETE /api/mcp": true}
+
 // exampleSetup prepares a world for an example that needs more than the
 // tenants' records.
 var exampleSetup = map[string]func(w *world){
@@ -90,12 +95,13 @@ var exampleSetup = map[string]func(w *world){
 // route_examples.go) to a fresh test world, its example ids replaced by the
 // world's records, and checks that the answer has the example's status and
 // shape: the same field names at every depth (a subset of them for a
-// Partial example; a list's first item stands for all).
+// Partial example; a list's first item stands for all); and that it fits
+// the route's response schema (Route.CheckReply).
 func TestRouteExamples(t *testing.T) {
 	t.Parallel()
 	for _, rt := range api.DocRoutes() {
 		name := rt.Method + " " + rt.Pattern
-		if liveExamples[name] {
+		if liveExamples[name] || mcpSessionExamples[name] {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
@@ -129,6 +135,9 @@ func TestRouteExamples(t *testing.T) {
 				t.Fatalf("the example answers %d, the route says %d\n%s", r.status, rt.Status, r.body)
 			}
 			if err := rt.Example.CheckAnswer(r.body); err != nil {
+				t.Fatal(err)
+			}
+			if err := rt.CheckReply(r.body, false); err != nil {
 				t.Fatal(err)
 			}
 		})

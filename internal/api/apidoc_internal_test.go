@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestAPIDocCurrent fails when the endpoint reference in docs/api.md differs
@@ -90,6 +91,37 @@ func TestRouteDocFields(t *testing.T) {
 		}
 		if strings.Contains(ex.Path, "{") {
 			t.Errorf("%s: the example path %q has a pattern's parameter", name, ex.Path)
+		}
+	}
+}
+
+// TestRouteDocsKeyed: every route of the table has its entry in routeDocs
+// (route_docs.go) with a summary, and every entry names a route of the
+// table.
+func TestRouteDocsKeyed(t *testing.T) {
+	routes := map[string]bool{}
+	for _, rt := range DocRoutes() {
+		routes[rt.key()] = true
+		if d, ok := routeDocs[rt.key()]; !ok || d.Summary == "" {
+			t.Errorf("%s: no entry with a Summary in routeDocs (route_docs.go)", rt.key())
+		}
+	}
+	for key := range routeDocs {
+		if !routes[key] {
+			t.Errorf("routeDocs documents %q, which is not a route of the table (routes.go)", key)
+		}
+	}
+}
+
+// TestRouteTableLines: routes.go reads as one short line per route.
+func TestRouteTableLines(t *testing.T) {
+	src, err := os.ReadFile("routes.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(string(src), "\n") {
+		if n := utf8.RuneCountInString(line); n > 220 {
+			t.Errorf("routes.go:%d is %d characters long; its documentation belongs in route_docs.go", i+1, n)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -68,31 +67,6 @@ type apiKeyCreateRequest struct {
 	ExpiresAt *string  `json:"expiresAt"`
 }
 
-// ParseScopes checks a scope list: values read, write, deploy, no
-// duplicates, read included. It returns the problems at path.
-func ParseScopes(in []string) ([]edgeflow.Scope, string) {
-	if len(in) == 0 {
-		return nil, `scopes are required and must include "read"`
-	}
-	out := make([]edgeflow.Scope, 0, len(in))
-	for _, sc := range in {
-		s := edgeflow.Scope(sc)
-		switch s {
-		case edgeflow.ScopeRead, edgeflow.ScopeWrite, edgeflow.ScopeDeploy:
-		default:
-			return nil, `scopes must be among "read", "write", "deploy"`
-		}
-		if slices.Contains(out, s) {
-			return nil, "duplicate scope " + sc
-		}
-		out = append(out, s)
-	}
-	if !slices.Contains(out, edgeflow.ScopeRead) {
-		return nil, `every key needs the "read" scope`
-	}
-	return out, ""
-}
-
 // handleAPIKeyCreate creates a key for a project of the organization and
 // returns its full value once.
 func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) error {
@@ -102,8 +76,8 @@ func (s *Server) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request) erro
 	}
 	req.Name = strings.TrimSpace(req.Name)
 	var p problems
-	checkName(&p, "/name", req.Name)
-	scopes, msg := ParseScopes(req.Scopes)
+	p.field("/name", edgeflow.NameProblem(req.Name))
+	scopes, msg := edgeflow.ParseScopes(req.Scopes)
 	p.check(msg == "", "/scopes", msg)
 	var expires *time.Time
 	if req.ExpiresAt != nil {

@@ -42,11 +42,7 @@ type signUpRequest struct {
 }
 
 func checkCredentials(p *problems, email, password string) {
-	if email == "" {
-		p.add("/email", "email is required")
-	} else if !ValidEmail(email) {
-		p.add("/email", "email is not a valid address")
-	}
+	p.field("/email", edgeflow.EmailProblem(email))
 	if msg := auth.PasswordProblem(password, email); msg != "" {
 		p.add("/password", msg)
 	}
@@ -62,10 +58,10 @@ func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) error {
 	req.Email = strings.TrimSpace(req.Email)
 	var p problems
 	checkCredentials(&p, req.Email, req.Password)
-	p.check(len(req.Name) <= 200, "/name", "name must be at most 200 characters")
-	p.check(len(req.OrganizationName) <= 200, "/organizationName", "organizationName must be at most 200 characters")
-	checkNameChars(&p, "/name", req.Name)
-	checkNameChars(&p, "/organizationName", req.OrganizationName)
+	p.field("/name", edgeflow.NameLengthProblem("name", req.Name))
+	p.field("/organizationName", edgeflow.NameLengthProblem("organizationName", req.OrganizationName))
+	p.field("/name", edgeflow.NameCharProblem(req.Name))
+	p.field("/organizationName", edgeflow.NameCharProblem(req.OrganizationName))
 	p.check(req.SetupToken == "" || req.InvitationToken == "", "/invitationToken", "send either setupToken or invitationToken, not both")
 	p.check(req.InvitationToken == "" || req.OrganizationName == "", "/organizationName", "a user joining by invitation gets no organization of its own: leave organizationName out")
 	if err := p.err(); err != nil {
@@ -139,7 +135,7 @@ func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) error {
 func CreateOrganizationWithProject(ctx context.Context, store edgeflow.Store, userID, orgName, projectName string) (*edgeflow.Organization, *edgeflow.Project, error) {
 	var org *edgeflow.Organization
 	for range 5 {
-		org = &edgeflow.Organization{Name: orgName, Slug: Slugify(orgName, 40) + "-" + randomSuffix()}
+		org = &edgeflow.Organization{Name: orgName, Slug: edgeflow.Slugify(orgName, 40) + "-" + randomSuffix()}
 		err := store.CreateOrganization(ctx, org, userID)
 		if err == nil {
 			break
@@ -152,40 +148,11 @@ func CreateOrganizationWithProject(ctx context.Context, store edgeflow.Store, us
 	if org == nil {
 		return nil, nil, edgeflow.Errorf(edgeflow.EConflict, "could not find a free organization slug")
 	}
-	project := &edgeflow.Project{OrganizationID: org.ID, Name: projectName, Slug: Slugify(projectName, 63)}
+	project := &edgeflow.Project{OrganizationID: org.ID, Name: projectName, Slug: edgeflow.Slugify(projectName, edgeflow.MaxSlugLength)}
 	if err := store.CreateProject(ctx, project); err != nil {
 		return nil, nil, err
 	}
 	return org, project, nil
-}
-
-// Slugify lowercases name and turns runs of other characters into "-",
-// at most max characters; "project" when nothing is left.
-func Slugify(name string, max int) string {
-	var b strings.Builder
-	dash := false
-	for _, c := range strings.ToLower(name) {
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(c)
-			dash = false
-		} else {
-			dash = true
-		}
-		if b.Len() >= max {
-			break
-		}
-	}
-	out := strings.Trim(b.String(), "-")
-	if len(out) > max {
-		out = strings.Trim(out[:max], "-")
-	}
-	if out == "" {
-		return "project"
-	}
-	return out
 }
 
 func randomSuffix() string {

@@ -147,9 +147,9 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 	default:
 		p.add("/provider", `provider must be "cloudflare" or "local"`)
 	}
-	p.check(len(req.Name) <= 200, "/name", "name must be at most 200 characters")
+	p.field("/name", edgeflow.NameLengthProblem("name", req.Name))
 	p.check(req.Scope == "" || req.Scope == ScopeOrganization || req.Scope == ScopeProject, "/scope", `scope must be "organization" or "project"`)
-	checkNameChars(&p, "/name", req.Name)
+	p.field("/name", edgeflow.NameCharProblem(req.Name))
 	var creds secret.Credentials
 	if req.Credentials != nil || req.Provider == edgeflow.ProviderLocal {
 		creds = checkConnectionCredentials(&p, req.Provider, req.Credentials, secret.Credentials{})
@@ -214,7 +214,7 @@ func (s *Server) handleConnectionUpdate(w http.ResponseWriter, r *http.Request) 
 	var p problems
 	if req.Name != nil {
 		*req.Name = strings.TrimSpace(*req.Name)
-		checkName(&p, "/name", *req.Name)
+		p.field("/name", edgeflow.NameProblem(*req.Name))
 	}
 	if req.Credentials != nil {
 		// Shape check before the lookup: a cloudflare update must not blank a field.

@@ -43,22 +43,42 @@ func (s *Server) deployer() (*deploysvc.Service, error) {
 }
 
 // workflowCall is the start of every handler that acts on one workflow of
-// the project through the deploy service: the service, the principal, its
-// project and the {workflowId} of the path, checked to be a workflow of
-// that project (404 otherwise).
-func (s *Server) workflowCall(r *http.Request) (dep *deploysvc.Service, p *Principal, projectID, workflowID string, err error) {
-	if dep, err = s.deployer(); err != nil {
-		return nil, nil, "", "", err
+// the project through the deploy service: the service, and the {workflowId}
+// of the path as the service read it for the principal's tenant (404 when
+// it is not a workflow of the project). The service owns that read: the
+// handler reads nothing of the workflow itself, and the calls that take the
+// TenantWorkflow (Trigger, Restart, Invoke, Test, Takedown,
+// FindTriggerSecret) do not read it again.
+func (s *Server) workflowCall(r *http.Request) (*deploysvc.Service, *deploysvc.TenantWorkflow, error) {
+	return s.workflowCallOn(r, r.PathValue("workflowId"))
+}
+
+// workflowCallOn is workflowCall for the workflow id.
+func (s *Server) workflowCallOn(r *http.Request, id string) (*deploysvc.Service, *deploysvc.TenantWorkflow, error) {
+	dep, err := s.deployer()
+	if err != nil {
+		return nil, nil, err
 	}
-	p = PrincipalFrom(r)
-	if projectID, err = p.Project(); err != nil {
-		return nil, nil, "", "", err
+	t, err := tenantOf(r)
+	if err != nil {
+		return nil, nil, err
 	}
-	workflowID = r.PathValue("workflowId")
-	if _, err = s.Store.FindWorkflowByID(r.Context(), projectID, workflowID); err != nil {
-		return nil, nil, "", "", err
+	tw, err := dep.ReadWorkflow(r.Context(), t, id)
+	if err != nil {
+		return nil, nil, err
 	}
-	return dep, p, projectID, workflowID, nil
+	return dep, tw, nil
+}
+
+// tenantOf is the principal's organization and project, as the deploy
+// service names them.
+func tenantOf(r *http.Request) (deploysvc.Tenant, error) {
+	p := PrincipalFrom(r)
+	projectID, err := p.Project()
+	if err != nil {
+		return deploysvc.Tenant{}, err
+	}
+	return deploysvc.Tenant{OrganizationID: p.OrganizationID, ProjectID: projectID}, nil
 }
 
 // prepareDeploy reads a deploy request and checks it (workflow, connection,
@@ -125,14 +145,18 @@ func (s *Server) handleDeployStream(w http.ResponseWriter, r *http.Request) erro
 		if status == http.StatusInternalServerError {
 			s.Logger.ErrorContext(r.Context(), "deploy failed", "requestId", requestIDFrom(r), "error", err.Error())
 		}
-		sse.event("error", struct {
-			ErrorBody
-			Status int `json:"status"`
-		}{body, status})
+		sse.event("error", streamError{body, status})
 		return nil
 	}
 	sse.event("result", newDeployResult(d))
 	return nil
+}
+
+// streamError is the data of an event stream's error event: the error
+// body with the status a plain answer would have had.
+type streamError struct {
+	ErrorBody
+	Status int `json:"status"`
 }
 
 // sseWriter writes Server-Sent Events frames and flushes each one. Writes
@@ -171,7 +195,7 @@ type takedownRequest struct {
 // handleTakedown deletes the deployed worker (and Workflow) and removes the
 // deployment; nothing deployed there is 409.
 func (s *Server) handleTakedown(w http.ResponseWriter, r *http.Request) error {
-	dep, p, projectID, workflowID, err := s.workflowCall(r)
+	dep, tw, err := s.workflowCall(r)
 	if err != nil {
 		return err
 	}
@@ -182,7 +206,7 @@ func (s *Server) handleTakedown(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(req.ConnectionID) == "" {
 		return edgeflow.Invalid("/connectionId", "connectionId is required")
 	}
-	d, err := dep.Takedown(r.Context(), p.OrganizationID, projectID, workflowID, req.ConnectionID)
+	d, err := dep.Takedown(r.Context(), tw, req.ConnectionID)
 	if err != nil {
 		return err
 	}

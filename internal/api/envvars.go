@@ -54,10 +54,6 @@ type envVarCreateRequest struct {
 	Scope    string  `json:"scope"`
 }
 
-func checkEnvVarName(p *problems, name string) {
-	p.check(envVarName.MatchString(name) && len(name) <= 128, "/name", "name must match ^[A-Z][A-Z0-9_]*$ (at most 128 characters)")
-}
-
 // handleEnvVarCreate creates a variable in the organization (scope
 // "organization", the default) or in the selected project (scope
 // "project"). A name taken in the same scope is 409; a secret whose value
@@ -68,7 +64,7 @@ func (s *Server) handleEnvVarCreate(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	var p problems
-	checkEnvVarName(&p, req.Name)
+	p.field("/name", edgeflow.EnvVarNameProblem(req.Name))
 	p.check(req.Value != nil, "/value", "value is required")
 	p.check(req.Value == nil || len(*req.Value) <= maxEnvValue, "/value", "value must be at most 32 KiB")
 	p.check(req.IsSecret != nil, "/isSecret", "isSecret is required")
@@ -143,7 +139,7 @@ func (s *Server) handleEnvVarUpdate(w http.ResponseWriter, r *http.Request) erro
 	}
 	var p problems
 	if req.Name != nil {
-		checkEnvVarName(&p, *req.Name)
+		p.field("/name", edgeflow.EnvVarNameProblem(*req.Name))
 	}
 	p.check(req.Value == nil || len(*req.Value) <= maxEnvValue, "/value", "value must be at most 32 KiB")
 	if err := p.err(); err != nil {

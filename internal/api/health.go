@@ -13,9 +13,14 @@ import (
 // readyTimeout bounds each dependency's check in /readyz.
 const readyTimeout = 2 * time.Second
 
+// healthBody is the answer of /healthz.
+type healthBody struct {
+	Status string `json:"status"`
+}
+
 // handleHealth answers 200 while the process is up.
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	writeJSON(w, http.StatusOK, healthBody{Status: "ok"})
 	return nil
 }
 

@@ -110,6 +110,11 @@ type categoryCount struct {
 	Nodes int    `json:"nodes"`
 }
 
+// categoryList is the answer of GET /api/marketplace/categories.
+type categoryList struct {
+	Categories []categoryCount `json:"categories"`
+}
+
 // handleMarketplaceCategories answers every category a node may declare, in
 // the registry's order, with the number of catalog nodes in each.
 func (s *Server) handleMarketplaceCategories(w http.ResponseWriter, r *http.Request) error {
@@ -125,7 +130,7 @@ func (s *Server) handleMarketplaceCategories(w http.ResponseWriter, r *http.Requ
 	for i, c := range registry.Categories {
 		out[i] = categoryCount{Name: c, Nodes: counts[c]}
 	}
-	writeJSON(w, http.StatusOK, map[string][]categoryCount{"categories": out})
+	writeJSON(w, http.StatusOK, categoryList{Categories: out})
 	return nil
 }
 
@@ -262,6 +267,11 @@ type marketplaceUninstallRequest struct {
 	NodeID string `json:"nodeId"`
 }
 
+// uninstallResult is the answer of POST /api/marketplace/uninstall.
+type uninstallResult struct {
+	OK bool `json:"ok"`
+}
+
 // handleMarketplaceUninstall removes a node from the organization: 200
 // {"ok": true}; 404 when it is not installed; 409 naming the workflows
 // whose deployed version uses it.
@@ -284,6 +294,6 @@ func (s *Server) handleMarketplaceUninstall(w http.ResponseWriter, r *http.Reque
 	if err := m.Uninstall(r.Context(), orgID, req.NodeID); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	writeJSON(w, http.StatusOK, uninstallResult{OK: true})
 	return nil
 }

@@ -21,10 +21,12 @@ import (
 // authentication and scope, the rate-limit class, and the request body's
 // schema, derived from the Go type the handler decodes into (unknown fields
 // are refused, so every body schema has additionalProperties false), the
-// success status with the route's Answer and example, and the error statuses
-// of Route.Refusals — the same as docs/api.md's endpoint reference, which is
-// rendered from the same table (apidoc.go). Every error has the one error
-// shape.
+// success status with the route's Answer, example and response schema,
+// derived from the Go type the handler writes (Route.Reply, Route.Events;
+// openapi_reply.go), and the error statuses of Route.Refusals — the same as
+// docs/api.md's endpoint reference, which is rendered from the same table
+// (apidoc.go). Every error has the one error shape. Studio's API types are
+// generated from this document (make apidoc).
 
 // irSchemaRef is where the IR's own JSON Schema is served.
 const irSchemaRef = "/api/ir/schema.json"
@@ -42,16 +44,34 @@ var bodyOverrides = map[string]map[string]any{
 
 var pathParam = regexp.MustCompile(`\{([A-Za-z]+)(\.\.\.)?\}`)
 
+// errorSchema is the one error shape.
+var errorSchema = map[string]any{
+	"type":     "object",
+	"required": []string{"error", "code"},
+	"properties": map[string]any{
+		"error":     map[string]any{"type": "string", "description": "What went wrong, for people."},
+		"code":      map[string]any{"type": "string", "description": "What went wrong, for programs (docs/api.md)."},
+		"details":   map[string]any{"type": "array", "items": map[string]any{"type": "object"}, "description": "Per-field or per-IR-problem details, each with its path."},
+		"requestId": map[string]any{"type": "string"},
+	},
+}
+
 // openAPIDocument builds the document for routes; irSchema is the IR's
-// JSON Schema.
-func openAPIDocument(routes []Route, irSchema map[string]any) map[string]any {
+// JSON Schema. It fails when two answer types would have one schema name.
+func openAPIDocument(routes []Route, irSchema map[string]any) (map[string]any, error) {
+	reserved := irComponents(irSchema)
+	reserved["Error"] = errorSchema
+	schemas := newSchemaSet(reserved)
 	paths := map[string]map[string]any{}
 	for _, rt := range routes {
 		path := pathParam.ReplaceAllString(rt.Pattern, "{$1}")
 		if paths[path] == nil {
 			paths[path] = map[string]any{}
 		}
-		paths[path][strings.ToLower(rt.Method)] = operation(rt)
+		paths[path][strings.ToLower(rt.Method)] = operation(rt, schemas)
+	}
+	if schemas.err != nil {
+		return nil, schemas.err
 	}
 	return map[string]any{
 		"openapi":           "3.1.0",
@@ -72,19 +92,7 @@ func openAPIDocument(routes []Route, irSchema map[string]any) map[string]any {
 				"session": map[string]any{"type": "apiKey", "in": "cookie", "name": SessionCookie,
 					"description": "The session cookie of POST /api/auth/sign-in; writes also send the session's csrfToken in the " + CSRFHeader + " header."},
 			},
-			"schemas": map[string]any{
-				"IR": irSchema,
-				"Error": map[string]any{
-					"type":     "object",
-					"required": []string{"error", "code"},
-					"properties": map[string]any{
-						"error":     map[string]any{"type": "string", "description": "What went wrong, for people."},
-						"code":      map[string]any{"type": "string", "description": "What went wrong, for programs (docs/api.md)."},
-						"details":   map[string]any{"type": "array", "items": map[string]any{"type": "object"}, "description": "Per-field or per-IR-problem details, each with its path."},
-						"requestId": map[string]any{"type": "string"},
-					},
-				},
-			},
+			"schemas": schemas.components,
 			"responses": map[string]any{
 				"Error": map[string]any{
 					"description": "An error: 400 bad_request or invalid_ir, 401, 403, 404, 405, 409, 413, 422 validation_failed, 429 rate_limited, 502 from the provider, 503 unavailable while the database cannot be reached.",
@@ -92,14 +100,14 @@ func openAPIDocument(routes []Route, irSchema map[string]any) map[string]any {
 				},
 			},
 		},
-	}
+	}, nil
 }
 
-func operation(rt Route) map[string]any {
+func operation(rt Route, schemas *schemaSet) map[string]any {
 	op := map[string]any{
 		"operationId": operationID(rt),
 		"summary":     rt.Summary,
-		"responses":   responses(rt),
+		"responses":   responses(rt, schemas),
 	}
 	var params []any
 	for _, m := range pathParam.FindAllStringSubmatch(rt.Pattern, -1) {
@@ -156,23 +164,18 @@ func operation(rt Route) map[string]any {
 	return op
 }
 
-// responses are the route's success answer (its status, the Answer text and
-// the example's answer) and one entry per error status of Route.Refusals,
-// with the one error shape; any other status is the default error.
-func responses(rt Route) map[string]any {
+// responses are the route's success answer (its status, the Answer text,
+// the schema of each media type it answers and the example's answer) and
+// one entry per error status of Route.Refusals, with the one error shape;
+// any other status is the default error.
+func responses(rt Route, schemas *schemaSet) map[string]any {
 	out := map[string]any{"default": map[string]any{"$ref": "#/components/responses/Error"}}
 	success := map[string]any{"description": http.StatusText(rt.Status)}
 	if rt.Answer != "" {
 		success["description"] = rt.Answer
 	}
-	if rt.Status != http.StatusNoContent {
-		media := map[string]any{}
-		if ex, ok := jsonValue(rt.Example.Answer); ok {
-			media["example"] = ex
-		} else if rt.Example.Answer != "" {
-			media["example"] = rt.Example.Answer
-		}
-		success["content"] = map[string]any{successType(rt): media}
+	if content := successContent(rt, schemas); len(content) > 0 {
+		success["content"] = content
 	}
 	out[strconv.Itoa(rt.Status)] = success
 	whens := map[int][]string{}
@@ -204,17 +207,40 @@ func jsonValue(s string) (any, bool) {
 	return v, true
 }
 
-func successType(rt Route) string {
-	switch {
-	case rt.Pattern == "/metrics":
-		return "text/plain"
-	case strings.HasSuffix(rt.Pattern, "/deploy-stream"), rt.Pattern == "/api/runs/stream":
-		return "text/event-stream"
-	case rt.Pattern == irSchemaRef:
-		return "application/schema+json"
-	case rt.Pattern == "/api/resources/r2/buckets/{bucketName}/objects/{key...}":
-		// the object's own type; its example is a PDF
-		return "application/octet-stream"
+// successContent is the content of the route's success answer: each media
+// type it answers with its schema, the example's answer under its own.
+func successContent(rt Route, schemas *schemaSet) map[string]any {
+	content := map[string]any{}
+	switch reply := rt.Reply.(type) {
+	case nil:
+	case Media:
+		content[reply.Type] = map[string]any{"schema": clone(reply.Schema)}
+	default:
+		content["application/json"] = map[string]any{"schema": schemas.reply(reflect.TypeOf(reply))}
+	}
+	if rt.Events != nil {
+		content[eventStream] = map[string]any{"schema": schemas.eventsSchema(rt.Events)}
+	}
+	if media, ok := content[exampleType(rt)].(map[string]any); ok {
+		if ex, ok := jsonValue(rt.Example.Answer); ok {
+			media["example"] = ex
+		} else if rt.Example.Answer != "" {
+			media["example"] = rt.Example.Answer
+		}
+	}
+	return content
+}
+
+const eventStream = "text/event-stream"
+
+// exampleType is the media type of the route's example answer: an event
+// stream, the Media's type, or JSON.
+func exampleType(rt Route) string {
+	if strings.HasPrefix(rt.Example.Answer, "event: ") {
+		return eventStream
+	}
+	if m, ok := rt.Reply.(Media); ok {
+		return m.Type
 	}
 	return "application/json"
 }
@@ -363,6 +389,13 @@ func buildOpenAPI(routes []Route) ([]byte, error) {
 	if err := json.Unmarshal(ir.SchemaJSON(), &irSchema); err != nil {
 		return nil, fmt.Errorf("api: the IR schema: %w", err)
 	}
-	delete(irSchema, "$schema") // the document's dialect applies
-	return json.MarshalIndent(openAPIDocument(routes, irSchema), "", "  ")
+	doc, err := openAPIDocument(routes, irSchema)
+	if err != nil {
+		return nil, err
+	}
+	return json.MarshalIndent(doc, "", "  ")
 }
+
+// OpenAPI is the OpenAPI document of the route table, as GET
+// /api/openapi.json serves it (the source of Studio's API types).
+func OpenAPI() ([]byte, error) { return buildOpenAPI(DocRoutes()) }

@@ -134,6 +134,9 @@ func TestOpenAPI(t *testing.T) {
 				t.Errorf("%s: BadBody field %q is not in the schema", name, f)
 			}
 		}
+		if rt.Protocol != "" {
+			continue // its messages are the protocol's: internal/mcp tests them
+		}
 		url, _ := w.pathOf(rt)
 		c := w.a.session
 		if rt.Auth == api.AuthNone {
@@ -199,5 +202,85 @@ func TestOpenAPIValid(t *testing.T) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the OpenAPI document is not valid OpenAPI 3.1: %v\n%s", err, out)
+	}
+}
+
+// TestReplySchemas: every route that answers a body has a response schema
+// in the OpenAPI document, derived from the Go type its handler writes, and
+// its example's answer fits that schema (a Partial example may leave
+// required fields out). TestRouteExamples and the e2e TestRouteExamplesLive
+// check the real answers.
+func TestReplySchemas(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]struct {
+				Content map[string]struct {
+					Schema map[string]any `json:"schema"`
+				} `json:"content"`
+			} `json:"responses"`
+		} `json:"paths"`
+	}
+	b, err := api.OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	param := regexp.MustCompile(`\{([A-Za-z]+)(\.\.\.)?\}`)
+	for _, rt := range api.DocRoutes() {
+		name := rt.Method + " " + rt.Pattern
+		success := doc.Paths[param.ReplaceAllString(rt.Pattern, "{$1}")][strings.ToLower(rt.Method)].Responses[fmt.Sprint(rt.Status)]
+		if rt.Status == 204 {
+			if len(success.Content) > 0 || rt.Reply != nil || rt.Events != nil {
+				t.Errorf("%s answers 204 and declares a body", name)
+			}
+			continue
+		}
+		if len(success.Content) == 0 {
+			t.Errorf("%s: no response schema (declare its Reply or Events in routes.go)", name)
+		}
+		for media, c := range success.Content {
+			if len(c.Schema) == 0 {
+				t.Errorf("%s: the %s answer has no schema", name, media)
+			}
+		}
+		if err := rt.CheckReply([]byte(rt.Example.Answer), rt.Example.Partial); err != nil {
+			t.Errorf("%s: the example: %v", name, err)
+		}
+	}
+}
+
+// TestCheckReplyRefusesDrift: an answer that is not what the route declares
+// — a field of the wrong type, a missing or unknown field, a value outside
+// an enum, an event the stream does not declare — fails CheckReply.
+func TestCheckReplyRefusesDrift(t *testing.T) {
+	t.Parallel()
+	routes := map[string]api.Route{}
+	for _, rt := range api.DocRoutes() {
+		routes[rt.Method+" "+rt.Pattern] = rt
+	}
+	for _, c := range []struct {
+		route, body string
+		ok          bool
+	}{
+		{"GET /healthz", `{"status": "ok"}`, true},
+		{"GET /healthz", `{"status": 1}`, false},
+		{"GET /healthz", `{"status": "fine"}`, false},
+		{"GET /healthz", `{"status": "ok", "uptime": 3}`, false},
+		{"GET /healthz", `{}`, false},
+		{"GET /api/projects", `{"data": [], "nextCursor": null}`, true},
+		{"GET /api/projects", `{"data": [{"id": "prj_1"}], "nextCursor": null}`, false},
+		{"GET /api/projects", `{"data": null, "nextCursor": null}`, false},
+		{"GET /api/runs/stream", "event: run\nid: x\ndata: {\"id\":\"run_1\",\"workflowId\":\"wf_1\",\"projectId\":\"prj_1\",\"status\":\"queued\",\"updatedAt\":\"2026-11-27T06:40:12Z\"}\n\n", true},
+		{"GET /api/runs/stream", "event: run\nid: x\ndata: {\"id\":\"run_1\",\"workflowId\":\"wf_1\",\"projectId\":\"prj_1\",\"status\":\"lost\",\"updatedAt\":\"2026-11-27T06:40:12Z\"}\n\n", false},
+		{"GET /api/runs/stream", "event: step\nid: x\ndata: {}\n\n", false},
+		{"GET /api/runs/stream", "event: run\nid: x\ndata: {\"id\":\"run_1\",\"workflowId\":\"wf_1\",\"projectId\":\"prj_1\",\"status\":\"queued\",\"updatedAt\":\"yesterday\"}\n\n", false},
+	} {
+		err := routes[c.route].CheckReply([]byte(c.body), false)
+		if (err == nil) != c.ok {
+			t.Errorf("%s answering %s: CheckReply = %v, want ok %v", c.route, c.body, err, c.ok)
+		}
 	}
 }

@@ -2,13 +2,10 @@ package api
 
 import (
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
-
-var slugPattern = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
 
 // handleProjectList lists the organization's projects, oldest first, for a
 // session and an API key alike (docs/api.md; docs/decisions.md 110).
@@ -47,13 +44,14 @@ func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request) err
 	}
 	req.Name = strings.TrimSpace(req.Name)
 	var p problems
-	checkName(&p, "/name", req.Name)
-	p.check(len(req.Description) <= 2000, "/description", "description must be at most 2000 characters")
+	p.field("/name", edgeflow.NameProblem(req.Name))
+	p.field("/description", edgeflow.DescriptionProblem(req.Description))
 	if req.Slug == "" && req.Name != "" {
-		req.Slug = Slugify(req.Name, 63)
+		req.Slug = edgeflow.Slugify(req.Name, edgeflow.MaxSlugLength)
 	}
-	p.check(req.Slug == "" || slugPattern.MatchString(req.Slug), "/slug",
-		"slug must be 1-63 lowercase letters, digits and inner dashes")
+	if req.Slug != "" {
+		p.field("/slug", edgeflow.SlugProblem(req.Slug))
+	}
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -102,9 +100,11 @@ func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request) err
 	var p problems
 	if req.Name != nil {
 		*req.Name = strings.TrimSpace(*req.Name)
-		checkName(&p, "/name", *req.Name)
+		p.field("/name", edgeflow.NameProblem(*req.Name))
 	}
-	p.check(req.Description == nil || len(*req.Description) <= 2000, "/description", "description must be at most 2000 characters")
+	if req.Description != nil {
+		p.field("/description", edgeflow.DescriptionProblem(*req.Description))
+	}
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -139,17 +139,4 @@ func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request) err
 	}
 	writeNoContent(w)
 	return nil
-}
-
-// checkName requires a display name of 1..200 characters without control
-// characters (names.go).
-func checkName(p *problems, path, name string) {
-	switch {
-	case name == "":
-		p.add(path, "name is required")
-	case len(name) > 200:
-		p.add(path, "name must be at most 200 characters")
-	default:
-		checkNameChars(p, path, name)
-	}
 }

@@ -1,13 +1,16 @@
 package api
 
 // One example request for every route, with its answer, for the endpoint
-// reference in docs/api.md (apidoc.go renders it). The examples are checked:
+// reference in docs/api.md (apidoc.go renders it) and the OpenAPI document;
+// routeDocs (route_docs.go) names each route's. The examples are checked:
 // every body decodes strictly into the route's Body type
-// (apidoc_internal_test.go), and TestRouteExamples (and, for the routes that
-// need a deployed workflow or a provider, the e2e test
-// TestRouteExamplesLive) sends each request to a real server, with the ids
-// below replaced by the test world's, and compares the status and the
-// answer's shape (its field names, at every depth) with the example.
+// (apidoc_internal_test.go), every answer fits the route's response schema
+// (TestReplySchemas), and TestRouteExamples (and, for the routes that need
+// a deployed workflow or a provider, the e2e test TestRouteExamplesLive)
+// sends each request to a real server, with the ids below replaced by the
+// test world's, and compares the status and the answer's shape (its field
+// names, at every depth) with the example, and the answer with the
+// response schema.
 
 // The ids the examples use. Tests map each to a record of their world.
 const (

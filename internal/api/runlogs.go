@@ -13,6 +13,16 @@ import (
 // opens it again; streamlimit.go).
 const runLogsPoll = time.Second
 
+// runLogsEnd is the data of the run log stream's end event: the run's
+// status and whether it is final, or, on a connection whose logs the
+// server cannot read, available false and the reason.
+type runLogsEnd struct {
+	Status    string  `json:"status"`
+	Final     *bool   `json:"final,omitempty"`
+	Available *bool   `json:"available,omitempty"`
+	Reason    *string `json:"reason,omitempty"`
+}
+
 // handleRunLogs answers the run's console lines and exceptions
 // (docs/runs.md, "Logs"): JSON, or with Accept: text/event-stream one `log`
 // event per line while the run is active, then `end` with its status.
@@ -55,7 +65,8 @@ func (s *Server) handleRunLogs(w http.ResponseWriter, r *http.Request) error {
 	}
 	emit(view.Lines)
 	if !view.Available {
-		sse.event("end", map[string]any{"status": view.Status, "available": false, "reason": view.Reason})
+		unavailable := false
+		sse.event("end", runLogsEnd{Status: view.Status, Available: &unavailable, Reason: &view.Reason})
 		return nil
 	}
 	deadline := streamOf(r).deadline
@@ -73,10 +84,7 @@ func (s *Server) handleRunLogs(w http.ResponseWriter, r *http.Request) error {
 				return nil
 			}
 			status, body := errorBody(err, requestIDFrom(r))
-			sse.event("error", struct {
-				ErrorBody
-				Status int `json:"status"`
-			}{body, status})
+			sse.event("error", streamError{body, status})
 			return nil
 		}
 		view = next
@@ -94,7 +102,7 @@ func (s *Server) handleRunLogs(w http.ResponseWriter, r *http.Request) error {
 			emit(view.Lines)
 		}
 	}
-	sse.event("end", map[string]any{"status": view.Status, "final": view.Final})
+	sse.event("end", runLogsEnd{Status: view.Status, Final: &view.Final})
 	return nil
 }
 

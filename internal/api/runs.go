@@ -21,7 +21,7 @@ type triggerRequest struct {
 // hold instanceId, eventType and payload, delivers the event to that
 // waiting run (202, naming the run).
 func (s *Server) handleTrigger(w http.ResponseWriter, r *http.Request) error {
-	dep, p, projectID, workflowID, err := s.workflowCall(r)
+	dep, tw, err := s.workflowCall(r)
 	if err != nil {
 		return err
 	}
@@ -32,10 +32,7 @@ func (s *Server) handleTrigger(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(req.ConnectionID) == "" {
 		return edgeflow.Invalid("/connectionId", "connectionId is required")
 	}
-	res, err := dep.Trigger(r.Context(), deploysvc.TriggerRequest{
-		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
-		ConnectionID: req.ConnectionID, Params: req.Params,
-	})
+	res, err := dep.Trigger(r.Context(), tw, deploysvc.TriggerRequest{ConnectionID: req.ConnectionID, Params: req.Params})
 	if err != nil {
 		return err
 	}
@@ -91,12 +88,11 @@ func (s *Server) controlRun(w http.ResponseWriter, r *http.Request, action strin
 	if err != nil {
 		return err
 	}
-	p := PrincipalFrom(r)
-	projectID, err := p.Project()
+	t, err := tenantOf(r)
 	if err != nil {
 		return err
 	}
-	run, err := dep.ControlRun(r.Context(), p.OrganizationID, projectID, r.PathValue("workflowId"), r.PathValue("runId"), action)
+	run, err := dep.ControlRun(r.Context(), t, r.PathValue("workflowId"), r.PathValue("runId"), action)
 	if err != nil {
 		return err
 	}
@@ -129,7 +125,7 @@ type restartRequest struct {
 // handleRunRestart starts a new run from a step of an existing one (201
 // with the new run); docs/runs.md.
 func (s *Server) handleRunRestart(w http.ResponseWriter, r *http.Request) error {
-	dep, p, projectID, workflowID, err := s.workflowCall(r)
+	dep, tw, err := s.workflowCall(r)
 	if err != nil {
 		return err
 	}
@@ -137,9 +133,8 @@ func (s *Server) handleRunRestart(w http.ResponseWriter, r *http.Request) error 
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	run, err := dep.Restart(r.Context(), deploysvc.RestartRequest{
-		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID, RunID: r.PathValue("runId"),
-		FromStep: req.FromStep, Version: req.Version,
+	run, err := dep.Restart(r.Context(), tw, deploysvc.RestartRequest{
+		RunID: r.PathValue("runId"), FromStep: req.FromStep, Version: req.Version,
 	})
 	if err != nil {
 		return err
@@ -160,7 +155,7 @@ type invokeRequest struct {
 // answers the function's answer (200 {status, headers, body, bodyTruncated,
 // durationMs}), whatever status the function gave.
 func (s *Server) handleInvoke(w http.ResponseWriter, r *http.Request) error {
-	dep, p, projectID, workflowID, err := s.workflowCall(r)
+	dep, tw, err := s.workflowCall(r)
 	if err != nil {
 		return err
 	}
@@ -168,8 +163,7 @@ func (s *Server) handleInvoke(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	res, err := dep.Invoke(r.Context(), deploysvc.InvokeRequest{
-		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
+	res, err := dep.Invoke(r.Context(), tw, deploysvc.InvokeRequest{
 		ConnectionID: req.ConnectionID, Method: req.Method, Path: req.Path, Body: req.Body, Headers: req.Headers,
 	})
 	if err != nil {

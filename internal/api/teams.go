@@ -65,7 +65,7 @@ func (s *Server) handleOrganizationCreate(w http.ResponseWriter, r *http.Request
 	}
 	req.Name = strings.TrimSpace(req.Name)
 	var p problems
-	checkName(&p, "/name", req.Name)
+	p.field("/name", edgeflow.NameProblem(req.Name))
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (s *Server) handleOrganizationUpdate(w http.ResponseWriter, r *http.Request
 	p.check(req.Name != nil || req.RunRetentionDays != nil, "", "give name, runRetentionDays or both")
 	if req.Name != nil {
 		*req.Name = strings.TrimSpace(*req.Name)
-		checkName(&p, "/name", *req.Name)
+		p.field("/name", edgeflow.NameProblem(*req.Name))
 	}
 	if d := req.RunRetentionDays; d != nil {
 		p.check(*d >= 1 && *d <= 3650, "/runRetentionDays", "runRetentionDays must be between 1 and 3650")
@@ -307,11 +307,7 @@ func (s *Server) handleInvitationCreate(w http.ResponseWriter, r *http.Request) 
 	}
 	req.Email = strings.TrimSpace(req.Email)
 	var p problems
-	if req.Email == "" {
-		p.add("/email", "email is required")
-	} else if !ValidEmail(req.Email) {
-		p.add("/email", "email is not a valid address")
-	}
+	p.field("/email", edgeflow.EmailProblem(req.Email))
 	role := assignableRole(&p, "/role", req.Role)
 	if err := p.err(); err != nil {
 		return err

@@ -31,16 +31,15 @@ func (s *Server) handleVersionTest(w http.ResponseWriter, r *http.Request) error
 	if err := p.err(); err != nil {
 		return err
 	}
-	dep, pr, projectID, workflowID, err := s.workflowCall(r)
+	dep, tw, err := s.workflowCall(r)
 	if err != nil {
 		return err
 	}
-	tr := deploysvc.TestRequest{OrganizationID: pr.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
-		VersionID: r.PathValue("versionId"), Params: req.Params, Mocks: req.Mocks}
+	tr := deploysvc.TestRequest{VersionID: r.PathValue("versionId"), Params: req.Params, Mocks: req.Mocks}
 	if req.TimeoutSeconds != nil {
 		tr.Timeout = time.Duration(*req.TimeoutSeconds) * time.Second
 	}
-	res, err := dep.Test(r.Context(), tr)
+	res, err := dep.Test(r.Context(), tw, tr)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 // the worker URL, the secret and how to sign. Scope deploy: the secret lets
 // anyone who holds it start runs.
 func (s *Server) handleTriggerSecret(w http.ResponseWriter, r *http.Request) error {
-	dep, p, projectID, workflowID, err := s.workflowCall(r)
+	dep, tw, err := s.workflowCall(r)
 	if err != nil {
 		return err
 	}
@@ -20,7 +20,7 @@ func (s *Server) handleTriggerSecret(w http.ResponseWriter, r *http.Request) err
 	if strings.TrimSpace(connectionID) == "" {
 		return edgeflow.Invalid("?connectionId", "connectionId is required")
 	}
-	secret, err := dep.FindTriggerSecret(r.Context(), p.OrganizationID, projectID, workflowID, connectionID)
+	secret, err := dep.FindTriggerSecret(r.Context(), tw, connectionID)
 	if err != nil {
 		return err
 	}

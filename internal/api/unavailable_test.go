@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http/httptest"
@@ -204,13 +205,10 @@ func TestDatabaseUnreachable(t *testing.T) {
 	proxy.cut()
 
 	proxy.restore(t, false)
-	deadline := time.Now().Add(15 * time.Second)
-	for w.do("GET", "/readyz", "", cred{}).status != 200 {
-		if time.Now().After(deadline) {
-			t.Fatal("readyz did not recover")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testenv.WaitFor(t, 15*time.Second, 50*time.Millisecond, "readyz to recover", func() (bool, string) {
+		r := w.do("GET", "/readyz", "", cred{})
+		return r.status == 200, fmt.Sprintf("%d %s", r.status, r.body)
+	})
 	w.must(200, "GET", "/api/workflows/"+wfID, "", key)
 	w.must(200, "GET", "/api/auth/session", "", sess)
 	w.must(201, "POST", "/api/workflows", `{"name":"after"}`, key)

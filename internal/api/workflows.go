@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -18,8 +17,6 @@ import (
 
 // Masked replaces secret values in every response.
 const Masked = "***"
-
-var envVarName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
 
 // workflowView is a workflow as the API shows it: secret variable values
 // masked, empty collections as [] and {}.
@@ -118,8 +115,8 @@ func (s *Server) handleWorkflowCreate(w http.ResponseWriter, r *http.Request) er
 	}
 	req.Name = strings.TrimSpace(req.Name)
 	var p problems
-	checkName(&p, "/name", req.Name)
-	p.check(len(req.Description) <= 2000, "/description", "description must be at most 2000 characters")
+	p.field("/name", edgeflow.NameProblem(req.Name))
+	p.field("/description", edgeflow.DescriptionProblem(req.Description))
 	switch req.Kind {
 	case "":
 		req.Kind = edgeflow.KindWorkflow
@@ -257,9 +254,11 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	var p problems
 	if req.Name != nil {
 		*req.Name = strings.TrimSpace(*req.Name)
-		checkName(&p, "/name", *req.Name)
+		p.field("/name", edgeflow.NameProblem(*req.Name))
 	}
-	p.check(req.Description == nil || len(*req.Description) <= 2000, "/description", "description must be at most 2000 characters")
+	if req.Description != nil {
+		p.field("/description", edgeflow.DescriptionProblem(*req.Description))
+	}
 	p.check(req.TriggerCode == nil || len(*req.TriggerCode) <= maxTriggerCode, "/triggerCode", "triggerCode must be at most 256 KiB")
 	if req.TriggerCode != nil {
 		if err := codegen.CheckImports(*req.TriggerCode); err != nil {
@@ -277,7 +276,7 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	if req.DeployConfig != nil && req.DeployConfig.Route != nil {
 		rt := req.DeployConfig.Route
 		p.check(rt.Pattern != "" && len(rt.Pattern) <= 1000 && !strings.ContainsAny(rt.Pattern, " \n\r"), "/deployConfig/route/pattern", "route pattern is required, e.g. example.com/api/*")
-		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /") && nameCharProblem(rt.ZoneName) == "", "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
+		p.check(rt.ZoneName != "" && len(rt.ZoneName) <= 253 && !strings.ContainsAny(rt.ZoneName, " /") && edgeflow.NameCharProblem(rt.ZoneName) == "", "/deployConfig/route/zoneName", "zoneName is required, e.g. example.com")
 	}
 	if req.DeployConfig != nil && req.DeployConfig.PublicTrigger != nil && *req.DeployConfig.PublicTrigger {
 		p.check(wf.Kind != edgeflow.KindScript, "/deployConfig/publicTrigger", "a function's url is public already; publicTrigger is for workflows")
@@ -331,8 +330,8 @@ func checkWorkflowEnvVars(p *problems, vars []edgeflow.WorkflowEnvVar) {
 	for i, v := range vars {
 		path := fmt.Sprintf("/envVars/%d", i)
 		switch {
-		case !envVarName.MatchString(v.Name) || len(v.Name) > 128:
-			p.add(path+"/name", "name must match ^[A-Z][A-Z0-9_]*$ (at most 128 characters)")
+		case edgeflow.EnvVarNameProblem(v.Name) != "":
+			p.add(path+"/name", edgeflow.EnvVarNameProblem(v.Name))
 		case seen[v.Name]:
 			p.add(path+"/name", "duplicate variable "+v.Name)
 		}
@@ -427,12 +426,13 @@ func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) er
 	default:
 		return edgeflow.Invalid("?runs", "runs must be keep or delete")
 	}
-	wf, err := s.FindWorkflow(r, r.PathValue("id"))
+	dep, tw, err := s.workflowCallOn(r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
+	wf := tw.Workflow()
 	if r.URL.Query().Get("force") != "true" {
-		if err := s.takedownAll(r, wf); err != nil {
+		if err := s.takedownAll(r, dep, tw); err != nil {
 			return err
 		}
 	}
@@ -452,8 +452,8 @@ func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) er
 // so that no worker keeps serving a workflow edgeflow no longer knows. A
 // provider failure stops the delete (nothing of the workflow is lost);
 // ?force=true deletes the records without reaching the provider.
-func (s *Server) takedownAll(r *http.Request, wf *edgeflow.Workflow) error {
-	p := PrincipalFrom(r)
+func (s *Server) takedownAll(r *http.Request, dep *deploysvc.Service, tw *deploysvc.TenantWorkflow) error {
+	wf := tw.Workflow()
 	var active []edgeflow.Deployment
 	opts := edgeflow.ListOptions{Limit: 100}
 	for {
@@ -472,7 +472,7 @@ func (s *Server) takedownAll(r *http.Request, wf *edgeflow.Workflow) error {
 		opts.Cursor = page.NextCursor
 	}
 	for _, d := range active {
-		if _, err := s.Deployer.Takedown(r.Context(), p.OrganizationID, wf.ProjectID, wf.ID, d.ConnectionID); err != nil {
+		if _, err := dep.Takedown(r.Context(), tw, d.ConnectionID); err != nil {
 			if edgeflow.IsConflict(err) {
 				continue // taken down meanwhile
 			}

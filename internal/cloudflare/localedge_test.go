@@ -16,6 +16,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/cloudflare"
 	"github.com/edgeflow/edgeflow/internal/localedge"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 const edgeWorker = `import { WorkflowEntrypoint } from "cloudflare:workers";
@@ -79,20 +80,15 @@ func startEdge(t *testing.T) *localedge.Edge {
 
 func waitInstance(t *testing.T, c *cloudflare.Client, wf, id string, ok func(cloudflare.InstanceStatus) bool) cloudflare.InstanceStatus {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
 	var last cloudflare.InstanceStatus
-	for time.Now().Before(deadline) {
+	testenv.WaitFor(t, 30*time.Second, 50*time.Millisecond, "instance "+id+" to reach the condition", func() (bool, string) {
 		st, err := c.GetInstance(context.Background(), wf, id)
 		if err != nil {
 			t.Fatalf("GetInstance %s: %v", id, err)
 		}
-		if ok(st) {
-			return st
-		}
 		last = st
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("instance %s: condition not reached; last status %q", id, last.Status)
+		return ok(st), "status " + st.Status
+	})
 	return last
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
@@ -102,22 +103,37 @@ func (f *fakeWorker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(map[string]any{"instanceId": id})
 }
 
-func batchService(t *testing.T, f *fakeWorker) (*Service, *edgeflow.Deployment) {
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	s := &Service{http: srv.Client(), timeout: 10 * time.Second, log: slog.New(slog.DiscardHandler)}
-	return s, &edgeflow.Deployment{ID: "dep_1", URL: srv.URL + "/"}
+// handlerTransport answers a client's requests with a handler of the same
+// process, without a socket: the batcher's tests run in a synctest bubble,
+// where a goroutine waiting on a socket is never durably blocked.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, r)
+	return rec.Result(), nil
+}
+
+func batchService(f *fakeWorker) (*Service, *edgeflow.Deployment) {
+	s := &Service{http: &http.Client{Transport: handlerTransport{f}}, timeout: 10 * time.Second, log: slog.New(slog.DiscardHandler)}
+	return s, &edgeflow.Deployment{ID: "dep_1", URL: "http://worker.test/"}
 }
 
 // createMany creates n instances at once and returns their errors.
 func createMany(s *Service, d *edgeflow.Deployment, prefix string, n int) []error {
-	errs := make([]error, n)
+	return createRange(s, d, prefix, 0, n)
+}
+
+// createRange creates instances from to to-1 at once and returns their
+// errors.
+func createRange(s *Service, d *edgeflow.Deployment, prefix string, from, to int) []error {
+	errs := make([]error, to-from)
 	var wg sync.WaitGroup
-	for i := range n {
+	for i := from; i < to; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = s.createLocal(d, "tok", fmt.Sprintf("%s%d", prefix, i), fmt.Appendf(nil, `{"n":%d}`, i))
+			errs[i-from] = s.createLocal(d, "tok", fmt.Sprintf("%s%d", prefix, i), fmt.Appendf(nil, `{"n":%d}`, i))
 		}()
 	}
 	wg.Wait()
@@ -143,60 +159,74 @@ func checkCreated(t *testing.T, f *fakeWorker, prefix string, n int, errs []erro
 // batches, creates that arrive while one is in flight go together in the
 // next request; each gets its instance with its params.
 func TestCreatesBatched(t *testing.T) {
-	f := &fakeWorker{t: t, instances: map[string]string{}}
-	s, d := batchService(t, f)
-	// The first create goes alone and learns that the worker takes batches.
-	checkCreated(t, f, "run_first", 1, createMany(s, d, "run_first", 1))
-	f.gate = make(chan struct{})
-	done := make(chan []error)
-	go func() { done <- createMany(s, d, "run_a", 40) }()
-	// The next request is held until every other create is queued behind
-	// it (which of them went in that request depends on scheduling).
-	for {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeWorker{t: t, instances: map[string]string{}}
+		s, d := batchService(f)
+		// The first create goes alone and learns that the worker takes batches.
+		checkCreated(t, f, "run_first", 1, createMany(s, d, "run_first", 1))
+		f.gate = make(chan struct{})
+		first, rest := make(chan []error), make(chan []error)
+		go func() { first <- createRange(s, d, "run_a", 0, 1) }()
+		synctest.Wait() // its request is held
+		go func() { rest <- createRange(s, d, "run_a", 1, 40) }()
+		// The next request is held until every other create is queued
+		// behind it: until every goroutine of the bubble waits.
+		synctest.Wait()
 		b := s.batchers.of(d.ID)
 		b.mu.Lock()
 		queued := len(b.queue)
 		b.mu.Unlock()
-		if f.arrived.Load() == 2 && queued > 0 && int(f.firstSize.Load())+queued == 40 {
-			break
+		if f.arrived.Load() != 2 || queued == 0 || int(f.firstSize.Load())+queued != 40 {
+			t.Errorf("while the second request is held: %d requests arrived, %d creates in it, %d queued; want 2, and the other creates of 40 queued",
+				f.arrived.Load(), f.firstSize.Load(), queued)
 		}
-		time.Sleep(time.Millisecond)
-	}
-	close(f.gate)
-	errs := <-done
-	checkCreated(t, f, "run_a", 40, errs)
-	if f.requests != 3 || len(f.batches) == 0 {
-		t.Errorf("%d requests (batches %v); want the first create, one more request and one batch of the creates queued behind it", f.requests, f.batches)
-	}
+		close(f.gate)
+		errs := append(<-first, <-rest...)
+		checkCreated(t, f, "run_a", 40, errs)
+		if f.requests != 3 || len(f.batches) == 0 {
+			t.Errorf("%d requests (batches %v); want the first create, one more request and one batch of the creates queued behind it", f.requests, f.batches)
+		}
+	})
 }
 
 // TestCreatesOfAnOldWorker: a worker that never said it takes batches gets
 // its creates one by one, however many arrive together.
 func TestCreatesOfAnOldWorker(t *testing.T) {
-	f := &fakeWorker{t: t, old: true, instances: map[string]string{}}
-	s, d := batchService(t, f)
-	for round := range 3 {
-		prefix := fmt.Sprintf("run_old%d_", round)
-		checkCreated(t, f, prefix, 30, createMany(s, d, prefix, 30))
-	}
-	if len(f.batches) != 0 || f.requests != 90 {
-		t.Errorf("%d requests, batches %v; want 90 single creates", f.requests, f.batches)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeWorker{t: t, old: true, instances: map[string]string{}}
+		s, d := batchService(f)
+		for round := range 3 {
+			prefix := fmt.Sprintf("run_old%d_", round)
+			checkCreated(t, f, prefix, 30, createMany(s, d, prefix, 30))
+		}
+		if len(f.batches) != 0 || f.requests != 90 {
+			t.Errorf("%d requests, batches %v; want 90 single creates", f.requests, f.batches)
+		}
+	})
 }
 
 // TestCreatesAfterAFailedBatch: a batch that fails (here after creating its
 // instances) is created again one by one, where the instances it created
 // count as created; each create ends without an error.
 func TestCreatesAfterAFailedBatch(t *testing.T) {
-	f := &fakeWorker{t: t, failBatches: true, instances: map[string]string{}}
-	s, d := batchService(t, f)
-	for round := range 3 {
-		prefix := fmt.Sprintf("run_fail%d_", round)
-		checkCreated(t, f, prefix, 30, createMany(s, d, prefix, 30))
-	}
-	if len(f.batches) == 0 {
-		t.Error("no batch was tried")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeWorker{t: t, failBatches: true, instances: map[string]string{}}
+		s, d := batchService(f)
+		for round := range 3 {
+			prefix := fmt.Sprintf("run_fail%d_", round)
+			// The round's first request is held until the other creates
+			// are queued behind it, as a burst finds one in flight.
+			f.gate = make(chan struct{})
+			done := make(chan []error)
+			go func() { done <- createMany(s, d, prefix, 30) }()
+			synctest.Wait()
+			close(f.gate)
+			checkCreated(t, f, prefix, 30, <-done)
+		}
+		if len(f.batches) == 0 {
+			t.Error("no batch was tried")
+		}
+	})
 }
 
 // TestCreateRefused: a worker's refusal reaches the trigger as a provider

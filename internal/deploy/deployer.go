@@ -468,14 +468,12 @@ func orDefault(s, def string) string {
 // deployment on the connection, marks the deployment removed and clears the
 // workflow's active version when no deployment is left. Nothing deployed
 // there is conflict (409). A provider failure leaves the deployment recorded.
-func (s *Service) Takedown(ctx context.Context, organizationID, projectID, workflowID, connectionID string) (*edgeflow.Deployment, error) {
-	w, err := s.store.FindWorkflowByID(ctx, projectID, workflowID)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) Takedown(ctx context.Context, tw *TenantWorkflow, connectionID string) (*edgeflow.Deployment, error) {
+	wf := tw.Workflow()
+	w := &wf
 	// Any connection of the organization: a workflow moved from another
 	// project can still be taken down from that project's connection.
-	c, err := s.connection(ctx, organizationID, "", connectionID)
+	c, err := s.connection(ctx, tw.Tenant().OrganizationID, "", connectionID)
 	if err != nil {
 		return nil, err
 	}

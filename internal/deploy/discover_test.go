@@ -54,6 +54,9 @@ func (c *cfStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/accounts/acct/workflows/wf-cron/instances":
 		if failing {
+			// Retry at once: the back-off under test is discovery's, not
+			// the client's retries of a 503.
+			w.Header().Set("Retry-After", "0")
 			w.WriteHeader(503)
 			fmt.Fprint(w, `{"success":false,"errors":[{"code":10000,"message":"down"}]}`)
 			return

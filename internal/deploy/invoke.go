@@ -36,7 +36,8 @@ const (
 
 // InvokeRequest asks edgeflow to call a function's active deployment.
 type InvokeRequest struct {
-	OrganizationID, ProjectID, WorkflowID, ConnectionID string
+	// ConnectionID is the connection the function is deployed on.
+	ConnectionID string
 	// Method is POST (default), GET, PUT or DELETE.
 	Method string
 	// Path is the path (and query) below the deployment's URL; default "/".
@@ -196,11 +197,9 @@ func invokeURL(base, p string) (string, error) {
 // unknown workflow or connection → not_found; not a function → bad_request;
 // bad method, path or headers → validation_failed; not deployed there →
 // conflict; the worker could not be reached → provider_unavailable.
-func (s *Service) Invoke(ctx context.Context, req InvokeRequest) (*InvokeResult, error) {
-	w, err := s.store.FindWorkflowByID(ctx, req.ProjectID, req.WorkflowID)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) Invoke(ctx context.Context, tw *TenantWorkflow, req InvokeRequest) (*InvokeResult, error) {
+	wf, t := tw.Workflow(), tw.Tenant()
+	w := &wf
 	if strings.TrimSpace(req.ConnectionID) == "" {
 		return nil, edgeflow.Invalid("/connectionId", "connectionId is required")
 	}
@@ -232,7 +231,7 @@ func (s *Service) Invoke(ctx context.Context, req InvokeRequest) (*InvokeResult,
 		return nil, edgeflow.Errorf(edgeflow.EBadRequest,
 			"only a function can be invoked: start a run of workflow %s with POST /api/workflows/%s/trigger", w.ID, w.ID)
 	}
-	c, err := s.connection(ctx, req.OrganizationID, req.ProjectID, req.ConnectionID)
+	c, err := s.connection(ctx, t.OrganizationID, t.ProjectID, req.ConnectionID)
 	if err != nil {
 		return nil, err
 	}

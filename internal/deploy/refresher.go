@@ -59,7 +59,7 @@ func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 			return
 		case <-t.C:
 		}
-		if now := time.Now(); now.Sub(lastDiscovery) >= opts.DiscoverInterval {
+		if now := s.now(); now.Sub(lastDiscovery) >= opts.DiscoverInterval {
 			lastDiscovery = now
 			s.DiscoverCronRuns(ctx)
 		}

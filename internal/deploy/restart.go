@@ -23,10 +23,8 @@ const MaxRestartParamsBytes = 1 << 20
 
 // RestartRequest restarts a run from one of its steps.
 type RestartRequest struct {
-	OrganizationID string
-	ProjectID      string
-	WorkflowID     string
-	RunID          string
+	// RunID is the run of the workflow to restart.
+	RunID string
 	// FromStep is the node id to execute from; "" restarts from the start.
 	FromStep string
 	// Version is "same" (the run's own version, the default when "") or
@@ -62,11 +60,9 @@ type pastStep struct {
 // original run, and a chosen version without one of those steps are
 // conflict (409); provider failures are provider_unavailable /
 // provider_error.
-func (s *Service) Restart(ctx context.Context, req RestartRequest) (*edgeflow.Run, error) {
-	w, err := s.store.FindWorkflowByID(ctx, req.ProjectID, req.WorkflowID)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRequest) (*edgeflow.Run, error) {
+	wf := tw.Workflow()
+	w := &wf
 	if w.Kind == edgeflow.KindScript {
 		return nil, edgeflow.Errorf(edgeflow.EBadRequest, "a function has no runs to restart")
 	}

@@ -93,11 +93,13 @@ func TestRestartCloudflare(t *testing.T) {
 		 {"type":"step","name":"Charge","success":true,"output":"ch_1","attempts":[{"success":true}]},
 		 {"type":"step","name":"Ship","success":false,"output":null,"attempts":[{"success":false,"error":{"name":"Error","message":"declined"}}]}]`)}
 	must(t, st.CreateRun(ctx, orig))
+	tw, err := svc.ReadWorkflow(ctx, deploy.Tenant{OrganizationID: org.ID, ProjectID: prj.ID}, wf.ID)
+	must(t, err)
 	req := func(from, version string) deploy.RestartRequest {
-		return deploy.RestartRequest{OrganizationID: org.ID, ProjectID: prj.ID, WorkflowID: wf.ID, RunID: orig.ID, FromStep: from, Version: version}
+		return deploy.RestartRequest{RunID: orig.ID, FromStep: from, Version: version}
 	}
 
-	got, err := svc.Restart(ctx, req("ship", ""))
+	got, err := svc.Restart(ctx, tw, req("ship", ""))
 	must(t, err)
 	want := []string{`POST /accounts/acct/workflows/wf-orders/instances {"instance_id":"` + got.ID + `","params":{"__edgeflowReplay":{"Charge":"ch_1","Load order":{"id":"A-1","total":42}},"orderId":"A-1"}}`}
 	if diff := cmp.Diff(want, stub.take()); diff != "" {
@@ -122,7 +124,7 @@ func TestRestartCloudflare(t *testing.T) {
 	before := countRuns()
 	refuse := func(what string, r deploy.RestartRequest, code, inMessage string) {
 		t.Helper()
-		_, err := svc.Restart(ctx, r)
+		_, err := svc.Restart(ctx, tw, r)
 		var e *edgeflow.Error
 		if !errorsAs(err, &e) || e.Code != code || !strings.Contains(e.Error(), inMessage) {
 			t.Errorf("%s: err = %v, want %s mentioning %q", what, err, code, inMessage)
@@ -146,7 +148,7 @@ func TestRestartCloudflare(t *testing.T) {
 	}
 	// With current and a step the new version keeps, the replay map uses
 	// the new version's step names.
-	got, err = svc.Restart(ctx, req("load", "current"))
+	got, err = svc.Restart(ctx, tw, req("load", "current"))
 	must(t, err)
 	want = []string{`POST /accounts/acct/workflows/wf-orders/instances {"instance_id":"` + got.ID + `","params":{"orderId":"A-1"}}`}
 	if diff := cmp.Diff(want, stub.take()); diff != "" {

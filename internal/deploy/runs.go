@@ -20,10 +20,8 @@ const MaxParamsBytes = 100 * 1024
 
 // TriggerRequest starts a run of a deployed workflow or delivers an event.
 type TriggerRequest struct {
-	OrganizationID string
-	ProjectID      string
-	WorkflowID     string
-	ConnectionID   string
+	// ConnectionID is the connection of the tenant's organization (or of its project) the workflow runs on.
+	ConnectionID string
 	// Params is the JSON object that becomes event.payload; nil means {}.
 	Params json.RawMessage
 }
@@ -37,7 +35,8 @@ type TriggerResult struct {
 	EventType  string `json:"eventType,omitempty"`
 }
 
-// Trigger starts a run of the workflow's active deployment on the connection:
+// Trigger starts a run of the tenant's workflow (read once, by ReadWorkflow) on its active deployment on the
+// connection:
 // the instance is created with the run id as its instance id, then the run
 // is recorded as queued. When params hold instanceId, eventType and payload,
 // the event is delivered instead to that waiting run through the deployed
@@ -48,11 +47,9 @@ type TriggerResult struct {
 // there → conflict; unknown instance → not_found; finished run → conflict;
 // provider failures → provider_unavailable / provider_error, with no run
 // recorded.
-func (s *Service) Trigger(ctx context.Context, req TriggerRequest) (*TriggerResult, error) {
-	w, err := s.store.FindWorkflowByID(ctx, req.ProjectID, req.WorkflowID)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRequest) (*TriggerResult, error) {
+	wf, t := tw.Workflow(), tw.Tenant()
+	w := &wf
 	if w.Kind == edgeflow.KindScript {
 		return nil, edgeflow.Errorf(edgeflow.EBadRequest,
 			"a function has no runs: invoke it with an HTTP POST to its url (GET /workflows/%s/full shows it) or with POST /api/workflows/%s/invoke", w.ID, w.ID)
@@ -70,7 +67,7 @@ func (s *Service) Trigger(ctx context.Context, req TriggerRequest) (*TriggerResu
 	if hasReplayKey(params) {
 		return nil, edgeflow.Invalid("/params/"+codegen.ReplayKey, "this key is reserved for restarted runs (POST …/runs/:runId/restart)")
 	}
-	c, err := s.connection(ctx, req.OrganizationID, req.ProjectID, req.ConnectionID)
+	c, err := s.connection(ctx, t.OrganizationID, t.ProjectID, req.ConnectionID)
 	if err != nil {
 		return nil, err
 	}
@@ -312,8 +309,8 @@ const (
 // pause only a running run, resume only a manually paused one, terminate a
 // running or paused one (queued counts as running: the instance exists).
 // Anything else is conflict (409).
-func (s *Service) ControlRun(ctx context.Context, organizationID, projectID, workflowID, runID, action string) (*edgeflow.Run, error) {
-	if _, err := s.store.FindWorkflowByID(ctx, projectID, workflowID); err != nil {
+func (s *Service) ControlRun(ctx context.Context, t Tenant, workflowID, runID, action string) (*edgeflow.Run, error) {
+	if _, err := s.ReadWorkflow(ctx, t, workflowID); err != nil {
 		return nil, err
 	}
 	r, err := s.store.FindRunByID(ctx, workflowID, runID)
@@ -347,7 +344,7 @@ func (s *Service) ControlRun(ctx context.Context, organizationID, projectID, wor
 	default:
 		return nil, edgeflow.Errorf(edgeflow.ENotFound, "unknown run action %q", action)
 	}
-	c, err := s.store.FindConnectionByID(ctx, organizationID, r.ConnectionID)
+	c, err := s.store.FindConnectionByID(ctx, t.OrganizationID, r.ConnectionID)
 	if err != nil {
 		if edgeflow.IsNotFound(err) {
 			return nil, edgeflow.Errorf(edgeflow.EConflict, "the run's connection no longer exists")

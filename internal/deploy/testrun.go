@@ -38,11 +38,9 @@ const StepMocked = "mocked"
 
 // TestRequest runs a version of a workflow once.
 type TestRequest struct {
-	OrganizationID string
-	ProjectID      string
-	WorkflowID     string
-	VersionID      string
-	Params         json.RawMessage
+	// VersionID is the version of the workflow to run.
+	VersionID string
+	Params    json.RawMessage
 	// Mocks are outputs by node id: those steps answer the mock instead of
 	// running.
 	Mocks map[string]json.RawMessage
@@ -82,14 +80,12 @@ type testAccounts struct {
 // (not_found), params that Trigger refuses, mocks naming no durable step of
 // the version (validation_failed), unresolved variables or secrets
 // (deploy_failed), no local edge (provider_unavailable).
-func (s *Service) Test(ctx context.Context, req TestRequest) (*TestResult, error) {
+func (s *Service) Test(ctx context.Context, tw *TenantWorkflow, req TestRequest) (*TestResult, error) {
 	if s.compiler == nil {
 		return nil, edgeflow.Errorf(edgeflow.EInternal, "no compiler is configured")
 	}
-	w, err := s.store.FindWorkflowByID(ctx, req.ProjectID, req.WorkflowID)
-	if err != nil {
-		return nil, err
-	}
+	wf := tw.Workflow()
+	w := &wf
 	if w.Kind == edgeflow.KindScript {
 		return nil, edgeflow.Errorf(edgeflow.EBadRequest, "a function is not tested with a run: deploy it and call it with POST /api/workflows/%s/invoke", w.ID)
 	}

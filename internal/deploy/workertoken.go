@@ -169,15 +169,13 @@ type TriggerSecret struct {
 // workflow's active deployment on the connection. Errors: unknown workflow
 // or connection → not_found; a function → bad_request; not deployed there,
 // or deployed without deployConfig.publicTrigger → conflict.
-func (s *Service) FindTriggerSecret(ctx context.Context, organizationID, projectID, workflowID, connectionID string) (*TriggerSecret, error) {
-	w, err := s.store.FindWorkflowByID(ctx, projectID, workflowID)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) FindTriggerSecret(ctx context.Context, tw *TenantWorkflow, connectionID string) (*TriggerSecret, error) {
+	wf, t := tw.Workflow(), tw.Tenant()
+	w := &wf
 	if w.Kind == edgeflow.KindScript {
 		return nil, edgeflow.Errorf(edgeflow.EBadRequest, "a function has no trigger secret: its url is public (POST to it)")
 	}
-	c, err := s.connection(ctx, organizationID, projectID, connectionID)
+	c, err := s.connection(ctx, t.OrganizationID, t.ProjectID, connectionID)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,8 @@ import (
 // run lists with records in them, the provider resources, token
 // verification and takedown. Each example request is sent with the
 // examples' ids replaced by this server's records; its answer must have the
-// route's status and the example's shape.
+// route's status and the example's shape, and fit the route's response
+// schema (Route.CheckReply).
 func TestRouteExamplesLive(t *testing.T) {
 	t.Parallel()
 	requireEdge(t)
@@ -50,6 +51,9 @@ func TestRouteExamplesLive(t *testing.T) {
 			t.Fatalf("%s: the example answers %d, the route says %d\n%s", name, r.status, rt.Status, r.body)
 		}
 		if err := rt.Example.CheckAnswer(r.body); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if err := rt.CheckReply(r.body, false); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 		return r

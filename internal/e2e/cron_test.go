@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // A workflow with a cron trigger is deployed with its schedule, and the
@@ -42,15 +44,12 @@ func TestCronTriggerSchedules(t *testing.T) {
 	// (cron discovery in the refresher loop), once, and completes with the
 	// step's output.
 	var found run
-	deadline := time.Now().Add(60 * time.Second)
-	for found.ID == "" && time.Now().Before(deadline) {
+	testenv.WaitFor(t, 60*time.Second, 200*time.Millisecond, "the cron-started instance to be listed as a run", func() (bool, string) {
 		for _, r := range s.runs(id) {
 			found = r
 		}
-		if found.ID == "" {
-			time.Sleep(200 * time.Millisecond)
-		}
-	}
+		return found.ID != "", "no run"
+	})
 	if found.ID == "" {
 		t.Fatal("the cron-started instance never appeared in GET /api/workflows/:id/runs")
 	}

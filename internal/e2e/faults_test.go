@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // TestEdgeUnreachable: with the edge unreachable, deploy, deploy-stream,
@@ -113,31 +115,31 @@ func TestEdgeRestartMidRun(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for shared.edge.Restarts() == restarts || shared.edge.Pid() == 0 || shared.edge.Pid() == pid {
-		if time.Now().After(deadline) {
-			t.Fatal("the edge was not restarted")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitEdgeRestarted(t, restarts, pid)
 	var last run
-	for time.Now().Before(deadline) {
+	testenv.WaitFor(t, 60*time.Second, 200*time.Millisecond, "the run to complete after the restart", func() (bool, string) {
 		r := s.do("GET", "/api/workflows/"+wf+"/runs/"+id, nil)
 		if r.status == 200 {
 			json.Unmarshal(r.body, &last)
-			if last.Status == "complete" {
-				jsonEqual(t, last.Output, `{"n":2}`)
-				return
-			}
 			if last.Status == "errored" || last.Status == "terminated" {
-				break
+				t.Fatalf("run after the restart: %+v", last)
 			}
+			return last.Status == "complete", fmt.Sprintf("%+v", last)
 		} else if r.status != 502 {
 			t.Fatalf("GET run during the restart: %d %s", r.status, r.body)
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("run after the restart: %+v", last)
+		return false, fmt.Sprintf("GET run: %d %s", r.status, r.body)
+	})
+	jsonEqual(t, last.Output, `{"n":2}`)
+}
+
+// waitEdgeRestarted waits for the supervisor to have started the shared edge again after pid was killed.
+func waitEdgeRestarted(t *testing.T, restarts, pid int) {
+	t.Helper()
+	testenv.WaitFor(t, 60*time.Second, 100*time.Millisecond, "the edge to be restarted", func() (bool, string) {
+		now := shared.edge.Pid()
+		return shared.edge.Restarts() != restarts && now != 0 && now != pid, fmt.Sprintf("%d restarts, pid %d", shared.edge.Restarts(), now)
+	})
 }
 
 // TestEdgeKilledMidDeploy kills the edge (SIGKILL) while a deploy through
@@ -165,13 +167,7 @@ func TestEdgeKilledMidDeploy(t *testing.T) {
 		t.Fatalf("deploy while the edge died: %d %s", r.status, r.body)
 	}
 	t.Logf("the deploy the kill interrupted answered %d", r.status)
-	deadline := time.Now().Add(60 * time.Second)
-	for shared.edge.Restarts() == restarts || shared.edge.Pid() == 0 || shared.edge.Pid() == pid {
-		if time.Now().After(deadline) {
-			t.Fatal("the edge was not restarted")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitEdgeRestarted(t, restarts, pid)
 	s.deploy(wf)
 	id := s.trigger(wf, map[string]any{"n": 1})
 	last := s.waitRun(wf, id, 60*time.Second, "complete", func(r run) bool { return r.Status == "complete" })
@@ -189,20 +185,16 @@ func TestDeployStreamDisconnect(t *testing.T) {
 	if len(frames) != 1 {
 		t.Fatalf("frames before the disconnect: %+v", frames)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	testenv.WaitFor(t, 30*time.Second, 100*time.Millisecond, "the deployment to be recorded", func() (bool, string) {
 		full := s.must(200, "GET", "/api/workflows/"+wf+"/full", nil).obj()
-		if a, ok := full["activeDeployment"].(map[string]any); ok {
-			if a["versionId"] != ver || full["workflow"].(map[string]any)["activeVersionId"] != ver {
-				t.Fatalf("half-recorded deployment: %v", full)
-			}
-			id := s.trigger(wf, map[string]any{})
-			jsonEqual(t, s.waitStatus(wf, id, "complete", 30*time.Second).Output, `"done"`)
-			return
+		a, ok := full["activeDeployment"].(map[string]any)
+		if ok && (a["versionId"] != ver || full["workflow"].(map[string]any)["activeVersionId"] != ver) {
+			t.Fatalf("half-recorded deployment: %v", full)
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatal("the deployment was never recorded")
+		return ok, "no active deployment"
+	})
+	id := s.trigger(wf, map[string]any{})
+	jsonEqual(t, s.waitStatus(wf, id, "complete", 30*time.Second).Output, `"done"`)
 }
 
 // failingEdge is a deploy.LocalEdge behind an HTTP proxy that answers 500

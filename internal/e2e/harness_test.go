@@ -427,23 +427,21 @@ func (s *server) run(workflowID, runID string) run {
 // waitRun polls a run until cond holds or timeout passes.
 func (s *server) waitRun(workflowID, runID string, timeout time.Duration, what string, cond func(run) bool) run {
 	s.t.Helper()
-	deadline := time.Now().Add(timeout)
 	var last run
 	var seen []string // the states the run went through, for the failure message
-	for time.Now().Before(deadline) {
+	testenv.WaitFor(s.t, timeout, 100*time.Millisecond, "run "+runID+": "+what, func() (bool, string) {
 		last = s.run(workflowID, runID)
 		if cond(last) {
-			return last
+			return true, ""
 		}
 		if st := last.Status + "/" + last.StatusDetail; len(seen) == 0 || seen[len(seen)-1] != st {
 			seen = append(seen, st)
 		}
 		if edgeflow.RunIsFinal(last.Status) {
-			break
+			s.t.Fatalf("run %s: waited for %s; states seen %v; last state %+v (output %s)", runID, what, seen, last, last.Output)
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	s.t.Fatalf("run %s: waited for %s; states seen %v; last state %+v (output %s)", runID, what, seen, last, last.Output)
+		return false, fmt.Sprintf("states %v; last state %+v (output %s)", seen, last, last.Output)
+	})
 	return last
 }
 
@@ -603,12 +601,10 @@ func (p *proxyEdge) Up(t testing.TB) {
 	t.Helper()
 	var ln net.Listener
 	var err error
-	for i := 0; i < 50; i++ {
-		if ln, err = net.Listen("tcp", p.addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.WaitFor(t, time.Second, 20*time.Millisecond, "the proxy's port to be free again", func() (bool, string) {
+		ln, err = net.Listen("tcp", p.addr)
+		return err == nil, fmt.Sprint(err)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/cloudflare"
 	"github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/secret"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // TestRunLogsAfterSubrequests: every console line and the error of a run
@@ -108,41 +110,31 @@ func TestRunLogsAfterSubrequests(t *testing.T) {
 	})
 
 	// The function's own worker logs keep the line of the run's call.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testenv.WaitFor(t, 20*time.Second, 300*time.Millisecond, "the function's worker logs to hold the run's call", func() (bool, string) {
 		var lines []string
 		for _, l := range s.edgeWorkerLogs(t, fnDep.ScriptName) {
 			lines = append(lines, l.Level+" "+l.Message)
 		}
-		if strings.Contains(strings.Join(lines, "|"), "log function got from-run") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the function's worker logs = %q", lines)
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+		return strings.Contains(strings.Join(lines, "|"), "log function got from-run"), fmt.Sprintf("%q", lines)
+	})
 }
 
-// waitRunLogs reads a finished run's logs until it holds n lines (or 20
-// seconds pass: the edge gets a run's last lines shortly after the run
-// ends) and answers them as "level message".
+// waitRunLogs reads a finished run's logs until it holds n lines (the edge
+// gets a run's last lines shortly after the run ends; the test fails after
+// 20 seconds) and answers them as "level message".
 func (s *server) waitRunLogs(t *testing.T, wf, id string, n int) []string {
 	t.Helper()
 	var got []string
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testenv.WaitFor(t, 20*time.Second, 300*time.Millisecond, fmt.Sprintf("%d log lines of run %s", n, id), func() (bool, string) {
 		var l runLogs
 		s.must(200, "GET", "/api/workflows/"+wf+"/runs/"+id+"/logs", nil).into(&l)
 		got = got[:0]
 		for _, x := range l.Data {
 			got = append(got, x.Level+" "+x.Message)
 		}
-		if len(got) >= n || time.Now().After(deadline) {
-			return got
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+		return len(got) >= n, fmt.Sprintf("%q", got)
+	})
+	return got
 }
 
 // edgeWorkerLogs reads what the local edge keeps of worker script of the

@@ -3,10 +3,13 @@ package e2e_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 type logLine struct {
@@ -100,15 +103,11 @@ func TestRunLogs(t *testing.T) {
 	if got := msgs(la); got != "log hello from alpha|warn finishing alpha" || !la.Available || !la.Final {
 		t.Fatalf("logs of a = %q %+v", got, la)
 	}
-	deadline := time.Now().Add(20 * time.Second)
 	var lb runLogs
-	for {
+	testenv.WaitFor(t, 20*time.Second, 300*time.Millisecond, "run b's error line", func() (bool, string) {
 		lb = read(b)
-		if strings.Contains(msgs(lb), "error ") || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+		return strings.Contains(msgs(lb), "error "), msgs(lb)
+	})
 	if got := msgs(lb); got != "log hello from bravo|warn finishing bravo|error Error: broken bravo" {
 		t.Fatalf("logs of b = %q", got)
 	}
@@ -135,18 +134,11 @@ func TestRunLogs(t *testing.T) {
 	o.deploy(owf)
 	orun := o.trigger(owf, map[string]any{})
 	o.waitStatus(owf, orun, "complete", 60*time.Second)
-	deadline = time.Now().Add(20 * time.Second)
-	for {
+	testenv.WaitFor(t, 20*time.Second, 300*time.Millisecond, "the stranger's own logs", func() (bool, string) {
 		var l runLogs
 		o.must(200, "GET", "/api/workflows/"+owf+"/runs/"+orun+"/logs", nil).into(&l)
-		if msgs(l) == "log mine" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("own logs = %q", msgs(l))
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+		return msgs(l) == "log mine", msgs(l)
+	})
 }
 
 // TestRunLogsOutliveTheEdge: once read, a run's logs are kept with the run:
@@ -164,14 +156,11 @@ func TestRunLogsOutliveTheEdge(t *testing.T) {
 	id := s.trigger(wf, map[string]any{"n": 7})
 	s.waitStatus(wf, id, "complete", 60*time.Second)
 	var l runLogs
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testenv.WaitFor(t, 20*time.Second, 300*time.Millisecond, "the run's log line", func() (bool, string) {
+		l = runLogs{}
 		s.must(200, "GET", "/api/workflows/"+wf+"/runs/"+id+"/logs", nil).into(&l)
-		if len(l.Data) == 1 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+		return len(l.Data) == 1, fmt.Sprintf("%+v", l.Data)
+	})
 	if len(l.Data) != 1 || l.Data[0].Level != "info" || l.Data[0].Message != "kept 7" {
 		t.Fatalf("logs = %+v", l.Data)
 	}

@@ -127,19 +127,14 @@ func TestReplicasShareOneEdge(t *testing.T) {
 	id = b.trigger(nap, map[string]any{})
 	rb.kill(t)
 	killed := time.Now()
-	for {
-		inProject := a.listed("/api/runs?limit=100", id)
+	var inProject run
+	testenv.WaitFor(t, 30*time.Second, 200*time.Millisecond, "the survivor's lists to show the killed replica's run complete", func() (bool, string) {
+		inProject = a.listed("/api/runs?limit=100", id)
 		inWorkflow := a.listed("/api/workflows/"+nap+"/runs?limit=100", id)
-		if inProject.Status == "complete" && inWorkflow.Status == "complete" {
-			t.Logf("the killed replica's run is complete in the survivor's lists %s after the kill", time.Since(killed).Round(time.Millisecond))
-			jsonEqual(t, inProject.Output, `{"slept":true}`)
-			break
-		}
-		if time.Since(killed) > 30*time.Second {
-			t.Fatalf("30 s after the kill the survivor lists the run as %s / %s", inProject.Status, inWorkflow.Status)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return inProject.Status == "complete" && inWorkflow.Status == "complete", inProject.Status + " / " + inWorkflow.Status
+	})
+	t.Logf("the killed replica's run is complete in the survivor's lists %s after the kill", time.Since(killed).Round(time.Millisecond))
+	jsonEqual(t, inProject.Output, `{"slept":true}`)
 }
 
 var built struct {
@@ -247,25 +242,18 @@ func (s *server) listed(path, id string) run {
 // waitReady polls base/readyz until it answers status and returns its body.
 func waitReady(t *testing.T, base string, status int, timeout time.Duration) string {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	var last string
-	for {
+	var body string
+	testenv.WaitFor(t, timeout, 200*time.Millisecond, fmt.Sprintf("%s/readyz to answer %d", base, status), func() (bool, string) {
 		res, err := http.Get(base + "/readyz")
-		if err == nil {
-			raw, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			last = fmt.Sprintf("%d %s", res.StatusCode, raw)
-			if res.StatusCode == status {
-				return string(raw)
-			}
-		} else {
-			last = err.Error()
+		if err != nil {
+			return false, err.Error()
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s/readyz: want %d within %s, last answer %s", base, status, timeout, last)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		body = string(raw)
+		return res.StatusCode == status, fmt.Sprintf("%d %s", res.StatusCode, raw)
+	})
+	return body
 }
 
 // proc is an edgeflow process of a test, stopped when the test ends.

@@ -1,11 +1,15 @@
 package e2e_test
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // TestSleepingWorkflow: a run that sleeps is running (detail sleeping) while
@@ -169,6 +173,17 @@ func TestErroredAfterRetries(t *testing.T) {
 	}
 }
 
+// stepState is the state of the run's step of node id, "" when the run has
+// not reached it.
+func stepState(r run, id string) string {
+	for _, st := range r.Steps {
+		if st.NodeID == id {
+			return st.State
+		}
+	}
+	return ""
+}
+
 // busy is a step that stays running for ms milliseconds.
 func busy(id string, ms int) map[string]any {
 	return step(id, "await new Promise((resolve) => setTimeout(resolve, "+strconv.Itoa(ms)+")); return { done: '"+id+"' };")
@@ -197,12 +212,17 @@ func TestPauseResumeTerminate(t *testing.T) {
 		return r.Status == "paused" && r.StatusDetail == "paused"
 	})
 	wantError(t, s.do("POST", "/api/workflows/"+wf+"/runs/"+id+"/pause", nil), 409, "conflict")
-	time.Sleep(3500 * time.Millisecond) // longer than the rest of the run: it must stay paused
-	if r := s.run(wf, id); r.Status != "paused" {
-		t.Fatalf("paused run is %s (%s)", r.Status, r.StatusDetail)
+	// It stays paused where it stopped: the step in flight when it was
+	// paused completes, and the next one does not start (the run's status
+	// and steps as the provider reports them).
+	r := s.waitRun(wf, id, 30*time.Second, "paused, its step in flight complete", func(r run) bool {
+		return r.Status == "paused" && stepState(r, "first") == edgeflow.StepComplete
+	})
+	if st := stepState(r, "second"); st != "" || r.StatusDetail != "paused" {
+		t.Fatalf("paused run is %s (%s) with step second %q; want it paused before step second", r.Status, r.StatusDetail, st)
 	}
 	s.must(200, "POST", "/api/workflows/"+wf+"/runs/"+id+"/resume", nil)
-	r := s.waitStatus(wf, id, "complete", 60*time.Second)
+	r = s.waitStatus(wf, id, "complete", 60*time.Second)
 	jsonEqual(t, r.Output, `{"ok":true}`)
 
 	other := s.trigger(wf, map[string]any{})
@@ -211,10 +231,9 @@ func TestPauseResumeTerminate(t *testing.T) {
 	if tr["status"] != "terminated" {
 		t.Fatalf("terminate answered %v", tr)
 	}
-	time.Sleep(4 * time.Second)
-	if r := s.run(wf, other); r.Status != "terminated" || r.EndedAt == nil {
-		t.Fatalf("terminated run = %+v", r)
-	}
+	s.waitRun(wf, other, 30*time.Second, "terminated with its end time", func(r run) bool {
+		return r.Status == "terminated" && r.EndedAt != nil
+	})
 	wantError(t, s.do("POST", "/api/workflows/"+wf+"/runs/"+other+"/terminate", nil), 409, "conflict")
 
 	// Terminate a paused run.
@@ -235,17 +254,18 @@ func TestBackgroundRefresher(t *testing.T) {
 	wf, _ := s.workflow("Quick", "workflow", chain("Quick", step("only", "return { v: 1 };")))
 	s.deploy(wf)
 	id := s.trigger(wf, map[string]any{})
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		for _, r := range s.runs(wf) {
+	var listed run
+	testenv.WaitFor(t, 30*time.Second, 200*time.Millisecond, "the list to show run "+id+" complete", func() (bool, string) {
+		runs := s.runs(wf)
+		for _, r := range runs {
 			if r.ID == id && r.Status == "complete" {
-				jsonEqual(t, r.Output, `{"v":1}`)
-				return
+				listed = r
+				return true, ""
 			}
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("the list never showed run %s complete: %+v", id, s.runs(wf))
+		return false, fmt.Sprintf("%+v", runs)
+	})
+	jsonEqual(t, listed.Output, `{"v":1}`)
 }
 
 // TestTriggerRules: params over 100 KB → 413, params not an object → 422,

@@ -18,6 +18,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/netguard"
 	"github.com/edgeflow/edgeflow/internal/secret"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 	"github.com/edgeflow/edgeflow/internal/webhook"
 )
 
@@ -101,7 +102,7 @@ func TestRunEventsOnTheLocalEdge(t *testing.T) {
 	}
 	d := &webhook.Dispatcher{Store: s.store, Sealer: sealer, Guard: netguard.New(allow)}
 	types := map[string]bool{}
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end) && !(types["deploy.completed"] && types["run.completed"]); {
+	testenv.WaitFor(t, 30*time.Second, 100*time.Millisecond, "deploy.completed and run.completed", func() (bool, string) {
 		if _, err := d.DeliverDue(context.Background(), 10); err != nil {
 			t.Fatal(err)
 		}
@@ -124,8 +125,8 @@ func TestRunEventsOnTheLocalEdge(t *testing.T) {
 			types[body.Type] = true
 		}
 		mu.Unlock()
-		time.Sleep(100 * time.Millisecond)
-	}
+		return types["deploy.completed"] && types["run.completed"], fmt.Sprint(types)
+	})
 	if !types["deploy.completed"] || !types["run.completed"] {
 		t.Fatalf("the receiver got %v, want deploy.completed and run.completed", types)
 	}

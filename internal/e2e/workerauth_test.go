@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // Who may call a deployed workflow's worker (docs/deploy.md): the
@@ -316,16 +318,15 @@ func TestPublicTrigger(t *testing.T) {
 	}
 
 	// The signed instance is discovered as a run of the workflow.
-	deadline := time.Now().Add(30 * time.Second)
 	var found *run
-	for found == nil && time.Now().Before(deadline) {
+	testenv.WaitFor(t, 30*time.Second, 200*time.Millisecond, "the signed instance "+instance+" to be recorded as a run", func() (bool, string) {
 		for _, r := range s.runs(wf) {
 			if r.InstanceID == instance {
 				found = &r
 			}
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return found != nil, "no run of it"
+	})
 	if found == nil {
 		t.Fatalf("the signed instance %s was not recorded as a run", instance)
 	}

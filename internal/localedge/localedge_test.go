@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -89,13 +91,7 @@ func TestStartServesTheAPIAndRestartsADeadChild(t *testing.T) {
 	if err := syscall.Kill(e.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatalf("kill: %v", err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for e.Restarts() < 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("the edge was not restarted")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	testenv.WaitFor(t, 60*time.Second, 100*time.Millisecond, "the edge to be restarted", restarted(e))
 	after := []string{e.APIBaseURL(), e.WorkersBaseURL(), e.AccountID(), e.Token()}
 	if diff := cmp.Diff(before, after); diff != "" {
 		t.Fatalf("URLs changed across the restart (-before +after):\n%s", diff)
@@ -259,15 +255,19 @@ func gone(pid int) bool {
 
 func waitGone(t *testing.T, what string, pids []int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for _, p := range pids {
-		for !gone(p) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s pid %d still runs", what, p)
+	testenv.WaitFor(t, 5*time.Second, 50*time.Millisecond, what+" to be gone", func() (bool, string) {
+		for _, p := range pids {
+			if !gone(p) {
+				return false, fmt.Sprintf("pid %d still runs", p)
 			}
-			time.Sleep(50 * time.Millisecond)
 		}
-	}
+		return true, ""
+	})
+}
+
+// restarted is the fact that the supervisor restarted the edge at least once.
+func restarted(e *localedge.Edge) func() (bool, string) {
+	return func() (bool, string) { return e.Restarts() >= 1, fmt.Sprintf("%d restarts", e.Restarts()) }
 }
 
 // A SIGKILL of node takes workerd with it; the supervisor starts the edge again and an instance that was in the
@@ -280,18 +280,11 @@ func TestKilledEdgeLeavesNoOrphanAndRunningInstanceCompletes(t *testing.T) {
 	e := start(t, localedge.Options{Script: edgeScript(t), DataDir: t.TempDir()})
 	deploySlow(t, e)
 	api(t, e, http.MethodPost, "/workflows/slow/instances", "application/json", strings.NewReader(`{"instance_id":"i1","params":{"n":20}}`), nil)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testenv.WaitFor(t, 30*time.Second, 100*time.Millisecond, "the instance to start its first step", func() (bool, string) {
 		var in instance
 		api(t, e, http.MethodGet, "/workflows/slow/instances/i1", "", nil, &in)
-		if len(in.Steps) > 0 && in.Steps[0].Start != "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the instance did not start its first step: %+v", in)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return len(in.Steps) > 0 && in.Steps[0].Start != "", fmt.Sprintf("%+v", in)
+	})
 
 	node := e.Pid()
 	kids := children(node)
@@ -302,25 +295,14 @@ func TestKilledEdgeLeavesNoOrphanAndRunningInstanceCompletes(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitGone(t, "workerd of the killed edge", kids)
-	for e.Restarts() < 1 {
-		if time.Now().After(deadline.Add(30 * time.Second)) {
-			t.Fatal("the edge was not restarted")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	testenv.WaitFor(t, 60*time.Second, 100*time.Millisecond, "the edge to be restarted", restarted(e))
 
-	deadline = time.Now().Add(60 * time.Second)
 	var in instance
-	for {
+	testenv.WaitFor(t, 60*time.Second, 200*time.Millisecond, "the instance to end after the restart", func() (bool, string) {
+		in = instance{}
 		api(t, e, http.MethodGet, "/workflows/slow/instances/i1", "", nil, &in)
-		if in.Status == "complete" || in.Status == "errored" || in.Status == "terminated" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the instance did not complete after the restart: %+v", in)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return in.Status == "complete" || in.Status == "errored" || in.Status == "terminated", fmt.Sprintf("%+v", in)
+	})
 	if diff := cmp.Diff(`{"status":"complete","output":{"result":42}}`, fmt.Sprintf(`{"status":%q,"output":%s}`, in.Status, in.Output)); diff != "" {
 		t.Fatalf("instance after the restart (-want +got):\n%s", diff)
 	}
@@ -408,23 +390,19 @@ func TestSupervisorRetriesUntilTheEdgeComesBack(t *testing.T) {
 	dir := t.TempDir()
 	// The first restart waits a second (starts at 1, 3 and 7 s after the kill): time enough, on a loaded
 	// machine too, to take the port before the supervisor does.
-	e := start(t, localedge.Options{Script: edgeScript(t), DataDir: dir, RestartDelay: time.Second})
+	failed := &countingHandler{message: "edge restart failed"}
+	e := start(t, localedge.Options{Script: edgeScript(t), DataDir: dir, RestartDelay: time.Second, Logger: slog.New(failed)})
 	port := e.Port()
 	if err := syscall.Kill(e.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	// The killed edge's socket closes as the kernel reaps it: take the port as soon as it is free.
 	var l net.Listener
-	for deadline := time.Now().Add(800 * time.Millisecond); ; {
+	testenv.WaitFor(t, 800*time.Millisecond, time.Millisecond, "the edge's port to be free", func() (bool, string) {
 		var err error
-		if l, err = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("take the edge's port: %v", err)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		l, err = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		return err == nil, fmt.Sprint(err)
+	})
 	other := exec.Command("sleep", "60")
 	if err := other.Start(); err != nil {
 		t.Fatal(err)
@@ -433,20 +411,35 @@ func TestSupervisorRetriesUntilTheEdgeComesBack(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "edge.lock"), fmt.Appendf(nil, "%d\n", other.Process.Pid), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(4 * time.Second) // starts at 1 and 3 s fail: the port is taken
+	// The starts at 1 and 3 s fail, as the supervisor logs: the port is taken.
+	testenv.WaitFor(t, 30*time.Second, 50*time.Millisecond, "two failed restarts", func() (bool, string) {
+		return failed.count.Load() >= 2, fmt.Sprintf("%d failed restarts", failed.count.Load())
+	})
 	if e.Restarts() != 0 {
 		t.Fatalf("the edge restarted on a taken port (%d restarts)", e.Restarts())
 	}
 	l.Close()
-	deadline := time.Now().Add(90 * time.Second)
-	for e.Restarts() < 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("the edge was not restarted after its port was free again")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	testenv.WaitFor(t, 90*time.Second, 100*time.Millisecond, "the edge to be restarted once its port is free again", restarted(e))
 	if e.Port() != port {
 		t.Fatalf("port %d after the restart, want %d", e.Port(), port)
 	}
 	verify(t, e)
 }
+
+// countingHandler counts the log records of one message (the supervisor's events), discarding all.
+type countingHandler struct {
+	message string
+	count   atomic.Int32
+}
+
+func (h *countingHandler) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.message {
+		h.count.Add(1)
+	}
+	return nil
+}
+
+func (h *countingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *countingHandler) WithGroup(string) slog.Handler      { return h }

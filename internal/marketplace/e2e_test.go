@@ -241,15 +241,12 @@ func TestWorkflowWithThreeMarketplaceNodes(t *testing.T) {
 	runID := c.must(201, "POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": conn,
 		"params": map[string]any{"order": 42, "customer": "Ada"}})["id"].(string)
 
-	deadline := time.Now().Add(90 * time.Second)
 	var run map[string]any
-	for time.Now().Before(deadline) {
+	testenv.WaitFor(t, 90*time.Second, 200*time.Millisecond, "run "+runID+" to end", func() (bool, string) {
 		run = c.must(200, "GET", "/api/workflows/"+wf+"/runs/"+runID, nil)
-		if s, _ := run["status"].(string); s == "complete" || s == "errored" || s == "terminated" {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		s, _ := run["status"].(string)
+		return s == "complete" || s == "errored" || s == "terminated", "status " + s
+	})
 	if run["status"] != "complete" {
 		t.Fatalf("run = %v\nrequests %v\nproblems %v", run, fake.requests, fake.problems)
 	}

@@ -2,11 +2,14 @@ package ratelimit_test
 
 import (
 	"context"
+	"path/filepath"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
+	"github.com/edgeflow/edgeflow/internal/sqlite"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -89,5 +92,53 @@ func TestMemoryConcurrent(t *testing.T) {
 	wg.Wait()
 	if n, _ := m.Hit(context.Background(), "k", start); n != 801 {
 		t.Fatalf("count = %d, want 801", n)
+	}
+}
+
+// TestLimiterWindowsFollowTheClock: windows are the clock's minutes, in memory and in the store alike. Within a
+// minute the limit holds to its last instant and Reset names the minute's end; at the next minute the count
+// starts again. It runs in a synctest bubble: the limiter reads the bubble's clock, whose minutes pass at once.
+func TestLimiterWindowsFollowTheClock(t *testing.T) {
+	t.Parallel()
+	counters := map[string]func(t *testing.T) ratelimit.Counter{
+		"memory": func(*testing.T) ratelimit.Counter { return ratelimit.NewMemory() },
+		"sqlite": func(t *testing.T) ratelimit.Counter {
+			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "edgeflow.db"), sqlite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		},
+	}
+	for name, counter := range counters {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				ctx := context.Background()
+				l := ratelimit.New(counter(t), time.Now)
+				minute := time.Now().UTC().Truncate(time.Minute)
+				allow := func(what string, allowed bool, remaining int, reset time.Time) {
+					t.Helper()
+					d, err := l.Allow(ctx, "ip:1", 2)
+					if err != nil || d.Allowed != allowed || d.Remaining != remaining || !d.Reset.Equal(reset) {
+						t.Fatalf("%s at %s: %+v, %v; want allowed %v, remaining %d, reset %s", what, time.Now().UTC(), d, err,
+							allowed, remaining, reset)
+					}
+				}
+				time.Sleep(30 * time.Second)
+				allow("1st hit", true, 1, minute.Add(time.Minute))
+				allow("2nd hit", true, 0, minute.Add(time.Minute))
+				allow("3rd hit", false, 0, minute.Add(time.Minute))
+				time.Sleep(30*time.Second - time.Nanosecond) // the window's last instant
+				allow("a hit at the window's end", false, 0, minute.Add(time.Minute))
+				time.Sleep(time.Nanosecond) // the next minute
+				allow("the next window's 1st hit", true, 1, minute.Add(2*time.Minute))
+				time.Sleep(59 * time.Minute) // an hour after the first window, which the store prunes
+				allow("an hour later", true, 1, minute.Add(61*time.Minute))
+				allow("an hour later, 2nd hit", true, 0, minute.Add(61*time.Minute))
+				allow("an hour later, 3rd hit", false, 0, minute.Add(61*time.Minute))
+			})
+		})
 	}
 }

@@ -366,3 +366,28 @@ func listPage[T any](ctx context.Context, s *Store, sel string, args []any, ks k
 }
 
 func timeKey(t time.Time) string { return strconv.FormatInt(t.UnixMicro(), 10) }
+
+// nullStrCol scans a nullable text column, NULL as "".
+type nullStrCol struct{ p *string }
+
+func (c nullStrCol) Scan(v any) error {
+	switch v := v.(type) {
+	case nil:
+		*c.p = ""
+	case string:
+		*c.p = v
+	case []byte:
+		*c.p = string(v)
+	default:
+		return fmt.Errorf("text column holds %T", v)
+	}
+	return nil
+}
+
+// nullStr is the argument for a nullable text column: "" as NULL.
+func nullStr(v string) any {
+	if v == "" {
+		return nil
+	}
+	return v
+}

@@ -306,24 +306,6 @@ func (s *Store) AcceptInvitation(ctx context.Context, id, userID string, at time
 	return m, nil
 }
 
-// ListAPIKeysOfUser implements edgeflow.Store.
-func (s *Store) ListAPIKeysOfUser(ctx context.Context, organizationID, userID string, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.APIKey], error) {
-	return listPage(ctx, s, `SELECT `+apiKeyCols+` FROM api_keys WHERE organization_id = ? AND user_id = ?`, []any{organizationID, userID},
-		keyset{key: "created_at", desc: true, timeKey: true}, opts, func(sc rowScanner) (edgeflow.APIKey, string, string, error) {
-			k, err := scanAPIKey(sc)
-			return k, timeKey(k.CreatedAt), k.ID, err
-		})
-}
-
-// FindAPIKeyByID implements edgeflow.Store.
-func (s *Store) FindAPIKeyByID(ctx context.Context, organizationID, id string) (*edgeflow.APIKey, error) {
-	k, err := scanAPIKey(s.queryRow(ctx, `SELECT `+apiKeyCols+` FROM api_keys WHERE organization_id = ? AND id = ?`, organizationID, id))
-	if err != nil {
-		return nil, s.dbErr(err, "API key", "", "")
-	}
-	return &k, nil
-}
-
 // activeDetails lists active deployments in an error's details.
 func activeDetails(ids []string) []map[string]string {
 	out := make([]map[string]string, len(ids))

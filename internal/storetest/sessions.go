@@ -84,3 +84,54 @@ func testSessionManagement(t *testing.T, s edgeflow.Store) {
 	wantCode(t, "kept session after a reset", err, edgeflow.ENotFound)
 	wantCode(t, "SetPassword unknown user", s.SetPassword(ctx, "usr_missing", []byte("h"), "", now), edgeflow.ENotFound)
 }
+
+func testSessions(t *testing.T, s edgeflow.Store) {
+	ctx := t.Context()
+	tn := newTenant(t, s)
+	now := time.Now().UTC()
+	live := &edgeflow.Session{UserID: tn.user.ID, TokenHash: []byte("live-hash"), CSRFToken: "csrf",
+		ActiveOrganizationID: tn.org.ID, ActiveProjectID: tn.project.ID, ExpiresAt: now.Add(time.Hour)}
+	must(t, s.CreateSession(ctx, live))
+	expired := &edgeflow.Session{UserID: tn.user.ID, TokenHash: []byte("old-hash"), ExpiresAt: now.Add(-time.Second)}
+	must(t, s.CreateSession(ctx, expired))
+
+	got, err := s.FindSessionByTokenHash(ctx, []byte("live-hash"), now)
+	must(t, err)
+	diff(t, "FindSessionByTokenHash", got, live)
+	_, err = s.FindSessionByTokenHash(ctx, []byte("old-hash"), now)
+	wantCode(t, "expired session", err, edgeflow.ENotFound)
+	_, err = s.FindSessionByTokenHash(ctx, []byte("live-hash"), now.Add(2*time.Hour))
+	wantCode(t, "session after expiry", err, edgeflow.ENotFound)
+	_, err = s.FindSessionByTokenHash(ctx, []byte("unknown"), now)
+	wantCode(t, "unknown session", err, edgeflow.ENotFound)
+
+	p2 := newProject(t, s, tn.org.ID)
+	must(t, s.SetSessionActive(ctx, live.ID, tn.org.ID, p2.ID))
+	got, err = s.FindSessionByTokenHash(ctx, []byte("live-hash"), now)
+	must(t, err)
+	if got.ActiveProjectID != p2.ID || got.ActiveOrganizationID != tn.org.ID {
+		t.Errorf("SetSessionActive: got org %q project %q", got.ActiveOrganizationID, got.ActiveProjectID)
+	}
+	wantCode(t, "SetSessionActive unknown", s.SetSessionActive(ctx, "ses_missing", "", ""), edgeflow.ENotFound)
+
+	must(t, s.RevokeSession(ctx, live.ID, now))
+	_, err = s.FindSessionByTokenHash(ctx, []byte("live-hash"), now)
+	wantCode(t, "revoked session", err, edgeflow.ENotFound)
+	wantCode(t, "RevokeSession unknown", s.RevokeSession(ctx, "ses_missing", now), edgeflow.ENotFound)
+	wantCode(t, "duplicate token hash", s.CreateSession(ctx, &edgeflow.Session{UserID: tn.user.ID,
+		TokenHash: []byte("live-hash"), ExpiresAt: now}), edgeflow.EConflict)
+
+	// Purging removes the expired and the revoked session, not a live one.
+	// Other cases run in parallel on the same store, so count at least.
+	fresh := &edgeflow.Session{UserID: tn.user.ID, TokenHash: []byte("fresh-hash"), ExpiresAt: now.Add(time.Hour)}
+	must(t, s.CreateSession(ctx, fresh))
+	n, err := s.PurgeSessions(ctx, now)
+	must(t, err)
+	if n < 2 {
+		t.Errorf("PurgeSessions deleted %d sessions, want at least the expired and the revoked one", n)
+	}
+	got, err = s.FindSessionByTokenHash(ctx, []byte("fresh-hash"), now)
+	must(t, err)
+	diff(t, "live session after PurgeSessions", got, fresh)
+	wantCode(t, "RevokeSession of a purged session", s.RevokeSession(ctx, live.ID, now), edgeflow.ENotFound)
+}

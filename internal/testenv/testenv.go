@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -140,4 +141,25 @@ func PostgresSchema(t testing.TB) string {
 	q.Set("search_path", name)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// WaitFor waits on a fact: it asks done every interval until done reports true, and fails the test (t.Fatalf,
+// naming what it waited for and the state done saw last) when within passes first. It is how a test waits for a
+// state of a real component (a run's status, a process's answer) instead of sleeping for a time it guesses; a
+// check of its own (internal/testwaits) fails on a time.Sleep in a test.
+func WaitFor(t testing.TB, within, interval time.Duration, what string, done func() (ok bool, seen string)) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		ok, seen := done()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %s for %s; last seen: %s", within, what, seen)
+		}
+		<-tick.C
+	}
 }

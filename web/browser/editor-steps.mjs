@@ -1,6 +1,6 @@
-// What a user does in the workflow editor, step by step, for editor.test.mjs: mouse, keyboard, roles and visible
-// text, as a person would.
-import assert from "node:assert/strict";
+// What a user does in the workflow editor, step by step, for editor.test.mjs and journey.test.mjs: mouse, keyboard,
+// roles and visible text, as a person would.
+import { expect } from "@playwright/test";
 
 /** canvasNode is the canvas node showing a name. */
 export function canvasNode(page, name) {
@@ -9,7 +9,7 @@ export function canvasNode(page, name) {
 
 async function center(locator) {
   const b = await locator.boundingBox();
-  assert.ok(b, "the element is on screen");
+  expect(b, "the element is on screen").toBeTruthy();
   return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
 }
 
@@ -53,4 +53,13 @@ export async function nodePositions(page) {
 export async function pressOnCanvas(page, keys) {
   await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
   for (const k of keys) await page.keyboard.press(k);
+}
+
+/**
+ * completionTakesKeys lets the open completion list take keys: CodeMirror ignores Enter and the arrows for the list's
+ * first 75 ms (its interactionDelay), so instead of sleeping the test moves the page's clock on past them. The page's
+ * context must have its clock installed (page.clock.install() before the page opens; time runs as usual after it).
+ */
+export async function completionTakesKeys(page) {
+  await page.clock.fastForward(100);
 }

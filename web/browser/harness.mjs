@@ -1,17 +1,16 @@
 // The browser-test harness: a real edgeflow server (SQLite in a temporary data directory, its local edge) serving the
-// Studio build embedded in the binary, and Debian's chromium driven by playwright-core.
+// Studio build embedded in the binary, and Debian's chromium, under @playwright/test.
 //
-//   import { test, before, after } from "node:test";
-//   import { startStudio, checkA11y, screenshot } from "./harness.mjs";
+//   import { expect, test } from "@playwright/test";
+//   import { checkA11y, screenshot, useStudio } from "./harness.mjs";
 //
 //   let studio;
-//   before(async () => { studio = await startStudio(); });
-//   after(async () => { await studio?.close(); });
+//   useStudio({ edge: false }, (s) => (studio = s));  // starts it before the file's tests, stops it after them
 //
-//   test("…", async (t) => {
-//     if (studio.skip) return t.skip(studio.skip);
+//   test("…", async () => {
 //     const page = await studio.newPage();          // records console errors and failed requests
 //     await studio.gotoApp(page, "/");               // goto, then wait for the app to render and the network to idle
+//     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
 //     await checkA11y(page, "home");                 // axe-core: no serious or critical violations
 //     await screenshot(page, "home");                // docs/images/studio/home.png when EDGEFLOW_SCREENSHOTS=1
 //     studio.assertClean(page);                      // fails on console errors and failed requests
@@ -19,99 +18,30 @@
 //
 // Signed in without the sign-up screen: const user = await studio.apiSignUp(); const page = await
 // studio.newPage(user.context); then studio.api(user, "POST", "/api/workflows", { name: "x" }) sets up records.
-// More serve flags: startStudio({ args: ["--allow-hosts", "127.0.0.1"] }).
-// A server in the default sign-up mode: startStudio({ signup: "invite" }); await studio.setupLink() is the link it printed.
-// More flags of edgeflow serve: startStudio({ serveArgs: ["--cloudflare-api-url", stubURL] }).
+// More serve flags: useStudio({ args: ["--allow-hosts", "127.0.0.1"] }, …).
+// A server in the default sign-up mode: useStudio({ signup: "invite" }, …); await studio.setupLink() is the link it printed.
+// More flags of edgeflow serve: useStudio({ serveArgs: ["--cloudflare-api-url", stubURL] }, …).
 // A failure the test provokes on purpose: studio.allow(page, { method: "POST", path: "/api/auth/sign-in", status: 401 }).
 // Measure the JavaScript a navigation loads: const done = measureScripts(page); …; const sizes = await done().
+// A file whose tests are the steps of one scenario: const step = scenario(() => ({ studio, pages })).
 //
-// Each *.test.mjs file runs in a process of its own and starts its own server. `npm run test:browser` (run.mjs)
-// builds Studio and the binary once before the files run; a file run alone (node --test browser/x.test.mjs) builds
-// them itself when needed. Under CI=1 missing tools fail the tests; elsewhere they skip with the reason.
+// Each *.test.mjs file starts its own server in its beforeAll (playwright.config.mjs runs the files one at a time
+// in one worker). The browser's contexts come from the Playwright worker, so a failed test keeps a trace of them
+// and a screenshot of each page in test-results/. Under CI=1 missing tools fail the tests; elsewhere they skip with
+// the reason.
 
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, test } from "node:test";
+import { expect, test } from "@playwright/test";
+import { chromiumArgs, chromiumPath, missingTools, prepare, repoDir, webDir } from "./tools.mjs";
+
+export { repoDir, webDir };
 
 const require = createRequire(import.meta.url);
-
-/** web/ */
-export const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-/** The repository's root. */
-export const repoDir = path.resolve(webDir, "..");
-/** Debian's chromium. */
-export const chromiumPath = process.env.EDGEFLOW_CHROMIUM || "/usr/bin/chromium";
-/** The flags chromium runs with. */
-export const chromiumArgs = ["--headless", "--no-sandbox", "--disable-gpu"];
-const ci = ["1", "true"].includes((process.env.CI ?? "").toLowerCase());
-
-/** Studio's sources: a build older than any of them is stale. */
-const webSources = ["src", "public", "index.html", "package.json", "package-lock.json", "vite.config.ts", "tsconfig.json"];
-const buildIndex = path.join(webDir, "dist", "app", "index.html");
-
-/**
- * missingTools names what the browser tests need and the machine lacks, or returns null. Under CI a missing tool
- * is an error (thrown); elsewhere the tests skip with the returned reason.
- */
-export function missingTools() {
-  const missing = [];
-  if (!existsSync(chromiumPath)) missing.push(`chromium (${chromiumPath}; apt-get install chromium)`);
-  if (!existsSync(path.join(webDir, "node_modules", "playwright-core"))) missing.push("web/node_modules (npm ci in web/)");
-  if (!existsSync(path.join(repoDir, "edge", "node_modules"))) missing.push("edge/node_modules (npm ci in edge/)");
-  if (spawnSync("go", ["version"], { stdio: "ignore" }).status !== 0) missing.push("the go command");
-  if (missing.length === 0) return null;
-  const reason = `browser tests need ${missing.join(", ")}`;
-  if (ci) throw new Error(`${reason} (CI=1: not skipping)`);
-  console.log(`# skipping: ${reason}`);
-  return reason;
-}
-
-function newestMtime(p) {
-  if (!existsSync(p)) return 0;
-  const st = statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const e of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, e)));
-  return newest;
-}
-
-/** buildIsStale reports whether Studio's build is missing or older than one of its sources. */
-export function buildIsStale() {
-  if (!existsSync(buildIndex)) return true;
-  const built = statSync(buildIndex).mtimeMs;
-  return webSources.some((s) => newestMtime(path.join(webDir, s)) > built);
-}
-
-function run(cmd, args, cwd, env = process.env) {
-  const r = spawnSync(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
-  if (r.status !== 0) {
-    throw new Error(`${cmd} ${args.join(" ")} (in ${cwd}) failed:\n${r.stdout}\n${r.stderr}`);
-  }
-}
-
-/**
- * prepare builds Studio (npm run build, when stale) and the edgeflow binary embedding it, once per run: it returns
- * $EDGEFLOW_BROWSER_BIN when set (run.mjs sets it), else builds into a temporary directory.
- */
-export function prepare() {
-  const given = process.env.EDGEFLOW_BROWSER_BIN;
-  if (given) {
-    if (!existsSync(given)) throw new Error(`EDGEFLOW_BROWSER_BIN=${given}: no such file`);
-    return given;
-  }
-  if (buildIsStale()) run("npm", ["run", "build", "--silent"], webDir);
-  const dir = mkdtempSync(path.join(os.tmpdir(), "edgeflow-browser-bin-"));
-  const bin = path.join(dir, "edgeflow");
-  run("go", ["build", "-o", bin, "./cmd/edgeflow"], repoDir);
-  process.env.EDGEFLOW_BROWSER_BIN = bin;
-  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-  return bin;
-}
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -127,32 +57,20 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// When a test fails, what the servers it used logged (warnings and errors) is printed beside the failure, so that a
-// failure in CI can be understood from its output alone.
-const running = new Set();
-afterEach((t) => {
-  if (t.passed) return;
-  for (const studio of running) {
-    const lines = studio.serverLog().trimEnd().split("\n").filter(Boolean).slice(-80);
-    if (lines.length === 0) continue;
-    console.log(`# the server's log (last ${lines.length} lines):`);
-    for (const l of lines) console.log(`#   ${l}`);
-  }
-});
-
 /** The only failed request a page may make unasked: the signed-out session check. */
 function expectedByDefault(method, url, status) {
   return method === "GET" && new URL(url).pathname === "/api/auth/session" && status === 401;
 }
 
 /**
- * startStudio starts `edgeflow serve` (temporary data directory, its local edge unless edge: false) and chromium.
- * It resolves to a Studio; when the machine lacks a tool (not under CI) Studio.skip holds the reason and nothing
- * is started.
+ * startStudio starts `edgeflow serve` (temporary data directory, its local edge unless edge: false) and chromium,
+ * launched through the Playwright worker's playwright (the `playwright` fixture) so that its contexts are traced.
+ * When the machine lacks a tool (not under CI) it skips the tests that called it (in a beforeAll: the whole file)
+ * with the reason.
  */
-export async function startStudio({ edge = true, signup = "open", args: extraArgs = [], serveArgs = [] } = {}) {
+export async function startStudio(playwright, { edge = true, signup = "open", args: extraArgs = [], serveArgs = [] } = {}) {
   const skip = missingTools();
-  if (skip) return new Studio({ skip });
+  test.skip(skip !== null, skip ?? "");
   const bin = prepare();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "edgeflow-browser-data-"));
   const logFile = path.join(dataDir, "serve.log");
@@ -172,11 +90,9 @@ export async function startStudio({ edge = true, signup = "open", args: extraArg
   const proc = spawn(bin, args, { cwd: dataDir, env, stdio: ["ignore", log, log] });
   const exited = new Promise((resolve) => proc.on("exit", (code, signal) => resolve({ code, signal })));
   const studio = new Studio({ base, proc, exited, dataDir, logFile });
-  running.add(studio);
   try {
     await studio.waitReady(edge);
-    const { chromium } = await import("playwright-core");
-    studio.browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+    studio.browser = await playwright.chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
   } catch (err) {
     await studio.close();
     throw err;
@@ -184,10 +100,34 @@ export async function startStudio({ edge = true, signup = "open", args: extraArg
   return studio;
 }
 
+/**
+ * useStudio starts a Studio for the calling test file before its tests (startStudio with options, or with what
+ * options() answers then, for options known only in an earlier beforeAll) and hands it to started; after the tests it stops it. When a test fails, what the server logged (warnings and errors) is printed
+ * beside the failure and attached to the test's report, so that a failure in CI can be understood from its output
+ * alone. Call it at the top level of a test file.
+ */
+export function useStudio(options, started) {
+  let studio = null;
+  test.beforeAll(async ({ playwright }) => {
+    studio = await startStudio(playwright, typeof options === "function" ? options() : options);
+    started(studio);
+  });
+  test.afterAll(async () => {
+    await studio?.close();
+  });
+  test.afterEach(async ({}, testInfo) => {
+    if (!studio || testInfo.status === testInfo.expectedStatus) return;
+    const lines = studio.serverLog().trimEnd().split("\n").filter(Boolean).slice(-80);
+    if (lines.length === 0) return;
+    console.log(`# the server's log (last ${lines.length} lines):`);
+    for (const l of lines) console.log(`#   ${l}`);
+    await testInfo.attach("server log", { body: lines.join("\n"), contentType: "text/plain" });
+  });
+}
+
 /** A running server and browser (startStudio). */
 export class Studio {
-  constructor({ skip = null, base = "", proc = null, exited = null, dataDir = "", logFile = "" }) {
-    this.skip = skip;
+  constructor({ base = "", proc = null, exited = null, dataDir = "", logFile = "" }) {
     this.base = base;
     this.proc = proc;
     this.exited = exited;
@@ -214,16 +154,14 @@ export class Studio {
 
   /**
    * setupLink resolves to the one-time setup link serve printed on its stdout at start (a server without users,
-   * e.g. startStudio({ signup: "invite" })), waiting up to 30 s for it.
+   * e.g. useStudio({ signup: "invite" }, …)), waiting up to 30 s for it.
    */
   async setupLink() {
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const m = /No user exists yet\.[^\n]*\n\s*(\S+\/setup\?token=\S+)/.exec(this.serverLog());
-      if (m) return m[1];
-      await sleep(100);
-    }
-    throw new Error(`edgeflow serve printed no setup link in 30 s:\n${this.serverLog()}`);
+    const re = /No user exists yet\.[^\n]*\n\s*(\S+\/setup\?token=\S+)/;
+    await expect
+      .poll(() => re.test(this.serverLog()), { message: "edgeflow serve prints the setup link", timeout: 30_000 })
+      .toBe(true);
+    return re.exec(this.serverLog())[1];
   }
 
   async waitReady(edge) {
@@ -340,7 +278,7 @@ export class Studio {
    */
   async gotoApp(page, p = "/", { networkIdle = true } = {}) {
     const res = await page.goto(this.url(p));
-    await page.waitForFunction(() => (document.getElementById("root")?.childElementCount ?? 0) > 0);
+    await expect(page.locator("#root > *").first()).toBeAttached();
     if (networkIdle) await page.waitForLoadState("networkidle");
     return res;
   }
@@ -363,7 +301,6 @@ export class Studio {
 
   /** close stops chromium and the server and removes the data directory. */
   async close() {
-    running.delete(this);
     if (this.browser) await this.browser.close().catch(() => {});
     this.browser = null;
     if (this.proc && this.proc.exitCode === null && this.proc.signalCode === null) {
@@ -431,32 +368,20 @@ class Recorder {
 let axeSource;
 
 /**
- * scenario returns step(title, fn) for a file whose tests are the parts of one scenario: a step runs only while
- * every step before it passed (otherwise it is skipped, naming the failed one), its pages must be clean after it
- * (no console errors, no failed requests but the allowed ones), and a failed step leaves a screenshot of each page
- * in the temporary directory. current() answers { studio, pages } when a step runs (they are made in before()).
+ * scenario makes the calling file's tests the steps of one scenario and returns the test function to declare them
+ * with: the tests run in order, a step runs only while every step before it passed (Playwright's serial mode skips
+ * the rest after a failure), and the pages must be clean after each step (no console errors, no failed requests but
+ * the allowed ones). current() answers { studio, pages } when a step ends (they are made in beforeAll). Call it at
+ * the top level of a test file.
  */
-export function scenario(name, current) {
-  let failed = "";
-  return function step(title, fn) {
-    test(title, async (t) => {
-      const { studio, pages } = current();
-      if (studio.skip) return t.skip(studio.skip);
-      if (failed) return t.skip(`the step before failed: ${failed}`);
-      try {
-        await fn(t);
-        for (const p of pages) studio.assertClean(p);
-      } catch (err) {
-        failed = title;
-        for (const [i, p] of pages.entries()) {
-          const file = path.join(os.tmpdir(), `${name}-failure-${pages.length > 1 ? `${i}-` : ""}${title.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
-          await p.screenshot({ path: file, fullPage: true }).catch(() => {});
-          console.log(`# screenshot of the failure: ${file}`);
-        }
-        throw err;
-      }
-    });
-  };
+export function scenario(current) {
+  test.describe.configure({ mode: "serial" });
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status !== testInfo.expectedStatus) return;
+    const { studio, pages } = current();
+    for (const p of pages) studio.assertClean(p);
+  });
+  return test;
 }
 
 /** navTo opens a screen from the top bar's navigation as a user does: a settings screen through the Settings menu. */

@@ -5,10 +5,9 @@
 // folders and downloads an object (its bytes checked). A viewer of the organization runs a DELETE in the console,
 // confirms it when asked, and sees the API's refusal in words; nothing was changed. Every screen is checked with axe;
 // the test fails on console errors and failed requests other than the refusals it provokes.
-import assert from "node:assert/strict";
+import { expect, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { after, before } from "node:test";
-import { checkA11y, scenario, screenshot, startStudio } from "./harness.mjs";
+import { checkA11y, scenario, screenshot, useStudio } from "./harness.mjs";
 
 let studio;
 let page;
@@ -45,9 +44,8 @@ function ir(name) {
   };
 }
 
-before(async () => {
-  studio = await startStudio();
-  if (studio.skip) return;
+useStudio({}, (s) => (studio = s));
+test.beforeAll(async () => {
   owner = await studio.apiSignUp({ name: "Ada Lovelace", organizationName: "Analytical" });
   conn = await studio.api(owner, "POST", "/api/connections", { provider: "local", name: "Local edge" });
   await studio.api(owner, "POST", "/api/connections", { provider: "local", name: "Backup edge" });
@@ -55,13 +53,14 @@ before(async () => {
   await studio.api(owner, "POST", `/api/workflows/${wf.id}/versions`, { ir: ir("Order writer") });
   await studio.api(owner, "POST", `/api/workflows/${wf.id}/deploy`, { connectionId: conn.id });
   const run = await studio.api(owner, "POST", `/api/workflows/${wf.id}/trigger`, { connectionId: conn.id, params: {} });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const r = await studio.api(owner, "GET", `/api/workflows/${wf.id}/runs/${run.id}`);
-    if (r.status === "complete") break;
-    if (["errored", "terminated"].includes(r.status) || Date.now() > deadline) throw new Error(`the writer run: ${JSON.stringify(r)}`);
-    await new Promise((res) => setTimeout(res, 300));
-  }
+  let writer;
+  await expect
+    .poll(async () => (writer = await studio.api(owner, "GET", `/api/workflows/${wf.id}/runs/${run.id}`)).status, {
+      message: "the writer run ends",
+      timeout: 90_000,
+    })
+    .toMatch(/^(complete|errored|terminated)$/);
+  expect(writer.status, `the writer run: ${JSON.stringify(writer)}`).toBe("complete");
   const dbs = await studio.api(owner, "GET", `/api/resources/d1/databases?connectionId=${conn.id}`);
   db = dbs.data.find((d) => d.name.includes(wf.projectId.replaceAll("_", "-")));
   // 10,000 rows for the console's paging and its time to the first page
@@ -72,76 +71,72 @@ before(async () => {
   page = await studio.newPage(owner.context);
   await page.setViewportSize({ width: 1360, height: 900 });
 });
-after(async () => {
-  await studio?.close();
-});
-
-const step = scenario("resources", () => ({ studio, pages: [page] }));
+const step = scenario(() => ({ studio, pages: [page] }));
 
 const heading = (name, p = page) => p.getByRole("heading", { name, exact: true });
 
 step("resources: the connections by name; choosing one lists its namespaces, databases and buckets", async () => {
   await studio.gotoApp(page, "/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Resources", exact: true }).click();
-  await heading("Resources").waitFor();
+  await expect(heading("Resources")).toBeVisible();
   const names = await page.getByRole("region", { name: "Connections" }).getByRole("link").allInnerTexts();
-  assert.deepEqual(names.map((n) => n.split("\n")[0]), ["Backup edge", "Local edge"]);
+  expect(names.map((n) => n.split("\n")[0])).toEqual(["Backup edge", "Local edge"]);
   await page.getByRole("link", { name: /^Local edge/ }).click();
   await page.waitForURL(`**/resources?connection=${conn.id}`);
   const kv = page.getByRole("region", { name: "KV namespaces" });
-  await kv.getByRole("link").first().waitFor();
-  await page.getByRole("region", { name: "D1 databases" }).getByRole("link").first().waitFor();
-  await page.getByRole("region", { name: "R2 buckets" }).getByRole("link").first().waitFor();
+  await expect(kv.getByRole("link").first()).toBeVisible();
+  await expect(page.getByRole("region", { name: "D1 databases" }).getByRole("link").first()).toBeVisible();
+  await expect(page.getByRole("region", { name: "R2 buckets" }).getByRole("link").first()).toBeVisible();
   // a prefix no namespace has
   await page.getByLabel("Search KV namespaces by title prefix").fill("zzz");
   await page.getByLabel("Search KV namespaces by title prefix").press("Enter");
-  await kv.getByText("No namespace title starts with “zzz”.").waitFor();
+  await expect(kv.getByText("No namespace title starts with “zzz”.")).toBeVisible();
   await kv.getByRole("button", { name: "Clear" }).click();
-  await kv.getByRole("link").first().waitFor();
+  await expect(kv.getByRole("link").first()).toBeVisible();
   await checkA11y(page, "resources");
   await screenshot(page, "resources");
 });
 
 step("KV: keys by prefix; a JSON value formatted with its metadata and expiry, also after a reload; a binary value as hex", async () => {
   await page.getByRole("region", { name: "KV namespaces" }).getByRole("link").first().click();
-  await heading("Keys").waitFor();
+  await expect(heading("Keys")).toBeVisible();
   const keys = page.getByRole("list", { name: "Keys" });
-  await keys.getByRole("link", { name: "note" }).waitFor();
+  await expect(keys.getByRole("link", { name: "note" })).toBeVisible();
   await page.getByLabel("Search keys by prefix").fill("order:");
   await page.getByLabel("Search keys by prefix").press("Enter");
   await page.waitForURL(/\?prefix=order%3A$/);
-  await keys.getByRole("link", { name: "note" }).waitFor({ state: "detached" });
+  await expect(keys.getByRole("link", { name: "note" })).toHaveCount(0);
   await keys.getByRole("link", { name: /order:A-1001/ }).click();
   const value = page.getByLabel("JSON value of order:A-1001");
-  await value.waitFor();
+  await expect(value).toBeVisible();
   const text = await value.innerText();
-  assert.equal(text, JSON.stringify({ id: "A-1001", total: 42, paid: true, items: ["pen", "ink"] }, null, 2));
-  assert.equal(await value.locator(".tok-key").first().innerText(), '"id"');
-  await page.getByText("JSON", { exact: true }).waitFor();
-  await page.getByText(/\(in 2\d h\)$/).waitFor();
-  assert.match(await page.getByLabel("Metadata of order:A-1001").innerText(), /"source": "checkout"/);
+  expect(text).toBe(JSON.stringify({ id: "A-1001", total: 42, paid: true, items: ["pen", "ink"] }, null, 2));
+  expect(await value.locator(".tok-key").first().innerText()).toBe('"id"');
+  await expect(page.getByText("JSON", { exact: true })).toBeVisible();
+  await expect(page.getByText(/\(in 2\d h\)$/)).toBeVisible();
+  await expect(page.getByLabel("Metadata of order:A-1001")).toHaveText(/"source": "checkout"/, { useInnerText: true });
   await checkA11y(page, "kv value");
   await screenshot(page, "resources-kv");
   // the deep link, reloaded
   await page.reload();
-  await page.getByLabel("JSON value of order:A-1001").waitFor();
-  await page.getByText(/\(in 2\d h\)$/).waitFor();
+  await expect(page.getByLabel("JSON value of order:A-1001")).toBeVisible();
+  await expect(page.getByText(/\(in 2\d h\)$/)).toBeVisible();
   // a binary value: its size, a hex preview and its bytes as a download
   await page.getByRole("button", { name: "Clear" }).click();
   await page.getByRole("list", { name: "Keys" }).getByRole("link", { name: "blob" }).click();
-  await page.getByText("Binary value, 8 B.", { exact: false }).waitFor();
-  assert.match(await page.getByLabel("Hex preview of blob").innerText(), /^00000000 {2}89 50 4e 47 00 01 02 ff +\.PNG\.\.\.\.$/);
+  await expect(page.getByText("Binary value, 8 B.", { exact: false })).toBeVisible();
+  await expect(page.getByLabel("Hex preview of blob")).toHaveText(/^00000000 {2}89 50 4e 47 00 01 02 ff +\.PNG\.\.\.\.$/, { useInnerText: true });
   const [saved] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download value" }).click()]);
-  assert.deepEqual([...readFileSync(await saved.path())], [0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
+  expect([...readFileSync(await saved.path())]).toEqual([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
 });
 
-step("D1: a query typed in the console runs with Ctrl-Enter; 10,000 rows paged; a SQL error in words", async (t) => {
+step("D1: a query typed in the console runs with Ctrl-Enter; 10,000 rows paged; a SQL error in words", async () => {
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Local edge" }).click();
   await page.getByRole("region", { name: "D1 databases" }).getByRole("link", { name: db.name }).click();
-  await heading("SQL console").waitFor();
+  await expect(heading("SQL console")).toBeVisible();
   const tables = page.getByRole("region", { name: "Tables" });
-  await tables.getByRole("button", { name: "Show the rows of orders" }).waitFor();
-  await tables.getByRole("button", { name: "Show the rows of big" }).waitFor();
+  await expect(tables.getByRole("button", { name: "Show the rows of orders" })).toBeVisible();
+  await expect(tables.getByRole("button", { name: "Show the rows of big" })).toBeVisible();
   const editor = page.locator("#sql-editor .cm-content");
   await editor.click();
   await page.keyboard.type("SELECT id, label, amount FROM big WHERE amount > ? ORDER BY id");
@@ -167,14 +162,14 @@ step("D1: a query typed in the console runs with Ctrl-Enter; 10,000 rows paged; 
   const results = page.getByRole("region", { name: "Results" });
   const summary = await results.getByText(/^10,000 rows · \d+ ms/).innerText();
   const request = /· (\d+) ms/.exec(summary)[1];
-  t.diagnostic(`d1 console: 10000 rows, first page in ${Math.round(ms)} ms (the request ${request} ms of it)`);
-  assert.equal(await results.getByRole("row").count(), 51, "the header and one page of 50 rows");
-  await page.getByText("Rows 1–50 of 10,000 · page 1 of 200").waitFor();
+  console.log(`# d1 console: 10000 rows, first page in ${Math.round(ms)} ms (the request ${request} ms of it)`);
+  await expect(results.getByRole("row"), "the header and one page of 50 rows").toHaveCount(51);
+  await expect(page.getByText("Rows 1–50 of 10,000 · page 1 of 200")).toBeVisible();
   await page.getByRole("button", { name: "Next page" }).click();
-  await results.getByRole("cell", { name: "row-00051", exact: true }).waitFor();
+  await expect(results.getByRole("cell", { name: "row-00051", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Last page" }).click();
-  await results.getByRole("cell", { name: "row-10000", exact: true }).waitFor();
-  assert.equal(await results.getByRole("row").count(), 51);
+  await expect(results.getByRole("cell", { name: "row-10000", exact: true })).toBeVisible();
+  await expect(results.getByRole("row")).toHaveCount(51);
   await checkA11y(page, "d1 console");
   await screenshot(page, "resources-d1");
 
@@ -186,34 +181,34 @@ step("D1: a query typed in the console runs with Ctrl-Enter; 10,000 rows paged; 
   await page.getByLabel("Values for the ? placeholders, in order").fill("");
   await page.getByRole("button", { name: "Run" }).click();
   const err = page.getByRole("alert").filter({ hasText: "The query failed" });
-  await err.getByText(/no such column: nope/).first().waitFor();
+  await expect(err.getByText(/no such column: nope/).first()).toBeVisible();
   await checkA11y(page, "d1 console error");
 
   // the statement is in the address: a reload opens the console with it
   await page.reload();
-  await page.locator("#sql-editor .cm-content").getByText("SELECT nope FROM orders").waitFor();
+  await expect(page.locator("#sql-editor .cm-content").getByText("SELECT nope FROM orders")).toBeVisible();
 });
 
 step("R2: folders, size and content type; an object downloaded with its bytes", async () => {
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Local edge" }).click();
   await page.getByRole("region", { name: "R2 buckets" }).getByRole("link").first().click();
-  await page.getByRole("link", { name: "Open folder invoices/" }).waitFor();
+  await expect(page.getByRole("link", { name: "Open folder invoices/" })).toBeVisible();
   const readme = page.getByRole("row").filter({ hasText: "readme.md" });
-  await readme.getByText("7 B").waitFor();
+  await expect(readme.getByText("7 B")).toBeVisible();
   await page.getByRole("link", { name: "Open folder invoices/" }).click();
   await page.getByRole("link", { name: "Open folder 2026/" }).click();
   await page.waitForURL(/\?prefix=invoices%2F2026%2F$/);
   const row = page.getByRole("row").filter({ hasText: "A-1001.txt" });
-  await row.getByText("text/plain").waitFor();
-  await row.getByText("22 B").waitFor();
+  await expect(row.getByText("text/plain")).toBeVisible();
+  await expect(row.getByText("22 B")).toBeVisible();
   await checkA11y(page, "r2 objects");
   await screenshot(page, "resources-r2");
   const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download invoices/2026/A-1001.txt" }).click()]);
-  assert.equal(download.suggestedFilename(), "A-1001.txt");
-  assert.equal(readFileSync(await download.path(), "utf8"), "invoice A-1001: 42 EUR");
+  expect(download.suggestedFilename()).toBe("A-1001.txt");
+  expect(readFileSync(await download.path(), "utf8")).toBe("invoice A-1001: 42 EUR");
   // the folder trail leads back up
   await page.getByRole("navigation", { name: "Folder" }).getByRole("link", { name: "invoices" }).click();
-  await page.getByRole("link", { name: "Open folder 2026/" }).waitFor();
+  await expect(page.getByRole("link", { name: "Open folder 2026/" })).toBeVisible();
 });
 
 step("a viewer's write is refused at the console in words, and nothing changes", async () => {
@@ -227,21 +222,21 @@ step("a viewer's write is refused at the console in words, and nothing changes",
   await vpage.setViewportSize({ width: 1360, height: 900 });
   studio.allow(vpage, { method: "POST", path: `/api/resources/d1/databases/${db.id}/query`, status: 403 });
   await studio.gotoApp(vpage, `/resources/d1/${conn.id}/${db.id}`);
-  await heading("SQL console", vpage).waitFor();
-  await vpage.getByText("Your role in the organization is viewer").waitFor();
+  await expect(heading("SQL console", vpage)).toBeVisible();
+  await expect(vpage.getByText("Your role in the organization is viewer")).toBeVisible();
   await vpage.locator("#sql-editor .cm-content").click();
   await vpage.keyboard.type("DELETE FROM orders");
   await vpage.keyboard.press("Control+Enter");
   // a statement that deletes asks first
   const ask = vpage.getByRole("dialog", { name: "Run statements that change data?" });
-  await ask.getByText("DELETE statement").waitFor();
+  await expect(ask.getByText("DELETE statement")).toBeVisible();
   await checkA11y(vpage, "d1 console confirmation");
   await ask.getByRole("button", { name: "Run statements" }).click();
   const err = vpage.getByRole("alert").filter({ hasText: "The query failed" });
-  await err.getByText(/your role in the organization \(viewer\) can only read: the statements would change the database/).first().waitFor();
+  await expect(err.getByText(/your role in the organization \(viewer\) can only read: statement 1 of the query \(DELETE\) would change the database/).first()).toBeVisible();
   await checkA11y(vpage, "d1 console refusal");
   await screenshot(vpage, "resources-d1-viewer");
   studio.assertClean(vpage);
   const left = await studio.api(owner, "POST", `/api/resources/d1/databases/${db.id}/query`, { connectionId: conn.id, sql: "SELECT count(*) FROM orders" });
-  assert.deepEqual(left.rows, [[1]]);
+  expect(left.rows).toEqual([[1]]);
 });

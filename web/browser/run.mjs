@@ -1,14 +1,11 @@
-// `npm run test:browser`: builds Studio (when its sources are newer than the build) and the edgeflow binary
-// embedding it once, then runs every browser/*.test.mjs file with node --test, one file at a time (each starts a
-// server and a browser of its own; the machine's cores are better spent on one at a time).
+// `npm run test:browser`: runs every browser/*.test.mjs file with @playwright/test (playwright.config.mjs), whose
+// global setup builds Studio (when its sources are newer than the build) and the edgeflow binary embedding it once.
+// Arguments go to `playwright test`, e.g. `npm run test:browser -- smoke` or `-- -g "Deploy"`. A machine without the
+// tools skips with the reason (under CI=1 it fails instead).
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { missingTools, prepare, webDir } from "./harness.mjs";
-
-const dir = path.join(webDir, "browser");
-const files = readdirSync(dir).filter((f) => f.endsWith(".test.mjs")).sort().map((f) => path.join(dir, f));
-const extra = process.argv.slice(2); // e.g. --test-name-pattern=smoke
+import { missingTools, webDir } from "./tools.mjs";
 
 let skip;
 try {
@@ -17,12 +14,14 @@ try {
   console.error(err.message);
   process.exit(1);
 }
-const env = { ...process.env };
-if (!skip) {
-  const started = Date.now();
-  // A binary it builds goes to a temporary directory removed when this process exits.
-  env.EDGEFLOW_BROWSER_BIN = prepare();
-  console.log(`# built Studio and ${env.EDGEFLOW_BROWSER_BIN} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+if (skip) {
+  console.log(`# skipping: ${skip}`);
+  process.exit(0);
 }
-const r = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...extra, ...files], { cwd: webDir, env, stdio: "inherit" });
+const require = createRequire(path.join(webDir, "package.json"));
+const cli = path.join(path.dirname(require.resolve("@playwright/test/package.json")), "cli.js");
+const r = spawnSync(process.execPath, [cli, "test", "--config", path.join(webDir, "playwright.config.mjs"), ...process.argv.slice(2)], {
+  cwd: webDir,
+  stdio: "inherit",
+});
 process.exit(r.status ?? 1);

@@ -2,17 +2,11 @@
 // finds it by status and by words; on the run's page the graph shows the failed step in red; a restart from a step
 // that did not run is refused in words; with the flag fixed, a restart from the failed step chosen on the graph
 // completes, the steps before it replayed (their counters in D1 show they did not run again).
-import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { checkA11y, screenshot, startStudio } from "./harness.mjs";
+import { expect, test } from "@playwright/test";
+import { checkA11y, screenshot, useStudio } from "./harness.mjs";
 
 let studio;
-before(async () => {
-  studio = await startStudio();
-});
-after(async () => {
-  await studio?.close();
-});
+useStudio({}, (s) => (studio = s));
 
 /** counted is a step that adds one to its counter row in D1 each time it executes, then runs code. */
 function counted(id, code) {
@@ -40,8 +34,7 @@ function chain(name, nodes) {
   };
 }
 
-test("a run that failed at a step restarts from that step, chosen on the graph, and completes", async (t) => {
-  if (studio.skip) return t.skip(studio.skip);
+test("a run that failed at a step restarts from that step, chosen on the graph, and completes", async () => {
   const user = await studio.apiSignUp({ name: "Margaret Hamilton" });
   const conn = await studio.api(user, "POST", "/api/connections", { provider: "local", name: "Local edge" });
   const wf = await studio.api(user, "POST", "/api/workflows", { name: "Invoice sync", kind: "workflow" });
@@ -56,7 +49,7 @@ test("a run that failed at a step restarts from that step, chosen on the graph, 
   const dbs = await studio.api(user, "GET", `/api/resources/d1/databases?connectionId=${conn.id}`);
   const mark = wf.projectId.replaceAll("_", "-");
   const db = dbs.data.find((d) => d.name.includes(mark));
-  assert.ok(db, "the project has a D1 database");
+  expect(db, "the project has a D1 database").toBeTruthy();
   const sql = (q) => studio.api(user, "POST", `/api/resources/d1/databases/${db.id}/query`, { connectionId: conn.id, sql: q });
   await sql("CREATE TABLE counters (step TEXT PRIMARY KEY, n INTEGER); CREATE TABLE flags (ok INTEGER); INSERT INTO flags VALUES (0)");
   const first = await studio.api(user, "POST", `/api/workflows/${wf.id}/trigger`, { connectionId: conn.id, params: { x: 20, invoice: "INV-4711" } });
@@ -64,29 +57,29 @@ test("a run that failed at a step restarts from that step, chosen on the graph, 
   const page = await studio.newPage(user.context);
   await page.setViewportSize({ width: 1360, height: 900 });
   await studio.gotoApp(page, "/runs", { networkIdle: false });
-  await page.getByRole("heading", { name: "Runs", exact: true }).waitFor();
+  await expect(page.getByRole("heading", { name: "Runs", exact: true })).toBeVisible();
   // the list follows the run until it fails (the stream, or polling)
   const row = page.getByRole("row").filter({ hasText: first.id });
-  await row.getByText("errored").waitFor({ timeout: 90_000 });
+  await expect(row.getByText("errored")).toBeVisible({ timeout: 90_000 });
   // find it by status and words
   await page.getByLabel("Status").selectOption("errored");
   await page.getByLabel("Search").fill("INV-4711");
   await page.getByRole("button", { name: "Find runs" }).click();
   await page.waitForURL(/\/runs\?status=errored&q=INV-4711$/);
-  await row.waitFor();
-  assert.equal(await page.getByRole("row").count(), 2, "the header and the one run");
+  await expect(row).toBeVisible();
+  await expect(page.getByRole("row"), "the header and the one run").toHaveCount(2);
   await checkA11y(page, "runs list");
   await screenshot(page, "runs");
 
   await row.getByRole("link", { name: first.id }).click();
   await page.waitForURL(new RegExp(`/workflows/${wf.id}/runs/${first.id}$`));
-  await page.getByRole("status").filter({ hasText: "errored" }).first().waitFor();
+  await expect(page.getByRole("status").filter({ hasText: "errored" }).first()).toBeVisible();
   const graph = page.locator(".run-graph");
   const node = (name) => graph.locator(".react-flow__node").filter({ hasText: new RegExp(`^${name}`) });
-  await node("check").and(page.locator(".run-node-failed")).waitFor();
-  await node("load").and(page.locator(".run-node-done")).waitFor();
-  await node("done").and(page.locator(".run-node-not-run")).waitFor();
-  await page.getByText("the flag is off").first().waitFor();
+  await expect(node("check").and(page.locator(".run-node-failed"))).toBeVisible();
+  await expect(node("load").and(page.locator(".run-node-done"))).toBeVisible();
+  await expect(node("done").and(page.locator(".run-node-not-run"))).toBeVisible();
+  await expect(page.getByText("the flag is off").first()).toBeVisible();
 
   // a restart from a step after the failed one is refused, in words, and starts nothing
   const restarts = new RegExp(`/api/workflows/${wf.id}/runs/${first.id}/restart$`);
@@ -94,26 +87,26 @@ test("a run that failed at a step restarts from that step, chosen on the graph, 
   await node("done").click();
   await page.getByRole("button", { name: "Restart from done" }).click();
   const refusal = page.getByRole("alert").filter({ hasText: "Not restarted" });
-  await refusal.waitFor();
-  assert.match(await refusal.innerText(), /did not complete/);
+  await expect(refusal).toBeVisible();
+  await expect(refusal).toHaveText(/did not complete/, { useInnerText: true });
 
   // fixed: restart from the failed step, chosen on the graph
   await sql("UPDATE flags SET ok = 1");
   await node("check").click();
-  assert.equal(await page.getByLabel("Restart from").inputValue(), "check");
+  await expect(page.getByLabel("Restart from")).toHaveValue("check");
   await checkA11y(page, "failed run");
   await screenshot(page, "run-failed", { fullPage: true });
   await page.getByRole("button", { name: "Restart from check" }).click();
   await page.waitForURL((u) => /\/workflows\/[^/]+\/runs\/[^/]+$/.test(u.pathname) && !u.pathname.endsWith(first.id));
-  await page.getByRole("status").filter({ hasText: "complete" }).first().waitFor({ timeout: 90_000 });
-  await page.getByText(`Restarted from run ${first.id}`).waitFor();
+  await expect(page.getByRole("status").filter({ hasText: "complete" }).first()).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByText(`Restarted from run ${first.id}`)).toBeVisible();
   const steps = page.getByRole("list", { name: "Steps, in execution order" });
-  assert.match(await steps.innerText(), /replayed\s+load[\s\S]*replayed\s+double[\s\S]*complete\s+check[\s\S]*complete\s+done/);
-  await node("load").and(page.locator(".run-node-replayed")).waitFor();
-  await node("done").and(page.locator(".run-node-done")).waitFor();
-  assert.match(await page.getByLabel("Output", { exact: true }).innerText(), /"total": 41/);
+  await expect(steps).toHaveText(/replayed\s+load[\s\S]*replayed\s+double[\s\S]*complete\s+check[\s\S]*complete\s+done/, { useInnerText: true });
+  await expect(node("load").and(page.locator(".run-node-replayed"))).toBeVisible();
+  await expect(node("done").and(page.locator(".run-node-done"))).toBeVisible();
+  await expect(page.getByLabel("Output", { exact: true })).toHaveText(/"total": 41/, { useInnerText: true });
   const counters = await sql("SELECT step, n FROM counters ORDER BY step");
-  assert.deepEqual(Object.fromEntries(counters.rows), { check: 2, done: 1, double: 1, load: 1 }, "load and double did not run again");
+  expect(Object.fromEntries(counters.rows), "load and double did not run again").toEqual({ check: 2, done: 1, double: 1, load: 1 });
   await checkA11y(page, "restarted run");
   await screenshot(page, "run-restarted", { fullPage: true });
 
@@ -124,15 +117,15 @@ test("a run that failed at a step restarts from that step, chosen on the graph, 
   await dialog.getByLabel(/Keep the runs/).check();
   await checkA11y(page, "delete dialog");
   await dialog.getByRole("button", { name: "Delete workflow" }).click();
-  await dialog.waitFor({ state: "detached" });
+  await expect(dialog).toHaveCount(0);
   await page.getByRole("link", { name: "Runs", exact: true }).click();
   const kept = page.getByRole("row").filter({ hasText: first.id });
-  await kept.getByText("Invoice sync (deleted)").waitFor();
-  assert.equal(await page.getByRole("row").count(), 3, "the header and both runs");
+  await expect(kept.getByText("Invoice sync (deleted)")).toBeVisible();
+  await expect(page.getByRole("row"), "the header and both runs").toHaveCount(3);
   await kept.getByRole("link", { name: first.id }).click();
-  await page.getByText("The workflow Invoice sync was deleted").waitFor();
-  await page.getByRole("status").filter({ hasText: "errored" }).first().waitFor();
-  assert.equal(await page.getByRole("button", { name: /^Restart/ }).count(), 0, "a kept run is not restarted");
+  await expect(page.getByText("The workflow Invoice sync was deleted")).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "errored" }).first()).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Restart/ }), "a kept run is not restarted").toHaveCount(0);
   await checkA11y(page, "kept run");
   studio.assertClean(page);
 });

@@ -3,9 +3,8 @@
 // colleague, who signs up through the invitation's link and lands in the owner's organization; an invitation opened
 // by a user with an account is accepted after signing in, and one accepted already is refused. Every new screen is
 // checked with axe; the pages may make no failed request but the refusals the test provokes.
-import assert from "node:assert/strict";
-import { after, before } from "node:test";
-import { checkA11y, scenario, screenshot, startStudio } from "./harness.mjs";
+import { expect, test } from "@playwright/test";
+import { checkA11y, scenario, screenshot, useStudio } from "./harness.mjs";
 
 let studio;
 let setupLink = "";
@@ -21,16 +20,12 @@ let organizationId = "";
 let colleagueContext;
 const pages = [];
 
-before(async () => {
-  studio = await startStudio({ signup: "invite", edge: false });
-  if (studio.skip) return;
+useStudio({ signup: "invite", edge: false }, (s) => (studio = s));
+test.beforeAll(async () => {
   setupLink = await studio.setupLink();
 });
-after(async () => {
-  await studio?.close();
-});
 
-const step = scenario("setup", () => ({ studio, pages }));
+const step = scenario(() => ({ studio, pages }));
 
 async function newPage(context) {
   const page = await studio.newPage(context ?? (await studio.newContext({ viewport: { width: 1280, height: 860 } })));
@@ -42,23 +37,23 @@ const heading = (page, name) => page.getByRole("heading", { name, exact: true })
 
 async function sessionOf(context) {
   const res = await context.request.get("/api/auth/session");
-  assert.equal(res.status(), 200, `session: ${await res.text()}`);
+  expect(res.status(), `session: ${await res.text()}`).toBe(200);
   return res.json();
 }
 
 step("the printed setup link creates the owner account and lands on the workflow list", async () => {
   const link = new URL(setupLink);
-  assert.equal(link.origin, new URL(studio.base).origin);
-  assert.equal(link.pathname, "/setup");
-  assert.match(link.searchParams.get("token") ?? "", /^setup_/);
+  expect(link.origin).toBe(new URL(studio.base).origin);
+  expect(link.pathname).toBe("/setup");
+  expect(link.searchParams.get("token") ?? "").toMatch(/^setup_/);
 
   const page = await newPage();
   await studio.gotoApp(page, link.pathname + link.search);
-  await heading(page, "Create the owner account").waitFor();
-  assert.equal(await page.title(), "Create the owner account · edgeflow Studio");
+  await expect(heading(page, "Create the owner account")).toBeVisible();
+  expect(await page.title()).toBe("Create the owner account · edgeflow Studio");
   // the form's own checks first
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByText("Enter your name.").waitFor();
+  await expect(page.getByText("Enter your name.")).toBeVisible();
   await page.getByLabel("Name", { exact: true }).fill(owner.name);
   await page.getByLabel("Email").fill(owner.email);
   await page.getByLabel("Password").fill(owner.password);
@@ -66,14 +61,14 @@ step("the printed setup link creates the owner account and lands on the workflow
   await checkA11y(page, "setup");
   await screenshot(page, "setup");
   await page.getByRole("button", { name: "Create account" }).click();
-  await heading(page, "Workflows and functions").waitFor();
-  assert.equal(new URL(page.url()).pathname, "/");
-  assert.equal(await page.locator("#org-switch option:checked").textContent(), owner.organization);
+  await expect(heading(page, "Workflows and functions")).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/");
+  expect(await page.locator("#org-switch option:checked").textContent()).toBe(owner.organization);
 
   const session = await sessionOf(page.context());
-  assert.equal(session.user.email, owner.email);
-  assert.equal(session.organizations.length, 1);
-  assert.equal(session.organizations[0].role, "owner");
+  expect(session.user.email).toBe(owner.email);
+  expect(session.organizations.length).toBe(1);
+  expect(session.organizations[0].role).toBe("owner");
   organizationId = session.activeOrganizationId;
   ownerSignedIn = { context: page.context(), csrfToken: session.csrfToken };
 });
@@ -82,40 +77,40 @@ step("the same setup link again is refused with a clear message", async () => {
   const page = await newPage();
   const link = new URL(setupLink);
   await studio.gotoApp(page, link.pathname + link.search);
-  await heading(page, "Create the owner account").waitFor();
+  await expect(heading(page, "Create the owner account")).toBeVisible();
   studio.allow(page, { method: "POST", path: "/api/auth/sign-up", status: 403 });
   await page.getByLabel("Name", { exact: true }).fill("Somebody Else");
   await page.getByLabel("Email").fill(`else-${process.pid}@example.com`);
   await page.getByLabel("Password").fill("another good password");
   await page.getByRole("button", { name: "Create account" }).click();
   const alert = page.getByRole("alert").filter({ hasText: "cannot be used any more" });
-  await alert.waitFor();
-  assert.match(await alert.textContent(), /edgeflow admin setup-link/);
-  assert.equal(new URL(page.url()).pathname, "/setup");
+  await expect(alert).toBeVisible();
+  await expect(alert).toHaveText(/edgeflow admin setup-link/);
+  expect(new URL(page.url()).pathname).toBe("/setup");
   await checkA11y(page, "setup refused");
   await screenshot(page, "setup-used");
   // nothing was created: the address can't sign in
   const res = await page.context().request.post("/api/auth/sign-in", {
     data: { email: `else-${process.pid}@example.com`, password: "another good password" },
   });
-  assert.equal(res.status(), 401);
+  expect(res.status()).toBe(401);
 });
 
 step("the plain sign-up page is refused with the invitation message and the setup link's hint", async () => {
   const page = await newPage();
   await studio.gotoApp(page, "/sign-up");
-  await heading(page, "Create your account").waitFor();
+  await expect(heading(page, "Create your account")).toBeVisible();
   studio.allow(page, { method: "POST", path: "/api/auth/sign-up", status: 403 });
   await page.getByLabel("Name", { exact: true }).fill("Walk In");
   await page.getByLabel("Email").fill(`walkin-${process.pid}@example.com`);
   await page.getByLabel("Password").fill("walking in freely");
   await page.getByRole("button", { name: "Sign up" }).click();
   const alert = page.getByRole("alert").filter({ hasText: "Sign-up needs an invitation" });
-  await alert.waitFor();
+  await expect(alert).toBeVisible();
   const text = await alert.textContent();
-  assert.match(text, /invite your email address/);
-  assert.match(text, /setup link that edgeflow serve prints/);
-  assert.equal(await alert.locator("code").first().textContent(), "edgeflow serve");
+  expect(text).toMatch(/invite your email address/);
+  expect(text).toMatch(/setup link that edgeflow serve prints/);
+  expect(await alert.locator("code").first().textContent()).toBe("edgeflow serve");
   await checkA11y(page, "sign-up refused");
 });
 
@@ -125,15 +120,15 @@ step("an invited colleague signs up through the invitation's link and lands in t
     role: "member",
   });
   const accept = new URL(inv.acceptUrl);
-  assert.equal(accept.pathname, "/invite");
+  expect(accept.pathname).toBe("/invite");
 
   colleagueContext = await studio.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await newPage(colleagueContext);
   await studio.gotoApp(page, accept.pathname + accept.search);
-  await heading(page, "Join an organization").waitFor();
-  await page.getByText("You were invited to an organization on edgeflow.").waitFor();
+  await expect(heading(page, "Join an organization")).toBeVisible();
+  await expect(page.getByText("You were invited to an organization on edgeflow.")).toBeVisible();
   const signIn = page.getByRole("link", { name: "Sign in to accept" });
-  assert.equal(await signIn.getAttribute("href"), `/sign-in?next=${encodeURIComponent(accept.pathname + accept.search)}`);
+  await expect(signIn).toHaveAttribute("href", `/sign-in?next=${encodeURIComponent(accept.pathname + accept.search)}`);
 
   await page.getByLabel("Name", { exact: true }).fill(colleague.name);
   await page.getByLabel("Email").fill(colleague.email);
@@ -145,28 +140,25 @@ step("an invited colleague signs up through the invitation's link and lands in t
   studio.allow(page, { method: "POST", path: "/api/auth/sign-up", status: 403 });
   await page.getByLabel("Email").fill(`not-${colleague.email}`);
   await page.getByRole("button", { name: "Sign up and join" }).click();
-  await page.getByRole("alert").filter({ hasText: "The invitation was sent to another email address" }).waitFor();
+  await expect(page.getByRole("alert").filter({ hasText: "The invitation was sent to another email address" })).toBeVisible();
   await checkA11y(page, "invite refused");
 
   await page.getByLabel("Email").fill(colleague.email);
   await page.getByRole("button", { name: "Sign up and join" }).click();
-  await heading(page, "Workflows and functions").waitFor();
-  assert.equal(new URL(page.url()).pathname, "/");
-  assert.equal(await page.locator("#org-switch option:checked").textContent(), owner.organization);
+  await expect(heading(page, "Workflows and functions")).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/");
+  expect(await page.locator("#org-switch option:checked").textContent()).toBe(owner.organization);
   const session = await sessionOf(colleagueContext);
-  assert.equal(session.user.email, colleague.email);
-  assert.equal(session.activeOrganizationId, organizationId);
-  assert.deepEqual(
-    session.organizations.map((o) => [o.id, o.role]),
-    [[organizationId, "member"]],
-  );
+  expect(session.user.email).toBe(colleague.email);
+  expect(session.activeOrganizationId).toBe(organizationId);
+  expect(session.organizations.map((o) => [o.id, o.role])).toEqual([[organizationId, "member"]]);
 
   // the used link, opened signed in, offers to accept and is refused with the server's reason
   await studio.gotoApp(page, accept.pathname + accept.search);
   studio.allow(page, { method: "POST", path: "/api/invitations/accept", status: 409 });
   await page.getByRole("button", { name: "Accept invitation" }).click();
-  await page.getByRole("alert").filter({ hasText: /The invitation is accepted/ }).waitFor();
-  assert.equal(new URL(page.url()).pathname, "/invite");
+  await expect(page.getByRole("alert").filter({ hasText: /The invitation is accepted/ })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/invite");
 });
 
 step("a user with an account signs in from an invitation's link and accepts it", async () => {
@@ -181,21 +173,21 @@ step("a user with an account signs in from an invitation's link and accepts it",
   const page = await newPage(); // signed out
   await studio.gotoApp(page, accept.pathname + accept.search);
   await page.getByRole("link", { name: "Sign in to accept" }).click();
-  await heading(page, "Sign in").waitFor();
+  await expect(heading(page, "Sign in")).toBeVisible();
   await page.getByLabel("Email").fill(colleague.email);
   await page.getByLabel("Password").fill(colleague.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   const acceptButton = page.getByRole("button", { name: "Accept invitation" });
-  await acceptButton.waitFor();
-  assert.equal(new URL(page.url()).pathname, "/invite");
-  await page.getByText(colleague.email, { exact: false }).first().waitFor();
+  await expect(acceptButton).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/invite");
+  await expect(page.getByText(colleague.email, { exact: false }).first()).toBeVisible();
   await checkA11y(page, "invite signed in");
   await screenshot(page, "invite-accept");
   await acceptButton.click();
-  await heading(page, "Workflows and functions").waitFor();
-  assert.equal(new URL(page.url()).pathname, "/");
-  assert.equal(await page.locator("#org-switch option:checked").textContent(), "Naval Ordnance Lab");
+  await expect(heading(page, "Workflows and functions")).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/");
+  expect(await page.locator("#org-switch option:checked").textContent()).toBe("Naval Ordnance Lab");
   const session = await sessionOf(page.context());
-  assert.equal(session.activeOrganizationId, org.id);
-  assert.equal(session.organizations.find((o) => o.id === org.id)?.role, "admin");
+  expect(session.activeOrganizationId).toBe(org.id);
+  expect(session.organizations.find((o) => o.id === org.id)?.role).toBe("admin");
 });

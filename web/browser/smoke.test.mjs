@@ -1,9 +1,8 @@
 // Smoke test of serving Studio: the app shell, its security headers, client routes, and the size of the first
 // page's JavaScript.
-import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { expect, test } from "@playwright/test";
 import { gzipSync } from "node:zlib";
-import { checkA11y, measureScripts, screenshot, startStudio } from "./harness.mjs";
+import { checkA11y, measureScripts, screenshot, useStudio } from "./harness.mjs";
 
 const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
@@ -12,55 +11,48 @@ const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 const firstPageBudget = 250 * 1024;
 
 let studio;
-before(async () => {
-  studio = await startStudio({ edge: false });
-});
-after(async () => {
-  await studio?.close();
-});
+useStudio({ edge: false }, (s) => (studio = s));
 
-test("the app shell loads signed out, clean and accessible, under its CSP", async (t) => {
-  if (studio.skip) return t.skip(studio.skip);
+test("the app shell loads signed out, clean and accessible, under its CSP", async () => {
   const page = await studio.newPage();
   const scripts = measureScripts(page);
   const res = await page.goto(studio.url("/"));
-  assert.equal(res.status(), 200);
+  expect(res.status()).toBe(200);
   const headers = res.headers();
-  assert.equal(headers["content-security-policy"], csp);
-  assert.equal(headers["x-content-type-options"], "nosniff");
-  assert.equal(headers["cache-control"], "no-cache");
-  assert.match(headers["content-type"], /^text\/html/);
-  await page.waitForFunction(() => (document.getElementById("root")?.childElementCount ?? 0) > 0);
-  await page.getByRole("heading").first().waitFor();
+  expect(headers["content-security-policy"]).toBe(csp);
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["cache-control"]).toBe("no-cache");
+  expect(headers["content-type"]).toMatch(/^text\/html/);
+  await expect(page.locator("#root > *").first()).toBeAttached();
+  await expect(page.getByRole("heading").first()).toBeVisible();
   await page.waitForLoadState("networkidle");
 
   // The JavaScript of the first page, as transferred (the server gzips it for a browser).
   const loaded = await scripts();
-  assert.ok(loaded.length > 0, "the page loads its JavaScript");
+  expect(loaded.length, "the page loads its JavaScript").toBeGreaterThan(0);
   let transferred = 0;
   let gzipped = 0;
   for (const s of loaded) {
     const url = new URL(s.url);
-    assert.equal(url.origin, new URL(studio.base).origin, `${s.url} comes from the server`);
-    assert.match(url.pathname, /^\/assets\/[^/]+\.js$/, `${s.url} is a hashed asset`);
-    assert.equal(s.encoding, "gzip", `${s.url} is sent gzip-compressed`);
+    expect(url.origin, `${s.url} comes from the server`).toBe(new URL(studio.base).origin);
+    expect(url.pathname, `${s.url} is a hashed asset`).toMatch(/^\/assets\/[^/]+\.js$/);
+    expect(s.encoding, `${s.url} is sent gzip-compressed`).toBe("gzip");
     transferred += s.transferred;
     gzipped += gzipSync(await (await fetch(s.url)).arrayBuffer().then((b) => Buffer.from(b)), { level: 9 }).length;
   }
-  t.diagnostic(`first page JavaScript: ${loaded.length} file(s), ${(transferred / 1024).toFixed(1)} KB transferred, ` +
+  console.log(`# first page JavaScript: ${loaded.length} file(s), ${(transferred / 1024).toFixed(1)} KB transferred, ` +
     `${(gzipped / 1024).toFixed(1)} KB gzip -9, budget ${firstPageBudget / 1024} KB`);
-  assert.ok(transferred <= firstPageBudget, `the first page loads ${transferred} bytes of JavaScript (gzip), over ${firstPageBudget}`);
+  expect(transferred, `the first page loads ${transferred} bytes of JavaScript (gzip), over ${firstPageBudget}`).toBeLessThanOrEqual(firstPageBudget);
 
   await checkA11y(page, "the signed-out app shell");
   await screenshot(page, "signed-out");
   studio.assertClean(page);
 });
 
-test("an inline script is refused by the Content-Security-Policy", async (t) => {
-  if (studio.skip) return t.skip(studio.skip);
+test("an inline script is refused by the Content-Security-Policy", async () => {
   const page = await studio.newPage();
   await page.goto(studio.url("/"));
-  await page.waitForFunction(() => (document.getElementById("root")?.childElementCount ?? 0) > 0);
+  await expect(page.locator("#root > *").first()).toBeAttached();
   let refused = false;
   try {
     await page.addScriptTag({ content: "window.__inlineRan = true;" });
@@ -68,40 +60,39 @@ test("an inline script is refused by the Content-Security-Policy", async (t) => 
     refused = true; // playwright reports the blocked script as an error
   }
   const ran = await page.evaluate(() => window.__inlineRan === true);
-  assert.equal(ran, false, "the inline script must not run");
+  expect(ran, "the inline script must not run").toBe(false);
   // Chromium reports the refusal on the console; it is the expected outcome here, and the only problem allowed.
   const problems = studio.problems(page);
-  assert.ok(refused || problems.some((p) => /Content Security Policy/.test(p)), "the refusal is reported");
+  expect(refused || problems.some((p) => /Content Security Policy/.test(p)), "the refusal is reported").toBeTruthy();
   studio.allowConsole(page, /Content Security Policy/);
   studio.assertClean(page);
 });
 
-test("a deep link answers the app, and an unknown asset or API path answers 404", async (t) => {
-  if (studio.skip) return t.skip(studio.skip);
+test("a deep link answers the app, and an unknown asset or API path answers 404", async () => {
   const index = await (await fetch(studio.url("/"))).text();
   const deep = await fetch(studio.url("/workflows/whatever"));
-  assert.equal(deep.status, 200);
-  assert.match(deep.headers.get("content-type"), /^text\/html/);
-  assert.equal(await deep.text(), index);
+  expect(deep.status).toBe(200);
+  expect(deep.headers.get("content-type")).toMatch(/^text\/html/);
+  expect(await deep.text()).toBe(index);
   // index.html loads only hashed scripts from /assets/, none inline.
   const scriptTags = [...index.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
-  assert.ok(scriptTags.length > 0);
+  expect(scriptTags.length).toBeGreaterThan(0);
   for (const [, attrs, body] of scriptTags) {
-    assert.match(attrs, /src="\/assets\/[^"]+\.js"/);
-    assert.equal(body.trim(), "");
+    expect(attrs).toMatch(/src="\/assets\/[^"]+\.js"/);
+    expect(body.trim()).toBe("");
   }
 
   const asset = await fetch(studio.url("/assets/no-such-file.js"));
-  assert.equal(asset.status, 404);
-  assert.match(asset.headers.get("content-type"), /^application\/json/);
+  expect(asset.status).toBe(404);
+  expect(asset.headers.get("content-type")).toMatch(/^application\/json/);
   const api = await fetch(studio.url("/api/no-such-endpoint"));
-  assert.equal(api.status, 404);
-  assert.equal((await api.json()).code, "not_found");
+  expect(api.status).toBe(404);
+  expect((await api.json()).code).toBe("not_found");
 
   // The browser on a deep link: the app itself, clean.
   const page = await studio.newPage();
   const res = await studio.gotoApp(page, "/workflows/whatever");
-  assert.equal(res.status(), 200);
+  expect(res.status()).toBe(200);
   studio.assertClean(page);
 
   // Signed in (through the API), the app loads as cleanly.
@@ -109,6 +100,6 @@ test("a deep link answers the app, and an unknown asset or API path answers 404"
   const signedIn = await studio.newPage(user.context);
   await studio.gotoApp(signedIn, "/");
   const session = await signedIn.evaluate(async () => (await fetch("/api/auth/session")).status);
-  assert.equal(session, 200);
+  expect(session).toBe(200);
   studio.assertClean(signedIn);
 });

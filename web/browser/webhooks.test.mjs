@@ -2,17 +2,18 @@
 // Copy), a deploy sends it a signed deploy.completed message that the receiver first refuses and then accepts,
 // the deliveries show both attempts, Redeliver sends the same message again, the events are edited, the secret
 // rotated and the webhook deleted after confirming; a private address is refused with the reason.
-import assert from "node:assert/strict";
+import { expect, test } from "@playwright/test";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
-import { after, before, test } from "node:test";
-import { checkA11y, navTo, screenshot, startStudio } from "./harness.mjs";
+import { checkA11y, navTo, screenshot, useStudio } from "./harness.mjs";
 
 let studio;
 let receiver;
 const received = []; // { headers, body }
 
-before(async () => {
+// The operator allows the receiver's loopback address for webhooks.
+useStudio({ args: ["--allow-hosts", "127.0.0.1"] }, (s) => (studio = s));
+test.beforeAll(async () => {
   // The receiver refuses the first message (503) and accepts every later one.
   receiver = http.createServer((req, res) => {
     const chunks = [];
@@ -24,11 +25,8 @@ before(async () => {
     });
   });
   await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  // The operator allows the receiver's loopback address for webhooks.
-  studio = await startStudio({ args: ["--allow-hosts", "127.0.0.1"] });
 });
-after(async () => {
-  await studio?.close();
+test.afterAll(() => {
   receiver?.close();
 });
 
@@ -48,25 +46,15 @@ function verify(secret, headers, body) {
     });
 }
 
-async function waitFor(what, fn, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-test("webhooks: create with a secret shown once, deliveries with attempts, redeliver, edit, rotate, delete", async (t) => {
-  if (studio.skip) return t.skip(studio.skip);
+test("webhooks: create with a secret shown once, deliveries with attempts, redeliver, edit, rotate, delete", async () => {
   const user = await studio.apiSignUp();
   const page = await studio.newPage(user.context);
   const hookURL = `http://127.0.0.1:${receiver.address().port}/events`;
 
   await studio.gotoApp(page, "/");
   await navTo(page, "Webhooks");
-  await page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor();
-  await page.getByText("This project has no webhooks yet.").waitFor();
+  await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
+  await expect(page.getByText("This project has no webhooks yet.")).toBeVisible();
   await checkA11y(page, "webhooks, empty");
 
   // A private address is refused with the reason, at the URL field.
@@ -75,7 +63,7 @@ test("webhooks: create with a secret shown once, deliveries with attempts, redel
   await dialog.getByLabel("Endpoint URL").fill("http://10.0.0.1/hook");
   studio.allow(page, { method: "POST", path: "/api/webhooks", status: 422 });
   await dialog.getByRole("button", { name: "Create webhook" }).click();
-  await dialog.getByText(/private address/).waitFor();
+  await expect(dialog.getByText(/private address/)).toBeVisible();
 
   // The receiver's URL, for deploy results only.
   await dialog.getByLabel("Endpoint URL").fill(hookURL);
@@ -84,14 +72,14 @@ test("webhooks: create with a secret shown once, deliveries with attempts, redel
   await dialog.getByRole("button", { name: "Create webhook" }).click();
   const secretDialog = page.getByRole("dialog", { name: "Signing secret" });
   const secret = await secretDialog.getByLabel("Secret").inputValue();
-  assert.match(secret, /^whsec_[A-Za-z0-9+/]{32}$/);
+  expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
   await checkA11y(page, "webhooks, the secret");
   await screenshot(page, "webhooks-secret");
   await secretDialog.getByRole("button", { name: "Done" }).click();
   const row = page.getByRole("row", { name: new RegExp(hookURL) });
-  await row.getByText("deploy.completed, deploy.failed").waitFor();
+  await expect(row.getByText("deploy.completed, deploy.failed")).toBeVisible();
   // The secret is not shown again.
-  assert.equal(await page.getByText(secret).count(), 0);
+  expect(await page.getByText(secret).count()).toBe(0);
 
   // A deploy to the local edge sends deploy.completed.
   const connection = await studio.api(user, "POST", "/api/connections", { provider: "local", name: "Local edge" });
@@ -107,24 +95,24 @@ test("webhooks: create with a secret shown once, deliveries with attempts, redel
 
   // The first attempt is refused (503), the retry 5 s later accepted (204); the page follows the deliveries.
   const deliveries = page.getByRole("region", { name: /Deliveries to/ });
-  await deliveries.getByText("delivered").waitFor({ timeout: 60_000 });
+  await expect(deliveries.getByText("delivered")).toBeVisible({ timeout: 60_000 });
   await deliveries.getByText("2 attempts").click();
-  await deliveries.getByText(/503 in \d+ ms — the endpoint answered 503/).waitFor();
+  await expect(deliveries.getByText(/503 in \d+ ms — the endpoint answered 503/)).toBeVisible();
   await checkA11y(page, "webhooks, deliveries");
   await screenshot(page, "webhooks-deliveries");
-  assert.equal(received.length, 2);
-  for (const r of received) assert.ok(verify(secret, r.headers, r.body), "the signature verifies");
-  assert.equal(received[0].headers["webhook-id"], received[1].headers["webhook-id"]);
+  expect(received.length).toBe(2);
+  for (const r of received) expect(verify(secret, r.headers, r.body), "the signature verifies").toBeTruthy();
+  expect(received[0].headers["webhook-id"]).toBe(received[1].headers["webhook-id"]);
   const message = JSON.parse(received[1].body.toString("utf8"));
-  assert.equal(message.type, "deploy.completed");
-  assert.equal(message.data.workflowId, wf.id);
+  expect(message.type).toBe("deploy.completed");
+  expect(message.data.workflowId).toBe(wf.id);
 
   // Redeliver: the same message again, as a new delivery.
   await deliveries.getByRole("button", { name: /^Redeliver deploy.completed/ }).click();
-  await waitFor("the redelivery", () => received.length === 3);
-  assert.equal(received[2].headers["webhook-id"], received[0].headers["webhook-id"]);
-  assert.ok(verify(secret, received[2].headers, received[2].body));
-  await deliveries.getByText("redelivery", { exact: false }).first().waitFor();
+  await expect.poll(() => received.length, { message: "the redelivery arrives", timeout: 60_000 }).toBe(3);
+  expect(received[2].headers["webhook-id"]).toBe(received[0].headers["webhook-id"]);
+  expect(verify(secret, received[2].headers, received[2].body)).toBeTruthy();
+  await expect(deliveries.getByText("redelivery", { exact: false }).first()).toBeVisible();
 
   // Edit the events: every event when none is checked.
   await row.getByRole("button", { name: `Edit ${hookURL}` }).click();
@@ -132,19 +120,19 @@ test("webhooks: create with a secret shown once, deliveries with attempts, redel
   await edit.getByRole("checkbox", { name: "deploy.completed" }).uncheck();
   await edit.getByRole("checkbox", { name: "deploy.failed" }).uncheck();
   await edit.getByRole("button", { name: "Save changes" }).click();
-  await row.getByText("All events").waitFor();
+  await expect(row.getByText("All events")).toBeVisible();
 
   // Rotate: a new secret, shown once.
   await row.getByRole("button", { name: `Rotate secret of ${hookURL}` }).click();
   await page.getByRole("dialog", { name: "Rotate the secret?" }).getByRole("button", { name: "Rotate secret" }).click();
   const rotated = await page.getByRole("dialog", { name: "Signing secret" }).getByLabel("Secret").inputValue();
-  assert.match(rotated, /^whsec_/);
-  assert.notEqual(rotated, secret);
+  expect(rotated).toMatch(/^whsec_/);
+  expect(rotated).not.toBe(secret);
   await page.getByRole("dialog", { name: "Signing secret" }).getByRole("button", { name: "Done" }).click();
 
   // Delete, after confirming.
   await row.getByRole("button", { name: `Delete ${hookURL}` }).click();
   await page.getByRole("dialog", { name: "Delete the webhook?" }).getByRole("button", { name: "Delete webhook" }).click();
-  await page.getByText("This project has no webhooks yet.").waitFor();
+  await expect(page.getByText("This project has no webhooks yet.")).toBeVisible();
   studio.assertClean(page);
 });

@@ -6,19 +6,19 @@ import { ErrorMessage, Loading } from "./app/ui";
 import { Shell } from "./pages/Shell";
 import { SignInPage, SignUpPage } from "./pages/Auth";
 import { InvitePage, SetupPage } from "./pages/Join";
-import { WorkflowsPage } from "./pages/Workflows";
+import { WorkflowsPage } from "./pages/workflows/WorkflowsPage";
 
 // The editor (with the canvas and CodeMirror), the versions and the run pages load on demand, so the sign-in
 // page's JavaScript stays small.
-const EditorPage = lazy(() => import("./pages/Editor"));
-const VersionsPage = lazy(() => import("./pages/Versions"));
-const RunPage = lazy(() => import("./pages/Run"));
-const WebhooksPage = lazy(() => import("./pages/Webhooks"));
+const EditorPage = lazy(() => import("./pages/editor/EditorPage"));
+const VersionsPage = lazy(() => import("./pages/versions/VersionsPage"));
+const RunPage = lazy(() => import("./pages/run/RunPage"));
+const WebhooksPage = lazy(() => import("./pages/webhooks/WebhooksPage"));
 const RunsPage = lazy(() => import("./pages/Runs"));
-const ConnectionsPage = lazy(() => import("./pages/settings/Connections"));
+const ConnectionsPage = lazy(() => import("./pages/settings/connections/ConnectionsPage"));
 const EnvVarsPage = lazy(() => import("./pages/settings/EnvVars"));
 const ApiKeysPage = lazy(() => import("./pages/settings/ApiKeys"));
-const TeamPage = lazy(() => import("./pages/settings/Team"));
+const TeamPage = lazy(() => import("./pages/settings/team/TeamPage"));
 const AuditPage = lazy(() => import("./pages/settings/Audit"));
 const ResourcesPage = lazy(() => import("./pages/resources/Resources"));
 const KvPage = lazy(() => import("./pages/resources/Kv"));

@@ -2,7 +2,8 @@
 // GET /api/runs/stream sends them (Server-Sent Events), and polling where the server has no stream.
 import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { api, ApiError } from "./client";
+import { ApiError } from "./client";
+import { openapiQueries } from "./queries/openapi";
 import { SseParser } from "./sse";
 import type { RunChange } from "./types";
 
@@ -11,13 +12,7 @@ export const RUN_LOGS_PATTERN = "/api/workflows/{workflowId}/runs/{runId}/logs";
 
 // useApiPaths answers the route patterns of this server's API (the paths of GET /api/openapi.json), read once.
 export function useApiPaths(): ReadonlySet<string> | undefined {
-  const q = useQuery({
-    queryKey: ["openapi", "paths"],
-    queryFn: async () => new Set(Object.keys((await api.get<{ paths?: Record<string, unknown> }>("/api/openapi.json")).paths ?? {})),
-    staleTime: Infinity,
-    gcTime: Infinity,
-  });
-  return q.data;
+  return useQuery(openapiQueries.paths()).data;
 }
 
 // readRunStream reads GET /api/runs/stream until signal aborts or the stream ends. onOpen is called once the server

@@ -1,47 +1,32 @@
 // CanvasEditor: the IR drawn with @xyflow/react — palette, canvas (minimap, zoom, auto-layout), node settings and
-// the code preview. Every change is an IR edit handed to commit; the canvas is redrawn from the IR it gets back.
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from "react";
-import {
-  Background,
-  Controls,
-  MiniMap,
-  ReactFlow,
-  applyEdgeChanges,
-  applyNodeChanges,
-  useReactFlow,
-  type Connection,
-  type EdgeChange,
-  type NodeChange,
-  type OnDelete,
-} from "@xyflow/react";
+// the code preview. It renders the editor's store (store.ts): the canvas with its selection, the side panel's tab,
+// the status line. Every change is an IR edit committed to the store, and the editor's actions (copy, paste,
+// delete, auto-layout, …) run through the command manager, from the toolbar, the keyboard, the context menu and
+// the command palette alike.
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent, type ReactNode } from "react";
+import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { irToCanvas, type Canvas, type CanvasEdge, type CanvasNode } from "../ir/canvas";
-import { addNode, connect, copyNodes, moveNodes, pasteNodes, removeElements, setBranches, setEntry, updateNode, type Clipboard } from "../ir/edit";
+import { NODE_WIDTH, type CanvasEdge, type CanvasNode } from "../ir/canvas";
+import { connect, moveNodes, removeElements, setBranches, setEntry, updateNode } from "../ir/edit";
 import { expressionOptions } from "../ir/expressions";
 import { labelOfHandle } from "../ir/graph";
 import type { NodeDefinition } from "../ir/nodeDefs";
-import type { IrNode, IrPosition, WorkflowIR } from "../ir/types";
+import { addFromPalette, placeNext } from "./addNode";
 import { focusField } from "./CodeField";
+import { ActionButton } from "./commands/ActionButton";
+import { CommandPalette } from "./commands/CommandPalette";
+import { ContextMenu, type MenuAt } from "./commands/ContextMenu";
+import { matches } from "./commands/keys";
+import { useShortcuts } from "./commands/useCommands";
 import { CanvasContext, nodeTypes } from "./IrNodeView";
-import { layoutPositions } from "./layout";
 import { NodePanel } from "./NodePanel";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { useNodeProblems, type ProblemStore } from "./problemStore";
+import { useEditorStore, useEditorStoreApi, type SideTab } from "./store";
 import "./editor.css";
 
-export interface FocusRequest {
-  nodeId: string;
-  path: string;
-  seq: number;
-}
-
 export interface CanvasEditorProps {
-  ir: WorkflowIR;
-  commit: (next: WorkflowIR, coalesceKey?: string) => void;
-  undo: () => void;
-  redo: () => void;
   kind: "workflow" | "script";
-  readOnly?: boolean;
   defs: ReadonlyMap<string, NodeDefinition>;
   defList: NodeDefinition[];
   defsLoading: boolean;
@@ -49,248 +34,170 @@ export interface CanvasEditorProps {
   problemStore: ProblemStore;
   envVars?: readonly string[];
   preview: ReactNode;
-  focusRequest: FocusRequest | null;
 }
 
-// The clipboard is shared by every editor on the page, so nodes copy between workflows.
-let clipboard: Clipboard | null = null;
-
-function isTyping(t: EventTarget | null): boolean {
-  const el = t as HTMLElement | null;
-  return !!el?.closest?.("input, textarea, select, [contenteditable='true'], .cm-editor");
-}
-
-const NODE_W = 190;
+// The keys that open the context menu (as the platform's menu key does) and the command palette.
+const MENU_KEYS = ["Shift+F10", "ContextMenu"];
+const PALETTE_KEY = "Mod+K";
 
 export function CanvasEditor(p: CanvasEditorProps) {
   const rf = useReactFlow<CanvasNode, CanvasEdge>();
+  const store = useEditorStoreApi();
   const uid = useId();
   const cfgPrefix = `${uid}cfg`;
   const root = useRef<HTMLDivElement>(null);
-  const [canvas, setCanvas] = useState<Canvas>(() => irToCanvas(p.ir));
+  const canvas = useEditorStore((s) => s.canvas);
+  const ir = useEditorStore((s) => s.ir);
+  const ro = useEditorStore((s) => s.readOnly);
+  const sideTab = useEditorStore((s) => s.sideTab);
+  const notice = useEditorStore((s) => s.notice);
+  const laying = useEditorStore((s) => s.running.has("auto-layout"));
+  const focusRequest = useEditorStore((s) => s.focusRequest);
+  const fitRequest = useEditorStore((s) => s.fitRequest);
+  const [menu, setMenu] = useState<MenuAt | null>(null);
+  const [palette, setPalette] = useState(false);
   // zoom to fit when the editor opens on a drawn workflow; an empty one starts at scale 1
-  const [fitOnOpen] = useState(() => p.ir.nodes.length > 0);
-  const irRef = useRef(p.ir);
-  irRef.current = p.ir;
-  const canvasRef = useRef(canvas);
-  canvasRef.current = canvas;
-  const pendingSelect = useRef<Set<string> | null>(null);
-  const [sideTab, setSideTab] = useState<"node" | "preview">("node");
-  const [layoutBusy, setLayoutBusy] = useState(false);
-  const [notice, setNotice] = useState("");
-  const pasteCount = useRef(0);
-  const ro = !!p.readOnly;
+  const [fitOnOpen] = useState(() => store.getState().ir.nodes.length > 0);
 
-  // redraw from the IR; nodes whose IR did not change keep their canvas state
-  useLayoutEffect(() => {
-    const sel = pendingSelect.current;
-    pendingSelect.current = null;
-    setCanvas((prev) => {
-      if (prev.ir === p.ir) return prev;
-      const next = irToCanvas(p.ir, prev);
-      if (sel) {
-        next.nodes = next.nodes.map((n) => (!!n.selected === sel.has(n.id) ? n : { ...n, selected: sel.has(n.id) }));
-        next.edges = next.edges.map((e) => (e.selected ? { ...e, selected: false } : e));
-      }
-      return next;
-    });
-  }, [p.ir]);
+  // the canvas view opened: draw the IR afresh
+  useLayoutEffect(() => store.getState().openCanvas(), [store]);
 
-  const commit = p.commit;
-  const irIdsOf = (nodes: CanvasNode[]) => new Set(nodes.map((n) => n.data.ir.id));
-
-  const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {
-    setCanvas((c) => ({ ...c, nodes: applyNodeChanges(changes, c.nodes) }));
-  }, []);
-  const onEdgesChange = useCallback((changes: EdgeChange<CanvasEdge>[]) => {
-    setCanvas((c) => ({ ...c, edges: applyEdgeChanges(changes, c.edges) }));
-  }, []);
+  const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => store.getState().applyNodeChanges(changes), [store]);
+  const onEdgesChange = useCallback((changes: EdgeChange<CanvasEdge>[]) => store.getState().applyEdgeChanges(changes), [store]);
   const onConnect = useCallback(
-    (c: Connection) => commit(connect(irRef.current, c.source, c.target, labelOfHandle(c.sourceHandle))),
-    [commit],
-  );
-  const onDelete: OnDelete<CanvasNode, CanvasEdge> = useCallback(
-    ({ nodes, edges }) => commit(removeElements(irRef.current, irIdsOf(nodes), new Set(edges.map((e) => e.data!.ir.id)))),
-    [commit],
+    (c: Connection) => {
+      const s = store.getState();
+      s.commit(connect(s.ir, c.source, c.target, labelOfHandle(c.sourceHandle)));
+    },
+    [store],
   );
   const onNodeDragStop = useCallback(
     (_e: unknown, _n: CanvasNode, nodes: CanvasNode[]) => {
-      commit(moveNodes(irRef.current, new Map(nodes.map((n) => [n.data.ir.id, { x: n.position.x, y: n.position.y }]))));
+      const s = store.getState();
+      s.commit(moveNodes(s.ir, new Map(nodes.map((n) => [n.data.ir.id, { x: n.position.x, y: n.position.y }]))));
     },
-    [commit],
+    [store],
   );
 
   const selectedNodes = useMemo(() => canvas.nodes.filter((n) => n.selected), [canvas.nodes]);
-  const selectedEdges = useMemo(() => canvas.edges.filter((e) => e.selected), [canvas.edges]);
   const single = selectedNodes.length === 1 ? selectedNodes[0]! : null;
-  const singleId = single?.id;
-  useEffect(() => {
-    if (singleId !== undefined) setSideTab("node");
-  }, [singleId]);
-
-  const addAfter = (def: NodeDefinition, position: IrPosition, after?: string) => {
-    const r = addNode(irRef.current, def, { position, after });
-    pendingSelect.current = new Set([r.id]);
-    commit(r.ir);
-    setNotice(`Added ${r.ir.nodes.at(-1)!.name}.`);
-    return r.id;
-  };
 
   const onPaletteAdd = (def: NodeDefinition) => {
     if (ro) return;
-    let position: IrPosition;
-    if (single) position = { x: single.position.x + NODE_W + 70, y: single.position.y };
-    else if (canvas.nodes.length > 0) {
-      const right = canvas.nodes.reduce((a, n) => (n.position.x > a.position.x ? n : a));
-      position = { x: right.position.x + NODE_W + 70, y: right.position.y };
-    } else position = { x: 0, y: 0 };
-    addAfter(def, position, single?.data.ir.id);
+    const position = placeNext(canvas.nodes, single);
+    addFromPalette(store, def, position, single?.data.ir.id);
     const z = rf.getZoom();
-    rf.setCenter(position.x + NODE_W / 2, position.y + 40, { zoom: Math.max(z, 0.6), duration: 150 });
+    void rf.setCenter(position.x + NODE_WIDTH / 2, position.y + 40, { zoom: Math.max(z, 0.6), duration: 150 });
   };
-
   const onDragOver = (e: DragEvent) => {
     if (ro || !e.dataTransfer.types.includes(DRAG_TYPE)) return;
     e.preventDefault();
     e.dataTransfer.dropEffect = "copy";
   };
   const onDrop = (e: DragEvent) => {
-    const type = e.dataTransfer.getData(DRAG_TYPE);
-    const def = p.defs.get(type);
+    const def = p.defs.get(e.dataTransfer.getData(DRAG_TYPE));
     if (ro || !def) return;
     e.preventDefault();
     const at = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
-    addAfter(def, { x: at.x - NODE_W / 2, y: at.y - 20 });
+    addFromPalette(store, def, { x: at.x - NODE_WIDTH / 2, y: at.y - 20 });
   };
 
-  const copy = () => {
-    if (selectedNodes.length === 0) return;
-    clipboard = copyNodes(irRef.current, irIdsOf(selectedNodes));
-    pasteCount.current = 0;
-    setNotice(`Copied ${selectedNodes.length} ${selectedNodes.length === 1 ? "node" : "nodes"}.`);
-    navigator.clipboard?.writeText(JSON.stringify(clipboard, null, 2)).catch(() => {
-      // the system clipboard may be refused; the editor's own clipboard still holds the nodes
-    });
-  };
-  const paste = () => {
-    if (ro || !clipboard || clipboard.nodes.length === 0) return;
-    pasteCount.current++;
-    const r = pasteNodes(irRef.current, clipboard, { x: 40 * pasteCount.current, y: 40 * pasteCount.current });
-    pendingSelect.current = new Set(r.ids);
-    commit(r.ir);
-    setNotice(`Pasted ${r.ids.length} ${r.ids.length === 1 ? "node" : "nodes"}.`);
-  };
-  const deleteSelected = () => {
-    if (ro) return;
-    commit(removeElements(irRef.current, irIdsOf(selectedNodes), new Set(selectedEdges.map((e) => e.data!.ir.id))));
-  };
-  const selectAll = () => setCanvas((c) => ({ ...c, nodes: c.nodes.map((n) => (n.selected ? n : { ...n, selected: true })) }));
-
-  const autoLayout = async () => {
-    if (ro || layoutBusy) return;
-    setLayoutBusy(true);
-    try {
-      const c = canvasRef.current;
-      const pos = await layoutPositions(c.nodes, c.edges);
-      const byIr = new Map<string, IrPosition>();
-      for (const n of c.nodes) {
-        const q = pos.get(n.id);
-        if (q && !byIr.has(n.data.ir.id)) byIr.set(n.data.ir.id, q);
-      }
-      commit(moveNodes(irRef.current, byIr));
-      setNotice("Laid out the workflow.");
-      requestAnimationFrame(() => requestAnimationFrame(() => void rf.fitView({ padding: 0.1, duration: 200 })));
-    } catch (err) {
-      setNotice(`Auto-layout failed: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      setLayoutBusy(false);
-    }
-  };
-
-  // keyboard shortcuts while the editor has focus or was last clicked
-  const active = useRef(false);
-  const actions = useRef({ copy, paste, selectAll, undo: p.undo, redo: p.redo });
-  actions.current = { copy, paste, selectAll, undo: p.undo, redo: p.redo };
-  useEffect(() => {
-    const onPointer = (e: PointerEvent) => {
-      active.current = !!root.current?.contains(e.target as Node);
-    };
-    const onFocus = (e: FocusEvent) => {
-      active.current = !!root.current?.contains(e.target as Node);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (!active.current || isTyping(e.target) || !(e.ctrlKey || e.metaKey) || e.altKey) return;
-      const k = e.key.toLowerCase();
-      const a = actions.current;
-      if (k === "z" && !e.shiftKey) a.undo();
-      else if ((k === "z" && e.shiftKey) || k === "y") a.redo();
-      else if (k === "c") a.copy();
-      else if (k === "v") a.paste();
-      else if (k === "a") a.selectAll();
-      else return;
+  // the context menu: a right click on a node (which it selects when it is not selected yet), an edge, the selection
+  // or the pane; Shift+F10 or the menu key opens it at the focused node or the canvas's corner
+  const openMenu = useCallback(
+    (e: MouseEvent | globalThis.MouseEvent, node?: CanvasNode) => {
       e.preventDefault();
-    };
-    document.addEventListener("pointerdown", onPointer, true);
-    document.addEventListener("focusin", onFocus, true);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("pointerdown", onPointer, true);
-      document.removeEventListener("focusin", onFocus, true);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, []);
+      if (node && !node.selected) store.getState().select({ nodes: new Set([node.data.ir.id]), edges: new Set() });
+      setMenu({ x: e.clientX, y: e.clientY });
+    },
+    [store],
+  );
+  const openHereMenu = useCallback((e: MouseEvent | globalThis.MouseEvent) => openMenu(e), [openMenu]);
+  const otherKeys = useCallback(
+    (e: KeyboardEvent) => {
+      if (MENU_KEYS.some((k) => matches(k, e))) {
+        const el = document.activeElement?.closest(".react-flow__node") ?? root.current?.querySelector(".react-flow__pane");
+        const b = el?.getBoundingClientRect();
+        setMenu({ x: (b?.left ?? 0) + 12, y: (b?.top ?? 0) + 12 });
+        return true;
+      }
+      if (matches(PALETTE_KEY, e)) {
+        setPalette(true);
+        return true;
+      }
+      return false;
+    },
+    [],
+  );
+  useShortcuts(root, otherKeys);
 
-  // a problem was clicked: select its node, bring it into view, focus its field (or the node)
+  // after an auto-layout, bring the laid-out workflow into view once it is drawn
   useEffect(() => {
-    const req = p.focusRequest;
+    if (fitRequest === 0) return;
+    const id = requestAnimationFrame(() => requestAnimationFrame(() => void rf.fitView({ padding: 0.1, duration: 200 })));
+    return () => cancelAnimationFrame(id);
+  }, [fitRequest, rf]);
+
+  // a problem was chosen: select its node, bring it into view, focus its field (or the node)
+  useEffect(() => {
+    const req = focusRequest;
     if (!req) return;
-    const node = canvasRef.current.nodes.find((n) => n.data.ir.id === req.nodeId);
+    const node = store.getState().canvas.nodes.find((n) => n.data.ir.id === req.nodeId);
     if (!node) return;
-    setCanvas((c) => ({ ...c, nodes: c.nodes.map((n) => (!!n.selected === (n.id === node.id) ? n : { ...n, selected: n.id === node.id })) }));
-    setSideTab("node");
-    const w = node.measured?.width ?? NODE_W;
+    store.getState().showNode(req.nodeId);
+    const w = node.measured?.width ?? NODE_WIDTH;
     const h = node.measured?.height ?? 60;
     void rf.setCenter(node.position.x + w / 2, node.position.y + h / 2, { zoom: Math.max(rf.getZoom(), 0.8), duration: 0 });
     const rest = req.path.replace(/^\/nodes\/\d+\/?/, "").split("/").filter(Boolean);
-    setTimeout(() => {
+    const timer = setTimeout(() => {
       for (let i = rest.length; i > 0; i--) {
         if (focusField(`${cfgPrefix}-${rest.slice(0, i).join("-")}`)) return;
       }
       document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(node.id)}"]`)?.focus();
     }, 60);
-  }, [p.focusRequest, rf, cfgPrefix]);
+    return () => clearTimeout(timer);
+  }, [focusRequest, rf, cfgPrefix, store]);
 
   const ctx = useMemo(() => ({ problems: p.problemStore, defs: p.defs }), [p.problemStore, p.defs]);
 
-  const panelNode: IrNode | undefined = single ? p.ir.nodes[single.data.index] : undefined;
+  const panelNode = single ? ir.nodes[single.data.index] : undefined;
   const panelIndex = single?.data.index ?? -1;
   const singleProblems = useNodeProblems(p.problemStore, single?.data.ir.id ?? "\u0000");
-  const nodeProblems = single
-    ? singleProblems.map((q) => ({ ...q, path: q.path.replace(/^\/nodes\/\d+/, `/nodes/${panelIndex}`) }))
-    : [];
+  const nodeProblems = single ? singleProblems.map((q) => ({ ...q, path: q.path.replace(/^\/nodes\/\d+/, `/nodes/${panelIndex}`) })) : [];
+  const commit = store.getState().commit;
+  const latest = () => store.getState().ir;
 
-  const tabId = (t: string) => `${uid}-tab-${t}`;
-  const panelId = (t: string) => `${uid}-panel-${t}`;
+  const tabId = (t: SideTab) => `${uid}-tab-${t}`;
+  const panelId = (t: SideTab) => `${uid}-panel-${t}`;
+  const tab = (t: SideTab, label: string) => (
+    <button
+      type="button"
+      role="tab"
+      id={tabId(t)}
+      aria-controls={panelId(t)}
+      aria-selected={sideTab === t}
+      tabIndex={sideTab === t ? 0 : -1}
+      onClick={() => store.getState().setSideTab(t)}
+    >
+      {label}
+    </button>
+  );
 
   return (
     <div className="canvas-editor" ref={root}>
       <Palette defs={p.defList} kind={p.kind} loading={p.defsLoading} error={p.defsError} readOnly={ro} onAdd={onPaletteAdd} />
       <div className="canvas-column">
         <div className="canvas-toolbar" role="toolbar" aria-label="Canvas">
-          <button type="button" onClick={copy} disabled={selectedNodes.length === 0}>
-            Copy
-          </button>
-          <button type="button" onClick={paste} disabled={ro || !clipboard}>
-            Paste
-          </button>
-          <button type="button" onClick={deleteSelected} disabled={ro || (selectedNodes.length === 0 && selectedEdges.length === 0)}>
-            Delete selected
-          </button>
-          <button type="button" onClick={() => void autoLayout()} disabled={ro || layoutBusy || canvas.nodes.length === 0}>
-            {layoutBusy ? "Laying out…" : "Auto-layout"}
-          </button>
+          <ActionButton id="copy" />
+          <ActionButton id="paste" />
+          <ActionButton id="duplicate" />
+          <ActionButton id="delete" />
+          <ActionButton id="auto-layout">{laying ? "Laying out…" : "Auto-layout"}</ActionButton>
           <button type="button" onClick={() => void rf.fitView({ padding: 0.1, duration: 200 })}>
             Zoom to fit
+          </button>
+          <button type="button" onClick={() => setPalette(true)} aria-keyshortcuts="Control+K Meta+K" aria-haspopup="dialog">
+            Commands
           </button>
           <span className="muted selection-count">
             {canvas.nodes.length} nodes{selectedNodes.length > 0 ? ` · ${selectedNodes.length} selected` : ""}
@@ -308,15 +215,18 @@ export function CanvasEditor(p: CanvasEditorProps) {
               onNodesChange={onNodesChange}
               onEdgesChange={onEdgesChange}
               onConnect={onConnect}
-              onDelete={onDelete}
               onNodeDragStop={onNodeDragStop}
+              onNodeContextMenu={openMenu}
+              onEdgeContextMenu={openHereMenu}
+              onSelectionContextMenu={openHereMenu}
+              onPaneContextMenu={openHereMenu}
               isValidConnection={(c) => c.source !== c.target}
               onlyRenderVisibleElements
               minZoom={0.02}
               maxZoom={2}
               fitView={fitOnOpen}
               fitViewOptions={{ padding: 0.1, maxZoom: 1 }}
-              deleteKeyCode={ro ? null : ["Delete", "Backspace"]}
+              deleteKeyCode={null}
               multiSelectionKeyCode={["Shift", "Meta", "Control"]}
               selectionKeyCode="Shift"
               nodesDraggable={!ro}
@@ -333,28 +243,8 @@ export function CanvasEditor(p: CanvasEditorProps) {
       </div>
       <aside className="side-panel">
         <div role="tablist" aria-label="Side panel" className="tabs">
-          <button
-            type="button"
-            role="tab"
-            id={tabId("node")}
-            aria-controls={panelId("node")}
-            aria-selected={sideTab === "node"}
-            tabIndex={sideTab === "node" ? 0 : -1}
-            onClick={() => setSideTab("node")}
-          >
-            Node settings
-          </button>
-          <button
-            type="button"
-            role="tab"
-            id={tabId("preview")}
-            aria-controls={panelId("preview")}
-            aria-selected={sideTab === "preview"}
-            tabIndex={sideTab === "preview" ? 0 : -1}
-            onClick={() => setSideTab("preview")}
-          >
-            Code preview
-          </button>
+          {tab("node", "Node settings")}
+          {tab("preview", "Code preview")}
         </div>
         <div role="tabpanel" id={panelId("node")} aria-labelledby={tabId("node")} hidden={sideTab !== "node"} className="tab-body">
           {panelNode && single ? (
@@ -363,28 +253,26 @@ export function CanvasEditor(p: CanvasEditorProps) {
               node={panelNode}
               index={panelIndex}
               def={p.defs.get(panelNode.type)}
-              entry={p.ir.entryNodeId === panelNode.id}
+              entry={ir.entryNodeId === panelNode.id}
               kind={p.kind}
               readOnly={ro}
               problems={nodeProblems}
               idPrefix={cfgPrefix}
-              expressionOptions={() => expressionOptions(irRef.current, panelNode.id, p.defs, { kind: p.kind, envVars: p.envVars })}
-              onNodeChange={(node, field) => commit(updateNode(irRef.current, panelIndex, node), `node:${panelNode.id}:${field}`)}
+              expressionOptions={() => expressionOptions(latest(), panelNode.id, p.defs, { kind: p.kind, envVars: p.envVars })}
+              onNodeChange={(node, field) => commit(updateNode(latest(), panelIndex, node), `node:${panelNode.id}:${field}`)}
               onDataChange={(data, field) => {
-                const cur = irRef.current.nodes[panelIndex]!;
+                const cur = latest().nodes[panelIndex]!;
                 if (cur.type === "branch" && data.branches !== cur.data.branches && Array.isArray(data.branches)) {
-                  const withOthers = updateNode(irRef.current, panelIndex, { ...cur, data: { ...data, branches: cur.data.branches } });
+                  const withOthers = updateNode(latest(), panelIndex, { ...cur, data: { ...data, branches: cur.data.branches } });
                   commit(setBranches(withOthers, panelIndex, data.branches as Array<{ label: string; condition: string }>), `data:${cur.id}:${field}`);
-                } else commit(updateNode(irRef.current, panelIndex, { ...cur, data }), `data:${cur.id}:${field}`);
+                } else commit(updateNode(latest(), panelIndex, { ...cur, data }), `data:${cur.id}:${field}`);
               }}
-              onSetEntry={() => commit(setEntry(irRef.current, panelNode.id))}
-              onDelete={() => commit(removeElements(irRef.current, new Set([panelNode.id]), new Set()))}
+              onSetEntry={() => commit(setEntry(latest(), panelNode.id))}
+              onDelete={() => commit(removeElements(latest(), new Set([panelNode.id]), new Set()))}
             />
           ) : (
             <p className="muted">
-              {selectedNodes.length > 1
-                ? `${selectedNodes.length} nodes selected. Select one node to configure it.`
-                : "Select a node to configure it."}
+              {selectedNodes.length > 1 ? `${selectedNodes.length} nodes selected. Select one node to configure it.` : "Select a node to configure it."}
             </p>
           )}
         </div>
@@ -392,6 +280,8 @@ export function CanvasEditor(p: CanvasEditorProps) {
           {sideTab === "preview" && p.preview}
         </div>
       </aside>
+      {menu && <ContextMenu at={menu} onClose={() => setMenu(null)} />}
+      {palette && <CommandPalette onClose={() => setPalette(false)} />}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { autocompletion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
 import { javascript } from "@codemirror/lang-javascript";
 import { json } from "@codemirror/lang-json";
-import { EditorState, type Extension } from "@codemirror/state";
+import { Compartment, EditorState, type Extension } from "@codemirror/state";
 import { EditorView, lineNumbers, placeholder as cmPlaceholder } from "@codemirror/view";
 import { minimalSetup } from "codemirror";
 import { openExpression, type ExpressionOption } from "../ir/expressions";
@@ -41,9 +41,21 @@ export function expressionSource(options: () => ExpressionOption[]) {
   };
 }
 
+// contentAttributes names the editable part for assistive technology: its label, its description and its problems.
+function contentAttributes(p: Pick<CodeFieldProps, "labelId" | "describedBy" | "readOnly">): Extension {
+  return EditorView.contentAttributes.of({
+    "aria-labelledby": p.labelId,
+    ...(p.readOnly ? { "aria-readonly": "true", tabindex: "0" } : {}),
+    ...(p.describedBy ? { "aria-describedby": p.describedBy } : {}),
+  });
+}
+
 export function CodeField(props: CodeFieldProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  // the attributes change with the field's problems; they are reconfigured in place, so the editor keeps its focus
+  // and what is being typed when a validation answer arrives
+  const attributes = useRef(new Compartment());
   const onChange = useRef(props.onChange);
   const options = useRef(props.expressionOptions);
   onChange.current = props.onChange;
@@ -55,11 +67,7 @@ export function CodeField(props: CodeFieldProps) {
       EditorView.lineWrapping,
       // read-only text stays focusable, so keyboard users can reach, scroll and select it
       EditorState.readOnly.of(!!props.readOnly),
-      EditorView.contentAttributes.of({
-        "aria-labelledby": props.labelId,
-        ...(props.readOnly ? { "aria-readonly": "true", tabindex: "0" } : {}),
-        ...(props.describedBy ? { "aria-describedby": props.describedBy } : {}),
-      }),
+      attributes.current.of(contentAttributes(props)),
       EditorView.updateListener.of((u) => {
         if (u.docChanged) onChange.current?.(u.state.doc.toString());
       }),
@@ -75,9 +83,14 @@ export function CodeField(props: CodeFieldProps) {
       v.destroy();
       view.current = null;
     };
-    // the editor is made once per field; value changes from outside arrive through the effect below
+    // the editor is made once per field; value and attribute changes from outside arrive through the effects below
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.language, props.readOnly, props.labelId, props.describedBy, props.placeholder, props.lineNumbers]);
+  }, [props.language, props.readOnly, props.placeholder, props.lineNumbers]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: attributes.current.reconfigure(contentAttributes(props)) });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.labelId, props.describedBy, props.readOnly]);
 
   useEffect(() => {
     const v = view.current;

@@ -1,10 +1,11 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, ApiError } from "../api/client";
-import type { Session, Workflow } from "../api/types";
+import { projectQueries } from "../api/queries/projects";
+import { workflowQueries } from "../api/queries/workflows";
+import type { Session } from "../api/types";
 import { Link } from "../app/Link";
 import { useSession, useSetSession } from "../app/session";
 import { ErrorMessage, Loading } from "../app/ui";
-import { useProjects } from "./Shell";
 
 // isNotFound reports whether an error is the API's 404.
 export function isNotFound(err: unknown): boolean {
@@ -17,25 +18,9 @@ export function isNotFound(err: unknown): boolean {
 export function WorkflowNotFound({ workflowId, error }: { workflowId: string; error: unknown }) {
   const session = useSession().data as Session;
   const setSession = useSetSession();
-  const projects = useProjects(session);
+  const projects = useQuery(projectQueries.list(session.activeOrganizationId));
   const others = (projects.data?.data ?? []).filter((p) => p.id !== session.activeProjectId);
-  const found = useQuery({
-    queryKey: ["locate-workflow", workflowId, others.map((p) => p.id).join(",")],
-    enabled: projects.isSuccess,
-    queryFn: async () => {
-      for (const p of others) {
-        try {
-          const w = await api.get<Workflow>(
-            `/api/workflows/${encodeURIComponent(workflowId)}?projectId=${encodeURIComponent(p.id)}`,
-          );
-          return { project: p, workflow: w };
-        } catch (err) {
-          if (!isNotFound(err)) throw err;
-        }
-      }
-      return null;
-    },
-  });
+  const found = useQuery({ ...workflowQueries.locate(workflowId, others), enabled: projects.isSuccess });
   const switchTo = useMutation({
     mutationFn: (projectId: string) =>
       api.put<Session>("/api/session/active", { organizationId: session.activeOrganizationId, projectId }),

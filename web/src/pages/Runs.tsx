@@ -3,9 +3,10 @@
 import { useCallback, useEffect, useState } from "react";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
-import { api } from "../api/client";
 import { useRunChanges } from "../api/live";
-import type { Page, Run, VersionSummary, Workflow } from "../api/types";
+import { runKeys, runQueries } from "../api/queries/runs";
+import { workflowQueries } from "../api/queries/workflows";
+import type { Run } from "../api/types";
 import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { ErrorMessage, formatDuration, formatTime, Loading, StatusBadge } from "../app/ui";
@@ -33,21 +34,16 @@ export default function RunsPage() {
 
   const mode = useRunChanges(
     useCallback(() => {
-      void qc.invalidateQueries({ queryKey: ["runs"] });
+      void qc.invalidateQueries({ queryKey: runKeys.lists });
     }, [qc]),
   );
-  const workflows = useQuery({
-    queryKey: ["workflows", "all"],
-    queryFn: () => api.get<Page<Workflow>>("/api/workflows?limit=100"),
-  });
+  const workflows = useQuery(workflowQueries.firstPage());
   const versions = useQuery({
-    queryKey: ["workflow", draft.workflowId, "versions", "all"],
-    queryFn: () => api.get<Page<VersionSummary>>(`/api/workflows/${draft.workflowId}/versions?limit=100`),
+    ...workflowQueries.versions(draft.workflowId),
     enabled: draft.workflowId !== "" && (workflows.data?.data.some((w) => w.id === draft.workflowId) ?? false),
   });
   const runs = useQuery({
-    queryKey: ["runs", searchFromFilters(applied), cursor],
-    queryFn: () => api.get<Page<Run>>(`/api/runs?${runsQuery(applied, cursor)}`),
+    ...runQueries.search(searchFromFilters(applied), cursor, runsQuery(applied, cursor)),
     placeholderData: keepPreviousData,
     refetchInterval: mode === "stream" ? false : 5_000,
   });

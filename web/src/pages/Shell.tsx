@@ -3,19 +3,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { api } from "../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../api/forms";
-import type { Page, Project, Session } from "../api/types";
+import { projectKeys, projectQueries } from "../api/queries/projects";
+import type { Project, Session } from "../api/types";
 import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { mayLeave } from "../app/leave";
 import { useSetSession } from "../app/session";
 import { Dialog, ErrorMessage } from "../app/ui";
-
-export function useProjects(session: Session) {
-  return useQuery({
-    queryKey: ["projects", session.activeOrganizationId],
-    queryFn: () => api.get<Page<Project>>("/api/projects?limit=100"),
-  });
-}
 
 // The main navigation: the daily screens in the bar, the organization's settings in one menu.
 const MAIN_LINKS: [string, string][] = [
@@ -104,7 +98,7 @@ export function Shell({ session, children }: { session: Session; children: React
   const qc = useQueryClient();
   const setSession = useSetSession();
   const [, navigate] = useLocation();
-  const projects = useProjects(session);
+  const projects = useQuery(projectQueries.list(session.activeOrganizationId));
   const [creating, setCreating] = useState(false);
   const switchTo = useMutation({
     mutationFn: (b: { organizationId: string; projectId?: string }) => api.put<Session>("/api/session/active", b),
@@ -187,7 +181,7 @@ export function Shell({ session, children }: { session: Session; children: React
           onClose={() => setCreating(false)}
           onCreated={(p) => {
             setCreating(false);
-            void qc.invalidateQueries({ queryKey: ["projects"] });
+            void qc.invalidateQueries({ queryKey: projectKeys.all });
             switchTo.mutate({ organizationId: p.organizationId, projectId: p.id });
           }}
         />

@@ -1,13 +1,13 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
-import { api } from "../../api/client";
 import { fieldErrors } from "../../api/forms";
+import { useCursorList } from "../../api/queries/cursor";
+import { marketplaceQueries } from "../../api/queries/marketplace";
 import { DataTable, Field, FieldError } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { ErrorMessage, Loading } from "../../app/ui";
-import { useCursorList } from "../settings/list";
-import { filtersFromSearch, queryProblem, searchFromFilters, type CatalogFilters, type CatalogNode, type Category } from "./model";
+import { filtersFromSearch, queryProblem, searchFromFilters, type CatalogFilters } from "./model";
 import "./marketplace.css";
 
 // MarketplacePage is the catalog of marketplace nodes: searched by words, filtered by category, each with its latest
@@ -24,14 +24,9 @@ export default function MarketplacePage() {
     setProblem(undefined);
   }, [search]);
 
-  const categories = useQuery({
-    queryKey: ["marketplace", "categories"],
-    queryFn: () => api.get<{ categories: Category[] }>("/api/marketplace/categories"),
-    staleTime: 60_000,
-  });
+  const categories = useQuery(marketplaceQueries.categories());
   const query = searchFromFilters(applied);
-  const path = query ? `/api/marketplace?${query}` : "/api/marketplace";
-  const list = useCursorList<CatalogNode>(["marketplace", "catalog", query], path, 50);
+  const list = useCursorList(marketplaceQueries.catalog(query));
   const errors = list.error ? fieldErrors(list.error, ["?q", "?category"]) : {};
   const qError = problem ?? errors["?q"];
   const categoryError = errors["?category"];

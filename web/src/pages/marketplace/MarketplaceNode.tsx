@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ApiError } from "../../api/client";
+import { marketplaceKeys, marketplaceQueries } from "../../api/queries/marketplace";
+import { nodeKeys } from "../../api/queries/nodes";
 import { DataTable } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { useSession } from "../../app/session";
@@ -14,10 +16,7 @@ import "./marketplace.css";
 export default function MarketplaceNodePage({ nodeId }: { nodeId: string }) {
   const session = useSession().data!;
   const role = session.organizations.find((o) => o.id === session.activeOrganizationId)?.role;
-  const details = useQuery({
-    queryKey: ["marketplace", "node", nodeId],
-    queryFn: () => api.get<NodeDetails>(`/api/marketplace/${encodeURIComponent(nodeId)}`),
-  });
+  const details = useQuery(marketplaceQueries.node(nodeId));
   const notFound = details.error instanceof ApiError && details.error.status === 404;
   return (
     <main className="page marketplace">
@@ -138,9 +137,9 @@ function useInvalidate(nodeId: string) {
   return async () => {
     // the catalog, this node, and the node definitions the editor uses
     await Promise.all([
-      qc.invalidateQueries({ queryKey: ["marketplace"] }),
-      qc.invalidateQueries({ queryKey: ["nodes"] }),
-      qc.invalidateQueries({ queryKey: ["marketplace", "node", nodeId] }),
+      qc.invalidateQueries({ queryKey: marketplaceKeys.all }),
+      qc.invalidateQueries({ queryKey: nodeKeys.all }),
+      qc.invalidateQueries({ queryKey: marketplaceKeys.node(nodeId) }),
     ]);
   };
 }

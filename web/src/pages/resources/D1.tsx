@@ -6,18 +6,16 @@ import { useMemo, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
 import { api } from "../../api/client";
-import type { Page } from "../../api/types";
+import { d1QueryPath, resourceQueries } from "../../api/queries/resources";
 import { DataTable, Field } from "../../app/fields";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
 import { Crumbs, useConnections } from "./common";
 import { cellText, countPlaceholders, destructiveStatements, parseParams } from "./format";
 import { SqlEditor } from "./SqlEditor";
-import type { D1Database, D1Result } from "./types";
+import type { D1Result } from "./types";
 import "./resources.css";
 
-const tablesSQL =
-  "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY name";
 export const pageSize = 50;
 
 export default function D1Page({ connectionId, databaseId }: { connectionId: string; databaseId: string }) {
@@ -28,19 +26,10 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
   const session = useSession();
   const role = session.data?.organizations.find((o) => o.id === session.data?.activeOrganizationId)?.role;
   const readOnly = role === "viewer";
-  const queryPath = `/api/resources/d1/databases/${encodeURIComponent(databaseId)}/query`;
-  const cq = `connectionId=${encodeURIComponent(connectionId)}`;
+  const queryPath = d1QueryPath(connectionId, databaseId);
 
-  const db = useQuery({
-    queryKey: ["resources", connectionId, "d1-name", databaseId],
-    queryFn: () => api.get<Page<D1Database>>(`/api/resources/d1/databases?${cq}&limit=100`),
-    select: (p) => p.data.find((d) => d.id === databaseId)?.name,
-  });
-  const tables = useQuery({
-    queryKey: ["resources", connectionId, "d1", databaseId, "tables"],
-    queryFn: () => api.post<D1Result>(`${queryPath}?${cq}`, { sql: tablesSQL }),
-    retry: false,
-  });
+  const db = useQuery(resourceQueries.d1DatabaseName(connectionId, databaseId));
+  const tables = useQuery(resourceQueries.d1Tables(connectionId, databaseId));
   const tableNames = useMemo(() => (tables.data?.rows ?? []).map((r) => String(r[0])), [tables.data]);
 
   const [sqlText, setSqlText] = useState(params.get("sql") ?? "");
@@ -56,7 +45,7 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
   const placeholders = useMemo(() => countPlaceholders(sqlText), [sqlText]);
 
   const run = useMutation({
-    mutationFn: (b: { sql: string; params?: unknown[] }) => api.post<D1Result>(`${queryPath}?${cq}`, b),
+    mutationFn: (b: { sql: string; params?: unknown[] }) => api.post<D1Result>(queryPath, b),
     onMutate: (b) => {
       started.current = performance.now();
       setElapsed(null);

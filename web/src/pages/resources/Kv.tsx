@@ -3,14 +3,13 @@
 import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
-import { api } from "../../api/client";
-import type { Page } from "../../api/types";
+import { useCursorList } from "../../api/queries/cursor";
+import { resourceQueries } from "../../api/queries/resources";
 import { Link } from "../../app/Link";
 import { ErrorMessage, Json, Loading } from "../../app/ui";
-import { useCursorList } from "../settings/list";
-import { Crumbs, LoadMore, PrefixSearch, qs, useConnections } from "./common";
+import { Crumbs, LoadMore, PrefixSearch, useConnections } from "./common";
 import { classifyValue, formatBytes, formatExpiry, hexDump, jsonTokens } from "./format";
-import type { KVKey, KVNamespace, KVValue } from "./types";
+import type { KVKey } from "./types";
 import "./resources.css";
 
 export default function KvPage({ connectionId, namespaceId }: { connectionId: string; namespaceId: string }) {
@@ -20,7 +19,6 @@ export default function KvPage({ connectionId, namespaceId }: { connectionId: st
   const key = params.get("key");
   const conns = useConnections();
   const connection = conns.shown.find((c) => c.id === connectionId);
-  const cq = `connectionId=${encodeURIComponent(connectionId)}`;
   const base = `/resources/kv/${encodeURIComponent(connectionId)}/${encodeURIComponent(namespaceId)}`;
   const go = (p: { prefix?: string; key?: string | null }) => {
     const np = p.prefix ?? prefix;
@@ -32,15 +30,8 @@ export default function KvPage({ connectionId, namespaceId }: { connectionId: st
     navigate(q ? `${base}?${q}` : base);
   };
   // the namespace's title: the namespaces list holds it (the first pages; an id is shown otherwise)
-  const title = useQuery({
-    queryKey: ["resources", connectionId, "kv-title", namespaceId],
-    queryFn: () => api.get<Page<KVNamespace>>(`/api/resources/kv/namespaces?${cq}&limit=100`),
-    select: (p) => p.data.find((n) => n.id === namespaceId)?.title,
-  });
-  const keys = useCursorList<KVKey>(
-    ["resources", connectionId, "kv", namespaceId, "keys", prefix],
-    `/api/resources/kv/namespaces/${encodeURIComponent(namespaceId)}/keys?${cq}${qs({ prefix })}`,
-  );
+  const title = useQuery(resourceQueries.kvNamespaceTitle(connectionId, namespaceId));
+  const keys = useCursorList(resourceQueries.kvKeys(connectionId, namespaceId, prefix));
   const name = title.data ?? namespaceId;
   return (
     <main className="page resources">
@@ -106,20 +97,10 @@ function ValueViewer({
   name: string;
   listed?: KVKey;
 }) {
-  const cq = `connectionId=${encodeURIComponent(connectionId)}`;
-  const value = useQuery({
-    queryKey: ["resources", connectionId, "kv", namespaceId, "value", name],
-    queryFn: () => api.get<KVValue>(`/api/resources/kv/namespaces/${encodeURIComponent(namespaceId)}/values/${encodeURIComponent(name)}?${cq}`),
-  });
+  const value = useQuery(resourceQueries.kvValue(connectionId, namespaceId, name));
   // A key opened from a link may not be among the keys loaded: its metadata and expiry come from the listing of
   // its own name as prefix, where it is the first key.
-  const own = useQuery({
-    queryKey: ["resources", connectionId, "kv", namespaceId, "key", name],
-    queryFn: () =>
-      api.get<Page<KVKey>>(`/api/resources/kv/namespaces/${encodeURIComponent(namespaceId)}/keys?${cq}&limit=1&prefix=${encodeURIComponent(name)}`),
-    enabled: !listed,
-    select: (p) => p.data.find((k) => k.name === name),
-  });
+  const own = useQuery({ ...resourceQueries.kvKey(connectionId, namespaceId, name), enabled: !listed });
   const info = listed ?? own.data;
   const kind = useMemo(() => (value.data ? classifyValue(value.data.value, value.data.encoding) : undefined), [value.data]);
   return (

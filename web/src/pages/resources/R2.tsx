@@ -3,13 +3,12 @@
 import { useMemo } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
-import { api } from "../../api/client";
+import { resourceQueries } from "../../api/queries/resources";
 import { DataTable } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
-import { Crumbs, LoadMore, PrefixSearch, qs, useConnections } from "./common";
+import { Crumbs, LoadMore, PrefixSearch, useConnections } from "./common";
 import { formatBytes } from "./format";
-import type { R2ObjectPage } from "./types";
 import "./resources.css";
 
 export default function R2Page({ connectionId, bucket }: { connectionId: string; bucket: string }) {
@@ -23,15 +22,7 @@ export default function R2Page({ connectionId, bucket }: { connectionId: string;
   const base = `/resources/r2/${encodeURIComponent(connectionId)}/${encodeURIComponent(bucket)}`;
   const at = (p: string) => (p ? `${base}?${new URLSearchParams({ prefix: p })}` : base);
   const cq = `connectionId=${encodeURIComponent(connectionId)}`;
-  const list = useInfiniteQuery({
-    queryKey: ["resources", connectionId, "r2", bucket, "objects", prefix],
-    queryFn: ({ pageParam }) =>
-      api.get<R2ObjectPage>(
-        `/api/resources/r2/buckets/${encodeURIComponent(bucket)}/objects?${cq}&delimiter=%2F&limit=100${qs({ prefix, cursor: pageParam })}`,
-      ),
-    initialPageParam: "",
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const list = useInfiniteQuery(resourceQueries.r2Objects(connectionId, bucket, prefix));
   const { objects, folders } = useMemo(() => {
     const pages = list.data?.pages ?? [];
     return {

@@ -5,9 +5,9 @@ import { useLocation, useSearch } from "wouter";
 import { DataTable } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
-import { useCursorList } from "../settings/list";
-import { LoadMore, PrefixSearch, qs, resourcesPath, useConnections } from "./common";
-import type { D1Database, KVNamespace, R2Bucket } from "./types";
+import { useCursorList } from "../../api/queries/cursor";
+import { resourceQueries } from "../../api/queries/resources";
+import { LoadMore, PrefixSearch, resourcesPath, useConnections } from "./common";
 import "./resources.css";
 
 export default function ResourcesPage() {
@@ -81,10 +81,7 @@ export default function ResourcesPage() {
 
 function KVList({ connectionId }: { connectionId: string }) {
   const [prefix, setPrefix] = useState("");
-  const list = useCursorList<KVNamespace>(
-    ["resources", connectionId, "kv", prefix],
-    `/api/resources/kv/namespaces?connectionId=${encodeURIComponent(connectionId)}${qs({ prefix })}`,
-  );
+  const list = useCursorList(resourceQueries.kvNamespaces(connectionId, prefix));
   return (
     <section aria-labelledby="kv-heading" className="resource-section">
       <h3 id="kv-heading">KV namespaces</h3>
@@ -113,10 +110,7 @@ function KVList({ connectionId }: { connectionId: string }) {
 
 function D1List({ connectionId }: { connectionId: string }) {
   const [prefix, setPrefix] = useState("");
-  const list = useCursorList<D1Database>(
-    ["resources", connectionId, "d1", prefix],
-    `/api/resources/d1/databases?connectionId=${encodeURIComponent(connectionId)}${qs({ prefix })}`,
-  );
+  const list = useCursorList(resourceQueries.d1Databases(connectionId, prefix));
   return (
     <section aria-labelledby="d1-heading" className="resource-section">
       <h3 id="d1-heading">D1 databases</h3>
@@ -146,10 +140,7 @@ function D1List({ connectionId }: { connectionId: string }) {
 
 function R2List({ connectionId }: { connectionId: string }) {
   const [prefix, setPrefix] = useState("");
-  const list = useCursorList<R2Bucket>(
-    ["resources", connectionId, "r2", prefix],
-    `/api/resources/r2/buckets?connectionId=${encodeURIComponent(connectionId)}${qs({ prefix })}`,
-  );
+  const list = useCursorList(resourceQueries.r2Buckets(connectionId, prefix));
   return (
     <section aria-labelledby="r2-heading" className="resource-section">
       <h3 id="r2-heading">R2 buckets</h3>

@@ -2,12 +2,14 @@
 // search form and "Load more".
 import { useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "../../app/Link";
-import { byName, useCursorList } from "../settings/list";
+import { connectionQueries } from "../../api/queries/connections";
+import { useCursorList } from "../../api/queries/cursor";
+import { byName } from "../settings/list";
 import type { Connection } from "../settings/types";
 
 // useConnections reads the organization's connections (every page: an organization has few) for their names.
 export function useConnections() {
-  const list = useCursorList<Connection>(["connections", "all"], "/api/connections");
+  const list = useCursorList(connectionQueries.list());
   const shown = useMemo(() => byName(list.items), [list.items]);
   return { ...list, shown };
 }
@@ -85,12 +87,4 @@ export function LoadMore({
       {list.isFetchingNextPage ? "Loading…" : `Load more ${what}`}
     </button>
   );
-}
-
-// qs builds a query string part: "&name=value" for each non-empty value.
-export function qs(values: Record<string, string>): string {
-  return Object.entries(values)
-    .filter(([, v]) => v !== "")
-    .map(([k, v]) => `&${k}=${encodeURIComponent(v)}`)
-    .join("");
 }

@@ -1,12 +1,13 @@
 import { useMemo, useState, type FormEvent } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
+import { apiKeyKeys, apiKeyQueries } from "../../api/queries/apiKeys";
+import { useCursorList } from "../../api/queries/cursor";
+import { projectQueries } from "../../api/queries/projects";
 import { ConfirmDialog, CopyField, DataTable, Field } from "../../app/fields";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
-import { useProjects } from "../Shell";
-import { useCursorList } from "./list";
 import type { ApiKey, KeyScope } from "./types";
 import "./settings.css";
 
@@ -28,8 +29,8 @@ const expiryChoices = [
 // them. A new key is shown once, in the dialog that created it, and is kept nowhere else in the browser.
 export default function ApiKeysPage() {
   const session = useSession().data!;
-  const projects = useProjects(session);
-  const list = useCursorList<ApiKey>(["api-keys"], "/api/api-keys");
+  const projects = useQuery(projectQueries.list(session.activeOrganizationId));
+  const list = useCursorList(apiKeyQueries.list());
   const keys = useMemo(
     () => [...list.items].sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: "base", numeric: true })),
     [list.items],
@@ -111,7 +112,7 @@ function expiresAt(choice: string, date: string): string | null {
 function CreateDialog({ onClose }: { onClose: () => void }) {
   const qc = useQueryClient();
   const session = useSession().data!;
-  const projects = useProjects(session);
+  const projects = useQuery(projectQueries.list(session.activeOrganizationId));
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<KeyScope[]>(["read"]);
   const [project, setProject] = useState(session.activeProjectId);
@@ -143,7 +144,7 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
       if (project !== "") body.projectId = project;
       const answer = await api.post<ApiKey & { key: string }>("/api/api-keys", body);
       setCreated({ name: answer.name, key: answer.key });
-      void qc.invalidateQueries({ queryKey: ["api-keys"] });
+      void qc.invalidateQueries({ queryKey: apiKeyKeys.all });
     } catch (er) {
       setErrors(fieldErrors(er, ["name", "scopes", "projectId", "expiresAt"]));
       setFailure(er);
@@ -266,7 +267,7 @@ function RevokeDialog({ k, onClose }: { k: ApiKey; onClose: () => void }) {
   const m = useMutation({
     mutationFn: () => api.del<void>(`/api/api-keys/${k.id}`),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["api-keys"] });
+      void qc.invalidateQueries({ queryKey: apiKeyKeys.all });
       onClose();
     },
   });

@@ -1,26 +1,15 @@
 import { useMemo, useState, type FormEvent } from "react";
-import { api } from "../../api/client";
+import { useQuery } from "@tanstack/react-query";
 import { fieldErrors } from "../../api/forms";
-import type { Page } from "../../api/types";
+import { apiKeyQueries } from "../../api/queries/apiKeys";
+import { auditQueries } from "../../api/queries/audit";
+import { useCursorList } from "../../api/queries/cursor";
+import { organizationQueries } from "../../api/queries/organizations";
 import { DataTable } from "../../app/fields";
 import { useSession } from "../../app/session";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
-import { useQuery } from "@tanstack/react-query";
-import { useCursorList } from "./list";
-import type { ApiKey, Member } from "./types";
+import type { AuditEntry } from "./types";
 import "./settings.css";
-
-interface AuditEntry {
-  id: string;
-  organizationId: string;
-  projectId: string;
-  actor: { type: "user" | "key"; id: string };
-  action: string;
-  target: { type: string; id: string };
-  outcome: number;
-  requestId: string;
-  time: string;
-}
 
 // The actions the API records (docs/api.md, the route table's Audit names), offered as suggestions.
 const knownActions = [
@@ -86,13 +75,10 @@ export default function AuditPage() {
 function AuditList({ orgId }: { orgId: string }) {
   const [draft, setDraft] = useState<Filters>(noFilters);
   const [applied, setApplied] = useState<Filters>(noFilters);
-  const members = useQuery({
-    queryKey: ["team", orgId, "members", "all"],
-    queryFn: () => api.get<Page<Member>>(`/api/organizations/${orgId}/members?limit=100`),
-  });
-  const keys = useQuery({ queryKey: ["api-keys", "all"], queryFn: () => api.get<Page<ApiKey>>("/api/api-keys?limit=100") });
+  const members = useQuery(organizationQueries.firstMembers(orgId));
+  const keys = useQuery(apiKeyQueries.firstPage());
   const path = auditPath(applied);
-  const list = useCursorList<AuditEntry>(["audit", orgId, path], path, 50);
+  const list = useCursorList(auditQueries.list(orgId, path));
   const errors = list.error ? fieldErrors(list.error, ["?actor", "?action", "?target", "?since", "?until"]) : {};
   const emails = useMemo(() => new Map((members.data?.data ?? []).map((m) => [m.userId, m.email])), [members.data]);
   const keyNames = useMemo(() => new Map((keys.data?.data ?? []).map((k) => [k.id, k])), [keys.data]);

@@ -1,23 +1,16 @@
 import { useMemo, useState, type FormEvent } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { envVarNamePattern, fieldErrors, type FieldErrors } from "../../api/forms";
+import { useCursorList } from "../../api/queries/cursor";
+import { envVarKeys, envVarQueries } from "../../api/queries/envVars";
+import { projectQueries } from "../../api/queries/projects";
 import { ConfirmDialog, DataTable, Field } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
-import { useProjects } from "../Shell";
-import { useCursorList } from "./list";
-import { secretMask, type GlobalEnvVar } from "./types";
+import { secretMask, type EnvVarUse, type GlobalEnvVar } from "./types";
 import "./settings.css";
-
-// EnvVarUse is one workflow of the active project with the global variables it reads (GET /api/env-vars/usage).
-interface EnvVarUse {
-  workflowId: string;
-  workflowName: string;
-  kind: "workflow" | "script";
-  uses: { name: string; via: "reference" | "declared"; as?: string }[];
-}
 
 interface Row {
   name: string;
@@ -31,10 +24,10 @@ type Scope = "organization" | "project";
 // over the organization's of the same name when a workflow of the project is deployed.
 export default function EnvVarsPage() {
   const session = useSession().data!;
-  const projects = useProjects(session);
+  const projects = useQuery(projectQueries.list(session.activeOrganizationId));
   const projectName = projects.data?.data.find((p) => p.id === session.activeProjectId)?.name ?? "this project";
-  const list = useCursorList<GlobalEnvVar>(["env-vars", "list"], "/api/env-vars", 100);
-  const usage = useCursorList<EnvVarUse>(["env-vars", "usage"], "/api/env-vars/usage", 100);
+  const list = useCursorList(envVarQueries.list());
+  const usage = useCursorList(envVarQueries.usage());
   const [editing, setEditing] = useState<{ scope: Scope; name?: string; v?: GlobalEnvVar } | null>(null);
   const [deleting, setDeleting] = useState<GlobalEnvVar | null>(null);
 
@@ -204,7 +197,7 @@ function EditDialog({
       return api.patch<GlobalEnvVar>(`/api/env-vars/${v.id}`, body);
     },
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["env-vars"] });
+      void qc.invalidateQueries({ queryKey: envVarKeys.all });
       onClose();
     },
     onError: (err) => setErrors(fieldErrors(err, ["name", "value", "isSecret"])),
@@ -274,7 +267,7 @@ function DeleteDialog({ v, projectName, onClose }: { v: GlobalEnvVar; projectNam
   const m = useMutation({
     mutationFn: () => api.del<void>(`/api/env-vars/${v.id}`),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["env-vars"] });
+      void qc.invalidateQueries({ queryKey: envVarKeys.all });
       onClose();
     },
   });

@@ -1,4 +1,5 @@
-// The records of the settings screens (connections, environment variables, API keys), as docs/api.md gives them.
+// The records of the settings screens (connections, environment variables, API keys, the team, the audit log), as
+// docs/api.md gives them.
 import type { Connection } from "../../api/types";
 
 export type { Connection };
@@ -62,4 +63,25 @@ export interface Invitation {
   acceptedAt: string | null;
   acceptedBy: string;
   revokedAt: string | null;
+}
+
+// EnvVarUse is one workflow of the active project with the global variables it reads (GET /api/env-vars/usage).
+export interface EnvVarUse {
+  workflowId: string;
+  workflowName: string;
+  kind: "workflow" | "script";
+  uses: { name: string; via: "reference" | "declared"; as?: string }[];
+}
+
+// AuditEntry is one entry of the organization's audit log (GET /api/audit).
+export interface AuditEntry {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  actor: { type: "user" | "key"; id: string };
+  action: string;
+  target: { type: string; id: string };
+  outcome: number;
+  requestId: string;
+  time: string;
 }

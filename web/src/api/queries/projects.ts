@@ -1,0 +1,17 @@
+// The projects of the active organization (GET /api/projects).
+import { queryOptions } from "@tanstack/react-query";
+import { api } from "../client";
+import type { Page, Project } from "../types";
+
+export const projectKeys = {
+  all: ["projects"] as const,
+};
+
+export const projectQueries = {
+  // list: the first 100 projects of an organization (an organization has few).
+  list: (organizationId: string) =>
+    queryOptions({
+      queryKey: [...projectKeys.all, organizationId] as const,
+      queryFn: () => api.get<Page<Project>>("/api/projects?limit=100"),
+    }),
+};

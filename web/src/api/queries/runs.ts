@@ -1,0 +1,56 @@
+// Runs (GET /api/runs…): the project's run lists, a workflow's recent runs, one run and its logs.
+import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import { api } from "../client";
+import type { LogLine, Page, Run } from "../types";
+import { workflowKeys } from "./workflows";
+
+export const runKeys = {
+  // lists: every list of the project's runs.
+  lists: ["runs"] as const,
+  // ofWorkflow: a workflow's recent runs.
+  ofWorkflow: (workflowId: string) => [...workflowKeys.one(workflowId), "runs"] as const,
+  // one: everything read about one run; runKeys.everyRun is all of them.
+  everyRun: ["run"] as const,
+  one: (runId: string) => ["run", runId] as const,
+};
+
+export const runQueries = {
+  // recent: the project's newest 100 runs (the workflow list shows each workflow's last run).
+  recent: () =>
+    queryOptions({
+      queryKey: [...runKeys.lists, "recent"] as const,
+      queryFn: () => api.get<Page<Run>>("/api/runs?limit=100"),
+    }),
+  // search: a page of the project's runs found by filters (search is their query string, runsQuery the request's).
+  search: (search: string, cursor: string, runsQuery: string) =>
+    queryOptions({
+      queryKey: [...runKeys.lists, "search", search, cursor] as const,
+      queryFn: () => api.get<Page<Run>>(`/api/runs?${runsQuery}`),
+    }),
+  // ofWorkflow: the workflow's newest 20 runs.
+  ofWorkflow: (workflowId: string) =>
+    queryOptions({
+      queryKey: runKeys.ofWorkflow(workflowId),
+      queryFn: () => api.get<Page<Run>>(`/api/workflows/${encodeURIComponent(workflowId)}/runs?limit=20`),
+    }),
+  // one: a run by its id (also one whose workflow was deleted and its runs kept).
+  one: (runId: string) =>
+    queryOptions({
+      queryKey: runKeys.one(runId),
+      queryFn: () => api.get<Run>(`/api/runs/${encodeURIComponent(runId)}`),
+    }),
+  // logs: the run's console lines and exceptions.
+  logs: (workflowId: string, runId: string) =>
+    queryOptions({
+      queryKey: [...runKeys.one(runId), "logs"] as const,
+      queryFn: () =>
+        api.get<{ data: LogLine[] }>(`/api/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/logs`),
+    }),
+};
+
+// invalidateRunLists marks the project's run lists and the workflow's recent runs stale: a run started, changed or
+// ended.
+export function invalidateRunLists(qc: QueryClient, workflowId: string): void {
+  void qc.invalidateQueries({ queryKey: runKeys.lists });
+  void qc.invalidateQueries({ queryKey: runKeys.ofWorkflow(workflowId) });
+}

@@ -1,0 +1,141 @@
+import { useCallback, useMemo, useState } from "react";
+import { canonicalJSON } from "../../app/canonical";
+import { Link } from "../../app/Link";
+import { starterIR } from "../../app/templates";
+import { downloadJSON, ErrorMessage, fileSlug, Loading } from "../../app/ui";
+import { IrEditor } from "../../editor/IrEditor";
+import type { WorkflowIR } from "../../ir/types";
+import { isNotFound, WorkflowNotFound } from "../NotFound";
+import { RecentRuns } from "../run/RecentRuns";
+import { DeployPanel } from "./DeployPanel";
+import { InvokePanel } from "./InvokePanel";
+import { RunPanel } from "./RunPanel";
+import { SettingsPanel } from "./SettingsPanel";
+import { useEditorQueries } from "./useEditorQueries";
+import { useLeaveQuestion } from "./useLeaveQuestion";
+
+type Panel = "deploy" | "run" | "settings" | "runs";
+
+// EditorPage is /workflows/:id: the workflow's current version in the editor, Save version, Export, and the
+// panels for settings, deploy and run.
+export default function EditorPage({ workflowId }: { workflowId: string }) {
+  const [draft, setDraft] = useState<WorkflowIR | undefined>(undefined);
+  const { full, save } = useEditorQueries(workflowId, () => setDraft(undefined));
+  const w = full.data?.workflow;
+  const base = useMemo<WorkflowIR | undefined>(() => {
+    if (!full.data) return undefined;
+    return full.data.currentVersion?.ir ?? starterIR(full.data.workflow.name, full.data.workflow.kind);
+  }, [full.data]);
+  const baseText = useMemo(() => (base ? canonicalJSON(base) : ""), [base]);
+  // the side panel is closed at first, so the editor has the page's whole width
+  const [panel, setPanel] = useState<Panel | null>(null);
+  // draft is undefined until the user changes something: the loaded version is shown as it is, also when a
+  // refetch brings a newer one
+  const ir = draft ?? base;
+  const dirty = useMemo(() => draft !== undefined && canonicalJSON(draft) !== baseText, [draft, baseText]);
+  const noVersion = full.data !== undefined && full.data.currentVersion === null;
+
+  useLeaveQuestion(dirty, "This workflow has unsaved changes. Leave and lose them?");
+
+  const onChange = useCallback((next: WorkflowIR) => setDraft(next), []);
+  const envVarNames = useMemo(() => full.data?.workflow.envVars.map((v) => v.name) ?? [], [full.data]);
+
+  if (full.isPending) return <Loading what="the workflow" />;
+  if (full.isError && isNotFound(full.error)) return <WorkflowNotFound workflowId={workflowId} error={full.error} />;
+  if (full.isError)
+    return (
+      <main className="page">
+        <h1>Workflow</h1>
+        <ErrorMessage
+          error={full.error}
+          title="The workflow could not be loaded"
+        />
+        <p>
+          <Link href="/">Back to the workflows</Link>
+        </p>
+      </main>
+    );
+  if (!w || !ir) return null;
+  const version = full.data.currentVersion;
+  const isFunction = w.kind === "script";
+
+  return (
+    <main className="page editor-page">
+      <div className="page-head">
+        <div>
+          <p className="crumbs">
+            <Link href="/">Workflows</Link> / {isFunction ? "function" : "workflow"}
+          </p>
+          <h1>{w.name}</h1>
+          <p className="muted small">
+            <span>{version ? `Version ${version.version}` : "No version saved yet"}</span>
+            {dirty && <span className="badge status-paused">unsaved changes</span>}
+            {full.data.activeDeployment && (
+              <>
+                {" · "}
+                <span className="badge status-complete">deployed</span>
+              </>
+            )}
+          </p>
+        </div>
+        <div className="head-actions">
+          <div className="segmented" role="group" aria-label="Side panel">
+            {(["deploy", "run", "runs", "settings"] as Panel[])
+              .filter((p) => !(isFunction && p === "runs"))
+              .map((p) => (
+                <button
+                  key={p}
+                  type="button"
+                  aria-pressed={panel === p}
+                  aria-controls={panel === p ? "side-panel" : undefined}
+                  onClick={() => setPanel(panel === p ? null : p)}
+                >
+                  {p === "deploy" ? "Deploy" : p === "run" ? (isFunction ? "Invoke" : "Run") : p === "runs" ? "Runs" : "Settings"}
+                </button>
+              ))}
+          </div>
+          <Link href={`/workflows/${w.id}/versions`} className="button">
+            Versions
+          </Link>
+          <button type="button" onClick={() => downloadJSON(`${fileSlug(w.name)}${version ? `.v${version.version}` : ""}.ir.json`, ir)}>
+            Export
+          </button>
+          <button
+            type="button"
+            className="primary"
+            disabled={save.isPending || (!dirty && !noVersion)}
+            onClick={() => save.mutate(ir)}
+          >
+            {save.isPending ? "Saving…" : "Save version"}
+          </button>
+        </div>
+      </div>
+      {save.isError && <ErrorMessage error={save.error} title="The version was not saved" />}
+      {save.isSuccess && !dirty && (
+        <p className="ok" role="status">
+          Saved as version {save.data.version}.
+        </p>
+      )}
+      <div className={panel ? "editor-layout with-side" : "editor-layout"}>
+        <section className="editor-main" aria-label="Editor">
+          <IrEditor ir={ir} onChange={onChange} kind={w.kind} workflowId={w.id} envVars={envVarNames} />
+        </section>
+        {panel && (
+          <aside className="side" aria-label="Workflow tools">
+            <div className="side-close">
+              <button type="button" className="icon" aria-label="Close the side panel" onClick={() => setPanel(null)}>
+                ×
+              </button>
+            </div>
+            <div id="side-panel">
+              {panel === "deploy" && <DeployPanel full={full.data} dirty={dirty} />}
+              {panel === "run" && (isFunction ? <InvokePanel full={full.data} /> : <RunPanel full={full.data} />)}
+              {panel === "runs" && <RecentRuns workflowId={w.id} />}
+              {panel === "settings" && <SettingsPanel workflow={w} ir={ir} onIrChange={onChange} />}
+            </div>
+          </aside>
+        )}
+      </div>
+    </main>
+  );
+}

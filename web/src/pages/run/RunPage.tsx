@@ -1,0 +1,161 @@
+import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useLocation } from "wouter";
+import { invalidateRunLists } from "../../api/queries/runs";
+import { Link } from "../../app/Link";
+import { Dialog, ErrorMessage, formatDuration, formatTime, Json, Loading, StatusBadge } from "../../app/ui";
+import { RunGraph } from "../../runs/RunGraph";
+import { LogsPanel } from "./LogsPanel";
+import { RecentRuns } from "./RecentRuns";
+import { RestartPanel } from "./RestartPanel";
+import { SendEvent } from "./SendEvent";
+import { StepTimeline } from "./StepTimeline";
+import { useRunQueries } from "./useRunQueries";
+
+// RunPage is /workflows/:id/runs/:runId: the run (read by its id, so a run kept after its workflow was deleted
+// shows too) with its graph coloured by step state, the timeline of its steps, input, output, error and logs,
+// updated every second until it is final; pause, resume, terminate (after a confirmation), send an event, and
+// restart from a step chosen on the graph.
+export default function RunPage({ workflowId, runId }: { workflowId: string; runId: string }) {
+  const qc = useQueryClient();
+  const [, navigate] = useLocation();
+  const { run, workflow, version, control, final, deleted } = useRunQueries(workflowId, runId);
+  const r = run.data;
+  const [confirmTerminate, setConfirmTerminate] = useState(false);
+  const [fromStep, setFromStep] = useState("");
+  const name = deleted ? deleted.name : (workflow.data?.name ?? "…");
+  const steps = r?.steps ?? [];
+  return (
+    <main className="page">
+      <div className="page-head">
+        <div>
+          <p className="crumbs">
+            <Link href="/runs">Runs</Link> /{" "}
+            {deleted ? <span>{name} (deleted)</span> : <Link href={`/workflows/${workflowId}`}>{name}</Link>} / run
+          </p>
+          <h1>
+            Run <code>{runId}</code>
+          </h1>
+          {r?.restartOf && (
+            <p className="small">
+              Restarted from <Link href={`/workflows/${workflowId}/runs/${r.restartOf}`}>run {r.restartOf}</Link>
+              {r.fromStep ? ` at step ${r.fromStep}` : " from the start"}.
+            </p>
+          )}
+        </div>
+        {r && !final && !deleted && (
+          <div className="head-actions">
+            {r.status === "running" && (
+              <button type="button" onClick={() => control.mutate("pause")} disabled={control.isPending}>
+                Pause
+              </button>
+            )}
+            {r.status === "paused" && r.statusDetail === "paused" && (
+              <button type="button" onClick={() => control.mutate("resume")} disabled={control.isPending}>
+                Resume
+              </button>
+            )}
+            <button type="button" className="danger" onClick={() => setConfirmTerminate(true)} disabled={control.isPending}>
+              Terminate
+            </button>
+          </div>
+        )}
+      </div>
+      {confirmTerminate && (
+        <Dialog title="Terminate this run?" onClose={() => setConfirmTerminate(false)}>
+          <p>The run stops where it is and cannot go on. Its steps so far stay recorded.</p>
+          <div className="dialog-actions">
+            <button type="button" onClick={() => setConfirmTerminate(false)}>
+              Keep running
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                setConfirmTerminate(false);
+                control.mutate("terminate");
+              }}
+            >
+              Terminate run
+            </button>
+          </div>
+        </Dialog>
+      )}
+      {deleted && (
+        <p className="notice">
+          The workflow {deleted.name} was deleted on {formatTime(deleted.deletedAt)}; this run was kept. It can no longer
+          be paused, resumed or restarted.
+        </p>
+      )}
+      <ErrorMessage error={control.error} title="The run did not change" />
+      {run.isPending && <Loading what="the run" />}
+      <ErrorMessage error={run.error} title="The run could not be loaded" />
+      <div className="run-layout">
+        {r && (
+          <div>
+            <dl className="facts">
+              <dt>Status</dt>
+              <dd>
+                <span role="status" aria-live="polite">
+                  <StatusBadge status={r.status} detail={r.statusDetail} />
+                </span>
+                {!final && <span className="muted small"> updating every second</span>}
+              </dd>
+              <dt>Started</dt>
+              <dd>{formatTime(r.startedAt ?? r.createdAt)}</dd>
+              <dt>Ended</dt>
+              <dd>{formatTime(r.endedAt)}</dd>
+              <dt>Duration</dt>
+              <dd>{formatDuration(r.startedAt ?? r.createdAt, r.endedAt)}</dd>
+              <dt>Instance</dt>
+              <dd>
+                <code>{r.instanceId}</code>
+              </dd>
+            </dl>
+            {r.status === "paused" && r.statusDetail === "waiting" && !deleted && (
+              <SendEvent workflowId={workflowId} run={r} onSent={() => void run.refetch()} />
+            )}
+            <h2>Graph</h2>
+            {version.data ? (
+              <RunGraph ir={version.data.ir} steps={steps} selected={fromStep} onSelect={setFromStep} />
+            ) : deleted ? (
+              <p className="muted">The workflow's versions were deleted with it: the graph is gone.</p>
+            ) : (
+              <>
+                {version.isPending && <Loading what="the graph" />}
+                <ErrorMessage error={version.error} title="The graph could not be loaded" />
+              </>
+            )}
+            {!deleted && version.data && (
+              <RestartPanel
+                workflowId={workflowId}
+                run={r}
+                version={version.data}
+                fromStep={fromStep}
+                setFromStep={setFromStep}
+                onRestarted={(next) => {
+                  invalidateRunLists(qc, workflowId);
+                  navigate(`/workflows/${workflowId}/runs/${next.id}`);
+                }}
+              />
+            )}
+            <h2>Steps</h2>
+            <StepTimeline steps={steps} />
+            <h2>Input</h2>
+            <Json value={r.params} label="Input" />
+            <h2>Output</h2>
+            <Json value={r.output} label="Output" />
+            {r.error !== undefined && r.error !== null && r.error !== "" && (
+              <>
+                <h2>Error</h2>
+                <Json value={r.error} label="Error" />
+              </>
+            )}
+            <LogsPanel workflowId={workflowId} run={r} />
+          </div>
+        )}
+        <aside className="side">{!deleted && r && <RecentRuns workflowId={workflowId} currentRunId={runId} current={r} />}</aside>
+      </div>
+    </main>
+  );
+}

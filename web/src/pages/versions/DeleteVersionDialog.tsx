@@ -1,0 +1,40 @@
+import { useMutation } from "@tanstack/react-query";
+import { api } from "../../api/client";
+import type { VersionSummary } from "../../api/types";
+import { ConfirmDialog } from "../../app/fields";
+
+// DeleteVersionDialog deletes a version after a confirmation; the server's refusal (the current, a deployed or a
+// locked version) is shown in the dialog.
+export function DeleteVersionDialog({
+  workflowId,
+  v,
+  onClose,
+  onDeleted,
+}: {
+  workflowId: string;
+  v: VersionSummary;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
+  const m = useMutation({
+    mutationFn: () => api.del<void>(`/api/workflows/${encodeURIComponent(workflowId)}/versions/${encodeURIComponent(v.id)}`),
+    onSuccess: () => {
+      onDeleted();
+      onClose();
+    },
+  });
+  return (
+    <ConfirmDialog
+      title={`Delete version ${v.version}?`}
+      action="Delete version"
+      danger
+      failure="Not deleted"
+      error={m.error}
+      pending={m.isPending}
+      onConfirm={() => m.mutate()}
+      onClose={onClose}
+    >
+      <p>The version's IR and code are deleted; its number is never given again.</p>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,43 @@
+// What the versions page reads and changes: the workflow, its versions, and lock, revert and export of a version;
+// a change refreshes everything read about the workflow and the workflow lists. actionError is the last refusal,
+// with the version it is about.
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "../../api/client";
+import { workflowKeys, workflowQueries } from "../../api/queries/workflows";
+import type { Version, VersionSummary } from "../../api/types";
+import { downloadJSON, fileSlug } from "../../app/ui";
+
+export function useVersionsQueries(workflowId: string) {
+  const qc = useQueryClient();
+  const workflow = useQuery(workflowQueries.record(workflowId));
+  const versions = useQuery(workflowQueries.versions(workflowId));
+  const [actionError, setActionError] = useState<{ id: string; error: unknown } | null>(null);
+  const base = `/api/workflows/${encodeURIComponent(workflowId)}/versions`;
+  const invalidate = () => {
+    void qc.invalidateQueries({ queryKey: workflowKeys.one(workflowId) });
+    void qc.invalidateQueries({ queryKey: workflowKeys.lists });
+  };
+  const lock = useMutation({
+    mutationFn: (v: VersionSummary) => api.patch<VersionSummary>(`${base}/${encodeURIComponent(v.id)}`, { locked: !v.locked }),
+    onSuccess: () => {
+      setActionError(null);
+      invalidate();
+    },
+    onError: (error, v) => setActionError({ id: v.id, error }),
+  });
+  const revert = useMutation({
+    mutationFn: (v: VersionSummary) => api.post<VersionSummary>(`${base}/${encodeURIComponent(v.id)}/revert`),
+    onSuccess: () => {
+      setActionError(null);
+      invalidate();
+    },
+    onError: (error, v) => setActionError({ id: v.id, error }),
+  });
+  const exportVersion = useMutation({
+    mutationFn: (v: VersionSummary) => qc.fetchQuery(workflowQueries.version(workflowId, v.id)),
+    onSuccess: (v: Version) => downloadJSON(`${fileSlug(workflow.data?.name ?? "workflow")}.v${v.version}.ir.json`, v.ir),
+    onError: (error, v) => setActionError({ id: v.id, error }),
+  });
+  return { workflow, versions, lock, revert, exportVersion, actionError, invalidate };
+}
