@@ -347,9 +347,11 @@ func testScriptName() string {
 	return "ef-test-" + string(b)
 }
 
+// flagsOrDefault is a worker's compatibility flags, none by default: at
+// defaultCompatibilityDate, nodejs_compat is on without naming it.
 func flagsOrDefault(flags []string) []string {
 	if flags == nil {
-		return []string{"nodejs_compat"}
+		return []string{}
 	}
 	return flags
 }
