@@ -118,11 +118,12 @@ type Service struct {
 	providers     sync.Map       // connection key -> Provider
 	providerCount atomic.Int64
 	deployMu      sync.Mutex
-	deployLock    map[string]*sync.Mutex // workflow id -> serializes deploys and takedowns
-	cron          cronWatches            // deployments cron discovery looks at
-	stepNames     stepNameCache          // version id -> step name -> node id
-	tests         testAccounts           // local edge accounts of test runs (testrun.go)
-	batchers      createBatchers         // deployment id -> its local-edge creates (createbatch.go)
+	deployLock    map[string]*sync.Mutex   // workflow id -> serializes deploys and takedowns
+	cron          cronWatches              // deployments cron discovery looks at
+	stepNames     stepNameCache            // version id -> step name -> node id
+	tests         testAccounts             // local edge accounts of test runs (testrun.go)
+	batchers      createBatchers           // deployment id -> its local-edge creates (createbatch.go)
+	watch         atomic.Pointer[runWatch] // the running refresher's instance event streams (runwatch.go)
 }
 
 // New returns a service. Store and Secrets are required.

@@ -21,6 +21,13 @@ type RefresherOptions struct {
 	// other replicas' refreshers (unless the refresh writes first); 0 means
 	// DefaultClaimFor.
 	ClaimFor time.Duration
+	// Subscriptions is the most instance event streams open at once
+	// (runwatch.go); 0 means DefaultSubscriptions, a negative value turns
+	// them off (every run is polled).
+	Subscriptions int
+	// SubscriptionsPerConnection is the most of them on one connection;
+	// 0 means DefaultSubscriptionsPerConnection.
+	SubscriptionsPerConnection int
 }
 
 // DefaultClaimFor is how long a refresher holds the runs it took: long
@@ -50,6 +57,7 @@ func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 	if opts.DiscoverInterval <= 0 {
 		opts.DiscoverInterval = 10 * opts.Interval
 	}
+	s.startWatching(ctx, opts)
 	t := time.NewTicker(opts.Interval)
 	defer t.Stop()
 	var lastDiscovery time.Time
@@ -97,6 +105,7 @@ func (s *Service) refreshDue(ctx context.Context, batch, concurrency int, claimF
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			s.watchRun(r)
 			if _, err := s.refreshFrom(ctx, r, false, pre[r.ID]); err != nil && ctx.Err() == nil {
 				s.log.Warn("runs: refresh", "run", r.ID, "err", err)
 			}
