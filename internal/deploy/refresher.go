@@ -105,7 +105,7 @@ func (s *Service) refreshDue(ctx context.Context, batch, concurrency int, claimF
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			s.watchRun(r)
+			s.watchRun(ctx, r)
 			if _, err := s.refreshFrom(ctx, r, false, pre[r.ID]); err != nil && ctx.Err() == nil {
 				s.log.Warn("runs: refresh", "run", r.ID, "err", err)
 			}

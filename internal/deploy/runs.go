@@ -104,7 +104,7 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 		Params:        json.RawMessage(params),
 		NextRefreshAt: &next,
 	}
-	startWatch, releaseWatch, watched := s.reserveWatch(run)
+	startWatch, releaseWatch, watched := s.reserveWatch(ctx, run, prov)
 	if watched {
 		// Its events bring its changes: polled only as a fallback.
 		next = now.Add(WatchedRefresh)

@@ -124,42 +124,66 @@ func (s *Service) nextRefresh(r *edgeflow.Run, now time.Time) time.Duration {
 }
 
 // reserveWatch takes a watch for run r when the bounds allow it and its
-// connection is not known to lack the stream; start begins it (after the
-// run is stored), and release gives the place back when the run is not
-// stored. ok is false when no watch was taken (start and release do
-// nothing then).
-func (s *Service) reserveWatch(r *edgeflow.Run) (start, release func(), ok bool) {
+// provider offers the event stream (prov, or the run's own when nil); start
+// begins it (after the run is stored), and release gives the place back
+// when the run is not stored. ok is false when no watch was taken (start
+// and release do nothing then).
+func (s *Service) reserveWatch(ctx context.Context, r *edgeflow.Run, prov Provider) (start, release func(), ok bool) {
 	w := s.watch.Load()
 	nop := func() {}
-	if w == nil || w.limit < 0 || edgeflow.RunIsFinal(r.Status) {
+	if w == nil || w.limit < 0 || edgeflow.RunIsFinal(r.Status) || !w.room(r) {
+		return nop, nop, false
+	}
+	if prov == nil {
+		var err error
+		if prov, err = s.runProvider(ctx, r); err != nil {
+			return nop, nop, false
+		}
+	}
+	if _, ok := prov.(InstanceSubscriber); !ok {
+		w.mu.Lock()
+		w.lacking[r.ConnectionID] = s.now().Add(lacksFor)
+		w.mu.Unlock()
 		return nop, nop, false
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if _, ok := w.runs[r.ID]; ok {
-		return nop, nop, false
-	}
-	if until, ok := w.lacking[r.ConnectionID]; ok {
-		if w.s.now().Before(until) {
-			return nop, nop, false
-		}
-		delete(w.lacking, r.ConnectionID)
-	}
-	if len(w.runs) >= w.limit || w.conns[r.ConnectionID] >= w.perConn {
+	if !w.roomLocked(r) {
 		return nop, nop, false
 	}
 	w.runs[r.ID] = struct{}{}
 	w.conns[r.ConnectionID]++
 	run := *r
 	var once sync.Once
-	start = func() { once.Do(func() { w.watched.Add(1); go w.follow(&run) }) }
+	start = func() { once.Do(func() { w.watched.Add(1); go w.follow(&run, prov.(InstanceSubscriber)) }) }
 	release = func() { once.Do(func() { w.done(&run, false) }) }
 	return start, release, true
 }
 
+// room reports whether r may be watched: not watched yet, its connection
+// not known to lack the stream, and the bounds not reached.
+func (w *runWatch) room(r *edgeflow.Run) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.roomLocked(r)
+}
+
+func (w *runWatch) roomLocked(r *edgeflow.Run) bool {
+	if _, ok := w.runs[r.ID]; ok {
+		return false
+	}
+	if until, ok := w.lacking[r.ConnectionID]; ok {
+		if w.s.now().Before(until) {
+			return false
+		}
+		delete(w.lacking, r.ConnectionID)
+	}
+	return len(w.runs) < w.limit && w.conns[r.ConnectionID] < w.perConn
+}
+
 // watchRun starts watching a stored non-final run, when the bounds allow.
-func (s *Service) watchRun(r *edgeflow.Run) {
-	if start, _, ok := s.reserveWatch(r); ok {
+func (s *Service) watchRun(ctx context.Context, r *edgeflow.Run) {
+	if start, _, ok := s.reserveWatch(ctx, r, nil); ok {
 		start()
 	}
 }
@@ -184,7 +208,7 @@ func (w *runWatch) done(r *edgeflow.Run, lacking bool) {
 // follow watches r until it is final, its stream fails too often, or the
 // refresher stops. When the watch ends before the run is final, the run is
 // read once more and polled from then on.
-func (w *runWatch) follow(r *edgeflow.Run) {
+func (w *runWatch) follow(r *edgeflow.Run, sub InstanceSubscriber) {
 	lacking := false
 	defer func() {
 		w.done(r, lacking)
@@ -194,15 +218,6 @@ func (w *runWatch) follow(r *edgeflow.Run) {
 			w.read(r)
 		}
 	}()
-	prov, err := w.s.runProvider(w.ctx, r)
-	if err != nil {
-		return
-	}
-	sub, ok := prov.(InstanceSubscriber)
-	if !ok {
-		lacking = true
-		return
-	}
 	cursor := ""
 	failures := 0
 	for w.ctx.Err() == nil {
