@@ -28,6 +28,10 @@ type RefresherOptions struct {
 	// SubscriptionsPerConnection is the most of them on one connection;
 	// 0 means DefaultSubscriptionsPerConnection.
 	SubscriptionsPerConnection int
+	// InstanceDeleteRetry is how long after a failed batch delete of the
+	// instances of deleted runs it is tried again, doubling per failure
+	// up to an hour; 0 means a minute (instancedelete.go).
+	InstanceDeleteRetry time.Duration
 }
 
 // DefaultClaimFor is how long a refresher holds the runs it took: long
@@ -58,6 +62,12 @@ func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 		opts.DiscoverInterval = 10 * opts.Interval
 	}
 	s.startWatching(ctx, opts)
+	deletesDone := make(chan struct{})
+	go func() {
+		defer close(deletesDone)
+		s.runInstanceDeletes(ctx, opts.InstanceDeleteRetry)
+	}()
+	defer func() { <-deletesDone }()
 	t := time.NewTicker(opts.Interval)
 	defer t.Stop()
 	var lastDiscovery time.Time
