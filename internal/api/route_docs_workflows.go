@@ -51,7 +51,8 @@ var workflowRouteDocs = map[string]RouteDoc{
 	},
 	"DELETE /api/workflows/{id}": {
 		Summary: "Deletes the workflow, taking its deployments down first (?force=true skips that), with its runs " +
-			"(?runs=delete, the default) or keeping them (?runs=keep).",
+			"(?runs=delete, the default) or keeping them (?runs=keep). Deleted runs' provider instances are deleted " +
+			"too, in the background (docs/runs.md).",
 		Errors: []ErrorCase{
 			{422, "validation_failed", "`runs` is neither `keep` nor `delete`"},
 			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},

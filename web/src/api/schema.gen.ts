@@ -1085,7 +1085,7 @@ export interface paths {
         get: operations["workflowGet"];
         put?: never;
         post?: never;
-        /** Deletes the workflow, taking its deployments down first (?force=true skips that), with its runs (?runs=delete, the default) or keeping them (?runs=keep). */
+        /** Deletes the workflow, taking its deployments down first (?force=true skips that), with its runs (?runs=delete, the default) or keeping them (?runs=keep). Deleted runs' provider instances are deleted too, in the background (docs/runs.md). */
         delete: operations["workflowDelete"];
         options?: never;
         head?: never;
