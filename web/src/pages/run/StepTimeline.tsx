@@ -19,7 +19,7 @@ export function StepTimeline({ steps, onOpenOutput }: { steps: readonly RunStep[
                 {s.attempts > 1 ? ` · ${s.attempts} attempts` : ""}
               </span>{" "}
               {onOpenOutput && s.nodeId !== "" && s.type !== "sleep" && (
-                <button type="button" className="link small" onClick={() => onOpenOutput(s)}>
+                <button type="button" className="link-button small" onClick={() => onOpenOutput(s)}>
                   Full output{s.attempts > 1 ? " per attempt" : ""}
                 </button>
               )}
