@@ -268,11 +268,16 @@ func runPruneRuns(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return 1
 	}
 	defer store.Close()
-	n, err := pruneRuns(ctx, store, time.Now())
+	n, instances, err := pruneRuns(ctx, store, time.Now())
 	if err != nil {
 		fmt.Fprintf(stderr, "edgeflow admin prune-runs: %v (%d runs deleted before the error)\n", err, n)
 		return 1
 	}
 	fmt.Fprintf(stdout, "deleted %d runs past their retention\n", n)
+	if len(instances) > 0 {
+		// This command reaches the database only; a running server
+		// deletes the instances of the runs it prunes itself.
+		fmt.Fprintf(stdout, "their %d provider instances are left to the provider's retention\n", len(instances))
+	}
 	return 0
 }

@@ -390,7 +390,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	pruneDone := make(chan struct{})
 	go func() {
 		defer close(pruneDone)
-		pruneRunsLoop(refreshCtx, store, logger, 10*time.Minute, time.Now)
+		pruneRunsLoop(refreshCtx, store, logger, 10*time.Minute, time.Now, srv.Deployer.DeleteInstancesLater)
 	}()
 	// Deliver webhook messages (claimed per delivery across replicas), and
 	// drop run events older than an hour every 10 minutes.
@@ -622,34 +622,43 @@ func purgeAudit(ctx context.Context, srv *api.Server, logger *slog.Logger, inter
 const pruneBatch = 500
 
 // pruneRuns deletes every run past its organization's retention at now, in
-// batches of pruneBatch, and returns how many it deleted.
-func pruneRuns(ctx context.Context, store edgeflow.Store, now time.Time) (int, error) {
+// batches of pruneBatch, and returns how many it deleted with the provider
+// instances of those that had one.
+func pruneRuns(ctx context.Context, store edgeflow.Store, now time.Time) (int, []edgeflow.RunInstance, error) {
 	total := 0
+	var instances []edgeflow.RunInstance
 	for {
-		n, err := store.PruneRuns(ctx, now, pruneBatch)
+		n, got, err := store.PruneRuns(ctx, now, pruneBatch)
 		total += n
+		instances = append(instances, got...)
 		if err != nil || n < pruneBatch {
-			return total, err
+			return total, instances, err
 		}
 		select {
 		case <-ctx.Done():
-			return total, ctx.Err()
+			return total, instances, ctx.Err()
 		case <-time.After(50 * time.Millisecond): // let other writers in between batches
 		}
 	}
 }
 
-// pruneRunsLoop prunes runs every interval until ctx ends.
-func pruneRunsLoop(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration, now func() time.Time) {
+// pruneRunsLoop prunes runs every interval until ctx ends, and hands the
+// pruned runs' provider instances to deleteInstances (the deployer's
+// DeleteInstancesLater, which deletes them in the background).
+func pruneRunsLoop(ctx context.Context, store edgeflow.Store, logger *slog.Logger, interval time.Duration, now func() time.Time,
+	deleteInstances func([]edgeflow.RunInstance)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		n, err := pruneRuns(ctx, store, now())
+		n, instances, err := pruneRuns(ctx, store, now())
+		if len(instances) > 0 {
+			deleteInstances(instances)
+		}
 		switch {
 		case err != nil && ctx.Err() == nil:
 			logger.Warn("pruning runs past their retention failed", "error", err.Error(), "runs", n)
 		case n > 0:
-			logger.Info("pruned runs past their organization's retention", "runs", n)
+			logger.Info("pruned runs past their organization's retention", "runs", n, "instances", len(instances))
 		}
 		select {
 		case <-ctx.Done():

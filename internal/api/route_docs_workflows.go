@@ -51,7 +51,8 @@ var workflowRouteDocs = map[string]RouteDoc{
 	},
 	"DELETE /api/workflows/{id}": {
 		Summary: "Deletes the workflow, taking its deployments down first (?force=true skips that), with its runs " +
-			"(?runs=delete, the default) or keeping them (?runs=keep).",
+			"(?runs=delete, the default) or keeping them (?runs=keep). Deleted runs' provider instances are deleted " +
+			"too, in the background (docs/runs.md).",
 		Errors: []ErrorCase{
 			{422, "validation_failed", "`runs` is neither `keep` nor `delete`"},
 			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
@@ -429,6 +430,26 @@ var workflowRouteDocs = map[string]RouteDoc{
 		},
 		Example: exRunLogs,
 	},
+	"GET /api/workflows/{workflowId}/runs/{runId}/steps/{nodeId}/output": {
+		Summary: "The full output of one step of a run, per attempt, read from the provider's step endpoint.",
+		Answer: "`{runId, nodeId, name, attempt?, state, error?, output, source}`: `output` is the whole JSON value the step " +
+			"returned (a `waitForEvent` node: the event's payload), not cut at 64 KiB as in the run's `steps`; a step the " +
+			"provider keeps sensitive answers `\"[REDACTED]\"`. `?attempt=` (from 1) reads one attempt of a step, its " +
+			"`state` and `error`; `?iteration=` (`2`, `1.3` in nested loops) picks one run of a node inside loops. `state` " +
+			"is `running`, `retrying`, `waiting`, `complete`, `errored` or `replayed`; `source` is `provider` (the step " +
+			"endpoint) or `run` (a replayed step, or a provider without the endpoint: the output the run stored). A step " +
+			"that returned a `ReadableStream` answers its bytes as `application/octet-stream` (header " +
+			"`Edgeflow-Step-State`). docs/runs.md, \"Step outputs\".",
+		Errors: []ErrorCase{
+			{404, "not_found", "no such workflow or run in the active project; the run has no step of the node (`/nodeId`), " +
+				"no such iteration (`?iteration`) or attempt (`?attempt`)"},
+			{409, "conflict", "the node ran several times in loops and no `iteration` was given; the node is a sleep (no " +
+				"output); the provider cannot read one attempt; the run's connection no longer exists"},
+			{422, "validation_failed", "`attempt` is not a whole number from 1 to 1000, or `iteration` is not of the form `2` or `1.3`"},
+			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
+		},
+		Example: exRunStepOutput,
+	},
 	"GET /api/workflows/{workflowId}/runs/{runId}/worker-logs": {
 		Summary: "What the local edge keeps of the run's worker around the run (every invocation, not only the run's).",
 		Answer: "`{data: [{timestamp, level, message, instanceId}], from, to, dropped}`: the worker's lines between the run's " +
@@ -471,17 +492,20 @@ var workflowRouteDocs = map[string]RouteDoc{
 		Example: exRunTerminate,
 	},
 	"POST /api/workflows/{workflowId}/runs/{runId}/restart": {
-		Summary: "Starts a new run that replays the run's steps before `fromStep` and executes from it.",
-		Answer: "The new Run (`queued`) on the original run's connection, with `restartOf` (the original run's id), " +
-			"`fromStep`, and the replayed steps first in `steps` (state `replayed`). `fromStep` omitted restarts from the " +
-			"start; `version` is `same` (default: the run's own version) or `current` (the version deployed now). " +
-			"docs/runs.md gives the rules.",
+		Summary: "Restarts a run from a step: a new run that replays the steps before `fromStep` (default), or the run's own instance in place.",
+		Answer: "With `mode` `replay` (default): the new Run (`queued`) on the original run's connection, with `restartOf` " +
+			"(the original run's id), `fromStep`, and the replayed steps first in `steps` (state `replayed`). `fromStep` " +
+			"omitted restarts from the start; `version` is `same` (default: the run's own version) or `current` (the " +
+			"version deployed now). With `mode` `in-place`: the same Run, `running` again, its instance restarted by the " +
+			"provider from `fromStep` (the steps before it keep their results there); it needs the run's own version " +
+			"deployed on its connection. docs/runs.md gives the rules.",
 		Errors: []ErrorCase{
 			{409, "conflict", "a step before `fromStep` did not complete in the original run; the chosen version lacks one of " +
 				"those steps; `same` while another version is deployed (the message says to use `current`); the " +
-				"workflow is not deployed on the run's connection"},
-			{422, "validation_failed", "`fromStep` is no step of the chosen version, `version` is neither `same` nor `current`, or the " +
-				"replayed outputs are over 1 MiB"},
+				"workflow is not deployed on the run's connection; in place: another version is deployed, the run never " +
+				"ran `fromStep`, or the provider has no native restart"},
+			{422, "validation_failed", "`fromStep` is no step of the chosen version, `version` is neither `same` nor `current`, " +
+				"`mode` is neither `replay` nor `in-place`, `version` `current` with `in-place`, or the replayed outputs are over 1 MiB"},
 			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
 		},
 		BadBody: `{"version":"older"}`,

@@ -442,6 +442,7 @@ func (s *Server) routeTable() []Route {
 		get("/api/workflows/{workflowId}/trigger-secret", s.handleTriggerSecret).scope(deploy).query("connectionId").ok(deploysvc.TriggerSecret{}),
 		get("/api/workflows/{workflowId}/runs/{runId}", s.handleRunGet).scope(read).ok(edgeflow.Run{}),
 		get("/api/workflows/{workflowId}/runs/{runId}/logs", s.handleRunLogs).scope(read).ok(deploysvc.RunLogsView{}).events(runLogEvents),
+		get("/api/workflows/{workflowId}/runs/{runId}/steps/{nodeId}/output", s.handleRunStepOutput).scope(read).query("attempt", "iteration").ok(deploysvc.StepOutput{}),
 		get("/api/workflows/{workflowId}/runs/{runId}/worker-logs", s.handleRunWorkerLogs).scope(read).query("before", "after").ok(deploysvc.WorkerLogsView{}),
 		post("/api/workflows/{workflowId}/runs/{runId}/pause", s.handleRunPause).scope(deploy).noBody().ok(edgeflow.Run{}).audit("run.pause", "runId"),
 		post("/api/workflows/{workflowId}/runs/{runId}/resume", s.handleRunResume).scope(deploy).noBody().ok(edgeflow.Run{}).audit("run.resume", "runId"),

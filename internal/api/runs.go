@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
@@ -120,6 +121,9 @@ type restartRequest struct {
 	FromStep string `json:"fromStep"`
 	// Version is "same" (default) or "current".
 	Version string `json:"version"`
+	// Mode is "replay" (default: a new run) or "in-place" (the provider
+	// restarts the run's own instance; docs/runs.md).
+	Mode string `json:"mode"`
 }
 
 // handleRunRestart starts a new run from a step of an existing one (201
@@ -134,7 +138,7 @@ func (s *Server) handleRunRestart(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	run, err := dep.Restart(r.Context(), tw, deploysvc.RestartRequest{
-		RunID: r.PathValue("runId"), FromStep: req.FromStep, Version: req.Version,
+		RunID: r.PathValue("runId"), FromStep: req.FromStep, Version: req.Version, Mode: req.Mode,
 	})
 	if err != nil {
 		return err
@@ -170,5 +174,44 @@ func (s *Server) handleInvoke(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusOK, res)
+	return nil
+}
+
+// handleRunStepOutput answers the full output of one step of a run, per
+// attempt, read from the provider's step endpoint: JSON, or the bytes of a
+// step that returned a stream as application/octet-stream (docs/runs.md,
+// "Step outputs").
+func (s *Server) handleRunStepOutput(w http.ResponseWriter, r *http.Request) error {
+	dep, err := s.deployer()
+	if err != nil {
+		return err
+	}
+	projectID, err := PrincipalFrom(r).Project()
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	attempt, err := deploysvc.ParseAttempt(q.Get("attempt"))
+	if err != nil {
+		return err
+	}
+	out, err := dep.StepOutput(r.Context(), projectID, r.PathValue("workflowId"), deploysvc.StepOutputRequest{
+		RunID: r.PathValue("runId"), NodeID: r.PathValue("nodeId"), Iteration: q.Get("iteration"), Attempt: attempt,
+	})
+	if err != nil {
+		return err
+	}
+	if out.Stream != nil {
+		h := w.Header()
+		h.Set("Content-Type", "application/octet-stream")
+		h.Set("Content-Length", strconv.Itoa(len(out.Stream)))
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Disposition", "attachment")
+		h.Set("Edgeflow-Step-State", out.State)
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(out.Stream)
+		return nil
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -408,7 +408,8 @@ func (s *Server) handleWorkflowMove(w http.ResponseWriter, r *http.Request) erro
 }
 
 // handleWorkflowDelete deletes the workflow with all its versions and
-// deployments, and its runs unless ?runs=keep (decision 244).
+// deployments, and its runs unless ?runs=keep (decision 244), with their
+// provider instances (decision 494).
 func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) error {
 	keep := false
 	switch r.URL.Query().Get("runs") {
@@ -423,8 +424,18 @@ func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	wf := tw.Workflow()
-	if r.URL.Query().Get("force") != "true" {
+	force := r.URL.Query().Get("force") == "true"
+	if !force {
+		// Deleting each deployment's Workflow deletes its instances too.
 		if err := s.takedownAll(r, dep, tw); err != nil {
+			return err
+		}
+	}
+	// A forced delete leaves the Workflows on the provider: the deleted
+	// runs' instances are deleted there in the background (decision 494).
+	var instances []edgeflow.RunInstance
+	if force && !keep {
+		if instances, err = dep.WorkflowInstances(r.Context(), tw); err != nil {
 			return err
 		}
 	}
@@ -436,6 +447,7 @@ func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
+	dep.DeleteInstancesLater(instances)
 	writeNoContent(w)
 	return nil
 }

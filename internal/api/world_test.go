@@ -454,6 +454,9 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/runs/{runId}/logs": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/logs"
 	},
+	"/api/workflows/{workflowId}/runs/{runId}/steps/{nodeId}/output": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/steps/n1/output"
+	},
 	"/api/workflows/{workflowId}/runs/{runId}/worker-logs": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/worker-logs"
 	},
@@ -478,18 +481,19 @@ var fixturePaths = map[string]func(w *world) string{
 // a reachable provider, which the test world does not have: the checks that
 // expect 200 from them are skipped (internal/e2e covers them).
 var reachesProvider = map[string]bool{
-	"/api/runs/stream":                                           true, // never ends by itself (runstream_test.go)
-	"/api/workflows/{workflowId}/runs/{runId}":                   true,
-	"/api/workflows/{workflowId}/runs/{runId}/logs":              true,
-	"/api/workflows/{workflowId}/runs/{runId}/worker-logs":       true,
-	"/api/workflows/{workflowId}/trigger-secret":                 true,
-	"/api/resources/kv/namespaces":                               true,
-	"/api/resources/kv/namespaces/{namespaceId}/keys":            true,
-	"/api/resources/kv/namespaces/{namespaceId}/values/{key...}": true,
-	"/api/resources/d1/databases":                                true,
-	"/api/resources/r2/buckets":                                  true,
-	"/api/resources/r2/buckets/{bucketName}/objects":             true,
-	"/api/resources/r2/buckets/{bucketName}/objects/{key...}":    true,
+	"/api/runs/stream":                                               true, // never ends by itself (runstream_test.go)
+	"/api/workflows/{workflowId}/runs/{runId}":                       true,
+	"/api/workflows/{workflowId}/runs/{runId}/logs":                  true,
+	"/api/workflows/{workflowId}/runs/{runId}/worker-logs":           true,
+	"/api/workflows/{workflowId}/runs/{runId}/steps/{nodeId}/output": true,
+	"/api/workflows/{workflowId}/trigger-secret":                     true,
+	"/api/resources/kv/namespaces":                                   true,
+	"/api/resources/kv/namespaces/{namespaceId}/keys":                true,
+	"/api/resources/kv/namespaces/{namespaceId}/values/{key...}":     true,
+	"/api/resources/d1/databases":                                    true,
+	"/api/resources/r2/buckets":                                      true,
+	"/api/resources/r2/buckets/{bucketName}/objects":                 true,
+	"/api/resources/r2/buckets/{bucketName}/objects/{key...}":        true,
 }
 
 // boundedPaths are the paths the tests send for routes whose answer never

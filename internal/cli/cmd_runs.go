@@ -50,18 +50,39 @@ terminated, then its output (or error). The exit status is 0 when the run comple
 				run:      runRunWatch,
 			},
 			{
-				name: "restart", summary: "start a new run from a step of an earlier one", args: "RUN", minArgs: 1, maxArgs: 1,
+				name: "output", summary: "print a step's full output, or one attempt's", args: "RUN STEP", minArgs: 2, maxArgs: 2,
+				about: `Prints the full output of the run's step STEP (a node id), read from the provider: the output the
+run shows is cut at 64 KiB, this one is not. --attempt N prints attempt N of a retried step with its
+error. A step that returned a stream prints its bytes as they are (--out FILE writes them to a
+file). A sensitive step's output is [REDACTED].`,
+				flags: []flagDef{
+					{name: "attempt", value: "N", usage: "one attempt of the step (from 1)"},
+					{name: "iteration", value: "I", usage: "the loop iteration of a step inside a loop, e.g. 2 or 0.1"},
+					{name: "out", short: "o", value: "FILE", usage: "write the output to FILE instead of standard output"},
+					jsonFlag,
+				},
+				examples: []string{"edgeflow runs output run_4m8x2c6v1b9n3k7q5wkl charge",
+					"edgeflow runs output run_4m8x2c6v1b9n3k7q5wkl charge --attempt 1",
+					"edgeflow runs output run_4m8x2c6v1b9n3k7q5wkl export --out export.csv"},
+				run: runRunOutput,
+			},
+			{
+				name: "restart", summary: "restart a run from a step, as a new run or in place", args: "RUN", minArgs: 1, maxArgs: 1,
 				about: `Starts a new run on the original run's connection. The steps before --from-step keep their outputs
 from the original run without running again; without --from-step the run restarts from the start.
---version current runs the version deployed now instead of the run's own.`,
+--version current runs the version deployed now instead of the run's own.
+--in-place restarts the run itself through the provider's native restart instead (the same run id;
+the steps before --from-step keep their results): only while the run's own version is deployed.`,
 				flags: []flagDef{
 					{name: "from-step", value: "NODE", usage: "the node id to run from"},
 					{name: "version", value: "same|current", usage: "the run's own version (default) or the one deployed now"},
-					{name: "wait", usage: "wait for the new run to end and print its output"},
+					{name: "in-place", usage: "restart the run itself instead of starting a new one"},
+					{name: "wait", usage: "wait for the run to end and print its output"},
 					jsonFlag,
 				},
-				examples: []string{"edgeflow runs restart run_4m8x2c6v1b9n3k7q5wkl --from-step charge"},
-				run:      runRunRestart,
+				examples: []string{"edgeflow runs restart run_4m8x2c6v1b9n3k7q5wkl --from-step charge",
+					"edgeflow runs restart run_4m8x2c6v1b9n3k7q5wkl --from-step charge --in-place --wait"},
+				run: runRunRestart,
 			},
 		},
 	}
@@ -363,6 +384,12 @@ func runRunRestart(c *call) error {
 	if c.has("version") {
 		body["version"] = c.flag("version")
 	}
+	if c.has("in-place") {
+		if c.flag("version") == "current" {
+			return usageError("--in-place runs the run's own version: leave out --version current")
+		}
+		body["mode"] = "in-place"
+	}
 	var nr run
 	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+orig.WorkflowID+"/runs/"+orig.ID+"/restart", nil, body, &nr); err != nil {
 		return err
@@ -422,4 +449,75 @@ func jsonArg(c *call, flag string) (json.RawMessage, error) {
 		return nil, usageError("--%s is not valid JSON (give JSON, @FILE or @- for standard input)", flag)
 	}
 	return raw, nil
+}
+
+// stepOutput is the answer of GET …/runs/:runId/steps/:nodeId/output.
+type stepOutput struct {
+	RunID   string              `json:"runId"`
+	NodeID  string              `json:"nodeId"`
+	Name    string              `json:"name"`
+	Attempt int                 `json:"attempt,omitempty"`
+	State   string              `json:"state"`
+	Error   *edgeflow.StepError `json:"error,omitempty"`
+	Output  json.RawMessage     `json:"output"`
+	Source  string              `json:"source"`
+}
+
+func runRunOutput(c *call) error {
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	q := url.Values{}
+	if c.has("attempt") {
+		n, err := strconv.Atoi(c.flag("attempt"))
+		if err != nil || n < 1 {
+			return usageError("--attempt is a number from 1, not %q", c.flag("attempt"))
+		}
+		q.Set("attempt", strconv.Itoa(n))
+	}
+	if c.has("iteration") {
+		q.Set("iteration", c.flag("iteration"))
+	}
+	r, err := runByID(c.ctx, cl, c.args[0])
+	if err != nil {
+		return err
+	}
+	path := "/api/workflows/" + r.WorkflowID + "/runs/" + r.ID + "/steps/" + url.PathEscape(c.args[1]) + "/output"
+	resp, err := cl.send(c.ctx, http.MethodGet, path, q, nil, "application/json, application/octet-stream")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	w := c.out()
+	if c.has("out") {
+		f, err := os.Create(c.flag("out"))
+		if err != nil {
+			return failed("--out: %v", err)
+		}
+		defer f.Close()
+		w = f
+	}
+	if resp.Header.Get("Content-Type") == "application/octet-stream" {
+		// A stream output: its bytes, as they are.
+		if _, err := io.Copy(w, resp.Body); err != nil {
+			return fmt.Errorf("reading the step's output: %w", err)
+		}
+		return nil
+	}
+	var out stepOutput
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer)).Decode(&out); err != nil {
+		return fmt.Errorf("reading the step's output: %w", err)
+	}
+	if c.has("json") {
+		return printJSON(w, out)
+	}
+	if out.State != "complete" && out.State != "replayed" {
+		fmt.Fprintf(c.env.Stderr, "%s: %s\n", out.NodeID, out.State)
+	}
+	if out.Error != nil && out.Error.Message != "" {
+		fmt.Fprintf(c.env.Stderr, "%s: %s: %s\n", out.NodeID, orDash(out.Error.Name), out.Error.Message)
+	}
+	writeIndented(w, out.Output)
+	return nil
 }

@@ -113,16 +113,18 @@ type Service struct {
 	log      *slog.Logger
 	now      func() time.Time
 
-	runLocks      [256]sync.Mutex
-	orgLocks      [64]sync.Mutex // serialize local edge account provisioning per organization
-	providers     sync.Map       // connection key -> Provider
-	providerCount atomic.Int64
-	deployMu      sync.Mutex
-	deployLock    map[string]*sync.Mutex // workflow id -> serializes deploys and takedowns
-	cron          cronWatches            // deployments cron discovery looks at
-	stepNames     stepNameCache          // version id -> step name -> node id
-	tests         testAccounts           // local edge accounts of test runs (testrun.go)
-	batchers      createBatchers         // deployment id -> its local-edge creates (createbatch.go)
+	runLocks        [256]sync.Mutex
+	orgLocks        [64]sync.Mutex // serialize local edge account provisioning per organization
+	providers       sync.Map       // connection key -> Provider
+	providerCount   atomic.Int64
+	deployMu        sync.Mutex
+	deployLock      map[string]*sync.Mutex   // workflow id -> serializes deploys and takedowns
+	cron            cronWatches              // deployments cron discovery looks at
+	stepNames       stepNameCache            // version id -> step name -> node id
+	tests           testAccounts             // local edge accounts of test runs (testrun.go)
+	batchers        createBatchers           // deployment id -> its local-edge creates (createbatch.go)
+	watch           atomic.Pointer[runWatch] // the running refresher's instance event streams (runwatch.go)
+	instanceDeletes instanceDeletes          // provider instances of deleted runs (instancedelete.go)
 }
 
 // New returns a service. Store and Secrets are required.

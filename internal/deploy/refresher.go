@@ -21,6 +21,17 @@ type RefresherOptions struct {
 	// other replicas' refreshers (unless the refresh writes first); 0 means
 	// DefaultClaimFor.
 	ClaimFor time.Duration
+	// Subscriptions is the most instance event streams open at once
+	// (runwatch.go); 0 means DefaultSubscriptions, a negative value turns
+	// them off (every run is polled).
+	Subscriptions int
+	// SubscriptionsPerConnection is the most of them on one connection;
+	// 0 means DefaultSubscriptionsPerConnection.
+	SubscriptionsPerConnection int
+	// InstanceDeleteRetry is how long after a failed batch delete of the
+	// instances of deleted runs it is tried again, doubling per failure
+	// up to an hour; 0 means a minute (instancedelete.go).
+	InstanceDeleteRetry time.Duration
 }
 
 // DefaultClaimFor is how long a refresher holds the runs it took: long
@@ -50,6 +61,13 @@ func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 	if opts.DiscoverInterval <= 0 {
 		opts.DiscoverInterval = 10 * opts.Interval
 	}
+	s.startWatching(ctx, opts)
+	deletesDone := make(chan struct{})
+	go func() {
+		defer close(deletesDone)
+		s.runInstanceDeletes(ctx, opts.InstanceDeleteRetry)
+	}()
+	defer func() { <-deletesDone }()
 	t := time.NewTicker(opts.Interval)
 	defer t.Stop()
 	var lastDiscovery time.Time
@@ -97,6 +115,7 @@ func (s *Service) refreshDue(ctx context.Context, batch, concurrency int, claimF
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			s.watchRun(ctx, r)
 			if _, err := s.refreshFrom(ctx, r, false, pre[r.ID]); err != nil && ctx.Err() == nil {
 				s.log.Warn("runs: refresh", "run", r.ID, "err", err)
 			}

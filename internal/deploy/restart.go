@@ -30,7 +30,17 @@ type RestartRequest struct {
 	// Version is "same" (the run's own version, the default when "") or
 	// "current" (the version deployed now on the run's connection).
 	Version string
+	// Mode is "replay" (the default when ""): a new run replays the
+	// outputs of the steps before FromStep; or "in-place": the provider
+	// restarts the run's own instance from FromStep (RestartInPlace).
+	Mode string
 }
+
+// Restart modes (RestartRequest.Mode).
+const (
+	RestartReplay  = "replay"
+	RestartInPlace = "in-place"
+)
 
 // nonDurable are the node types that do not run as a durable step of
 // their own, so a run cannot restart from them.
@@ -72,6 +82,13 @@ func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 	case RestartSameVersion, RestartCurrentVersion:
 	default:
 		return nil, edgeflow.Invalid("/version", `version must be "same" or "current"`)
+	}
+	switch req.Mode {
+	case "", RestartReplay:
+	case RestartInPlace:
+		return s.restartInPlace(ctx, tw, req)
+	default:
+		return nil, edgeflow.Invalid("/mode", `mode must be "replay" or "in-place"`)
 	}
 	orig, err := s.store.FindRunByID(ctx, w.ID, req.RunID)
 	if err != nil {

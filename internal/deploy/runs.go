@@ -98,13 +98,20 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 		Params:        json.RawMessage(params),
 		NextRefreshAt: &next,
 	}
+	startWatch, releaseWatch, watched := s.reserveWatch(ctx, run, prov)
+	if watched {
+		// Its events bring its changes: polled only as a fallback.
+		next = now.Add(WatchedRefresh)
+	}
 	if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
+		releaseWatch()
 		// Do not leave an instance nobody tracks.
 		if terr := prov.ChangeInstanceStatus(context.WithoutCancel(ctx), d.WorkflowName, id, "terminate"); terr != nil {
 			s.log.Error("trigger: run not recorded and its instance not terminated", "workflow", w.ID, "instance", id, "err", terr)
 		}
 		return nil, err
 	}
+	startWatch()
 	return &TriggerResult{ID: run.ID, InstanceID: run.InstanceID, Status: run.Status}, nil
 }
 
@@ -544,7 +551,7 @@ func (s *Service) refreshFrom(ctx context.Context, r *edgeflow.Run, strict bool,
 	if edgeflow.RunIsFinal(r.Status) {
 		r.NextRefreshAt = nil
 	} else {
-		next := now.Add(refreshDelay(now.Sub(r.CreatedAt)))
+		next := now.Add(s.nextRefresh(r, now))
 		r.NextRefreshAt = &next
 	}
 	ok, err := s.store.UpdateRunIfUnchanged(context.WithoutCancel(ctx), r)

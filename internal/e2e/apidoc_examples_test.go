@@ -88,6 +88,7 @@ func TestRouteExamplesLive(t *testing.T) {
 	replay("GET /api/workflows/{workflowId}/runs/{runId}", nil)
 	replay("GET /api/workflows/{workflowId}/runs/{runId}/logs", nil)
 	replay("GET /api/workflows/{workflowId}/runs/{runId}/worker-logs", nil)
+	replay("GET /api/workflows/{workflowId}/runs/{runId}/steps/{nodeId}/output", nil)
 	replay("GET /api/workflows/{workflowId}/trigger-secret", nil)
 	replay("GET /api/deployments", nil)
 	replay("GET /api/workflows/{workflowId}/deployments", nil)

@@ -142,6 +142,9 @@ type serverOptions struct {
 	cloudflareBase string
 	// allowHosts is the operator's --allow-hosts list (webhook URLs).
 	allowHosts *netguard.AllowList
+	// subscriptions is the refresher's bound of instance event streams
+	// (deploy.RefresherOptions.Subscriptions; -1 polls every run).
+	subscriptions int
 }
 
 func requireEdge(t testing.TB) {
@@ -195,7 +198,7 @@ func newServer(t testing.TB, opts serverOptions) *server {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			dep.RunRefresher(rctx, deploy.RefresherOptions{Interval: opts.refresherInterval})
+			dep.RunRefresher(rctx, deploy.RefresherOptions{Interval: opts.refresherInterval, Subscriptions: opts.subscriptions})
 		}()
 		t.Cleanup(func() { cancel(); <-done })
 	}

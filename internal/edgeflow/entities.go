@@ -405,6 +405,16 @@ type Run struct {
 	StateVersion int64 `json:"-"`
 }
 
+// RunInstance names the provider instance of a deleted run: the
+// connection (of the organization) and Workflow it ran on and its id, so
+// that the instance can be deleted on the provider after the run.
+type RunInstance struct {
+	OrganizationID string
+	ConnectionID   string
+	WorkflowName   string
+	InstanceID     string
+}
+
 // Step states of RunStep.State.
 const (
 	StepRunning  = "running"  // started, not finished

@@ -254,9 +254,10 @@ type Store interface {
 	SetRunRetention(ctx context.Context, organizationID string, days int) error
 	// PruneRuns deletes up to limit final runs (complete, errored,
 	// terminated) created before now minus their organization's retention,
-	// oldest first per organization, and returns how many it deleted. Runs
-	// not final are kept whatever their age.
-	PruneRuns(ctx context.Context, now time.Time, limit int) (int, error)
+	// oldest first per organization, and returns how many it deleted with
+	// the provider instances of those that had one (for the caller to
+	// delete on the provider). Runs not final are kept whatever their age.
+	PruneRuns(ctx context.Context, now time.Time, limit int) (int, []RunInstance, error)
 	// PutRunLogs stores (replaces) the logs kept with a run; they are
 	// deleted with the run.
 	PutRunLogs(ctx context.Context, runID string, l RunLogs) error

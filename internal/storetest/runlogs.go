@@ -42,7 +42,7 @@ func testRunLogs(t *testing.T, s edgeflow.Store) {
 
 	// Pruned with the run.
 	must(t, s.SetRunRetention(ctx, a.org.ID, 1))
-	if _, err := s.PruneRuns(ctx, time.Now().Add(48*time.Hour), 100); err != nil {
+	if _, _, err := s.PruneRuns(ctx, time.Now().Add(48*time.Hour), 100); err != nil {
 		t.Fatal(err)
 	}
 	got, err = s.FindRunLogs(ctx, r.ID)

@@ -1085,7 +1085,7 @@ export interface paths {
         get: operations["workflowGet"];
         put?: never;
         post?: never;
-        /** Deletes the workflow, taking its deployments down first (?force=true skips that), with its runs (?runs=delete, the default) or keeping them (?runs=keep). */
+        /** Deletes the workflow, taking its deployments down first (?force=true skips that), with its runs (?runs=delete, the default) or keeping them (?runs=keep). Deleted runs' provider instances are deleted too, in the background (docs/runs.md). */
         delete: operations["workflowDelete"];
         options?: never;
         head?: never;
@@ -1272,7 +1272,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Starts a new run that replays the run's steps before `fromStep` and executes from it. */
+        /** Restarts a run from a step: a new run that replays the steps before `fromStep` (default), or the run's own instance in place. */
         post: operations["runRestart"];
         delete?: never;
         options?: never;
@@ -1291,6 +1291,23 @@ export interface paths {
         put?: never;
         /** Resumes a manually paused run. */
         post: operations["runResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/runs/{runId}/steps/{nodeId}/output": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The full output of one step of a run, per attempt, read from the provider's step endpoint. */
+        get: operations["runStepOutput"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2228,6 +2245,16 @@ export interface components {
             message: string;
             name: string;
         };
+        StepOutput: {
+            attempt?: number;
+            error?: components["schemas"]["StepError"];
+            name: string;
+            nodeId: string;
+            output: unknown;
+            runId: string;
+            source: string;
+            state: string;
+        };
         StoredVersion: {
             code?: string;
             /** Format: date-time */
@@ -2535,6 +2562,7 @@ export type Scope = components['schemas']['Scope'];
 export type Session = components['schemas']['Session'];
 export type SignedIn = components['schemas']['SignedIn'];
 export type StepError = components['schemas']['StepError'];
+export type StepOutput = components['schemas']['StepOutput'];
 export type StoredVersion = components['schemas']['StoredVersion'];
 export type StreamError = components['schemas']['StreamError'];
 export type TestLogLine = components['schemas']['TestLogLine'];
@@ -10691,12 +10719,13 @@ export interface operations {
             content: {
                 "application/json": {
                     fromStep?: string;
+                    mode?: string;
                     version?: string;
                 };
             };
         };
         responses: {
-            /** @description The new Run (`queued`) on the original run's connection, with `restartOf` (the original run's id), `fromStep`, and the replayed steps first in `steps` (state `replayed`). `fromStep` omitted restarts from the start; `version` is `same` (default: the run's own version) or `current` (the version deployed now). docs/runs.md gives the rules. */
+            /** @description With `mode` `replay` (default): the new Run (`queued`) on the original run's connection, with `restartOf` (the original run's id), `fromStep`, and the replayed steps first in `steps` (state `replayed`). `fromStep` omitted restarts from the start; `version` is `same` (default: the run's own version) or `current` (the version deployed now). With `mode` `in-place`: the same Run, `running` again, its instance restarted by the provider from `fromStep` (the steps before it keep their results there); it needs the run's own version deployed on its connection. docs/runs.md gives the rules. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10741,7 +10770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: a step before `fromStep` did not complete in the original run; the chosen version lacks one of those steps; `same` while another version is deployed (the message says to use `current`); the workflow is not deployed on the run's connection */
+            /** @description conflict: a step before `fromStep` did not complete in the original run; the chosen version lacks one of those steps; `same` while another version is deployed (the message says to use `current`); the workflow is not deployed on the run's connection; in place: another version is deployed, the run never ran `fromStep`, or the provider has no native restart */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10759,7 +10788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `fromStep` is no step of the chosen version, `version` is neither `same` nor `current`, or the replayed outputs are over 1 MiB */
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `fromStep` is no step of the chosen version, `version` is neither `same` nor `current`, `mode` is neither `replay` nor `in-place`, `version` `current` with `in-place`, or the replayed outputs are over 1 MiB */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10855,6 +10884,104 @@ export interface operations {
                 };
             };
             /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description provider_error: the provider refused the request (`provider_unavailable`: it could not be reached) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    runStepOutput: {
+        parameters: {
+            query?: {
+                attempt?: string;
+                iteration?: string;
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+                runId: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{runId, nodeId, name, attempt?, state, error?, output, source}`: `output` is the whole JSON value the step returned (a `waitForEvent` node: the event's payload), not cut at 64 KiB as in the run's `steps`; a step the provider keeps sensitive answers `"[REDACTED]"`. `?attempt=` (from 1) reads one attempt of a step, its `state` and `error`; `?iteration=` (`2`, `1.3` in nested loops) picks one run of a node inside loops. `state` is `running`, `retrying`, `waiting`, `complete`, `errored` or `replayed`; `source` is `provider` (the step endpoint) or `run` (a replayed step, or a provider without the endpoint: the output the run stored). A step that returned a `ReadableStream` answers its bytes as `application/octet-stream` (header `Edgeflow-Step-State`). docs/runs.md, "Step outputs". */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepOutput"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach; not_found: no such workflow or run in the active project; the run has no step of the node (`/nodeId`), no such iteration (`?iteration`) or attempt (`?attempt`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the node ran several times in loops and no `iteration` was given; the node is a sleep (no output); the provider cannot read one attempt; the run's connection no longer exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: `attempt` is not a whole number from 1 to 1000, or `iteration` is not of the form `2` or `1.3` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
             429: {
                 headers: {
                     [name: string]: unknown;

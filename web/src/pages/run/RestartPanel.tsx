@@ -5,8 +5,10 @@ import type { Run, VersionDetail } from "../../api/models";
 import { ErrorMessage } from "../../app/ui";
 import { nodeStateOfStep, restartable, stateLabel } from "../../runs/steps";
 
-// RestartPanel starts a new run from a step of this one: the step is chosen on the graph (or in the list), the
-// version is the run's own or the one deployed now; a refusal is shown in the server's words.
+// RestartPanel restarts the run from a step chosen on the graph (or in the list): as a new run (replay; the version
+// is the run's own or the one deployed now), or in place (the provider restarts this run's own instance, only while
+// its version is deployed). A refusal, such as in place once another version is deployed, is shown in the server's
+// words.
 export function RestartPanel({
   workflowId,
   run,
@@ -23,6 +25,7 @@ export function RestartPanel({
   onRestarted: (r: Run) => void;
 }) {
   const [which, setWhich] = useState<"same" | "current">("same");
+  const [mode, setMode] = useState<"replay" | "in-place">("replay");
   const choices = version.ir.nodes.filter(restartable);
   const chosen = choices.find((n) => n.id === fromStep);
   const m = useMutation({
@@ -30,20 +33,20 @@ export function RestartPanel({
       ok(
         api.POST("/api/workflows/{workflowId}/runs/{runId}/restart", {
           params: { path: { workflowId, runId: run.id } },
-          body: { ...(fromStep ? { fromStep } : {}), version: which },
+          body: { ...(fromStep ? { fromStep } : {}), ...(mode === "in-place" ? { mode } : { version: which }) },
         }),
       ),
     onSuccess: onRestarted,
   });
   const { reset } = m;
-  useEffect(() => reset(), [fromStep, which, reset]); // a refusal was about the former choice
+  useEffect(() => reset(), [fromStep, which, mode, reset]); // a refusal was about the former choice
   const states = new Map(run.steps?.map((s) => [s.nodeId, nodeStateOfStep(s)]) ?? []);
   return (
     <section className="panel restart" aria-labelledby="restart-title">
       <h2 id="restart-title">Restart</h2>
       <p className="small muted">
-        Click a step on the graph, or choose it below. The steps before it keep their outputs from this run; the new
-        run executes from it on.
+        Click a step on the graph, or choose it below. The steps before it keep their outputs from this run; the
+        restart executes from it on.
       </p>
       <form
         onSubmit={(e) => {
@@ -63,7 +66,18 @@ export function RestartPanel({
           </select>
         </div>
         <fieldset className="field">
-          <legend>VersionDetail</legend>
+          <legend>Restart as</legend>
+          <label>
+            <input type="radio" name="restart-mode" checked={mode === "replay"} onChange={() => setMode("replay")} /> A new
+            run (this one stays as it is)
+          </label>
+          <label>
+            <input type="radio" name="restart-mode" checked={mode === "in-place"} onChange={() => setMode("in-place")} />{" "}
+            This run, in place (its own version, while it is deployed)
+          </label>
+        </fieldset>
+        <fieldset className="field" disabled={mode === "in-place"}>
+          <legend>Version</legend>
           <label>
             <input type="radio" name="restart-version" checked={which === "same"} onChange={() => setWhich("same")} /> This
             run's version
@@ -76,6 +90,7 @@ export function RestartPanel({
         <ErrorMessage error={m.error} title="Not restarted" />
         <button type="submit" className="primary" disabled={m.isPending}>
           {chosen ? `Restart from ${chosen.name || chosen.id}` : "Restart from the start"}
+          {mode === "in-place" ? " in place" : ""}
         </button>
       </form>
     </section>

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { invalidateRunLists } from "../../api/queries/runs";
+import type { RunStep } from "../../api/models";
 import { Link } from "../../app/Link";
 import { Dialog, ErrorMessage, formatDuration, formatTime, Json, Loading, StatusBadge } from "../../app/ui";
 import { RunGraph } from "../../runs/RunGraph";
@@ -9,6 +10,7 @@ import { LogsPanel } from "./LogsPanel";
 import { RecentRuns } from "./RecentRuns";
 import { RestartPanel } from "./RestartPanel";
 import { SendEvent } from "./SendEvent";
+import { StepOutputDialog } from "./StepOutputDialog";
 import { StepTimeline } from "./StepTimeline";
 import { useRunQueries } from "./useRunQueries";
 
@@ -23,6 +25,7 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
   const r = run.data;
   const [confirmTerminate, setConfirmTerminate] = useState(false);
   const [fromStep, setFromStep] = useState("");
+  const [outputOf, setOutputOf] = useState<RunStep | null>(null);
   const name = deleted ? deleted.name : (workflow.data?.name ?? "…");
   const steps = r?.steps ?? [];
   return (
@@ -135,12 +138,16 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
                 setFromStep={setFromStep}
                 onRestarted={(next) => {
                   invalidateRunLists(qc, workflowId);
-                  navigate(`/workflows/${workflowId}/runs/${next.id}`);
+                  if (next.id === runId) void run.refetch(); // restarted in place: the same run, running again
+                  else navigate(`/workflows/${workflowId}/runs/${next.id}`);
                 }}
               />
             )}
             <h2>Steps</h2>
-            <StepTimeline steps={steps} />
+            <StepTimeline steps={steps} onOpenOutput={deleted ? undefined : setOutputOf} />
+            {outputOf && (
+              <StepOutputDialog workflowId={workflowId} runId={runId} step={outputOf} onClose={() => setOutputOf(null)} />
+            )}
             <h2>Input</h2>
             <Json value={r.params} label="Input" />
             <h2>Output</h2>

@@ -2,8 +2,9 @@ import type { RunStep } from "../../api/models";
 import { formatDuration, formatTime, Json } from "../../app/ui";
 import { nodeStateOfStep } from "../../runs/steps";
 
-// StepTimeline lists the run's steps in execution order with their state, times, attempts, output and error.
-export function StepTimeline({ steps }: { steps: readonly RunStep[] }) {
+// StepTimeline lists the run's steps in execution order with their state, times, attempts, output and error;
+// onOpenOutput, when given, offers each step's full output (per attempt) read from the provider.
+export function StepTimeline({ steps, onOpenOutput }: { steps: readonly RunStep[]; onOpenOutput?: (s: RunStep) => void }) {
   if (steps.length === 0) return <p className="muted">No step has run yet.</p>;
   return (
     <ol className="steps" aria-label="Steps, in execution order">
@@ -16,7 +17,12 @@ export function StepTimeline({ steps }: { steps: readonly RunStep[] }) {
               <span className="muted small">
                 {s.type} · {formatTime(s.startedAt)} · {formatDuration(s.startedAt, s.endedAt)}
                 {s.attempts > 1 ? ` · ${s.attempts} attempts` : ""}
-              </span>
+              </span>{" "}
+              {onOpenOutput && s.nodeId !== "" && s.type !== "sleep" && (
+                <button type="button" className="link-button small" onClick={() => onOpenOutput(s)}>
+                  Full output{s.attempts > 1 ? " per attempt" : ""}
+                </button>
+              )}
             </div>
             {s.output !== undefined && s.output !== null && (
               <details>
