@@ -215,7 +215,9 @@ async function edgeflowSide() {
       try {
         const r = await fetch(`${url}/readyz`);
         if (r.status === 200 && (await r.json()).edge === "ok") break;
-      } catch {}
+      } catch {
+        // not up yet
+      }
       await sleep(100);
     }
     const out = execFileSync(BIN, ["admin", "bootstrap", "--data-dir", path.join(dir, "data"), "--email", "bench@example.com",

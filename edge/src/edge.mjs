@@ -27,9 +27,9 @@ export function lock(dataDir) {
       fs.writeFileSync(file, lockText(process.pid), { flag: "wx" });
       return file;
     } catch (err) {
-      if (err.code !== "EEXIST") throw new Error(`cannot create lock file ${file}: ${err.message}`);
+      if (err.code !== "EEXIST") throw new Error(`cannot create lock file ${file}: ${err.message}`, { cause: err });
     }
-    let text = "";
+    let text;
     try {
       text = fs.readFileSync(file, "utf8");
     } catch {
@@ -147,7 +147,7 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
   try {
     allow = AllowList.parse(allowHosts);
   } catch (err) {
-    throw new Error(`--allow-hosts: ${err.message}`);
+    throw new Error(`--allow-hosts: ${err.message}`, { cause: err });
   }
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dataDir, 0o700);
@@ -179,7 +179,7 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
       try {
         bound = await listen(server, port);
       } catch (err) {
-        throw new Error(`cannot listen on 127.0.0.1:${port}: ${err.message}`);
+        throw new Error(`cannot listen on 127.0.0.1:${port}: ${err.message}`, { cause: err });
       }
     }
     cleanup.unshift(() => server.close());

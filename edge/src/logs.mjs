@@ -377,7 +377,7 @@ export class WorkerLogs {
     if (since !== undefined) lines = lines.filter((l) => l.timestamp >= since);
     if (until !== undefined) lines = lines.filter((l) => l.timestamp <= until);
     if (lines.length > limit) lines = lines.slice(lines.length - limit);
-    return { lines: lines.map(({ size, ...l }) => l), dropped: ring.dropped };
+    return { lines: lines.map(({ size: _size, ...l }) => l), dropped: ring.dropped };
   }
 }
 

@@ -54,7 +54,7 @@ export function groupPersistRoot(persistDir, gid) {
     try {
       have = fs.readlinkSync(at);
     } catch (err) {
-      if (err.code === "EINVAL") throw new Error(`${at} is not a link to ${want}; remove it`);
+      if (err.code === "EINVAL") throw new Error(`${at} is not a link to ${want}; remove it`, { cause: err });
       if (err.code !== "ENOENT") throw err;
     }
     if (have === want) return;

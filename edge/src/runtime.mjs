@@ -57,7 +57,7 @@ export class Runtime {
     try {
       await this.#realize(plan);
     } catch (err) {
-      throw new Error(`workerd failed to start: ${err.message}`);
+      throw new Error(`workerd failed to start: ${err.message}`, { cause: err });
     }
   }
 

@@ -39,7 +39,7 @@ export function keyFromFile(dataDir) {
   try {
     fs.writeFileSync(file, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
   } catch (err) {
-    if (err.code !== "EEXIST") throw new Error(`cannot create key file ${file}: ${err.message}`);
+    if (err.code !== "EEXIST") throw new Error(`cannot create key file ${file}: ${err.message}`, { cause: err });
   }
   fs.chmodSync(file, 0o600);
   return parseKey(fs.readFileSync(file, "utf8"), `key file ${file}`);

@@ -330,7 +330,7 @@ step("a function from a template deploys; its Invoke panel calls it and shows th
   await expect(answerRegion.getByText("content-type")).toBeVisible();
   const shown = await answerRegion.getByLabel("Answer body").textContent();
   expect(JSON.parse(shown).total).toBe(30);
-  expect(shown, "the JSON answer is shown indented").toMatch(/\n  "total": 30/);
+  expect(shown, "the JSON answer is shown indented").toMatch(/\n {2}"total": 30/);
 
   // A path the API refuses is shown at its field before anything is sent.
   await panel.getByLabel("Path").fill("orders");

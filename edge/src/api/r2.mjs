@@ -164,7 +164,7 @@ export async function getObject(ctx, c) {
   // a value beyond Latin-1 (stored by a worker) is sent as its UTF-8 bytes
   for (const [field, h] of HTTP_METADATA) if (meta[field]) headers[h] = Buffer.from(String(meta[field]), "utf8").toString("latin1");
   // Node re-encodes a content-disposition beyond ASCII when a length is set (and refuses some): send it chunked
-  if (Object.values(headers).some((v) => typeof v === "string" && /[^\x00-\x7f]/.test(v))) delete headers["content-length"];
+  if (Object.values(headers).some((v) => typeof v === "string" && [...v].some((ch) => ch.charCodeAt(0) > 0x7f))) delete headers["content-length"];
   c.res.writeHead(200, headers);
   c.res.end(bytes);
 }
