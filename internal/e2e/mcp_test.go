@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/edgeflow/edgeflow/internal/mcp/mcptest"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // The secrets of the MCP sessions: a step reads the workflow's secret and
@@ -183,19 +185,13 @@ func TestMCPSessionToCompletedRun(t *testing.T) {
 		t.Fatalf("get_run of the waiting run: %s", text)
 	}
 	c.ok("send_event", map[string]any{"runId": arun["id"], "eventType": "approval", "payload": map[string]any{"approved": true, "by": "Grace"}})
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		r := c.ok("get_run", map[string]any{"runId": arun["id"]})["run"].(map[string]any)
-		if r["status"] == "complete" {
-			out, _ := json.Marshal(r["output"])
-			jsonEqual(t, out, `{"item":"laptop for Ada","amount":1200,"decision":"approved","by":"Grace","comment":"","arm":"approved"}`)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the approval run did not complete after the event: %v", r)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	var done map[string]any
+	testenv.WaitFor(t, 90*time.Second, 200*time.Millisecond, "the approval run to complete after the event", func() (bool, string) {
+		done = c.ok("get_run", map[string]any{"runId": arun["id"]})["run"].(map[string]any)
+		return done["status"] == "complete", fmt.Sprint(done)
+	})
+	out, _ = json.Marshal(done["output"])
+	jsonEqual(t, out, `{"item":"laptop for Ada","amount":1200,"decision":"approved","by":"Grace","comment":"","arm":"approved"}`)
 
 	for _, text := range c.texts {
 		if strings.Contains(text, mcpWorkflowSecret) || strings.Contains(text, mcpGlobalSecret) {

@@ -2,12 +2,14 @@ package mcp_test
 
 import (
 	"bufio"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
+	"github.com/edgeflow/edgeflow/internal/testenv"
 )
 
 // TestToolsCountAgainstTheAPILimits: a tool's requests are the API's, so
@@ -26,22 +28,15 @@ func TestToolsCountAgainstTheAPILimits(t *testing.T) {
 	if l := s.ok("list_workflows", nil); len(l["data"].([]any)) != 2 {
 		t.Fatalf("list_workflows: %v", l)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testenv.WaitFor(t, 30*time.Second, 50*time.Millisecond, "the audit log to hold two creates and one refusal", func() (bool, string) {
 		r := w.must(200, "GET", "/api/audit?action=workflow.create", "", w.a.session())
 		entries := r.json(t)["data"].([]any)
 		outcomes := map[float64]int{}
 		for _, e := range entries {
 			outcomes[e.(map[string]any)["outcome"].(float64)]++
 		}
-		if outcomes[201] == 2 && outcomes[429] == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the audit log holds %v", outcomes)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return outcomes[201] == 2 && outcomes[429] == 1, fmt.Sprint(outcomes)
+	})
 }
 
 // TestMCPRequestsAreStreams: a request of the MCP endpoint counts against
@@ -73,24 +68,17 @@ func TestMCPRequestsAreStreams(t *testing.T) {
 	}
 	res.Body.Close()
 	// The stream's slot is released when its request ends on the server.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		r := w.do("POST", "/api/mcp", `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, h)
-		if r.status == 200 {
-			sc := bufio.NewScanner(strings.NewReader(string(r.body)))
-			sc.Buffer(nil, 1<<20)
-			found := false
-			for sc.Scan() {
-				found = found || strings.Contains(sc.Text(), `"list_workflows"`)
-			}
-			if !found {
-				t.Fatalf("tools/list: %s", r.body)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after the stream ended: %d %s", r.status, r.body)
-		}
-		time.Sleep(50 * time.Millisecond)
+	testenv.WaitFor(t, 30*time.Second, 50*time.Millisecond, "the stream's slot to be released", func() (bool, string) {
+		r = w.do("POST", "/api/mcp", `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, h)
+		return r.status == 200, fmt.Sprintf("%d %s", r.status, r.body)
+	})
+	sc := bufio.NewScanner(strings.NewReader(string(r.body)))
+	sc.Buffer(nil, 1<<20)
+	found := false
+	for sc.Scan() {
+		found = found || strings.Contains(sc.Text(), `"list_workflows"`)
+	}
+	if !found {
+		t.Fatalf("tools/list: %s", r.body)
 	}
 }
