@@ -191,6 +191,7 @@ const (
 	helperWorkerAuth
 	helperReadJSON
 	helperReplay
+	helperAgent
 	helperCount
 )
 

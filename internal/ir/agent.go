@@ -32,6 +32,8 @@ const (
 	AgentMaxCallsPerTurn = 16
 	// AgentMaxTokens bounds maxTokens.
 	AgentMaxTokens = 1_000_000
+	// AgentMaxTotalTokens bounds maxTotalTokens.
+	AgentMaxTotalTokens = 100_000_000
 	// maxSchemaDepth and maxSchemaNodes bound a JSON Schema in an agent's
 	// data (output, a tool's inputSchema).
 	maxSchemaDepth = 32
