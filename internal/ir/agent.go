@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strconv"
@@ -306,6 +307,10 @@ func (v *validator) httpTool(p func(...string) string, n *Node, m map[string]any
 	}
 	if x, ok := h["headers"]; ok {
 		hm, isObj := x.(map[string]any)
+		if strings.HasPrefix(url, "{+") && strings.Contains(jsonText(x), "env.") {
+			// The model would choose the host the secret is sent to.
+			v.addf(p(AgentToolHTTP, "headers"), n.ID, RuleNodeData, "headers read env vars while the URL's host comes from the model ({+name} first): the model could send the secret anywhere; fix the URL's host")
+		}
 		if !isObj {
 			v.addf(p(AgentToolHTTP, "headers"), n.ID, RuleNodeData, "headers must be an object of header names to values")
 		}
@@ -518,4 +523,10 @@ func AgentApprovalEvent(toolCallID string) string {
 		s = s[:100]
 	}
 	return s
+}
+
+// jsonText is v as JSON ("" when it cannot be encoded).
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
