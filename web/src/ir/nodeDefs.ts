@@ -11,7 +11,12 @@ export type ConfigFieldType =
   | "json"
   | "expression"
   | "textarea"
-  | "branches";
+  | "branches"
+  // the agent node's structured fields
+  | "secretRef"
+  | "agentTools"
+  | "jsonSchema"
+  | "toolNames";
 
 export interface FieldValidation {
   min?: number;
@@ -33,6 +38,8 @@ export interface ConfigField {
   options?: string[];
   envVarName?: string;
   validation?: FieldValidation;
+  // schema: the JSON Schema of a structured builtin field's value (agentTools, jsonSchema, toolNames)
+  schema?: Record<string, unknown>;
 }
 
 export interface OutputField {
@@ -60,7 +67,7 @@ export interface NodeDefinition {
 export const WHOLE_VALUE = "$";
 
 // Node types whose nodes run as durable steps in workflows and so accept `config` (retries, timeout).
-const STEP_TYPES = new Set(["step", "http_request", "sub_workflow"]);
+const STEP_TYPES = new Set(["step", "http_request", "sub_workflow", "agent"]);
 
 export function runsAsDurableStep(type: string, def: NodeDefinition | undefined): boolean {
   if (STEP_TYPES.has(type)) return true;
