@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The agent node (docs/ir.md, "The agent node") calls a model in turns and
+// The agent node (docs/agents.md, "The agent node") calls a model in turns and
 // runs the tools it asks for, each model call and each tool call a durable
 // step of its own. This file reads its tools and checks its data beyond
 // what the config schema says.

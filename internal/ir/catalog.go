@@ -83,7 +83,7 @@ const (
 const (
 	// FieldAgentTools is a list of tools: {"workflow": id}, {"http": {...}}
 	// or {"node": type, "data": {...}}, each with an optional name
-	// (docs/ir.md, "The agent node").
+	// (docs/agents.md, "The agent node").
 	FieldAgentTools = "agentTools"
 	// FieldJSONSchema is a JSON Schema, written as a JSON object.
 	FieldJSONSchema = "jsonSchema"

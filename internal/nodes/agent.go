@@ -5,7 +5,7 @@ import (
 )
 
 // agentDefinition is the agent node's definition: a model called in turns,
-// with tools (docs/nodes.md, docs/ir.md "The agent node"). Its structured
+// with tools (docs/nodes.md, docs/agents.md "The agent node"). Its structured
 // fields carry the JSON Schema of their values, for forms and programs.
 func agentDefinition(
 	def func(id, name, desc, cat string, fn bool, cfg map[string]ir.ConfigField, out map[string]ir.OutputField) ir.NodeDefinition,
