@@ -147,7 +147,8 @@ test("the agent node's form: provider, model, key reference and tools; the serve
   await expect(toolProblem).toBeVisible();
   await expect(problems.getByText(/\/data\/model/)).toHaveCount(0);
   await checkA11y(page, "the agent node's form with a problem");
-  await screenshot(page, "agent-form", { clip: await page.locator(".ir-editor").boundingBox() });
+  await panel.getByRole("group", { name: "Tools" }).scrollIntoViewIfNeeded();
+  await screenshot(page, "agent-form", { clip: await panel.boundingBox() });
 
   // saving is refused with the same pointer
   studio.allow(page, { method: "POST", path: `/api/workflows/${wf.id}/versions`, status: 422 });

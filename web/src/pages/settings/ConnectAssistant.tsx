@@ -129,7 +129,7 @@ export default function ConnectAssistantPage() {
         <ErrorMessage error={connect.error} title="The MCP configuration could not be loaded" />
         {connect.data && (
           <>
-            <div className="connect-choices">
+            <div>
               <fieldset className="choice">
                 <legend>Assistant</legend>
                 {clients.map((c) => (
