@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
 import { apiKeyKeys, apiKeyQueries } from "../../api/queries/apiKeys";
 import { useCursorList } from "../../api/queries/cursor";
@@ -8,24 +8,8 @@ import { Field } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { useSession } from "../../app/session";
 import { ErrorMessage, Loading } from "../../app/ui";
-import type { ApiKey } from "./types";
+import type { APIKey, MCPClientConfig } from "../../api/models";
 import "./settings.css";
-
-// What GET /api/mcp/connect answers (docs/agents.md): the MCP endpoint, the stdio command, and each client's
-// configuration for each transport, with KEY_PLACEHOLDER where the key goes.
-export interface ClientConfig {
-  client: string;
-  transport: "http" | "stdio" | string;
-  file?: string;
-  config?: Record<string, unknown>;
-  command?: string;
-}
-export interface McpConnect {
-  url: string;
-  headers: Record<string, string>;
-  stdio: { command: string; args: string[]; env: Record<string, string> };
-  clients: ClientConfig[];
-}
 
 /** KEY_PLACEHOLDER stands where a key goes in the server's configurations (internal/mcp/connect.go). */
 export const KEY_PLACEHOLDER = "<API key>";
@@ -34,7 +18,7 @@ export const KEY_PLACEHOLDER = "<API key>";
  * configText is a client's configuration as text, the key put where the placeholder stands when there is one to put
  * (a key just created on this page), else the placeholder left for the user to replace.
  */
-export function configText(c: ClientConfig, key: string | null): string {
+export function configText(c: MCPClientConfig, key: string | null): string {
   const text = c.command ?? JSON.stringify(c.config ?? {}, null, 2);
   return key ? text.split(KEY_PLACEHOLDER).join(key) : text;
 }
@@ -50,7 +34,7 @@ const transports: { value: string; label: string; hint: string }[] = [
 // as the page is open and is kept nowhere else in the browser; an existing key is never shown (edgeflow stores
 // only its hash), so its configuration keeps the placeholder.
 export default function ConnectAssistantPage() {
-  const connect = useQuery({ queryKey: ["mcp-connect"], queryFn: () => api.get<McpConnect>("/api/mcp/connect") });
+  const connect = useQuery({ queryKey: ["mcp-connect"], queryFn: () => ok(api.GET("/api/mcp/connect")) });
   const keys = useCursorList(apiKeyQueries.list());
   const usable = useMemo(
     () =>
@@ -63,7 +47,7 @@ export default function ConnectAssistantPage() {
   const [chosen, setChosen] = useState("");
   const [client, setClient] = useState("Claude Code");
   const [transport, setTransport] = useState("http");
-  const chosenKey: ApiKey | undefined = usable.find((k) => k.id === chosen);
+  const chosenKey: APIKey | undefined = usable.find((k) => k.id === chosen);
   const clients = connect.data ? [...new Set(connect.data.clients.map((c) => c.client))] : [];
   const config = connect.data?.clients.find((c) => c.client === client && c.transport === transport);
   const key = created && chosen === created.id ? created.key : null;
@@ -229,12 +213,16 @@ function NewKeyForm({ onCreated }: { onCreated: (k: { id: string; name: string; 
     if (n) return;
     setPending(true);
     try {
-      const answer = await api.post<ApiKey & { key: string }>("/api/api-keys", {
-        name: name.trim(),
-        scopes: ["read", "write", "deploy"],
-        projectId: session.activeProjectId,
-        expiresAt: new Date(Date.now() + 90 * 86_400_000).toISOString(),
-      });
+      const answer = await ok(
+        api.POST("/api/api-keys", {
+          body: {
+            name: name.trim(),
+            scopes: ["read", "write", "deploy"],
+            projectId: session.activeProjectId,
+            expiresAt: new Date(Date.now() + 90 * 86_400_000).toISOString(),
+          },
+        }),
+      );
       onCreated({ id: answer.id, name: answer.name, key: answer.key });
       void qc.invalidateQueries({ queryKey: apiKeyKeys.all });
     } catch (er) {
