@@ -26,6 +26,9 @@ func (g *gen) agent(n *ir.Node, sc *scope) {
 		provider = ir.AgentOpenAI
 	}
 	prop("provider", jsString(provider))
+	if provider == ir.AgentWorkersAI {
+		g.bindings[AIBinding] = Binding{Name: AIBinding, Type: BindingAI}
+	}
 	prop("model", g.strField(n, "model", dataString(n, "model"), sc))
 	if s := dataString(n, "baseUrl"); s != "" {
 		prop("baseUrl", g.strField(n, "baseUrl", s, sc))

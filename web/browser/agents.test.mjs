@@ -143,7 +143,8 @@ test("the agent node's form: provider, model, key reference and tools; the serve
   await panel.locator('[id$="-data-tools-1-description"]').fill("Looks an order up");
 
   // another organization's workflow is refused at the tool's pointer, the same answer as an unknown id
-  const toolProblem = problems.getByText(/\/data\/tools\/0\/workflow/);
+  // (the problems follow the typing: wait for the one about the id filled in)
+  const toolProblem = problems.getByRole("button", { name: new RegExp(`${foreign.id}.*/data/tools/0/workflow · sub-workflow`) });
   await expect(toolProblem).toBeVisible();
   await expect(problems.getByText(/\/data\/model/)).toHaveCount(0);
   await checkA11y(page, "the agent node's form with a problem");
