@@ -120,3 +120,21 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 	}
 	return b
 }
+
+// TestAgentWorkersAILocal: an agent of the workers-ai provider deploys to
+// the local edge (its AI binding accepted, as Cloudflare's upload carries
+// it) and its step fails with a message saying it needs a Cloudflare
+// account, as wrangler's local mode without one has no AI.
+func TestAgentWorkersAILocal(t *testing.T) {
+	requireEdge(t)
+	s := newServer(t, serverOptions{})
+	agent := node("bot", "agent", "Bot", map[string]any{"provider": "workers-ai", "model": "@cf/meta/llama-3.1-8b-instruct", "prompt": "hi"})
+	agent["config"] = map[string]any{"retries": map[string]any{"limit": 0, "delay": "1 second", "backoff": "constant"}}
+	wf, _ := s.workflow("Local AI", "workflow", chain("Local AI", agent))
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{})
+	failed := s.waitStatus(wf, id, "errored", 90*time.Second)
+	if !strings.Contains(failed.Error, "the workers-ai provider needs Cloudflare's AI binding") {
+		t.Errorf("the run's error: %q", failed.Error)
+	}
+}
