@@ -142,6 +142,9 @@ const BINDING_FIELDS = {
   workflow: ["workflow_name"],
   durable_object_namespace: ["class_name"],
   inherit: [],
+  // Workers AI: accepted, and left out of the worker (plan.mjs), as wrangler's local mode without an account has no
+  // AI; code that calls env.AI says so (the agent node's workers-ai provider fails its step with that message).
+  ai: [],
 };
 
 // SECRET_TYPES are the binding types Cloudflare treats as secrets.

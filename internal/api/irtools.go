@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
@@ -166,7 +167,7 @@ func (s *Server) checkIR(ctx context.Context, raw []byte, orgID, projectID strin
 			for _, fe := range fes {
 				ie := edgeflow.IRProblem{Path: fe.Path, Message: fe.Message, Rule: ruleSubWorkflow}
 				for _, ref := range refs {
-					if fe.Path == fmt.Sprintf("/nodes/%d/data/workflowId", ref.Index) {
+					if strings.HasPrefix(fe.Path, fmt.Sprintf("/nodes/%d/data/", ref.Index)) {
 						ie.NodeID = ref.NodeID
 					}
 				}

@@ -76,16 +76,16 @@ func TestNodeAndMarketplaceListsPaginate(t *testing.T) {
 		}
 	}
 	nodes := w.walk(t, "/api/nodes", 100, "id", a.keyRead)
-	if tail := nodes[12:]; nodes[0] != "step" || !slices.IsSorted(tail) || !slices.Contains(tail, "kv-get") || !slices.Contains(tail, "slack-message") {
+	if tail := nodes[13:]; nodes[0] != "step" || !slices.IsSorted(tail) || !slices.Contains(tail, "kv-get") || !slices.Contains(tail, "slack-message") {
 		t.Fatalf("GET /nodes order = %v: the builtins, then the installed nodes by id", nodes)
 	}
 
 	// The builtins and kv-get, then an install sorting before and one after
 	// the cursor: the next page starts right after kv-get.
-	first := w.must(200, "GET", "/api/nodes?limit=13", "", a.keyRead).json(t)
+	first := w.must(200, "GET", "/api/nodes?limit=14", "", a.keyRead).json(t)
 	data := first["data"].([]any)
 	if last := data[len(data)-1].(map[string]any)["id"]; last != "kv-get" {
-		t.Fatalf("the 13th node is %v, want kv-get", last)
+		t.Fatalf("the 14th node is %v, want kv-get", last)
 	}
 	w.must(201, "POST", "/api/marketplace/install", `{"nodeId":"airtable-record"}`, a.keyAll)
 	w.must(201, "POST", "/api/marketplace/install", `{"nodeId":"linear-issue"}`, a.keyAll)

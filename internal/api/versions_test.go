@@ -290,7 +290,7 @@ func TestVersionsUseInstalledMarketplaceNodes(t *testing.T) {
 	for _, d := range list {
 		ids = append(ids, d.ID+"@"+d.Version)
 	}
-	if len(list) != 14 || page.NextCursor != nil || ids[0] != "step@1.0.0" || !strings.Contains(strings.Join(ids, " "), "slack-message@1.0.0") {
+	if len(list) != 15 || page.NextCursor != nil || ids[0] != "step@1.0.0" || !strings.Contains(strings.Join(ids, " "), "slack-message@1.0.0") {
 		t.Fatalf("GET /nodes = %v", ids)
 	}
 	if r := w.must(200, "GET", "/api/nodes/slack-message", "", a.keyRead).json(t); r["version"] != "1.0.0" {

@@ -47,3 +47,30 @@ func TestCodeBindings(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentAIBinding: an agent of the workers-ai provider declares the
+// Workers AI binding (env.AI) in the output, so the deployment uploads it;
+// the other providers declare none.
+func TestAgentAIBinding(t *testing.T) {
+	t.Parallel()
+	for provider, want := range map[string]bool{"workers-ai": true, "anthropic": false, "openai": false} {
+		f := loadFixture(t, "agent_function")
+		f.ir.Nodes[0].Data["provider"] = provider
+		if provider == "workers-ai" {
+			delete(f.ir.Nodes[0].Data, "apiKey")
+		}
+		out, err := codegen.Generate(f.ir, f.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", provider, err)
+		}
+		got := false
+		for _, b := range out.Bindings {
+			if b.Type == codegen.BindingAI {
+				got = b == codegen.Binding{Name: codegen.AIBinding, Type: codegen.BindingAI}
+			}
+		}
+		if got != want {
+			t.Errorf("%s: the AI binding declared %v, want %v (bindings %+v)", provider, got, want, out.Bindings)
+		}
+	}
+}

@@ -104,7 +104,13 @@ const (
 	BindingD1         = "d1"
 	BindingR2         = "r2_bucket"
 	BindingService    = "service"
+	// BindingAI is Workers AI (env.AI), which the agent node's workers-ai
+	// provider calls.
+	BindingAI = "ai"
 )
+
+// AIBinding is the name of the Workers AI binding (env.AI).
+const AIBinding = "AI"
 
 // Binding is one binding the generated code reads from env. Values of
 // variables and secrets are not part of it: the deployment supplies them.
@@ -191,6 +197,7 @@ const (
 	helperWorkerAuth
 	helperReadJSON
 	helperReplay
+	helperAgent
 	helperCount
 )
 

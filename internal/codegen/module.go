@@ -139,6 +139,7 @@ const helperHeader = `
 `
 
 var helperSources = [helperCount]string{
+	helperAgent: agentHelperTS,
 	helperToText: `
 /** Interpolates a value into a string: objects as JSON, dates as ISO 8601, null and undefined as "". */
 function toText(value: unknown): string {
@@ -254,7 +255,9 @@ func (g *gen) helperText() {
 	g.b.WriteString(helperHeader)
 	for h, used := range g.helpers {
 		if used {
-			if g.js {
+			if g.js && helper(h) == helperAgent {
+				g.b.WriteString(agentHelperJS())
+			} else if g.js {
 				g.b.WriteString(helperSourcesJS[h])
 			} else {
 				g.b.WriteString(helperSources[h])

@@ -96,6 +96,8 @@ func (g *gen) node(n *ir.Node, sc *scope) (next, join string) {
 		g.breakNode(n, sc)
 	case ir.TypeSubWorkflow:
 		g.subWorkflow(n, sc)
+	case ir.TypeAgent:
+		g.agent(n, sc)
 	case ir.TypeBranch:
 		join = g.branch(n, sc)
 	case ir.TypeParallel, ir.TypeRace:
@@ -461,20 +463,7 @@ func (g *gen) breakNode(n *ir.Node, sc *scope) {
 }
 
 func (g *gen) subWorkflow(n *ir.Node, sc *scope) {
-	ref := dataString(n, "workflowId")
-	binding, ok := g.subs[ref]
-	if !ok {
-		script, wfName := ScriptName(ref), WorkflowName(ref)
-		if g.opts.ResolveSubWorkflow != nil {
-			if s, w, found := g.opts.ResolveSubWorkflow(ref); found {
-				script, wfName = s, w
-			}
-		}
-		binding = "SUB_" + strings.ToUpper(strings.ReplaceAll(g.names.ident(strings.ToLower(ref)), "-", "_"))
-		g.subs[ref] = binding
-		g.env[binding] = "Workflow"
-		g.bindings[binding] = Binding{Name: binding, Type: BindingWorkflow, WorkflowName: wfName, ClassName: ClassName(ref), ScriptName: script}
-	}
+	binding := g.subBinding(dataString(n, "workflowId"))
 	params := "{}"
 	if js := g.jsonData(n, "input", sc); js != "" {
 		params = js
@@ -494,6 +483,25 @@ func (g *gen) subWorkflow(n *ir.Node, sc *scope) {
 	g.durableCall(n, sc, cfg, func() {
 		g.line("return await runSubWorkflow(env.%s, %s, %s, %t);", binding, id, params, wait)
 	})
+}
+
+// subBinding is the name of the Workflow binding that starts the workflow
+// ref, declared on first use.
+func (g *gen) subBinding(ref string) string {
+	binding, ok := g.subs[ref]
+	if !ok {
+		script, wfName := ScriptName(ref), WorkflowName(ref)
+		if g.opts.ResolveSubWorkflow != nil {
+			if s, w, found := g.opts.ResolveSubWorkflow(ref); found {
+				script, wfName = s, w
+			}
+		}
+		binding = "SUB_" + strings.ToUpper(strings.ReplaceAll(g.names.ident(strings.ToLower(ref)), "-", "_"))
+		g.subs[ref] = binding
+		g.env[binding] = "Workflow"
+		g.bindings[binding] = Binding{Name: binding, Type: BindingWorkflow, WorkflowName: wfName, ClassName: ClassName(ref), ScriptName: script}
+	}
+	return binding
 }
 
 func (g *gen) branch(n *ir.Node, sc *scope) (join string) {
@@ -701,25 +709,10 @@ func (g *gen) findBreakSignals() {
 
 // custom emits a marketplace node: a durable step calling its template.
 func (g *gen) custom(n *ir.Node, sc *scope) {
-	key := n.Type + "@" + n.Version
-	t, ok := g.templates[key]
-	if !ok {
-		for _, tpl := range g.opts.Templates {
-			if tpl.Type == n.Type && tpl.Version == n.Version {
-				t = &template{tpl: tpl, ident: camel(tpl.Type, tpl.Version), path: "nodes/" + key + ".ts"}
-				break
-			}
-		}
-		if t == nil {
-			g.fail(n, "type", "no template for node type %s version %s", n.Type, n.Version)
-			return
-		}
-		g.templates[key] = t
-		if t.tpl.Definition != nil {
-			for _, name := range t.tpl.Definition.SecretEnvVars() {
-				g.useEnv(name)
-			}
-		}
+	t := g.template(n.Type, n.Version)
+	if t == nil {
+		g.fail(n, "type", "no template for node type %s version %s", n.Type, n.Version)
+		return
 	}
 	cfg := g.templateConfig(n, t, sc)
 	call := func() {
@@ -743,6 +736,28 @@ func (g *gen) custom(n *ir.Node, sc *scope) {
 		return
 	}
 	g.durableCall(n, sc, g.stepConfig(n, ""), call)
+}
+
+// template is the marketplace template of typ@version, imported on first
+// use with the secrets its definition reads; nil when Options has none.
+func (g *gen) template(typ, version string) *template {
+	key := typ + "@" + version
+	if t, ok := g.templates[key]; ok {
+		return t
+	}
+	for _, tpl := range g.opts.Templates {
+		if tpl.Type == typ && tpl.Version == version {
+			t := &template{tpl: tpl, ident: camel(tpl.Type, tpl.Version), path: "nodes/" + key + ".ts"}
+			g.templates[key] = t
+			if tpl.Definition != nil {
+				for _, name := range tpl.Definition.SecretEnvVars() {
+					g.useEnv(name)
+				}
+			}
+			return t
+		}
+	}
+	return nil
 }
 
 // templateConfig builds the config object literal of a marketplace node from

@@ -122,6 +122,8 @@ func (p *cfProvider) UploadWorker(ctx context.Context, w WorkerUpload) error {
 			cb = cloudflare.R2Binding(b.Name, b.Bucket)
 		case BindingService:
 			cb = cloudflare.ServiceBinding(b.Name, b.Service, "")
+		case BindingAI:
+			cb = cloudflare.Binding{Type: BindingAI, Name: b.Name}
 		default:
 			cb = cloudflare.Binding{Type: b.Type, Name: b.Name}
 		}

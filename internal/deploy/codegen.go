@@ -155,6 +155,8 @@ func (c *CodegenCompiler) Compile(ctx context.Context, w *edgeflow.Workflow, v *
 			art.Resources = append(art.Resources, Resource{Kind: ResourceD1, Binding: bd.Name})
 		case codegen.BindingR2:
 			art.Resources = append(art.Resources, Resource{Kind: ResourceR2, Binding: bd.Name})
+		case codegen.BindingAI:
+			art.Bindings = append(art.Bindings, Binding{Type: BindingAI, Name: bd.Name})
 		case codegen.BindingService:
 			if bd.Target != "" {
 				art.Bindings = append(art.Bindings, Binding{Type: BindingService, Name: bd.Name, Service: bd.Target})

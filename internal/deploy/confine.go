@@ -16,23 +16,35 @@ import (
 // workflow stored before the check may hold any spec), and its sub_workflow
 // nodes start workflows of its own project only (docs/security.md).
 
-// SubWorkflowRef is a sub_workflow node of an IR and the workflow it names.
+// SubWorkflowRef is a workflow an IR starts: a sub_workflow node's, or an
+// agent node's workflow tool's.
 type SubWorkflowRef struct {
 	// Index is the node's position in the IR's nodes.
 	Index      int
 	NodeID     string
 	WorkflowID string
+	// Field is the JSON pointer of the id below the node's data:
+	// "workflowId", or "tools/<k>/workflow" for an agent's tool.
+	Field string
 }
 
-// SubWorkflowRefs lists the sub_workflow nodes of a, in IR order.
+// SubWorkflowRefs lists the workflows a starts (sub_workflow nodes and
+// agents' workflow tools), in IR order.
 func SubWorkflowRefs(a *ir.ArtifactIR) []SubWorkflowRef {
 	var refs []SubWorkflowRef
 	for i, n := range a.Nodes {
-		if n.Type != ir.TypeSubWorkflow {
-			continue
+		switch n.Type {
+		case ir.TypeSubWorkflow:
+			id, _ := n.Data["workflowId"].(string)
+			refs = append(refs, SubWorkflowRef{Index: i, NodeID: n.ID, WorkflowID: id, Field: "workflowId"})
+		case ir.TypeAgent:
+			for _, t := range ir.AgentTools(n.Data) {
+				if t.Kind == ir.AgentToolWorkflow {
+					refs = append(refs, SubWorkflowRef{Index: i, NodeID: n.ID, WorkflowID: t.Workflow,
+						Field: fmt.Sprintf("tools/%d/workflow", t.Index)})
+				}
+			}
 		}
-		id, _ := n.Data["workflowId"].(string)
-		refs = append(refs, SubWorkflowRef{Index: i, NodeID: n.ID, WorkflowID: id})
 	}
 	return refs
 }
@@ -46,17 +58,21 @@ func SubWorkflowRefs(a *ir.ArtifactIR) []SubWorkflowRef {
 func CheckSubWorkflows(ctx context.Context, store edgeflow.Store, projectID string, refs []SubWorkflowRef) error {
 	var problems []edgeflow.FieldError
 	for _, r := range refs {
-		path := fmt.Sprintf("/nodes/%d/data/workflowId", r.Index)
+		field := r.Field
+		if field == "" {
+			field = "workflowId"
+		}
+		path := fmt.Sprintf("/nodes/%d/data/%s", r.Index, field)
 		target, err := store.FindWorkflowByID(ctx, projectID, r.WorkflowID)
 		switch {
 		case edgeflow.IsNotFound(err):
 			problems = append(problems, edgeflow.FieldError{Path: path, Message: fmt.Sprintf(
-				"node %q: %q is not a workflow of this project; a sub_workflow may start only workflows of its own project", r.NodeID, r.WorkflowID)})
+				"node %q: %q is not a workflow of this project; a sub_workflow or an agent's tool may start only workflows of its own project", r.NodeID, r.WorkflowID)})
 		case err != nil:
 			return err
 		case target.Kind == edgeflow.KindScript:
 			problems = append(problems, edgeflow.FieldError{Path: path, Message: fmt.Sprintf(
-				"node %q: %q is a function, not a workflow; a sub_workflow starts workflows", r.NodeID, r.WorkflowID)})
+				"node %q: %q is a function, not a workflow; a sub_workflow or an agent's workflow tool starts workflows", r.NodeID, r.WorkflowID)})
 		}
 	}
 	if len(problems) == 0 {

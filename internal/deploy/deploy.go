@@ -331,4 +331,3 @@ func rawOrNil(v json.RawMessage) json.RawMessage {
 	}
 	return v
 }
-

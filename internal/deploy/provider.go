@@ -108,6 +108,7 @@ const (
 	BindingD1        = "d1"
 	BindingR2        = "r2_bucket"
 	BindingService   = "service"
+	BindingAI        = "ai" // Workers AI: a name only
 )
 
 // Binding is one binding of a worker upload. Text holds the value of

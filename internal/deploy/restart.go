@@ -164,7 +164,16 @@ func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 				break
 			}
 		}
-		replay = past[:end]
+		replay = past[:end:end]
+		if node.Type == ir.TypeAgent {
+			// Restarting an agent keeps what its model calls, tool calls
+			// and approvals already answered: none of them runs again.
+			for _, p := range past[end:] {
+				if p.nodeID == req.FromStep && p.complete && isAgentStep(p.name) {
+					replay = append(replay, p)
+				}
+			}
+		}
 		for _, p := range replay {
 			if !p.complete {
 				return nil, edgeflow.Errorf(edgeflow.EConflict,
@@ -195,7 +204,7 @@ func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 		for _, p := range replay {
 			name := p.name
 			if target != origVersion {
-				name = targetNames[p.nodeID] + p.suffix
+				name = renameStep(p.name, targetNames[p.nodeID], p.suffix)
 			}
 			out := p.output
 			if len(out) == 0 {

@@ -80,7 +80,30 @@ func nodeOfStep(names map[string]string, name string) (nodeID, suffix string) {
 			return id, name[loc[0]:]
 		}
 	}
+	// An agent's model calls, tool calls and approvals belong to its node
+	// (codegen's runAgent names them "agent <step name> turn N", ...).
+	if m := agentStepName.FindStringSubmatch(name); m != nil {
+		if id, suffix := nodeOfStep(names, m[1]); id != "" {
+			return id, suffix + " " + m[2]
+		}
+	}
 	return "", ""
+}
+
+// agentStepName matches the names of the steps of an agent node.
+var agentStepName = regexp.MustCompile(`^agent (.+) (turn \d+|tool [A-Za-z0-9_-]+ \d+|approval \d+)$`)
+
+// isAgentStep reports whether name is a step of an agent node.
+func isAgentStep(name string) bool { return agentStepName.MatchString(name) }
+
+// renameStep is the name a step of node nodeID takes in another version
+// whose step name for the node is base: base and the suffix, with the
+// "agent " prefix of an agent's steps.
+func renameStep(past, base, suffix string) string {
+	if isAgentStep(past) {
+		return "agent " + base + suffix
+	}
+	return base + suffix
 }
 
 // DescribeSteps turns a run's stored step list (the provider's shape) into

@@ -20,7 +20,7 @@ type NodeDefinition struct {
 	OutputSchema       map[string]OutputField `json:"outputSchema"`
 	AllowedInFunctions bool                   `json:"allowedInFunctions"`
 	Dependencies       map[string]string      `json:"dependencies,omitempty"`
-	// Builtin is true for the twelve builtin node types.
+	// Builtin is true for the thirteen builtin node types.
 	Builtin bool `json:"builtin"`
 }
 
@@ -35,6 +35,11 @@ type ConfigField struct {
 	Options     []string    `json:"options,omitempty"`
 	EnvVarName  string      `json:"envVarName,omitempty"`
 	Validation  *Validation `json:"validation,omitempty"`
+	// Schema is the JSON Schema of the field's value, for the builtin-only
+	// field types whose values are structured (agentTools, jsonSchema,
+	// toolNames), so that a form or a program knows their shape. Marketplace
+	// definitions have none.
+	Schema map[string]any `json:"schema,omitempty"`
 }
 
 // Validation holds the optional constraints of a config field: Min and Max
@@ -71,6 +76,22 @@ const (
 	FieldJSON        = "json"
 	FieldExpression  = "expression"
 	FieldTextarea    = "textarea"
+)
+
+// Field types of the agent node only (like FieldBranches, builtin-only):
+// the form renders each with an editor of its own.
+const (
+	// FieldAgentTools is a list of tools: {"workflow": id}, {"http": {...}}
+	// or {"node": type, "data": {...}}, each with an optional name
+	// (docs/agents.md, "The agent node").
+	FieldAgentTools = "agentTools"
+	// FieldJSONSchema is a JSON Schema, written as a JSON object.
+	FieldJSONSchema = "jsonSchema"
+	// FieldToolNames is a list of names of the node's tools.
+	FieldToolNames = "toolNames"
+	// FieldSecretRef is a reference to an env var holding a secret,
+	// "{{env.NAME}}"; a literal value is refused.
+	FieldSecretRef = "secretRef"
 )
 
 // String formats a config field's Validation.Format may name.

@@ -179,8 +179,26 @@ func (v *validator) field(path func() string, n *Node, name string, f *ConfigFie
 		if vd := f.Validation; vd != nil {
 			v.stringRules(path, n, name, s, vd)
 		}
+	case FieldSecretRef:
+		if s, ok := val.(string); !ok || !secretRefPattern.MatchString(s) {
+			v.addf(path(), n.ID, RuleNodeData, "%s must be a reference to a secret, {{env.NAME}}: a literal value would be stored in the IR and in the generated code", name)
+		}
+	case FieldJSONSchema:
+		v.jsonSchema(path(), n.ID, name, val)
+	case FieldToolNames:
+		list, ok := val.([]any)
+		if !ok {
+			v.addf(path(), n.ID, RuleNodeData, "%s must be an array of tool names", name)
+			return
+		}
+		for k, x := range list {
+			if _, ok := x.(string); !ok {
+				v.addf(fmt.Sprintf("%s/%d", path(), k), n.ID, RuleNodeData, "%s holds tool names (strings)", name)
+			}
+		}
 	default:
-		// Builtin-only field types (branches) are checked by builtinData.
+		// Builtin-only field types (branches, agentTools) are checked by
+		// builtinData.
 	}
 }
 
@@ -260,6 +278,8 @@ func (v *validator) builtinData(i int, n *Node) {
 		}
 	case TypeBranch:
 		v.branches(i, n)
+	case TypeAgent:
+		v.agent(i, n)
 	case TypeLoop:
 		lt, _ := str("loopType")
 		need := map[string]string{"forEach": "collection", "while": "condition", "times": "count"}[lt]

@@ -139,6 +139,7 @@ const (
 	TypeLoop         = "loop"
 	TypeBreak        = "break"
 	TypeSubWorkflow  = "sub_workflow"
+	TypeAgent        = "agent"
 )
 
 // Duration is a number of seconds or a duration string such as "30 seconds"

@@ -308,7 +308,7 @@ func (v *validator) trigger() {
 }
 
 // durableTypes run as durable steps and honour config.
-var durableTypes = map[string]bool{TypeStep: true, TypeHTTPRequest: true, TypeSubWorkflow: true}
+var durableTypes = map[string]bool{TypeStep: true, TypeHTTPRequest: true, TypeSubWorkflow: true, TypeAgent: true}
 
 // workflowOnly are rejected in functions (SPEC rule 8).
 var workflowOnly = map[string]bool{TypeSleep: true, TypeSleepUntil: true, TypeWaitForEvent: true}
@@ -316,6 +316,7 @@ var workflowOnly = map[string]bool{TypeSleep: true, TypeSleepUntil: true, TypeWa
 var builtinTypes = map[string]bool{
 	TypeStep: true, TypeSleep: true, TypeSleepUntil: true, TypeBranch: true, TypeParallel: true, TypeRace: true,
 	TypeHTTPRequest: true, TypeWaitForEvent: true, TypeTryCatch: true, TypeLoop: true, TypeBreak: true, TypeSubWorkflow: true,
+	TypeAgent: true,
 }
 
 // validNodeID is nodeIDPattern without the regexp engine (hot path).
@@ -369,7 +370,7 @@ func validEnvName(s string) bool {
 	return true
 }
 
-// IsBuiltinType reports whether typ is one of the twelve builtin node types.
+// IsBuiltinType reports whether typ is one of the thirteen builtin node types.
 func IsBuiltinType(typ string) bool { return builtinTypes[typ] }
 
 func (v *validator) nodes() {

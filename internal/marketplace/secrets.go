@@ -12,9 +12,10 @@ var builtinTypes = map[string]bool{
 	ir.TypeStep: true, ir.TypeSleep: true, ir.TypeSleepUntil: true, ir.TypeBranch: true,
 	ir.TypeParallel: true, ir.TypeRace: true, ir.TypeHTTPRequest: true, ir.TypeWaitForEvent: true,
 	ir.TypeTryCatch: true, ir.TypeLoop: true, ir.TypeBreak: true, ir.TypeSubWorkflow: true,
+	ir.TypeAgent: true,
 }
 
-// IsBuiltin reports whether nodeType is one of the twelve builtin node types.
+// IsBuiltin reports whether nodeType is one of the thirteen builtin node types.
 func IsBuiltin(nodeType string) bool { return builtinTypes[nodeType] }
 
 // NodeRefs returns the marketplace node references "<type>@<version>" of

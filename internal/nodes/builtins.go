@@ -1,5 +1,5 @@
 // Package nodes holds the node definitions edgeflow validates IRs against:
-// the twelve builtin node types and, through NewCatalog, marketplace nodes
+// the thirteen builtin node types and, through NewCatalog, marketplace nodes
 // from internal/nodes/registry. A Catalog implements ir.NodeCatalog.
 package nodes
 
@@ -22,13 +22,14 @@ const (
 	CategoryTiming   = "Timing"
 	CategoryHTTP     = "HTTP"
 	CategoryWorkflow = "Workflows"
+	CategoryAI       = "AI"
 )
 
 func ptr[T any](v T) *T { return &v }
 
 var identifier = &ir.Validation{Pattern: `^[A-Za-z_$][A-Za-z0-9_$]*$`, MaxLength: ptr(64)}
 
-// Builtins returns the definitions of the twelve builtin node types in the
+// Builtins returns the definitions of the thirteen builtin node types in the
 // order of docs/nodes.md. Each call returns fresh values the caller may modify.
 func Builtins() []ir.NodeDefinition {
 	def := func(id, name, desc, cat string, fn bool, cfg map[string]ir.ConfigField, out map[string]ir.OutputField) ir.NodeDefinition {
@@ -127,5 +128,6 @@ func Builtins() []ir.NodeDefinition {
 				"status":     {Type: "string", Description: "when waiting for completion"},
 				"output":     {Type: "any", Description: "when waiting for completion"},
 			}),
+		agentDefinition(def, durationField),
 	}
 }

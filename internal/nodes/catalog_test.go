@@ -41,7 +41,7 @@ func TestBuiltins(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"step", "sleep", "sleep_until", "branch", "parallel", "race", "http_request", "wait_for_event", "try_catch", "loop", "break", "sub_workflow"}
+	want := []string{"step", "sleep", "sleep_until", "branch", "parallel", "race", "http_request", "wait_for_event", "try_catch", "loop", "break", "sub_workflow", "agent"}
 	if diff := cmp.Diff(want, ids); diff != "" {
 		t.Errorf("builtin types (-want +got):\n%s", diff)
 	}
@@ -74,6 +74,8 @@ func TestBuiltinDataContract(t *testing.T) {
 		"loop":           {"collection", "condition", "count", "indexVar", "itemVar", "loopType", "maxIterations"},
 		"break":          {"condition"},
 		"sub_workflow":   {"input", "timeout", "waitForCompletion", "workflowId"},
+		"agent": {"apiKey", "approval", "approvalTimeout", "baseUrl", "maxTokens", "maxTotalTokens", "maxTurns",
+			"model", "output", "prompt", "provider", "system", "tools"},
 	}
 	for _, d := range nodes.Builtins() {
 		var got []string

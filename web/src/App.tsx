@@ -18,6 +18,7 @@ const RunsPage = lazy(() => import("./pages/Runs"));
 const ConnectionsPage = lazy(() => import("./pages/settings/connections/ConnectionsPage"));
 const EnvVarsPage = lazy(() => import("./pages/settings/EnvVars"));
 const ApiKeysPage = lazy(() => import("./pages/settings/ApiKeys"));
+const ConnectAssistantPage = lazy(() => import("./pages/settings/ConnectAssistant"));
 const TeamPage = lazy(() => import("./pages/settings/team/TeamPage"));
 const AuditPage = lazy(() => import("./pages/settings/Audit"));
 const ResourcesPage = lazy(() => import("./pages/resources/Resources"));
@@ -72,6 +73,7 @@ export function App() {
           <Route path="/connections" component={ConnectionsPage} />
           <Route path="/env-vars" component={EnvVarsPage} />
           <Route path="/api-keys" component={ApiKeysPage} />
+          <Route path="/connect-assistant" component={ConnectAssistantPage} />
           <Route path="/team" component={TeamPage} />
           <Route path="/audit" component={AuditPage} />
           <Route path="/resources" component={ResourcesPage} />
@@ -111,6 +113,7 @@ function titleFor(path: string): string {
   if (path === "/connections") return "Connections · edgeflow Studio";
   if (path === "/env-vars") return "Environment variables · edgeflow Studio";
   if (path === "/api-keys") return "API keys · edgeflow Studio";
+  if (path === "/connect-assistant") return "Connect an assistant · edgeflow Studio";
   if (path === "/team") return "Team · edgeflow Studio";
   if (path === "/audit") return "Audit log · edgeflow Studio";
   if (path === "/resources") return "Resources · edgeflow Studio";

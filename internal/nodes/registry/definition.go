@@ -30,7 +30,7 @@ var (
 	outputTypes  = []string{"string", "number", "boolean", "object", "array", "null", "any"}
 	formats      = []string{"email", "url", "uuid", "date", "date-time", "duration"}
 	stringTyped  = []string{ir.FieldString, ir.FieldSecret, ir.FieldCode, ir.FieldJSON, ir.FieldExpression, ir.FieldTextarea, ir.FieldSelect}
-	builtinTypes = []string{"step", "sleep", "sleep_until", "branch", "parallel", "race", "http_request", "wait_for_event", "try_catch", "loop", "break", "sub_workflow"}
+	builtinTypes = []string{"step", "sleep", "sleep_until", "branch", "parallel", "race", "http_request", "wait_for_event", "try_catch", "loop", "break", "sub_workflow", "agent"}
 
 	// Categories are the categories a node may declare.
 	Categories = []string{"AI", "Messaging", "Email", "Developer Tools", "Project Management", "Productivity", "Database", "Storage", "Payments", "CRM", "Data", "HTTP", "Utilities"}
@@ -184,6 +184,9 @@ func checkConfigField(add func(string, string, ...any), path, name string, f Con
 		return
 	}
 	checkText(add, path+".label", f.Label, 100)
+	if f.Schema != nil {
+		add(path+".schema", "is for the builtin nodes' structured fields only")
+	}
 	switch f.Type {
 	case ir.FieldSelect, ir.FieldMultiselect:
 		if len(f.Options) == 0 {

@@ -19,6 +19,9 @@ export type APIKey = Schemas["APIKey"];
 export type APIKeyCreated = Schemas["APIKeyCreated"];
 export type Scope = Schemas["Scope"];
 export type AuditEntry = Schemas["AuditEntry"];
+// How an assistant reaches the MCP server (GET /api/mcp/connect).
+export type MCPConnect = Schemas["MCPConnect"];
+export type MCPClientConfig = Schemas["MCPClientConfig"];
 
 // Workflows, versions and deployments.
 export type Workflow = Schemas["Workflow"];

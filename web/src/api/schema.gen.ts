@@ -1623,6 +1623,9 @@ export interface components {
             options?: string[];
             placeholder?: string;
             required?: boolean;
+            schema?: {
+                [key: string]: unknown;
+            };
             type: string;
             validation?: components["schemas"]["ConfigValidation"];
         };

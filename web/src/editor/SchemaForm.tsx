@@ -6,6 +6,7 @@ import { useId } from "react";
 import { orderedFields, type ConfigField, type NodeDefinition } from "../ir/nodeDefs";
 import type { ExpressionOption } from "../ir/expressions";
 import { CodeField } from "./CodeField";
+import { envNames, JSONSchemaField, SecretRefField, ToolNamesField, ToolsField } from "./AgentFields";
 
 export interface SchemaFormProps {
   def: NodeDefinition;
@@ -54,6 +55,7 @@ export function SchemaForm(props: SchemaFormProps) {
           readOnly={props.readOnly}
           expressionOptions={props.expressionOptions}
           problems={props.problems?.get(key)}
+          siblings={data}
         />
       ))}
       {fields.some(([, f]) => isLegacy(f)) && (
@@ -96,6 +98,8 @@ interface FieldProps {
   readOnly?: boolean;
   expressionOptions?: () => ExpressionOption[];
   problems?: string[];
+  // siblings: the node's whole data (the approval list offers the node's tools)
+  siblings?: Record<string, unknown>;
 }
 
 function Field(p: FieldProps) {
@@ -263,6 +267,20 @@ function Field(p: FieldProps) {
         </div>
       );
     }
+    case "secretRef":
+      return (
+        <SecretRefField id={p.id} label={f.label || p.name} value={p.value} set={p.set} readOnly={p.readOnly}
+          names={envNames(p.expressionOptions)} help={help} errors={errors} />
+      );
+    case "agentTools":
+      return <ToolsField id={p.id} label={f.label || p.name} value={p.value} set={p.set} readOnly={p.readOnly} help={help} errors={errors} />;
+    case "jsonSchema":
+      return <JSONSchemaField id={p.id} label={f.label || p.name} value={p.value} set={p.set} readOnly={p.readOnly} help={help} errors={errors} />;
+    case "toolNames":
+      return (
+        <ToolNamesField id={p.id} label={f.label || p.name} value={p.value} set={p.set} readOnly={p.readOnly}
+          tools={p.siblings?.tools} help={help} errors={errors} />
+      );
     case "branches":
       return (
         <BranchesField

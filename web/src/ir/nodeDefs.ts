@@ -14,7 +14,12 @@ export type ConfigFieldType =
   | "json"
   | "expression"
   | "textarea"
-  | "branches";
+  | "branches"
+  // the agent node's structured fields
+  | "secretRef"
+  | "agentTools"
+  | "jsonSchema"
+  | "toolNames";
 
 // The records of a node definition, from the OpenAPI document (schema.gen.ts). A config field's type is a string
 // there; ConfigFieldType names the ones Studio has an input for.
@@ -27,7 +32,7 @@ export type NodeDefinition = Schemas["NodeDefinition"];
 export const WHOLE_VALUE = "$";
 
 // Node types whose nodes run as durable steps in workflows and so accept `config` (retries, timeout).
-const STEP_TYPES = new Set(["step", "http_request", "sub_workflow"]);
+const STEP_TYPES = new Set(["step", "http_request", "sub_workflow", "agent"]);
 
 export function runsAsDurableStep(type: string, def: NodeDefinition | undefined): boolean {
   if (STEP_TYPES.has(type)) return true;

@@ -23,6 +23,7 @@ const SETTINGS_LINKS: [string, string][] = [
   ["/env-vars", "Variables"],
   ["/webhooks", "Webhooks"],
   ["/api-keys", "API keys"],
+  ["/connect-assistant", "Connect an assistant"],
   ["/team", "Team"],
   ["/audit", "Audit log"],
 ];
