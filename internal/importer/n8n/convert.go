@@ -180,13 +180,13 @@ type converter struct {
 	trigger *ir.TriggerConfig
 	script  bool
 
-	rep         importer.Report
-	converted   map[string]int // n8n name → index in rep.Converted
+	rep       importer.Report
+	converted map[string]int // n8n name → index in rep.Converted
 	// notConverted maps the n8n nodes that became throwing steps to
 	// their index in rep.Unsupported.
 	notConverted map[string]int
-	seenApprox  map[string]bool
-	triggerCode string
+	seenApprox   map[string]bool
+	triggerCode  string
 	// tooMany is set when the IR would exceed MaxIRNodes.
 	tooMany bool
 }

@@ -233,18 +233,18 @@ func (t *translator) template(s string) string {
 }
 
 var (
-	reEnvDot       = regexp.MustCompile(`\$env\.([A-Za-z_][A-Za-z0-9_]*)`)
-	reEnvIndex     = regexp.MustCompile(`\$env\[\s*["']([^"'\\]+)["']\s*\]`)
-	reNodeCall     = regexp.MustCompile(`\$\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `([^` + "`" + `$\\]*)` + "`" + `)\s*\)`)
-	reNodeIndex    = regexp.MustCompile(`\$node\[\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*\]`)
-	reNodeDot      = regexp.MustCompile(`\$node\.([A-Za-z_][A-Za-z0-9_]*)`)
-	reItems        = regexp.MustCompile(`\$items\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')`)
-	reExecution    = regexp.MustCompile(`\$execution\.id\b`)
-	reItemScoped   = regexp.MustCompile(`\$json\b|\$itemIndex\b|\$data\b|\.item\b|\$node\b|\$binary\b|\$item\(|\$parameter\b`)
-	reRuntime      = regexp.MustCompile(`\$\(|\$node\b|\$input\b|\$items\b|\$now\b|\$today\b|\$workflow\b|\$execution\b|\$prevNode\b|\$runIndex\b|\$position\b|\$item\(|\$parameter\b|\$vars\b|\$jmespath\b|\$getWorkflowStaticData\b|\$evaluateExpression\b|\$ifEmpty\b|\$max\b|\$min\b|\$fromAI\b|\bDateTime\b|\$binary\b`)
-	reUnsupported  = regexp.MustCompile(`\$(jmespath|getWorkflowStaticData|evaluateExpression|fromAI|binary|vars|parameter)\b`)
-	reLuxon        = regexp.MustCompile(`\$(now|today)\b|\bDateTime\.`)
-	reExtension    = regexp.MustCompile(`\.(isEmpty|isNotEmpty|toNumber|toBoolean|toDateTime|toDate|extractEmail|extractDomain|extractUrl|extractUrlPath|isEmail|isUrl|isDomain|hash|removeTags|removeMarkdown|toSnakeCase|toTitleCase|toSentenceCase|urlEncode|urlDecode|base64Encode|base64Decode|quote|sum|average|pluck|unique|compact|chunk|difference|intersection|union|removeDuplicates|randomItem|isEven|isOdd|toFormat|plus|minus|diffTo|diff|hasField|removeField|removeFieldsContaining|keepFieldsContaining|isBlank|isNumeric|toFloat|toInt|parseJson|smartJoin|renameKeys|toJsonString|toWholeNumber|format|beginningOf|endOfMonth|isBetween|isInLast|extract|toMillis)\(`)
+	reEnvDot      = regexp.MustCompile(`\$env\.([A-Za-z_][A-Za-z0-9_]*)`)
+	reEnvIndex    = regexp.MustCompile(`\$env\[\s*["']([^"'\\]+)["']\s*\]`)
+	reNodeCall    = regexp.MustCompile(`\$\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|` + "`" + `([^` + "`" + `$\\]*)` + "`" + `)\s*\)`)
+	reNodeIndex   = regexp.MustCompile(`\$node\[\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*\]`)
+	reNodeDot     = regexp.MustCompile(`\$node\.([A-Za-z_][A-Za-z0-9_]*)`)
+	reItems       = regexp.MustCompile(`\$items\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')`)
+	reExecution   = regexp.MustCompile(`\$execution\.id\b`)
+	reItemScoped  = regexp.MustCompile(`\$json\b|\$itemIndex\b|\$data\b|\.item\b|\$node\b|\$binary\b|\$item\(|\$parameter\b`)
+	reRuntime     = regexp.MustCompile(`\$\(|\$node\b|\$input\b|\$items\b|\$now\b|\$today\b|\$workflow\b|\$execution\b|\$prevNode\b|\$runIndex\b|\$position\b|\$item\(|\$parameter\b|\$vars\b|\$jmespath\b|\$getWorkflowStaticData\b|\$evaluateExpression\b|\$ifEmpty\b|\$max\b|\$min\b|\$fromAI\b|\bDateTime\b|\$binary\b`)
+	reUnsupported = regexp.MustCompile(`\$(jmespath|getWorkflowStaticData|evaluateExpression|fromAI|binary|vars|parameter)\b`)
+	reLuxon       = regexp.MustCompile(`\$(now|today)\b|\bDateTime\.`)
+	reExtension   = regexp.MustCompile(`\.(isEmpty|isNotEmpty|toNumber|toBoolean|toDateTime|toDate|extractEmail|extractDomain|extractUrl|extractUrlPath|isEmail|isUrl|isDomain|hash|removeTags|removeMarkdown|toSnakeCase|toTitleCase|toSentenceCase|urlEncode|urlDecode|base64Encode|base64Decode|quote|sum|average|pluck|unique|compact|chunk|difference|intersection|union|removeDuplicates|randomItem|isEven|isOdd|toFormat|plus|minus|diffTo|diff|hasField|removeField|removeFieldsContaining|keepFieldsContaining|isBlank|isNumeric|toFloat|toInt|parseJson|smartJoin|renameKeys|toJsonString|toWholeNumber|format|beginningOf|endOfMonth|isBetween|isInLast|extract|toMillis)\(`)
 )
 
 // code translates one n8n JavaScript expression (or a Code node's source).
