@@ -11,14 +11,25 @@ import (
 const mergeJS = `const $mergeJson = (a, b, prefer, deep) => {
   const [low, high] = prefer === "preferInput1" ? [b, a] : [a, b];
   if (!deep) return { ...structuredClone(low), ...structuredClone(high) };
+  // As lodash's merge: objects and lists merged member by member,
+  // undefined never overwrites.
   const into = (x, y) => {
     for (const [k, v] of Object.entries(y)) {
-      if (v && typeof v === "object" && !Array.isArray(v) && x[k] && typeof x[k] === "object" && !Array.isArray(x[k])) into(x[k], v);
+      if (v === undefined) continue;
+      const both = v && x[k] && typeof v === "object" && typeof x[k] === "object" && Array.isArray(v) === Array.isArray(x[k]);
+      if (both) into(x[k], v);
       else x[k] = structuredClone(v);
     }
     return x;
   };
   return into(structuredClone(low), high);
+};
+const $mergeAll = (list, deep) => list.slice(1).reduce((acc, j) => $mergeJson(acc, j, "preferInput2", deep), structuredClone(list[0]));
+const $mergeSuffix = (x, ys) => {
+  const out = {};
+  for (const [k, v] of Object.entries(x)) out[k + "_1"] = v;
+  for (const y of ys) for (const [k, v] of Object.entries(y.json)) out[k + "_2"] = v;
+  return out;
 };
 `
 
@@ -35,22 +46,24 @@ func (c *converter) mergeNode(ctx *nodeCtx) emitted {
 	}
 	opts, _ := p["options"].(map[string]any)
 	var body string
-	prefer, deep := "preferInput2", n.TypeVersion >= 2.1
+	prefer, deep, explicitClash := "preferInput2", true, false
 	if ch, ok := opts["clashHandling"].(map[string]any); ok {
 		if v, ok := ch["values"].(map[string]any); ok {
 			if r := str(v["resolveClash"]); r != "" {
-				prefer = r
+				prefer, explicitClash = r, true
 			}
 			if m := str(v["mergeMode"]); m != "" {
 				deep = m == "deepMerge"
 			}
+			if isTrue(v["overrideEmpty"]) {
+				c.approximate(n.Name, "the clash option \"minimize empty fields\" is not converted")
+			}
 		}
 	}
-	if prefer == "addSuffix" {
-		c.approximate(n.Name, "clash handling \"add input number suffix\" is not converted: the second input's fields win")
-		prefer = "preferInput2"
-	}
 	combine := fmt.Sprintf("(a, b) => $mergeJson(a, b, %s, %t)", jsString(prefer), deep)
+	if prefer == "addSuffix" {
+		combine = "(a, b) => $mergeSuffix(a, [{ json: b }])"
+	}
 	switch mode {
 	case "append":
 		body = "return inputs.flatMap((items, input) => items.map((item, i) => ({ json: item.json, pairedItem: { item: i, input } })));\n"
@@ -116,64 +129,90 @@ func (c *converter) mergeNode(ctx *nodeCtx) emitted {
 				}
 			}
 			join := str(p["joinMode"])
+			from := str(p["outputDataFrom"])
 			switch mode {
 			case "mergeByKey":
 				join = "enrichInput1"
 			case "keepKeyMatches":
-				join = "keepMatches"
-				if str(p["outputDataFrom"]) == "" {
-					p["outputDataFrom"] = "input1"
-				}
+				join, from = "keepMatches", "input1"
 			case "removeKeyMatches":
-				join = "keepNonMatches"
-				if str(p["outputDataFrom"]) == "" {
-					p["outputDataFrom"] = "input1"
-				}
+				join, from = "keepNonMatches", "input1"
 			}
 			if join == "" {
 				join = "keepMatches"
 			}
-			from := str(p["outputDataFrom"])
 			if from == "" {
 				from = "both"
 			}
-			fuzzy := isTrue(opts["fuzzyCompare"])
 			first := str(opts["multipleMatches"]) == "first"
 			var b strings.Builder
 			b.WriteString("const [a, b] = inputs;\n")
-			fmt.Fprintf(&b, "const merge = %s;\n", combine)
-			fmt.Fprintf(&b, "const keys = [%s];\n", strings.Join(pairs, ", "))
-			fmt.Fprintf(&b, "const same = (x, y) => (%t ? x == y : JSON.stringify(x) === JSON.stringify(y));\n", fuzzy)
-			b.WriteString("const match = (x, y) => keys.length > 0 && keys.every(([k1, k2]) => $getPath(x.json, k1, true) !== undefined && same($getPath(x.json, k1, true), $getPath(y.json, k2, true)));\n")
-			b.WriteString("const out = [];\nconst usedB = new Set();\n")
-			b.WriteString("a.forEach((x, i) => {\n")
-			fmt.Fprintf(&b, "  let hits = b.map((y, j) => [y, j]).filter(([y]) => match(x, y));\n  if (%t) hits = hits.slice(0, 1);\n", first)
-			b.WriteString("  hits.forEach(([, j]) => usedB.add(j));\n")
 			switch join {
 			case "keepMatches":
+				b.WriteString("if (a.length === 0 || b.length === 0) return [];\n")
+			case "enrichInput1":
+				b.WriteString("if (a.length === 0) return [];\nif (b.length === 0) return [...a];\n")
+			case "enrichInput2":
+				b.WriteString("if (b.length === 0) return [];\nif (a.length === 0) return [...b];\n")
+			default:
+				b.WriteString("if (a.length === 0 || b.length === 0) return [...a, ...b];\n")
+			}
+			fmt.Fprintf(&b, "const keys = [%s];\n", strings.Join(pairs, ", "))
+			fmt.Fprintf(&b, "const same = (x, y) => (%t ? x == y : JSON.stringify(x) === JSON.stringify(y));\n", isTrue(opts["fuzzyCompare"]))
+			b.WriteString("const matched = [], unmatched1 = [], hit2 = new Set();\n")
+			b.WriteString("a.forEach((x, i) => {\n")
+			b.WriteString("  const want = keys.map(([k1]) => $getPath(x.json, k1, true));\n")
+			b.WriteString("  if (want.some((v) => v === undefined)) { unmatched1.push(x); return; }\n")
+			b.WriteString("  let hits = b.map((y, j) => [y, j]).filter(([y]) => keys.every(([, k2], k) => same(want[k], $getPath(y.json, k2, true))));\n")
+			fmt.Fprintf(&b, "  if (%t) hits = hits.slice(0, 1);\n", first)
+			b.WriteString("  hits.forEach(([, j]) => hit2.add(j));\n")
+			b.WriteString("  if (hits.length === 0) unmatched1.push(x);\n")
+			b.WriteString("  else matched.push([x, hits.map(([y]) => y)]);\n")
+			b.WriteString("});\n")
+			b.WriteString("const unmatched2 = b.filter((_, j) => !hit2.has(j));\n")
+			b.WriteString("const matched2 = b.filter((_, j) => hit2.has(j));\n")
+			clash := prefer
+			if !explicitClash && join == "enrichInput2" {
+				clash = "preferInput1"
+			}
+			fmt.Fprintf(&b, "const merged = () => matched.flatMap(([x, ys]) => %s);\n", mergedCode(clash, deep, join == "enrichInput1" || join == "enrichInput2" || from == "both"))
+			suffix := clash == "addSuffix"
+			sfx := func(list, n string) string {
+				if suffix {
+					return list + ".map((it) => ({ ...it, json: Object.fromEntries(Object.entries(it.json).map(([k, v]) => [k + \"_" + n + "\", v])) }))"
+				}
+				return list
+			}
+			switch join {
+			case "keepMatches", "keepEverything":
 				switch from {
 				case "input1":
-					b.WriteString("  if (hits.length) out.push({ json: x.json, pairedItem: { item: i, input: 0 } });\n")
+					b.WriteString("let out = matched.map(([x]) => x);\n")
 				case "input2":
-					b.WriteString("  hits.forEach(([y, j]) => out.push({ json: y.json, pairedItem: { item: j, input: 1 } }));\n")
+					b.WriteString("let out = matched2;\n")
 				default:
-					b.WriteString("  hits.forEach(([y, j]) => out.push({ json: merge(x.json, y.json), pairedItem: [{ item: i, input: 0 }, { item: j, input: 1 }] }));\n")
+					b.WriteString("let out = merged();\n")
 				}
+				if join == "keepEverything" {
+					fmt.Fprintf(&b, "out = [...out, ...%s, ...%s];\n", sfx("unmatched1", "1"), sfx("unmatched2", "2"))
+				}
+				b.WriteString("return out;\n")
 			case "keepNonMatches":
-				if from != "input2" {
-					b.WriteString("  if (!hits.length) out.push({ json: x.json, pairedItem: { item: i, input: 0 } });\n")
+				switch from {
+				case "input1":
+					b.WriteString("return unmatched1;\n")
+				case "input2":
+					b.WriteString("return unmatched2;\n")
+				default:
+					b.WriteString("return [...unmatched1.map((it) => ({ ...it, json: { ...it.json, _source: \"input1\" } })), ...unmatched2.map((it) => ({ ...it, json: { ...it.json, _source: \"input2\" } }))];\n")
 				}
-			case "keepEverything", "enrichInput1":
-				b.WriteString("  if (!hits.length) out.push({ json: x.json, pairedItem: { item: i, input: 0 } });\n")
-				b.WriteString("  hits.forEach(([y, j]) => out.push({ json: merge(x.json, y.json), pairedItem: [{ item: i, input: 0 }, { item: j, input: 1 }] }));\n")
+			case "enrichInput1":
+				fmt.Fprintf(&b, "return [...merged(), ...%s];\n", sfx("unmatched1", "1"))
 			case "enrichInput2":
-				b.WriteString("  hits.forEach(([y, j]) => out.push({ json: merge(x.json, y.json), pairedItem: [{ item: i, input: 0 }, { item: j, input: 1 }] }));\n")
+				fmt.Fprintf(&b, "return [...merged(), ...%s];\n", sfx("unmatched2", "2"))
+			default:
+				return c.throwing(ctx, "Merge join mode "+join+" is not converted")
 			}
-			b.WriteString("});\n")
-			if join == "keepEverything" || join == "enrichInput2" || join == "keepNonMatches" && from != "input1" {
-				b.WriteString("b.forEach((y, j) => { if (!usedB.has(j)) out.push({ json: y.json, pairedItem: { item: j, input: 1 } }); });\n")
-			}
-			b.WriteString("return out;\n")
 			body = b.String()
 		default:
 			return c.throwing(ctx, "Merge combining by "+by+" is not converted")
@@ -207,4 +246,23 @@ func (c *converter) mergeNode(ctx *nodeCtx) emitted {
 	}
 	id := c.step(n, "", "", b.String(), 0)
 	return emitted{first: id, last: id, ref: nodeRef{value: "{{" + id + "}}"}}
+}
+
+// mergedCode is the code of the items a matched input-1 item x makes with
+// its input-2 matches ys: one item per match (each: when perMatch), or one
+// item of all, the fields merged as clash says.
+func mergedCode(clash string, deep, perMatch bool) string {
+	one := func(ys string) string {
+		switch clash {
+		case "addSuffix":
+			return "$mergeSuffix(x.json, " + ys + ")"
+		case "preferInput1":
+			return fmt.Sprintf("$mergeAll([...%s.map((y) => y.json), x.json], %t)", ys, deep)
+		}
+		return fmt.Sprintf("$mergeAll([x.json, ...%s.map((y) => y.json)], %t)", ys, deep)
+	}
+	if perMatch {
+		return "ys.map((y) => ({ json: " + one("[y]") + " }))"
+	}
+	return "[{ json: " + one("ys") + " }]"
 }
