@@ -39,6 +39,8 @@ const irComponent = "#/components/schemas/IR"
 // (json.RawMessage), by "<type>.<json field>".
 var bodyOverrides = map[string]map[string]any{
 	"versionSubmitRequest.ir": {"$ref": irComponent},
+	"importN8nRequest.workflow": {"type": "object", "description": "The workflow as n8n exports it (its nodes and connections)."},
+	"importAwaitStepRequest.ir": {"type": "object", "description": "The IR as AwaitStep exports it."},
 	"triggerRequest.params":   {"type": "object", "description": "The run's params (at most 100 KB serialized); {instanceId, eventType, payload} delivers an event to a waiting run."},
 }
 
@@ -178,6 +180,13 @@ func responses(rt Route, schemas *schemaSet) map[string]any {
 		success["content"] = content
 	}
 	out[strconv.Itoa(rt.Status)] = success
+	if rt.CreatedWith != "" {
+		created := map[string]any{"description": "Created (with ?" + rt.CreatedWith + "=true)"}
+		if c, ok := success["content"]; ok {
+			created["content"] = c
+		}
+		out[strconv.Itoa(http.StatusCreated)] = created
+	}
 	whens := map[int][]string{}
 	var statuses []int
 	for _, e := range rt.Refusals() {

@@ -112,6 +112,7 @@ var replyEnums = map[reflect.Type]map[string][]string{
 // little (json.RawMessage), by the declaring struct and the JSON name.
 var replyOverrides = map[reflect.Type]map[string]map[string]any{
 	reflect.TypeFor[versionView]():      {"ir": {"$ref": irComponent}},
+	reflect.TypeFor[importResult]():     {"ir": {"$ref": irComponent}},
 	reflect.TypeFor[edgeflow.Version](): {"ir": {"$ref": irComponent}},
 }
 

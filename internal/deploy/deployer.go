@@ -237,10 +237,10 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 		Bindings:           bindings,
 	}
 	if upload.CompatibilityDate == "" {
-		upload.CompatibilityDate = defaultCompatibilityDate
+		upload.CompatibilityDate = DefaultCompatibilityDate
 	}
 	if upload.CompatibilityFlags == nil {
-		upload.CompatibilityFlags = []string{"nodejs_compat"}
+		upload.CompatibilityFlags = DefaultCompatibilityFlags
 	}
 
 	emit(StageDeploying, "Uploading worker "+art.ScriptName)
@@ -310,7 +310,13 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	return d, nil
 }
 
-const defaultCompatibilityDate = "2025-04-01"
+// DefaultCompatibilityDate and DefaultCompatibilityFlags are the
+// compatibility settings of every worker edgeflow deploys (an export's
+// wrangler.jsonc names the same).
+const DefaultCompatibilityDate = "2025-04-01"
+
+// DefaultCompatibilityFlags: see DefaultCompatibilityDate.
+var DefaultCompatibilityFlags = []string{"nodejs_compat"}
 
 func workflowMessage(a *Artifact) string {
 	if a.WorkflowName == "" {
@@ -442,7 +448,7 @@ func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, cause err
 			var bs []Binding
 			if bs, err = s.bindings(ctx, prov, p.workflow, art, p.env); err == nil {
 				err = prov.UploadWorker(ctx, WorkerUpload{ScriptName: art.ScriptName, MainModule: art.MainModule,
-					Modules: art.Modules, CompatibilityDate: orDefault(art.CompatibilityDate, defaultCompatibilityDate),
+					Modules: art.Modules, CompatibilityDate: orDefault(art.CompatibilityDate, DefaultCompatibilityDate),
 					CompatibilityFlags: art.CompatibilityFlags, Bindings: bs})
 			}
 		}

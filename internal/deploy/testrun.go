@@ -166,7 +166,7 @@ func (s *Service) Test(ctx context.Context, tw *TenantWorkflow, req TestRequest)
 		}
 	}()
 	err = prov.UploadWorker(ctx, WorkerUpload{ScriptName: art.ScriptName, MainModule: art.MainModule, Modules: art.Modules,
-		CompatibilityDate: orDefault(art.CompatibilityDate, defaultCompatibilityDate), CompatibilityFlags: flagsOrDefault(art.CompatibilityFlags),
+		CompatibilityDate: orDefault(art.CompatibilityDate, DefaultCompatibilityDate), CompatibilityFlags: flagsOrDefault(art.CompatibilityFlags),
 		Bindings: bindings})
 	if err != nil {
 		return nil, providerError("upload the test worker", err)
