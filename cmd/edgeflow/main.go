@@ -60,7 +60,7 @@ func clientCommand(name string) func(ctx context.Context, args []string, stdout,
 		}
 		cli.SetServerCommands(others)
 		env := cli.ProcessEnv()
-		env.Stdout, env.Stderr = stdout, stderr
+		env.Stdout, env.Stderr, env.Version = stdout, stderr, version
 		if stdout != io.Writer(os.Stdout) {
 			env.Terminal = false
 		}

@@ -351,7 +351,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
 		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), CacheLimit: cfg.npmCacheLimit, Studio: ui,
 		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention, SignUp: cfg.signUp, PublicURL: cfg.publicURL,
-		AllowHosts: cfg.allowHosts, CloudflareBaseURL: cfg.cloudflareURL,
+		AllowHosts: cfg.allowHosts, CloudflareBaseURL: cfg.cloudflareURL, Version: version,
 		// At most half the file descriptors go to streams (the Go runtime
 		// raised the soft limit to the hard one at start).
 		Streams: cfg.streams.WithFileLimit(ratelimit.FileLimit())}

@@ -61,7 +61,7 @@ func DocRoutes() []Route { return (&Server{}).routeTable() }
 // kind, then its own (Errors), ordered by status.
 func (rt Route) Refusals() []ErrorCase {
 	var out []ErrorCase
-	if rt.ReadsBody() {
+	if rt.ReadsBody() && rt.Protocol == "" {
 		out = append(out,
 			ErrorCase{400, "bad_request", "the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json`"},
 			ErrorCase{413, "payload_too_large", "the body is over " + byteSize(rt.BodyLimit())},
@@ -78,13 +78,18 @@ func (rt Route) Refusals() []ErrorCase {
 		switch {
 		case rt.Auth == AuthSession:
 			why = append(why, "an API key (the route takes a session only)")
+		case rt.Auth == AuthKey:
+			why = append(why, "a session (the route takes API keys only)")
+			if rt.Scope != edgeflow.ScopeRead {
+				why = append(why, "an API key without the `"+string(rt.Scope)+"` scope")
+			}
 		case rt.Scope != "":
 			why = append(why, "an API key without the `"+string(rt.Scope)+"` scope")
 		}
 		if role := rt.MinRole(); role != "" && role != edgeflow.RoleViewer {
 			why = append(why, "a caller whose role in the organization is below `"+string(role)+"` (for an API key: its creator's current role)")
 		}
-		if rt.Method != http.MethodGet {
+		if rt.Method != http.MethodGet && rt.Auth != AuthKey {
 			why = append(why, "a session request without the session's CSRF token in `"+CSRFHeader+"`")
 		}
 		if len(why) > 0 {
@@ -183,6 +188,7 @@ var docGroups = []struct {
 	{"API keys", func(p string) bool { return strings.HasPrefix(p, "/api/api-keys") }},
 	{"Audit log", func(p string) bool { return p == "/api/audit" }},
 	{"Webhooks", func(p string) bool { return strings.HasPrefix(p, "/api/webhooks") }},
+	{"MCP (assistants)", func(p string) bool { return strings.HasPrefix(p, "/api/mcp") }},
 }
 
 func docGroup(pattern string) (int, error) {

@@ -264,6 +264,7 @@ func (s *Server) FlushAudit(ctx context.Context) error { return s.audit.Flush(ct
 // calls it after the HTTP server has shut down.
 func (s *Server) Close() {
 	s.hub.close()
+	s.mcp.Close()
 	s.audit.Close()
 }
 

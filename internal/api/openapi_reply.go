@@ -12,6 +12,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
+	"github.com/edgeflow/edgeflow/internal/mcp"
 	"github.com/edgeflow/edgeflow/internal/nodes/registry"
 )
 
@@ -64,6 +65,11 @@ var schemaNames = map[reflect.Type]string{
 	reflect.TypeFor[registry.VersionInfo](): "CatalogVersion",
 	reflect.TypeFor[edgeflow.Route]():       "WorkerRoute",
 	reflect.TypeFor[ir.Validation]():        "ConfigValidation",
+	reflect.TypeFor[mcpMessage]():           "MCPMessage",
+	reflect.TypeFor[mcpError]():             "MCPError",
+	reflect.TypeFor[mcp.Connect]():          "MCPConnect",
+	reflect.TypeFor[mcp.StdioCommand]():     "MCPStdioCommand",
+	reflect.TypeFor[mcp.ClientConfig]():     "MCPClientConfig",
 }
 
 var (

@@ -7,6 +7,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
+	"github.com/edgeflow/edgeflow/internal/mcp"
 )
 
 // Every route of the API is listed in routeTable below, one line each, and
@@ -147,6 +148,11 @@ type Route struct {
 	// (docs/security.md, "Roles"); "" means the default: viewer for GET,
 	// member for other methods. A key acts with its creator's current role.
 	Role edgeflow.Role
+	// Protocol names the protocol a route speaks instead of the API's JSON
+	// ("MCP"): its bodies, answers and errors are the protocol's, which the
+	// package serving it tests (internal/mcp); the bad-input tests of the
+	// API's bodies leave it out.
+	Protocol string
 	// Personal marks a session route about the signed-in user itself (its
 	// session, its organizations, accepting an invitation): it needs no role
 	// in an organization.
@@ -229,6 +235,12 @@ func (rt Route) session() Route {
 	return rt
 }
 
+// apiKey: an API key with scope s only; a session gets 403 (AuthKey).
+func (rt Route) apiKey(s edgeflow.Scope) Route {
+	rt.Auth, rt.Scope = AuthKey, s
+	return rt
+}
+
 // scope: an API key with scope s, or a session (AuthAny).
 func (rt Route) scope(s edgeflow.Scope) Route {
 	rt.Auth, rt.Scope = AuthAny, s
@@ -239,6 +251,12 @@ func (rt Route) scope(s edgeflow.Scope) Route {
 // default (Route.Role).
 func (rt Route) role(r edgeflow.Role) Route {
 	rt.Role = r
+	return rt
+}
+
+// protocol marks a route that speaks a protocol (Route.Protocol).
+func (rt Route) protocol(name string) Route {
+	rt.Protocol = name
 	return rt
 }
 
@@ -477,6 +495,13 @@ func (s *Server) routeTable() []Route {
 		post("/api/webhooks/{id}/rotate-secret", s.handleWebhookRotateSecret).scope(write).noBody().ok(webhookWithSecret{}).audit("webhook.rotate_secret", "id"),
 		get("/api/webhooks/{id}/deliveries", s.handleWebhookDeliveries).scope(read).query(paged...).ok(pageBody[edgeflow.WebhookDelivery]{}),
 		post("/api/webhooks/{id}/deliveries/{deliveryId}/redeliver", s.handleWebhookRedeliver).scope(write).noBody().accepted(edgeflow.WebhookDelivery{}).audit("webhook.redeliver", "id"),
+
+		// The MCP endpoint, API keys only (mcp.go, internal/mcp); its tools'
+		// requests count against their own routes' limits.
+		post("/api/mcp", s.handleMCPMessage).protocol("MCP").apiKey(read).role(viewer).limit(LimitGlobal).body(mcpMessage{}).stream(mcpEvents),
+		get("/api/mcp", s.handleMCPStream).protocol("MCP").apiKey(read).stream(mcpEvents),
+		del("/api/mcp", s.handleMCPEnd).protocol("MCP").apiKey(read).role(viewer).limit(LimitGlobal).noContent(),
+		get("/api/mcp/connect", s.handleMCPConnect).scope(read).ok(mcp.Connect{}),
 
 		// API keys, session only (apikeys.go).
 		get("/api/api-keys", s.handleAPIKeyList).session().query(paged...).ok(pageBody[apiKeyView]{}),

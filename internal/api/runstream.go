@@ -176,9 +176,13 @@ func (h *runHub) dispatch(events []edgeflow.Event) {
 
 func isRunEvent(t string) bool { return len(t) > 4 && t[:4] == "run." }
 
-// CloseStreams ends every open run stream and refuses new ones; serve
-// calls it when it shuts down (streams never end by themselves).
-func (s *Server) CloseStreams() { s.hub.close() }
+// CloseStreams ends every open run stream and refuses new ones, and ends
+// every MCP session (and so its stream); serve calls it when it shuts down
+// (streams never end by themselves).
+func (s *Server) CloseStreams() {
+	s.hub.close()
+	s.mcp.Close()
+}
 
 // handleRunStream streams the state changes of the active project's runs:
 // "event: run" frames with {id, workflowId, projectId, status,

@@ -20,6 +20,7 @@ import (
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
+	"github.com/edgeflow/edgeflow/internal/mcp"
 	"github.com/edgeflow/edgeflow/internal/netguard"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
@@ -111,6 +112,8 @@ type Config struct {
 	// StreamHeartbeat is how often an idle run stream sends a comment
 	// line; 0 means 15 s.
 	StreamHeartbeat time.Duration
+	// Version is edgeflow's version, as the MCP server names itself.
+	Version string
 	// Streams bound the Server-Sent Events streams open at once and their
 	// lifetime (streamlimit.go); the zero value means
 	// ratelimit.DefaultStreamLimits(). New lowers the total to half the
@@ -133,6 +136,8 @@ type Server struct {
 	versions *versionService // version submission (version_service.go)
 
 	hub *runHub // the run streams of this process (runstream.go)
+
+	mcp *mcp.HTTPHandler // the MCP endpoint (mcp.go)
 
 	streams *ratelimit.Streams // the streams open, by user, key, address (streamlimit.go)
 
@@ -205,6 +210,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.openAPI = doc
+	if s.mcp, err = newMCP(s); err != nil {
+		return nil, err
+	}
 	s.byPattern = make(map[string]*Route, len(s.routes))
 	for i, rt := range s.routes {
 		s.mux.Handle(rt.Method+" "+rt.Pattern, s.wrap(rt))

@@ -31,6 +31,8 @@ var streamRoutes = map[string]func(r *http.Request) bool{
 	"GET /api/runs/stream":                              always,
 	"GET /api/workflows/{workflowId}/runs/{runId}/logs": acceptsEventStream,
 	"POST /api/workflows/{workflowId}/deploy-stream":    always,
+	"POST /api/mcp": always,
+	"GET /api/mcp":  always,
 }
 
 func always(*http.Request) bool { return true }

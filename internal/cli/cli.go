@@ -53,6 +53,8 @@ type Env struct {
 	// Poll is the interval between two reads of a run that is being waited
 	// for or watched (0: one second).
 	Poll time.Duration
+	// Version is edgeflow's version (the MCP server names itself with it).
+	Version string
 }
 
 // ProcessEnv is the Env of the running process.

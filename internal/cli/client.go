@@ -150,18 +150,7 @@ func (c *client) send(ctx context.Context, method, path string, query url.Values
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	switch {
-	case c.apiKey != "":
-		req.Header.Set("Authorization", "Bearer "+c.apiKey)
-		if c.project != "" {
-			req.Header.Set(projectHeader, c.project)
-		}
-	case c.session != "":
-		req.AddCookie(&http.Cookie{Name: sessionCookie, Value: c.session})
-		if method != http.MethodGet && method != http.MethodHead {
-			req.Header.Set(csrfHeader, c.csrf)
-		}
-	}
+	c.authorize(req)
 	resp, err := c.http.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -178,6 +167,24 @@ func (c *client) send(ctx context.Context, method, path string, query url.Values
 	}
 	defer resp.Body.Close()
 	return nil, readAPIError(resp)
+}
+
+// authorize sets the caller's credentials on req: the API key (and the
+// project an organization key acts in), or the session cookie with the CSRF
+// token on a write.
+func (c *client) authorize(req *http.Request) {
+	switch {
+	case c.apiKey != "":
+		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+		if c.project != "" {
+			req.Header.Set(projectHeader, c.project)
+		}
+	case c.session != "":
+		req.AddCookie(&http.Cookie{Name: sessionCookie, Value: c.session})
+		if req.Method != http.MethodGet && req.Method != http.MethodHead {
+			req.Header.Set(csrfHeader, c.csrf)
+		}
+	}
 }
 
 func readAPIError(resp *http.Response) error {

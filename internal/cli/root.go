@@ -17,6 +17,7 @@ func Root() *command {
 			triggerCommand(),
 			testCommand(),
 			sendEventCommand(),
+			mcpCommand(),
 			completionCommand(),
 		},
 	}

@@ -262,15 +262,25 @@ func (e *Edge) spawn(ctx context.Context) (Ready, error) {
 	// Its own process group (workerd joins it), so that Close and the supervisor can stop everything the edge
 	// started; SIGKILL when edgeflow dies, so that a killed edgeflow leaves no edge behind.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	stdout, err := cmd.StdoutPipe()
+	// Pipes of our own rather than cmd.StdoutPipe/StderrPipe: those are closed by cmd.Wait, which can run before
+	// the readers below have read a quickly exiting child's last lines (the reason a start failed).
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		return Ready{}, fmt.Errorf("localedge: %w", err)
 	}
-	stderr, err := cmd.StderrPipe()
+	stderr, stderrW, err := os.Pipe()
 	if err != nil {
+		stdout.Close()
+		stdoutW.Close()
 		return Ready{}, fmt.Errorf("localedge: %w", err)
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	err = cmd.Start()
+	stdoutW.Close()
+	stderrW.Close()
+	if err != nil {
+		stdout.Close()
+		stderr.Close()
 		return Ready{}, fmt.Errorf("localedge: start %s: %w (is Node.js installed? set Options.NodePath)", e.opts.NodePath, err)
 	}
 	tail := &lineTail{max: stderrTail}
@@ -278,6 +288,7 @@ func (e *Edge) spawn(ctx context.Context) (Ready, error) {
 	logWG.Add(1)
 	go func() {
 		defer logWG.Done()
+		defer stderr.Close()
 		sc := bufio.NewScanner(stderr)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
@@ -289,6 +300,7 @@ func (e *Edge) spawn(ctx context.Context) (Ready, error) {
 	readyCh := make(chan Ready, 1)
 	badCh := make(chan error, 1)
 	go func() {
+		defer stdout.Close()
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		first := true

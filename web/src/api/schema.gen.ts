@@ -484,6 +484,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Opens the session's stream of messages from the MCP server (Streamable HTTP transport). */
+        get: operations["mCPStream"];
+        put?: never;
+        /** Sends the MCP server a JSON-RPC message of the Model Context Protocol (Streamable HTTP transport). */
+        post: operations["mCPMessage"];
+        /** Ends the MCP session named by `Mcp-Session-Id` (the transport answers 404 for a session that ended). */
+        delete: operations["mCPEnd"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How an assistant reaches this server's MCP endpoint: what Studio's "Connect an assistant" page shows. */
+        get: operations["mCPConnect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/nodes": {
         parameters: {
             query?: never;
@@ -1918,6 +1954,43 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
         };
+        MCPClientConfig: {
+            client: string;
+            command?: string;
+            config?: {
+                [key: string]: unknown;
+            };
+            file?: string;
+            transport: string;
+        };
+        MCPConnect: {
+            clients: components["schemas"]["MCPClientConfig"][];
+            headers: {
+                [key: string]: string;
+            };
+            stdio: components["schemas"]["MCPStdioCommand"];
+            url: string;
+        };
+        MCPError: {
+            code: number;
+            data?: unknown;
+            message: string;
+        };
+        MCPMessage: {
+            error?: components["schemas"]["MCPError"];
+            id?: unknown;
+            jsonrpc: string;
+            method?: string;
+            params?: unknown;
+            result?: unknown;
+        };
+        MCPStdioCommand: {
+            args: string[];
+            command: string;
+            env: {
+                [key: string]: string;
+            };
+        };
         MarketplaceNode: {
             author: string;
             category: string;
@@ -2421,6 +2494,11 @@ export type KVKey = components['schemas']['KVKey'];
 export type KVNamespace = components['schemas']['KVNamespace'];
 export type KVValue = components['schemas']['KVValue'];
 export type LogLine = components['schemas']['LogLine'];
+export type MCPClientConfig = components['schemas']['MCPClientConfig'];
+export type MCPConnect = components['schemas']['MCPConnect'];
+export type MCPError = components['schemas']['MCPError'];
+export type MCPMessage = components['schemas']['MCPMessage'];
+export type MCPStdioCommand = components['schemas']['MCPStdioCommand'];
 export type MarketplaceNode = components['schemas']['MarketplaceNode'];
 export type Member = components['schemas']['Member'];
 export type NodeDefinition = components['schemas']['NodeDefinition'];
@@ -5341,6 +5419,289 @@ export interface operations {
                 };
             };
             /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    mCPStream: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `text/event-stream` of `message` events, for as long as the session lasts or the stream lifetime: the messages the server sends outside the answer to a request (the protocol's pings and notifications; edgeflow's tools send none today, so the stream mostly stays quiet). It needs `Mcp-Session-Id` and `Accept: text/event-stream` (the transport answers 400 without them, 404 for a session that ended). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        data: components["schemas"]["MCPMessage"];
+                        /** @constant */
+                        event: "message";
+                        id?: string;
+                    };
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a session (the route takes API keys only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent; or as many streams are open as the user, the API key, the client address or the server allows (`Retry-After`: when the oldest of them ends at the latest; see Streams) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    mCPMessage: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    error?: {
+                        code?: number;
+                        data?: unknown;
+                        message?: string;
+                    } | null;
+                    id?: unknown;
+                    jsonrpc?: string;
+                    method?: string;
+                    params?: unknown;
+                    result?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description For a request, `text/event-stream` with the response as a `message` event (the transport's answer; the first request, `initialize`, starts a session and answers its id in `Mcp-Session-Id`, which every later request sends); for a notification or a response, 202 without a body. What the transport refuses it answers itself, as the protocol says: 400 (not JSON-RPC, a protocol version it does not speak), 404 (`Mcp-Session-Id` names no session of this process: it ended, or another replica holds it; initialize again), 403 (the session belongs to another API key). A tool's failure (a missing scope, a record of another organization, an invalid IR) is a tool result with `isError`. The tools and their scopes: docs/agents.md. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        data: components["schemas"]["MCPMessage"];
+                        /** @constant */
+                        event: "message";
+                        id?: string;
+                    };
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a session (the route takes API keys only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent; or as many streams are open as the user, the API key, the client address or the server allows (`Retry-After`: when the oldest of them ends at the latest; see Streams); rate_limited: an `initialize` past the sessions one API key (16) or the server (1,024) may hold open */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    mCPEnd: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: a session (the route takes API keys only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    mCPConnect: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{url, headers, stdio: {command, args, env}, clients: [{client, transport, file?, config?, command?}]}`: the Streamable HTTP URL, the stdio command (`edgeflow mcp`), and the configurations of Claude Code, Cursor and VS Code for each transport. It never holds a key: `<API key>` stands where one goes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPConnect"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `organizationId` or `projectId` names an organization or project the caller cannot reach */
             404: {
                 headers: {
                     [name: string]: unknown;
