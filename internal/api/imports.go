@@ -21,9 +21,9 @@ import (
 // workflow is created with the IR as its first version (201), after the IR
 // passed every check a version submit makes.
 
-// MaxImportBodyBytes is the largest import request: n8n workflows with
+// MaxImportBytes is the largest import request: n8n workflows with
 // their code and pinned data run to a few hundred kilobytes.
-const MaxImportBodyBytes = 4 << 20
+const MaxImportBytes = 4 << 20
 
 // importN8nRequest is the body of POST /api/import/n8n. The n8n workflow
 // may also be sent as the whole body.
@@ -59,7 +59,7 @@ type importResult struct {
 
 // handleImportN8n converts an n8n workflow.
 func (s *Server) handleImportN8n(w http.ResponseWriter, r *http.Request) error {
-	body, err := readBodyLimit(r, MaxImportBodyBytes)
+	body, err := readBodyLimit(r, MaxImportBytes)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (s *Server) handleImportN8n(w http.ResponseWriter, r *http.Request) error {
 
 // handleImportAwaitStep converts an AwaitStep IR.
 func (s *Server) handleImportAwaitStep(w http.ResponseWriter, r *http.Request) error {
-	body, err := readBodyLimit(r, MaxImportBodyBytes)
+	body, err := readBodyLimit(r, MaxImportBytes)
 	if err != nil {
 		return err
 	}

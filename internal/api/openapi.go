@@ -38,10 +38,10 @@ const irComponent = "#/components/schemas/IR"
 // bodyOverrides give schemas to fields whose Go type says too little
 // (json.RawMessage), by "<type>.<json field>".
 var bodyOverrides = map[string]map[string]any{
-	"versionSubmitRequest.ir": {"$ref": irComponent},
+	"versionSubmitRequest.ir":   {"$ref": irComponent},
 	"importN8nRequest.workflow": {"type": "object", "description": "The workflow as n8n exports it (its nodes and connections)."},
 	"importAwaitStepRequest.ir": {"type": "object", "description": "The IR as AwaitStep exports it."},
-	"triggerRequest.params":   {"type": "object", "description": "The run's params (at most 100 KB serialized); {instanceId, eventType, payload} delivers an event to a waiting run."},
+	"triggerRequest.params":     {"type": "object", "description": "The run's params (at most 100 KB serialized); {instanceId, eventType, payload} delivers an event to a waiting run."},
 }
 
 var pathParam = regexp.MustCompile(`\{([A-Za-z]+)(\.\.\.)?\}`)

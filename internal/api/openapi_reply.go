@@ -10,6 +10,7 @@ import (
 
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/importer"
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
 	"github.com/edgeflow/edgeflow/internal/mcp"
@@ -39,6 +40,9 @@ type Media struct {
 var schemaNames = map[reflect.Type]string{
 	reflect.TypeFor[connectionView]():       "Connection",
 	reflect.TypeFor[envVarView]():           "EnvVar",
+	reflect.TypeFor[importer.EnvVar]():      "ImportEnvVar",
+	reflect.TypeFor[importer.Report]():      "ImportReport",
+	reflect.TypeFor[importResult]():         "ImportResult",
 	reflect.TypeFor[apiKeyView]():           "APIKey",
 	reflect.TypeFor[apiKeyCreated]():        "APIKeyCreated",
 	reflect.TypeFor[sessionView]():          "Session",

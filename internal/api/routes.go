@@ -303,9 +303,11 @@ func (rt Route) created(reply any) Route  { return rt.answers(http.StatusCreated
 func (rt Route) accepted(reply any) Route { return rt.answers(http.StatusAccepted, reply) }
 
 // createdWith: with ?<flag>=true the route creates a record and answers
-// 201 with the same type (Route.CreatedWith).
+// 201 with the same type (Route.CreatedWith); the flag is one of its query
+// parameters.
 func (rt Route) createdWith(flag string) Route {
 	rt.CreatedWith = flag
+	rt.Query = append(append([]string(nil), rt.Query...), flag)
 	return rt
 }
 
@@ -407,8 +409,8 @@ func (s *Server) routeTable() []Route {
 		del("/api/workflows/{id}", s.handleWorkflowDelete).scope(write).query("force", "runs").noContent().audit("workflow.delete", "id"),
 
 		// Imports and exports (imports.go, exports.go).
-		post("/api/import/n8n", s.handleImportN8n).scope(read).role(viewer).body(importN8nRequest{}).maxBody(MaxImportBodyBytes).query("create").ok(importResult{}).createdWith("create").audit("workflow.import", ""),
-		post("/api/import/awaitstep", s.handleImportAwaitStep).scope(read).role(viewer).body(importAwaitStepRequest{}).maxBody(MaxImportBodyBytes).query("create").ok(importResult{}).createdWith("create").audit("workflow.import", ""),
+		post("/api/import/n8n", s.handleImportN8n).scope(read).role(viewer).body(importN8nRequest{}).maxBody(MaxImportBytes).ok(importResult{}).createdWith("create").audit("workflow.import", ""),
+		post("/api/import/awaitstep", s.handleImportAwaitStep).scope(read).role(viewer).body(importAwaitStepRequest{}).maxBody(MaxImportBytes).ok(importResult{}).createdWith("create").audit("workflow.import", ""),
 		get("/api/workflows/{workflowId}/versions/{versionId}/export", s.handleVersionExport).scope(read).query("format").ok(gzipArchive),
 
 		// Versions (versions.go).
