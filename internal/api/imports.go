@@ -25,6 +25,9 @@ import (
 // their code and pinned data run to a few hundred kilobytes.
 const MaxImportBytes = 4 << 20
 
+// MaxImportNodes is the most nodes an n8n workflow to import may have.
+const MaxImportNodes = n8n.MaxNodes
+
 // importN8nRequest is the body of POST /api/import/n8n. The n8n workflow
 // may also be sent as the whole body.
 type importN8nRequest struct {

@@ -12,7 +12,7 @@ var importRouteDocs = map[string]RouteDoc{
 			"`version`. The body is `{workflow, name?, subWorkflows?}` or the n8n workflow itself; `subWorkflows` maps " +
 			"n8n workflow ids to edgeflow workflow ids, so that Execute Workflow nodes calling them become `sub_workflow` " +
 			"nodes. Every n8n node is in `converted` or in `unsupported` (an unsupported node becomes a step that throws " +
-			"`not converted: <type>`). At most 4 MiB and 500 nodes.",
+			"`not converted: <type>`). At most 4 MiB and 1,000 nodes.",
 		Errors: []ErrorCase{
 			{400, "invalid_ir", "with `?create=true`: the converted IR does not pass a version submit's checks (a marketplace node the " +
 				"organization has not installed; `details` name each problem)"},
