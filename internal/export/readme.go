@@ -22,7 +22,9 @@ func readme(in Input, out *codegen.Output, name string, bindings []codegen.Bindi
 	b.WriteString("version's IR (the same code edgeflow deploys); it is yours to keep changing.\n\n")
 	b.WriteString("## Deploy\n\n```sh\nnpm install\n")
 	for _, s := range secrets {
-		fmt.Fprintf(&b, "npx wrangler secret put %s\n", s)
+		if s != codegen.TriggerSecretBinding {
+			fmt.Fprintf(&b, "npx wrangler secret put %s\n", s)
+		}
 	}
 	b.WriteString("npx wrangler deploy\n```\n\n")
 	if len(secrets) > 0 {
