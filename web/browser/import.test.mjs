@@ -14,7 +14,7 @@ const corpus = path.join(repoDir, "internal", "importer", "n8n", "testdata", "co
 test("a user imports an n8n workflow, reads the report and creates it", async () => {
   const user = await studio.apiSignUp();
   const page = await studio.newPage(user.context);
-  await page.goto("/workflows");
+  await page.goto("/");
   await page.getByRole("button", { name: "New workflow" }).click();
   const dialog = page.getByRole("dialog", { name: "New workflow" });
   await dialog.getByLabel("Import from n8n").check();
