@@ -362,7 +362,16 @@ func (c *converter) switchNode(ctx *nodeCtx) emitted {
 			for len(tests) < out {
 				tests = append(tests, "false")
 			}
-			test := fmt.Sprintf("$legacy(%s, %s, %s, %s)", jsString(typ), jsString(op), t.param(p["value1"]), t.param(m["value2"]))
+			// A value left empty is the parameter's default in n8n.
+			defaults := map[string]string{"boolean": "false", "number": "0", "string": `""`, "dateTime": "null"}
+			a, bv := t.param(p["value1"]), t.param(m["value2"])
+			if p["value1"] == nil {
+				a = defaults[typ]
+			}
+			if m["value2"] == nil {
+				bv = defaults[typ]
+			}
+			test := fmt.Sprintf("$legacy(%s, %s, %s, %s)", jsString(typ), jsString(op), a, bv)
 			if out < len(tests) {
 				tests[out] = "(" + tests[out] + " || " + test + ")"
 			} else {
