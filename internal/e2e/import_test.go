@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // n8nCorpusDir is the importer's corpus of public n8n workflows
@@ -188,4 +189,100 @@ func readFile(t *testing.T, path string, v any) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// awaitStepDir holds AwaitStep's example IRs, as its repository has them.
+var awaitStepDir = filepath.Join("..", "importer", "awaitstep", "testdata", "examples")
+
+// TestImportAwaitStepExamples imports AwaitStep's example IRs that call no
+// outside service through the API (?create=true), deploys each to the local
+// edge and runs it to completion, sending the events it waits for.
+func TestImportAwaitStepExamples(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	s := newServer(t, serverOptions{})
+	cases := []struct {
+		name   string
+		params map[string]any
+		event  string         // the event type the run waits for, if any
+		send   map[string]any // the event's payload
+		step   string         // the step whose value is checked (the run's output when empty)
+		check  func(t *testing.T, out map[string]any)
+	}{
+		{name: "fixture-expression-workflow", check: func(t *testing.T, out map[string]any) {
+			wantFields(t, out, map[string]any{"processed": 42.0})
+		}},
+		{name: "template-hello-world", params: map[string]any{"name": "Ada"}, check: func(t *testing.T, out map[string]any) {
+			wantFields(t, out, map[string]any{"status": "completed", "greeting": "Hello, Ada!"})
+		}},
+		{name: "fixture-event-workflow", event: "user-approval", send: map[string]any{"ok": true}, check: func(t *testing.T, out map[string]any) {
+			wantFields(t, out, map[string]any{"processed": true})
+		}},
+		{name: "template-approval-workflow", params: map[string]any{"id": "req-1"}, event: "approval", step: "process_approved",
+			send: map[string]any{"approved": true, "approvedBy": "Grace"}, check: func(t *testing.T, out map[string]any) {
+				wantFields(t, out, map[string]any{"status": "approved", "approver": "Grace", "requestId": "req-1"})
+			}},
+		{name: "template-approval-workflow", params: map[string]any{"id": "req-2"}, event: "approval", step: "handle_rejected",
+			send: map[string]any{"approved": false, "reason": "too dear"}, check: func(t *testing.T, out map[string]any) {
+				wantFields(t, out, map[string]any{"status": "rejected", "reason": "too dear", "requestId": "req-2"})
+			}},
+	}
+	deployed := map[string]string{}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := *s
+			s.t = t
+			wf, ok := deployed[c.name]
+			if !ok {
+				raw, err := os.ReadFile(filepath.Join(awaitStepDir, c.name+".json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var res importResult
+				s.must(201, "POST", "/api/import/awaitstep?create=true", map[string]any{"ir": json.RawMessage(raw), "name": c.name}).into(&res)
+				wf = res.Workflow.ID
+				s.deploy(wf)
+				deployed[c.name] = wf
+			}
+			params := c.params
+			if params == nil {
+				params = map[string]any{}
+			}
+			id := s.trigger(wf, params)
+			if c.event != "" {
+				s.waitRun(wf, id, 60*time.Second, "waiting for "+c.event, func(r run) bool {
+					return r.Status == "paused" || r.StatusDetail != ""
+				})
+				s.must(202, "POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn,
+					"params": map[string]any{"instanceId": id, "eventType": c.event, "payload": c.send}})
+			}
+			r := s.waitStatus(wf, id, "complete", 120*time.Second)
+			// The run's output is its last node's value; after a branch,
+			// the value of the arm's step is read from the run's steps.
+			output := r.Output
+			if c.step != "" {
+				output = nil
+				for _, st := range r.Steps {
+					if st.NodeID == c.step && st.State == "complete" {
+						output = st.Output
+					}
+				}
+			}
+			var out map[string]any
+			if err := json.Unmarshal(output, &out); err != nil {
+				t.Fatalf("output %s (steps %+v): %v", output, r.Steps, err)
+			}
+			c.check(t, out)
+		})
+	}
+}
+
+// wantFields checks that out holds each field of want with its value.
+func wantFields(t *testing.T, out map[string]any, want map[string]any) {
+	t.Helper()
+	for k, v := range want {
+		if !sameJSON(out[k], v) {
+			t.Errorf("output %v: %s = %v, want %v", out, k, out[k], v)
+		}
+	}
 }
