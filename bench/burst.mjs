@@ -90,15 +90,18 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // fetchOnceAgain sends a request to raw miniflare again when workerd closed the kept-alive connection before
 // answering ("other side closed", ECONNRESET), which a loaded machine shows now and then on both sides; edgeflow's local edge
-// does the same for its own requests to workerd. The retries are counted and printed.
+// does the same for its own requests to workerd. The pool may hold more than one such connection (after an idle
+// pause, e.g. while the other side ran its burst), so a request is sent up to three more times. The retries are
+// counted and printed.
 let socketRetries = 0;
 async function fetchOnceAgain(u, init) {
-  try {
-    return await fetch(u, init);
-  } catch (err) {
-    if (!(err instanceof TypeError) || !["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(err.cause?.code)) throw err;
-    socketRetries++;
-    return await fetch(u, init);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(u, init);
+    } catch (err) {
+      if (attempt === 3 || !(err instanceof TypeError) || !["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(err.cause?.code)) throw err;
+      socketRetries++;
+    }
   }
 }
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -255,21 +258,24 @@ async function edgeflowSide() {
 
 async function miniflareSide() {
   const require = createRequire(path.join(here, "../edge/package.json"));
-  const { Miniflare, Log, LogLevel } = await import(require.resolve("miniflare"));
+  const { Miniflare, Log, LogLevel, convertV4MiniflareOptions } = await import(require.resolve("miniflare"));
   const dir = fs.mkdtempSync(path.join(BASE, "burst-miniflare-"));
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: 0,
     cf: false,
     log: new Log(LogLevel.ERROR),
-    defaultPersistRoot: dir,
-    workers: [{
+    resourcePersistencePath: dir,
+    // as the edge runs it (edge/src/mfconfig.mjs): no dev registry, no request log
+    enableDevRegistry: false,
+    logRequests: false,
+    workers: convertV4MiniflareOptions({ workers: [{
       name: "burst",
       modules: [{ type: "ESModule", path: "/burst/index.js", contents: WORKER }],
       modulesRoot: "/burst",
       compatibilityDate: "2025-01-01",
       workflows: { WORKFLOW: { name: "burst", className: "Burst" } },
-    }],
+    }] }).workers,
   });
   const url = await mf.ready;
   const post = async (p, body) => {

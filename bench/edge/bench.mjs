@@ -215,22 +215,25 @@ async function edgeSide() {
 
 async function directSide() {
   const require = createRequire(path.join(path.dirname(fileURLToPath(import.meta.url)), "../../edge/package.json"));
-  const { Miniflare, Log, LogLevel } = await import(require.resolve("miniflare"));
+  const { Miniflare, Log, LogLevel, convertV4MiniflareOptions } = await import(require.resolve("miniflare"));
   const dataDir = fs.mkdtempSync(path.join(baseDir, "edge-bench-direct-"));
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: 0,
     cf: false,
     log: new Log(LogLevel.ERROR),
-    defaultPersistRoot: dataDir,
+    resourcePersistencePath: dataDir,
     unsafeLocalExplorer: true,
-    workers: [{
+    // as the edge runs it (edge/src/mfconfig.mjs): no dev registry, no request log
+    enableDevRegistry: false,
+    logRequests: false,
+    workers: convertV4MiniflareOptions({ workers: [{
       name: "bench",
       modules: [{ type: "ESModule", path: "/bench/index.js", contents: WORKER }],
       modulesRoot: "/bench",
       compatibilityDate: "2025-01-01",
       workflows: { WORKFLOW: { name: "bench", className: "Bench" } },
-    }],
+    }] }).workers,
   });
   const url = await mf.ready;
   const post = async (p, body) => retry(async () => (await fetch(new URL(p, url), { method: "POST", body: JSON.stringify(body) })).json());
@@ -251,7 +254,7 @@ async function directSide() {
           return done.size === ids.length;
         },
         end: async (id) => {
-          const r = await retry(async () => (await fetch(new URL(`/cdn-cgi/explorer/api/workflows/bench/instances/${id}`, url))).json());
+          const r = await retry(async () => (await fetch(new URL(`/cdn-cgi/local/explorer/api/workflows/bench/instances/${id}`, url))).json());
           return r.result.end;
         },
       });

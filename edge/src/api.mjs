@@ -21,6 +21,9 @@ export class AccountContext {
     this.logger = logger;
     this.pendingIds = new Set(); // "<workflow>\n<instance id>" of instances being created (api/instances.mjs)
     this.syncing = new Map(); // workerd name of a workflow -> its index sync under way (api/statuses.mjs)
+    this.subscriptions = 0; // instance event streams open now (api/history.mjs)
+    this.terminating = new Map(); // workerd name of a workflow -> its terminate-all job under way (api/instances.mjs)
+    this.emptyFiles = new Map(); // workerd name of a workflow -> its storage files that hold no instance (api/statuses.mjs)
     // Idle connections to workerd are closed after 3 s, before workerd closes them itself (5 s).
     this.agent = new http.Agent({ keepAlive: true, maxSockets: 512, timeout: 3000 });
   }

@@ -2,35 +2,13 @@
 // namespace, D1 database, R2 bucket and Workflow of the registry, so that the Node side can drive them with one
 // local HTTP call each instead of going through miniflare's slower Node proxies.
 //
-// Every endpoint takes and returns JSON: {ok: true, result} or {ok: false, code, message, status}.
-// The binding names are looked up in env.MAP: {kv: {id: binding}, d1: {id: binding}, r2: {name: binding},
+// Every endpoint takes and returns JSON: {ok: true, result} or {ok: false, code, message, status}, but for the raw
+// KV values and R2 objects and the streamed Workflow answers of control.workflows.js (a step's stream output, an
+// instance's event stream). The binding names are looked up in env.MAP: {kv: {id: binding}, d1: {id: binding}, r2: {name: binding},
 // wf: {workflowName: binding}}.
 
-const REVIVE_EVENT = "__edgeflow_revive";
-
-class ControlError extends Error {
-  constructor(status, code, message) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
-
-function binding(env, kind, key, what) {
-  const name = env.MAP[kind][key];
-  if (name === undefined) throw new ControlError(404, notFoundCode[kind], `${what} '${key}' not found`);
-  return env[name];
-}
-
-const notFoundCode = { kv: 10013, d1: 7404, r2: 10006, wf: 10200 };
-
-function json(body, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-}
-
-function message(err) {
-  return err instanceof Error ? err.message : String(err);
-}
+import { ControlError, binding, json, message } from "./control.common.js";
+import { WORKFLOW_ROUTES, workflowResponse } from "./control.workflows.js";
 
 // splitStatements cuts SQL text into statements at top-level semicolons, keeping quoted strings, identifiers,
 // comments and CREATE TRIGGER ... BEGIN ... END bodies intact.
@@ -216,12 +194,27 @@ async function d1Export(env, body) {
 // before, the connection's change counter (every INSERT, UPDATE and DELETE, triggers included), the schema (every
 // sqlite_master row with its rowid and root page) and the row count of every table (a table dropped and created
 // again). docs/edge.md says what it cannot see.
-// Each transaction itself adds one to the counter. A guard failure caused by another writer between the snapshot
+// A transaction may itself move the counter (by one in miniflare 4's D1, not at all in 5's): changeOffset measures it
+// once per isolate. A guard failure caused by another writer between the snapshot
 // and the batch is retried; a write by the statements fails every time and is refused with 403, code 7403.
 const READ_ONLY_CODE = 7403;
 const READ_ONLY_MARK = "edgeflow: read-only";
 const SCHEMA_SQL = "SELECT group_concat(x, char(10)) FROM (SELECT rowid || ':' || type || ':' || name || ':' || tbl_name || ':' || " +
   "coalesce(rootpage, '') || ':' || coalesce(sql, '') AS x FROM sqlite_master ORDER BY rowid)";
+
+let offset = null;
+
+// changeOffset is how far one batch moves the connection's change counter by itself: a batch that only reads the
+// counter against a read of it just before (taken again if it is negative: another writer came between).
+async function changeOffset(db) {
+  for (let i = 0; offset === null && i < 3; i++) {
+    const before = (await db.prepare("SELECT total_changes() AS c").first()).c;
+    const [r] = await db.batch([db.prepare("SELECT total_changes() AS c")]);
+    const k = r.results[0].c - before;
+    if (k >= 0 && k <= 1) offset = k;
+  }
+  return offset ?? 0;
+}
 
 async function readOnlyBatch(db, statements) {
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -237,7 +230,7 @@ async function readOnlyBatch(db, statements) {
     // read-only mark; only then does the second name every table to count its rows (naming a table that is gone
     // would fail with "no such table" instead, and the refusal would not say why).
     const schemaGuard = db.prepare(`SELECT json_extract('{}', CASE WHEN total_changes() = ?1 AND (${SCHEMA_SQL}) IS ?2 ` +
-      `THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`).bind(snap.c + 1, snap.s);
+      `THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`).bind(snap.c + (await changeOffset(db)), snap.s);
     const countGuard = db.prepare(`SELECT json_extract('{}', CASE WHEN ${counts} IS ?1 THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`).bind(snap.n);
     try {
       const results = await db.batch([...statements, schemaGuard, countGuard]);
@@ -437,141 +430,45 @@ async function r2Object(env, request, url) {
   return json({ ok: false, status: 405, code: 10405, message: "method not allowed" }, 405);
 }
 
-async function getHandle(wf, id) {
-  try {
-    return await wf.get(id);
-  } catch {
-    throw new ControlError(404, 10201, `Workflow instance '${id}' not found`);
-  }
-}
-
-async function wfCreate(env, body) {
-  const wf = binding(env, "wf", body.workflow, "workflow");
-  const created = [];
-  for (const item of body.instances) {
-    if (item.id !== undefined) {
-      let exists = true;
-      try {
-        await wf.get(item.id);
-      } catch {
-        exists = false;
-      }
-      if (exists) {
-        created.push({ id: item.id, error: { code: 10202, message: `Workflow instance '${item.id}' already exists` } });
-        continue;
-      }
-    }
-    try {
-      const inst = await wf.create({ id: item.id, params: item.params });
-      created.push({ id: inst.id });
-    } catch (err) {
-      created.push({ id: item.id, error: { code: 10001, message: message(err) } });
-    }
-  }
-  return created;
-}
-
-async function wfStatus(env, body) {
-  const wf = binding(env, "wf", body.workflow, "workflow");
-  const h = await getHandle(wf, body.id);
-  const s = await h.status();
-  return { status: s.status, output: s.output ?? null, error: s.error ?? null };
-}
-
-// wfStatuses reads the status of many instances at once: [{id, status}], status null for an unknown id.
-async function wfStatuses(env, body) {
-  const wf = binding(env, "wf", body.workflow, "workflow");
-  return await Promise.all(
-    body.ids.map(async (id) => {
-      try {
-        const h = await wf.get(id);
-        return { id, status: (await h.status()).status };
-      } catch {
-        return { id, status: null };
-      }
-    }),
-  );
-}
-
-async function wfAction(env, body) {
-  const wf = binding(env, "wf", body.workflow, "workflow");
-  const h = await getHandle(wf, body.id);
-  try {
-    switch (body.action) {
-      case "pause":
-        await h.pause();
-        break;
-      case "resume":
-        await h.resume();
-        break;
-      case "terminate":
-        await h.terminate();
-        break;
-      case "restart":
-        await h.restart();
-        break;
-      default:
-        throw new ControlError(400, 10001, `unknown action '${body.action}'`);
-    }
-  } catch (err) {
-    if (err instanceof ControlError) throw err;
-    throw new ControlError(409, 10203, message(err));
-  }
-  const s = await h.status();
-  return { status: s.status };
-}
-
-async function wfEvent(env, body) {
-  const wf = binding(env, "wf", body.workflow, "workflow");
-  const h = await getHandle(wf, body.id);
-  await h.sendEvent({ type: body.type, payload: body.payload });
-  return {};
-}
-
-// wfRevive nudges instances that a workerd restart left without a running engine: an event wakes the engine's
-// Durable Object, which replays the instance from its stored steps and honours the original sleep deadlines.
-async function wfRevive(env, body) {
-  const wf = binding(env, "wf", body.workflow, "workflow");
-  let revived = 0;
-  await Promise.all(
-    body.ids.map(async (id) => {
-      try {
-        const h = await wf.get(id);
-        await h.sendEvent({ type: REVIVE_EVENT, payload: null });
-        revived++;
-      } catch {
-        // gone meanwhile
-      }
-    }),
-  );
-  return { revived };
-}
-
-// d1Binding passes a request of a worker's D1 binding (sent on by the edge's D1 proxy, see d1host.mjs) to the one
-// database this worker holds in a D1 host, unchanged but for the edge's own headers.
+// d1Binding answers a request of a worker's D1 binding (sent on by the edge's D1 proxy, see d1host.mjs) on the one
+// database this worker holds in a D1 host: POST /query or /execute with {sql, params} or a list of them, and the
+// results format in `resultsFormat`, answered as D1 answers them over HTTP ([{success, results, meta}], or
+// {success: false, error}). The D1 binding no longer shows its inner fetcher (workerd keeps it private), so the
+// statements run through the binding's query() (the `d1_binding_jsrpc` flag of this worker), which runs them in one
+// transaction as the HTTP protocol does, and its answer is put back into the HTTP shape.
 async function d1Binding(env, request) {
   const names = Object.values(env.MAP.d1);
   if (names.length !== 1) throw new ControlError(404, 7404, "no database here");
-  const headers = new Headers(request.headers);
-  const target = headers.get("x-edgeflow-d1-path") ?? "/query";
-  for (const h of ["x-edgeflow-d1-path", "x-edgeflow-gate", "mf-route-override"]) headers.delete(h);
-  let body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-  if (body !== undefined && /^\/(query|execute)\b/.test(target)) body = integerQueries(body);
-  return env[names[0]].fetcher.fetch(new Request(new URL(target, "http://d1"), { method: request.method, headers, body }));
+  const target = new URL(request.headers.get("x-edgeflow-d1-path") ?? "/query", "http://d1");
+  if (request.method !== "POST" || !/^\/(query|execute)$/.test(target.pathname)) {
+    return Response.json({ success: false, error: `the local edge's D1 does not serve ${request.method} ${target.pathname}` }, { status: 404 });
+  }
+  let queries;
+  try {
+    const q = await request.json();
+    queries = Array.isArray(q) ? q : [q];
+  } catch {
+    return Response.json({ success: false, error: "the request body is not JSON" }, { status: 400 });
+  }
+  queries = queries.map((x) => (x && typeof x.sql === "string" && Array.isArray(x.params) ? { ...x, sql: integerParams(x.sql, x.params) } : x));
+  const bookmark = request.headers.get(D1_BOOKMARK_HEADER)?.trim();
+  const rowsAndColumns = target.searchParams.get("resultsFormat") === "ROWS_AND_COLUMNS";
+  let out;
+  try {
+    out = await env[names[0]].query({ queries, ...(bookmark ? { bookmark } : {}) });
+  } catch (err) {
+    return Response.json({ success: false, error: message(err).replace(/^D1_ERROR: /, "") });
+  }
+  const results = out.results.map(({ meta, data }) => ({
+    success: true,
+    meta,
+    results: rowsAndColumns ? { columns: data.columns, rows: data.rows } : data.rows.map((row) => Object.fromEntries(data.columns.map((c, i) => [c, row[i]]))),
+  }));
+  return Response.json(results, { headers: out.bookmark ? { [D1_BOOKMARK_HEADER]: out.bookmark } : {} });
 }
 
-// integerQueries applies integerParams to the queries of a D1 binding's request body ({sql, params} or a list of
-// them); a body it cannot read goes on unchanged, for D1 to refuse.
-function integerQueries(body) {
-  let q;
-  try {
-    q = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    return body;
-  }
-  const fix = (x) => (x && typeof x.sql === "string" && Array.isArray(x.params) ? { ...x, sql: integerParams(x.sql, x.params) } : x);
-  return JSON.stringify(Array.isArray(q) ? q.map(fix) : fix(q));
-}
+// D1_BOOKMARK_HEADER carries a D1 session's bookmark between the binding and the database.
+const D1_BOOKMARK_HEADER = "x-cf-d1-session-commit-token";
 
 const routes = {
   "/d1/query": d1Query,
@@ -579,12 +476,7 @@ const routes = {
   "/d1/export": d1Export,
   "/kv/list": kvList,
   "/r2/list": r2List,
-  "/wf/create": wfCreate,
-  "/wf/status": wfStatus,
-  "/wf/statuses": wfStatuses,
-  "/wf/action": wfAction,
-  "/wf/event": wfEvent,
-  "/wf/revive": wfRevive,
+  ...WORKFLOW_ROUTES,
 };
 
 // gateOpen is true when the request carries this boot's gate secret (see gate.mjs): only the edge's Node process
@@ -606,6 +498,8 @@ export default {
       if (url.pathname === "/r2/object") return await r2Object(env, request, url);
       if (url.pathname === "/ping") return json({ ok: true, result: "pong" });
       if (url.pathname === "/d1/binding") return await d1Binding(env, request);
+      const streamed = await workflowResponse(env, request, url);
+      if (streamed) return streamed;
       const fn = routes[url.pathname];
       if (fn === undefined || request.method !== "POST") {
         return json({ ok: false, status: 404, code: 7003, message: `no control route ${url.pathname}` }, 404);

@@ -10,19 +10,18 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
+import { CONTROL_MODULES } from "./control.mjs";
 import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
 import { D1_ERROR } from "./errors.mjs";
 import { GATE_HEADER, tcpListeners } from "./gate.mjs";
+import { miniflareOptions } from "./mfconfig.mjs";
 
 export const QUERY_LIMIT_MS = Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) : 30000;
 const IDLE_MS = 60000;
 // IMPORT_LIMIT_MS bounds an import or export (D1's own limit on a single query does not apply to them).
 export const IMPORT_LIMIT_MS = Number(process.env.EDGEFLOW_D1_IMPORT_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_IMPORT_LIMIT_MS) : 600000;
 const HOST_WORKER = "__edgeflow_d1";
-const HOST_SOURCE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "control.worker.js"), "utf8");
 const BINDING = "D1_0";
 
 export class D1Error extends Error {
@@ -71,31 +70,22 @@ class Host {
       this.starting = (async () => {
         const reports = new ReportWatch();
         const reported = reports.expect();
-        const mf = new Miniflare({
-          host: "127.0.0.1",
-          port: 0,
-          defaultPersistRoot: this.hosts.persistDir,
-          cf: false,
+        const mf = new Miniflare(miniflareOptions({
+          persistRoot: this.hosts.persistDir,
           log: new QuietLog(this.hosts.logger, this.id),
-          handleRuntimeStdio: (out, err) => {
-            const pass = (s, isErr) =>
-              s.on("data", (d) =>
-                String(d)
-                  .split("\n")
-                  .filter((l) => l.trim() !== "" && (isErr || !reports.line(l)))
-                  .forEach((l) => this.hosts.logger(`d1 ${this.id}: workerd: ${l}`)),
-              );
-            pass(out, false);
-            pass(err, true);
+          onLine: (level, line) => {
+            if (!reports.line(line) && line.trim() !== "") this.hosts.logger(`d1 ${this.id}: workerd: ${line}`);
           },
           workers: [{
             name: HOST_WORKER,
-            modules: [{ type: "ESModule", path: "control.worker.js", contents: HOST_SOURCE }],
+            modules: CONTROL_MODULES.map((m) => ({ ...m })),
             compatibilityDate: "2025-01-01",
+            // the binding's query() (control.worker.js, d1Binding)
+            compatibilityFlags: ["d1_binding_jsrpc"],
             d1Databases: { [BINDING]: this.id },
             bindings: { MAP: { kv: {}, d1: { [this.id]: BINDING }, r2: {}, wf: {} }, GATE: this.hosts.gateSecret },
           }],
-        });
+        }));
         try {
           await mf.ready;
           const { pid, path: socketPath } = await awaitReport(reported);
@@ -227,10 +217,13 @@ export class D1Hosts {
     this.base = `http://127.0.0.1:${this.server.address().port}`;
   }
 
-  // bindingURL is the remote-binding address miniflare gives a worker's D1 binding to database id. It carries the
-  // proxy's secret; only miniflare's internal binding client holds it, never the worker's code.
-  bindingURL(id) {
-    return new URL(`${this.base}/${this.proxySecret}/${encodeURIComponent(id)}`);
+  // bindingURL is the remote-binding address miniflare gives a worker's D1 bindings, databases mapping each
+  // binding's name to its database id (miniflare takes one address per worker; each request names its binding in
+  // MF-Binding). It carries the proxy's secret; only miniflare's internal binding client holds it, never the
+  // worker's code.
+  bindingURL(databases) {
+    const map = Buffer.from(JSON.stringify(databases)).toString("base64url");
+    return new URL(`${this.base}/${this.proxySecret}/${map}`);
   }
 
   // query runs an API query ({db, sql, params, batch, raw, readOnly}) on the database's own workerd.
@@ -314,7 +307,8 @@ export class D1Hosts {
   }
 
   // #proxy passes a request of miniflare's remote-binding client (a worker's env.DB) on to the database's workerd.
-  // The client sends the binding's request URL in MF-URL and its headers prefixed with MF-Header-.
+  // The client sends the binding's name in MF-Binding, its request URL in MF-URL and its headers prefixed with
+  // MF-Header-; the address names the worker's databases by binding (bindingURL).
   async #proxy(req, res) {
     const parts = (req.url ?? "").split("?")[0].split("/");
     const given = Buffer.from(parts[1] ?? "");
@@ -329,7 +323,17 @@ export class D1Hosts {
       res.writeHead(404).end();
       return;
     }
-    const id = decodeURIComponent(parts[2]);
+    let id;
+    try {
+      const databases = JSON.parse(Buffer.from(parts[2], "base64url").toString("utf8"));
+      id = databases[req.headers["mf-binding"]];
+    } catch {
+      id = undefined;
+    }
+    if (typeof id !== "string") {
+      res.writeHead(404).end();
+      return;
+    }
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const headers = {};

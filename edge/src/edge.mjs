@@ -211,7 +211,7 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     if (!gate.attach(server)) logger("cannot trace loopback connections to workerd here (no /proc): miniflare's loopback server stays open to local processes");
     started();
     cleanup.unshift(() => runtime.close());
-    const scheduler = new Scheduler((minute) => api.runSchedules(minute));
+    const scheduler = new Scheduler((minute) => api.everyMinute(minute));
     scheduler.start();
     cleanup.unshift(() => scheduler.stop());
     const base = `http://127.0.0.1:${bound}`;

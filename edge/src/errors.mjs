@@ -45,9 +45,13 @@ export const TAIL_UNAVAILABLE = 10013; // this edge runs no tail sessions
 
 // Workflows and their instances.
 export const WORKFLOW_NOT_FOUND = 10200;
-export const INSTANCE_NOT_FOUND = 10201;
-export const INSTANCE_EXISTS = 10202;
+export const INSTANCE_NOT_FOUND = 10201; // the edge's choice for a GET, a status change or an event (since before 2026)
+export const INSTANCE_EXISTS = 10405; // workflows.api.error.instance.already_exists, as the Workflows engine answers it
+export const INSTANCE_DUPLICATE_IN_BATCH = 10415; // workflows.api.error.instance.duplicate_in_batch
+export const INSTANCE_MISSING = 10400; // workflows.api.error.instance.not_found, in a batch delete's errors
 export const INSTANCE_STATE = 10203; // the instance's status does not allow the action (resume a running one, …)
+export const STEP_NOT_FOUND = 10204; // a step lookup names no step of the instance (local choice)
+export const TOO_MANY_SUBSCRIPTIONS = 10429; // an account has as many instance event streams open as it may
 
 // Workers KV.
 export const KV_KEY_NOT_FOUND = 10009;

@@ -8,7 +8,8 @@
 // - The root token (DIR/token, readable only by the user running the edge; workers cannot read files) is the
 //   legacy account's token, as before accounts existed, and administers the edge: /client/v4 for any account
 //   (addressed by its id in the path), and the routes under /__edge: accounts (POST creates an account or gives it
-//   a new token, GET lists them), stats, cron. Account tokens get 10000 there.
+//   a new token, GET lists them), stats, cron, retention (the sweep of expired instances, now). Account tokens get
+//   10000 there.
 // - Worker URLs need no token: `<workers>/<script>/…` and Host `<script>.localhost` reach the legacy account,
 //   `<workers>/<subdomain>/<script>/…` and Host `<script>.<subdomain>.localhost` the account with that subdomain;
 //   Host `<script>.<subdomain>.workers.dev` either.
@@ -19,6 +20,7 @@ import { EdgeError, AUTHENTICATION_ERROR, INVALID_REQUEST, INVALID_TOKEN, METHOD
 import { childWorkerds } from "./gate.mjs";
 import { TRANSFER_PREFIX } from "./d1transfer.mjs";
 import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
+import { sweepExpired } from "./api/instances.mjs";
 import { runSchedules } from "./api/schedules.mjs";
 import { ownsWorkflow, unfinished } from "./api/statuses.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
@@ -186,6 +188,11 @@ export class Gateway {
       send(res, 200, { time: t.toISOString(), started: await this.runSchedules(t) });
       return;
     }
+    if (p === "/__edge/retention" && req.method === "POST") {
+      // Deletes every account's instances whose retention ran out, at once (the edge also does every minute).
+      send(res, 200, { deleted: await this.sweepRetention() });
+      return;
+    }
     if (p === "/__edge/accounts" && req.method === "GET") {
       send(res, 200, { accounts: this.accounts.list() });
       return;
@@ -196,10 +203,31 @@ export class Gateway {
       send(res, created ? 201 : 200, account);
       return;
     }
-    if (p === "/__edge/stats" || p === "/__edge/cron" || p === "/__edge/accounts") {
+    if (p === "/__edge/stats" || p === "/__edge/cron" || p === "/__edge/retention" || p === "/__edge/accounts") {
       throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${p}`);
     }
     throw new EdgeError(404, NO_ROUTE, `Could not route to ${p}, perhaps your object identifier is invalid?`);
+  }
+
+  // everyMinute runs what the edge does at the start of each minute: the schedules due then, and the retention sweep.
+  async everyMinute(minute) {
+    await this.runSchedules(minute);
+    try {
+      await this.sweepRetention();
+    } catch (err) {
+      this.logger(`retention sweep failed: ${err.message}`);
+    }
+  }
+
+  // sweepRetention deletes every account's instances whose retention ran out (api/instances.mjs, sweepExpired) and
+  // answers them: [{workflow, id}] (with the account's id for accounts other than the legacy one).
+  async sweepRetention() {
+    const deleted = [];
+    for (const [id] of accountStates(this.registry.state)) {
+      for (const d of await sweepExpired(this.context(id))) deleted.push(this.accounts.isLegacy(id) ? d : { account: id, ...d });
+    }
+    if (deleted.length > 0) this.logger(`retention: deleted ${deleted.length} expired workflow instance(s)`);
+    return deleted;
   }
 
   // runSchedules runs every account's schedules due at minute.

@@ -1,7 +1,7 @@
 // Bindings to deleted resources. A worker keeps a binding to a KV namespace, D1 database or R2 bucket that was
-// deleted after it was deployed; on Cloudflare every operation through such a binding then fails. The runtime
-// (runtime.mjs) binds these in its place, as miniflare wrapped bindings: each named export builds the binding object
-// from its inner bindings (ID: the deleted resource's id or name) and every operation fails with the error a worker
+// deleted after it was deployed; on Cloudflare every operation through such a binding then fails. The edge binds
+// these in its place, as workerd wrapped bindings made by its miniflare plugin (goneplugin.mjs, plan.mjs): each
+// named export builds the binding object from its inner bindings (ID: the deleted resource's id or name) and every operation fails with the error a worker
 // sees for that kind of resource (docs/edge.md, "Deleted resources").
 
 function failing(message) {

@@ -6,22 +6,17 @@
 // this one be killed. runtime.mjs decides when (apply) and calls into the running groups.
 
 import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
+import { CONTROL_MODULES } from "./control.mjs";
 import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
 import { EdgeError, INTERNAL_ERROR } from "./errors.mjs";
 import { REFUSER_SOURCE, REFUSER_WORKER, tcpListeners } from "./gate.mjs";
 import { instrument, logTailWorker } from "./logs.mjs";
+import { groupPersistRoot, miniflareOptions } from "./mfconfig.mjs";
 import { GUARD_WORKER, GUARD_WORKER_SOURCE } from "./outbound.mjs";
-import { GONE_WORKER, HOME_GROUP } from "./plan.mjs";
+import { HOME_GROUP } from "./plan.mjs";
 
 export const CONTROL_WORKER = "__edgeflow_control";
-const CONTROL_SOURCE = fs.readFileSync(
-  path.join(path.dirname(fileURLToPath(import.meta.url)), "control.worker.js"),
-  "utf8",
-);
-const GONE_SOURCE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "gone.worker.js"), "utf8");
 const DRAIN_MS = 2000;
 
 class QuietLog extends Log {
@@ -247,26 +242,15 @@ export class Groups {
     return lines.length ? `: ${lines.join(" | ")}` : "";
   }
 
-  #captureStdio(g, stdout, stderr) {
-    const take = (stream, isErr) => {
-      let buf = "";
-      stream.on("data", (chunk) => {
-        buf += chunk.toString();
-        let i;
-        while ((i = buf.indexOf("\n")) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          if (!isErr && g.reports.line(line)) continue;
-          if (isErr) {
-            g.stderrTail.push(line);
-            if (g.stderrTail.length > 50) g.stderrTail.shift();
-          }
-          if (line.trim() !== "") this.logger(g.id === HOME_GROUP ? `workerd: ${line}` : `workerd ${g.id}: ${line}`);
-        }
-      });
-    };
-    take(stdout, false);
-    take(stderr, true);
+  // #workerdLine takes one line workerd (or the wrapper before it) wrote: the wrapper's report of the entry socket,
+  // or a line for the edge's log (warnings and errors are kept for a failed start's message).
+  #workerdLine(g, level, line) {
+    if (g.reports.line(line)) return;
+    if (level === "error" || level === "warn") {
+      g.stderrTail.push(line);
+      if (g.stderrTail.length > 50) g.stderrTail.shift();
+    }
+    if (line.trim() !== "") this.logger(g.id === HOME_GROUP ? `workerd: ${line}` : `workerd ${g.id}: ${line}`);
   }
 
   // #instanceOptions builds one group's Miniflare options: every group's instance is configured here.
@@ -274,7 +258,7 @@ export class Groups {
     const map = { kv: {}, d1: {}, r2: {}, wf: {} };
     const control = {
       name: CONTROL_WORKER,
-      modules: [{ type: "ESModule", path: "control.worker.js", contents: CONTROL_SOURCE }],
+      modules: CONTROL_MODULES.map((m) => ({ ...m })),
       compatibilityDate: "2025-01-01",
       kvNamespaces: {},
       d1Databases: {},
@@ -317,24 +301,17 @@ export class Groups {
     // tail worker (logs.mjs); instrument() also tags each Workflow class's runs with their instance id.
     const users = spec.workers.map((e) => instrument(this.#withCode(e.w, e.version), e.classes));
     if (users.length > 0) workers.push(logTailWorker(this.logs), ...users);
-    if (users.some((w) => Object.keys(w.wrappedBindings ?? {}).length > 0)) {
-      workers.push({ name: GONE_WORKER, modules: [{ type: "ESModule", path: "gone.worker.js", contents: GONE_SOURCE }] });
-    }
-    return {
-      host: "127.0.0.1",
-      port: 0,
-      defaultPersistRoot: this.persistDir,
-      // The Cache API's storage is one file per cache name: each group keeps its own, so no two workerds open it.
-      cachePersist: path.join(this.persistDir, "cache", g.id),
-      cf: false,
-      unsafeLocalExplorer: true,
-      // the trigger route (/cdn-cgi/handler/scheduled) runs script cron triggers; only the edge reaches the entry
-      // socket, and the gateway's worker requests carry a Host the route refuses
-      unsafeTriggerHandlers: true,
-      log: new QuietLog(this.logger),
-      handleRuntimeStdio: (out, err) => this.#captureStdio(g, out, err),
+    return miniflareOptions({
       workers,
-    };
+      // The Cache API's storage is one file per cache name: each group keeps its own, so no two workerds open it.
+      persistRoot: groupPersistRoot(this.persistDir, g.id),
+      log: new QuietLog(this.logger),
+      onLine: (level, line) => this.#workerdLine(g, level, line),
+      explorer: true,
+      // the trigger route (/cdn-cgi/local/scheduled) runs script cron triggers; only the edge reaches the entry
+      // socket, and the gateway's worker requests carry a Host the route refuses
+      triggers: true,
+    });
   }
 
   // #withCode adds a version's code to worker options w (kept out of the plan, which reads no blobs).

@@ -11,6 +11,7 @@
 // databases run in workerds of their own (d1host.mjs) and are reached from every group.
 
 import { createHash } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { Naming, accountStates } from "./accounts.mjs";
 import { GUARD_WORKER } from "./outbound.mjs";
 
@@ -18,17 +19,21 @@ import { GUARD_WORKER } from "./outbound.mjs";
 // to each other may make a group larger).
 export const GROUP_SIZE = Number(process.env.EDGEFLOW_EDGE_GROUP_SIZE) > 0 ? Math.floor(Number(process.env.EDGEFLOW_EDGE_GROUP_SIZE)) : 4;
 export const HOME_GROUP = "home";
-// GONE_WORKER holds the bindings that stand for deleted KV namespaces, D1 databases and R2 buckets (gone.worker.js).
-export const GONE_WORKER = "__edgeflow_gone";
-// workerd refuses compatibility dates newer than its own release.
-const MAX_COMPAT_DATE = "2026-04-26";
+// GONE_PLUGIN is the miniflare plugin that gives a worker the bindings of deleted KV namespaces, D1 databases and
+// R2 buckets (goneplugin.mjs, gone.worker.js), named by its module's path.
+export const GONE_PLUGIN = { package: fileURLToPath(new URL("./goneplugin.mjs", import.meta.url)), name: "edgeflow-gone" };
+// MAX_COMPAT_DATE is the newest compatibility date the pinned workerd knows (its release date, the date in its
+// version 1.YYYYMMDD.n): workerd refuses newer dates, so a worker uploaded with one runs with this date
+// (docs/edge.md, "Moving to the next workerd and miniflare").
+export const MAX_COMPAT_DATE = "2026-11-17";
 
 // planGroups works out, from a registry state, every group's workers and storage and its fingerprint: {groups (id
 // -> {workers, kv, r2, wf, fingerprint}), placement (worker's workerd name -> group id), owner ({kv, r2, wf}: each
 // resource -> the group that opens it), nextGroup}. previous is the placement so far ({placement, nextGroup}):
 // workers keep the group they have; a component of bound workers spread over several groups (a new binding joined
 // them) moves into one; new components fill the smallest group with room, or a new one. It reads no code blobs and
-// starts nothing; env gives what worker options need from outside: {d1URL(id), logger, groupSize}.
+// starts nothing; env gives what worker options need from outside: {d1URL(databases), logger, groupSize}, where
+// databases maps a worker's D1 binding names to database ids.
 export function planGroups(state, previous, env) {
   const groupSize = env.groupSize ?? GROUP_SIZE;
   const entries = []; // {name, w, version}
@@ -152,15 +157,16 @@ function workerOptions(userName, version, canonical, deployed, names, acct, { d1
     serviceBindings: {},
     workflows: {},
     durableObjects: {},
-    wrappedBindings: {},
+    unsafeBindings: [],
     outboundService: GUARD_WORKER,
   };
   // A binding to a resource deleted since the deploy fails every operation, as on Cloudflare (gone.worker.js).
   // Service-worker scripts cannot have wrapped bindings: there the binding is left out.
   const gone = (b, kind, id) => {
-    if (version.format !== "service-worker") w.wrappedBindings[b.name] = { scriptName: GONE_WORKER, entrypoint: kind, bindings: { ID: id } };
+    if (version.format !== "service-worker") w.unsafeBindings.push({ name: b.name, type: GONE_PLUGIN.name, plugin: GONE_PLUGIN, options: { kind, id: String(id) } });
     logger(`script ${name}: binding ${b.name} names ${kind} '${id}', which was deleted; its operations fail`);
   };
+  const d1 = {}; // binding name -> database id, of the databases that exist
   const sqliteClasses = new Set(md.migrations?.new_sqlite_classes ?? []);
   for (const b of md.bindings ?? []) {
     switch (b.type) {
@@ -178,7 +184,7 @@ function workerOptions(userName, version, canonical, deployed, names, acct, { d1
       case "d1":
         // The database runs in its own workerd; the binding reaches it through the D1 proxy (d1host.mjs).
         if (!acct.d1[b.id ?? b.database_id]) gone(b, "d1", b.id ?? b.database_id);
-        else w.d1Databases[b.name] = { id: b.id ?? b.database_id, remoteProxyConnectionString: d1URL(b.id ?? b.database_id) };
+        else d1[b.name] = b.id ?? b.database_id;
         break;
       case "r2_bucket":
         if (!acct.r2[b.bucket_name]) gone(b, "r2", b.bucket_name);
@@ -215,6 +221,12 @@ function workerOptions(userName, version, canonical, deployed, names, acct, { d1
       default:
         break;
     }
+  }
+  // miniflare gives a worker one remote-binding address for all its remote bindings; the address names the
+  // worker's databases by binding, and the D1 proxy picks the database by the binding each request names.
+  if (Object.keys(d1).length > 0) {
+    const remote = d1URL(d1);
+    for (const [binding, id] of Object.entries(d1)) w.d1Databases[binding] = { id, remoteProxyConnectionString: remote };
   }
   return w;
 }

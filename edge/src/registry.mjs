@@ -91,7 +91,8 @@ export class Registry {
   // binding), when, the version and the last status the edge saw. It is what instance lists, counts and the revive
   // sweep read, so that none of them has to open every instance's storage in workerd: only instances whose last
   // known status is not final are asked again. It is kept as JSON lines (instances.jsonl): a full record when an
-  // instance is first seen, then `{workflow, id, status}` lines for status changes; the file is compacted on load.
+  // instance is first seen, then `{workflow, id, status}` lines for status changes and `{workflow, id, deleted: true}`
+  // for a deleted one; the file is compacted on load.
   #loadInstances() {
     this.index = new Map(); // workflow -> Map(id -> record)
     this.unfinished = new Map(); // workflow -> Set(id) whose last known status is not final
@@ -105,6 +106,10 @@ export class Registry {
         rec = JSON.parse(line);
       } catch {
         continue; // a torn last line after a crash
+      }
+      if (rec.deleted) {
+        this.#drop(rec.workflow, rec.id);
+        continue;
       }
       const known = this.instanceRecord(rec.workflow, rec.id);
       this.#put(known ? Object.assign(known, rec) : rec);
@@ -122,6 +127,11 @@ export class Registry {
     if (!u) this.unfinished.set(rec.workflow, (u = new Set()));
     if (FINAL.has(rec.status)) u.delete(rec.id);
     else u.add(rec.id);
+  }
+
+  #drop(workflow, id) {
+    this.index.get(workflow)?.delete(id);
+    this.unfinished.get(workflow)?.delete(id);
   }
 
   #rewriteInstances() {
@@ -176,6 +186,13 @@ export class Registry {
   // unfinishedOf returns the ids of a workflow's instances whose last known status is not final.
   unfinishedOf(workflow) {
     return [...(this.unfinished.get(workflow) ?? [])];
+  }
+
+  // forgetInstance removes a deleted instance from the index (a `{workflow, id, deleted: true}` line).
+  forgetInstance(workflow, id) {
+    if (!this.instanceRecord(workflow, id)) return;
+    this.#drop(workflow, id);
+    fs.appendFileSync(this.instanceFile, `${JSON.stringify({ workflow, id, deleted: true })}\n`);
   }
 
   forgetWorkflowInstances(workflow) {

@@ -139,7 +139,7 @@ export class Runtime {
 
   // #plan works out the groups of a registry state (plan.mjs), from the placement the groups have now.
   #plan(state) {
-    return planGroups(state, this.groups, { d1URL: (id) => this.d1.bindingURL(id), logger: this.logger });
+    return planGroups(state, this.groups, { d1URL: (databases) => this.d1.bindingURL(databases), logger: this.logger });
   }
 
   // #realize brings the groups to plan (Groups.realize) and then revives the instances of the groups it started or
@@ -161,8 +161,9 @@ export class Runtime {
     return gid ?? HOME_GROUP;
   }
 
-  // control calls a control worker inside workerd (the one of the group holding what the request names). A request
-  // that dies on the socket before any response (a keep-alive connection workerd closed at that moment, or a
+  // control calls a control worker inside workerd (the one of the group holding what the request names); with
+  // init.response it answers the Response itself (a stream, read after the group is left: it does not hold a restart
+  // back), which init.signal may abort. A request that dies on the socket before any response (a keep-alive connection workerd closed at that moment, or a
   // restart) is sent once more; the result says so in `retried` for callers that must tell their own earlier
   // attempt from someone else's.
   async control(pathname, body, init = {}) {
@@ -178,6 +179,7 @@ export class Runtime {
             [GATE_HEADER]: this.gateSecret,
           },
           body: init.raw !== undefined ? init.raw : body === undefined ? undefined : JSON.stringify(body),
+          ...(init.signal ? { signal: init.signal } : {}),
         };
         if (init.response) return await g.entry.fetch(pathname, req);
         const out = JSON.parse((await this.#request(g, pathname, req)).text);
@@ -212,7 +214,7 @@ export class Runtime {
     const g = await this.enter(name);
     try {
       const q = new URLSearchParams({ cron, time: String(time.getTime()) });
-      const res = await this.#request(g, `/cdn-cgi/handler/scheduled?${q}`, { method: "GET", headers: { "MF-Route-Override": name } });
+      const res = await this.#request(g, `/cdn-cgi/local/scheduled?${q}`, { method: "GET", headers: { "MF-Route-Override": name } });
       // 200 "ok", or 500 with the outcome; anything else did not reach the handler
       if (res.status !== 200 && !(res.status === 500 && /^[a-zA-Z]+$/.test(res.text))) {
         throw new Error(`workerd answered ${res.status} ${res.text.slice(0, 200)}`);
@@ -241,7 +243,7 @@ export class Runtime {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(() => this.groups.get(gid ?? HOME_GROUP) ?? this.groups.get(HOME_GROUP));
       try {
-        const res = await this.#request(g, `/cdn-cgi/explorer/api${pathname}`, { method: init.method, headers: { "accept-encoding": "identity" } });
+        const res = await this.#request(g, `/cdn-cgi/local/explorer/api${pathname}`, { method: init.method, headers: { "accept-encoding": "identity" } });
         return { status: res.status, body: JSON.parse(res.text) };
       } catch (err) {
         if (attempt === 0 && isSocketError(err)) continue;

@@ -219,13 +219,20 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
     const ports = [...new Set(tree.flatMap((p) => tcpListeners(p) ?? []))];
     assert.ok(ports.length > 0, "the edge's own ports (its API, miniflare's loopback servers)");
     for (const port of ports) {
+      // miniflare 5's paths (/cdn-cgi/local/…) and miniflare 4's, which 5 no longer serves
       const tries = [
+        { path: "/cdn-cgi/local/explorer/api/workflows" },
+        { path: "/cdn-cgi/local/explorer/api/workflows/keep/instances/held" },
+        { path: `/cdn-cgi/local/explorer/api/storage/kv/namespaces/${kv}/values/k` },
+        { method: "DELETE", path: "/cdn-cgi/local/explorer/api/workflows/keep/instances/held" },
         { path: "/cdn-cgi/explorer/api/workflows" },
         { path: "/cdn-cgi/explorer/api/workflows/keep/instances/held" },
         { path: `/cdn-cgi/explorer/api/storage/kv/namespaces/${kv}/values/k` },
         { method: "POST", path: "/probe", headers: { "MF-Route-Override": "probe" } },
         { method: "POST", path: "/kv/keys", headers: { "MF-Route-Override": "__edgeflow_control", "content-type": "application/json" }, body: "{}" },
+        { path: "/cdn-cgi/local/scheduled?cron=*+*+*+*+*", headers: { "MF-Route-Override": "probe" } },
         { path: "/cdn-cgi/handler/scheduled?cron=*+*+*+*+*", headers: { "MF-Route-Override": "probe" } },
+        { path: "/cdn-cgi/local/r2/s3/" },
       ];
       for (const t of tries) {
         const r = await send({ port, ...t });
@@ -271,7 +278,13 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
   });
 
   test("attack: /cdn-cgi/ routes through the gateway answer nothing of the explorer nor run the scheduled handler", async () => {
-    for (const p of ["/cdn-cgi/explorer/api/workflows", "/cdn-cgi/handler/scheduled?cron=*+*+*+*+*"]) {
+    for (const p of [
+      "/cdn-cgi/local/explorer/api/workflows",
+      "/cdn-cgi/local/explorer/api/workflows/keep/instances/held",
+      "/cdn-cgi/local/scheduled?cron=*+*+*+*+*",
+      "/cdn-cgi/explorer/api/workflows",
+      "/cdn-cgi/handler/scheduled?cron=*+*+*+*+*",
+    ]) {
       const r = await fetch(`${edge.ready.workers}/probe${p}`);
       const body = await r.text();
       assert.notEqual(r.status, 200, `${p}: ${body}`);

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { GONE_WORKER, HOME_GROUP, canonicalWorkflows, planGroups } from "../src/plan.mjs";
+import { GONE_PLUGIN, HOME_GROUP, MAX_COMPAT_DATE, canonicalWorkflows, planGroups } from "../src/plan.mjs";
 
 const ACCOUNT = "a".repeat(32);
 
@@ -40,7 +40,7 @@ const fresh = () => ({ placement: new Map(), nextGroup: 1 });
 
 function plan(state, previous = fresh(), groupSize = 2) {
   const logs = [];
-  const p = planGroups(state, previous, { d1URL: (id) => new URL(`http://127.0.0.1:1/secret/${id}`), logger: (l) => logs.push(l), groupSize });
+  const p = planGroups(state, previous, { d1URL: (databases) => new URL(`http://127.0.0.1:1/secret/${Object.entries(databases).map(([b, id]) => `${b}=${id}`).join(",")}`), logger: (l) => logs.push(l), groupSize });
   return { ...p, logs };
 }
 
@@ -133,17 +133,21 @@ describe("worker options", () => {
             { type: "kv_namespace", name: "GONE", namespace_id: "deleted" },
             { type: "kv_namespace", name: "LIVE", namespace_id: "live" },
             { type: "d1", name: "DB", id: "db-1" },
+            { type: "d1", name: "OTHER", database_id: "db-2" },
             { type: "service", name: "LATER", service: "not-yet" },
             { type: "plain_text", name: "GREETING", text: "hi" },
           ]),
         ],
-        d1: ["db-1"],
+        d1: ["db-1", "db-2"],
       }),
     );
     const w = p.groups.get("g1").workers[0].w;
-    assert.deepEqual(w.wrappedBindings, { GONE: { scriptName: GONE_WORKER, entrypoint: "kv", bindings: { ID: "deleted" } } });
+    assert.deepEqual(w.unsafeBindings, [{ name: "GONE", type: GONE_PLUGIN.name, plugin: GONE_PLUGIN, options: { kind: "kv", id: "deleted" } }]);
     assert.deepEqual(w.kvNamespaces, { LIVE: "live" });
-    assert.equal(String(w.d1Databases.DB.remoteProxyConnectionString), "http://127.0.0.1:1/secret/db-1");
+    // one remote-binding address for the worker (miniflare takes one), naming each binding's database
+    assert.equal(String(w.d1Databases.DB.remoteProxyConnectionString), "http://127.0.0.1:1/secret/DB=db-1,OTHER=db-2");
+    assert.equal(w.d1Databases.OTHER.remoteProxyConnectionString, w.d1Databases.DB.remoteProxyConnectionString);
+    assert.deepEqual([w.d1Databases.DB.id, w.d1Databases.OTHER.id], ["db-1", "db-2"]);
     assert.deepEqual(w.serviceBindings, {});
     assert.deepEqual(w.bindings, { GREETING: "hi" });
     assert.equal(p.logs.length, 2, p.logs.join("\n"));
@@ -155,7 +159,7 @@ describe("worker options", () => {
     const s = script("w");
     s.versions[0].metadata.compatibility_date = "2099-01-01";
     const w = plan(legacy({ scripts: [s] })).groups.get("g1").workers[0].w;
-    assert.ok(w.compatibilityDate < "2099-01-01");
+    assert.equal(w.compatibilityDate, MAX_COMPAT_DATE);
   });
 });
 

@@ -212,7 +212,7 @@ describe("workflows", () => {
     await edge.call("POST", "/workflows/demo/instances", { instance_id: "dup-1" });
     r = await edge.call("POST", "/workflows/demo/instances", { instance_id: "dup-1" });
     assert.equal(r.status, 409);
-    assert.equal(r.body.errors[0].code, 10202);
+    assert.equal(r.body.errors[0].code, 10405);
     r = await edge.call("POST", "/workflows/demo/instances", { instance_id: "bad id!" });
     assert.equal(r.status, 400);
     r = await edge.call("POST", "/workflows/demo/instances", "{not json", { headers: { "content-type": "application/json" } });

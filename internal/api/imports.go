@@ -53,11 +53,11 @@ type importAwaitStepRequest struct {
 // code the workflow needs (when any) and, with ?create=true, the workflow
 // and version created.
 type importResult struct {
-	IR          json.RawMessage    `json:"ir"`
-	Report      importer.Report    `json:"report"`
-	TriggerCode string             `json:"triggerCode,omitempty"`
-	Workflow    *edgeflow.Workflow `json:"workflow,omitempty"`
-	Version     *versionView       `json:"version,omitempty"`
+	IR          json.RawMessage          `json:"ir"`
+	Report      importer.Report          `json:"report"`
+	TriggerCode string                   `json:"triggerCode,omitempty"`
+	Workflow    *edgeflow.Workflow       `json:"workflow,omitempty"`
+	Version     *edgeflow.VersionSummary `json:"version,omitempty"`
 }
 
 // handleImportN8n converts an n8n workflow.

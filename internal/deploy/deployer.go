@@ -39,12 +39,9 @@ var stagePercent = map[string]int{
 	StageUpdatingWorkflow: 90, StageCompleted: 100,
 }
 
-// Progress is one deploy-stream progress frame.
-type Progress struct {
-	Stage    string `json:"stage"`
-	Message  string `json:"message"`
-	Progress int    `json:"progress"`
-}
+// Progress is one deploy-stream progress frame; the CLI reads it as
+// edgeflow.DeployProgress.
+type Progress = edgeflow.DeployProgress
 
 // ProgressFunc receives each stage when its work starts. It must not block
 // for long; it is called from the deploy's goroutine.
@@ -239,9 +236,7 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	if upload.CompatibilityDate == "" {
 		upload.CompatibilityDate = DefaultCompatibilityDate
 	}
-	if upload.CompatibilityFlags == nil {
-		upload.CompatibilityFlags = DefaultCompatibilityFlags
-	}
+	upload.CompatibilityFlags = flagsOrDefault(upload.CompatibilityFlags)
 
 	emit(StageDeploying, "Uploading worker "+art.ScriptName)
 	if err := prov.UploadWorker(ctx, upload); err != nil {
@@ -310,13 +305,17 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	return d, nil
 }
 
-// DefaultCompatibilityDate and DefaultCompatibilityFlags are the
-// compatibility settings of every worker edgeflow deploys (an export's
-// wrangler.jsonc names the same).
-const DefaultCompatibilityDate = "2025-04-01"
+// DefaultCompatibilityDate is the compatibility date workers are deployed
+// with (an export's wrangler.jsonc names the same): the release date of the
+// workerd the local edge pins (edge/package.json; docs/edge.md says how to
+// move both). From 2026-08-04 on, nodejs_compat is on by default, and
+// Cloudflare refuses the flag named beside such a date, so the default flags
+// are none (DefaultCompatibilityFlags, flagsOrDefault).
+const DefaultCompatibilityDate = "2026-11-17"
 
-// DefaultCompatibilityFlags: see DefaultCompatibilityDate.
-var DefaultCompatibilityFlags = []string{"nodejs_compat"}
+// DefaultCompatibilityFlags are the compatibility flags of a worker whose
+// artifact names none: see DefaultCompatibilityDate.
+var DefaultCompatibilityFlags = []string{}
 
 func workflowMessage(a *Artifact) string {
 	if a.WorkflowName == "" {
@@ -449,7 +448,7 @@ func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, cause err
 			if bs, err = s.bindings(ctx, prov, p.workflow, art, p.env); err == nil {
 				err = prov.UploadWorker(ctx, WorkerUpload{ScriptName: art.ScriptName, MainModule: art.MainModule,
 					Modules: art.Modules, CompatibilityDate: orDefault(art.CompatibilityDate, DefaultCompatibilityDate),
-					CompatibilityFlags: art.CompatibilityFlags, Bindings: bs})
+					CompatibilityFlags: flagsOrDefault(art.CompatibilityFlags), Bindings: bs})
 			}
 		}
 	}

@@ -1,13 +1,15 @@
-// Workflow instances: create (one or a batch), list, read, change status and send events. Every handler takes the
-// account's context (ctx, see ../api.mjs) and the call (c); the route table (routes.mjs) lists them.
+// Workflow instances: create (one, a list or a count), list, read, change status (restart from a step, terminate with
+// rollback), send events and delete (one or a batch). Every handler takes the account's context (ctx, see ../api.mjs)
+// and the call (c); the route table (routes.mjs) lists them. A step's full output and the event stream are in history.mjs.
 
-import { EdgeError, INSTANCE_EXISTS, INSTANCE_NOT_FOUND, INSTANCE_STATE, INVALID_REQUEST } from "../errors.mjs";
+import { EdgeError, INSTANCE_EXISTS, INSTANCE_MISSING, INSTANCE_NOT_FOUND, INSTANCE_STATE, INVALID_REQUEST } from "../errors.mjs";
 import { intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
 import { now } from "../registry.mjs";
 import { canonicalWorkflows } from "../plan.mjs";
 import { currentVersion } from "../scripts.mjs";
 import { JSON_LIMIT, mapLimit } from "./common.mjs";
-import { TERMINAL, derivedInstances, deriveStatus, details, expired, noteTimes } from "./statuses.mjs";
+import { TERMINAL, UNIT_MS, derivedInstances, deriveStatus, details, expired, noteTimes, retentionParam } from "./statuses.mjs";
+import { rollbackOf } from "./history.mjs";
 import { findWorkflow, runnable } from "./workflows.mjs";
 
 const INSTANCE_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
@@ -36,7 +38,7 @@ export async function listInstances(ctx, c) {
       const rec = ctx.registry.instanceRecord(rt, it.id);
       return { it, rec, created: rec?.created_on ?? it.created_on ?? null };
     })
-    .filter(({ rec, created }) => !expired(rec) && (!dateStart || (created ?? "") >= dateStart) && (!dateEnd || (created ?? "") <= dateEnd));
+    .filter(({ rec, created }) => !expired(rec, wf) && (!dateStart || (created ?? "") >= dateStart) && (!dateEnd || (created ?? "") <= dateEnd));
   const dir = direction === "asc" ? 1 : -1;
   const order = (a, b) => ((a.created ?? "").localeCompare(b.created ?? "") || a.it.id.localeCompare(b.it.id)) * dir;
   list.sort(order);
@@ -97,57 +99,62 @@ function sleepDue(ctx, wf, name, start) {
   return ms === null ? null : new Date(Date.parse(start) + ms).toISOString();
 }
 
-function instanceInput(item, i) {
-  if (item === null || typeof item !== "object" || Array.isArray(item)) {
-    throw new EdgeError(400, INVALID_REQUEST, `${i === undefined ? "body" : `[${i}]`} must be a JSON object`);
-  }
+// RESERVED_IDS are instance ids Cloudflare refuses (they are paths of the instances API).
+const RESERVED_IDS = new Set(["batch", "terminate", "terminateAll"]);
+
+function instanceInput(item, where) {
+  if (item === null || typeof item !== "object" || Array.isArray(item)) throw new EdgeError(400, INVALID_REQUEST, `${where ?? "body"} must be a JSON object`);
   const id = item.instance_id ?? item.id;
-  if (id !== undefined && (typeof id !== "string" || !INSTANCE_ID.test(id))) {
-    throw new EdgeError(400, INVALID_REQUEST, `instance_id '${id}' is invalid: use 1-100 letters, digits, '-' and '_'`);
+  if (id !== undefined && (typeof id !== "string" || !INSTANCE_ID.test(id) || RESERVED_IDS.has(id) || /^cf_[0-9a-f]{64}$/.test(id))) {
+    throw new EdgeError(400, INVALID_REQUEST, `${where ? `${where}.` : ""}instance_id '${id}' is invalid: use 1-100 letters, digits, '-' and '_' (not batch, terminate or terminateAll)`);
   }
   const params = item.params ?? {};
-  checkPayloadSize(params, i === undefined ? "params" : `[${i}].params`);
-  const retention = retentionParam(item.instance_retention, i);
+  checkPayloadSize(params, where === undefined ? "params" : `${where}.params`);
+  const retention = retentionParam(item.instance_retention, where);
   return { id, params, ...(retention ? { retention } : {}) };
 }
 
 // createInstances creates instances of workflow wf (inputs: [{id?, params, retention?}], as instanceInput reads
-// them) and records them in the index with trigger source (api, cron). It answers one entry per input: the instance,
-// or {id, error: {code, message}} for one refused (10202 for an id taken). An id another request is creating at the
-// same moment is 409 10202; a workflow whose script is not deployed is 404 10007.
+// them) and records them in the index with trigger source (api, cron). It answers one entry per input: the instance
+// ({id, status, version_id, workflow_id}), or {id, error: {code, message}} for one the engine refused (10405 for an
+// id that exists, 10415 for one the inputs name twice). An id another request is creating at the same moment is 409
+// 10405; a workflow whose script is not deployed is 404 10007.
 export async function createInstances(ctx, wf, inputs, source) {
   runnable(ctx, wf);
-  const ids = inputs.map((x) => x.id).filter((x) => x !== undefined);
-  if (new Set(ids).size !== ids.length) throw new EdgeError(409, INSTANCE_EXISTS, "the batch names the same instance_id twice");
+  const ids = [...new Set(inputs.map((x) => x.id).filter((x) => x !== undefined))];
   for (const id of ids) {
     if (ctx.pendingIds.has(`${wf.name}\n${id}`)) {
-      throw new EdgeError(409, INSTANCE_EXISTS, `Workflow instance '${id}' already exists in workflow '${wf.name}'`);
+      throw new EdgeError(409, INSTANCE_EXISTS, `workflows.api.error.instance.already_exists: instance '${id}' is being created in workflow '${wf.name}'`);
     }
   }
   for (const id of ids) ctx.pendingIds.add(`${wf.name}\n${id}`);
   try {
     const rt = ctx.names.workflow(wf.name);
     const t = now(); // before the create, so that created_on never follows the instance's start
-    let created = await ctx.runtime.control("/wf/create", { workflow: rt, instances: inputs.map(({ id, params }) => ({ id, params })) });
-    if (created.retried) {
-      // our first attempt may have gone through before its connection died: the ids are ours (pendingIds)
-      created = created.map((r) => (r.error?.code === INSTANCE_EXISTS ? { id: r.id } : r));
-    }
+    const answer = await ctx.runtime.control("/wf/create", { workflow: rt, instances: inputs.map(({ id, params }) => ({ id, params })) });
+    const refused = new Map(answer.errors.map((e) => [e.index, e]));
+    const created = [...answer.created];
     const versionId = wf.versions.at(-1).id;
-    created.forEach((r, i) => {
-      if (r.error) return;
-      const retention = inputs[i]?.retention;
-      ctx.registry.recordInstance({ workflow: rt, id: r.id, source, created_on: t, version_id: versionId, status: "queued", ...(retention ? { retention } : {}) });
+    const out = inputs.map((input, i) => {
+      const e = refused.get(i);
+      // our first attempt may have gone through before its connection died: the ids are ours (pendingIds)
+      if (e && !(answer.retried && e.code === INSTANCE_EXISTS)) return { id: e.id ?? input.id, error: { code: e.code, message: e.message } };
+      const id = e ? e.id : created.shift();
+      ctx.registry.recordInstance({ workflow: rt, id, source, created_on: t, version_id: versionId, status: "queued", ...(input.retention ? { retention: input.retention } : {}) });
+      return { id, status: "queued", version_id: versionId, workflow_id: wf.id };
     });
     if (ctx.state.workflows[wf.name]) ctx.state.workflows[wf.name].triggered_on = t;
     ctx.registry.saveSoon();
-    return created.map((r) => {
-      if (r.error) return r;
-      return { id: r.id, status: "queued", version_id: versionId, workflow_id: wf.id };
-    });
+    return out;
   } finally {
     for (const id of ids) ctx.pendingIds.delete(`${wf.name}\n${id}`);
   }
+}
+
+// refusal is the error a refused create answers (409 for an id that exists, 400 otherwise).
+function refusal(r, wf) {
+  const status = r.error.code === INSTANCE_EXISTS ? 409 : 400;
+  return new EdgeError(status, r.error.code, `${r.error.message}: instance '${r.id}' in workflow '${wf.name}'`);
 }
 
 export async function createInstance(ctx, c) {
@@ -155,23 +162,56 @@ export async function createInstance(ctx, c) {
   const body = (await c.json({ allowEmpty: true })) ?? {};
   const input = instanceInput(body);
   const [r] = await createInstances(ctx, wf, [input], "api");
-  if (r.error) {
-    const status = r.error.code === INSTANCE_EXISTS ? 409 : 400;
-    throw new EdgeError(status, r.error.code, r.error.code === INSTANCE_EXISTS ? `${r.error.message} in workflow '${wf.name}'` : r.error.message);
-  }
+  if (r.error) throw refusal(r, wf);
   return { result: r };
 }
 
+// BATCH_LIMIT is the most instances one batch creates or deletes (Cloudflare's limit).
+const BATCH_LIMIT = 100;
+
+// createBatch is POST …/instances/batch in both of Cloudflare's forms: an array of {instance_id?, params?,
+// instance_retention?} answered with the instances in order (the form of before October 2026, refused whole when an
+// id exists: 409), or an object, {instances: [...]} or {count, params, instance_retention?}, answered {created:
+// [instances], errors: [{index, id, code, message}]} with the entries the engine refused (10405 an id that exists,
+// 10415 one named twice).
 export async function createBatch(ctx, c) {
   const wf = findWorkflow(ctx, c);
   const body = await c.json();
-  if (!Array.isArray(body) || body.length === 0) throw new EdgeError(400, INVALID_REQUEST, "body must be a non-empty JSON array of {instance_id?, params?}");
-  if (body.length > 100) throw new EdgeError(400, INVALID_REQUEST, "a batch holds at most 100 instances");
-  const inputs = body.map((x, i) => instanceInput(x, i));
+  if (Array.isArray(body)) {
+    if (body.length === 0) throw new EdgeError(400, INVALID_REQUEST, "body must be a non-empty JSON array of {instance_id?, params?}, or {instances: [...]}, or {count, params}");
+    if (body.length > BATCH_LIMIT) throw new EdgeError(400, INVALID_REQUEST, `a batch holds at most ${BATCH_LIMIT} instances`);
+    const inputs = body.map((x, i) => instanceInput(x, `[${i}]`));
+    const dup = inputs.find((x, i) => x.id !== undefined && inputs.findIndex((y) => y.id === x.id) !== i);
+    if (dup) throw new EdgeError(409, INSTANCE_EXISTS, `workflows.api.error.instance.duplicate_in_batch: the batch names instance '${dup.id}' twice`);
+    const out = await createInstances(ctx, wf, inputs, "api");
+    const failed = out.find((r) => r.error);
+    if (failed) throw refusal(failed, wf);
+    return { result: out };
+  }
+  const obj = requireObject(body);
+  let inputs;
+  if (obj.count !== undefined) {
+    for (const k of Object.keys(obj)) {
+      if (!["count", "params", "instance_retention"].includes(k)) throw new EdgeError(400, INVALID_REQUEST, `unknown field '${k}' beside count (give count with params, or instances)`);
+    }
+    if (!Number.isInteger(obj.count) || obj.count < 1 || obj.count > BATCH_LIMIT) throw new EdgeError(400, INVALID_REQUEST, `count must be a whole number from 1 to ${BATCH_LIMIT}`);
+    const one = instanceInput({ params: obj.params, instance_retention: obj.instance_retention });
+    inputs = Array.from({ length: obj.count }, () => ({ ...one }));
+  } else if (Array.isArray(obj.instances)) {
+    for (const k of Object.keys(obj)) if (k !== "instances") throw new EdgeError(400, INVALID_REQUEST, `unknown field '${k}' beside instances`);
+    if (obj.instances.length === 0 || obj.instances.length > BATCH_LIMIT) throw new EdgeError(400, INVALID_REQUEST, `instances must hold 1 to ${BATCH_LIMIT} entries`);
+    inputs = obj.instances.map((x, i) => instanceInput(x, `instances[${i}]`));
+  } else {
+    throw new EdgeError(400, INVALID_REQUEST, "body must be {instances: [{instance_id?, params?}]}, {count, params} or an array of {instance_id?, params?}");
+  }
   const out = await createInstances(ctx, wf, inputs, "api");
-  const failed = out.find((r) => r.error);
-  if (failed) throw new EdgeError(failed.error.code === INSTANCE_EXISTS ? 409 : 400, failed.error.code, failed.error.message);
-  return { result: out };
+  const created = [];
+  const errors = [];
+  out.forEach((r, index) => {
+    if (r.error) errors.push({ index, id: r.id ?? null, code: r.error.code, message: r.error.message });
+    else created.push(r);
+  });
+  return { result: { created, errors } };
 }
 
 export async function getInstance(ctx, c) {
@@ -208,7 +248,7 @@ async function instanceDetails(ctx, wf, id) {
   const rt = ctx.names.workflow(wf.name);
   const d = await details(ctx, rt, id);
   let rec = ctx.registry.instanceRecord(rt, id);
-  if (expired(rec)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  if (expired(rec, wf)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
   if (!rec) {
     rec = { workflow: rt, id, source: "binding", created_on: d.queued ?? now(), version_id: wf.versions.at(-1).id, status: d.status };
     ctx.registry.recordInstance(rec);
@@ -221,7 +261,9 @@ async function instanceDetails(ctx, wf, id) {
     // miniflare names steps "<name>-<n>" (its cache key); Cloudflare shows the name the code gave.
     s = { ...s, name: typeof s.name === "string" ? s.name.replace(/-\d+$/, "") : s.name };
     if (s.type === "step") {
-      return { ...s, output: s.output === undefined ? null : s.output };
+      // a retry delay given as a function has no value to show: the engine says "[dynamic]" in its events
+      const config = s.config?.retries && s.config.retries.delay === undefined ? { ...s.config, retries: { ...s.config.retries, delay: "[dynamic]" } } : s.config;
+      return { ...s, config, output: s.output === undefined ? null : s.output };
     }
     if (s.type === "sleep") {
       const end = s.end ?? (s.finished ? null : sleepDue(ctx, wf, s.name, s.start));
@@ -229,6 +271,10 @@ async function instanceDetails(ctx, wf, id) {
     }
     return s;
   });
+  // rollback handlers run only when an instance errors or is terminated with rollback: their steps and outcome are
+  // read from its events once it has ended (history.mjs)
+  const rb = status === "errored" || status === "terminated" ? await rollbackOf(ctx, rt, id) : { steps: [], rollback: null };
+  steps.push(...rb.steps);
   if (status === "terminated") steps.push({ type: "termination", trigger: { source: "api" } });
   noteTimes(ctx, rt, id, d, status);
   return {
@@ -242,6 +288,7 @@ async function instanceDetails(ctx, wf, id) {
     success: status === "complete" ? true : status === "errored" || status === "terminated" ? false : null,
     error: d.error ?? null,
     output: d.output ?? null,
+    rollback: rb.rollback,
     step_count: steps.filter((s) => s.type !== "termination").length,
     steps,
     // The edge's addition: how many log lines of the instance it holds (edgeflow reads them only when some).
@@ -256,10 +303,14 @@ export async function changeStatus(ctx, c) {
   const action = body.status ?? body.action;
   const actions = ["pause", "resume", "terminate", "restart"];
   if (!actions.includes(action)) throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${actions.join(", ")}, got '${action}'`);
+  const from = restartFrom(body.from, action);
+  if (body.rollback !== undefined && (action !== "terminate" || typeof body.rollback !== "boolean")) {
+    throw new EdgeError(400, INVALID_REQUEST, "rollback is true or false, and only with status terminate");
+  }
   const id = c.params.instance;
   const rt = ctx.names.workflow(wf.name);
   const d = await details(ctx, rt, id);
-  if (expired(ctx.registry.instanceRecord(rt, id))) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  if (expired(ctx.registry.instanceRecord(rt, id), wf)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
   const current = deriveStatus(d);
   const refuse = (why) => {
     throw new EdgeError(409, INSTANCE_STATE, `cannot ${action} instance '${id}': ${why}`);
@@ -267,12 +318,26 @@ export async function changeStatus(ctx, c) {
   if (action === "pause" && TERMINAL.has(current)) refuse(`it is ${current}`);
   if (action === "resume" && current !== "paused" && current !== "waitingForPause") refuse(`it is ${current}, not paused`);
   if (action === "terminate" && TERMINAL.has(current)) refuse(`it is already ${current}`);
-  const r = await ctx.runtime.control("/wf/action", { workflow: rt, id, action });
+  const r = await ctx.runtime.control("/wf/action", { workflow: rt, id, action, ...(from ? { from } : {}), ...(body.rollback ? { rollback: true } : {}) });
   ctx.registry.setStatus(rt, id, r.status);
-  if (action === "restart") ctx.registry.noteInstance(rt, id, { ended_on: null }); // it runs again; its end is read anew
+  // it runs again: its end and its rollback are read anew
+  if (action === "restart") ctx.registry.noteInstance(rt, id, { ended_on: null, rollback: null });
   let status = r.status;
   if (status === "running" && (action === "resume" || action === "restart")) status = "running";
   return { result: { status, timestamp: now() } };
+}
+
+// restartFrom reads a restart's `from` ({name, count?, type?}: the step to restart from, its 1-based occurrence of
+// that name and type, and its type, do by default), or null when there is none.
+function restartFrom(from, action) {
+  if (from === undefined || from === null) return null;
+  if (action !== "restart") throw new EdgeError(400, INVALID_REQUEST, "from is only for status restart");
+  if (typeof from !== "object" || Array.isArray(from)) throw new EdgeError(400, INVALID_REQUEST, "from must be an object {name, count?, type?}");
+  for (const k of Object.keys(from)) if (!["name", "count", "type"].includes(k)) throw new EdgeError(400, INVALID_REQUEST, `from: unknown field '${k}'`);
+  if (typeof from.name !== "string" || from.name === "" || from.name.length > 256) throw new EdgeError(400, INVALID_REQUEST, "from.name must be the name of a step (1-256 characters)");
+  if (from.count !== undefined && (!Number.isInteger(from.count) || from.count < 1)) throw new EdgeError(400, INVALID_REQUEST, "from.count must be a whole number of 1 or more");
+  if (from.type !== undefined && !["do", "sleep", "waitForEvent"].includes(from.type)) throw new EdgeError(400, INVALID_REQUEST, "from.type must be do, sleep or waitForEvent");
+  return { name: from.name, ...(from.count !== undefined ? { count: from.count } : {}), ...(from.type !== undefined ? { type: from.type } : {}) };
 }
 
 export async function sendEvent(ctx, c) {
@@ -286,7 +351,7 @@ export async function sendEvent(ctx, c) {
   const id = c.params.instance;
   const rt = ctx.names.workflow(wf.name);
   const d = await details(ctx, rt, id);
-  if (expired(ctx.registry.instanceRecord(rt, id))) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  if (expired(ctx.registry.instanceRecord(rt, id), wf)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
   const status = deriveStatus(d);
   if (TERMINAL.has(status)) throw new EdgeError(409, INSTANCE_STATE, `cannot send an event to instance '${id}': it is ${status}`);
   await ctx.runtime.control("/wf/event", { workflow: rt, id, type, payload });
@@ -329,41 +394,102 @@ function decodeCursor(cursor) {
   throw new EdgeError(400, INVALID_REQUEST, "cursor is not one this list gave; start again without it");
 }
 
-// RETENTION_MAX is the longest instance_retention Cloudflare allows (30 days, the paid plan's limit).
-const RETENTION_MAX = 30 * 24 * 3600 * 1000;
-
-const UNIT_MS = { millisecond: 1, second: 1000, minute: 60000, hour: 3600000, day: 86400000, week: 604800000 };
-
-// retentionParam reads an instance's instance_retention {success_retention?, error_retention?}, each a number of
-// milliseconds or a duration such as "5 minutes", into {success_ms?, error_ms?} (decision 267).
-function retentionParam(v, i) {
-  if (v === undefined || v === null) return null;
-  const where = i === undefined ? "instance_retention" : `[${i}].instance_retention`;
-  if (typeof v !== "object" || Array.isArray(v)) throw new EdgeError(400, INVALID_REQUEST, `${where} must be an object {success_retention?, error_retention?}`);
-  const out = {};
-  for (const [field, key] of [["success_retention", "success_ms"], ["error_retention", "error_ms"]]) {
-    const x = v[field];
-    if (x === undefined || x === null) continue;
-    let ms;
-    if (typeof x === "number" && Number.isInteger(x) && x >= 0) ms = x;
-    else if (typeof x === "string") {
-      const m = /^\s*(\d+)\s*(millisecond|second|minute|hour|day|week)s?\s*$/i.exec(x);
-      if (m) ms = Number(m[1]) * UNIT_MS[m[2].toLowerCase()];
-    }
-    if (ms === undefined) throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} must be milliseconds or a duration such as "5 minutes", got ${JSON.stringify(x)}`);
-    if (ms > RETENTION_MAX) throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} is longer than the 30 days an instance can be kept`);
-    out[key] = ms;
-  }
-  for (const k of Object.keys(v)) {
-    if (k !== "success_retention" && k !== "error_retention") throw new EdgeError(400, INVALID_REQUEST, `${where}: unknown field '${k}'`);
-  }
-  return out;
-}
-
 // durationLiteral reads the duration argument of a step.sleep as written in code: a number of milliseconds
 // (digits, maybe with _ separators) or a quoted duration such as "1 hour" or '30 seconds'; null for anything else.
 function durationLiteral(arg) {
   if (/^\d[\d_]*$/.test(arg)) return Number(arg.replace(/_/g, ""));
   const m = /^(["'`])\s*(\d+)\s*(millisecond|second|minute|hour|day|week)s?\s*\1$/i.exec(arg);
   return m ? Number(m[2]) * UNIT_MS[m[3].toLowerCase()] : null;
+}
+
+// deleteInstances deletes instances of workflow wf and their stored state (ids: 1 to 100) and drops them from the
+// index: {deleted: [{id}], errors: [{id, code, message}]}, in the order of ids (an id that does not exist is 10400,
+// instance.not_found). A running instance stops. The retention sweep (../retention.mjs) deletes through it too.
+export async function deleteInstances(ctx, wf, ids) {
+  runnable(ctx, wf);
+  const rt = ctx.names.workflow(wf.name);
+  const r = await ctx.runtime.control("/wf/delete", { workflow: rt, ids });
+  for (const { id } of r.deleted) ctx.registry.forgetInstance(rt, id);
+  return { deleted: r.deleted, errors: r.errors };
+}
+
+// deleteInstance is DELETE …/instances/{id}: the instance and its stored state are deleted; 404 when it does not
+// exist.
+export async function deleteInstance(ctx, c) {
+  const wf = findWorkflow(ctx, c);
+  const id = c.params.instance;
+  if (!INSTANCE_ID.test(id)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  const r = await deleteInstances(ctx, wf, [id]);
+  if (r.errors.length > 0) {
+    const e = r.errors[0];
+    if (e.code === INSTANCE_MISSING) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+    throw new EdgeError(500, e.code, e.message);
+  }
+  return { result: { success: true } };
+}
+
+// deleteBatch is POST …/instances/batch/delete {instances: [id, ...]} (1 to 100 ids): {deleted: [{id}], errors:
+// [{id, code, message}]}, one entry per id in order (an id named twice is deleted once and listed twice).
+export async function deleteBatch(ctx, c) {
+  const wf = findWorkflow(ctx, c);
+  const body = requireObject(await c.json());
+  const ids = body.instances;
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > BATCH_LIMIT || !ids.every((id) => typeof id === "string")) {
+    throw new EdgeError(400, INVALID_REQUEST, `instances must be an array of 1 to ${BATCH_LIMIT} instance ids`);
+  }
+  const bad = ids.find((id) => !INSTANCE_ID.test(id));
+  if (bad !== undefined) throw new EdgeError(400, INVALID_REQUEST, `instance id '${bad}' is invalid: use 1-100 letters, digits, '-' and '_'`);
+  return { result: await deleteInstances(ctx, wf, ids) };
+}
+
+// sweepExpired deletes the account's instances whose retention ran out (statuses.mjs, retentionOf: their own
+// instance_retention, else their Workflow's default_retention), storage and all, and answers [{workflow, id}] of
+// those it deleted. The edge runs it every minute (gateway.mjs); until then an expired instance is already gone
+// from reads and lists. Only Workflows with a retention somewhere are looked at; their index is brought up to date
+// first (an instance that ended unseen gets its end time), as a list would.
+export async function sweepExpired(ctx) {
+  const out = [];
+  const canonical = canonicalWorkflows(ctx.state);
+  for (const wf of Object.values(ctx.state.workflows)) {
+    if (!canonical[wf.name]) continue;
+    const rt = ctx.names.workflow(wf.name);
+    const recs = () => [...ctx.registry.instancesOf(rt).values()];
+    if (!wf.default_retention && !recs().some((r) => r.retention)) continue;
+    await derivedInstances(ctx, rt, "complete");
+    const ids = recs().filter((r) => expired(r, wf)).map((r) => r.id);
+    for (let i = 0; i < ids.length; i += BATCH_LIMIT) {
+      const r = await deleteInstances(ctx, wf, ids.slice(i, i + BATCH_LIMIT));
+      for (const { id } of r.deleted) out.push({ workflow: wf.name, id });
+      // gone already (deleted through a worker's binding): the index forgets it too
+      for (const e of r.errors) if (e.code === INSTANCE_MISSING) ctx.registry.forgetInstance(rt, e.id);
+    }
+  }
+  return out;
+}
+
+// TERMINABLE are the statuses terminateAll may be narrowed to (wrangler's `instances terminate-all --status`).
+const TERMINABLE = ["queued", "running", "paused", "waitingForPause", "waiting"];
+
+// terminateAll is PUT …/instances/terminate?status=: a job that terminates every unfinished instance of the workflow
+// (or those of one status), as `wrangler workflows instances terminate-all` starts it. It answers {status: "ok"}
+// when it started the job and {status: "already_running"} while one runs for the workflow; the instances end
+// shortly after.
+export async function terminateAll(ctx, c) {
+  const wf = findWorkflow(ctx, c);
+  runnable(ctx, wf);
+  const status = c.query.get("status");
+  if (status !== null && !TERMINABLE.includes(status)) throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${TERMINABLE.join(", ")}`);
+  const rt = ctx.names.workflow(wf.name);
+  if (ctx.terminating.has(rt)) return { result: { status: "already_running" } };
+  const list = (await derivedInstances(ctx, rt, status ?? undefined)).filter((it) => (status ? it.status === status : !TERMINAL.has(it.status)));
+  const job = mapLimit(list, 8, async (it) => {
+    try {
+      await ctx.runtime.control("/wf/action", { workflow: rt, id: it.id, action: "terminate" });
+      ctx.registry.setStatus(rt, it.id, "terminated");
+    } catch (err) {
+      ctx.logger(`terminate-all of workflow ${wf.name}: instance ${it.id}: ${err.message}`);
+    }
+  }).finally(() => ctx.terminating.delete(rt));
+  ctx.terminating.set(rt, job);
+  return { result: { status: "ok" } };
 }

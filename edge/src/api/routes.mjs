@@ -8,6 +8,7 @@
 // nothing; then add its line here. edge/test/routes.test.mjs checks the table (auth against pattern, duplicates).
 
 import * as d1 from "./d1.mjs";
+import * as history from "./history.mjs";
 import * as identity from "./identity.mjs";
 import * as instances from "./instances.mjs";
 import * as kv from "./kv.mjs";
@@ -77,6 +78,7 @@ const TABLE = [
   ["PUT", `${S}/secrets`, secrets.putSecret, ACCOUNT],
   ["GET", `${S}/secrets/:secret`, secrets.getSecret, ACCOUNT],
   ["DELETE", `${S}/secrets/:secret`, secrets.deleteSecret, ACCOUNT],
+  ["PATCH", `${S}/secrets-bulk`, secrets.putSecretsBulk, ACCOUNT],
   ["GET", `${S}/subdomain`, workers.getSubdomain, ACCOUNT],
   ["POST", `${S}/subdomain`, workers.setSubdomain, ACCOUNT],
   ["DELETE", `${S}/subdomain`, workers.disableSubdomain, ACCOUNT],
@@ -86,6 +88,7 @@ const TABLE = [
   ["PUT", `${S}/schedules`, schedules.putSchedules, ACCOUNT],
   ["GET", `${A}/workers/services/:script`, workers.getService, ACCOUNT],
   ["DELETE", `${A}/workers/services/:script`, workers.deleteService, ACCOUNT],
+  ["GET", `${A}/workers/workers/:script`, workers.getWorker, ACCOUNT],
   ["GET", `${A}/workers/subdomain`, workers.getAccountSubdomain, ACCOUNT],
   ["PUT", `${A}/workers/subdomain`, workers.putAccountSubdomain, ACCOUNT],
   ["GET", `${A}/workers/account-settings`, workers.accountSettings, ACCOUNT],
@@ -100,10 +103,15 @@ const TABLE = [
   ["GET", `${W}/instances`, instances.listInstances, ACCOUNT],
   ["POST", `${W}/instances`, instances.createInstance, ACCOUNT],
   ["POST", `${W}/instances/batch`, instances.createBatch, ACCOUNT],
+  ["POST", `${W}/instances/batch/delete`, instances.deleteBatch, ACCOUNT],
+  ["PUT", `${W}/instances/terminate`, instances.terminateAll, ACCOUNT],
   ["GET", `${W}/instances/:instance`, instances.getInstance, ACCOUNT],
+  ["DELETE", `${W}/instances/:instance`, instances.deleteInstance, ACCOUNT],
   ["POST", `${W}/instances/read`, instances.readInstances, ACCOUNT],
   ["PATCH", `${W}/instances/:instance/status`, instances.changeStatus, ACCOUNT],
   ["POST", `${W}/instances/:instance/events/:type`, instances.sendEvent, ACCOUNT],
+  ["GET", `${W}/instances/:instance/step`, history.stepOutput, ACCOUNT],
+  ["GET", `${W}/instances/:instance/subscribe`, history.subscribe, ACCOUNT],
 
   // Workers KV
   ["GET", K, kv.listNamespaces, ACCOUNT],

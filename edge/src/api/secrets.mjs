@@ -51,6 +51,40 @@ export async function deleteSecret(ctx, c) {
   return { result: {} };
 }
 
+// putSecretsBulk is PATCH …/secrets-bulk (application/merge-patch+json, what `wrangler secret bulk` of wrangler 4
+// sends): {secrets: {NAME: {name, text, type: "secret_text"} | null}}, each secret set or, when null, deleted, all in
+// one new version. It answers the script's secrets after the change, as the list does.
+export async function putSecretsBulk(ctx, c) {
+  const s = findScript(ctx, c);
+  const body = requireObject(await c.json());
+  const secrets = body.secrets;
+  if (secrets === null || typeof secrets !== "object" || Array.isArray(secrets)) throw new EdgeError(400, INVALID_REQUEST, "secrets must be an object of name: {name, text, type} or null");
+  const bindings = currentVersion(s).metadata.bindings ?? [];
+  const set = new Map();
+  const drop = new Set();
+  for (const [name, v] of Object.entries(secrets)) {
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new EdgeError(400, INVALID_REQUEST, `secrets.${name}: a secret name must be a JavaScript identifier`);
+    if (v === null) {
+      drop.add(name);
+      continue;
+    }
+    if (typeof v !== "object" || Array.isArray(v)) throw new EdgeError(400, INVALID_REQUEST, `secrets.${name} must be {name, text, type} or null`);
+    if (v.type === "secret_key") refuseSecretKey({ ...v, name });
+    if (v.type !== undefined && v.type !== "secret_text") throw new EdgeError(400, INVALID_REQUEST, `secrets.${name}.type must be secret_text`);
+    if (typeof v.text !== "string") throw new EdgeError(400, INVALID_REQUEST, `secrets.${name}.text must be a string`);
+    const taken = bindings.find((b) => b.name === name);
+    if (taken && taken.type !== "secret_text") throw nameInUse(name);
+    set.set(name, v.text);
+  }
+  if (set.size + drop.size > 0) {
+    await newVersionWith(ctx, s.name, (prev) => [
+      ...prev.filter((b) => !(b.type === "secret_text" && (set.has(b.name) || drop.has(b.name)))),
+      ...[...set].map(([name, text]) => ({ type: "secret_text", name, text })),
+    ]);
+  }
+  return listSecrets(ctx, c);
+}
+
 function newVersionWith(ctx, name, edit) {
   return ctx.apply((st) => {
     const script = st.scripts[name];

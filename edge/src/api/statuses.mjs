@@ -4,7 +4,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { EdgeError, INSTANCE_NOT_FOUND, INTERNAL_ERROR } from "../errors.mjs";
+import { EdgeError, INSTANCE_NOT_FOUND, INTERNAL_ERROR, INVALID_REQUEST } from "../errors.mjs";
 import { now } from "../registry.mjs";
 import { mapLimit } from "./common.mjs";
 
@@ -64,27 +64,42 @@ export async function unfinished(ctx, name) {
 // syncIndex adds to the index the instances that workers created through their bindings (the edge does not see
 // those calls). It counts the instance files in miniflare's storage of the workflow, a directory listing, and
 // only when there are more than the index holds reads miniflare's instance list, newest first, until it has
-// found them all.
+// found them all. Files that hold no instance (ctx.emptyFiles: miniflare opens an engine's storage for any id it is
+// asked about, also one that was deleted) are left out of the count once seen.
 function syncIndex(ctx, name) {
   const running = ctx.syncing.get(name);
   if (running) return running;
   const p = (async () => {
+    const dir = path.join(ctx.runtime.persistDir, "workflows", `miniflare-workflows-${name}`);
     let files;
     try {
-      files = fs.readdirSync(path.join(ctx.runtime.persistDir, "workflows", `miniflare-workflows-${name}`));
+      files = fs.readdirSync(dir);
     } catch {
       return;
     }
-    const count = files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").length;
+    let empty = ctx.emptyFiles.get(name);
+    if (!empty) ctx.emptyFiles.set(name, (empty = new Set()));
+    const present = new Set(files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"));
+    for (const f of empty) if (!present.has(f)) empty.delete(f);
     const known = ctx.registry.instancesOf(name);
-    let missing = count - known.size;
+    let missing = present.size - empty.size - known.size;
     const versionId = ctx.state.workflows[name.slice(ctx.names.prefix.length)]?.versions.at(-1).id;
     for (let page = 1; missing > 0; page++) {
       const q = new URLSearchParams({ page: String(page), per_page: "100" });
       const { status, body } = await ctx.runtime.explorer(`/workflows/${encodeURIComponent(name)}/instances?${q}`);
       if (status !== 200 || !body.success || body.result.length === 0) break;
       for (const it of body.result) {
-        if (it.status === undefined || known.has(it.id)) continue;
+        if (it.status === undefined) {
+          // A file without an instance: miniflare opens the engine's storage for any id it is asked about, one that
+          // does not exist (or no longer does) too. One older than a minute is no instance being created.
+          const file = `${it.id}.sqlite`;
+          if (present.has(file) && !empty.has(file) && Date.now() - fileTime(path.join(dir, file)) > EMPTY_AFTER_MS) {
+            empty.add(file);
+            missing--;
+          }
+          continue;
+        }
+        if (known.has(it.id)) continue;
         ctx.registry.recordInstance({ workflow: name, id: it.id, source: "binding", created_on: it.created_on ?? now(), version_id: versionId, status: it.status });
         missing--;
       }
@@ -93,6 +108,17 @@ function syncIndex(ctx, name) {
   })().finally(() => ctx.syncing.delete(name));
   ctx.syncing.set(name, p);
   return p;
+}
+
+// EMPTY_AFTER_MS is how old a storage file without an instance must be to count as no instance (syncIndex).
+const EMPTY_AFTER_MS = 60000;
+
+function fileTime(f) {
+  try {
+    return fs.statSync(f).mtimeMs;
+  } catch {
+    return Date.now();
+  }
 }
 
 // details is miniflare's view of instance id of the Workflow named workflow in workerd: 404 10201 when it has none,
@@ -116,11 +142,20 @@ export function noteTimes(ctx, rt, id, d, status) {
   });
 }
 
-// expired reports whether an instance finished longer ago than the instance_retention it was created with: such
-// an instance is gone from lists and answers 404, as on Cloudflare once its retention ran out.
-export function expired(rec) {
-  if (!rec?.retention || !rec.ended_on || !TERMINAL.has(rec.status)) return false;
-  const keep = rec.status === "complete" ? rec.retention.success_ms : rec.retention.error_ms;
+// retentionOf is how long a finished instance (index record rec) of workflow wf is kept, in milliseconds: its own
+// instance_retention, else its Workflow's default_retention, for its outcome (success: complete; error: errored or
+// terminated); undefined when neither says (it is kept).
+export function retentionOf(rec, wf) {
+  const pick = (r) => (r ? (rec.status === "complete" ? r.success_ms : r.error_ms) : undefined);
+  return pick(rec.retention) ?? pick(wf?.default_retention);
+}
+
+// expired reports whether an instance finished longer ago than its retention (retentionOf): such an instance is gone
+// from lists and answers 404, as on Cloudflare once its retention ran out, until the retention sweep deletes it
+// (retention.mjs).
+export function expired(rec, wf) {
+  if (!rec?.ended_on || !TERMINAL.has(rec.status)) return false;
+  const keep = retentionOf(rec, wf);
   return keep !== undefined && Date.now() > Date.parse(rec.ended_on) + keep;
 }
 
@@ -136,4 +171,37 @@ export function deriveStatus(d) {
     if (lastAttempt && lastAttempt.success === false) return "waiting"; // backing off before the next retry
   }
   return "running";
+}
+
+// RETENTION_MAX is the longest instance_retention Cloudflare allows (30 days, the paid plan's limit).
+const RETENTION_MAX = 30 * 24 * 3600 * 1000;
+
+// UNIT_MS are the milliseconds of each unit of a duration such as "5 minutes".
+export const UNIT_MS = { millisecond: 1, second: 1000, minute: 60000, hour: 3600000, day: 86400000, week: 604800000 };
+
+// retentionParam reads an instance's instance_retention (or a Workflow's default_retention: field) {success_retention?,
+// error_retention?}, each a number of milliseconds or a duration such as "5 minutes", into {success_ms?, error_ms?}
+// (decision 267); at is where the object sits in the body, for the error's message.
+export function retentionParam(v, at, field = "instance_retention") {
+  if (v === undefined || v === null) return null;
+  const where = at === undefined ? field : `${at}.${field}`;
+  if (typeof v !== "object" || Array.isArray(v)) throw new EdgeError(400, INVALID_REQUEST, `${where} must be an object {success_retention?, error_retention?}`);
+  const out = {};
+  for (const [field, key] of [["success_retention", "success_ms"], ["error_retention", "error_ms"]]) {
+    const x = v[field];
+    if (x === undefined || x === null) continue;
+    let ms;
+    if (typeof x === "number" && Number.isInteger(x) && x >= 0) ms = x;
+    else if (typeof x === "string") {
+      const m = /^\s*(\d+)\s*(millisecond|second|minute|hour|day|week)s?\s*$/i.exec(x);
+      if (m) ms = Number(m[1]) * UNIT_MS[m[2].toLowerCase()];
+    }
+    if (ms === undefined) throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} must be milliseconds or a duration such as "5 minutes", got ${JSON.stringify(x)}`);
+    if (ms > RETENTION_MAX) throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} is longer than the 30 days an instance can be kept`);
+    out[key] = ms;
+  }
+  for (const k of Object.keys(v)) {
+    if (k !== "success_retention" && k !== "error_retention") throw new EdgeError(400, INVALID_REQUEST, `${where}: unknown field '${k}'`);
+  }
+  return out;
 }

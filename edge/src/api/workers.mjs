@@ -404,6 +404,32 @@ function service(ctx, c) {
   };
 }
 
+// getWorker is GET /accounts/{a}/workers/workers/{name}: the worker in Cloudflare's Workers API (what wrangler 4
+// reads for a worker's workers.dev subdomain before and after a deploy).
+export function getWorker(ctx, c) {
+  const s = findScript(ctx, c);
+  const v = currentVersion(s);
+  return {
+    result: {
+      id: s.tag,
+      name: s.name,
+      created_on: s.created_on,
+      updated_on: s.modified_on,
+      deployed_on: v?.created_on ?? null,
+      logpush: false,
+      tags: [],
+      tail_consumers: (s.settings?.tail_consumers ?? []).map((t) => ({ name: t.service })),
+      observability: { enabled: false },
+      references: { dispatch_namespace_outbounds: [], domains: [], durable_objects: [], queues: [], workers: [] },
+      subdomain: {
+        enabled: s.subdomain?.enabled ?? false,
+        previews_enabled: s.subdomain?.previews_enabled ?? false,
+        url: `https://${s.name}.${ctx.state.subdomain}.workers.dev`,
+      },
+    },
+  };
+}
+
 export function getAccountSubdomain(ctx) {
   return { result: { subdomain: ctx.state.subdomain } };
 }

@@ -8,7 +8,7 @@ import { intParam, pageInfo, requireObject } from "../http.mjs";
 import { newId, now } from "../registry.mjs";
 import { canonicalWorkflows } from "../plan.mjs";
 import { followDeploy } from "../scripts.mjs";
-import { derivedInstances, expired } from "./statuses.mjs";
+import { derivedInstances, expired, retentionParam } from "./statuses.mjs";
 
 const WORKFLOW_NAME = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,63}$/;
 
@@ -41,6 +41,13 @@ function workflowJSON(wf, counts) {
     terminator_running: 0,
     schedules: wf.schedules ?? [],
   };
+  // the Workflow's default_retention as the edge keeps it: milliseconds
+  if (wf.default_retention) {
+    out.default_retention = {
+      ...(wf.default_retention.success_ms !== undefined ? { success_retention: wf.default_retention.success_ms } : {}),
+      ...(wf.default_retention.error_ms !== undefined ? { error_retention: wf.default_retention.error_ms } : {}),
+    };
+  }
   if (counts) out.instances = counts;
   return out;
 }
@@ -69,6 +76,9 @@ export async function putWorkflow(ctx, c) {
       return { cron: cron.trim() };
     });
   }
+  // default_retention: how long the Workflow's finished instances are kept unless an instance says otherwise
+  // (statuses.mjs, retentionOf); expired ones are deleted by the retention sweep (retention.mjs)
+  const defaultRetention = retentionParam(body.default_retention, undefined, "default_retention");
   const prevCanon = canonicalWorkflows(ctx.state)[name];
   const willChange = !prevCanon || prevCanon.className !== body.class_name || prevCanon.scriptName !== body.script_name;
   const wf = await ctx.apply(
@@ -82,6 +92,11 @@ export async function putWorkflow(ctx, c) {
       wf.modified_on = t;
       wf.schedules = schedules;
       if (body.limits !== undefined) wf.limits = body.limits;
+      if (body.concurrency !== undefined) wf.concurrency = body.concurrency;
+      if ("default_retention" in body) {
+        if (defaultRetention) wf.default_retention = defaultRetention;
+        else delete wf.default_retention;
+      }
       if (changed || wf.versions.length === 0) {
         wf.versions.push({ id: newId(), class_name: body.class_name, script_name: body.script_name, created_on: t, script_version: script.current });
       }
@@ -108,7 +123,7 @@ async function counts(ctx, wf) {
   if (!canonicalWorkflows(ctx.state)[wf.name]) return counts;
   const rt = ctx.names.workflow(wf.name);
   for (const it of await derivedInstances(ctx, rt)) {
-    if (!expired(ctx.registry.instanceRecord(rt, it.id))) counts[it.status] = (counts[it.status] ?? 0) + 1;
+    if (!expired(ctx.registry.instanceRecord(rt, it.id), wf)) counts[it.status] = (counts[it.status] ?? 0) + 1;
   }
   return counts;
 }

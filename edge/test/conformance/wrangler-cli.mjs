@@ -1,5 +1,6 @@
-// The real wrangler 3 CLI for the conformance tests: installed once into a cache directory outside the repository
-// (wrangler@3 is the last major that runs on Node 20) and run against an edge account with
+// The real wrangler CLIs for the conformance tests: wrangler 3 (3.114, the last of the major that ran on Node 20,
+// which many projects still pin) and the current wrangler 4, each installed once into a cache directory of its own
+// outside the repository (~/.cache/edgeflow/wrangler3, …/wrangler4) and run against an edge account with
 // CLOUDFLARE_API_BASE_URL, in a project directory and a home directory of the test's own, without blocking the
 // test's event loop (a blocked loop misses the edge closing idle keep-alive connections and then reuses a dead one).
 // EDGE_SKIP_WRANGLER=1 skips the tests (for machines without the npm registry); under CI that is refused.
@@ -14,26 +15,30 @@ export const skip = process.env.EDGE_SKIP_WRANGLER === "1";
 if (skip && process.env.CI) throw new Error("EDGE_SKIP_WRANGLER=1 under CI: the wrangler conformance suite must run");
 
 const cacheRoot = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-const wranglerDir = path.join(cacheRoot, "edgeflow", "wrangler3");
-const wranglerBin = path.join(wranglerDir, "node_modules", "wrangler", "bin", "wrangler.js");
+const wranglerDir = (major) => path.join(cacheRoot, "edgeflow", `wrangler${major}`);
+const wranglerBin = (major) => path.join(wranglerDir(major), "node_modules", "wrangler", "bin", "wrangler.js");
 
-/** installWrangler installs wrangler@3 into the cache directory unless it is there. */
-export function installWrangler() {
-  if (fs.existsSync(wranglerBin)) return;
-  fs.mkdirSync(wranglerDir, { recursive: true });
-  if (!fs.existsSync(path.join(wranglerDir, "package.json"))) {
-    fs.writeFileSync(path.join(wranglerDir, "package.json"), JSON.stringify({ name: "edgeflow-wrangler3", private: true }));
+/** installWrangler installs wrangler of the major (3 or 4, the newest release of it) into its cache directory
+ * unless it is there, and answers the version installed. */
+export function installWrangler(major = 3) {
+  const dir = wranglerDir(major);
+  if (!fs.existsSync(wranglerBin(major))) {
+    fs.mkdirSync(dir, { recursive: true });
+    if (!fs.existsSync(path.join(dir, "package.json"))) {
+      fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `edgeflow-wrangler${major}`, private: true }));
+    }
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `wrangler@${major}`], { cwd: dir, stdio: "inherit" });
   }
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "wrangler@3"], { cwd: wranglerDir, stdio: "inherit" });
+  return JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "wrangler", "package.json"), "utf8")).version;
 }
 
 /**
- * spawnWrangler starts wrangler with args in project, as the edge account `edge` (its token; accountId defaults to
- * its own), with HOME at home. Its output is collected in out.text and its exit code in out.code; it is killed after
+ * spawnWrangler starts wrangler (of major, 3 by default) with args in project, as the edge account `edge` (its
+ * token; accountId defaults to its own), with HOME at home. Its output is collected in out.text and its exit code in out.code; it is killed after
  * timeoutMs.
  */
-export function spawnWrangler(args, { project, home, edge, accountId = edge.accountId, stdin = "pipe", timeoutMs = 120000 }) {
-  const child = spawn(process.execPath, [wranglerBin, ...args], {
+export function spawnWrangler(args, { project, home, edge, accountId = edge.accountId, stdin = "pipe", timeoutMs = 120000, major = 3 }) {
+  const child = spawn(process.execPath, [wranglerBin(major), ...args], {
     cwd: project,
     stdio: [stdin, "pipe", "pipe"],
     env: {

@@ -147,7 +147,8 @@ test("wrangler@3 d1 import, export and time travel against the local edge", { sk
     assert.match(all, /CREATE TRIGGER items_log/);
     assert.match(all, /CREATE INDEX items_name/);
     assert.match(all, /CREATE VIEW named/);
-    assert.match(all, /INSERT INTO "?items"? VALUES\(1,'it''s one',NULL,X'00ff'\);/);
+    // (miniflare 5's dump names the columns: INSERT INTO "items" ("id",…) VALUES(…))
+    assert.match(all, /INSERT INTO "?items"? (\("id","name","note","data"\) )?VALUES\(1,'it''s one',NULL,X'00ff'\);/);
     await wrangler(["d1", "export", "io-db", "--remote", "--output", "schema.sql", "--no-data"]);
     const schema = fs.readFileSync(path.join(project, "schema.sql"), "utf8");
     assert.match(schema, /CREATE TRIGGER/);

@@ -2387,6 +2387,18 @@ export interface components {
             version: number;
             workflowId: string;
         };
+        VersionDetail: {
+            code: string;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy?: string;
+            id: string;
+            ir: components["schemas"]["IR"];
+            locked: boolean;
+            nodeTypes: string[];
+            version: number;
+            workflowId: string;
+        };
         Webhook: {
             /** Format: date-time */
             createdAt: string;
@@ -2626,6 +2638,7 @@ export type Unsupported = components['schemas']['Unsupported'];
 export type User = components['schemas']['User'];
 export type VerifyResult = components['schemas']['VerifyResult'];
 export type Version = components['schemas']['Version'];
+export type VersionDetail = components['schemas']['VersionDetail'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
@@ -4704,7 +4717,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `{ir, report: {converted: [{n8nNode, nodeIds}], approximated: [{n8nNode, what}], unsupported: [{n8nNode, type, reason, nodeIds?}], envVars: [{name, secret, why}], marketplace}, triggerCode?}`. Nothing is stored (200). With `?create=true` (which needs the write scope and the member role) the IR must pass every check of a version submit; the workflow is created with it as its first version and the answer (201) adds `workflow` and `version`. The body is `{workflow, name?, subWorkflows?}` or the n8n workflow itself; `subWorkflows` maps n8n workflow ids to edgeflow workflow ids, so that Execute Workflow nodes calling them become `sub_workflow` nodes. Every n8n node is in `converted` or in `unsupported` (an unsupported node becomes a step that throws `not converted: <type>`). At most 4 MiB and 500 nodes. */
+            /** @description `{ir, report: {converted: [{n8nNode, nodeIds}], approximated: [{n8nNode, what}], unsupported: [{n8nNode, type, reason, nodeIds?}], envVars: [{name, secret, why}], marketplace}, triggerCode?}`. Nothing is stored (200). With `?create=true` (which needs the write scope and the member role) the IR must pass every check of a version submit; the workflow is created with it as its first version and the answer (201) adds `workflow` and `version`. The body is `{workflow, name?, subWorkflows?}` or the n8n workflow itself; `subWorkflows` maps n8n workflow ids to edgeflow workflow ids, so that Execute Workflow nodes calling them become `sub_workflow` nodes. Every n8n node is in `converted` or in `unsupported` (an unsupported node becomes a step that throws `not converted: <type>`). At most 4 MiB and 1,000 nodes. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11916,7 +11929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Version"];
+                    "application/json": components["schemas"]["VersionDetail"];
                 };
             };
             /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { api, ApiError } from "../../api/client";
+import { api, ApiError, ok } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
 import { templateQueries } from "../../api/queries/templates";
 import { workflowKeys } from "../../api/queries/workflows";
-import type { ImportResult } from "../../api/schema.gen";
-import type { VersionSummary, Workflow, WorkflowKind } from "../../api/types";
+import type { ImportResult, WorkflowKind } from "../../api/models";
 import { Field } from "../../app/fields";
 import { parseIRText } from "../../app/templates";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
@@ -40,20 +39,28 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
   const create = useMutation({
     mutationFn: async () => {
       if (source === "n8n" && n8n) {
-        const res = await api.post<ImportResult>("/api/import/n8n?create=true", { workflow: n8n.workflow, name: name.trim() });
+        const res = await ok(
+          api.POST("/api/import/n8n", {
+            params: { query: { create: "true" } },
+            body: { workflow: n8n.workflow as Record<string, unknown>, name: name.trim() },
+          }),
+        );
         if (!res.workflow) throw new Error("the server created no workflow");
-        return res.workflow as unknown as Workflow;
+        return res.workflow;
       }
       const ir = source === "template" ? template?.ir : source === "import" ? imported?.ir : undefined;
-      const w = await api.post<Workflow>("/api/workflows", { name: name.trim(), kind });
+      const w = await ok(api.POST("/api/workflows", { body: { name: name.trim(), kind } }));
       if (ir) {
         try {
-          await api.post<VersionSummary>(`/api/workflows/${w.id}/versions`, {
-            ir: { ...ir, kind, metadata: { ...ir.metadata, name: name.trim() } },
-          });
+          await ok(
+            api.POST("/api/workflows/{workflowId}/versions", {
+              params: { path: { workflowId: w.id } },
+              body: { ir: { ...ir, kind, metadata: { ...ir.metadata, name: name.trim() } } },
+            }),
+          );
         } catch (err) {
           // the IR was refused: take back the empty workflow made for it, so a retry does not leave a duplicate
-          await api.del<void>(`/api/workflows/${w.id}`).catch(() => undefined);
+          await ok(api.DELETE("/api/workflows/{id}", { params: { path: { id: w.id } } })).catch(() => undefined);
           throw err;
         }
       }
@@ -110,7 +117,7 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
     }
     setN8nBusy(true);
     try {
-      const result = await api.post<ImportResult>("/api/import/n8n", { workflow });
+      const result = await ok(api.POST("/api/import/n8n", { body: { workflow: workflow as Record<string, unknown> } }));
       setN8n({ file: file.name, workflow, result });
       const ir = result.ir as unknown as WorkflowIR;
       setKind(ir.kind === "script" ? "script" : "workflow");
