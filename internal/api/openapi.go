@@ -297,6 +297,12 @@ func queryParam(name string) map[string]any {
 	case "to":
 		p["schema"] = map[string]any{"type": "string", "format": "date-time"}
 		p["description"] = "Only runs created before this time (RFC 3339)."
+	case "create":
+		p["schema"] = map[string]any{"type": "string", "enum": []any{"true", "false"}}
+		p["description"] = "true also creates the workflow, with the converted IR as its first version (201)."
+	case "format":
+		p["schema"] = map[string]any{"type": "string", "enum": []any{"wrangler"}}
+		p["description"] = "The export's format, which must be given: wrangler (a Cloudflare Workers project)."
 	case "q":
 		p["description"] = "Only runs whose params, output or error contain every word of this (letters and digits, any case)."
 	}

@@ -4578,7 +4578,8 @@ export interface operations {
     importAwaitStep: {
         parameters: {
             query?: {
-                create?: string;
+                /** @description true also creates the workflow, with the converted IR as its first version (201). */
+                create?: "true" | "false";
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
                 /** @description With a session: the project to act in instead of the active one. */
@@ -4691,7 +4692,8 @@ export interface operations {
     importN8n: {
         parameters: {
             query?: {
-                create?: string;
+                /** @description true also creates the workflow, with the converted IR as its first version (201). */
+                create?: "true" | "false";
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
                 /** @description With a session: the project to act in instead of the active one. */
@@ -12150,7 +12152,8 @@ export interface operations {
     versionExport: {
         parameters: {
             query?: {
-                format?: string;
+                /** @description The export's format, which must be given: wrangler (a Cloudflare Workers project). */
+                format?: "wrangler";
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
                 /** @description With a session: the project to act in instead of the active one. */
