@@ -1,10 +1,13 @@
 package api
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"reflect"
 	"sort"
@@ -37,6 +40,10 @@ type Example struct {
 	// Partial marks an Answer that shows only some of the answer's fields
 	// or items.
 	Partial bool
+	// Archive lists, for an answer that is a gzipped tar (Answer empty),
+	// the files it holds; the reference shows the list and CheckAnswer
+	// finds each in the real archive.
+	Archive []string
 }
 
 // ErrorCase is one refusal a route can answer.
@@ -171,6 +178,9 @@ var docGroups = []struct {
 		return strings.HasPrefix(p, "/api/organizations") || strings.HasPrefix(p, "/api/invitations/")
 	}},
 	{"Projects", func(p string) bool { return strings.HasPrefix(p, "/api/projects") }},
+	{"Import and export", func(p string) bool {
+		return strings.HasPrefix(p, "/api/import/") || strings.HasSuffix(p, "/export")
+	}},
 	{"Versions", func(p string) bool { return strings.Contains(p, "/versions") }},
 	{"Deployments", func(p string) bool {
 		return strings.Contains(p, "/deploy") || strings.HasSuffix(p, "/takedown")
@@ -355,7 +365,9 @@ func renderRoute(b *bytes.Buffer, rt Route) error {
 		fmt.Fprintf(b, "Content-Type: application/json\n\n%s\n", body)
 	}
 	fmt.Fprintf(b, "```\n\n```http\nHTTP/1.1 %d %s\n", rt.Status, http.StatusText(rt.Status))
-	if ex.Answer != "" {
+	if len(ex.Archive) > 0 {
+		fmt.Fprintf(b, "Content-Type: %s\n\n(a gzipped tar of %s)\n", exampleType(rt), strings.Join(ex.Archive, ", "))
+	} else if ex.Answer != "" {
 		ct := exampleType(rt)
 		answer := strings.TrimRight(ex.Answer, "\n")
 		if ct == "application/json" || ct == "application/schema+json" {
@@ -475,6 +487,9 @@ func ReplaceReference(doc, ref []byte) ([]byte, error) {
 // JSON (metrics) must start with the example's first line. An id the real
 // stream does not have (an opaque one) matches the real event at its place.
 func (ex Example) CheckAnswer(real []byte) error {
+	if len(ex.Archive) > 0 {
+		return checkArchive(ex.Archive, real)
+	}
 	if ex.Answer == "" {
 		if len(real) != 0 {
 			return fmt.Errorf("the example shows no answer, the route answered %s", real)
@@ -611,6 +626,32 @@ func checkEventStream(ex Example, real []byte) error {
 		}
 		if diff := shapeDiff(wd, gd, false, ""); len(diff) > 0 {
 			return fmt.Errorf("the example's event %s (id %s) differs from the real one:\n%s\nreal: %s", w.name, w.id, strings.Join(diff, "\n"), g.data)
+		}
+	}
+	return nil
+}
+
+// checkArchive finds every file of want in the gzipped tar real.
+func checkArchive(want []string, real []byte) error {
+	gz, err := gzip.NewReader(bytes.NewReader(real))
+	if err != nil {
+		return fmt.Errorf("the answer is not gzipped: %v", err)
+	}
+	tr := tar.NewReader(gz)
+	have := map[string]bool{}
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("the answer is not a tar: %v", err)
+		}
+		have[h.Name] = true
+	}
+	for _, f := range want {
+		if !have[f] {
+			return fmt.Errorf("the archive holds no %s (it holds %v)", f, have)
 		}
 	}
 	return nil

@@ -38,8 +38,10 @@ const irComponent = "#/components/schemas/IR"
 // bodyOverrides give schemas to fields whose Go type says too little
 // (json.RawMessage), by "<type>.<json field>".
 var bodyOverrides = map[string]map[string]any{
-	"versionSubmitRequest.ir": {"$ref": irComponent},
-	"triggerRequest.params":   {"type": "object", "description": "The run's params (at most 100 KB serialized); {instanceId, eventType, payload} delivers an event to a waiting run."},
+	"versionSubmitRequest.ir":   {"$ref": irComponent},
+	"importN8nRequest.workflow": {"type": "object", "description": "The workflow as n8n exports it (its nodes and connections)."},
+	"importAwaitStepRequest.ir": {"type": "object", "description": "The IR as AwaitStep exports it."},
+	"triggerRequest.params":     {"type": "object", "description": "The run's params (at most 100 KB serialized); {instanceId, eventType, payload} delivers an event to a waiting run."},
 }
 
 var pathParam = regexp.MustCompile(`\{([A-Za-z]+)(\.\.\.)?\}`)
@@ -178,6 +180,13 @@ func responses(rt Route, schemas *schemaSet) map[string]any {
 		success["content"] = content
 	}
 	out[strconv.Itoa(rt.Status)] = success
+	if rt.CreatedWith != "" {
+		created := map[string]any{"description": "Created (with ?" + rt.CreatedWith + "=true)"}
+		if c, ok := success["content"]; ok {
+			created["content"] = c
+		}
+		out[strconv.Itoa(http.StatusCreated)] = created
+	}
 	whens := map[int][]string{}
 	var statuses []int
 	for _, e := range rt.Refusals() {
@@ -288,6 +297,12 @@ func queryParam(name string) map[string]any {
 	case "to":
 		p["schema"] = map[string]any{"type": "string", "format": "date-time"}
 		p["description"] = "Only runs created before this time (RFC 3339)."
+	case "create":
+		p["schema"] = map[string]any{"type": "string", "enum": []any{"true", "false"}}
+		p["description"] = "true also creates the workflow, with the converted IR as its first version (201)."
+	case "format":
+		p["schema"] = map[string]any{"type": "string", "enum": []any{"wrangler"}}
+		p["description"] = "The export's format, which must be given: wrangler (a Cloudflare Workers project)."
 	case "q":
 		p["description"] = "Only runs whose params, output or error contain every word of this (letters and digits, any case)."
 	}

@@ -10,6 +10,7 @@ import (
 
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/importer"
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/marketplace"
 	"github.com/edgeflow/edgeflow/internal/mcp"
@@ -39,6 +40,9 @@ type Media struct {
 var schemaNames = map[reflect.Type]string{
 	reflect.TypeFor[edgeflow.ConnectionView](): "Connection",
 	reflect.TypeFor[envVarView]():              "EnvVar",
+	reflect.TypeFor[importer.EnvVar]():         "ImportEnvVar",
+	reflect.TypeFor[importer.Report]():         "ImportReport",
+	reflect.TypeFor[importResult]():            "ImportResult",
 	reflect.TypeFor[apiKeyView]():              "APIKey",
 	reflect.TypeFor[apiKeyCreated]():           "APIKeyCreated",
 	reflect.TypeFor[sessionView]():             "Session",
@@ -110,6 +114,7 @@ var replyEnums = map[reflect.Type]map[string][]string{
 var replyOverrides = map[reflect.Type]map[string]map[string]any{
 	reflect.TypeFor[edgeflow.VersionSummary](): {"ir": {"$ref": irComponent}},
 	reflect.TypeFor[edgeflow.VersionDetail]():  {"ir": {"$ref": irComponent}},
+	reflect.TypeFor[importResult]():            {"ir": {"$ref": irComponent}},
 	reflect.TypeFor[edgeflow.Version]():        {"ir": {"$ref": irComponent}},
 }
 

@@ -97,6 +97,9 @@ func TestOpenAPI(t *testing.T) {
 		// status and every error status of Route.Refusals, nothing else.
 		resp, _ := op["responses"].(map[string]any)
 		wantResp := map[string]bool{"default": true, fmt.Sprint(rt.Status): true}
+		if rt.CreatedWith != "" {
+			wantResp["201"] = true
+		}
 		for _, e := range rt.Refusals() {
 			wantResp[fmt.Sprint(e.Status)] = true
 		}

@@ -120,6 +120,10 @@ type Route struct {
 	Handler func(w http.ResponseWriter, r *http.Request) error
 	// Status is the status of a successful answer (200, 201, 202 or 204).
 	Status int
+	// CreatedWith names a query flag with which the route also creates a
+	// record and answers 201 (same answer type) instead of Status, such as
+	// ?create=true of the imports.
+	CreatedWith string
 	// Reply is, for a route that answers a body, a value of the Go type
 	// the handler writes with writeJSON (a list: edgeflow.ListPage of its items), or
 	// a Media for a body that is not JSON of a Go type; nil for 204 and
@@ -298,6 +302,15 @@ func (rt Route) ok(reply any) Route       { return rt.answers(http.StatusOK, rep
 func (rt Route) created(reply any) Route  { return rt.answers(http.StatusCreated, reply) }
 func (rt Route) accepted(reply any) Route { return rt.answers(http.StatusAccepted, reply) }
 
+// createdWith: with ?<flag>=true the route creates a record and answers
+// 201 with the same type (Route.CreatedWith); the flag is one of its query
+// parameters.
+func (rt Route) createdWith(flag string) Route {
+	rt.CreatedWith = flag
+	rt.Query = append(append([]string(nil), rt.Query...), flag)
+	return rt
+}
+
 // noContent: the route answers 204 without a body.
 func (rt Route) noContent() Route { return rt.answers(http.StatusNoContent, nil) }
 
@@ -394,6 +407,11 @@ func (s *Server) routeTable() []Route {
 		patch("/api/workflows/{id}", s.handleWorkflowUpdate).scope(write).body(workflowUpdateRequest{}).ok(edgeflow.Workflow{}).audit("workflow.update", "id"),
 		patch("/api/workflows/{id}/move", s.handleWorkflowMove).scope(write).body(workflowMoveRequest{}).ok(edgeflow.Workflow{}).audit("workflow.move", "id"),
 		del("/api/workflows/{id}", s.handleWorkflowDelete).scope(write).query("force", "runs").noContent().audit("workflow.delete", "id"),
+
+		// Imports and exports (imports.go, exports.go).
+		post("/api/import/n8n", s.handleImportN8n).scope(read).role(viewer).body(importN8nRequest{}).maxBody(MaxImportBytes).ok(importResult{}).createdWith("create").audit("workflow.import", ""),
+		post("/api/import/awaitstep", s.handleImportAwaitStep).scope(read).role(viewer).body(importAwaitStepRequest{}).maxBody(MaxImportBytes).ok(importResult{}).createdWith("create").audit("workflow.import", ""),
+		get("/api/workflows/{workflowId}/versions/{versionId}/export", s.handleVersionExport).scope(read).query("format").ok(gzipArchive),
 
 		// Versions (versions.go).
 		get("/api/workflows/{workflowId}/versions", s.handleVersionList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.VersionSummary]{}),

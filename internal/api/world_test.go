@@ -396,6 +396,9 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/versions/{versionId}/revert": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/versions/" + w.a.versionID + "/revert"
 	},
+	"/api/workflows/{workflowId}/versions/{versionId}/export": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/versions/" + w.a.versionID + "/export?format=wrangler"
+	},
 	"/api/workflows/{workflowId}/versions/{versionId}/test": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/versions/" + w.a.versionID + "/test"
 	},

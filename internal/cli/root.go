@@ -13,6 +13,8 @@ func Root() *command {
 			runsCommand(),
 			pullCommand(),
 			pushCommand(),
+			importCommand(),
+			exportCommand(),
 			deployCommand(),
 			triggerCommand(),
 			testCommand(),

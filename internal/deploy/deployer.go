@@ -234,7 +234,7 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 		Bindings:           bindings,
 	}
 	if upload.CompatibilityDate == "" {
-		upload.CompatibilityDate = defaultCompatibilityDate
+		upload.CompatibilityDate = DefaultCompatibilityDate
 	}
 	upload.CompatibilityFlags = flagsOrDefault(upload.CompatibilityFlags)
 
@@ -305,12 +305,17 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	return d, nil
 }
 
-// defaultCompatibilityDate is the compatibility date workers are deployed
-// with: the release date of the workerd the local edge pins (edge/package.json;
-// docs/edge.md says how to move both). From 2026-08-04 on, nodejs_compat is
-// on by default, and Cloudflare refuses the flag named beside such a date, so
-// the default flags are none (flagsOrDefault).
-const defaultCompatibilityDate = "2026-11-17"
+// DefaultCompatibilityDate is the compatibility date workers are deployed
+// with (an export's wrangler.jsonc names the same): the release date of the
+// workerd the local edge pins (edge/package.json; docs/edge.md says how to
+// move both). From 2026-08-04 on, nodejs_compat is on by default, and
+// Cloudflare refuses the flag named beside such a date, so the default flags
+// are none (DefaultCompatibilityFlags, flagsOrDefault).
+const DefaultCompatibilityDate = "2026-11-17"
+
+// DefaultCompatibilityFlags are the compatibility flags of a worker whose
+// artifact names none: see DefaultCompatibilityDate.
+var DefaultCompatibilityFlags = []string{}
 
 func workflowMessage(a *Artifact) string {
 	if a.WorkflowName == "" {
@@ -442,7 +447,7 @@ func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, cause err
 			var bs []Binding
 			if bs, err = s.bindings(ctx, prov, p.workflow, art, p.env); err == nil {
 				err = prov.UploadWorker(ctx, WorkerUpload{ScriptName: art.ScriptName, MainModule: art.MainModule,
-					Modules: art.Modules, CompatibilityDate: orDefault(art.CompatibilityDate, defaultCompatibilityDate),
+					Modules: art.Modules, CompatibilityDate: orDefault(art.CompatibilityDate, DefaultCompatibilityDate),
 					CompatibilityFlags: flagsOrDefault(art.CompatibilityFlags), Bindings: bs})
 			}
 		}

@@ -153,7 +153,7 @@ func (s *Service) Test(ctx context.Context, tw *TenantWorkflow, req TestRequest)
 		}
 	}()
 	err = prov.UploadWorker(ctx, WorkerUpload{ScriptName: art.ScriptName, MainModule: art.MainModule, Modules: art.Modules,
-		CompatibilityDate: orDefault(art.CompatibilityDate, defaultCompatibilityDate), CompatibilityFlags: flagsOrDefault(art.CompatibilityFlags),
+		CompatibilityDate: orDefault(art.CompatibilityDate, DefaultCompatibilityDate), CompatibilityFlags: flagsOrDefault(art.CompatibilityFlags),
 		Bindings: bindings})
 	if err != nil {
 		return nil, providerError("upload the test worker", err)
@@ -348,10 +348,10 @@ func testScriptName() string {
 }
 
 // flagsOrDefault is a worker's compatibility flags, none by default: at
-// defaultCompatibilityDate, nodejs_compat is on without naming it.
+// DefaultCompatibilityDate, nodejs_compat is on without naming it.
 func flagsOrDefault(flags []string) []string {
 	if flags == nil {
-		return []string{}
+		return DefaultCompatibilityFlags
 	}
 	return flags
 }

@@ -28,6 +28,9 @@ export type Workflow = Schemas["Workflow"];
 export type WorkflowKind = Workflow["kind"];
 export type WorkflowEnvVar = Schemas["WorkflowEnvVar"];
 export type WorkflowFull = Schemas["WorkflowFull"];
+// ImportResult is an import's answer: the IR, the report of what became of each source node and, with ?create=true,
+// the workflow and version created.
+export type ImportResult = Schemas["ImportResult"];
 // Version is a version as the versions routes answer it (with its node types); VersionDetail one read by its id,
 // with its IR and code; StoredVersion a version in a workflow's full record.
 export type Version = Schemas["Version"];

@@ -297,6 +297,40 @@ export interface paths {
         patch: operations["envVarUpdate"];
         trace?: never;
     };
+    "/api/import/awaitstep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Converts an AwaitStep IR (its examples and its exports, as they are) into an edgeflow IR, with a report; with `?create=true` also creates the workflow. */
+        post: operations["importAwaitStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/n8n": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Converts an n8n workflow (as n8n exports it) into an IR, with a report of what became of each node; with `?create=true` also creates the workflow. */
+        post: operations["importN8n"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invitations/accept": {
         parameters: {
             query?: never;
@@ -1436,6 +1470,23 @@ export interface paths {
         patch: operations["versionUpdate"];
         trace?: never;
     };
+    "/api/workflows/{workflowId}/versions/{versionId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Downloads the version as a plain Cloudflare Workers project that `wrangler deploy` deploys without edgeflow (`?format=wrangler`). */
+        get: operations["versionExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workflows/{workflowId}/versions/{versionId}/revert": {
         parameters: {
             query?: never;
@@ -1568,6 +1619,11 @@ export interface components {
             id: string;
             name: string;
         };
+        Approximated: {
+            n8nNode?: string;
+            node?: string;
+            what: string;
+        };
         AuditActor: {
             id: string;
             /** @enum {string} */
@@ -1655,6 +1711,11 @@ export interface components {
             scope: "organization" | "project";
             /** Format: date-time */
             updatedAt: string;
+        };
+        Converted: {
+            n8nNode?: string;
+            node?: string;
+            nodeIds: string[];
         };
         D1Database: {
             createdAt?: string;
@@ -1871,6 +1932,25 @@ export interface components {
         IRValidation: {
             errors: components["schemas"]["IRProblem"][];
             valid: boolean;
+        };
+        ImportEnvVar: {
+            name: string;
+            secret: boolean;
+            why: string;
+        };
+        ImportReport: {
+            approximated: components["schemas"]["Approximated"][];
+            converted: components["schemas"]["Converted"][];
+            envVars: components["schemas"]["ImportEnvVar"][];
+            marketplace: string[];
+            unsupported: components["schemas"]["Unsupported"][];
+        };
+        ImportResult: {
+            ir: components["schemas"]["IR"];
+            report: components["schemas"]["ImportReport"];
+            triggerCode?: string;
+            version?: components["schemas"]["Version"];
+            workflow?: components["schemas"]["Workflow"];
         };
         Installation: {
             category: string;
@@ -2307,6 +2387,13 @@ export interface components {
         UninstallResult: {
             ok: boolean;
         };
+        Unsupported: {
+            n8nNode?: string;
+            node?: string;
+            nodeIds?: string[];
+            reason: string;
+            type: string;
+        };
         User: {
             /** Format: date-time */
             createdAt: string;
@@ -2493,6 +2580,7 @@ export interface components {
 export type APIKey = components['schemas']['APIKey'];
 export type APIKeyCreated = components['schemas']['APIKeyCreated'];
 export type Account = components['schemas']['Account'];
+export type Approximated = components['schemas']['Approximated'];
 export type AuditActor = components['schemas']['AuditActor'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type AuditTarget = components['schemas']['AuditTarget'];
@@ -2503,6 +2591,7 @@ export type CategoryList = components['schemas']['CategoryList'];
 export type ConfigField = components['schemas']['ConfigField'];
 export type ConfigValidation = components['schemas']['ConfigValidation'];
 export type Connection = components['schemas']['Connection'];
+export type Converted = components['schemas']['Converted'];
 export type D1Database = components['schemas']['D1Database'];
 export type D1Meta = components['schemas']['D1Meta'];
 export type D1Result = components['schemas']['D1Result'];
@@ -2527,6 +2616,9 @@ export type IRProblem = components['schemas']['IRProblem'];
 export type IRStepConfig = components['schemas']['IRStepConfig'];
 export type IRTrigger = components['schemas']['IRTrigger'];
 export type IRValidation = components['schemas']['IRValidation'];
+export type ImportEnvVar = components['schemas']['ImportEnvVar'];
+export type ImportReport = components['schemas']['ImportReport'];
+export type ImportResult = components['schemas']['ImportResult'];
 export type Installation = components['schemas']['Installation'];
 export type InstallationDetails = components['schemas']['InstallationDetails'];
 export type Invitation = components['schemas']['Invitation'];
@@ -2573,6 +2665,7 @@ export type TestResult = components['schemas']['TestResult'];
 export type TriggerResult = components['schemas']['TriggerResult'];
 export type TriggerSecret = components['schemas']['TriggerSecret'];
 export type UninstallResult = components['schemas']['UninstallResult'];
+export type Unsupported = components['schemas']['Unsupported'];
 export type User = components['schemas']['User'];
 export type VerifyResult = components['schemas']['VerifyResult'];
 export type Version = components['schemas']['Version'];
@@ -4493,6 +4586,234 @@ export interface operations {
                 };
             };
             /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    importAwaitStep: {
+        parameters: {
+            query?: {
+                /** @description true also creates the workflow, with the converted IR as its first version (201). */
+                create?: "true" | "false";
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The IR as AwaitStep exports it. */
+                    ir?: Record<string, unknown>;
+                    name?: string;
+                    subWorkflows?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The answer of `POST /api/import/n8n`, with `node` (the AwaitStep node's id) where n8n's has `n8nNode`. The body is `{ir, name?, subWorkflows?}` or the AwaitStep IR itself. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Created (with ?create=true) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json`; invalid_ir: with `?create=true`: the converted IR does not pass a version submit's checks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope; a session request without the session's CSRF token in `X-CSRF-Token`; forbidden: `?create=true` with a key without the write scope, or for a viewer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: the IR is not an AwaitStep IR (`details` name the field), or is past the bounds */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    importN8n: {
+        parameters: {
+            query?: {
+                /** @description true also creates the workflow, with the converted IR as its first version (201). */
+                create?: "true" | "false";
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    subWorkflows?: {
+                        [key: string]: string;
+                    };
+                    /** @description The workflow as n8n exports it (its nodes and connections). */
+                    workflow?: Record<string, unknown>;
+                };
+            };
+        };
+        responses: {
+            /** @description `{ir, report: {converted: [{n8nNode, nodeIds}], approximated: [{n8nNode, what}], unsupported: [{n8nNode, type, reason, nodeIds?}], envVars: [{name, secret, why}], marketplace}, triggerCode?}`. Nothing is stored (200). With `?create=true` (which needs the write scope and the member role) the IR must pass every check of a version submit; the workflow is created with it as its first version and the answer (201) adds `workflow` and `version`. The body is `{workflow, name?, subWorkflows?}` or the n8n workflow itself; `subWorkflows` maps n8n workflow ids to edgeflow workflow ids, so that Execute Workflow nodes calling them become `sub_workflow` nodes. Every n8n node is in `converted` or in `unsupported` (an unsupported node becomes a step that throws `not converted: <type>`). At most 4 MiB and 1,000 nodes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Created (with ?create=true) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json`; invalid_ir: with `?create=true`: the converted IR does not pass a version submit's checks (a marketplace node the organization has not installed; `details` name each problem) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope; a session request without the session's CSRF token in `X-CSRF-Token`; forbidden: `?create=true` with a key without the write scope, or for a viewer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: the workflow is not an n8n workflow (`details` name the field: `/workflow/nodes/3/type`), or is past the bounds; `create` is not `true` or `false` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11947,6 +12268,94 @@ export interface operations {
                 };
             };
             /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    versionExport: {
+        parameters: {
+            query?: {
+                /** @description The export's format, which must be given: wrangler (a Cloudflare Workers project). */
+                format?: "wrangler";
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A gzipped tar (`Content-Disposition: attachment; filename="<name>-v<number>-wrangler.tar.gz"`) of `wrangler.jsonc` (name, main, compatibility date and flags as edgeflow deploys them, the Workflow binding, KV/D1/R2 bindings with their ids marked `FILL-IN`, `vars` by name, cron `triggers`), `src/` (the generated TypeScript), `package.json` (the version's dependencies, `wrangler` as a dev dependency), `README.md` (the secrets to set with `wrangler secret put`, how to deploy and to start a run) and `.gitignore`. It holds no value of a variable or secret. docs/export.md. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description invalid_ir: the version no longer validates (a marketplace node it uses was uninstalled) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: `format` missing or not `wrangler` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -110,7 +110,11 @@ export function formatDuration(start?: string | null, end?: string | null): stri
 
 // downloadJSON saves a value as a pretty-printed JSON file.
 export function downloadJSON(filename: string, value: unknown): void {
-  const blob = new Blob([JSON.stringify(value, null, 2) + "\n"], { type: "application/json" });
+  downloadBlob(filename, new Blob([JSON.stringify(value, null, 2) + "\n"], { type: "application/json" }));
+}
+
+// downloadBlob has the browser save blob as filename.
+export function downloadBlob(filename: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;

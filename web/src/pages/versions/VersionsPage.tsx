@@ -9,14 +9,15 @@ import { Compare } from "./Compare";
 import { DeleteVersionDialog } from "./DeleteVersionDialog";
 import { useVersionsQueries } from "./useVersionsQueries";
 
-// VersionsPage is /workflows/:id/versions: the history with lock, revert, delete and export, and a side-by-side
+// VersionsPage is /workflows/:id/versions: the history with lock, revert, delete, export (the IR) and download as a
+// wrangler project (docs/export.md), and a side-by-side
 // diff of two versions.
 export default function VersionsPage({ workflowId }: { workflowId: string }) {
   const me = useSession().data?.user;
   const [left, setLeft] = useState("");
   const [right, setRight] = useState("");
   const [deleting, setDeleting] = useState<Version | null>(null);
-  const { workflow, versions, lock, revert, exportVersion, actionError, invalidate } = useVersionsQueries(workflowId);
+  const { workflow, versions, lock, revert, exportVersion, exportWrangler, actionError, invalidate } = useVersionsQueries(workflowId);
   const list = versions.data?.data ?? [];
   const rightId = right || list[0]?.id || "";
   const leftId = left || list[1]?.id || "";
@@ -65,6 +66,15 @@ export default function VersionsPage({ workflowId }: { workflowId: string }) {
                 </button>
                 <button type="button" onClick={() => exportVersion.mutate(v)} aria-label={`Export version ${v.version}`}>
                   Export
+                </button>
+                <button
+                  type="button"
+                  onClick={() => exportWrangler.mutate(v)}
+                  disabled={exportWrangler.isPending}
+                  aria-label={`Download version ${v.version} as a wrangler project`}
+                  title="A Cloudflare Workers project that wrangler deploys without edgeflow"
+                >
+                  Wrangler project
                 </button>
                 <button type="button" className="danger" onClick={() => setDeleting(v)} aria-label={`Delete version ${v.version}`}>
                   Delete

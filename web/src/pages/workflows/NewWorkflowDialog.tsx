@@ -5,13 +5,16 @@ import { api, ApiError, ok } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
 import { templateQueries } from "../../api/queries/templates";
 import { workflowKeys } from "../../api/queries/workflows";
-import type { WorkflowKind } from "../../api/models";
+import type { ImportResult, WorkflowKind } from "../../api/models";
 import { Field } from "../../app/fields";
 import { parseIRText } from "../../app/templates";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
 import type { WorkflowIR } from "../../ir/types";
 
-type Source = "blank" | "template" | "import";
+type Source = "blank" | "template" | "import" | "n8n";
+
+// The most an import request may carry (internal/api MaxImportBytes).
+const maxImportBytes = 4 << 20;
 
 // NewWorkflowDialog asks for a name, the kind and where to start from; Create stores the workflow at once (with a
 // first version when it starts from a template or a file) and opens its editor.
@@ -24,6 +27,10 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
   const [templateId, setTemplateId] = useState("");
   const [imported, setImported] = useState<{ file: string; ir: WorkflowIR } | null>(null);
   const [importError, setImportError] = useState("");
+  // n8n: the workflow as read from the file and the server's preview of its conversion.
+  const [n8n, setN8n] = useState<{ file: string; workflow: unknown; result: ImportResult } | null>(null);
+  const [n8nError, setN8nError] = useState("");
+  const [n8nBusy, setN8nBusy] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const templates = useQuery({ ...templateQueries.all(), enabled: source === "template" });
   const forKind = (templates.data ?? []).filter((t) => t.kind === kind);
@@ -31,6 +38,16 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
 
   const create = useMutation({
     mutationFn: async () => {
+      if (source === "n8n" && n8n) {
+        const res = await ok(
+          api.POST("/api/import/n8n", {
+            params: { query: { create: "true" } },
+            body: { workflow: n8n.workflow as Record<string, unknown>, name: name.trim() },
+          }),
+        );
+        if (!res.workflow) throw new Error("the server created no workflow");
+        return res.workflow;
+      }
       const ir = source === "template" ? template?.ir : source === "import" ? imported?.ir : undefined;
       const w = await ok(api.POST("/api/workflows", { body: { name: name.trim(), kind } }));
       if (ir) {
@@ -64,6 +81,7 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
     if (nameErr) v.name = nameErr;
     if (source === "template" && !template) v.template = "Choose a template.";
     if (source === "import" && !imported) v.file = importError || "Choose an IR file to import.";
+    if (source === "n8n" && !n8n) v.n8n = n8nError || "Choose an n8n workflow file to import.";
     setErrors(v);
     if (Object.keys(v).length === 0) create.mutate();
   };
@@ -80,6 +98,35 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
     setImported({ file: file.name, ir: parsed.ir });
     setKind(parsed.ir.kind === "script" ? "script" : "workflow");
     if (name.trim() === "" && parsed.ir.metadata?.name) setName(parsed.ir.metadata.name);
+  };
+
+  const onN8nFile = async (file: File | undefined) => {
+    setN8n(null);
+    setN8nError("");
+    if (!file) return;
+    if (file.size > maxImportBytes) {
+      setN8nError(`${file.name} is larger than 4 MiB, the most an import takes.`);
+      return;
+    }
+    let workflow: unknown;
+    try {
+      workflow = JSON.parse(await file.text());
+    } catch {
+      setN8nError(`${file.name} is not JSON: choose a workflow as n8n downloads it.`);
+      return;
+    }
+    setN8nBusy(true);
+    try {
+      const result = await ok(api.POST("/api/import/n8n", { body: { workflow: workflow as Record<string, unknown> } }));
+      setN8n({ file: file.name, workflow, result });
+      const ir = result.ir as unknown as WorkflowIR;
+      setKind(ir.kind === "script" ? "script" : "workflow");
+      if (name.trim() === "" && ir.metadata?.name) setName(ir.metadata.name);
+    } catch (err) {
+      setN8nError(importProblem(err));
+    } finally {
+      setN8nBusy(false);
+    }
   };
 
   return (
@@ -110,6 +157,10 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
           <label className="choice">
             <input type="radio" name="source" checked={source === "import"} onChange={() => setSource("import")} />
             An IR file
+          </label>
+          <label className="choice">
+            <input type="radio" name="source" checked={source === "n8n"} onChange={() => setSource("n8n")} />
+            Import from n8n
           </label>
         </fieldset>
         {source === "template" && (
@@ -155,6 +206,24 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
             {(importError || errors.file) && <p className="field-error">{importError || errors.file}</p>}
           </div>
         )}
+        {source === "n8n" && (
+          <div className="field">
+            <label htmlFor="new-n8n">n8n workflow</label>
+            <input
+              id="new-n8n"
+              type="file"
+              accept=".json,application/json"
+              onChange={(e) => void onN8nFile(e.target.files?.[0])}
+              aria-describedby="new-n8n-hint"
+            />
+            <p id="new-n8n-hint" className="hint">
+              A workflow as n8n downloads it (.json). Its conversion is shown before anything is created (docs/import.md).
+            </p>
+            {n8nBusy && <Loading what="the conversion" />}
+            {n8n && <ImportReportView file={n8n.file} result={n8n.result} />}
+            {(n8nError || errors.n8n) && <p className="field-error">{n8nError || errors.n8n}</p>}
+          </div>
+        )}
         {create.error instanceof ApiError && create.error.code !== "validation_failed" ? (
           <ErrorMessage error={create.error} title="Not created" />
         ) : (
@@ -170,5 +239,66 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
         </div>
       </form>
     </Dialog>
+  );
+}
+
+// importProblem says why an import was refused: the message and the first field problem's path.
+function importProblem(err: unknown): string {
+  if (err instanceof ApiError) {
+    const first = err.details[0] as { path?: string; message?: string } | undefined;
+    return first?.path ? `${err.message} (${first.path}: ${first.message ?? ""})` : err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+// ImportReportView shows what became of each n8n node: converted, approximated (and how), not converted, and the
+// variables and marketplace nodes the workflow needs.
+function ImportReportView({ file, result }: { file: string; result: ImportResult }) {
+  const r = result.report;
+  return (
+    <section className="import-report" aria-label="Import report">
+      <p className="ok">
+        {file}: {r.converted.length} nodes converted, {r.unsupported.length} not converted, {r.approximated.length}{" "}
+        approximations.
+      </p>
+      {r.unsupported.length > 0 && (
+        <>
+          <h4>Not converted</h4>
+          <p className="hint">Each is a step that throws “not converted” until you rewrite it.</p>
+          <ul>
+            {r.unsupported.map((u, i) => (
+              <li key={i}>
+                <strong>{u.n8nNode || u.node}</strong> <code>{u.type}</code>: {u.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {r.approximated.length > 0 && (
+        <>
+          <h4>Approximated</h4>
+          <ul>
+            {r.approximated.map((a, i) => (
+              <li key={i}>
+                <strong>{a.n8nNode || a.node}</strong>: {a.what}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {r.envVars.length > 0 && (
+        <>
+          <h4>Variables to set</h4>
+          <ul>
+            {r.envVars.map((e) => (
+              <li key={e.name}>
+                <code>{e.name}</code> {e.secret ? "(secret)" : ""}: {e.why}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {r.marketplace.length > 0 && <p className="hint">Marketplace nodes it needs installed: {r.marketplace.join(", ")}</p>}
+    </section>
   );
 }

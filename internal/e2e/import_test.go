@@ -1,0 +1,288 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// n8nCorpusDir is the importer's corpus of public n8n workflows
+// (internal/importer/n8n/corpus_test.go says what each file holds).
+var n8nCorpusDir = filepath.Join("..", "importer", "n8n", "testdata", "corpus")
+
+// n8nExpected is what n8n output for one corpus workflow
+// (NAME.expected.json, made by n8n-expected.mjs): per node, per run of the
+// node, per output, the items' json.
+type n8nExpected struct {
+	Status string                           `json:"status"`
+	Nodes  map[string][][][]json.RawMessage `json:"nodes"`
+}
+
+// importResult is the part of an import's answer the tests read.
+type importResult struct {
+	Report struct {
+		Converted []struct {
+			N8nNode string   `json:"n8nNode"`
+			NodeIDs []string `json:"nodeIds"`
+		} `json:"converted"`
+	} `json:"report"`
+	Workflow struct {
+		ID string `json:"id"`
+	} `json:"workflow"`
+}
+
+// TestImportN8nCorpus is the import's faithfulness check: every corpus
+// workflow for which n8n's own outputs are recorded is imported through the
+// API (?create=true), deployed to the local edge and run on the recorded
+// input; each n8n node's converted step must output the items n8n output
+// (their json, item for item, output for output), and a node n8n did not run
+// must not run either.
+func TestImportN8nCorpus(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	files, err := filepath.Glob(filepath.Join(n8nCorpusDir, "*.expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 10 {
+		t.Fatalf("the corpus holds n8n's outputs for %d workflows; it held 10 when this test was written", len(files))
+	}
+	s := newServer(t, serverOptions{})
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
+		t.Run(name, func(t *testing.T) {
+			s := *s
+			s.t = t
+			var want n8nExpected
+			readFile(t, f, &want)
+			if want.Status != "success" {
+				t.Fatalf("n8n's run of %s ended %q; only successful runs are compared", name, want.Status)
+			}
+			raw, err := os.ReadFile(filepath.Join(n8nCorpusDir, name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The input is the webhook request's body, the run's payload.
+			params := map[string]any{}
+			if in := filepath.Join(n8nCorpusDir, name+".input.json"); fileExists(in) {
+				var req struct {
+					Body map[string]any `json:"body"`
+				}
+				readFile(t, in, &req)
+				if req.Body != nil {
+					params = req.Body
+				}
+			}
+			var res importResult
+			s.must(201, "POST", "/api/import/n8n?create=true", map[string]any{"workflow": json.RawMessage(raw), "name": name}).into(&res)
+			s.deploy(res.Workflow.ID)
+			r := s.runExample(res.Workflow.ID, params)
+			steps := map[string]runStep{}
+			for _, st := range r.Steps {
+				steps[st.NodeID] = st
+			}
+			for _, c := range res.Report.Converted {
+				runs, ran := want.Nodes[c.N8nNode]
+				var got *runStep
+				for _, id := range c.NodeIDs {
+					if st, ok := steps[id]; ok && st.State == "complete" {
+						got = &st
+						break
+					}
+				}
+				switch {
+				case !ran || len(runs) == 0:
+					if got != nil {
+						t.Errorf("node %q: n8n did not run it; step %s ran and output %s", c.N8nNode, got.NodeID, got.Output)
+					}
+					continue
+				case len(runs) != 1:
+					t.Errorf("node %q: n8n ran it %d times; the test compares nodes that ran once", c.N8nNode, len(runs))
+					continue
+				case got == nil:
+					t.Errorf("node %q: n8n ran it; none of its steps %v completed", c.N8nNode, c.NodeIDs)
+					continue
+				}
+				if got.OutputTruncated {
+					t.Errorf("node %q: step %s's output is truncated", c.N8nNode, got.NodeID)
+					continue
+				}
+				compareN8nOutputs(t, c.N8nNode, got, runs[0])
+			}
+			for n8nName := range want.Nodes {
+				found := false
+				for _, c := range res.Report.Converted {
+					found = found || c.N8nNode == n8nName
+				}
+				if !found && !strings.HasPrefix(n8nName, "__edgeflow") {
+					t.Errorf("n8n ran node %q, which the import did not convert", n8nName)
+				}
+			}
+		})
+	}
+}
+
+// compareN8nOutputs checks a step's output (a list of items, or for a node
+// of several outputs a list of item lists) against n8n's outputs of one run.
+func compareN8nOutputs(t *testing.T, n8nName string, st *runStep, want [][]json.RawMessage) {
+	t.Helper()
+	type item struct {
+		JSON json.RawMessage `json:"json"`
+	}
+	var outputs [][]item
+	var single []item
+	if err := json.Unmarshal(st.Output, &single); err == nil {
+		outputs = [][]item{single}
+	} else if err := json.Unmarshal(st.Output, &outputs); err != nil {
+		t.Errorf("node %q: step %s's output is not a list of items: %s", n8nName, st.NodeID, st.Output)
+		return
+	}
+	for o := 0; o < max(len(outputs), len(want)); o++ {
+		var got, exp []json.RawMessage
+		if o < len(outputs) {
+			for _, it := range outputs[o] {
+				got = append(got, it.JSON)
+			}
+		}
+		if o < len(want) {
+			exp = want[o]
+		}
+		if !sameJSON(got, exp) {
+			gotText, _ := json.Marshal(got)
+			expText, _ := json.Marshal(exp)
+			t.Errorf("node %q (step %s), output %d:\n got  %s\n want %s (n8n)", n8nName, st.NodeID, o, gotText, expText)
+		}
+	}
+}
+
+// sameJSON reports whether a and b hold the same JSON values (numbers by
+// value, keys in any order).
+func sameJSON(a, b any) bool {
+	norm := func(v any) any {
+		raw, _ := json.Marshal(v)
+		var out any
+		_ = json.Unmarshal(raw, &out)
+		if out == nil {
+			return []any{}
+		}
+		return out
+	}
+	ja, _ := json.Marshal(norm(a))
+	jb, _ := json.Marshal(norm(b))
+	return string(ja) == string(jb)
+}
+
+func readFile(t *testing.T, path string, v any) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// awaitStepDir holds AwaitStep's example IRs, as its repository has them.
+var awaitStepDir = filepath.Join("..", "importer", "awaitstep", "testdata", "examples")
+
+// TestImportAwaitStepExamples imports AwaitStep's example IRs that call no
+// outside service through the API (?create=true), deploys each to the local
+// edge and runs it to completion, sending the events it waits for.
+func TestImportAwaitStepExamples(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	s := newServer(t, serverOptions{})
+	cases := []struct {
+		name   string
+		params map[string]any
+		event  string         // the event type the run waits for, if any
+		send   map[string]any // the event's payload
+		step   string         // the step whose value is checked (the run's output when empty)
+		check  func(t *testing.T, out map[string]any)
+	}{
+		{name: "fixture-expression-workflow", check: func(t *testing.T, out map[string]any) {
+			wantFields(t, out, map[string]any{"processed": 42.0})
+		}},
+		{name: "template-hello-world", params: map[string]any{"name": "Ada"}, check: func(t *testing.T, out map[string]any) {
+			wantFields(t, out, map[string]any{"status": "completed", "greeting": "Hello, Ada!"})
+		}},
+		{name: "fixture-event-workflow", event: "user-approval", send: map[string]any{"ok": true}, check: func(t *testing.T, out map[string]any) {
+			wantFields(t, out, map[string]any{"processed": true})
+		}},
+		{name: "template-approval-workflow", params: map[string]any{"id": "req-1"}, event: "approval", step: "process_approved",
+			send: map[string]any{"approved": true, "approvedBy": "Grace"}, check: func(t *testing.T, out map[string]any) {
+				wantFields(t, out, map[string]any{"status": "approved", "approver": "Grace", "requestId": "req-1"})
+			}},
+		{name: "template-approval-workflow", params: map[string]any{"id": "req-2"}, event: "approval", step: "handle_rejected",
+			send: map[string]any{"approved": false, "reason": "too dear"}, check: func(t *testing.T, out map[string]any) {
+				wantFields(t, out, map[string]any{"status": "rejected", "reason": "too dear", "requestId": "req-2"})
+			}},
+	}
+	deployed := map[string]string{}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := *s
+			s.t = t
+			wf, ok := deployed[c.name]
+			if !ok {
+				raw, err := os.ReadFile(filepath.Join(awaitStepDir, c.name+".json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var res importResult
+				s.must(201, "POST", "/api/import/awaitstep?create=true", map[string]any{"ir": json.RawMessage(raw), "name": c.name}).into(&res)
+				wf = res.Workflow.ID
+				s.deploy(wf)
+				deployed[c.name] = wf
+			}
+			params := c.params
+			if params == nil {
+				params = map[string]any{}
+			}
+			id := s.trigger(wf, params)
+			if c.event != "" {
+				s.waitRun(wf, id, 60*time.Second, "waiting for "+c.event, func(r run) bool {
+					return r.Status == "paused" || r.StatusDetail != ""
+				})
+				s.must(202, "POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn,
+					"params": map[string]any{"instanceId": id, "eventType": c.event, "payload": c.send}})
+			}
+			r := s.waitStatus(wf, id, "complete", 120*time.Second)
+			// The run's output is its last node's value; after a branch,
+			// the value of the arm's step is read from the run's steps.
+			output := r.Output
+			if c.step != "" {
+				output = nil
+				for _, st := range r.Steps {
+					if st.NodeID == c.step && st.State == "complete" {
+						output = st.Output
+					}
+				}
+			}
+			var out map[string]any
+			if err := json.Unmarshal(output, &out); err != nil {
+				t.Fatalf("output %s (steps %+v): %v", output, r.Steps, err)
+			}
+			c.check(t, out)
+		})
+	}
+}
+
+// wantFields checks that out holds each field of want with its value.
+func wantFields(t *testing.T, out map[string]any, want map[string]any) {
+	t.Helper()
+	for k, v := range want {
+		if !sameJSON(out[k], v) {
+			t.Errorf("output %v: %s = %v, want %v", out, k, out[k], v)
+		}
+	}
+}
