@@ -40,7 +40,8 @@ function fail(msg) {
   process.exit(2);
 }
 if (!BIN || !fs.existsSync(BIN)) fail(`the edgeflow binary is missing (--bin ${BIN ?? "not given"})`);
-if (!fs.existsSync(path.join(here, "../edge/node_modules/miniflare"))) fail("edge/node_modules/miniflare is missing: run npm ci in edge/");
+if (!fs.existsSync(path.join(here, "../edge/node_modules/miniflare")))
+  fail("edge/node_modules/miniflare is missing: run npm ci in edge/");
 try {
   fs.accessSync(BASE, fs.constants.W_OK);
 } catch {
@@ -55,8 +56,19 @@ const IR = {
     ["a", "return { n: event.payload.n ?? 0 };"],
     ["b", "return { n: {{a.n}} + 1 };"],
     ["c", "return { n: {{b.n}} * 2 };"],
-  ].map(([id, code]) => ({ id, type: "step", name: id, position: { x: 0, y: 0 }, version: "1.0.0", provider: "cloudflare", data: { code } })),
-  edges: [{ id: "e1", source: "a", target: "b" }, { id: "e2", source: "b", target: "c" }],
+  ].map(([id, code]) => ({
+    id,
+    type: "step",
+    name: id,
+    position: { x: 0, y: 0 },
+    version: "1.0.0",
+    provider: "cloudflare",
+    data: { code },
+  })),
+  edges: [
+    { id: "e1", source: "a", target: "b" },
+    { id: "e2", source: "b", target: "c" },
+  ],
   entryNodeId: "a",
 };
 
@@ -99,7 +111,12 @@ async function fetchOnceAgain(u, init) {
     try {
       return await fetch(u, init);
     } catch (err) {
-      if (attempt === 3 || !(err instanceof TypeError) || !["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(err.cause?.code)) throw err;
+      if (
+        attempt === 3 ||
+        !(err instanceof TypeError) ||
+        !["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(err.cause?.code)
+      )
+        throw err;
       socketRetries++;
     }
   }
@@ -108,12 +125,14 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100
 
 async function mapLimit(items, limit, fn) {
   let i = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (i < items.length) {
-      const k = i++;
-      await fn(items[k], k);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (i < items.length) {
+        const k = i++;
+        await fn(items[k], k);
+      }
+    }),
+  );
 }
 
 // cpuSeconds sums the CPU time (user + system) of the processes pids() and their descendants by program name
@@ -142,8 +161,11 @@ function cpuSeconds(pids) {
 
 function childrenOf(pid) {
   try {
-    return fs.readdirSync(`/proc/${pid}/task`).flatMap((t) =>
-      fs.readFileSync(`/proc/${pid}/task/${t}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((t) =>
+        fs.readFileSync(`/proc/${pid}/task/${t}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number),
+      );
   } catch {
     return [];
   }
@@ -174,8 +196,16 @@ async function burst(create, completed, serverPids) {
   const total = (performance.now() - t0) / 1000;
   const cpu1 = cpuSeconds(serverPids);
   lat.sort((a, b) => a - b);
-  return { created, polls, total, p50: pct(lat, 50), p99: pct(lat, 99), max: lat[lat.length - 1], slow: lat.filter((x) => x > 1000).length,
-    cpu: cpu0 === null ? null : Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, v - (cpu0[k] ?? 0)])) };
+  return {
+    created,
+    polls,
+    total,
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+    max: lat[lat.length - 1],
+    slow: lat.filter((x) => x > 1000).length,
+    cpu: cpu0 === null ? null : Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, v - (cpu0[k] ?? 0)])),
+  };
 }
 
 function freePort() {
@@ -194,23 +224,46 @@ async function edgeflowSide() {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = fs.openSync(path.join(dir, "serve.log"), "w");
-  const env = { ...process.env, EDGEFLOW_RATE_LIMITS: "off", EDGEFLOW_LOG_LEVEL: process.env.BURST_LOG_LEVEL ?? "warn" };
-  const child = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", path.join(dir, "data"), ...(process.env.BURST_SERVE_ARGS ? process.env.BURST_SERVE_ARGS.split(" ") : [])], { env, stdio: ["ignore", log, log] });
+  const env = {
+    ...process.env,
+    EDGEFLOW_RATE_LIMITS: "off",
+    EDGEFLOW_LOG_LEVEL: process.env.BURST_LOG_LEVEL ?? "warn",
+  };
+  const child = spawn(
+    BIN,
+    [
+      "serve",
+      "--addr",
+      `127.0.0.1:${port}`,
+      "--data-dir",
+      path.join(dir, "data"),
+      ...(process.env.BURST_SERVE_ARGS ? process.env.BURST_SERVE_ARGS.split(" ") : []),
+    ],
+    { env, stdio: ["ignore", log, log] },
+  );
   servePid = child.pid;
   let exited = null;
-  child.on("exit", (code) => { exited = code; });
+  child.on("exit", (code) => {
+    exited = code;
+  });
   const close = async () => {
     if (exited === null) {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
     }
-    if (process.exitCode) console.error(`edgeflow's log (last 3000 bytes):\n${fs.readFileSync(path.join(dir, "serve.log"), "utf8").slice(-3000)}`);
+    if (process.exitCode)
+      console.error(
+        `edgeflow's log (last 3000 bytes):\n${fs.readFileSync(path.join(dir, "serve.log"), "utf8").slice(-3000)}`,
+      );
     if (process.env.BURST_KEEP) console.error(`burst: kept ${dir}`);
     else fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
     for (let i = 0; ; i++) {
-      if (exited !== null) throw new Error(`edgeflow serve exited (${exited}): ${fs.readFileSync(path.join(dir, "serve.log"), "utf8").slice(-2000)}`);
+      if (exited !== null)
+        throw new Error(
+          `edgeflow serve exited (${exited}): ${fs.readFileSync(path.join(dir, "serve.log"), "utf8").slice(-2000)}`,
+        );
       if (i > 600) throw new Error("edgeflow serve was not ready after 60 s");
       try {
         const r = await fetch(`${url}/readyz`);
@@ -220,12 +273,28 @@ async function edgeflowSide() {
       }
       await sleep(100);
     }
-    const out = execFileSync(BIN, ["admin", "bootstrap", "--data-dir", path.join(dir, "data"), "--email", "bench@example.com",
-      "--password", "burst-bench-password", "--json"], { env, encoding: "utf8" });
+    const out = execFileSync(
+      BIN,
+      [
+        "admin",
+        "bootstrap",
+        "--data-dir",
+        path.join(dir, "data"),
+        "--email",
+        "bench@example.com",
+        "--password",
+        "burst-bench-password",
+        "--json",
+      ],
+      { env, encoding: "utf8" },
+    );
     const key = JSON.parse(out).apiKey;
     const call = async (method, p, body, want) => {
-      const r = await fetch(url + p, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body) });
+      const r = await fetch(url + p, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const j = await r.json();
       if (r.status !== want) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(j)}`);
       return j;
@@ -234,22 +303,26 @@ async function edgeflowSide() {
     const wf = (await call("POST", "/api/workflows", { name: "Burst", kind: "workflow" }, 201)).id;
     await call("POST", `/api/workflows/${wf}/versions`, { ir: IR }, 201);
     await call("POST", `/api/workflows/${wf}/deploy`, { connectionId: conn }, 200);
-    for (let i = 0; i < 3; i++) await call("POST", `/api/workflows/${wf}/trigger`, { connectionId: conn, params: { n: i } }, 201); // warm up
+    for (let i = 0; i < 3; i++)
+      await call("POST", `/api/workflows/${wf}/trigger`, { connectionId: conn, params: { n: i } }, 201); // warm up
     return {
       name: "edgeflow",
-      burst: () => burst(
-        async (n) => (await call("POST", `/api/workflows/${wf}/trigger`, { connectionId: conn, params: { n } }, 201)).id,
-        async (ids) => {
-          const done = [];
-          await mapLimit(ids, CONC, async (id) => {
-            const r = await call("GET", `/api/workflows/${wf}/runs/${id}`, undefined, 200);
-            if (r.status === "errored" || r.status === "terminated") throw new Error(`run ${id} is ${r.status}: ${r.error}`);
-            if (r.status === "complete") done.push(id);
-          });
-          return done;
-        },
-        () => [child.pid],
-      ),
+      burst: () =>
+        burst(
+          async (n) =>
+            (await call("POST", `/api/workflows/${wf}/trigger`, { connectionId: conn, params: { n } }, 201)).id,
+          async (ids) => {
+            const done = [];
+            await mapLimit(ids, CONC, async (id) => {
+              const r = await call("GET", `/api/workflows/${wf}/runs/${id}`, undefined, 200);
+              if (r.status === "errored" || r.status === "terminated")
+                throw new Error(`run ${id} is ${r.status}: ${r.error}`);
+              if (r.status === "complete") done.push(id);
+            });
+            return done;
+          },
+          () => [child.pid],
+        ),
       close,
     };
   } catch (err) {
@@ -271,13 +344,17 @@ async function miniflareSide() {
     // as the edge runs it (edge/src/mfconfig.mjs): no dev registry, no request log
     enableDevRegistry: false,
     logRequests: false,
-    workers: convertV4MiniflareOptions({ workers: [{
-      name: "burst",
-      modules: [{ type: "ESModule", path: "/burst/index.js", contents: WORKER }],
-      modulesRoot: "/burst",
-      compatibilityDate: "2025-01-01",
-      workflows: { WORKFLOW: { name: "burst", className: "Burst" } },
-    }] }).workers,
+    workers: convertV4MiniflareOptions({
+      workers: [
+        {
+          name: "burst",
+          modules: [{ type: "ESModule", path: "/burst/index.js", contents: WORKER }],
+          modulesRoot: "/burst",
+          compatibilityDate: "2025-01-01",
+          workflows: { WORKFLOW: { name: "burst", className: "Burst" } },
+        },
+      ],
+    }).workers,
   });
   const url = await mf.ready;
   const post = async (p, body) => {
@@ -288,19 +365,20 @@ async function miniflareSide() {
   for (let i = 0; i < 3; i++) await post("/create", { n: i }); // warm up
   return {
     name: "miniflare",
-    burst: () => burst(
-      async (n) => (await post("/create", { n })).id,
-      async (ids) => {
-        const st = await post("/statuses", ids);
-        st.forEach((s, i) => {
-          if (s === "errored" || s === "terminated") throw new Error(`instance ${ids[i]} is ${s}`);
-        });
-        return ids.filter((_, i) => st[i] === "complete");
-      },
-      // miniflare's workerd: the children of this process other than edgeflow's serve (miniflare's Node side runs
-      // in this process, with both sides' benchmark clients, and is not counted).
-      () => childrenOf(process.pid).filter((p) => p !== servePid),
-    ),
+    burst: () =>
+      burst(
+        async (n) => (await post("/create", { n })).id,
+        async (ids) => {
+          const st = await post("/statuses", ids);
+          st.forEach((s, i) => {
+            if (s === "errored" || s === "terminated") throw new Error(`instance ${ids[i]} is ${s}`);
+          });
+          return ids.filter((_, i) => st[i] === "complete");
+        },
+        // miniflare's workerd: the children of this process other than edgeflow's serve (miniflare's Node side runs
+        // in this process, with both sides' benchmark clients, and is not counted).
+        () => childrenOf(process.pid).filter((p) => p !== servePid),
+      ),
     close: async () => {
       await mf.dispose();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -310,15 +388,24 @@ async function miniflareSide() {
 
 const fx = (x, d = 0) => x.toFixed(d);
 const cpuSum = (byName) => Object.values(byName).reduce((a, b) => a + b, 0);
-const line = (name, r) => `  ${name.padEnd(10)} total ${fx(r.total, 2)} s (creates ${fx(r.created, 2)} s, ${r.polls} polls); create p50 ${fx(r.p50)} ms, p99 ${fx(r.p99)} ms, max ${fx(r.max)} ms; creates over 1 s: ${r.slow}` +
-  (r.cpu === null ? "" : `; server CPU ${fx(cpuSum(r.cpu), 2)} s (${Object.entries(r.cpu).map(([k, v]) => `${k} ${fx(v, 2)}`).join(", ")})`) +
-  (name === "miniflare" && socketRetries > 0 ? `; requests sent again after a closed connection: ${socketRetries}` : "");
+const line = (name, r) =>
+  `  ${name.padEnd(10)} total ${fx(r.total, 2)} s (creates ${fx(r.created, 2)} s, ${r.polls} polls); create p50 ${fx(r.p50)} ms, p99 ${fx(r.p99)} ms, max ${fx(r.max)} ms; creates over 1 s: ${r.slow}` +
+  (r.cpu === null
+    ? ""
+    : `; server CPU ${fx(cpuSum(r.cpu), 2)} s (${Object.entries(r.cpu)
+        .map(([k, v]) => `${k} ${fx(v, 2)}`)
+        .join(", ")})`) +
+  (name === "miniflare" && socketRetries > 0
+    ? `; requests sent again after a closed connection: ${socketRetries}`
+    : "");
 
 const ef = await edgeflowSide();
 let mf;
 try {
   mf = await miniflareSide();
-  console.log(`burst: ${RUNS} runs of a 3-step workflow, ${CONC} in flight, data under ${BASE} (${ROUNDS} round${ROUNDS > 1 ? "s" : ""})`);
+  console.log(
+    `burst: ${RUNS} runs of a 3-step workflow, ${CONC} in flight, data under ${BASE} (${ROUNDS} round${ROUNDS > 1 ? "s" : ""})`,
+  );
   const totals = { edgeflow: 0, miniflare: 0 };
   const cpu = { edgeflow: 0, miniflare: 0 };
   for (let r = 0; r < ROUNDS; r++) {
@@ -330,8 +417,10 @@ try {
       console.log(line(side.name, res));
     }
   }
-  console.log(`  ratio edgeflow / miniflare (total time): ${fx(totals.edgeflow / totals.miniflare, 2)}x` +
-    (Number.isNaN(cpu.edgeflow) ? "" : `; server CPU ${fx(cpu.edgeflow, 2)} s / ${fx(cpu.miniflare, 2)} s`));
+  console.log(
+    `  ratio edgeflow / miniflare (total time): ${fx(totals.edgeflow / totals.miniflare, 2)}x` +
+      (Number.isNaN(cpu.edgeflow) ? "" : `; server CPU ${fx(cpu.edgeflow, 2)} s / ${fx(cpu.miniflare, 2)} s`),
+  );
 } catch (err) {
   console.error(err);
   process.exitCode = 1;

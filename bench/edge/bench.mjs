@@ -106,11 +106,14 @@ async function retry(fn) {
 async function deploy(edge, name) {
   const t0 = performance.now();
   const fd = new FormData();
-  fd.set("metadata", JSON.stringify({
-    main_module: "index.js",
-    compatibility_date: "2025-01-01",
-    bindings: [{ type: "workflow", name: "WORKFLOW", workflow_name: name, class_name: "Bench" }],
-  }));
+  fd.set(
+    "metadata",
+    JSON.stringify({
+      main_module: "index.js",
+      compatibility_date: "2025-01-01",
+      bindings: [{ type: "workflow", name: "WORKFLOW", workflow_name: name, class_name: "Bench" }],
+    }),
+  );
   fd.set("files", new Blob([WORKER], { type: "application/javascript+module" }), "index.js");
   const up = await edge.call("PUT", `/workers/scripts/${name}`, fd);
   if (up.status !== 200) throw new Error(JSON.stringify(up.body));
@@ -120,7 +123,9 @@ async function deploy(edge, name) {
 }
 
 async function stats(edge) {
-  const r = await fetch(edge.ready.api.replace("/client/v4", "/__edge/stats"), { headers: { authorization: `Bearer ${edge.token}` } });
+  const r = await fetch(edge.ready.api.replace("/client/v4", "/__edge/stats"), {
+    headers: { authorization: `Bearer ${edge.token}` },
+  });
   const s = await r.json();
   return { node: s.node_rss / 2 ** 20, workerd: s.workerd_rss / 2 ** 20 };
 }
@@ -227,16 +232,21 @@ async function directSide() {
     // as the edge runs it (edge/src/mfconfig.mjs): no dev registry, no request log
     enableDevRegistry: false,
     logRequests: false,
-    workers: convertV4MiniflareOptions({ workers: [{
-      name: "bench",
-      modules: [{ type: "ESModule", path: "/bench/index.js", contents: WORKER }],
-      modulesRoot: "/bench",
-      compatibilityDate: "2025-01-01",
-      workflows: { WORKFLOW: { name: "bench", className: "Bench" } },
-    }] }).workers,
+    workers: convertV4MiniflareOptions({
+      workers: [
+        {
+          name: "bench",
+          modules: [{ type: "ESModule", path: "/bench/index.js", contents: WORKER }],
+          modulesRoot: "/bench",
+          compatibilityDate: "2025-01-01",
+          workflows: { WORKFLOW: { name: "bench", className: "Bench" } },
+        },
+      ],
+    }).workers,
   });
   const url = await mf.ready;
-  const post = async (p, body) => retry(async () => (await fetch(new URL(p, url), { method: "POST", body: JSON.stringify(body) })).json());
+  const post = async (p, body) =>
+    retry(async () => (await fetch(new URL(p, url), { method: "POST", body: JSON.stringify(body) })).json());
   let round = 0;
   return {
     async burst() {
@@ -254,7 +264,9 @@ async function directSide() {
           return done.size === ids.length;
         },
         end: async (id) => {
-          const r = await retry(async () => (await fetch(new URL(`/cdn-cgi/local/explorer/api/workflows/bench/instances/${id}`, url))).json());
+          const r = await retry(async () =>
+            (await fetch(new URL(`/cdn-cgi/local/explorer/api/workflows/bench/instances/${id}`, url))).json(),
+          );
           return r.result.end;
         },
       });
@@ -267,7 +279,8 @@ async function directSide() {
 }
 
 const fmt = (x) => (typeof x === "number" ? x.toFixed(1) : x);
-const line = (b) => `${fmt(b.instancesPerSecond)} instances/s; latency median ${b.latencyMedianMs} ms, p99 ${b.latencyP99Ms} ms (creates took ${fmt(b.createSeconds)} s)`;
+const line = (b) =>
+  `${fmt(b.instancesPerSecond)} instances/s; latency median ${b.latencyMedianMs} ms, p99 ${b.latencyP99Ms} ms (creates took ${fmt(b.createSeconds)} s)`;
 
 if (!args["skip-deploy"]) {
   const d = await deployBench();
@@ -284,20 +297,38 @@ const dr = [];
 try {
   for (let r = 0; r < ROUNDS; r++) {
     // alternate which side goes first so that neither always gets the warmer machine
-    const order = r % 2 === 0 ? [[edge, er], [direct, dr]] : [[direct, dr], [edge, er]];
+    const order =
+      r % 2 === 0
+        ? [
+            [edge, er],
+            [direct, dr],
+          ]
+        : [
+            [direct, dr],
+            [edge, er],
+          ];
     for (const [side, out] of order) out.push(await side.burst());
   }
-  const pick = (rs) => rs.slice().sort((a, b) => a.instancesPerSecond - b.instancesPerSecond)[Math.floor(rs.length / 2)];
+  const pick = (rs) =>
+    rs.slice().sort((a, b) => a.instancesPerSecond - b.instancesPerSecond)[Math.floor(rs.length / 2)];
   const e = pick(er);
   const d = pick(dr);
   const after = await edge.stats();
   const listMs = await edge.listMs();
-  console.log(`burst of ${N} x 3-step instances, ${CONC} in flight, ${ROUNDS} alternating rounds (median round shown):`);
+  console.log(
+    `burst of ${N} x 3-step instances, ${CONC} in flight, ${ROUNDS} alternating rounds (median round shown):`,
+  );
   console.log(`  edge (REST API):          ${line(e)}`);
   console.log(`  miniflare directly:       ${line(d)}`);
-  console.log(`  all rounds, instances/s:  edge ${er.map((x) => fmt(x.instancesPerSecond)).join(" ")} | direct ${dr.map((x) => fmt(x.instancesPerSecond)).join(" ")}`);
-  console.log(`  edge throughput = ${fmt((100 * e.instancesPerSecond) / d.instancesPerSecond)}% of direct miniflare; median latency ${fmt((100 * e.latencyMedianMs) / d.latencyMedianMs)}% of direct`);
-  console.log(`edge RSS (1 worker): idle node ${fmt(idle.node)} + workerd ${fmt(idle.workerd)} MiB; after the bursts node ${fmt(after.node)} + workerd ${fmt(after.workerd)} MiB`);
+  console.log(
+    `  all rounds, instances/s:  edge ${er.map((x) => fmt(x.instancesPerSecond)).join(" ")} | direct ${dr.map((x) => fmt(x.instancesPerSecond)).join(" ")}`,
+  );
+  console.log(
+    `  edge throughput = ${fmt((100 * e.instancesPerSecond) / d.instancesPerSecond)}% of direct miniflare; median latency ${fmt((100 * e.latencyMedianMs) / d.latencyMedianMs)}% of direct`,
+  );
+  console.log(
+    `edge RSS (1 worker): idle node ${fmt(idle.node)} + workerd ${fmt(idle.workerd)} MiB; after the bursts node ${fmt(after.node)} + workerd ${fmt(after.workerd)} MiB`,
+  );
   console.log(`GET instances?per_page=50 with ${N * ROUNDS} instances: ${fmt(listMs)} ms (median of 20)`);
 } finally {
   await edge.close();

@@ -45,7 +45,9 @@ export default { async fetch() { return new Response("ok"); } };
 function big(mark) {
   const steps = [];
   for (let i = 1; i <= 50; i++) {
-    steps.push(`    const s${i} = await step.do("node-${i}", async () => ({ n: ${i === 1 ? "event.payload?.n ?? 0" : `s${i - 1}.n`} + ${i}, at: "node-${i}" }));`);
+    steps.push(
+      `    const s${i} = await step.do("node-${i}", async () => ({ n: ${i === 1 ? "event.payload?.n ?? 0" : `s${i - 1}.n`} + ${i}, at: "node-${i}" }));`,
+    );
   }
   return `import { WorkflowEntrypoint } from "cloudflare:workers";
 // deploy ${mark}
@@ -62,11 +64,14 @@ export default { async fetch() { return new Response("ok ${mark}"); } };
 async function deploy(edge, name, source) {
   const t0 = performance.now();
   const fd = new FormData();
-  fd.set("metadata", JSON.stringify({
-    main_module: "index.js",
-    compatibility_date: "2025-01-01",
-    bindings: [{ type: "workflow", name: "WORKFLOW", workflow_name: name, class_name: "Flow" }],
-  }));
+  fd.set(
+    "metadata",
+    JSON.stringify({
+      main_module: "index.js",
+      compatibility_date: "2025-01-01",
+      bindings: [{ type: "workflow", name: "WORKFLOW", workflow_name: name, class_name: "Flow" }],
+    }),
+  );
   fd.set("files", new Blob([source], { type: "application/javascript+module" }), "index.js");
   const up = await edge.call("PUT", `/workers/scripts/${name}`, fd);
   if (up.status !== 200) throw new Error(`upload ${name}: ${JSON.stringify(up.body)}`);
@@ -83,21 +88,33 @@ try {
   const fill = [];
   const t0 = performance.now();
   for (let i = 0; i < W; i++) fill.push(await deploy(edge, `w${String(i).padStart(3, "0")}`, SMALL));
-  console.log(`filled ${W} workers in ${((performance.now() - t0) / 1000).toFixed(1)} s; last 10 deploys: median ${ms(fill.slice(-10).sort((a, b) => a - b)[5] ?? 0)}`);
+  console.log(
+    `filled ${W} workers in ${((performance.now() - t0) / 1000).toFixed(1)} s; last 10 deploys: median ${ms(fill.slice(-10).sort((a, b) => a - b)[5] ?? 0)}`,
+  );
   const times = [];
   for (let r = 0; r < R; r++) times.push(await deploy(edge, "big", big(r)));
   const sorted = [...times].sort((a, b) => a - b);
-  console.log(`50-step workflow deploy with ${W} other workers: new ${ms(times[0])}; redeploys ${times.slice(1).map(ms).join(", ")}; min ${ms(sorted[0])}, median ${ms(sorted[Math.floor(sorted.length / 2)])}, max ${ms(sorted.at(-1))}`);
+  console.log(
+    `50-step workflow deploy with ${W} other workers: new ${ms(times[0])}; redeploys ${times.slice(1).map(ms).join(", ")}; min ${ms(sorted[0])}, median ${ms(sorted[Math.floor(sorted.length / 2)])}, max ${ms(sorted.at(-1))}`,
+  );
   // a redeploy of one of the first workers, whose group is full: the largest group an upload restarts
   const full = [];
   for (let r = 0; r < R; r++) full.push(await deploy(edge, "w000", `${SMALL}// redeploy ${r}\n`));
   const fs2 = [...full].sort((a, b) => a - b);
-  console.log(`redeploy of a worker in a full group: ${full.map(ms).join(", ")}; median ${ms(fs2[Math.floor(fs2.length / 2)])}`);
+  console.log(
+    `redeploy of a worker in a full group: ${full.map(ms).join(", ")}; median ${ms(fs2[Math.floor(fs2.length / 2)])}`,
+  );
   await new Promise((r) => setTimeout(r, 3000)); // idle
-  const res = await fetch(edge.ready.api.replace("/client/v4", "/__edge/stats"), { headers: { authorization: `Bearer ${edge.token}` } });
+  const res = await fetch(edge.ready.api.replace("/client/v4", "/__edge/stats"), {
+    headers: { authorization: `Bearer ${edge.token}` },
+  });
   const s = await res.json();
-  console.log(`idle: node ${mib(s.node_rss)} MiB; workerd ${mib(s.workerd_rss)} MiB in ${s.workerd_groups.length} workerds (group size ${process.env.EDGEFLOW_EDGE_GROUP_SIZE ?? "default"}); ${mib(s.workerd_rss_per_worker)} MiB of workerd per worker (${s.scripts} workers); (node + workerd) / worker ${((s.node_rss + s.workerd_rss) / s.scripts / 2 ** 20).toFixed(1)} MiB`);
-  console.log(`idle, proportional (shared code pages counted once): workerd PSS ${mib(s.workerd_pss)} MiB, ${(s.workerd_pss / s.scripts / 2 ** 20).toFixed(1)} MiB per worker`);
+  console.log(
+    `idle: node ${mib(s.node_rss)} MiB; workerd ${mib(s.workerd_rss)} MiB in ${s.workerd_groups.length} workerds (group size ${process.env.EDGEFLOW_EDGE_GROUP_SIZE ?? "default"}); ${mib(s.workerd_rss_per_worker)} MiB of workerd per worker (${s.scripts} workers); (node + workerd) / worker ${((s.node_rss + s.workerd_rss) / s.scripts / 2 ** 20).toFixed(1)} MiB`,
+  );
+  console.log(
+    `idle, proportional (shared code pages counted once): workerd PSS ${mib(s.workerd_pss)} MiB, ${(s.workerd_pss / s.scripts / 2 ** 20).toFixed(1)} MiB per worker`,
+  );
   const perGroup = s.workerd_groups.map((g) => `${g.group}:${g.workers}w/${mib(g.rss)}/${mib(g.pss)}MiB`).join(" ");
   console.log(`groups (workers/RSS/PSS): ${perGroup}`);
 } finally {

@@ -38,7 +38,9 @@ try {
   const byGroup = new Map();
   for (let i = 0; i < SAMPLES; i++) {
     await new Promise((r) => setTimeout(r, 2000));
-    const s = await (await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } })).json();
+    const s = await (
+      await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } })
+    ).json();
     for (const g of s.workerd_groups) {
       const e = byGroup.get(g.group) ?? { workers: g.workers, rss: [], pss: [] };
       e.rss.push(g.rss);
@@ -46,9 +48,16 @@ try {
       byGroup.set(g.group, e);
     }
   }
-  console.log(`idle groups: miniflare ${version("miniflare")}, workerd ${version("workerd")}, node ${process.version}, load ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(
+    `idle groups: miniflare ${version("miniflare")}, workerd ${version("workerd")}, node ${process.version}, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   for (const [g, e] of byGroup) {
-    console.log(`  group ${g} (${e.workers} user worker${e.workers === 1 ? "" : "s"}): RSS median ${mib(median(e.rss))} MiB (${e.rss.map(mib).join(", ")}), PSS median ${mib(median(e.pss))} MiB`);
+    console.log(
+      `  group ${g} (${e.workers} user worker${e.workers === 1 ? "" : "s"}): RSS median ${mib(median(e.rss))} MiB (${e.rss.map(mib).join(", ")}), PSS median ${mib(median(e.pss))} MiB`,
+    );
   }
 } finally {
   await edge.stop();

@@ -105,7 +105,8 @@ export class Accounts {
   // principal returns {root: true} for the root token, {root: false, id} for an account's token, null otherwise.
   principal(token) {
     const given = Buffer.from(token);
-    if (given.length === this.root.length && timingSafeEqual(given, this.root)) return { root: true, id: this.state.accountId };
+    if (given.length === this.root.length && timingSafeEqual(given, this.root))
+      return { root: true, id: this.state.accountId };
     const h = Buffer.from(hashToken(token), "hex");
     for (const [id, st] of Object.entries(this.state.accounts ?? {})) {
       if (st.tokenHash && timingSafeEqual(h, Buffer.from(st.tokenHash, "hex"))) return { root: false, id };
@@ -140,7 +141,13 @@ export class Accounts {
   }
 
   json(st) {
-    return { id: st.accountId, name: st.accountName, subdomain: st.subdomain, ref: st.ref ?? null, created_on: st.created_on };
+    return {
+      id: st.accountId,
+      name: st.accountName,
+      subdomain: st.subdomain,
+      ref: st.ref ?? null,
+      created_on: st.created_on,
+    };
   }
 
   // provision creates an account, or, when one with the same ref exists, gives that account a new token (the old

@@ -132,7 +132,9 @@ export async function proxyWorker(ctx, req, res, name, path) {
     }
   };
   res.on("close", leave);
-  const publicHost = ctx.legacy ? `${name}.localhost:${ctx.port}` : `${name}.${ctx.state.subdomain}.localhost:${ctx.port}`;
+  const publicHost = ctx.legacy
+    ? `${name}.localhost:${ctx.port}`
+    : `${name}.${ctx.state.subdomain}.localhost:${ctx.port}`;
   const headers = workerRequestHeaders(req);
   headers.host = publicHost;
   headers["mf-route-override"] = ctx.names.script(name);
@@ -160,7 +162,8 @@ export async function proxyWorker(ctx, req, res, name, path) {
           },
         );
         up.on("error", (e) => {
-          e.replayable = !answered && up.reusedSocket && body !== null && (e.code === "ECONNRESET" || e.code === "EPIPE");
+          e.replayable =
+            !answered && up.reusedSocket && body !== null && (e.code === "ECONNRESET" || e.code === "EPIPE");
           reject(e);
         });
         if (body === null) req.pipe(up);

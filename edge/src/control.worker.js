@@ -77,7 +77,12 @@ export function splitStatements(sql) {
 }
 
 function isOnlyComments(s) {
-  return s.replace(/--[^\n]*/g, "").replace(/\/\*[\s\S]*?\*\//g, "").trim() === "";
+  return (
+    s
+      .replace(/--[^\n]*/g, "")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .trim() === ""
+  );
 }
 
 async function d1Query(env, body) {
@@ -85,7 +90,8 @@ async function d1Query(env, body) {
   const queries = Array.isArray(body.batch) ? body.batch : [{ sql: body.sql, params: body.params }];
   const statements = [];
   for (const q of queries) {
-    if (typeof q?.sql !== "string" || q.sql.trim() === "") throw new ControlError(400, 7400, "sql must be a non-empty string");
+    if (typeof q?.sql !== "string" || q.sql.trim() === "")
+      throw new ControlError(400, 7400, "sql must be a non-empty string");
     const params = q.params ?? [];
     if (!Array.isArray(params)) throw new ControlError(400, 7400, "params must be an array");
     const parts = splitStatements(q.sql);
@@ -150,8 +156,12 @@ async function d1Import(env, body) {
   if (parts.length === 0) throw new ControlError(400, 7400, "the file contains no SQL statement");
   for (const p of parts) {
     if (/^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(p)) {
-      throw new ControlError(400, 7500, `statement ${parts.indexOf(p) + 1} ('${p.slice(0, 40)}'): the file must not contain transaction statements ` +
-        "(BEGIN TRANSACTION, COMMIT, ROLLBACK, SAVEPOINT): D1 runs an import in one transaction of its own; remove them and import again");
+      throw new ControlError(
+        400,
+        7500,
+        `statement ${parts.indexOf(p) + 1} ('${p.slice(0, 40)}'): the file must not contain transaction statements ` +
+          "(BEGIN TRANSACTION, COMMIT, ROLLBACK, SAVEPOINT): D1 runs an import in one transaction of its own; remove them and import again",
+      );
     }
   }
   const started = Date.now();
@@ -180,7 +190,10 @@ async function d1Export(env, body) {
   const db = binding(env, "d1", body.db, "database");
   const tables = Array.isArray(body.tables) ? body.tables : [];
   try {
-    const rows = await db.prepare("PRAGMA miniflare_d1_export(?,?,?);").bind(body.noSchema === true, body.noData === true, ...tables).raw();
+    const rows = await db
+      .prepare("PRAGMA miniflare_d1_export(?,?,?);")
+      .bind(body.noSchema === true, body.noData === true, ...tables)
+      .raw();
     return { lines: rows[0] ?? [] };
   } catch (err) {
     throw new ControlError(400, 7500, message(err).replace(/^D1_ERROR: /, ""));
@@ -199,7 +212,8 @@ async function d1Export(env, body) {
 // and the batch is retried; a write by the statements fails every time and is refused with 403, code 7403.
 const READ_ONLY_CODE = 7403;
 const READ_ONLY_MARK = "edgeflow: read-only";
-const SCHEMA_SQL = "SELECT group_concat(x, char(10)) FROM (SELECT rowid || ':' || type || ':' || name || ':' || tbl_name || ':' || " +
+const SCHEMA_SQL =
+  "SELECT group_concat(x, char(10)) FROM (SELECT rowid || ':' || type || ':' || name || ':' || tbl_name || ':' || " +
   "coalesce(rootpage, '') || ':' || coalesce(sql, '') AS x FROM sqlite_master ORDER BY rowid)";
 
 let offset = null;
@@ -220,30 +234,53 @@ async function readOnlyBatch(db, statements) {
   for (let attempt = 0; attempt < 3; attempt++) {
     let counts, snap;
     try {
-      const tables = (await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY name").all()).results.map((r) => r.name);
+      const tables = (
+        await db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY name",
+          )
+          .all()
+      ).results.map((r) => r.name);
       counts = tables.map((t) => `(SELECT count(*) FROM "${t.replaceAll('"', '""')}")`).join(" || ',' || ") || "''";
       snap = await db.prepare(`SELECT total_changes() AS c, (${SCHEMA_SQL}) AS s, ${counts} AS n`).first();
     } catch (err) {
-      throw new ControlError(400, 7500, "a read-only query needs to read every table first: " + message(err).replace(/^D1_ERROR: /, ""));
+      throw new ControlError(
+        400,
+        7500,
+        "a read-only query needs to read every table first: " + message(err).replace(/^D1_ERROR: /, ""),
+      );
     }
     // Two guards: the first reads no table, so a table the statements dropped or renamed fails it with the
     // read-only mark; only then does the second name every table to count its rows (naming a table that is gone
     // would fail with "no such table" instead, and the refusal would not say why).
-    const schemaGuard = db.prepare(`SELECT json_extract('{}', CASE WHEN total_changes() = ?1 AND (${SCHEMA_SQL}) IS ?2 ` +
-      `THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`).bind(snap.c + (await changeOffset(db)), snap.s);
-    const countGuard = db.prepare(`SELECT json_extract('{}', CASE WHEN ${counts} IS ?1 THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`).bind(snap.n);
+    const schemaGuard = db
+      .prepare(
+        `SELECT json_extract('{}', CASE WHEN total_changes() = ?1 AND (${SCHEMA_SQL}) IS ?2 ` +
+          `THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`,
+      )
+      .bind(snap.c + (await changeOffset(db)), snap.s);
+    const countGuard = db
+      .prepare(`SELECT json_extract('{}', CASE WHEN ${counts} IS ?1 THEN '$' ELSE '${READ_ONLY_MARK}' END) AS ok`)
+      .bind(snap.n);
     try {
       const results = await db.batch([...statements, schemaGuard, countGuard]);
       return results.slice(0, -2);
     } catch (err) {
       const msg = message(err).replace(/^D1_ERROR: /, "");
       if (!msg.includes(READ_ONLY_MARK)) throw new ControlError(400, 7500, msg);
-      const after = await db.prepare(`SELECT (${SCHEMA_SQL}) AS s, ${counts} AS n`).first().catch(() => null);
+      const after = await db
+        .prepare(`SELECT (${SCHEMA_SQL}) AS s, ${counts} AS n`)
+        .first()
+        .catch(() => null);
       if (after !== null && after.s === snap.s && after.n === snap.n && attempt > 0) break;
     }
   }
-  throw new ControlError(403, READ_ONLY_CODE, "read-only query: the statements would change the database, so the " +
-    "database rolled them back and nothing was changed");
+  throw new ControlError(
+    403,
+    READ_ONLY_CODE,
+    "read-only query: the statements would change the database, so the " +
+      "database rolled them back and nothing was changed",
+  );
 }
 
 // integerParams returns sql with every placeholder (`?` or `?NNN`) whose parameter is a boolean or a whole number
@@ -278,7 +315,12 @@ export function integerParams(sql, params) {
       i = end < 0 ? sql.length : end + 1;
       continue;
     }
-    if ((c === ":" || c === "@" || c === "$") && /[A-Za-z_]/.test(sql[i + 1] ?? "") && !/[A-Za-z0-9_$]/.test(sql[i - 1] ?? "")) return sql;
+    if (
+      (c === ":" || c === "@" || c === "$") &&
+      /[A-Za-z_]/.test(sql[i + 1] ?? "") &&
+      !/[A-Za-z0-9_$]/.test(sql[i - 1] ?? "")
+    )
+      return sql;
     if (/[A-Za-z0-9_$]/.test(c)) {
       while (i + 1 < sql.length && /[A-Za-z0-9_$]/.test(sql[i + 1])) i++;
       continue;
@@ -320,7 +362,7 @@ async function kvList(env, body) {
       if (k.metadata !== undefined && k.metadata !== null) o.metadata = k.metadata;
       return o;
     }),
-    cursor: res.list_complete ? "" : res.cursor ?? "",
+    cursor: res.list_complete ? "" : (res.cursor ?? ""),
   };
 }
 
@@ -400,12 +442,16 @@ async function r2Object(env, request, url) {
   const key = url.searchParams.get("key");
   if (request.method === "GET") {
     const o = await bucket.get(key);
-    if (o === null) return json({ ok: false, status: 404, code: 10007, message: "The specified key does not exist." }, 404);
+    if (o === null)
+      return json({ ok: false, status: 404, code: 10007, message: "The specified key does not exist." }, 404);
     const headers = new Headers();
     const hm = o.httpMetadata ?? {};
     headers.set("content-type", hm.contentType || "application/octet-stream");
     // a header carries bytes: characters beyond ASCII (a worker may store any) travel as JSON escapes
-    headers.set("x-edge-r2-http-metadata", asciiJSON({ ...hm, cacheExpiry: hm.cacheExpiry ? new Date(hm.cacheExpiry).toUTCString() : undefined }));
+    headers.set(
+      "x-edge-r2-http-metadata",
+      asciiJSON({ ...hm, cacheExpiry: hm.cacheExpiry ? new Date(hm.cacheExpiry).toUTCString() : undefined }),
+    );
     headers.set("etag", o.httpEtag);
     headers.set("last-modified", o.uploaded.toUTCString());
     if (o.customMetadata && Object.keys(o.customMetadata).length > 0) {
@@ -441,7 +487,10 @@ async function d1Binding(env, request) {
   if (names.length !== 1) throw new ControlError(404, 7404, "no database here");
   const target = new URL(request.headers.get("x-edgeflow-d1-path") ?? "/query", "http://d1");
   if (request.method !== "POST" || !/^\/(query|execute)$/.test(target.pathname)) {
-    return Response.json({ success: false, error: `the local edge's D1 does not serve ${request.method} ${target.pathname}` }, { status: 404 });
+    return Response.json(
+      { success: false, error: `the local edge's D1 does not serve ${request.method} ${target.pathname}` },
+      { status: 404 },
+    );
   }
   let queries;
   try {
@@ -450,7 +499,9 @@ async function d1Binding(env, request) {
   } catch {
     return Response.json({ success: false, error: "the request body is not JSON" }, { status: 400 });
   }
-  queries = queries.map((x) => (x && typeof x.sql === "string" && Array.isArray(x.params) ? { ...x, sql: integerParams(x.sql, x.params) } : x));
+  queries = queries.map((x) =>
+    x && typeof x.sql === "string" && Array.isArray(x.params) ? { ...x, sql: integerParams(x.sql, x.params) } : x,
+  );
   const bookmark = request.headers.get(D1_BOOKMARK_HEADER)?.trim();
   const rowsAndColumns = target.searchParams.get("resultsFormat") === "ROWS_AND_COLUMNS";
   let out;
@@ -462,7 +513,9 @@ async function d1Binding(env, request) {
   const results = out.results.map(({ meta, data }) => ({
     success: true,
     meta,
-    results: rowsAndColumns ? { columns: data.columns, rows: data.rows } : data.rows.map((row) => Object.fromEntries(data.columns.map((c, i) => [c, row[i]]))),
+    results: rowsAndColumns
+      ? { columns: data.columns, rows: data.rows }
+      : data.rows.map((row) => Object.fromEntries(data.columns.map((c, i) => [c, row[i]]))),
   }));
   return Response.json(results, { headers: out.bookmark ? { [D1_BOOKMARK_HEADER]: out.bookmark } : {} });
 }
@@ -491,7 +544,8 @@ function gateOpen(request, env) {
 
 export default {
   async fetch(request, env) {
-    if (!gateOpen(request, env)) return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain" } });
+    if (!gateOpen(request, env))
+      return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain" } });
     const url = new URL(request.url);
     try {
       if (url.pathname === "/kv/value") return await kvValue(env, request, url);

@@ -29,8 +29,10 @@ async function getHandle(wf, id) {
 // workflowError maps an error of the Workflows engine ("(code) message") to a ControlError.
 function workflowError(err, fallbackStatus = 400) {
   const text = message(err);
-  if (text.includes("(instance.not_found)") || text === "instance.not_found") return new ControlError(404, NOT_FOUND, text);
-  if (text.includes("(instance.already_exists)")) return new ControlError(409, ALREADY_EXISTS, "workflows.api.error.instance.already_exists");
+  if (text.includes("(instance.not_found)") || text === "instance.not_found")
+    return new ControlError(404, NOT_FOUND, text);
+  if (text.includes("(instance.already_exists)"))
+    return new ControlError(409, ALREADY_EXISTS, "workflows.api.error.instance.already_exists");
   return new ControlError(fallbackStatus, 10001, text.replace(/^\([a-z_.]+\) /, ""));
 }
 
@@ -39,9 +41,15 @@ function workflowError(err, fallbackStatus = 400) {
 // an id that exists is error 10405 (instance.already_exists), one named twice in the list 10415.
 async function wfCreate(env, body) {
   const wf = binding(env, "wf", body.workflow, "workflow");
-  const options = body.count !== undefined
-    ? { count: body.count, params: body.params }
-    : { instances: body.instances.map((x) => ({ ...(x.id !== undefined ? { id: x.id } : {}), params: x.params ?? {} })) };
+  const options =
+    body.count !== undefined
+      ? { count: body.count, params: body.params }
+      : {
+          instances: body.instances.map((x) => ({
+            ...(x.id !== undefined ? { id: x.id } : {}),
+            params: x.params ?? {},
+          })),
+        };
   let result;
   try {
     result = await wf.createBatch(options);
@@ -153,7 +161,13 @@ async function history(wf, id, options, visit) {
   }
   let timer;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new ControlError(504, 10001, `reading the events of instance '${id}' took longer than ${READ_LIMIT_MS} ms`)), READ_LIMIT_MS);
+    timer = setTimeout(
+      () =>
+        reject(
+          new ControlError(504, 10001, `reading the events of instance '${id}' took longer than ${READ_LIMIT_MS} ms`),
+        ),
+      READ_LIMIT_MS,
+    );
   });
   try {
     for (let n = 0; n < HISTORY_LIMIT; n++) {
@@ -184,7 +198,9 @@ async function stepOutput(env, body) {
     return true;
   });
   if (found?.output instanceof ReadableStream) {
-    return new Response(found.output, { headers: { "content-type": "application/octet-stream", "x-edgeflow-step-output": "stream" } });
+    return new Response(found.output, {
+      headers: { "content-type": "application/octet-stream", "x-edgeflow-step-output": "stream" },
+    });
   }
   return json({ ok: true, result: found === null ? { found: false } : { found: true, output: found.output ?? null } });
 }

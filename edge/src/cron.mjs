@@ -7,7 +7,12 @@ const FIELDS = [
   { name: "minute", min: 0, max: 59 },
   { name: "hour", min: 0, max: 23 },
   { name: "day of month", min: 1, max: 31 },
-  { name: "month", min: 1, max: 12, names: ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] },
+  {
+    name: "month",
+    min: 1,
+    max: 12,
+    names: ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"],
+  },
   { name: "day of week", min: 0, max: 7, names: ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"] },
 ];
 
@@ -86,10 +91,13 @@ export class Scheduler {
     const arm = () => {
       const nowMs = Date.now();
       const next = Math.floor(nowMs / 60000) * 60000 + 60000;
-      this.timer = setTimeout(() => {
-        arm();
-        Promise.resolve(this.tick(new Date(next))).catch(() => {});
-      }, next - nowMs + 5);
+      this.timer = setTimeout(
+        () => {
+          arm();
+          Promise.resolve(this.tick(new Date(next))).catch(() => {});
+        },
+        next - nowMs + 5,
+      );
       this.timer.unref();
     };
     arm();

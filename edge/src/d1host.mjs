@@ -17,10 +17,12 @@ import { D1_ERROR } from "./errors.mjs";
 import { GATE_HEADER, tcpListeners } from "./gate.mjs";
 import { miniflareOptions } from "./mfconfig.mjs";
 
-export const QUERY_LIMIT_MS = Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) : 30000;
+export const QUERY_LIMIT_MS =
+  Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_QUERY_LIMIT_MS) : 30000;
 const IDLE_MS = 60000;
 // IMPORT_LIMIT_MS bounds an import or export (D1's own limit on a single query does not apply to them).
-export const IMPORT_LIMIT_MS = Number(process.env.EDGEFLOW_D1_IMPORT_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_IMPORT_LIMIT_MS) : 600000;
+export const IMPORT_LIMIT_MS =
+  Number(process.env.EDGEFLOW_D1_IMPORT_LIMIT_MS) > 0 ? Number(process.env.EDGEFLOW_D1_IMPORT_LIMIT_MS) : 600000;
 const HOST_WORKER = "__edgeflow_d1";
 const BINDING = "D1_0";
 
@@ -34,8 +36,10 @@ export class D1Error extends Error {
 
 // timeoutMessage is the error text of a stopped query; workers see it as `D1_ERROR: <text>`.
 export function timeoutMessage(limitMs = QUERY_LIMIT_MS) {
-  return `D1 DB query exceeded the ${Math.round(limitMs / 1000)} s limit on SQL query duration and was stopped; ` +
-    "the database was reset and its other statements of that request were rolled back";
+  return (
+    `D1 DB query exceeded the ${Math.round(limitMs / 1000)} s limit on SQL query duration and was stopped; ` +
+    "the database was reset and its other statements of that request were rolled back"
+  );
 }
 
 class QuietLog extends Log {
@@ -70,28 +74,34 @@ class Host {
       this.starting = (async () => {
         const reports = new ReportWatch();
         const reported = reports.expect();
-        const mf = new Miniflare(miniflareOptions({
-          persistRoot: this.hosts.persistDir,
-          log: new QuietLog(this.hosts.logger, this.id),
-          onLine: (level, line) => {
-            if (!reports.line(line) && line.trim() !== "") this.hosts.logger(`d1 ${this.id}: workerd: ${line}`);
-          },
-          workers: [{
-            name: HOST_WORKER,
-            modules: CONTROL_MODULES.map((m) => ({ ...m })),
-            compatibilityDate: "2025-01-01",
-            // the binding's query() (control.worker.js, d1Binding)
-            compatibilityFlags: ["d1_binding_jsrpc"],
-            d1Databases: { [BINDING]: this.id },
-            bindings: { MAP: { kv: {}, d1: { [this.id]: BINDING }, r2: {}, wf: {} }, GATE: this.hosts.gateSecret },
-          }],
-        }));
+        const mf = new Miniflare(
+          miniflareOptions({
+            persistRoot: this.hosts.persistDir,
+            log: new QuietLog(this.hosts.logger, this.id),
+            onLine: (level, line) => {
+              if (!reports.line(line) && line.trim() !== "") this.hosts.logger(`d1 ${this.id}: workerd: ${line}`);
+            },
+            workers: [
+              {
+                name: HOST_WORKER,
+                modules: CONTROL_MODULES.map((m) => ({ ...m })),
+                compatibilityDate: "2025-01-01",
+                // the binding's query() (control.worker.js, d1Binding)
+                compatibilityFlags: ["d1_binding_jsrpc"],
+                d1Databases: { [BINDING]: this.id },
+                bindings: { MAP: { kv: {}, d1: { [this.id]: BINDING }, r2: {}, wf: {} }, GATE: this.hosts.gateSecret },
+              },
+            ],
+          }),
+        );
         try {
           await mf.ready;
           const { pid, path: socketPath } = await awaitReport(reported);
           const tcp = tcpListeners(pid);
           if (tcp !== null && tcp.length > 0) {
-            throw new Error(`workerd (pid ${pid}) listens on TCP port ${tcp.join(", ")}; the edge runs workerd with its Unix entry socket only`);
+            throw new Error(
+              `workerd (pid ${pid}) listens on TCP port ${tcp.join(", ")}; the edge runs workerd with its Unix entry socket only`,
+            );
           }
           if (gen !== this.generation) {
             throw new D1Error(503, D1_ERROR, `database ${this.id} was reset while it started; try again`);
@@ -122,7 +132,11 @@ class Host {
       socket = await this.ready();
     } catch (err) {
       if (err instanceof D1Error) throw err;
-      throw new D1Error(503, D1_ERROR, `D1 DB ${this.id} could not be started: ${String(err?.message ?? err).split("\n")[0]}`);
+      throw new D1Error(
+        503,
+        D1_ERROR,
+        `D1 DB ${this.id} could not be started: ${String(err?.message ?? err).split("\n")[0]}`,
+      );
     }
     if (this.pid && !alive(this.pid)) {
       // Its workerd died while idle (killed from outside): start a new one before sending anything.
@@ -146,11 +160,20 @@ class Host {
       });
     } catch (err) {
       if (entry.timedOut) throw new D1Error(400, D1_ERROR, timeoutMessage(limitMs));
-      if (ctl.signal.aborted) throw new D1Error(503, D1_ERROR, `the query was stopped: database ${this.id} was reset by another query that ran past the limit`);
+      if (ctl.signal.aborted)
+        throw new D1Error(
+          503,
+          D1_ERROR,
+          `the query was stopped: database ${this.id} was reset by another query that ran past the limit`,
+        );
       // The database's workerd went away (it crashed or was killed): the next request starts a new one.
       this.hosts.logger(`d1 ${this.id}: request failed: ${err.message}`);
       if (this.entry === socket) this.reset();
-      throw new D1Error(503, D1_ERROR, `D1 DB ${this.id} is unavailable: its process ended during the request; the next request starts it again`);
+      throw new D1Error(
+        503,
+        D1_ERROR,
+        `D1 DB ${this.id} is unavailable: its process ended during the request; the next request starts it again`,
+      );
     } finally {
       clearTimeout(timer);
       this.inflight.delete(entry);
@@ -250,11 +273,15 @@ export class D1Hosts {
   }
 
   async #control(id, pathname, body, limitMs) {
-    const res = await this.host(id).call(pathname, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }, limitMs);
+    const res = await this.host(id).call(
+      pathname,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      },
+      limitMs,
+    );
     const out = await res.json();
     if (!out.ok) throw new D1Error(out.status ?? 500, out.code ?? D1_ERROR, out.message);
     return out.result;

@@ -54,7 +54,15 @@ export class D1Transfers {
   newUpload(db, etag) {
     const token = randomBytes(24).toString("hex");
     const filename = `${etag}.sql`;
-    this.uploads.set(token, { db, filename, etag, file: path.join(this.dir, `up-${token}.sql`), expires: Date.now() + URL_TTL_MS, md5: null, size: 0 });
+    this.uploads.set(token, {
+      db,
+      filename,
+      etag,
+      file: path.join(this.dir, `up-${token}.sql`),
+      expires: Date.now() + URL_TTL_MS,
+      md5: null,
+      size: 0,
+    });
     return { token, filename };
   }
 
@@ -96,7 +104,11 @@ export class D1Transfers {
   job(db, type, bookmark) {
     const j = this.jobs.get(bookmark);
     if (!j || j.db !== db || j.type !== type) {
-      throw new TransferError(404, D1_NOT_FOUND, `there is no ${type} of this database at bookmark '${bookmark}' (it finished over an hour ago, or the edge restarted since)`);
+      throw new TransferError(
+        404,
+        D1_NOT_FOUND,
+        `there is no ${type} of this database at bookmark '${bookmark}' (it finished over an hour ago, or the edge restarted since)`,
+      );
     }
     return j;
   }
@@ -157,13 +169,16 @@ export class D1Transfers {
     const up = this.uploads.get(token);
     const down = this.downloads.get(token);
     const entry = up ?? down;
-    if (!entry) return text(404, "There is no upload or download at this URL (it was never made, or the edge restarted since).");
+    if (!entry)
+      return text(404, "There is no upload or download at this URL (it was never made, or the edge restarted since).");
     if (entry.expires < Date.now()) return text(403, "This URL expired: it is valid for one hour.");
     if (up) {
-      if (req.method !== "PUT") return text(405, "An upload URL takes PUT with the SQL file as the body.", { allow: "PUT" });
+      if (req.method !== "PUT")
+        return text(405, "An upload URL takes PUT with the SQL file as the body.", { allow: "PUT" });
       return this.#receive(req, res, up, text);
     }
-    if (req.method !== "GET" && req.method !== "HEAD") return text(405, "A download URL takes GET.", { allow: "GET, HEAD" });
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return text(405, "A download URL takes GET.", { allow: "GET, HEAD" });
     let stat;
     try {
       stat = fs.statSync(down.file);
@@ -188,7 +203,10 @@ export class D1Transfers {
     const meter = new Transform({
       transform(chunk, _enc, cb) {
         size += chunk.length;
-        if (size > FILE_LIMIT) return cb(new TransferError(413, 0, `The file is larger than the local edge's import limit of ${FILE_LIMIT} bytes.`));
+        if (size > FILE_LIMIT)
+          return cb(
+            new TransferError(413, 0, `The file is larger than the local edge's import limit of ${FILE_LIMIT} bytes.`),
+          );
         hash.update(chunk);
         cb(null, chunk);
       },

@@ -37,7 +37,9 @@ export function lock(dataDir) {
     }
     const owner = parseLock(text);
     if (owner && owner.pid !== process.pid && ownerRuns(owner)) {
-      throw new Error(`data dir ${dataDir} is in use by another edge (pid ${owner.pid}); stop it first or use another --data-dir`);
+      throw new Error(
+        `data dir ${dataDir} is in use by another edge (pid ${owner.pid}); stop it first or use another --data-dir`,
+      );
     }
     fs.rmSync(file, { force: true });
   }
@@ -166,7 +168,14 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     cleanup.unshift(() => runDir.close(dataDir));
     writeWrapper(dataDir, runDir.dir, logger);
     const outbound = new OutboundGuard({ allow, logger });
-    const runtime = new Runtime({ registry, persistDir: path.join(dataDir, "miniflare"), pidFile, d1PidFile, logger, outbound });
+    const runtime = new Runtime({
+      registry,
+      persistDir: path.join(dataDir, "miniflare"),
+      pidFile,
+      d1PidFile,
+      logger,
+      outbound,
+    });
 
     const server = http.createServer({ keepAliveTimeout: 30000 });
     // Port 0 reuses the port of the previous run when it is free, so worker URLs stay the same.
@@ -208,7 +217,10 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     runtime.gate = gate;
     runtime.d1.onHostStarted = () => gate.attach(server);
     runtime.onWorkerdStarted = () => gate.attach(server); // a new group's Miniflare has a loopback server of its own
-    if (!gate.attach(server)) logger("cannot trace loopback connections to workerd here (no /proc): miniflare's loopback server stays open to local processes");
+    if (!gate.attach(server))
+      logger(
+        "cannot trace loopback connections to workerd here (no /proc): miniflare's loopback server stays open to local processes",
+      );
     started();
     cleanup.unshift(() => runtime.close());
     const scheduler = new Scheduler((minute) => api.everyMinute(minute));

@@ -107,7 +107,9 @@ function checkOwn(dir) {
   const st = fs.lstatSync(dir);
   if (!st.isDirectory()) throw new Error(`${dir} is not a directory`);
   if (typeof process.getuid === "function" && st.uid !== process.getuid()) {
-    throw new Error(`${dir} belongs to another user (uid ${st.uid}); workerd's sockets must be in a directory of the edge's user`);
+    throw new Error(
+      `${dir} belongs to another user (uid ${st.uid}); workerd's sockets must be in a directory of the edge's user`,
+    );
   }
   fs.chmodSync(dir, 0o700);
   return dir;
@@ -126,7 +128,8 @@ function removeRecorded(record, tmpdir) {
   if (path.dirname(dir) !== path.resolve(tmpdir) || !path.basename(dir).startsWith("edgeflow-")) return;
   try {
     const st = fs.lstatSync(dir);
-    if (st.isDirectory() && (typeof process.getuid !== "function" || st.uid === process.getuid())) fs.rmSync(dir, { recursive: true, force: true });
+    if (st.isDirectory() && (typeof process.getuid !== "function" || st.uid === process.getuid()))
+      fs.rmSync(dir, { recursive: true, force: true });
   } catch {
     // gone already
   }
@@ -233,7 +236,12 @@ export async function awaitReport(promise, ms = 10000) {
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error("workerd was not started through the edge's wrapper (no entry socket was reported); refusing to run it with a TCP entry socket")),
+      () =>
+        reject(
+          new Error(
+            "workerd was not started through the edge's wrapper (no entry socket was reported); refusing to run it with a TCP entry socket",
+          ),
+        ),
       ms,
     );
   });
@@ -262,7 +270,9 @@ export class EntrySocket {
         (res) => {
           const chunks = [];
           res.on("data", (c) => chunks.push(c));
-          res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+          res.on("end", () =>
+            resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+          );
           res.on("error", reject);
         },
       );
@@ -274,8 +284,16 @@ export class EntrySocket {
   // fetch sends a request with fetch's interface (for streamed bodies and answers) and answers its Response.
   fetch(pathname, init = {}) {
     this.dispatcher ??= new undici.Agent({ connect: { socketPath: this.path } });
-    const streamed = init.body != null && typeof init.body !== "string" && !(init.body instanceof Uint8Array) && !(init.body instanceof ArrayBuffer);
-    return undici.fetch(new URL(pathname, "http://localhost"), { ...init, dispatcher: this.dispatcher, ...(streamed ? { duplex: "half" } : {}) });
+    const streamed =
+      init.body != null &&
+      typeof init.body !== "string" &&
+      !(init.body instanceof Uint8Array) &&
+      !(init.body instanceof ArrayBuffer);
+    return undici.fetch(new URL(pathname, "http://localhost"), {
+      ...init,
+      dispatcher: this.dispatcher,
+      ...(streamed ? { duplex: "half" } : {}),
+    });
   }
 
   // close drops the connections and removes the socket file (workerd, killed, leaves it behind).
@@ -293,7 +311,10 @@ export class EntrySocket {
 export async function stopOrphan(pidFile, logger) {
   let pids;
   try {
-    pids = fs.readFileSync(pidFile, "utf8").split("\n").map((l) => Number(l.trim()));
+    pids = fs
+      .readFileSync(pidFile, "utf8")
+      .split("\n")
+      .map((l) => Number(l.trim()));
   } catch {
     return;
   }

@@ -142,7 +142,10 @@ function clientInode(remoteAddress, remotePort, localAddress, localPort) {
   const v4 = (addr) => {
     const m = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(addr ?? "");
     if (!m) return null;
-    return [m[4], m[3], m[2], m[1]].map((x) => Number(x).toString(16).padStart(2, "0")).join("").toUpperCase();
+    return [m[4], m[3], m[2], m[1]]
+      .map((x) => Number(x).toString(16).padStart(2, "0"))
+      .join("")
+      .toUpperCase();
   };
   const hexPort = (p) => p.toString(16).toUpperCase().padStart(4, "0");
   const ra = v4(remoteAddress);

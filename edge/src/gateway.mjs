@@ -16,7 +16,15 @@
 
 import fs from "node:fs";
 import { AccountView, Accounts, accountStates } from "./accounts.mjs";
-import { EdgeError, AUTHENTICATION_ERROR, INVALID_REQUEST, INVALID_TOKEN, METHOD_NOT_ALLOWED, NO_ROUTE, UNAUTHORIZED } from "./errors.mjs";
+import {
+  EdgeError,
+  AUTHENTICATION_ERROR,
+  INVALID_REQUEST,
+  INVALID_TOKEN,
+  METHOD_NOT_ALLOWED,
+  NO_ROUTE,
+  UNAUTHORIZED,
+} from "./errors.mjs";
 import { childWorkerds } from "./gate.mjs";
 import { TRANSFER_PREFIX } from "./d1transfer.mjs";
 import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
@@ -50,7 +58,14 @@ export class Gateway {
     let ctx = this.contexts.get(id);
     if (!ctx) {
       const view = new AccountView(this.registry, id, this.accounts.isLegacy(id));
-      ctx = new AccountContext({ registry: this.registry, runtime: this.runtime, view, accounts: this.accounts, port: this.port, logger: this.logger });
+      ctx = new AccountContext({
+        registry: this.registry,
+        runtime: this.runtime,
+        view,
+        accounts: this.accounts,
+        port: this.port,
+        logger: this.logger,
+      });
       this.contexts.set(id, ctx);
     }
     return ctx;
@@ -104,7 +119,13 @@ export class Gateway {
     };
     const [first, path] = split(req.url.slice(WORKERS_PREFIX.length));
     const account = this.accounts.bySubdomain(first);
-    if (account !== null && !this.accounts.isLegacy(account) && path.startsWith("/") && path.length > 1 && path[1] !== "?") {
+    if (
+      account !== null &&
+      !this.accounts.isLegacy(account) &&
+      path.startsWith("/") &&
+      path.length > 1 &&
+      path[1] !== "?"
+    ) {
       const [name, rest] = split(path.slice(1));
       return { account, name, path: rest };
     }
@@ -137,14 +158,23 @@ export class Gateway {
       return;
     }
     if (!url.pathname.startsWith("/client/v4/")) {
-      throw new EdgeError(404, NO_ROUTE, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
+      throw new EdgeError(
+        404,
+        NO_ROUTE,
+        `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`,
+      );
     }
     // Unknown routes answer 7003/10405 before the token is looked at, as before accounts.
     const rawPath = req.url.split("?")[0].slice("/client/v4".length);
     const match = matchRoute(req.method, rawPath);
     if (!match.route) {
-      if (match.pathMatched) throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${url.pathname}`);
-      throw new EdgeError(404, NO_ROUTE, `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`);
+      if (match.pathMatched)
+        throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${url.pathname}`);
+      throw new EdgeError(
+        404,
+        NO_ROUTE,
+        `Could not route to ${url.pathname}, perhaps your object identifier is invalid?`,
+      );
     }
     const { auth } = match.route;
     const who = this.#principal(req, auth.verify);
@@ -224,7 +254,8 @@ export class Gateway {
   async sweepRetention() {
     const deleted = [];
     for (const [id] of accountStates(this.registry.state)) {
-      for (const d of await sweepExpired(this.context(id))) deleted.push(this.accounts.isLegacy(id) ? d : { account: id, ...d });
+      for (const d of await sweepExpired(this.context(id)))
+        deleted.push(this.accounts.isLegacy(id) ? d : { account: id, ...d });
     }
     if (deleted.length > 0) this.logger(`retention: deleted ${deleted.length} expired workflow instance(s)`);
     return deleted;
@@ -234,7 +265,8 @@ export class Gateway {
   async runSchedules(minute) {
     const started = [];
     for (const [id] of accountStates(this.registry.state)) {
-      for (const s of await runSchedules(this.context(id), minute)) started.push(this.accounts.isLegacy(id) ? s : { account: id, ...s });
+      for (const s of await runSchedules(this.context(id), minute))
+        started.push(this.accounts.isLegacy(id) ? s : { account: id, ...s });
     }
     return started;
   }
@@ -283,7 +315,11 @@ export class Gateway {
         // stopped meanwhile
       }
     }
-    return { d1_workerds: this.runtime.d1.running(), d1_workerd_rss: rss, d1_requests_in_flight: this.runtime.d1.inFlight() };
+    return {
+      d1_workerds: this.runtime.d1.running(),
+      d1_workerd_rss: rss,
+      d1_requests_in_flight: this.runtime.d1.inFlight(),
+    };
   }
 }
 

@@ -49,6 +49,13 @@ export function d1(env) {
     const st = { first: fail, all: fail, run: fail, raw: fail, bind: () => st };
     return st;
   };
-  const db = { prepare: statement, batch: fail, exec: fail, dump: fail, withSession: () => db, getBookmark: () => null };
+  const db = {
+    prepare: statement,
+    batch: fail,
+    exec: fail,
+    dump: fail,
+    withSession: () => db,
+    getBookmark: () => null,
+  };
   return db;
 }

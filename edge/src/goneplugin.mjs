@@ -26,7 +26,11 @@ export const plugins = {
     getBindings(options) {
       return goneEntries(options.config).map(([name, b]) => ({
         name,
-        wrapped: { moduleName: MODULE, entrypoint: b.dev.options.kind, innerBindings: [{ name: "ID", text: b.dev.options.id }] },
+        wrapped: {
+          moduleName: MODULE,
+          entrypoint: b.dev.options.kind,
+          innerBindings: [{ name: "ID", text: b.dev.options.id }],
+        },
       }));
     },
     getNodeBindings() {

@@ -163,7 +163,12 @@ export class Groups {
     this.nextGroup = plan.nextGroup;
     try {
       const gives = (g, spec) => {
-        const has = new Set([...spec.workers.map((e) => e.name), ...spec.kv.map((k) => `kv:${k}`), ...spec.r2.map((b) => `r2:${b}`), ...spec.wf.map((w) => `wf:${w.rt}`)]);
+        const has = new Set([
+          ...spec.workers.map((e) => e.name),
+          ...spec.kv.map((k) => `kv:${k}`),
+          ...spec.r2.map((b) => `r2:${b}`),
+          ...spec.wf.map((w) => `wf:${w.rt}`),
+        ]);
         return g.mf !== null && [...(g.holds ?? [])].some((x) => !has.has(x));
       };
       for (const g of removed) {
@@ -204,7 +209,9 @@ export class Groups {
       const { pid, path: socketPath } = await awaitReport(reported);
       const tcp = tcpListeners(pid);
       if (tcp !== null && tcp.length > 0) {
-        throw new Error(`workerd (pid ${pid}) listens on TCP port ${tcp.join(", ")}; the edge runs workerd with its Unix entry socket only`);
+        throw new Error(
+          `workerd (pid ${pid}) listens on TCP port ${tcp.join(", ")}; the edge runs workerd with its Unix entry socket only`,
+        );
       }
       g.entry = new EntrySocket(socketPath, pid);
       g.pid = pid;
@@ -222,7 +229,12 @@ export class Groups {
     g.fingerprint = spec.fingerprint;
     g.workers = spec.workers.map((e) => e.name);
     g.workflows = spec.wf.map((w) => w.rt);
-    g.holds = new Set([...g.workers, ...spec.kv.map((k) => `kv:${k}`), ...spec.r2.map((b) => `r2:${b}`), ...spec.wf.map((w) => `wf:${w.rt}`)]);
+    g.holds = new Set([
+      ...g.workers,
+      ...spec.kv.map((k) => `kv:${k}`),
+      ...spec.r2.map((b) => `r2:${b}`),
+      ...spec.wf.map((w) => `wf:${w.rt}`),
+    ]);
   }
 
   // #drain waits (a bounded time) for requests in flight in group g to finish before its workerd restarts.
@@ -327,7 +339,11 @@ export class Groups {
       modules: version.modules.map((m) => {
         const bytes = this.registry.getBlob(m.blob);
         const text = m.type === "ESModule" || m.type === "CommonJS" || m.type === "Text";
-        return { type: m.type, path: `/${name}/${m.name}`, contents: text ? bytes.toString("utf8") : new Uint8Array(bytes) };
+        return {
+          type: m.type,
+          path: `/${name}/${m.name}`,
+          contents: text ? bytes.toString("utf8") : new Uint8Array(bytes),
+        };
       }),
     };
   }

@@ -147,6 +147,12 @@ export function pageInfo(items, page, perPage) {
   const slice = items.slice((page - 1) * perPage, page * perPage);
   return {
     items: slice,
-    info: { page, per_page: perPage, count: slice.length, total_count: total, total_pages: Math.max(1, Math.ceil(total / perPage)) },
+    info: {
+      page,
+      per_page: perPage,
+      count: slice.length,
+      total_count: total,
+      total_pages: Math.max(1, Math.ceil(total / perPage)),
+    },
   };
 }

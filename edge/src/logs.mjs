@@ -145,7 +145,9 @@ export function logTailWorker(logs) {
         } catch (err) {
           logs.logger?.(`log capture: ${err.message}`);
         }
-        return new Response(JSON.stringify({ traced: logs.traced() }), { headers: { "content-type": "application/json" } });
+        return new Response(JSON.stringify({ traced: logs.traced() }), {
+          headers: { "content-type": "application/json" },
+        });
       },
     },
   };
@@ -276,7 +278,17 @@ export class WorkerLogs {
     const e = ev.event;
     let inv = this.invocations.get(id);
     if (!inv) {
-      inv = { script, instanceId: null, onset: null, entrypoint: null, logs: [], exceptions: [], response: null, rpcMethod: null, start: at };
+      inv = {
+        script,
+        instanceId: null,
+        onset: null,
+        entrypoint: null,
+        logs: [],
+        exceptions: [],
+        response: null,
+        rpcMethod: null,
+        start: at,
+      };
       this.invocations.set(id, inv);
       if (this.invocations.size > OPEN_INVOCATIONS) this.invocations.delete(this.invocations.keys().next().value);
     }
@@ -302,7 +314,13 @@ export class WorkerLogs {
         }
         const level = levelOf(e.level);
         if (inv.logs.length < INVOCATION_LOGS) inv.logs.push({ message: msg, level, timestamp: at });
-        this.#line(script, { timestamp: at, level, message: formatMessage(msg), instanceId: inv.instanceId, kind: "log" });
+        this.#line(script, {
+          timestamp: at,
+          level,
+          message: formatMessage(msg),
+          instanceId: inv.instanceId,
+          kind: "log",
+        });
         break;
       }
       case "exception":
@@ -324,7 +342,13 @@ export class WorkerLogs {
     // workerd may report the same error twice (an exception event and the marker): keep one.
     if (inv.exceptions.some((x) => x.name === name && x.message === message)) return;
     inv.exceptions.push({ name, message, stack, timestamp: at });
-    this.#line(script, { timestamp: at, level: "error", message: cut(message ? `${name}: ${message}` : name), instanceId: inv.instanceId, kind: "exception" });
+    this.#line(script, {
+      timestamp: at,
+      level: "error",
+      message: cut(message ? `${name}: ${message}` : name),
+      instanceId: inv.instanceId,
+      kind: "exception",
+    });
   }
 
   #line(script, line) {
@@ -336,7 +360,8 @@ export class WorkerLogs {
       this.rings.set(script, ring);
       if (this.rings.size > MAX_WORKERS) {
         let oldest = null;
-        for (const [k, r] of this.rings) if (k !== script && (!oldest || r.touched < oldest[1].touched)) oldest = [k, r];
+        for (const [k, r] of this.rings)
+          if (k !== script && (!oldest || r.touched < oldest[1].touched)) oldest = [k, r];
         if (oldest) this.rings.delete(oldest[0]);
       }
     }
@@ -390,10 +415,16 @@ function eventOf(inv) {
         if (Array.isArray(h)) headers[String(h[0]).toLowerCase()] = String(h[1]);
         else if (h && typeof h === "object") headers[String(h.name).toLowerCase()] = String(h.value);
       }
-      return { request: { url: info.url, method: info.method, headers, cf: safeJSON(info.cfJson) }, response: inv.response ?? undefined };
+      return {
+        request: { url: info.url, method: info.method, headers, cf: safeJSON(info.cfJson) },
+        response: inv.response ?? undefined,
+      };
     }
     case "scheduled":
-      return { cron: info.cron ?? "", scheduledTime: info.scheduledTime ? Date.parse(info.scheduledTime) || info.scheduledTime : inv.start };
+      return {
+        cron: info.cron ?? "",
+        scheduledTime: info.scheduledTime ? Date.parse(info.scheduledTime) || info.scheduledTime : inv.start,
+      };
     case "alarm":
       return { scheduledTime: info.scheduledTime ? Date.parse(info.scheduledTime) || inv.start : inv.start };
     case "jsrpc":

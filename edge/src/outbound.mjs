@@ -70,7 +70,10 @@ export function v6Bytes(s) {
   const parse = (part) => (part === "" ? [] : part.split(":").map((h) => parseInt(h, 16)));
   const hi = parse(head);
   const lo = rest === null ? [] : parse(rest);
-  const words = rest === null ? [...hi, ...tail] : [...hi, ...new Array(8 - hi.length - lo.length - tail.length).fill(0), ...lo, ...tail];
+  const words =
+    rest === null
+      ? [...hi, ...tail]
+      : [...hi, ...new Array(8 - hi.length - lo.length - tail.length).fill(0), ...lo, ...tail];
   if (words.length !== 8) return null;
   const out = new Uint8Array(16);
   words.forEach((w, i) => {
@@ -121,7 +124,14 @@ const V6_EMBEDS_V4 = [
   [V6("64:ff9b::"), 96, [[12, false]]], // NAT64 well-known prefix
   [V6("64:ff9b:1::"), 48, [[12, false]]], // NAT64 local-use prefix as a /96
   [V6("2002::"), 16, [[2, false]]], // 6to4
-  [V6("2001::"), 32, [[4, false], [12, true]]], // Teredo: server, client
+  [
+    V6("2001::"),
+    32,
+    [
+      [4, false],
+      [12, true],
+    ],
+  ], // Teredo: server, client
 ];
 // 2000::/3 is the only range IANA allocates for global unicast; an address outside it that is neither
 // IPv4-mapped nor NAT64 is reachable on no public network.
@@ -164,7 +174,10 @@ export class AllowList {
     this.v4 = [];
     this.v6 = [];
     for (const raw of entries) {
-      const e = raw.trim().toLowerCase().replace(/^\[|\]$/g, "");
+      const e = raw
+        .trim()
+        .toLowerCase()
+        .replace(/^\[|\]$/g, "");
       if (e === "") continue;
       const [addr, bitsText] = e.split("/");
       if (net.isIPv4(addr)) {
@@ -229,7 +242,9 @@ export async function checkHost(host, allow, lookup = dns.promises.lookup) {
     const reason = classify(ip);
     if (reason !== null && !allow.allowsAddress(ip)) {
       const via = named ? `${bare} resolves to ${ip}, ` : `${ip} is `;
-      throw new Refusal(`edgeflow refused the request to ${bare}: ${via}${reason}; workers may not reach loopback, link-local or private addresses unless the operator allows the host (edgeflow serve --allow-hosts)`);
+      throw new Refusal(
+        `edgeflow refused the request to ${bare}: ${via}${reason}; workers may not reach loopback, link-local or private addresses unless the operator allows the host (edgeflow serve --allow-hosts)`,
+      );
     }
   }
   return addrs;
@@ -325,7 +340,9 @@ export class OutboundGuard {
   #pinnedLookup = (hostname, opts, cb) => {
     const addrs = this.checked.get(String(hostname).toLowerCase()) ?? [];
     const family = opts?.family;
-    const list = addrs.filter((a) => !family || net.isIP(a) === family).map((a) => ({ address: a, family: net.isIP(a) }));
+    const list = addrs
+      .filter((a) => !family || net.isIP(a) === family)
+      .map((a) => ({ address: a, family: net.isIP(a) }));
     if (list.length === 0) {
       cb(Object.assign(new Error(`${hostname} has no checked address`), { code: "ENOTFOUND" }));
       return;

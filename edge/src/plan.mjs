@@ -17,11 +17,15 @@ import { GUARD_WORKER } from "./outbound.mjs";
 
 // GROUP_SIZE is the number of workers a group is filled to before a new group starts (a component of workers bound
 // to each other may make a group larger).
-export const GROUP_SIZE = Number(process.env.EDGEFLOW_EDGE_GROUP_SIZE) > 0 ? Math.floor(Number(process.env.EDGEFLOW_EDGE_GROUP_SIZE)) : 4;
+export const GROUP_SIZE =
+  Number(process.env.EDGEFLOW_EDGE_GROUP_SIZE) > 0 ? Math.floor(Number(process.env.EDGEFLOW_EDGE_GROUP_SIZE)) : 4;
 export const HOME_GROUP = "home";
 // GONE_PLUGIN is the miniflare plugin that gives a worker the bindings of deleted KV namespaces, D1 databases and
 // R2 buckets (goneplugin.mjs, gone.worker.js), named by its module's path.
-export const GONE_PLUGIN = { package: fileURLToPath(new URL("./goneplugin.mjs", import.meta.url)), name: "edgeflow-gone" };
+export const GONE_PLUGIN = {
+  package: fileURLToPath(new URL("./goneplugin.mjs", import.meta.url)),
+  name: "edgeflow-gone",
+};
 // MAX_COMPAT_DATE is the newest compatibility date the pinned workerd knows (its release date, the date in its
 // version 1.YYYYMMDD.n): workerd refuses newer dates, so a worker uploaded with one runs with this date
 // (docs/edge.md, "Moving to the next workerd and miniflare").
@@ -51,8 +55,15 @@ export function planGroups(state, previous, env) {
       const script = acct.scripts[name];
       const version = script.versions.find((v) => v.id === script.current);
       // classes: the Workflow classes this script runs, which instrument() tags with their instance id.
-      const classes = Object.values(canonical).filter((d) => d.scriptName === name).map((d) => d.className);
-      entries.push({ name: names.script(name), w: workerOptions(name, version, canonical, deployed, names, acct, env), version, classes });
+      const classes = Object.values(canonical)
+        .filter((d) => d.scriptName === name)
+        .map((d) => d.className);
+      entries.push({
+        name: names.script(name),
+        w: workerOptions(name, version, canonical, deployed, names, acct, env),
+        version,
+        classes,
+      });
     }
   }
   // components
@@ -97,7 +108,9 @@ export function planGroups(state, previous, env) {
   };
   const fresh = [];
   for (const comp of components.values()) {
-    const had = [...new Set(comp.map((n) => previous.placement.get(n)).filter((g) => g !== undefined && g !== HOME_GROUP))].sort(byGroupId);
+    const had = [
+      ...new Set(comp.map((n) => previous.placement.get(n)).filter((g) => g !== undefined && g !== HOME_GROUP)),
+    ].sort(byGroupId);
     if (had.length > 0) put(comp, had[0]);
     else fresh.push(comp);
   }
@@ -135,7 +148,15 @@ export function planGroups(state, previous, env) {
   for (const g of groups.values()) {
     const h = createHash("sha256");
     h.update(JSON.stringify({ kv: g.kv, r2: g.r2, wf: g.wf }));
-    for (const e of g.workers) h.update(JSON.stringify({ w: e.w, classes: e.classes, code: e.version.modules.map((m) => [m.name, m.type, m.blob]), format: e.version.format }));
+    for (const e of g.workers)
+      h.update(
+        JSON.stringify({
+          w: e.w,
+          classes: e.classes,
+          code: e.version.modules.map((m) => [m.name, m.type, m.blob]),
+          format: e.version.format,
+        }),
+      );
     g.fingerprint = h.digest("hex");
   }
   return { groups, placement, owner, nextGroup: next };
@@ -163,7 +184,13 @@ function workerOptions(userName, version, canonical, deployed, names, acct, { d1
   // A binding to a resource deleted since the deploy fails every operation, as on Cloudflare (gone.worker.js).
   // Service-worker scripts cannot have wrapped bindings: there the binding is left out.
   const gone = (b, kind, id) => {
-    if (version.format !== "service-worker") w.unsafeBindings.push({ name: b.name, type: GONE_PLUGIN.name, plugin: GONE_PLUGIN, options: { kind, id: String(id) } });
+    if (version.format !== "service-worker")
+      w.unsafeBindings.push({
+        name: b.name,
+        type: GONE_PLUGIN.name,
+        plugin: GONE_PLUGIN,
+        options: { kind, id: String(id) },
+      });
     logger(`script ${name}: binding ${b.name} names ${kind} '${id}', which was deleted; its operations fail`);
   };
   const d1 = {}; // binding name -> database id, of the databases that exist
@@ -201,7 +228,11 @@ function workerOptions(userName, version, canonical, deployed, names, acct, { d1
       case "workflow": {
         const def = canonical[b.workflow_name];
         if (def) {
-          w.workflows[b.name] = { name: names.workflow(b.workflow_name), className: def.className, scriptName: names.script(def.scriptName) };
+          w.workflows[b.name] = {
+            name: names.workflow(b.workflow_name),
+            className: def.className,
+            scriptName: names.script(def.scriptName),
+          };
         } else {
           logger(`script ${name}: workflow binding ${b.name} waits for script ${b.script_name} to be deployed`);
         }
@@ -226,7 +257,8 @@ function workerOptions(userName, version, canonical, deployed, names, acct, { d1
   // worker's databases by binding, and the D1 proxy picks the database by the binding each request names.
   if (Object.keys(d1).length > 0) {
     const remote = d1URL(d1);
-    for (const [binding, id] of Object.entries(d1)) w.d1Databases[binding] = { id, remoteProxyConnectionString: remote };
+    for (const [binding, id] of Object.entries(d1))
+      w.d1Databases[binding] = { id, remoteProxyConnectionString: remote };
   }
   return w;
 }

@@ -50,7 +50,9 @@ export class Registry {
 
   save() {
     const tmp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(this.sealKey ? sealState(this.state, this.sealKey) : this.state), { mode: 0o600 });
+    fs.writeFileSync(tmp, JSON.stringify(this.sealKey ? sealState(this.state, this.sealKey) : this.state), {
+      mode: 0o600,
+    });
     fs.renameSync(tmp, this.file);
   }
 
@@ -162,7 +164,9 @@ export class Registry {
   noteInstance(workflow, id, fields) {
     const rec = this.instanceRecord(workflow, id);
     if (!rec) return;
-    const changed = Object.entries(fields).filter(([k, v]) => v !== undefined && JSON.stringify(rec[k]) !== JSON.stringify(v));
+    const changed = Object.entries(fields).filter(
+      ([k, v]) => v !== undefined && JSON.stringify(rec[k]) !== JSON.stringify(v),
+    );
     if (changed.length === 0) return;
     const line = { workflow, id, status: rec.status };
     for (const [k, v] of changed) rec[k] = line[k] = v;

@@ -30,7 +30,15 @@ export class Runtime {
     this.logger = logger;
     this.chain = Promise.resolve();
     // the running groups of workerd and the plan they run (groups.mjs, plan.mjs)
-    this.groups = new Groups({ registry, persistDir, pidFile, logger, gateSecret: this.gateSecret, outbound: this.outbound, logs: this.logs });
+    this.groups = new Groups({
+      registry,
+      persistDir,
+      pidFile,
+      logger,
+      gateSecret: this.gateSecret,
+      outbound: this.outbound,
+      logs: this.logs,
+    });
     this.closed = false;
     // kept-alive connections to the groups' workerds for control and explorer calls (#request)
     this.agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -125,7 +133,11 @@ export class Runtime {
         } catch (err2) {
           this.logger(`rollback failed: ${err2.message}`);
         }
-        throw new EdgeError(400, SCRIPT_INVALID, `the new configuration failed to start on workerd: ${cleanError(err)}${detail}`);
+        throw new EdgeError(
+          400,
+          SCRIPT_INVALID,
+          `the new configuration failed to start on workerd: ${cleanError(err)}${detail}`,
+        );
       } finally {
         this.lastRestartMs = Date.now() - started;
       }
@@ -168,7 +180,9 @@ export class Runtime {
   // attempt from someone else's.
   async control(pathname, body, init = {}) {
     for (let attempt = 0; ; attempt++) {
-      const g = await this.groups.enter(() => this.groups.get(this.#controlGroup(pathname, body)) ?? this.groups.get(HOME_GROUP));
+      const g = await this.groups.enter(
+        () => this.groups.get(this.#controlGroup(pathname, body)) ?? this.groups.get(HOME_GROUP),
+      );
       try {
         const req = {
           method: init.method ?? "POST",
@@ -184,7 +198,8 @@ export class Runtime {
         if (init.response) return await g.entry.fetch(pathname, req);
         const out = JSON.parse((await this.#request(g, pathname, req)).text);
         if (!out.ok) throw new EdgeError(out.status ?? 500, out.code ?? INTERNAL_ERROR, out.message);
-        if (attempt > 0 && out.result && typeof out.result === "object") Object.defineProperty(out.result, "retried", { value: true });
+        if (attempt > 0 && out.result && typeof out.result === "object")
+          Object.defineProperty(out.result, "retried", { value: true });
         return out.result;
       } catch (err) {
         if (attempt === 0 && isSocketError(err)) continue;
@@ -202,7 +217,9 @@ export class Runtime {
   // socket error, which callers may retry once, as they do for fetch's "fetch failed".
   #request(g, pathname, { method = "GET", headers = {}, body } = {}) {
     if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) {
-      return g.entry.fetch(pathname, { method, headers, body }).then(async (res) => ({ status: res.status, text: await res.text() }));
+      return g.entry
+        .fetch(pathname, { method, headers, body })
+        .then(async (res) => ({ status: res.status, text: await res.text() }));
     }
     return g.entry.request(pathname, { method, headers, body, agent: this.agent });
   }
@@ -214,7 +231,10 @@ export class Runtime {
     const g = await this.enter(name);
     try {
       const q = new URLSearchParams({ cron, time: String(time.getTime()) });
-      const res = await this.#request(g, `/cdn-cgi/local/scheduled?${q}`, { method: "GET", headers: { "MF-Route-Override": name } });
+      const res = await this.#request(g, `/cdn-cgi/local/scheduled?${q}`, {
+        method: "GET",
+        headers: { "MF-Route-Override": name },
+      });
       // 200 "ok", or 500 with the outcome; anything else did not reach the handler
       if (res.status !== 200 && !(res.status === 500 && /^[a-zA-Z]+$/.test(res.text))) {
         throw new Error(`workerd answered ${res.status} ${res.text.slice(0, 200)}`);
@@ -243,7 +263,10 @@ export class Runtime {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(() => this.groups.get(gid ?? HOME_GROUP) ?? this.groups.get(HOME_GROUP));
       try {
-        const res = await this.#request(g, `/cdn-cgi/local/explorer/api${pathname}`, { method: init.method, headers: { "accept-encoding": "identity" } });
+        const res = await this.#request(g, `/cdn-cgi/local/explorer/api${pathname}`, {
+          method: init.method,
+          headers: { "accept-encoding": "identity" },
+        });
         return { status: res.status, body: JSON.parse(res.text) };
       } catch (err) {
         if (attempt === 0 && isSocketError(err)) continue;

@@ -28,11 +28,19 @@ export async function parseUpload(contentType, body) {
         format: "service-worker",
       };
     }
-    throw new EdgeError(400, INVALID_REQUEST, "a script upload must be multipart/form-data with a 'metadata' part and the module parts");
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      "a script upload must be multipart/form-data with a 'metadata' part and the module parts",
+    );
   }
   let form;
   try {
-    form = await new Request("http://edge.invalid/", { method: "POST", headers: { "content-type": contentType }, body }).formData();
+    form = await new Request("http://edge.invalid/", {
+      method: "POST",
+      headers: { "content-type": contentType },
+      body,
+    }).formData();
   } catch (err) {
     throw new EdgeError(400, INVALID_REQUEST, `malformed multipart body: ${err.message}`);
   }
@@ -123,7 +131,8 @@ function moduleType(name, contentType, isMain) {
     default:
       break;
   }
-  if (lower.endsWith(".mjs") || lower.endsWith(".js")) return isMain || lower.endsWith(".mjs") ? "ESModule" : "CommonJS";
+  if (lower.endsWith(".mjs") || lower.endsWith(".js"))
+    return isMain || lower.endsWith(".mjs") ? "ESModule" : "CommonJS";
   if (lower.endsWith(".cjs")) return "CommonJS";
   if (lower.endsWith(".wasm")) return "CompiledWasm";
   if (lower.endsWith(".map")) return "SourceMap";
@@ -160,7 +169,8 @@ export function resolveBindings(metadata, previous, { keepSecrets = false } = {}
   const out = [];
   const names = new Set();
   for (const [i, b] of bindings.entries()) {
-    if (b === null || typeof b !== "object") throw new EdgeError(400, SCRIPT_INVALID, `bindings[${i}] must be an object`);
+    if (b === null || typeof b !== "object")
+      throw new EdgeError(400, SCRIPT_INVALID, `bindings[${i}] must be an object`);
     if (typeof b.name !== "string" || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(b.name)) {
       throw new EdgeError(400, SCRIPT_INVALID, `bindings[${i}]: name '${b.name}' must be a JavaScript identifier`);
     }
@@ -180,7 +190,11 @@ export function resolveBindings(metadata, previous, { keepSecrets = false } = {}
     }
     for (const f of fields) {
       if (typeof b[f] !== "string" || b[f] === "") {
-        throw new EdgeError(400, SCRIPT_INVALID, `binding '${b.name}' of type ${b.type} must have a valid \`${f}\` specified`);
+        throw new EdgeError(
+          400,
+          SCRIPT_INVALID,
+          `binding '${b.name}' of type ${b.type} must have a valid \`${f}\` specified`,
+        );
       }
     }
     if (b.type === "d1") {
@@ -195,18 +209,28 @@ export function resolveBindings(metadata, previous, { keepSecrets = false } = {}
       throw new EdgeError(400, SCRIPT_INVALID, `binding '${b.name}' of type json must have a \`json\` value`);
     }
     if (b.type === "workflow" && (typeof b.class_name !== "string" || b.class_name === "")) {
-      throw new EdgeError(400, SCRIPT_INVALID, `binding '${b.name}' of type workflow must have a valid \`class_name\` specified`);
+      throw new EdgeError(
+        400,
+        SCRIPT_INVALID,
+        `binding '${b.name}' of type workflow must have a valid \`class_name\` specified`,
+      );
     }
     if (b.type === "inherit") {
       const prev = prevBindings.find((p) => p.name === (b.old_name ?? b.name));
-      if (!prev) throw new EdgeError(400, BINDING_NOT_INHERITED, `binding '${b.name}' inherits from the previous version, which has no such binding`);
+      if (!prev)
+        throw new EdgeError(
+          400,
+          BINDING_NOT_INHERITED,
+          `binding '${b.name}' inherits from the previous version, which has no such binding`,
+        );
       out.push({ ...prev, name: b.name });
       continue;
     }
     out.push(b);
   }
   const keep = metadata.keep_bindings ?? [];
-  if (!Array.isArray(keep)) throw new EdgeError(400, SCRIPT_INVALID, "metadata.keep_bindings must be an array of binding types");
+  if (!Array.isArray(keep))
+    throw new EdgeError(400, SCRIPT_INVALID, "metadata.keep_bindings must be an array of binding types");
   for (const p of prevBindings) {
     if (keep.includes(p.type) && !names.has(p.name)) {
       out.push(p);
@@ -230,7 +254,11 @@ export function resolveBindings(metadata, previous, { keepSecrets = false } = {}
 
 // nameInUse is Cloudflare's answer when a secret and another binding would share a name.
 export function nameInUse(name) {
-  return new EdgeError(400, BINDING_NAME_IN_USE, `Binding name '${name}' already in use. Please use a different name and try again.`);
+  return new EdgeError(
+    400,
+    BINDING_NAME_IN_USE,
+    `Binding name '${name}' already in use. Please use a different name and try again.`,
+  );
 }
 
 // newVersion builds a version record from a parsed upload and stores its modules as blobs.
@@ -247,7 +275,12 @@ export function newVersion(registry, script, upload, bindings, source) {
     format: upload.format,
     metadata: md,
     annotations: upload.metadata.annotations ?? {},
-    modules: upload.modules.map((m) => ({ name: m.name, type: m.type, blob: registry.putBlob(m.bytes), size: m.bytes.length })),
+    modules: upload.modules.map((m) => ({
+      name: m.name,
+      type: m.type,
+      blob: registry.putBlob(m.bytes),
+      size: m.bytes.length,
+    })),
     handlers: detectHandlers(upload),
   };
   script.versions.push(version);
@@ -258,7 +291,10 @@ export function newVersion(registry, script, upload, bindings, source) {
 export function deployVersion(script, version, { source, annotations = {} } = {}) {
   script.current = version.id;
   script.modified_on = now();
-  script.etag = version.modules.map((m) => m.blob.slice(0, 8)).join("") .slice(0, 32);
+  script.etag = version.modules
+    .map((m) => m.blob.slice(0, 8))
+    .join("")
+    .slice(0, 32);
   const dep = {
     id: newId(),
     created_on: now(),
@@ -269,7 +305,8 @@ export function deployVersion(script, version, { source, annotations = {} } = {}
     versions: [{ version_id: version.id, percentage: 100 }],
   };
   script.deployments.push(dep);
-  if (script.deployments.length > KEEP_VERSIONS) script.deployments.splice(0, script.deployments.length - KEEP_VERSIONS);
+  if (script.deployments.length > KEEP_VERSIONS)
+    script.deployments.splice(0, script.deployments.length - KEEP_VERSIONS);
   const keepIds = new Set(script.deployments.flatMap((d) => d.versions.map((v) => v.version_id)));
   const extra = script.versions.length - KEEP_VERSIONS;
   if (extra > 0) {
@@ -294,7 +331,13 @@ export function followDeploy(st, scriptName) {
       last.script_version = script.current; // recorded by an edge before versions followed deploys
       continue;
     }
-    wf.versions.push({ id: newId(), class_name: wf.class_name, script_name: scriptName, created_on: now(), script_version: script.current });
+    wf.versions.push({
+      id: newId(),
+      class_name: wf.class_name,
+      script_name: scriptName,
+      created_on: now(),
+      script_version: script.current,
+    });
     if (wf.versions.length > WORKFLOW_VERSIONS) wf.versions.splice(0, wf.versions.length - WORKFLOW_VERSIONS);
   }
 }
@@ -357,7 +400,10 @@ export function detectHandlers(upload) {
       continue;
     }
     const method = new RegExp(`(?:^|[{,;}\\s])(?:async\\s+)?${name}\\s*\\([^()]*\\)\\s*\\{`, "m");
-    const property = new RegExp(`(?:^|[{,\\s])["']?${name}["']?\\s*:\\s*(?:async\\b|function\\b|\\(|[A-Za-z_$][\\w$]*\\s*(?:=>|[,}]|$))`, "m");
+    const property = new RegExp(
+      `(?:^|[{,\\s])["']?${name}["']?\\s*:\\s*(?:async\\b|function\\b|\\(|[A-Za-z_$][\\w$]*\\s*(?:=>|[,}]|$))`,
+      "m",
+    );
     if (method.test(text) || property.test(text)) found.add(name);
   }
   return [...found].sort();

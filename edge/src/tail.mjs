@@ -17,7 +17,8 @@ export function checkFilters(body) {
   const filters = body?.filters ?? [];
   if (!Array.isArray(filters)) throw new EdgeError(400, 10001, "filters must be an array");
   for (const f of filters) {
-    if (f === null || typeof f !== "object" || Array.isArray(f)) throw new EdgeError(400, 10001, "each filter must be an object");
+    if (f === null || typeof f !== "object" || Array.isArray(f))
+      throw new EdgeError(400, 10001, "each filter must be an object");
     if ("sampling_rate" in f && !(typeof f.sampling_rate === "number" && f.sampling_rate > 0 && f.sampling_rate <= 1)) {
       throw new EdgeError(400, 10001, "sampling_rate must be a number above 0 and at most 1");
     }
@@ -28,7 +29,10 @@ export function checkFilters(body) {
       throw new EdgeError(400, 10001, "method must be an array of HTTP methods");
     }
     if ("query" in f && typeof f.query !== "string") throw new EdgeError(400, 10001, "query must be a string");
-    if ("header" in f && (typeof f.header?.key !== "string" || (f.header.query !== undefined && typeof f.header.query !== "string"))) {
+    if (
+      "header" in f &&
+      (typeof f.header?.key !== "string" || (f.header.query !== undefined && typeof f.header.query !== "string"))
+    ) {
       throw new EdgeError(400, 10001, "header must be {key, query?}");
     }
     if ("client_ip" in f && !(Array.isArray(f.client_ip) && f.client_ip.every((o) => typeof o === "string"))) {
@@ -44,7 +48,8 @@ export function passes(item, filters) {
   for (const f of filters) {
     if (f.sampling_rate !== undefined && Math.random() >= f.sampling_rate) return false;
     if (f.outcome && !f.outcome.includes(item.outcome)) return false;
-    if (f.method && !(req && f.method.map((m) => m.toUpperCase()).includes(String(req.method).toUpperCase()))) return false;
+    if (f.method && !(req && f.method.map((m) => m.toUpperCase()).includes(String(req.method).toUpperCase())))
+      return false;
     if (f.query !== undefined) {
       const text = JSON.stringify([item.logs, item.exceptions, req?.url ?? ""]);
       if (!text.includes(f.query)) return false;
@@ -80,7 +85,11 @@ export class Tails {
     this.#expire();
     const mine = [...this.sessions.values()].filter((s) => s.account === account && s.script === script);
     if (mine.length >= MAX_SESSIONS_PER_SCRIPT) {
-      throw new EdgeError(429, 10057, `worker ${script} has ${MAX_SESSIONS_PER_SCRIPT} tail sessions already; delete one first`);
+      throw new EdgeError(
+        429,
+        10057,
+        `worker ${script} has ${MAX_SESSIONS_PER_SCRIPT} tail sessions already; delete one first`,
+      );
     }
     const id = crypto.randomBytes(16).toString("hex");
     const expires = Date.now() + SESSION_MS;
@@ -89,12 +98,18 @@ export class Tails {
   }
 
   json(s) {
-    return { id: s.id, url: `ws://127.0.0.1:${this.port}${TAIL_PATH}${s.id}`, expires_at: new Date(s.expires).toISOString() };
+    return {
+      id: s.id,
+      url: `ws://127.0.0.1:${this.port}${TAIL_PATH}${s.id}`,
+      expires_at: new Date(s.expires).toISOString(),
+    };
   }
 
   list(account, script) {
     this.#expire();
-    return [...this.sessions.values()].filter((s) => s.account === account && s.script === script).map((s) => this.json(s));
+    return [...this.sessions.values()]
+      .filter((s) => s.account === account && s.script === script)
+      .map((s) => this.json(s));
   }
 
   delete(account, script, id) {
@@ -137,9 +152,13 @@ export class Tails {
     this.#expire();
     const s = this.sessions.get(p.slice(TAIL_PATH.length));
     const key = req.headers["sec-websocket-key"];
-    const protocols = String(req.headers["sec-websocket-protocol"] ?? "").split(",").map((x) => x.trim());
+    const protocols = String(req.headers["sec-websocket-protocol"] ?? "")
+      .split(",")
+      .map((x) => x.trim());
     const refuse = (status, text) => {
-      socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+      socket.end(
+        `HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+      );
     };
     if (!s) {
       refuse("404 Not Found", "no such tail session (it expired or was deleted)\n");
@@ -153,7 +172,10 @@ export class Tails {
       refuse("400 Bad Request", "the websocket subprotocol must be trace-v1\n");
       return true;
     }
-    const accept = crypto.createHash("sha1").update(key + WS_GUID).digest("base64");
+    const accept = crypto
+      .createHash("sha1")
+      .update(key + WS_GUID)
+      .digest("base64");
     socket.write(
       "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
         `Sec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: trace-v1\r\n\r\n`,

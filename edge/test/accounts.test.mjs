@@ -44,7 +44,11 @@ describe("provisioning", () => {
     const r = await provision(edge, { name: "X" }, a.token);
     assert.equal(r.status, 401);
     assert.equal(r.body.errors[0].code, 10000);
-    for (const [method, p] of [["GET", "/__edge/stats"], ["POST", "/__edge/cron"], ["GET", "/__edge/accounts"]]) {
+    for (const [method, p] of [
+      ["GET", "/__edge/stats"],
+      ["POST", "/__edge/cron"],
+      ["GET", "/__edge/accounts"],
+    ]) {
       const res = await fetch(`${base()}${p}`, { method, headers: { authorization: `Bearer ${a.token}` } });
       assert.equal(res.status, 401, p);
     }
@@ -60,7 +64,9 @@ describe("provisioning", () => {
     assert.match(p.body.subdomain, /^edge-[0-9a-f]{12}$/);
     const disk = fs.readFileSync(path.join(edge.dataDir, "registry.json"), "utf8");
     assert.ok(!disk.includes(p.body.token), "the token itself is not on disk");
-    const list = await fetch(`${base()}/__edge/accounts`, { headers: { authorization: `Bearer ${edge.token}` } }).then((r) => r.json());
+    const list = await fetch(`${base()}/__edge/accounts`, { headers: { authorization: `Bearer ${edge.token}` } }).then(
+      (r) => r.json(),
+    );
     assert.ok(list.accounts.some((x) => x.id === p.body.id && x.token === undefined));
     const again = await provision(edge, { ref: "org-rotate" });
     assert.equal(again.status, 200);
@@ -76,15 +82,24 @@ describe("provisioning", () => {
 describe("identity answers for the token's own account", () => {
   test("GET /accounts, /memberships, /user/tokens/verify", async () => {
     const accts = await a.call("GET", "/accounts");
-    assert.deepEqual(accts.body.result.map((x) => x.id), [a.accountId]);
+    assert.deepEqual(
+      accts.body.result.map((x) => x.id),
+      [a.accountId],
+    );
     const m = await a.call("GET", "/memberships");
-    assert.deepEqual(m.body.result.map((x) => x.account.id), [a.accountId]);
+    assert.deepEqual(
+      m.body.result.map((x) => x.account.id),
+      [a.accountId],
+    );
     const va = await a.call("GET", "/user/tokens/verify");
     const vb = await b.call("GET", "/user/tokens/verify");
     assert.equal(va.status, 200);
     assert.notEqual(va.body.result.id, vb.body.result.id);
     const root = await edge.call("GET", "/accounts");
-    assert.deepEqual(root.body.result.map((x) => x.id), [edge.ready.accountId]);
+    assert.deepEqual(
+      root.body.result.map((x) => x.id),
+      [edge.ready.accountId],
+    );
   });
 
   test("attack: a token on another account's path is 9109, the legacy account's included; the root token administers any", async () => {
@@ -106,7 +121,10 @@ describe("identity answers for the token's own account", () => {
 describe("isolation of resources and workers", () => {
   test("the same names in two accounts do not collide, and each reads its own data", async () => {
     const ids = {};
-    for (const [who, acct] of [["a", a], ["b", b]]) {
+    for (const [who, acct] of [
+      ["a", a],
+      ["b", b],
+    ]) {
       const kv = await acct.call("POST", "/storage/kv/namespaces", { title: "same-title" });
       assert.equal(kv.status, 200, JSON.stringify(kv.body));
       const d1 = await acct.call("POST", "/d1/database", { name: "same-db" });
@@ -114,14 +132,23 @@ describe("isolation of resources and workers", () => {
       const r2 = await acct.call("POST", "/r2/buckets", { name: "same-bucket" });
       assert.equal(r2.status, 200, JSON.stringify(r2.body));
       ids[who] = { kv: kv.body.result.id, d1: d1.body.result.uuid };
-      let r = await acct.call("PUT", `/storage/kv/namespaces/${ids[who].kv}/values/k`, `kv-${who}`, { headers: { "content-type": "text/plain" } });
+      let r = await acct.call("PUT", `/storage/kv/namespaces/${ids[who].kv}/values/k`, `kv-${who}`, {
+        headers: { "content-type": "text/plain" },
+      });
       assert.equal(r.status, 200);
-      r = await acct.call("POST", `/d1/database/${ids[who].d1}/query`, { sql: `CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('d1-${who}')` });
+      r = await acct.call("POST", `/d1/database/${ids[who].d1}/query`, {
+        sql: `CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('d1-${who}')`,
+      });
       assert.equal(r.status, 200, JSON.stringify(r.body));
-      r = await acct.call("PUT", "/r2/buckets/same-bucket/objects/o", `r2-${who}`, { headers: { "content-type": "text/plain" } });
+      r = await acct.call("PUT", "/r2/buckets/same-bucket/objects/o", `r2-${who}`, {
+        headers: { "content-type": "text/plain" },
+      });
       assert.equal(r.status, 200, JSON.stringify(r.body));
     }
-    for (const [who, acct] of [["a", a], ["b", b]]) {
+    for (const [who, acct] of [
+      ["a", a],
+      ["b", b],
+    ]) {
       const kv = await acct.call("GET", `/storage/kv/namespaces/${ids[who].kv}/values/k`, undefined, { raw: true });
       assert.equal(await kv.text(), `kv-${who}`);
       const d1 = await acct.call("POST", `/d1/database/${ids[who].d1}/query`, { sql: "SELECT v FROM t" });
@@ -129,7 +156,10 @@ describe("isolation of resources and workers", () => {
       const r2 = await acct.call("GET", "/r2/buckets/same-bucket/objects/o", undefined, { raw: true });
       assert.equal(await r2.text(), `r2-${who}`);
       const list = await acct.call("GET", "/storage/kv/namespaces");
-      assert.deepEqual(list.body.result.map((n) => n.id), [ids[who].kv]);
+      assert.deepEqual(
+        list.body.result.map((n) => n.id),
+        [ids[who].kv],
+      );
     }
     // attack: B names A's KV namespace and D1 database by id on its own account: not found, as a missing one
     const kv = await b.call("GET", `/storage/kv/namespaces/${ids.a.kv}/keys`);
@@ -139,22 +169,31 @@ describe("isolation of resources and workers", () => {
     assert.equal(d1.status, 404);
     assert.equal(d1.body.errors[0].code, 7404);
     // attack: a worker of B binding A's KV / D1 ids is refused exactly as a binding to a missing one
-    const missingKV = await upload(b, "binder", { bindings: [{ type: "kv_namespace", name: "K", namespace_id: "0".repeat(32) }] });
-    const foreignKV = await upload(b, "binder", { bindings: [{ type: "kv_namespace", name: "K", namespace_id: ids.a.kv }] });
+    const missingKV = await upload(b, "binder", {
+      bindings: [{ type: "kv_namespace", name: "K", namespace_id: "0".repeat(32) }],
+    });
+    const foreignKV = await upload(b, "binder", {
+      bindings: [{ type: "kv_namespace", name: "K", namespace_id: ids.a.kv }],
+    });
     assert.equal(foreignKV.status, 400);
     assert.equal(foreignKV.body.errors[0].code, missingKV.body.errors[0].code);
     assert.equal(foreignKV.body.errors[0].code, 10042);
     const foreignD1 = await upload(b, "binder", { bindings: [{ type: "d1", name: "D", id: ids.a.d1 }] });
     assert.equal(foreignD1.status, 400);
     assert.equal(foreignD1.body.errors[0].code, 10181);
-    const foreignR2 = await upload(b, "binder", { bindings: [{ type: "r2_bucket", name: "R", bucket_name: "only-in-a" }] });
+    const foreignR2 = await upload(b, "binder", {
+      bindings: [{ type: "r2_bucket", name: "R", bucket_name: "only-in-a" }],
+    });
     assert.equal(foreignR2.body.errors[0].code, 10085);
   });
 
   test("a worker reads its own account's bucket, never the other's of the same name", async () => {
     const src = `export default { async fetch(req, env) { const o = await env.R.get("o"); return new Response(o ? await o.text() : "none"); } };`;
     for (const acct of [a, b]) {
-      const up = await upload(acct, "reader", { source: src, bindings: [{ type: "r2_bucket", name: "R", bucket_name: "same-bucket" }] });
+      const up = await upload(acct, "reader", {
+        source: src,
+        bindings: [{ type: "r2_bucket", name: "R", bucket_name: "same-bucket" }],
+      });
       assert.equal(up.status, 200, JSON.stringify(up.body));
       await acct.call("POST", "/workers/scripts/reader/subdomain", { enabled: true });
     }
@@ -191,7 +230,10 @@ describe("isolation of resources and workers", () => {
     assert.equal(da.output.a.n, 2);
     assert.equal(db.output.a.n, 10);
     const la = await a.call("GET", "/workflows/twin/instances");
-    assert.deepEqual(la.body.result.map((i) => i.id), ["same-id"]);
+    assert.deepEqual(
+      la.body.result.map((i) => i.id),
+      ["same-id"],
+    );
     // attack: a read of several instances (the edge's POST …/instances/read) resolves within the account: B's read
     // of the same id answers B's instance, and on A's path B's token is 9109; twin: A reads its own
     const ra = await a.call("POST", "/workflows/twin/instances/read", { ids: ["same-id"] });
@@ -257,8 +299,14 @@ describe("accounts survive a restart", () => {
     const res = await fetch(`${edge.ready.workers}/${a.subdomain}/twin/`);
     assert.equal(res.status, 200);
     const inst = await again.call("GET", "/workflows/twin/instances");
-    assert.deepEqual(inst.body.result.map((i) => i.id), ["same-id"]);
+    assert.deepEqual(
+      inst.body.result.map((i) => i.id),
+      ["same-id"],
+    );
     const legacy = await edge.call("GET", "/workers/scripts");
-    assert.deepEqual(legacy.body.result.map((x) => x.id), ["legacy-name"]);
+    assert.deepEqual(
+      legacy.body.result.map((x) => x.id),
+      ["legacy-name"],
+    );
   });
 });

@@ -14,7 +14,8 @@ test("cron expressions match the minutes they name (UTC)", () => {
     ["5,10-12 * * * *", "2026-03-01T02:11:00Z", true],
     ["0 12 15 * 1", "2026-03-16T12:00:00Z", true], // either day field
   ];
-  for (const [expr, time, want] of cases) assert.equal(parseCron(expr).matches(new Date(time)), want, `${expr} at ${time}`);
+  for (const [expr, time, want] of cases)
+    assert.equal(parseCron(expr).matches(new Date(time)), want, `${expr} at ${time}`);
 });
 
 test("bad cron expressions say what is wrong", () => {

@@ -50,7 +50,8 @@ function descendants(pid) {
   for (let i = 0; i < out.length; i++) {
     for (const task of fs.readdirSync(`/proc/${out[i]}/task`)) {
       try {
-        for (const k of fs.readFileSync(`/proc/${out[i]}/task/${task}/children`, "utf8").trim().split(/\s+/)) if (k) out.push(Number(k));
+        for (const k of fs.readFileSync(`/proc/${out[i]}/task/${task}/children`, "utf8").trim().split(/\s+/))
+          if (k) out.push(Number(k));
       } catch {
         // gone meanwhile
       }
@@ -76,8 +77,17 @@ function send({ port, socketPath, method = "GET", path: p, headers = {}, body })
     let data = "";
     s.setTimeout(5000, () => s.destroy(new Error("timeout")));
     s.on("connect", () => {
-      const h = { host: "localhost", connection: "close", ...headers, ...(body !== undefined ? { "content-length": Buffer.byteLength(body) } : {}) };
-      s.write(`${method} ${p} HTTP/1.1\r\n${Object.entries(h).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${body ?? ""}`);
+      const h = {
+        host: "localhost",
+        connection: "close",
+        ...headers,
+        ...(body !== undefined ? { "content-length": Buffer.byteLength(body) } : {}),
+      };
+      s.write(
+        `${method} ${p} HTTP/1.1\r\n${Object.entries(h)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join("")}\r\n${body ?? ""}`,
+      );
     });
     s.on("data", (d) => (data += d));
     s.on("error", (err) => resolve({ error: err.code ?? err.message }));
@@ -95,13 +105,20 @@ function asOtherUser(socketPath) {
   const code = `const s = require("net").connect(process.argv[1]);
 s.on("connect", () => { console.log("connected"); process.exit(0); });
 s.on("error", (e) => { console.log(e.code); process.exit(0); });`;
-  const r = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "-e", code, socketPath], { encoding: "utf8", cwd: "/" });
+  const r = spawnSync(
+    "setpriv",
+    ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "-e", code, socketPath],
+    { encoding: "utf8", cwd: "/" },
+  );
   if (r.error) throw r.error;
   return (r.stdout + r.stderr).trim();
 }
 
 function sockets(dir) {
-  return fs.readdirSync(dir).filter((n) => n.endsWith(".sock")).map((n) => path.join(dir, n));
+  return fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith(".sock"))
+    .map((n) => path.join(dir, n));
 }
 
 describe("the wrapper that starts workerd", () => {
@@ -114,26 +131,45 @@ describe("the wrapper that starts workerd", () => {
     const fake = path.join(dir, "fake-workerd");
     fs.writeFileSync(fake, '#!/bin/sh\nfor a in "$@"; do echo "arg $a"; done\n', { mode: 0o755 });
     wrapper = path.join(dir, "workerd.sh");
-    fs.writeFileSync(wrapper, wrapperText({ runDir: path.join(dir, "run"), workerd: fake, setpriv: null }), { mode: 0o700 });
+    fs.writeFileSync(wrapper, wrapperText({ runDir: path.join(dir, "run"), workerd: fake, setpriv: null }), {
+      mode: 0o700,
+    });
   });
   const run = (args) => spawnSync(wrapper, args, { encoding: "utf8" });
 
   test("legit: the entry address becomes a Unix socket in the run directory, reported with workerd's pid; other arguments pass as they were", () => {
-    const args = ["serve", "--binary", "--experimental", "--socket-addr=entry=127.0.0.1:0", "--external-addr=loopback=127.0.0.1:4567", "--control-fd=3", "-"];
+    const args = [
+      "serve",
+      "--binary",
+      "--experimental",
+      "--socket-addr=entry=127.0.0.1:0",
+      "--external-addr=loopback=127.0.0.1:4567",
+      "--control-fd=3",
+      "-",
+    ];
     const r = run(args);
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stdout.trim().split("\n");
     const report = parseReport(lines[0]);
     assert.ok(report && report.pid > 0, lines[0]);
     assert.equal(report.path, path.join(dir, "run", `w${report.pid}.sock`));
-    assert.deepEqual(lines.slice(1), args.map((a) => `arg ${a.replace("entry=127.0.0.1:0", `entry=unix:${report.path}`)}`));
+    assert.deepEqual(
+      lines.slice(1),
+      args.map((a) => `arg ${a.replace("entry=127.0.0.1:0", `entry=unix:${report.path}`)}`),
+    );
   });
 
   test("attack: workerd started without the entry address, or with another listening address, is refused", () => {
     for (const [args, msg] of [
       [["serve", "--binary", "-"], /without --socket-addr=entry/],
-      [["serve", "--socket-addr=entry=127.0.0.1:0", "--inspector-addr=127.0.0.1:0", "-"], /listening address the edge does not place \(--inspector-addr/],
-      [["serve", "--socket-addr=entry=127.0.0.1:0", "--socket-addr=other=127.0.0.1:0", "-"], /listening address the edge does not place \(--socket-addr=other/],
+      [
+        ["serve", "--socket-addr=entry=127.0.0.1:0", "--inspector-addr=127.0.0.1:0", "-"],
+        /listening address the edge does not place \(--inspector-addr/,
+      ],
+      [
+        ["serve", "--socket-addr=entry=127.0.0.1:0", "--socket-addr=other=127.0.0.1:0", "-"],
+        /listening address the edge does not place \(--socket-addr=other/,
+      ],
       [["serve", "--socket-addr=entry=127.0.0.1:0", "--socket-addr=entry=0.0.0.0:80", "-"], /two entry addresses/],
       [["serve", "--socket-addr=entry=127.0.0.1:0", "--debug-port=127.0.0.1:0", "-"], /listening address/],
     ]) {
@@ -177,10 +213,18 @@ describe("the run directory", () => {
     const tmp = path.join(tempDir("entry-rd-"), "t".repeat(100));
     fs.mkdirSync(data);
     fs.mkdirSync(tmp);
-    assert.throws(() => RunDir.open(data, { tmpdir: tmp }), (err) => {
-      assert.match(err.message, new RegExp(`longer than the ${SOCKET_PATH_MAX} bytes a Unix socket path may have; use a shorter --data-dir or TMPDIR`));
-      return true;
-    });
+    assert.throws(
+      () => RunDir.open(data, { tmpdir: tmp }),
+      (err) => {
+        assert.match(
+          err.message,
+          new RegExp(
+            `longer than the ${SOCKET_PATH_MAX} bytes a Unix socket path may have; use a shorter --data-dir or TMPDIR`,
+          ),
+        );
+        return true;
+      },
+    );
     assert.deepEqual(fs.readdirSync(tmp), [], "the attempt leaves nothing behind");
   });
 });
@@ -203,10 +247,23 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
     assert.equal((await upload(edge, "probe", { source: PROBE("v1"), bindings })).status, 200);
     assert.equal((await edge.call("PUT", "/workflows/keep", { script_name: "probe", class_name: "Keep" })).status, 200);
     assert.equal((await edge.call("POST", "/workers/scripts/probe/subdomain", { enabled: true })).status, 200);
-    assert.equal((await edge.call("PUT", `/storage/kv/namespaces/${kv}/values/k`, "kv-value", { headers: { "content-type": "text/plain" } })).status, 200);
-    const created = await edge.call("POST", "/workflows/keep/instances", { instance_id: "held", params: { secret: SECRET } });
+    assert.equal(
+      (
+        await edge.call("PUT", `/storage/kv/namespaces/${kv}/values/k`, "kv-value", {
+          headers: { "content-type": "text/plain" },
+        })
+      ).status,
+      200,
+    );
+    const created = await edge.call("POST", "/workflows/keep/instances", {
+      instance_id: "held",
+      params: { secret: SECRET },
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
-    await waitFor(async () => (await edge.call("GET", "/workflows/keep/instances/held")).body.result?.status === "waiting", { what: "the instance to wait" });
+    await waitFor(
+      async () => (await edge.call("GET", "/workflows/keep/instances/held")).body.result?.status === "waiting",
+      { what: "the instance to wait" },
+    );
   });
 
   after(async () => {
@@ -229,7 +286,12 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
         { path: "/cdn-cgi/explorer/api/workflows/keep/instances/held" },
         { path: `/cdn-cgi/explorer/api/storage/kv/namespaces/${kv}/values/k` },
         { method: "POST", path: "/probe", headers: { "MF-Route-Override": "probe" } },
-        { method: "POST", path: "/kv/keys", headers: { "MF-Route-Override": "__edgeflow_control", "content-type": "application/json" }, body: "{}" },
+        {
+          method: "POST",
+          path: "/kv/keys",
+          headers: { "MF-Route-Override": "__edgeflow_control", "content-type": "application/json" },
+          body: "{}",
+        },
         { path: "/cdn-cgi/local/scheduled?cron=*+*+*+*+*", headers: { "MF-Route-Override": "probe" } },
         { path: "/cdn-cgi/handler/scheduled?cron=*+*+*+*+*", headers: { "MF-Route-Override": "probe" } },
         { path: "/cdn-cgi/local/r2/s3/" },
@@ -239,7 +301,8 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
         const what = `port ${port} ${t.method ?? "GET"} ${t.path} ${JSON.stringify(t.headers ?? {})}`;
         if (r.error) continue; // closed (miniflare's loopback server admits workerd only)
         assert.notEqual(r.status, 200, `${what}: ${r.body.slice(0, 300)}`);
-        for (const leak of [SECRET, MARKER, "kv-value", `"name":"keep"`]) assert.ok(!r.body.includes(leak), `${what} answered ${r.status} ${r.body.slice(0, 300)}`);
+        for (const leak of [SECRET, MARKER, "kv-value", `"name":"keep"`])
+          assert.ok(!r.body.includes(leak), `${what} answered ${r.status} ${r.body.slice(0, 300)}`);
       }
     }
     // the trigger route never ran the probe's scheduled handler
@@ -256,9 +319,13 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
     for (const s of socks) assert.ok(fs.statSync(s).isSocket(), s);
   });
 
-  test("attack: another user cannot connect to an entry socket", { skip: process.getuid?.() !== 0 && "switching to another user needs root" }, () => {
-    for (const s of sockets(runDir)) assert.equal(asOtherUser(s), "EACCES", s);
-  });
+  test(
+    "attack: another user cannot connect to an entry socket",
+    { skip: process.getuid?.() !== 0 && "switching to another user needs root" },
+    () => {
+      for (const s of sockets(runDir)) assert.equal(asOtherUser(s), "EACCES", s);
+    },
+  );
 
   test("legit: the edge's user reaches the socket (as the edge does)", async () => {
     const [s] = sockets(runDir);
@@ -311,7 +378,10 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
     assert.equal(forged.marker, MARKER, "the request reached the probe, not the route the client named");
     assert.notEqual(forged.cf?.country, "ZZ");
     assert.deepEqual(forged.cf, plain.cf, "request.cf is the platform's");
-    assert.deepEqual(Object.keys(forged.headers).filter((k) => k.startsWith("mf-")), []);
+    assert.deepEqual(
+      Object.keys(forged.headers).filter((k) => k.startsWith("mf-")),
+      [],
+    );
     // the twin: ordinary headers pass, and the client's address is the one the edge saw
     assert.equal(forged.headers["x-trace"], "t-1");
     assert.equal(plain.headers["cf-connecting-ip"], "127.0.0.1");
@@ -348,14 +418,19 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
     assert.equal(await got.text(), "kv-value");
     // the revive sweep found the waiting instance over the new socket; an event lets it finish
     assert.equal((await edge.call("POST", "/workflows/keep/instances/held/events/go", {})).status, 200);
-    await waitFor(async () => (await edge.call("GET", "/workflows/keep/instances/held")).body.result?.status === "complete", { what: "the instance to complete" });
+    await waitFor(
+      async () => (await edge.call("GET", "/workflows/keep/instances/held")).body.result?.status === "complete",
+      { what: "the instance to complete" },
+    );
   });
 
   // last in this block: a D1 database's workerd stops a minute after its last query, which would race the counts
   // of the tests above
   test("legit: a D1 database's own workerd also answers over a Unix socket only", async () => {
     const db = (await edge.call("POST", "/d1/database", { name: "entry-db" })).body.result.uuid;
-    const r = await edge.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (7); SELECT x FROM t" });
+    const r = await edge.call("POST", `/d1/database/${db}/query`, {
+      sql: "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (7); SELECT x FROM t",
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const d1Pids = fs.readFileSync(path.join(edge.dataDir, "d1-workerd.pid"), "utf8").trim().split("\n").map(Number);
     assert.equal(d1Pids.length, 1);
@@ -416,11 +491,16 @@ describe("a workerd that listens on TCP", { skip: !isLinux() && "needs /proc (Li
     const sneaky = path.join(dir, "sneaky-workerd");
     const { createRequire } = await import("node:module");
     const require = createRequire(createRequire(import.meta.url).resolve("miniflare"));
-    fs.writeFileSync(sneaky, `#!/bin/sh\nexec '${require("workerd").default}' "$@" --inspector-addr=127.0.0.1:0\n`, { mode: 0o755 });
-    await assert.rejects(startEdge({ dataDir: path.join(dir, "data"), env: { MINIFLARE_WORKERD_PATH: sneaky }, timeoutMs: 60000 }), (err) => {
-      assert.match(err.message, /edge exited with 1/);
-      assert.match(err.message, /listens on TCP port \d+; the edge runs workerd with its Unix entry socket only/);
-      return true;
+    fs.writeFileSync(sneaky, `#!/bin/sh\nexec '${require("workerd").default}' "$@" --inspector-addr=127.0.0.1:0\n`, {
+      mode: 0o755,
     });
+    await assert.rejects(
+      startEdge({ dataDir: path.join(dir, "data"), env: { MINIFLARE_WORKERD_PATH: sneaky }, timeoutMs: 60000 }),
+      (err) => {
+        assert.match(err.message, /edge exited with 1/);
+        assert.match(err.message, /listens on TCP port \d+; the edge runs workerd with its Unix entry socket only/);
+        return true;
+      },
+    );
   });
 });

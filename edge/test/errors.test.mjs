@@ -25,7 +25,10 @@ describe("auth and identity", () => {
     let r = await edge.call("GET", "/user/tokens/verify");
     assert.equal(r.body.result.status, "active");
     r = await edge.call("GET", "/accounts?page=1");
-    assert.deepEqual(r.body.result.map((a) => a.id), [edge.ready.accountId]);
+    assert.deepEqual(
+      r.body.result.map((a) => a.id),
+      [edge.ready.accountId],
+    );
     const bad = await fetch(`${edge.ready.api}/user/tokens/verify`, { headers: { authorization: "Bearer wrong" } });
     assert.equal(bad.status, 401);
     assert.deepEqual((await bad.json()).errors, [{ code: 1000, message: "Invalid API Token" }]); // Cloudflare's answer on token verify
@@ -46,26 +49,83 @@ describe("auth and identity", () => {
 
 describe("bad uploads keep the previous deployment serving", () => {
   const cases = [
-    ["malformed multipart", () => edge.call("PUT", "/workers/scripts/keep", "--x\r\nnot really", { headers: { "content-type": "multipart/form-data; boundary=x" } }), 400, 10001],
+    [
+      "malformed multipart",
+      () =>
+        edge.call("PUT", "/workers/scripts/keep", "--x\r\nnot really", {
+          headers: { "content-type": "multipart/form-data; boundary=x" },
+        }),
+      400,
+      10001,
+    ],
     ["not multipart", () => edge.call("PUT", "/workers/scripts/keep", { a: 1 }), 400, 10001],
-    ["no metadata part", () => {
-      const fd = new FormData();
-      fd.set("index.js", new Blob(["export default {}"], { type: "application/javascript+module" }), "index.js");
-      return edge.call("PUT", "/workers/scripts/keep", fd);
-    }, 400, 10001],
-    ["metadata not JSON", () => {
-      const fd = new FormData();
-      fd.set("metadata", "{nope");
-      return edge.call("PUT", "/workers/scripts/keep", fd);
-    }, 400, 10001],
-    ["main module missing", () => upload(edge, "keep", { main: "other.js", extra: { main_module: "missing.js" } }), 400, 10021],
-    ["unknown binding type", () => upload(edge, "keep", { bindings: [{ type: "queue", name: "Q", queue_name: "q" }] }), 400, 10021],
+    [
+      "no metadata part",
+      () => {
+        const fd = new FormData();
+        fd.set("index.js", new Blob(["export default {}"], { type: "application/javascript+module" }), "index.js");
+        return edge.call("PUT", "/workers/scripts/keep", fd);
+      },
+      400,
+      10001,
+    ],
+    [
+      "metadata not JSON",
+      () => {
+        const fd = new FormData();
+        fd.set("metadata", "{nope");
+        return edge.call("PUT", "/workers/scripts/keep", fd);
+      },
+      400,
+      10001,
+    ],
+    [
+      "main module missing",
+      () => upload(edge, "keep", { main: "other.js", extra: { main_module: "missing.js" } }),
+      400,
+      10021,
+    ],
+    [
+      "unknown binding type",
+      () => upload(edge, "keep", { bindings: [{ type: "queue", name: "Q", queue_name: "q" }] }),
+      400,
+      10021,
+    ],
     ["binding without its field", () => upload(edge, "keep", { bindings: [{ type: "d1", name: "DB" }] }), 400, 10021],
-    ["KV namespace the account does not have", () => upload(edge, "keep", { bindings: [{ type: "kv_namespace", name: "KV", namespace_id: "0123456789abcdef0123456789abcdef" }] }), 400, 10042],
-    ["D1 database the account does not have", () => upload(edge, "keep", { bindings: [{ type: "d1", name: "DB", id: "00000000-0000-4000-8000-000000000000" }] }), 400, 10181],
-    ["R2 bucket the account does not have", () => upload(edge, "keep", { bindings: [{ type: "r2_bucket", name: "B", bucket_name: "no-such-bucket" }] }), 400, 10085],
-    ["module with a syntax error", () => upload(edge, "keep", { source: "export default { fetch( { broken" }), 400, 10021],
-    ["module that throws while loading", () => upload(edge, "keep", { source: "throw new Error('load boom'); export default {}" }), 400, 10021],
+    [
+      "KV namespace the account does not have",
+      () =>
+        upload(edge, "keep", {
+          bindings: [{ type: "kv_namespace", name: "KV", namespace_id: "0123456789abcdef0123456789abcdef" }],
+        }),
+      400,
+      10042,
+    ],
+    [
+      "D1 database the account does not have",
+      () =>
+        upload(edge, "keep", { bindings: [{ type: "d1", name: "DB", id: "00000000-0000-4000-8000-000000000000" }] }),
+      400,
+      10181,
+    ],
+    [
+      "R2 bucket the account does not have",
+      () => upload(edge, "keep", { bindings: [{ type: "r2_bucket", name: "B", bucket_name: "no-such-bucket" }] }),
+      400,
+      10085,
+    ],
+    [
+      "module with a syntax error",
+      () => upload(edge, "keep", { source: "export default { fetch( { broken" }),
+      400,
+      10021,
+    ],
+    [
+      "module that throws while loading",
+      () => upload(edge, "keep", { source: "throw new Error('load boom'); export default {}" }),
+      400,
+      10021,
+    ],
     ["invalid script name", () => upload(edge, "Bad Name"), 400, 10021],
   ];
   for (const [name, send, status, code] of cases) {
@@ -80,7 +140,9 @@ describe("bad uploads keep the previous deployment serving", () => {
   }
 
   test("a missing resource is named and nothing is created for it", async () => {
-    const r = await upload(edge, "keep", { bindings: [{ type: "r2_bucket", name: "B", bucket_name: "no-such-bucket" }] });
+    const r = await upload(edge, "keep", {
+      bindings: [{ type: "r2_bucket", name: "B", bucket_name: "no-such-bucket" }],
+    });
     assert.match(r.body.errors[0].message, /no-such-bucket/);
     const buckets = await edge.call("GET", "/r2/buckets");
     assert.ok(!buckets.body.result.buckets.some((b) => b.name === "no-such-bucket"));
@@ -103,7 +165,9 @@ describe("missing things", () => {
     assert.equal(r.body.errors[0].code, 10007);
     r = await edge.call("GET", "/workers/services/nope");
     assert.equal(r.body.errors[0].code, 10090);
-    r = await edge.call("PUT", "/workers/scripts/keep/secrets", "{", { headers: { "content-type": "application/json" } });
+    r = await edge.call("PUT", "/workers/scripts/keep/secrets", "{", {
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(r.status, 400);
     r = await edge.call("PUT", "/workflows/keep", [1, 2]);
     assert.equal(r.status, 400);
@@ -114,7 +178,11 @@ describe("missing things", () => {
 
 describe("scripts", () => {
   test("secrets: put, list, worker sees it, value never returned, delete", async () => {
-    let r = await edge.call("PUT", "/workers/scripts/keep/secrets", { name: "API_KEY", text: "s3cr3t-value", type: "secret_text" });
+    let r = await edge.call("PUT", "/workers/scripts/keep/secrets", {
+      name: "API_KEY",
+      text: "s3cr3t-value",
+      type: "secret_text",
+    });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.result, { name: "API_KEY", type: "secret_text" });
     r = await edge.call("GET", "/workers/scripts/keep/secrets");
@@ -139,19 +207,29 @@ describe("scripts", () => {
     });
     assert.equal(v.status, 200, JSON.stringify(v.body));
     assert.equal(await version("keep"), "good");
-    const d = await edge.call("POST", "/workers/scripts/keep/deployments", { strategy: "percentage", versions: [{ version_id: v.body.result.id, percentage: 100 }], annotations: {} });
+    const d = await edge.call("POST", "/workers/scripts/keep/deployments", {
+      strategy: "percentage",
+      versions: [{ version_id: v.body.result.id, percentage: 100 }],
+      annotations: {},
+    });
     assert.equal(d.status, 200, JSON.stringify(d.body));
     assert.equal(await version("keep"), "via-versions");
     const list = await edge.call("GET", "/workers/scripts/keep/deployments");
     assert.equal(list.body.result.deployments[0].versions[0].version_id, v.body.result.id);
-    const split = await edge.call("POST", "/workers/scripts/keep/deployments", { strategy: "percentage", versions: [{ version_id: v.body.result.id, percentage: 50 }] });
+    const split = await edge.call("POST", "/workers/scripts/keep/deployments", {
+      strategy: "percentage",
+      versions: [{ version_id: v.body.result.id, percentage: 50 }],
+    });
     assert.equal(split.status, 400);
     const s = await edge.call("PATCH", "/workers/scripts/keep/script-settings", { observability: { enabled: false } });
     assert.equal(s.status, 200);
   });
 
   test("Host header routing and disabled subdomain", async () => {
-    const up = await upload(edge, "hosted", { source: "export default { fetch(req) { return new Response(new URL(req.url).host + new URL(req.url).pathname); } };" });
+    const up = await upload(edge, "hosted", {
+      source:
+        "export default { fetch(req) { return new Response(new URL(req.url).host + new URL(req.url).pathname); } };",
+    });
     assert.equal(up.status, 200, JSON.stringify(up.body));
     let r = await fetch(`${edge.ready.workers}/hosted/x`);
     assert.equal(r.status, 404);
@@ -184,7 +262,10 @@ describe("scripts", () => {
 
 describe("lifecycle", () => {
   test("a second edge on the same data dir is refused with a clear error", () => {
-    const r = spawnSync(process.execPath, [SERVER, "--port", "0", "--data-dir", edge.dataDir], { encoding: "utf8", timeout: 20000 });
+    const r = spawnSync(process.execPath, [SERVER, "--port", "0", "--data-dir", edge.dataDir], {
+      encoding: "utf8",
+      timeout: 20000,
+    });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /in use by another edge \(pid \d+\)/);
     assert.equal(r.stdout, "");

@@ -24,7 +24,8 @@ after(async () => {
 });
 
 // A query that would run for well over a minute on this kind of machine (hundreds of millions of rows counted).
-const SLOW_SQL = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000000) SELECT count(*) AS n FROM c";
+const SLOW_SQL =
+  "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000000) SELECT count(*) AS n FROM c";
 
 // D1_WORKER runs SQL given in the query string on one of its D1 bindings and reads a KV key.
 const D1_WORKER = `
@@ -54,7 +55,9 @@ describe("a slow D1 query", () => {
     const db = {};
     for (const name of ["slow-api", "slow-binding", "fast"]) {
       db[name] = (await edge.call("POST", "/d1/database", { name })).body.result.uuid;
-      const r = await edge.call("POST", `/d1/database/${db[name]}/query`, { sql: "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)" });
+      const r = await edge.call("POST", `/d1/database/${db[name]}/query`, {
+        sql: "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)",
+      });
       assert.equal(r.status, 200, JSON.stringify(r.body));
     }
     const up = await upload(edge, "d1w", {
@@ -68,18 +71,27 @@ describe("a slow D1 query", () => {
     assert.equal(up.status, 200, JSON.stringify(up.body));
     assert.equal((await edge.call("POST", "/workers/scripts/d1w/subdomain", { enabled: true })).status, 200);
     const worker = async (q) => (await fetch(`${edge.ready.workers}/d1w/q?${new URLSearchParams(q)}`)).json();
-    const stats = async () => (await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } })).json();
+    const stats = async () =>
+      (
+        await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, {
+          headers: { authorization: `Bearer ${edge.token}` },
+        })
+      ).json();
     assert.deepEqual(await worker({ db: "FAST", sql: "SELECT x FROM t" }), { ok: true, results: [{ x: 1 }] });
 
     // Through the API: a batch that writes and then runs for a minute. Through a worker's binding: the same query.
     let apiDone = false;
     let bindingDone = false;
     const slowAPI = edge
-      .call("POST", `/d1/database/${db["slow-api"]}/query`, { batch: [{ sql: "INSERT INTO t VALUES (2)" }, { sql: SLOW_SQL }] })
+      .call("POST", `/d1/database/${db["slow-api"]}/query`, {
+        batch: [{ sql: "INSERT INTO t VALUES (2)" }, { sql: SLOW_SQL }],
+      })
       .finally(() => (apiDone = true));
     const slowBinding = worker({ db: "SLOW", sql: SLOW_SQL }).finally(() => (bindingDone = true));
     // both are running now: the two databases' workerds are answering them
-    await waitFor(async () => (await stats()).d1_requests_in_flight >= 2, { what: "both slow queries to reach their databases" });
+    await waitFor(async () => (await stats()).d1_requests_in_flight >= 2, {
+      what: "both slow queries to reach their databases",
+    });
 
     const stillSlow = (what) => assert.ok(!apiDone && !bindingDone, `${what} answered only after a slow query ended`);
     let r = await edge.call("GET", `/storage/kv/namespaces/${ns}/values/k`);
@@ -110,7 +122,9 @@ describe("a slow D1 query", () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(r.body.result[0].results, [{ x: 1 }], "the stopped batch's insert was rolled back");
     assert.deepEqual(await worker({ db: "SLOW", sql: "SELECT x FROM t" }), { ok: true, results: [{ x: 1 }] });
-    r = await edge.call("POST", `/d1/database/${db["slow-binding"]}/query`, { sql: "INSERT INTO t VALUES (3); SELECT count(*) AS n FROM t" });
+    r = await edge.call("POST", `/d1/database/${db["slow-binding"]}/query`, {
+      sql: "INSERT INTO t VALUES (3); SELECT count(*) AS n FROM t",
+    });
     assert.deepEqual(r.body.result[1].results, [{ n: 2 }]);
 
     // The three databases run in workerds of their own, counted apart from the main one.
@@ -128,7 +142,11 @@ describe("kill -9", () => {
     await deployDemo(a, "before");
     // A D1 database in use has a workerd of its own, which must die with the edge as the main one does.
     const db = (await a.call("POST", "/d1/database", { name: "dies-with-edge" })).body.result.uuid;
-    assert.equal((await a.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE t (x); INSERT INTO t VALUES (7)" })).status, 200);
+    assert.equal(
+      (await a.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE t (x); INSERT INTO t VALUES (7)" }))
+        .status,
+      200,
+    );
     const d1Pids = fs.readFileSync(path.join(dataDir, "d1-workerd.pid"), "utf8").trim().split("\n").map(Number);
     assert.equal(d1Pids.length, 1);
     if (process.platform === "linux") assert.match(fs.readFileSync(`/proc/${d1Pids[0]}/cmdline`, "utf8"), /workerd/);
@@ -165,7 +183,11 @@ describe("a D1 database's workerd", () => {
     const edge = await startEdge();
     started.push(edge);
     const db = (await edge.call("POST", "/d1/database", { name: "killed-d1" })).body.result.uuid;
-    assert.equal((await edge.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE t (x); INSERT INTO t VALUES (5)" })).status, 200);
+    assert.equal(
+      (await edge.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE t (x); INSERT INTO t VALUES (5)" }))
+        .status,
+      200,
+    );
     const pid = Number(fs.readFileSync(path.join(edge.dataDir, "d1-workerd.pid"), "utf8").trim());
     process.kill(pid, "SIGKILL");
     await waitFor(() => gone(pid), { timeoutMs: 5000, what: `workerd ${pid} to die` });
@@ -216,7 +238,10 @@ describe("stale lock", () => {
     const e = await startEdge();
     started.push(e);
     await waitFor(() => fs.existsSync(path.join(e.dataDir, "edge.lock")));
-    const r = spawnSync(process.execPath, [SERVER, "--port", "0", "--data-dir", e.dataDir], { encoding: "utf8", timeout: 20000 });
+    const r = spawnSync(process.execPath, [SERVER, "--port", "0", "--data-dir", e.dataDir], {
+      encoding: "utf8",
+      timeout: 20000,
+    });
     assert.equal(r.status, 1);
     assert.match(r.stderr, new RegExp(`in use by another edge \\(pid ${e.proc.pid}\\)`));
     await e.stop();

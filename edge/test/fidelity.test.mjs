@@ -30,22 +30,42 @@ describe("secrets and bindings", () => {
   // Cloudflare keeps a worker's secrets across an upload that does not name them (wrangler deploy sends no
   // keep_bindings), and keeps what the upload marks as inherit.
   test("a plain upload keeps the worker's secrets; inherit keeps a binding; naming a secret replaces it", async () => {
-    let r = await upload(edge, "keeper", { source: ENV_WORKER, bindings: [{ type: "plain_text", name: "VAR", text: "one" }] });
+    let r = await upload(edge, "keeper", {
+      source: ENV_WORKER,
+      bindings: [{ type: "plain_text", name: "VAR", text: "one" }],
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     await edge.call("POST", "/workers/scripts/keeper/subdomain", { enabled: true });
-    r = await edge.call("PUT", "/workers/scripts/keeper/secrets", { name: "TOKEN", text: "s3cr3t", type: "secret_text" });
+    r = await edge.call("PUT", "/workers/scripts/keeper/secrets", {
+      name: "TOKEN",
+      text: "s3cr3t",
+      type: "secret_text",
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    r = await upload(edge, "keeper", { source: ENV_WORKER, bindings: [{ type: "plain_text", name: "VAR", text: "two" }] });
+    r = await upload(edge, "keeper", {
+      source: ENV_WORKER,
+      bindings: [{ type: "plain_text", name: "VAR", text: "two" }],
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(await envOf("keeper"), { VAR: "two", TOKEN: "s3cr3t" });
     // the versions path (wrangler deploy of an existing worker) keeps them too
-    r = await upload(edge, "keeper", { source: ENV_WORKER, bindings: [{ type: "inherit", name: "VAR" }], path: { method: "POST", url: "/workers/scripts/keeper/versions" } });
+    r = await upload(edge, "keeper", {
+      source: ENV_WORKER,
+      bindings: [{ type: "inherit", name: "VAR" }],
+      path: { method: "POST", url: "/workers/scripts/keeper/versions" },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const vid = r.body.result.id;
-    r = await edge.call("POST", "/workers/scripts/keeper/deployments", { strategy: "percentage", versions: [{ version_id: vid, percentage: 100 }] });
+    r = await edge.call("POST", "/workers/scripts/keeper/deployments", {
+      strategy: "percentage",
+      versions: [{ version_id: vid, percentage: 100 }],
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(await envOf("keeper"), { VAR: "two", TOKEN: "s3cr3t" });
-    r = await upload(edge, "keeper", { source: ENV_WORKER, bindings: [{ type: "secret_text", name: "TOKEN", text: "new" }] });
+    r = await upload(edge, "keeper", {
+      source: ENV_WORKER,
+      bindings: [{ type: "secret_text", name: "TOKEN", text: "new" }],
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(await envOf("keeper"), { TOKEN: "new" });
     r = await edge.call("GET", "/workers/scripts/keeper/secrets");
@@ -54,24 +74,46 @@ describe("secrets and bindings", () => {
 
   // Cloudflare error 10053: a secret and a var may not share a name, in either order.
   test("a secret may not shadow a var, nor an upload's var an existing secret (10053)", async () => {
-    let r = await upload(edge, "shadow", { source: ENV_WORKER, bindings: [{ type: "plain_text", name: "NAME", text: "var" }] });
+    let r = await upload(edge, "shadow", {
+      source: ENV_WORKER,
+      bindings: [{ type: "plain_text", name: "NAME", text: "var" }],
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    r = await edge.call("PUT", "/workers/scripts/shadow/secrets", { name: "NAME", text: "secret", type: "secret_text" });
+    r = await edge.call("PUT", "/workers/scripts/shadow/secrets", {
+      name: "NAME",
+      text: "secret",
+      type: "secret_text",
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.errors[0].code, 10053);
     assert.match(r.body.errors[0].message, /Binding name 'NAME' already in use/);
-    r = await edge.call("PUT", "/workers/scripts/shadow/secrets", { name: "OTHER", text: "secret", type: "secret_text" });
+    r = await edge.call("PUT", "/workers/scripts/shadow/secrets", {
+      name: "OTHER",
+      text: "secret",
+      type: "secret_text",
+    });
     assert.equal(r.status, 200);
-    r = await upload(edge, "shadow", { source: ENV_WORKER, bindings: [{ type: "plain_text", name: "OTHER", text: "var" }] });
+    r = await upload(edge, "shadow", {
+      source: ENV_WORKER,
+      bindings: [{ type: "plain_text", name: "OTHER", text: "var" }],
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.errors[0].code, 10053);
     r = await upload(edge, "shadow", { source: ENV_WORKER, bindings: [{ type: "json", name: "OTHER", json: 1 }] });
     assert.equal(r.body.errors[0].code, 10053);
     // nothing changed: the worker still has its var and its secret
     r = await edge.call("GET", "/workers/scripts/shadow/settings");
-    assert.deepEqual(r.body.result.bindings, [{ type: "plain_text", name: "NAME", text: "var" }, { name: "OTHER", type: "secret_text" }]);
+    assert.deepEqual(r.body.result.bindings, [
+      { type: "plain_text", name: "NAME", text: "var" },
+      { name: "OTHER", type: "secret_text" },
+    ]);
     // a settings PATCH that lists a secret and a var of one name is refused the same way
-    r = await edge.call("PATCH", "/workers/scripts/shadow/settings", { bindings: [{ type: "plain_text", name: "NAME" }, { type: "secret_text", name: "NAME", text: "x" }] });
+    r = await edge.call("PATCH", "/workers/scripts/shadow/settings", {
+      bindings: [
+        { type: "plain_text", name: "NAME" },
+        { type: "secret_text", name: "NAME", text: "x" },
+      ],
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.errors[0].code, 10053);
   });
@@ -93,16 +135,34 @@ describe("secrets and bindings", () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
     await edge.call("POST", "/workers/scripts/bulk/subdomain", { enabled: true });
     const fd = new FormData();
-    fd.set("settings", JSON.stringify({ bindings: [...bindings.map((b) => ({ type: b.type, name: b.name })), { type: "secret_text", name: "NEW", text: "new-secret" }] }));
+    fd.set(
+      "settings",
+      JSON.stringify({
+        bindings: [
+          ...bindings.map((b) => ({ type: b.type, name: b.name })),
+          { type: "secret_text", name: "NEW", text: "new-secret" },
+        ],
+      }),
+    );
     r = await edge.call("PATCH", "/workers/scripts/bulk/settings", fd);
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(await envOf("bulk"), { VAR: "v", CONF: "object", KV: "object", DB: "object", BUCKET: "object", OLD: "old-secret", NEW: "new-secret" });
+    assert.deepEqual(await envOf("bulk"), {
+      VAR: "v",
+      CONF: "object",
+      KV: "object",
+      DB: "object",
+      BUCKET: "object",
+      OLD: "old-secret",
+      NEW: "new-secret",
+    });
     // a {type, name} whose type is not the existing binding's is refused with the binding's path
     r = await edge.call("PATCH", "/workers/scripts/bulk/settings", { bindings: [{ type: "plain_text", name: "KV" }] });
     assert.equal(r.status, 400);
     assert.match(r.body.errors[0].message, /bindings\[0\]: 'KV' is given as plain_text/);
     // and one with no existing binding must carry its value
-    r = await edge.call("PATCH", "/workers/scripts/bulk/settings", { bindings: [{ type: "plain_text", name: "NOPE" }] });
+    r = await edge.call("PATCH", "/workers/scripts/bulk/settings", {
+      bindings: [{ type: "plain_text", name: "NOPE" }],
+    });
     assert.equal(r.status, 400);
     assert.match(r.body.errors[0].message, /text/);
   });
@@ -154,11 +214,19 @@ describe("KV", () => {
   function rawGet(p) {
     return new Promise((resolve, reject) => {
       const u = new URL(edge.account); // the path is sent as written: a URL would resolve %2E%2E
-      const req = http.request({ host: u.hostname, port: u.port, path: `${u.pathname}${p}`, headers: { authorization: `Bearer ${edge.token}` } }, (res) => {
-        let body = "";
-        res.on("data", (d) => (body += d));
-        res.on("end", () => resolve({ status: res.statusCode, body: JSON.parse(body) }));
-      });
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: `${u.pathname}${p}`,
+          headers: { authorization: `Bearer ${edge.token}` },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (d) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode, body: JSON.parse(body) }));
+        },
+      );
       req.on("error", reject);
       req.end();
     });
@@ -243,7 +311,10 @@ describe("R2", () => {
       o.writeHttpMetadata(h);
       return Response.json(Object.fromEntries(h));
     } };`;
-    r = await upload(edge, "r2meta", { source, bindings: [{ type: "r2_bucket", name: "B", bucket_name: "meta-bucket" }] });
+    r = await upload(edge, "r2meta", {
+      source,
+      bindings: [{ type: "r2_bucket", name: "B", bucket_name: "meta-bucket" }],
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     await edge.call("POST", "/workers/scripts/r2meta/subdomain", { enabled: true });
     const seen = await (await fetch(`${edge.ready.workers}/r2meta`)).json();
@@ -259,7 +330,9 @@ describe("R2", () => {
     // values beyond ASCII go as their UTF-8 bytes, both ways
     const name = 'attachment; filename="Übersicht-日本.csv"';
     const asBytes = Buffer.from(name, "utf8").toString("latin1");
-    r = await edge.call("PUT", "/r2/buckets/meta-bucket/objects/unicode.csv", "x", { headers: { "content-disposition": asBytes } });
+    r = await edge.call("PUT", "/r2/buckets/meta-bucket/objects/unicode.csv", "x", {
+      headers: { "content-disposition": asBytes },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const u = await edge.call("GET", "/r2/buckets/meta-bucket/objects/unicode.csv", undefined, { raw: true });
     assert.equal(u.status, 200, await u.clone().text());
@@ -273,12 +346,18 @@ describe("D1", () => {
   // Cloudflare's D1 binds whole numbers as INTEGER and booleans as 1/0; only other numbers are REAL.
   test("whole numbers and booleans bound in queries are integers, through the API and the binding", async () => {
     const db = (await edge.call("POST", "/d1/database", { name: "types-db" })).body.result.uuid;
-    const sql = "SELECT typeof(?1) AS t1, ?1 || '' AS s1, typeof(?2) AS t2, ?2 || '' AS s2, typeof(?3) AS t3, ?3 AS v3, ? AS v4, typeof(?4) AS t4, '?1' AS q";
+    const sql =
+      "SELECT typeof(?1) AS t1, ?1 || '' AS s1, typeof(?2) AS t2, ?2 || '' AS s2, typeof(?3) AS t3, ?3 AS v3, ? AS v4, typeof(?4) AS t4, '?1' AS q";
     let r = await edge.call("POST", `/d1/database/${db}/query`, { sql, params: [5, true, 2.5, "7"] });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(r.body.result[0].results, [{ t1: "integer", s1: "5", t2: "integer", s2: "1", t3: "real", v3: 2.5, v4: "7", t4: "text", q: "?1" }]);
+    assert.deepEqual(r.body.result[0].results, [
+      { t1: "integer", s1: "5", t2: "integer", s2: "1", t3: "real", v3: 2.5, v4: "7", t4: "text", q: "?1" },
+    ]);
     await edge.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE t (a, b)" });
-    r = await edge.call("POST", `/d1/database/${db}/query`, { sql: "INSERT INTO t VALUES (?, ?)", params: [42, false] });
+    r = await edge.call("POST", `/d1/database/${db}/query`, {
+      sql: "INSERT INTO t VALUES (?, ?)",
+      params: [42, false],
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const source = `export default { async fetch(req, env) {
       await env.DB.prepare("INSERT INTO t VALUES (?, ?)").bind(7, true).run();
@@ -295,8 +374,14 @@ describe("D1", () => {
   });
 
   test("integerParams rewrites only the placeholders of whole numbers", () => {
-    assert.equal(integerParams("SELECT ?, ?2, ?", [1, "a", true]), "SELECT CAST(?1 AS INTEGER), ?2, CAST(?3 AS INTEGER)");
-    assert.equal(integerParams("SELECT ? WHERE b = '?' -- ?\n LIMIT ?", [2.5, 3]), "SELECT ? WHERE b = '?' -- ?\n LIMIT CAST(?2 AS INTEGER)");
+    assert.equal(
+      integerParams("SELECT ?, ?2, ?", [1, "a", true]),
+      "SELECT CAST(?1 AS INTEGER), ?2, CAST(?3 AS INTEGER)",
+    );
+    assert.equal(
+      integerParams("SELECT ? WHERE b = '?' -- ?\n LIMIT ?", [2.5, 3]),
+      "SELECT ? WHERE b = '?' -- ?\n LIMIT CAST(?2 AS INTEGER)",
+    );
     assert.equal(integerParams("SELECT :a, ?", [1, 2]), "SELECT :a, ?");
     assert.equal(integerParams("PRAGMA miniflare_d1_export(?,?,?);", [0, 0]), "PRAGMA miniflare_d1_export(?,?,?);");
     assert.equal(integerParams('SELECT "a?b", [c?], ?', [1]), 'SELECT "a?b", [c?], CAST(?1 AS INTEGER)');
@@ -305,7 +390,9 @@ describe("D1", () => {
   // Cloudflare's database details carry num_tables and file_size (wrangler d1 info).
   test("database details have the table count and the file size", async () => {
     const db = (await edge.call("POST", "/d1/database", { name: "info-db" })).body.result.uuid;
-    await edge.call("POST", `/d1/database/${db}/query`, { sql: "CREATE TABLE a (x); CREATE TABLE b (y); CREATE INDEX bi ON b (y)" });
+    await edge.call("POST", `/d1/database/${db}/query`, {
+      sql: "CREATE TABLE a (x); CREATE TABLE b (y); CREATE INDEX bi ON b (y)",
+    });
     const r = await edge.call("GET", `/d1/database/${db}`);
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.result.num_tables, 2);
@@ -326,7 +413,10 @@ describe("workflows", () => {
     assert.match(r.body.errors[0].message, /^\[1\]\.params/);
     r = await edge.call("GET", "/workflows/bigparams/instances");
     assert.deepEqual(r.body.result, []);
-    r = await edge.call("POST", "/workflows/bigparams/instances", { instance_id: "fits", params: { s: "x".repeat((1 << 20) - 100) , waitFor: "go" } });
+    r = await edge.call("POST", "/workflows/bigparams/instances", {
+      instance_id: "fits",
+      params: { s: "x".repeat((1 << 20) - 100), waitFor: "go" },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
     await waitStatus(edge, "bigparams", "fits", "waiting");
     r = await edge.call("POST", "/workflows/bigparams/instances/fits/events/go", big);
@@ -357,10 +447,13 @@ describe("workflows", () => {
     await waitStatus(edge, "versioned", "v2", "waiting");
     await edge.call("PATCH", "/workflows/versioned/instances/v2/status", { status: "terminate" });
     await waitStatus(edge, "versioned", "v2", "terminated");
-    r = await waitFor(async () => {
-      const l = await edge.call("GET", "/workflows/versioned/instances");
-      return l.body.result.every((it) => it.ended_on) ? l : false;
-    }, { what: "end times in the list" });
+    r = await waitFor(
+      async () => {
+        const l = await edge.call("GET", "/workflows/versioned/instances");
+        return l.body.result.every((it) => it.ended_on) ? l : false;
+      },
+      { what: "end times in the list" },
+    );
     const byId = Object.fromEntries(r.body.result.map((it) => [it.id, it]));
     assert.equal(byId.v1.version_id, v1);
     assert.equal(byId.v2.version_id, v2);

@@ -98,7 +98,10 @@ before(async () => {
   const workerds = fs.readFileSync(`${edge.dataDir}/workerd.pid`, "utf8").trim().split("\n").map(Number);
   edgePorts = [edge.proc.pid, ...workerds].flatMap((pid) => listeningPorts(pid));
   const run = path.join(edge.dataDir, "run");
-  entrySockets = fs.readdirSync(run).filter((n) => n.endsWith(".sock")).map((n) => path.join(run, n));
+  entrySockets = fs
+    .readdirSync(run)
+    .filter((n) => n.endsWith(".sock"))
+    .map((n) => path.join(run, n));
   assert.equal(entrySockets.length, workerds.length);
 });
 
@@ -116,7 +119,12 @@ describe("worker code cannot reach this machine", () => {
     ["2130706433", () => `http://2130706433:${port()}/healthz`, "127.0.0.1", "loopback"],
     ["[::1]", () => `http://[::1]:${port()}/healthz`, "::1", "loopback"],
     ["[::ffff:127.0.0.1]", () => `http://[::ffff:127.0.0.1]:${port()}/healthz`, "::ffff:7f00:1", "loopback"],
-    ["[::ffff:0:7f00:1] (IPv4-translated)", () => `http://[::ffff:0:7f00:1]:${port()}/healthz`, "::ffff:0:7f00:1", "loopback"],
+    [
+      "[::ffff:0:7f00:1] (IPv4-translated)",
+      () => `http://[::ffff:0:7f00:1]:${port()}/healthz`,
+      "::ffff:0:7f00:1",
+      "loopback",
+    ],
     ["[::127.0.0.1] (IPv4-compatible)", () => `http://[::127.0.0.1]:${port()}/healthz`, "::7f00:1", "loopback"],
     ["[64:ff9b::7f00:1] (NAT64)", () => `http://[64:ff9b::7f00:1]:${port()}/healthz`, "64:ff9b::7f00:1", "loopback"],
     ["[2002:7f00:1::] (6to4)", () => `http://[2002:7f00:1::]:${port()}/healthz`, "2002:7f00:1::", "loopback"],
@@ -187,7 +195,10 @@ describe("a plain client on this machine cannot drive the edge's internals", () 
       const plain = await post(socketPath, "/ping", {});
       assert.equal(plain.status, 404, `${socketPath}: ${plain.text}`);
       for (const p of ["/ping", "/kv/keys", "/wf/statuses"]) {
-        const r = await post(socketPath, p, { "MF-Route-Override": "__edgeflow_control", "content-type": "application/json" });
+        const r = await post(socketPath, p, {
+          "MF-Route-Override": "__edgeflow_control",
+          "content-type": "application/json",
+        });
         assert.equal(r.status, 404, `${socketPath}${p}: ${r.text}`);
       }
     }
@@ -197,7 +208,9 @@ describe("a plain client on this machine cannot drive the edge's internals", () 
     const ns = await edge.call("POST", "/storage/kv/namespaces", { title: "gate-twin" });
     assert.equal(ns.status, 200, JSON.stringify(ns.body));
     const id = ns.body.result.id;
-    const put = await edge.call("PUT", `/storage/kv/namespaces/${id}/values/k`, "v", { headers: { "content-type": "text/plain" } });
+    const put = await edge.call("PUT", `/storage/kv/namespaces/${id}/values/k`, "v", {
+      headers: { "content-type": "text/plain" },
+    });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     const got = await edge.call("GET", `/storage/kv/namespaces/${id}/values/k`, undefined, { raw: true });
     assert.equal(await got.text(), "v");
@@ -215,7 +228,11 @@ describe("miniflare's loopback server answers only workerd", () => {
         ["DELETE", "/core/workflow-storage/any/0000", {}],
         ["POST", "/core/log", { "MF-Log-Level": "2" }],
       ]) {
-        const r = await fetch(`http://127.0.0.1:${p}${path}`, { method, headers, body: method === "POST" ? "injected" : undefined }).catch((e) => e);
+        const r = await fetch(`http://127.0.0.1:${p}${path}`, {
+          method,
+          headers,
+          body: method === "POST" ? "injected" : undefined,
+        }).catch((e) => e);
         assert.ok(r instanceof Error, `port ${p} ${method} ${path} answered ${r.status}`);
       }
     }

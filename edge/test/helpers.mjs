@@ -69,7 +69,11 @@ export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 900
     stderr: () => stderr,
     account: `${ready.api}/accounts/${ready.accountId}`,
     async call(method, p, body, { headers = {}, raw = false } = {}) {
-      const url = p.startsWith("http") ? p : p.startsWith("/accounts") || p.startsWith("/user") || p.startsWith("/zones") || p.startsWith("/memberships") ? `${ready.api}${p}` : `${edge.account}${p}`;
+      const url = p.startsWith("http")
+        ? p
+        : p.startsWith("/accounts") || p.startsWith("/user") || p.startsWith("/zones") || p.startsWith("/memberships")
+          ? `${ready.api}${p}`
+          : `${edge.account}${p}`;
       const init = { method, headers: { authorization: `Bearer ${token}`, ...headers } };
       if (body !== undefined) {
         if (typeof body === "string" || body instanceof Uint8Array || body instanceof FormData) init.body = body;
@@ -108,7 +112,11 @@ export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 900
 }
 
 // upload sends a module worker the way cloudflare-go does (module parts named "files") unless wranglerStyle.
-export async function upload(edge, name, { source, bindings = [], main = "index.js", wranglerStyle = false, extra = {}, path: p } = {}) {
+export async function upload(
+  edge,
+  name,
+  { source, bindings = [], main = "index.js", wranglerStyle = false, extra = {}, path: p } = {},
+) {
   const fd = new FormData();
   fd.set("metadata", JSON.stringify({ main_module: main, compatibility_date: "2025-01-01", bindings, ...extra }));
   const code = source ?? fs.readFileSync(path.join(FIXTURES, "demo.mjs"), "utf8");
@@ -119,7 +127,10 @@ export async function upload(edge, name, { source, bindings = [], main = "index.
 export async function deployDemo(edge, name, { workflow = name, bindings = [], source } = {}) {
   const up = await upload(edge, name, {
     source,
-    bindings: [{ type: "workflow", name: "WORKFLOW", workflow_name: workflow, class_name: "DemoWorkflow" }, ...bindings],
+    bindings: [
+      { type: "workflow", name: "WORKFLOW", workflow_name: workflow, class_name: "DemoWorkflow" },
+      ...bindings,
+    ],
   });
   if (up.status !== 200) throw new Error(`upload ${name}: ${JSON.stringify(up.body)}`);
   const wf = await edge.call("PUT", `/workflows/${workflow}`, { script_name: name, class_name: "DemoWorkflow" });
@@ -180,8 +191,15 @@ export function asAccount(edge, { id, token, subdomain }) {
     accountId: id,
     account: `${edge.ready.api}/accounts/${id}`,
     async call(method, p, body, opts = {}) {
-      const url = p.startsWith("http") ? p : p.startsWith("/accounts") || p.startsWith("/user") || p.startsWith("/zones") || p.startsWith("/memberships") ? `${edge.ready.api}${p}` : `${client.account}${p}`;
-      return edge.call(method, url, body, { ...opts, headers: { authorization: `Bearer ${token}`, ...(opts.headers ?? {}) } });
+      const url = p.startsWith("http")
+        ? p
+        : p.startsWith("/accounts") || p.startsWith("/user") || p.startsWith("/zones") || p.startsWith("/memberships")
+          ? `${edge.ready.api}${p}`
+          : `${client.account}${p}`;
+      return edge.call(method, url, body, {
+        ...opts,
+        headers: { authorization: `Bearer ${token}`, ...(opts.headers ?? {}) },
+      });
     },
   };
   return client;

@@ -99,10 +99,29 @@ test("the reader finds the imports of every form, and the check names a cycle it
     "`;",
     'const later = import("./dynamic.mjs");', // dynamic: not a static import
   ].join("\n");
-  assert.deepEqual(importsOf("api/x.mjs", text), ["api/a.mjs", "c.mjs", "api/f.mjs", "api/side.mjs", "api/g.mjs", "api/h.mjs"]);
+  assert.deepEqual(importsOf("api/x.mjs", text), [
+    "api/a.mjs",
+    "c.mjs",
+    "api/f.mjs",
+    "api/side.mjs",
+    "api/g.mjs",
+    "api/h.mjs",
+  ]);
 
-  const acyclic = new Map([["a", ["b", "c"]], ["b", ["c"]], ["c", []]]);
+  const acyclic = new Map([
+    ["a", ["b", "c"]],
+    ["b", ["c"]],
+    ["c", []],
+  ]);
   assert.deepEqual(cycles(acyclic), []);
-  const cyclic = new Map([["accounts.mjs", ["http.mjs"]], ["http.mjs", ["runtime.mjs"]], ["runtime.mjs", ["accounts.mjs"]], ["x.mjs", ["x.mjs"]]]);
-  assert.deepEqual(cycles(cyclic), [["accounts.mjs", "http.mjs", "runtime.mjs", "accounts.mjs"], ["x.mjs", "x.mjs"]]);
+  const cyclic = new Map([
+    ["accounts.mjs", ["http.mjs"]],
+    ["http.mjs", ["runtime.mjs"]],
+    ["runtime.mjs", ["accounts.mjs"]],
+    ["x.mjs", ["x.mjs"]],
+  ]);
+  assert.deepEqual(cycles(cyclic), [
+    ["accounts.mjs", "http.mjs", "runtime.mjs", "accounts.mjs"],
+    ["x.mjs", "x.mjs"],
+  ]);
 });

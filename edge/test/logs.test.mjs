@@ -38,7 +38,10 @@ before(async () => {
     bindings: [{ type: "workflow", name: "WF", workflow_name: "logflow", class_name: "LogFlow" }],
   });
   assert.equal(up.status, 200, JSON.stringify(up.body));
-  assert.equal((await edge.call("PUT", "/workflows/logflow", { script_name: "logger", class_name: "LogFlow" })).status, 200);
+  assert.equal(
+    (await edge.call("PUT", "/workflows/logflow", { script_name: "logger", class_name: "LogFlow" })).status,
+    200,
+  );
   assert.equal((await edge.call("POST", "/workers/scripts/logger/subdomain", { enabled: true })).status, 200);
   const quiet = await upload(edge, "quiet", { source: "export default { fetch() { return new Response('shh'); } };" });
   assert.equal(quiet.status, 200, JSON.stringify(quiet.body));
@@ -46,7 +49,9 @@ before(async () => {
 });
 
 async function edgeStats() {
-  const r = await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } });
+  const r = await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, {
+    headers: { authorization: `Bearer ${edge.token}` },
+  });
   assert.equal(r.status, 200);
   return r.json();
 }
@@ -60,8 +65,16 @@ function openTail(url, protocol = "trace-v1") {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const req = http.request({
-      host: u.hostname, port: u.port, path: u.pathname,
-      headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": crypto.randomBytes(16).toString("base64"), "sec-websocket-protocol": protocol },
+      host: u.hostname,
+      port: u.port,
+      path: u.pathname,
+      headers: {
+        connection: "Upgrade",
+        upgrade: "websocket",
+        "sec-websocket-version": "13",
+        "sec-websocket-key": crypto.randomBytes(16).toString("base64"),
+        "sec-websocket-protocol": protocol,
+      },
     });
     req.on("response", (res) => resolve({ refused: res.statusCode }));
     req.on("error", reject);
@@ -73,8 +86,13 @@ function openTail(url, protocol = "trace-v1") {
         while (buf.length >= 2) {
           let len = buf[1] & 0x7f;
           let off = 2;
-          if (len === 126) { len = buf.readUInt16BE(2); off = 4; }
-          else if (len === 127) { len = Number(buf.readBigUInt64BE(2)); off = 10; }
+          if (len === 126) {
+            len = buf.readUInt16BE(2);
+            off = 4;
+          } else if (len === 127) {
+            len = Number(buf.readBigUInt64BE(2));
+            off = 10;
+          }
           if (buf.length < off + len) break;
           if ((buf[0] & 0x0f) === 1) got.push(JSON.parse(buf.subarray(off, off + len).toString()));
           buf = buf.subarray(off + len);
@@ -100,34 +118,58 @@ async function logs(query = "") {
 
 describe("worker logs", () => {
   test("overlapping workflow instances: each line carries its instance, the escaping error is an error line", async () => {
-    await edge.call("POST", "/workflows/logflow/instances", { instance_id: "inst-a", params: { tag: "A", sleepMs: 400 } });
-    await edge.call("POST", "/workflows/logflow/instances", { instance_id: "inst-b", params: { tag: "B", sleepMs: 50, fail: true } });
+    await edge.call("POST", "/workflows/logflow/instances", {
+      instance_id: "inst-a",
+      params: { tag: "A", sleepMs: 400 },
+    });
+    await edge.call("POST", "/workflows/logflow/instances", {
+      instance_id: "inst-b",
+      params: { tag: "B", sleepMs: 50, fail: true },
+    });
     await waitStatus(edge, "logflow", "inst-a", "complete");
     await waitStatus(edge, "logflow", "inst-b", "errored");
-    const a = await waitFor(async () => {
-      const l = await logs("?instance=inst-a");
-      return l.length >= 3 && l;
-    }, { what: "lines of inst-a" });
-    assert.deepEqual(a.map((l) => [l.level, l.message]), [
-      ["log", "run begins A"],
-      ["warn", "working on A"],
-      ["info", "run ends A"],
-    ]);
-    const b = await waitFor(async () => {
-      const l = await logs("?instance=inst-b");
-      return l.some((x) => x.level === "error") && l;
-    }, { what: "error line of inst-b" });
-    assert.ok(b.every((l) => l.instanceId === "inst-b" && !l.message.includes("A")), JSON.stringify(b));
+    const a = await waitFor(
+      async () => {
+        const l = await logs("?instance=inst-a");
+        return l.length >= 3 && l;
+      },
+      { what: "lines of inst-a" },
+    );
+    assert.deepEqual(
+      a.map((l) => [l.level, l.message]),
+      [
+        ["log", "run begins A"],
+        ["warn", "working on A"],
+        ["info", "run ends A"],
+      ],
+    );
+    const b = await waitFor(
+      async () => {
+        const l = await logs("?instance=inst-b");
+        return l.some((x) => x.level === "error") && l;
+      },
+      { what: "error line of inst-b" },
+    );
+    assert.ok(
+      b.every((l) => l.instanceId === "inst-b" && !l.message.includes("A")),
+      JSON.stringify(b),
+    );
     assert.deepEqual(b.at(-1).message, "RangeError: failed B");
     assert.equal(b.at(-1).kind, "exception");
     // no marker line ever shows
     assert.ok((await logs()).every((l) => !l.message.includes("edgeflow:")));
     // an instance's answer says how many lines the edge holds of it (edgeflow reads them only when some)
-    for (const [id, lines] of [["inst-a", a], ["inst-b", await logs("?instance=inst-b")]]) {
+    for (const [id, lines] of [
+      ["inst-a", a],
+      ["inst-b", await logs("?instance=inst-b")],
+    ]) {
       const got = await edge.call("GET", `/workflows/logflow/instances/${id}`);
       assert.equal(got.body.result.log_lines, lines.length, `${id}: ${JSON.stringify(got.body.result)}`);
     }
-    const none = await edge.call("POST", "/workflows/logflow/instances", { instance_id: "inst-c", params: { tag: "C" } });
+    const none = await edge.call("POST", "/workflows/logflow/instances", {
+      instance_id: "inst-c",
+      params: { tag: "C" },
+    });
     assert.equal(none.status, 200, JSON.stringify(none.body));
     await waitStatus(edge, "logflow", "inst-c", "complete");
     await waitFor(async () => (await logs("?instance=inst-c")).length >= 3, { what: "lines of inst-c" });
@@ -138,14 +180,20 @@ describe("worker logs", () => {
     const since = Date.now() - 1;
     const r = await fetch(`${edge.ready.workers}/logger/throw`);
     assert.equal(r.status, 500);
-    const l = await waitFor(async () => {
-      const x = await logs(`?since=${since}`);
-      return x.some((y) => y.level === "error") && x;
-    }, { what: "exception line" });
-    assert.deepEqual(l.map((x) => [x.level, x.message, x.instanceId]), [
-      ["log", 'fetch /throw {"q":""}', null],
-      ["error", "TypeError: no such thing", null],
-    ]);
+    const l = await waitFor(
+      async () => {
+        const x = await logs(`?since=${since}`);
+        return x.some((y) => y.level === "error") && x;
+      },
+      { what: "exception line" },
+    );
+    assert.deepEqual(
+      l.map((x) => [x.level, x.message, x.instanceId]),
+      [
+        ["log", 'fetch /throw {"q":""}', null],
+        ["error", "TypeError: no such thing", null],
+      ],
+    );
   });
 
   test("bad queries are refused; unknown workers are 10007", async () => {
@@ -165,7 +213,10 @@ describe("tail sessions", () => {
     assert.match(id, /^[0-9a-f]{32}$/);
     assert.ok(Date.parse(expires_at) > Date.now());
     const listed = await edge.call("GET", "/workers/scripts/logger/tails");
-    assert.deepEqual(listed.body.result.map((t) => t.id), [id]);
+    assert.deepEqual(
+      listed.body.result.map((t) => t.id),
+      [id],
+    );
     const ws = await openTail(url);
     assert.equal(ws.protocol, "trace-v1");
     const got = ws.got;
@@ -179,10 +230,16 @@ describe("tail sessions", () => {
     assert.equal(ok.event.request.method, "GET");
     assert.match(ok.event.request.url, /\/hello\?x=1$/);
     assert.equal(ok.event.response.status, 200);
-    assert.deepEqual(ok.logs.map((l) => [l.level, l.message]), [["log", ["fetch", "/hello", { q: "?x=1" }]]]);
+    assert.deepEqual(
+      ok.logs.map((l) => [l.level, l.message]),
+      [["log", ["fetch", "/hello", { q: "?x=1" }]]],
+    );
     assert.equal(typeof ok.eventTimestamp, "number");
     assert.equal(bad.outcome, "exception");
-    assert.deepEqual(bad.exceptions.map((e) => [e.name, e.message]), [["TypeError", "no such thing"]]);
+    assert.deepEqual(
+      bad.exceptions.map((e) => [e.name, e.message]),
+      [["TypeError", "no such thing"]],
+    );
     ws.close();
     const del = await edge.call("DELETE", `/workers/scripts/logger/tails/${id}`);
     assert.equal(del.status, 200);
@@ -207,7 +264,10 @@ describe("tail sessions", () => {
     await new Promise((r) => setTimeout(r, 200)); // stays: it lets deliveries still in flight land, an absence no state shows
     const stats = await edgeStats();
     const grown = stats.log_deliveries - before;
-    assert.ok(grown <= Math.ceil(elapsed / TRACED_FRESH_MS) + 1, `${grown} deliveries for 20 quiet requests in ${elapsed} ms`);
+    assert.ok(
+      grown <= Math.ceil(elapsed / TRACED_FRESH_MS) + 1,
+      `${grown} deliveries for 20 quiet requests in ${elapsed} ms`,
+    );
     assert.ok(grown < 20, `${grown} deliveries for 20 quiet requests`);
     assert.ok(stats.loopback_checks >= 1 && stats.loopback_refused === 0, JSON.stringify(stats));
 
@@ -222,23 +282,37 @@ describe("tail sessions", () => {
     await fetch(`${edge.ready.workers}/quiet/one`);
     await waitFor(() => ws.got.some((t) => path(t) === "/one"), { what: "the trace item of /one" });
     // ... after which every one is (an invocation that ends before the answer is back may still be left out)
-    await waitFor(async () => {
-      await fetch(`${edge.ready.workers}/quiet/two`);
-      await new Promise((r) => setTimeout(r, 200)); // the poll's interval: each round sends a request, then looks
-      return ws.got.some((t) => path(t) === "/two");
-    }, { what: "the trace item of /two" });
+    await waitFor(
+      async () => {
+        await fetch(`${edge.ready.workers}/quiet/two`);
+        await new Promise((r) => setTimeout(r, 200)); // the poll's interval: each round sends a request, then looks
+        return ws.got.some((t) => path(t) === "/two");
+      },
+      { what: "the trace item of /two" },
+    );
     await fetch(`${edge.ready.workers}/quiet/three`);
     await waitFor(() => ws.got.some((t) => path(t) === "/three"), { what: "the trace item of /three" });
-    assert.ok(ws.got.every((t) => t.scriptName === "quiet" && t.outcome === "ok" && t.logs.length === 0), JSON.stringify(ws.got));
+    assert.ok(
+      ws.got.every((t) => t.scriptName === "quiet" && t.outcome === "ok" && t.logs.length === 0),
+      JSON.stringify(ws.got),
+    );
     ws.close();
     assert.equal((await edge.call("DELETE", `/workers/scripts/quiet/tails/${created.body.result.id}`)).status, 200);
   });
 
   test("filters: bad ones are 400; outcome and method narrow what is sent", async () => {
-    assert.equal((await edge.call("POST", "/workers/scripts/logger/tails", { filters: [{ sampling_rate: 2 }] })).status, 400);
+    assert.equal(
+      (await edge.call("POST", "/workers/scripts/logger/tails", { filters: [{ sampling_rate: 2 }] })).status,
+      400,
+    );
     assert.equal((await edge.call("POST", "/workers/scripts/logger/tails", { filters: "all" })).status, 400);
     assert.equal((await edge.call("POST", "/workers/scripts/nobody/tails", {})).status, 404);
-    const item = { outcome: "ok", logs: [], exceptions: [], event: { request: { method: "GET", url: "http://x/", headers: { "x-a": "1" } } } };
+    const item = {
+      outcome: "ok",
+      logs: [],
+      exceptions: [],
+      event: { request: { method: "GET", url: "http://x/", headers: { "x-a": "1" } } },
+    };
     assert.equal(passes(item, [{ outcome: ["exception"] }]), false);
     assert.equal(passes(item, [{ outcome: ["ok"] }, { method: ["get"] }]), true);
     assert.equal(passes(item, [{ method: ["POST"] }]), false);
@@ -260,7 +334,9 @@ describe("accounts", () => {
     assert.equal((await nosy.call("POST", "/workers/scripts/logger/tails", {})).status, 404);
     assert.equal((await nosy.call("DELETE", `/workers/scripts/logger/tails/${id}`)).status, 404);
     // its own worker of the same name has its own (empty) logs
-    const up = await upload(nosy, "logger", { source: "export default { fetch() { console.log('theirs'); return new Response('x'); } }" });
+    const up = await upload(nosy, "logger", {
+      source: "export default { fetch() { console.log('theirs'); return new Response('x'); } }",
+    });
     assert.equal(up.status, 200, JSON.stringify(up.body));
     const own = await nosy.call("GET", "/workers/scripts/logger/logs");
     assert.equal(own.status, 200);
@@ -319,9 +395,17 @@ describe("lines after subrequests", () => {
       ],
     });
     assert.equal(up.status, 200, JSON.stringify(up.body));
-    assert.equal((await edge.call("PUT", "/workflows/calls", { script_name: "calls", class_name: "Calls" })).status, 200);
-    assert.equal((await edge.call("PUT", "/workflows/calls-child", { script_name: "calls", class_name: "Child" })).status, 200);
-    const target = await upload(edge, "target", { source: `export default { async fetch(req) { console.log("target hit", new URL(req.url).pathname); return new Response("hello"); } };` });
+    assert.equal(
+      (await edge.call("PUT", "/workflows/calls", { script_name: "calls", class_name: "Calls" })).status,
+      200,
+    );
+    assert.equal(
+      (await edge.call("PUT", "/workflows/calls-child", { script_name: "calls", class_name: "Child" })).status,
+      200,
+    );
+    const target = await upload(edge, "target", {
+      source: `export default { async fetch(req) { console.log("target hit", new URL(req.url).pathname); return new Response("hello"); } };`,
+    });
     assert.equal(target.status, 200, JSON.stringify(target.body));
     assert.equal((await edge.call("POST", "/workers/scripts/target/subdomain", { enabled: true })).status, 200);
   });
@@ -334,10 +418,13 @@ describe("lines after subrequests", () => {
       assert.equal((await edge.call("POST", `/workflows/calls/instances/${id}/events/go`, { ok: true })).status, 200);
     }
     await waitStatus(edge, "calls", id, "errored");
-    const got = await waitFor(async () => {
-      const r = await edge.call("GET", `/workers/scripts/calls/logs?instance=${id}`);
-      return r.body.result.lines.length >= n && r.body.result.lines;
-    }, { what: `${n} lines of ${id}` });
+    const got = await waitFor(
+      async () => {
+        const r = await edge.call("GET", `/workers/scripts/calls/logs?instance=${id}`);
+        return r.body.result.lines.length >= n && r.body.result.lines;
+      },
+      { what: `${n} lines of ${id}` },
+    );
     return got.map((l) => `${l.level} ${l.message}`);
   }
 
@@ -355,34 +442,54 @@ describe("lines after subrequests", () => {
     test(`${use}: every line of the run and its error are kept`, async () => {
       const id = `calls-${use}`;
       const want = [`log a ${use}`, "log b before", ...middle, "log b after", `error Error: b failed ${use}`];
-      const got = await runLines(id, { use, url: `${edge.ready.workers}/target/from-${use}`, child: `${id}-child` }, want.length);
+      const got = await runLines(
+        id,
+        { use, url: `${edge.ready.workers}/target/from-${use}`, child: `${id}-child` },
+        want.length,
+      );
       assert.deepEqual(got, want);
     });
   }
 
   test("a run that logs nothing before a D1 query keeps its error (the instance marker is not lost with the query)", async () => {
-    assert.deepEqual(await runLines("calls-quiet", { use: "d1", quiet: true }, 2), ["log d1 42", "error Error: b failed d1"]);
+    assert.deepEqual(await runLines("calls-quiet", { use: "d1", quiet: true }, 2), [
+      "log d1 42",
+      "error Error: b failed d1",
+    ]);
   });
 
   test("the worker a run fetched keeps its own line, and the child Workflow its run's", async () => {
-    const target = await waitFor(async () => {
-      const r = await edge.call("GET", "/workers/scripts/target/logs");
-      return r.body.result.lines.some((l) => l.message === "target hit /from-worker") && r.body.result.lines;
-    }, { what: "the target's line" });
+    const target = await waitFor(
+      async () => {
+        const r = await edge.call("GET", "/workers/scripts/target/logs");
+        return r.body.result.lines.some((l) => l.message === "target hit /from-worker") && r.body.result.lines;
+      },
+      { what: "the target's line" },
+    );
     assert.ok(target.every((l) => l.instanceId === null));
     await waitStatus(edge, "calls-child", "calls-child-child", "complete");
-    const child = await waitFor(async () => {
-      const r = await edge.call("GET", "/workers/scripts/calls/logs?instance=calls-child-child");
-      return r.body.result.lines.length > 0 && r.body.result.lines;
-    }, { what: "the child's line" });
-    assert.deepEqual(child.map((l) => l.message), ["child runs"]);
+    const child = await waitFor(
+      async () => {
+        const r = await edge.call("GET", "/workers/scripts/calls/logs?instance=calls-child-child");
+        return r.body.result.lines.length > 0 && r.body.result.lines;
+      },
+      { what: "the child's line" },
+    );
+    assert.deepEqual(
+      child.map((l) => l.message),
+      ["child runs"],
+    );
   });
 });
 
 describe("ring limits", () => {
   test("a worker keeps at most RING_LINES lines, cuts long messages, and counts what it dropped", () => {
     const logs = new WorkerLogs();
-    const ev = (i, type, extra) => ({ invocationId: `i${i}`, timestamp: new Date(1_700_000_000_000 + i).toISOString(), event: { type, ...extra } });
+    const ev = (i, type, extra) => ({
+      invocationId: `i${i}`,
+      timestamp: new Date(1_700_000_000_000 + i).toISOString(),
+      event: { type, ...extra },
+    });
     for (let i = 0; i < RING_LINES + 50; i++) {
       logs.ingest("w", ev(i, "onset", { info: { type: "fetch", method: "GET", url: "http://x/", headers: [] } }));
       logs.ingest("w", ev(i, "log", { level: "log", message: [`line ${i}`] }));
@@ -401,12 +508,26 @@ describe("ring limits", () => {
 
   test("a line is tagged with the run the tail worker names, also when the edge no longer holds its invocation", () => {
     const logs = new WorkerLogs();
-    const ev = (inv, type, extra) => ({ invocationId: inv, timestamp: new Date().toISOString(), event: { type, ...extra } });
+    const ev = (inv, type, extra) => ({
+      invocationId: inv,
+      timestamp: new Date().toISOString(),
+      event: { type, ...extra },
+    });
     logs.ingest("w", ev("run", "log", { level: "log", message: ["\u0000edgeflow:instance", "inst-1"] }));
     // more invocations open than the edge holds: the run's is let go
     for (let i = 0; i < 1100; i++) logs.ingest("w", ev(`other-${i}`, "onset", { info: { type: "fetch" } }));
     logs.ingest("w", ev("run", "log", { level: "warn", message: ["later"] }), "inst-1");
-    logs.ingest("w", ev("run", "log", { level: "log", message: ["\u0000edgeflow:exception", "Error", "boom", ""] }), "inst-1");
-    assert.deepEqual(logs.read("w", { instanceId: "inst-1" }).lines.map((l) => [l.level, l.message]), [["warn", "later"], ["error", "Error: boom"]]);
+    logs.ingest(
+      "w",
+      ev("run", "log", { level: "log", message: ["\u0000edgeflow:exception", "Error", "boom", ""] }),
+      "inst-1",
+    );
+    assert.deepEqual(
+      logs.read("w", { instanceId: "inst-1" }).lines.map((l) => [l.level, l.message]),
+      [
+        ["warn", "later"],
+        ["error", "Error: boom"],
+      ],
+    );
   });
 });

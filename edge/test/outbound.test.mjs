@@ -10,9 +10,12 @@ import { AllowList, OutboundGuard, REFUSED_HEADER, classify } from "../src/outbo
 
 test("classify: the table both outbound checks share (every spelling refused, public addresses pass)", () => {
   // internal/netguard/testdata/addresses.json: edgeflow's own check (Go) is tested against the same table
-  const table = JSON.parse(fs.readFileSync(new URL("../../internal/netguard/testdata/addresses.json", import.meta.url), "utf8"));
+  const table = JSON.parse(
+    fs.readFileSync(new URL("../../internal/netguard/testdata/addresses.json", import.meta.url), "utf8"),
+  );
   assert.ok(Object.keys(table.refused).length > 0 && table.public.length > 0);
-  for (const [ip, word] of Object.entries(table.refused)) assert.ok((classify(ip) ?? "").includes(word), `${ip}: ${classify(ip)}, want ${word}`);
+  for (const [ip, word] of Object.entries(table.refused))
+    assert.ok((classify(ip) ?? "").includes(word), `${ip}: ${classify(ip)}, want ${word}`);
   for (const ip of table.public) assert.equal(classify(ip), null, ip);
 });
 
@@ -52,7 +55,8 @@ test("attack: a name that resolves to a private address is refused, naming both"
 test("attack: DNS rebinding cannot move a checked connection to loopback", async () => {
   // first answer: the allowed 127.0.0.42; every later answer: 127.0.0.1 (edgeflow's API, the edge's ports)
   let calls = 0;
-  const lookup = async () => (calls++ === 0 ? [{ address: "127.0.0.42", family: 4 }] : [{ address: "127.0.0.1", family: 4 }]);
+  const lookup = async () =>
+    calls++ === 0 ? [{ address: "127.0.0.42", family: 4 }] : [{ address: "127.0.0.1", family: 4 }];
   const guard = new OutboundGuard({ allow: AllowList.parse("127.0.0.42"), lookup });
   const got = await ask(guard, `http://rebind.test:${server.address().port}/`);
   assert.equal(got.text, "pinned");
@@ -61,7 +65,10 @@ test("attack: DNS rebinding cannot move a checked connection to loopback", async
 });
 
 test("legit: a host name on the allow list is reached at what it resolves to", async () => {
-  const guard = new OutboundGuard({ allow: AllowList.parse("svc.internal"), lookup: async () => [{ address: "127.0.0.42", family: 4 }] });
+  const guard = new OutboundGuard({
+    allow: AllowList.parse("svc.internal"),
+    lookup: async () => [{ address: "127.0.0.42", family: 4 }],
+  });
   const got = await ask(guard, `http://svc.internal:${server.address().port}/`);
   assert.deepEqual(got, { refused: false, status: 200, text: "pinned" });
   await guard.close();

@@ -33,14 +33,27 @@ function account({ scripts = [], kv = [], r2 = [], d1 = [], workflows = {} } = {
 
 // legacy is a registry state whose legacy account holds what account() is given; others are more accounts by id.
 function legacy(parts = {}, others = {}) {
-  return { accountId: ACCOUNT, ...account(parts), accounts: Object.fromEntries(Object.entries(others).map(([id, p]) => [id, { accountId: id, ...account(p) }])) };
+  return {
+    accountId: ACCOUNT,
+    ...account(parts),
+    accounts: Object.fromEntries(Object.entries(others).map(([id, p]) => [id, { accountId: id, ...account(p) }])),
+  };
 }
 
 const fresh = () => ({ placement: new Map(), nextGroup: 1 });
 
 function plan(state, previous = fresh(), groupSize = 2) {
   const logs = [];
-  const p = planGroups(state, previous, { d1URL: (databases) => new URL(`http://127.0.0.1:1/secret/${Object.entries(databases).map(([b, id]) => `${b}=${id}`).join(",")}`), logger: (l) => logs.push(l), groupSize });
+  const p = planGroups(state, previous, {
+    d1URL: (databases) =>
+      new URL(
+        `http://127.0.0.1:1/secret/${Object.entries(databases)
+          .map(([b, id]) => `${b}=${id}`)
+          .join(",")}`,
+      ),
+    logger: (l) => logs.push(l),
+    groupSize,
+  });
   return { ...p, logs };
 }
 
@@ -86,18 +99,37 @@ describe("placement", () => {
     assert.equal(group("c"), group("d"));
     assert.equal(group("e"), group("f"));
     assert.equal(new Set(["a", "c", "e"].map(group)).size, 3, JSON.stringify(members(p)));
-    assert.equal(p.owner.kv.get("shared"), group("c"), "the namespace is opened by the group of the workers that bind it");
+    assert.equal(
+      p.owner.kv.get("shared"),
+      group("c"),
+      "the namespace is opened by the group of the workers that bind it",
+    );
     assert.equal(p.owner.wf.get("flow"), group("f"), "a Workflow runs in the group of its script");
   });
 
   test("a component larger than a group is one group", () => {
-    const chain = ["a", "b", "c"].map((n, i, all) => script(n, i + 1 < all.length ? [{ type: "service", name: "NEXT", service: all[i + 1] }] : []));
+    const chain = ["a", "b", "c"].map((n, i, all) =>
+      script(n, i + 1 < all.length ? [{ type: "service", name: "NEXT", service: all[i + 1] }] : []),
+    );
     assert.deepEqual(members(plan(legacy({ scripts: chain }))), { [HOME_GROUP]: [], g1: ["a", "b", "c"] });
   });
 
   test("workers keep their groups; a component spread over groups moves into the lowest-numbered one", () => {
-    const previous = { placement: new Map([["a", "g2"], ["b", "g10"], ["c", "g10"]]), nextGroup: 11 };
-    const p = plan(legacy({ scripts: [script("a", [{ type: "service", name: "SVC", service: "b" }]), script("b"), script("c"), script("d")] }), previous, 4);
+    const previous = {
+      placement: new Map([
+        ["a", "g2"],
+        ["b", "g10"],
+        ["c", "g10"],
+      ]),
+      nextGroup: 11,
+    };
+    const p = plan(
+      legacy({
+        scripts: [script("a", [{ type: "service", name: "SVC", service: "b" }]), script("b"), script("c"), script("d")],
+      }),
+      previous,
+      4,
+    );
     assert.equal(p.placement.get("a"), "g2");
     assert.equal(p.placement.get("b"), "g2", "g2 comes before g10");
     assert.equal(p.placement.get("c"), "g10");
@@ -110,7 +142,12 @@ describe("placement", () => {
     const p = plan(
       legacy(
         { scripts: [script("api"), script("web", [{ type: "service", name: "API", service: "api" }])], r2: ["files"] },
-        { [other]: { scripts: [script("api"), script("web", [{ type: "service", name: "API", service: "api" }])], r2: ["files"] } },
+        {
+          [other]: {
+            scripts: [script("api"), script("web", [{ type: "service", name: "API", service: "api" }])],
+            r2: ["files"],
+          },
+        },
       ),
       fresh(),
       4,
@@ -142,7 +179,9 @@ describe("worker options", () => {
       }),
     );
     const w = p.groups.get("g1").workers[0].w;
-    assert.deepEqual(w.unsafeBindings, [{ name: "GONE", type: GONE_PLUGIN.name, plugin: GONE_PLUGIN, options: { kind: "kv", id: "deleted" } }]);
+    assert.deepEqual(w.unsafeBindings, [
+      { name: "GONE", type: GONE_PLUGIN.name, plugin: GONE_PLUGIN, options: { kind: "kv", id: "deleted" } },
+    ]);
     assert.deepEqual(w.kvNamespaces, { LIVE: "live" });
     // one remote-binding address for the worker (miniflare takes one), naming each binding's database
     assert.equal(String(w.d1Databases.DB.remoteProxyConnectionString), "http://127.0.0.1:1/secret/DB=db-1,OTHER=db-2");

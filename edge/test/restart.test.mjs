@@ -24,7 +24,11 @@ test("kill -9 while instances sleep and wait; after a restart every one complete
   const a = await startEdge({ dataDir });
   started.push(a);
   await deployDemo(a, "survivor", { bindings: [{ type: "plain_text", name: "GREETING", text: "persisted" }] });
-  let r = await a.call("PUT", "/workers/scripts/survivor/secrets", { name: "API_KEY", text: "kept", type: "secret_text" });
+  let r = await a.call("PUT", "/workers/scripts/survivor/secrets", {
+    name: "API_KEY",
+    text: "kept",
+    type: "secret_text",
+  });
   assert.equal(r.status, 200);
   const ns = (await a.call("POST", "/storage/kv/namespaces", { title: "restart-kv" })).body.result.id;
   await a.call("PUT", `/storage/kv/namespaces/${ns}/values/k`, "v");
@@ -35,8 +39,10 @@ test("kill -9 while instances sleep and wait; after a restart every one complete
 
   const sleepers = ["s1", "s2", "s3"];
   const waiters = ["w1", "w2"];
-  for (const id of sleepers) await a.call("POST", "/workflows/survivor/instances", { instance_id: id, params: { sleepMs: 2500 } });
-  for (const id of waiters) await a.call("POST", "/workflows/survivor/instances", { instance_id: id, params: { waitFor: "resume-me" } });
+  for (const id of sleepers)
+    await a.call("POST", "/workflows/survivor/instances", { instance_id: id, params: { sleepMs: 2500 } });
+  for (const id of waiters)
+    await a.call("POST", "/workflows/survivor/instances", { instance_id: id, params: { waitFor: "resume-me" } });
   await a.call("POST", "/workflows/survivor/instances", { instance_id: "paused-1", params: { waitFor: "later" } });
   for (const id of [...sleepers, ...waiters, "paused-1"]) await waitStatus(a, "survivor", id, "waiting");
   await a.call("PATCH", "/workflows/survivor/instances/paused-1/status", { status: "pause" });
@@ -46,7 +52,10 @@ test("kill -9 while instances sleep and wait; after a restart every one complete
   // kill -9 of the edge alone: its workerds (one a group, see runtime.mjs) die with it (parent-death signal) and
   // free the data files.
   const workerdPids = fs.readFileSync(path.join(dataDir, "workerd.pid"), "utf8").trim().split("\n").map(Number);
-  assert.ok(workerdPids.length >= 2 && workerdPids.every((p) => p > 0), `workerd.pid lists the home group's and the worker's group's workerd: ${workerdPids}`);
+  assert.ok(
+    workerdPids.length >= 2 && workerdPids.every((p) => p > 0),
+    `workerd.pid lists the home group's and the worker's group's workerd: ${workerdPids}`,
+  );
   const exited = new Promise((res) => a.proc.once("exit", res));
   a.proc.kill("SIGKILL");
   await exited;
@@ -87,10 +96,16 @@ test("kill -9 while instances sleep and wait; after a restart every one complete
   const info = await (await fetch(`${b.ready.workers}/survivor`)).json();
   assert.equal(info.secret, "set");
   assert.equal(info.greeting, "persisted");
-  assert.equal(await (await b.call("GET", `/storage/kv/namespaces/${ns}/values/k`, undefined, { raw: true })).text(), "v");
+  assert.equal(
+    await (await b.call("GET", `/storage/kv/namespaces/${ns}/values/k`, undefined, { raw: true })).text(),
+    "v",
+  );
   r = await b.call("POST", `/d1/database/${db}/query`, { sql: "SELECT x FROM t" });
   assert.deepEqual(r.body.result[0].results, [{ x: 42 }]);
-  assert.equal(await (await b.call("GET", "/r2/buckets/restart-bucket/objects/o", undefined, { raw: true })).text(), "object");
+  assert.equal(
+    await (await b.call("GET", "/r2/buckets/restart-bucket/objects/o", undefined, { raw: true })).text(),
+    "object",
+  );
   r = await b.call("GET", "/workflows/survivor/instances/s1");
   assert.equal(r.body.result.trigger.source, "api");
   await b.stop();

@@ -9,10 +9,17 @@ import { ACCOUNT, ACCOUNT_VERIFY, ROUTES, TOKEN, TOKEN_VERIFY } from "../src/api
 
 test("a route names the account in its path exactly when its auth is the account's", () => {
   for (const r of ROUTES) {
-    assert.ok([ACCOUNT, TOKEN, ACCOUNT_VERIFY, TOKEN_VERIFY].includes(r.auth), `${r.method} ${r.pattern}: unknown auth`);
+    assert.ok(
+      [ACCOUNT, TOKEN, ACCOUNT_VERIFY, TOKEN_VERIFY].includes(r.auth),
+      `${r.method} ${r.pattern}: unknown auth`,
+    );
     const named = r.pattern === "/accounts/:account" || r.pattern.startsWith("/accounts/:account/");
     assert.equal(r.auth.account, named, `${r.method} ${r.pattern}`);
-    assert.equal(r.pattern.split("/").filter((s) => s === ":account").length, named ? 1 : 0, `${r.method} ${r.pattern}`);
+    assert.equal(
+      r.pattern.split("/").filter((s) => s === ":account").length,
+      named ? 1 : 0,
+      `${r.method} ${r.pattern}`,
+    );
     assert.equal(typeof r.handler, "function", `${r.method} ${r.pattern}`);
   }
 });
@@ -39,7 +46,10 @@ test("the router finds routes and decodes their parameters; a path of another me
   const verify = matchRoute("GET", "/user/tokens/verify/");
   assert.equal(verify.route.auth, TOKEN_VERIFY);
   // POST …/instances/batch is its own route, GET of the same path reads an instance named "batch"
-  assert.equal(matchRoute("POST", "/accounts/abc/workflows/w/instances/batch").route.pattern, "/accounts/:account/workflows/:workflow/instances/batch");
+  assert.equal(
+    matchRoute("POST", "/accounts/abc/workflows/w/instances/batch").route.pattern,
+    "/accounts/:account/workflows/:workflow/instances/batch",
+  );
   assert.equal(matchRoute("GET", "/accounts/abc/workflows/w/instances/batch").params.instance, "batch");
   assert.deepEqual(matchRoute("POST", "/zones/z1"), { pathMatched: true });
   assert.deepEqual(matchRoute("GET", "/nothing/here"), { pathMatched: false });

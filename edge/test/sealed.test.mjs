@@ -35,7 +35,11 @@ after(async () => {
 });
 
 async function start(dataDir, key = KEY) {
-  const edge = await startEdge({ dataDir, args: key === null ? [] : ["--key-stdin"], stdin: key === null ? undefined : `${key}\n` });
+  const edge = await startEdge({
+    dataDir,
+    args: key === null ? [] : ["--key-stdin"],
+    stdin: key === null ? undefined : `${key}\n`,
+  });
   edges.push(edge);
   return edge;
 }
@@ -123,7 +127,10 @@ describe("secrets at rest", () => {
 test("legit: an edge started by hand keeps its key in secrets.key (0600)", async () => {
   const dataDir = tempDir();
   const edge = await start(dataDir, null);
-  const up = await upload(edge, "snoop", { source: SNOOP, bindings: [{ type: "secret_text", name: "API_KEY", text: SECRET }] });
+  const up = await upload(edge, "snoop", {
+    source: SNOOP,
+    bindings: [{ type: "secret_text", name: "API_KEY", text: SECRET }],
+  });
   assert.equal(up.status, 200, JSON.stringify(up.body));
   const keyFile = path.join(dataDir, "secrets.key");
   assert.equal(fs.statSync(keyFile).mode & 0o777, 0o600);
@@ -152,26 +159,51 @@ describe("every copy of a secret on disk", () => {
   async function rollOut(c) {
     const first = { API_KEY: secret("first-key"), EDGEFLOW_WORKER_TOKEN: secret("first-token") };
     const second = { API_KEY: secret("second-key"), EDGEFLOW_WORKER_TOKEN: secret("second-token") };
-    const put = secret("put"), draft = secret("draft"), bulk = secret("bulk");
+    const put = secret("put"),
+      draft = secret("draft"),
+      bulk = secret("bulk");
     secrets.push(...Object.values(first), ...Object.values(second), put, draft, bulk);
     const asBindings = (s) => Object.entries(s).map(([name, text]) => ({ type: "secret_text", name, text }));
-    const up1 = await upload(c, "roll", { source: ENV, bindings: [{ type: "plain_text", name: "VAR", text: "one" }, ...asBindings(first)] });
+    const up1 = await upload(c, "roll", {
+      source: ENV,
+      bindings: [{ type: "plain_text", name: "VAR", text: "one" }, ...asBindings(first)],
+    });
     assert.equal(up1.status, 200, JSON.stringify(up1.body));
     assert.equal((await c.call("POST", "/workers/scripts/roll/subdomain", { enabled: true })).status, 200);
-    const v1 = (await c.call("GET", "/workers/scripts/roll/deployments")).body.result.deployments[0].versions[0].version_id;
+    const v1 = (await c.call("GET", "/workers/scripts/roll/deployments")).body.result.deployments[0].versions[0]
+      .version_id;
     // wrangler secret put
-    const sp = await c.call("PUT", "/workers/scripts/roll/secrets", { name: "PUT_SECRET", text: put, type: "secret_text" });
+    const sp = await c.call("PUT", "/workers/scripts/roll/secrets", {
+      name: "PUT_SECRET",
+      text: put,
+      type: "secret_text",
+    });
     assert.equal(sp.status, 200, JSON.stringify(sp.body));
     // the second deploy, with new secret values (PUT_SECRET is kept)
-    const up2 = await upload(c, "roll", { source: ENV, bindings: [{ type: "plain_text", name: "VAR", text: "two" }, ...asBindings(second)] });
+    const up2 = await upload(c, "roll", {
+      source: ENV,
+      bindings: [{ type: "plain_text", name: "VAR", text: "two" }, ...asBindings(second)],
+    });
     assert.equal(up2.status, 200, JSON.stringify(up2.body));
     // wrangler secret bulk: a settings patch naming the kept bindings and a new secret
-    const names = ["VAR", "API_KEY", "EDGEFLOW_WORKER_TOKEN", "PUT_SECRET"].map((name) => ({ type: name === "VAR" ? "plain_text" : "secret_text", name }));
-    const patch = await c.call("PATCH", "/workers/scripts/roll/settings", { bindings: [...names, { type: "secret_text", name: "BULK", text: bulk }] });
+    const names = ["VAR", "API_KEY", "EDGEFLOW_WORKER_TOKEN", "PUT_SECRET"].map((name) => ({
+      type: name === "VAR" ? "plain_text" : "secret_text",
+      name,
+    }));
+    const patch = await c.call("PATCH", "/workers/scripts/roll/settings", {
+      bindings: [...names, { type: "secret_text", name: "BULK", text: bulk }],
+    });
     assert.equal(patch.status, 200, JSON.stringify(patch.body));
     // a version uploaded and not deployed
     const fd = new FormData();
-    fd.set("metadata", JSON.stringify({ main_module: "index.js", compatibility_date: "2025-01-01", bindings: [{ type: "secret_text", name: "API_KEY", text: draft }] }));
+    fd.set(
+      "metadata",
+      JSON.stringify({
+        main_module: "index.js",
+        compatibility_date: "2025-01-01",
+        bindings: [{ type: "secret_text", name: "API_KEY", text: draft }],
+      }),
+    );
     fd.append("files", new Blob([ENV], { type: "application/javascript+module" }), "index.js");
     const ver = await c.call("POST", "/workers/scripts/roll/versions", fd);
     assert.equal(ver.status, 200, JSON.stringify(ver.body));
@@ -179,7 +211,9 @@ describe("every copy of a secret on disk", () => {
     assert.equal(live.API_KEY, second.API_KEY);
     assert.equal(live.BULK, bulk);
     // the rollback: the first version deployed again
-    const back = await c.call("POST", "/workers/scripts/roll/deployments", { versions: [{ version_id: v1, percentage: 100 }] });
+    const back = await c.call("POST", "/workers/scripts/roll/deployments", {
+      versions: [{ version_id: v1, percentage: 100 }],
+    });
     assert.equal(back.status, 200, JSON.stringify(back.body));
     return first;
   }
@@ -190,7 +224,11 @@ describe("every copy of a secret on disk", () => {
       if (!fs.statSync(p).isFile()) continue;
       const bytes = fs.readFileSync(p);
       for (const s of secrets) {
-        for (const form of [Buffer.from(s), Buffer.from(s, "utf16le"), Buffer.from(Buffer.from(s).toString("base64"))]) {
+        for (const form of [
+          Buffer.from(s),
+          Buffer.from(s, "utf16le"),
+          Buffer.from(Buffer.from(s).toString("base64")),
+        ]) {
           if (bytes.includes(form)) found.push(`${path.relative(dataDir, p)}: ${s}`);
         }
       }
@@ -211,7 +249,10 @@ describe("every copy of a secret on disk", () => {
       c.client.url = c.url;
       c.first = await rollOut(c.client);
       const seen = await env(c.url("roll"));
-      assert.deepEqual({ API_KEY: seen.API_KEY, EDGEFLOW_WORKER_TOKEN: seen.EDGEFLOW_WORKER_TOKEN, VAR: seen.VAR }, { ...c.first, VAR: "one" });
+      assert.deepEqual(
+        { API_KEY: seen.API_KEY, EDGEFLOW_WORKER_TOKEN: seen.EDGEFLOW_WORKER_TOKEN, VAR: seen.VAR },
+        { ...c.first, VAR: "one" },
+      );
     }
     assert.deepEqual(leaks(), [], "while the edge runs");
     await edge.stop();
@@ -221,7 +262,10 @@ describe("every copy of a secret on disk", () => {
   test("legit: after a restart each worker sees the secrets of the version rolled back to; the secrets API lists names only", async () => {
     edge = await start(dataDir);
     for (const c of clients) {
-      c.client = c.client === clients[0].client ? edge : asAccount(edge, { id: c.client.accountId, token: c.client.token, subdomain: c.client.subdomain });
+      c.client =
+        c.client === clients[0].client
+          ? edge
+          : asAccount(edge, { id: c.client.accountId, token: c.client.token, subdomain: c.client.subdomain });
       const seen = await env(c.url("roll"));
       assert.equal(seen.API_KEY, c.first.API_KEY);
       assert.equal(seen.EDGEFLOW_WORKER_TOKEN, c.first.EDGEFLOW_WORKER_TOKEN);

@@ -21,7 +21,9 @@ describe("KV", () => {
     const list = await edge.call("GET", "/storage/kv/namespaces?per_page=100&order=title&direction=asc&page=1");
     assert.deepEqual(list.body.result, [{ id: ns, title: "my-kv", supports_url_encoding: true }]);
     // wrangler escapes '/', cloudflare-go does not: both reach the same key
-    let r = await edge.call("PUT", `/storage/kv/namespaces/${ns}/values/k%201%2Fx`, "value one", { headers: { "content-type": "text/plain" } });
+    let r = await edge.call("PUT", `/storage/kv/namespaces/${ns}/values/k%201%2Fx`, "value one", {
+      headers: { "content-type": "text/plain" },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const got = await edge.call("GET", `/storage/kv/namespaces/${ns}/values/k%201/x`, undefined, { raw: true });
     assert.equal(got.status, 200);
@@ -33,12 +35,19 @@ describe("KV", () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
     r = await edge.call("GET", `/storage/kv/namespaces/${ns}/metadata/meta%2Fkey`);
     assert.deepEqual(r.body.result, { owner: "bob" });
-    r = await edge.call("PUT", `/storage/kv/namespaces/${ns}/bulk`, Array.from({ length: 15 }, (_, i) => ({ key: `p/${String(i).padStart(2, "0")}`, value: `v${i}` })));
+    r = await edge.call(
+      "PUT",
+      `/storage/kv/namespaces/${ns}/bulk`,
+      Array.from({ length: 15 }, (_, i) => ({ key: `p/${String(i).padStart(2, "0")}`, value: `v${i}` })),
+    );
     assert.equal(r.body.result.successful_key_count, 15);
     r = await edge.call("GET", `/storage/kv/namespaces/${ns}/keys?prefix=p/&limit=10`);
     assert.equal(r.body.result.length, 10);
     assert.ok(r.body.result_info.cursor);
-    const r2 = await edge.call("GET", `/storage/kv/namespaces/${ns}/keys?prefix=p/&limit=10&cursor=${encodeURIComponent(r.body.result_info.cursor)}`);
+    const r2 = await edge.call(
+      "GET",
+      `/storage/kv/namespaces/${ns}/keys?prefix=p/&limit=10&cursor=${encodeURIComponent(r.body.result_info.cursor)}`,
+    );
     assert.equal(r2.body.result.length, 5);
     assert.equal(r2.body.result_info.cursor, "");
     r = await edge.call("GET", `/storage/kv/namespaces/${ns}/keys`);
@@ -90,12 +99,28 @@ describe("D1", () => {
     });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.result[0].meta.changes, 1);
-    r = await edge.call("POST", `/d1/database/${id}/query`, { sql: "SELECT name, score, flag, blob, typeof(score) AS ts FROM t WHERE score > ? AND name IS NOT ?", params: [1, null] });
-    assert.deepEqual(r.body.result[0].results, [{ name: "widget; with semicolon", score: 2.5, flag: 1, blob: '{"a":[1,2]}', ts: "real" }]);
+    r = await edge.call("POST", `/d1/database/${id}/query`, {
+      sql: "SELECT name, score, flag, blob, typeof(score) AS ts FROM t WHERE score > ? AND name IS NOT ?",
+      params: [1, null],
+    });
+    assert.deepEqual(r.body.result[0].results, [
+      { name: "widget; with semicolon", score: 2.5, flag: 1, blob: '{"a":[1,2]}', ts: "real" },
+    ]);
     r = await edge.call("POST", `/d1/database/${id}/raw`, { sql: "SELECT id, name FROM t ORDER BY id" });
-    assert.deepEqual(r.body.result[0].results, { columns: ["id", "name"], rows: [[1, "seed"], [2, "widget; with semicolon"]] });
-    r = await edge.call("POST", `/d1/database/${id}/query`, { batch: [{ sql: "SELECT 1 AS one" }, { sql: "SELECT ? AS two", params: [2] }] });
-    assert.deepEqual(r.body.result.map((x) => x.results), [[{ one: 1 }], [{ two: 2 }]]);
+    assert.deepEqual(r.body.result[0].results, {
+      columns: ["id", "name"],
+      rows: [
+        [1, "seed"],
+        [2, "widget; with semicolon"],
+      ],
+    });
+    r = await edge.call("POST", `/d1/database/${id}/query`, {
+      batch: [{ sql: "SELECT 1 AS one" }, { sql: "SELECT ? AS two", params: [2] }],
+    });
+    assert.deepEqual(
+      r.body.result.map((x) => x.results),
+      [[{ one: 1 }], [{ two: 2 }]],
+    );
     r = await edge.call("POST", `/d1/database/${id}/query`, { sql: "SELECT * FROM missing_table" });
     assert.equal(r.status, 400);
     assert.match(r.body.errors[0].message, /no such table/);
@@ -111,16 +136,31 @@ describe("D1", () => {
   test("edgeflow_read_only=true: reads answer, every change is rolled back by the database (403, 7403)", async () => {
     const c = await edge.call("POST", "/d1/database", { name: "read-only-db" });
     const id = c.body.result.uuid;
-    await edge.call("POST", `/d1/database/${id}/query`, { sql: "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2)" });
-    const ro = (body, raw = false) => edge.call("POST", `/d1/database/${id}/${raw ? "raw" : "query"}?edgeflow_read_only=true`, body);
+    await edge.call("POST", `/d1/database/${id}/query`, {
+      sql: "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2)",
+    });
+    const ro = (body, raw = false) =>
+      edge.call("POST", `/d1/database/${id}/${raw ? "raw" : "query"}?edgeflow_read_only=true`, body);
     let r = await ro({ sql: "SELECT count(*) AS n FROM t; SELECT max(a) AS m FROM t" });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(r.body.result.map((x) => x.results), [[{ n: 2 }], [{ m: 2 }]]);
+    assert.deepEqual(
+      r.body.result.map((x) => x.results),
+      [[{ n: 2 }], [{ m: 2 }]],
+    );
     r = await ro({ sql: "SELECT a FROM t WHERE a = ?", params: [2] }, true);
     assert.deepEqual(r.body.result[0].results, { columns: ["a"], rows: [[2]] });
-    for (const sql of ["INSERT INTO t VALUES (3)", "DROP TABLE t; CREATE TABLE t (a INTEGER)", "SELECT 1; DELETE FROM t", "CREATE TABLE u (b)",
-      "DROP TABLE t; CREATE TABLE t AS SELECT 7 AS a UNION ALL SELECT 8", "DROP TABLE t", "drop table if exists t", "ALTER TABLE t RENAME TO u",
-      "ALTER TABLE t RENAME COLUMN a TO b", "ALTER TABLE t ADD COLUMN c TEXT"]) {
+    for (const sql of [
+      "INSERT INTO t VALUES (3)",
+      "DROP TABLE t; CREATE TABLE t (a INTEGER)",
+      "SELECT 1; DELETE FROM t",
+      "CREATE TABLE u (b)",
+      "DROP TABLE t; CREATE TABLE t AS SELECT 7 AS a UNION ALL SELECT 8",
+      "DROP TABLE t",
+      "drop table if exists t",
+      "ALTER TABLE t RENAME TO u",
+      "ALTER TABLE t RENAME COLUMN a TO b",
+      "ALTER TABLE t ADD COLUMN c TEXT",
+    ]) {
       r = await ro({ sql });
       assert.equal(r.status, 403, `${sql}: ${JSON.stringify(r.body)}`);
       assert.equal(r.body.errors[0].code, 7403);
@@ -136,7 +176,11 @@ describe("D1", () => {
   });
 
   test("statement splitting keeps strings, comments and trigger bodies", () => {
-    assert.deepEqual(splitStatements("SELECT 'a;b'; -- c;\nSELECT \"x;\"; /* ; */ SELECT 3"), ["SELECT 'a;b'", '-- c;\nSELECT "x;"', "/* ; */ SELECT 3"]);
+    assert.deepEqual(splitStatements("SELECT 'a;b'; -- c;\nSELECT \"x;\"; /* ; */ SELECT 3"), [
+      "SELECT 'a;b'",
+      '-- c;\nSELECT "x;"',
+      "/* ; */ SELECT 3",
+    ]);
     const trig = "CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE t SET a = 1; UPDATE t SET b = 2; END; SELECT 1";
     assert.deepEqual(splitStatements(trig), [
       "CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE t SET a = 1; UPDATE t SET b = 2; END",
@@ -153,17 +197,31 @@ describe("R2", () => {
     r = await edge.call("POST", "/r2/buckets", { name: "Bad_Name" });
     assert.equal(r.status, 400);
     r = await edge.call("GET", "/r2/buckets");
-    assert.deepEqual(r.body.result.buckets.map((b) => b.name), ["my-bucket"]);
+    assert.deepEqual(
+      r.body.result.buckets.map((b) => b.name),
+      ["my-bucket"],
+    );
     for (const k of ["reports/a.json", "reports/b.json", "reports/c d.json", "other.txt"]) {
-      r = await edge.call("PUT", `/r2/buckets/my-bucket/objects/${encodeURIComponent(k)}`, `{"k":"${k}"}`, { headers: { "content-type": "application/json" } });
+      r = await edge.call("PUT", `/r2/buckets/my-bucket/objects/${encodeURIComponent(k)}`, `{"k":"${k}"}`, {
+        headers: { "content-type": "application/json" },
+      });
       assert.equal(r.status, 200, JSON.stringify(r.body));
     }
     r = await edge.call("GET", "/r2/buckets/my-bucket/objects?prefix=reports/&per_page=2");
-    assert.deepEqual(r.body.result.map((o) => o.key), ["reports/a.json", "reports/b.json"]);
+    assert.deepEqual(
+      r.body.result.map((o) => o.key),
+      ["reports/a.json", "reports/b.json"],
+    );
     assert.ok(r.body.result_info.cursor);
     assert.equal(r.body.result_info.is_truncated, "true");
-    const r2 = await edge.call("GET", `/r2/buckets/my-bucket/objects?prefix=reports/&per_page=2&cursor=${encodeURIComponent(r.body.result_info.cursor)}`);
-    assert.deepEqual(r2.body.result.map((o) => o.key), ["reports/c d.json"]);
+    const r2 = await edge.call(
+      "GET",
+      `/r2/buckets/my-bucket/objects?prefix=reports/&per_page=2&cursor=${encodeURIComponent(r.body.result_info.cursor)}`,
+    );
+    assert.deepEqual(
+      r2.body.result.map((o) => o.key),
+      ["reports/c d.json"],
+    );
     assert.equal(r2.body.result_info.cursor, "");
     r = await edge.call("GET", "/r2/buckets/my-bucket/objects?delimiter=/");
     assert.deepEqual(r.body.result_info.delimited, ["reports/"]);

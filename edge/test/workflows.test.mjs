@@ -24,7 +24,13 @@ describe("workflows", () => {
     assert.equal(done.trigger.source, "api");
     assert.equal(done.success, true);
     assert.equal(done.step_count, 2);
-    assert.deepEqual(done.steps.map((s) => [s.name, s.type, s.success]), [["first", "step", true], ["second", "step", true]]);
+    assert.deepEqual(
+      done.steps.map((s) => [s.name, s.type, s.success]),
+      [
+        ["first", "step", true],
+        ["second", "step", true],
+      ],
+    );
     assert.deepEqual(done.steps[0].output, { n: 8 });
   });
 
@@ -36,7 +42,10 @@ describe("workflows", () => {
   });
 
   test("sleep and waitForEvent report waiting; the event completes the instance", async () => {
-    await edge.call("POST", "/workflows/demo/instances", { instance_id: "wait-1", params: { n: 1, sleepMs: 800, waitFor: "approve" } });
+    await edge.call("POST", "/workflows/demo/instances", {
+      instance_id: "wait-1",
+      params: { n: 1, sleepMs: 800, waitFor: "approve" },
+    });
     const sleeping = await waitStatus(edge, "demo", "wait-1", "waiting");
     assert.ok(sleeping.steps.some((s) => s.type === "sleep"));
     const waiting = await waitFor(async () => {
@@ -92,12 +101,17 @@ describe("workflows", () => {
     const info = await (await fetch(`${url}/some/path?q=1`)).json();
     assert.equal(info.path, "/some/path");
     assert.equal(info.greeting, "hello");
-    const created = await (await fetch(url, { method: "POST", body: JSON.stringify({ id: "viaurl-1", params: { waitFor: "go" } }) })).json();
+    const created = await (
+      await fetch(url, { method: "POST", body: JSON.stringify({ id: "viaurl-1", params: { waitFor: "go" } }) })
+    ).json();
     assert.equal(created.id, "viaurl-1");
     await waitStatus(edge, "demo", "viaurl-1", "waiting");
     const got = await instance(edge, "demo", "viaurl-1");
     assert.equal(got.trigger.source, "binding");
-    const sent = await fetch(url, { method: "POST", body: JSON.stringify({ instanceId: "viaurl-1", eventType: "go", payload: { x: 1 } }) });
+    const sent = await fetch(url, {
+      method: "POST",
+      body: JSON.stringify({ instanceId: "viaurl-1", eventType: "go", payload: { x: 1 } }),
+    });
     assert.equal(sent.status, 200);
     const done = await waitStatus(edge, "demo", "viaurl-1", "complete");
     assert.deepEqual(done.output.approved, { x: 1 });
@@ -111,11 +125,14 @@ describe("workflows", () => {
       const r = await fetch(url, { method: "POST", body: JSON.stringify({ id, params: {} }) });
       assert.equal(r.status, 200);
     }
-    const listed = await waitFor(async () => {
-      const r = await edge.call("GET", "/workflows/demo/instances?status=complete&per_page=100");
-      const ids = r.body.result.map((it) => it.id);
-      return ids.includes("bound-1") && ids.includes("bound-2") ? r.body.result : null;
-    }, { what: "bound-1 and bound-2 complete in the list" });
+    const listed = await waitFor(
+      async () => {
+        const r = await edge.call("GET", "/workflows/demo/instances?status=complete&per_page=100");
+        const ids = r.body.result.map((it) => it.id);
+        return ids.includes("bound-1") && ids.includes("bound-2") ? r.body.result : null;
+      },
+      { what: "bound-1 and bound-2 complete in the list" },
+    );
     assert.ok(listed.every((it) => it.status === "complete"));
     const got = await instance(edge, "demo", "bound-2");
     assert.equal(got.trigger.source, "binding");
@@ -157,7 +174,9 @@ describe("workflows", () => {
   test("sub-workflow binding to another script's class", async () => {
     const up = await upload(edge, "caller", {
       source: `export default { async fetch(req, env) { const i = await env.CHILD.create({ params: { n: 21 } }); return Response.json({ id: i.id }); } };`,
-      bindings: [{ type: "workflow", name: "CHILD", workflow_name: "demo", class_name: "DemoWorkflow", script_name: "demo" }],
+      bindings: [
+        { type: "workflow", name: "CHILD", workflow_name: "demo", class_name: "DemoWorkflow", script_name: "demo" },
+      ],
     });
     assert.equal(up.status, 200, JSON.stringify(up.body));
     await edge.call("POST", "/workers/scripts/caller/subdomain", { enabled: true });
@@ -182,7 +201,10 @@ describe("workflows", () => {
     await edge.call("POST", "/workflows/demo/instances", { instance_id: "read-2", params: { n: 2 } });
     const r = await edge.call("POST", "/workflows/demo/instances/read", { ids: ["read-2", "missing-9", "read-1"] });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.result.map((x) => x.id), ["read-2", "missing-9", "read-1"]);
+    assert.deepEqual(
+      r.body.result.map((x) => x.id),
+      ["read-2", "missing-9", "read-1"],
+    );
     assert.equal(r.body.result[1].errors[0].code, 10201);
     assert.equal(r.body.result[1].result, undefined);
     for (const i of [0, 2]) {
@@ -191,7 +213,12 @@ describe("workflows", () => {
       assert.equal(typeof r.body.result[i].result.status, "string");
       assert.ok(Array.isArray(r.body.result[i].result.steps));
     }
-    for (const bad of [{}, { ids: [] }, { ids: ["bad id!"] }, { ids: Array.from({ length: 101 }, (_, i) => `x-${i}`) }]) {
+    for (const bad of [
+      {},
+      { ids: [] },
+      { ids: ["bad id!"] },
+      { ids: Array.from({ length: 101 }, (_, i) => `x-${i}`) },
+    ]) {
       const b = await edge.call("POST", "/workflows/demo/instances/read", bad);
       assert.equal(b.status, 400, JSON.stringify(bad));
       assert.match(b.body.errors[0].message, /ids must be an array of 1 to 100 instance ids/);
@@ -215,7 +242,9 @@ describe("workflows", () => {
     assert.equal(r.body.errors[0].code, 10405);
     r = await edge.call("POST", "/workflows/demo/instances", { instance_id: "bad id!" });
     assert.equal(r.status, 400);
-    r = await edge.call("POST", "/workflows/demo/instances", "{not json", { headers: { "content-type": "application/json" } });
+    r = await edge.call("POST", "/workflows/demo/instances", "{not json", {
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(r.status, 400);
     assert.match(r.body.errors[0].message, /not valid JSON/);
     r = await edge.call("PATCH", "/workflows/demo/instances/dup-1/status", { status: "explode" });
@@ -239,7 +268,11 @@ describe("workflows", () => {
   });
 
   test("cron schedules start instances", async () => {
-    let r = await edge.call("PUT", "/workflows/demo", { script_name: "demo", class_name: "DemoWorkflow", schedules: [{ cron: "*/5 * * * *" }] });
+    let r = await edge.call("PUT", "/workflows/demo", {
+      script_name: "demo",
+      class_name: "DemoWorkflow",
+      schedules: [{ cron: "*/5 * * * *" }],
+    });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.result.schedules, [{ cron: "*/5 * * * *" }]);
     const run = await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/cron?time=2026-01-01T10:05:00Z`, {
@@ -257,7 +290,11 @@ describe("workflows", () => {
       headers: { authorization: `Bearer ${edge.token}` },
     });
     assert.deepEqual((await none.json()).started, []);
-    r = await edge.call("PUT", "/workflows/demo", { script_name: "demo", class_name: "DemoWorkflow", schedules: [{ cron: "61 * * * *" }] });
+    r = await edge.call("PUT", "/workflows/demo", {
+      script_name: "demo",
+      class_name: "DemoWorkflow",
+      schedules: [{ cron: "61 * * * *" }],
+    });
     assert.equal(r.status, 400);
   });
 });

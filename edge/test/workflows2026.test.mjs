@@ -18,7 +18,9 @@ let kv;
 // name is its name), one an instance.
 function instanceFiles(name) {
   try {
-    return fs.readdirSync(path.join(edge.dataDir, "miniflare", "workflows", `miniflare-workflows-${name}`)).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+    return fs
+      .readdirSync(path.join(edge.dataDir, "miniflare", "workflows", `miniflare-workflows-${name}`))
+      .filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
   } catch {
     return [];
   }
@@ -55,7 +57,12 @@ async function events(client, wf, id, { query = "", headers = {}, until, onEvent
       while ((i = buf.indexOf("\n\n")) >= 0) {
         const block = buf.slice(0, i);
         buf = buf.slice(i + 2);
-        const f = Object.fromEntries(block.split("\n").filter((l) => !l.startsWith(":")).map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 2)]));
+        const f = Object.fromEntries(
+          block
+            .split("\n")
+            .filter((l) => !l.startsWith(":"))
+            .map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 2)]),
+        );
         if (f.data === undefined) continue;
         const ev = { id: Number(f.id), type: f.event, data: JSON.parse(f.data) };
         out.push(ev);
@@ -89,7 +96,10 @@ after(async () => {
 
 describe("worker code of 2026 on the local edge", () => {
   test("step context, a sensitive output, a retry delay function and a stream output", async () => {
-    assert.equal((await edge.call("POST", "/workflows/saga/instances", { instance_id: "code-1", params: { seats: 3 } })).status, 200);
+    assert.equal(
+      (await edge.call("POST", "/workflows/saga/instances", { instance_id: "code-1", params: { seats: 3 } })).status,
+      200,
+    );
     const done = await waitStatus(edge, "saga", "code-1", "complete");
     assert.deepEqual(done.output, {
       ctx: { name: "context", count: 1, attempt: 1, retries: 5 },
@@ -103,7 +113,10 @@ describe("worker code of 2026 on the local edge", () => {
     assert.equal(step("token").output, "[REDACTED]");
     assert.equal(step("token").config.sensitive, "output");
     assert.equal(step("flaky").attempts.length, 3);
-    assert.deepEqual(step("flaky").attempts.map((a) => a.success), [false, false, true]);
+    assert.deepEqual(
+      step("flaky").attempts.map((a) => a.success),
+      [false, false, true],
+    );
     assert.equal(step("flaky").config.retries.delay, "[dynamic]");
     assert.equal(done.rollback, null);
   });
@@ -114,21 +127,35 @@ describe("worker code of 2026 on the local edge", () => {
     assert.deepEqual(failed.error, { name: "Error", message: "kaboom" });
     assert.deepEqual(failed.rollback, { outcome: "complete", error: null });
     const rb = failed.steps.filter((s) => s.type === "rollback");
-    assert.deepEqual(rb.map((s) => [s.name, s.success]), [["charge", true], ["reserve", true]]);
+    assert.deepEqual(
+      rb.map((s) => [s.name, s.success]),
+      [
+        ["charge", true],
+        ["reserve", true],
+      ],
+    );
     assert.ok(rb[0].start <= rb[1].start);
     assert.equal(rb[0].attempts.length, 1);
     const keys = await kvKeys();
     assert.ok(keys.includes("undo:saga-fail:charge") && keys.includes("undo:saga-fail:reserve"), keys.join());
-    const undo = await edge.call("GET", `/storage/kv/namespaces/${kv}/values/undo:saga-fail:reserve`, undefined, { raw: true });
+    const undo = await edge.call("GET", `/storage/kv/namespaces/${kv}/values/undo:saga-fail:reserve`, undefined, {
+      raw: true,
+    });
     assert.deepEqual(await undo.json(), { output: { seats: 2 }, error: "kaboom", stepName: "reserve-1" });
   });
 
   test("a rollback handler that fails stops the chain: outcome failed, with its error", async () => {
-    await edge.call("POST", "/workflows/saga/instances", { instance_id: "saga-undo-fails", params: { fail: true, failUndo: true } });
+    await edge.call("POST", "/workflows/saga/instances", {
+      instance_id: "saga-undo-fails",
+      params: { fail: true, failUndo: true },
+    });
     const failed = await waitStatus(edge, "saga", "saga-undo-fails", "errored");
     assert.deepEqual(failed.rollback, { outcome: "failed", error: { name: "Error", message: "refund failed" } });
     const rb = failed.steps.filter((s) => s.type === "rollback");
-    assert.deepEqual(rb.map((s) => [s.name, s.success]), [["charge", false]]);
+    assert.deepEqual(
+      rb.map((s) => [s.name, s.success]),
+      [["charge", false]],
+    );
     assert.ok(!(await kvKeys()).includes("undo:saga-undo-fails:reserve"), "the chain stopped before reserve");
   });
 });
@@ -146,14 +173,28 @@ describe("creating instances", () => {
 
   test("batch, object form: {instances} answers {created, errors} with the index of each refused entry", async () => {
     const r = await edge.call("POST", "/workflows/saga/instances/batch", {
-      instances: [{ instance_id: "dup-1" }, { instance_id: "obj-1", params: { seats: 1 } }, { id: "obj-1" }, { params: { seats: 4 } }],
+      instances: [
+        { instance_id: "dup-1" },
+        { instance_id: "obj-1", params: { seats: 1 } },
+        { id: "obj-1" },
+        { params: { seats: 4 } },
+      ],
     });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const { created, errors } = r.body.result;
-    assert.deepEqual(created.map((x) => x.status), ["queued", "queued"]);
+    assert.deepEqual(
+      created.map((x) => x.status),
+      ["queued", "queued"],
+    );
     assert.equal(created[0].id, "obj-1");
     assert.match(created[1].id, /^[0-9a-f-]{36}$/);
-    assert.deepEqual(errors.map((e) => [e.index, e.id, e.code]), [[0, "dup-1", 10405], [2, "obj-1", 10415]]);
+    assert.deepEqual(
+      errors.map((e) => [e.index, e.id, e.code]),
+      [
+        [0, "dup-1", 10405],
+        [2, "obj-1", 10415],
+      ],
+    );
     await waitStatus(edge, "saga", "obj-1", "complete");
     assert.deepEqual((await instance(edge, "saga", created[1].id)).params, { seats: 4 });
   });
@@ -168,9 +209,15 @@ describe("creating instances", () => {
   });
 
   test("batch, array form kept: in order, refused whole (409) when an id exists", async () => {
-    let r = await edge.call("POST", "/workflows/saga/instances/batch", [{ instance_id: "arr-1" }, { instance_id: "arr-2" }]);
+    let r = await edge.call("POST", "/workflows/saga/instances/batch", [
+      { instance_id: "arr-1" },
+      { instance_id: "arr-2" },
+    ]);
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.result.map((x) => x.id), ["arr-1", "arr-2"]);
+    assert.deepEqual(
+      r.body.result.map((x) => x.id),
+      ["arr-1", "arr-2"],
+    );
     r = await edge.call("POST", "/workflows/saga/instances/batch", [{ instance_id: "arr-1" }]);
     assert.equal(r.status, 409);
     assert.equal(r.body.errors[0].code, 10405);
@@ -217,13 +264,27 @@ describe("deleting instances", () => {
   test("POST …/instances/batch/delete: {deleted, errors} in order, an id named twice listed twice", async () => {
     await edge.call("POST", "/workflows/saga/instances/batch", [{ instance_id: "bd-1" }, { instance_id: "bd-2" }]);
     await waitStatus(edge, "saga", "bd-2", "complete");
-    const r = await edge.call("POST", "/workflows/saga/instances/batch/delete", { instances: ["bd-1", "missing-1", "bd-2", "bd-1"] });
+    const r = await edge.call("POST", "/workflows/saga/instances/batch/delete", {
+      instances: ["bd-1", "missing-1", "bd-2", "bd-1"],
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(r.body.result.deleted, [{ id: "bd-1" }, { id: "bd-2" }, { id: "bd-1" }]);
-    assert.deepEqual(r.body.result.errors, [{ id: "missing-1", code: 10400, message: "workflows.api.error.instance.not_found" }]);
-    for (const id of ["bd-1", "bd-2"]) assert.equal((await edge.call("GET", `/workflows/saga/instances/${id}`)).status, 404);
-    for (const body of [{ instances: [] }, { instances: Array.from({ length: 101 }, (_, i) => `x-${i}`) }, { instances: ["bad id"] }, { ids: ["x"] }]) {
-      assert.equal((await edge.call("POST", "/workflows/saga/instances/batch/delete", body)).status, 400, JSON.stringify(body).slice(0, 60));
+    assert.deepEqual(r.body.result.errors, [
+      { id: "missing-1", code: 10400, message: "workflows.api.error.instance.not_found" },
+    ]);
+    for (const id of ["bd-1", "bd-2"])
+      assert.equal((await edge.call("GET", `/workflows/saga/instances/${id}`)).status, 404);
+    for (const body of [
+      { instances: [] },
+      { instances: Array.from({ length: 101 }, (_, i) => `x-${i}`) },
+      { instances: ["bad id"] },
+      { ids: ["x"] },
+    ]) {
+      assert.equal(
+        (await edge.call("POST", "/workflows/saga/instances/batch/delete", body)).status,
+        400,
+        JSON.stringify(body).slice(0, 60),
+      );
     }
   });
 });
@@ -233,13 +294,19 @@ describe("status changes", () => {
     await edge.call("POST", "/workflows/saga/instances", { instance_id: "rs-1" });
     const first = await waitStatus(edge, "saga", "rs-1", "complete");
     const before = Object.fromEntries(first.steps.map((s) => [s.name, s.start]));
-    const r = await edge.call("PATCH", "/workflows/saga/instances/rs-1/status", { status: "restart", from: { name: "charge", count: 1, type: "do" } });
+    const r = await edge.call("PATCH", "/workflows/saga/instances/rs-1/status", {
+      status: "restart",
+      from: { name: "charge", count: 1, type: "do" },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    const again = await waitFor(async () => {
-      const x = await instance(edge, "saga", "rs-1");
-      const charge = x.steps.find((s) => s.name === "charge");
-      return x.status === "complete" && charge && charge.start !== before.charge ? x : false;
-    }, { what: "rs-1 to complete again from charge" });
+    const again = await waitFor(
+      async () => {
+        const x = await instance(edge, "saga", "rs-1");
+        const charge = x.steps.find((s) => s.name === "charge");
+        return x.status === "complete" && charge && charge.start !== before.charge ? x : false;
+      },
+      { what: "rs-1 to complete again from charge" },
+    );
     const now = Object.fromEntries(again.steps.map((s) => [s.name, s.start]));
     assert.equal(now.context, before.context);
     assert.equal(now.reserve, before.reserve);
@@ -266,11 +333,17 @@ describe("status changes", () => {
   test("terminate with rollback runs the rollback handlers before the instance ends", async () => {
     await edge.call("POST", "/workflows/saga/instances", { instance_id: "tr-1", params: { waitFor: "never" } });
     await waitStatus(edge, "saga", "tr-1", "waiting");
-    const r = await edge.call("PATCH", "/workflows/saga/instances/tr-1/status", { status: "terminate", rollback: true });
+    const r = await edge.call("PATCH", "/workflows/saga/instances/tr-1/status", {
+      status: "terminate",
+      rollback: true,
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const t = await waitStatus(edge, "saga", "tr-1", "terminated");
     assert.deepEqual(t.rollback, { outcome: "complete", error: null });
-    assert.deepEqual(t.steps.filter((s) => s.type === "rollback").map((s) => s.name), ["charge", "reserve"]);
+    assert.deepEqual(
+      t.steps.filter((s) => s.type === "rollback").map((s) => s.name),
+      ["charge", "reserve"],
+    );
     assert.equal(t.steps.at(-1).type, "termination");
     assert.ok((await kvKeys()).includes("undo:tr-1:reserve"));
   });
@@ -295,7 +368,9 @@ describe("a step's full output", () => {
   });
 
   test("a ReadableStream output is served as application/octet-stream", async () => {
-    const res = await edge.call("GET", "/workflows/saga/instances/out-1/step?name=bytes&type=step", undefined, { raw: true });
+    const res = await edge.call("GET", "/workflows/saga/instances/out-1/step?name=bytes&type=step", undefined, {
+      raw: true,
+    });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "application/octet-stream");
     assert.equal(await res.text(), "hello stream");
@@ -345,9 +420,15 @@ describe("the instance event stream", () => {
     assert.equal(stream.data.output_stream, true);
     const mid = all.events[5].id;
     const rest = await events(edge, "saga", "ev-1", { query: `?cursor=${mid}` });
-    assert.deepEqual(rest.events.map((e) => e.id), all.events.filter((e) => e.id > mid).map((e) => e.id));
+    assert.deepEqual(
+      rest.events.map((e) => e.id),
+      all.events.filter((e) => e.id > mid).map((e) => e.id),
+    );
     const resumed = await events(edge, "saga", "ev-1", { headers: { "Last-Event-ID": String(mid) } });
-    assert.deepEqual(resumed.events.map((e) => e.id), rest.events.map((e) => e.id));
+    assert.deepEqual(
+      resumed.events.map((e) => e.id),
+      rest.events.map((e) => e.id),
+    );
   });
 
   test("live: events arrive as the instance runs; the stream ends with the instance; filter keeps only some types", async () => {
@@ -357,10 +438,14 @@ describe("the instance event stream", () => {
     const got = await events(edge, "saga", "ev-live", {
       query: "?filter=wait_started,wait_completed&filter=workflow_completed",
       onEvent: async (ev) => {
-        if (ev.type === "wait_started") assert.equal((await edge.call("POST", "/workflows/saga/instances/ev-live/events/go", { ok: 1 })).status, 200);
+        if (ev.type === "wait_started")
+          assert.equal((await edge.call("POST", "/workflows/saga/instances/ev-live/events/go", { ok: 1 })).status, 200);
       },
     });
-    assert.deepEqual(got.events.map((e) => e.type), ["wait_started", "wait_completed", "workflow_completed"]);
+    assert.deepEqual(
+      got.events.map((e) => e.type),
+      ["wait_started", "wait_completed", "workflow_completed"],
+    );
     assert.equal(got.events[2].data.instanceId, "ev-live");
     assert.equal(got.events[2].data.output.text, "hello stream");
   });
@@ -381,7 +466,10 @@ describe("the instance event stream", () => {
     const open = [];
     for (let i = 0; i < 3; i++) {
       const ctl = new AbortController();
-      const res = await fetch(`${edge.account}/workflows/saga/instances/ev-hold/subscribe`, { headers: { authorization: `Bearer ${edge.token}` }, signal: ctl.signal });
+      const res = await fetch(`${edge.account}/workflows/saga/instances/ev-hold/subscribe`, {
+        headers: { authorization: `Bearer ${edge.token}` },
+        signal: ctl.signal,
+      });
       assert.equal(res.status, 200);
       open.push(ctl);
     }
@@ -389,10 +477,13 @@ describe("the instance event stream", () => {
     assert.equal(refused.status, 429);
     assert.equal(refused.body.errors[0].code, 10429);
     open.pop().abort();
-    const admitted = await waitFor(async () => {
-      const r = await events(edge, "saga", "ev-hold", { until: 1 });
-      return r.status === 200 ? r : false;
-    }, { what: "a place for a stream after one closed" });
+    const admitted = await waitFor(
+      async () => {
+        const r = await events(edge, "saga", "ev-hold", { until: 1 });
+        return r.status === 200 ? r : false;
+      },
+      { what: "a place for a stream after one closed" },
+    );
     assert.equal(admitted.events[0].type, "workflow_queued");
     for (const ctl of open) ctl.abort();
   });
@@ -418,21 +509,35 @@ describe("the instance event stream", () => {
 
 describe("retention", () => {
   test("default_retention on the Workflow: an expired instance is hidden, then deleted with its storage by the sweep", async () => {
-    let r = await edge.call("PUT", "/workflows/saga", { script_name: "saga", class_name: "Saga", default_retention: { success_retention: 1000, error_retention: "1 hour" } });
+    let r = await edge.call("PUT", "/workflows/saga", {
+      script_name: "saga",
+      class_name: "Saga",
+      default_retention: { success_retention: 1000, error_retention: "1 hour" },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(r.body.result.default_retention, { success_retention: 1000, error_retention: 3600000 });
     await edge.call("POST", "/workflows/saga/instances", { instance_id: "ret-ok" });
-    await edge.call("POST", "/workflows/saga/instances", { instance_id: "ret-keep", instance_retention: { success_retention: "1 day" } });
+    await edge.call("POST", "/workflows/saga/instances", {
+      instance_id: "ret-keep",
+      instance_retention: { success_retention: "1 day" },
+    });
     await edge.call("POST", "/workflows/saga/instances", { instance_id: "ret-err", params: { fail: true } });
     await waitStatus(edge, "saga", "ret-keep", "complete");
     await waitStatus(edge, "saga", "ret-err", "errored");
-    await waitFor(async () => (await edge.call("GET", "/workflows/saga/instances/ret-ok")).status === 404, { what: "ret-ok to expire" });
+    await waitFor(async () => (await edge.call("GET", "/workflows/saga/instances/ret-ok")).status === 404, {
+      what: "ret-ok to expire",
+    });
     const files = instanceFiles("saga");
     const base = edge.ready.api.replace("/client/v4", "");
-    const sweep = await (await fetch(`${base}/__edge/retention`, { method: "POST", headers: { authorization: `Bearer ${edge.token}` } })).json();
+    const sweep = await (
+      await fetch(`${base}/__edge/retention`, { method: "POST", headers: { authorization: `Bearer ${edge.token}` } })
+    ).json();
     const ids = sweep.deleted.map((d) => d.id);
     assert.ok(ids.includes("ret-ok"), JSON.stringify(sweep));
-    assert.ok(!ids.includes("ret-keep") && !ids.includes("ret-err"), "an instance's own retention, and the error retention, keep them");
+    assert.ok(
+      !ids.includes("ret-keep") && !ids.includes("ret-err"),
+      "an instance's own retention, and the error retention, keep them",
+    );
     await waitFor(() => filesGone(files, "saga") === ids.length, { what: "the expired instances' storage to be gone" });
     assert.equal((await edge.call("GET", "/workflows/saga/instances/ret-keep")).status, 200);
     r = await edge.call("PUT", "/workflows/saga", { script_name: "saga", class_name: "Saga", default_retention: null });
@@ -440,19 +545,29 @@ describe("retention", () => {
   });
 
   test("bad retention is refused with the field named; the sweep is the root token's", async () => {
-    const r = await edge.call("PUT", "/workflows/saga", { script_name: "saga", class_name: "Saga", default_retention: { success_retention: "31 days" } });
+    const r = await edge.call("PUT", "/workflows/saga", {
+      script_name: "saga",
+      class_name: "Saga",
+      default_retention: { success_retention: "31 days" },
+    });
     assert.equal(r.status, 400);
     assert.match(r.body.errors[0].message, /default_retention\.success_retention is longer than the 30 days/);
     const p = await provision(edge, { name: "Sweeper", ref: "sweeper" });
     const base = edge.ready.api.replace("/client/v4", "");
-    const res = await fetch(`${base}/__edge/retention`, { method: "POST", headers: { authorization: `Bearer ${p.body.token}` } });
+    const res = await fetch(`${base}/__edge/retention`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${p.body.token}` },
+    });
     assert.equal(res.status, 401);
   });
 });
 
 describe("terminating every instance (last: it ends whatever still runs)", () => {
   test("PUT …/instances/terminate starts a job that terminates every unfinished instance; status narrows it", async () => {
-    await edge.call("POST", "/workflows/saga/instances/batch", [{ instance_id: "ta-1", params: { waitFor: "never" } }, { instance_id: "ta-2", params: { waitFor: "never" } }]);
+    await edge.call("POST", "/workflows/saga/instances/batch", [
+      { instance_id: "ta-1", params: { waitFor: "never" } },
+      { instance_id: "ta-2", params: { waitFor: "never" } },
+    ]);
     await waitStatus(edge, "saga", "ta-1", "waiting");
     await waitStatus(edge, "saga", "ta-2", "waiting");
     assert.equal((await edge.call("PUT", "/workflows/saga/instances/terminate?status=done")).status, 400);

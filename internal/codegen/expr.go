@@ -91,13 +91,6 @@ func writePath(b *strings.Builder, path []ir.PathSegment) {
 	}
 }
 
-// ref is the JavaScript expression reading the value an expression names.
-func (g *gen) ref(e ir.Expression, sc *scope) string {
-	var b strings.Builder
-	g.writeRef(&b, e, sc)
-	return b.String()
-}
-
 // writeRef writes ref's expression to b.
 func (g *gen) writeRef(b *strings.Builder, e ir.Expression, sc *scope) {
 	switch e.Root {

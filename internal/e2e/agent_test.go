@@ -51,7 +51,7 @@ func (st *llmStub) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == "POST" && r.URL.Path == "/v1/chat/completions":
 		if r.Header.Get("Authorization") != "Bearer "+st.key {
 			st.badAuth++
-			http.Error(w, `{"error":"bad key"}`, 401)
+			http.Error(w, `{"error":"bad key"}`, http.StatusUnauthorized)
 			return
 		}
 		var req struct {
@@ -79,7 +79,7 @@ func (st *llmStub) serve(w http.ResponseWriter, r *http.Request) {
 		case 3:
 			if st.failTurn3 > 0 {
 				st.failTurn3--
-				http.Error(w, `{"error":"overloaded, key `+st.key+`"}`, 503)
+				http.Error(w, `{"error":"overloaded, key `+st.key+`"}`, http.StatusServiceUnavailable)
 				return
 			}
 			answer(`{"role":"assistant","content":"{\"queue\":\"billing\"}"}`, 30)

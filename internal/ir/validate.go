@@ -87,7 +87,6 @@ var (
 	envNamePattern   = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
 	eventTypePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,100}$`)
 	semverPattern    = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$`)
-	jsIdentPattern   = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 )
 
 // Validate parses raw as an artifact IR and checks all of it: the shape
@@ -472,22 +471,6 @@ func (v *validator) durationValue(path, nodeID string, d Duration, max time.Dura
 	}
 	if max > 0 && dur > max {
 		v.addf(path, nodeID, RuleLimits, "%s is longer than the limit of 365 days", d)
-	}
-}
-
-// durationString checks a duration written in a data field; expressions
-// defer the check to run time.
-func (v *validator) durationString(path, nodeID, s string, max time.Duration) {
-	if strings.Contains(s, "{{") {
-		return
-	}
-	d, err := ParseDuration(s)
-	if err != nil {
-		v.addf(path, nodeID, RuleDuration, "%v", err)
-		return
-	}
-	if max > 0 && d > max {
-		v.addf(path, nodeID, RuleLimits, "%q is longer than the limit of 365 days", s)
 	}
 }
 

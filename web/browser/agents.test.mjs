@@ -40,7 +40,9 @@ test("Connect an assistant: the MCP configuration of each client for a chosen ke
 
   // Claude Code over HTTP by default, the key a placeholder
   const config = page.getByLabel("Run in a terminal");
-  await expect(config).toHaveValue(`claude mcp add --transport http edgeflow ${mcpURL} --header "Authorization: Bearer <API key>"`);
+  await expect(config).toHaveValue(
+    `claude mcp add --transport http edgeflow ${mcpURL} --header "Authorization: Bearer <API key>"`,
+  );
 
   // an existing key: named by its prefix, never shown; its missing scopes are said
   await page.getByLabel("API key", { exact: true }).selectOption({ label: `Read-only (${readOnly.prefix}…, read)` });
@@ -56,7 +58,9 @@ test("Connect an assistant: the MCP configuration of each client for a chosen ke
   await expect(page.getByText("Enter a name.")).toBeVisible();
   await page.getByLabel("New key's name").fill("Claude on my laptop");
   await page.getByRole("button", { name: "Create key" }).click();
-  await expect(page.getByRole("note")).toContainText("The key Claude on my laptop is written into the configuration below");
+  await expect(page.getByRole("note")).toContainText(
+    "The key Claude on my laptop is written into the configuration below",
+  );
   const text = await config.inputValue();
   const key = /Bearer (ask_[A-Za-z0-9_-]{43})"$/.exec(text)?.[1];
   expect(key, `the key is in ${text}`).toBeTruthy();
@@ -65,11 +69,15 @@ test("Connect an assistant: the MCP configuration of each client for a chosen ke
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
 
   await page.getByRole("radio", { name: /^stdio/ }).check();
-  await expect(config).toHaveValue(`claude mcp add edgeflow --env EDGEFLOW_URL=${base} --env EDGEFLOW_API_KEY=${key} -- edgeflow mcp`);
+  await expect(config).toHaveValue(
+    `claude mcp add edgeflow --env EDGEFLOW_URL=${base} --env EDGEFLOW_API_KEY=${key} -- edgeflow mcp`,
+  );
   await page.getByRole("radio", { name: "Cursor" }).check();
   const cursorFile = page.getByLabel("Add to .cursor/mcp.json");
   expect(JSON.parse(await cursorFile.inputValue())).toEqual({
-    mcpServers: { edgeflow: { command: "edgeflow", args: ["mcp"], env: { EDGEFLOW_URL: base, EDGEFLOW_API_KEY: key } } },
+    mcpServers: {
+      edgeflow: { command: "edgeflow", args: ["mcp"], env: { EDGEFLOW_URL: base, EDGEFLOW_API_KEY: key } },
+    },
   });
   await page.getByRole("radio", { name: /^HTTP/ }).check();
   expect(JSON.parse(await cursorFile.inputValue())).toEqual({
@@ -78,14 +86,22 @@ test("Connect an assistant: the MCP configuration of each client for a chosen ke
   // VS Code asks for the key itself: its file never holds one
   await page.getByRole("radio", { name: "VS Code" }).check();
   const vscode = JSON.parse(await page.getByLabel("Add to .vscode/mcp.json").inputValue());
-  expect(vscode.servers.edgeflow).toEqual({ type: "http", url: mcpURL, headers: { Authorization: "Bearer ${input:edgeflow-api-key}" } });
+  expect(vscode.servers.edgeflow).toEqual({
+    type: "http",
+    url: mcpURL,
+    headers: { Authorization: "Bearer ${input:edgeflow-api-key}" },
+  });
   expect(JSON.stringify(vscode)).not.toContain(key);
   await checkA11y(page, "connect an assistant with a new key");
 
   // the key works on the MCP endpoint, with the three scopes
   const init = await fetch(mcpURL, {
     method: "POST",
-    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+    headers: {
+      Authorization: `Bearer ${key}`,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
@@ -144,7 +160,9 @@ test("the agent node's form: provider, model, key reference and tools; the serve
 
   // another organization's workflow is refused at the tool's pointer, the same answer as an unknown id
   // (the problems follow the typing: wait for the one about the id filled in)
-  const toolProblem = problems.getByRole("button", { name: new RegExp(`${foreign.id}.*/data/tools/0/workflow · sub-workflow`) });
+  const toolProblem = problems.getByRole("button", {
+    name: new RegExp(`${foreign.id}.*/data/tools/0/workflow · sub-workflow`),
+  });
   await expect(toolProblem).toBeVisible();
   await expect(problems.getByText(/\/data\/model/)).toHaveCount(0);
   await checkA11y(page, "the agent node's form with a problem");
@@ -170,7 +188,10 @@ test("the agent node's form: provider, model, key reference and tools; the serve
     model: "claude-sonnet-4-5",
     apiKey: "{{env.ANTHROPIC_API_KEY}}",
     prompt: "Refund the order if it is late: {{greet.name}}",
-    tools: [{ workflow: refund.id }, { http: { method: "GET", url: "https://api.example.com/orders/{id}", description: "Looks an order up" } }],
+    tools: [
+      { workflow: refund.id },
+      { http: { method: "GET", url: "https://api.example.com/orders/{id}", description: "Looks an order up" } },
+    ],
   });
   studio.assertClean(page);
 });

@@ -4,7 +4,9 @@ import { expect } from "@playwright/test";
 
 /** canvasNode is the canvas node showing a name. */
 export function canvasNode(page, name) {
-  return page.locator(".react-flow__node").filter({ has: page.locator(".efn-name", { hasText: new RegExp(`^${name}$`) }) });
+  return page
+    .locator(".react-flow__node")
+    .filter({ has: page.locator(".efn-name", { hasText: new RegExp(`^${name}$`) }) });
 }
 
 async function center(locator) {
@@ -41,7 +43,10 @@ export async function select(page, name, modifiers) {
 
 /** codeField is the editable part of the CodeMirror field with a label in the node settings. */
 export function codeField(page, label) {
-  return page.locator(".field", { has: page.locator(".field-label", { hasText: label }) }).locator(".cm-content").first();
+  return page
+    .locator(".field", { has: page.locator(".field-label", { hasText: label }) })
+    .locator(".cm-content")
+    .first();
 }
 
 /** nodePositions reads where each canvas node is drawn (its transform). */

@@ -5,7 +5,15 @@ import { expect, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { checkA11y, repoDir, screenshot, useStudio } from "./harness.mjs";
-import { canvasNode, codeField, completionTakesKeys, connect, dragFromPalette, nodePositions, select } from "./editor-steps.mjs";
+import {
+  canvasNode,
+  codeField,
+  completionTakesKeys,
+  connect,
+  dragFromPalette,
+  nodePositions,
+  select,
+} from "./editor-steps.mjs";
 
 let studio;
 useStudio({ edge: false }, (s) => (studio = s));
@@ -26,7 +34,9 @@ async function newWorkflow(user, name) {
  * its late answer) is asked for with Ctrl-Space, as a user would.
  */
 async function acceptCompletion(page, option) {
-  const wanted = page.getByRole("listbox").getByRole("option", { name: new RegExp(`^${option.replace(/[.$]/g, "\\$&")}`) });
+  const wanted = page
+    .getByRole("listbox")
+    .getByRole("option", { name: new RegExp(`^${option.replace(/[.$]/g, "\\$&")}`) });
   try {
     await expect(wanted).toBeVisible({ timeout: 10000 });
   } catch {
@@ -245,11 +255,17 @@ test("the mixed-1000 benchmark IR opens by its deep link and draws its nodes", a
     window.__drawn = seen;
     const check = () => {
       const nodes = document.querySelectorAll(".react-flow__node");
-      if (!seen.nodes && nodes.length >= 1000 && [...nodes].every((n) => n.style.visibility !== "hidden")) seen.nodes = performance.now();
+      if (!seen.nodes && nodes.length >= 1000 && [...nodes].every((n) => n.style.visibility !== "hidden"))
+        seen.nodes = performance.now();
       if (!seen.edges && document.querySelectorAll(".react-flow__edge").length >= 999) seen.edges = performance.now();
     };
     document.addEventListener("DOMContentLoaded", () =>
-      new MutationObserver(check).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["style"] }),
+      new MutationObserver(check).observe(document.body, {
+        childList: true,
+        subtree: true,
+        attributes: true,
+        attributeFilter: ["style"],
+      }),
     );
   });
   await page.goto(`/workflows/${id}`);

@@ -13,10 +13,14 @@ useStudio({ edge: false }, (s) => (studio = s));
 // octal at 124, the data in 512-byte blocks).
 function tarNames(tar) {
   const names = [];
-  for (let at = 0; at + 512 <= tar.length; ) {
+  for (let at = 0; at + 512 <= tar.length;) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
-    const field = (from, len) => header.subarray(from, from + len).toString("utf8").replace(/\0.*$/s, "");
+    const field = (from, len) =>
+      header
+        .subarray(from, from + len)
+        .toString("utf8")
+        .replace(/\0.*$/s, "");
     const prefix = field(345, 155);
     names.push(prefix ? `${prefix}/${field(0, 100)}` : field(0, 100));
     const size = parseInt(field(124, 12).trim() || "0", 8);

@@ -68,7 +68,10 @@ function expectedByDefault(method, url, status) {
  * When the machine lacks a tool (not under CI) it skips the tests that called it (in a beforeAll: the whole file)
  * with the reason.
  */
-export async function startStudio(playwright, { edge = true, signup = "open", args: extraArgs = [], serveArgs = [] } = {}) {
+export async function startStudio(
+  playwright,
+  { edge = true, signup = "open", args: extraArgs = [], serveArgs = [] } = {},
+) {
   const skip = missingTools();
   test.skip(skip !== null, skip ?? "");
   const bin = prepare();
@@ -78,21 +81,44 @@ export async function startStudio(playwright, { edge = true, signup = "open", ar
   const base = `http://127.0.0.1:${port}`;
   // Tests sign many users up, each with an organization of its own: sign-up mode open unless the test asks for
   // another (signup: "invite", the server's default, prints the first-start setup link: studio.setupLink()).
-  if (!["open", "invite", "closed"].includes(signup)) throw new Error(`startStudio: signup ${JSON.stringify(signup)}: use open, invite or closed`);
-  const args = ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", dataDir, "--log-level", "warn", "--signup", signup,
+  if (!["open", "invite", "closed"].includes(signup))
+    throw new Error(`startStudio: signup ${JSON.stringify(signup)}: use open, invite or closed`);
+  const args = [
+    "serve",
+    "--addr",
+    `127.0.0.1:${port}`,
+    "--data-dir",
+    dataDir,
+    "--log-level",
+    "warn",
+    "--signup",
+    signup,
     // One browser makes all requests from one address: generous limits, still on.
-    "--rate-limits", "global=5000,write=1000,deploy=200,verify=200"];
+    "--rate-limits",
+    "global=5000,write=1000,deploy=200,verify=200",
+  ];
   if (!edge) args.push("--no-edge");
   args.push(...extraArgs, ...serveArgs);
   const env = { ...process.env, EDGEFLOW_EDGE_DIR: path.join(repoDir, "edge") };
-  for (const k of ["EDGEFLOW_EDGE_URL", "EDGEFLOW_EDGE_TOKEN", "EDGEFLOW_EDGE_TOKEN_FILE", "EDGEFLOW_DATABASE_URL", "EDGEFLOW_NO_EDGE"]) delete env[k];
+  for (const k of [
+    "EDGEFLOW_EDGE_URL",
+    "EDGEFLOW_EDGE_TOKEN",
+    "EDGEFLOW_EDGE_TOKEN_FILE",
+    "EDGEFLOW_DATABASE_URL",
+    "EDGEFLOW_NO_EDGE",
+  ])
+    delete env[k];
   const log = openSync(logFile, "a");
   const proc = spawn(bin, args, { cwd: dataDir, env, stdio: ["ignore", log, log] });
   const exited = new Promise((resolve) => proc.on("exit", (code, signal) => resolve({ code, signal })));
   const studio = new Studio({ base, proc, exited, dataDir, logFile });
   try {
     await studio.waitReady(edge);
-    studio.browser = await playwright.chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+    studio.browser = await playwright.chromium.launch({
+      executablePath: chromiumPath,
+      args: chromiumArgs,
+      headless: true,
+    });
   } catch (err) {
     await studio.close();
     throw err;
@@ -175,7 +201,8 @@ export class Studio {
         const body = await res.json();
         last = JSON.stringify(body);
         if (res.status === 200 && (!edge || body.edge === "ok")) return;
-        if (edge && body.edge === "off") throw new Error(`the server runs without a local edge: ${last}\n${this.serverLog()}`);
+        if (edge && body.edge === "off")
+          throw new Error(`the server runs without a local edge: ${last}\n${this.serverLog()}`);
       } catch (err) {
         if (err instanceof Error && err.message.startsWith("the server runs without")) throw err;
         last = String(err);
@@ -334,17 +361,20 @@ class Recorder {
       this.failures.push({ method: req.method(), url: req.url(), status: 0, error });
     });
     page.on("response", (res) => {
-      if (res.status() >= 400) this.failures.push({ method: res.request().method(), url: res.url(), status: res.status() });
+      if (res.status() >= 400)
+        this.failures.push({ method: res.request().method(), url: res.url(), status: res.status() });
     });
   }
 
   isAllowed(f) {
     if (f.status && expectedByDefault(f.method, f.url, f.status)) return true;
     const p = new URL(f.url).pathname;
-    return this.allowed.some((rule) =>
-      (!rule.method || rule.method === f.method) &&
-      (!rule.status || rule.status === f.status) &&
-      (!rule.path || (rule.path instanceof RegExp ? rule.path.test(p) : rule.path === p)));
+    return this.allowed.some(
+      (rule) =>
+        (!rule.method || rule.method === f.method) &&
+        (!rule.status || rule.status === f.status) &&
+        (!rule.path || (rule.path instanceof RegExp ? rule.path.test(p) : rule.path === p)),
+    );
   }
 
   problems() {
@@ -356,8 +386,11 @@ class Recorder {
     }
     for (const c of this.console) {
       // Chromium logs every failed load as a console error too; those of allowed answers are not problems.
-      if (/^Failed to load resource: the server responded with a status of \d+/.test(c.text) &&
-        allowedFailures.some((f) => f.url === c.url)) continue;
+      if (
+        /^Failed to load resource: the server responded with a status of \d+/.test(c.text) &&
+        allowedFailures.some((f) => f.url === c.url)
+      )
+        continue;
       if (this.allowedConsole.some((re) => re.test(c.text))) continue;
       out.push(`console error: ${c.text}${c.url ? ` (${c.url})` : ""}`);
     }
@@ -426,7 +459,8 @@ export const screenshotsOn = process.env.EDGEFLOW_SCREENSHOTS === "1";
  * tree otherwise). name: lower-case letters, digits and dashes.
  */
 export async function screenshot(page, name, options = {}) {
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new Error(`screenshot name ${JSON.stringify(name)}: use a-z, 0-9 and -`);
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(name))
+    throw new Error(`screenshot name ${JSON.stringify(name)}: use a-z, 0-9 and -`);
   if (!screenshotsOn) return null;
   const dir = path.join(repoDir, "docs", "images", "studio");
   mkdirSync(dir, { recursive: true });
@@ -452,7 +486,12 @@ export function measureScripts(page) {
     for (const res of seen) {
       const body = await res.body();
       const sizes = await res.request().sizes();
-      out.push({ url: res.url(), transferred: sizes.responseBodySize, bytes: body.length, encoding: res.headers()["content-encoding"] ?? "" });
+      out.push({
+        url: res.url(),
+        transferred: sizes.responseBodySize,
+        bytes: body.length,
+        encoding: res.headers()["content-encoding"] ?? "",
+      });
     }
     return out;
   };

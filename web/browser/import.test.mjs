@@ -20,7 +20,9 @@ test("a user imports an n8n workflow, reads the report and creates it", async ()
   await dialog.getByLabel("Import from n8n").check();
 
   // not an n8n workflow: refused with the path of the bad field, nothing created
-  await dialog.getByLabel("n8n workflow").setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from('{"nodes": "none"}') });
+  await dialog
+    .getByLabel("n8n workflow")
+    .setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from('{"nodes": "none"}') });
   await expect(dialog.getByText("/workflow/nodes")).toBeVisible();
 
   const file = path.join(corpus, "z-summing-function.json");

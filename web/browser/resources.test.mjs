@@ -97,38 +97,49 @@ step("resources: the connections by name; choosing one lists its namespaces, dat
   await screenshot(page, "resources");
 });
 
-step("KV: keys by prefix; a JSON value formatted with its metadata and expiry, also after a reload; a binary value as hex", async () => {
-  await page.getByRole("region", { name: "KV namespaces" }).getByRole("link").first().click();
-  await expect(heading("Keys")).toBeVisible();
-  const keys = page.getByRole("list", { name: "Keys" });
-  await expect(keys.getByRole("link", { name: "note" })).toBeVisible();
-  await page.getByLabel("Search keys by prefix").fill("order:");
-  await page.getByLabel("Search keys by prefix").press("Enter");
-  await page.waitForURL(/\?prefix=order%3A$/);
-  await expect(keys.getByRole("link", { name: "note" })).toHaveCount(0);
-  await keys.getByRole("link", { name: /order:A-1001/ }).click();
-  const value = page.getByLabel("JSON value of order:A-1001");
-  await expect(value).toBeVisible();
-  const text = await value.innerText();
-  expect(text).toBe(JSON.stringify({ id: "A-1001", total: 42, paid: true, items: ["pen", "ink"] }, null, 2));
-  expect(await value.locator(".tok-key").first().innerText()).toBe('"id"');
-  await expect(page.getByText("JSON", { exact: true })).toBeVisible();
-  await expect(page.getByText(/\(in 2\d h\)$/)).toBeVisible();
-  await expect(page.getByLabel("Metadata of order:A-1001")).toHaveText(/"source": "checkout"/, { useInnerText: true });
-  await checkA11y(page, "kv value");
-  await screenshot(page, "resources-kv");
-  // the deep link, reloaded
-  await page.reload();
-  await expect(page.getByLabel("JSON value of order:A-1001")).toBeVisible();
-  await expect(page.getByText(/\(in 2\d h\)$/)).toBeVisible();
-  // a binary value: its size, a hex preview and its bytes as a download
-  await page.getByRole("button", { name: "Clear" }).click();
-  await page.getByRole("list", { name: "Keys" }).getByRole("link", { name: "blob" }).click();
-  await expect(page.getByText("Binary value, 8 B.", { exact: false })).toBeVisible();
-  await expect(page.getByLabel("Hex preview of blob")).toHaveText(/^00000000 {2}89 50 4e 47 00 01 02 ff +\.PNG\.\.\.\.$/, { useInnerText: true });
-  const [saved] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download value" }).click()]);
-  expect([...readFileSync(await saved.path())]).toEqual([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
-});
+step(
+  "KV: keys by prefix; a JSON value formatted with its metadata and expiry, also after a reload; a binary value as hex",
+  async () => {
+    await page.getByRole("region", { name: "KV namespaces" }).getByRole("link").first().click();
+    await expect(heading("Keys")).toBeVisible();
+    const keys = page.getByRole("list", { name: "Keys" });
+    await expect(keys.getByRole("link", { name: "note" })).toBeVisible();
+    await page.getByLabel("Search keys by prefix").fill("order:");
+    await page.getByLabel("Search keys by prefix").press("Enter");
+    await page.waitForURL(/\?prefix=order%3A$/);
+    await expect(keys.getByRole("link", { name: "note" })).toHaveCount(0);
+    await keys.getByRole("link", { name: /order:A-1001/ }).click();
+    const value = page.getByLabel("JSON value of order:A-1001");
+    await expect(value).toBeVisible();
+    const text = await value.innerText();
+    expect(text).toBe(JSON.stringify({ id: "A-1001", total: 42, paid: true, items: ["pen", "ink"] }, null, 2));
+    expect(await value.locator(".tok-key").first().innerText()).toBe('"id"');
+    await expect(page.getByText("JSON", { exact: true })).toBeVisible();
+    await expect(page.getByText(/\(in 2\d h\)$/)).toBeVisible();
+    await expect(page.getByLabel("Metadata of order:A-1001")).toHaveText(/"source": "checkout"/, {
+      useInnerText: true,
+    });
+    await checkA11y(page, "kv value");
+    await screenshot(page, "resources-kv");
+    // the deep link, reloaded
+    await page.reload();
+    await expect(page.getByLabel("JSON value of order:A-1001")).toBeVisible();
+    await expect(page.getByText(/\(in 2\d h\)$/)).toBeVisible();
+    // a binary value: its size, a hex preview and its bytes as a download
+    await page.getByRole("button", { name: "Clear" }).click();
+    await page.getByRole("list", { name: "Keys" }).getByRole("link", { name: "blob" }).click();
+    await expect(page.getByText("Binary value, 8 B.", { exact: false })).toBeVisible();
+    await expect(page.getByLabel("Hex preview of blob")).toHaveText(
+      /^00000000 {2}89 50 4e 47 00 01 02 ff +\.PNG\.\.\.\.$/,
+      { useInnerText: true },
+    );
+    const [saved] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download value" }).click(),
+    ]);
+    expect([...readFileSync(await saved.path())]).toEqual([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
+  },
+);
 
 step("D1: a query typed in the console runs with Ctrl-Enter; 10,000 rows paged; a SQL error in words", async () => {
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Local edge" }).click();
@@ -147,7 +158,8 @@ step("D1: a query typed in the console runs with Ctrl-Enter; 10,000 rows paged; 
     () =>
       new Promise((resolve, reject) => {
         const t0 = performance.now();
-        const seen = () => [...document.querySelectorAll(".d1-results td")].some((td) => td.textContent === "row-00001");
+        const seen = () =>
+          [...document.querySelectorAll(".d1-results td")].some((td) => td.textContent === "row-00001");
         const obs = new MutationObserver(() => {
           if (seen()) {
             obs.disconnect();
@@ -156,7 +168,16 @@ step("D1: a query typed in the console runs with Ctrl-Enter; 10,000 rows paged; 
         });
         obs.observe(document.body, { childList: true, subtree: true, characterData: true });
         setTimeout(() => reject(new Error("no rows after 30 s")), 30_000);
-        document.querySelector("#sql-editor .cm-content").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", code: "Enter", keyCode: 13, ctrlKey: true, bubbles: true, cancelable: true }));
+        document.querySelector("#sql-editor .cm-content").dispatchEvent(
+          new KeyboardEvent("keydown", {
+            key: "Enter",
+            code: "Enter",
+            keyCode: 13,
+            ctrlKey: true,
+            bubbles: true,
+            cancelable: true,
+          }),
+        );
       }),
   );
   const results = page.getByRole("region", { name: "Results" });
@@ -203,7 +224,10 @@ step("R2: folders, size and content type; an object downloaded with its bytes", 
   await expect(row.getByText("22 B")).toBeVisible();
   await checkA11y(page, "r2 objects");
   await screenshot(page, "resources-r2");
-  const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download invoices/2026/A-1001.txt" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    row.getByRole("link", { name: "Download invoices/2026/A-1001.txt" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe("A-1001.txt");
   expect(readFileSync(await download.path(), "utf8")).toBe("invoice A-1001: 42 EUR");
   // the folder trail leads back up
@@ -233,10 +257,19 @@ step("a viewer's write is refused at the console in words, and nothing changes",
   await checkA11y(vpage, "d1 console confirmation");
   await ask.getByRole("button", { name: "Run statements" }).click();
   const err = vpage.getByRole("alert").filter({ hasText: "The query failed" });
-  await expect(err.getByText(/your role in the organization \(viewer\) can only read: statement 1 of the query \(DELETE\) would change the database/).first()).toBeVisible();
+  await expect(
+    err
+      .getByText(
+        /your role in the organization \(viewer\) can only read: statement 1 of the query \(DELETE\) would change the database/,
+      )
+      .first(),
+  ).toBeVisible();
   await checkA11y(vpage, "d1 console refusal");
   await screenshot(vpage, "resources-d1-viewer");
   studio.assertClean(vpage);
-  const left = await studio.api(owner, "POST", `/api/resources/d1/databases/${db.id}/query`, { connectionId: conn.id, sql: "SELECT count(*) FROM orders" });
+  const left = await studio.api(owner, "POST", `/api/resources/d1/databases/${db.id}/query`, {
+    connectionId: conn.id,
+    sql: "SELECT count(*) FROM orders",
+  });
   expect(left.rows).toEqual([[1]]);
 });

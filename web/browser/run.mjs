@@ -20,8 +20,12 @@ if (skip) {
 }
 const require = createRequire(path.join(webDir, "package.json"));
 const cli = path.join(path.dirname(require.resolve("@playwright/test/package.json")), "cli.js");
-const r = spawnSync(process.execPath, [cli, "test", "--config", path.join(webDir, "playwright.config.mjs"), ...process.argv.slice(2)], {
-  cwd: webDir,
-  stdio: "inherit",
-});
+const r = spawnSync(
+  process.execPath,
+  [cli, "test", "--config", path.join(webDir, "playwright.config.mjs"), ...process.argv.slice(2)],
+  {
+    cwd: webDir,
+    stdio: "inherit",
+  },
+);
 process.exit(r.status ?? 1);

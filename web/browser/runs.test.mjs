@@ -41,7 +41,10 @@ test("a run that failed at a step restarts from that step, chosen on the graph, 
   const ir = chain("Invoice sync", [
     counted("load", "return { x: event.payload.x };"),
     counted("double", "return { y: {{load.x}} * 2 };"),
-    counted("check", "const row = await env.DB.prepare('SELECT ok FROM flags').first();\nif (!row || row.ok !== 1) throw new Error('the flag is off');\nreturn { z: {{double.y}} + 1 };"),
+    counted(
+      "check",
+      "const row = await env.DB.prepare('SELECT ok FROM flags').first();\nif (!row || row.ok !== 1) throw new Error('the flag is off');\nreturn { z: {{double.y}} + 1 };",
+    ),
     counted("done", "return { total: {{check.z}} };"),
   ]);
   await studio.api(user, "POST", `/api/workflows/${wf.id}/versions`, { ir });
@@ -50,9 +53,15 @@ test("a run that failed at a step restarts from that step, chosen on the graph, 
   const mark = wf.projectId.replaceAll("_", "-");
   const db = dbs.data.find((d) => d.name.includes(mark));
   expect(db, "the project has a D1 database").toBeTruthy();
-  const sql = (q) => studio.api(user, "POST", `/api/resources/d1/databases/${db.id}/query`, { connectionId: conn.id, sql: q });
-  await sql("CREATE TABLE counters (step TEXT PRIMARY KEY, n INTEGER); CREATE TABLE flags (ok INTEGER); INSERT INTO flags VALUES (0)");
-  const first = await studio.api(user, "POST", `/api/workflows/${wf.id}/trigger`, { connectionId: conn.id, params: { x: 20, invoice: "INV-4711" } });
+  const sql = (q) =>
+    studio.api(user, "POST", `/api/resources/d1/databases/${db.id}/query`, { connectionId: conn.id, sql: q });
+  await sql(
+    "CREATE TABLE counters (step TEXT PRIMARY KEY, n INTEGER); CREATE TABLE flags (ok INTEGER); INSERT INTO flags VALUES (0)",
+  );
+  const first = await studio.api(user, "POST", `/api/workflows/${wf.id}/trigger`, {
+    connectionId: conn.id,
+    params: { x: 20, invoice: "INV-4711" },
+  });
 
   const page = await studio.newPage(user.context);
   await page.setViewportSize({ width: 1360, height: 900 });
@@ -101,12 +110,20 @@ test("a run that failed at a step restarts from that step, chosen on the graph, 
   await expect(page.getByRole("status").filter({ hasText: "complete" }).first()).toBeVisible({ timeout: 90_000 });
   await expect(page.getByText(`Restarted from run ${first.id}`)).toBeVisible();
   const steps = page.getByRole("list", { name: "Steps, in execution order" });
-  await expect(steps).toHaveText(/replayed\s+load[\s\S]*replayed\s+double[\s\S]*complete\s+check[\s\S]*complete\s+done/, { useInnerText: true });
+  await expect(steps).toHaveText(
+    /replayed\s+load[\s\S]*replayed\s+double[\s\S]*complete\s+check[\s\S]*complete\s+done/,
+    { useInnerText: true },
+  );
   await expect(node("load").and(page.locator(".run-node-replayed"))).toBeVisible();
   await expect(node("done").and(page.locator(".run-node-done"))).toBeVisible();
   await expect(page.getByLabel("Output", { exact: true })).toHaveText(/"total": 41/, { useInnerText: true });
   const counters = await sql("SELECT step, n FROM counters ORDER BY step");
-  expect(Object.fromEntries(counters.rows), "load and double did not run again").toEqual({ check: 2, done: 1, double: 1, load: 1 });
+  expect(Object.fromEntries(counters.rows), "load and double did not run again").toEqual({
+    check: 2,
+    done: 1,
+    double: 1,
+    load: 1,
+  });
   await checkA11y(page, "restarted run");
   await screenshot(page, "run-restarted", { fullPage: true });
 

@@ -14,7 +14,11 @@ const owner = {
   password: "compiler pioneer 1952",
   organization: "Harvard Computation Lab",
 };
-const colleague = { name: "Kathleen Booth", email: `kathleen-${process.pid}@example.com`, password: "assembly language 1947" };
+const colleague = {
+  name: "Kathleen Booth",
+  email: `kathleen-${process.pid}@example.com`,
+  password: "assembly language 1947",
+};
 let ownerSignedIn; // { context, csrfToken } of the owner's browser
 let organizationId = "";
 let colleagueContext;
@@ -140,7 +144,9 @@ step("an invited colleague signs up through the invitation's link and lands in t
   studio.allow(page, { method: "POST", path: "/api/auth/sign-up", status: 403 });
   await page.getByLabel("Email").fill(`not-${colleague.email}`);
   await page.getByRole("button", { name: "Sign up and join" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "The invitation was sent to another email address" })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "The invitation was sent to another email address" }),
+  ).toBeVisible();
   await checkA11y(page, "invite refused");
 
   await page.getByLabel("Email").fill(colleague.email);

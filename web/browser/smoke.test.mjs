@@ -4,7 +4,8 @@ import { expect, test } from "@playwright/test";
 import { gzipSync } from "node:zlib";
 import { checkA11y, measureScripts, screenshot, useStudio } from "./harness.mjs";
 
-const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+const csp =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 /** The first page may load at most this much JavaScript, gzip-compressed. */
@@ -40,9 +41,14 @@ test("the app shell loads signed out, clean and accessible, under its CSP", asyn
     transferred += s.transferred;
     gzipped += gzipSync(await (await fetch(s.url)).arrayBuffer().then((b) => Buffer.from(b)), { level: 9 }).length;
   }
-  console.log(`# first page JavaScript: ${loaded.length} file(s), ${(transferred / 1024).toFixed(1)} KB transferred, ` +
-    `${(gzipped / 1024).toFixed(1)} KB gzip -9, budget ${firstPageBudget / 1024} KB`);
-  expect(transferred, `the first page loads ${transferred} bytes of JavaScript (gzip), over ${firstPageBudget}`).toBeLessThanOrEqual(firstPageBudget);
+  console.log(
+    `# first page JavaScript: ${loaded.length} file(s), ${(transferred / 1024).toFixed(1)} KB transferred, ` +
+      `${(gzipped / 1024).toFixed(1)} KB gzip -9, budget ${firstPageBudget / 1024} KB`,
+  );
+  expect(
+    transferred,
+    `the first page loads ${transferred} bytes of JavaScript (gzip), over ${firstPageBudget}`,
+  ).toBeLessThanOrEqual(firstPageBudget);
 
   await checkA11y(page, "the signed-out app shell");
   await screenshot(page, "signed-out");

@@ -17,7 +17,9 @@ let workflowURL = "";
 
 useStudio({}, (s) => (studio = s));
 test.beforeAll(async () => {
-  page = await studio.newPage(await studio.newContext({ acceptDownloads: true, viewport: { width: 1360, height: 860 } }));
+  page = await studio.newPage(
+    await studio.newContext({ acceptDownloads: true, viewport: { width: 1360, height: 860 } }),
+  );
 });
 
 const step = scenario(() => ({ studio, pages: [page] }));
@@ -297,57 +299,64 @@ step("sign out; a deep link asks to sign in and comes back to it, and survives a
   await expect(page.getByRole("cell", { name: /^v1/ })).toBeVisible();
 });
 
-step("a function from a template deploys; its Invoke panel calls it and shows the answer, and gives a command that calls it", async () => {
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows" }).click();
-  await page.getByRole("button", { name: "New workflow" }).click();
-  const dialog = page.getByRole("dialog", { name: "New workflow" });
-  await dialog.getByLabel("Name").fill("Quote");
-  await dialog.getByLabel("Function").check();
-  await dialog.getByLabel("A template").check();
-  await dialog.getByLabel("Template", { exact: true }).selectOption({ label: "Quote" });
-  await dialog.getByRole("button", { name: "Create" }).click();
-  await page.waitForURL(/\/workflows\/wf_[^/]+$/);
-  await expect(page.getByText("Version 1", { exact: true })).toBeVisible();
-  await page.getByRole("button", { name: "Deploy", exact: true }).click();
-  await page.getByRole("button", { name: "Deploy version 1" }).click();
-  await expect(page.getByRole("list", { name: "Deploy stages" }).getByText("COMPLETED")).toBeVisible({ timeout: 120_000 });
-  await page.getByRole("button", { name: "Invoke", exact: true }).click();
-  const panel = page.getByRole("region", { name: "Invoke" });
-  const body = '{ "items": [ { "name": "book", "price": 20 } ], "taxRate": 0.5 }';
+step(
+  "a function from a template deploys; its Invoke panel calls it and shows the answer, and gives a command that calls it",
+  async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows" }).click();
+    await page.getByRole("button", { name: "New workflow" }).click();
+    const dialog = page.getByRole("dialog", { name: "New workflow" });
+    await dialog.getByLabel("Name").fill("Quote");
+    await dialog.getByLabel("Function").check();
+    await dialog.getByLabel("A template").check();
+    await dialog.getByLabel("Template", { exact: true }).selectOption({ label: "Quote" });
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await page.waitForURL(/\/workflows\/wf_[^/]+$/);
+    await expect(page.getByText("Version 1", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Deploy", exact: true }).click();
+    await page.getByRole("button", { name: "Deploy version 1" }).click();
+    await expect(page.getByRole("list", { name: "Deploy stages" }).getByText("COMPLETED")).toBeVisible({
+      timeout: 120_000,
+    });
+    await page.getByRole("button", { name: "Invoke", exact: true }).click();
+    const panel = page.getByRole("region", { name: "Invoke" });
+    const body = '{ "items": [ { "name": "book", "price": 20 } ], "taxRate": 0.5 }';
 
-  // A body that is not JSON is shown at its field and not sent.
-  await panel.getByLabel("Body (JSON)").fill("{ items: ");
-  await expect(panel.getByText(/^Not JSON/)).toBeVisible();
+    // A body that is not JSON is shown at its field and not sent.
+    await panel.getByLabel("Body (JSON)").fill("{ items: ");
+    await expect(panel.getByText(/^Not JSON/)).toBeVisible();
 
-  // Invoke through edgeflow: the answer shows its status, duration, headers and pretty JSON body.
-  await panel.getByLabel("Body (JSON)").fill(body);
-  await panel.getByLabel("Method").selectOption("POST");
-  await panel.getByLabel("Path").fill("/");
-  await panel.getByRole("button", { name: "Invoke", exact: true }).click();
-  const answerRegion = panel.getByRole("region", { name: "Answer" });
-  await expect(answerRegion.getByText("Status 200")).toBeVisible({ timeout: 30_000 });
-  await expect(answerRegion.getByText(/in \d+ ms/)).toBeVisible();
-  await expect(answerRegion.getByText("content-type")).toBeVisible();
-  const shown = await answerRegion.getByLabel("Answer body").textContent();
-  expect(JSON.parse(shown).total).toBe(30);
-  expect(shown, "the JSON answer is shown indented").toMatch(/\n {2}"total": 30/);
+    // Invoke through edgeflow: the answer shows its status, duration, headers and pretty JSON body.
+    await panel.getByLabel("Body (JSON)").fill(body);
+    await panel.getByLabel("Method").selectOption("POST");
+    await panel.getByLabel("Path").fill("/");
+    await panel.getByRole("button", { name: "Invoke", exact: true }).click();
+    const answerRegion = panel.getByRole("region", { name: "Answer" });
+    await expect(answerRegion.getByText("Status 200")).toBeVisible({ timeout: 30_000 });
+    await expect(answerRegion.getByText(/in \d+ ms/)).toBeVisible();
+    await expect(answerRegion.getByText("content-type")).toBeVisible();
+    const shown = await answerRegion.getByLabel("Answer body").textContent();
+    expect(JSON.parse(shown).total).toBe(30);
+    expect(shown, "the JSON answer is shown indented").toMatch(/\n {2}"total": 30/);
 
-  // A path the API refuses is shown at its field before anything is sent.
-  await panel.getByLabel("Path").fill("orders");
-  await panel.getByRole("button", { name: "Invoke", exact: true }).click();
-  await expect(panel.getByText("Start the path with /.")).toBeVisible();
-  await panel.getByLabel("Path").fill("/");
-  await expect(panel.getByText("Start the path with /.")).toHaveCount(0);
+    // A path the API refuses is shown at its field before anything is sent.
+    await panel.getByLabel("Path").fill("orders");
+    await panel.getByRole("button", { name: "Invoke", exact: true }).click();
+    await expect(panel.getByText("Start the path with /.")).toBeVisible();
+    await panel.getByLabel("Path").fill("/");
+    await expect(panel.getByText("Start the path with /.")).toHaveCount(0);
 
-  // The command of "Call it from elsewhere" calls the function's URL directly.
-  await panel.getByText("Call it from elsewhere").click();
-  const command = await panel.getByLabel("Command").inputValue();
-  const url = command.split(" ").at(-1).replace(/^'|'$/g, "");
-  expect(command).toMatch(/^curl -s -X POST -H 'Content-Type: application\/json' -d '\{"items":\[\{"name":"book","price":20\}\],"taxRate":0.5\}' 'http/);
-  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
-  expect(res.status).toBe(200);
-  const answer = await res.json();
-  expect(answer.total).toBe(30);
-  await checkA11y(page, "invoke");
-  await screenshot(page, "invoke");
-});
+    // The command of "Call it from elsewhere" calls the function's URL directly.
+    await panel.getByText("Call it from elsewhere").click();
+    const command = await panel.getByLabel("Command").inputValue();
+    const url = command.split(" ").at(-1).replace(/^'|'$/g, "");
+    expect(command).toMatch(
+      /^curl -s -X POST -H 'Content-Type: application\/json' -d '\{"items":\[\{"name":"book","price":20\}\],"taxRate":0.5\}' 'http/,
+    );
+    const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    expect(res.status).toBe(200);
+    const answer = await res.json();
+    expect(answer.total).toBe(30);
+    await checkA11y(page, "invoke");
+    await screenshot(page, "invoke");
+  },
+);

@@ -11,7 +11,11 @@ let page;
 
 useStudio({ edge: false }, (s) => (studio = s));
 test.beforeAll(async () => {
-  owner = await studio.apiSignUp({ name: "Ada Owner", email: `ada-${process.pid}@example.com`, organizationName: "Analytical" });
+  owner = await studio.apiSignUp({
+    name: "Ada Owner",
+    email: `ada-${process.pid}@example.com`,
+    organizationName: "Analytical",
+  });
   await owner.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: studio.base });
   page = await studio.newPage(owner.context);
   await page.setViewportSize({ width: 1360, height: 860 });
@@ -39,7 +43,9 @@ step("the owner sees the members and invites a colleague, who accepts", async ()
   await navTo(page, "Team");
   await expect(heading(page, "Team")).toBeVisible();
   expect(new URL(page.url()).pathname).toBe("/team");
-  await expect(page.getByRole("row").filter({ hasText: owner.email }).getByText("owner", { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole("row").filter({ hasText: owner.email }).getByText("owner", { exact: true }),
+  ).toBeVisible();
   await expect(page.getByText("No invitations yet.")).toBeVisible();
 
   await page.getByRole("button", { name: "Invite member" }).click();
@@ -103,7 +109,9 @@ step("the owner transfers ownership and becomes an admin", async () => {
   await dialog.getByLabel("New owner").selectOption({ label: colleague.email });
   await dialog.getByRole("button", { name: "Transfer ownership" }).click();
   await expect(dialog).toHaveCount(0);
-  await expect(page.getByRole("row").filter({ hasText: colleague.email }).getByText("owner", { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole("row").filter({ hasText: colleague.email }).getByText("owner", { exact: true }),
+  ).toBeVisible();
   await expect(page.getByText("You are an admin.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Transfer ownership" })).toHaveCount(0);
 });
@@ -153,7 +161,10 @@ step("a member leaves the organization and Studio goes on in their own", async (
   await expect(thirdPage.getByRole("button", { name: "Invite member" })).toHaveCount(0);
   await checkA11y(thirdPage, "team as a viewer");
   await thirdPage.getByRole("button", { name: "Leave the organization" }).click();
-  await thirdPage.getByRole("dialog", { name: "Leave the organization?" }).getByRole("button", { name: "Leave organization" }).click();
+  await thirdPage
+    .getByRole("dialog", { name: "Leave the organization?" })
+    .getByRole("button", { name: "Leave organization" })
+    .click();
   await expect(heading(thirdPage, "Workflows and functions")).toBeVisible();
   const orgs = await thirdPage.getByLabel("Organization").locator("option").allInnerTexts();
   expect(orgs, `still listed: ${orgs}`).not.toContain("Analytical");

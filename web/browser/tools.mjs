@@ -31,7 +31,15 @@ export const chromiumArgs = [
 export const ci = ["1", "true"].includes((process.env.CI ?? "").toLowerCase());
 
 /** Studio's sources: a build older than any of them is stale. */
-const webSources = ["src", "public", "index.html", "package.json", "package-lock.json", "vite.config.ts", "tsconfig.json"];
+const webSources = [
+  "src",
+  "public",
+  "index.html",
+  "package.json",
+  "package-lock.json",
+  "vite.config.ts",
+  "tsconfig.json",
+];
 const buildIndex = path.join(webDir, "dist", "app", "index.html");
 
 /**

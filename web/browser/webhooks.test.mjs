@@ -132,7 +132,10 @@ test("webhooks: create with a secret shown once, deliveries with attempts, redel
 
   // Delete, after confirming.
   await row.getByRole("button", { name: `Delete ${hookURL}` }).click();
-  await page.getByRole("dialog", { name: "Delete the webhook?" }).getByRole("button", { name: "Delete webhook" }).click();
+  await page
+    .getByRole("dialog", { name: "Delete the webhook?" })
+    .getByRole("button", { name: "Delete webhook" })
+    .click();
   await expect(page.getByText("This project has no webhooks yet.")).toBeVisible();
   studio.assertClean(page);
 });

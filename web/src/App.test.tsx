@@ -45,7 +45,8 @@ function renderAt(path: string) {
 describe("route guard", () => {
   it("sends a signed-out visit of a private URL to sign-in, remembering it", async () => {
     serve({
-      "/api/auth/session": () => new Response(JSON.stringify({ error: "no session", code: "unauthorized", details: [] }), { status: 401 }),
+      "/api/auth/session": () =>
+        new Response(JSON.stringify({ error: "no session", code: "unauthorized", details: [] }), { status: 401 }),
     });
     renderAt("/workflows/wf_1/versions");
     expect(await screen.findByRole("heading", { name: "Sign in" })).toBeTruthy();
@@ -68,7 +69,9 @@ describe("route guard", () => {
   it("shows the server's error instead of a blank page when the session cannot be read", async () => {
     serve({
       "/api/auth/session": () =>
-        new Response(JSON.stringify({ error: "database unavailable", code: "unavailable", details: [] }), { status: 503 }),
+        new Response(JSON.stringify({ error: "database unavailable", code: "unavailable", details: [] }), {
+          status: 503,
+        }),
     });
     renderAt("/");
     expect(await screen.findByRole("alert")).toBeTruthy();

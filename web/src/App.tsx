@@ -78,16 +78,30 @@ export function App() {
           <Route path="/audit" component={AuditPage} />
           <Route path="/resources" component={ResourcesPage} />
           <Route path="/resources/kv/:connectionId/:namespaceId">
-            {(p) => <KvPage key={`${p.connectionId}/${p.namespaceId}`} connectionId={p.connectionId} namespaceId={p.namespaceId} />}
+            {(p) => (
+              <KvPage
+                key={`${p.connectionId}/${p.namespaceId}`}
+                connectionId={p.connectionId}
+                namespaceId={p.namespaceId}
+              />
+            )}
           </Route>
           <Route path="/resources/d1/:connectionId/:databaseId">
-            {(p) => <D1Page key={`${p.connectionId}/${p.databaseId}`} connectionId={p.connectionId} databaseId={p.databaseId} />}
+            {(p) => (
+              <D1Page
+                key={`${p.connectionId}/${p.databaseId}`}
+                connectionId={p.connectionId}
+                databaseId={p.databaseId}
+              />
+            )}
           </Route>
           <Route path="/resources/r2/:connectionId/:bucket">
             {(p) => <R2Page key={`${p.connectionId}/${p.bucket}`} connectionId={p.connectionId} bucket={p.bucket} />}
           </Route>
           <Route path="/marketplace" component={MarketplacePage} />
-          <Route path="/marketplace/:nodeId">{(p) => <MarketplaceNodePage key={p.nodeId} nodeId={decodeURIComponent(p.nodeId)} />}</Route>
+          <Route path="/marketplace/:nodeId">
+            {(p) => <MarketplaceNodePage key={p.nodeId} nodeId={decodeURIComponent(p.nodeId)} />}
+          </Route>
           <Route>
             <main className="page">
               <h1>Page not found</h1>

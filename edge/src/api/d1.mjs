@@ -38,14 +38,23 @@ export function patchDatabase(ctx, c) {
 
 async function setReadReplication(ctx, c, required) {
   const db = findDatabase(ctx, c);
-  const body = requireObject(await c.json({ allowEmpty: !required }) ?? {});
+  const body = requireObject((await c.json({ allowEmpty: !required })) ?? {});
   const rr = body.read_replication;
   if (rr === undefined && !required) return { result: dbJSON(db) };
-  if (rr === null || typeof rr !== "object" || Array.isArray(rr)) throw new EdgeError(400, D1_INVALID, "read_replication must be an object {mode: 'auto' | 'disabled'}");
-  if (rr.mode !== "auto" && rr.mode !== "disabled") throw new EdgeError(400, D1_INVALID, `read_replication.mode must be auto or disabled, got ${JSON.stringify(rr.mode)}`);
-  await ctx.apply((st) => {
-    st.d1[db.uuid].read_replication = rr.mode;
-  }, { restart: false });
+  if (rr === null || typeof rr !== "object" || Array.isArray(rr))
+    throw new EdgeError(400, D1_INVALID, "read_replication must be an object {mode: 'auto' | 'disabled'}");
+  if (rr.mode !== "auto" && rr.mode !== "disabled")
+    throw new EdgeError(
+      400,
+      D1_INVALID,
+      `read_replication.mode must be auto or disabled, got ${JSON.stringify(rr.mode)}`,
+    );
+  await ctx.apply(
+    (st) => {
+      st.d1[db.uuid].read_replication = rr.mode;
+    },
+    { restart: false },
+  );
   return { result: dbJSON(ctx.state.d1[db.uuid]) };
 }
 
@@ -66,7 +75,11 @@ export function listDatabases(ctx, c) {
   const name = c.query.get("name");
   let list = Object.values(ctx.state.d1).sort((a, b) => a.name.localeCompare(b.name));
   if (name) list = list.filter((d) => d.name === name);
-  const { items, info } = pageInfo(list.map((d) => dbJSON(d)), intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 100, min: 1, max: 10000 }));
+  const { items, info } = pageInfo(
+    list.map((d) => dbJSON(d)),
+    intParam(c.query, "page", { def: 1, min: 1 }),
+    intParam(c.query, "per_page", { def: 100, min: 1, max: 10000 }),
+  );
   return { result: items, info };
 }
 
@@ -79,9 +92,12 @@ export async function createDatabase(ctx, c) {
     throw new EdgeError(400, D1_NAME_TAKEN, `A database with name '${body.name}' already exists`);
   }
   const uuid = newId();
-  await ctx.apply((st) => {
-    st.d1[uuid] = { uuid, name: body.name, created_at: now() };
-  }, { restart: false }); // the database runs in a workerd of its own (d1host.mjs); the main one is unchanged
+  await ctx.apply(
+    (st) => {
+      st.d1[uuid] = { uuid, name: body.name, created_at: now() };
+    },
+    { restart: false },
+  ); // the database runs in a workerd of its own (d1host.mjs); the main one is unchanged
   return { result: dbJSON(ctx.state.d1[uuid]) };
 }
 
@@ -108,13 +124,22 @@ async function runQuery(ctx, c, raw) {
   const db = findDatabase(ctx, c);
   const body = requireObject(await c.json());
   if (body.batch !== undefined) {
-    if (!Array.isArray(body.batch) || body.batch.length === 0) throw new EdgeError(400, D1_INVALID, "batch must be a non-empty array of {sql, params}");
+    if (!Array.isArray(body.batch) || body.batch.length === 0)
+      throw new EdgeError(400, D1_INVALID, "batch must be a non-empty array of {sql, params}");
   } else if (typeof body.sql !== "string" || body.sql.trim() === "") {
     throw new EdgeError(400, D1_INVALID, "sql must be a non-empty string");
   }
-  if (body.params !== undefined && !Array.isArray(body.params)) throw new EdgeError(400, D1_INVALID, "params must be an array");
+  if (body.params !== undefined && !Array.isArray(body.params))
+    throw new EdgeError(400, D1_INVALID, "params must be an array");
   const readOnly = readOnlyParam(c.query);
-  const result = await ctx.runtime.d1Query({ db: db.uuid, sql: body.sql, params: body.params, batch: body.batch, raw, readOnly });
+  const result = await ctx.runtime.d1Query({
+    db: db.uuid,
+    sql: body.sql,
+    params: body.params,
+    batch: body.batch,
+    raw,
+    readOnly,
+  });
   return { result };
 }
 
@@ -135,14 +160,27 @@ export async function importSql(ctx, c) {
       const known = T.uploaded(db.uuid, { etag: md5 });
       if (known) return { result: await startImport(ctx, db, known) };
       const { token, filename } = T.newUpload(db.uuid, md5);
-      return { result: { success: true, type: "import", upload_url: transferURL(ctx, c, token), filename, messages: [] } };
+      return {
+        result: { success: true, type: "import", upload_url: transferURL(ctx, c, token), filename, messages: [] },
+      };
     }
     case "ingest": {
       const md5 = etag();
-      if (typeof body.filename !== "string" || body.filename === "") throw new EdgeError(400, D1_INVALID, "filename must be the filename the init answered");
+      if (typeof body.filename !== "string" || body.filename === "")
+        throw new EdgeError(400, D1_INVALID, "filename must be the filename the init answered");
       const up = T.uploaded(db.uuid, { filename: body.filename });
-      if (!up) throw new EdgeError(400, D1_INVALID, `file '${body.filename}' has not been uploaded to this database's upload URL (or it expired); start again with action init`);
-      if (up.md5 !== md5) throw new EdgeError(400, D1_INVALID, `the uploaded file's md5 is ${up.md5}, not the etag ${md5}: upload the file again`);
+      if (!up)
+        throw new EdgeError(
+          400,
+          D1_INVALID,
+          `file '${body.filename}' has not been uploaded to this database's upload URL (or it expired); start again with action init`,
+        );
+      if (up.md5 !== md5)
+        throw new EdgeError(
+          400,
+          D1_INVALID,
+          `the uploaded file's md5 is ${up.md5}, not the etag ${md5}: upload the file again`,
+        );
       return { result: await startImport(ctx, db, up) };
     }
     case "poll": {
@@ -174,17 +212,27 @@ export async function exportSql(ctx, c) {
   const db = findDatabase(ctx, c);
   const body = requireObject(await c.json());
   const T = ctx.runtime.d1transfers;
-  if (body.output_format !== "polling") throw new EdgeError(400, D1_INVALID, "output_format must be \"polling\"");
+  if (body.output_format !== "polling") throw new EdgeError(400, D1_INVALID, 'output_format must be "polling"');
   if (body.current_bookmark !== undefined && body.current_bookmark !== null) {
-    if (typeof body.current_bookmark !== "string") throw new EdgeError(400, D1_INVALID, "current_bookmark must be the at_bookmark of the export being polled");
+    if (typeof body.current_bookmark !== "string")
+      throw new EdgeError(400, D1_INVALID, "current_bookmark must be the at_bookmark of the export being polled");
     rethrow(() => T.job(db.uuid, "export", body.current_bookmark));
     return { result: jobJSON(await T.settle(body.current_bookmark), body.current_bookmark) };
   }
-  const opts = body.dump_options === undefined || body.dump_options === null ? {} : requireObject(body.dump_options, "dump_options");
+  const opts =
+    body.dump_options === undefined || body.dump_options === null
+      ? {}
+      : requireObject(body.dump_options, "dump_options");
   for (const k of ["no_data", "no_schema"]) {
-    if (opts[k] !== undefined && typeof opts[k] !== "boolean") throw new EdgeError(400, D1_INVALID, `dump_options.${k} must be true or false`);
+    if (opts[k] !== undefined && typeof opts[k] !== "boolean")
+      throw new EdgeError(400, D1_INVALID, `dump_options.${k} must be true or false`);
   }
-  if (opts.no_data && opts.no_schema) throw new EdgeError(400, D1_INVALID, "dump_options.no_data and dump_options.no_schema together leave nothing to export");
+  if (opts.no_data && opts.no_schema)
+    throw new EdgeError(
+      400,
+      D1_INVALID,
+      "dump_options.no_data and dump_options.no_schema together leave nothing to export",
+    );
   const tables = opts.tables ?? [];
   if (!Array.isArray(tables) || tables.some((t) => typeof t !== "string" || t === "")) {
     throw new EdgeError(400, D1_INVALID, "dump_options.tables must be an array of table names");
@@ -193,7 +241,11 @@ export async function exportSql(ctx, c) {
   const filename = `${db.name}-${new Date().toISOString().replace(/[:.]/g, "-")}.sql`;
   const host = transferURL(ctx, c, "");
   const bookmark = T.start(db.uuid, "export", async () => {
-    const lines = await ctx.runtime.d1.exportSql(db.uuid, { noSchema: opts.no_schema === true, noData: opts.no_data === true, tables });
+    const lines = await ctx.runtime.d1.exportSql(db.uuid, {
+      noSchema: opts.no_schema === true,
+      noData: opts.no_data === true,
+      tables,
+    });
     const file = T.exportFile();
     await fs.promises.writeFile(file, lines.join("\n"));
     return { filename, signed_url: host + T.newDownload(db.uuid, file) };
@@ -204,14 +256,22 @@ export async function exportSql(ctx, c) {
 // timeTravel answers both Time Travel routes: the edge keeps no history of a database to go back to (decision 258).
 export async function timeTravel(ctx, c) {
   findDatabase(ctx, c);
-  throw new EdgeError(400, D1_ERROR, "Time Travel is not available on the local edge: it keeps no history of a D1 database, so there is no " +
-    "bookmark to restore. Keep a copy with `wrangler d1 export --remote` and bring it back with `wrangler d1 execute --remote --file`.");
+  throw new EdgeError(
+    400,
+    D1_ERROR,
+    "Time Travel is not available on the local edge: it keeps no history of a D1 database, so there is no " +
+      "bookmark to restore. Keep a copy with `wrangler d1 export --remote` and bring it back with `wrangler d1 execute --remote --file`.",
+  );
 }
 
 function refuseBusy(T, db) {
   const running = T.busy(db.uuid);
   if (running) {
-    throw new EdgeError(409, D1_ERROR, `database ${db.name} is busy with an import or export (bookmark ${running}); wait for it to end and try again`);
+    throw new EdgeError(
+      409,
+      D1_ERROR,
+      `database ${db.name} is busy with an import or export (bookmark ${running}); wait for it to end and try again`,
+    );
   }
 }
 
@@ -226,7 +286,13 @@ function rethrow(fn) {
 
 // jobJSON is Cloudflare's answer for an import or export job: status "active" while it runs.
 function jobJSON(job, bookmark) {
-  const out = { success: job.status !== "error", type: job.type, at_bookmark: bookmark, status: job.status, messages: [] };
+  const out = {
+    success: job.status !== "error",
+    type: job.type,
+    at_bookmark: bookmark,
+    status: job.status,
+    messages: [],
+  };
   if (job.status === "error") {
     out.error = job.error;
     out.errors = [job.error];
@@ -240,7 +306,10 @@ function jobJSON(job, bookmark) {
 // transferURL is the absolute URL of an upload or download token on the edge's port, as the API's client reached it.
 function transferURL(ctx, c, token) {
   const host = c.req.headers.host;
-  const base = typeof host === "string" && /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d+)?$/.test(host) ? host : `127.0.0.1:${ctx.port}`;
+  const base =
+    typeof host === "string" && /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d+)?$/.test(host)
+      ? host
+      : `127.0.0.1:${ctx.port}`;
   return `http://${base}${TRANSFER_PREFIX}${token}`;
 }
 

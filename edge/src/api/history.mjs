@@ -67,7 +67,8 @@ export function rollbackFromEvents(events) {
           step.success = ev.type === "rollback_step_completed";
         }
         // the step's error, else its last attempt's
-        if (ev.type === "rollback_step_errored") firstError ??= ev.error ?? step?.attempts.at(-1)?.error ?? { name: "Error", message: "rollback step failed" };
+        if (ev.type === "rollback_step_errored")
+          firstError ??= ev.error ?? step?.attempts.at(-1)?.error ?? { name: "Error", message: "rollback step failed" };
         break;
       case "rollback_completed":
         rollback = { outcome: "complete", error: null };
@@ -102,24 +103,37 @@ export async function stepOutput(ctx, c) {
   const name = c.query.get("name");
   if (!name) throw new EdgeError(400, INVALID_REQUEST, "name is required: the name of the step");
   const type = c.query.get("type") ?? "step";
-  if (type !== "step" && type !== "waitForEvent") throw new EdgeError(400, INVALID_REQUEST, "type must be step or waitForEvent");
+  if (type !== "step" && type !== "waitForEvent")
+    throw new EdgeError(400, INVALID_REQUEST, "type must be step or waitForEvent");
   const whole = (k) => {
     const v = c.query.get(k);
     if (v === null || v === "") return null;
-    if (!/^[1-9]\d{0,8}$/.test(v)) throw new EdgeError(400, INVALID_REQUEST, `${k} must be a whole number of 1 or more`);
+    if (!/^[1-9]\d{0,8}$/.test(v))
+      throw new EdgeError(400, INVALID_REQUEST, `${k} must be a whole number of 1 or more`);
     return Number(v);
   };
   const count = whole("count");
   const attempt = whole("attempt");
   const rt = ctx.names.workflow(wf.name);
   const d = await details(ctx, rt, id);
-  if (expired(ctx.registry.instanceRecord(rt, id), wf)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  if (expired(ctx.registry.instanceRecord(rt, id), wf))
+    throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
   const step = stepTarget(d.steps, name, type, count);
-  if (!step) throw new EdgeError(404, STEP_NOT_FOUND, `instance '${id}' has no ${type === "step" ? "step.do" : "waitForEvent"} step '${name}'${count !== null ? ` (count ${count})` : ""}`);
+  if (!step)
+    throw new EdgeError(
+      404,
+      STEP_NOT_FOUND,
+      `instance '${id}' has no ${type === "step" ? "step.do" : "waitForEvent"} step '${name}'${count !== null ? ` (count ${count})` : ""}`,
+    );
   if (type === "waitForEvent") {
-    if (attempt !== null && attempt !== 1) throw new EdgeError(404, STEP_NOT_FOUND, `a waitForEvent step has one attempt; there is no attempt ${attempt}`);
+    if (attempt !== null && attempt !== 1)
+      throw new EdgeError(404, STEP_NOT_FOUND, `a waitForEvent step has one attempt; there is no attempt ${attempt}`);
     const status = step.finished ? (step.error ? "errored" : "complete") : "waiting";
-    const out = { status, error: step.error ?? null, output: status === "complete" ? step.output?.payload ?? null : null };
+    const out = {
+      status,
+      error: step.error ?? null,
+      output: status === "complete" ? (step.output?.payload ?? null) : null,
+    };
     if (step.output?.type) out.event_type = step.output.type;
     return { result: out };
   }
@@ -128,12 +142,17 @@ export async function stepOutput(ctx, c) {
   let error;
   if (attempt !== null) {
     const a = attempts[attempt - 1];
-    if (!a) throw new EdgeError(404, STEP_NOT_FOUND, `step '${name}' has ${attempts.length} attempt(s); there is no attempt ${attempt}`);
+    if (!a)
+      throw new EdgeError(
+        404,
+        STEP_NOT_FOUND,
+        `step '${name}' has ${attempts.length} attempt(s); there is no attempt ${attempt}`,
+      );
     status = a.success === true ? "complete" : a.success === false ? "errored" : "running";
     error = a.error ?? null;
   } else {
     status = step.success === true ? "complete" : step.success === false ? "errored" : "running";
-    error = step.success === true ? null : attempts.at(-1)?.error ?? null;
+    error = step.success === true ? null : (attempts.at(-1)?.error ?? null);
   }
   if (status !== "complete") return { result: { status, error, output: null } };
   const res = await ctx.runtime.control("/wf/step", { workflow: rt, id, target: step.name }, { response: true });
@@ -145,24 +164,53 @@ export async function stepOutput(ctx, c) {
   }
   const out = await res.json();
   if (!out.ok) throw new EdgeError(out.status ?? 500, out.code ?? 10001, out.message);
-  if (!out.result.found) throw new EdgeError(404, STEP_NOT_FOUND, `the output of step '${name}' of instance '${id}' was not found in its events`);
+  if (!out.result.found)
+    throw new EdgeError(
+      404,
+      STEP_NOT_FOUND,
+      `the output of step '${name}' of instance '${id}' was not found in its events`,
+    );
   return { result: { status, error: null, output: out.result.output } };
 }
 
 // EVENT_TYPES are the instance event types a subscription's filter may name (Cloudflare's list).
 const EVENT_TYPES = new Set([
-  "workflow_queued", "workflow_started", "workflow_running", "workflow_paused", "workflow_waiting_for_pause", "workflow_waiting",
-  "workflow_completed", "workflow_errored", "workflow_terminated",
-  "step_started", "step_completed", "step_errored", "attempt_started", "attempt_completed", "attempt_errored",
-  "sleep_started", "sleep_completed", "wait_started", "wait_completed", "wait_timed_out",
-  "rollback_started", "rollback_step_started", "rollback_step_completed", "rollback_step_errored",
-  "rollback_attempt_started", "rollback_attempt_completed", "rollback_attempt_errored", "rollback_completed", "rollback_errored",
+  "workflow_queued",
+  "workflow_started",
+  "workflow_running",
+  "workflow_paused",
+  "workflow_waiting_for_pause",
+  "workflow_waiting",
+  "workflow_completed",
+  "workflow_errored",
+  "workflow_terminated",
+  "step_started",
+  "step_completed",
+  "step_errored",
+  "attempt_started",
+  "attempt_completed",
+  "attempt_errored",
+  "sleep_started",
+  "sleep_completed",
+  "wait_started",
+  "wait_completed",
+  "wait_timed_out",
+  "rollback_started",
+  "rollback_step_started",
+  "rollback_step_completed",
+  "rollback_step_errored",
+  "rollback_attempt_started",
+  "rollback_attempt_completed",
+  "rollback_attempt_errored",
+  "rollback_completed",
+  "rollback_errored",
 ]);
 
 // SUBSCRIPTION_LIMIT is how many event streams an account may have open at once; SUBSCRIPTION_LIFETIME_MS how long
 // one stays open before the edge ends it (the client reconnects with Last-Event-ID); KEEPALIVE_MS how often an idle
 // stream carries a comment, so that proxies keep it.
-export const SUBSCRIPTION_LIMIT = Number(process.env.EDGEFLOW_EDGE_SUBSCRIPTION_LIMIT) > 0 ? Number(process.env.EDGEFLOW_EDGE_SUBSCRIPTION_LIMIT) : 64;
+export const SUBSCRIPTION_LIMIT =
+  Number(process.env.EDGEFLOW_EDGE_SUBSCRIPTION_LIMIT) > 0 ? Number(process.env.EDGEFLOW_EDGE_SUBSCRIPTION_LIMIT) : 64;
 const SUBSCRIPTION_LIFETIME_MS = 3600000;
 const KEEPALIVE_MS = 15000;
 
@@ -174,21 +222,32 @@ export async function subscribe(ctx, c) {
   const wf = findWorkflow(ctx, c);
   runnable(ctx, wf);
   const id = c.params.instance;
-  if (!INSTANCE_ID.test(id)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  if (!INSTANCE_ID.test(id))
+    throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
   const rawCursor = c.query.get("cursor") ?? c.req.headers["last-event-id"] ?? null;
   let cursor;
   if (rawCursor !== null && rawCursor !== "") {
-    if (!/^\d{1,15}$/.test(String(rawCursor))) throw new EdgeError(400, INVALID_REQUEST, "cursor must be the eventId of an event (a whole number)");
+    if (!/^\d{1,15}$/.test(String(rawCursor)))
+      throw new EdgeError(400, INVALID_REQUEST, "cursor must be the eventId of an event (a whole number)");
     cursor = Number(rawCursor);
   }
-  const filters = c.query.getAll("filter").flatMap((f) => f.split(",")).map((f) => f.trim()).filter((f) => f !== "");
+  const filters = c.query
+    .getAll("filter")
+    .flatMap((f) => f.split(","))
+    .map((f) => f.trim())
+    .filter((f) => f !== "");
   const unknown = filters.find((f) => !EVENT_TYPES.has(f));
   if (unknown !== undefined) throw new EdgeError(400, INVALID_REQUEST, `filter: '${unknown}' is not an event type`);
   const rt = ctx.names.workflow(wf.name);
   const rec = ctx.registry.instanceRecord(rt, id);
-  if (expired(rec, wf)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  if (expired(rec, wf))
+    throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
   if (ctx.subscriptions >= SUBSCRIPTION_LIMIT) {
-    throw new EdgeError(429, TOO_MANY_SUBSCRIPTIONS, `this account has ${ctx.subscriptions} instance event streams open, the most it may have; close one first`);
+    throw new EdgeError(
+      429,
+      TOO_MANY_SUBSCRIPTIONS,
+      `this account has ${ctx.subscriptions} instance event streams open, the most it may have; close one first`,
+    );
   }
   ctx.subscriptions++;
   const ctl = new AbortController();
@@ -208,9 +267,17 @@ export async function subscribe(ctx, c) {
     );
     if (!res.ok) {
       const out = await res.json().catch(() => ({}));
-      throw new EdgeError(out.status ?? res.status, out.code ?? 10001, out.message ?? `the subscription failed (${res.status})`);
+      throw new EdgeError(
+        out.status ?? res.status,
+        out.code ?? 10001,
+        out.message ?? `the subscription failed (${res.status})`,
+      );
     }
-    c.res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+    c.res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    });
     const keepalive = setInterval(() => c.res.write(": keep-alive\n\n"), KEEPALIVE_MS);
     const lifetime = setTimeout(release, SUBSCRIPTION_LIFETIME_MS);
     try {

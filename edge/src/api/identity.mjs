@@ -25,7 +25,15 @@ export function verifyToken(ctx) {
 }
 
 export function getUser(ctx) {
-  return { result: { id: tokenId(ctx), email: "local@edgeflow.local", first_name: "Local", last_name: "Edge", suspended: false } };
+  return {
+    result: {
+      id: tokenId(ctx),
+      email: "local@edgeflow.local",
+      first_name: "Local",
+      last_name: "Edge",
+      suspended: false,
+    },
+  };
 }
 
 // listAccounts answers the token's own account. Cloudflare: per_page 5..50, `name` keeps the accounts of that
@@ -33,7 +41,8 @@ export function getUser(ctx) {
 export function listAccounts(ctx, c) {
   const perPage = intParam(c.query, "per_page", { def: 20, min: 5, max: 50 });
   const direction = c.query.get("direction");
-  if (direction !== null && direction !== "asc" && direction !== "desc") throw new EdgeError(400, INVALID_REQUEST, "direction must be asc or desc");
+  if (direction !== null && direction !== "asc" && direction !== "desc")
+    throw new EdgeError(400, INVALID_REQUEST, "direction must be asc or desc");
   const name = c.query.get("name");
   const list = [accountJSON(ctx)].filter((a) => name === null || name === "" || a.name === name);
   const { items, info } = pageInfo(list, intParam(c.query, "page", { def: 1, min: 1 }), perPage);
@@ -46,7 +55,16 @@ export function getAccount(ctx) {
 
 // listMemberships answers the token's membership of its account. Cloudflare: per_page 5..50, as for /accounts.
 export function listMemberships(ctx, c) {
-  const membership = { id: tokenId(ctx), status: "accepted", account: { id: ctx.accountId, name: ctx.state.accountName }, roles: ["Administrator"] };
-  const { items, info } = pageInfo([membership], intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 20, min: 5, max: 50 }));
+  const membership = {
+    id: tokenId(ctx),
+    status: "accepted",
+    account: { id: ctx.accountId, name: ctx.state.accountName },
+    roles: ["Administrator"],
+  };
+  const { items, info } = pageInfo(
+    [membership],
+    intParam(c.query, "page", { def: 1, min: 1 }),
+    intParam(c.query, "per_page", { def: 20, min: 5, max: 50 }),
+  );
   return { result: items, info };
 }

@@ -2,13 +2,29 @@
 // rollback), send events and delete (one or a batch). Every handler takes the account's context (ctx, see ../api.mjs)
 // and the call (c); the route table (routes.mjs) lists them. A step's full output and the event stream are in history.mjs.
 
-import { EdgeError, INSTANCE_EXISTS, INSTANCE_MISSING, INSTANCE_NOT_FOUND, INSTANCE_STATE, INVALID_REQUEST } from "../errors.mjs";
+import {
+  EdgeError,
+  INSTANCE_EXISTS,
+  INSTANCE_MISSING,
+  INSTANCE_NOT_FOUND,
+  INSTANCE_STATE,
+  INVALID_REQUEST,
+} from "../errors.mjs";
 import { intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
 import { now } from "../registry.mjs";
 import { canonicalWorkflows } from "../plan.mjs";
 import { currentVersion } from "../scripts.mjs";
 import { JSON_LIMIT, mapLimit } from "./common.mjs";
-import { TERMINAL, UNIT_MS, derivedInstances, deriveStatus, details, expired, noteTimes, retentionParam } from "./statuses.mjs";
+import {
+  TERMINAL,
+  UNIT_MS,
+  derivedInstances,
+  deriveStatus,
+  details,
+  expired,
+  noteTimes,
+  retentionParam,
+} from "./statuses.mjs";
 import { rollbackOf } from "./history.mjs";
 import { findWorkflow, runnable } from "./workflows.mjs";
 
@@ -21,13 +37,16 @@ export async function listInstances(ctx, c) {
   const page = intParam(c.query, "page", { def: 1, min: 1 });
   const perPage = intParam(c.query, "per_page", { def: 50, min: 1, max: 100 });
   const direction = c.query.get("direction") ?? "desc";
-  if (direction !== "asc" && direction !== "desc") throw new EdgeError(400, INVALID_REQUEST, "direction must be asc or desc");
+  if (direction !== "asc" && direction !== "desc")
+    throw new EdgeError(400, INVALID_REQUEST, "direction must be asc or desc");
   const valid = ["queued", "running", "paused", "errored", "terminated", "complete", "waiting", "waitingForPause"];
-  if (status && !valid.includes(status)) throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${valid.join(", ")}`);
+  if (status && !valid.includes(status))
+    throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${valid.join(", ")}`);
   const dateStart = dateParam(c.query, "date_start");
   const dateEnd = dateParam(c.query, "date_end");
   const cursor = c.query.get("cursor");
-  if (cursor !== null && cursor !== "" && c.query.get("page") !== null) throw new EdgeError(400, INVALID_REQUEST, "page and cursor are mutually exclusive; use one or the other");
+  if (cursor !== null && cursor !== "" && c.query.get("page") !== null)
+    throw new EdgeError(400, INVALID_REQUEST, "page and cursor are mutually exclusive; use one or the other");
   const after = cursor ? decodeCursor(cursor) : null;
   const rt = ctx.names.workflow(wf.name);
   let list = canonicalWorkflows(ctx.state)[wf.name] ? await derivedInstances(ctx, rt, status) : [];
@@ -38,7 +57,10 @@ export async function listInstances(ctx, c) {
       const rec = ctx.registry.instanceRecord(rt, it.id);
       return { it, rec, created: rec?.created_on ?? it.created_on ?? null };
     })
-    .filter(({ rec, created }) => !expired(rec, wf) && (!dateStart || (created ?? "") >= dateStart) && (!dateEnd || (created ?? "") <= dateEnd));
+    .filter(
+      ({ rec, created }) =>
+        !expired(rec, wf) && (!dateStart || (created ?? "") >= dateStart) && (!dateEnd || (created ?? "") <= dateEnd),
+    );
   const dir = direction === "asc" ? 1 : -1;
   const order = (a, b) => ((a.created ?? "").localeCompare(b.created ?? "") || a.it.id.localeCompare(b.it.id)) * dir;
   list.sort(order);
@@ -53,7 +75,10 @@ export async function listInstances(ctx, c) {
   } else {
     const paged = pageInfo(list, page, perPage);
     pageRows = paged.items;
-    info = { ...paged.info, cursor: page * perPage < list.length && pageRows.length > 0 ? encodeCursor(pageRows.at(-1)) : "" };
+    info = {
+      ...paged.info,
+      cursor: page * perPage < list.length && pageRows.length > 0 ? encodeCursor(pageRows.at(-1)) : "",
+    };
   }
   // the times an instance started, last changed and ended come from its details, read once it is final
   await mapLimit(pageRows, 16, async (x) => {
@@ -67,7 +92,7 @@ export async function listInstances(ctx, c) {
     created_on: created,
     modified_on: rec?.modified_on ?? created,
     started_on: rec?.started_on ?? null,
-    ended_on: TERMINAL.has(it.status) ? rec?.ended_on ?? null : null,
+    ended_on: TERMINAL.has(it.status) ? (rec?.ended_on ?? null) : null,
     version_id: rec?.version_id ?? versionId,
     workflow_id: wf.id,
   }));
@@ -86,7 +111,8 @@ function sleepDue(ctx, wf, name, start) {
   const found = new Set();
   for (const m of v.modules) {
     if (m.type !== "ESModule" && m.type !== "CommonJS") continue;
-    for (const hit of ctx.registry.getBlob(m.blob).toString("utf8").matchAll(call)) found.add(`${hit[1]} ${hit[3].trim()}`);
+    for (const hit of ctx.registry.getBlob(m.blob).toString("utf8").matchAll(call))
+      found.add(`${hit[1]} ${hit[3].trim()}`);
   }
   if (found.size !== 1) return null;
   const [kind, arg] = [...found][0].split(/ (.*)/s);
@@ -103,10 +129,18 @@ function sleepDue(ctx, wf, name, start) {
 const RESERVED_IDS = new Set(["batch", "terminate", "terminateAll"]);
 
 function instanceInput(item, where) {
-  if (item === null || typeof item !== "object" || Array.isArray(item)) throw new EdgeError(400, INVALID_REQUEST, `${where ?? "body"} must be a JSON object`);
+  if (item === null || typeof item !== "object" || Array.isArray(item))
+    throw new EdgeError(400, INVALID_REQUEST, `${where ?? "body"} must be a JSON object`);
   const id = item.instance_id ?? item.id;
-  if (id !== undefined && (typeof id !== "string" || !INSTANCE_ID.test(id) || RESERVED_IDS.has(id) || /^cf_[0-9a-f]{64}$/.test(id))) {
-    throw new EdgeError(400, INVALID_REQUEST, `${where ? `${where}.` : ""}instance_id '${id}' is invalid: use 1-100 letters, digits, '-' and '_' (not batch, terminate or terminateAll)`);
+  if (
+    id !== undefined &&
+    (typeof id !== "string" || !INSTANCE_ID.test(id) || RESERVED_IDS.has(id) || /^cf_[0-9a-f]{64}$/.test(id))
+  ) {
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      `${where ? `${where}.` : ""}instance_id '${id}' is invalid: use 1-100 letters, digits, '-' and '_' (not batch, terminate or terminateAll)`,
+    );
   }
   const params = item.params ?? {};
   checkPayloadSize(params, where === undefined ? "params" : `${where}.params`);
@@ -124,23 +158,39 @@ export async function createInstances(ctx, wf, inputs, source) {
   const ids = [...new Set(inputs.map((x) => x.id).filter((x) => x !== undefined))];
   for (const id of ids) {
     if (ctx.pendingIds.has(`${wf.name}\n${id}`)) {
-      throw new EdgeError(409, INSTANCE_EXISTS, `workflows.api.error.instance.already_exists: instance '${id}' is being created in workflow '${wf.name}'`);
+      throw new EdgeError(
+        409,
+        INSTANCE_EXISTS,
+        `workflows.api.error.instance.already_exists: instance '${id}' is being created in workflow '${wf.name}'`,
+      );
     }
   }
   for (const id of ids) ctx.pendingIds.add(`${wf.name}\n${id}`);
   try {
     const rt = ctx.names.workflow(wf.name);
     const t = now(); // before the create, so that created_on never follows the instance's start
-    const answer = await ctx.runtime.control("/wf/create", { workflow: rt, instances: inputs.map(({ id, params }) => ({ id, params })) });
+    const answer = await ctx.runtime.control("/wf/create", {
+      workflow: rt,
+      instances: inputs.map(({ id, params }) => ({ id, params })),
+    });
     const refused = new Map(answer.errors.map((e) => [e.index, e]));
     const created = [...answer.created];
     const versionId = wf.versions.at(-1).id;
     const out = inputs.map((input, i) => {
       const e = refused.get(i);
       // our first attempt may have gone through before its connection died: the ids are ours (pendingIds)
-      if (e && !(answer.retried && e.code === INSTANCE_EXISTS)) return { id: e.id ?? input.id, error: { code: e.code, message: e.message } };
+      if (e && !(answer.retried && e.code === INSTANCE_EXISTS))
+        return { id: e.id ?? input.id, error: { code: e.code, message: e.message } };
       const id = e ? e.id : created.shift();
-      ctx.registry.recordInstance({ workflow: rt, id, source, created_on: t, version_id: versionId, status: "queued", ...(input.retention ? { retention: input.retention } : {}) });
+      ctx.registry.recordInstance({
+        workflow: rt,
+        id,
+        source,
+        created_on: t,
+        version_id: versionId,
+        status: "queued",
+        ...(input.retention ? { retention: input.retention } : {}),
+      });
       return { id, status: "queued", version_id: versionId, workflow_id: wf.id };
     });
     if (ctx.state.workflows[wf.name]) ctx.state.workflows[wf.name].triggered_on = t;
@@ -178,11 +228,22 @@ export async function createBatch(ctx, c) {
   const wf = findWorkflow(ctx, c);
   const body = await c.json();
   if (Array.isArray(body)) {
-    if (body.length === 0) throw new EdgeError(400, INVALID_REQUEST, "body must be a non-empty JSON array of {instance_id?, params?}, or {instances: [...]}, or {count, params}");
-    if (body.length > BATCH_LIMIT) throw new EdgeError(400, INVALID_REQUEST, `a batch holds at most ${BATCH_LIMIT} instances`);
+    if (body.length === 0)
+      throw new EdgeError(
+        400,
+        INVALID_REQUEST,
+        "body must be a non-empty JSON array of {instance_id?, params?}, or {instances: [...]}, or {count, params}",
+      );
+    if (body.length > BATCH_LIMIT)
+      throw new EdgeError(400, INVALID_REQUEST, `a batch holds at most ${BATCH_LIMIT} instances`);
     const inputs = body.map((x, i) => instanceInput(x, `[${i}]`));
     const dup = inputs.find((x, i) => x.id !== undefined && inputs.findIndex((y) => y.id === x.id) !== i);
-    if (dup) throw new EdgeError(409, INSTANCE_EXISTS, `workflows.api.error.instance.duplicate_in_batch: the batch names instance '${dup.id}' twice`);
+    if (dup)
+      throw new EdgeError(
+        409,
+        INSTANCE_EXISTS,
+        `workflows.api.error.instance.duplicate_in_batch: the batch names instance '${dup.id}' twice`,
+      );
     const out = await createInstances(ctx, wf, inputs, "api");
     const failed = out.find((r) => r.error);
     if (failed) throw refusal(failed, wf);
@@ -192,17 +253,29 @@ export async function createBatch(ctx, c) {
   let inputs;
   if (obj.count !== undefined) {
     for (const k of Object.keys(obj)) {
-      if (!["count", "params", "instance_retention"].includes(k)) throw new EdgeError(400, INVALID_REQUEST, `unknown field '${k}' beside count (give count with params, or instances)`);
+      if (!["count", "params", "instance_retention"].includes(k))
+        throw new EdgeError(
+          400,
+          INVALID_REQUEST,
+          `unknown field '${k}' beside count (give count with params, or instances)`,
+        );
     }
-    if (!Number.isInteger(obj.count) || obj.count < 1 || obj.count > BATCH_LIMIT) throw new EdgeError(400, INVALID_REQUEST, `count must be a whole number from 1 to ${BATCH_LIMIT}`);
+    if (!Number.isInteger(obj.count) || obj.count < 1 || obj.count > BATCH_LIMIT)
+      throw new EdgeError(400, INVALID_REQUEST, `count must be a whole number from 1 to ${BATCH_LIMIT}`);
     const one = instanceInput({ params: obj.params, instance_retention: obj.instance_retention });
     inputs = Array.from({ length: obj.count }, () => ({ ...one }));
   } else if (Array.isArray(obj.instances)) {
-    for (const k of Object.keys(obj)) if (k !== "instances") throw new EdgeError(400, INVALID_REQUEST, `unknown field '${k}' beside instances`);
-    if (obj.instances.length === 0 || obj.instances.length > BATCH_LIMIT) throw new EdgeError(400, INVALID_REQUEST, `instances must hold 1 to ${BATCH_LIMIT} entries`);
+    for (const k of Object.keys(obj))
+      if (k !== "instances") throw new EdgeError(400, INVALID_REQUEST, `unknown field '${k}' beside instances`);
+    if (obj.instances.length === 0 || obj.instances.length > BATCH_LIMIT)
+      throw new EdgeError(400, INVALID_REQUEST, `instances must hold 1 to ${BATCH_LIMIT} entries`);
     inputs = obj.instances.map((x, i) => instanceInput(x, `instances[${i}]`));
   } else {
-    throw new EdgeError(400, INVALID_REQUEST, "body must be {instances: [{instance_id?, params?}]}, {count, params} or an array of {instance_id?, params?}");
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      "body must be {instances: [{instance_id?, params?}]}, {count, params} or an array of {instance_id?, params?}",
+    );
   }
   const out = await createInstances(ctx, wf, inputs, "api");
   const created = [];
@@ -228,18 +301,27 @@ export async function readInstances(ctx, c) {
   runnable(ctx, wf);
   const body = requireObject(await c.json());
   const ids = body.ids;
-  if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || !ids.every((id) => typeof id === "string" && INSTANCE_ID.test(id))) {
+  if (
+    !Array.isArray(ids) ||
+    ids.length === 0 ||
+    ids.length > 100 ||
+    !ids.every((id) => typeof id === "string" && INSTANCE_ID.test(id))
+  ) {
     throw new EdgeError(400, INVALID_REQUEST, "ids must be an array of 1 to 100 instance ids");
   }
   const out = new Array(ids.length);
-  await mapLimit(ids.map((id, i) => [id, i]), 16, async ([id, i]) => {
-    try {
-      out[i] = { id, result: await instanceDetails(ctx, wf, id) };
-    } catch (err) {
-      if (!(err instanceof EdgeError)) throw err;
-      out[i] = { id, errors: [{ code: err.code, message: err.message }] };
-    }
-  });
+  await mapLimit(
+    ids.map((id, i) => [id, i]),
+    16,
+    async ([id, i]) => {
+      try {
+        out[i] = { id, result: await instanceDetails(ctx, wf, id) };
+      } catch (err) {
+        if (!(err instanceof EdgeError)) throw err;
+        out[i] = { id, errors: [{ code: err.code, message: err.message }] };
+      }
+    },
+  );
   return { result: out };
 }
 
@@ -248,9 +330,17 @@ async function instanceDetails(ctx, wf, id) {
   const rt = ctx.names.workflow(wf.name);
   const d = await details(ctx, rt, id);
   let rec = ctx.registry.instanceRecord(rt, id);
-  if (expired(rec, wf)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  if (expired(rec, wf))
+    throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
   if (!rec) {
-    rec = { workflow: rt, id, source: "binding", created_on: d.queued ?? now(), version_id: wf.versions.at(-1).id, status: d.status };
+    rec = {
+      workflow: rt,
+      id,
+      source: "binding",
+      created_on: d.queued ?? now(),
+      version_id: wf.versions.at(-1).id,
+      status: d.status,
+    };
     ctx.registry.recordInstance(rec);
   } else {
     ctx.registry.setStatus(rt, id, d.status);
@@ -262,7 +352,10 @@ async function instanceDetails(ctx, wf, id) {
     s = { ...s, name: typeof s.name === "string" ? s.name.replace(/-\d+$/, "") : s.name };
     if (s.type === "step") {
       // a retry delay given as a function has no value to show: the engine says "[dynamic]" in its events
-      const config = s.config?.retries && s.config.retries.delay === undefined ? { ...s.config, retries: { ...s.config.retries, delay: "[dynamic]" } } : s.config;
+      const config =
+        s.config?.retries && s.config.retries.delay === undefined
+          ? { ...s.config, retries: { ...s.config.retries, delay: "[dynamic]" } }
+          : s.config;
       return { ...s, config, output: s.output === undefined ? null : s.output };
     }
     if (s.type === "sleep") {
@@ -273,7 +366,8 @@ async function instanceDetails(ctx, wf, id) {
   });
   // rollback handlers run only when an instance errors or is terminated with rollback: their steps and outcome are
   // read from its events once it has ended (history.mjs)
-  const rb = status === "errored" || status === "terminated" ? await rollbackOf(ctx, rt, id) : { steps: [], rollback: null };
+  const rb =
+    status === "errored" || status === "terminated" ? await rollbackOf(ctx, rt, id) : { steps: [], rollback: null };
   steps.push(...rb.steps);
   if (status === "terminated") steps.push({ type: "termination", trigger: { source: "api" } });
   noteTimes(ctx, rt, id, d, status);
@@ -302,7 +396,8 @@ export async function changeStatus(ctx, c) {
   const body = requireObject(await c.json());
   const action = body.status ?? body.action;
   const actions = ["pause", "resume", "terminate", "restart"];
-  if (!actions.includes(action)) throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${actions.join(", ")}, got '${action}'`);
+  if (!actions.includes(action))
+    throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${actions.join(", ")}, got '${action}'`);
   const from = restartFrom(body.from, action);
   if (body.rollback !== undefined && (action !== "terminate" || typeof body.rollback !== "boolean")) {
     throw new EdgeError(400, INVALID_REQUEST, "rollback is true or false, and only with status terminate");
@@ -310,15 +405,23 @@ export async function changeStatus(ctx, c) {
   const id = c.params.instance;
   const rt = ctx.names.workflow(wf.name);
   const d = await details(ctx, rt, id);
-  if (expired(ctx.registry.instanceRecord(rt, id), wf)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  if (expired(ctx.registry.instanceRecord(rt, id), wf))
+    throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
   const current = deriveStatus(d);
   const refuse = (why) => {
     throw new EdgeError(409, INSTANCE_STATE, `cannot ${action} instance '${id}': ${why}`);
   };
   if (action === "pause" && TERMINAL.has(current)) refuse(`it is ${current}`);
-  if (action === "resume" && current !== "paused" && current !== "waitingForPause") refuse(`it is ${current}, not paused`);
+  if (action === "resume" && current !== "paused" && current !== "waitingForPause")
+    refuse(`it is ${current}, not paused`);
   if (action === "terminate" && TERMINAL.has(current)) refuse(`it is already ${current}`);
-  const r = await ctx.runtime.control("/wf/action", { workflow: rt, id, action, ...(from ? { from } : {}), ...(body.rollback ? { rollback: true } : {}) });
+  const r = await ctx.runtime.control("/wf/action", {
+    workflow: rt,
+    id,
+    action,
+    ...(from ? { from } : {}),
+    ...(body.rollback ? { rollback: true } : {}),
+  });
   ctx.registry.setStatus(rt, id, r.status);
   // it runs again: its end and its rollback are read anew
   if (action === "restart") ctx.registry.noteInstance(rt, id, { ended_on: null, rollback: null });
@@ -332,28 +435,44 @@ export async function changeStatus(ctx, c) {
 function restartFrom(from, action) {
   if (from === undefined || from === null) return null;
   if (action !== "restart") throw new EdgeError(400, INVALID_REQUEST, "from is only for status restart");
-  if (typeof from !== "object" || Array.isArray(from)) throw new EdgeError(400, INVALID_REQUEST, "from must be an object {name, count?, type?}");
-  for (const k of Object.keys(from)) if (!["name", "count", "type"].includes(k)) throw new EdgeError(400, INVALID_REQUEST, `from: unknown field '${k}'`);
-  if (typeof from.name !== "string" || from.name === "" || from.name.length > 256) throw new EdgeError(400, INVALID_REQUEST, "from.name must be the name of a step (1-256 characters)");
-  if (from.count !== undefined && (!Number.isInteger(from.count) || from.count < 1)) throw new EdgeError(400, INVALID_REQUEST, "from.count must be a whole number of 1 or more");
-  if (from.type !== undefined && !["do", "sleep", "waitForEvent"].includes(from.type)) throw new EdgeError(400, INVALID_REQUEST, "from.type must be do, sleep or waitForEvent");
-  return { name: from.name, ...(from.count !== undefined ? { count: from.count } : {}), ...(from.type !== undefined ? { type: from.type } : {}) };
+  if (typeof from !== "object" || Array.isArray(from))
+    throw new EdgeError(400, INVALID_REQUEST, "from must be an object {name, count?, type?}");
+  for (const k of Object.keys(from))
+    if (!["name", "count", "type"].includes(k)) throw new EdgeError(400, INVALID_REQUEST, `from: unknown field '${k}'`);
+  if (typeof from.name !== "string" || from.name === "" || from.name.length > 256)
+    throw new EdgeError(400, INVALID_REQUEST, "from.name must be the name of a step (1-256 characters)");
+  if (from.count !== undefined && (!Number.isInteger(from.count) || from.count < 1))
+    throw new EdgeError(400, INVALID_REQUEST, "from.count must be a whole number of 1 or more");
+  if (from.type !== undefined && !["do", "sleep", "waitForEvent"].includes(from.type))
+    throw new EdgeError(400, INVALID_REQUEST, "from.type must be do, sleep or waitForEvent");
+  return {
+    name: from.name,
+    ...(from.count !== undefined ? { count: from.count } : {}),
+    ...(from.type !== undefined ? { type: from.type } : {}),
+  };
 }
 
 export async function sendEvent(ctx, c) {
   const wf = findWorkflow(ctx, c);
   runnable(ctx, wf);
   const type = c.params.type;
-  if (!EVENT_TYPE.test(type)) throw new EdgeError(400, INVALID_REQUEST, `event type '${type}' is invalid: use 1-100 letters, digits, '-' and '_'`);
+  if (!EVENT_TYPE.test(type))
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      `event type '${type}' is invalid: use 1-100 letters, digits, '-' and '_'`,
+    );
   const raw = await c.body(JSON_LIMIT);
   const payload = parseJSON(raw, { allowEmpty: true, what: "event payload" }) ?? null;
   checkPayloadSize(payload, "event payload");
   const id = c.params.instance;
   const rt = ctx.names.workflow(wf.name);
   const d = await details(ctx, rt, id);
-  if (expired(ctx.registry.instanceRecord(rt, id), wf)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  if (expired(ctx.registry.instanceRecord(rt, id), wf))
+    throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
   const status = deriveStatus(d);
-  if (TERMINAL.has(status)) throw new EdgeError(409, INSTANCE_STATE, `cannot send an event to instance '${id}': it is ${status}`);
+  if (TERMINAL.has(status))
+    throw new EdgeError(409, INSTANCE_STATE, `cannot send an event to instance '${id}': it is ${status}`);
   await ctx.runtime.control("/wf/event", { workflow: rt, id, type, payload });
   return { result: {} };
 }
@@ -365,7 +484,11 @@ export const PAYLOAD_LIMIT = 1 << 20;
 function checkPayloadSize(value, what) {
   const size = Buffer.byteLength(JSON.stringify(value) ?? "");
   if (size > PAYLOAD_LIMIT) {
-    throw new EdgeError(413, INVALID_REQUEST, `${what}: ${size} bytes of JSON is over the Workflows limit of 1 MiB (${PAYLOAD_LIMIT} bytes)`);
+    throw new EdgeError(
+      413,
+      INVALID_REQUEST,
+      `${what}: ${size} bytes of JSON is over the Workflows limit of 1 MiB (${PAYLOAD_LIMIT} bytes)`,
+    );
   }
 }
 
@@ -374,8 +497,15 @@ function checkPayloadSize(value, what) {
 function dateParam(query, name) {
   const v = query.get(name);
   if (v === null || v === "") return null;
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?Z?)?$/.test(v) || Number.isNaN(Date.parse(v.endsWith("Z") || v.length === 10 ? v : `${v}Z`))) {
-    throw new EdgeError(400, INVALID_REQUEST, `${name} must be an ISO 8601 time in UTC without an offset (e.g. 2025-01-31T12:00:00Z), got '${v}'`);
+  if (
+    !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?Z?)?$/.test(v) ||
+    Number.isNaN(Date.parse(v.endsWith("Z") || v.length === 10 ? v : `${v}Z`))
+  ) {
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      `${name} must be an ISO 8601 time in UTC without an offset (e.g. 2025-01-31T12:00:00Z), got '${v}'`,
+    );
   }
   return new Date(v.endsWith("Z") || v.length === 10 ? v : `${v}Z`).toISOString();
 }
@@ -418,11 +548,13 @@ export async function deleteInstances(ctx, wf, ids) {
 export async function deleteInstance(ctx, c) {
   const wf = findWorkflow(ctx, c);
   const id = c.params.instance;
-  if (!INSTANCE_ID.test(id)) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+  if (!INSTANCE_ID.test(id))
+    throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
   const r = await deleteInstances(ctx, wf, [id]);
   if (r.errors.length > 0) {
     const e = r.errors[0];
-    if (e.code === INSTANCE_MISSING) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
+    if (e.code === INSTANCE_MISSING)
+      throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${wf.name}'`);
     throw new EdgeError(500, e.code, e.message);
   }
   return { result: { success: true } };
@@ -434,11 +566,21 @@ export async function deleteBatch(ctx, c) {
   const wf = findWorkflow(ctx, c);
   const body = requireObject(await c.json());
   const ids = body.instances;
-  if (!Array.isArray(ids) || ids.length === 0 || ids.length > BATCH_LIMIT || !ids.every((id) => typeof id === "string")) {
+  if (
+    !Array.isArray(ids) ||
+    ids.length === 0 ||
+    ids.length > BATCH_LIMIT ||
+    !ids.every((id) => typeof id === "string")
+  ) {
     throw new EdgeError(400, INVALID_REQUEST, `instances must be an array of 1 to ${BATCH_LIMIT} instance ids`);
   }
   const bad = ids.find((id) => !INSTANCE_ID.test(id));
-  if (bad !== undefined) throw new EdgeError(400, INVALID_REQUEST, `instance id '${bad}' is invalid: use 1-100 letters, digits, '-' and '_'`);
+  if (bad !== undefined)
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      `instance id '${bad}' is invalid: use 1-100 letters, digits, '-' and '_'`,
+    );
   return { result: await deleteInstances(ctx, wf, ids) };
 }
 
@@ -456,7 +598,9 @@ export async function sweepExpired(ctx) {
     const recs = () => [...ctx.registry.instancesOf(rt).values()];
     if (!wf.default_retention && !recs().some((r) => r.retention)) continue;
     await derivedInstances(ctx, rt, "complete");
-    const ids = recs().filter((r) => expired(r, wf)).map((r) => r.id);
+    const ids = recs()
+      .filter((r) => expired(r, wf))
+      .map((r) => r.id);
     for (let i = 0; i < ids.length; i += BATCH_LIMIT) {
       const r = await deleteInstances(ctx, wf, ids.slice(i, i + BATCH_LIMIT));
       for (const { id } of r.deleted) out.push({ workflow: wf.name, id });
@@ -478,10 +622,13 @@ export async function terminateAll(ctx, c) {
   const wf = findWorkflow(ctx, c);
   runnable(ctx, wf);
   const status = c.query.get("status");
-  if (status !== null && !TERMINABLE.includes(status)) throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${TERMINABLE.join(", ")}`);
+  if (status !== null && !TERMINABLE.includes(status))
+    throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${TERMINABLE.join(", ")}`);
   const rt = ctx.names.workflow(wf.name);
   if (ctx.terminating.has(rt)) return { result: { status: "already_running" } };
-  const list = (await derivedInstances(ctx, rt, status ?? undefined)).filter((it) => (status ? it.status === status : !TERMINAL.has(it.status)));
+  const list = (await derivedInstances(ctx, rt, status ?? undefined)).filter((it) =>
+    status ? it.status === status : !TERMINAL.has(it.status),
+  );
   const job = mapLimit(list, 8, async (it) => {
     try {
       await ctx.runtime.control("/wf/action", { workflow: rt, id: it.id, action: "terminate" });

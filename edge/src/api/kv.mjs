@@ -1,7 +1,15 @@
 // Workers KV namespaces, keys and values. Every handler takes the account's context (ctx, see ../api.mjs) and the
 // call (c); the route table (routes.mjs) lists them.
 
-import { EdgeError, INTERNAL_ERROR, INVALID_REQUEST, KV_INVALID_NAME, KV_KEY_NOT_FOUND, KV_NAMESPACE_EXISTS, KV_NAMESPACE_NOT_FOUND } from "../errors.mjs";
+import {
+  EdgeError,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  KV_INVALID_NAME,
+  KV_KEY_NOT_FOUND,
+  KV_NAMESPACE_EXISTS,
+  KV_NAMESPACE_NOT_FOUND,
+} from "../errors.mjs";
 import { intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
 import { hexId, now } from "../registry.mjs";
 import { mapLimit, VALUE_LIMIT } from "./common.mjs";
@@ -25,8 +33,15 @@ export function listNamespaces(ctx, c) {
   const dir = c.query.get("direction") === "desc" ? -1 : 1;
   const list = Object.values(ctx.state.kv)
     .map((ns) => nsJSON(ns))
-    .sort((a, b) => String(a[order === "id" ? "id" : "title"]).localeCompare(String(b[order === "id" ? "id" : "title"])) * dir);
-  const { items, info } = pageInfo(list, intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 20, min: 1, max: 1000 }));
+    .sort(
+      (a, b) =>
+        String(a[order === "id" ? "id" : "title"]).localeCompare(String(b[order === "id" ? "id" : "title"])) * dir,
+    );
+  const { items, info } = pageInfo(
+    list,
+    intParam(c.query, "page", { def: 1, min: 1 }),
+    intParam(c.query, "per_page", { def: 20, min: 1, max: 1000 }),
+  );
   return { result: items, info };
 }
 
@@ -48,13 +63,17 @@ export async function createNamespace(ctx, c) {
 export async function renameNamespace(ctx, c) {
   const ns = findNamespace(ctx, c);
   const body = requireObject(await c.json());
-  if (typeof body.title !== "string" || body.title.trim() === "") throw new EdgeError(400, KV_INVALID_NAME, "title must be a non-empty string");
+  if (typeof body.title !== "string" || body.title.trim() === "")
+    throw new EdgeError(400, KV_INVALID_NAME, "title must be a non-empty string");
   if (Object.values(ctx.state.kv).some((x) => x.title === body.title && x.id !== ns.id)) {
     throw new EdgeError(400, KV_NAMESPACE_EXISTS, "a namespace with this account ID and title already exists");
   }
-  await ctx.apply((st) => {
-    st.kv[ns.id].title = body.title;
-  }, { restart: false });
+  await ctx.apply(
+    (st) => {
+      st.kv[ns.id].title = body.title;
+    },
+    { restart: false },
+  );
   return { result: nsJSON(ctx.state.kv[ns.id]) };
 }
 
@@ -79,7 +98,12 @@ async function clearNamespace(ctx, id) {
 export async function listKeys(ctx, c) {
   const ns = findNamespace(ctx, c);
   const limit = intParam(c.query, "limit", { def: 1000, min: 10, max: 1000 });
-  const r = await ctx.runtime.control("/kv/list", { ns: ns.id, prefix: c.query.get("prefix") ?? "", cursor: c.query.get("cursor") ?? "", limit });
+  const r = await ctx.runtime.control("/kv/list", {
+    ns: ns.id,
+    prefix: c.query.get("prefix") ?? "",
+    cursor: c.query.get("cursor") ?? "",
+    limit,
+  });
   return { result: r.keys, info: { count: r.keys.length, cursor: r.cursor } };
 }
 
@@ -99,7 +123,11 @@ export async function getValue(ctx, c) {
   if (res.status !== 200) {
     // the control worker's error (JSON): answered in Cloudflare's envelope, never passed on as a value
     const out = await res.json().catch(() => ({}));
-    throw new EdgeError(out.status >= 400 && out.status < 500 ? out.status : 502, out.code ?? INTERNAL_ERROR, out.message ?? `KV read failed with ${res.status}`);
+    throw new EdgeError(
+      out.status >= 400 && out.status < 500 ? out.status : 502,
+      out.code ?? INTERNAL_ERROR,
+      out.message ?? `KV read failed with ${res.status}`,
+    );
   }
   const bytes = Buffer.from(await res.arrayBuffer());
   const headers = { "content-type": "application/octet-stream", "content-length": bytes.length };
@@ -133,7 +161,11 @@ export async function putValue(ctx, c) {
   if (ct.startsWith("multipart/form-data")) {
     let form;
     try {
-      form = await new Request("http://edge.invalid/", { method: "POST", headers: { "content-type": ct }, body: raw }).formData();
+      form = await new Request("http://edge.invalid/", {
+        method: "POST",
+        headers: { "content-type": ct },
+        body: raw,
+      }).formData();
     } catch (err) {
       throw new EdgeError(400, INVALID_REQUEST, `malformed multipart body: ${err.message}`);
     }
@@ -151,7 +183,8 @@ export async function putValue(ctx, c) {
     const v = c.query.get(k);
     if (v !== null && v !== "") {
       if (!/^\d+$/.test(v)) throw new EdgeError(400, INVALID_REQUEST, `${k} must be a whole number of seconds`);
-      if (k === "expiration_ttl" && Number(v) < 60) throw new EdgeError(400, INVALID_REQUEST, "expiration_ttl must be at least 60 seconds");
+      if (k === "expiration_ttl" && Number(v) < 60)
+        throw new EdgeError(400, INVALID_REQUEST, "expiration_ttl must be at least 60 seconds");
       extra += `&${k}=${v}`;
     }
   }
@@ -177,7 +210,8 @@ export async function bulkPut(ctx, c) {
   const ns = findNamespace(ctx, c);
   const body = parseJSON(await c.body(BULK_BODY_LIMIT));
   if (!Array.isArray(body)) throw new EdgeError(400, INVALID_REQUEST, "body must be a JSON array of {key, value}");
-  if (body.length > BULK_MAX_KEYS) throw new EdgeError(400, INVALID_REQUEST, `a bulk write holds at most ${BULK_MAX_KEYS} pairs, got ${body.length}`);
+  if (body.length > BULK_MAX_KEYS)
+    throw new EdgeError(400, INVALID_REQUEST, `a bulk write holds at most ${BULK_MAX_KEYS} pairs, got ${body.length}`);
   const nowSec = Math.floor(Date.now() / 1000);
   const refused = [];
   const pairs = body.map((p, i) => {
@@ -189,7 +223,10 @@ export async function bulkPut(ctx, c) {
     }
     const value = p.base64 === true ? Buffer.from(p.value, "base64") : Buffer.from(p.value);
     if (value.length > VALUE_LIMIT) {
-      refused.push({ code: INVALID_REQUEST, message: `[${i}] (key '${p.key}'): Value length of ${value.length} exceeds limit of ${VALUE_LIMIT}.` });
+      refused.push({
+        code: INVALID_REQUEST,
+        message: `[${i}] (key '${p.key}'): Value length of ${value.length} exceeds limit of ${VALUE_LIMIT}.`,
+      });
     }
     return { ...p, bytes: value };
   });
@@ -204,7 +241,8 @@ export async function bulkPut(ctx, c) {
     // Cloudflare: when both are given, expiration_ttl is used and expiration ignored
     if (p.expiration_ttl !== undefined && p.expiration_ttl !== null) extra += `&expiration_ttl=${p.expiration_ttl}`;
     else if (p.expiration !== undefined && p.expiration !== null) extra += `&expiration=${p.expiration}`;
-    if (p.metadata !== undefined && p.metadata !== null) extra += `&metadata=${encodeURIComponent(JSON.stringify(p.metadata))}`;
+    if (p.metadata !== undefined && p.metadata !== null)
+      extra += `&metadata=${encodeURIComponent(JSON.stringify(p.metadata))}`;
     const res = await kvFetch(ctx, ns.id, p.key, { method: "PUT", raw: p.bytes }, extra);
     const out = await res.json().catch(() => ({ ok: false }));
     if (!out.ok) failed.push(p.key);
@@ -215,8 +253,10 @@ export async function bulkPut(ctx, c) {
 export async function bulkDelete(ctx, c) {
   const ns = findNamespace(ctx, c);
   const body = await c.json();
-  if (!Array.isArray(body) || body.some((k) => typeof k !== "string")) throw new EdgeError(400, INVALID_REQUEST, "body must be a JSON array of key names");
-  if (body.length > BULK_MAX_KEYS) throw new EdgeError(400, INVALID_REQUEST, `a bulk delete holds at most ${BULK_MAX_KEYS} keys, got ${body.length}`);
+  if (!Array.isArray(body) || body.some((k) => typeof k !== "string"))
+    throw new EdgeError(400, INVALID_REQUEST, "body must be a JSON array of key names");
+  if (body.length > BULK_MAX_KEYS)
+    throw new EdgeError(400, INVALID_REQUEST, `a bulk delete holds at most ${BULK_MAX_KEYS} keys, got ${body.length}`);
   await mapLimit(body, 16, async (k) => (await kvFetch(ctx, ns.id, k, { method: "DELETE" })).arrayBuffer());
   return { result: { successful_key_count: body.length, unsuccessful_keys: [] } };
 }
@@ -230,10 +270,13 @@ export async function bulkGet(ctx, c) {
   if (!Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== "string")) {
     throw new EdgeError(400, INVALID_REQUEST, "keys must be a non-empty array of key names");
   }
-  if (keys.length > BULK_GET_MAX_KEYS) throw new EdgeError(400, INVALID_REQUEST, `a bulk get reads at most ${BULK_GET_MAX_KEYS} keys, got ${keys.length}`);
+  if (keys.length > BULK_GET_MAX_KEYS)
+    throw new EdgeError(400, INVALID_REQUEST, `a bulk get reads at most ${BULK_GET_MAX_KEYS} keys, got ${keys.length}`);
   const type = body.type ?? "text";
-  if (type !== "text" && type !== "json") throw new EdgeError(400, INVALID_REQUEST, `type must be text or json, got '${type}'`);
-  if (body.withMetadata !== undefined && typeof body.withMetadata !== "boolean") throw new EdgeError(400, INVALID_REQUEST, "withMetadata must be true or false");
+  if (type !== "text" && type !== "json")
+    throw new EdgeError(400, INVALID_REQUEST, `type must be text or json, got '${type}'`);
+  if (body.withMetadata !== undefined && typeof body.withMetadata !== "boolean")
+    throw new EdgeError(400, INVALID_REQUEST, "withMetadata must be true or false");
   keys.forEach((k) => checkKey(k));
   const found = new Map();
   let total = 0;
@@ -249,7 +292,12 @@ export async function bulkGet(ctx, c) {
     const exp = res.headers.get("expiration");
     found.set(k, { text, metadata: md ? JSON.parse(md) : null, expiration: exp ? Number(exp) : undefined });
   });
-  if (total > VALUE_LIMIT) throw new EdgeError(413, INVALID_REQUEST, `the values read are ${total} bytes together, more than the limit of ${VALUE_LIMIT}`);
+  if (total > VALUE_LIMIT)
+    throw new EdgeError(
+      413,
+      INVALID_REQUEST,
+      `the values read are ${total} bytes together, more than the limit of ${VALUE_LIMIT}`,
+    );
   const values = {};
   for (const k of keys) {
     const f = found.get(k);
@@ -284,7 +332,8 @@ const METADATA_LIMIT = 1024;
 // bulkPairProblem returns why Cloudflare refuses one pair of a bulk write ({code, message}, the messages Workers
 // KV gives for a single write), or null.
 function bulkPairProblem(p, nowSec) {
-  if (p === null || typeof p !== "object" || Array.isArray(p)) return { code: INVALID_REQUEST, message: "must be {key: string, value: string}" };
+  if (p === null || typeof p !== "object" || Array.isArray(p))
+    return { code: INVALID_REQUEST, message: "must be {key: string, value: string}" };
   if (typeof p.key !== "string") return { code: INVALID_REQUEST, message: "key must be a string" };
   if (typeof p.value !== "string") return { code: INVALID_REQUEST, message: "value must be a string" };
   try {
@@ -292,13 +341,21 @@ function bulkPairProblem(p, nowSec) {
   } catch (err) {
     return { code: err.code, message: err.message };
   }
-  if (p.base64 !== undefined && typeof p.base64 !== "boolean") return { code: INVALID_REQUEST, message: "base64 must be true or false" };
+  if (p.base64 !== undefined && typeof p.base64 !== "boolean")
+    return { code: INVALID_REQUEST, message: "base64 must be true or false" };
   if (p.expiration_ttl !== undefined && p.expiration_ttl !== null) {
     const ttl = p.expiration_ttl;
     if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl <= 0) {
-      return { code: INVALID_REQUEST, message: `Invalid expiration_ttl of ${JSON.stringify(ttl)}. Please specify integer greater than 0.` };
+      return {
+        code: INVALID_REQUEST,
+        message: `Invalid expiration_ttl of ${JSON.stringify(ttl)}. Please specify integer greater than 0.`,
+      };
     }
-    if (ttl < 60) return { code: INVALID_REQUEST, message: `Invalid expiration_ttl of ${ttl}. Expiration TTL must be at least 60.` };
+    if (ttl < 60)
+      return {
+        code: INVALID_REQUEST,
+        message: `Invalid expiration_ttl of ${ttl}. Expiration TTL must be at least 60.`,
+      };
   } else if (p.expiration !== undefined && p.expiration !== null) {
     const exp = p.expiration;
     if (typeof exp !== "number" || !Number.isInteger(exp) || exp <= nowSec) {
@@ -307,16 +364,22 @@ function bulkPairProblem(p, nowSec) {
         message: `Invalid expiration of ${JSON.stringify(exp)}. Please specify integer greater than the current number of seconds since the UNIX epoch.`,
       };
     }
-    if (exp < nowSec + 60) return { code: INVALID_REQUEST, message: `Invalid expiration of ${exp}. Expiration times must be at least 60 seconds in the future.` };
+    if (exp < nowSec + 60)
+      return {
+        code: INVALID_REQUEST,
+        message: `Invalid expiration of ${exp}. Expiration times must be at least 60 seconds in the future.`,
+      };
   }
   if (p.metadata !== undefined && p.metadata !== null) {
     const size = Buffer.byteLength(JSON.stringify(p.metadata));
-    if (size > METADATA_LIMIT) return { code: INVALID_REQUEST, message: `Metadata length of ${size} exceeds limit of ${METADATA_LIMIT}.` };
+    if (size > METADATA_LIMIT)
+      return { code: INVALID_REQUEST, message: `Metadata length of ${size} exceeds limit of ${METADATA_LIMIT}.` };
   }
   return null;
 }
 
 function checkKey(key) {
-  if (key === "" || key === "." || key === "..") throw new EdgeError(400, KV_INVALID_NAME, `key name '${key}' is not allowed`);
+  if (key === "" || key === "." || key === "..")
+    throw new EdgeError(400, KV_INVALID_NAME, `key name '${key}' is not allowed`);
   if (Buffer.byteLength(key) > 512) throw new EdgeError(414, KV_INVALID_NAME, "key names are at most 512 bytes");
 }

@@ -19,7 +19,14 @@ export async function createTail(ctx, c) {
   const body = parseJSON(await c.body(JSON_LIMIT), { allowEmpty: true }) ?? {};
   requireObject(body);
   const filters = checkFilters(body);
-  return { result: tails(ctx).create({ account: ctx.accountId, script: c.params.script, rtName: ctx.names.script(c.params.script), filters }) };
+  return {
+    result: tails(ctx).create({
+      account: ctx.accountId,
+      script: c.params.script,
+      rtName: ctx.names.script(c.params.script),
+      filters,
+    }),
+  };
 }
 
 export function listTails(ctx, c) {
@@ -40,13 +47,23 @@ export function workerLogs(ctx, c) {
     const raw = c.query.get(name);
     if (raw === null || raw === "") return undefined;
     const n = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
-    if (!Number.isFinite(n)) throw new EdgeError(400, INVALID_REQUEST, `${name} must be milliseconds since the epoch or an RFC 3339 time, got '${raw}'`);
+    if (!Number.isFinite(n))
+      throw new EdgeError(
+        400,
+        INVALID_REQUEST,
+        `${name} must be milliseconds since the epoch or an RFC 3339 time, got '${raw}'`,
+      );
     return n;
   };
   const instanceId = c.query.get("instance") || undefined;
   const since = time("since");
   const until = time("until");
   const limit = intParam(c.query, "limit", { def: RING_LINES, min: 1, max: RING_LINES });
-  const { lines, dropped } = ctx.runtime.logs.read(ctx.names.script(c.params.script), { instanceId, since, until, limit });
+  const { lines, dropped } = ctx.runtime.logs.read(ctx.names.script(c.params.script), {
+    instanceId,
+    since,
+    until,
+    limit,
+  });
   return { result: { lines, dropped } };
 }

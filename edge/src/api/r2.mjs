@@ -1,7 +1,16 @@
 // R2 buckets and objects. Every handler takes the account's context (ctx, see ../api.mjs) and the call (c); the
 // route table (routes.mjs) lists them.
 
-import { EdgeError, INTERNAL_ERROR, INVALID_REQUEST, R2_BUCKET_EXISTS, R2_BUCKET_NAME_INVALID, R2_BUCKET_NOT_EMPTY, R2_BUCKET_NOT_FOUND, R2_OBJECT_NOT_FOUND } from "../errors.mjs";
+import {
+  EdgeError,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  R2_BUCKET_EXISTS,
+  R2_BUCKET_NAME_INVALID,
+  R2_BUCKET_NOT_EMPTY,
+  R2_BUCKET_NOT_FOUND,
+  R2_OBJECT_NOT_FOUND,
+} from "../errors.mjs";
 import { intParam, requireObject } from "../http.mjs";
 import { now } from "../registry.mjs";
 import { UPLOAD_LIMIT } from "./common.mjs";
@@ -15,12 +24,18 @@ const STORAGE_CLASSES = ["Standard", "InfrequentAccess"];
 function jurisdictionHeader(c) {
   const j = c.req.headers["cf-r2-jurisdiction"];
   if (j === undefined || j === "") return "default";
-  if (!JURISDICTIONS.includes(j)) throw new EdgeError(400, INVALID_REQUEST, `cf-r2-jurisdiction must be one of ${JURISDICTIONS.join(", ")}, got '${j}'`);
+  if (!JURISDICTIONS.includes(j))
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      `cf-r2-jurisdiction must be one of ${JURISDICTIONS.join(", ")}, got '${j}'`,
+    );
   return j;
 }
 
 function checkStorageClass(v, what) {
-  if (!STORAGE_CLASSES.includes(v)) throw new EdgeError(400, INVALID_REQUEST, `${what} must be Standard or InfrequentAccess, got ${JSON.stringify(v)}`);
+  if (!STORAGE_CLASSES.includes(v))
+    throw new EdgeError(400, INVALID_REQUEST, `${what} must be Standard or InfrequentAccess, got ${JSON.stringify(v)}`);
 }
 // HTTP_METADATA maps an R2 object's httpMetadata fields to the HTTP headers that carry them in the object API.
 const HTTP_METADATA = [
@@ -37,7 +52,8 @@ const HTTP_METADATA_HEADER = "x-edge-r2-http-metadata";
 // as on Cloudflare, a bucket created in the eu jurisdiction is found only with that header.
 function findBucket(ctx, c) {
   const b = ctx.state.r2[c.params.bucket];
-  if (!b || (b.jurisdiction ?? "default") !== jurisdictionHeader(c)) throw new EdgeError(404, R2_BUCKET_NOT_FOUND, "The specified bucket does not exist.");
+  if (!b || (b.jurisdiction ?? "default") !== jurisdictionHeader(c))
+    throw new EdgeError(404, R2_BUCKET_NOT_FOUND, "The specified bucket does not exist.");
   return b;
 }
 
@@ -59,11 +75,19 @@ export function getBucket(ctx, c) {
 export async function patchBucket(ctx, c) {
   const b = findBucket(ctx, c);
   const sc = c.req.headers["cf-r2-storage-class"];
-  if (sc === undefined || sc === "") throw new EdgeError(400, INVALID_REQUEST, "the cf-r2-storage-class header is required (Standard or InfrequentAccess)");
+  if (sc === undefined || sc === "")
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      "the cf-r2-storage-class header is required (Standard or InfrequentAccess)",
+    );
   checkStorageClass(sc, "cf-r2-storage-class");
-  await ctx.apply((st) => {
-    st.r2[b.name].storage_class = sc;
-  }, { restart: false });
+  await ctx.apply(
+    (st) => {
+      st.r2[b.name].storage_class = sc;
+    },
+    { restart: false },
+  );
   return { result: bucketJSON(ctx.state.r2[b.name]) };
 }
 
@@ -85,19 +109,29 @@ export function listBuckets(ctx, c) {
 export async function createBucket(ctx, c) {
   const body = requireObject(await c.json());
   if (typeof body.name !== "string" || !BUCKET_NAME.test(body.name)) {
-    throw new EdgeError(400, R2_BUCKET_NAME_INVALID, "bucket name must be 3-63 lowercase letters, digits and dashes, starting and ending with a letter or digit");
+    throw new EdgeError(
+      400,
+      R2_BUCKET_NAME_INVALID,
+      "bucket name must be 3-63 lowercase letters, digits and dashes, starting and ending with a letter or digit",
+    );
   }
   const jurisdiction = jurisdictionHeader(c);
   let location = null;
   if (body.locationHint !== undefined && body.locationHint !== null) {
     if (typeof body.locationHint !== "string" || !LOCATIONS.includes(body.locationHint.toLowerCase())) {
-      throw new EdgeError(400, INVALID_REQUEST, `locationHint must be one of ${LOCATIONS.join(", ")}, got ${JSON.stringify(body.locationHint)}`);
+      throw new EdgeError(
+        400,
+        INVALID_REQUEST,
+        `locationHint must be one of ${LOCATIONS.join(", ")}, got ${JSON.stringify(body.locationHint)}`,
+      );
     }
     location = body.locationHint.toLowerCase();
   }
-  if (body.storageClass !== undefined && body.storageClass !== null) checkStorageClass(body.storageClass, "storageClass");
+  if (body.storageClass !== undefined && body.storageClass !== null)
+    checkStorageClass(body.storageClass, "storageClass");
   // bucket names are unique on the edge across jurisdictions (docs/edge.md, differences from Cloudflare)
-  if (ctx.state.r2[body.name]) throw new EdgeError(409, R2_BUCKET_EXISTS, "The bucket you tried to create already exists, and you own it.");
+  if (ctx.state.r2[body.name])
+    throw new EdgeError(409, R2_BUCKET_EXISTS, "The bucket you tried to create already exists, and you own it.");
   await ctx.apply((st) => {
     st.r2[body.name] = {
       name: body.name,
@@ -113,7 +147,8 @@ export async function createBucket(ctx, c) {
 export async function deleteBucket(ctx, c) {
   const b = findBucket(ctx, c);
   const r = await ctx.runtime.control("/r2/list", { bucket: ctx.names.bucket(b.name), limit: 1 });
-  if (r.objects.length > 0) throw new EdgeError(409, R2_BUCKET_NOT_EMPTY, "The bucket you tried to delete is not empty.");
+  if (r.objects.length > 0)
+    throw new EdgeError(409, R2_BUCKET_NOT_EMPTY, "The bucket you tried to delete is not empty.");
   await ctx.apply((st) => {
     delete st.r2[b.name];
   });
@@ -162,9 +197,11 @@ export async function getObject(ctx, c) {
   // the object's HTTP metadata comes as JSON beside the body, so that no hop acts on a stored content-encoding
   const meta = JSON.parse(res.headers.get(HTTP_METADATA_HEADER) ?? "{}");
   // a value beyond Latin-1 (stored by a worker) is sent as its UTF-8 bytes
-  for (const [field, h] of HTTP_METADATA) if (meta[field]) headers[h] = Buffer.from(String(meta[field]), "utf8").toString("latin1");
+  for (const [field, h] of HTTP_METADATA)
+    if (meta[field]) headers[h] = Buffer.from(String(meta[field]), "utf8").toString("latin1");
   // Node re-encodes a content-disposition beyond ASCII when a length is set (and refuses some): send it chunked
-  if (Object.values(headers).some((v) => typeof v === "string" && [...v].some((ch) => ch.charCodeAt(0) > 0x7f))) delete headers["content-length"];
+  if (Object.values(headers).some((v) => typeof v === "string" && [...v].some((ch) => ch.charCodeAt(0) > 0x7f)))
+    delete headers["content-length"];
   c.res.writeHead(200, headers);
   c.res.end(bytes);
 }

@@ -162,4 +162,6 @@ const TABLE = [
 ];
 
 // ROUTES is the table as {method, pattern, handler, auth}, in order.
-export const ROUTES = Object.freeze(TABLE.map(([method, pattern, handler, auth]) => Object.freeze({ method, pattern, handler, auth })));
+export const ROUTES = Object.freeze(
+  TABLE.map(([method, pattern, handler, auth]) => Object.freeze({ method, pattern, handler, auth })),
+);

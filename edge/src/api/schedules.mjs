@@ -26,9 +26,12 @@ export async function putSchedules(ctx, c) {
     }
     return { cron: x.cron.trim(), created_on: now(), modified_on: now() };
   });
-  await ctx.apply((st) => {
-    st.scripts[s.name].schedules = schedules;
-  }, { restart: false });
+  await ctx.apply(
+    (st) => {
+      st.scripts[s.name].schedules = schedules;
+    },
+    { restart: false },
+  );
   return { result: { schedules } };
 }
 
@@ -47,7 +50,12 @@ export async function runSchedules(ctx, minute) {
       }
       if (!cron.matches(minute)) continue;
       try {
-        const [r] = await createInstances(ctx, wf, [{ params: { cron: s.cron, scheduledTime: minute.getTime() } }], "cron");
+        const [r] = await createInstances(
+          ctx,
+          wf,
+          [{ params: { cron: s.cron, scheduledTime: minute.getTime() } }],
+          "cron",
+        );
         started.push({ workflow: wf.name, id: r.id });
         ctx.logger(`schedule '${s.cron}' of workflow ${wf.name} started instance ${r.id}`);
       } catch (err) {
@@ -67,7 +75,8 @@ export async function runSchedules(ctx, minute) {
       if (!cron.matches(minute)) continue;
       try {
         const outcome = await ctx.runtime.scheduled(ctx.names.script(script.name), s.cron, minute);
-        if (outcome !== "ok") ctx.logger(`cron trigger '${s.cron}' of script ${script.name} ended with outcome ${outcome}`);
+        if (outcome !== "ok")
+          ctx.logger(`cron trigger '${s.cron}' of script ${script.name} ended with outcome ${outcome}`);
         started.push({ script: script.name, cron: s.cron });
       } catch (err) {
         ctx.logger(`cron trigger '${s.cron}' of script ${script.name} failed: ${err.message}`);

@@ -25,7 +25,11 @@ export async function putSecret(ctx, c) {
   }
   if (body.type === "secret_key") refuseSecretKey(body);
   if (body.type !== undefined && body.type !== "secret_text") {
-    throw new EdgeError(400, INVALID_REQUEST, `secret type must be secret_text or secret_key, got ${JSON.stringify(body.type)}`);
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      `secret type must be secret_text or secret_key, got ${JSON.stringify(body.type)}`,
+    );
   }
   if (typeof body.text !== "string") throw new EdgeError(400, INVALID_REQUEST, "secret text must be a string");
   const taken = (currentVersion(s).metadata.bindings ?? []).find((b) => b.name === body.name);
@@ -38,16 +42,22 @@ export async function putSecret(ctx, c) {
 }
 
 export function getSecret(ctx, c) {
-  const b = (currentVersion(findScript(ctx, c)).metadata.bindings ?? []).find((x) => x.type === "secret_text" && x.name === c.params.secret);
+  const b = (currentVersion(findScript(ctx, c)).metadata.bindings ?? []).find(
+    (x) => x.type === "secret_text" && x.name === c.params.secret,
+  );
   if (!b) throw new EdgeError(404, SECRET_NOT_FOUND, `secret '${c.params.secret}' not found`);
   return { result: { name: b.name, type: "secret_text" } };
 }
 
 export async function deleteSecret(ctx, c) {
   const s = findScript(ctx, c);
-  const has = (currentVersion(s).metadata.bindings ?? []).some((x) => x.type === "secret_text" && x.name === c.params.secret);
+  const has = (currentVersion(s).metadata.bindings ?? []).some(
+    (x) => x.type === "secret_text" && x.name === c.params.secret,
+  );
   if (!has) throw new EdgeError(404, SECRET_NOT_FOUND, `secret '${c.params.secret}' not found`);
-  await newVersionWith(ctx, s.name, (bindings) => bindings.filter((b) => !(b.type === "secret_text" && b.name === c.params.secret)));
+  await newVersionWith(ctx, s.name, (bindings) =>
+    bindings.filter((b) => !(b.type === "secret_text" && b.name === c.params.secret)),
+  );
   return { result: {} };
 }
 
@@ -58,19 +68,23 @@ export async function putSecretsBulk(ctx, c) {
   const s = findScript(ctx, c);
   const body = requireObject(await c.json());
   const secrets = body.secrets;
-  if (secrets === null || typeof secrets !== "object" || Array.isArray(secrets)) throw new EdgeError(400, INVALID_REQUEST, "secrets must be an object of name: {name, text, type} or null");
+  if (secrets === null || typeof secrets !== "object" || Array.isArray(secrets))
+    throw new EdgeError(400, INVALID_REQUEST, "secrets must be an object of name: {name, text, type} or null");
   const bindings = currentVersion(s).metadata.bindings ?? [];
   const set = new Map();
   const drop = new Set();
   for (const [name, v] of Object.entries(secrets)) {
-    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new EdgeError(400, INVALID_REQUEST, `secrets.${name}: a secret name must be a JavaScript identifier`);
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
+      throw new EdgeError(400, INVALID_REQUEST, `secrets.${name}: a secret name must be a JavaScript identifier`);
     if (v === null) {
       drop.add(name);
       continue;
     }
-    if (typeof v !== "object" || Array.isArray(v)) throw new EdgeError(400, INVALID_REQUEST, `secrets.${name} must be {name, text, type} or null`);
+    if (typeof v !== "object" || Array.isArray(v))
+      throw new EdgeError(400, INVALID_REQUEST, `secrets.${name} must be {name, text, type} or null`);
     if (v.type === "secret_key") refuseSecretKey({ ...v, name });
-    if (v.type !== undefined && v.type !== "secret_text") throw new EdgeError(400, INVALID_REQUEST, `secrets.${name}.type must be secret_text`);
+    if (v.type !== undefined && v.type !== "secret_text")
+      throw new EdgeError(400, INVALID_REQUEST, `secrets.${name}.type must be secret_text`);
     if (typeof v.text !== "string") throw new EdgeError(400, INVALID_REQUEST, `secrets.${name}.text must be a string`);
     const taken = bindings.find((b) => b.name === name);
     if (taken && taken.type !== "secret_text") throw nameInUse(name);
@@ -109,15 +123,39 @@ const KEY_USAGES = ["encrypt", "decrypt", "sign", "verify", "deriveKey", "derive
 // key_base64, or key_jwk for format jwk), then refuses it: a secret_key binding gives the worker a CryptoKey, which
 // the local edge's runtime cannot bind (decision 265). The message says what to do instead.
 function refuseSecretKey(body) {
-  if (!KEY_FORMATS.includes(body.format)) throw new EdgeError(400, INVALID_REQUEST, `secret_key: format must be one of ${KEY_FORMATS.join(", ")}`);
-  if (body.algorithm === null || typeof body.algorithm !== "object" || Array.isArray(body.algorithm) || typeof body.algorithm.name !== "string") {
-    throw new EdgeError(400, INVALID_REQUEST, "secret_key: algorithm must be an object with a name, as crypto.subtle.importKey takes it");
+  if (!KEY_FORMATS.includes(body.format))
+    throw new EdgeError(400, INVALID_REQUEST, `secret_key: format must be one of ${KEY_FORMATS.join(", ")}`);
+  if (
+    body.algorithm === null ||
+    typeof body.algorithm !== "object" ||
+    Array.isArray(body.algorithm) ||
+    typeof body.algorithm.name !== "string"
+  ) {
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      "secret_key: algorithm must be an object with a name, as crypto.subtle.importKey takes it",
+    );
   }
   if (!Array.isArray(body.usages) || body.usages.length === 0 || body.usages.some((u) => !KEY_USAGES.includes(u))) {
-    throw new EdgeError(400, INVALID_REQUEST, `secret_key: usages must be a non-empty array of ${KEY_USAGES.join(", ")}`);
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      `secret_key: usages must be a non-empty array of ${KEY_USAGES.join(", ")}`,
+    );
   }
-  if (body.format === "jwk" ? body.key_jwk === null || typeof body.key_jwk !== "object" : typeof body.key_base64 !== "string" || body.key_base64 === "") {
-    throw new EdgeError(400, INVALID_REQUEST, body.format === "jwk" ? "secret_key: format jwk needs key_jwk (a JSON Web Key object)" : "secret_key: key_base64 is required");
+  if (
+    body.format === "jwk"
+      ? body.key_jwk === null || typeof body.key_jwk !== "object"
+      : typeof body.key_base64 !== "string" || body.key_base64 === ""
+  ) {
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      body.format === "jwk"
+        ? "secret_key: format jwk needs key_jwk (a JSON Web Key object)"
+        : "secret_key: key_base64 is required",
+    );
   }
   throw new EdgeError(
     400,

@@ -100,7 +100,14 @@ function syncIndex(ctx, name) {
           continue;
         }
         if (known.has(it.id)) continue;
-        ctx.registry.recordInstance({ workflow: name, id: it.id, source: "binding", created_on: it.created_on ?? now(), version_id: versionId, status: it.status });
+        ctx.registry.recordInstance({
+          workflow: name,
+          id: it.id,
+          source: "binding",
+          created_on: it.created_on ?? now(),
+          version_id: versionId,
+          status: it.status,
+        });
         missing--;
       }
       if (page >= (body.result_info?.total_pages ?? 1)) break;
@@ -124,8 +131,11 @@ function fileTime(f) {
 // details is miniflare's view of instance id of the Workflow named workflow in workerd: 404 10201 when it has none,
 // 502 10001 when the lookup fails.
 export async function details(ctx, workflow, id) {
-  const { status, body } = await ctx.runtime.explorer(`/workflows/${encodeURIComponent(workflow)}/instances/${encodeURIComponent(id)}`);
-  if (status === 404) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${workflow}'`);
+  const { status, body } = await ctx.runtime.explorer(
+    `/workflows/${encodeURIComponent(workflow)}/instances/${encodeURIComponent(id)}`,
+  );
+  if (status === 404)
+    throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${workflow}'`);
   if (!body.success) throw new EdgeError(502, INTERNAL_ERROR, body.errors?.[0]?.message ?? "instance lookup failed");
   return body.result;
 }
@@ -133,12 +143,20 @@ export async function details(ctx, workflow, id) {
 // noteTimes keeps in the index when an instance started, last changed (its latest step or status event) and
 // ended, from its details d.
 export function noteTimes(ctx, rt, id, d, status) {
-  const stamps = [d.queued, d.start, d.end, ...(d.steps ?? []).flatMap((st) => [st.start, st.end, ...(st.attempts ?? []).flatMap((a) => [a.start, a.end])])];
-  const latest = stamps.filter((x) => typeof x === "string" && x !== "").sort().at(-1);
+  const stamps = [
+    d.queued,
+    d.start,
+    d.end,
+    ...(d.steps ?? []).flatMap((st) => [st.start, st.end, ...(st.attempts ?? []).flatMap((a) => [a.start, a.end])]),
+  ];
+  const latest = stamps
+    .filter((x) => typeof x === "string" && x !== "")
+    .sort()
+    .at(-1);
   ctx.registry.noteInstance(rt, id, {
     started_on: d.start ?? undefined,
     modified_on: latest,
-    ended_on: TERMINAL.has(status) ? d.end ?? latest : undefined,
+    ended_on: TERMINAL.has(status) ? (d.end ?? latest) : undefined,
   });
 }
 
@@ -185,9 +203,13 @@ export const UNIT_MS = { millisecond: 1, second: 1000, minute: 60000, hour: 3600
 export function retentionParam(v, at, field = "instance_retention") {
   if (v === undefined || v === null) return null;
   const where = at === undefined ? field : `${at}.${field}`;
-  if (typeof v !== "object" || Array.isArray(v)) throw new EdgeError(400, INVALID_REQUEST, `${where} must be an object {success_retention?, error_retention?}`);
+  if (typeof v !== "object" || Array.isArray(v))
+    throw new EdgeError(400, INVALID_REQUEST, `${where} must be an object {success_retention?, error_retention?}`);
   const out = {};
-  for (const [field, key] of [["success_retention", "success_ms"], ["error_retention", "error_ms"]]) {
+  for (const [field, key] of [
+    ["success_retention", "success_ms"],
+    ["error_retention", "error_ms"],
+  ]) {
     const x = v[field];
     if (x === undefined || x === null) continue;
     let ms;
@@ -196,12 +218,19 @@ export function retentionParam(v, at, field = "instance_retention") {
       const m = /^\s*(\d+)\s*(millisecond|second|minute|hour|day|week)s?\s*$/i.exec(x);
       if (m) ms = Number(m[1]) * UNIT_MS[m[2].toLowerCase()];
     }
-    if (ms === undefined) throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} must be milliseconds or a duration such as "5 minutes", got ${JSON.stringify(x)}`);
-    if (ms > RETENTION_MAX) throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} is longer than the 30 days an instance can be kept`);
+    if (ms === undefined)
+      throw new EdgeError(
+        400,
+        INVALID_REQUEST,
+        `${where}.${field} must be milliseconds or a duration such as "5 minutes", got ${JSON.stringify(x)}`,
+      );
+    if (ms > RETENTION_MAX)
+      throw new EdgeError(400, INVALID_REQUEST, `${where}.${field} is longer than the 30 days an instance can be kept`);
     out[key] = ms;
   }
   for (const k of Object.keys(v)) {
-    if (k !== "success_retention" && k !== "error_retention") throw new EdgeError(400, INVALID_REQUEST, `${where}: unknown field '${k}'`);
+    if (k !== "success_retention" && k !== "error_retention")
+      throw new EdgeError(400, INVALID_REQUEST, `${where}: unknown field '${k}'`);
   }
   return out;
 }

@@ -2,10 +2,34 @@
 // are in secrets.mjs and cron schedules in schedules.mjs. Every handler takes the account's context (ctx, see
 // ../api.mjs) and the call (c); the route table (routes.mjs) lists them.
 
-import { EdgeError, D1_BINDING_INVALID, DEPLOYMENT_IS_LATEST, DEPLOYMENT_NOT_FOUND, INVALID_REQUEST, KV_BINDING_INVALID, R2_BINDING_INVALID, ROUTE_INVALID, SCRIPT_INVALID, SCRIPT_NOT_FOUND, SERVICE_NOT_FOUND, VERSION_NOT_FOUND } from "../errors.mjs";
+import {
+  EdgeError,
+  D1_BINDING_INVALID,
+  DEPLOYMENT_IS_LATEST,
+  DEPLOYMENT_NOT_FOUND,
+  INVALID_REQUEST,
+  KV_BINDING_INVALID,
+  R2_BINDING_INVALID,
+  ROUTE_INVALID,
+  SCRIPT_INVALID,
+  SCRIPT_NOT_FOUND,
+  SERVICE_NOT_FOUND,
+  VERSION_NOT_FOUND,
+} from "../errors.mjs";
 import { intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
 import { hexId, newId, now } from "../registry.mjs";
-import { checkScriptName, currentVersion, deployVersion, emptyScript, followDeploy, newVersion, parseUpload, publicBindings, resolveBindings, scriptResult } from "../scripts.mjs";
+import {
+  checkScriptName,
+  currentVersion,
+  deployVersion,
+  emptyScript,
+  followDeploy,
+  newVersion,
+  parseUpload,
+  publicBindings,
+  resolveBindings,
+  scriptResult,
+} from "../scripts.mjs";
 import { JSON_LIMIT, UPLOAD_LIMIT } from "./common.mjs";
 import { ensureZone } from "./zones.mjs";
 
@@ -16,13 +40,21 @@ export function findScript(ctx, c, { missingOK = false, code = SCRIPT_NOT_FOUND 
   if (!s || !s.current) {
     if (missingOK) return null;
     if (code === SERVICE_NOT_FOUND) throw new EdgeError(404, SERVICE_NOT_FOUND, "workers.api.error.service_not_found");
-    throw new EdgeError(404, SCRIPT_NOT_FOUND, `This Worker does not exist on your account. (script '${c.params.script}' not found)`);
+    throw new EdgeError(
+      404,
+      SCRIPT_NOT_FOUND,
+      `This Worker does not exist on your account. (script '${c.params.script}' not found)`,
+    );
   }
   return s;
 }
 
 export function listScripts(ctx) {
-  return { result: Object.values(ctx.state.scripts).filter((s) => s.current).map((s) => scriptResult(s)) };
+  return {
+    result: Object.values(ctx.state.scripts)
+      .filter((s) => s.current)
+      .map((s) => scriptResult(s)),
+  };
 }
 
 // uploadScript is PUT …/scripts/:script: a new version, deployed at once. uploadVersion is POST …/versions: a new
@@ -49,7 +81,8 @@ async function upload(ctx, c, { deploy = true } = {}) {
       const bindings = resolveBindings(upload.metadata, currentVersion(script), { keepSecrets: true });
       checkBoundResources(st, bindings);
       const version = newVersion(ctx.registry, script, upload, bindings, source);
-      if (deploy && "tail_consumers" in upload.metadata) script.settings.tail_consumers = tailConsumers(upload.metadata.tail_consumers);
+      if (deploy && "tail_consumers" in upload.metadata)
+        script.settings.tail_consumers = tailConsumers(upload.metadata.tail_consumers);
       if (deploy) {
         deployVersion(script, version, { source });
         followDeploy(st, name);
@@ -72,11 +105,23 @@ async function upload(ctx, c, { deploy = true } = {}) {
 function checkBoundResources(st, bindings) {
   for (const b of bindings) {
     if (b.type === "kv_namespace" && !st.kv[b.namespace_id]) {
-      throw new EdgeError(400, KV_BINDING_INVALID, `KV namespace '${b.namespace_id}' is not valid. Please verify the namespace_id of binding '${b.name}'.`);
+      throw new EdgeError(
+        400,
+        KV_BINDING_INVALID,
+        `KV namespace '${b.namespace_id}' is not valid. Please verify the namespace_id of binding '${b.name}'.`,
+      );
     } else if (b.type === "d1" && !st.d1[b.id]) {
-      throw new EdgeError(400, D1_BINDING_INVALID, `D1 binding '${b.name}' references database '${b.id}' which was not found. Verify the database exists in your account.`);
+      throw new EdgeError(
+        400,
+        D1_BINDING_INVALID,
+        `D1 binding '${b.name}' references database '${b.id}' which was not found. Verify the database exists in your account.`,
+      );
     } else if (b.type === "r2_bucket" && !st.r2[b.bucket_name]) {
-      throw new EdgeError(400, R2_BINDING_INVALID, `R2 bucket '${b.bucket_name}' not found (binding '${b.name}'). Create the bucket first.`);
+      throw new EdgeError(
+        400,
+        R2_BINDING_INVALID,
+        `R2 bucket '${b.bucket_name}' not found (binding '${b.name}'). Create the bucket first.`,
+      );
     }
   }
 }
@@ -136,7 +181,11 @@ export async function patchSettings(ctx, c) {
   if (ct.startsWith("multipart/form-data")) {
     let form;
     try {
-      form = await new Request("http://edge.invalid/", { method: "POST", headers: { "content-type": ct }, body: raw }).formData();
+      form = await new Request("http://edge.invalid/", {
+        method: "POST",
+        headers: { "content-type": ct },
+        body: raw,
+      }).formData();
     } catch (err) {
       throw new EdgeError(400, INVALID_REQUEST, `malformed multipart body: ${err.message}`);
     }
@@ -147,8 +196,15 @@ export async function patchSettings(ctx, c) {
     patch = parseJSON(raw);
   }
   requireObject(patch, "settings");
-  const needsVersion = "bindings" in patch || "compatibility_date" in patch || "compatibility_flags" in patch || "placement" in patch;
-  if ("placement" in patch && patch.placement !== null && (typeof patch.placement !== "object" || Array.isArray(patch.placement) || (patch.placement.mode !== undefined && patch.placement.mode !== "smart"))) {
+  const needsVersion =
+    "bindings" in patch || "compatibility_date" in patch || "compatibility_flags" in patch || "placement" in patch;
+  if (
+    "placement" in patch &&
+    patch.placement !== null &&
+    (typeof patch.placement !== "object" ||
+      Array.isArray(patch.placement) ||
+      (patch.placement.mode !== undefined && patch.placement.mode !== "smart"))
+  ) {
     throw new EdgeError(400, SCRIPT_INVALID, "placement must be {} or {mode: 'smart'}");
   }
   await ctx.apply(
@@ -170,8 +226,17 @@ export async function patchSettings(ctx, c) {
         }
         // bindings kept from the previous version are not checked again (a resource deleted since stays bound)
         const before = new Set((prev.metadata.bindings ?? []).map((b) => JSON.stringify(b)));
-        checkBoundResources(st, bindings.filter((b) => !before.has(JSON.stringify(b))));
-        const v = { ...structuredClone(prev), id: newId(), number: (s.lastNumber ?? 0) + 1, created_on: now(), metadata: { ...md, bindings } };
+        checkBoundResources(
+          st,
+          bindings.filter((b) => !before.has(JSON.stringify(b))),
+        );
+        const v = {
+          ...structuredClone(prev),
+          id: newId(),
+          number: (s.lastNumber ?? 0) + 1,
+          created_on: now(),
+          metadata: { ...md, bindings },
+        };
         s.lastNumber = v.number;
         s.versions.push(v);
         deployVersion(s, v, { source: "api" });
@@ -221,7 +286,13 @@ function versionJSON(script, v) {
     annotations: v.annotations ?? {},
     resources: {
       bindings: publicBindings(v),
-      script: { etag: v.modules.map((m) => m.blob.slice(0, 8)).join("").slice(0, 32), handlers: v.handlers ?? [] },
+      script: {
+        etag: v.modules
+          .map((m) => m.blob.slice(0, 8))
+          .join("")
+          .slice(0, 32),
+        handlers: v.handlers ?? [],
+      },
       script_runtime: {
         compatibility_date: v.metadata.compatibility_date ?? null,
         compatibility_flags: v.metadata.compatibility_flags ?? [],
@@ -240,13 +311,21 @@ export function listVersions(ctx, c) {
   const s = findScript(ctx, c);
   const all = [...s.versions].reverse().map((v) => versionJSON(s, v));
   const deployable = c.query.get("deployable");
-  if (deployable !== null && deployable !== "true" && deployable !== "false") throw new EdgeError(400, INVALID_REQUEST, "deployable must be true or false");
+  if (deployable !== null && deployable !== "true" && deployable !== "false")
+    throw new EdgeError(400, INVALID_REQUEST, "deployable must be true or false");
   if (deployable === "true") {
     // Cloudflare: the versions a deployment may use, all of them, without pages. Every version the edge keeps
     // (the last 10 and those of kept deployments) can be deployed.
-    return { result: { items: all }, info: { page: 1, per_page: all.length, count: all.length, total_count: all.length, total_pages: 1 } };
+    return {
+      result: { items: all },
+      info: { page: 1, per_page: all.length, count: all.length, total_count: all.length, total_pages: 1 },
+    };
   }
-  const { items, info } = pageInfo(all, intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 100, min: 1, max: 100 }));
+  const { items, info } = pageInfo(
+    all,
+    intParam(c.query, "page", { def: 1, min: 1 }),
+    intParam(c.query, "per_page", { def: 100, min: 1, max: 100 }),
+  );
   return { result: { items }, info };
 }
 
@@ -257,7 +336,7 @@ function findDeployment(ctx, c) {
 }
 
 export function listDeployments(ctx, c) {
-  return { result: { deployments: [...findScript(ctx, c, { missingOK: true })?.deployments ?? []].reverse() } };
+  return { result: { deployments: [...(findScript(ctx, c, { missingOK: true })?.deployments ?? [])].reverse() } };
 }
 
 export function getDeployment(ctx, c) {
@@ -270,12 +349,19 @@ export async function deleteDeployment(ctx, c) {
   const s = findScript(ctx, c);
   const d = findDeployment(ctx, c);
   if (s.deployments.at(-1).id === d.id) {
-    throw new EdgeError(400, DEPLOYMENT_IS_LATEST, `deployment '${d.id}' is the latest deployment of '${s.name}' and cannot be deleted; deploy another version first`);
+    throw new EdgeError(
+      400,
+      DEPLOYMENT_IS_LATEST,
+      `deployment '${d.id}' is the latest deployment of '${s.name}' and cannot be deleted; deploy another version first`,
+    );
   }
-  await ctx.apply((st) => {
-    const script = st.scripts[s.name];
-    script.deployments = script.deployments.filter((x) => x.id !== d.id);
-  }, { restart: false });
+  await ctx.apply(
+    (st) => {
+      const script = st.scripts[s.name];
+      script.deployments = script.deployments.filter((x) => x.id !== d.id);
+    },
+    { restart: false },
+  );
   return { result: null };
 }
 
@@ -285,7 +371,8 @@ export function searchScripts(ctx, c) {
   const name = c.query.get("name");
   const id = c.query.get("id");
   const orderBy = c.query.get("order_by") ?? "created_on";
-  if (!["created_on", "modified_on", "name"].includes(orderBy)) throw new EdgeError(400, INVALID_REQUEST, "order_by must be created_on, modified_on or name");
+  if (!["created_on", "modified_on", "name"].includes(orderBy))
+    throw new EdgeError(400, INVALID_REQUEST, "order_by must be created_on, modified_on or name");
   const page = intParam(c.query, "page", { def: 1, min: 1 });
   const perPage = intParam(c.query, "per_page", { def: 50, min: 1, max: 100 });
   let list = Object.values(ctx.state.scripts).filter((s) => s.current);
@@ -311,16 +398,25 @@ export async function deployScript(ctx, c) {
   const s = findScript(ctx, c);
   const body = requireObject(await c.json());
   const versions = body.versions;
-  if (!Array.isArray(versions) || versions.length === 0) throw new EdgeError(400, INVALID_REQUEST, "versions must be a non-empty array");
+  if (!Array.isArray(versions) || versions.length === 0)
+    throw new EdgeError(400, INVALID_REQUEST, "versions must be a non-empty array");
   const live = versions.filter((v) => Number(v?.percentage) > 0);
   if (live.length !== 1 || Number(live[0].percentage) !== 100) {
-    throw new EdgeError(400, INVALID_REQUEST, "the local edge deploys exactly one version at 100%; gradual deployments are not supported");
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      "the local edge deploys exactly one version at 100%; gradual deployments are not supported",
+    );
   }
   const vid = live[0].version_id;
   if (!s.versions.some((v) => v.id === vid)) throw new EdgeError(404, VERSION_NOT_FOUND, `version '${vid}' not found`);
   const dep = await ctx.apply((st) => {
     const script = st.scripts[s.name];
-    const dep = deployVersion(script, script.versions.find((v) => v.id === vid), { source: script.versions.find((v) => v.id === vid).source, annotations: body.annotations ?? {} });
+    const dep = deployVersion(
+      script,
+      script.versions.find((v) => v.id === vid),
+      { source: script.versions.find((v) => v.id === vid).source, annotations: body.annotations ?? {} },
+    );
     followDeploy(st, s.name);
     return dep;
   });
@@ -346,11 +442,14 @@ async function changeSubdomain(ctx, c, enabled) {
   if (enabled === undefined) body = requireObject(await c.json());
   const next = {
     enabled: enabled ?? body.enabled !== false,
-    previews_enabled: enabled === false ? false : body.previews_enabled ?? s.subdomain.previews_enabled ?? false,
+    previews_enabled: enabled === false ? false : (body.previews_enabled ?? s.subdomain.previews_enabled ?? false),
   };
-  await ctx.apply((st) => {
-    st.scripts[s.name].subdomain = next;
-  }, { restart: false });
+  await ctx.apply(
+    (st) => {
+      st.scripts[s.name].subdomain = next;
+    },
+    { restart: false },
+  );
   return { result: next };
 }
 
@@ -366,12 +465,20 @@ export async function putRoutes(ctx, c) {
     if (r === null || typeof r !== "object" || typeof r.pattern !== "string" || r.pattern === "") {
       throw new EdgeError(400, ROUTE_INVALID, `routes[${i}]: pattern is required`);
     }
-    return { id: hexId(), pattern: r.pattern, ...(r.zone_name ? { zone_name: r.zone_name } : {}), ...(r.custom_domain ? { custom_domain: true } : {}) };
+    return {
+      id: hexId(),
+      pattern: r.pattern,
+      ...(r.zone_name ? { zone_name: r.zone_name } : {}),
+      ...(r.custom_domain ? { custom_domain: true } : {}),
+    };
   });
-  await ctx.apply((st) => {
-    for (const r of routes) if (r.zone_name) ensureZone(ctx, r.zone_name.toLowerCase());
-    st.scripts[s.name].routes = routes;
-  }, { restart: false });
+  await ctx.apply(
+    (st) => {
+      for (const r of routes) if (r.zone_name) ensureZone(ctx, r.zone_name.toLowerCase());
+      st.scripts[s.name].routes = routes;
+    },
+    { restart: false },
+  );
   return { result: routes };
 }
 
@@ -437,9 +544,12 @@ export function getAccountSubdomain(ctx) {
 export async function putAccountSubdomain(ctx, c) {
   const body = requireObject(await c.json());
   ctx.accounts.checkSubdomain(body.subdomain, ctx.accountId);
-  await ctx.apply((st) => {
-    st.subdomain = body.subdomain;
-  }, { restart: false });
+  await ctx.apply(
+    (st) => {
+      st.subdomain = body.subdomain;
+    },
+    { restart: false },
+  );
   return { result: { subdomain: body.subdomain } };
 }
 
@@ -451,10 +561,17 @@ export function accountSettings() {
 // returns it as an array, the type Cloudflare answers with.
 function tailConsumers(v) {
   if (v === null || v === undefined) return [];
-  if (!Array.isArray(v) || v.some((t) => t === null || typeof t !== "object" || typeof t.service !== "string" || t.service === "")) {
+  if (
+    !Array.isArray(v) ||
+    v.some((t) => t === null || typeof t !== "object" || typeof t.service !== "string" || t.service === "")
+  ) {
     throw new EdgeError(400, SCRIPT_INVALID, "tail_consumers must be an array of {service, environment?, namespace?}");
   }
-  return v.map((t) => ({ service: t.service, ...(t.environment ? { environment: t.environment } : {}), ...(t.namespace ? { namespace: t.namespace } : {}) }));
+  return v.map((t) => ({
+    service: t.service,
+    ...(t.environment ? { environment: t.environment } : {}),
+    ...(t.namespace ? { namespace: t.namespace } : {}),
+  }));
 }
 
 // keepExisting reads one binding of a settings PATCH: one given only as {type, name} (what wrangler secret bulk sends
@@ -465,7 +582,11 @@ function keepExisting(b, i, prev) {
   const existing = (prev.metadata.bindings ?? []).find((p) => p.name === b.name);
   if (!existing) return b; // validated as given: its missing fields are reported
   if (existing.type !== b.type) {
-    throw new EdgeError(400, SCRIPT_INVALID, `bindings[${i}]: '${b.name}' is given as ${b.type} without its value, but the existing binding of that name is ${existing.type}`);
+    throw new EdgeError(
+      400,
+      SCRIPT_INVALID,
+      `bindings[${i}]: '${b.name}' is given as ${b.type} without its value, but the existing binding of that name is ${existing.type}`,
+    );
   }
   return { type: "inherit", name: b.name };
 }

@@ -3,7 +3,14 @@
 // (ctx, see ../api.mjs) and the call (c); the route table (routes.mjs) lists them.
 
 import { parseCron } from "../cron.mjs";
-import { EdgeError, INVALID_REQUEST, SCRIPT_INVALID, SCRIPT_NOT_FOUND, VERSION_NOT_FOUND, WORKFLOW_NOT_FOUND } from "../errors.mjs";
+import {
+  EdgeError,
+  INVALID_REQUEST,
+  SCRIPT_INVALID,
+  SCRIPT_NOT_FOUND,
+  VERSION_NOT_FOUND,
+  WORKFLOW_NOT_FOUND,
+} from "../errors.mjs";
 import { intParam, pageInfo, requireObject } from "../http.mjs";
 import { newId, now } from "../registry.mjs";
 import { canonicalWorkflows } from "../plan.mjs";
@@ -54,18 +61,28 @@ function workflowJSON(wf, counts) {
 
 export async function putWorkflow(ctx, c) {
   const name = c.params.workflow;
-  if (!WORKFLOW_NAME.test(name)) throw new EdgeError(400, INVALID_REQUEST, `workflow name '${name}' is invalid: use 1-64 letters, digits, '-' and '_'`);
+  if (!WORKFLOW_NAME.test(name))
+    throw new EdgeError(
+      400,
+      INVALID_REQUEST,
+      `workflow name '${name}' is invalid: use 1-64 letters, digits, '-' and '_'`,
+    );
   const body = requireObject(await c.json());
   for (const f of ["script_name", "class_name"]) {
     if (typeof body[f] !== "string" || body[f] === "") throw new EdgeError(400, INVALID_REQUEST, `${f} is required`);
   }
   const script = ctx.state.scripts[body.script_name];
   if (!script || !script.current) {
-    throw new EdgeError(404, SCRIPT_NOT_FOUND, `script '${body.script_name}' does not exist; upload it before creating workflow '${name}'`);
+    throw new EdgeError(
+      404,
+      SCRIPT_NOT_FOUND,
+      `script '${body.script_name}' does not exist; upload it before creating workflow '${name}'`,
+    );
   }
   let schedules = [];
   if (body.schedules !== undefined && body.schedules !== null) {
-    if (!Array.isArray(body.schedules)) throw new EdgeError(400, INVALID_REQUEST, "schedules must be an array of {cron}");
+    if (!Array.isArray(body.schedules))
+      throw new EdgeError(400, INVALID_REQUEST, "schedules must be an array of {cron}");
     schedules = body.schedules.map((x, i) => {
       const cron = typeof x === "string" ? x : x?.cron;
       try {
@@ -81,45 +98,62 @@ export async function putWorkflow(ctx, c) {
   const defaultRetention = retentionParam(body.default_retention, undefined, "default_retention");
   const prevCanon = canonicalWorkflows(ctx.state)[name];
   const willChange = !prevCanon || prevCanon.className !== body.class_name || prevCanon.scriptName !== body.script_name;
-  const wf = await ctx.apply(
-    (st) => {
-      const old = st.workflows[name];
-      const t = now();
-      const wf = old ?? { id: newId(), name, created_on: t, versions: [] };
-      const changed = !old || old.class_name !== body.class_name || old.script_name !== body.script_name;
-      wf.script_name = body.script_name;
-      wf.class_name = body.class_name;
-      wf.modified_on = t;
-      wf.schedules = schedules;
-      if (body.limits !== undefined) wf.limits = body.limits;
-      if (body.concurrency !== undefined) wf.concurrency = body.concurrency;
-      if ("default_retention" in body) {
-        if (defaultRetention) wf.default_retention = defaultRetention;
-        else delete wf.default_retention;
+  const wf = await ctx
+    .apply(
+      (st) => {
+        const old = st.workflows[name];
+        const t = now();
+        const wf = old ?? { id: newId(), name, created_on: t, versions: [] };
+        const changed = !old || old.class_name !== body.class_name || old.script_name !== body.script_name;
+        wf.script_name = body.script_name;
+        wf.class_name = body.class_name;
+        wf.modified_on = t;
+        wf.schedules = schedules;
+        if (body.limits !== undefined) wf.limits = body.limits;
+        if (body.concurrency !== undefined) wf.concurrency = body.concurrency;
+        if ("default_retention" in body) {
+          if (defaultRetention) wf.default_retention = defaultRetention;
+          else delete wf.default_retention;
+        }
+        if (changed || wf.versions.length === 0) {
+          wf.versions.push({
+            id: newId(),
+            class_name: body.class_name,
+            script_name: body.script_name,
+            created_on: t,
+            script_version: script.current,
+          });
+        }
+        st.workflows[name] = wf;
+        followDeploy(st, body.script_name);
+        return wf;
+      },
+      { restart: willChange },
+    )
+    .catch((err) => {
+      if (err.code === SCRIPT_INVALID) {
+        throw new EdgeError(
+          400,
+          SCRIPT_INVALID,
+          `workflow '${name}': class '${body.class_name}' could not be started from script '${body.script_name}' (is it exported and a WorkflowEntrypoint?): ${err.message}`,
+        );
       }
-      if (changed || wf.versions.length === 0) {
-        wf.versions.push({ id: newId(), class_name: body.class_name, script_name: body.script_name, created_on: t, script_version: script.current });
-      }
-      st.workflows[name] = wf;
-      followDeploy(st, body.script_name);
-      return wf;
-    },
-    { restart: willChange },
-  ).catch((err) => {
-    if (err.code === SCRIPT_INVALID) {
-      throw new EdgeError(
-        400,
-        SCRIPT_INVALID,
-        `workflow '${name}': class '${body.class_name}' could not be started from script '${body.script_name}' (is it exported and a WorkflowEntrypoint?): ${err.message}`,
-      );
-    }
-    throw err;
-  });
+      throw err;
+    });
   return { result: workflowJSON(wf) };
 }
 
 async function counts(ctx, wf) {
-  const counts = { queued: 0, running: 0, paused: 0, errored: 0, terminated: 0, complete: 0, waiting: 0, waitingForPause: 0 };
+  const counts = {
+    queued: 0,
+    running: 0,
+    paused: 0,
+    errored: 0,
+    terminated: 0,
+    complete: 0,
+    waiting: 0,
+    waitingForPause: 0,
+  };
   if (!canonicalWorkflows(ctx.state)[wf.name]) return counts;
   const rt = ctx.names.workflow(wf.name);
   for (const it of await derivedInstances(ctx, rt)) {
@@ -132,7 +166,11 @@ export async function listWorkflows(ctx, c) {
   const search = c.query.get("search");
   let wfs = Object.values(ctx.state.workflows).sort((a, b) => a.name.localeCompare(b.name));
   if (search) wfs = wfs.filter((w) => w.name.includes(search));
-  const { items, info } = pageInfo(wfs, intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 50, min: 1, max: 100 }));
+  const { items, info } = pageInfo(
+    wfs,
+    intParam(c.query, "page", { def: 1, min: 1 }),
+    intParam(c.query, "per_page", { def: 50, min: 1, max: 100 }),
+  );
   const result = [];
   for (const wf of items) result.push(workflowJSON(wf, await counts(ctx, wf)));
   return { result, info };
@@ -157,8 +195,18 @@ export async function deleteWorkflow(ctx, c) {
 
 export function workflowVersions(ctx, c) {
   const wf = findWorkflow(ctx, c);
-  const all = [...wf.versions].reverse().map((v) => ({ id: v.id, workflow_id: wf.id, class_name: v.class_name, created_on: v.created_on, modified_on: v.created_on }));
-  const { items, info } = pageInfo(all, intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 50, min: 1, max: 100 }));
+  const all = [...wf.versions].reverse().map((v) => ({
+    id: v.id,
+    workflow_id: wf.id,
+    class_name: v.class_name,
+    created_on: v.created_on,
+    modified_on: v.created_on,
+  }));
+  const { items, info } = pageInfo(
+    all,
+    intParam(c.query, "page", { def: 1, min: 1 }),
+    intParam(c.query, "per_page", { def: 50, min: 1, max: 100 }),
+  );
   return { result: items, info };
 }
 
@@ -166,5 +214,13 @@ export function workflowVersion(ctx, c) {
   const wf = findWorkflow(ctx, c);
   const v = wf.versions.find((x) => x.id === c.params.version);
   if (!v) throw new EdgeError(404, VERSION_NOT_FOUND, `workflow version '${c.params.version}' not found`);
-  return { result: { id: v.id, workflow_id: wf.id, class_name: v.class_name, created_on: v.created_on, modified_on: v.created_on } };
+  return {
+    result: {
+      id: v.id,
+      workflow_id: wf.id,
+      class_name: v.class_name,
+      created_on: v.created_on,
+      modified_on: v.created_on,
+    },
+  };
 }

@@ -19,7 +19,15 @@ export function ensureZone(ctx, name) {
 }
 
 function zoneJSON(ctx, z) {
-  return { id: z.id, name: z.name, status: "active", paused: false, type: "full", account: { id: ctx.accountId, name: ctx.state.accountName }, created_on: z.created_on };
+  return {
+    id: z.id,
+    name: z.name,
+    status: "active",
+    paused: false,
+    type: "full",
+    account: { id: ctx.accountId, name: ctx.state.accountName },
+    created_on: z.created_on,
+  };
 }
 
 export async function listZones(ctx, c) {
@@ -35,7 +43,11 @@ export async function listZones(ctx, c) {
       zones = known;
     }
   }
-  const { items, info } = pageInfo(zones.map((z) => zoneJSON(ctx, z)), intParam(c.query, "page", { def: 1, min: 1 }), intParam(c.query, "per_page", { def: 20, min: 1, max: 1000 }));
+  const { items, info } = pageInfo(
+    zones.map((z) => zoneJSON(ctx, z)),
+    intParam(c.query, "page", { def: 1, min: 1 }),
+    intParam(c.query, "per_page", { def: 20, min: 1, max: 1000 }),
+  );
   return { result: items, info };
 }
 
@@ -55,7 +67,10 @@ function allRoutes(ctx) {
 }
 
 function routeZone(ctx, pattern) {
-  const host = pattern.replace(/^\*?\.?/, "").split("/")[0].toLowerCase();
+  const host = pattern
+    .replace(/^\*?\.?/, "")
+    .split("/")[0]
+    .toLowerCase();
   const zones = Object.values(ctx.state.zones);
   return zones.find((z) => host === z.name || host.endsWith(`.${z.name}`)) ?? null;
 }
@@ -66,18 +81,25 @@ export function listZoneRoutes(ctx, c) {
   const routes = allRoutes(ctx)
     .filter((r) => r.zone_id === zone.id || routeZone(ctx, r.pattern)?.id === zone.id)
     .map((r) => ({ id: r.id, pattern: r.pattern, script: r.script ?? "" }));
-  return { result: routes, info: { page: 1, per_page: 50, count: routes.length, total_count: routes.length, total_pages: 1 } };
+  return {
+    result: routes,
+    info: { page: 1, per_page: 50, count: routes.length, total_count: routes.length, total_pages: 1 },
+  };
 }
 
 export async function createZoneRoute(ctx, c) {
   const zone = ctx.state.zones[c.params.zone];
   if (!zone) throw new EdgeError(404, ZONE_NOT_FOUND, `Invalid zone identifier '${c.params.zone}'`);
   const body = requireObject(await c.json());
-  if (typeof body.pattern !== "string" || body.pattern === "") throw new EdgeError(400, ROUTE_INVALID, "pattern is required");
+  if (typeof body.pattern !== "string" || body.pattern === "")
+    throw new EdgeError(400, ROUTE_INVALID, "pattern is required");
   const route = { id: hexId(), pattern: body.pattern, script: body.script ?? "" };
-  await ctx.apply((st) => {
-    st.zones[zone.id].routes.push(route);
-  }, { restart: false });
+  await ctx.apply(
+    (st) => {
+      st.zones[zone.id].routes.push(route);
+    },
+    { restart: false },
+  );
   return { result: route };
 }
 
@@ -96,18 +118,25 @@ export function getZoneRoute(ctx, c) {
 export async function updateZoneRoute(ctx, c) {
   const { zone, i } = findRoute(ctx, c.params.zone, c.params.route);
   const body = requireObject(await c.json());
-  if (typeof body.pattern !== "string" || body.pattern === "") throw new EdgeError(400, ROUTE_INVALID, "pattern is required");
+  if (typeof body.pattern !== "string" || body.pattern === "")
+    throw new EdgeError(400, ROUTE_INVALID, "pattern is required");
   const route = { id: c.params.route, pattern: body.pattern, script: body.script ?? "" };
-  await ctx.apply((st) => {
-    st.zones[zone.id].routes[i] = route;
-  }, { restart: false });
+  await ctx.apply(
+    (st) => {
+      st.zones[zone.id].routes[i] = route;
+    },
+    { restart: false },
+  );
   return { result: route };
 }
 
 export async function deleteZoneRoute(ctx, c) {
   const { zone, i } = findRoute(ctx, c.params.zone, c.params.route);
-  await ctx.apply((st) => {
-    st.zones[zone.id].routes.splice(i, 1);
-  }, { restart: false });
+  await ctx.apply(
+    (st) => {
+      st.zones[zone.id].routes.splice(i, 1);
+    },
+    { restart: false },
+  );
   return { result: { id: c.params.route } };
 }

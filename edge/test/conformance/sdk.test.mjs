@@ -55,7 +55,10 @@ test("token verify: a good token is active; a bad one is 401 with code 1000 Inva
 
 test("accounts and memberships lists: per_page is 5..50 and `name` filters accounts (Cloudflare's GET /accounts, /memberships)", async () => {
   const all = await cf.accounts.list({ per_page: 5 });
-  assert.deepEqual(all.result.map((a) => a.id), [account_id]);
+  assert.deepEqual(
+    all.result.map((a) => a.id),
+    [account_id],
+  );
   assert.equal((await cf.accounts.list({ name: "sdk" })).result.length, 1);
   assert.equal((await cf.accounts.list({ name: "someone-else" })).result.length, 0);
   for (const per_page of [1, 4, 51]) {
@@ -64,7 +67,10 @@ test("accounts and memberships lists: per_page is 5..50 and `name` filters accou
     assert.match(err.errors[0].message, /per_page must be between 5 and 50/);
   }
   const memberships = await cf.memberships.list({ per_page: 5 });
-  assert.deepEqual(memberships.result.map((m) => m.account.id), [account_id]);
+  assert.deepEqual(
+    memberships.result.map((m) => m.account.id),
+    [account_id],
+  );
   const small = await rejects(() => cf.memberships.list({ per_page: 2 }));
   assert.equal(small.status, 400);
 });
@@ -100,13 +106,18 @@ test("KV bulk write: a pair Cloudflare refuses (expiration_ttl < 60, metadata > 
   const tooMany = await rejects(() => cf.kv.namespaces.bulkUpdate(ns.id, { account_id, body: many }));
   assert.equal(tooMany.status, 400);
   assert.match(tooMany.errors[0].message, /at most 10000 pairs/);
-  const tooManyDeletes = await rejects(() => cf.kv.namespaces.bulkDelete(ns.id, { account_id, body: many.map((p) => p.key) }));
+  const tooManyDeletes = await rejects(() =>
+    cf.kv.namespaces.bulkDelete(ns.id, { account_id, body: many.map((p) => p.key) }),
+  );
   assert.equal(tooManyDeletes.status, 400);
   assert.match(tooManyDeletes.errors[0].message, /at most 10000 keys/);
 
   // a body over 10 MiB (the old cap) but under Cloudflare's 100 MB is written
   const big = "x".repeat(1 << 20);
-  const put = await cf.kv.namespaces.bulkUpdate(ns.id, { account_id, body: Array.from({ length: 12 }, (_, i) => ({ key: `big${i}`, value: big })) });
+  const put = await cf.kv.namespaces.bulkUpdate(ns.id, {
+    account_id,
+    body: Array.from({ length: 12 }, (_, i) => ({ key: `big${i}`, value: big })),
+  });
   assert.deepEqual(put, { successful_key_count: 12, unsuccessful_keys: [] });
 });
 
@@ -130,7 +141,9 @@ test("KV: bulk get (POST …/bulk/get, at most 100 keys, type json, withMetadata
   assert.ok(Math.abs(json.values.doc.expiration - (now + 3600)) <= 5, `expiration ${json.values.doc.expiration}`);
   const notJson = await rejects(() => cf.kv.namespaces.bulkGet(ns.id, { account_id, keys: ["plain"], type: "json" }));
   assert.equal(notJson.status, 400);
-  const tooMany = await rejects(() => cf.kv.namespaces.bulkGet(ns.id, { account_id, keys: Array.from({ length: 101 }, (_, i) => `k${i}`) }));
+  const tooMany = await rejects(() =>
+    cf.kv.namespaces.bulkGet(ns.id, { account_id, keys: Array.from({ length: 101 }, (_, i) => `k${i}`) }),
+  );
   assert.match(tooMany.errors[0].message, /at most 100 keys/);
 
   const res = await cf.kv.namespaces.values.get("bin", { account_id, namespace_id: ns.id });
@@ -160,8 +173,23 @@ test("409 answers no retry can fix carry x-should-retry: false, so the SDK fails
 });
 
 test("R2: bucket create keeps storageClass, locationHint and jurisdiction (cf-r2-jurisdiction); PATCH changes the storage class (cf-r2-storage-class)", async () => {
-  const b = await cf.r2.buckets.create({ account_id, name: "sdk-eu", locationHint: "weur", storageClass: "InfrequentAccess", "cf-r2-jurisdiction": "eu" });
-  assert.deepEqual({ ...b, creation_date: undefined }, { name: "sdk-eu", creation_date: undefined, location: "WEUR", storage_class: "InfrequentAccess", jurisdiction: "eu" });
+  const b = await cf.r2.buckets.create({
+    account_id,
+    name: "sdk-eu",
+    locationHint: "weur",
+    storageClass: "InfrequentAccess",
+    "cf-r2-jurisdiction": "eu",
+  });
+  assert.deepEqual(
+    { ...b, creation_date: undefined },
+    {
+      name: "sdk-eu",
+      creation_date: undefined,
+      location: "WEUR",
+      storage_class: "InfrequentAccess",
+      jurisdiction: "eu",
+    },
+  );
   const got = await cf.r2.buckets.get("sdk-eu", { account_id, "cf-r2-jurisdiction": "eu" });
   assert.equal(got.storage_class, "InfrequentAccess");
   // Cloudflare: a bucket of the eu jurisdiction is found only with that jurisdiction
@@ -169,11 +197,23 @@ test("R2: bucket create keeps storageClass, locationHint and jurisdiction (cf-r2
   assert.equal(missing.status, 404);
   assert.equal(missing.errors[0].code, 10006);
   const listed = await cf.r2.buckets.list({ account_id, "cf-r2-jurisdiction": "eu" });
-  assert.deepEqual(listed.buckets.map((x) => x.name), ["sdk-eu"]);
-  const edited = await cf.r2.buckets.edit("sdk-eu", { account_id, "cf-r2-jurisdiction": "eu", storage_class: "Standard" });
+  assert.deepEqual(
+    listed.buckets.map((x) => x.name),
+    ["sdk-eu"],
+  );
+  const edited = await cf.r2.buckets.edit("sdk-eu", {
+    account_id,
+    "cf-r2-jurisdiction": "eu",
+    storage_class: "Standard",
+  });
   assert.equal(edited.storage_class, "Standard");
-  assert.equal((await cf.r2.buckets.get("sdk-eu", { account_id, "cf-r2-jurisdiction": "eu" })).storage_class, "Standard");
-  const badClass = await rejects(() => cf.r2.buckets.edit("sdk-eu", { account_id, "cf-r2-jurisdiction": "eu", storage_class: "Glacier" }));
+  assert.equal(
+    (await cf.r2.buckets.get("sdk-eu", { account_id, "cf-r2-jurisdiction": "eu" })).storage_class,
+    "Standard",
+  );
+  const badClass = await rejects(() =>
+    cf.r2.buckets.edit("sdk-eu", { account_id, "cf-r2-jurisdiction": "eu", storage_class: "Glacier" }),
+  );
   assert.equal(badClass.status, 400);
   const badHint = await rejects(() => cf.r2.buckets.create({ account_id, name: "sdk-mars", locationHint: "mars" }));
   assert.equal(badHint.status, 400);
@@ -190,7 +230,9 @@ test("D1: read_replication is set by PUT and PATCH and shown on get; query meta 
   assert.deepEqual((await cf.d1.database.get(db.uuid, { account_id })).read_replication, { mode: "auto" });
   const patched = await cf.d1.database.edit(db.uuid, { account_id, read_replication: { mode: "disabled" } });
   assert.deepEqual(patched.read_replication, { mode: "disabled" });
-  const bad = await rejects(() => cf.d1.database.update(db.uuid, { account_id, read_replication: { mode: "sometimes" } }));
+  const bad = await rejects(() =>
+    cf.d1.database.update(db.uuid, { account_id, read_replication: { mode: "sometimes" } }),
+  );
   assert.equal(bad.status, 400);
   const page = await cf.d1.database.query(db.uuid, { account_id, sql: "SELECT 1 AS one" });
   const [r] = page.result;
@@ -212,7 +254,12 @@ const SCRIPT = `export default {
 // edge (see the next test).
 async function uploadScript(name, extra = {}) {
   const form = new FormData();
-  form.append("metadata", new Blob([JSON.stringify({ main_module: "index.mjs", compatibility_date: "2025-01-01", ...extra })], { type: "application/json" }));
+  form.append(
+    "metadata",
+    new Blob([JSON.stringify({ main_module: "index.mjs", compatibility_date: "2025-01-01", ...extra })], {
+      type: "application/json",
+    }),
+  );
   form.append("index.mjs", new File([SCRIPT], "index.mjs", { type: "application/javascript+module" }));
   const r = await cf.put(`/accounts/${account_id}/workers/scripts/${name}`, { body: form });
   return r.result;
@@ -233,7 +280,10 @@ test("workers: the 7.x SDK's scripts.update is refused as Cloudflare refuses it 
 });
 
 test("workers: scripts have handlers, placement_mode only when smart and tail_consumers as an array; scripts-search finds them", async () => {
-  const up = await uploadScript("sdk-worker", { placement: { mode: "smart" }, tail_consumers: [{ service: "sdk-tail" }] });
+  const up = await uploadScript("sdk-worker", {
+    placement: { mode: "smart" },
+    tail_consumers: [{ service: "sdk-tail" }],
+  });
   assert.deepEqual(up.handlers, ["fetch", "scheduled"]);
   assert.equal(up.placement_mode, "smart");
   assert.deepEqual(up.tail_consumers, [{ service: "sdk-tail" }]);
@@ -249,7 +299,12 @@ test("workers: scripts have handlers, placement_mode only when smart and tail_co
   assert.deepEqual(settings.placement, { mode: "smart" });
   // the 7.x SDK's edit flattens settings into form fields too (issue 2799): refused, as Cloudflare refuses it; the
   // same change as one JSON settings part goes through
-  const flattened = await rejects(() => cf.workers.scripts.scriptAndVersionSettings.edit("sdk-other", { account_id, settings: { placement: { mode: "smart" } } }));
+  const flattened = await rejects(() =>
+    cf.workers.scripts.scriptAndVersionSettings.edit("sdk-other", {
+      account_id,
+      settings: { placement: { mode: "smart" } },
+    }),
+  );
   assert.equal(flattened.status, 400);
   const form = new FormData();
   form.append("settings", new Blob([JSON.stringify({ placement: { mode: "smart" } })], { type: "application/json" }));
@@ -261,9 +316,15 @@ test("workers: scripts have handlers, placement_mode only when smart and tail_co
 
   // Cloudflare's GET …/workers/scripts-search: name matches part of a name, id a tag exactly, order_by name
   const found = await cf.workers.scripts.search({ account_id, name: "sdk-", order_by: "name" });
-  assert.deepEqual(found.map((s) => s.script_name), ["sdk-other", "sdk-worker"]);
+  assert.deepEqual(
+    found.map((s) => s.script_name),
+    ["sdk-other", "sdk-worker"],
+  );
   const byTag = await cf.workers.scripts.search({ account_id, id: found[1].script_tag });
-  assert.deepEqual(byTag.map((s) => s.script_name), ["sdk-worker"]);
+  assert.deepEqual(
+    byTag.map((s) => s.script_name),
+    ["sdk-worker"],
+  );
   const badOrder = await rejects(() => cf.workers.scripts.search({ account_id, order_by: "size" }));
   assert.equal(badOrder.status, 400);
 });
@@ -276,25 +337,47 @@ test("workers: deployments are read and deleted by id (not the latest); versions
   const [latest, older] = deployments;
   const got = await cf.workers.scripts.deployments.get(older.id, { account_id, script_name: "sdk-deploys" });
   assert.deepEqual(got, older);
-  const refuse = await rejects(() => cf.workers.scripts.deployments.delete(latest.id, { account_id, script_name: "sdk-deploys" }));
+  const refuse = await rejects(() =>
+    cf.workers.scripts.deployments.delete(latest.id, { account_id, script_name: "sdk-deploys" }),
+  );
   assert.equal(refuse.status, 400);
   assert.match(refuse.errors[0].message, /latest deployment/);
   await cf.workers.scripts.deployments.delete(older.id, { account_id, script_name: "sdk-deploys" });
-  const gone = await rejects(() => cf.workers.scripts.deployments.get(older.id, { account_id, script_name: "sdk-deploys" }));
+  const gone = await rejects(() =>
+    cf.workers.scripts.deployments.get(older.id, { account_id, script_name: "sdk-deploys" }),
+  );
   assert.equal(gone.status, 404);
   assert.equal((await cf.workers.scripts.deployments.list("sdk-deploys", { account_id })).result.deployments.length, 1);
 
   const page = await cf.workers.scripts.versions.list("sdk-deploys", { account_id, per_page: 1 });
   assert.equal(page.result.items.length, 1);
-  const deployable = await cf.workers.scripts.versions.list("sdk-deploys", { account_id, deployable: true, per_page: 1 });
+  const deployable = await cf.workers.scripts.versions.list("sdk-deploys", {
+    account_id,
+    deployable: true,
+    per_page: 1,
+  });
   assert.equal(deployable.result.items.length, 2, "deployable ignores pagination");
 });
 
 test("workers secrets: secret_text is kept; a secret_key is checked as Cloudflare checks it, then refused with 10021 saying what to do", async () => {
   await uploadScript("sdk-secrets");
-  const text = await cf.workers.scripts.secrets.update("sdk-secrets", { account_id, name: "TOKEN", text: "s3cret", type: "secret_text" });
+  const text = await cf.workers.scripts.secrets.update("sdk-secrets", {
+    account_id,
+    name: "TOKEN",
+    text: "s3cret",
+    type: "secret_text",
+  });
   assert.deepEqual(text, { name: "TOKEN", type: "secret_text" });
-  const malformed = await rejects(() => cf.workers.scripts.secrets.update("sdk-secrets", { account_id, name: "KEY", type: "secret_key", format: "pem", algorithm: { name: "HMAC" }, usages: ["sign"] }));
+  const malformed = await rejects(() =>
+    cf.workers.scripts.secrets.update("sdk-secrets", {
+      account_id,
+      name: "KEY",
+      type: "secret_key",
+      format: "pem",
+      algorithm: { name: "HMAC" },
+      usages: ["sign"],
+    }),
+  );
   assert.equal(malformed.status, 400);
   assert.match(malformed.errors[0].message, /format must be one of raw, pkcs8, spki, jwk/);
   const key = await rejects(() =>
@@ -320,12 +403,20 @@ test("workflows: instance lists honour date_start, date_end and cursor; modified
   await deployDemo(edge, "sdk-wf");
   const before = new Date(Date.now() - 1000).toISOString();
   const ids = ["i1", "i2", "i3"];
-  for (const id of ids) await cf.workflows.instances.create("sdk-wf", { account_id, instance_id: id, params: { n: 1 } });
-  const sleeper = await cf.workflows.instances.create("sdk-wf", { account_id, instance_id: "sleeper", params: { sleepMs: 60000 } });
+  for (const id of ids)
+    await cf.workflows.instances.create("sdk-wf", { account_id, instance_id: id, params: { n: 1 } });
+  const sleeper = await cf.workflows.instances.create("sdk-wf", {
+    account_id,
+    instance_id: "sleeper",
+    params: { sleepMs: 60000 },
+  });
   for (const id of ids) await waitStatus(edge, "sdk-wf", id, "complete");
 
   const all = await cf.workflows.instances.list("sdk-wf", { account_id, direction: "asc" });
-  assert.deepEqual(all.result.map((x) => x.id), [...ids, "sleeper"]);
+  assert.deepEqual(
+    all.result.map((x) => x.id),
+    [...ids, "sleeper"],
+  );
   const done = all.result.find((x) => x.id === "i1");
   assert.ok(done.started_on && done.started_on >= done.created_on, JSON.stringify(done));
   assert.ok(done.ended_on && done.ended_on >= done.started_on, JSON.stringify(done));
@@ -342,7 +433,10 @@ test("workflows: instance lists honour date_start, date_end and cursor; modified
   const seen = [];
   let cursor = "";
   do {
-    const res = await edge.call("GET", `/workflows/sdk-wf/instances?per_page=1&direction=asc${cursor ? `&cursor=${cursor}` : ""}`);
+    const res = await edge.call(
+      "GET",
+      `/workflows/sdk-wf/instances?per_page=1&direction=asc${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     seen.push(...res.body.result.map((x) => x.id));
     cursor = res.body.result_info.cursor;
@@ -364,27 +458,49 @@ test("workflows: instance lists honour date_start, date_end and cursor; modified
   assert.equal(dup.status, 409);
   assert.equal(dup.headers.get("x-should-retry"), "false");
   assert.equal(dup.errors[0].code, 10405);
-  const finished = await rejects(() => cf.workflows.instances.status.edit("i1", { account_id, workflow_name: "sdk-wf", status: "terminate" }));
+  const finished = await rejects(() =>
+    cf.workflows.instances.status.edit("i1", { account_id, workflow_name: "sdk-wf", status: "terminate" }),
+  );
   assert.equal(finished.status, 409);
   assert.equal(finished.headers.get("x-should-retry"), "false");
 });
 
 test("workflows: instance_retention is checked (ms or a duration, at most 30 days) and honoured: a finished instance past it is gone", async () => {
   await deployDemo(edge, "sdk-ret");
-  const bad = await rejects(() => cf.workflows.instances.create("sdk-ret", { account_id, instance_retention: { success_retention: "forever" } }));
+  const bad = await rejects(() =>
+    cf.workflows.instances.create("sdk-ret", { account_id, instance_retention: { success_retention: "forever" } }),
+  );
   assert.equal(bad.status, 400);
-  const tooLong = await rejects(() => cf.workflows.instances.create("sdk-ret", { account_id, instance_retention: { success_retention: "31 days" } }));
+  const tooLong = await rejects(() =>
+    cf.workflows.instances.create("sdk-ret", { account_id, instance_retention: { success_retention: "31 days" } }),
+  );
   assert.equal(tooLong.status, 400);
-  await cf.workflows.instances.create("sdk-ret", { account_id, instance_id: "short", instance_retention: { success_retention: 1000, error_retention: "1 day" } });
-  await cf.workflows.instances.create("sdk-ret", { account_id, instance_id: "kept", instance_retention: { success_retention: "1 hour" } });
+  await cf.workflows.instances.create("sdk-ret", {
+    account_id,
+    instance_id: "short",
+    instance_retention: { success_retention: 1000, error_retention: "1 day" },
+  });
+  await cf.workflows.instances.create("sdk-ret", {
+    account_id,
+    instance_id: "kept",
+    instance_retention: { success_retention: "1 hour" },
+  });
   await waitStatus(edge, "sdk-ret", "kept", "complete");
-  await waitFor(async () => {
-    const r = await edge.call("GET", "/workflows/sdk-ret/instances/short");
-    return r.status === 404 ? r : false;
-  }, { what: "instance 'short' to be gone after its retention" });
+  await waitFor(
+    async () => {
+      const r = await edge.call("GET", "/workflows/sdk-ret/instances/short");
+      return r.status === 404 ? r : false;
+    },
+    { what: "instance 'short' to be gone after its retention" },
+  );
   const list = await cf.workflows.instances.list("sdk-ret", { account_id });
-  assert.deepEqual(list.result.map((x) => x.id), ["kept"]);
-  const gone = await rejects(() => cf.workflows.instances.status.edit("short", { account_id, workflow_name: "sdk-ret", status: "restart" }));
+  assert.deepEqual(
+    list.result.map((x) => x.id),
+    ["kept"],
+  );
+  const gone = await rejects(() =>
+    cf.workflows.instances.status.edit("short", { account_id, workflow_name: "sdk-ret", status: "restart" }),
+  );
   assert.equal(gone.status, 404);
   const wf = await cf.workflows.get("sdk-ret", { account_id });
   assert.equal(wf.instances.complete, 1, "counts leave the expired instance out");
@@ -409,7 +525,14 @@ export default { async fetch() { return new Response("nap"); } };
   });
   assert.equal(d.status, "waiting");
   const nap = d.steps.find((s) => s.type === "sleep");
-  assert.deepEqual(nap, { name: "long nap", start: nap.start, end: new Date(Date.parse(nap.start) + 3600_000).toISOString(), finished: false, type: "sleep", error: null });
+  assert.deepEqual(nap, {
+    name: "long nap",
+    start: nap.start,
+    end: new Date(Date.parse(nap.start) + 3600_000).toISOString(),
+    finished: false,
+    type: "sleep",
+    error: null,
+  });
   await cf.workflows.instances.status.edit(id, { account_id, workflow_name: "sdk-nap", status: "terminate" });
 });
 
@@ -420,15 +543,28 @@ async function saga() {
   const { FIXTURES } = await import("../helpers.mjs");
   const kv = await cf.kv.namespaces.create({ account_id, title: "sdk-saga" });
   const form = new FormData();
-  form.append("metadata", new Blob([JSON.stringify({
-    main_module: "index.mjs",
-    compatibility_date: "2026-11-17",
-    bindings: [
-      { type: "workflow", name: "WF", workflow_name: "sdk-saga", class_name: "Saga" },
-      { type: "kv_namespace", name: "KV", namespace_id: kv.id },
-    ],
-  })], { type: "application/json" }));
-  form.append("index.mjs", new File([fs.readFileSync(path.join(FIXTURES, "saga.mjs"), "utf8")], "index.mjs", { type: "application/javascript+module" }));
+  form.append(
+    "metadata",
+    new Blob(
+      [
+        JSON.stringify({
+          main_module: "index.mjs",
+          compatibility_date: "2026-11-17",
+          bindings: [
+            { type: "workflow", name: "WF", workflow_name: "sdk-saga", class_name: "Saga" },
+            { type: "kv_namespace", name: "KV", namespace_id: kv.id },
+          ],
+        }),
+      ],
+      { type: "application/json" },
+    ),
+  );
+  form.append(
+    "index.mjs",
+    new File([fs.readFileSync(path.join(FIXTURES, "saga.mjs"), "utf8")], "index.mjs", {
+      type: "application/javascript+module",
+    }),
+  );
   await cf.put(`/accounts/${account_id}/workers/scripts/sdk-saga`, { body: form });
   await cf.workflows.update("sdk-saga", { account_id, class_name: "Saga", script_name: "sdk-saga" });
 }
@@ -437,13 +573,31 @@ test("workflows 2026: a step's full output (instances.step), [REDACTED] for a se
   await saga();
   await cf.workflows.instances.create("sdk-saga", { account_id, instance_id: "s1" });
   await waitStatus(edge, "sdk-saga", "s1", "complete");
-  const charge = await cf.workflows.instances.step("s1", { account_id, workflow_name: "sdk-saga", name: "charge", type: "step" });
+  const charge = await cf.workflows.instances.step("s1", {
+    account_id,
+    workflow_name: "sdk-saga",
+    name: "charge",
+    type: "step",
+  });
   assert.deepEqual(charge, { status: "complete", error: null, output: { amount: 20 } });
-  const token = await cf.workflows.instances.step("s1", { account_id, workflow_name: "sdk-saga", name: "token", type: "step" });
+  const token = await cf.workflows.instances.step("s1", {
+    account_id,
+    workflow_name: "sdk-saga",
+    name: "token",
+    type: "step",
+  });
   assert.equal(token.output, "[REDACTED]");
-  const attempt = await cf.workflows.instances.step("s1", { account_id, workflow_name: "sdk-saga", name: "flaky", type: "step", attempt: 1 });
+  const attempt = await cf.workflows.instances.step("s1", {
+    account_id,
+    workflow_name: "sdk-saga",
+    name: "flaky",
+    type: "step",
+    attempt: 1,
+  });
   assert.deepEqual(attempt, { status: "errored", error: { name: "Error", message: "again" }, output: null });
-  const raw = await cf.workflows.instances.step("s1", { account_id, workflow_name: "sdk-saga", name: "bytes", type: "step" }).asResponse();
+  const raw = await cf.workflows.instances
+    .step("s1", { account_id, workflow_name: "sdk-saga", name: "bytes", type: "step" })
+    .asResponse();
   assert.equal(raw.headers.get("content-type"), "application/octet-stream");
   assert.equal(await raw.text(), "hello stream");
 
@@ -451,14 +605,22 @@ test("workflows 2026: a step's full output (instances.step), [REDACTED] for a se
   await waitStatus(edge, "sdk-saga", "s-fail", "errored");
   const failed = await cf.workflows.instances.get("s-fail", { account_id, workflow_name: "sdk-saga" });
   assert.deepEqual(failed.rollback, { outcome: "complete", error: null });
-  assert.deepEqual(failed.steps.filter((s) => s.type === "rollback").map((s) => s.name), ["charge", "reserve"]);
+  assert.deepEqual(
+    failed.steps.filter((s) => s.type === "rollback").map((s) => s.name),
+    ["charge", "reserve"],
+  );
 });
 
 test("workflows 2026: status.edit restarts from a step ({from}) and terminates with rollback", async () => {
   await cf.workflows.instances.create("sdk-saga", { account_id, instance_id: "s-rs" });
   const first = await waitStatus(edge, "sdk-saga", "s-rs", "complete");
   const startOf = (d, n) => d.steps.find((s) => s.name === n).start;
-  const r = await cf.workflows.instances.status.edit("s-rs", { account_id, workflow_name: "sdk-saga", status: "restart", from: { name: "token", count: 1, type: "do" } });
+  const r = await cf.workflows.instances.status.edit("s-rs", {
+    account_id,
+    workflow_name: "sdk-saga",
+    status: "restart",
+    from: { name: "token", count: 1, type: "do" },
+  });
   assert.ok(["queued", "running", "complete", "waiting"].includes(r.status), JSON.stringify(r));
   const again = await waitFor(async () => {
     const d = await cf.workflows.instances.get("s-rs", { account_id, workflow_name: "sdk-saga" });
@@ -468,7 +630,12 @@ test("workflows 2026: status.edit restarts from a step ({from}) and terminates w
 
   await cf.workflows.instances.create("sdk-saga", { account_id, instance_id: "s-tr", params: { waitFor: "never" } });
   await waitStatus(edge, "sdk-saga", "s-tr", "waiting");
-  await cf.workflows.instances.status.edit("s-tr", { account_id, workflow_name: "sdk-saga", status: "terminate", rollback: true });
+  await cf.workflows.instances.status.edit("s-tr", {
+    account_id,
+    workflow_name: "sdk-saga",
+    status: "terminate",
+    rollback: true,
+  });
   const t = await waitStatus(edge, "sdk-saga", "s-tr", "terminated");
   assert.deepEqual(t.rollback, { outcome: "complete", error: null });
 });
@@ -478,12 +645,25 @@ test("workflows 2026: create of an id that exists is 409 instance.already_exists
   assert.equal(dup.status, 409);
   assert.equal(dup.errors[0].code, 10405);
   const arr = [];
-  for await (const x of cf.workflows.instances.bulk("sdk-saga", { account_id, body: [{ instance_id: "s-b1" }, { instance_id: "s-b2" }] })) arr.push(x.id);
+  for await (const x of cf.workflows.instances.bulk("sdk-saga", {
+    account_id,
+    body: [{ instance_id: "s-b1" }, { instance_id: "s-b2" }],
+  }))
+    arr.push(x.id);
   assert.deepEqual(arr, ["s-b1", "s-b2"]);
-  const obj = await cf.post(`/accounts/${account_id}/workflows/sdk-saga/instances/batch`, { body: { instances: [{ instance_id: "s-b1" }, { instance_id: "s-b3" }] } });
-  assert.deepEqual(obj.result.created.map((x) => x.id), ["s-b3"]);
-  assert.deepEqual(obj.result.errors, [{ index: 0, id: "s-b1", code: 10405, message: "workflows.api.error.instance.already_exists" }]);
-  const count = await cf.post(`/accounts/${account_id}/workflows/sdk-saga/instances/batch`, { body: { count: 2, params: { seats: 1 } } });
+  const obj = await cf.post(`/accounts/${account_id}/workflows/sdk-saga/instances/batch`, {
+    body: { instances: [{ instance_id: "s-b1" }, { instance_id: "s-b3" }] },
+  });
+  assert.deepEqual(
+    obj.result.created.map((x) => x.id),
+    ["s-b3"],
+  );
+  assert.deepEqual(obj.result.errors, [
+    { index: 0, id: "s-b1", code: 10405, message: "workflows.api.error.instance.already_exists" },
+  ]);
+  const count = await cf.post(`/accounts/${account_id}/workflows/sdk-saga/instances/batch`, {
+    body: { count: 2, params: { seats: 1 } },
+  });
   assert.equal(count.result.created.length, 2);
 });
 
@@ -493,30 +673,69 @@ test("workflows 2026: instances deleted one by one (DELETE …/instances/{id}) a
   assert.deepEqual(one.result, { success: true });
   const gone = await rejects(() => cf.workflows.instances.get("s-b3", { account_id, workflow_name: "sdk-saga" }));
   assert.equal(gone.status, 404);
-  const batch = await cf.post(`/accounts/${account_id}/workflows/sdk-saga/instances/batch/delete`, { body: { instances: ["s-b1", "s-b2", "s-b3"] } });
+  const batch = await cf.post(`/accounts/${account_id}/workflows/sdk-saga/instances/batch/delete`, {
+    body: { instances: ["s-b1", "s-b2", "s-b3"] },
+  });
   assert.deepEqual(batch.result.deleted, [{ id: "s-b1" }, { id: "s-b2" }]);
-  assert.deepEqual(batch.result.errors.map((e) => [e.id, e.code]), [["s-b3", 10400]]);
+  assert.deepEqual(
+    batch.result.errors.map((e) => [e.id, e.code]),
+    [["s-b3", 10400]],
+  );
 });
 
 test("workflows 2026: the instance event stream (GET …/subscribe) through the SDK's request: history from a cursor, filter", async () => {
-  const res = await cf.get(`/accounts/${account_id}/workflows/sdk-saga/instances/s-fail/subscribe`, { query: { filter: "rollback_step_completed,workflow_errored" } }).asResponse();
+  const res = await cf
+    .get(`/accounts/${account_id}/workflows/sdk-saga/instances/s-fail/subscribe`, {
+      query: { filter: "rollback_step_completed,workflow_errored" },
+    })
+    .asResponse();
   assert.equal(res.headers.get("content-type"), "text/event-stream");
   const text = await res.text();
-  const events = text.split("\n\n").filter((b) => b.includes("data: ")).map((b) => JSON.parse(b.slice(b.indexOf("data: ") + 6)));
-  assert.deepEqual(events.map((e) => e.type), ["rollback_step_completed", "rollback_step_completed", "workflow_errored"]);
-  const after = await cf.get(`/accounts/${account_id}/workflows/sdk-saga/instances/s-fail/subscribe`, { query: { cursor: events[1].eventId } }).asResponse();
-  const rest = (await after.text()).split("\n\n").filter((b) => b.includes("data: ")).map((b) => JSON.parse(b.slice(b.indexOf("data: ") + 6)));
+  const events = text
+    .split("\n\n")
+    .filter((b) => b.includes("data: "))
+    .map((b) => JSON.parse(b.slice(b.indexOf("data: ") + 6)));
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ["rollback_step_completed", "rollback_step_completed", "workflow_errored"],
+  );
+  const after = await cf
+    .get(`/accounts/${account_id}/workflows/sdk-saga/instances/s-fail/subscribe`, {
+      query: { cursor: events[1].eventId },
+    })
+    .asResponse();
+  const rest = (await after.text())
+    .split("\n\n")
+    .filter((b) => b.includes("data: "))
+    .map((b) => JSON.parse(b.slice(b.indexOf("data: ") + 6)));
   assert.ok(rest.every((e) => e.eventId > events[1].eventId));
   assert.equal(rest.at(-1).type, "workflow_errored");
 });
 
 test("workflows 2026: default_retention on the Workflow (workflows.update) hides an expired instance; the sweep deletes it", async () => {
-  const wf = await cf.workflows.update("sdk-saga", { account_id, class_name: "Saga", script_name: "sdk-saga", default_retention: { success_retention: 1000 } });
+  const wf = await cf.workflows.update("sdk-saga", {
+    account_id,
+    class_name: "Saga",
+    script_name: "sdk-saga",
+    default_retention: { success_retention: 1000 },
+  });
   assert.ok(wf.id);
   await cf.workflows.instances.create("sdk-saga", { account_id, instance_id: "s-ret" });
-  await waitFor(async () => (await edge.call("GET", "/workflows/sdk-saga/instances/s-ret")).status === 404, { what: "s-ret to expire" });
+  await waitFor(async () => (await edge.call("GET", "/workflows/sdk-saga/instances/s-ret")).status === 404, {
+    what: "s-ret to expire",
+  });
   const base = root.ready.api.replace("/client/v4", "");
-  const sweep = await (await fetch(`${base}/__edge/retention`, { method: "POST", headers: { authorization: `Bearer ${root.token}` } })).json();
-  assert.ok(sweep.deleted.some((d) => d.id === "s-ret" && d.workflow === "sdk-saga"), JSON.stringify(sweep));
-  await cf.workflows.update("sdk-saga", { account_id, class_name: "Saga", script_name: "sdk-saga", default_retention: {} });
+  const sweep = await (
+    await fetch(`${base}/__edge/retention`, { method: "POST", headers: { authorization: `Bearer ${root.token}` } })
+  ).json();
+  assert.ok(
+    sweep.deleted.some((d) => d.id === "s-ret" && d.workflow === "sdk-saga"),
+    JSON.stringify(sweep),
+  );
+  await cf.workflows.update("sdk-saga", {
+    account_id,
+    class_name: "Saga",
+    script_name: "sdk-saga",
+    default_retention: {},
+  });
 });

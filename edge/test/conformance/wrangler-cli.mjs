@@ -25,9 +25,15 @@ export function installWrangler(major = 3) {
   if (!fs.existsSync(wranglerBin(major))) {
     fs.mkdirSync(dir, { recursive: true });
     if (!fs.existsSync(path.join(dir, "package.json"))) {
-      fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `edgeflow-wrangler${major}`, private: true }));
+      fs.writeFileSync(
+        path.join(dir, "package.json"),
+        JSON.stringify({ name: `edgeflow-wrangler${major}`, private: true }),
+      );
     }
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `wrangler@${major}`], { cwd: dir, stdio: "inherit" });
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `wrangler@${major}`], {
+      cwd: dir,
+      stdio: "inherit",
+    });
   }
   return JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "wrangler", "package.json"), "utf8")).version;
 }
@@ -37,7 +43,10 @@ export function installWrangler(major = 3) {
  * token; accountId defaults to its own), with HOME at home. Its output is collected in out.text and its exit code in out.code; it is killed after
  * timeoutMs.
  */
-export function spawnWrangler(args, { project, home, edge, accountId = edge.accountId, stdin = "pipe", timeoutMs = 120000, major = 3 }) {
+export function spawnWrangler(
+  args,
+  { project, home, edge, accountId = edge.accountId, stdin = "pipe", timeoutMs = 120000, major = 3 },
+) {
   const child = spawn(process.execPath, [wranglerBin(major), ...args], {
     cwd: project,
     stdio: [stdin, "pipe", "pipe"],

@@ -95,10 +95,13 @@ test("wrangler@3 d1 import, export and time travel against the local edge", { sk
       { id: 2, name: "two; with semicolon", note: "line\nbreak", data: "" },
       { id: 3, name: "three", note: null, data: "" },
     ]);
-    assert.deepEqual((await rows(dbId, "SELECT what FROM log ORDER BY item")).map((r) => r.what), ["added; it's one", "added; two; with semicolon", "added; three"]);
+    assert.deepEqual(
+      (await rows(dbId, "SELECT what FROM log ORDER BY item")).map((r) => r.what),
+      ["added; it's one", "added; two; with semicolon", "added; three"],
+    );
   });
 
-  await t.test("a long import answers \"active\" and wrangler polls it to the end", async () => {
+  await t.test('a long import answers "active" and wrangler polls it to the end', async () => {
     // Cloudflare: ingest and poll answer status "active" while the import runs, with at_bookmark to poll again.
     const lines = ["CREATE TABLE bulk (i INTEGER PRIMARY KEY, pad TEXT);"];
     for (let i = 0; i < 40000; i++) lines.push(`INSERT INTO bulk VALUES (${i}, '${"x".repeat(40)}');`);
@@ -137,35 +140,38 @@ test("wrangler@3 d1 import, export and time travel against the local edge", { sk
     await edge.call("POST", `/d1/database/${dbId}/query`, { sql: "DELETE FROM items WHERE id = 20" });
   });
 
-  await t.test("d1 export --remote: schema and rows, --no-data, --no-schema, --table; the dump imports back", async () => {
-    // Cloudflare: `d1 export --remote` polls POST …/export {output_format:"polling", dump_options} until status
-    // "complete" and downloads result.signed_url: an SQL file of the schema (CREATE TABLE, index, trigger, view)
-    // and every row as INSERT statements.
-    await wrangler(["d1", "export", "io-db", "--remote", "--output", "all.sql"]);
-    const all = fs.readFileSync(path.join(project, "all.sql"), "utf8");
-    assert.match(all, /CREATE TABLE IF NOT EXISTS items|CREATE TABLE items/);
-    assert.match(all, /CREATE TRIGGER items_log/);
-    assert.match(all, /CREATE INDEX items_name/);
-    assert.match(all, /CREATE VIEW named/);
-    // (miniflare 5's dump names the columns: INSERT INTO "items" ("id",…) VALUES(…))
-    assert.match(all, /INSERT INTO "?items"? (\("id","name","note","data"\) )?VALUES\(1,'it''s one',NULL,X'00ff'\);/);
-    await wrangler(["d1", "export", "io-db", "--remote", "--output", "schema.sql", "--no-data"]);
-    const schema = fs.readFileSync(path.join(project, "schema.sql"), "utf8");
-    assert.match(schema, /CREATE TRIGGER/);
-    assert.doesNotMatch(schema, /^INSERT INTO/m);
-    await wrangler(["d1", "export", "io-db", "--remote", "--output", "data.sql", "--no-schema", "--table", "log"]);
-    const data = fs.readFileSync(path.join(project, "data.sql"), "utf8");
-    assert.doesNotMatch(data, /^CREATE/m);
-    assert.match(data, /INSERT INTO "?log"?/);
-    assert.doesNotMatch(data, /^INSERT INTO "?items"?/m);
-    // The full dump is a valid import: into the empty copy, it gives the same rows.
-    await wrangler(["d1", "execute", "io-copy", "--remote", "--file", "all.sql"]);
-    const q = "SELECT id, name, note, hex(data) AS data FROM items ORDER BY id";
-    assert.deepEqual(await rows(copyId, q), await rows(dbId, q));
-    // The dump creates triggers after the rows, so the copy's log is the original's, not doubled.
-    const l = "SELECT item, what FROM log ORDER BY rowid";
-    assert.deepEqual(await rows(copyId, l), await rows(dbId, l));
-  });
+  await t.test(
+    "d1 export --remote: schema and rows, --no-data, --no-schema, --table; the dump imports back",
+    async () => {
+      // Cloudflare: `d1 export --remote` polls POST …/export {output_format:"polling", dump_options} until status
+      // "complete" and downloads result.signed_url: an SQL file of the schema (CREATE TABLE, index, trigger, view)
+      // and every row as INSERT statements.
+      await wrangler(["d1", "export", "io-db", "--remote", "--output", "all.sql"]);
+      const all = fs.readFileSync(path.join(project, "all.sql"), "utf8");
+      assert.match(all, /CREATE TABLE IF NOT EXISTS items|CREATE TABLE items/);
+      assert.match(all, /CREATE TRIGGER items_log/);
+      assert.match(all, /CREATE INDEX items_name/);
+      assert.match(all, /CREATE VIEW named/);
+      // (miniflare 5's dump names the columns: INSERT INTO "items" ("id",…) VALUES(…))
+      assert.match(all, /INSERT INTO "?items"? (\("id","name","note","data"\) )?VALUES\(1,'it''s one',NULL,X'00ff'\);/);
+      await wrangler(["d1", "export", "io-db", "--remote", "--output", "schema.sql", "--no-data"]);
+      const schema = fs.readFileSync(path.join(project, "schema.sql"), "utf8");
+      assert.match(schema, /CREATE TRIGGER/);
+      assert.doesNotMatch(schema, /^INSERT INTO/m);
+      await wrangler(["d1", "export", "io-db", "--remote", "--output", "data.sql", "--no-schema", "--table", "log"]);
+      const data = fs.readFileSync(path.join(project, "data.sql"), "utf8");
+      assert.doesNotMatch(data, /^CREATE/m);
+      assert.match(data, /INSERT INTO "?log"?/);
+      assert.doesNotMatch(data, /^INSERT INTO "?items"?/m);
+      // The full dump is a valid import: into the empty copy, it gives the same rows.
+      await wrangler(["d1", "execute", "io-copy", "--remote", "--file", "all.sql"]);
+      const q = "SELECT id, name, note, hex(data) AS data FROM items ORDER BY id";
+      assert.deepEqual(await rows(copyId, q), await rows(dbId, q));
+      // The dump creates triggers after the rows, so the copy's log is the original's, not doubled.
+      const l = "SELECT item, what FROM log ORDER BY rowid";
+      assert.deepEqual(await rows(copyId, l), await rows(dbId, l));
+    },
+  );
 
   await t.test("d1 time-travel info and restore answer a clear error", async () => {
     // Cloudflare: GET …/time_travel/bookmark and POST …/time_travel/restore. The local edge keeps no history of
@@ -173,7 +179,10 @@ test("wrangler@3 d1 import, export and time travel against the local edge", { sk
     const info = await wrangler(["d1", "time-travel", "info", "io-db"], { fail: true });
     assert.notEqual(info.code, 0);
     assert.match(info.out, /Time Travel is not available on the local edge/);
-    const restore = await wrangler(["d1", "time-travel", "restore", "io-db", "--bookmark", "00000001-00000000-00000000-00", "--json"], { fail: true });
+    const restore = await wrangler(
+      ["d1", "time-travel", "restore", "io-db", "--bookmark", "00000001-00000000-00000000-00", "--json"],
+      { fail: true },
+    );
     assert.notEqual(restore.code, 0);
     assert.match(restore.out, /Time Travel is not available on the local edge/);
   });
@@ -207,7 +216,9 @@ test("wrangler@3 d1 import, export and time travel against the local edge", { sk
     assert.equal(r.status, 400);
     r = await ex({ output_format: "polling", dump_options: { tables: [1] } });
     assert.equal(r.status, 400);
-    r = await edge.call("POST", "/d1/database/00000000-0000-0000-0000-000000000000/export", { output_format: "polling" });
+    r = await edge.call("POST", "/d1/database/00000000-0000-0000-0000-000000000000/export", {
+      output_format: "polling",
+    });
     assert.equal(r.status, 404);
     assert.equal(r.body.errors[0].code, 7404);
   });

@@ -76,7 +76,9 @@ function jsonObjects(text) {
 test("wrangler tail prints each request's logs, exceptions and outcome", { skip }, async () => {
   const { child, out } = startWrangler(["tail", "tailed", "--format", "json"]);
   try {
-    await waitFor(async () => (await edge.call("GET", "/workers/scripts/tailed/tails")).body.result.length === 1, { what: "the tail session" });
+    await waitFor(async () => (await edge.call("GET", "/workers/scripts/tailed/tails")).body.result.length === 1, {
+      what: "the tail session",
+    });
     // The websocket opens just after the session exists: send requests until the first one shows.
     const items = await waitFor(
       async () => {
@@ -91,12 +93,21 @@ test("wrangler tail prints each request's logs, exceptions and outcome", { skip 
     assert.equal(item.outcome, "exception");
     assert.equal(item.event.request.method, "GET");
     assert.match(item.event.request.url, /\/boom$/);
-    assert.deepEqual(item.logs.map((l) => [l.level, ...l.message]), [["log", "hello from", "/boom"]]);
-    assert.deepEqual(item.exceptions.map((e) => [e.name, e.message]), [["RangeError", "tail me"]]);
+    assert.deepEqual(
+      item.logs.map((l) => [l.level, ...l.message]),
+      [["log", "hello from", "/boom"]],
+    );
+    assert.deepEqual(
+      item.exceptions.map((e) => [e.name, e.message]),
+      [["RangeError", "tail me"]],
+    );
     assert.equal(typeof item.eventTimestamp, "number");
   } finally {
     child.kill("SIGINT");
-    await waitFor(() => out.code !== null || child.exitCode !== null || child.signalCode !== null, { what: "wrangler to stop", timeoutMs: 15000 }).catch(() => child.kill("SIGKILL"));
+    await waitFor(() => out.code !== null || child.exitCode !== null || child.signalCode !== null, {
+      what: "wrangler to stop",
+      timeoutMs: 15000,
+    }).catch(() => child.kill("SIGKILL"));
   }
 });
 

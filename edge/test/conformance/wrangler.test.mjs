@@ -97,7 +97,8 @@ after(async () => {
 });
 
 // wrangler runs the CLI as the account (or, with accountId, naming another account with this account's token).
-const wrangler = (args, { input, accountId = edge.accountId } = {}) => runWrangler(args, { project, home, edge, accountId, input });
+const wrangler = (args, { input, accountId = edge.accountId } = {}) =>
+  runWrangler(args, { project, home, edge, accountId, input });
 
 test("wrangler@3 against the local edge", { skip, timeout: 600000 }, async (t) => {
   await t.test("deploy (first and second) and the worker serves", async () => {
@@ -148,8 +149,23 @@ test("wrangler@3 against the local edge", { skip, timeout: 600000 }, async (t) =
     const dbs = await wrangler(["d1", "list"]);
     assert.match(dbs, /wr-db/);
     assert.doesNotMatch(dbs, /other-db/);
-    await wrangler(["d1", "execute", "wr-db", "--remote", "--command", "CREATE TABLE IF NOT EXISTS w (x INTEGER); INSERT INTO w VALUES (7)"]);
-    const out = await wrangler(["d1", "execute", "wr-db", "--remote", "--command", "SELECT x * 6 AS answer FROM w", "--json"]);
+    await wrangler([
+      "d1",
+      "execute",
+      "wr-db",
+      "--remote",
+      "--command",
+      "CREATE TABLE IF NOT EXISTS w (x INTEGER); INSERT INTO w VALUES (7)",
+    ]);
+    const out = await wrangler([
+      "d1",
+      "execute",
+      "wr-db",
+      "--remote",
+      "--command",
+      "SELECT x * 6 AS answer FROM w",
+      "--json",
+    ]);
     assert.match(out, /"answer": 42/);
   });
 

@@ -74,27 +74,6 @@ func (c *converter) rewrite(node, s string, code bool) string {
 	return b.String()
 }
 
-// rewriteValue rewrites the strings of a data value (text fields).
-func (c *converter) rewriteValue(node string, v any, code bool) any {
-	switch x := v.(type) {
-	case string:
-		return c.rewrite(node, x, code)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = c.rewriteValue(node, e, code)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = c.rewriteValue(node, e, code)
-		}
-		return out
-	}
-	return v
-}
-
 // node converts one AwaitStep node into IR nodes and the edges between
 // them.
 func (c *converter) node(n map[string]any) ([]map[string]any, []map[string]any) {

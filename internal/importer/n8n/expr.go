@@ -43,35 +43,6 @@ func (u *uses) approximate(format string, args ...any) {
 	u.approx = append(u.approx, s)
 }
 
-// merge adds what o uses.
-func (u *uses) merge(o *uses) {
-	u.item = u.item || o.item
-	u.runtime = u.runtime || o.runtime
-	u.text = u.text || o.text
-	for n := range o.nodes {
-		u.node(n)
-	}
-	for n := range o.envs {
-		if u.envs == nil {
-			u.envs = map[string]bool{}
-		}
-		u.envs[n] = true
-	}
-	for _, a := range o.approx {
-		u.approximate("%s", a)
-	}
-}
-
-// sortedNodes lists the node names read, sorted.
-func (u *uses) sortedNodes() []string {
-	var out []string
-	for n := range u.nodes {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // translator turns n8n parameter values and code into JavaScript. script
 // says that the IR is a function, where {{event.instanceId}} is not
 // available.

@@ -231,20 +231,6 @@ func (c *converter) noteUses(n *Node, u *uses) {
 	}
 }
 
-// perItem is the code that maps each input item to one output item whose
-// json is built by jsonCode (an expression over $json, $itemIndex, item).
-func perItem(jsonCode string, u *uses) string {
-	var b strings.Builder
-	b.WriteString("return items.map((item, $itemIndex) => {\n")
-	if u != nil && u.runtime {
-		b.WriteString("  rt.i = $itemIndex;\n")
-	}
-	b.WriteString("  const $json = item.json;\n")
-	fmt.Fprintf(&b, "  return { json: %s, pairedItem: { item: $itemIndex } };\n", jsonCode)
-	b.WriteString("});\n")
-	return b.String()
-}
-
 // textJS writes a value into text as n8n's expression templates do.
 const textJS = "const $text = (v) => (v === undefined || v === null ? \"\" : String(v));\n"
 

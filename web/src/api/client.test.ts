@@ -29,13 +29,29 @@ describe("the typed client", () => {
   });
 
   it("turns an error answer into ApiError with its code and details", async () => {
-    vi.stubGlobal("fetch", async () =>
-      new Response(JSON.stringify({ error: "bad name", code: "validation_failed", details: [{ path: "/name", message: "required" }], requestId: "r1" }), { status: 422 }),
+    vi.stubGlobal(
+      "fetch",
+      async () =>
+        new Response(
+          JSON.stringify({
+            error: "bad name",
+            code: "validation_failed",
+            details: [{ path: "/name", message: "required" }],
+            requestId: "r1",
+          }),
+          { status: 422 },
+        ),
     );
     const err = await ok(api.POST("/api/workflows", { body: {} })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     const e = err as ApiError;
-    expect([e.status, e.code, e.message, e.details[0]?.path, e.requestId]).toEqual([422, "validation_failed", "bad name", "/name", "r1"]);
+    expect([e.status, e.code, e.message, e.details[0]?.path, e.requestId]).toEqual([
+      422,
+      "validation_failed",
+      "bad name",
+      "/name",
+      "r1",
+    ]);
   });
 
   it("fills in a route's path parameters, encoded, and its query", async () => {
@@ -44,7 +60,9 @@ describe("the typed client", () => {
       urls.push(new URL(req.url).pathname + new URL(req.url).search);
       return new Response(JSON.stringify({ data: [], nextCursor: null }), { status: 200 });
     });
-    await ok(api.GET("/api/workflows/{workflowId}/runs", { params: { path: { workflowId: "wf 1/x" }, query: { limit: 20 } } }));
+    await ok(
+      api.GET("/api/workflows/{workflowId}/runs", { params: { path: { workflowId: "wf 1/x" }, query: { limit: 20 } } }),
+    );
     expect(urls).toEqual(["/api/workflows/wf%201%2Fx/runs?limit=20"]);
   });
 
@@ -54,6 +72,9 @@ describe("the typed client", () => {
     vi.stubGlobal("fetch", async () => new Response("<html>proxy</html>", { status: 200 }));
     const err = await ok(api.GET("/api/workflows")).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect([(err as ApiError).code, (err as ApiError).message]).toEqual(["bad_response", "the server answered something other than JSON"]);
+    expect([(err as ApiError).code, (err as ApiError).message]).toEqual([
+      "bad_response",
+      "the server answered something other than JSON",
+    ]);
   });
 });

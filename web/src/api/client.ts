@@ -63,7 +63,8 @@ export function apiError(status: number, body: ErrorBody, fallbackCode = "error"
 // success into ApiError (so that a call's promise rejects with it), and refuses a success that is not JSON.
 const checked: Middleware = {
   onRequest({ request }) {
-    if (request.method !== "GET" && request.method !== "HEAD" && csrfToken) request.headers.set("X-CSRF-Token", csrfToken);
+    if (request.method !== "GET" && request.method !== "HEAD" && csrfToken)
+      request.headers.set("X-CSRF-Token", csrfToken);
     return request;
   },
   async onResponse({ response }) {

@@ -38,7 +38,12 @@ describe("diffLines", () => {
     const a = ["{", '  "a": 1,', '  "b": 2,', '  "c": 3', "}"].join("\n");
     const b = ["{", '  "a": 1,', '  "x": 9,', '  "b": 2,', '  "c": 4', "}"].join("\n");
     const rows = diffLines(a, b);
-    expect(rows.filter((r) => r.kind === "same").map((r) => r.left?.text)).toEqual(["{", '  "a": 1,', '  "b": 2,', "}"]);
+    expect(rows.filter((r) => r.kind === "same").map((r) => r.left?.text)).toEqual([
+      "{",
+      '  "a": 1,',
+      '  "b": 2,',
+      "}",
+    ]);
     expect(diffStats(rows)).toEqual({ added: 1, removed: 0, changed: 1 });
   });
 

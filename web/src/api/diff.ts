@@ -95,7 +95,8 @@ function pairRows(
     for (let x = 0; x < n; x++) {
       const l = dels[x];
       const r = ins[x];
-      if (l !== undefined && r !== undefined) rows.push({ kind: "changed", left: line(left, l), right: line(right, r) });
+      if (l !== undefined && r !== undefined)
+        rows.push({ kind: "changed", left: line(left, l), right: line(right, r) });
       else if (l !== undefined) rows.push({ kind: "removed", left: line(left, l) });
       else rows.push({ kind: "added", right: line(right, r!) });
     }

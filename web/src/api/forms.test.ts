@@ -37,7 +37,10 @@ describe("form checks", () => {
       { path: "/email", message: "already taken" },
       { path: "/organizationName", message: "too long" },
     ]);
-    expect(fieldErrors(err, ["email", "password"])).toEqual({ email: "already taken", "": "/organizationName: too long" });
+    expect(fieldErrors(err, ["email", "password"])).toEqual({
+      email: "already taken",
+      "": "/organizationName: too long",
+    });
     expect(fieldErrors(new ApiError(401, "unauthorized", "wrong email or password"), ["email"])).toEqual({
       "": "wrong email or password",
     });

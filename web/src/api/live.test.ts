@@ -41,9 +41,14 @@ describe("readRunStream", () => {
   });
 
   it("is not opened when the server refuses it", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => new Response("{}", { status: 401 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("{}", { status: 401 })),
+    );
     const onOpen = vi.fn();
-    await expect(readRunStream(new AbortController().signal, { onOpen, onChange: () => undefined })).rejects.toThrow(/401/);
+    await expect(readRunStream(new AbortController().signal, { onOpen, onChange: () => undefined })).rejects.toThrow(
+      /401/,
+    );
     expect(onOpen).not.toHaveBeenCalled();
   });
 });

@@ -89,7 +89,8 @@ export function isFinalRun(status: RunStatus): boolean {
 // left out, fails the type check (the generated enums change with the server).
 function everyValue<T extends string>() {
   type Missing<L extends readonly T[]> = Exclude<T, L[number]>;
-  return <const L extends readonly T[]>(list: L & ([Missing<L>] extends [never] ? unknown : { missing: Missing<L> })) => list;
+  return <const L extends readonly T[]>(list: L & ([Missing<L>] extends [never] ? unknown : { missing: Missing<L> })) =>
+    list;
 }
 
 // The event types a webhook can subscribe to (docs/runs.md, "Webhooks"), in the order Studio offers them.

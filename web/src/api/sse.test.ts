@@ -76,14 +76,16 @@ describe("deployStream", () => {
   });
 
   it("rejects with the error event's code and message", async () => {
-    vi.stubGlobal("fetch", async () =>
-      new Response(
-        streamOf([
-          'event: progress\ndata: {"stage":"INITIALIZING","message":"m","progress":5}\n\n',
-          'event: error\ndata: {"error":"bundle failed","code":"deploy_failed","details":[{"path":"/nodes/0"}]}\n\n',
-        ]),
-        { status: 200 },
-      ),
+    vi.stubGlobal(
+      "fetch",
+      async () =>
+        new Response(
+          streamOf([
+            'event: progress\ndata: {"stage":"INITIALIZING","message":"m","progress":5}\n\n',
+            'event: error\ndata: {"error":"bundle failed","code":"deploy_failed","details":[{"path":"/nodes/0"}]}\n\n',
+          ]),
+          { status: 200 },
+        ),
     );
     const err = await deployStream("wf_1", { connectionId: "c" }, () => undefined).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
@@ -93,8 +95,10 @@ describe("deployStream", () => {
   });
 
   it("turns a refusal before the stream into ApiError", async () => {
-    vi.stubGlobal("fetch", async () =>
-      new Response(JSON.stringify({ error: "no such connection", code: "not_found", details: [] }), { status: 404 }),
+    vi.stubGlobal(
+      "fetch",
+      async () =>
+        new Response(JSON.stringify({ error: "no such connection", code: "not_found", details: [] }), { status: 404 }),
     );
     const err = await deployStream("wf_1", { connectionId: "c" }, () => undefined).catch((e: unknown) => e);
     expect((err as ApiError).status).toBe(404);
@@ -102,7 +106,10 @@ describe("deployStream", () => {
   });
 
   it("rejects a stream that ends without a result", async () => {
-    vi.stubGlobal("fetch", async () => new Response(streamOf(['event: progress\ndata: {"stage":"A"}\n\n']), { status: 200 }));
+    vi.stubGlobal(
+      "fetch",
+      async () => new Response(streamOf(['event: progress\ndata: {"stage":"A"}\n\n']), { status: 200 }),
+    );
     const err = await deployStream("wf_1", { connectionId: "c" }, () => undefined).catch((e: unknown) => e);
     expect((err as ApiError).message).toMatch(/without a result/);
   });

@@ -26,7 +26,13 @@ describe("route guards", () => {
   });
 
   it("never sends the user off the site after sign-in", () => {
-    for (const next of ["//evil.example", "https://evil.example", "/\\evil.example", "javascript:alert(1)", "/sign-in"]) {
+    for (const next of [
+      "//evil.example",
+      "https://evil.example",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "/sign-in",
+    ]) {
       expect(afterSignIn(`next=${encodeURIComponent(next)}`)).toBe("/");
     }
   });

@@ -69,7 +69,8 @@ export function parseIRText(text: string): { ir: WorkflowIR } | { error: string 
   } catch (err) {
     return { error: `The file is not JSON: ${err instanceof Error ? err.message : String(err)}` };
   }
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return { error: "The file does not hold a JSON object." };
+  if (v === null || typeof v !== "object" || Array.isArray(v))
+    return { error: "The file does not hold a JSON object." };
   const o = v as Record<string, unknown>;
   // An exported version (GET …/versions/:id) holds the IR under "ir": accept it too.
   const ir = (o.ir && typeof o.ir === "object" && !Array.isArray(o.ir) ? o.ir : o) as Record<string, unknown>;

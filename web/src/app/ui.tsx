@@ -18,8 +18,7 @@ export function ErrorMessage({ error, title }: { error: unknown; title?: string 
         <ul className="error-details">
           {api.details.map((d, i) => (
             <li key={i}>
-              {d.path && <code>{d.path}</code>} {d.nodeId && <span className="muted">node {d.nodeId}</span>}{" "}
-              {d.message}
+              {d.path && <code>{d.path}</code>} {d.nodeId && <span className="muted">node {d.nodeId}</span>} {d.message}
               {typeof d.line === "number" && (
                 <span className="muted">
                   {" "}

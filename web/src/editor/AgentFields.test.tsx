@@ -37,7 +37,9 @@ describe("the agent node's form", () => {
   it("stores the key as a reference to an env var, offering the workflow's env vars", () => {
     const onChange = setup({});
     const input = screen.getByLabelText(/API key/) as HTMLInputElement;
-    expect([...document.querySelectorAll("datalist option")].map((o) => (o as HTMLOptionElement).value)).toEqual(["OPENAI_API_KEY"]);
+    expect([...document.querySelectorAll("datalist option")].map((o) => (o as HTMLOptionElement).value)).toEqual([
+      "OPENAI_API_KEY",
+    ]);
     fireEvent.change(input, { target: { value: "openai_api_key" } });
     expect(onChange).toHaveBeenLastCalledWith({ apiKey: "{{env.OPENAI_API_KEY}}" });
   });
@@ -53,7 +55,9 @@ describe("the agent node's form", () => {
   it("adds, edits and removes tools of each kind", () => {
     const onChange = setup({ tools: [{ workflow: "wf_a", name: "refund" }] });
     fireEvent.click(screen.getByText("Add an HTTP tool"));
-    expect(onChange).toHaveBeenLastCalledWith({ tools: [{ workflow: "wf_a", name: "refund" }, { http: { method: "GET", url: "" } }] });
+    expect(onChange).toHaveBeenLastCalledWith({
+      tools: [{ workflow: "wf_a", name: "refund" }, { http: { method: "GET", url: "" } }],
+    });
     fireEvent.change(screen.getByLabelText("Workflow id"), { target: { value: "wf_b" } });
     expect(onChange).toHaveBeenLastCalledWith({ tools: [{ workflow: "wf_b", name: "refund" }] });
     fireEvent.click(screen.getByText("Remove tool refund"));
@@ -63,7 +67,9 @@ describe("the agent node's form", () => {
   it("edits an http tool's request inside http", () => {
     const onChange = setup({ tools: [{ http: { method: "GET", url: "" } }] });
     fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://api.example.com/{id}" } });
-    expect(onChange).toHaveBeenLastCalledWith({ tools: [{ http: { method: "GET", url: "https://api.example.com/{id}" } }] });
+    expect(onChange).toHaveBeenLastCalledWith({
+      tools: [{ http: { method: "GET", url: "https://api.example.com/{id}" } }],
+    });
     fireEvent.change(screen.getByLabelText("Method"), { target: { value: "POST" } });
     expect(onChange).toHaveBeenLastCalledWith({ tools: [{ http: { method: "POST", url: "" } }] });
   });

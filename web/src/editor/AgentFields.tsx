@@ -45,7 +45,10 @@ export function SecretRefField(p: SecretRefProps) {
         pattern="[A-Z][A-Z0-9_]*"
         autoComplete="off"
         onChange={(e) => {
-          const name = e.target.value.trim().toUpperCase().replace(/[^A-Z0-9_]/g, "_");
+          const name = e.target.value
+            .trim()
+            .toUpperCase()
+            .replace(/[^A-Z0-9_]/g, "_");
           p.set(name === "" ? undefined : `{{env.${name}}}`);
         }}
       />
@@ -54,13 +57,17 @@ export function SecretRefField(p: SecretRefProps) {
           <option key={n} value={n} />
         ))}
       </datalist>
-      <p className="help">The key is read from this secret env var at run time; set its value in the workflow's environment variables.</p>
+      <p className="help">
+        The key is read from this secret env var at run time; set its value in the workflow's environment variables.
+      </p>
       {p.help}
       {p.errors}
     </div>
   );
 }
 
+// A tool as the form edits it: its fields by name, of whichever kind the tool is.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool's fields differ by kind; the server validates them
 type Tool = Record<string, any>;
 
 interface ToolsProps {
@@ -108,29 +115,57 @@ export function ToolsField(p: ToolsProps) {
               {kind === "workflow" ? "Workflow" : kind === "http" ? "HTTP" : "Node"} tool {toolName(t, i)}
             </strong>
             <label htmlFor={`${base}-name`}>Name</label>
-            <input id={`${base}-name`} value={t.name ?? ""} readOnly={p.readOnly} onChange={(e) => text(i, "name", e.target.value)} />
+            <input
+              id={`${base}-name`}
+              value={t.name ?? ""}
+              readOnly={p.readOnly}
+              onChange={(e) => text(i, "name", e.target.value)}
+            />
             {kind === "workflow" && (
               <>
                 <label htmlFor={`${base}-workflow`}>Workflow id</label>
-                <input id={`${base}-workflow`} value={t.workflow ?? ""} readOnly={p.readOnly} placeholder="wf_…" onChange={(e) => text(i, "workflow", e.target.value)} />
+                <input
+                  id={`${base}-workflow`}
+                  value={t.workflow ?? ""}
+                  readOnly={p.readOnly}
+                  placeholder="wf_…"
+                  onChange={(e) => text(i, "workflow", e.target.value)}
+                />
               </>
             )}
             {kind === "http" && (
               <>
                 <label htmlFor={`${base}-method`}>Method</label>
-                <select id={`${base}-method`} value={t.http?.method ?? "GET"} disabled={p.readOnly} onChange={(e) => text(i, "method", e.target.value, "http")}>
+                <select
+                  id={`${base}-method`}
+                  value={t.http?.method ?? "GET"}
+                  disabled={p.readOnly}
+                  onChange={(e) => text(i, "method", e.target.value, "http")}
+                >
                   {["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => (
                     <option key={m}>{m}</option>
                   ))}
                 </select>
                 <label htmlFor={`${base}-url`}>URL</label>
-                <input id={`${base}-url`} value={t.http?.url ?? ""} readOnly={p.readOnly} placeholder="https://api.example.com/items/{id}" onChange={(e) => text(i, "url", e.target.value, "http")} />
+                <input
+                  id={`${base}-url`}
+                  value={t.http?.url ?? ""}
+                  readOnly={p.readOnly}
+                  placeholder="https://api.example.com/items/{id}"
+                  onChange={(e) => text(i, "url", e.target.value, "http")}
+                />
               </>
             )}
             {kind === "node" && (
               <>
                 <label htmlFor={`${base}-node`}>Node type</label>
-                <input id={`${base}-node`} value={t.node ?? ""} readOnly={p.readOnly} placeholder="slack-message" onChange={(e) => text(i, "node", e.target.value)} />
+                <input
+                  id={`${base}-node`}
+                  value={t.node ?? ""}
+                  readOnly={p.readOnly}
+                  placeholder="slack-message"
+                  onChange={(e) => text(i, "node", e.target.value)}
+                />
               </>
             )}
             <label htmlFor={`${base}-description`}>Description</label>

@@ -3,8 +3,28 @@
 // the status line. Every change is an IR edit committed to the store, and the editor's actions (copy, paste,
 // delete, auto-layout, …) run through the command manager, from the toolbar, the keyboard, the context menu and
 // the command palette alike.
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent, type ReactNode } from "react";
-import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type MouseEvent,
+  type ReactNode,
+} from "react";
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+} from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { NODE_WIDTH, type CanvasEdge, type CanvasNode } from "../ir/canvas";
 import { connect, moveNodes, removeElements, setBranches, setEntry, updateNode } from "../ir/edit";
@@ -62,8 +82,14 @@ export function CanvasEditor(p: CanvasEditorProps) {
   // the canvas view opened: draw the IR afresh
   useLayoutEffect(() => store.getState().openCanvas(), [store]);
 
-  const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => store.getState().applyNodeChanges(changes), [store]);
-  const onEdgesChange = useCallback((changes: EdgeChange<CanvasEdge>[]) => store.getState().applyEdgeChanges(changes), [store]);
+  const onNodesChange = useCallback(
+    (changes: NodeChange<CanvasNode>[]) => store.getState().applyNodeChanges(changes),
+    [store],
+  );
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<CanvasEdge>[]) => store.getState().applyEdgeChanges(changes),
+    [store],
+  );
   const onConnect = useCallback(
     (c: Connection) => {
       const s = store.getState();
@@ -113,28 +139,28 @@ export function CanvasEditor(p: CanvasEditorProps) {
     [store],
   );
   const openHereMenu = useCallback((e: MouseEvent | globalThis.MouseEvent) => openMenu(e), [openMenu]);
-  const otherKeys = useCallback(
-    (e: KeyboardEvent) => {
-      if (MENU_KEYS.some((k) => matches(k, e))) {
-        const el = document.activeElement?.closest(".react-flow__node") ?? root.current?.querySelector(".react-flow__pane");
-        const b = el?.getBoundingClientRect();
-        setMenu({ x: (b?.left ?? 0) + 12, y: (b?.top ?? 0) + 12 });
-        return true;
-      }
-      if (matches(PALETTE_KEY, e)) {
-        setPalette(true);
-        return true;
-      }
-      return false;
-    },
-    [],
-  );
+  const otherKeys = useCallback((e: KeyboardEvent) => {
+    if (MENU_KEYS.some((k) => matches(k, e))) {
+      const el =
+        document.activeElement?.closest(".react-flow__node") ?? root.current?.querySelector(".react-flow__pane");
+      const b = el?.getBoundingClientRect();
+      setMenu({ x: (b?.left ?? 0) + 12, y: (b?.top ?? 0) + 12 });
+      return true;
+    }
+    if (matches(PALETTE_KEY, e)) {
+      setPalette(true);
+      return true;
+    }
+    return false;
+  }, []);
   useShortcuts(root, otherKeys);
 
   // after an auto-layout, bring the laid-out workflow into view once it is drawn
   useEffect(() => {
     if (fitRequest === 0) return;
-    const id = requestAnimationFrame(() => requestAnimationFrame(() => void rf.fitView({ padding: 0.1, duration: 200 })));
+    const id = requestAnimationFrame(() =>
+      requestAnimationFrame(() => void rf.fitView({ padding: 0.1, duration: 200 })),
+    );
     return () => cancelAnimationFrame(id);
   }, [fitRequest, rf]);
 
@@ -147,8 +173,14 @@ export function CanvasEditor(p: CanvasEditorProps) {
     store.getState().showNode(req.nodeId);
     const w = node.measured?.width ?? NODE_WIDTH;
     const h = node.measured?.height ?? 60;
-    void rf.setCenter(node.position.x + w / 2, node.position.y + h / 2, { zoom: Math.max(rf.getZoom(), 0.8), duration: 0 });
-    const rest = req.path.replace(/^\/nodes\/\d+\/?/, "").split("/").filter(Boolean);
+    void rf.setCenter(node.position.x + w / 2, node.position.y + h / 2, {
+      zoom: Math.max(rf.getZoom(), 0.8),
+      duration: 0,
+    });
+    const rest = req.path
+      .replace(/^\/nodes\/\d+\/?/, "")
+      .split("/")
+      .filter(Boolean);
     const timer = setTimeout(() => {
       for (let i = rest.length; i > 0; i--) {
         if (focusField(`${cfgPrefix}-${rest.slice(0, i).join("-")}`)) return;
@@ -163,7 +195,9 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const panelNode = single ? ir.nodes[single.data.index] : undefined;
   const panelIndex = single?.data.index ?? -1;
   const singleProblems = useNodeProblems(p.problemStore, single?.data.ir.id ?? "\u0000");
-  const nodeProblems = single ? singleProblems.map((q) => ({ ...q, path: q.path.replace(/^\/nodes\/\d+/, `/nodes/${panelIndex}`) })) : [];
+  const nodeProblems = single
+    ? singleProblems.map((q) => ({ ...q, path: q.path.replace(/^\/nodes\/\d+/, `/nodes/${panelIndex}`) }))
+    : [];
   const commit = store.getState().commit;
   const latest = () => store.getState().ir;
 
@@ -185,7 +219,14 @@ export function CanvasEditor(p: CanvasEditorProps) {
 
   return (
     <div className="canvas-editor" ref={root}>
-      <Palette defs={p.defList} kind={p.kind} loading={p.defsLoading} error={p.defsError} readOnly={ro} onAdd={onPaletteAdd} />
+      <Palette
+        defs={p.defList}
+        kind={p.kind}
+        loading={p.defsLoading}
+        error={p.defsError}
+        readOnly={ro}
+        onAdd={onPaletteAdd}
+      />
       <div className="canvas-column">
         <div className="canvas-toolbar" role="toolbar" aria-label="Canvas">
           <ActionButton id="copy" />
@@ -196,7 +237,12 @@ export function CanvasEditor(p: CanvasEditorProps) {
           <button type="button" onClick={() => void rf.fitView({ padding: 0.1, duration: 200 })}>
             Zoom to fit
           </button>
-          <button type="button" onClick={() => setPalette(true)} aria-keyshortcuts="Control+K Meta+K" aria-haspopup="dialog">
+          <button
+            type="button"
+            onClick={() => setPalette(true)}
+            aria-keyshortcuts="Control+K Meta+K"
+            aria-haspopup="dialog"
+          >
             Commands
           </button>
           <span className="muted selection-count">
@@ -246,7 +292,13 @@ export function CanvasEditor(p: CanvasEditorProps) {
           {tab("node", "Node settings")}
           {tab("preview", "Code preview")}
         </div>
-        <div role="tabpanel" id={panelId("node")} aria-labelledby={tabId("node")} hidden={sideTab !== "node"} className="tab-body">
+        <div
+          role="tabpanel"
+          id={panelId("node")}
+          aria-labelledby={tabId("node")}
+          hidden={sideTab !== "node"}
+          className="tab-body"
+        >
           {panelNode && single ? (
             <NodePanel
               key={single.id}
@@ -258,13 +310,23 @@ export function CanvasEditor(p: CanvasEditorProps) {
               readOnly={ro}
               problems={nodeProblems}
               idPrefix={cfgPrefix}
-              expressionOptions={() => expressionOptions(latest(), panelNode.id, p.defs, { kind: p.kind, envVars: p.envVars })}
-              onNodeChange={(node, field) => commit(updateNode(latest(), panelIndex, node), `node:${panelNode.id}:${field}`)}
+              expressionOptions={() =>
+                expressionOptions(latest(), panelNode.id, p.defs, { kind: p.kind, envVars: p.envVars })
+              }
+              onNodeChange={(node, field) =>
+                commit(updateNode(latest(), panelIndex, node), `node:${panelNode.id}:${field}`)
+              }
               onDataChange={(data, field) => {
                 const cur = latest().nodes[panelIndex]!;
                 if (cur.type === "branch" && data.branches !== cur.data.branches && Array.isArray(data.branches)) {
-                  const withOthers = updateNode(latest(), panelIndex, { ...cur, data: { ...data, branches: cur.data.branches } });
-                  commit(setBranches(withOthers, panelIndex, data.branches as Array<{ label: string; condition: string }>), `data:${cur.id}:${field}`);
+                  const withOthers = updateNode(latest(), panelIndex, {
+                    ...cur,
+                    data: { ...data, branches: cur.data.branches },
+                  });
+                  commit(
+                    setBranches(withOthers, panelIndex, data.branches as Array<{ label: string; condition: string }>),
+                    `data:${cur.id}:${field}`,
+                  );
                 } else commit(updateNode(latest(), panelIndex, { ...cur, data }), `data:${cur.id}:${field}`);
               }}
               onSetEntry={() => commit(setEntry(latest(), panelNode.id))}
@@ -272,11 +334,19 @@ export function CanvasEditor(p: CanvasEditorProps) {
             />
           ) : (
             <p className="muted">
-              {selectedNodes.length > 1 ? `${selectedNodes.length} nodes selected. Select one node to configure it.` : "Select a node to configure it."}
+              {selectedNodes.length > 1
+                ? `${selectedNodes.length} nodes selected. Select one node to configure it.`
+                : "Select a node to configure it."}
             </p>
           )}
         </div>
-        <div role="tabpanel" id={panelId("preview")} aria-labelledby={tabId("preview")} hidden={sideTab !== "preview"} className="tab-body">
+        <div
+          role="tabpanel"
+          id={panelId("preview")}
+          aria-labelledby={tabId("preview")}
+          hidden={sideTab !== "preview"}
+          className="tab-body"
+        >
           {sideTab === "preview" && p.preview}
         </div>
       </aside>

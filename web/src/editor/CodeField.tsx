@@ -35,7 +35,12 @@ export function expressionSource(options: () => ExpressionOption[]) {
     const closed = ctx.state.sliceDoc(ctx.pos, ctx.pos + 2) === "}}";
     return {
       from: line.from + open.from,
-      options: options().map((o) => ({ label: o.path, detail: o.detail, type: "variable", apply: closed ? o.path : o.path + "}}" })),
+      options: options().map((o) => ({
+        label: o.path,
+        detail: o.detail,
+        type: "variable",
+        apply: closed ? o.path : o.path + "}}",
+      })),
       validFor: /^[A-Za-z0-9_.$\-[\]]*$/,
     };
   };
@@ -76,8 +81,12 @@ export function CodeField(props: CodeFieldProps) {
     if (props.placeholder) exts.push(cmPlaceholder(props.placeholder));
     if (props.language === "typescript") exts.push(javascript({ typescript: true }));
     if (props.language === "json") exts.push(json());
-    if (!props.readOnly) exts.push(autocompletion({ override: [expressionSource(() => options.current?.() ?? [])], icons: false }));
-    const v = new EditorView({ parent: host.current!, state: EditorState.create({ doc: props.value, extensions: exts }) });
+    if (!props.readOnly)
+      exts.push(autocompletion({ override: [expressionSource(() => options.current?.() ?? [])], icons: false }));
+    const v = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({ doc: props.value, extensions: exts }),
+    });
     view.current = v;
     return () => {
       v.destroy();
@@ -107,7 +116,9 @@ export function CodeField(props: CodeFieldProps) {
 export function focusField(id: string): boolean {
   const el = document.getElementById(id);
   if (!el) return false;
-  const target = el.matches("input,select,textarea,button") ? el : el.querySelector<HTMLElement>(".cm-content, input, select, textarea");
+  const target = el.matches("input,select,textarea,button")
+    ? el
+    : el.querySelector<HTMLElement>(".cm-content, input, select, textarea");
   (target ?? el).focus();
   (target ?? el).scrollIntoView?.({ block: "nearest" });
   return true;

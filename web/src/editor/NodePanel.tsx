@@ -43,7 +43,13 @@ export function NodePanel(p: NodePanelProps) {
   const byField = problemsByField(p.problems, p.index);
   const nodeLevel = p.problems.filter((q) => {
     const rest = q.path.replace(`/nodes/${p.index}`, "");
-    return rest === "" || rest === "/id" || rest === "/type" || rest === "/version" || !q.path.startsWith(`/nodes/${p.index}`);
+    return (
+      rest === "" ||
+      rest === "/id" ||
+      rest === "/type" ||
+      rest === "/version" ||
+      !q.path.startsWith(`/nodes/${p.index}`)
+    );
   });
   const data = node.data && typeof node.data === "object" && !Array.isArray(node.data) ? node.data : {};
   const stepConfig = p.kind === "workflow" && runsAsDurableStep(node.type, def);
@@ -130,7 +136,12 @@ export function NodePanel(p: NodePanelProps) {
   );
 }
 
-function RawData(p: { data: Record<string, unknown>; idPrefix: string; readOnly?: boolean; onChange: (d: Record<string, unknown>) => void }) {
+function RawData(p: {
+  data: Record<string, unknown>;
+  idPrefix: string;
+  readOnly?: boolean;
+  onChange: (d: Record<string, unknown>) => void;
+}) {
   return (
     <div className="field">
       <label htmlFor={`${p.idPrefix}-data`} className="field-label">
@@ -176,7 +187,8 @@ function StepConfigForm(p: {
     else next.timeout = timeout;
     p.onChange(Object.keys(next).length > 0 ? next : undefined);
   };
-  const dur = (t: string): number | string | undefined => (t === "" ? undefined : /^\d+(\.\d+)?$/.test(t) ? Number(t) : t);
+  const dur = (t: string): number | string | undefined =>
+    t === "" ? undefined : /^\d+(\.\d+)?$/.test(t) ? Number(t) : t;
   const id = (k: string) => `${p.idPrefix}-config-${k}`;
   const err = (k: string) =>
     p.problems.get(k)?.map((m, i) => (

@@ -38,7 +38,13 @@ export function Palette(p: PaletteProps) {
       <label htmlFor={`${id}-q`} className="field-label">
         Search nodes
       </label>
-      <input id={`${id}-q`} type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="http, sleep, slack…" />
+      <input
+        id={`${id}-q`}
+        type="search"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        placeholder="http, sleep, slack…"
+      />
       <p className="help">
         {p.readOnly
           ? "This workflow is read-only here."

@@ -9,7 +9,9 @@ export function PreviewPanel({ checks }: { checks: LiveChecks }) {
   if (checks.error) status = `The preview could not be made: ${checks.error}`;
   else if (checks.codeCurrent) status = "Generated from the current workflow.";
   else if (checks.pending) status = "Updating…";
-  else if (checks.valid === false) status = "Fix the problems to update the preview" + (checks.code ? "; this is the code of an earlier version." : ".");
+  else if (checks.valid === false)
+    status =
+      "Fix the problems to update the preview" + (checks.code ? "; this is the code of an earlier version." : ".");
   else status = "";
   return (
     <section className="preview" aria-labelledby={`${id}-h`}>
@@ -19,7 +21,14 @@ export function PreviewPanel({ checks }: { checks: LiveChecks }) {
       </p>
       {checks.code && (
         <div className={checks.codeCurrent ? "" : "stale"}>
-          <CodeField id={`${id}-code`} labelId={`${id}-h`} value={checks.code} language="typescript" readOnly lineNumbers />
+          <CodeField
+            id={`${id}-code`}
+            labelId={`${id}-h`}
+            value={checks.code}
+            language="typescript"
+            readOnly
+            lineNumbers
+          />
         </div>
       )}
     </section>

@@ -20,7 +20,13 @@ export function ProblemsPanel(p: ProblemsPanelProps) {
       <h2 id={`${id}-h`}>
         Problems <span className="count">({p.problems.length})</span>
         <span className="muted problems-status" role="status">
-          {p.error ? ` Validation could not run: ${p.error}` : p.pending ? " Checking…" : p.valid ? " The workflow is valid." : ""}
+          {p.error
+            ? ` Validation could not run: ${p.error}`
+            : p.pending
+              ? " Checking…"
+              : p.valid
+                ? " The workflow is valid."
+                : ""}
         </span>
       </h2>
       {p.problems.length === 0 ? (
@@ -36,12 +42,18 @@ export function ProblemsPanel(p: ProblemsPanelProps) {
                   <button type="button" className="problem" onClick={() => p.onPick(nodeId, q.path)}>
                     <span className="problem-where">{where}</span>
                     {q.message}
-                    <span className="problem-path"> {q.path || "(document)"} · {q.rule}</span>
+                    <span className="problem-path">
+                      {" "}
+                      {q.path || "(document)"} · {q.rule}
+                    </span>
                   </button>
                 ) : (
                   <span className="problem">
                     {q.message}
-                    <span className="problem-path"> {q.path || "(document)"} · {q.rule}</span>
+                    <span className="problem-path">
+                      {" "}
+                      {q.path || "(document)"} · {q.rule}
+                    </span>
                   </span>
                 )}
               </li>

@@ -15,7 +15,13 @@ const def: NodeDefinition = {
   allowedInFunctions: true,
   outputSchema: {},
   configSchema: {
-    channel: { type: "string", label: "Channel", required: true, description: "Where the note goes.", placeholder: "#general" },
+    channel: {
+      type: "string",
+      label: "Channel",
+      required: true,
+      description: "Where the note goes.",
+      placeholder: "#general",
+    },
     retries: { type: "number", label: "Attempts", default: 3, validation: { min: 1, max: 9, integer: true } },
     urgent: { type: "boolean", label: "Urgent", default: false },
     level: { type: "select", label: "Level", options: ["info", "warn", "error"], default: "info" },
@@ -39,9 +45,17 @@ describe("SchemaForm", () => {
     expect(channel.placeholder).toBe("#general");
     expect(document.querySelector("label[for=t-data-channel]")!.textContent).toBe("Channel (required)");
     expect(channel.getAttribute("aria-describedby")).toBeTruthy();
-    expect(document.getElementById(channel.getAttribute("aria-describedby")!)!.textContent).toContain("Where the note goes.");
+    expect(document.getElementById(channel.getAttribute("aria-describedby")!)!.textContent).toContain(
+      "Where the note goes.",
+    );
     const attempts = screen.getByLabelText("Attempts") as HTMLInputElement;
-    expect([attempts.type, attempts.value, attempts.min, attempts.max, attempts.step]).toEqual(["number", "3", "1", "9", "1"]);
+    expect([attempts.type, attempts.value, attempts.min, attempts.max, attempts.step]).toEqual([
+      "number",
+      "3",
+      "1",
+      "9",
+      "1",
+    ]);
     const urgent = screen.getByLabelText("Urgent") as HTMLInputElement;
     expect([urgent.type, urgent.checked]).toEqual(["checkbox", false]);
     const level = screen.getByLabelText("Level") as HTMLSelectElement;
@@ -55,7 +69,14 @@ describe("SchemaForm", () => {
     expect(screen.getByText("ACME_TOKEN").tagName).toBe("CODE");
     // required fields come first
     const ids = [...document.querySelectorAll("[id^='t-data-']")].map((e) => e.id);
-    expect(ids).toEqual(["t-data-channel", "t-data-token", "t-data-retries", "t-data-urgent", "t-data-level", "t-data-format"]);
+    expect(ids).toEqual([
+      "t-data-channel",
+      "t-data-token",
+      "t-data-retries",
+      "t-data-urgent",
+      "t-data-level",
+      "t-data-format",
+    ]);
   });
 
   it("new nodes get the defaults, and never a secret value", () => {
@@ -80,7 +101,15 @@ describe("SchemaForm", () => {
   });
 
   it("shows a field's problems and marks it invalid", () => {
-    render(<SchemaForm def={def} data={{}} onChange={() => {}} idPrefix="t" problems={new Map([["channel", ["is required"]]])} />);
+    render(
+      <SchemaForm
+        def={def}
+        data={{}}
+        onChange={() => {}}
+        idPrefix="t"
+        problems={new Map([["channel", ["is required"]]])}
+      />,
+    );
     const channel = screen.getByLabelText(/Channel/);
     expect(channel.getAttribute("aria-invalid")).toBe("true");
     expect(screen.getByText("is required")).toBeTruthy();

@@ -43,21 +43,23 @@ export function SchemaForm(props: SchemaFormProps) {
   return (
     <div className="schema-form">
       {fields.length === 0 && <p className="muted">This node type has no settings.</p>}
-      {fields.filter(([, f]) => !isLegacy(f)).map(([key, field]) => (
-        <Field
-          key={key}
-          name={key}
-          field={field}
-          value={data[key]}
-          has={key in data}
-          set={(v) => set(key, v)}
-          id={fieldDomId(props.idPrefix, key)}
-          readOnly={props.readOnly}
-          expressionOptions={props.expressionOptions}
-          problems={props.problems?.get(key)}
-          siblings={data}
-        />
-      ))}
+      {fields
+        .filter(([, f]) => !isLegacy(f))
+        .map(([key, field]) => (
+          <Field
+            key={key}
+            name={key}
+            field={field}
+            value={data[key]}
+            has={key in data}
+            set={(v) => set(key, v)}
+            id={fieldDomId(props.idPrefix, key)}
+            readOnly={props.readOnly}
+            expressionOptions={props.expressionOptions}
+            problems={props.problems?.get(key)}
+            siblings={data}
+          />
+        ))}
       {fields.some(([, f]) => isLegacy(f)) && (
         <details className="legacy-fields" open={fields.some(([k, f]) => isLegacy(f) && k in data)}>
           <summary>Legacy fields</summary>
@@ -80,9 +82,7 @@ export function SchemaForm(props: SchemaFormProps) {
         </details>
       )}
       {unknown.length > 0 && (
-        <p className="muted">
-          Other keys in this node's data, kept as they are: {unknown.join(", ")}.
-        </p>
+        <p className="muted">Other keys in this node's data, kept as they are: {unknown.join(", ")}.</p>
       )}
     </div>
   );
@@ -108,9 +108,10 @@ function Field(p: FieldProps) {
   const helpId = `${base}-help`;
   const errId = `${base}-err`;
   const f = p.field;
-  const describedBy = [f.description || (!p.has && f.default !== undefined) ? helpId : "", p.problems?.length ? errId : ""]
-    .filter(Boolean)
-    .join(" ") || undefined;
+  const describedBy =
+    [f.description || (!p.has && f.default !== undefined) ? helpId : "", p.problems?.length ? errId : ""]
+      .filter(Boolean)
+      .join(" ") || undefined;
   const label = (
     <label id={labelId} htmlFor={p.id} className="field-label">
       {f.label || p.name}
@@ -217,7 +218,9 @@ function Field(p: FieldProps) {
                 type="checkbox"
                 checked={chosen.includes(o)}
                 disabled={p.readOnly}
-                onChange={(e) => p.set(e.target.checked ? [...chosen.filter((x) => x !== o), o] : chosen.filter((x) => x !== o))}
+                onChange={(e) =>
+                  p.set(e.target.checked ? [...chosen.filter((x) => x !== o), o] : chosen.filter((x) => x !== o))
+                }
               />
               {o}
             </label>
@@ -245,7 +248,11 @@ function Field(p: FieldProps) {
       const v = p.has ? p.value : undefined;
       return (
         <div className="field">
-          <span id={labelId} className="field-label" onClick={() => document.getElementById(p.id)?.querySelector<HTMLElement>(".cm-content")?.focus()}>
+          <span
+            id={labelId}
+            className="field-label"
+            onClick={() => document.getElementById(p.id)?.querySelector<HTMLElement>(".cm-content")?.focus()}
+          >
             {f.label || p.name}
             {f.required && <span className="required"> (required)</span>}
           </span>
@@ -269,17 +276,53 @@ function Field(p: FieldProps) {
     }
     case "secretRef":
       return (
-        <SecretRefField id={p.id} label={f.label || p.name} value={p.value} set={p.set} readOnly={p.readOnly}
-          names={envNames(p.expressionOptions)} help={help} errors={errors} />
+        <SecretRefField
+          id={p.id}
+          label={f.label || p.name}
+          value={p.value}
+          set={p.set}
+          readOnly={p.readOnly}
+          names={envNames(p.expressionOptions)}
+          help={help}
+          errors={errors}
+        />
       );
     case "agentTools":
-      return <ToolsField id={p.id} label={f.label || p.name} value={p.value} set={p.set} readOnly={p.readOnly} help={help} errors={errors} />;
+      return (
+        <ToolsField
+          id={p.id}
+          label={f.label || p.name}
+          value={p.value}
+          set={p.set}
+          readOnly={p.readOnly}
+          help={help}
+          errors={errors}
+        />
+      );
     case "jsonSchema":
-      return <JSONSchemaField id={p.id} label={f.label || p.name} value={p.value} set={p.set} readOnly={p.readOnly} help={help} errors={errors} />;
+      return (
+        <JSONSchemaField
+          id={p.id}
+          label={f.label || p.name}
+          value={p.value}
+          set={p.set}
+          readOnly={p.readOnly}
+          help={help}
+          errors={errors}
+        />
+      );
     case "toolNames":
       return (
-        <ToolNamesField id={p.id} label={f.label || p.name} value={p.value} set={p.set} readOnly={p.readOnly}
-          tools={p.siblings?.tools} help={help} errors={errors} />
+        <ToolNamesField
+          id={p.id}
+          label={f.label || p.name}
+          value={p.value}
+          set={p.set}
+          readOnly={p.readOnly}
+          tools={p.siblings?.tools}
+          help={help}
+          errors={errors}
+        />
       );
     case "branches":
       return (
@@ -357,7 +400,10 @@ function BranchesField(p: {
   const arms: Arm[] = Array.isArray(p.value)
     ? (p.value as unknown[]).map((a) => {
         const o = (a ?? {}) as { label?: unknown; condition?: unknown };
-        return { label: typeof o.label === "string" ? o.label : "", condition: typeof o.condition === "string" ? o.condition : "" };
+        return {
+          label: typeof o.label === "string" ? o.label : "",
+          condition: typeof o.condition === "string" ? o.condition : "",
+        };
       })
     : [];
   const update = (i: number, arm: Arm) => p.set(arms.map((a, j) => (j === i ? arm : a)));
@@ -397,7 +443,11 @@ function BranchesField(p: {
             />
             {!p.readOnly && (
               <div className="arm-actions">
-                <button type="button" disabled={i === 0} onClick={() => p.set(arms.map((a, j) => (j === i - 1 ? arms[i]! : j === i ? arms[i - 1]! : a)))}>
+                <button
+                  type="button"
+                  disabled={i === 0}
+                  onClick={() => p.set(arms.map((a, j) => (j === i - 1 ? arms[i]! : j === i ? arms[i - 1]! : a)))}
+                >
                   Move arm {i + 1} up
                 </button>
                 <button type="button" onClick={() => p.set(arms.filter((_, j) => j !== i))}>

@@ -50,7 +50,15 @@ export function useLiveChecks(ir: WorkflowIR, workflowId?: string): LiveChecks {
         if (mine !== seq.current) return;
         const problems = v.errors;
         if (!v.valid) {
-          setState((s) => ({ ...s, valid: false, problems, checkedIr: ir, pending: false, codeCurrent: false, error: "" }));
+          setState((s) => ({
+            ...s,
+            valid: false,
+            problems,
+            checkedIr: ir,
+            pending: false,
+            codeCurrent: false,
+            error: "",
+          }));
           return;
         }
         setState((s) => ({ ...s, valid: true, problems, checkedIr: ir, error: "" }));
@@ -61,8 +69,21 @@ export function useLiveChecks(ir: WorkflowIR, workflowId?: string): LiveChecks {
         if (mine !== seq.current) return;
         lastText.current = "";
         if (err instanceof ApiError && err.status === 400 && err.details.length > 0) {
-          const problems = err.details.map((d) => ({ path: d.path ?? "", message: d.message ?? err.message, nodeId: d.nodeId, rule: d.rule ?? err.code }));
-          setState((s) => ({ ...s, valid: false, problems, checkedIr: ir, pending: false, codeCurrent: false, error: "" }));
+          const problems = err.details.map((d) => ({
+            path: d.path ?? "",
+            message: d.message ?? err.message,
+            nodeId: d.nodeId,
+            rule: d.rule ?? err.code,
+          }));
+          setState((s) => ({
+            ...s,
+            valid: false,
+            problems,
+            checkedIr: ir,
+            pending: false,
+            codeCurrent: false,
+            error: "",
+          }));
           return;
         }
         setState((s) => ({ ...s, pending: false, error: err instanceof Error ? err.message : String(err) }));

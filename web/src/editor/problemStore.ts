@@ -32,7 +32,10 @@ export class ProblemStore {
 }
 
 function sameProblems(a: IrProblem[], b: IrProblem[]): boolean {
-  return a.length === b.length && a.every((p, i) => p.path === b[i]!.path && p.message === b[i]!.message && p.rule === b[i]!.rule);
+  return (
+    a.length === b.length &&
+    a.every((p, i) => p.path === b[i]!.path && p.message === b[i]!.message && p.rule === b[i]!.rule)
+  );
 }
 
 // nodeIdOfProblem is the node a problem concerns: its nodeId, or the node its path points into (/nodes/3/...).

@@ -92,7 +92,9 @@ export function selectionOf(c: Canvas): Selection {
 
 // withSelection marks the canvas's nodes and edges selected when the selection holds their IR id.
 function withSelection(c: Canvas, s: Selection): Canvas {
-  const nodes = c.nodes.map((n) => (!!n.selected === s.nodes.has(n.data.ir.id) ? n : { ...n, selected: s.nodes.has(n.data.ir.id) }));
+  const nodes = c.nodes.map((n) =>
+    !!n.selected === s.nodes.has(n.data.ir.id) ? n : { ...n, selected: s.nodes.has(n.data.ir.id) },
+  );
   const edges = c.edges.map((e) => {
     const on = !!e.data && s.edges.has(e.data.ir.id);
     return !!e.selected === on ? e : { ...e, selected: on };
@@ -185,7 +187,9 @@ export function createEditorStore(opts: EditorStoreOptions): EditorStore {
         const c = get().canvas;
         const node = c.nodes.find((n) => n.data.ir.id === nodeId);
         if (!node) return;
-        const nodes = c.nodes.map((n) => (!!n.selected === (n.id === node.id) ? n : { ...n, selected: n.id === node.id }));
+        const nodes = c.nodes.map((n) =>
+          !!n.selected === (n.id === node.id) ? n : { ...n, selected: n.id === node.id },
+        );
         set({ ...canvasPatch({ ...c, nodes }), sideTab: "node" });
       },
       setClipboard(clipboard, pasteCount) {

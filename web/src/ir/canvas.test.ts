@@ -59,7 +59,18 @@ const sample: WorkflowIR = {
   metadata: { name: "t" },
   nodes: [
     { id: "a", type: "step", name: "A", data: { code: "return 1;" } },
-    { id: "b", type: "branch", name: "B", position: { x: 5, y: 6 }, data: { branches: [{ label: "yes", condition: "1" }, { label: "no", condition: "" }] } },
+    {
+      id: "b",
+      type: "branch",
+      name: "B",
+      position: { x: 5, y: 6 },
+      data: {
+        branches: [
+          { label: "yes", condition: "1" },
+          { label: "no", condition: "" },
+        ],
+      },
+    },
     { id: "c", type: "step", name: "C", position: { x: 1, y: 2 }, data: { code: "" }, extra: { keep: true } } as never,
   ],
   edges: [
@@ -79,7 +90,13 @@ describe("irToCanvas", () => {
     expect(c.nodes[1]!.position).toEqual({ x: 5, y: 6 });
     expect(c.nodes[1]!.data.handles.map((h) => h.id)).toEqual(["l:yes", "l:no", "l:then"]);
     expect(c.nodes[0]!.data.handles.map((h) => h.id)).toEqual(["out"]);
-    expect(c.edges[1]).toMatchObject({ source: "b", target: "c", sourceHandle: "l:yes", targetHandle: "in", ariaLabel: "yes: b to c" });
+    expect(c.edges[1]).toMatchObject({
+      source: "b",
+      target: "c",
+      sourceHandle: "l:yes",
+      targetHandle: "in",
+      ariaLabel: "yes: b to c",
+    });
   });
 
   it("keeps unchanged nodes as the same objects and redraws changed ones", () => {
@@ -99,7 +116,13 @@ describe("irToCanvas", () => {
     c.nodes[0] = { ...c.nodes[0]!, position: { x: 300, y: 40 } };
     c.nodes[2] = { ...c.nodes[2]!, position: { x: 9, y: 9 } };
     const back = canvasToIr(c);
-    expect(back.nodes[0]).toEqual({ id: "a", type: "step", name: "A", data: { code: "return 1;" }, position: { x: 300, y: 40 } });
+    expect(back.nodes[0]).toEqual({
+      id: "a",
+      type: "step",
+      name: "A",
+      data: { code: "return 1;" },
+      position: { x: 300, y: 40 },
+    });
     expect(Object.keys(back.nodes[2]!)).toEqual(["id", "type", "name", "position", "data", "extra"]);
     expect(back.nodes[2]!.position).toEqual({ x: 9, y: 9 });
     expect((back as unknown as { future: number }).future).toBe(1);

@@ -88,7 +88,13 @@ export function irToCanvas(ir: WorkflowIR, prev?: Canvas): Canvas {
     const handles = sourceHandles(n ?? ({} as IrNode), id === n?.id ? (outgoing.get(id) ?? []) : []);
     const entry = id === ir.entryNodeId;
     const old = prevNodes.get(id);
-    if (old && old.data.ir === n && old.data.index === i && old.data.entry === entry && sameHandles(old.data.handles, handles)) {
+    if (
+      old &&
+      old.data.ir === n &&
+      old.data.index === i &&
+      old.data.entry === entry &&
+      sameHandles(old.data.handles, handles)
+    ) {
       return old;
     }
     const placed = validPosition(n?.position);

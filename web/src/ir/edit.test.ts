@@ -35,7 +35,11 @@ describe("edits", () => {
     expect(r.id).toBe("step_2");
     expect(r.ir.edges).toEqual([{ id: "e_step_1_step_2_1", source: "step_1", target: "step_2" }]);
     const w = addNode(r.ir, waitDef, { position: { x: 100, y: 0 }, after: "step_1" });
-    expect(w.ir.nodes[2]).toMatchObject({ id: "wait_for_event_1", name: "Wait for event 1", data: { timeout: "24 hours" } });
+    expect(w.ir.nodes[2]).toMatchObject({
+      id: "wait_for_event_1",
+      name: "Wait for event 1",
+      data: { timeout: "24 hours" },
+    });
     expect(w.ir.edges.map((e) => [e.source, e.target])).toEqual([
       ["step_1", "wait_for_event_1"],
       ["wait_for_event_1", "step_2"],
@@ -46,7 +50,9 @@ describe("edits", () => {
   it("connects: a single outlet moves, parallel lanes add up, labels are kept", () => {
     const ir: WorkflowIR = {
       ...empty,
-      nodes: ["a", "b", "c"].map((id) => ({ id, type: "step", name: id, data: {} })).concat([{ id: "p", type: "parallel", name: "p", data: {} }]),
+      nodes: ["a", "b", "c"]
+        .map((id) => ({ id, type: "step", name: id, data: {} }))
+        .concat([{ id: "p", type: "parallel", name: "p", data: {} }]),
       entryNodeId: "a",
     };
     let x = connect(ir, "a", "b", undefined);
@@ -76,11 +82,21 @@ describe("edits", () => {
   it("pastes copies with fresh ids, their edges, and expressions that follow the new ids", () => {
     let r = addNode(empty, stepDef, { position: { x: 0, y: 0 } });
     r = addNode(r.ir, stepDef, { position: { x: 200, y: 0 }, after: "step_1" });
-    const ir = { ...r.ir, nodes: r.ir.nodes.map((n) => (n.id === "step_2" ? { ...n, data: { code: "return {{step_1.v}} + {{step_10.v}};" } } : n)) };
+    const ir = {
+      ...r.ir,
+      nodes: r.ir.nodes.map((n) =>
+        n.id === "step_2" ? { ...n, data: { code: "return {{step_1.v}} + {{step_10.v}};" } } : n,
+      ),
+    };
     const clip = copyNodes(ir, new Set(["step_1", "step_2"]));
     const p = pasteNodes(ir, clip, { x: 40, y: 40 });
     expect(p.ids).toEqual(["step_3", "step_4"]);
-    expect(p.ir.nodes[3]).toMatchObject({ id: "step_4", name: "Step 2 (copy)", position: { x: 240, y: 40 }, data: { code: "return {{step_3.v}} + {{step_10.v}};" } });
+    expect(p.ir.nodes[3]).toMatchObject({
+      id: "step_4",
+      name: "Step 2 (copy)",
+      position: { x: 240, y: 40 },
+      data: { code: "return {{step_3.v}} + {{step_10.v}};" },
+    });
     expect(p.ir.edges.at(-1)).toMatchObject({ source: "step_3", target: "step_4" });
     expect(p.ir.nodes).toHaveLength(4);
   });

@@ -120,20 +120,27 @@ export function updateNode(ir: WorkflowIR, index: number, node: IrNode): Workflo
 }
 
 // setBranches sets a branch node's arms; an arm renamed in place (same index) takes its outgoing edge with it.
-export function setBranches(ir: WorkflowIR, index: number, branches: Array<{ label: string; condition: string }>): WorkflowIR {
+export function setBranches(
+  ir: WorkflowIR,
+  index: number,
+  branches: Array<{ label: string; condition: string }>,
+): WorkflowIR {
   const node = ir.nodes[index];
   if (!node) return ir;
   const old = Array.isArray(node.data.branches) ? (node.data.branches as Array<{ label?: unknown }>) : [];
   const renames = new Map<string, string>();
   branches.forEach((b, i) => {
     const before = old[i]?.label;
-    if (typeof before === "string" && before !== b.label && !branches.some((x) => x.label === before)) renames.set(before, b.label);
+    if (typeof before === "string" && before !== b.label && !branches.some((x) => x.label === before))
+      renames.set(before, b.label);
   });
   let next = updateNode(ir, index, { ...node, data: { ...node.data, branches } });
   if (renames.size > 0) {
     next = with_(next, {
       edges: next.edges.map((e) =>
-        e.source === node.id && e.label !== undefined && renames.has(e.label) ? { ...e, label: renames.get(e.label)! } : e,
+        e.source === node.id && e.label !== undefined && renames.has(e.label)
+          ? { ...e, label: renames.get(e.label)! }
+          : e,
       ),
     });
   }

@@ -5,13 +5,9 @@ import type { WorkflowIR } from "./types";
 
 describe("returnKeys", () => {
   it("reads the keys of the returned object literal", () => {
-    expect(returnKeys("const x = 1;\nreturn { total: x, 'quoted': 2, short, nested: { inner: 1 }, ...rest, fn() {} };")).toEqual([
-      "total",
-      "quoted",
-      "short",
-      "nested",
-      "fn",
-    ]);
+    expect(
+      returnKeys("const x = 1;\nreturn { total: x, 'quoted': 2, short, nested: { inner: 1 }, ...rest, fn() {} };"),
+    ).toEqual(["total", "quoted", "short", "nested", "fn"]);
     expect(returnKeys("return 5;")).toEqual([]);
     expect(returnKeys("if (a) return { a: 1 };\nreturn { b: `x,${y}` };")).toEqual(["b"]);
   });
@@ -44,7 +40,17 @@ const ir: WorkflowIR = {
   nodes: [
     { id: "start", type: "step", name: "Start", data: { code: "return { items: [1], count: 1 };" } },
     { id: "fetch", type: "http_request", name: "Fetch", data: {} },
-    { id: "b", type: "branch", name: "B", data: { branches: [{ label: "yes", condition: "1" }, { label: "no", condition: "" }] } },
+    {
+      id: "b",
+      type: "branch",
+      name: "B",
+      data: {
+        branches: [
+          { label: "yes", condition: "1" },
+          { label: "no", condition: "" },
+        ],
+      },
+    },
     { id: "big", type: "step", name: "Big", data: { code: "return { big: true };" } },
     { id: "small", type: "step", name: "Small", data: { code: "" } },
     { id: "after", type: "loop", name: "Loop", data: { loopType: "forEach", collection: "{{start.items}}" } },
@@ -77,11 +83,17 @@ describe("expressionOptions", () => {
       "event.instanceId",
     ]);
     expect(paths).not.toContain("big"); // another arm
-    expect(expressionOptions(ir, "start", defs).map((o) => o.path)).toEqual(["event.payload", "event.timestamp", "event.instanceId"]);
+    expect(expressionOptions(ir, "start", defs).map((o) => o.path)).toEqual([
+      "event.payload",
+      "event.timestamp",
+      "event.instanceId",
+    ]);
   });
 
   it("offers a loop's item and index inside its body, and env vars; functions get payload only", () => {
-    const paths = expressionOptions(ir, "item_step", defs, { kind: "script", envVars: ["API_TOKEN"] }).map((o) => o.path);
+    const paths = expressionOptions(ir, "item_step", defs, { kind: "script", envVars: ["API_TOKEN"] }).map(
+      (o) => o.path,
+    );
     expect(paths).toContain("after.item");
     expect(paths).toContain("after.index");
     expect(paths).toContain("env.API_TOKEN");

@@ -41,7 +41,8 @@ export function returnKeys(code: string): string[] {
       const before = code.slice(Math.max(last, i - 3), i);
       if (!before.endsWith("...")) {
         const rest = code.slice(i + word.length).trimStart();
-        if (rest.startsWith(":") || rest.startsWith(",") || rest.startsWith("}") || rest.startsWith("(")) keys.push(word);
+        if (rest.startsWith(":") || rest.startsWith(",") || rest.startsWith("}") || rest.startsWith("("))
+          keys.push(word);
       }
       expectKey = false;
       i += word.length - 1;
@@ -59,7 +60,12 @@ function skipString(s: string, start: number): number {
   return s.length - 1;
 }
 
-function outputPaths(schema: Record<string, OutputField>, prefix: string, out: ExpressionOption[], depth: number): void {
+function outputPaths(
+  schema: Record<string, OutputField>,
+  prefix: string,
+  out: ExpressionOption[],
+  depth: number,
+): void {
   for (const [key, f] of Object.entries(schema)) {
     if (key === WHOLE_VALUE) continue;
     const path = `${prefix}.${key}`;
@@ -72,7 +78,8 @@ function outputPaths(schema: Record<string, OutputField>, prefix: string, out: E
 function nodeOptions(node: IrNode, def: NodeDefinition | undefined): ExpressionOption[] {
   const out: ExpressionOption[] = [{ path: node.id, detail: `${node.name} (${def?.name ?? node.type})` }];
   if (node.type === "step" && typeof node.data?.code === "string") {
-    for (const k of returnKeys(node.data.code)) out.push({ path: `${node.id}.${k}`, detail: `returned by ${node.name}` });
+    for (const k of returnKeys(node.data.code))
+      out.push({ path: `${node.id}.${k}`, detail: `returned by ${node.name}` });
   } else if (def) {
     outputPaths(def.outputSchema, node.id, out, 0);
   }

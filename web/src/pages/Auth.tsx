@@ -28,7 +28,15 @@ export function AccountFields({
   return (
     <>
       <Field id="name" label="Name" autoComplete="name" value={name} onChange={onName} error={errors.name} />
-      <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={onEmail} error={errors.email} />
+      <Field
+        id="email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={onEmail}
+        error={errors.email}
+      />
       <Field
         id="password"
         label="Password"
@@ -80,7 +88,15 @@ export function SignInPage() {
   return (
     <AuthFrame title="Sign in">
       <form onSubmit={submit} noValidate>
-        <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={errors.email} />
+        <Field
+          id="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+          error={errors.email}
+        />
         <Field
           id="password"
           label="Password"

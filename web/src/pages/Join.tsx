@@ -25,7 +25,8 @@ export function setupRefusal(err: unknown): string | null {
 // invitationRefusal explains a refused invitation (sign-up or accept) in the user's terms.
 export function invitationRefusal(err: unknown): string | null {
   if (!(err instanceof ApiError)) return null;
-  if (err.status === 404) return "No invitation has this link. Check that the whole link was copied, or ask an admin of the organization for a new invitation.";
+  if (err.status === 404)
+    return "No invitation has this link. Check that the whole link was copied, or ask an admin of the organization for a new invitation.";
   if (err.status === 403 || err.status === 409) return err.message;
   return null;
 }
@@ -92,8 +93,8 @@ export function SetupPage() {
   return (
     <AuthFrame title="Create the owner account">
       <p className="muted">
-        This server has no user yet. The account you create owns the server's first organization, with a project
-        named Default; you invite everyone else from there.
+        This server has no user yet. The account you create owns the server's first organization, with a project named
+        Default; you invite everyone else from there.
       </p>
       <form onSubmit={submit} noValidate>
         <AccountFields
@@ -159,8 +160,8 @@ function AcceptInvitation({ token, session }: { token: string; session: SignedIn
     <AuthFrame title="Join an organization">
       <p>You were invited to an organization on edgeflow.</p>
       <p className="muted">
-        Accepting adds your account, {session.user.email}, to it and makes it your active organization. The
-        invitation must have been sent to this email address.
+        Accepting adds your account, {session.user.email}, to it and makes it your active organization. The invitation
+        must have been sent to this email address.
       </p>
       {refused && <Refusal text={refused} />}
       <button type="button" className="primary" disabled={m.isPending} onClick={() => m.mutate()}>
@@ -183,7 +184,11 @@ function SignUpWithInvitation({ token }: { token: string }) {
   const [refused, setRefused] = useState("");
   const m = useMutation({
     mutationFn: () =>
-      ok(api.POST("/api/auth/sign-up", { body: { name: name.trim(), email: email.trim(), password, invitationToken: token } })),
+      ok(
+        api.POST("/api/auth/sign-up", {
+          body: { name: name.trim(), email: email.trim(), password, invitationToken: token },
+        }),
+      ),
     onSuccess: (s) => {
       // Leave the invitation page first: signed in, it would offer to accept the invitation just used.
       navigate("/", { replace: true });

@@ -39,7 +39,12 @@ export function WorkflowNotFound({ workflowId, error }: { workflowId: string; er
           <p>
             It is <strong>{found.data.workflow.name}</strong> in the project <strong>{found.data.project.name}</strong>.
           </p>
-          <button type="button" className="primary" onClick={() => switchTo.mutate(found.data!.project.id)} disabled={switchTo.isPending}>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => switchTo.mutate(found.data!.project.id)}
+            disabled={switchTo.isPending}
+          >
             Switch to {found.data.project.name}
           </button>
           <ErrorMessage error={switchTo.error} />

@@ -10,7 +10,15 @@ import type { Run } from "../api/models";
 import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { ErrorMessage, formatDuration, formatTime, Loading, StatusBadge } from "../app/ui";
-import { filterProblem, filtersFromSearch, NO_FILTERS, RUN_STATUSES, runsQuery, searchFromFilters, type RunFilters } from "../runs/filters";
+import {
+  filterProblem,
+  filtersFromSearch,
+  NO_FILTERS,
+  RUN_STATUSES,
+  runsQuery,
+  searchFromFilters,
+  type RunFilters,
+} from "../runs/filters";
 
 // runHref is the address of a run's page.
 export function runHref(r: Pick<Run, "id" | "workflowId">): string {
@@ -65,7 +73,11 @@ export default function RunsPage() {
         <div>
           <h1>Runs</h1>
           <p className="muted small" role="status">
-            {mode === "stream" ? "Live: runs update as they change." : mode === "polling" ? "Updating every 5 seconds." : ""}
+            {mode === "stream"
+              ? "Live: runs update as they change."
+              : mode === "polling"
+                ? "Updating every 5 seconds."
+                : ""}
           </p>
         </div>
       </div>
@@ -77,7 +89,14 @@ export default function RunsPage() {
           apply(draft);
         }}
       >
-        <Field id="runs-q" label="Search" type="search" value={draft.q} placeholder="words in params, output or error" onChange={(v) => set("q", v)} />
+        <Field
+          id="runs-q"
+          label="Search"
+          type="search"
+          value={draft.q}
+          placeholder="words in params, output or error"
+          onChange={(v) => set("q", v)}
+        />
         <div className="field">
           <label htmlFor="runs-workflow">Workflow</label>
           <select
@@ -91,7 +110,9 @@ export default function RunsPage() {
                 {w.name}
               </option>
             ))}
-            {draft.workflowId && !names.has(draft.workflowId) && <option value={draft.workflowId}>{draft.workflowId} (deleted)</option>}
+            {draft.workflowId && !names.has(draft.workflowId) && (
+              <option value={draft.workflowId}>{draft.workflowId} (deleted)</option>
+            )}
           </select>
         </div>
         <div className="field">
@@ -145,7 +166,9 @@ export default function RunsPage() {
       {runs.isPending && <Loading what="runs" />}
       <ErrorMessage error={runs.error} title="The runs could not be found" />
       {runs.data && runs.data.data.length === 0 && (
-        <p className="muted">{filtered ? "No run matches these filters." : "No runs yet. Deploy a workflow, then run it."}</p>
+        <p className="muted">
+          {filtered ? "No run matches these filters." : "No runs yet. Deploy a workflow, then run it."}
+        </p>
       )}
       {runs.data && runs.data.data.length > 0 && (
         <table className="runs-table">
@@ -166,7 +189,9 @@ export default function RunsPage() {
                   <Link href={runHref(r)}>
                     <code>{r.id}</code>
                   </Link>
-                  {r.restartOf && <span className="muted small"> restart{r.fromStep ? ` from ${r.fromStep}` : ""}</span>}
+                  {r.restartOf && (
+                    <span className="muted small"> restart{r.fromStep ? ` from ${r.fromStep}` : ""}</span>
+                  )}
                 </td>
                 <td>
                   {r.deletedWorkflow ? (

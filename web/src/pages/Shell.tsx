@@ -82,7 +82,11 @@ function MainNav() {
         <ul id="settings-menu" className="nav-menu-list" hidden={!open}>
           {SETTINGS_LINKS.map(([href, label]) => (
             <li key={href}>
-              <Link href={href} aria-current={isCurrent(href, path) ? "page" : undefined} onClick={() => setOpen(false)}>
+              <Link
+                href={href}
+                aria-current={isCurrent(href, path) ? "page" : undefined}
+                onClick={() => setOpen(false)}
+              >
                 {label}
               </Link>
             </li>

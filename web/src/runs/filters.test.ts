@@ -20,7 +20,9 @@ describe("run filters", () => {
     expect(localToRfc3339("")).toBe("");
   });
   it("name a bad range before it is sent", () => {
-    expect(filterProblem({ ...NO_FILTERS, from: "2026-11-27T06:40", to: "2026-11-27T06:00" })).toBe("To must be after From.");
+    expect(filterProblem({ ...NO_FILTERS, from: "2026-11-27T06:40", to: "2026-11-27T06:00" })).toBe(
+      "To must be after From.",
+    );
     expect(filterProblem({ ...NO_FILTERS, from: "2026-11-27T06:00", to: "2026-11-27T06:40" })).toBe("");
     expect(filterProblem({ ...NO_FILTERS, q: "x".repeat(201) })).toMatch(/200/);
   });

@@ -17,7 +17,13 @@ const step = (nodeId: string, state: RunStep["state"]): RunStep => ({
 
 describe("run graph states", () => {
   it("take each node's last step", () => {
-    const m = nodeStates([step("load", "replayed"), step("check", "errored"), step("loop", "complete"), step("loop", "running"), step("", "complete")]);
+    const m = nodeStates([
+      step("load", "replayed"),
+      step("check", "errored"),
+      step("loop", "complete"),
+      step("loop", "running"),
+      step("", "complete"),
+    ]);
     expect(Object.fromEntries(m)).toEqual({ load: "replayed", check: "failed", loop: "running" });
   });
   it("offer restarts only from nodes that run as steps", () => {

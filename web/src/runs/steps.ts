@@ -41,5 +41,12 @@ export function restartable(n: Pick<IrNode, "type">): boolean {
 
 // stateLabel is a node state in words.
 export function stateLabel(s: NodeRunState): string {
-  return { done: "complete", replayed: "replayed", failed: "failed", running: "running", stopped: "stopped", "not-run": "not run" }[s];
+  return {
+    done: "complete",
+    replayed: "replayed",
+    failed: "failed",
+    running: "running",
+    stopped: "stopped",
+    "not-run": "not run",
+  }[s];
 }

@@ -7,7 +7,8 @@ export const apiKeyKeys = {
   all: ["api-keys"] as const,
 };
 
-const page = (limit: number, cursor?: string) => ok(api.GET("/api/api-keys", { params: { query: pageQuery(limit, cursor) } }));
+const page = (limit: number, cursor?: string) =>
+  ok(api.GET("/api/api-keys", { params: { query: pageQuery(limit, cursor) } }));
 
 export const apiKeyQueries = {
   // list: every key, page after page.

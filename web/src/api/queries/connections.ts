@@ -7,7 +7,8 @@ export const connectionKeys = {
   all: ["connections"] as const,
 };
 
-const page = (limit: number, cursor?: string) => ok(api.GET("/api/connections", { params: { query: pageQuery(limit, cursor) } }));
+const page = (limit: number, cursor?: string) =>
+  ok(api.GET("/api/connections", { params: { query: pageQuery(limit, cursor) } }));
 
 export const connectionQueries = {
   // list: every connection, page after page.

@@ -30,6 +30,9 @@ export type CursorPages<T> = ReturnType<typeof cursorPages<T>>;
 // useCursorList reads a list made by cursorPages: items are the records of every page read so far.
 export function useCursorList<T>(options: CursorPages<T>) {
   const q = useInfiniteQuery(options);
-  const items = useMemo(() => (q.data as InfiniteData<Page<T>> | undefined)?.pages.flatMap((p) => p.data) ?? [], [q.data]);
+  const items = useMemo(
+    () => (q.data as InfiniteData<Page<T>> | undefined)?.pages.flatMap((p) => p.data) ?? [],
+    [q.data],
+  );
   return { ...q, items };
 }

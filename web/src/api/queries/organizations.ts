@@ -10,7 +10,11 @@ export const organizationKeys = {
 };
 
 const members = (organizationId: string, limit: number, cursor?: string) =>
-  ok(api.GET("/api/organizations/{organizationId}/members", { params: { path: { organizationId }, query: pageQuery(limit, cursor) } }));
+  ok(
+    api.GET("/api/organizations/{organizationId}/members", {
+      params: { path: { organizationId }, query: pageQuery(limit, cursor) },
+    }),
+  );
 
 export const organizationQueries = {
   // members: the organization's members, page after page.

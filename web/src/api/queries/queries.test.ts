@@ -37,11 +37,19 @@ describe("query keys", () => {
       ],
     ],
     ["the workflow lists", workflowKeys.lists, [workflowQueries.list().queryKey, workflowQueries.firstPage().queryKey]],
-    ["the run lists", runKeys.lists, [runQueries.recent().queryKey, runQueries.search("status=errored", "", "").queryKey]],
+    [
+      "the run lists",
+      runKeys.lists,
+      [runQueries.recent().queryKey, runQueries.search("status=errored", "", "").queryKey],
+    ],
     ["a run", runKeys.one("run_1"), [runQueries.one("run_1").queryKey, runQueries.logs("wf_1", "run_1").queryKey]],
     ["every run", runKeys.everyRun, [runQueries.one("run_1").queryKey, runQueries.logs("wf_1", "run_1").queryKey]],
     ["the deployments", deploymentKeys.all, [deploymentQueries.list().queryKey]],
-    ["the connections", connectionKeys.all, [connectionQueries.list().queryKey, connectionQueries.firstPage().queryKey]],
+    [
+      "the connections",
+      connectionKeys.all,
+      [connectionQueries.list().queryKey, connectionQueries.firstPage().queryKey],
+    ],
     ["the webhooks", webhookKeys.all, [webhookQueries.list().queryKey, webhookQueries.deliveries("wh_1").queryKey]],
     ["a webhook", webhookKeys.one("wh_1"), [webhookQueries.deliveries("wh_1").queryKey]],
     [
@@ -59,7 +67,11 @@ describe("query keys", () => {
     [
       "the marketplace",
       marketplaceKeys.all,
-      [marketplaceQueries.categories().queryKey, marketplaceQueries.catalog("q=x").queryKey, marketplaceQueries.node("n").queryKey],
+      [
+        marketplaceQueries.categories().queryKey,
+        marketplaceQueries.catalog("q=x").queryKey,
+        marketplaceQueries.node("n").queryKey,
+      ],
     ],
     ["the node types", nodeKeys.all, [nodeQueries.definitions().queryKey]],
     ["the projects", projectKeys.all, [projectQueries.list("org_1").queryKey]],
@@ -77,7 +89,8 @@ describe("query keys", () => {
     ],
   ];
   it.each(cases)("%s: the invalidated key is a prefix of each query's key", (_name, prefix, keys) => {
-    for (const key of keys) expect(startsWith(key, prefix), `${JSON.stringify(key)} starts with ${JSON.stringify(prefix)}`).toBe(true);
+    for (const key of keys)
+      expect(startsWith(key, prefix), `${JSON.stringify(key)} starts with ${JSON.stringify(prefix)}`).toBe(true);
   });
 
   it("keeps the lists apart from what they do not hold", () => {

@@ -27,7 +27,11 @@ export function d1Query(connectionId: string, databaseId: string, body: { sql: s
 }
 
 const kvNamespaces = (connectionId: string, limit: number, cursor?: string, prefix = "") =>
-  ok(api.GET("/api/resources/kv/namespaces", { params: { query: { connectionId, prefix: filter(prefix), ...pageQuery(limit, cursor) } } }));
+  ok(
+    api.GET("/api/resources/kv/namespaces", {
+      params: { query: { connectionId, prefix: filter(prefix), ...pageQuery(limit, cursor) } },
+    }),
+  );
 
 const kvKeys = (connectionId: string, namespaceId: string, prefix: string, limit: number, cursor?: string) =>
   ok(
@@ -37,7 +41,11 @@ const kvKeys = (connectionId: string, namespaceId: string, prefix: string, limit
   );
 
 const d1Databases = (connectionId: string, limit: number, cursor?: string, prefix = "") =>
-  ok(api.GET("/api/resources/d1/databases", { params: { query: { connectionId, prefix: filter(prefix), ...pageQuery(limit, cursor) } } }));
+  ok(
+    api.GET("/api/resources/d1/databases", {
+      params: { query: { connectionId, prefix: filter(prefix), ...pageQuery(limit, cursor) } },
+    }),
+  );
 
 export const resourceQueries = {
   // kvNamespaces: the namespaces whose title starts with prefix, page after page.
@@ -97,7 +105,11 @@ export const resourceQueries = {
   // r2Buckets: the buckets whose name starts with prefix, page after page.
   r2Buckets: (connectionId: string, prefix: string) =>
     cursorPages([...resourceKeys.connection(connectionId), "r2", prefix] as const, (cursor) =>
-      ok(api.GET("/api/resources/r2/buckets", { params: { query: { connectionId, prefix: filter(prefix), ...pageQuery(50, cursor) } } })),
+      ok(
+        api.GET("/api/resources/r2/buckets", {
+          params: { query: { connectionId, prefix: filter(prefix), ...pageQuery(50, cursor) } },
+        }),
+      ),
     ),
   // r2Objects: a bucket's objects and folders below prefix (listed with the delimiter "/"), 100 a page.
   r2Objects: (connectionId: string, bucket: string, prefix: string) =>

@@ -30,7 +30,8 @@ export const runQueries = {
   ofWorkflow: (workflowId: string) =>
     queryOptions({
       queryKey: runKeys.ofWorkflow(workflowId),
-      queryFn: () => ok(api.GET("/api/workflows/{workflowId}/runs", { params: { path: { workflowId }, query: { limit: 20 } } })),
+      queryFn: () =>
+        ok(api.GET("/api/workflows/{workflowId}/runs", { params: { path: { workflowId }, query: { limit: 20 } } })),
     }),
   // one: a run by its id (also one whose workflow was deleted and its runs kept).
   one: (runId: string) =>
@@ -42,7 +43,8 @@ export const runQueries = {
   logs: (workflowId: string, runId: string) =>
     queryOptions({
       queryKey: [...runKeys.one(runId), "logs"] as const,
-      queryFn: () => ok(api.GET("/api/workflows/{workflowId}/runs/{runId}/logs", { params: { path: { workflowId, runId } } })),
+      queryFn: () =>
+        ok(api.GET("/api/workflows/{workflowId}/runs/{runId}/logs", { params: { path: { workflowId, runId } } })),
     }),
 };
 

@@ -19,6 +19,7 @@ export const webhookQueries = {
   deliveries: (webhookId: string) =>
     queryOptions({
       queryKey: [...webhookKeys.one(webhookId), "deliveries"] as const,
-      queryFn: () => ok(api.GET("/api/webhooks/{id}/deliveries", { params: { path: { id: webhookId }, query: { limit: 50 } } })),
+      queryFn: () =>
+        ok(api.GET("/api/webhooks/{id}/deliveries", { params: { path: { id: webhookId }, query: { limit: 50 } } })),
     }),
 };

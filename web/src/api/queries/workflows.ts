@@ -11,7 +11,8 @@ export const workflowKeys = {
   one: (workflowId: string) => ["workflow", workflowId] as const,
 };
 
-const workflows = (limit: number, cursor?: string) => ok(api.GET("/api/workflows", { params: { query: pageQuery(limit, cursor) } }));
+const workflows = (limit: number, cursor?: string) =>
+  ok(api.GET("/api/workflows", { params: { query: pageQuery(limit, cursor) } }));
 const versions = (workflowId: string, limit: number) =>
   ok(api.GET("/api/workflows/{workflowId}/versions", { params: { path: { workflowId }, query: { limit } } }));
 
@@ -60,7 +61,10 @@ export const workflowQueries = {
   version: (workflowId: string, versionId: string) =>
     queryOptions({
       queryKey: [...workflowKeys.one(workflowId), "version", versionId] as const,
-      queryFn: () => ok(api.GET("/api/workflows/{workflowId}/versions/{versionId}", { params: { path: { workflowId, versionId } } })),
+      queryFn: () =>
+        ok(
+          api.GET("/api/workflows/{workflowId}/versions/{versionId}", { params: { path: { workflowId, versionId } } }),
+        ),
       staleTime: Infinity,
     }),
   // locate: the project among others that holds the workflow (a link shared from another project), or null.
@@ -70,7 +74,9 @@ export const workflowQueries = {
       queryFn: async () => {
         for (const p of others) {
           try {
-            const w = await ok(api.GET("/api/workflows/{id}", { params: { path: { id: workflowId }, query: { projectId: p.id } } }));
+            const w = await ok(
+              api.GET("/api/workflows/{id}", { params: { path: { id: workflowId }, query: { projectId: p.id } } }),
+            );
             return { project: p, workflow: w };
           } catch (err) {
             if (!(err instanceof ApiError && err.status === 404)) throw err;

@@ -10,7 +10,12 @@ export function ActionButton({ id, children }: { id: string; children?: ReactNod
   const a = commands.action(id);
   if (!a) return null;
   return (
-    <button type="button" onClick={() => void commands.run(id)} disabled={!enabled} aria-keyshortcuts={ariaKeyShortcuts(a.keys)}>
+    <button
+      type="button"
+      onClick={() => void commands.run(id)}
+      disabled={!enabled}
+      aria-keyshortcuts={ariaKeyShortcuts(a.keys)}
+    >
       {children ?? a.label}
     </button>
   );

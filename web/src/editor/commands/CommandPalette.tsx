@@ -20,7 +20,9 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
   const on = new Map(commands.actions.map((a, i) => [a.id, enabled.split(",")[i] === "true"]));
   const shown = useMemo(() => {
     const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
-    const found = commands.actions.filter((a) => words.every((w) => a.label.toLowerCase().includes(w) || a.id.includes(w)));
+    const found = commands.actions.filter((a) =>
+      words.every((w) => a.label.toLowerCase().includes(w) || a.id.includes(w)),
+    );
     // the actions whose name starts with what was typed first
     const starts = (a: (typeof found)[number]) => (words[0] && a.label.toLowerCase().startsWith(words[0]) ? 0 : 1);
     return [...found].sort((a, b) => starts(a) - starts(b));

@@ -26,7 +26,10 @@ export function ContextMenu({ at, onClose }: { at: MenuAt; onClose: () => void }
     if (!el) return;
     // keep the menu inside the window
     const b = el.getBoundingClientRect();
-    setPos({ x: Math.max(0, Math.min(at.x, window.innerWidth - b.width - 4)), y: Math.max(0, Math.min(at.y, window.innerHeight - b.height - 4)) });
+    setPos({
+      x: Math.max(0, Math.min(at.x, window.innerWidth - b.width - 4)),
+      y: Math.max(0, Math.min(at.y, window.innerHeight - b.height - 4)),
+    });
     const before = document.activeElement as HTMLElement | null;
     el.querySelector<HTMLElement>("[role=menuitem]")?.focus();
     const away = (e: PointerEvent) => {
@@ -63,7 +66,14 @@ export function ContextMenu({ at, onClose }: { at: MenuAt; onClose: () => void }
     void commands.run(id);
   };
   return (
-    <ul ref={ref} role="menu" aria-label="Canvas actions" className="context-menu" style={{ left: pos.x, top: pos.y }} onKeyDown={onKeyDown}>
+    <ul
+      ref={ref}
+      role="menu"
+      aria-label="Canvas actions"
+      className="context-menu"
+      style={{ left: pos.x, top: pos.y }}
+      onKeyDown={onKeyDown}
+    >
       {commands.actions.map((a, i) => (
         <li
           key={a.id}

@@ -5,8 +5,17 @@ import { ctx, sampleIR, sel } from "./testing";
 describe("auto-layout", () => {
   it("moves the nodes to the positions the layout answers, on the IR as it is when they arrive, and fits the view", async () => {
     const start = sampleIR();
-    const later = { ...sampleIR(), nodes: sampleIR().nodes.map((n) => (n.id === "c" ? { ...n, name: "renamed meanwhile" } : n)) };
-    const layout = () => Promise.resolve(new Map([["a", { x: 10.4, y: 20 }], ["c", { x: 300, y: 7 }]]));
+    const later = {
+      ...sampleIR(),
+      nodes: sampleIR().nodes.map((n) => (n.id === "c" ? { ...n, name: "renamed meanwhile" } : n)),
+    };
+    const layout = () =>
+      Promise.resolve(
+        new Map([
+          ["a", { x: 10.4, y: 20 }],
+          ["c", { x: 300, y: 7 }],
+        ]),
+      );
     const r = await autoLayoutAction.perform(start, sel(), ctx({ layout, latest: () => later }));
     expect(r.ir!.nodes.map((n) => [n.id, n.name, n.position])).toEqual([
       ["a", "A", { x: 10, y: 20 }],
@@ -18,7 +27,11 @@ describe("auto-layout", () => {
   });
 
   it("says why a layout failed and changes nothing", async () => {
-    const r = await autoLayoutAction.perform(sampleIR(), sel(), ctx({ layout: () => Promise.reject(new Error("no worker")) }));
+    const r = await autoLayoutAction.perform(
+      sampleIR(),
+      sel(),
+      ctx({ layout: () => Promise.reject(new Error("no worker")) }),
+    );
     expect(r).toEqual({ notice: "Auto-layout failed: no worker" });
   });
 

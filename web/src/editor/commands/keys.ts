@@ -39,7 +39,8 @@ export function matches(b: KeyBinding, e: KeyPress, exactShift = true): boolean 
 }
 
 // isMac: ⌘ stands for Mod on macOS.
-export const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+export const isMac =
+  typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
 // shownBinding is a binding as a person reads it: "Ctrl+Shift+Z", or "⌘⇧Z" on macOS.
 export function shownBinding(b: KeyBinding, mac = isMac): string {

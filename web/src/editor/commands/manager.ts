@@ -54,7 +54,11 @@ export function applyResult(store: EditorStore, r: ActionResult, opts: CommandMa
   if (r.fitView) s.requestFit();
 }
 
-export function createCommandManager(store: EditorStore, actions: readonly EditorAction[], opts: CommandManagerOptions = {}): CommandManager {
+export function createCommandManager(
+  store: EditorStore,
+  actions: readonly EditorAction[],
+  opts: CommandManagerOptions = {},
+): CommandManager {
   const byId = new Map(actions.map((a) => [a.id, a]));
   const current = (): [WorkflowIR, Selection, ActionContext] => {
     const s = store.getState();

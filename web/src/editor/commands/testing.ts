@@ -8,8 +8,22 @@ export function sampleIR(): WorkflowIR {
     metadata: { name: "t", version: 1, createdAt: "", updatedAt: "" },
     nodes: [
       { id: "a", type: "step", name: "A", position: { x: 0, y: 0 }, version: "1.0.0", data: { code: "return 1;" } },
-      { id: "b", type: "sleep", name: "B", position: { x: 240, y: 0 }, version: "1.0.0", data: { duration: "1 second" } },
-      { id: "c", type: "step", name: "C", position: { x: 480, y: 0 }, version: "1.0.0", data: { code: "return {{a}};" } },
+      {
+        id: "b",
+        type: "sleep",
+        name: "B",
+        position: { x: 240, y: 0 },
+        version: "1.0.0",
+        data: { duration: "1 second" },
+      },
+      {
+        id: "c",
+        type: "step",
+        name: "C",
+        position: { x: 480, y: 0 },
+        version: "1.0.0",
+        data: { code: "return {{a}};" },
+      },
     ],
     edges: [
       { id: "e1", source: "a", target: "b" },

@@ -5,7 +5,12 @@ import { undoAction } from "./undo";
 
 describe("undo", () => {
   const before = sampleIR();
-  const history = record(record({ past: [], future: [], key: "", at: 0 }, sampleIR(), undefined, 1), before, undefined, 2);
+  const history = record(
+    record({ past: [], future: [], key: "", at: 0 }, sampleIR(), undefined, 1),
+    before,
+    undefined,
+    2,
+  );
 
   it("goes back to the IR before the last edit, through the history", () => {
     const r = now(undoAction.perform(sampleIR(), sel(), ctx({ history })));

@@ -49,8 +49,7 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
       <h2 id="deploy-title">Deploy</h2>
       {active ? (
         <p className="small">
-          Deployed: version{" "}
-          {full.versions.find((v) => v.id === active.versionId)?.version ?? active.versionId} at{" "}
+          Deployed: version {full.versions.find((v) => v.id === active.versionId)?.version ?? active.versionId} at{" "}
           <code className="break">{active.url}</code>
         </p>
       ) : (
@@ -87,10 +86,16 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
           </div>
           {!full.currentVersion && <p className="hint">Save a version first: a deploy runs a saved version.</p>}
           {full.currentVersion && dirty && (
-            <p className="hint">Deploys version {full.currentVersion.version}; your unsaved changes are not part of it.</p>
+            <p className="hint">
+              Deploys version {full.currentVersion.version}; your unsaved changes are not part of it.
+            </p>
           )}
           <button type="submit" className="primary" disabled={deploy.isPending || !full.currentVersion}>
-            {deploy.isPending ? "Deploying…" : full.currentVersion ? `Deploy version ${full.currentVersion.version}` : "Deploy"}
+            {deploy.isPending
+              ? "Deploying…"
+              : full.currentVersion
+                ? `Deploy version ${full.currentVersion.version}`
+                : "Deploy"}
           </button>
         </form>
       )}

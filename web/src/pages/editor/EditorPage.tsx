@@ -46,10 +46,7 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
     return (
       <main className="page">
         <h1>Workflow</h1>
-        <ErrorMessage
-          error={full.error}
-          title="The workflow could not be loaded"
-        />
+        <ErrorMessage error={full.error} title="The workflow could not be loaded" />
         <p>
           <Link href="/">Back to the workflows</Link>
         </p>
@@ -90,14 +87,25 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
                   aria-controls={panel === p ? "side-panel" : undefined}
                   onClick={() => setPanel(panel === p ? null : p)}
                 >
-                  {p === "deploy" ? "Deploy" : p === "run" ? (isFunction ? "Invoke" : "Run") : p === "runs" ? "Runs" : "Settings"}
+                  {p === "deploy"
+                    ? "Deploy"
+                    : p === "run"
+                      ? isFunction
+                        ? "Invoke"
+                        : "Run"
+                      : p === "runs"
+                        ? "Runs"
+                        : "Settings"}
                 </button>
               ))}
           </div>
           <Link href={`/workflows/${w.id}/versions`} className="button">
             Versions
           </Link>
-          <button type="button" onClick={() => downloadJSON(`${fileSlug(w.name)}${version ? `.v${version.version}` : ""}.ir.json`, ir)}>
+          <button
+            type="button"
+            onClick={() => downloadJSON(`${fileSlug(w.name)}${version ? `.v${version.version}` : ""}.ir.json`, ir)}
+          >
             Export
           </button>
           <button

@@ -65,7 +65,13 @@ export function InvokePanel({ full }: { full: WorkflowFull }) {
   const bodyText = body === undefined ? "" : JSON.stringify(body);
   const url = dep ? dep.url.replace(/\/$/, "") + (path.startsWith("/") ? path : "/" + path) : "";
   const curl = dep
-    ? ["curl -s", `-X ${method}`, bodyText && "-H 'Content-Type: application/json'", bodyText && `-d ${shellQuote(bodyText)}`, shellQuote(url)]
+    ? [
+        "curl -s",
+        `-X ${method}`,
+        bodyText && "-H 'Content-Type: application/json'",
+        bodyText && `-d ${shellQuote(bodyText)}`,
+        shellQuote(url),
+      ]
         .filter(Boolean)
         .join(" ")
     : "";
@@ -174,9 +180,7 @@ export function InvokePanel({ full }: { full: WorkflowFull }) {
             <div className="invoke-answer" role="region" aria-label="Answer">
               <h3>Answer</h3>
               <p>
-                <span className={answerOk ? "invoke-status ok" : "invoke-status failed"}>
-                  Status {answer.status}
-                </span>{" "}
+                <span className={answerOk ? "invoke-status ok" : "invoke-status failed"}>Status {answer.status}</span>{" "}
                 <span className="small muted">in {answer.durationMs} ms</span>
               </p>
               {Object.keys(answer.headers).length > 0 && (
@@ -192,13 +196,16 @@ export function InvokePanel({ full }: { full: WorkflowFull }) {
               <pre className="code invoke-body" tabIndex={0} aria-label="Answer body">
                 {prettyBody(answer) || "(empty body)"}
               </pre>
-              {answer.bodyTruncated && <p className="hint">The answer was over 1 MiB: only its first 1 MiB is shown.</p>}
+              {answer.bodyTruncated && (
+                <p className="hint">The answer was over 1 MiB: only its first 1 MiB is shown.</p>
+              )}
             </div>
           )}
           <details className="invoke-elsewhere">
             <summary>Call it from elsewhere</summary>
             <p className="small">
-              The function answers at its own URL <code className="break">{dep.url}</code>; this command sends the request above.
+              The function answers at its own URL <code className="break">{dep.url}</code>; this command sends the
+              request above.
             </p>
             <div className="field">
               <label htmlFor="invoke-curl">Command</label>

@@ -40,7 +40,8 @@ export function SettingsPanel({
       const dependencies: Record<string, string> = {};
       for (const d of deps) if (d.name.trim()) dependencies[d.name.trim()] = d.spec.trim();
       const deployConfig: Record<string, unknown> = {};
-      if (routePattern.trim() || zoneName.trim()) deployConfig.route = { pattern: routePattern.trim(), zoneName: zoneName.trim() };
+      if (routePattern.trim() || zoneName.trim())
+        deployConfig.route = { pattern: routePattern.trim(), zoneName: zoneName.trim() };
       if (!isFunction && publicTrigger) deployConfig.publicTrigger = true;
       return ok(
         api.PATCH("/api/workflows/{id}", {
@@ -63,19 +64,24 @@ export function SettingsPanel({
     const seen = new Set<string>();
     vars.forEach((v, i) => {
       const n = v.name.trim();
-      if (!envVarNamePattern.test(n)) problems.push(`Variable ${i + 1}: a name is upper case letters, digits and _, starting with a letter.`);
+      if (!envVarNamePattern.test(n))
+        problems.push(`Variable ${i + 1}: a name is upper case letters, digits and _, starting with a letter.`);
       else if (seen.has(n)) problems.push(`Variable ${n} is listed twice.`);
       seen.add(n);
     });
     deps.forEach((d, i) => {
       if (d.name.trim() && !d.spec.trim()) problems.push(`Dependency ${i + 1}: give a version range such as ^1.2.0.`);
     });
-    if ((routePattern.trim() === "") !== (zoneName.trim() === "")) problems.push("A route needs both a pattern and a zone name.");
+    if ((routePattern.trim() === "") !== (zoneName.trim() === ""))
+      problems.push("A route needs both a pattern and a zone name.");
     return problems;
   };
   const pathError = (prefix: string) =>
     save.error instanceof ApiError
-      ? save.error.details.filter((d) => (d.path ?? "").startsWith(prefix)).map((d) => d.message).join(" ")
+      ? save.error.details
+          .filter((d) => (d.path ?? "").startsWith(prefix))
+          .map((d) => d.message)
+          .join(" ")
       : "";
 
   const trigger = ir.trigger;
@@ -100,7 +106,13 @@ export function SettingsPanel({
             <select
               id="trigger-type"
               value={triggerType === "cron" ? "cron" : triggerType === "manual" ? "manual" : triggerType}
-              onChange={(e) => setTrigger(e.target.value === "cron" ? { type: "cron", expression: trigger?.expression ?? "0 * * * *" } : undefined)}
+              onChange={(e) =>
+                setTrigger(
+                  e.target.value === "cron"
+                    ? { type: "cron", expression: trigger?.expression ?? "0 * * * *" }
+                    : undefined,
+                )
+              }
             >
               <option value="manual">Manual (the API or Run)</option>
               <option value="cron">Schedule (cron)</option>
@@ -134,12 +146,23 @@ export function SettingsPanel({
         }}
       >
         <h3>Environment variables</h3>
-        {vars.length === 0 && <p className="muted small">None. Code reads them as <code>env.NAME</code>.</p>}
+        {vars.length === 0 && (
+          <p className="muted small">
+            None. Code reads them as <code>env.NAME</code>.
+          </p>
+        )}
         {vars.map((v, i) => (
           <div className="row-fields" key={i}>
             <div className="field">
               <label htmlFor={`env-name-${i}`}>Name</label>
-              <input id={`env-name-${i}`} className="code" value={v.name} onChange={(e) => setVars(vars.map((x, j) => (j === i ? { ...x, name: e.target.value.toUpperCase() } : x)))} />
+              <input
+                id={`env-name-${i}`}
+                className="code"
+                value={v.name}
+                onChange={(e) =>
+                  setVars(vars.map((x, j) => (j === i ? { ...x, name: e.target.value.toUpperCase() } : x)))
+                }
+              />
             </div>
             <div className="field">
               <label htmlFor={`env-value-${i}`}>Value</label>
@@ -149,19 +172,43 @@ export function SettingsPanel({
                 autoComplete="off"
                 value={v.value}
                 placeholder={v.isSecret && v.value === "***" ? "unchanged" : ""}
-                onFocus={() => v.isSecret && v.value === "***" && setVars(vars.map((x, j) => (j === i ? { ...x, value: "" } : x)))}
+                onFocus={() =>
+                  v.isSecret && v.value === "***" && setVars(vars.map((x, j) => (j === i ? { ...x, value: "" } : x)))
+                }
                 onBlur={() => {
                   const orig = workflow.envVars.find((o) => o.name === v.name && o.isSecret);
-                  if (v.isSecret && v.value === "" && orig) setVars(vars.map((x, j) => (j === i ? { ...x, value: "***" } : x)));
+                  if (v.isSecret && v.value === "" && orig)
+                    setVars(vars.map((x, j) => (j === i ? { ...x, value: "***" } : x)));
                 }}
                 onChange={(e) => setVars(vars.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
               />
             </div>
             <label className="choice">
-              <input type="checkbox" checked={v.isSecret} onChange={(e) => setVars(vars.map((x, j) => (j === i ? { ...x, isSecret: e.target.checked, value: !e.target.checked && x.value === "***" ? "" : x.value } : x)))} />
+              <input
+                type="checkbox"
+                checked={v.isSecret}
+                onChange={(e) =>
+                  setVars(
+                    vars.map((x, j) =>
+                      j === i
+                        ? {
+                            ...x,
+                            isSecret: e.target.checked,
+                            value: !e.target.checked && x.value === "***" ? "" : x.value,
+                          }
+                        : x,
+                    ),
+                  )
+                }
+              />
               Secret
             </label>
-            <button type="button" className="icon" aria-label={`Remove variable ${v.name || i + 1}`} onClick={() => setVars(vars.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              className="icon"
+              aria-label={`Remove variable ${v.name || i + 1}`}
+              onClick={() => setVars(vars.filter((_, j) => j !== i))}
+            >
               ×
             </button>
           </div>
@@ -170,7 +217,9 @@ export function SettingsPanel({
         <button type="button" onClick={() => setVars([...vars, { name: "", value: "", isSecret: false }])}>
           Add variable
         </button>
-        <p className="hint">Secret values are sealed by the server and never shown again; leave them as they are to keep them.</p>
+        <p className="hint">
+          Secret values are sealed by the server and never shown again; leave them as they are to keep them.
+        </p>
 
         <h3>Dependencies</h3>
         {deps.length === 0 && <p className="muted small">None. Code may import npm packages listed here.</p>}
@@ -178,13 +227,28 @@ export function SettingsPanel({
           <div className="row-fields" key={i}>
             <div className="field">
               <label htmlFor={`dep-name-${i}`}>Package</label>
-              <input id={`dep-name-${i}`} className="code" value={d.name} onChange={(e) => setDeps(deps.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />
+              <input
+                id={`dep-name-${i}`}
+                className="code"
+                value={d.name}
+                onChange={(e) => setDeps(deps.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
+              />
             </div>
             <div className="field">
               <label htmlFor={`dep-spec-${i}`}>Version</label>
-              <input id={`dep-spec-${i}`} className="code" value={d.spec} onChange={(e) => setDeps(deps.map((x, j) => (j === i ? { ...x, spec: e.target.value } : x)))} />
+              <input
+                id={`dep-spec-${i}`}
+                className="code"
+                value={d.spec}
+                onChange={(e) => setDeps(deps.map((x, j) => (j === i ? { ...x, spec: e.target.value } : x)))}
+              />
             </div>
-            <button type="button" className="icon" aria-label={`Remove dependency ${d.name || i + 1}`} onClick={() => setDeps(deps.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              className="icon"
+              aria-label={`Remove dependency ${d.name || i + 1}`}
+              onClick={() => setDeps(deps.filter((_, j) => j !== i))}
+            >
               ×
             </button>
           </div>
@@ -195,8 +259,22 @@ export function SettingsPanel({
         </button>
 
         <h3>Deploy config</h3>
-        <Field id="route-pattern" label="Route pattern" className="code" placeholder="example.com/api/*" value={routePattern} onChange={setRoutePattern} />
-        <Field id="route-zone" label="Zone name" className="code" placeholder="example.com" value={zoneName} onChange={setZoneName} />
+        <Field
+          id="route-pattern"
+          label="Route pattern"
+          className="code"
+          placeholder="example.com/api/*"
+          value={routePattern}
+          onChange={setRoutePattern}
+        />
+        <Field
+          id="route-zone"
+          label="Zone name"
+          className="code"
+          placeholder="example.com"
+          value={zoneName}
+          onChange={setZoneName}
+        />
         {!isFunction && (
           <label className="choice">
             <input type="checkbox" checked={publicTrigger} onChange={(e) => setPublicTrigger(e.target.checked)} />
@@ -212,7 +290,11 @@ export function SettingsPanel({
           </ul>
         )}
         <ErrorMessage error={save.error} title="Settings not saved" />
-        {save.isSuccess && <p className="ok" role="status">Settings saved.</p>}
+        {save.isSuccess && (
+          <p className="ok" role="status">
+            Settings saved.
+          </p>
+        )}
         <button type="submit" className="primary" disabled={save.isPending}>
           Save settings
         </button>

@@ -87,9 +87,11 @@ export default function MarketplacePage() {
               </option>
             ))}
             {/* a category from the URL that the server does not know still shows, with the API's refusal */}
-            {draft.category && categories.data && !categories.data.categories.some((c) => c.name === draft.category) && (
-              <option value={draft.category}>{draft.category}</option>
-            )}
+            {draft.category &&
+              categories.data &&
+              !categories.data.categories.some((c) => c.name === draft.category) && (
+                <option value={draft.category}>{draft.category}</option>
+              )}
           </select>
           {categoryError && <FieldError id="market-category-error">{categoryError}</FieldError>}
         </div>

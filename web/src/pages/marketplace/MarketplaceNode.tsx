@@ -35,13 +35,28 @@ export default function MarketplaceNodePage({ nodeId }: { nodeId: string }) {
       )}
       {!notFound && <ErrorMessage error={details.error} title="The node could not be loaded" />}
       {details.data && (
-        <NodeView n={details.data} mayChange={isAdminRole(role)} role={role ?? "viewer"} project={session.activeProjectId} />
+        <NodeView
+          n={details.data}
+          mayChange={isAdminRole(role)}
+          role={role ?? "viewer"}
+          project={session.activeProjectId}
+        />
       )}
     </main>
   );
 }
 
-function NodeView({ n, mayChange, role, project }: { n: MarketplaceNode; mayChange: boolean; role: string; project: string }) {
+function NodeView({
+  n,
+  mayChange,
+  role,
+  project,
+}: {
+  n: MarketplaceNode;
+  mayChange: boolean;
+  role: string;
+  project: string;
+}) {
   const [uninstalling, setUninstalling] = useState(false);
   // The secrets of the installed version are those a deploy needs now; without an installation, the latest's.
   const secrets = requiredSecrets(n.installation ? n.installation.definition : n.definition);
@@ -80,8 +95,9 @@ function NodeView({ n, mayChange, role, project }: { n: MarketplaceNode; mayChan
             ) : (
               <>
                 <p className="muted small">
-                  Environment variables a deployment must provide, of the {n.installation ? "installed" : "latest"} version{" "}
-                  {n.installation ? n.installation.version : n.latest}. Set them as secrets in <Link href="/env-vars">Variables</Link>.
+                  Environment variables a deployment must provide, of the {n.installation ? "installed" : "latest"}{" "}
+                  version {n.installation ? n.installation.version : n.latest}. Set them as secrets in{" "}
+                  <Link href="/env-vars">Variables</Link>.
                 </p>
                 <DataTable label="Secrets" columns={["Variable", "What it is for", "Needed"]}>
                   {secrets.map((s) => (
@@ -127,7 +143,9 @@ function NodeView({ n, mayChange, role, project }: { n: MarketplaceNode; mayChan
           </ol>
         </section>
       </div>
-      {uninstalling && n.installation && <UninstallDialog n={n} project={project} onClose={() => setUninstalling(false)} />}
+      {uninstalling && n.installation && (
+        <UninstallDialog n={n} project={project} onClose={() => setUninstalling(false)} />
+      )}
     </>
   );
 }
@@ -256,7 +274,9 @@ function UsedBy({ list, project, installed }: { list: WorkflowRef[]; project: st
   if (list.length === 0) return <p className="muted">No deployed workflow uses it: it can be uninstalled.</p>;
   return (
     <>
-      <p className="muted small">Workflows whose active deployment uses this node. They keep it from being uninstalled.</p>
+      <p className="muted small">
+        Workflows whose active deployment uses this node. They keep it from being uninstalled.
+      </p>
       <ul className="plain used-by">
         {list.map((w) => (
           <li key={w.id}>
@@ -272,7 +292,11 @@ function UsedBy({ list, project, installed }: { list: WorkflowRef[]; project: st
 function refusingWorkflows(err: unknown): WorkflowRef[] {
   if (!(err instanceof ApiError) || err.status !== 409) return [];
   return (err.details as unknown[]).filter(
-    (d): d is WorkflowRef => typeof d === "object" && d !== null && typeof (d as WorkflowRef).id === "string" && typeof (d as WorkflowRef).name === "string",
+    (d): d is WorkflowRef =>
+      typeof d === "object" &&
+      d !== null &&
+      typeof (d as WorkflowRef).id === "string" &&
+      typeof (d as WorkflowRef).name === "string",
   );
 }
 

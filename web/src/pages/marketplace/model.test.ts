@@ -1,10 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { changeVerb, compareVersions, filtersFromSearch, isAdminRole, queryProblem, requiredSecrets, searchFromFilters } from "./model";
+import {
+  changeVerb,
+  compareVersions,
+  filtersFromSearch,
+  isAdminRole,
+  queryProblem,
+  requiredSecrets,
+  searchFromFilters,
+} from "./model";
 
 describe("catalog filters in the URL", () => {
   it("round-trip through the query string, words trimmed and spaces collapsed", () => {
     expect(searchFromFilters({ q: "  send   email ", category: "Email" })).toBe("q=send+email&category=Email");
-    expect(filtersFromSearch("q=send+email&category=Developer+Tools")).toEqual({ q: "send email", category: "Developer Tools" });
+    expect(filtersFromSearch("q=send+email&category=Developer+Tools")).toEqual({
+      q: "send email",
+      category: "Developer Tools",
+    });
     expect(searchFromFilters({ q: "", category: "" })).toBe("");
     expect(filtersFromSearch("")).toEqual({ q: "", category: "" });
   });
@@ -33,7 +44,13 @@ describe("requiredSecrets", () => {
     const def = {
       configSchema: {
         model: { type: "string", label: "Model" },
-        apiKey: { type: "secret", label: "API key", description: "An OpenAI API key.", required: true, envVarName: "OPENAI_API_KEY" },
+        apiKey: {
+          type: "secret",
+          label: "API key",
+          description: "An OpenAI API key.",
+          required: true,
+          envVarName: "OPENAI_API_KEY",
+        },
         org: { type: "secret", label: "Organization", envVarName: "OPENAI_ORG" },
       },
     };

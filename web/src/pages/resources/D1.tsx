@@ -118,7 +118,12 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
           <ul className="plain">
             {(tables.data?.rows ?? []).map((r) => (
               <li key={String(r[0])}>
-                <button type="button" className="link-button" onClick={() => openTable(String(r[0]))} aria-label={`Show the rows of ${String(r[0])}`}>
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => openTable(String(r[0]))}
+                  aria-label={`Show the rows of ${String(r[0])}`}
+                >
                   <code>{String(r[0])}</code>
                 </button>
                 {r[1] === "view" && <span className="muted small"> view</span>}
@@ -130,8 +135,8 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
           <h2 id="console-heading">SQL console</h2>
           {readOnly && (
             <p className="note" id="sql-readonly">
-              Your role in the organization is <strong>viewer</strong>: statements run read-only, and the database refuses any
-              that would change it.
+              Your role in the organization is <strong>viewer</strong>: statements run read-only, and the database
+              refuses any that would change it.
             </p>
           )}
           <form onSubmit={submit} noValidate>
@@ -159,10 +164,22 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
               <legend>Parameters{placeholders > 0 ? ` (${placeholders} in the statement)` : ""}</legend>
               <div className="param-mode">
                 <label className="radio">
-                  <input type="radio" name="param-mode" checked={paramMode === "json"} onChange={() => setParamMode("json")} /> JSON array
+                  <input
+                    type="radio"
+                    name="param-mode"
+                    checked={paramMode === "json"}
+                    onChange={() => setParamMode("json")}
+                  />{" "}
+                  JSON array
                 </label>
                 <label className="radio">
-                  <input type="radio" name="param-mode" checked={paramMode === "fields"} onChange={() => setParamMode("fields")} /> One field per ?
+                  <input
+                    type="radio"
+                    name="param-mode"
+                    checked={paramMode === "fields"}
+                    onChange={() => setParamMode("fields")}
+                  />{" "}
+                  One field per ?
                 </label>
               </div>
               {paramMode === "json" ? (
@@ -190,7 +207,9 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
                       />
                     </div>
                   ))}
-                  <p className="hint">A field is read as JSON when it is JSON (42, true, null, "text"), as text otherwise.</p>
+                  <p className="hint">
+                    A field is read as JSON when it is JSON (42, true, null, "text"), as text otherwise.
+                  </p>
                 </div>
               )}
             </fieldset>
@@ -202,15 +221,24 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
           </form>
           <ErrorMessage error={run.error} title="The query failed" />
           {result && (
-            <Results result={result} elapsed={elapsed} pageIndex={pageIndex} pages={pages} setPageIndex={setPageIndex} rows={shown} />
+            <Results
+              result={result}
+              elapsed={elapsed}
+              pageIndex={pageIndex}
+              pages={pages}
+              setPageIndex={setPageIndex}
+              rows={shown}
+            />
           )}
         </section>
       </div>
       {confirm && (
         <Dialog title="Run statements that change data?" onClose={() => setConfirm(null)}>
           <p>
-            The SQL holds {confirm.kinds.join(", ")} {confirm.kinds.length === 1 ? "statement" : "statements"}: {" "}
-            {confirm.kinds.includes("DROP") || confirm.kinds.includes("DELETE") ? "rows or tables may be deleted" : "stored rows may change"}{" "}
+            The SQL holds {confirm.kinds.join(", ")} {confirm.kinds.length === 1 ? "statement" : "statements"}:{" "}
+            {confirm.kinds.includes("DROP") || confirm.kinds.includes("DELETE")
+              ? "rows or tables may be deleted"
+              : "stored rows may change"}{" "}
             in <strong>{name}</strong>, and a database cannot undo them.
           </p>
           <pre className="text-view">{confirm.body.sql}</pre>
@@ -275,15 +303,15 @@ function Results({
       {result.columns.length > 0 && (
         <div className="grid-wrap" tabIndex={0} role="region" aria-label="Result rows">
           <DataTable className="grid" columns={result.columns}>
-              {rows.map((r, i) => (
-                <tr key={first + i}>
-                  {r.map((v, j) => (
-                    <td key={j} className={v === null ? "null" : typeof v === "number" ? "num" : undefined}>
-                      {cellText(v)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
+            {rows.map((r, i) => (
+              <tr key={first + i}>
+                {r.map((v, j) => (
+                  <td key={j} className={v === null ? "null" : typeof v === "number" ? "num" : undefined}>
+                    {cellText(v)}
+                  </td>
+                ))}
+              </tr>
+            ))}
           </DataTable>
         </div>
       )}
@@ -296,8 +324,8 @@ function Results({
             Previous page
           </button>
           <span>
-            Rows {(first + 1).toLocaleString("en")}–{Math.min(first + pageSize, total).toLocaleString("en")} of {total.toLocaleString("en")} · page{" "}
-            {pageIndex + 1} of {pages}
+            Rows {(first + 1).toLocaleString("en")}–{Math.min(first + pageSize, total).toLocaleString("en")} of{" "}
+            {total.toLocaleString("en")} · page {pageIndex + 1} of {pages}
           </span>
           <button type="button" onClick={() => setPageIndex(pageIndex + 1)} disabled={pageIndex >= pages - 1}>
             Next page

@@ -49,10 +49,18 @@ export default function KvPage({ connectionId, namespaceId }: { connectionId: st
       <div className="kv-layout">
         <section aria-labelledby="keys-heading" className="kv-keys">
           <h2 id="keys-heading">Keys</h2>
-          <PrefixSearch key={prefix} id="key-prefix" label="Search keys by prefix" value={prefix} onSearch={(p) => go({ prefix: p })} />
+          <PrefixSearch
+            key={prefix}
+            id="key-prefix"
+            label="Search keys by prefix"
+            value={prefix}
+            onSearch={(p) => go({ prefix: p })}
+          />
           {keys.isPending && <Loading what="keys" />}
           <ErrorMessage error={keys.error} title="The keys could not be loaded" />
-          {keys.isSuccess && keys.items.length === 0 && <p className="muted">{prefix ? `No key starts with “${prefix}”.` : "The namespace has no key."}</p>}
+          {keys.isSuccess && keys.items.length === 0 && (
+            <p className="muted">{prefix ? `No key starts with “${prefix}”.` : "The namespace has no key."}</p>
+          )}
           {keys.items.length > 0 && (
             <ul className="plain key-list" aria-label="Keys">
               {keys.items.map((k) => (
@@ -78,7 +86,13 @@ export default function KvPage({ connectionId, namespaceId }: { connectionId: st
               <p className="muted">Choose a key to see its value.</p>
             </>
           ) : (
-            <ValueViewer key={key} connectionId={connectionId} namespaceId={namespaceId} name={key} listed={keys.items.find((k) => k.name === key)} />
+            <ValueViewer
+              key={key}
+              connectionId={connectionId}
+              namespaceId={namespaceId}
+              name={key}
+              listed={keys.items.find((k) => k.name === key)}
+            />
           )}
         </section>
       </div>
@@ -102,7 +116,10 @@ function ValueViewer({
   // its own name as prefix, where it is the first key.
   const own = useQuery({ ...resourceQueries.kvKey(connectionId, namespaceId, name), enabled: !listed });
   const info = listed ?? own.data;
-  const kind = useMemo(() => (value.data ? classifyValue(value.data.value, value.data.encoding) : undefined), [value.data]);
+  const kind = useMemo(
+    () => (value.data ? classifyValue(value.data.value, value.data.encoding) : undefined),
+    [value.data],
+  );
   return (
     <>
       <h2 id="value-heading">
@@ -152,7 +169,11 @@ function ValueViewer({
             </>
           )}
           <h3>Metadata</h3>
-          {info?.metadata !== undefined ? <Json value={info.metadata} label={`Metadata of ${name}`} /> : <p className="muted">none</p>}
+          {info?.metadata !== undefined ? (
+            <Json value={info.metadata} label={`Metadata of ${name}`} />
+          ) : (
+            <p className="muted">none</p>
+          )}
         </>
       )}
     </>

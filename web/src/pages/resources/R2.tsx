@@ -69,43 +69,43 @@ export default function R2Page({ connectionId, bucket }: { connectionId: string;
       )}
       {(objects.length > 0 || folders.length > 0) && (
         <DataTable columns={["Name", "Size", "Content type", "Last modified"]} actions>
-            {folders.map((f) => (
-              <tr key={`f:${f}`}>
+          {folders.map((f) => (
+            <tr key={`f:${f}`}>
+              <td>
+                <Link href={at(f)} aria-label={`Open folder ${f.slice(folder.length)}`}>
+                  <span aria-hidden="true">📁 </span>
+                  {f.slice(folder.length)}
+                </Link>
+              </td>
+              <td className="muted">folder</td>
+              <td />
+              <td />
+              <td />
+            </tr>
+          ))}
+          {objects.map((o) => {
+            const name = o.key.startsWith(folder) ? o.key.slice(folder.length) : o.key;
+            return (
+              <tr key={`o:${o.key}`}>
                 <td>
-                  <Link href={at(f)} aria-label={`Open folder ${f.slice(folder.length)}`}>
-                    <span aria-hidden="true">📁 </span>
-                    {f.slice(folder.length)}
-                  </Link>
+                  <code>{name}</code>
                 </td>
-                <td className="muted">folder</td>
-                <td />
-                <td />
-                <td />
+                <td>{formatBytes(o.size)}</td>
+                <td className="small">{o.contentType || <span className="muted">none</span>}</td>
+                <td className="small">{formatTime(o.lastModified)}</td>
+                <td className="row-actions">
+                  <a
+                    className="button"
+                    href={`/api/resources/r2/buckets/${encodeURIComponent(bucket)}/objects/${encodeURIComponent(o.key)}?${cq}`}
+                    download={name.slice(name.lastIndexOf("/") + 1) || "object"}
+                    aria-label={`Download ${o.key}`}
+                  >
+                    Download
+                  </a>
+                </td>
               </tr>
-            ))}
-            {objects.map((o) => {
-              const name = o.key.startsWith(folder) ? o.key.slice(folder.length) : o.key;
-              return (
-                <tr key={`o:${o.key}`}>
-                  <td>
-                    <code>{name}</code>
-                  </td>
-                  <td>{formatBytes(o.size)}</td>
-                  <td className="small">{o.contentType || <span className="muted">none</span>}</td>
-                  <td className="small">{formatTime(o.lastModified)}</td>
-                  <td className="row-actions">
-                    <a
-                      className="button"
-                      href={`/api/resources/r2/buckets/${encodeURIComponent(bucket)}/objects/${encodeURIComponent(o.key)}?${cq}`}
-                      download={name.slice(name.lastIndexOf("/") + 1) || "object"}
-                      aria-label={`Download ${o.key}`}
-                    >
-                      Download
-                    </a>
-                  </td>
-                </tr>
-              );
-            })}
+            );
+          })}
         </DataTable>
       )}
       <LoadMore list={list} what="objects" />

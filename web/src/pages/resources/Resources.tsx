@@ -54,7 +54,9 @@ export default function ResourcesPage() {
           <LoadMore list={conns} what="connections" />
         </section>
         <div className="conn-resources">
-          {connectionId === "" && conns.shown.length > 0 && <p className="muted">Choose a connection to browse its resources.</p>}
+          {connectionId === "" && conns.shown.length > 0 && (
+            <p className="muted">Choose a connection to browse its resources.</p>
+          )}
           {connectionId !== "" && conns.isSuccess && !chosen && !conns.hasNextPage && (
             <div className="error" role="alert">
               <p>
@@ -88,20 +90,24 @@ function KVList({ connectionId }: { connectionId: string }) {
       <PrefixSearch id="kv-prefix" label="Search KV namespaces by title prefix" value={prefix} onSearch={setPrefix} />
       {list.isPending && <Loading what="KV namespaces" />}
       <ErrorMessage error={list.error} title="The KV namespaces could not be loaded" />
-      {list.isSuccess && list.items.length === 0 && <p className="muted">{prefix ? `No namespace title starts with “${prefix}”.` : "No KV namespace."}</p>}
+      {list.isSuccess && list.items.length === 0 && (
+        <p className="muted">{prefix ? `No namespace title starts with “${prefix}”.` : "No KV namespace."}</p>
+      )}
       {list.items.length > 0 && (
         <DataTable columns={["Title", "Id"]}>
-            {list.items.map((n) => (
-              <tr key={n.id}>
-                <td>
-                  <Link href={`/resources/kv/${encodeURIComponent(connectionId)}/${encodeURIComponent(n.id)}`}>{n.title}</Link>
-                </td>
-                <td>
-                  <code className="small">{n.id}</code>
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+          {list.items.map((n) => (
+            <tr key={n.id}>
+              <td>
+                <Link href={`/resources/kv/${encodeURIComponent(connectionId)}/${encodeURIComponent(n.id)}`}>
+                  {n.title}
+                </Link>
+              </td>
+              <td>
+                <code className="small">{n.id}</code>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <LoadMore list={list} what="KV namespaces" />
     </section>
@@ -117,21 +123,25 @@ function D1List({ connectionId }: { connectionId: string }) {
       <PrefixSearch id="d1-prefix" label="Search D1 databases by name prefix" value={prefix} onSearch={setPrefix} />
       {list.isPending && <Loading what="D1 databases" />}
       <ErrorMessage error={list.error} title="The D1 databases could not be loaded" />
-      {list.isSuccess && list.items.length === 0 && <p className="muted">{prefix ? `No database name starts with “${prefix}”.` : "No D1 database."}</p>}
+      {list.isSuccess && list.items.length === 0 && (
+        <p className="muted">{prefix ? `No database name starts with “${prefix}”.` : "No D1 database."}</p>
+      )}
       {list.items.length > 0 && (
         <DataTable columns={["Name", "Id", "Created"]}>
-            {list.items.map((d) => (
-              <tr key={d.id}>
-                <td>
-                  <Link href={`/resources/d1/${encodeURIComponent(connectionId)}/${encodeURIComponent(d.id)}`}>{d.name}</Link>
-                </td>
-                <td>
-                  <code className="small">{d.id}</code>
-                </td>
-                <td className="small">{formatTime(d.createdAt)}</td>
-              </tr>
-            ))}
-          </DataTable>
+          {list.items.map((d) => (
+            <tr key={d.id}>
+              <td>
+                <Link href={`/resources/d1/${encodeURIComponent(connectionId)}/${encodeURIComponent(d.id)}`}>
+                  {d.name}
+                </Link>
+              </td>
+              <td>
+                <code className="small">{d.id}</code>
+              </td>
+              <td className="small">{formatTime(d.createdAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <LoadMore list={list} what="D1 databases" />
     </section>
@@ -147,18 +157,22 @@ function R2List({ connectionId }: { connectionId: string }) {
       <PrefixSearch id="r2-prefix" label="Search R2 buckets by name prefix" value={prefix} onSearch={setPrefix} />
       {list.isPending && <Loading what="R2 buckets" />}
       <ErrorMessage error={list.error} title="The R2 buckets could not be loaded" />
-      {list.isSuccess && list.items.length === 0 && <p className="muted">{prefix ? `No bucket name starts with “${prefix}”.` : "No R2 bucket."}</p>}
+      {list.isSuccess && list.items.length === 0 && (
+        <p className="muted">{prefix ? `No bucket name starts with “${prefix}”.` : "No R2 bucket."}</p>
+      )}
       {list.items.length > 0 && (
         <DataTable columns={["Name", "Created"]}>
-            {list.items.map((b) => (
-              <tr key={b.name}>
-                <td>
-                  <Link href={`/resources/r2/${encodeURIComponent(connectionId)}/${encodeURIComponent(b.name)}`}>{b.name}</Link>
-                </td>
-                <td className="small">{formatTime(b.createdAt)}</td>
-              </tr>
-            ))}
-          </DataTable>
+          {list.items.map((b) => (
+            <tr key={b.name}>
+              <td>
+                <Link href={`/resources/r2/${encodeURIComponent(connectionId)}/${encodeURIComponent(b.name)}`}>
+                  {b.name}
+                </Link>
+              </td>
+              <td className="small">{formatTime(b.createdAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <LoadMore list={list} what="R2 buckets" />
     </section>

@@ -19,7 +19,15 @@ export function resourcesPath(connectionId: string): string {
 }
 
 // Crumbs is the trail from Resources to the screen, the last part being the page's own heading.
-export function Crumbs({ connection, connectionId, children }: { connection?: Connection; connectionId: string; children?: ReactNode }) {
+export function Crumbs({
+  connection,
+  connectionId,
+  children,
+}: {
+  connection?: Connection;
+  connectionId: string;
+  children?: ReactNode;
+}) {
   return (
     <nav aria-label="Breadcrumb" className="crumbs">
       <ol>
@@ -57,7 +65,14 @@ export function PrefixSearch({
   return (
     <form className="prefix-search" onSubmit={submit}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} type="search" value={text} placeholder={placeholder} spellCheck={false} onChange={(e) => setText(e.target.value)} />
+      <input
+        id={id}
+        type="search"
+        value={text}
+        placeholder={placeholder}
+        spellCheck={false}
+        onChange={(e) => setText(e.target.value)}
+      />
       <button type="submit">Search</button>
       {value !== "" && (
         <button
@@ -83,7 +98,12 @@ export function LoadMore({
 }) {
   if (!list.hasNextPage) return null;
   return (
-    <button type="button" className="load-more" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+    <button
+      type="button"
+      className="load-more"
+      onClick={() => void list.fetchNextPage()}
+      disabled={list.isFetchingNextPage}
+    >
       {list.isFetchingNextPage ? "Loading…" : `Load more ${what}`}
     </button>
   );

@@ -1,9 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { cellText, classifyValue, countPlaceholders, destructiveStatements, formatBytes, formatExpiry, hexDump, jsonTokens, parseParams } from "./format";
+import {
+  cellText,
+  classifyValue,
+  countPlaceholders,
+  destructiveStatements,
+  formatBytes,
+  formatExpiry,
+  hexDump,
+  jsonTokens,
+  parseParams,
+} from "./format";
 
 describe("resources format", () => {
   it("tells JSON, text and binary values apart", () => {
-    expect(classifyValue('{"total":42}', "utf-8")).toEqual({ kind: "json", value: { total: 42 }, pretty: '{\n  "total": 42\n}' });
+    expect(classifyValue('{"total":42}', "utf-8")).toEqual({
+      kind: "json",
+      value: { total: 42 },
+      pretty: '{\n  "total": 42\n}',
+    });
     expect(classifyValue("order 7", "utf-8")).toEqual({ kind: "text", text: "order 7" });
     expect(classifyValue("{not json", "utf-8").kind).toBe("text");
     const bin = classifyValue(btoa("\x89PNG\x00"), "base64");

@@ -83,7 +83,7 @@ export function parseParams(text: string): { params?: unknown[]; error?: string 
   } catch (err) {
     return { error: `Parameters are not JSON: ${(err as Error).message}` };
   }
-  if (!Array.isArray(v)) return { error: "Parameters must be a JSON array, such as [1, \"text\"]." };
+  if (!Array.isArray(v)) return { error: 'Parameters must be a JSON array, such as [1, "text"].' };
   return { params: v };
 }
 
@@ -130,8 +130,17 @@ export function formatExpiry(seconds: number | undefined, now = Date.now()): str
   const d = new Date(seconds * 1000);
   const mins = Math.round((d.getTime() - now) / 60000);
   const rel =
-    mins <= 0 ? "expired" : mins < 60 ? `in ${mins} min` : mins < 48 * 60 ? `in ${Math.round(mins / 60)} h` : `in ${Math.round(mins / 1440)} days`;
-  return `${d.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")} (${rel})`;
+    mins <= 0
+      ? "expired"
+      : mins < 60
+        ? `in ${mins} min`
+        : mins < 48 * 60
+          ? `in ${Math.round(mins / 60)} h`
+          : `in ${Math.round(mins / 1440)} days`;
+  return `${d
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC")} (${rel})`;
 }
 
 // destructiveStatements lists the kinds of statements in sql that delete or change stored data or schema (DROP,

@@ -45,8 +45,8 @@ export function RestartPanel({
     <section className="panel restart" aria-labelledby="restart-title">
       <h2 id="restart-title">Restart</h2>
       <p className="small muted">
-        Click a step on the graph, or choose it below. The steps before it keep their outputs from this run; the
-        restart executes from it on.
+        Click a step on the graph, or choose it below. The steps before it keep their outputs from this run; the restart
+        executes from it on.
       </p>
       <form
         onSubmit={(e) => {
@@ -68,22 +68,32 @@ export function RestartPanel({
         <fieldset className="field">
           <legend>Restart as</legend>
           <label>
-            <input type="radio" name="restart-mode" checked={mode === "replay"} onChange={() => setMode("replay")} /> A new
-            run (this one stays as it is)
+            <input type="radio" name="restart-mode" checked={mode === "replay"} onChange={() => setMode("replay")} /> A
+            new run (this one stays as it is)
           </label>
           <label>
-            <input type="radio" name="restart-mode" checked={mode === "in-place"} onChange={() => setMode("in-place")} />{" "}
+            <input
+              type="radio"
+              name="restart-mode"
+              checked={mode === "in-place"}
+              onChange={() => setMode("in-place")}
+            />{" "}
             This run, in place (its own version, while it is deployed)
           </label>
         </fieldset>
         <fieldset className="field" disabled={mode === "in-place"}>
           <legend>Version</legend>
           <label>
-            <input type="radio" name="restart-version" checked={which === "same"} onChange={() => setWhich("same")} /> This
-            run's version
+            <input type="radio" name="restart-version" checked={which === "same"} onChange={() => setWhich("same")} />{" "}
+            This run's version
           </label>
           <label>
-            <input type="radio" name="restart-version" checked={which === "current"} onChange={() => setWhich("current")} />{" "}
+            <input
+              type="radio"
+              name="restart-version"
+              checked={which === "current"}
+              onChange={() => setWhich("current")}
+            />{" "}
             The version deployed now
           </label>
         </fieldset>

@@ -58,7 +58,12 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
                 Resume
               </button>
             )}
-            <button type="button" className="danger" onClick={() => setConfirmTerminate(true)} disabled={control.isPending}>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => setConfirmTerminate(true)}
+              disabled={control.isPending}
+            >
               Terminate
             </button>
           </div>
@@ -86,8 +91,8 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
       )}
       {deleted && (
         <p className="notice">
-          The workflow {deleted.name} was deleted on {formatTime(deleted.deletedAt)}; this run was kept. It can no longer
-          be paused, resumed or restarted.
+          The workflow {deleted.name} was deleted on {formatTime(deleted.deletedAt)}; this run was kept. It can no
+          longer be paused, resumed or restarted.
         </p>
       )}
       <ErrorMessage error={control.error} title="The run did not change" />
@@ -138,7 +143,8 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
                 setFromStep={setFromStep}
                 onRestarted={(next) => {
                   invalidateRunLists(qc, workflowId);
-                  if (next.id === runId) void run.refetch(); // restarted in place: the same run, running again
+                  if (next.id === runId)
+                    void run.refetch(); // restarted in place: the same run, running again
                   else navigate(`/workflows/${workflowId}/runs/${next.id}`);
                 }}
               />
@@ -146,7 +152,12 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
             <h2>Steps</h2>
             <StepTimeline steps={steps} onOpenOutput={deleted ? undefined : setOutputOf} />
             {outputOf && (
-              <StepOutputDialog workflowId={workflowId} runId={runId} step={outputOf} onClose={() => setOutputOf(null)} />
+              <StepOutputDialog
+                workflowId={workflowId}
+                runId={runId}
+                step={outputOf}
+                onClose={() => setOutputOf(null)}
+              />
             )}
             <h2>Input</h2>
             <Json value={r.params} label="Input" />
@@ -161,7 +172,9 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
             <LogsPanel workflowId={workflowId} run={r} />
           </div>
         )}
-        <aside className="side">{!deleted && r && <RecentRuns workflowId={workflowId} currentRunId={runId} current={r} />}</aside>
+        <aside className="side">
+          {!deleted && r && <RecentRuns workflowId={workflowId} currentRunId={runId} current={r} />}
+        </aside>
       </div>
     </main>
   );

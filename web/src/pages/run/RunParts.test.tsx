@@ -37,7 +37,18 @@ function serve(answer: (url: string) => Response) {
 const json = (v: unknown, status = 200) =>
   new Response(JSON.stringify(v), { status, headers: { "Content-Type": "application/json" } });
 
-const charge: RunStep = { nodeId: "charge", name: "Charge card", type: "step", state: "complete", attempts: 2, startedAt: null, endedAt: null, error: null, output: null, outputTruncated: false };
+const charge: RunStep = {
+  nodeId: "charge",
+  name: "Charge card",
+  type: "step",
+  state: "complete",
+  attempts: 2,
+  startedAt: null,
+  endedAt: null,
+  error: null,
+  output: null,
+  outputTruncated: false,
+};
 const base = "/api/workflows/wf_1/runs/run_1/steps/charge/output";
 
 describe("StepOutputDialog", () => {
@@ -54,9 +65,24 @@ describe("StepOutputDialog", () => {
   it("reads the step's full output, then one attempt with its error", async () => {
     const calls = serve((url) =>
       url.endsWith("?attempt=1")
-        ? json({ runId: "run_1", nodeId: "charge", name: "Charge card", attempt: 1, state: "errored",
-            error: { name: "Error", message: "card declined" }, output: null, source: "provider" })
-        : json({ runId: "run_1", nodeId: "charge", name: "Charge card", state: "complete", output: { id: "ch_1" }, source: "provider" }),
+        ? json({
+            runId: "run_1",
+            nodeId: "charge",
+            name: "Charge card",
+            attempt: 1,
+            state: "errored",
+            error: { name: "Error", message: "card declined" },
+            output: null,
+            source: "provider",
+          })
+        : json({
+            runId: "run_1",
+            nodeId: "charge",
+            name: "Charge card",
+            state: "complete",
+            output: { id: "ch_1" },
+            source: "provider",
+          }),
     );
     wrap(<StepOutputDialog workflowId="wf_1" runId="run_1" step={charge} onClose={() => {}} />);
     expect((await screen.findByLabelText("Full output of Charge card")).textContent).toContain('"ch_1"');
@@ -66,15 +92,41 @@ describe("StepOutputDialog", () => {
   });
 
   it("shows a sensitive output as the provider keeps it: [REDACTED]", async () => {
-    serve(() => json({ runId: "run_1", nodeId: "charge", name: "Charge card", state: "complete", output: "[REDACTED]", source: "provider" }));
+    serve(() =>
+      json({
+        runId: "run_1",
+        nodeId: "charge",
+        name: "Charge card",
+        state: "complete",
+        output: "[REDACTED]",
+        source: "provider",
+      }),
+    );
     wrap(<StepOutputDialog workflowId="wf_1" runId="run_1" step={charge} onClose={() => {}} />);
     expect((await screen.findByLabelText("Full output of Charge card")).textContent).toBe('"[REDACTED]"');
     expect(screen.getByText(/output is sensitive/)).toBeTruthy();
   });
 
   it("offers a stream output's bytes as a download, never showing them", async () => {
-    serve(() => new Response("raw bytes", { status: 200, headers: { "Content-Type": "application/octet-stream", "Edgeflow-Step-State": "complete" } }));
-    const step: RunStep = { nodeId: "export", name: "Export #2", type: "step", state: "complete", attempts: 1, startedAt: null, endedAt: null, error: null, output: null, outputTruncated: false };
+    serve(
+      () =>
+        new Response("raw bytes", {
+          status: 200,
+          headers: { "Content-Type": "application/octet-stream", "Edgeflow-Step-State": "complete" },
+        }),
+    );
+    const step: RunStep = {
+      nodeId: "export",
+      name: "Export #2",
+      type: "step",
+      state: "complete",
+      attempts: 1,
+      startedAt: null,
+      endedAt: null,
+      error: null,
+      output: null,
+      outputTruncated: false,
+    };
     wrap(<StepOutputDialog workflowId="wf_1" runId="run_1" step={step} onClose={() => {}} />);
     const link = (await screen.findByText("Download its bytes")) as HTMLAnchorElement;
     expect(link.getAttribute("href")).toBe("/api/workflows/wf_1/runs/run_1/steps/export/output?iteration=2");
@@ -83,7 +135,16 @@ describe("StepOutputDialog", () => {
   });
 
   it("shows the server's refusal", async () => {
-    serve(() => json({ error: "the run has no step of node charge", code: "not_found", details: [{ path: "/nodeId", message: "unknown" }] }, 404));
+    serve(() =>
+      json(
+        {
+          error: "the run has no step of node charge",
+          code: "not_found",
+          details: [{ path: "/nodeId", message: "unknown" }],
+        },
+        404,
+      ),
+    );
     wrap(<StepOutputDialog workflowId="wf_1" runId="run_1" step={charge} onClose={() => {}} />);
     expect((await screen.findByRole("alert")).textContent).toContain("the run has no step of node charge");
   });
@@ -108,10 +169,22 @@ const run = { id: "run_1", workflowId: "wf_1", status: "errored", steps: [charge
 describe("RestartPanel", () => {
   it("restarts in place when asked, and shows why not when the provider cannot", async () => {
     const calls = serve(() =>
-      json({ error: "the run's version is no longer the one deployed: restart it as a new run", code: "conflict" }, 409),
+      json(
+        { error: "the run's version is no longer the one deployed: restart it as a new run", code: "conflict" },
+        409,
+      ),
     );
     const onRestarted = vi.fn();
-    wrap(<RestartPanel workflowId="wf_1" run={run} version={version} fromStep="charge" setFromStep={() => {}} onRestarted={onRestarted} />);
+    wrap(
+      <RestartPanel
+        workflowId="wf_1"
+        run={run}
+        version={version}
+        fromStep="charge"
+        setFromStep={() => {}}
+        onRestarted={onRestarted}
+      />,
+    );
     fireEvent.click(screen.getByLabelText(/This run, in place/));
     fireEvent.click(screen.getByRole("button", { name: "Restart from Charge card in place" }));
     expect((await screen.findByRole("alert")).textContent).toContain("no longer the one deployed");
@@ -122,7 +195,16 @@ describe("RestartPanel", () => {
   it("starts a new run by default, with the version chosen", async () => {
     const calls = serve(() => json({ id: "run_2", workflowId: "wf_1", status: "queued" }, 201));
     const onRestarted = vi.fn();
-    wrap(<RestartPanel workflowId="wf_1" run={run} version={version} fromStep="charge" setFromStep={() => {}} onRestarted={onRestarted} />);
+    wrap(
+      <RestartPanel
+        workflowId="wf_1"
+        run={run}
+        version={version}
+        fromStep="charge"
+        setFromStep={() => {}}
+        onRestarted={onRestarted}
+      />,
+    );
     fireEvent.click(screen.getByLabelText(/The version deployed now/));
     fireEvent.click(screen.getByRole("button", { name: "Restart from Charge card" }));
     await vi.waitFor(() => expect(onRestarted).toHaveBeenCalled());

@@ -73,11 +73,22 @@ export function SendEvent({ workflowId, run, onSent }: { workflowId: string; run
         </div>
         <div className="field">
           <label htmlFor="event-payload">Payload (JSON)</label>
-          <textarea id="event-payload" className="code" rows={5} spellCheck={false} value={payload} onChange={(e) => setPayload(e.target.value)} />
+          <textarea
+            id="event-payload"
+            className="code"
+            rows={5}
+            spellCheck={false}
+            value={payload}
+            onChange={(e) => setPayload(e.target.value)}
+          />
         </div>
         {error && <p className="field-error">{error}</p>}
         <ErrorMessage error={m.error} title="Not sent" />
-        {m.isSuccess && <p className="ok" role="status">Event sent.</p>}
+        {m.isSuccess && (
+          <p className="ok" role="status">
+            Event sent.
+          </p>
+        )}
         <button type="submit" className="primary" disabled={m.isPending}>
           Send event
         </button>

@@ -54,7 +54,11 @@ export function StepOutputDialog({
 }) {
   const [attempt, setAttempt] = useState(0);
   const url = stepOutputURL(workflowId, runId, step, attempt);
-  const q = useQuery({ queryKey: ["step-output", url], queryFn: ({ signal }) => readOutput(url, signal), retry: false });
+  const q = useQuery({
+    queryKey: ["step-output", url],
+    queryFn: ({ signal }) => readOutput(url, signal),
+    retry: false,
+  });
   const attempts = step.type === "step" ? step.attempts : 0;
   const d = q.data;
   return (
@@ -86,10 +90,14 @@ export function StepOutputDialog({
         <>
           <p className="small muted">
             {d.value.state}
-            {d.value.source === "run" ? " · as the run stored it (the provider cannot answer it)" : " · in full, from the provider"}
+            {d.value.source === "run"
+              ? " · as the run stored it (the provider cannot answer it)"
+              : " · in full, from the provider"}
           </p>
           {d.value.output === "[REDACTED]" && (
-            <p className="notice">The step's output is sensitive: the provider keeps it redacted, and so does edgeflow.</p>
+            <p className="notice">
+              The step's output is sensitive: the provider keeps it redacted, and so does edgeflow.
+            </p>
           )}
           {d.value.error && (
             <p className="step-error">

@@ -4,7 +4,13 @@ import { nodeStateOfStep } from "../../runs/steps";
 
 // StepTimeline lists the run's steps in execution order with their state, times, attempts, output and error;
 // onOpenOutput, when given, offers each step's full output (per attempt) read from the provider.
-export function StepTimeline({ steps, onOpenOutput }: { steps: readonly RunStep[]; onOpenOutput?: (s: RunStep) => void }) {
+export function StepTimeline({
+  steps,
+  onOpenOutput,
+}: {
+  steps: readonly RunStep[];
+  onOpenOutput?: (s: RunStep) => void;
+}) {
   if (steps.length === 0) return <p className="muted">No step has run yet.</p>;
   return (
     <ol className="steps" aria-label="Steps, in execution order">

@@ -15,7 +15,11 @@ export function useRunQueries(workflowId: string, runId: string) {
   const run = useQuery({
     ...runQueries.one(runId),
     refetchInterval: (q) =>
-      (q.state.data && isFinalRun(q.state.data.status)) || isNotFound(q.state.error) ? false : q.state.error ? 5_000 : 1_000,
+      (q.state.data && isFinalRun(q.state.data.status)) || isNotFound(q.state.error)
+        ? false
+        : q.state.error
+          ? 5_000
+          : 1_000,
   });
   const r = run.data;
   const deleted = r?.deletedWorkflow;

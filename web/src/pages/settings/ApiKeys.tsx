@@ -32,11 +32,12 @@ export default function ApiKeysPage() {
   const projects = useQuery(projectQueries.list(session.activeOrganizationId));
   const list = useCursorList(apiKeyQueries.list());
   const keys = useMemo(
-    () => [...list.items].sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: "base", numeric: true })),
+    () =>
+      [...list.items].sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: "base", numeric: true })),
     [list.items],
   );
   const projectName = (id: string | null) =>
-    id === null ? "whole organization" : projects.data?.data.find((p) => p.id === id)?.name ?? id;
+    id === null ? "whole organization" : (projects.data?.data.find((p) => p.id === id)?.name ?? id);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<APIKey | null>(null);
   return (
@@ -72,15 +73,24 @@ export default function ApiKeysPage() {
                 </td>
                 <td>{k.scopes.join(", ")}</td>
                 <td>{projectName(k.projectId)}</td>
-                <td className="small">{k.lastUsedAt ? formatTime(k.lastUsedAt) : <span className="muted">never</span>}</td>
-                <td className="small">{k.expiresAt ? formatTime(k.expiresAt) : <span className="muted">never</span>}</td>
+                <td className="small">
+                  {k.lastUsedAt ? formatTime(k.lastUsedAt) : <span className="muted">never</span>}
+                </td>
+                <td className="small">
+                  {k.expiresAt ? formatTime(k.expiresAt) : <span className="muted">never</span>}
+                </td>
                 <td className="row-actions">
                   {k.revokedAt ? (
                     <span className="badge">revoked {formatTime(k.revokedAt)}</span>
                   ) : expired ? (
                     <span className="badge">expired</span>
                   ) : (
-                    <button type="button" className="danger" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => setRevoking(k)}
+                      aria-label={`Revoke ${k.name}`}
+                    >
                       Revoke
                     </button>
                   )}
@@ -171,7 +181,15 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog title="Create API key" onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} noValidate>
-        <Field id="key-name" label="Name" value={name} autoFocus placeholder="CI deploys" onChange={setName} error={errors.name} />
+        <Field
+          id="key-name"
+          label="Name"
+          value={name}
+          autoFocus
+          placeholder="CI deploys"
+          onChange={setName}
+          error={errors.name}
+        />
         <fieldset className="field choice" aria-describedby={errors.scopes ? "key-scopes-error" : undefined}>
           <legend>Scopes</legend>
           {scopeInfo.map((s) => (

@@ -13,14 +13,51 @@ import "./settings.css";
 
 // The actions the API records (docs/api.md, the route table's Audit names), offered as suggestions.
 const knownActions = [
-  "api_key.create", "api_key.revoke", "connection.create", "connection.delete", "connection.update", "env_var.create",
-  "env_var.delete", "env_var.update", "function.invoke", "invitation.accept", "invitation.create", "invitation.revoke",
-  "member.remove", "member.role_change", "node.install", "node.uninstall", "node.update", "organization.create",
-  "organization.delete", "organization.transfer_ownership", "organization.update", "project.create", "project.delete",
-  "project.update", "run.pause", "run.restart", "run.resume", "run.terminate", "session.revoke", "session.sign_in",
-  "session.sign_out", "session.switch", "user.password_change", "user.sign_up", "version.create", "version.delete",
-  "version.revert", "version.update", "workflow.create", "workflow.delete", "workflow.deploy", "workflow.move",
-  "workflow.takedown", "workflow.trigger", "workflow.update",
+  "api_key.create",
+  "api_key.revoke",
+  "connection.create",
+  "connection.delete",
+  "connection.update",
+  "env_var.create",
+  "env_var.delete",
+  "env_var.update",
+  "function.invoke",
+  "invitation.accept",
+  "invitation.create",
+  "invitation.revoke",
+  "member.remove",
+  "member.role_change",
+  "node.install",
+  "node.uninstall",
+  "node.update",
+  "organization.create",
+  "organization.delete",
+  "organization.transfer_ownership",
+  "organization.update",
+  "project.create",
+  "project.delete",
+  "project.update",
+  "run.pause",
+  "run.restart",
+  "run.resume",
+  "run.terminate",
+  "session.revoke",
+  "session.sign_in",
+  "session.sign_out",
+  "session.switch",
+  "user.password_change",
+  "user.sign_up",
+  "version.create",
+  "version.delete",
+  "version.revert",
+  "version.update",
+  "workflow.create",
+  "workflow.delete",
+  "workflow.deploy",
+  "workflow.move",
+  "workflow.takedown",
+  "workflow.trigger",
+  "workflow.update",
 ];
 
 export interface Filters {
@@ -96,7 +133,8 @@ function AuditList({ orgId }: { orgId: string }) {
     e.preventDefault();
     setApplied(draft);
   };
-  const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
+  const set = (k: keyof Filters) => (e: { target: { value: string } }) =>
+    setDraft((d) => ({ ...d, [k]: e.target.value }));
   const fieldError = (k: string) =>
     errors[`?${k}`] && (
       <p id={`audit-${k}-error`} className="field-error">
@@ -124,7 +162,13 @@ function AuditList({ orgId }: { orgId: string }) {
         </div>
         <div className="field">
           <label htmlFor="audit-action">Action</label>
-          <input id="audit-action" list="audit-actions" value={draft.action} onChange={set("action")} placeholder="workflow.deploy" />
+          <input
+            id="audit-action"
+            list="audit-actions"
+            value={draft.action}
+            onChange={set("action")}
+            placeholder="workflow.deploy"
+          />
           <datalist id="audit-actions">
             {knownActions.map((a) => (
               <option key={a} value={a} />
@@ -177,7 +221,9 @@ function AuditList({ orgId }: { orgId: string }) {
         </div>
       </form>
       {list.isPending && <Loading what="the audit log" />}
-      {list.error && errors[""] !== undefined && <ErrorMessage error={list.error} title="The audit log could not be loaded" />}
+      {list.error && errors[""] !== undefined && (
+        <ErrorMessage error={list.error} title="The audit log could not be loaded" />
+      )}
       {list.isSuccess && list.items.length === 0 && <p className="empty">No entries match.</p>}
       {list.items.length > 0 && (
         <DataTable columns={["Time", "Actor", "Action", "Target", "Outcome", "Request"]}>

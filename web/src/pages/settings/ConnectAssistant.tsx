@@ -25,7 +25,11 @@ export function configText(c: MCPClientConfig, key: string | null): string {
 
 const transports: { value: string; label: string; hint: string }[] = [
   { value: "http", label: "HTTP", hint: "the assistant calls this server's /api/mcp with the key" },
-  { value: "stdio", label: "stdio", hint: "the assistant starts the edgeflow CLI (edgeflow mcp), which calls this server" },
+  {
+    value: "stdio",
+    label: "stdio",
+    hint: "the assistant starts the edgeflow CLI (edgeflow mcp), which calls this server",
+  },
 ];
 
 // ConnectAssistantPage shows how an AI coding assistant (Claude Code, Cursor, VS Code) reaches edgeflow's MCP
@@ -95,7 +99,9 @@ export default function ConnectAssistantPage() {
         )}
         {key && (
           <p className="notice" role="note">
-            <strong>The key {created!.name} is written into the configuration below only while this page is open.</strong>{" "}
+            <strong>
+              The key {created!.name} is written into the configuration below only while this page is open.
+            </strong>{" "}
             Copy it now: edgeflow stores only its hash. Manage keys under <Link href="/api-keys">API keys</Link>.
           </p>
         )}
@@ -118,7 +124,13 @@ export default function ConnectAssistantPage() {
                 <legend>Assistant</legend>
                 {clients.map((c) => (
                   <label key={c} className="radio">
-                    <input type="radio" name="connect-client" value={c} checked={client === c} onChange={() => setClient(c)} />{" "}
+                    <input
+                      type="radio"
+                      name="connect-client"
+                      value={c}
+                      checked={client === c}
+                      onChange={() => setClient(c)}
+                    />{" "}
                     {c}
                   </label>
                 ))}
@@ -160,7 +172,9 @@ export default function ConnectAssistantPage() {
               />
             )}
             {config && client === "VS Code" && (
-              <p className="muted small">VS Code asks for the key when it first starts the server and keeps it itself.</p>
+              <p className="muted small">
+                VS Code asks for the key when it first starts the server and keeps it itself.
+              </p>
             )}
           </>
         )}
@@ -183,7 +197,14 @@ function CopyBlock({ id, label, text }: { id: string; label: string; text: strin
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} className="copy-block" readOnly spellCheck={false} value={text} rows={Math.min(18, text.split("\n").length + 1)} />
+      <textarea
+        id={id}
+        className="copy-block"
+        readOnly
+        spellCheck={false}
+        value={text}
+        rows={Math.min(18, text.split("\n").length + 1)}
+      />
       <div className="copy-row">
         <button type="button" className="primary" onClick={() => void copy()} aria-describedby={`${id}-status`}>
           Copy
@@ -233,10 +254,13 @@ function NewKeyForm({ onCreated }: { onCreated: (k: { id: string; name: string; 
     }
   };
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate className="connect-new-key" aria-label="New key for the assistant">
-      <p className="muted small">
-        Or create a key for it: read, write and deploy in this project, for 90 days.
-      </p>
+    <form
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      className="connect-new-key"
+      aria-label="New key for the assistant"
+    >
+      <p className="muted small">Or create a key for it: read, write and deploy in this project, for 90 days.</p>
       <div className="copy-row">
         <Field id="connect-key-name" label="New key's name" value={name} onChange={setName} error={errors.name} />
         <button type="submit" disabled={pending}>

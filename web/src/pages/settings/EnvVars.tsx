@@ -80,7 +80,10 @@ export default function EnvVarsPage() {
         </div>
       )}
       {rows.length > 0 && (
-        <DataTable columns={["Name", "Organization", <>Project {projectName}</>, "In effect", "Used by"]} className="env-table">
+        <DataTable
+          columns={["Name", "Organization", <>Project {projectName}</>, "In effect", "Used by"]}
+          className="env-table"
+        >
           {rows.map((r) => (
             <tr key={r.name}>
               <th scope="row">
@@ -96,25 +99,40 @@ export default function EnvVarsPage() {
                         <Value v={v} />
                         {overridden && <div className="muted small">overridden by the project</div>}
                         <div className="row-actions start">
-                          <button type="button" onClick={() => setEditing({ scope, v })} aria-label={`Edit ${r.name} of the ${scope}`}>
+                          <button
+                            type="button"
+                            onClick={() => setEditing({ scope, v })}
+                            aria-label={`Edit ${r.name} of the ${scope}`}
+                          >
                             Edit
                           </button>
-                          <button type="button" className="danger" onClick={() => setDeleting(v)} aria-label={`Delete ${r.name} of the ${scope}`}>
+                          <button
+                            type="button"
+                            className="danger"
+                            onClick={() => setDeleting(v)}
+                            aria-label={`Delete ${r.name} of the ${scope}`}
+                          >
                             Delete
                           </button>
                         </div>
                       </>
                     ) : (
-                      <button type="button" onClick={() => setEditing({ scope, name: r.name })} aria-label={`Set ${r.name} for the ${scope}`}>
+                      <button
+                        type="button"
+                        onClick={() => setEditing({ scope, name: r.name })}
+                        aria-label={`Set ${r.name} for the ${scope}`}
+                      >
                         Set
                       </button>
                     )}
                   </td>
                 );
               })}
-              <td>{r.project ? <span className="badge">project</span> : <span className="badge">organization</span>}</td>
               <td>
-                {usage.isSuccess && !(usedBy.get(r.name)?.length) && <span className="muted">no workflow</span>}
+                {r.project ? <span className="badge">project</span> : <span className="badge">organization</span>}
+              </td>
+              <td>
+                {usage.isSuccess && !usedBy.get(r.name)?.length && <span className="muted">no workflow</span>}
                 <ul className="plain">
                   {(usedBy.get(r.name) ?? []).map((w) => (
                     <li key={w.workflowId}>
@@ -139,7 +157,8 @@ export default function EnvVarsPage() {
       )}
       <p className="muted small">
         Used by lists the workflows of this project that read the variable in their current version, or declare a
-        variable whose value is <code>{"{{global.env.NAME}}"}</code>, and do not declare one of the same name themselves.
+        variable whose value is <code>{"{{global.env.NAME}}"}</code>, and do not declare one of the same name
+        themselves.
       </p>
       {editing && (
         <EditDialog
@@ -207,15 +226,26 @@ function EditDialog({
     const err: FieldErrors = {};
     if (!envVarNamePattern.test(name) || name.length > 128)
       err.name = "Use capital letters, digits and _, starting with a letter (such as API_URL).";
-    if (v?.isSecret && !secret && value === "") err.value = "Enter the new value: a secret becomes plain only with a new value.";
+    if (v?.isSecret && !secret && value === "")
+      err.value = "Enter the new value: a secret becomes plain only with a new value.";
     setErrors(err);
     if (Object.keys(err).length === 0) m.mutate();
   };
-  const title = v ? `Edit ${v.name} of ${scopeWords(scope, projectName)}` : `New variable for ${scopeWords(scope, projectName)}`;
+  const title = v
+    ? `Edit ${v.name} of ${scopeWords(scope, projectName)}`
+    : `New variable for ${scopeWords(scope, projectName)}`;
   return (
     <Dialog title={title} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <Field id="env-name" label="Name" value={name} autoFocus={!presetName} spellCheck={false} onChange={setName} error={errors.name} />
+        <Field
+          id="env-name"
+          label="Name"
+          value={name}
+          autoFocus={!presetName}
+          spellCheck={false}
+          onChange={setName}
+          error={errors.name}
+        />
         <div className="field">
           <label htmlFor="env-value">{v?.isSecret ? "New value" : "Value"}</label>
           <input
@@ -284,7 +314,8 @@ function DeleteDialog({ v, projectName, onClose }: { v: EnvVar; projectName: str
     >
       <p>
         Deployed workflows keep the value they were deployed with; the next deploy of a workflow that reads{" "}
-        <code>{v.name}</code> takes {v.scope === "project" ? "the organization's value, if there is one," : "the project's value, if there is one,"}{" "}
+        <code>{v.name}</code> takes{" "}
+        {v.scope === "project" ? "the organization's value, if there is one," : "the project's value, if there is one,"}{" "}
         or fails naming the missing variable.
       </p>
     </ConfirmDialog>

@@ -32,9 +32,15 @@ export function Compare({ workflowId, leftId, rightId }: { workflowId: string; l
       {a.data && b.data && (
         <>
           <p className="small muted" role="status">
-            v{a.data.version} → v{b.data.version}: {stats.changed} changed, {stats.added} added, {stats.removed} removed lines
+            v{a.data.version} → v{b.data.version}: {stats.changed} changed, {stats.added} added, {stats.removed} removed
+            lines
           </p>
-          <div className="diff" tabIndex={0} role="region" aria-label={`Differences of the ${what === "ir" ? "IR" : "generated code"}`}>
+          <div
+            className="diff"
+            tabIndex={0}
+            role="region"
+            aria-label={`Differences of the ${what === "ir" ? "IR" : "generated code"}`}
+          >
             <table>
               <colgroup>
                 <col className="ln" />

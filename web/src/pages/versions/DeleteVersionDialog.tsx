@@ -18,7 +18,11 @@ export function DeleteVersionDialog({
 }) {
   const m = useMutation({
     mutationFn: () =>
-      ok(api.DELETE("/api/workflows/{workflowId}/versions/{versionId}", { params: { path: { workflowId, versionId: v.id } } })),
+      ok(
+        api.DELETE("/api/workflows/{workflowId}/versions/{versionId}", {
+          params: { path: { workflowId, versionId: v.id } },
+        }),
+      ),
     onSuccess: () => {
       onDeleted();
       onClose();

@@ -17,7 +17,8 @@ export default function VersionsPage({ workflowId }: { workflowId: string }) {
   const [left, setLeft] = useState("");
   const [right, setRight] = useState("");
   const [deleting, setDeleting] = useState<Version | null>(null);
-  const { workflow, versions, lock, revert, exportVersion, exportWrangler, actionError, invalidate } = useVersionsQueries(workflowId);
+  const { workflow, versions, lock, revert, exportVersion, exportWrangler, actionError, invalidate } =
+    useVersionsQueries(workflowId);
   const list = versions.data?.data ?? [];
   const rightId = right || list[0]?.id || "";
   const leftId = left || list[1]?.id || "";
@@ -58,13 +59,21 @@ export default function VersionsPage({ workflowId }: { workflowId: string }) {
               <td className="small">{me && v.createdBy === me.id ? "you" : <code>{v.createdBy}</code>}</td>
               <td>{v.locked ? "locked" : <span className="muted">no</span>}</td>
               <td className="row-actions">
-                <button type="button" onClick={() => lock.mutate(v)} aria-label={`${v.locked ? "Unlock" : "Lock"} version ${v.version}`}>
+                <button
+                  type="button"
+                  onClick={() => lock.mutate(v)}
+                  aria-label={`${v.locked ? "Unlock" : "Lock"} version ${v.version}`}
+                >
                   {v.locked ? "Unlock" : "Lock"}
                 </button>
                 <button type="button" onClick={() => revert.mutate(v)} aria-label={`Revert to version ${v.version}`}>
                   Revert
                 </button>
-                <button type="button" onClick={() => exportVersion.mutate(v)} aria-label={`Export version ${v.version}`}>
+                <button
+                  type="button"
+                  onClick={() => exportVersion.mutate(v)}
+                  aria-label={`Export version ${v.version}`}
+                >
                   Export
                 </button>
                 <button
@@ -76,7 +85,12 @@ export default function VersionsPage({ workflowId }: { workflowId: string }) {
                 >
                   Wrangler project
                 </button>
-                <button type="button" className="danger" onClick={() => setDeleting(v)} aria-label={`Delete version ${v.version}`}>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => setDeleting(v)}
+                  aria-label={`Delete version ${v.version}`}
+                >
                   Delete
                 </button>
                 {actionError?.id === v.id && <ErrorMessage error={actionError.error} />}
@@ -115,7 +129,12 @@ export default function VersionsPage({ workflowId }: { workflowId: string }) {
         </section>
       )}
       {deleting && (
-        <DeleteVersionDialog workflowId={workflowId} v={deleting} onClose={() => setDeleting(null)} onDeleted={invalidate} />
+        <DeleteVersionDialog
+          workflowId={workflowId}
+          v={deleting}
+          onClose={() => setDeleting(null)}
+          onDeleted={invalidate}
+        />
       )}
     </main>
   );

@@ -19,7 +19,8 @@ export function useVersionsQueries(workflowId: string) {
     void qc.invalidateQueries({ queryKey: workflowKeys.lists });
   };
   const lock = useMutation({
-    mutationFn: (v: Version) => ok(
+    mutationFn: (v: Version) =>
+      ok(
         api.PATCH("/api/workflows/{workflowId}/versions/{versionId}", {
           params: { path: { workflowId, versionId: v.id } },
           body: { locked: !v.locked },
@@ -46,7 +47,8 @@ export function useVersionsQueries(workflowId: string) {
   });
   const exportVersion = useMutation({
     mutationFn: (v: Version) => qc.fetchQuery(workflowQueries.version(workflowId, v.id)),
-    onSuccess: (v: VersionDetail) => downloadJSON(`${fileSlug(workflow.data?.name ?? "workflow")}.v${v.version}.ir.json`, v.ir),
+    onSuccess: (v: VersionDetail) =>
+      downloadJSON(`${fileSlug(workflow.data?.name ?? "workflow")}.v${v.version}.ir.json`, v.ir),
     onError: (error, v) => setActionError({ id: v.id, error }),
   });
   // The archive is not JSON, which the typed client refuses: it is fetched as the file it is (a GET needs no CSRF
@@ -60,7 +62,10 @@ export function useVersionsQueries(workflowId: string) {
         throw apiError(res.status, (body ?? {}) as Parameters<typeof apiError>[1], "error", res.statusText);
       }
       const named = /filename="([^"/\\]+)"/.exec(res.headers.get("Content-Disposition") ?? "")?.[1];
-      downloadBlob(named ?? `${fileSlug(workflow.data?.name ?? "workflow")}-v${v.version}-wrangler.tar.gz`, await res.blob());
+      downloadBlob(
+        named ?? `${fileSlug(workflow.data?.name ?? "workflow")}-v${v.version}-wrangler.tar.gz`,
+        await res.blob(),
+      );
     },
     onSuccess: () => setActionError(null),
     onError: (error, v) => setActionError({ id: v.id, error }),

@@ -14,7 +14,11 @@ export function Deliveries({ hook }: { hook: Webhook }) {
   });
   const redeliver = useMutation({
     mutationFn: (d: WebhookDelivery) =>
-      ok(api.POST("/api/webhooks/{id}/deliveries/{deliveryId}/redeliver", { params: { path: { id: hook.id, deliveryId: d.id } } })),
+      ok(
+        api.POST("/api/webhooks/{id}/deliveries/{deliveryId}/redeliver", {
+          params: { path: { id: hook.id, deliveryId: d.id } },
+        }),
+      ),
     onSuccess: () => void qc.invalidateQueries({ queryKey: webhookQueries.deliveries(hook.id).queryKey }),
   });
   const rows = list.data?.data ?? [];
@@ -47,8 +51,8 @@ export function Deliveries({ hook }: { hook: Webhook }) {
                   <ol className="attempts">
                     {d.attempts.map((a, i) => (
                       <li key={i}>
-                        {formatTime(a.at)}: {a.responseStatus === 0 ? "no answer" : a.responseStatus} in{" "}
-                        {a.durationMs} ms{a.error ? ` — ${a.error}` : ""}
+                        {formatTime(a.at)}: {a.responseStatus === 0 ? "no answer" : a.responseStatus} in {a.durationMs}{" "}
+                        ms{a.error ? ` — ${a.error}` : ""}
                       </li>
                     ))}
                   </ol>

@@ -43,7 +43,16 @@ export function WebhookDialog({
   return (
     <Dialog title={hook ? "Edit webhook" : "New webhook"} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <Field id="webhook-url" label="Endpoint URL" type="url" value={url} autoFocus placeholder="https://example.com/edgeflow-events" onChange={setURL} error={errors.url} />
+        <Field
+          id="webhook-url"
+          label="Endpoint URL"
+          type="url"
+          value={url}
+          autoFocus
+          placeholder="https://example.com/edgeflow-events"
+          onChange={setURL}
+          error={errors.url}
+        />
         <fieldset>
           <legend>Events</legend>
           <p className="hint">None checked sends every event.</p>

@@ -55,7 +55,15 @@ export function RotateDialog({
   );
 }
 
-export function DeleteDialog({ hook, onClose, onDeleted }: { hook: Webhook; onClose: () => void; onDeleted: () => void }) {
+export function DeleteDialog({
+  hook,
+  onClose,
+  onDeleted,
+}: {
+  hook: Webhook;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
   const qc = useQueryClient();
   const m = useMutation({
     mutationFn: () => ok(api.DELETE("/api/webhooks/{id}", { params: { path: { id: hook.id } } })),

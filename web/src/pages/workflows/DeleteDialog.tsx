@@ -34,8 +34,8 @@ export function DeleteDialog({ w, onClose }: { w: Workflow; onClose: () => void 
       <fieldset className="field">
         <legend>Its runs</legend>
         <label>
-          <input type="radio" name="delete-runs" checked={runs === "delete"} onChange={() => setRuns("delete")} /> Delete
-          the runs, with their steps and outputs
+          <input type="radio" name="delete-runs" checked={runs === "delete"} onChange={() => setRuns("delete")} />{" "}
+          Delete the runs, with their steps and outputs
         </label>
         <label>
           <input type="radio" name="delete-runs" checked={runs === "keep"} onChange={() => setRuns("keep")} /> Keep the
@@ -44,7 +44,9 @@ export function DeleteDialog({ w, onClose }: { w: Workflow; onClose: () => void 
       </fieldset>
       <ErrorMessage error={m.error} title="Not deleted" />
       <div className="actions">
-        <button type="button" onClick={onClose}>Cancel</button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
         <button type="button" className="danger primary" onClick={() => m.mutate()} disabled={m.isPending}>
           Delete {what}
         </button>

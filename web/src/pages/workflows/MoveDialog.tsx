@@ -16,7 +16,8 @@ export function MoveDialog({ w, onClose }: { w: Workflow; onClose: () => void })
   const [target, setTarget] = useState("");
   const chosen = target || others[0]?.id || "";
   const m = useMutation({
-    mutationFn: () => ok(api.PATCH("/api/workflows/{id}/move", { params: { path: { id: w.id } }, body: { targetProjectId: chosen } })),
+    mutationFn: () =>
+      ok(api.PATCH("/api/workflows/{id}/move", { params: { path: { id: w.id } }, body: { targetProjectId: chosen } })),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: workflowKeys.lists });
       onClose();
@@ -37,7 +38,9 @@ export function MoveDialog({ w, onClose }: { w: Workflow; onClose: () => void })
             m.mutate();
           }}
         >
-          <p className="muted">Its versions, deployments and runs move with it. A deployed workflow must be taken down first.</p>
+          <p className="muted">
+            Its versions, deployments and runs move with it. A deployed workflow must be taken down first.
+          </p>
           <div className="field">
             <label htmlFor="move-target">Target project</label>
             <select id="move-target" value={chosen} onChange={(e) => setTarget(e.target.value)}>
@@ -50,8 +53,12 @@ export function MoveDialog({ w, onClose }: { w: Workflow; onClose: () => void })
           </div>
           <ErrorMessage error={m.error} title="Not moved" />
           <div className="actions">
-            <button type="button" onClick={onClose}>Cancel</button>
-            <button type="submit" className="primary" disabled={m.isPending}>Move</button>
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={m.isPending}>
+              Move
+            </button>
           </div>
         </form>
       )}

@@ -136,11 +136,23 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
         <fieldset>
           <legend>Kind</legend>
           <label className="choice">
-            <input type="radio" name="kind" value="workflow" checked={kind === "workflow"} onChange={() => setKind("workflow")} />
+            <input
+              type="radio"
+              name="kind"
+              value="workflow"
+              checked={kind === "workflow"}
+              onChange={() => setKind("workflow")}
+            />
             Workflow <span className="muted">— durable steps, sleeps and events, started by a trigger</span>
           </label>
           <label className="choice">
-            <input type="radio" name="kind" value="script" checked={kind === "script"} onChange={() => setKind("script")} />
+            <input
+              type="radio"
+              name="kind"
+              value="script"
+              checked={kind === "script"}
+              onChange={() => setKind("script")}
+            />
             Function <span className="muted">— answers HTTP requests at its URL</span>
           </label>
         </fieldset>
@@ -151,8 +163,8 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
             Blank
           </label>
           <label className="choice">
-            <input type="radio" name="source" checked={source === "template"} onChange={() => setSource("template")} />
-            A template
+            <input type="radio" name="source" checked={source === "template"} onChange={() => setSource("template")} />A
+            template
           </label>
           <label className="choice">
             <input type="radio" name="source" checked={source === "import"} onChange={() => setSource("import")} />
@@ -217,7 +229,8 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
               aria-describedby="new-n8n-hint"
             />
             <p id="new-n8n-hint" className="hint">
-              A workflow as n8n downloads it (.json). Its conversion is shown before anything is created (docs/import.md).
+              A workflow as n8n downloads it (.json). Its conversion is shown before anything is created
+              (docs/import.md).
             </p>
             {n8nBusy && <Loading what="the conversion" />}
             {n8n && <ImportReportView file={n8n.file} result={n8n.result} />}
@@ -298,7 +311,9 @@ function ImportReportView({ file, result }: { file: string; result: ImportResult
           </ul>
         </>
       )}
-      {r.marketplace.length > 0 && <p className="hint">Marketplace nodes it needs installed: {r.marketplace.join(", ")}</p>}
+      {r.marketplace.length > 0 && (
+        <p className="hint">Marketplace nodes it needs installed: {r.marketplace.join(", ")}</p>
+      )}
     </section>
   );
 }

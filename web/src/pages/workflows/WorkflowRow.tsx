@@ -22,7 +22,10 @@ export function WorkflowRow({
   onDelete: () => void;
 }) {
   // the list answer has no version numbers: the newest version's summary gives it
-  const version = useQuery({ ...workflowQueries.newestVersion(w.id, w.currentVersionId), enabled: w.currentVersionId !== "" });
+  const version = useQuery({
+    ...workflowQueries.newestVersion(w.id, w.currentVersionId),
+    enabled: w.currentVersionId !== "",
+  });
   const current = version.data?.data[0];
   return (
     <tr>
@@ -33,7 +36,9 @@ export function WorkflowRow({
         {w.description && <div className="muted small">{w.description}</div>}
       </td>
       <td>{w.kind === "script" ? "function" : "workflow"}</td>
-      <td>{w.currentVersionId === "" ? <span className="muted">none yet</span> : current ? `v${current.version}` : "…"}</td>
+      <td>
+        {w.currentVersionId === "" ? <span className="muted">none yet</span> : current ? `v${current.version}` : "…"}
+      </td>
       <td>
         {deployment ? (
           <span className="badge status-complete" title={deployment.url}>

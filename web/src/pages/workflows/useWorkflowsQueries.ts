@@ -14,7 +14,8 @@ export function useWorkflowsQueries() {
   const workflows = useMemo(() => list.data?.pages.flatMap((p) => p.data) ?? [], [list.data]);
   const activeDeployment = useMemo(() => {
     const m = new Map<string, Deployment>();
-    for (const d of deployments.data?.data ?? []) if (d.status === "active" && !m.has(d.workflowId)) m.set(d.workflowId, d);
+    for (const d of deployments.data?.data ?? [])
+      if (d.status === "active" && !m.has(d.workflowId)) m.set(d.workflowId, d);
     return m;
   }, [deployments.data]);
   const lastRun = useMemo(() => {

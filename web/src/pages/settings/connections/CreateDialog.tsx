@@ -61,7 +61,12 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
         <fieldset className="field choice">
           <legend>Provider</legend>
           <label className="radio">
-            <input type="radio" name="provider" checked={provider === "cloudflare"} onChange={() => setProvider("cloudflare")} />
+            <input
+              type="radio"
+              name="provider"
+              checked={provider === "cloudflare"}
+              onChange={() => setProvider("cloudflare")}
+            />
             Cloudflare account
           </label>
           <label className="radio">
@@ -69,11 +74,23 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
             Local edge (runs inside edgeflow, no credentials)
           </label>
         </fieldset>
-        <Field id="conn-name" label="Name" value={name} placeholder={provider === "local" ? "Local edge" : "Production account"} onChange={setName} error={errors.name} />
+        <Field
+          id="conn-name"
+          label="Name"
+          value={name}
+          placeholder={provider === "local" ? "Local edge" : "Production account"}
+          onChange={setName}
+          error={errors.name}
+        />
         <fieldset className="field choice">
           <legend>Shared with</legend>
           <label className="radio">
-            <input type="radio" name="scope" checked={scope === "organization"} onChange={() => setScope("organization")} />
+            <input
+              type="radio"
+              name="scope"
+              checked={scope === "organization"}
+              onChange={() => setScope("organization")}
+            />
             Every project of the organization
           </label>
           <label className="radio">
@@ -90,7 +107,9 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
               </button>
             </div>
             <ErrorMessage error={verify.error} title="The token could not be checked" />
-            {answer && <AccountChoice answer={answer} account={account} setAccount={setAccount} error={errors.account} />}
+            {answer && (
+              <AccountChoice answer={answer} account={account} setAccount={setAccount} error={errors.account} />
+            )}
           </>
         )}
         {errors[""] && <ErrorMessage error={create.error} title="Not created" />}

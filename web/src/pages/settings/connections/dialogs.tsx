@@ -57,7 +57,10 @@ export function RotateDialog({ c, onClose }: { c: Connection; onClose: () => voi
             onClick={() => {
               const err = checkToken(token);
               setErrors(err ? { token: err } : {});
-              if (!err) verify.mutate(token, { onSuccess: (a) => setAccount(a.accounts.length === 1 ? a.accounts[0]!.id : "") });
+              if (!err)
+                verify.mutate(token, {
+                  onSuccess: (a) => setAccount(a.accounts.length === 1 ? a.accounts[0]!.id : ""),
+                });
             }}
           >
             {verify.isPending ? "Verifying…" : "Verify token"}

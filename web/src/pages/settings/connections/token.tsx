@@ -65,7 +65,11 @@ export function checkToken(token: string): string | undefined {
 export function useVerify() {
   return useMutation({
     mutationFn: (token: string) =>
-      ok(api.POST("/api/connections/verify-token", { body: { provider: "cloudflare", credentials: { apiToken: token.trim() } } })),
+      ok(
+        api.POST("/api/connections/verify-token", {
+          body: { provider: "cloudflare", credentials: { apiToken: token.trim() } },
+        }),
+      ),
   });
 }
 
@@ -80,7 +84,12 @@ export function AccountChoice({
   setAccount: (id: string) => void;
   error?: string;
 }) {
-  if (!answer.valid) return <p className="field-error" role="alert">Cloudflare refused this token: it is not valid or not active.</p>;
+  if (!answer.valid)
+    return (
+      <p className="field-error" role="alert">
+        Cloudflare refused this token: it is not valid or not active.
+      </p>
+    );
   if (answer.accounts.length === 0)
     return (
       <p className="field-error" role="alert">
@@ -89,10 +98,19 @@ export function AccountChoice({
     );
   return (
     <fieldset className="field choice">
-      <legend>Account ({answer.accounts.length === 1 ? "the one the token reaches" : `${answer.accounts.length} the token reaches`})</legend>
+      <legend>
+        Account (
+        {answer.accounts.length === 1 ? "the one the token reaches" : `${answer.accounts.length} the token reaches`})
+      </legend>
       {answer.accounts.map((a) => (
         <label key={a.id} className="radio">
-          <input type="radio" name="account" value={a.id} checked={account === a.id} onChange={() => setAccount(a.id)} />
+          <input
+            type="radio"
+            name="account"
+            value={a.id}
+            checked={account === a.id}
+            onChange={() => setAccount(a.id)}
+          />
           {a.name} <code className="small muted">{a.id}</code>
         </label>
       ))}

@@ -51,7 +51,12 @@ export function Invitations({ orgId }: { orgId: string }) {
               <td className="small">{formatTime(i.expiresAt)}</td>
               <td className="row-actions">
                 {i.status === "pending" && (
-                  <button type="button" className="danger" onClick={() => setRevoking(i)} aria-label={`Revoke the invitation of ${i.email}`}>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => setRevoking(i)}
+                    aria-label={`Revoke the invitation of ${i.email}`}
+                  >
                     Revoke
                   </button>
                 )}
@@ -79,7 +84,12 @@ export function Invitations({ orgId }: { orgId: string }) {
             <button type="button" onClick={() => setRevoking(null)}>
               Cancel
             </button>
-            <button type="button" className="danger primary" onClick={() => revoke.mutate(revoking)} disabled={revoke.isPending}>
+            <button
+              type="button"
+              className="danger primary"
+              onClick={() => revoke.mutate(revoking)}
+              disabled={revoke.isPending}
+            >
               Revoke invitation
             </button>
           </div>
@@ -140,7 +150,15 @@ export function InviteDialog({ orgId, onClose }: { orgId: string; onClose: () =>
   return (
     <Dialog title="Invite member" onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} noValidate>
-        <Field id="invite-email" label="Email" type="email" value={email} autoFocus onChange={setEmail} error={errors.email} />
+        <Field
+          id="invite-email"
+          label="Email"
+          type="email"
+          value={email}
+          autoFocus
+          onChange={setEmail}
+          error={errors.email}
+        />
         <fieldset className="field choice">
           <legend>Role</legend>
           {(["admin", "member", "viewer"] as const).map((r) => (

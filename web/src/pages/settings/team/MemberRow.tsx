@@ -33,11 +33,16 @@ export function MemberRow({
       ),
     onSuccess: (updated) => {
       // show the new role at once, then read the list again
-      qc.setQueryData(organizationQueries.members(orgId).queryKey, (old) =>
-        old && {
-          ...old,
-          pages: old.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.userId === updated.userId ? updated : x)) })),
-        },
+      qc.setQueryData(
+        organizationQueries.members(orgId).queryKey,
+        (old) =>
+          old && {
+            ...old,
+            pages: old.pages.map((p) => ({
+              ...p,
+              data: p.data.map((x) => (x.userId === updated.userId ? updated : x)),
+            })),
+          },
       );
       void qc.invalidateQueries({ queryKey: organizationKeys.members(orgId) });
       if (me) refresh();
@@ -80,7 +85,12 @@ export function MemberRow({
       <td className="small">{formatTime(m.createdAt)}</td>
       <td className="row-actions">
         {mayRemove && (
-          <button type="button" className="danger" onClick={onRemove} aria-label={me ? "Leave the organization" : `Remove ${m.email}`}>
+          <button
+            type="button"
+            className="danger"
+            onClick={onRemove}
+            aria-label={me ? "Leave the organization" : `Remove ${m.email}`}
+          >
             {me ? "Leave" : "Remove"}
           </button>
         )}

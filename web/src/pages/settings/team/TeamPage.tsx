@@ -72,7 +72,12 @@ export default function TeamPage() {
       {isAdmin && <Invitations orgId={orgId} />}
       {inviting && <InviteDialog orgId={orgId} onClose={() => setInviting(false)} />}
       {removing && (
-        <RemoveDialog m={removing} orgId={orgId} me={removing.userId === session.user.id} onClose={() => setRemoving(null)} />
+        <RemoveDialog
+          m={removing}
+          orgId={orgId}
+          me={removing.userId === session.user.id}
+          onClose={() => setRemoving(null)}
+        />
       )}
       {transferring && (
         <TransferDialog

@@ -10,7 +10,17 @@ import type { Member } from "../../../api/models";
 import { useRefreshSession } from "./team";
 
 // The team page's confirmations: removing a member (or leaving), and transferring the ownership.
-export function RemoveDialog({ m, orgId, me, onClose }: { m: Member; orgId: string; me: boolean; onClose: () => void }) {
+export function RemoveDialog({
+  m,
+  orgId,
+  me,
+  onClose,
+}: {
+  m: Member;
+  orgId: string;
+  me: boolean;
+  onClose: () => void;
+}) {
   const qc = useQueryClient();
   const [, navigate] = useLocation();
   const setSession = useSetSession();
