@@ -62,7 +62,7 @@ func Create(ctx context.Context, src Source, out string) (*Manifest, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read sealed samples: %w", err)
 		}
-		if m.SealedSamples, err = json.Marshal(samples); err != nil {
+		if m.SealedSamples, err = encodeSamples(samples); err != nil {
 			return nil, err
 		}
 	}
@@ -415,8 +415,8 @@ func checkKey(m *Manifest, key []byte) error {
 	if len(m.SealedSamples) == 0 {
 		return nil
 	}
-	var samples edgeflow.SealedSamples
-	if err := json.Unmarshal(m.SealedSamples, &samples); err != nil {
+	samples, err := decodeSamples(m.SealedSamples)
+	if err != nil {
 		return &DamagedError{Member: ManifestName, Reason: "sealedSamples: " + err.Error()}
 	}
 	sealer, err := secret.New(key)

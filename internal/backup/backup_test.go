@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
 )
 
@@ -157,5 +158,49 @@ func flipIn(member string) func(string, []byte) []byte {
 			b[len(b)/2] ^= 0x01
 		}
 		return b
+	}
+}
+
+// TestRestoreRefusesWrongKey: an archive of a database with a connection
+// whose credentials are sealed is refused with another key (ErrWrongKey,
+// nothing written) and restored with the key it was sealed with. (The
+// manifest once held the store's JSON of the connection, which leaves the
+// sealed credentials out: every key was refused.)
+func TestRestoreRefusesWrongKey(t *testing.T) {
+	dir, st := newSource(t)
+	ctx := t.Context()
+	key := bytes.Repeat([]byte{3}, secret.KeySize)
+	sealer, err := secret.New(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := st.FindUserByEmail(ctx, "a@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	org := &edgeflow.Organization{Name: "Org", Slug: "org"}
+	if err := st.CreateOrganization(ctx, org, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	c := &edgeflow.Connection{ID: "con_sealed", OrganizationID: org.ID, Provider: edgeflow.ProviderLocal, Name: "sealed"}
+	if err := sealer.SealCredentials(c, secret.Credentials{APIToken: "tok", AccountID: "acct"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateConnection(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "b.tar.gz")
+	if _, err := Create(ctx, Source{DataDir: dir, Store: st}, out); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "data")
+	if _, err := Restore(ctx, out, Target{DataDir: target, Key: bytes.Repeat([]byte{4}, secret.KeySize)}); !errors.Is(err, ErrWrongKey) {
+		t.Fatalf("restore with another key: %v", err)
+	}
+	if _, err := os.Stat(target); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a refused restore wrote the target: %v", err)
+	}
+	if _, err := Restore(ctx, out, Target{DataDir: target, Key: key}); err != nil {
+		t.Fatalf("restore with the key: %v", err)
 	}
 }

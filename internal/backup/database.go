@@ -284,3 +284,31 @@ func sortedKeys(m map[string]int64) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Counts counts the rows of every table of a live database: the SQLite
+// file in dataDir, or the PostgreSQL schema of databaseURL when it is set
+// (for comparisons of a restored database with its archive's manifest).
+func Counts(ctx context.Context, dataDir, databaseURL string) (map[string]int64, error) {
+	if databaseURL == "" {
+		counts, _, err := sqliteCounts(ctx, filepath.Join(dataDir, SQLiteFile))
+		return counts, err
+	}
+	conn, err := pgx.Connect(ctx, databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connect: %w", err)
+	}
+	defer conn.Close(context.Background())
+	tables, err := pgTables(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int64{}
+	for _, t := range tables {
+		var n int64
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM `+quoteIdent(t)).Scan(&n); err != nil {
+			return nil, fmt.Errorf("postgres: count %s: %w", t, err)
+		}
+		counts[t] = n
+	}
+	return counts, nil
+}
