@@ -9,9 +9,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/edgeflow/edgeflow/internal/backup"
+	"github.com/edgeflow/edgeflow/internal/deploy"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/secret"
 )
 
@@ -186,4 +190,48 @@ func runVerifyBackupCmd(ctx context.Context, args []string, stdout, stderr io.Wr
 	fmt.Fprintf(stdout, "ok: %s database at migration %d (%d tables, %d rows), %d members checked, made %s by edgeflow %s\n",
 		m.Engine, m.MigrationLevel, len(m.Tables), rows, len(m.Members), m.CreatedAt.Format("2006-01-02 15:04:05Z"), m.Version)
 	return 0
+}
+
+// backupFlags are serve's flags of scheduled backups.
+type backupFlags struct {
+	dir, every string
+	keep       int
+}
+
+func (f *backupFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.dir, "backup-dir", os.Getenv("EDGEFLOW_BACKUP_DIR"),
+		"take scheduled backups (edgeflow admin backup's archives) into this directory (env EDGEFLOW_BACKUP_DIR)")
+	fs.StringVar(&f.every, "backup-every", envOr("EDGEFLOW_BACKUP_EVERY", "24h"),
+		"how often a scheduled backup is taken, a Go duration such as 6h (env EDGEFLOW_BACKUP_EVERY)")
+	keep, _ := strconv.Atoi(envOr("EDGEFLOW_BACKUP_KEEP", "7"))
+	fs.IntVar(&f.keep, "backup-keep", keep, "how many scheduled archives stay in --backup-dir (env EDGEFLOW_BACKUP_KEEP)")
+}
+
+// parse answers the schedule of the flags, nil without --backup-dir.
+func (f *backupFlags) parse() (*backup.Schedule, error) {
+	if f.dir == "" {
+		return nil, nil
+	}
+	every, err := time.ParseDuration(f.every)
+	if err != nil || every < time.Second {
+		return nil, fmt.Errorf("--backup-every must be a duration of at least 1s (such as 6h), not %q", f.every)
+	}
+	if f.keep < 1 {
+		return nil, fmt.Errorf("--backup-keep must be at least 1, not %d", f.keep)
+	}
+	return &backup.Schedule{Dir: f.dir, Every: every, Keep: f.keep}, nil
+}
+
+// backupSource is what serve's scheduled backups copy: its database and
+// the edge it deploys to (its own, or the shared one of --edge-url).
+func backupSource(sf storeFlags, store edgeflow.Store, edge deploy.LocalEdge) backup.Source {
+	src := backup.Source{DataDir: sf.dataDir, Store: store, Version: version, NoEdge: edge == nil}
+	if sf.postgres() {
+		src.DatabaseURL = sf.databaseURL
+	}
+	if edge != nil {
+		src.EdgeURL = strings.TrimSuffix(edge.APIBaseURL(), "/client/v4")
+		src.EdgeToken = edge.Token()
+	}
+	return src
 }
