@@ -83,7 +83,6 @@ func TestScheduleKeepsNewest(t *testing.T) {
 	}
 }
 
-
 // TestScheduleOneReplicaAtATime: on PostgreSQL, a scheduled backup while
 // another session (another replica) holds the backup lock is skipped and
 // counted; once the lock is free, it is taken.
