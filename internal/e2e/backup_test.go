@@ -31,6 +31,8 @@ import (
 //   - `edgeflow serve` on the restored data serves the workflows, and every
 //     writer run complete in the restored database has its KV value, D1 row
 //     and R2 object in the restored edge (the database is copied first);
+//   - a new run on the restored server sees the secret variable (the edge's
+//     sealed secret binding opens with the restored key);
 //   - the waiting run completes when its event is sent to the restored server.
 func TestBackupRestoreUnderLoad(t *testing.T) {
 	requireEdge(t)
@@ -239,6 +241,13 @@ return { key };`),
 		t.Fatal("no writer run is complete in the restored database")
 	}
 	t.Logf("%d writer runs complete in the archive, each with its KV value, D1 row and R2 object restored; edge: %s", complete, m.Edge)
+
+	// A new run on the restored server opens the restored edge's sealed secret binding (API_KEY, 35 characters).
+	again := r.trigger(writer, map[string]any{"id": 9999})
+	r.waitStatus(writer, again, "complete", 90*time.Second)
+	if v := r.must(200, "GET", "/api/resources/kv/namespaces/"+nsID+"/values/"+url.PathEscape("orders/9999")+"?"+c, nil).obj(); v["value"] != "order 9999 35" {
+		t.Fatalf("a run after the restore wrote %v, want the secret's length 35", v["value"])
+	}
 
 	// The run waiting at backup time completes once its event is sent.
 	r.must(202, "POST", "/api/workflows/"+approval+"/trigger", map[string]any{"connectionId": r.conn,
