@@ -23,6 +23,9 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(w, "       "+setupLinkUsage)
 		fmt.Fprintln(w, "       "+resetPasswordUsage)
 		fmt.Fprintln(w, "       "+pruneRunsUsage)
+		fmt.Fprintln(w, "       "+backupUsage)
+		fmt.Fprintln(w, "       "+restoreUsage)
+		fmt.Fprintln(w, "       "+verifyBackupUsage)
 		printExamples(w,
 			"edgeflow admin bootstrap --email ada@example.com --password 'a long passphrase' --json",
 			"edgeflow admin setup-link --url https://flows.example.com",
@@ -46,6 +49,12 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return runSetupLink(ctx, args[1:], stdout, stderr)
 	case "prune-runs":
 		return runPruneRuns(ctx, args[1:], stdout, stderr)
+	case "backup":
+		return runBackupCmd(ctx, args[1:], stdout, stderr)
+	case "restore":
+		return runRestoreCmd(ctx, args[1:], stdout, stderr)
+	case "verify-backup":
+		return runVerifyBackupCmd(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "edgeflow admin: unknown subcommand %q\n", args[0])
 	usage(stderr)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/edgeflow/edgeflow/internal/backup"
 	"io"
 	"log/slog"
 	"net"
@@ -136,8 +137,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"size the npm dependency cache in the data dir is kept under, least recently used sets removed first: e.g. 2GiB, 500MB, or unlimited (env EDGEFLOW_NPM_CACHE_LIMIT)")
 	pprofAddr := fs.String("pprof-addr", os.Getenv("EDGEFLOW_PPROF_ADDR"),
 		"serve Go's runtime profiles (/debug/pprof/) on this loopback address, for profiling; off by default (env EDGEFLOW_PPROF_ADDR)")
+	var bf backupFlags
+	bf.register(fs)
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
+	}
+	scheduled, err := bf.parse()
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow serve: %v\n", err)
+		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "edgeflow serve: unexpected argument %q\n", fs.Arg(0))
@@ -237,7 +245,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, streams: streams, registryURL: *registryURL, allowHosts: allow,
 		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention, signUp: *signUp, publicURL: *publicURL,
-		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/"), npmCacheLimit: npmCacheLimit, nodePath: *nodePath}
+		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/"), npmCacheLimit: npmCacheLimit, nodePath: *nodePath, backups: scheduled}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -288,6 +296,8 @@ type serveConfig struct {
 	auditRetention time.Duration
 	// npmCacheLimit bounds the npm dependency cache in bytes, -1 for none (--npm-cache-limit).
 	npmCacheLimit int64
+	// backups are the scheduled backups (--backup-dir), nil for none.
+	backups *backup.Schedule
 }
 
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
@@ -358,6 +368,11 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	if cfg.store.postgres() {
 		apiCfg.RateCounter = store // limits hold across replicas
 	}
+	if cfg.backups != nil {
+		cfg.backups.Source = backupSource(cfg.store, store, edge)
+		cfg.backups.Logger = logger.With("component", "backup")
+		apiCfg.MoreMetrics = cfg.backups.WriteMetrics
+	}
 	srv, err := api.New(apiCfg)
 	if err != nil {
 		return err
@@ -411,9 +426,18 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 		defer close(flushDone)
 		flushAccessLog(refreshCtx, srv, cfg.accessLog.SummaryEvery)
 	}()
+	// Scheduled backups (--backup-dir), one replica at a time.
+	backupsDone := make(chan struct{})
+	go func() {
+		defer close(backupsDone)
+		if cfg.backups != nil {
+			cfg.backups.Run(refreshCtx)
+		}
+	}()
 	defer func() {
 		stopRefresh()
 		<-refreshDone
+		<-backupsDone
 		<-purgeDone
 		<-auditDone
 		<-pruneDone

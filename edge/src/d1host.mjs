@@ -68,6 +68,7 @@ class Host {
   }
 
   async ready() {
+    while (this.hosts.paused) await this.hosts.paused;
     if (this.entry) return this.entry;
     if (!this.starting) {
       const gen = this.generation;
@@ -312,6 +313,25 @@ export class D1Hosts {
     let n = 0;
     for (const h of this.hosts.values()) n += h.inflight.size;
     return n;
+  }
+
+  // pause runs fn with every database's workerd stopped (after its requests in flight, a bounded wait) and none
+  // starting: a request arriving meanwhile waits for fn to end.
+  async pause(fn) {
+    let release;
+    this.paused = new Promise((r) => (release = r));
+    try {
+      for (const h of this.hosts.values()) {
+        for (let i = 0; i < 100 && h.inflight.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
+        await h.starting?.catch(() => {});
+        clearTimeout(h.idleTimer);
+        await h.reset();
+      }
+      await fn();
+    } finally {
+      this.paused = null;
+      release();
+    }
   }
 
   // forget stops a deleted database's workerd.

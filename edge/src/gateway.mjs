@@ -29,6 +29,7 @@ import { childWorkerds } from "./gate.mjs";
 import { TRANSFER_PREFIX } from "./d1transfer.mjs";
 import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
 import { sweepExpired } from "./api/instances.mjs";
+import { backup } from "./backup.mjs";
 import { runSchedules } from "./api/schedules.mjs";
 import { ownsWorkflow, unfinished } from "./api/statuses.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
@@ -233,7 +234,13 @@ export class Gateway {
       send(res, created ? 201 : 200, account);
       return;
     }
-    if (p === "/__edge/stats" || p === "/__edge/cron" || p === "/__edge/retention" || p === "/__edge/accounts") {
+    if (p === "/__edge/backup" && req.method === "POST") {
+      // A consistent copy of the data dir as a tar, taken with the workerds stopped for the moment of the copy
+      // (backup.mjs; edgeflow admin backup).
+      await backup(this.runtime, this.registry, res);
+      return;
+    }
+    if (p === "/__edge/backup" || p === "/__edge/stats" || p === "/__edge/cron" || p === "/__edge/retention" || p === "/__edge/accounts") {
       throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${p}`);
     }
     throw new EdgeError(404, NO_ROUTE, `Could not route to ${p}, perhaps your object identifier is invalid?`);

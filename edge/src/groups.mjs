@@ -190,6 +190,19 @@ export class Groups {
     return changed.map(([g]) => g);
   }
 
+  // stopAll stops every group's workerd after its requests in flight (a bounded wait); the next realize starts them.
+  async stopAll() {
+    for (const g of this.list()) {
+      await this.#drain(g);
+      g.entry?.close();
+      g.entry = null;
+      await g.mf?.dispose().catch(() => {});
+      g.mf = null;
+      g.pid = null;
+      g.fingerprint = null;
+    }
+  }
+
   // #restart (re)starts group g with spec; a failure leaves the error's `detail` with workerd's last lines.
   async #restart(g, spec) {
     await this.#drain(g);

@@ -149,6 +149,40 @@ export class Runtime {
     return p;
   }
 
+  // quiesce runs fn with every workerd stopped (backup.mjs): in turn with configuration changes, it holds the
+  // requests of every group (they wait, as during a restart), stops the groups' and the D1 databases' workerds, runs
+  // fn, and starts the groups again (whose revive sweep resumes their unfinished instances). D1 databases start again
+  // on their next request.
+  quiesce(fn) {
+    const run = async () => {
+      const releases = [];
+      for (const g of this.groups.list()) {
+        let release;
+        const wait = new Promise((r) => (release = r));
+        g.restarting = wait;
+        releases.push(() => {
+          if (g.restarting === wait) g.restarting = null;
+          release();
+        });
+      }
+      try {
+        await this.d1.pause(async () => {
+          await this.groups.stopAll();
+          await fn();
+        });
+      } finally {
+        try {
+          await this.#realize(this.#plan(this.registry.state));
+        } finally {
+          for (const r of releases) r();
+        }
+      }
+    };
+    const p = this.chain.then(run, run);
+    this.chain = p.catch(() => {});
+    return p;
+  }
+
   // #plan works out the groups of a registry state (plan.mjs), from the placement the groups have now.
   #plan(state) {
     return planGroups(state, this.groups, { d1URL: (databases) => this.d1.bindingURL(databases), logger: this.logger });

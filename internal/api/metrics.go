@@ -158,6 +158,9 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) error {
 	help(b, "edgeflow_streams_refused_total", "counter", "Streams refused because a limit was reached (per user, API key, address or process).")
 	fmt.Fprintf(b, "edgeflow_streams_refused_total %d\n", m.streamsRefused.Load())
 
+	if s.MoreMetrics != nil {
+		s.MoreMetrics(b)
+	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	help(b, "go_goroutines", "gauge", "Goroutines that currently exist.")

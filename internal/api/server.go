@@ -114,6 +114,9 @@ type Config struct {
 	StreamHeartbeat time.Duration
 	// Version is edgeflow's version, as the MCP server names itself.
 	Version string
+	// MoreMetrics, when set, writes more metrics in the Prometheus text
+	// format at the end of GET /metrics (serve's scheduled backups).
+	MoreMetrics func(w io.Writer)
 	// Streams bound the Server-Sent Events streams open at once and their
 	// lifetime (streamlimit.go); the zero value means
 	// ratelimit.DefaultStreamLimits(). New lowers the total to half the

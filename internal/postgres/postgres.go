@@ -43,6 +43,9 @@ type Options struct {
 	// MaxConns caps the pool (0 keeps pgxpool's default or the URL's
 	// pool_max_conns).
 	MaxConns int32
+	// MigrateTo, when above 0, applies the migrations numbered up to it
+	// only (edgeflow admin restore of an older archive; internal/backup).
+	MigrateTo int
 }
 
 // shared is the engine-independent store logic; its methods are the
@@ -57,6 +60,8 @@ type Store struct {
 	now  func() time.Time
 
 	bound sync.Map // query text with '?' -> query text with $n (driver.go)
+
+	migrateTo int // Options.MigrateTo
 }
 
 var _ edgeflow.Store = (*Store)(nil)
@@ -79,7 +84,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		// request; a URL's connect_timeout wins.
 		cfg.ConnConfig.ConnectTimeout = DefaultConnectTimeout
 	}
-	s := &Store{log: opts.Logger, now: opts.Now}
+	s := &Store{log: opts.Logger, now: opts.Now, migrateTo: opts.MigrateTo}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -105,7 +110,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
 			return fmt.Errorf("postgres: migration lock: %w", err)
 		}
-		m := sqlstore.Migrations{FS: migrations, AppliedAtType: "TIMESTAMPTZ", Exec: func(ctx context.Context, body string) error {
+		m := sqlstore.Migrations{FS: migrations, AppliedAtType: "TIMESTAMPTZ", UpTo: s.migrateTo, Exec: func(ctx context.Context, body string) error {
 			_, err := tx.Exec(ctx, body, pgx.QueryExecModeSimpleProtocol)
 			return err
 		}}

@@ -21,6 +21,9 @@ type Migrations struct {
 	// Exec runs the text of one migration file (several statements) in the
 	// transaction.
 	Exec func(ctx context.Context, body string) error
+	// UpTo, when above 0, applies only the migrations numbered up to it
+	// (a restore loads an older archive's rows at its level, then migrates).
+	UpTo int
 }
 
 // Apply applies, in tx, the migrations not yet recorded in
@@ -62,7 +65,7 @@ func (m Migrations) Apply(ctx context.Context, tx Querier, d Dialect, now time.T
 		if !ok || err != nil {
 			return fmt.Errorf("%s: migration %s: name must start with a number and '_'", name, base)
 		}
-		if applied[v] {
+		if applied[v] || (m.UpTo > 0 && v > m.UpTo) {
 			continue
 		}
 		body, err := fs.ReadFile(m.FS, file)
