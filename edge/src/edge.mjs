@@ -139,6 +139,9 @@ function listen(server, port) {
 }
 
 // sealKey is the key that seals secrets at rest (from --key-stdin); without it the edge keeps DIR/secrets.key.
+// ARCHIVE_SWEEP_MS is how often the edge looks for finished instances to archive (EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS).
+const ARCHIVE_SWEEP_MS = Number(process.env.EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS) > 0 ? Number(process.env.EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS) : 5000;
+
 export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logger }) {
   dataDir = path.resolve(dataDir);
   // Everything the edge and workerd write is for this user only: files 0600, directories 0700.
@@ -214,6 +217,11 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     const scheduler = new Scheduler((minute) => api.everyMinute(minute));
     scheduler.start();
     cleanup.unshift(() => scheduler.stop());
+    // finished instances leave the engine for the archive (api/archive.mjs) a few seconds after they end, also those
+    // nobody reads
+    const archiver = setInterval(() => api.archiveSweep(), ARCHIVE_SWEEP_MS);
+    archiver.unref();
+    cleanup.unshift(() => clearInterval(archiver));
     const base = `http://127.0.0.1:${bound}`;
     logger(`listening on ${base} (workerd's entry sockets in ${runDir.dir}), data in ${dataDir}`);
     return {

@@ -23,6 +23,8 @@ import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
 import { sweepExpired } from "./api/instances.mjs";
 import { runSchedules } from "./api/schedules.mjs";
 import { ownsWorkflow, unfinished } from "./api/statuses.mjs";
+import { archiveSoon } from "./api/archive.mjs";
+import { FINAL } from "./registry.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
 const WORKERS_PREFIX = "/workers/";
@@ -126,6 +128,12 @@ export class Gateway {
       send(res, 200, { ok: true });
       return;
     }
+    if (url.pathname === "/readyz") {
+      // not ready while a group met an error that stops it running instances (health.mjs)
+      const failing = this.runtime.groups.health.report();
+      send(res, failing.length === 0 ? 200 : 503, { ok: failing.length === 0, failing });
+      return;
+    }
     if (url.pathname.startsWith(TRANSFER_PREFIX)) {
       // D1 import uploads and export downloads: the URL's token is the capability, as a presigned URL's is.
       await this.runtime.d1transfers.serve(req, res, url.pathname);
@@ -216,6 +224,33 @@ export class Gateway {
       await this.sweepRetention();
     } catch (err) {
       this.logger(`retention sweep failed: ${err.message}`);
+    }
+  }
+
+  // archiveSweep archives every account's finished instances not archived yet (api/archive.mjs): the unfinished ones
+  // of the index are asked for their status, which queues those that ended; an earlier archiving that failed is
+  // retried. One sweep runs at a time.
+  async archiveSweep() {
+    if (this.archiving) return;
+    this.archiving = true;
+    try {
+      for (const [id] of accountStates(this.registry.state)) {
+        const ctx = this.context(id);
+        for (const wf of Object.keys(ctx.state.workflows)) {
+          const rt = ctx.names.workflow(wf);
+          if (!this.runtime.groups.owner.wf.has(rt)) continue;
+          try {
+            await unfinished(ctx, rt);
+            for (const r of ctx.registry.instancesOf(rt).values()) {
+              if (!r.purged && !r.streamed && FINAL.has(r.status)) archiveSoon(ctx, rt, r.id);
+            }
+          } catch (err) {
+            ctx.noteArchiveFailure(`workflow ${wf}: ${err.message}`);
+          }
+        }
+      }
+    } finally {
+      this.archiving = false;
     }
   }
 

@@ -14,15 +14,22 @@ import { REFUSER_SOURCE, REFUSER_WORKER, tcpListeners } from "./gate.mjs";
 import { instrument, logTailWorker } from "./logs.mjs";
 import { groupPersistRoot, miniflareOptions } from "./mfconfig.mjs";
 import { GUARD_WORKER, GUARD_WORKER_SOURCE } from "./outbound.mjs";
+import { Health, classify } from "./health.mjs";
 import { HOME_GROUP } from "./plan.mjs";
 
 export const CONTROL_WORKER = "__edgeflow_control";
 const DRAIN_MS = 2000;
 
 class QuietLog extends Log {
-  constructor(logger) {
+  // onError(message) is told of miniflare's errors (health.mjs)
+  constructor(logger, onError) {
     super(LogLevel.WARN);
     this.logger = logger;
+    this.onError = onError;
+  }
+  logWithLevel(level, message) {
+    if (level === LogLevel.ERROR) this.onError?.(String(message));
+    super.logWithLevel(level, message);
   }
   log(message) {
     this.logger(`miniflare: ${message}`);
@@ -64,6 +71,18 @@ export class Groups {
     this.placement = new Map(); // worker runtime name -> group id
     this.owner = { kv: new Map(), r2: new Map(), wf: new Map() }; // resource -> group id
     this.nextGroup = 1;
+    this.health = new Health(logger); // errors of workerd and miniflare, and the groups they stop (health.mjs)
+  }
+
+  // accountsOf lists the accounts whose workers group g runs (a worker's workerd name is "<account id>.<name>" for
+  // every account but the legacy one, accounts.mjs).
+  accountsOf(g) {
+    const out = new Set();
+    for (const w of g.workers) {
+      const dot = w.indexOf(".");
+      out.add(dot > 0 ? w.slice(0, dot) : this.registry.state.accountId);
+    }
+    return [...out];
   }
 
   // get is the group of id, or undefined.
@@ -220,6 +239,7 @@ export class Groups {
       throw err;
     }
     g.fingerprint = spec.fingerprint;
+    this.health.restarted(g.id);
     g.workers = spec.workers.map((e) => e.name);
     g.workflows = spec.wf.map((w) => w.rt);
     g.holds = new Set([...g.workers, ...spec.kv.map((k) => `kv:${k}`), ...spec.r2.map((b) => `r2:${b}`), ...spec.wf.map((w) => `wf:${w.rt}`)]);
@@ -242,13 +262,20 @@ export class Groups {
     return lines.length ? `: ${lines.join(" | ")}` : "";
   }
 
-  // #workerdLine takes one line workerd (or the wrapper before it) wrote: the wrapper's report of the entry socket,
-  // or a line for the edge's log (warnings and errors are kept for a failed start's message).
+  // #workerdLine takes one line workerd (or the wrapper before it) wrote: the wrapper's report of the entry socket, an
+  // error of the runtime (health.mjs), or a line for the edge's log (warnings and errors are kept for a failed start's
+  // message).
   #workerdLine(g, level, line) {
     if (g.reports.line(line)) return;
-    if (level === "error" || level === "warn") {
+    const kind = classify(level, line);
+    if (level === "error" || level === "warn" || kind !== null) {
       g.stderrTail.push(line);
       if (g.stderrTail.length > 50) g.stderrTail.shift();
+    }
+    if (kind !== null) {
+      // an error of the runtime: an edge-error line, counted, and the group's health (health.mjs)
+      this.health.error(g.id, kind, line, this.accountsOf(g));
+      return;
     }
     if (line.trim() !== "") this.logger(g.id === HOME_GROUP ? `workerd: ${line}` : `workerd ${g.id}: ${line}`);
   }
@@ -305,7 +332,7 @@ export class Groups {
       workers,
       // The Cache API's storage is one file per cache name: each group keeps its own, so no two workerds open it.
       persistRoot: groupPersistRoot(this.persistDir, g.id),
-      log: new QuietLog(this.logger),
+      log: new QuietLog(this.logger, (message) => this.health.error(g.id, "miniflare", message, this.accountsOf(g))),
       onLine: (level, line) => this.#workerdLine(g, level, line),
       explorer: true,
       // the trigger route (/cdn-cgi/local/scheduled) runs script cron triggers; only the edge reaches the entry

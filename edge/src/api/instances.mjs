@@ -10,6 +10,7 @@ import { currentVersion } from "../scripts.mjs";
 import { JSON_LIMIT, mapLimit } from "./common.mjs";
 import { TERMINAL, UNIT_MS, derivedInstances, deriveStatus, details, expired, noteTimes, retentionParam } from "./statuses.mjs";
 import { rollbackOf } from "./history.mjs";
+import { archiveSoon, archived, unarchive } from "./archive.mjs";
 import { findWorkflow, runnable } from "./workflows.mjs";
 
 const INSTANCE_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
@@ -256,6 +257,8 @@ async function instanceDetails(ctx, wf, id) {
     ctx.registry.setStatus(rt, id, d.status);
   }
   if (TERMINAL.has(d.status) && d.end) ctx.registry.setEnded(rt, id, d.end);
+  // a finished instance leaves the engine for the archive (archive.mjs)
+  if (TERMINAL.has(d.status) && !rec.archived) archiveSoon(ctx, rt, id);
   const status = deriveStatus(d);
   const steps = d.steps.map((s) => {
     // miniflare names steps "<name>-<n>" (its cache key); Cloudflare shows the name the code gave.
@@ -318,6 +321,13 @@ export async function changeStatus(ctx, c) {
   if (action === "pause" && TERMINAL.has(current)) refuse(`it is ${current}`);
   if (action === "resume" && current !== "paused" && current !== "waitingForPause") refuse(`it is ${current}, not paused`);
   if (action === "terminate" && TERMINAL.has(current)) refuse(`it is already ${current}`);
+  const kept = action === "restart" ? archived(ctx, rt, id) : null;
+  if (kept) {
+    // an archived instance is no longer in the engine: it restarts from its start, created anew with its params
+    if (from) refuse(`it finished and was archived (docs/edge.md, "Finished instances are archived"); restart it from its start, without from`);
+    await unarchive(ctx, rt, id, kept);
+    return { result: { status: "queued", timestamp: now() } };
+  }
   const r = await ctx.runtime.control("/wf/action", { workflow: rt, id, action, ...(from ? { from } : {}), ...(body.rollback ? { rollback: true } : {}) });
   ctx.registry.setStatus(rt, id, r.status);
   // it runs again: its end and its rollback are read anew
@@ -408,9 +418,20 @@ function durationLiteral(arg) {
 export async function deleteInstances(ctx, wf, ids) {
   runnable(ctx, wf);
   const rt = ctx.names.workflow(wf.name);
-  const r = await ctx.runtime.control("/wf/delete", { workflow: rt, ids });
+  // archived instances (archive.mjs) whose engine copy is gone are deleted from the archive and the index alone
+  const gone = new Set(ids.filter((id) => ctx.registry.instanceRecord(rt, id)?.purged));
+  const live = [...new Set(ids.filter((id) => !gone.has(id)))];
+  const r = live.length > 0 ? await ctx.runtime.control("/wf/delete", { workflow: rt, ids: live }) : { deleted: [], errors: [] };
   for (const { id } of r.deleted) ctx.registry.forgetInstance(rt, id);
-  return { deleted: r.deleted, errors: r.errors };
+  for (const id of gone) ctx.registry.forgetInstance(rt, id);
+  const deleted = new Set([...r.deleted.map((x) => x.id), ...gone]);
+  const errors = new Map(r.errors.map((e) => [e.id, e]));
+  const out = { deleted: [], errors: [] };
+  for (const id of ids) {
+    if (deleted.has(id)) out.deleted.push({ id });
+    else if (errors.has(id)) out.errors.push(errors.get(id));
+  }
+  return out;
 }
 
 // deleteInstance is DELETE …/instances/{id}: the instance and its stored state are deleted; 404 when it does not
