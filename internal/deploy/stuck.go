@@ -22,7 +22,7 @@ import (
 // the terminate fails the run stays stuck and the next refresh tries again.
 
 // DetailStuck is the statusDetail of a run queued longer than StuckAfter.
-const DetailStuck = "stuck"
+const DetailStuck = edgeflow.RunDetailStuck
 
 // DefaultStuckAfter and DefaultStuckFailAfter are the bounds of the rule.
 const (

@@ -44,6 +44,10 @@ func TestStuckQueuedRule(t *testing.T) {
 		r.NextRefreshAt = &now
 		must(t, w.st.UpdateRun(ctx, r))
 	}
+	// a webhook that subscribes to run.stuck alone
+	hook := &edgeflow.Webhook{OrganizationID: w.tenant.OrganizationID, ProjectID: w.tenant.ProjectID, URL: "https://hooks.example.com/x",
+		Events: []string{edgeflow.EventRunStuck}, SealedSecret: "sealed"}
+	must(t, w.st.CreateWebhook(ctx, hook))
 	seq, err := w.st.LastEventSeq(ctx)
 	must(t, err)
 	held := w.run(t, edgeflow.RunQueued, "", "queued", nil) // the provider has it and never starts it
@@ -82,10 +86,24 @@ func TestStuckQueuedRule(t *testing.T) {
 		must(t, json.Unmarshal(e.Data, &d))
 		if d.ID == held.ID && d.StatusDetail == deploy.DetailStuck {
 			stuck++
+			if e.Type != edgeflow.EventRunStuck {
+				t.Errorf("the held run's stuck event is %s, want %s", e.Type, edgeflow.EventRunStuck)
+			}
 		}
 	}
 	if stuck != 1 {
 		t.Errorf("events of the held run with statusDetail stuck = %d, want 1", stuck)
+	}
+	// and reaches the webhook: one delivery per stuck run
+	dl, err := w.st.ListWebhookDeliveries(ctx, hook.ID, edgeflow.ListOptions{})
+	must(t, err)
+	if len(dl.Items) != 2 {
+		t.Errorf("deliveries to the run.stuck webhook = %d, want 2 (one per stuck run)", len(dl.Items))
+	}
+	for _, d := range dl.Items {
+		if d.EventType != edgeflow.EventRunStuck {
+			t.Errorf("a delivery of %s to a webhook of run.stuck alone", d.EventType)
+		}
 	}
 	// the lost run's instance exists again: it runs, once
 	w.prov.set(lost.InstanceID, "complete", nil)

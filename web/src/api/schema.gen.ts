@@ -2303,7 +2303,7 @@ export interface components {
         Webhook: {
             /** Format: date-time */
             createdAt: string;
-            events: ("run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "deploy.completed" | "deploy.failed")[];
+            events: ("run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "run.stuck" | "deploy.completed" | "deploy.failed")[];
             id: string;
             organizationId: string;
             projectId: string;
@@ -2316,7 +2316,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
-            eventType: "run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "deploy.completed" | "deploy.failed";
+            eventType: "run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "run.stuck" | "deploy.completed" | "deploy.failed";
             id: string;
             messageId: string;
             /** Format: date-time */
@@ -2334,7 +2334,7 @@ export interface components {
         WebhookWithSecret: {
             /** Format: date-time */
             createdAt: string;
-            events: ("run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "deploy.completed" | "deploy.failed")[];
+            events: ("run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "run.stuck" | "deploy.completed" | "deploy.failed")[];
             id: string;
             organizationId: string;
             projectId: string;
@@ -8598,7 +8598,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Webhook plus `secret` (`whsec_` and base64), shown this once: it signs every delivery (docs/runs.md, "Webhooks"). `events` are some of `run.started`, `run.completed`, `run.errored`, `run.waiting`, `run.terminated`, `deploy.completed`, `deploy.failed`; omitted or empty: all. */
+            /** @description The Webhook plus `secret` (`whsec_` and base64), shown this once: it signs every delivery (docs/runs.md, "Webhooks"). `events` are some of `run.started`, `run.completed`, `run.errored`, `run.waiting`, `run.terminated`, `run.stuck`, `deploy.completed`, `deploy.failed`; omitted or empty: all. */
             201: {
                 headers: {
                     [name: string]: unknown;

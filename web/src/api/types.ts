@@ -188,6 +188,7 @@ export const webhookEventTypes = [
   "run.errored",
   "run.waiting",
   "run.terminated",
+  "run.stuck",
   "deploy.completed",
   "deploy.failed",
 ] as const;
