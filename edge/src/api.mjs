@@ -28,6 +28,7 @@ export class AccountContext {
     this.archiving = new Map(); // "<workflow>\n<instance id>" of finished instances queued or being archived (api/archive.mjs)
     this.archiveQueue = []; // [workflow, id] waiting to be archived
     this.archiveActive = 0;
+    this.archiveWaiters = []; // creates waiting for the archive backlog to drain (api/archive.mjs, archiveRoom)
     this.lastArchiveFailure = 0;
     // Idle connections to workerd are closed after 3 s, before workerd closes them itself (5 s).
     this.agent = new http.Agent({ keepAlive: true, maxSockets: 512, timeout: 3000 });

@@ -140,7 +140,7 @@ function listen(server, port) {
 
 // sealKey is the key that seals secrets at rest (from --key-stdin); without it the edge keeps DIR/secrets.key.
 // ARCHIVE_SWEEP_MS is how often the edge looks for finished instances to archive (EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS).
-const ARCHIVE_SWEEP_MS = Number(process.env.EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS) > 0 ? Number(process.env.EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS) : 5000;
+const ARCHIVE_SWEEP_MS = Number(process.env.EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS) > 0 ? Number(process.env.EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS) : 1000;
 
 export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logger }) {
   dataDir = path.resolve(dataDir);

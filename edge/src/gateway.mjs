@@ -23,7 +23,7 @@ import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
 import { sweepExpired } from "./api/instances.mjs";
 import { runSchedules } from "./api/schedules.mjs";
 import { ownsWorkflow, unfinished } from "./api/statuses.mjs";
-import { archiveSoon } from "./api/archive.mjs";
+import { ARCHIVING, archiveSoon } from "./api/archive.mjs";
 import { FINAL } from "./registry.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
@@ -231,7 +231,7 @@ export class Gateway {
   // of the index are asked for their status, which queues those that ended; an earlier archiving that failed is
   // retried. One sweep runs at a time.
   async archiveSweep() {
-    if (this.archiving) return;
+    if (this.archiving || !ARCHIVING) return;
     this.archiving = true;
     try {
       for (const [id] of accountStates(this.registry.state)) {
@@ -299,6 +299,9 @@ export class Gateway {
       loopback_checks: this.runtime.gate?.checked ?? 0,
       loopback_refused: this.runtime.gate?.refused ?? 0,
       workerd_groups: groups,
+      // finished Workflow instances kept in the archive, and those queued or being archived now (api/archive.mjs)
+      archived_instances: this.registry.archive.count(),
+      archive_pending: [...this.contexts.values()].reduce((n, c) => n + c.archiving.size, 0),
       workerd_rss_per_worker: workerdRss !== null && scripts > 0 ? Math.round(workerdRss / scripts) : null,
       workerd_pss: groups.some((g) => g.pss !== null) ? groups.reduce((n, g) => n + (g.pss ?? 0), 0) : null,
       ...this.#d1Stats(new Set(groups.map((g) => g.pid))),

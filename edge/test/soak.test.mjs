@@ -10,8 +10,13 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { startEdge, tempDir, upload, waitFor } from "./helpers.mjs";
 
-const NOFILE = 500; // the old code stalls near (500 - 40) / 3 ≈ 150 instances
-const RUNS = 600;
+// The workflow's group workerd holds about 90 files of its own (the edge's workers, sockets, the engine's and the
+// loopback's); every instance open in it about 3 more. Under a limit of 800 the old code (EDGEFLOW_EDGE_ARCHIVE=off,
+// which SOAK_ARCHIVE=off passes on) stalls near (800 - 90) / 3 = 236 instances; the test runs four times past that.
+// With archiving a deleted instance's database is closed when workerd evicts its idle Durable Object, some seconds
+// later: at this test's pace some 100 of them are open at once, flat (docs/edge.md).
+const NOFILE = Number(process.env.SOAK_NOFILE) || 800;
+const RUNS = Number(process.env.SOAK_RUNS) || 1000;
 const WAVE = 40;
 
 const ONE_STEP = `
@@ -51,26 +56,29 @@ function workerds(pid) {
   return out;
 }
 
-// sample answers the open file descriptors and resident memory (KiB) of every workerd of the edge, summed.
+// sample answers the most open file descriptors of one workerd of the edge (the limit is each process's), the
+// resident memory (KiB) of all of them summed, and the edge's own descriptors and resident memory.
 function sample() {
   let fds = 0;
   let rss = 0;
   for (const pid of workerds(edge.proc.pid)) {
     try {
-      fds += fs.readdirSync(`/proc/${pid}/fd`).length;
+      fds = Math.max(fds, fs.readdirSync(`/proc/${pid}/fd`).length);
       rss += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
     } catch {
       // gone meanwhile
     }
   }
-  return { fds, rss };
+  const edgeFds = fs.readdirSync(`/proc/${edge.proc.pid}/fd`).length;
+  const edgeRss = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${edge.proc.pid}/status`, "utf8"))[1]);
+  return { fds, rss, edgeFds, edgeRss };
 }
 
 before(async () => {
   if (!process.env.EDGEFLOW_SOAK || !fs.existsSync("/proc/self/fd")) return;
   const dataDir = tempDir();
   fs.writeFileSync(path.join(dataDir, "workerd.nofile"), String(NOFILE));
-  edge = await startEdge({ dataDir, env: { EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS: "500" } });
+  edge = await startEdge({ dataDir, env: process.env.SOAK_ARCHIVE === "off" ? { EDGEFLOW_EDGE_ARCHIVE: "off" } : {} });
   const up = await upload(edge, "soak", { source: ONE_STEP, bindings: [{ type: "workflow", name: "WF", workflow_name: "soak", class_name: "OneStep" }] });
   assert.equal(up.status, 200, JSON.stringify(up.body));
   const wf = await edge.call("PUT", "/workflows/soak", { script_name: "soak", class_name: "OneStep" });
@@ -82,34 +90,65 @@ after(async () => {
 });
 
 test(`${RUNS} runs of a one-step Workflow under a workerd limit of ${NOFILE} open files: all complete, fds and memory flat`, {
-  // Not passing yet (issue 39, work in progress): at 200 instances workerd still meets SQLITE_CANTOPEN under this
-  // limit although finished instances are archived; run it with EDGEFLOW_SOAK=1 while that is looked into.
-  skip: !process.env.EDGEFLOW_SOAK ? "work in progress: set EDGEFLOW_SOAK=1" : !fs.existsSync("/proc/self/fd") && !process.env.CI ? "needs /proc" : false,
+  // Not passing yet (issue 39): under a steady stream of instances, a share of the instances the archive deletes keep
+  // their SQLite database open in workerd (the deleted files stay open, and others are not closed either, also after
+  // 30 s idle), so descriptors still grow by about 1.7 per run; with pauses between waves they all close. Run it with
+  // EDGEFLOW_SOAK=1 (SOAK_LOG=1 prints each wave's descriptors by kind; SOAK_ARCHIVE=off shows the old behaviour).
+  skip: !process.env.EDGEFLOW_SOAK ? "not passing yet (issue 39): set EDGEFLOW_SOAK=1" : !fs.existsSync("/proc/self/fd") && !process.env.CI ? "needs /proc" : false,
 }, async () => {
   const samples = [];
+  // between the waves' samples, the most descriptors a workerd held at any moment
+  let peak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, sample().fds);
+  }, 100);
   let created = 0;
-  while (created < RUNS) {
-    const r = await edge.call("POST", "/workflows/soak/instances/batch", { count: WAVE, params: { n: created } });
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.equal(r.body.result.created.length, WAVE);
-    created += WAVE;
-    // every instance created so far completes (a list reads the statuses of the unfinished ones)
-    await waitFor(
-      async () => {
-        const l = await edge.call("GET", "/workflows/soak/instances?status=complete&per_page=1");
-        return l.body.result_info?.total_count === created;
-      },
-      { what: `${created} instances complete`, timeoutMs: 90000, intervalMs: 200 },
-    );
-    samples.push({ created, ...sample() });
+  try {
+    while (created < RUNS) {
+      const r = await edge.call("POST", "/workflows/soak/instances/batch", { count: WAVE, params: { n: created } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body.result.created.length, WAVE);
+      created += WAVE;
+      // every instance created so far completes (a list reads the statuses of the unfinished ones)
+      await waitFor(
+        async () => {
+          const l = await edge.call("GET", "/workflows/soak/instances?status=complete&per_page=1");
+          return l.body.result_info?.total_count === created;
+        },
+        { what: `${created} instances complete (samples so far: ${JSON.stringify(samples)})`, timeoutMs: 60000, intervalMs: 200 },
+      );
+      samples.push({ created, ...sample(), peak });
+      if (process.env.SOAK_LOG) {
+        const st = await (await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } })).json();
+        // descriptors by kind (an extension, "(deleted)", socket) of each workerd
+        const kinds = {};
+        for (const pid of workerds(edge.proc.pid)) {
+          for (const f of fs.readdirSync(`/proc/${pid}/fd`)) {
+            let l = "?";
+            try {
+              l = fs.readlinkSync(`/proc/${pid}/fd/${f}`);
+            } catch {
+              // closed meanwhile
+            }
+            const k = `${pid}:` + (l.startsWith("socket") ? "socket" : l.startsWith("/") ? path.extname(l) || path.basename(l) : l.replace(/\[.*/, ""));
+            kinds[k] = (kinds[k] ?? 0) + 1;
+          }
+        }
+        console.error(JSON.stringify({ ...samples.at(-1), kinds, t: Date.now(), archived: st.archived_instances, pending: st.archive_pending }));
+      }
+    }
+  } finally {
+    clearInterval(sampler);
   }
-  const first = samples[1]; // after the second wave: the edge's own workers and a first round of instances are open
+  const all = JSON.stringify(samples);
+  const base = samples[7]; // after 320 runs: the edge's workers, the engine and the instances evicted at this pace are open
   const last = samples.at(-1);
-  const maxFds = Math.max(...samples.map((s) => s.fds));
-  assert.ok(maxFds < NOFILE - 20, `workerd held ${maxFds} files at most, near its limit of ${NOFILE}: ${JSON.stringify(samples)}`);
-  assert.ok(last.fds <= first.fds + 60, `descriptors grew from ${first.fds} to ${last.fds}: ${JSON.stringify(samples)}`);
-  assert.ok(last.rss <= first.rss + 150 * 1024, `workerd memory grew from ${first.rss} KiB to ${last.rss} KiB: ${JSON.stringify(samples)}`);
-  // nothing left in the engine that ended: every instance was archived
-  const list = await edge.call("GET", "/workflows/soak/instances?per_page=1");
+  assert.ok(peak < NOFILE - 50, `a workerd held ${peak} files at most, near its limit of ${NOFILE}: ${all}`);
+  assert.ok(last.fds <= base.fds + 60, `workerd's descriptors grew from ${base.fds} to ${last.fds}: ${all}`);
+  assert.ok(last.rss <= base.rss + 150 * 1024, `workerd memory grew from ${base.rss} KiB to ${last.rss} KiB: ${all}`);
+  assert.ok(last.edgeFds <= base.edgeFds + 40, `the edge's descriptors grew from ${base.edgeFds} to ${last.edgeFds}: ${all}`);
+  assert.ok(last.edgeRss <= base.edgeRss + 100 * 1024, `the edge's memory grew from ${base.edgeRss} KiB to ${last.edgeRss} KiB: ${all}`);
+  // every run is listed once, complete
+  const list = await edge.call("GET", "/workflows/soak/instances?status=complete&per_page=1");
   assert.equal(list.body.result_info.total_count, RUNS);
 });

@@ -14,6 +14,32 @@ import { rollbackOf } from "./history.mjs";
 // ARCHIVE_CONCURRENCY bounds the instances one account archives at once.
 const ARCHIVE_CONCURRENCY = 8;
 
+// ARCHIVING is false when EDGEFLOW_EDGE_ARCHIVE=off: finished instances then stay in the engine, as before issue 39
+// (for the soak test and bench/edge/soak.mjs to show what archiving changes; never for real use).
+export const ARCHIVING = process.env.EDGEFLOW_EDGE_ARCHIVE !== "off";
+
+// ARCHIVE_BACKLOG bounds the finished instances of an account that wait to be archived (EDGEFLOW_EDGE_ARCHIVE_BACKLOG,
+// default 64): while it is reached, creates wait (at most BACKLOG_WAIT_MS) until archiving drains it, so that
+// instances cannot end faster than they leave the engine and their open databases pile up in workerd (decision 474).
+export const ARCHIVE_BACKLOG = Number(process.env.EDGEFLOW_EDGE_ARCHIVE_BACKLOG) > 0 ? Number(process.env.EDGEFLOW_EDGE_ARCHIVE_BACKLOG) : 64;
+const BACKLOG_WAIT_MS = 30000;
+
+// archiveRoom resolves once the account's archive backlog is below ARCHIVE_BACKLOG, or after BACKLOG_WAIT_MS (a
+// create is slowed, never refused, by a backlog that does not drain).
+export async function archiveRoom(ctx) {
+  if (!ARCHIVING) return;
+  const deadline = Date.now() + BACKLOG_WAIT_MS;
+  while (ctx.archiving.size >= ARCHIVE_BACKLOG && Date.now() < deadline) {
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
+      ctx.archiveWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
 // archived answers the archive of instance id of workerd Workflow rt, or null when it is not archived.
 export function archived(ctx, rt, id) {
   const rec = ctx.registry.instanceRecord(rt, id);
@@ -23,6 +49,7 @@ export function archived(ctx, rt, id) {
 
 // archiveSoon queues the archiving of a finished instance (archiveInstance); any number of calls archive it once.
 export function archiveSoon(ctx, rt, id) {
+  if (!ARCHIVING) return;
   const key = `${rt}\n${id}`;
   if (ctx.archiving.has(key) || ctx.registry.instanceRecord(rt, id)?.purged) return;
   ctx.archiving.set(key, null);
@@ -40,6 +67,7 @@ function pump(ctx) {
         ctx.archiveActive--;
         ctx.archiving.delete(`${rt}\n${id}`);
         pump(ctx);
+        if (ctx.archiving.size < ARCHIVE_BACKLOG) for (const wake of ctx.archiveWaiters.splice(0)) wake();
       });
   }
 }

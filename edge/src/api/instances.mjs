@@ -10,7 +10,7 @@ import { currentVersion } from "../scripts.mjs";
 import { JSON_LIMIT, mapLimit } from "./common.mjs";
 import { TERMINAL, UNIT_MS, derivedInstances, deriveStatus, details, expired, noteTimes, retentionParam } from "./statuses.mjs";
 import { rollbackOf } from "./history.mjs";
-import { archiveSoon, archived, unarchive } from "./archive.mjs";
+import { archiveRoom, archiveSoon, archived, unarchive } from "./archive.mjs";
 import { findWorkflow, runnable } from "./workflows.mjs";
 
 const INSTANCE_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
@@ -130,6 +130,7 @@ export async function createInstances(ctx, wf, inputs, source) {
   }
   for (const id of ids) ctx.pendingIds.add(`${wf.name}\n${id}`);
   try {
+    await archiveRoom(ctx);
     const rt = ctx.names.workflow(wf.name);
     const t = now(); // before the create, so that created_on never follows the instance's start
     const answer = await ctx.runtime.control("/wf/create", { workflow: rt, instances: inputs.map(({ id, params }) => ({ id, params })) });
