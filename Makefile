@@ -112,9 +112,18 @@ apidoc:
 	@$(MAKE) --no-print-directory npm-deps NPM_DIRS=internal/api/cmd/apidoc/ts
 	$(GO) run ./internal/api/cmd/apidoc
 
+# The linters: gofmt, go vet and staticcheck (a go tool of go.mod) for Go; eslint (with react-hooks) and prettier for
+# web/ and edge/, from their own npm package in tools/lint (its configurations sit beside it).
+LINT_BIN      := tools/lint/node_modules/.bin
+PRETTIER_GLOB := "web/src/**/*.{ts,tsx,css}" "web/browser/**/*.mjs" "web/*.{ts,mjs}" \
+	"edge/*.mjs" "edge/src/**/*.{mjs,js}" "edge/test/**/*.mjs" "bench/**/*.mjs"
 lint:
-	gofmt -l . | (! grep .)
+	@$(MAKE) --no-print-directory npm-deps NPM_DIRS=tools/lint
+	@files=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$files" ] || { echo "gofmt: not formatted: $$files"; exit 1; }
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
+	$(LINT_BIN)/eslint --config tools/lint/eslint.config.mjs web edge bench
+	$(LINT_BIN)/prettier --config tools/lint/prettier.config.mjs --check $(PRETTIER_GLOB)
 
 clean:
 	rm -rf bin web/dist/app

@@ -60,7 +60,7 @@ func clientCommand(name string) func(ctx context.Context, args []string, stdout,
 		}
 		cli.SetServerCommands(others)
 		env := cli.ProcessEnv()
-		env.Stdout, env.Stderr, env.Version = stdout, stderr, version
+		env.Stdout, env.Stderr, env.Version, env.ServeMCP = stdout, stderr, version, serveMCP
 		if stdout != io.Writer(os.Stdout) {
 			env.Terminal = false
 		}

@@ -5,29 +5,10 @@ import (
 	"crypto/rand"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/edgeflow/edgeflow/internal/auth"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
-
-// sessionBody is the answer of sign-up, sign-in, GET /api/auth/session and
-// PUT /api/session/active.
-type sessionBody struct {
-	User                 userBody                          `json:"user"`
-	Organizations        []edgeflow.OrganizationMembership `json:"organizations"`
-	ActiveOrganizationID string                            `json:"activeOrganizationId"`
-	ActiveProjectID      string                            `json:"activeProjectId"`
-	CSRFToken            string                            `json:"csrfToken"`
-	ExpiresAt            time.Time                         `json:"expiresAt"`
-}
-
-type userBody struct {
-	ID        string    `json:"id"`
-	Email     string    `json:"email"`
-	Name      string    `json:"name"`
-	CreatedAt time.Time `json:"createdAt"`
-}
 
 type signUpRequest struct {
 	Email            string `json:"email"`
@@ -248,7 +229,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *edgeflo
 	return nil
 }
 
-func (s *Server) sessionBody(ctx context.Context, u *edgeflow.User, sess *edgeflow.Session, orgID, projectID string) (*sessionBody, error) {
+func (s *Server) sessionBody(ctx context.Context, u *edgeflow.User, sess *edgeflow.Session, orgID, projectID string) (*edgeflow.SignedIn, error) {
 	if u == nil {
 		var err error
 		if u, err = s.Store.FindUserByID(ctx, sess.UserID); err != nil {
@@ -262,8 +243,8 @@ func (s *Server) sessionBody(ctx context.Context, u *edgeflow.User, sess *edgefl
 	if orgs == nil {
 		orgs = []edgeflow.OrganizationMembership{}
 	}
-	return &sessionBody{
-		User:          userBody{ID: u.ID, Email: u.Email, Name: u.Name, CreatedAt: u.CreatedAt},
+	return &edgeflow.SignedIn{
+		User:          edgeflow.SignedInUser{ID: u.ID, Email: u.Email, Name: u.Name, CreatedAt: u.CreatedAt},
 		Organizations: orgs, ActiveOrganizationID: orgID, ActiveProjectID: projectID,
 		CSRFToken: sess.CSRFToken, ExpiresAt: sess.ExpiresAt,
 	}, nil
@@ -349,42 +330,6 @@ func (s *Server) handleSessionActive(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// whoamiBody is the answer of GET /api/whoami.
-type whoamiBody struct {
-	User         whoamiUser    `json:"user"`
-	APIKey       *whoamiKey    `json:"apiKey"`
-	Organization *whoamiOrg    `json:"organization"`
-	Project      *whoamiTarget `json:"project"`
-}
-
-type whoamiUser struct {
-	ID    string `json:"id"`
-	Email string `json:"email"`
-	Name  string `json:"name"`
-}
-
-type whoamiKey struct {
-	ID        string           `json:"id"`
-	Name      string           `json:"name"`
-	Prefix    string           `json:"prefix"`
-	Scope     string           `json:"scope"`
-	Scopes    []edgeflow.Scope `json:"scopes"`
-	ExpiresAt *time.Time       `json:"expiresAt"`
-}
-
-type whoamiOrg struct {
-	ID   string        `json:"id"`
-	Name string        `json:"name"`
-	Slug string        `json:"slug"`
-	Role edgeflow.Role `json:"role"`
-}
-
-type whoamiTarget struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	Slug string `json:"slug"`
-}
-
 // handleWhoami names the caller — the user, the key when a key calls — and
 // the organization and project the request acted in.
 func (s *Server) handleWhoami(w http.ResponseWriter, r *http.Request) error {
@@ -394,27 +339,27 @@ func (s *Server) handleWhoami(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body := whoamiBody{User: whoamiUser{ID: u.ID, Email: u.Email, Name: u.Name}}
+	body := edgeflow.Whoami{User: edgeflow.WhoamiUser{ID: u.ID, Email: u.Email, Name: u.Name}}
 	if k := p.APIKey; k != nil {
 		scope := "project"
 		if k.ProjectID == "" {
 			scope = "organization"
 		}
-		body.APIKey = &whoamiKey{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Scope: scope, Scopes: k.Scopes, ExpiresAt: k.ExpiresAt}
+		body.APIKey = &edgeflow.WhoamiKey{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Scope: scope, Scopes: k.Scopes, ExpiresAt: k.ExpiresAt}
 	}
 	if p.OrganizationID != "" {
 		o, err := s.Store.FindOrganizationByID(ctx, p.OrganizationID)
 		if err != nil {
 			return err
 		}
-		body.Organization = &whoamiOrg{ID: o.ID, Name: o.Name, Slug: o.Slug, Role: p.Role}
+		body.Organization = &edgeflow.WhoamiOrganization{ID: o.ID, Name: o.Name, Slug: o.Slug, Role: p.Role}
 	}
 	if p.ProjectID != "" {
 		pr, err := s.Store.FindProjectByID(ctx, p.OrganizationID, p.ProjectID)
 		if err != nil {
 			return err
 		}
-		body.Project = &whoamiTarget{ID: pr.ID, Name: pr.Name, Slug: pr.Slug}
+		body.Project = &edgeflow.WhoamiProject{ID: pr.ID, Name: pr.Name, Slug: pr.Slug}
 	}
 	writeJSON(w, http.StatusOK, body)
 	return nil

@@ -6,36 +6,19 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/secret"
 )
 
-// connectionView is a connection as lists and answers show it: credentials
-// redacted (accountId as "…" and its last four characters, the token "***";
-// docs/decisions.md 112).
-type connectionView struct {
-	ID             string            `json:"id"`
-	OrganizationID string            `json:"organizationId"`
-	ProjectID      string            `json:"projectId,omitempty"`
-	Scope          string            `json:"scope"`
-	Provider       string            `json:"provider"`
-	Name           string            `json:"name"`
-	AccountID      string            `json:"accountId"`
-	Credentials    map[string]string `json:"credentials"`
-	CreatedAt      time.Time         `json:"createdAt"`
-	UpdatedAt      time.Time         `json:"updatedAt"`
-}
-
-func viewConnection(c edgeflow.Connection) connectionView {
+func viewConnection(c edgeflow.Connection) edgeflow.ConnectionView {
 	account := RedactAccountID(c.AccountID)
 	creds := map[string]string{}
 	if c.Provider == edgeflow.ProviderCloudflare {
 		creds["accountId"] = account
 		creds["apiToken"] = Masked
 	}
-	return connectionView{ID: c.ID, OrganizationID: c.OrganizationID, ProjectID: c.ProjectID, Scope: recordScope(c.ProjectID),
+	return edgeflow.ConnectionView{ID: c.ID, OrganizationID: c.OrganizationID, ProjectID: c.ProjectID, Scope: recordScope(c.ProjectID),
 		Provider: c.Provider, Name: c.Name,
 		AccountID: account, Credentials: creds, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }

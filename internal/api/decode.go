@@ -542,16 +542,10 @@ func parsePage(r *http.Request) (edgeflow.ListOptions, error) {
 	return opts, err
 }
 
-// pageBody is the JSON shape of every list: {data, nextCursor}.
-type pageBody[T any] struct {
-	Data       []T     `json:"data"`
-	NextCursor *string `json:"nextCursor"`
-}
-
 // newPage converts a store page of the list r asked for, mapping each item
 // with f; its nextCursor is bound to that list.
-func newPage[T, U any](r *http.Request, p edgeflow.Page[T], f func(T) U) pageBody[U] {
-	out := pageBody[U]{Data: make([]U, 0, len(p.Items))}
+func newPage[T, U any](r *http.Request, p edgeflow.Page[T], f func(T) U) edgeflow.ListPage[U] {
+	out := edgeflow.ListPage[U]{Data: make([]U, 0, len(p.Items))}
 	for _, it := range p.Items {
 		out.Data = append(out.Data, f(it))
 	}

@@ -21,17 +21,8 @@ type deployRequest struct {
 	RotateTriggerSecret bool `json:"rotateTriggerSecret"`
 }
 
-// deployResult is the answer of deploy and the data of deploy-stream's
-// result event: the deployment with its url, plus AwaitStep's success and
-// deploymentId fields.
-type deployResult struct {
-	edgeflow.Deployment
-	Success      bool   `json:"success"`
-	DeploymentID string `json:"deploymentId"`
-}
-
-func newDeployResult(d *edgeflow.Deployment) deployResult {
-	return deployResult{Deployment: *d, Success: true, DeploymentID: d.ID}
+func newDeployResult(d *edgeflow.Deployment) edgeflow.DeployResult {
+	return edgeflow.DeployResult{Deployment: *d, Success: true, DeploymentID: d.ID}
 }
 
 // deployer returns the deploy service or an error when none is configured.
@@ -145,18 +136,11 @@ func (s *Server) handleDeployStream(w http.ResponseWriter, r *http.Request) erro
 		if status == http.StatusInternalServerError {
 			s.Logger.ErrorContext(r.Context(), "deploy failed", "requestId", requestIDFrom(r), "error", err.Error())
 		}
-		sse.event("error", streamError{body, status})
+		sse.event("error", edgeflow.StreamError{ErrorBody: body, Status: status})
 		return nil
 	}
 	sse.event("result", newDeployResult(d))
 	return nil
-}
-
-// streamError is the data of an event stream's error event: the error
-// body with the status a plain answer would have had.
-type streamError struct {
-	ErrorBody
-	Status int `json:"status"`
 }
 
 // sseWriter writes Server-Sent Events frames and flushes each one. Writes

@@ -49,21 +49,13 @@ func HTTPStatus(code string) int {
 	return http.StatusInternalServerError
 }
 
-// ErrorBody is the JSON body of every error response.
-type ErrorBody struct {
-	Error     string `json:"error"`
-	Code      string `json:"code"`
-	Details   any    `json:"details"`
-	RequestID string `json:"requestId"`
-}
-
 // errorBody turns err into the client-facing body and status. Anything that
 // is not an *edgeflow.Error with a known code becomes 500 internal with a
 // fixed message: internal text never reaches a client.
-func errorBody(err error, requestID string) (int, ErrorBody) {
+func errorBody(err error, requestID string) (int, edgeflow.ErrorBody) {
 	var e *edgeflow.Error
 	if !errors.As(err, &e) || statusByCode[e.Code] == 0 || e.Code == edgeflow.EInternal {
-		return http.StatusInternalServerError, ErrorBody{
+		return http.StatusInternalServerError, edgeflow.ErrorBody{
 			Error: "internal error", Code: edgeflow.EInternal, Details: []any{}, RequestID: requestID,
 		}
 	}
@@ -71,7 +63,7 @@ func errorBody(err error, requestID string) (int, ErrorBody) {
 	if details == nil {
 		details = []any{}
 	}
-	return statusByCode[e.Code], ErrorBody{Error: e.Message, Code: e.Code, Details: details, RequestID: requestID}
+	return statusByCode[e.Code], edgeflow.ErrorBody{Error: e.Message, Code: e.Code, Details: details, RequestID: requestID}
 }
 
 // writeError answers err as JSON and logs it: internal errors at error level

@@ -41,24 +41,6 @@ type irToolRequest struct {
 	WorkflowID string `json:"workflowId,omitempty"`
 }
 
-// irError is one problem of an IR as the IR endpoints report it: a
-// problem of ir.Validate, or one a version submit finds after it. Field,
-// Line and Column locate a syntax error inside a code field's text.
-type irError struct {
-	NodeID  string `json:"nodeId,omitempty"`
-	Path    string `json:"path"`
-	Message string `json:"message"`
-	Rule    string `json:"rule"`
-	Field   string `json:"field,omitempty"`
-	Line    int    `json:"line,omitempty"`
-	Column  int    `json:"column,omitempty"`
-}
-
-type irValidateResponse struct {
-	Valid  bool      `json:"valid"`
-	Errors []irError `json:"errors"`
-}
-
 type irCompileResponse struct {
 	Code string `json:"code"`
 }
@@ -66,7 +48,7 @@ type irCompileResponse struct {
 // irCheck is the outcome of checking an IR: its problems, or the generated
 // code when it has none.
 type irCheck struct {
-	errors []irError
+	errors []edgeflow.IRProblem
 	code   string
 }
 
@@ -79,9 +61,9 @@ func (s *Server) handleIRValidate(w http.ResponseWriter, r *http.Request) error 
 	}
 	errs := c.errors
 	if errs == nil {
-		errs = []irError{}
+		errs = []edgeflow.IRProblem{}
 	}
-	writeJSON(w, http.StatusOK, irValidateResponse{Valid: len(errs) == 0, Errors: errs})
+	writeJSON(w, http.StatusOK, edgeflow.IRValidation{Valid: len(errs) == 0, Errors: errs})
 	return nil
 }
 
@@ -164,14 +146,14 @@ func (s *Server) checkIR(ctx context.Context, raw []byte, orgID, projectID strin
 	}
 	c := &irCheck{}
 	for _, p := range problems {
-		c.errors = append(c.errors, irError{NodeID: p.NodeID, Path: p.Path, Message: p.Message, Rule: p.Rule})
+		c.errors = append(c.errors, edgeflow.IRProblem{NodeID: p.NodeID, Path: p.Path, Message: p.Message, Rule: p.Rule})
 	}
 	if a == nil {
 		return c, nil
 	}
 	if wf != nil {
 		for _, p := range kindProblems(wf, a) {
-			c.errors = append(c.errors, irError{Path: p.Path, Message: p.Message, Rule: ruleKind})
+			c.errors = append(c.errors, edgeflow.IRProblem{Path: p.Path, Message: p.Message, Rule: ruleKind})
 		}
 	}
 	if refs := deploysvc.SubWorkflowRefs(a); len(refs) > 0 {
@@ -182,7 +164,7 @@ func (s *Server) checkIR(ctx context.Context, raw []byte, orgID, projectID strin
 		case errors.As(err, &e) && e.Code == edgeflow.EInvalid:
 			fes, _ := e.Details.([]edgeflow.FieldError)
 			for _, fe := range fes {
-				ie := irError{Path: fe.Path, Message: fe.Message, Rule: ruleSubWorkflow}
+				ie := edgeflow.IRProblem{Path: fe.Path, Message: fe.Message, Rule: ruleSubWorkflow}
 				for _, ref := range refs {
 					if fe.Path == fmt.Sprintf("/nodes/%d/data/workflowId", ref.Index) {
 						ie.NodeID = ref.NodeID
@@ -201,7 +183,7 @@ func (s *Server) checkIR(ctx context.Context, raw []byte, orgID, projectID strin
 		}
 		cps, _ := e.Details.([]codeProblem)
 		for _, cp := range cps {
-			c.errors = append(c.errors, irError{NodeID: cp.NodeID, Path: cp.Path, Message: cp.Message, Rule: ruleCodeSyntax,
+			c.errors = append(c.errors, edgeflow.IRProblem{NodeID: cp.NodeID, Path: cp.Path, Message: cp.Message, Rule: ruleCodeSyntax,
 				Field: cp.Field, Line: cp.Line, Column: cp.Column})
 		}
 	}
@@ -222,7 +204,7 @@ func (s *Server) checkIR(ctx context.Context, raw []byte, orgID, projectID strin
 		if cerr := compileError(a, err); errors.As(cerr, &ie) && ie.Code == edgeflow.EInvalidIR {
 			ps, _ := ie.Details.([]ir.Problem)
 			for _, p := range ps {
-				c.errors = append(c.errors, irError{NodeID: p.NodeID, Path: p.Path, Message: p.Message, Rule: ruleCompile})
+				c.errors = append(c.errors, edgeflow.IRProblem{NodeID: p.NodeID, Path: p.Path, Message: p.Message, Rule: ruleCompile})
 			}
 			return c, nil
 		}

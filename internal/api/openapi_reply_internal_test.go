@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -23,7 +24,7 @@ func TestReplyFields(t *testing.T) {
 	if props["hash"] != nil || props["Hash"] != nil {
 		t.Errorf("APIKey shows the key's hash: %v", props)
 	}
-	s.reply(reflect.TypeFor[versionView]())
+	s.reply(reflect.TypeFor[edgeflow.VersionSummary]())
 	version := s.components["Version"].(map[string]any)
 	required := version["required"].([]string)
 	if diff := cmp.Diff([]string{"id", "workflowId", "version", "locked", "nodeTypes", "createdAt"}, required); diff != "" {

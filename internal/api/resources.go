@@ -54,7 +54,7 @@ func (s *Server) resourceRequest(r *http.Request, maxLimit int) (*deploysvc.Serv
 // writeListing answers a provider listing of r, its nextCursor bound to the
 // list and the connection.
 func writeListing[T any](w http.ResponseWriter, r *http.Request, l deploysvc.Listing[T]) {
-	body := pageBody[T]{Data: l.Items}
+	body := edgeflow.ListPage[T]{Data: l.Items}
 	if body.Data == nil {
 		body.Data = []T{}
 	}

@@ -20,7 +20,7 @@ import (
 //     body with decode(r, &req), list parameters with parsePage(r); return an
 //     *edgeflow.Error (errors.go maps its code to the status) or nil after
 //     writing the answer with writeJSON, a value of a named type (a list:
-//     pageBody of its items);
+//     edgeflow.ListPage of its items);
 //  2. add its line to routeTable: the method's constructor (get, post, put,
 //     patch, del) with the pattern (net/http ServeMux syntax, "{name}" for a
 //     path parameter) and the handler; who may call it (public, session, or
@@ -121,7 +121,7 @@ type Route struct {
 	// Status is the status of a successful answer (200, 201, 202 or 204).
 	Status int
 	// Reply is, for a route that answers a body, a value of the Go type
-	// the handler writes with writeJSON (a list: pageBody of its items), or
+	// the handler writes with writeJSON (a list: edgeflow.ListPage of its items), or
 	// a Media for a body that is not JSON of a Go type; nil for 204 and
 	// for a route that only streams. The OpenAPI document's response
 	// schema is derived from it (openapi_reply.go).
@@ -342,8 +342,8 @@ var (
 	objectBytes    = Media{Type: "application/octet-stream", Schema: map[string]any{"type": "string", "format": "binary"}}
 
 	runStreamEvents    = map[string]any{"run": edgeflow.RunEvent{}}
-	deployStreamEvents = map[string]any{"progress": deploysvc.Progress{}, "result": deployResult{}, "error": streamError{}}
-	runLogEvents       = map[string]any{"log": edgeflow.LogLine{}, "end": runLogsEnd{}, "error": streamError{}}
+	deployStreamEvents = map[string]any{"progress": deploysvc.Progress{}, "result": edgeflow.DeployResult{}, "error": edgeflow.StreamError{}}
+	runLogEvents       = map[string]any{"log": edgeflow.LogLine{}, "end": runLogsEnd{}, "error": edgeflow.StreamError{}}
 )
 
 // routeTable is every route of the API, its documentation attached.
@@ -355,88 +355,88 @@ func (s *Server) routeTable() []Route {
 		get("/metrics", s.handleMetrics).public().ok(prometheusText),
 
 		// Authentication and the session (auth.go).
-		post("/api/auth/sign-up", s.handleSignUp).public().limit(LimitVerify).body(signUpRequest{}).created(sessionBody{}).audit("user.sign_up", ""),
-		post("/api/auth/sign-in", s.handleSignIn).public().limit(LimitVerify).body(signInRequest{}).ok(sessionBody{}).audit("session.sign_in", ""),
+		post("/api/auth/sign-up", s.handleSignUp).public().limit(LimitVerify).body(signUpRequest{}).created(edgeflow.SignedIn{}).audit("user.sign_up", ""),
+		post("/api/auth/sign-in", s.handleSignIn).public().limit(LimitVerify).body(signInRequest{}).ok(edgeflow.SignedIn{}).audit("session.sign_in", ""),
 		post("/api/auth/sign-out", s.handleSignOut).session().personal().limit(LimitGlobal).noBody().noContent().audit("session.sign_out", ""),
-		get("/api/auth/session", s.handleSession).session().personal().ok(sessionBody{}),
-		get("/api/whoami", s.handleWhoami).scope(read).ok(whoamiBody{}),
-		put("/api/session/active", s.handleSessionActive).session().personal().limit(LimitGlobal).body(sessionActiveRequest{}).ok(sessionBody{}).audit("session.switch", ""),
+		get("/api/auth/session", s.handleSession).session().personal().ok(edgeflow.SignedIn{}),
+		get("/api/whoami", s.handleWhoami).scope(read).ok(edgeflow.Whoami{}),
+		put("/api/session/active", s.handleSessionActive).session().personal().limit(LimitGlobal).body(sessionActiveRequest{}).ok(edgeflow.SignedIn{}).audit("session.switch", ""),
 
 		// The user's password and sessions (sessions.go).
 		post("/api/auth/password", s.handlePasswordChange).session().personal().limit(LimitVerify).body(passwordChangeRequest{}).noContent().audit("user.password_change", ""),
-		get("/api/auth/sessions", s.handleSessionList).session().personal().query(paged...).ok(pageBody[sessionView]{}),
+		get("/api/auth/sessions", s.handleSessionList).session().personal().query(paged...).ok(edgeflow.ListPage[sessionView]{}),
 		del("/api/auth/sessions/{id}", s.handleSessionRevoke).session().personal().noContent().audit("session.revoke", "id"),
 		// Organizations, members and roles, invitations (teams.go).
-		get("/api/organizations", s.handleOrganizationList).session().personal().ok(orgListBody{}),
+		get("/api/organizations", s.handleOrganizationList).session().personal().ok(edgeflow.OrganizationList{}),
 		post("/api/organizations", s.handleOrganizationCreate).session().personal().body(organizationRequest{}).created(organizationCreated{}).audit("organization.create", ""),
 		patch("/api/organizations/{organizationId}", s.handleOrganizationUpdate).session().role(admin).body(organizationUpdateRequest{}).ok(organizationUpdated{}).audit("organization.update", "organizationId"),
 		del("/api/organizations/{organizationId}", s.handleOrganizationDelete).session().role(owner).noContent().audit("organization.delete", "organizationId"),
-		get("/api/organizations/{organizationId}/members", s.handleMemberList).session().query(paged...).ok(pageBody[edgeflow.Member]{}),
+		get("/api/organizations/{organizationId}/members", s.handleMemberList).session().query(paged...).ok(edgeflow.ListPage[edgeflow.Member]{}),
 		patch("/api/organizations/{organizationId}/members/{userId}", s.handleMemberUpdate).session().role(admin).body(memberRoleRequest{}).ok(edgeflow.Member{}).audit("member.role_change", "userId"),
 		del("/api/organizations/{organizationId}/members/{userId}", s.handleMemberRemove).session().role(viewer).noContent().audit("member.remove", "userId"),
 		post("/api/organizations/{organizationId}/transfer-ownership", s.handleTransferOwnership).session().role(owner).body(transferRequest{}).ok(edgeflow.Member{}).audit("organization.transfer_ownership", "organizationId"),
 		post("/api/organizations/{organizationId}/invitations", s.handleInvitationCreate).session().role(admin).body(invitationRequest{}).created(invitationCreated{}).audit("invitation.create", ""),
-		get("/api/organizations/{organizationId}/invitations", s.handleInvitationList).session().role(admin).query(paged...).ok(pageBody[invitationBody]{}),
+		get("/api/organizations/{organizationId}/invitations", s.handleInvitationList).session().role(admin).query(paged...).ok(edgeflow.ListPage[invitationBody]{}),
 		del("/api/organizations/{organizationId}/invitations/{invitationId}", s.handleInvitationRevoke).session().role(admin).noContent().audit("invitation.revoke", "invitationId"),
-		post("/api/invitations/accept", s.handleInvitationAccept).session().personal().limit(LimitVerify).body(invitationAcceptRequest{}).ok(sessionBody{}).audit("invitation.accept", ""),
+		post("/api/invitations/accept", s.handleInvitationAccept).session().personal().limit(LimitVerify).body(invitationAcceptRequest{}).ok(edgeflow.SignedIn{}).audit("invitation.accept", ""),
 
 		// Projects (projects.go).
-		get("/api/projects", s.handleProjectList).scope(read).query(paged...).ok(pageBody[edgeflow.Project]{}),
+		get("/api/projects", s.handleProjectList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Project]{}),
 		post("/api/projects", s.handleProjectCreate).scope(write).role(admin).body(projectCreateRequest{}).created(edgeflow.Project{}).audit("project.create", ""),
 		patch("/api/projects/{id}", s.handleProjectUpdate).scope(write).role(admin).body(projectUpdateRequest{}).ok(edgeflow.Project{}).audit("project.update", "id"),
 		del("/api/projects/{id}", s.handleProjectDelete).scope(write).role(admin).noContent().audit("project.delete", "id"),
 
 		// Workflows and functions (workflows.go).
-		get("/api/workflows", s.handleWorkflowList).scope(read).query(paged...).ok(pageBody[edgeflow.Workflow]{}),
+		get("/api/workflows", s.handleWorkflowList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Workflow]{}),
 		post("/api/workflows", s.handleWorkflowCreate).scope(write).body(workflowCreateRequest{}).created(edgeflow.Workflow{}).audit("workflow.create", ""),
 		get("/api/workflows/{id}", s.handleWorkflowGet).scope(read).ok(edgeflow.Workflow{}),
-		get("/api/workflows/{id}/full", s.handleWorkflowFull).scope(read).query("version").ok(workflowFull{}),
+		get("/api/workflows/{id}/full", s.handleWorkflowFull).scope(read).query("version").ok(edgeflow.WorkflowFull{}),
 		patch("/api/workflows/{id}", s.handleWorkflowUpdate).scope(write).body(workflowUpdateRequest{}).ok(edgeflow.Workflow{}).audit("workflow.update", "id"),
 		patch("/api/workflows/{id}/move", s.handleWorkflowMove).scope(write).body(workflowMoveRequest{}).ok(edgeflow.Workflow{}).audit("workflow.move", "id"),
 		del("/api/workflows/{id}", s.handleWorkflowDelete).scope(write).query("force", "runs").noContent().audit("workflow.delete", "id"),
 
 		// Versions (versions.go).
-		get("/api/workflows/{workflowId}/versions", s.handleVersionList).scope(read).query(paged...).ok(pageBody[versionView]{}),
-		post("/api/workflows/{workflowId}/versions", s.handleVersionSubmit).scope(write).body(versionSubmitRequest{}).maxBody(MaxIRBodyBytes).created(versionView{}).audit("version.create", ""),
-		get("/api/workflows/{workflowId}/versions/{versionId}", s.handleVersionGet).scope(read).ok(versionView{}),
-		patch("/api/workflows/{workflowId}/versions/{versionId}", s.handleVersionUpdate).scope(write).body(versionUpdateRequest{}).ok(versionView{}).audit("version.update", "versionId"),
-		post("/api/workflows/{workflowId}/versions/{versionId}/revert", s.handleVersionRevert).scope(write).noBody().created(versionView{}).audit("version.revert", "versionId"),
+		get("/api/workflows/{workflowId}/versions", s.handleVersionList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.VersionSummary]{}),
+		post("/api/workflows/{workflowId}/versions", s.handleVersionSubmit).scope(write).body(versionSubmitRequest{}).maxBody(MaxIRBodyBytes).created(edgeflow.VersionSummary{}).audit("version.create", ""),
+		get("/api/workflows/{workflowId}/versions/{versionId}", s.handleVersionGet).scope(read).ok(edgeflow.VersionDetail{}),
+		patch("/api/workflows/{workflowId}/versions/{versionId}", s.handleVersionUpdate).scope(write).body(versionUpdateRequest{}).ok(edgeflow.VersionSummary{}).audit("version.update", "versionId"),
+		post("/api/workflows/{workflowId}/versions/{versionId}/revert", s.handleVersionRevert).scope(write).noBody().created(edgeflow.VersionSummary{}).audit("version.revert", "versionId"),
 		post("/api/workflows/{workflowId}/versions/{versionId}/test", s.handleVersionTest).scope(deploy).limit(LimitDeploy).body(versionTestRequest{}).ok(deploysvc.TestResult{}).audit("version.test", "versionId"),
 		del("/api/workflows/{workflowId}/versions/{versionId}", s.handleVersionDelete).scope(write).noContent().audit("version.delete", "versionId"),
 
 		// Node definitions and the IR schema (nodes.go).
 		get("/api/openapi.json", s.handleOpenAPI).public().ok(map[string]any{}),
 		get("/api/ir/schema.json", s.handleIRSchema).public().ok(jsonSchemaDoc),
-		post("/api/ir/validate", s.handleIRValidate).scope(read).role(viewer).limit(LimitIR).body(irToolRequest{}).maxBody(MaxIRBodyBytes).ok(irValidateResponse{}),
+		post("/api/ir/validate", s.handleIRValidate).scope(read).role(viewer).limit(LimitIR).body(irToolRequest{}).maxBody(MaxIRBodyBytes).ok(edgeflow.IRValidation{}),
 		post("/api/ir/compile", s.handleIRCompile).scope(read).role(viewer).limit(LimitIR).body(irToolRequest{}).maxBody(MaxIRBodyBytes).ok(irCompileResponse{}),
-		get("/api/nodes", s.handleNodeList).scope(read).query(paged...).ok(pageBody[ir.NodeDefinition]{}),
+		get("/api/nodes", s.handleNodeList).scope(read).query(paged...).ok(edgeflow.ListPage[ir.NodeDefinition]{}),
 		get("/api/nodes/templates", s.handleNodeTemplates).scope(read).ok(map[string]nodeTemplateView{}),
 		get("/api/nodes/{nodeId}", s.handleNodeGet).scope(read).ok(ir.NodeDefinition{}),
 
 		// Marketplace (marketplace.go); changes also count against
 		// MarketplaceChangesPerMinute.
-		get("/api/marketplace", s.handleMarketplaceList).scope(read).query("cursor", "limit", "q", "category").ok(pageBody[marketplace.CatalogNode]{}),
+		get("/api/marketplace", s.handleMarketplaceList).scope(read).query("cursor", "limit", "q", "category").ok(edgeflow.ListPage[marketplace.CatalogNode]{}),
 		get("/api/marketplace/categories", s.handleMarketplaceCategories).scope(read).ok(categoryList{}),
-		get("/api/marketplace/installed", s.handleMarketplaceInstalled).scope(read).query(paged...).ok(pageBody[marketplace.Installation]{}),
+		get("/api/marketplace/installed", s.handleMarketplaceInstalled).scope(read).query(paged...).ok(edgeflow.ListPage[marketplace.Installation]{}),
 		get("/api/marketplace/{nodeId}", s.handleMarketplaceGet).scope(read).ok(marketplace.Details{}),
 		post("/api/marketplace/install", s.handleMarketplaceInstall).scope(write).role(admin).body(marketplaceChangeRequest{}).created(marketplace.Installation{}).audit("node.install", ""),
 		post("/api/marketplace/update", s.handleMarketplaceUpdate).scope(write).role(admin).body(marketplaceChangeRequest{}).ok(marketplace.Installation{}).audit("node.update", ""),
 		post("/api/marketplace/uninstall", s.handleMarketplaceUninstall).scope(write).role(admin).body(marketplaceUninstallRequest{}).ok(uninstallResult{}).audit("node.uninstall", ""),
 
 		// Deployments and runs lists (history.go).
-		get("/api/deployments", s.handleDeploymentList).scope(read).query(paged...).ok(pageBody[edgeflow.Deployment]{}),
-		get("/api/workflows/{workflowId}/deployments", s.handleWorkflowDeploymentList).scope(read).query(paged...).ok(pageBody[edgeflow.Deployment]{}),
-		get("/api/runs", s.handleRunList).scope(read).query("cursor", "limit", "status", "workflowId", "versionId", "from", "to", "q").ok(pageBody[edgeflow.Run]{}),
+		get("/api/deployments", s.handleDeploymentList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Deployment]{}),
+		get("/api/workflows/{workflowId}/deployments", s.handleWorkflowDeploymentList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Deployment]{}),
+		get("/api/runs", s.handleRunList).scope(read).query("cursor", "limit", "status", "workflowId", "versionId", "from", "to", "q").ok(edgeflow.ListPage[edgeflow.Run]{}),
 		get("/api/runs/stream", s.handleRunStream).scope(read).query("after", "timeoutSeconds").stream(runStreamEvents),
 		get("/api/runs/{runId}", s.handleProjectRunGet).scope(read).ok(edgeflow.Run{}),
-		get("/api/workflows/{workflowId}/runs", s.handleWorkflowRunList).scope(read).query("cursor", "limit", "status", "versionId", "from", "to", "q").ok(pageBody[edgeflow.Run]{}),
+		get("/api/workflows/{workflowId}/runs", s.handleWorkflowRunList).scope(read).query("cursor", "limit", "status", "versionId", "from", "to", "q").ok(edgeflow.ListPage[edgeflow.Run]{}),
 
 		// Deploy, takedown, trigger, runs and run control (deployments.go,
 		// runs.go); provider resources (resources.go); token verification
 		// (verify.go).
-		post("/api/workflows/{workflowId}/deploy", s.handleDeploy).scope(deploy).limit(LimitDeploy).body(deployRequest{}).ok(deployResult{}).audit("workflow.deploy", "workflowId"),
+		post("/api/workflows/{workflowId}/deploy", s.handleDeploy).scope(deploy).limit(LimitDeploy).body(deployRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.deploy", "workflowId"),
 		post("/api/workflows/{workflowId}/deploy-stream", s.handleDeployStream).scope(deploy).limit(LimitDeploy).body(deployRequest{}).stream(deployStreamEvents).audit("workflow.deploy", "workflowId"),
-		post("/api/workflows/{workflowId}/takedown", s.handleTakedown).scope(deploy).limit(LimitDeploy).body(takedownRequest{}).ok(deployResult{}).audit("workflow.takedown", "workflowId"),
+		post("/api/workflows/{workflowId}/takedown", s.handleTakedown).scope(deploy).limit(LimitDeploy).body(takedownRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.takedown", "workflowId"),
 		post("/api/workflows/{workflowId}/trigger", s.handleTrigger).scope(deploy).body(triggerRequest{}).created(deploysvc.TriggerResult{}).audit("workflow.trigger", "workflowId"),
 		post("/api/workflows/{workflowId}/invoke", s.handleInvoke).scope(deploy).body(invokeRequest{}).ok(deploysvc.InvokeResult{}).audit("function.invoke", "workflowId"),
 		get("/api/workflows/{workflowId}/trigger-secret", s.handleTriggerSecret).scope(deploy).query("connectionId").ok(deploysvc.TriggerSecret{}),
@@ -447,37 +447,37 @@ func (s *Server) routeTable() []Route {
 		post("/api/workflows/{workflowId}/runs/{runId}/resume", s.handleRunResume).scope(deploy).noBody().ok(edgeflow.Run{}).audit("run.resume", "runId"),
 		post("/api/workflows/{workflowId}/runs/{runId}/terminate", s.handleRunTerminate).scope(deploy).noBody().ok(edgeflow.Run{}).audit("run.terminate", "runId"),
 		post("/api/workflows/{workflowId}/runs/{runId}/restart", s.handleRunRestart).scope(deploy).body(restartRequest{}).created(edgeflow.Run{}).audit("run.restart", "runId"),
-		get("/api/resources/kv/namespaces", s.handleKVNamespaces).scope(read).query(providerList...).ok(pageBody[deploysvc.KVNamespace]{}),
-		get("/api/resources/kv/namespaces/{namespaceId}/keys", s.handleKVKeys).scope(read).query(providerList...).ok(pageBody[deploysvc.KVKey]{}),
+		get("/api/resources/kv/namespaces", s.handleKVNamespaces).scope(read).query(providerList...).ok(edgeflow.ListPage[deploysvc.KVNamespace]{}),
+		get("/api/resources/kv/namespaces/{namespaceId}/keys", s.handleKVKeys).scope(read).query(providerList...).ok(edgeflow.ListPage[deploysvc.KVKey]{}),
 		get("/api/resources/kv/namespaces/{namespaceId}/values/{key...}", s.handleKVValue).scope(read).query("connectionId").ok(deploysvc.KVValue{}),
-		get("/api/resources/d1/databases", s.handleD1Databases).scope(read).query(providerList...).ok(pageBody[deploysvc.D1Database]{}),
+		get("/api/resources/d1/databases", s.handleD1Databases).scope(read).query(providerList...).ok(edgeflow.ListPage[deploysvc.D1Database]{}),
 		post("/api/resources/d1/databases/{databaseId}/query", s.handleD1Query).scope(read).role(viewer).body(d1QueryRequest{}).query("connectionId").ok(deploysvc.D1Result{}).audit("d1_database.query", "databaseId"),
-		get("/api/resources/r2/buckets", s.handleR2Buckets).scope(read).query(providerList...).ok(pageBody[deploysvc.R2Bucket]{}),
+		get("/api/resources/r2/buckets", s.handleR2Buckets).scope(read).query(providerList...).ok(edgeflow.ListPage[deploysvc.R2Bucket]{}),
 		get("/api/resources/r2/buckets/{bucketName}/objects", s.handleR2Objects).scope(read).query("connectionId", "prefix", "delimiter", "cursor", "limit").ok(r2ObjectsBody{}),
 		get("/api/resources/r2/buckets/{bucketName}/objects/{key...}", s.handleR2Object).scope(read).query("connectionId").ok(objectBytes),
 		post("/api/connections/verify-token", s.handleVerifyToken).scope(write).limit(LimitVerify).body(verifyTokenRequest{}).ok(deploysvc.VerifyResult{}),
 
 		// Connections (connections.go).
-		get("/api/connections", s.handleConnectionList).scope(read).query(paged...).ok(pageBody[connectionView]{}),
-		post("/api/connections", s.handleConnectionCreate).scope(write).role(admin).body(connectionCreateRequest{}).created(connectionView{}).audit("connection.create", ""),
-		patch("/api/connections/{id}", s.handleConnectionUpdate).scope(write).role(admin).body(connectionUpdateRequest{}).ok(connectionView{}).audit("connection.update", "id"),
+		get("/api/connections", s.handleConnectionList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.ConnectionView]{}),
+		post("/api/connections", s.handleConnectionCreate).scope(write).role(admin).body(connectionCreateRequest{}).created(edgeflow.ConnectionView{}).audit("connection.create", ""),
+		patch("/api/connections/{id}", s.handleConnectionUpdate).scope(write).role(admin).body(connectionUpdateRequest{}).ok(edgeflow.ConnectionView{}).audit("connection.update", "id"),
 		del("/api/connections/{id}", s.handleConnectionDelete).scope(write).role(admin).noContent().audit("connection.delete", "id"),
 
 		// Environment variables (envvars.go).
-		get("/api/env-vars", s.handleEnvVarList).scope(read).query(paged...).ok(pageBody[envVarView]{}),
-		get("/api/env-vars/usage", s.handleEnvVarUsage).scope(read).query(paged...).ok(pageBody[envVarUsage]{}),
+		get("/api/env-vars", s.handleEnvVarList).scope(read).query(paged...).ok(edgeflow.ListPage[envVarView]{}),
+		get("/api/env-vars/usage", s.handleEnvVarUsage).scope(read).query(paged...).ok(edgeflow.ListPage[envVarUsage]{}),
 		post("/api/env-vars", s.handleEnvVarCreate).scope(write).body(envVarCreateRequest{}).created(envVarView{}).audit("env_var.create", ""),
 		patch("/api/env-vars/{id}", s.handleEnvVarUpdate).scope(write).body(envVarUpdateRequest{}).ok(envVarView{}).audit("env_var.update", "id"),
 		del("/api/env-vars/{id}", s.handleEnvVarDelete).scope(write).noContent().audit("env_var.delete", "id"),
 
 		// Outbound webhooks (webhooks.go).
-		get("/api/webhooks", s.handleWebhookList).scope(read).query(paged...).ok(pageBody[edgeflow.Webhook]{}),
+		get("/api/webhooks", s.handleWebhookList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Webhook]{}),
 		post("/api/webhooks", s.handleWebhookCreate).scope(write).body(webhookCreateRequest{}).created(webhookWithSecret{}).audit("webhook.create", ""),
 		get("/api/webhooks/{id}", s.handleWebhookGet).scope(read).ok(edgeflow.Webhook{}),
 		patch("/api/webhooks/{id}", s.handleWebhookUpdate).scope(write).body(webhookUpdateRequest{}).ok(edgeflow.Webhook{}).audit("webhook.update", "id"),
 		del("/api/webhooks/{id}", s.handleWebhookDelete).scope(write).noContent().audit("webhook.delete", "id"),
 		post("/api/webhooks/{id}/rotate-secret", s.handleWebhookRotateSecret).scope(write).noBody().ok(webhookWithSecret{}).audit("webhook.rotate_secret", "id"),
-		get("/api/webhooks/{id}/deliveries", s.handleWebhookDeliveries).scope(read).query(paged...).ok(pageBody[edgeflow.WebhookDelivery]{}),
+		get("/api/webhooks/{id}/deliveries", s.handleWebhookDeliveries).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.WebhookDelivery]{}),
 		post("/api/webhooks/{id}/deliveries/{deliveryId}/redeliver", s.handleWebhookRedeliver).scope(write).noBody().accepted(edgeflow.WebhookDelivery{}).audit("webhook.redeliver", "id"),
 
 		// The MCP endpoint, API keys only (mcp.go, internal/mcp); its tools'
@@ -488,11 +488,11 @@ func (s *Server) routeTable() []Route {
 		get("/api/mcp/connect", s.handleMCPConnect).scope(read).ok(mcp.Connect{}),
 
 		// API keys, session only (apikeys.go).
-		get("/api/api-keys", s.handleAPIKeyList).session().query(paged...).ok(pageBody[apiKeyView]{}),
+		get("/api/api-keys", s.handleAPIKeyList).session().query(paged...).ok(edgeflow.ListPage[apiKeyView]{}),
 		post("/api/api-keys", s.handleAPIKeyCreate).session().role(viewer).body(apiKeyCreateRequest{}).created(apiKeyCreated{}).audit("api_key.create", ""),
 		del("/api/api-keys/{id}", s.handleAPIKeyRevoke).session().role(viewer).noContent().audit("api_key.revoke", "id"),
 		// The audit log (audit.go).
-		get("/api/audit", s.handleAuditList).scope(read).role(admin).query("cursor", "limit", "actor", "action", "target", "since", "until").ok(pageBody[auditView]{}),
+		get("/api/audit", s.handleAuditList).scope(read).role(admin).query("cursor", "limit", "actor", "action", "target", "since", "until").ok(edgeflow.ListPage[auditView]{}),
 	}
 	for i := range routes {
 		routes[i].RouteDoc = routeDocs[routes[i].key()]

@@ -84,7 +84,7 @@ func (s *Server) handleRunLogs(w http.ResponseWriter, r *http.Request) error {
 				return nil
 			}
 			status, body := errorBody(err, requestIDFrom(r))
-			sse.event("error", streamError{body, status})
+			sse.event("error", edgeflow.StreamError{ErrorBody: body, Status: status})
 			return nil
 		}
 		view = next

@@ -29,10 +29,6 @@ func ValidSignUpMode(m string) bool {
 	return m == SignUpInvite || m == SignUpOpen || m == SignUpClosed
 }
 
-type orgListBody struct {
-	Data []edgeflow.OrganizationMembership `json:"data"`
-}
-
 // handleOrganizationList lists the signed-in user's organizations with
 // their role.
 func (s *Server) handleOrganizationList(w http.ResponseWriter, r *http.Request) error {
@@ -43,7 +39,7 @@ func (s *Server) handleOrganizationList(w http.ResponseWriter, r *http.Request) 
 	if orgs == nil {
 		orgs = []edgeflow.OrganizationMembership{}
 	}
-	writeJSON(w, http.StatusOK, orgListBody{Data: orgs})
+	writeJSON(w, http.StatusOK, edgeflow.OrganizationList{Data: orgs})
 	return nil
 }
 
@@ -322,9 +318,9 @@ func (s *Server) handleInvitationCreate(w http.ResponseWriter, r *http.Request) 
 			return edgeflow.Errorf(edgeflow.EConflict, "%s is a member of this organization already", req.Email)
 		}
 	}
-	token, hash := auth.NewSessionToken()
+	token, _ := auth.NewSessionToken()
 	token = InvitationTokenPrefix + token
-	hash = auth.HashToken(token)
+	hash := auth.HashToken(token)
 	inv := &edgeflow.Invitation{OrganizationID: pr.OrganizationID, Email: req.Email, Role: role, TokenHash: hash,
 		InvitedBy: pr.UserID, ExpiresAt: s.now().Add(InvitationTTL)}
 	if err := s.Store.CreateInvitation(ctx, inv); err != nil {

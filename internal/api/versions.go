@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -24,35 +23,17 @@ import (
 // bundling needs the deploy-time environment (dependencies, bindings) and
 // happens at deploy (docs/decisions.md).
 
-// versionView is a version as the API shows it. Summaries leave ir and code
-// out.
-type versionView struct {
-	ID         string          `json:"id"`
-	WorkflowID string          `json:"workflowId"`
-	Version    int             `json:"version"`
-	Locked     bool            `json:"locked"`
-	NodeTypes  []string        `json:"nodeTypes"`
-	CreatedBy  string          `json:"createdBy,omitempty"`
-	CreatedAt  time.Time       `json:"createdAt"`
-	IR         json.RawMessage `json:"ir,omitempty"`
-	Code       *string         `json:"code,omitempty"`
-}
-
-func versionSummary(v edgeflow.Version) versionView {
+func versionSummary(v edgeflow.Version) edgeflow.VersionSummary {
 	types := v.NodeTypes
 	if types == nil {
 		types = []string{}
 	}
-	return versionView{ID: v.ID, WorkflowID: v.WorkflowID, Version: v.Number, Locked: v.Locked, NodeTypes: types,
+	return edgeflow.VersionSummary{ID: v.ID, WorkflowID: v.WorkflowID, Version: v.Number, Locked: v.Locked, NodeTypes: types,
 		CreatedBy: v.CreatedBy, CreatedAt: v.CreatedAt}
 }
 
-func versionFull(v edgeflow.Version) versionView {
-	out := versionSummary(v)
-	out.IR = v.IR
-	code := v.Code
-	out.Code = &code
-	return out
+func versionFull(v edgeflow.Version) edgeflow.VersionDetail {
+	return edgeflow.VersionDetail{VersionSummary: versionSummary(v), IR: v.IR, Code: v.Code}
 }
 
 // handleVersionList lists summaries of a workflow's versions, highest number

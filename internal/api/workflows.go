@@ -153,14 +153,6 @@ func (s *Server) handleWorkflowGet(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
-// workflowFull is the answer of GET /workflows/{id}/full.
-type workflowFull struct {
-	Workflow         edgeflow.Workflow    `json:"workflow"`
-	CurrentVersion   *edgeflow.Version    `json:"currentVersion"`
-	Versions         []edgeflow.Version   `json:"versions"`
-	ActiveDeployment *edgeflow.Deployment `json:"activeDeployment"`
-}
-
 // maxFullVersions bounds the version summaries of /full.
 const maxFullVersions = 1000
 
@@ -173,7 +165,7 @@ func (s *Server) handleWorkflowFull(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	ctx := r.Context()
-	out := workflowFull{Workflow: workflowView(*wf), Versions: []edgeflow.Version{}}
+	out := edgeflow.WorkflowFull{Workflow: workflowView(*wf), Versions: []edgeflow.Version{}}
 	versionID := wf.CurrentVersionID
 	if q := r.URL.Query(); q.Has("version") {
 		versionID = q.Get("version")

@@ -24,10 +24,6 @@ type Snippet struct {
 	Code string
 }
 
-// checkPrefix names the functions the snippets are wrapped in; it gets more
-// leading "_" until no snippet contains it (uniquePrefix).
-const checkPrefix = "__edgeflow_check_"
-
 // MaxLocatedErrors is the most snippets CheckSyntax places an error in: a
 // submission with more snippets that do not parse learns of the first ones.
 const MaxLocatedErrors = 10
@@ -106,8 +102,9 @@ func parses(prefix string, snippets []Snippet, indexes []int) bool {
 	return len(parseErrors(b.String())) == 0
 }
 
-// uniquePrefix is checkPrefix with as many more leading "_" as it takes for
-// no snippet to contain it, found in one pass over the snippets: one more
+// uniquePrefix names the functions the snippets are wrapped in:
+// "__edgeflow_check_" with as many more leading "_" as it takes for no
+// snippet to contain it, found in one pass over the snippets: one more
 // than the longest run of "_" before "edgeflow_check_" in any of them.
 func uniquePrefix(snippets []Snippet) string {
 	const word = "edgeflow_check_"

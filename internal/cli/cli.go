@@ -55,6 +55,10 @@ type Env struct {
 	Poll time.Duration
 	// Version is edgeflow's version (the MCP server names itself with it).
 	Version string
+	// ServeMCP serves MCP for `edgeflow mcp` (nil: the command says this
+	// build has none). The server lives outside this package, which imports
+	// none of the server's (cmd/edgeflow wires it).
+	ServeMCP func(context.Context, MCPStdio) error
 }
 
 // ProcessEnv is the Env of the running process.

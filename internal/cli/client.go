@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 // sessionCookie and the two headers are the server's (internal/api).
@@ -68,16 +70,23 @@ func (e *APIError) Describe() string {
 	return b.String()
 }
 
-// problem is one entry of an error's details (a bad field, an IR problem).
-type problem struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-	NodeID  string `json:"nodeId"`
-	Rule    string `json:"rule"`
+// fieldProblems are the entries of an error's details: a bad field (path
+// and message) or an IR problem (with its node and rule), both of which
+// edgeflow.IRProblem holds.
+// rawDetails is an error's details as JSON (nil when it has none).
+func rawDetails(v any) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
-func (e *APIError) fieldProblems() []problem {
-	var list []problem
+func (e *APIError) fieldProblems() []edgeflow.IRProblem {
+	var list []edgeflow.IRProblem
 	if json.Unmarshal(e.Details, &list) != nil {
 		return nil
 	}
@@ -190,14 +199,9 @@ func (c *client) authorize(req *http.Request) {
 func readAPIError(resp *http.Response) error {
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	e := &APIError{Status: resp.StatusCode}
-	var body struct {
-		Error     string          `json:"error"`
-		Code      string          `json:"code"`
-		Details   json.RawMessage `json:"details"`
-		RequestID string          `json:"requestId"`
-	}
+	var body edgeflow.ErrorBody
 	if json.Unmarshal(raw, &body) == nil && body.Code != "" {
-		e.Code, e.Message, e.Details, e.RequestID = body.Code, body.Error, body.Details, body.RequestID
+		e.Code, e.Message, e.Details, e.RequestID = body.Code, body.Error, rawDetails(body.Details), body.RequestID
 	} else {
 		e.Code = "http_error"
 		e.Message = strings.TrimSpace(string(raw))
@@ -214,12 +218,6 @@ func isStatus(err error, status int) bool {
 	return errors.As(err, &ae) && ae.Status == status
 }
 
-// page is one page of a list answer.
-type page[T any] struct {
-	Data       []T    `json:"data"`
-	NextCursor string `json:"nextCursor"`
-}
-
 // listAll reads every page of a list (at most max items; 0: no bound).
 func listAll[T any](ctx context.Context, c *client, path string, query url.Values, max int) ([]T, error) {
 	var all []T
@@ -229,18 +227,18 @@ func listAll[T any](ctx context.Context, c *client, path string, query url.Value
 	}
 	q.Set("limit", "100")
 	for {
-		var p page[T]
+		var p edgeflow.ListPage[T]
 		if err := c.request(ctx, http.MethodGet, path, q, nil, &p); err != nil {
 			return nil, err
 		}
 		all = append(all, p.Data...)
-		if p.NextCursor == "" || (max > 0 && len(all) >= max) {
+		if p.NextCursor == nil || *p.NextCursor == "" || (max > 0 && len(all) >= max) {
 			if max > 0 && len(all) > max {
 				all = all[:max]
 			}
 			return all, nil
 		}
-		q.Set("cursor", p.NextCursor)
+		q.Set("cursor", *p.NextCursor)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 func loginCommand() *command {
@@ -94,7 +96,7 @@ func runLogin(c *call) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.out(), "Logged in to %s as %s.\n", base, who.describe())
+	fmt.Fprintf(c.out(), "Logged in to %s as %s.\n", base, describeCaller(who))
 	fmt.Fprintf(c.out(), "Credentials saved in %s.\n", path)
 	return nil
 }
@@ -124,9 +126,7 @@ func signIn(c *call, cl *client, email, password string) (credentials, error) {
 		return credentials{}, err
 	}
 	defer resp.Body.Close()
-	var body struct {
-		CSRFToken string `json:"csrfToken"`
-	}
+	var body edgeflow.SignedIn
 	if err := decodeJSON(resp.Body, &body); err != nil {
 		return credentials{}, err
 	}
@@ -143,34 +143,26 @@ func signIn(c *call, cl *client, email, password string) (credentials, error) {
 	return credentials{URL: cl.base, Session: token, CSRFToken: body.CSRFToken, Email: email}, nil
 }
 
-// whoamiAnswer is GET /api/whoami.
-type whoamiAnswer struct {
-	User struct {
-		ID    string `json:"id"`
-		Email string `json:"email"`
-		Name  string `json:"name"`
-	} `json:"user"`
-	APIKey *struct {
-		ID     string   `json:"id"`
-		Name   string   `json:"name"`
-		Prefix string   `json:"prefix"`
-		Scope  string   `json:"scope"`
-		Scopes []string `json:"scopes"`
-	} `json:"apiKey"`
-	Organization *organization `json:"organization"`
-	Project      *project      `json:"project"`
-}
-
-func whoami(c *call, cl *client) (*whoamiAnswer, error) {
-	var w whoamiAnswer
+// whoami is GET /api/whoami: the caller and where it acts.
+func whoami(c *call, cl *client) (*edgeflow.Whoami, error) {
+	var w edgeflow.Whoami
 	if err := cl.request(c.ctx, http.MethodGet, "/api/whoami", nil, nil, &w); err != nil {
 		return nil, err
 	}
 	return &w, nil
 }
 
-// describe is the caller in one phrase.
-func (w *whoamiAnswer) describe() string {
+// joinScopes lists an API key's scopes, separated by commas.
+func joinScopes(scopes []edgeflow.Scope) string {
+	names := make([]string, len(scopes))
+	for i, s := range scopes {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+// describeCaller is the caller in one phrase.
+func describeCaller(w *edgeflow.Whoami) string {
 	s := w.User.Email
 	if w.APIKey != nil {
 		s += fmt.Sprintf(" with API key %q", w.APIKey.Name)
@@ -243,7 +235,7 @@ func whoamiCommand() *command {
 			}
 			t.row("user", user)
 			if w.APIKey != nil {
-				t.row("api key", fmt.Sprintf("%s (%s…, %s key, scopes %s)", w.APIKey.Name, w.APIKey.Prefix, w.APIKey.Scope, strings.Join(w.APIKey.Scopes, ", ")))
+				t.row("api key", fmt.Sprintf("%s (%s…, %s key, scopes %s)", w.APIKey.Name, w.APIKey.Prefix, w.APIKey.Scope, joinScopes(w.APIKey.Scopes)))
 			} else {
 				t.row("session", "signed in with email and password")
 			}
@@ -291,7 +283,7 @@ func runUseOrg(c *call) error {
 	if cl.session == "" {
 		return failed("an API key belongs to one organization: log in with a key of the other organization")
 	}
-	var orgs page[organization]
+	var orgs edgeflow.OrganizationList
 	if err := cl.request(c.ctx, http.MethodGet, "/api/organizations", nil, nil, &orgs); err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 func deployCommand() *command {
@@ -23,13 +25,6 @@ or a stage fails.`,
 		examples: []string{"edgeflow deploy orders --connection local", "edgeflow deploy orders --connection production --version 3"},
 		run:      runDeploy,
 	}
-}
-
-// deployProgress is a progress event of the deploy stream.
-type deployProgress struct {
-	Stage    string `json:"stage"`
-	Message  string `json:"message"`
-	Progress int    `json:"progress"`
 }
 
 func runDeploy(c *call) error {
@@ -71,7 +66,7 @@ func runDeploy(c *call) error {
 	err = readSSE(resp.Body, func(event string, data []byte) error {
 		switch event {
 		case "progress":
-			var p deployProgress
+			var p edgeflow.DeployProgress
 			if json.Unmarshal(data, &p) != nil || c.has("json") {
 				return nil
 			}
@@ -87,14 +82,9 @@ func runDeploy(c *call) error {
 				fmt.Fprintln(c.out())
 			}
 			e := &APIError{}
-			var b struct {
-				Error   string          `json:"error"`
-				Code    string          `json:"code"`
-				Details json.RawMessage `json:"details"`
-				Status  int             `json:"status"`
-			}
+			var b edgeflow.StreamError
 			if json.Unmarshal(data, &b) == nil {
-				e.Status, e.Code, e.Message, e.Details = b.Status, b.Code, b.Error, b.Details
+				e.Status, e.Code, e.Message, e.Details = b.Status, b.Code, b.Error, rawDetails(b.Details)
 			}
 			if e.Status == 0 {
 				e.Status = http.StatusBadGateway
@@ -116,7 +106,7 @@ func runDeploy(c *call) error {
 		writeIndented(c.out(), result)
 		return nil
 	}
-	var d deployment
+	var d edgeflow.DeployResult
 	if err := json.Unmarshal(result, &d); err != nil {
 		return fmt.Errorf("reading the deploy result: %w", err)
 	}
@@ -213,12 +203,11 @@ func runTrigger(c *call) error {
 	if params != nil {
 		body["params"] = params
 	}
-	var r run
+	var r edgeflow.TriggerResult
 	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/trigger", nil, body, &r); err != nil {
 		return err
 	}
-	r.WorkflowID = w.ID
-	return reportStarted(c, cl, &r)
+	return reportStarted(c, cl, r.ID, r)
 }
 
 // triggerConnection is the connection --connection names, or the one of the

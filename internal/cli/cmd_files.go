@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 // manifestFile is the manifest pull writes beside the workflows directory.
@@ -159,11 +161,11 @@ func manifestEntry(w *workflow) *manifestWorkflow {
 			e.SecretVars = append(e.SecretVars, v.Name)
 		}
 	}
-	if len(w.Dependencies) > 0 && string(w.Dependencies) != "null" && string(w.Dependencies) != "{}" {
-		e.Dependencies = w.Dependencies
+	if len(w.Dependencies) > 0 {
+		e.Dependencies, _ = json.Marshal(w.Dependencies)
 	}
-	if len(w.DeployConfig) > 0 && string(w.DeployConfig) != "null" && string(w.DeployConfig) != "{}" {
-		e.DeployConfig = w.DeployConfig
+	if w.DeployConfig != nil && *w.DeployConfig != (edgeflow.DeployConfig{}) {
+		e.DeployConfig, _ = json.Marshal(w.DeployConfig)
 	}
 	return e
 }
@@ -334,10 +336,7 @@ func runPush(c *call) error {
 		if it.workflow != nil {
 			req["workflowId"] = it.workflow.ID
 		}
-		var res struct {
-			Valid  bool      `json:"valid"`
-			Errors []problem `json:"errors"`
-		}
+		var res edgeflow.IRValidation
 		if err := cl.request(c.ctx, http.MethodPost, "/api/ir/validate", nil, req, &res); err != nil {
 			return err
 		}
@@ -385,7 +384,7 @@ func runPush(c *call) error {
 			m.Workflows[it.name] = it.entry
 			fmt.Fprintf(c.out(), "%s: created workflow %q (%s)\n", it.file, w.Name, w.ID)
 		}
-		var v version
+		var v versionSummary
 		if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+it.workflow.ID+"/versions", nil, map[string]any{"ir": json.RawMessage(it.ir)}, &v); err != nil {
 			return fmt.Errorf("%s: %w", it.file, err)
 		}

@@ -5,12 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-
-	"github.com/edgeflow/edgeflow/internal/api"
-	"github.com/edgeflow/edgeflow/internal/mcp"
 )
+
+// MCPStdio is what `edgeflow mcp` hands the MCP server (Env.ServeMCP): the
+// process's streams and the login's server and credentials.
+type MCPStdio struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	// Stderr takes diagnostics; standard output carries only protocol messages.
+	Stderr io.Writer
+	// BaseURL is the server's address, without /api.
+	BaseURL string
+	HTTP    *http.Client
+	// Authorize sets the login's credentials on a request.
+	Authorize func(*http.Request)
+	Version   string
+}
 
 func mcpCommand() *command {
 	return &command{
@@ -31,11 +42,10 @@ until the assistant closes standard input.`,
 }
 
 func runMCP(c *call) error {
-	cl, err := c.client()
-	if err != nil {
-		return err
+	if c.env.ServeMCP == nil {
+		return errors.New("this build of edgeflow has no MCP server")
 	}
-	doc, err := api.OpenAPI()
+	cl, err := c.client()
 	if err != nil {
 		return err
 	}
@@ -47,11 +57,8 @@ func runMCP(c *call) error {
 		fmt.Fprintf(c.env.Stderr, "edgeflow mcp: warning: %v\n", err)
 	}
 	fmt.Fprintf(c.env.Stderr, "edgeflow mcp: serving MCP on standard input/output for %s\n", cl.base)
-	logger := slog.New(slog.NewTextHandler(c.env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	err = mcp.ServeStdio(c.ctx, c.env.Stdin, c.env.Stdout, mcp.StdioOptions{
-		API:     &mcp.Remote{BaseURL: cl.base, Client: cl.http, Authorize: cl.authorize},
-		OpenAPI: doc, Version: c.env.Version, Logger: logger,
-	})
+	err = c.env.ServeMCP(c.ctx, MCPStdio{Stdin: c.env.Stdin, Stdout: c.env.Stdout, Stderr: c.env.Stderr,
+		BaseURL: cl.base, HTTP: cl.http, Authorize: cl.authorize, Version: c.env.Version})
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -367,20 +367,20 @@ func runRunRestart(c *call) error {
 	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+orig.WorkflowID+"/runs/"+orig.ID+"/restart", nil, body, &nr); err != nil {
 		return err
 	}
-	return reportStarted(c, cl, &nr)
+	return reportStarted(c, cl, nr.ID, nr)
 }
 
-// reportStarted prints a started run's id, or with --wait follows it and
-// prints its output.
-func reportStarted(c *call, cl *client, r *run) error {
+// reportStarted prints a started run's id (with --json the route's answer),
+// or with --wait follows the run and prints its output.
+func reportStarted(c *call, cl *client, runID string, answer any) error {
 	if !c.has("wait") {
 		if c.has("json") {
-			return printJSON(c.out(), r)
+			return printJSON(c.out(), answer)
 		}
-		fmt.Fprintln(c.out(), r.ID)
+		fmt.Fprintln(c.out(), runID)
 		return nil
 	}
-	final, err := follow(c, cl, r.ID, false)
+	final, err := follow(c, cl, runID, false)
 	if err != nil {
 		return err
 	}

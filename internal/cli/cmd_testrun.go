@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
@@ -29,22 +29,6 @@ status is 0 when the run completes and 1 otherwise, so a CI job can gate a deplo
 		},
 		run: runTest,
 	}
-}
-
-// testAnswer is the answer of POST …/versions/:versionId/test.
-type testAnswer struct {
-	Status     string             `json:"status"`
-	Output     json.RawMessage    `json:"output"`
-	Error      *string            `json:"error"`
-	Steps      []edgeflow.RunStep `json:"steps"`
-	Logs       []logLine          `json:"logs"`
-	DurationMs int64              `json:"durationMs"`
-}
-
-type logLine struct {
-	Timestamp string `json:"timestamp"`
-	Level     string `json:"level"`
-	Message   string `json:"message"`
 }
 
 func runTest(c *call) error {
@@ -78,7 +62,7 @@ func runTest(c *call) error {
 	if err != nil {
 		return err
 	}
-	var res testAnswer
+	var res edgeflow.TestResult
 	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/versions/"+v.ID+"/test", nil, body, &res); err != nil {
 		return err
 	}
@@ -94,7 +78,7 @@ func runTest(c *call) error {
 		if len(res.Logs) > 0 {
 			fmt.Fprintln(c.out(), "\nLogs:")
 			for _, l := range res.Logs {
-				fmt.Fprintf(c.out(), "  %s %-5s %s\n", l.Timestamp, l.Level, l.Message)
+				fmt.Fprintf(c.out(), "  %s %-5s %s\n", l.Timestamp.Format(time.RFC3339Nano), l.Level, l.Message)
 			}
 		}
 		if len(res.Output) > 0 && string(res.Output) != "null" {

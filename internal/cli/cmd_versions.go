@@ -63,13 +63,13 @@ func runVersionsList(c *call) error {
 	if err != nil {
 		return err
 	}
-	all, err := listAll[version](c.ctx, cl, "/api/workflows/"+w.ID+"/versions", nil, 0)
+	all, err := listAll[versionSummary](c.ctx, cl, "/api/workflows/"+w.ID+"/versions", nil, 0)
 	if err != nil {
 		return err
 	}
 	if c.has("json") {
 		if all == nil {
-			all = []version{}
+			all = []versionSummary{}
 		}
 		return printJSON(c.out(), all)
 	}
@@ -79,8 +79,8 @@ func runVersionsList(c *call) error {
 	}
 	t := newTable(c.out(), false, "VERSION", "ID", "LOCKED", "CURRENT", "DEPLOYED", "CREATED")
 	for _, v := range all {
-		t.row(strconv.Itoa(v.Version), v.ID, yesNo(v.Locked), yesNo(w.CurrentVersionID != nil && *w.CurrentVersionID == v.ID),
-			yesNo(w.ActiveVersionID != nil && *w.ActiveVersionID == v.ID), stamp(v.CreatedAt))
+		t.row(strconv.Itoa(v.Version), v.ID, yesNo(v.Locked), yesNo(w.CurrentVersionID == v.ID),
+			yesNo(w.ActiveVersionID == v.ID), stamp(v.CreatedAt))
 	}
 	return t.flush()
 }
@@ -185,7 +185,7 @@ func runVersionRevert(c *call) error {
 	if err != nil {
 		return err
 	}
-	var nv version
+	var nv versionSummary
 	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/versions/"+v.ID+"/revert", nil, nil, &nv); err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 func workflowsCommand() *command {
@@ -81,10 +83,10 @@ func runWorkflowsList(c *call) error {
 	t := newTable(c.out(), false, "NAME", "ID", "KIND", "VERSIONS", "DEPLOYED", "UPDATED")
 	for _, w := range all {
 		versions, deployed := "none", "no"
-		if w.CurrentVersionID != nil && *w.CurrentVersionID != "" {
+		if w.CurrentVersionID != "" {
 			versions = "yes"
 		}
-		if w.ActiveVersionID != nil && *w.ActiveVersionID != "" {
+		if w.ActiveVersionID != "" {
 			deployed = "yes"
 		}
 		t.row(w.Name, w.ID, w.Kind, versions, deployed, stamp(w.UpdatedAt))
@@ -101,11 +103,7 @@ func runWorkflowShow(c *call) error {
 	if err != nil {
 		return err
 	}
-	var full struct {
-		Workflow         workflow    `json:"workflow"`
-		Versions         []version   `json:"versions"`
-		ActiveDeployment *deployment `json:"activeDeployment"`
-	}
+	var full edgeflow.WorkflowFull
 	if err := cl.request(c.ctx, http.MethodGet, "/api/workflows/"+w.ID+"/full", nil, nil, &full); err != nil {
 		return err
 	}
@@ -120,8 +118,8 @@ func runWorkflowShow(c *call) error {
 	t.row("versions", strconv.Itoa(len(full.Versions)))
 	current := "-"
 	for _, v := range full.Versions {
-		if w.CurrentVersionID != nil && v.ID == *w.CurrentVersionID {
-			current = fmt.Sprintf("%d (%s)", v.Version, v.ID)
+		if v.ID == w.CurrentVersionID {
+			current = fmt.Sprintf("%d (%s)", v.Number, v.ID)
 		}
 	}
 	t.row("current version", current)
@@ -129,7 +127,7 @@ func runWorkflowShow(c *call) error {
 		deployed := d.VersionID
 		for _, v := range full.Versions {
 			if v.ID == d.VersionID {
-				deployed = fmt.Sprintf("%d", v.Version)
+				deployed = fmt.Sprintf("%d", v.Number)
 			}
 		}
 		t.row("deployed", fmt.Sprintf("version %s on connection %s", deployed, d.ConnectionID))

@@ -79,13 +79,6 @@ func stamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05Z")
 }
 
-func stampPtr(t *time.Time) string {
-	if t == nil {
-		return "-"
-	}
-	return stamp(*t)
-}
-
 // duration formats the time between two instants, "-" when unknown.
 func duration(from, to *time.Time) string {
 	if from == nil || to == nil {

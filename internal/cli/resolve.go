@@ -2,77 +2,30 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
-// The API's records, as far as the client reads them.
+// The API's records as the server writes them: the client decodes each
+// answer into the server's own type (internal/edgeflow), so that a field the
+// server renames fails TestAnswersDecode rather than reading as empty.
 type (
-	workflow struct {
-		ID               string          `json:"id"`
-		ProjectID        string          `json:"projectId"`
-		Name             string          `json:"name"`
-		Description      string          `json:"description"`
-		Kind             string          `json:"kind"`
-		EnvVars          []envVarRef     `json:"envVars"`
-		TriggerCode      string          `json:"triggerCode"`
-		Dependencies     json.RawMessage `json:"dependencies"`
-		DeployConfig     json.RawMessage `json:"deployConfig"`
-		CurrentVersionID *string         `json:"currentVersionId"`
-		ActiveVersionID  *string         `json:"activeVersionId"`
-		CreatedAt        time.Time       `json:"createdAt"`
-		UpdatedAt        time.Time       `json:"updatedAt"`
-	}
-	envVarRef struct {
-		Name     string `json:"name"`
-		IsSecret bool   `json:"isSecret"`
-	}
-	version struct {
-		ID         string          `json:"id"`
-		WorkflowID string          `json:"workflowId"`
-		Version    int             `json:"version"`
-		Locked     bool            `json:"locked"`
-		NodeTypes  []string        `json:"nodeTypes"`
-		CreatedBy  string          `json:"createdBy"`
-		CreatedAt  time.Time       `json:"createdAt"`
-		IR         json.RawMessage `json:"ir,omitempty"`
-		Code       string          `json:"code,omitempty"`
-	}
-	project struct {
-		ID             string `json:"id"`
-		OrganizationID string `json:"organizationId"`
-		Name           string `json:"name"`
-		Slug           string `json:"slug"`
-	}
-	organization struct {
-		ID   string `json:"id"`
-		Name string `json:"name"`
-		Slug string `json:"slug"`
-		Role string `json:"role"`
-	}
-	connection struct {
-		ID        string `json:"id"`
-		Name      string `json:"name"`
-		Provider  string `json:"provider"`
-		Scope     string `json:"scope"`
-		AccountID string `json:"accountId"`
-	}
-	deployment struct {
-		ID           string    `json:"id"`
-		WorkflowID   string    `json:"workflowId"`
-		VersionID    string    `json:"versionId"`
-		ConnectionID string    `json:"connectionId"`
-		Status       string    `json:"status"`
-		URL          string    `json:"url"`
-		ScriptName   string    `json:"scriptName"`
-		CreatedAt    time.Time `json:"createdAt"`
-	}
+	// workflow is a workflow or function (GET /api/workflows/:id).
+	workflow = edgeflow.Workflow
+	// versionSummary is a version as lists show it, without IR and code.
+	versionSummary = edgeflow.VersionSummary
+	// version is one version with its IR and code (GET …/versions/:id).
+	version = edgeflow.VersionDetail
+	// project is a project of the organization (GET /api/projects).
+	project = edgeflow.Project
+	// connection is a connection, its credentials masked.
+	connection = edgeflow.ConnectionView
+	// deployment is a deployment of a workflow.
+	deployment = edgeflow.Deployment
 	// run is a run as the API answers it.
 	run = edgeflow.Run
 )
@@ -105,7 +58,7 @@ func workflowByRef(ctx context.Context, cl *client, ref string) (*workflow, erro
 func versionByRef(ctx context.Context, cl *client, w *workflow, ref string) (*version, error) {
 	id := ref
 	if n, err := strconv.Atoi(ref); err == nil {
-		all, err := listAll[version](ctx, cl, "/api/workflows/"+w.ID+"/versions", nil, 0)
+		all, err := listAll[versionSummary](ctx, cl, "/api/workflows/"+w.ID+"/versions", nil, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -132,10 +85,10 @@ func versionByRef(ctx context.Context, cl *client, w *workflow, ref string) (*ve
 
 // currentVersion is the workflow's current version with its IR, or nil.
 func currentVersion(ctx context.Context, cl *client, w *workflow) (*version, error) {
-	if w.CurrentVersionID == nil || *w.CurrentVersionID == "" {
+	if w.CurrentVersionID == "" {
 		return nil, nil
 	}
-	return versionByRef(ctx, cl, w, *w.CurrentVersionID)
+	return versionByRef(ctx, cl, w, w.CurrentVersionID)
 }
 
 // connectionByRef finds a connection by id or name.

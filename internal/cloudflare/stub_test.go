@@ -70,12 +70,6 @@ func newStub(t *testing.T, want ...exchange) *stub {
 	return s
 }
 
-func (s *stub) requests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.n
-}
-
 func (s *stub) serve(w http.ResponseWriter, r *http.Request) {
 	t := s.t
 	s.mu.Lock()

@@ -335,4 +335,3 @@ func rawOrNil(v json.RawMessage) json.RawMessage {
 	return v
 }
 
-func fmtList(names []string) string { return strings.Join(names, ", ") }

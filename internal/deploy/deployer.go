@@ -39,12 +39,9 @@ var stagePercent = map[string]int{
 	StageUpdatingWorkflow: 90, StageCompleted: 100,
 }
 
-// Progress is one deploy-stream progress frame.
-type Progress struct {
-	Stage    string `json:"stage"`
-	Message  string `json:"message"`
-	Progress int    `json:"progress"`
-}
+// Progress is one deploy-stream progress frame; the CLI reads it as
+// edgeflow.DeployProgress.
+type Progress = edgeflow.DeployProgress
 
 // ProgressFunc receives each stage when its work starts. It must not block
 // for long; it is called from the deploy's goroutine.

@@ -26,14 +26,8 @@ type TriggerRequest struct {
 	Params json.RawMessage
 }
 
-// TriggerResult is the answer of a trigger: the run created (Status queued)
-// or, for an event, the run it reached (EventType set).
-type TriggerResult struct {
-	ID         string `json:"id"`
-	InstanceID string `json:"instanceId"`
-	Status     string `json:"status"`
-	EventType  string `json:"eventType,omitempty"`
-}
+// TriggerResult is the answer of a trigger (edgeflow.TriggerResult).
+type TriggerResult = edgeflow.TriggerResult
 
 // Trigger starts a run of the tenant's workflow (read once, by ReadWorkflow) on its active deployment on the
 // connection:

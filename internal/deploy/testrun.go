@@ -48,24 +48,11 @@ type TestRequest struct {
 	Timeout time.Duration
 }
 
-// TestResult is what a test run did.
-type TestResult struct {
-	Status string `json:"status"`
-	// Output is the run's output (null when it has none).
-	Output json.RawMessage `json:"output"`
-	// Error is the run's error, null when it completed.
-	Error      *string            `json:"error"`
-	Steps      []edgeflow.RunStep `json:"steps"`
-	Logs       []LogLine          `json:"logs"`
-	DurationMs int64              `json:"durationMs"`
-}
+// TestResult is what a test run did (edgeflow.TestResult).
+type TestResult = edgeflow.TestResult
 
-// LogLine is one line of console output or an exception of a run.
-type LogLine struct {
-	Timestamp time.Time `json:"timestamp"`
-	Level     string    `json:"level"`
-	Message   string    `json:"message"`
-}
+// LogLine is one line of console output or an exception of a test run.
+type LogLine = edgeflow.TestLogLine
 
 // testAccounts keeps the local edge accounts of organizations that have no
 // local connection, by organization id (their tokens live only here).

@@ -42,7 +42,7 @@ func FindNode(ctx context.Context, explicit, script string) (string, error) {
 	}
 	p, err := exec.LookPath("node")
 	if err != nil {
-		return "", fmt.Errorf("Node.js %d or newer is needed for the local edge and none is installed (node not in PATH): "+
+		return "", fmt.Errorf("the local edge needs Node.js %d or newer and none is installed (node not in PATH): "+
 			"run `make run` in the repository, which installs one into edge/%s from the npm registry, or name one with --node or %s",
 			MinNodeMajor, RuntimeDir, EnvNode)
 	}

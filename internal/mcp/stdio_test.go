@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/cli"
+	"github.com/edgeflow/edgeflow/internal/mcp"
 )
 
 // lockedBuffer is a buffer written by one goroutine and read by another.
@@ -34,6 +36,18 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// serveMCP is cmd/edgeflow's wiring of `edgeflow mcp` to the MCP server.
+func serveMCP(ctx context.Context, p cli.MCPStdio) error {
+	doc, err := api.OpenAPI()
+	if err != nil {
+		return err
+	}
+	return mcp.ServeStdio(ctx, p.Stdin, p.Stdout, mcp.StdioOptions{
+		API:     &mcp.Remote{BaseURL: p.BaseURL, Client: p.HTTP, Authorize: p.Authorize},
+		OpenAPI: doc, Version: p.Version, Logger: slog.New(slog.NewTextHandler(p.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+}
+
 // stdioServer runs `edgeflow mcp` in-process with the environment's login
 // and connects the Go SDK's client to its standard input and output. It
 // answers the session, what the command wrote to standard output and to
@@ -45,7 +59,7 @@ func stdioServer(t *testing.T, getenv map[string]string) (s *session, stdout, st
 	stdout, stderr = &lockedBuffer{}, &lockedBuffer{}
 	config := t.TempDir()
 	env := cli.Env{Stdin: inR, Stdout: io.MultiWriter(outW, stdout), Stderr: stderr,
-		Getenv: func(k string) string { return getenv[k] }, ConfigDir: func() (string, error) { return config, nil }}
+		Getenv: func(k string) string { return getenv[k] }, ConfigDir: func() (string, error) { return config, nil }, ServeMCP: serveMCP}
 	exit := make(chan int, 1)
 	go func() {
 		code := cli.Run(context.Background(), env, []string{"mcp"})
@@ -113,7 +127,7 @@ func TestStdioRefusedLogin(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	var stdout, stderr bytes.Buffer
-	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, ConfigDir: func() (string, error) { return t.TempDir(), nil },
+	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, ConfigDir: func() (string, error) { return t.TempDir(), nil }, ServeMCP: serveMCP,
 		Getenv: func(k string) string {
 			return map[string]string{"EDGEFLOW_URL": w.url, "EDGEFLOW_API_KEY": "ask_0000000000000000000000000000000000000000000"}[k]
 		}}

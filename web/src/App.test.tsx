@@ -21,9 +21,10 @@ const session = {
 
 function serve(routes: Record<string, () => Response>) {
   const calls: string[] = [];
-  vi.stubGlobal("fetch", async (url: string) => {
+  vi.stubGlobal("fetch", async (input: string | Request) => {
+    const url = typeof input === "string" ? input : input.url;
     calls.push(url);
-    const path = url.split("?")[0]!;
+    const path = new URL(url, "http://localhost").pathname;
     const h = routes[path];
     if (h) return h();
     return new Response(JSON.stringify({ data: [], nextCursor: null }), { status: 200 });

@@ -1,5 +1,9 @@
 // The one way Studio talks to edgeflow: the public API under /api, with the session cookie and, on writes, the
 // session's CSRF token in X-CSRF-Token (the token comes from GET /api/auth/session and sign-in/sign-up answers).
+// Calls are typed by path from the OpenAPI document (schema.gen.ts, `make apidoc`): `api.GET("/api/runs/{runId}",
+// { params: { path: { runId } } })` takes that route's parameters and body and answers its JSON type.
+import createClient, { type Middleware } from "openapi-fetch";
+import type { paths } from "./schema.gen";
 
 export interface ErrorDetail {
   path?: string;
@@ -38,44 +42,66 @@ export function writeHeaders(): Record<string, string> {
   return csrfToken ? { "X-CSRF-Token": csrfToken } : {};
 }
 
-export interface RequestOptions {
-  body?: unknown;
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
+// errorBody is the API's error answer as far as it can be read: any field may be missing from a body that did not
+// come from edgeflow (a proxy's page).
+interface ErrorBody {
+  error?: string;
+  code?: string;
+  // a list of ErrorDetail; a stream's error event declares it as any JSON
+  details?: unknown;
+  requestId?: string;
 }
 
-// request sends one API call and returns the parsed JSON answer (undefined for 204). Errors become ApiError.
-export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: "application/json", ...opts.headers };
-  let body: BodyInit | undefined;
-  if (opts.body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    body = JSON.stringify(opts.body);
-  }
-  if (method !== "GET" && method !== "HEAD" && csrfToken) headers["X-CSRF-Token"] = csrfToken;
-  const res = await fetch(path, { method, headers, body, credentials: "same-origin", signal: opts.signal });
-  if (res.status === 204) return undefined as T;
-  const text = await res.text();
-  let data: unknown = undefined;
-  if (text !== "") {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      if (!res.ok) throw new ApiError(res.status, "bad_response", text.slice(0, 200));
-      throw new ApiError(res.status, "bad_response", "the server answered something other than JSON");
+// apiError is the ApiError of an error answer, or of an error event of a stream, with the code and message to use
+// where the body has none.
+export function apiError(status: number, body: ErrorBody, fallbackCode = "error", fallbackMessage = ""): ApiError {
+  const details = Array.isArray(body.details) ? (body.details as ErrorDetail[]) : [];
+  return new ApiError(status, body.code ?? fallbackCode, body.error ?? fallbackMessage, details, body.requestId ?? "");
+}
+
+// checked is the middleware every call goes through: it adds the CSRF token to writes, turns an answer that is not a
+// success into ApiError (so that a call's promise rejects with it), and refuses a success that is not JSON.
+const checked: Middleware = {
+  onRequest({ request }) {
+    if (request.method !== "GET" && request.method !== "HEAD" && csrfToken) request.headers.set("X-CSRF-Token", csrfToken);
+    return request;
+  },
+  async onResponse({ response }) {
+    if (response.status === 204) return undefined;
+    const text = await response.text();
+    let data: unknown = undefined;
+    if (text !== "") {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        if (!response.ok) throw new ApiError(response.status, "bad_response", text.slice(0, 200));
+        throw new ApiError(response.status, "bad_response", "the server answered something other than JSON");
+      }
     }
-  }
-  if (!res.ok) {
-    const e = (data ?? {}) as { error?: string; code?: string; details?: ErrorDetail[]; requestId?: string };
-    throw new ApiError(res.status, e.code ?? "error", e.error ?? res.statusText, e.details ?? [], e.requestId ?? "");
-  }
-  return data as T;
+    if (!response.ok) throw apiError(response.status, (data ?? {}) as ErrorBody, "error", response.statusText);
+    // the body was read here: the client reads it again from a copy
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  },
+};
+
+// api is the typed client of the API (JSON answers only; streams have their own readers, sse.ts and live.ts).
+export const api = createClient<paths, "application/json">({
+  // a Request needs an absolute URL outside a browser (the unit tests); in Studio this is the page's own origin
+  baseUrl: globalThis.location?.origin ?? "",
+  credentials: "same-origin",
+  headers: { Accept: "application/json" },
+  // the fetch of the moment, not the one at load time (tests replace it)
+  fetch: (request) => globalThis.fetch(request),
+});
+api.use(checked);
+
+// ok answers the data of a call. A call that did not succeed has already rejected with ApiError (the middleware
+// above), so the answer is the route's success type; for a 204 it is undefined.
+export async function ok<T>(call: Promise<{ data?: T; error?: unknown }>): Promise<T> {
+  return (await call).data as T;
 }
 
-export const api = {
-  get: <T>(path: string, signal?: AbortSignal) => request<T>("GET", path, { signal }),
-  post: <T>(path: string, body?: unknown) => request<T>("POST", path, { body }),
-  put: <T>(path: string, body?: unknown) => request<T>("PUT", path, { body }),
-  patch: <T>(path: string, body?: unknown) => request<T>("PATCH", path, { body }),
-  del: <T>(path: string) => request<T>("DELETE", path),
-};
+// pageQuery is the query of one page of a list: limit records after cursor ("" for the first page).
+export function pageQuery(limit: number, cursor = ""): { limit: number; cursor?: string } {
+  return cursor ? { limit, cursor } : { limit };
+}

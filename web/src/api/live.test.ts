@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRunStream, RUN_STREAM_PATH } from "./live";
-import type { RunChange } from "./types";
+import type { RunEvent } from "./models";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -27,7 +27,7 @@ describe("readRunStream", () => {
     const seen: string[] = [];
     await readRunStream(new AbortController().signal, {
       onOpen: () => seen.push("open"),
-      onChange: (c: RunChange, id: string) => seen.push(`${c.id} ${c.status} ${id}`),
+      onChange: (c: RunEvent, id: string) => seen.push(`${c.id} ${c.status} ${id}`),
     });
     expect(seen).toEqual(["open", "run_a errored 7"]);
     expect(fetchMock.mock.calls[0]?.[0]).toBe(RUN_STREAM_PATH);

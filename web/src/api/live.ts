@@ -4,10 +4,12 @@ import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ApiError } from "./client";
 import { openapiQueries } from "./queries/openapi";
-import { SseParser } from "./sse";
-import type { RunChange } from "./types";
+import { SseParser, type EventData, type StreamEvent } from "./sse";
 
 export const RUN_STREAM_PATH = "/api/runs/stream";
+
+// RunChange is a run's change as the run stream sends it: the data of the route's `run` event (models' RunEvent).
+type RunChange = EventData<StreamEvent<typeof RUN_STREAM_PATH, "get">, "run">;
 export const RUN_LOGS_PATTERN = "/api/workflows/{workflowId}/runs/{runId}/logs";
 
 // useApiPaths answers the route patterns of this server's API (the paths of GET /api/openapi.json), read once.

@@ -2300,6 +2300,18 @@ export interface components {
             version: number;
             workflowId: string;
         };
+        VersionDetail: {
+            code: string;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy?: string;
+            id: string;
+            ir: components["schemas"]["IR"];
+            locked: boolean;
+            nodeTypes: string[];
+            version: number;
+            workflowId: string;
+        };
         Webhook: {
             /** Format: date-time */
             createdAt: string;
@@ -2533,6 +2545,7 @@ export type UninstallResult = components['schemas']['UninstallResult'];
 export type User = components['schemas']['User'];
 export type VerifyResult = components['schemas']['VerifyResult'];
 export type Version = components['schemas']['Version'];
+export type VersionDetail = components['schemas']['VersionDetail'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
@@ -11597,7 +11610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Version"];
+                    "application/json": components["schemas"]["VersionDetail"];
                 };
             };
             /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */

@@ -1,7 +1,19 @@
 // Server-Sent Events as POST /api/workflows/:id/deploy-stream sends them: a parser that takes the body in pieces as
-// they arrive, and the deploy call built on it.
-import { ApiError, writeHeaders, type ErrorDetail } from "./client";
-import type { Deployment } from "./types";
+// they arrive, and the deploy call built on it. The events of a stream are typed from the route's text/event-stream
+// answer in the OpenAPI document (schema.gen.ts): one {event, id, data} per event name.
+import { apiError, ApiError, writeHeaders } from "./client";
+import type { paths } from "./schema.gen";
+
+// StreamEvent is the union of the events of the stream the route at path answers to method, as a client reads
+// them: narrowing on `event` gives the type of `data`.
+export type StreamEvent<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  responses: { 200: { content: { "text/event-stream": infer E } } };
+}
+  ? E
+  : never;
+
+// EventData is the data of the event named name of a stream's events E.
+export type EventData<E, Name extends string> = Extract<E, { event: Name }> extends { data: infer D } ? D : never;
 
 export interface SseEvent {
   event: string;
@@ -75,19 +87,17 @@ export class SseParser {
   }
 }
 
-export interface DeployProgress {
-  stage: string;
-  message: string;
-  progress: number;
-}
-
-export type DeployResult = Deployment & { success: boolean; deploymentId: string };
+type DeployPath = "/api/workflows/{workflowId}/deploy-stream";
+export type DeployEvent = StreamEvent<DeployPath, "post">;
+export type DeployProgress = EventData<DeployEvent, "progress">;
+export type DeployResult = EventData<DeployEvent, "result">;
+type DeployRequest = NonNullable<paths[DeployPath]["post"]["requestBody"]>["content"]["application/json"];
 
 // deployStream deploys through the streaming endpoint, calling onProgress for each stage as it arrives. It
 // resolves with the deploy answer, and rejects with an ApiError for a refusal or an error event.
 export async function deployStream(
   workflowId: string,
-  body: { connectionId: string; versionId?: string },
+  body: DeployRequest,
   onProgress: (p: DeployProgress) => void,
   signal?: AbortSignal,
 ): Promise<DeployResult> {
@@ -100,28 +110,26 @@ export async function deployStream(
   });
   if (!res.ok || !res.body) {
     const text = await res.text();
-    let e: { error?: string; code?: string; details?: ErrorDetail[]; requestId?: string } = {};
+    let e = {};
     try {
-      e = JSON.parse(text) as typeof e;
+      e = JSON.parse(text) as object;
     } catch {
       // not JSON: the status text says enough
     }
-    throw new ApiError(res.status, e.code ?? "error", e.error ?? res.statusText, e.details ?? [], e.requestId ?? "");
+    throw apiError(res.status, e, "error", res.statusText);
   }
   const parser = new SseParser();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let result: DeployResult | undefined;
   let failure: ApiError | undefined;
   const handle = (events: SseEvent[]) => {
-    for (const ev of events) {
-      const data = parseData(ev.data);
-      if (ev.event === "progress") onProgress(data as DeployProgress);
-      else if (ev.event === "result") result = data as DeployResult;
-      else if (ev.event === "error") {
-        const e = data as { error?: string; code?: string; details?: ErrorDetail[]; requestId?: string };
-        failure = new ApiError(res.status === 200 ? 502 : res.status, e.code ?? "deploy_failed",
-          e.error ?? "the deploy failed", e.details ?? [], e.requestId ?? "");
-      }
+    for (const frame of events) {
+      // the server's frames are the route's events; a frame that is not JSON becomes {message}
+      const ev = { event: frame.event, id: frame.id, data: parseData(frame.data) } as DeployEvent;
+      if (ev.event === "progress") onProgress(ev.data);
+      else if (ev.event === "result") result = ev.data;
+      else if (ev.event === "error")
+        failure = apiError(res.status === 200 ? 502 : res.status, ev.data, "deploy_failed", "the deploy failed");
     }
   };
   for (;;) {

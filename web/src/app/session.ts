@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { setCsrfToken } from "../api/client";
 import { sessionKeys, sessionQueries } from "../api/queries/session";
-import type { Session } from "../api/types";
+import type { SignedIn } from "../api/models";
 
 export function useSession() {
   return useQuery(sessionQueries.current());
@@ -13,7 +13,7 @@ export function useSession() {
 // answer, which belonged to the previous user or project.
 export function useSetSession() {
   const qc = useQueryClient();
-  return (s: Session | null) => {
+  return (s: SignedIn | null) => {
     setCsrfToken(s?.csrfToken ?? "");
     qc.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKeys.all[0] });
     qc.setQueryData(sessionKeys.all, s);

@@ -2,7 +2,7 @@
 // POST /api/ir/compile {ir} for the generated TypeScript. Answers about an older IR than the latest are dropped.
 // Checks start at most once every MIN_INTERVAL_MS, so typing stays within the API's `ir` rate class.
 import { useEffect, useRef, useState } from "react";
-import { ApiError, api } from "../api/client";
+import { ApiError, api, ok } from "../api/client";
 import type { IrProblem, WorkflowIR } from "../ir/types";
 
 export interface LiveChecks {
@@ -46,15 +46,15 @@ export function useLiveChecks(ir: WorkflowIR, workflowId?: string): LiveChecks {
       lastText.current = text;
       lastStart.current = Date.now();
       try {
-        const v = await api.post<{ valid: boolean; errors: IrProblem[] | null }>("/api/ir/validate", body);
+        const v = await ok(api.POST("/api/ir/validate", { body }));
         if (mine !== seq.current) return;
-        const problems = v.errors ?? [];
+        const problems = v.errors;
         if (!v.valid) {
           setState((s) => ({ ...s, valid: false, problems, checkedIr: ir, pending: false, codeCurrent: false, error: "" }));
           return;
         }
         setState((s) => ({ ...s, valid: true, problems, checkedIr: ir, error: "" }));
-        const c = await api.post<{ code: string }>("/api/ir/compile", body);
+        const c = await ok(api.POST("/api/ir/compile", { body }));
         if (mine !== seq.current) return;
         setState((s) => ({ ...s, code: c.code, codeCurrent: true, pending: false }));
       } catch (err) {

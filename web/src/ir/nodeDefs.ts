@@ -1,4 +1,7 @@
 // Node definitions as GET /api/nodes serves them (docs/api.md, "Node definitions and schemas").
+import type { components } from "../api/schema.gen";
+
+type Schemas = components["schemas"];
 
 export type ConfigFieldType =
   | "string"
@@ -13,48 +16,12 @@ export type ConfigFieldType =
   | "textarea"
   | "branches";
 
-export interface FieldValidation {
-  min?: number;
-  max?: number;
-  integer?: boolean;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  format?: string;
-}
-
-export interface ConfigField {
-  type: ConfigFieldType | string;
-  label: string;
-  description?: string;
-  required?: boolean;
-  default?: unknown;
-  placeholder?: string;
-  options?: string[];
-  envVarName?: string;
-  validation?: FieldValidation;
-}
-
-export interface OutputField {
-  type: string;
-  description?: string;
-  nullable?: boolean;
-  items?: OutputField;
-  properties?: Record<string, OutputField>;
-}
-
-export interface NodeDefinition {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  version: string;
-  configSchema: Record<string, ConfigField>;
-  outputSchema: Record<string, OutputField>;
-  allowedInFunctions: boolean;
-  builtin: boolean;
-  tags?: string[];
-}
+// The records of a node definition, from the OpenAPI document (schema.gen.ts). A config field's type is a string
+// there; ConfigFieldType names the ones Studio has an input for.
+export type FieldValidation = Schemas["ConfigValidation"];
+export type ConfigField = Schemas["ConfigField"];
+export type OutputField = Schemas["OutputField"];
+export type NodeDefinition = Schemas["NodeDefinition"];
 
 // WHOLE_VALUE is the output schema key that describes the node's whole value rather than one of its keys.
 export const WHOLE_VALUE = "$";

@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useSearch } from "wouter";
-import { api, ApiError } from "../api/client";
+import { api, ApiError, ok } from "../api/client";
 import { fieldErrors, validateSignIn, validateSignUp, type FieldErrors } from "../api/forms";
-import type { Session } from "../api/types";
 import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { useSetSession } from "../app/session";
@@ -68,7 +67,7 @@ export function SignInPage() {
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
   const m = useMutation({
-    mutationFn: () => api.post<Session>("/api/auth/sign-in", { email: email.trim(), password }),
+    mutationFn: () => ok(api.POST("/api/auth/sign-in", { body: { email: email.trim(), password } })),
     onSuccess: (s) => setSession(s),
     onError: (err) => setErrors(fieldErrors(err, ["email", "password"])),
   });
@@ -115,7 +114,7 @@ export function SignUpPage() {
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
   const m = useMutation({
-    mutationFn: () => api.post<Session>("/api/auth/sign-up", { name: name.trim(), email: email.trim(), password }),
+    mutationFn: () => ok(api.POST("/api/auth/sign-up", { body: { name: name.trim(), email: email.trim(), password } })),
     onSuccess: (s) => setSession(s),
     onError: (err) => {
       setErrors(fieldErrors(err, ["name", "email", "password"]));

@@ -3,9 +3,9 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
-import { api, ApiError } from "../api/client";
+import { api, ApiError, ok } from "../api/client";
 import { fieldErrors, validateSignUp, type FieldErrors } from "../api/forms";
-import type { Session } from "../api/types";
+import type { SignedIn } from "../api/models";
 import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { useSetSession } from "../app/session";
@@ -62,7 +62,7 @@ export function SetupPage() {
     mutationFn: () => {
       const body: Record<string, string> = { name: name.trim(), email: email.trim(), password, setupToken: token };
       if (organizationName.trim()) body.organizationName = organizationName.trim();
-      return api.post<Session>("/api/auth/sign-up", body);
+      return ok(api.POST("/api/auth/sign-up", { body }));
     },
     // The session makes the app leave this public page for the workflow list.
     onSuccess: (s) => setSession(s),
@@ -128,7 +128,7 @@ export function SetupPage() {
 
 // InvitePage is the page of an invitation's link: signed out, it signs a new user up with the invitation (or
 // leads to sign-in, which comes back here); signed in, it accepts the invitation for the current user.
-export function InvitePage({ session }: { session: Session | null }) {
+export function InvitePage({ session }: { session: SignedIn | null }) {
   const search = useSearch();
   const token = tokenOf(search);
   if (!token)
@@ -143,12 +143,12 @@ export function InvitePage({ session }: { session: Session | null }) {
   return session ? <AcceptInvitation token={token} session={session} /> : <SignUpWithInvitation token={token} />;
 }
 
-function AcceptInvitation({ token, session }: { token: string; session: Session }) {
+function AcceptInvitation({ token, session }: { token: string; session: SignedIn }) {
   const [, navigate] = useLocation();
   const setSession = useSetSession();
   const [refused, setRefused] = useState("");
   const m = useMutation({
-    mutationFn: () => api.post<Session>("/api/invitations/accept", { token }),
+    mutationFn: () => ok(api.POST("/api/invitations/accept", { body: { token } })),
     onSuccess: (s) => {
       navigate("/", { replace: true });
       setSession(s);
@@ -183,7 +183,7 @@ function SignUpWithInvitation({ token }: { token: string }) {
   const [refused, setRefused] = useState("");
   const m = useMutation({
     mutationFn: () =>
-      api.post<Session>("/api/auth/sign-up", { name: name.trim(), email: email.trim(), password, invitationToken: token }),
+      ok(api.POST("/api/auth/sign-up", { body: { name: name.trim(), email: email.trim(), password, invitationToken: token } })),
     onSuccess: (s) => {
       // Leave the invitation page first: signed in, it would offer to accept the invitation just used.
       navigate("/", { replace: true });

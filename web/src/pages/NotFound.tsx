@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { api, ApiError } from "../api/client";
+import { api, ApiError, ok } from "../api/client";
 import { projectQueries } from "../api/queries/projects";
 import { workflowQueries } from "../api/queries/workflows";
-import type { Session } from "../api/types";
+import type { SignedIn } from "../api/models";
 import { Link } from "../app/Link";
 import { useSession, useSetSession } from "../app/session";
 import { ErrorMessage, Loading } from "../app/ui";
@@ -16,14 +16,14 @@ export function isNotFound(err: unknown): boolean {
 // of the organization is common, so it looks for the workflow in the organization's other projects and offers to
 // switch to the one that holds it.
 export function WorkflowNotFound({ workflowId, error }: { workflowId: string; error: unknown }) {
-  const session = useSession().data as Session;
+  const session = useSession().data as SignedIn;
   const setSession = useSetSession();
   const projects = useQuery(projectQueries.list(session.activeOrganizationId));
   const others = (projects.data?.data ?? []).filter((p) => p.id !== session.activeProjectId);
   const found = useQuery({ ...workflowQueries.locate(workflowId, others), enabled: projects.isSuccess });
   const switchTo = useMutation({
     mutationFn: (projectId: string) =>
-      api.put<Session>("/api/session/active", { organizationId: session.activeOrganizationId, projectId }),
+      ok(api.PUT("/api/session/active", { body: { organizationId: session.activeOrganizationId, projectId } })),
     onSuccess: (s) => setSession(s),
   });
   const active = projects.data?.data.find((p) => p.id === session.activeProjectId);

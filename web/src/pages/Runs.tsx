@@ -6,7 +6,7 @@ import { useLocation, useSearch } from "wouter";
 import { useRunChanges } from "../api/live";
 import { runKeys, runQueries } from "../api/queries/runs";
 import { workflowQueries } from "../api/queries/workflows";
-import type { Run } from "../api/types";
+import type { Run } from "../api/models";
 import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { ErrorMessage, formatDuration, formatTime, Loading, StatusBadge } from "../app/ui";

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { api } from "../api/client";
+import { api, ok } from "../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../api/forms";
 import { projectKeys, projectQueries } from "../api/queries/projects";
-import type { Project, Session } from "../api/types";
+import type { Project, SignedIn } from "../api/models";
 import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { mayLeave } from "../app/leave";
@@ -94,21 +94,21 @@ function MainNav() {
 
 // Shell is the frame of every signed-in page: the top bar with the organization and project switcher, the user
 // and Sign out.
-export function Shell({ session, children }: { session: Session; children: ReactNode }) {
+export function Shell({ session, children }: { session: SignedIn; children: ReactNode }) {
   const qc = useQueryClient();
   const setSession = useSetSession();
   const [, navigate] = useLocation();
   const projects = useQuery(projectQueries.list(session.activeOrganizationId));
   const [creating, setCreating] = useState(false);
   const switchTo = useMutation({
-    mutationFn: (b: { organizationId: string; projectId?: string }) => api.put<Session>("/api/session/active", b),
+    mutationFn: (b: { organizationId: string; projectId?: string }) => ok(api.PUT("/api/session/active", { body: b })),
     onSuccess: (s) => {
       setSession(s);
       navigate("/");
     },
   });
   const signOut = useMutation({
-    mutationFn: () => api.post<void>("/api/auth/sign-out"),
+    mutationFn: () => ok(api.POST("/api/auth/sign-out")),
     onSuccess: () => {
       qc.clear();
       setSession(null);
@@ -194,7 +194,7 @@ function NewProjectDialog({ onClose, onCreated }: { onClose: () => void; onCreat
   const [name, setName] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
   const m = useMutation({
-    mutationFn: () => api.post<Project>("/api/projects", { name: name.trim() }),
+    mutationFn: () => ok(api.POST("/api/projects", { body: { name: name.trim() } })),
     onSuccess: onCreated,
     onError: (err) => setErrors(fieldErrors(err, ["name"])),
   });

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from "react";
 import { Background, Controls, ReactFlow, type NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import "../editor/editor.css";
-import type { RunStep } from "../api/types";
+import type { RunStep } from "../api/models";
 import { irToCanvas } from "../ir/canvas";
 import type { IrPosition, WorkflowIR } from "../ir/types";
 import { nodeTypes } from "../editor/IrNodeView";

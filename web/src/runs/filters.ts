@@ -1,6 +1,6 @@
 // The filters of the runs screen (/runs), kept in its URL so that a search is a link: workflowId, status,
 // versionId, from, to (date-times in the browser's zone, sent as RFC 3339) and q.
-import type { RunStatus } from "../api/types";
+import type { RunStatus } from "../api/models";
 
 export const RUN_STATUSES: RunStatus[] = ["queued", "running", "paused", "complete", "errored", "terminated"];
 

@@ -1,8 +1,19 @@
 import { describe, expect, it } from "vitest";
-import type { RunStep } from "../api/types";
+import type { RunStep } from "../api/models";
 import { nodeStates, restartable } from "./steps";
 
-const step = (nodeId: string, state: RunStep["state"]): RunStep => ({ nodeId, name: nodeId, type: "step", state, attempts: 1 });
+const step = (nodeId: string, state: RunStep["state"]): RunStep => ({
+  nodeId,
+  name: nodeId,
+  type: "step",
+  state,
+  attempts: 1,
+  startedAt: null,
+  endedAt: null,
+  output: null,
+  outputTruncated: false,
+  error: null,
+});
 
 describe("run graph states", () => {
   it("take each node's last step", () => {

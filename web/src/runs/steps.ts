@@ -1,6 +1,6 @@
 // What a run's steps say about its graph: the state of each node (its last step's), and which nodes a restart can
 // start from.
-import type { RunStep } from "../api/types";
+import type { RunStep } from "../api/models";
 import type { IrNode } from "../ir/types";
 
 export type NodeRunState = "done" | "replayed" | "failed" | "running" | "stopped" | "not-run";
@@ -9,6 +9,7 @@ export type NodeRunState = "done" | "replayed" | "failed" | "running" | "stopped
 export function nodeStateOfStep(s: RunStep): NodeRunState {
   switch (s.state) {
     case "complete":
+    case "mocked": // a test run's step answered by its mock
       return "done";
     case "replayed":
       return "replayed";
@@ -16,8 +17,10 @@ export function nodeStateOfStep(s: RunStep): NodeRunState {
       return "failed";
     case "terminated":
       return "stopped";
-    default:
-      return "running"; // running, retrying, waiting
+    case "running":
+    case "retrying":
+    case "waiting":
+      return "running";
   }
 }
 

@@ -1,8 +1,11 @@
 // The organization's audit log (GET /api/audit), newest first.
-import type { AuditEntry } from "../../pages/settings/types";
-import { cursorPages } from "./cursor";
+import { api, ok } from "../client";
+import { cursorPages, withPage } from "./cursor";
 
 export const auditQueries = {
-  // list: the entries path asks for (GET /api/audit with its filters), page after page.
-  list: (organizationId: string, path: string) => cursorPages<AuditEntry>(["audit", organizationId, path] as const, path, 50),
+  // list: the entries that search asks for (the query string of GET /api/audit's filters), page after page.
+  list: (organizationId: string, search: string) =>
+    cursorPages(["audit", organizationId, search] as const, (cursor) =>
+      ok(api.GET("/api/audit", { querySerializer: () => withPage(search, 50, cursor) })),
+    ),
 };

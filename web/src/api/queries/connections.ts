@@ -1,20 +1,21 @@
 // Connections of the organization and the active project (GET /api/connections).
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../client";
-import type { Connection, Page } from "../types";
+import { api, ok, pageQuery } from "../client";
 import { cursorPages } from "./cursor";
 
 export const connectionKeys = {
   all: ["connections"] as const,
 };
 
+const page = (limit: number, cursor?: string) => ok(api.GET("/api/connections", { params: { query: pageQuery(limit, cursor) } }));
+
 export const connectionQueries = {
   // list: every connection, page after page.
-  list: () => cursorPages<Connection>([...connectionKeys.all, "list"] as const, "/api/connections"),
+  list: () => cursorPages([...connectionKeys.all, "list"] as const, (cursor) => page(50, cursor)),
   // firstPage: the first 100 connections (the deploy panel offers them).
   firstPage: () =>
     queryOptions({
       queryKey: [...connectionKeys.all, "first-page"] as const,
-      queryFn: () => api.get<Page<Connection>>("/api/connections?limit=100"),
+      queryFn: () => page(100),
     }),
 };

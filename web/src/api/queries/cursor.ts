@@ -2,20 +2,23 @@
 // after page with its cursors, and the hook that shows the pages as one list with "Load more".
 import { useMemo } from "react";
 import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData, type QueryKey } from "@tanstack/react-query";
-import { api } from "../client";
-import type { Page } from "../types";
 
-// pagePath is path asked for limit records after cursor ("" for the first page).
-export function pagePath(path: string, limit: number, cursor: string): string {
-  const sep = path.includes("?") ? "&" : "?";
-  return `${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+// Page is one page of a list as every list route answers it; the record type comes from the route (schema.gen.ts).
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
 }
 
-// cursorPages are the options of the list at path under queryKey, limit records a page.
-export function cursorPages<T, const K extends QueryKey = QueryKey>(queryKey: K, path: string, limit = 50) {
+// withPage is the query string search (filters a page built, "" for none) with a page's limit and cursor added.
+export function withPage(search: string, limit: number, cursor: string): string {
+  return `${search ? `${search}&` : ""}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+}
+
+// cursorPages are the options of the list under queryKey whose pages fetchPage reads (cursor "" for the first).
+export function cursorPages<T>(queryKey: QueryKey, fetchPage: (cursor: string) => Promise<Page<T>>) {
   return infiniteQueryOptions({
     queryKey,
-    queryFn: ({ pageParam }) => api.get<Page<T>>(pagePath(path, limit, pageParam)),
+    queryFn: ({ pageParam }) => fetchPage(pageParam),
     initialPageParam: "",
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });

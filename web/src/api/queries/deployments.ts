@@ -1,7 +1,6 @@
 // Deployments of the project (GET /api/deployments).
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../client";
-import type { Deployment, Page } from "../types";
+import { api, ok } from "../client";
 
 export const deploymentKeys = {
   all: ["deployments"] as const,
@@ -12,6 +11,6 @@ export const deploymentQueries = {
   list: () =>
     queryOptions({
       queryKey: [...deploymentKeys.all, "list"] as const,
-      queryFn: () => api.get<Page<Deployment>>("/api/deployments?limit=100"),
+      queryFn: () => ok(api.GET("/api/deployments", { params: { query: { limit: 100 } } })),
     }),
 };

@@ -1,5 +1,5 @@
 // The organization's and the active project's environment variables (GET /api/env-vars) and where they are used.
-import type { EnvVarUse, GlobalEnvVar } from "../../pages/settings/types";
+import { api, ok, pageQuery } from "../client";
 import { cursorPages } from "./cursor";
 
 export const envVarKeys = {
@@ -7,6 +7,12 @@ export const envVarKeys = {
 };
 
 export const envVarQueries = {
-  list: () => cursorPages<GlobalEnvVar>([...envVarKeys.all, "list"] as const, "/api/env-vars", 100),
-  usage: () => cursorPages<EnvVarUse>([...envVarKeys.all, "usage"] as const, "/api/env-vars/usage", 100),
+  list: () =>
+    cursorPages([...envVarKeys.all, "list"] as const, (cursor) =>
+      ok(api.GET("/api/env-vars", { params: { query: pageQuery(100, cursor) } })),
+    ),
+  usage: () =>
+    cursorPages([...envVarKeys.all, "usage"] as const, (cursor) =>
+      ok(api.GET("/api/env-vars/usage", { params: { query: pageQuery(100, cursor) } })),
+    ),
 };

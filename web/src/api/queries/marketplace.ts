@@ -1,8 +1,7 @@
 // The marketplace's catalog (GET /api/marketplace…): its nodes, categories and one node with its installation.
 import { queryOptions } from "@tanstack/react-query";
-import type { CatalogNode, Category, NodeDetails } from "../../pages/marketplace/model";
-import { api } from "../client";
-import { cursorPages } from "./cursor";
+import { api, ok } from "../client";
+import { cursorPages, withPage } from "./cursor";
 
 export const marketplaceKeys = {
   all: ["marketplace"] as const,
@@ -13,15 +12,17 @@ export const marketplaceQueries = {
   categories: () =>
     queryOptions({
       queryKey: [...marketplaceKeys.all, "categories"] as const,
-      queryFn: () => api.get<{ categories: Category[] }>("/api/marketplace/categories"),
+      queryFn: () => ok(api.GET("/api/marketplace/categories")),
       staleTime: 60_000,
     }),
   // catalog: the nodes a search finds (query is its query string), 50 a page.
   catalog: (query: string) =>
-    cursorPages<CatalogNode>([...marketplaceKeys.all, "catalog", query] as const, query ? `/api/marketplace?${query}` : "/api/marketplace", 50),
+    cursorPages([...marketplaceKeys.all, "catalog", query] as const, (cursor) =>
+      ok(api.GET("/api/marketplace", { querySerializer: () => withPage(query, 50, cursor) })),
+    ),
   node: (nodeId: string) =>
     queryOptions({
       queryKey: marketplaceKeys.node(nodeId),
-      queryFn: () => api.get<NodeDetails>(`/api/marketplace/${encodeURIComponent(nodeId)}`),
+      queryFn: () => ok(api.GET("/api/marketplace/{nodeId}", { params: { path: { nodeId } } })),
     }),
 };

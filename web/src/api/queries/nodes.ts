@@ -1,9 +1,8 @@
 // The node types of the organization (GET /api/nodes): the builtins and the installed marketplace nodes, which the
 // editor's palette, settings and validation use.
 import { queryOptions } from "@tanstack/react-query";
-import type { NodeDefinition } from "../../ir/nodeDefs";
-import { api } from "../client";
-import { pagePath } from "./cursor";
+import type { NodeDefinition } from "../models";
+import { api, ok, pageQuery } from "../client";
 
 export const nodeKeys = {
   all: ["nodes"] as const,
@@ -14,7 +13,7 @@ export async function fetchNodeDefinitions(): Promise<NodeDefinition[]> {
   const out: NodeDefinition[] = [];
   let cursor = "";
   do {
-    const page = await api.get<{ data: NodeDefinition[]; nextCursor: string | null }>(pagePath("/api/nodes", 100, cursor));
+    const page = await ok(api.GET("/api/nodes", { params: { query: pageQuery(100, cursor) } }));
     out.push(...page.data);
     cursor = page.nextCursor ?? "";
   } while (cursor);

@@ -1,8 +1,6 @@
 // An organization's team (GET /api/organizations/:id/…): its members and invitations.
 import { queryOptions } from "@tanstack/react-query";
-import type { Invitation, Member } from "../../pages/settings/types";
-import { api } from "../client";
-import type { Page } from "../types";
+import { api, ok, pageQuery } from "../client";
 import { cursorPages } from "./cursor";
 
 export const organizationKeys = {
@@ -11,18 +9,26 @@ export const organizationKeys = {
   members: (organizationId: string) => ["team", organizationId, "members"] as const,
 };
 
-const path = (organizationId: string) => `/api/organizations/${encodeURIComponent(organizationId)}`;
+const members = (organizationId: string, limit: number, cursor?: string) =>
+  ok(api.GET("/api/organizations/{organizationId}/members", { params: { path: { organizationId }, query: pageQuery(limit, cursor) } }));
 
 export const organizationQueries = {
   // members: the organization's members, page after page.
-  members: (organizationId: string) => cursorPages<Member>(organizationKeys.members(organizationId), `${path(organizationId)}/members`),
+  members: (organizationId: string) =>
+    cursorPages(organizationKeys.members(organizationId), (cursor) => members(organizationId, 50, cursor)),
   // firstMembers: its first 100 members (the audit log names its actors with them).
   firstMembers: (organizationId: string) =>
     queryOptions({
       queryKey: [...organizationKeys.members(organizationId), "first-page"] as const,
-      queryFn: () => api.get<Page<Member>>(`${path(organizationId)}/members?limit=100`),
+      queryFn: () => members(organizationId, 100),
     }),
   // invitations: the organization's invitations, page after page.
   invitations: (organizationId: string) =>
-    cursorPages<Invitation>([...organizationKeys.team(organizationId), "invitations"] as const, `${path(organizationId)}/invitations`),
+    cursorPages([...organizationKeys.team(organizationId), "invitations"] as const, (cursor) =>
+      ok(
+        api.GET("/api/organizations/{organizationId}/invitations", {
+          params: { path: { organizationId }, query: pageQuery(50, cursor) },
+        }),
+      ),
+    ),
 };

@@ -1,7 +1,6 @@
 // The projects of the active organization (GET /api/projects).
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../client";
-import type { Page, Project } from "../types";
+import { api, ok } from "../client";
 
 export const projectKeys = {
   all: ["projects"] as const,
@@ -12,6 +11,6 @@ export const projectQueries = {
   list: (organizationId: string) =>
     queryOptions({
       queryKey: [...projectKeys.all, organizationId] as const,
-      queryFn: () => api.get<Page<Project>>("/api/projects?limit=100"),
+      queryFn: () => ok(api.GET("/api/projects", { params: { query: { limit: 100 } } })),
     }),
 };

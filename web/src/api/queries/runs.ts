@@ -1,7 +1,6 @@
 // Runs (GET /api/runs…): the project's run lists, a workflow's recent runs, one run and its logs.
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import { api } from "../client";
-import type { LogLine, Page, Run } from "../types";
+import { api, ok } from "../client";
 import { workflowKeys } from "./workflows";
 
 export const runKeys = {
@@ -19,32 +18,31 @@ export const runQueries = {
   recent: () =>
     queryOptions({
       queryKey: [...runKeys.lists, "recent"] as const,
-      queryFn: () => api.get<Page<Run>>("/api/runs?limit=100"),
+      queryFn: () => ok(api.GET("/api/runs", { params: { query: { limit: 100 } } })),
     }),
   // search: a page of the project's runs found by filters (search is their query string, runsQuery the request's).
   search: (search: string, cursor: string, runsQuery: string) =>
     queryOptions({
       queryKey: [...runKeys.lists, "search", search, cursor] as const,
-      queryFn: () => api.get<Page<Run>>(`/api/runs?${runsQuery}`),
+      queryFn: () => ok(api.GET("/api/runs", { querySerializer: () => runsQuery })),
     }),
   // ofWorkflow: the workflow's newest 20 runs.
   ofWorkflow: (workflowId: string) =>
     queryOptions({
       queryKey: runKeys.ofWorkflow(workflowId),
-      queryFn: () => api.get<Page<Run>>(`/api/workflows/${encodeURIComponent(workflowId)}/runs?limit=20`),
+      queryFn: () => ok(api.GET("/api/workflows/{workflowId}/runs", { params: { path: { workflowId }, query: { limit: 20 } } })),
     }),
   // one: a run by its id (also one whose workflow was deleted and its runs kept).
   one: (runId: string) =>
     queryOptions({
       queryKey: runKeys.one(runId),
-      queryFn: () => api.get<Run>(`/api/runs/${encodeURIComponent(runId)}`),
+      queryFn: () => ok(api.GET("/api/runs/{runId}", { params: { path: { runId } } })),
     }),
   // logs: the run's console lines and exceptions.
   logs: (workflowId: string, runId: string) =>
     queryOptions({
       queryKey: [...runKeys.one(runId), "logs"] as const,
-      queryFn: () =>
-        api.get<{ data: LogLine[] }>(`/api/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/logs`),
+      queryFn: () => ok(api.GET("/api/workflows/{workflowId}/runs/{runId}/logs", { params: { path: { workflowId, runId } } })),
     }),
 };
 

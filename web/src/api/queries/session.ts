@@ -1,17 +1,17 @@
 // The signed-in session (GET /api/auth/session): read once and kept until a sign-in, a sign-out or a switch of
 // project replaces it. Every other answer in the cache belongs to the session's user and project.
 import { queryOptions } from "@tanstack/react-query";
-import { api, ApiError, setCsrfToken } from "../client";
-import type { Session } from "../types";
+import { api, ApiError, ok, setCsrfToken } from "../client";
+import type { SignedIn } from "../models";
 
 export const sessionKeys = {
   all: ["session"] as const,
 };
 
 // loadSession answers the session, or null when signed out (401); it hands the session's CSRF token to the client.
-async function loadSession(): Promise<Session | null> {
+async function loadSession(): Promise<SignedIn | null> {
   try {
-    const s = await api.get<Session>("/api/auth/session");
+    const s = await ok(api.GET("/api/auth/session"));
     setCsrfToken(s.csrfToken);
     return s;
   } catch (err) {

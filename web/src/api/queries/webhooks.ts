@@ -1,7 +1,6 @@
 // Webhooks of the project and their deliveries (GET /api/webhooks…).
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../client";
-import type { Page, Webhook, WebhookDelivery } from "../types";
+import { api, ok } from "../client";
 
 export const webhookKeys = {
   all: ["webhooks"] as const,
@@ -14,12 +13,12 @@ export const webhookQueries = {
   list: () =>
     queryOptions({
       queryKey: [...webhookKeys.all, "list"] as const,
-      queryFn: () => api.get<Page<Webhook>>("/api/webhooks?limit=100"),
+      queryFn: () => ok(api.GET("/api/webhooks", { params: { query: { limit: 100 } } })),
     }),
   // deliveries: the webhook's newest 50 deliveries.
   deliveries: (webhookId: string) =>
     queryOptions({
       queryKey: [...webhookKeys.one(webhookId), "deliveries"] as const,
-      queryFn: () => api.get<Page<WebhookDelivery>>(`/api/webhooks/${encodeURIComponent(webhookId)}/deliveries?limit=50`),
+      queryFn: () => ok(api.GET("/api/webhooks/{id}/deliveries", { params: { path: { id: webhookId }, query: { limit: 50 } } })),
     }),
 };

@@ -1,9 +1,8 @@
 // Workflows and functions (GET /api/workflows…) and their versions. Everything read about one workflow is kept
 // under workflowKeys.one(id), so that one invalidation refreshes its editor, versions and run lists.
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import { api, ApiError } from "../client";
-import type { Page, Project, Version, VersionSummary, Workflow, WorkflowFull } from "../types";
-import { pagePath } from "./cursor";
+import { api, ApiError, ok, pageQuery } from "../client";
+import type { Project } from "../models";
 
 export const workflowKeys = {
   // lists: every list of the project's workflows.
@@ -12,14 +11,16 @@ export const workflowKeys = {
   one: (workflowId: string) => ["workflow", workflowId] as const,
 };
 
-const path = (workflowId: string) => `/api/workflows/${encodeURIComponent(workflowId)}`;
+const workflows = (limit: number, cursor?: string) => ok(api.GET("/api/workflows", { params: { query: pageQuery(limit, cursor) } }));
+const versions = (workflowId: string, limit: number) =>
+  ok(api.GET("/api/workflows/{workflowId}/versions", { params: { path: { workflowId }, query: { limit } } }));
 
 export const workflowQueries = {
   // list: the project's workflows, 100 a page.
   list: () =>
     infiniteQueryOptions({
       queryKey: [...workflowKeys.lists, "list"] as const,
-      queryFn: ({ pageParam }) => api.get<Page<Workflow>>(pagePath("/api/workflows", 100, pageParam)),
+      queryFn: ({ pageParam }) => workflows(100, pageParam),
       initialPageParam: "",
       getNextPageParam: (last) => last.nextCursor ?? undefined,
     }),
@@ -27,39 +28,39 @@ export const workflowQueries = {
   firstPage: () =>
     queryOptions({
       queryKey: [...workflowKeys.lists, "first-page"] as const,
-      queryFn: () => api.get<Page<Workflow>>("/api/workflows?limit=100"),
+      queryFn: () => workflows(100),
     }),
   // record: the workflow's record.
   record: (workflowId: string) =>
     queryOptions({
       queryKey: [...workflowKeys.one(workflowId), "record"] as const,
-      queryFn: () => api.get<Workflow>(path(workflowId)),
+      queryFn: () => ok(api.GET("/api/workflows/{id}", { params: { path: { id: workflowId } } })),
     }),
   // full: the workflow with its current version, versions and active deployment, for the editor.
   full: (workflowId: string) =>
     queryOptions({
       queryKey: [...workflowKeys.one(workflowId), "full"] as const,
-      queryFn: () => api.get<WorkflowFull>(`${path(workflowId)}/full`),
+      queryFn: () => ok(api.GET("/api/workflows/{id}/full", { params: { path: { id: workflowId } } })),
     }),
   // versions: the workflow's newest 100 versions, highest first.
   versions: (workflowId: string) =>
     queryOptions({
       queryKey: [...workflowKeys.one(workflowId), "versions"] as const,
-      queryFn: () => api.get<Page<VersionSummary>>(`${path(workflowId)}/versions?limit=100`),
+      queryFn: () => versions(workflowId, 100),
     }),
   // newestVersion: the summary of the newest version (the list answer has no version numbers); currentVersionId
   // is part of the key, so a new current version is read again.
   newestVersion: (workflowId: string, currentVersionId: string) =>
     queryOptions({
       queryKey: [...workflowKeys.one(workflowId), "versions", "newest", currentVersionId] as const,
-      queryFn: () => api.get<Page<VersionSummary>>(`${path(workflowId)}/versions?limit=1`),
+      queryFn: () => versions(workflowId, 1),
       staleTime: 60_000,
     }),
   // version: one version with its IR and code; a version never changes.
   version: (workflowId: string, versionId: string) =>
     queryOptions({
       queryKey: [...workflowKeys.one(workflowId), "version", versionId] as const,
-      queryFn: () => api.get<Version>(`${path(workflowId)}/versions/${encodeURIComponent(versionId)}`),
+      queryFn: () => ok(api.GET("/api/workflows/{workflowId}/versions/{versionId}", { params: { path: { workflowId, versionId } } })),
       staleTime: Infinity,
     }),
   // locate: the project among others that holds the workflow (a link shared from another project), or null.
@@ -69,7 +70,7 @@ export const workflowQueries = {
       queryFn: async () => {
         for (const p of others) {
           try {
-            const w = await api.get<Workflow>(`${path(workflowId)}?projectId=${encodeURIComponent(p.id)}`);
+            const w = await ok(api.GET("/api/workflows/{id}", { params: { path: { id: workflowId }, query: { projectId: p.id } } }));
             return { project: p, workflow: w };
           } catch (err) {
             if (!(err instanceof ApiError && err.status === 404)) throw err;

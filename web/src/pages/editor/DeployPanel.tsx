@@ -1,11 +1,11 @@
 import { useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { connectionKeys, connectionQueries } from "../../api/queries/connections";
 import { deploymentKeys } from "../../api/queries/deployments";
 import { workflowKeys } from "../../api/queries/workflows";
 import { deployStream, type DeployProgress, type DeployResult } from "../../api/sse";
-import type { Connection, WorkflowFull } from "../../api/types";
+import type { WorkflowFull } from "../../api/models";
 import { ErrorMessage, Loading } from "../../app/ui";
 
 // DeployPanel deploys the current version to a connection, showing each stage of the deploy as it happens.
@@ -19,7 +19,7 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
   const connectionId = chosen || full.activeDeployment?.connectionId || list[0]?.id || "";
 
   const createLocal = useMutation({
-    mutationFn: () => api.post<Connection>("/api/connections", { provider: "local", name: "Local edge" }),
+    mutationFn: () => ok(api.POST("/api/connections", { body: { provider: "local", name: "Local edge" } })),
     onSuccess: (c) => {
       setChosen(c.id);
       void qc.invalidateQueries({ queryKey: connectionKeys.all });

@@ -1,19 +1,10 @@
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../api/client";
-import type { WorkflowFull } from "../../api/types";
+import { api, ok } from "../../api/client";
+import type { InvokeResult, WorkflowFull } from "../../api/models";
 import { ErrorMessage } from "../../app/ui";
 
 type InvokeMethod = "POST" | "GET" | "PUT" | "DELETE";
-
-// InvokeAnswer is the answer of POST /api/workflows/:id/invoke: the function's own answer.
-interface InvokeAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  bodyTruncated: boolean;
-  durationMs: number;
-}
 
 // parseHeaders reads "Name: value" lines; empty lines are skipped.
 function parseHeaders(text: string): { value: Record<string, string> } | { error: string } {
@@ -28,7 +19,7 @@ function parseHeaders(text: string): { value: Record<string, string> } | { error
 }
 
 // prettyBody shows a JSON answer indented, anything else as it came.
-function prettyBody(a: InvokeAnswer): string {
+function prettyBody(a: InvokeResult): string {
   if (!a.bodyTruncated && (a.headers["content-type"] ?? "").includes("json")) {
     try {
       return JSON.stringify(JSON.parse(a.body), null, 2);
@@ -54,7 +45,12 @@ export function InvokePanel({ full }: { full: WorkflowFull }) {
   const dep = full.activeDeployment;
   const invoke = useMutation({
     mutationFn: (req: { method: InvokeMethod; path: string; body?: unknown; headers: Record<string, string> }) =>
-      api.post<InvokeAnswer>(`/api/workflows/${full.workflow.id}/invoke`, { connectionId: dep!.connectionId, ...req }),
+      ok(
+        api.POST("/api/workflows/{workflowId}/invoke", {
+          params: { path: { workflowId: full.workflow.id } },
+          body: { connectionId: dep!.connectionId, ...req },
+        }),
+      ),
   });
 
   let body: unknown = undefined;

@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { parseJsonObject } from "../../api/forms";
 import { invalidateRunLists } from "../../api/queries/runs";
-import type { WorkflowFull } from "../../api/types";
+import type { WorkflowFull } from "../../api/models";
 import { ErrorMessage } from "../../app/ui";
 
 // RunPanel triggers a run of the deployed workflow with JSON params and opens the run's page.
@@ -16,7 +16,12 @@ export function RunPanel({ full }: { full: WorkflowFull }) {
   const dep = full.activeDeployment;
   const trigger = useMutation({
     mutationFn: (params: Record<string, unknown>) =>
-      api.post<{ id: string }>(`/api/workflows/${full.workflow.id}/trigger`, { connectionId: dep!.connectionId, params }),
+      ok(
+        api.POST("/api/workflows/{workflowId}/trigger", {
+          params: { path: { workflowId: full.workflow.id } },
+          body: { connectionId: dep!.connectionId, params },
+        }),
+      ),
     onSuccess: (r) => {
       invalidateRunLists(qc, full.workflow.id);
       navigate(`/workflows/${full.workflow.id}/runs/${r.id}`);

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, ApiError } from "../../api/client";
+import { api, ApiError, ok } from "../../api/client";
 import { envVarNamePattern } from "../../api/forms";
 import { workflowKeys } from "../../api/queries/workflows";
-import type { EnvVar, Workflow } from "../../api/types";
+import type { WorkflowEnvVar, Workflow } from "../../api/models";
 import { Field } from "../../app/fields";
 import { ErrorMessage } from "../../app/ui";
 import type { WorkflowIR } from "../../ir/types";
@@ -26,7 +26,7 @@ export function SettingsPanel({
 }) {
   const qc = useQueryClient();
   const isFunction = workflow.kind === "script";
-  const [vars, setVars] = useState<EnvVar[]>(() => workflow.envVars.map((v) => ({ ...v })));
+  const [vars, setVars] = useState<WorkflowEnvVar[]>(() => workflow.envVars.map((v) => ({ ...v })));
   const [deps, setDeps] = useState<Dep[]>(() =>
     Object.entries(workflow.dependencies ?? {}).map(([name, spec]) => ({ name, spec })),
   );
@@ -42,11 +42,16 @@ export function SettingsPanel({
       const deployConfig: Record<string, unknown> = {};
       if (routePattern.trim() || zoneName.trim()) deployConfig.route = { pattern: routePattern.trim(), zoneName: zoneName.trim() };
       if (!isFunction && publicTrigger) deployConfig.publicTrigger = true;
-      return api.patch<Workflow>(`/api/workflows/${workflow.id}`, {
-        envVars: vars.map((v) => ({ name: v.name.trim(), value: v.value, isSecret: v.isSecret })),
-        dependencies,
-        deployConfig,
-      });
+      return ok(
+        api.PATCH("/api/workflows/{id}", {
+          params: { path: { id: workflow.id } },
+          body: {
+            envVars: vars.map((v) => ({ name: v.name.trim(), value: v.value, isSecret: v.isSecret })),
+            dependencies,
+            deployConfig,
+          },
+        }),
+      );
     },
     onSuccess: (w) => {
       setVars(w.envVars.map((v) => ({ ...v })));

@@ -1,13 +1,14 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ApiError } from "../../api/client";
+import { api, ApiError, ok } from "../../api/client";
 import { marketplaceKeys, marketplaceQueries } from "../../api/queries/marketplace";
 import { nodeKeys } from "../../api/queries/nodes";
 import { DataTable } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
-import { changeVerb, isAdminRole, requiredSecrets, type NodeDetails, type WorkflowRef } from "./model";
+import type { MarketplaceNode, WorkflowRef } from "../../api/models";
+import { changeVerb, isAdminRole, requiredSecrets } from "./model";
 import "./marketplace.css";
 
 // MarketplaceNodePage is one node of the marketplace at /marketplace/:nodeId: what it does, its versions with their
@@ -40,11 +41,10 @@ export default function MarketplaceNodePage({ nodeId }: { nodeId: string }) {
   );
 }
 
-function NodeView({ n, mayChange, role, project }: { n: NodeDetails; mayChange: boolean; role: string; project: string }) {
+function NodeView({ n, mayChange, role, project }: { n: MarketplaceNode; mayChange: boolean; role: string; project: string }) {
   const [uninstalling, setUninstalling] = useState(false);
   // The secrets of the installed version are those a deploy needs now; without an installation, the latest's.
-  const def = n.installation?.definition ?? n.definition;
-  const secrets = requiredSecrets(def);
+  const secrets = requiredSecrets(n.installation ? n.installation.definition : n.definition);
   return (
     <>
       <div className="page-head">
@@ -81,7 +81,7 @@ function NodeView({ n, mayChange, role, project }: { n: NodeDetails; mayChange: 
               <>
                 <p className="muted small">
                   Environment variables a deployment must provide, of the {n.installation ? "installed" : "latest"} version{" "}
-                  {def.version}. Set them as secrets in <Link href="/env-vars">Variables</Link>.
+                  {n.installation ? n.installation.version : n.latest}. Set them as secrets in <Link href="/env-vars">Variables</Link>.
                 </p>
                 <DataTable label="Secrets" columns={["Variable", "What it is for", "Needed"]}>
                   {secrets.map((s) => (
@@ -144,7 +144,17 @@ function useInvalidate(nodeId: string) {
   };
 }
 
-function Installation({ n, mayChange, role, onUninstall }: { n: NodeDetails; mayChange: boolean; role: string; onUninstall: () => void }) {
+function Installation({
+  n,
+  mayChange,
+  role,
+  onUninstall,
+}: {
+  n: MarketplaceNode;
+  mayChange: boolean;
+  role: string;
+  onUninstall: () => void;
+}) {
   const inst = n.installation;
   const invalidate = useInvalidate(n.id);
   const others = n.versions.filter((v) => v.version !== inst?.version);
@@ -152,8 +162,8 @@ function Installation({ n, mayChange, role, onUninstall }: { n: NodeDetails; may
   const change = useMutation({
     mutationFn: (v: string) =>
       inst
-        ? api.post("/api/marketplace/update", { nodeId: n.id, version: v })
-        : api.post("/api/marketplace/install", { nodeId: n.id, version: v }),
+        ? ok(api.POST("/api/marketplace/update", { body: { nodeId: n.id, version: v } }))
+        : ok(api.POST("/api/marketplace/install", { body: { nodeId: n.id, version: v } })),
     onSuccess: async () => {
       await invalidate();
     },
@@ -266,10 +276,10 @@ function refusingWorkflows(err: unknown): WorkflowRef[] {
   );
 }
 
-function UninstallDialog({ n, project, onClose }: { n: NodeDetails; project: string; onClose: () => void }) {
+function UninstallDialog({ n, project, onClose }: { n: MarketplaceNode; project: string; onClose: () => void }) {
   const invalidate = useInvalidate(n.id);
   const m = useMutation({
-    mutationFn: () => api.post("/api/marketplace/uninstall", { nodeId: n.id }),
+    mutationFn: () => ok(api.POST("/api/marketplace/uninstall", { body: { nodeId: n.id } })),
     onSuccess: async () => {
       await invalidate();
       onClose();

@@ -1,57 +1,5 @@
-// The marketplace as the API answers it (docs/marketplace.md) and the small pure helpers of its screens.
-import type { ConfigField, NodeDefinition } from "../../ir/nodeDefs";
-
-export interface VersionInfo {
-  version: string;
-  checksum: string;
-  changelog?: string;
-}
-
-export interface CatalogNode {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  tags: string[] | null;
-  author: string;
-  license: string;
-  latest: string;
-  versions: VersionInfo[];
-  installed: boolean;
-  installedVersion: string | null;
-  updateAvailable: boolean;
-}
-
-export interface Installation {
-  id: string;
-  nodeId: string;
-  name: string;
-  version: string;
-  checksum: string;
-  latest?: string;
-  updateAvailable: boolean;
-  installedBy?: string;
-  installedAt: string;
-  updatedAt: string;
-  definition: NodeDefinition;
-}
-
-export interface WorkflowRef {
-  id: string;
-  name: string;
-  projectId: string;
-}
-
-export interface NodeDetails extends CatalogNode {
-  definition: NodeDefinition;
-  installation: Installation | null;
-  usedBy: WorkflowRef[];
-}
-
-export interface Category {
-  name: string;
-  nodes: number;
-}
+// The small pure helpers of the marketplace's screens (docs/marketplace.md); its records are in api/models.ts.
+import type { ConfigField } from "../../ir/nodeDefs";
 
 // The longest search the API takes (GET /api/marketplace ?q=).
 export const maxQuery = 100;
@@ -128,14 +76,21 @@ export interface RequiredSecret {
   required: boolean;
 }
 
-// requiredSecrets lists the secret fields of a definition: the env vars a deploy must provide, by name.
-export function requiredSecrets(def: { configSchema?: Record<string, ConfigField> } | null | undefined): RequiredSecret[] {
+// requiredSecrets lists the secret fields of a definition: the env vars a deploy must provide, by name. The API
+// answers a marketplace node's definition as its node.json as published, any JSON to the OpenAPI document, so only
+// an object's configSchema is read.
+export function requiredSecrets(def: unknown): RequiredSecret[] {
   const out: RequiredSecret[] = [];
-  for (const f of Object.values(def?.configSchema ?? {})) {
+  const schema = isObject(def) ? def.configSchema : undefined;
+  for (const f of Object.values(isObject(schema) ? (schema as Record<string, ConfigField>) : {})) {
     if (f.type !== "secret" || !f.envVarName) continue;
     out.push({ envVarName: f.envVarName, label: f.label, description: f.description, required: f.required === true });
   }
   return out.sort((a, b) => a.envVarName.localeCompare(b.envVarName));
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 // isAdminRole: only owners and admins install, update and uninstall nodes (the API refuses everyone else).

@@ -5,15 +5,14 @@
 import { useMemo, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
-import { api } from "../../api/client";
-import { d1QueryPath, resourceQueries } from "../../api/queries/resources";
+import { d1Query, resourceQueries } from "../../api/queries/resources";
 import { DataTable, Field } from "../../app/fields";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
 import { Crumbs, useConnections } from "./common";
 import { cellText, countPlaceholders, destructiveStatements, parseParams } from "./format";
 import { SqlEditor } from "./SqlEditor";
-import type { D1Result } from "./types";
+import type { D1Result } from "../../api/models";
 import "./resources.css";
 
 export const pageSize = 50;
@@ -26,7 +25,6 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
   const session = useSession();
   const role = session.data?.organizations.find((o) => o.id === session.data?.activeOrganizationId)?.role;
   const readOnly = role === "viewer";
-  const queryPath = d1QueryPath(connectionId, databaseId);
 
   const db = useQuery(resourceQueries.d1DatabaseName(connectionId, databaseId));
   const tables = useQuery(resourceQueries.d1Tables(connectionId, databaseId));
@@ -45,7 +43,7 @@ export default function D1Page({ connectionId, databaseId }: { connectionId: str
   const placeholders = useMemo(() => countPlaceholders(sqlText), [sqlText]);
 
   const run = useMutation({
-    mutationFn: (b: { sql: string; params?: unknown[] }) => api.post<D1Result>(queryPath, b),
+    mutationFn: (b: { sql: string; params?: unknown[] }) => d1Query(connectionId, databaseId, b),
     onMutate: (b) => {
       started.current = performance.now();
       setElapsed(null);

@@ -9,7 +9,7 @@ import { Link } from "../../app/Link";
 import { ErrorMessage, Json, Loading } from "../../app/ui";
 import { Crumbs, LoadMore, PrefixSearch, useConnections } from "./common";
 import { classifyValue, formatBytes, formatExpiry, hexDump, jsonTokens } from "./format";
-import type { KVKey } from "./types";
+import type { KVKey } from "../../api/models";
 import "./resources.css";
 
 export default function KvPage({ connectionId, namespaceId }: { connectionId: string; namespaceId: string }) {

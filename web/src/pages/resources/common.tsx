@@ -5,7 +5,7 @@ import { Link } from "../../app/Link";
 import { connectionQueries } from "../../api/queries/connections";
 import { useCursorList } from "../../api/queries/cursor";
 import { byName } from "../settings/list";
-import type { Connection } from "../settings/types";
+import type { Connection } from "../../api/models";
 
 // useConnections reads the organization's connections (every page: an organization has few) for their names.
 export function useConnections() {

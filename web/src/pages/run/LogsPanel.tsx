@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { RUN_LOGS_PATTERN, useApiPaths } from "../../api/live";
 import { runQueries } from "../../api/queries/runs";
-import { isFinalRun, type Run } from "../../api/types";
+import { isFinalRun, type Run } from "../../api/models";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
 
 // LogsPanel shows the run's console output and exceptions (GET …/runs/:runId/logs) where the server records them,

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { runQueries } from "../../api/queries/runs";
-import type { Run } from "../../api/types";
+import type { Run } from "../../api/models";
 import { Link } from "../../app/Link";
 import { ErrorMessage, formatTime, Loading, StatusBadge } from "../../app/ui";
 

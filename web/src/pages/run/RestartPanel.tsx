@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../api/client";
-import type { Run, Version } from "../../api/types";
+import { api, ok } from "../../api/client";
+import type { Run, VersionDetail } from "../../api/models";
 import { ErrorMessage } from "../../app/ui";
 import { nodeStateOfStep, restartable, stateLabel } from "../../runs/steps";
 
@@ -17,7 +17,7 @@ export function RestartPanel({
 }: {
   workflowId: string;
   run: Run;
-  version: Version;
+  version: VersionDetail;
   fromStep: string;
   setFromStep: (id: string) => void;
   onRestarted: (r: Run) => void;
@@ -27,10 +27,12 @@ export function RestartPanel({
   const chosen = choices.find((n) => n.id === fromStep);
   const m = useMutation({
     mutationFn: () =>
-      api.post<Run>(`/api/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(run.id)}/restart`, {
-        ...(fromStep ? { fromStep } : {}),
-        version: which,
-      }),
+      ok(
+        api.POST("/api/workflows/{workflowId}/runs/{runId}/restart", {
+          params: { path: { workflowId, runId: run.id } },
+          body: { ...(fromStep ? { fromStep } : {}), version: which },
+        }),
+      ),
     onSuccess: onRestarted,
   });
   const { reset } = m;
@@ -61,7 +63,7 @@ export function RestartPanel({
           </select>
         </div>
         <fieldset className="field">
-          <legend>Version</legend>
+          <legend>VersionDetail</legend>
           <label>
             <input type="radio" name="restart-version" checked={which === "same"} onChange={() => setWhich("same")} /> This
             run's version

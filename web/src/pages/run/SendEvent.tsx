@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { parseJsonObject } from "../../api/forms";
 import { workflowQueries } from "../../api/queries/workflows";
-import type { Run } from "../../api/types";
+import type { Run } from "../../api/models";
 import { ErrorMessage } from "../../app/ui";
 
 // SendEvent sends the event a waiting run waits for (POST …/trigger with the run's instance and the event type),
@@ -25,10 +25,15 @@ export function SendEvent({ workflowId, run, onSent }: { workflowId: string; run
   const [error, setError] = useState("");
   const m = useMutation({
     mutationFn: (p: Record<string, unknown>) =>
-      api.post<unknown>(`/api/workflows/${encodeURIComponent(workflowId)}/trigger`, {
-        connectionId: run.connectionId,
-        params: { instanceId: run.instanceId, eventType: eventType.trim(), payload: p },
-      }),
+      ok(
+        api.POST("/api/workflows/{workflowId}/trigger", {
+          params: { path: { workflowId } },
+          body: {
+            connectionId: run.connectionId,
+            params: { instanceId: run.instanceId, eventType: eventType.trim(), payload: p },
+          },
+        }),
+      ),
     onSuccess: onSent,
   });
   return (

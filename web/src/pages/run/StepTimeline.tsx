@@ -1,4 +1,4 @@
-import type { RunStep } from "../../api/types";
+import type { RunStep } from "../../api/models";
 import { formatDuration, formatTime, Json } from "../../app/ui";
 import { nodeStateOfStep } from "../../runs/steps";
 

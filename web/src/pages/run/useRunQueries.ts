@@ -2,10 +2,10 @@
 // version it ran, and pause, resume and terminate. The run lists are refreshed when the run changes or ends.
 import { useEffect } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { invalidateRunLists, runQueries } from "../../api/queries/runs";
 import { workflowQueries } from "../../api/queries/workflows";
-import { isFinalRun, type Run } from "../../api/types";
+import { isFinalRun } from "../../api/models";
 import { isNotFound } from "../NotFound";
 
 export type RunControl = "pause" | "resume" | "terminate";
@@ -30,7 +30,7 @@ export function useRunQueries(workflowId: string, runId: string) {
   });
   const control = useMutation({
     mutationFn: (action: RunControl) =>
-      api.post<Run>(`/api/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/${action}`),
+      ok(api.POST(`/api/workflows/{workflowId}/runs/{runId}/${action}`, { params: { path: { workflowId, runId } } })),
     onSuccess: (next) => {
       qc.setQueryData(runQueries.one(runId).queryKey, next);
       invalidateRunLists(qc, workflowId);

@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
 import { apiKeyKeys, apiKeyQueries } from "../../api/queries/apiKeys";
 import { useCursorList } from "../../api/queries/cursor";
@@ -8,10 +8,10 @@ import { projectQueries } from "../../api/queries/projects";
 import { ConfirmDialog, CopyField, DataTable, Field } from "../../app/fields";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../app/ui";
-import type { ApiKey, KeyScope } from "./types";
+import type { APIKey, Scope } from "../../api/models";
 import "./settings.css";
 
-const scopeInfo: { scope: KeyScope; label: string; hint: string }[] = [
+const scopeInfo: { scope: Scope; label: string; hint: string }[] = [
   { scope: "read", label: "read", hint: "list and read workflows, runs and resources" },
   { scope: "write", label: "write", hint: "create and change workflows, variables and connections" },
   { scope: "deploy", label: "deploy", hint: "deploy, take down, run and send events" },
@@ -38,7 +38,7 @@ export default function ApiKeysPage() {
   const projectName = (id: string | null) =>
     id === null ? "whole organization" : projects.data?.data.find((p) => p.id === id)?.name ?? id;
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [revoking, setRevoking] = useState<APIKey | null>(null);
   return (
     <main className="page settings">
       <div className="page-head">
@@ -114,7 +114,7 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   const session = useSession().data!;
   const projects = useQuery(projectQueries.list(session.activeOrganizationId));
   const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<KeyScope[]>(["read"]);
+  const [scopes, setScopes] = useState<Scope[]>(["read"]);
   const [project, setProject] = useState(session.activeProjectId);
   const [expiry, setExpiry] = useState("90");
   const [date, setDate] = useState("");
@@ -142,7 +142,7 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
     try {
       const body: Record<string, unknown> = { name: name.trim(), scopes, expiresAt: expiresAt(expiry, date) };
       if (project !== "") body.projectId = project;
-      const answer = await api.post<ApiKey & { key: string }>("/api/api-keys", body);
+      const answer = await ok(api.POST("/api/api-keys", { body }));
       setCreated({ name: answer.name, key: answer.key });
       void qc.invalidateQueries({ queryKey: apiKeyKeys.all });
     } catch (er) {
@@ -262,10 +262,10 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-function RevokeDialog({ k, onClose }: { k: ApiKey; onClose: () => void }) {
+function RevokeDialog({ k, onClose }: { k: APIKey; onClose: () => void }) {
   const qc = useQueryClient();
   const m = useMutation({
-    mutationFn: () => api.del<void>(`/api/api-keys/${k.id}`),
+    mutationFn: () => ok(api.DELETE("/api/api-keys/{id}", { params: { path: { id: k.id } } })),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: apiKeyKeys.all });
       onClose();

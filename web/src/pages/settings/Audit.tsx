@@ -8,7 +8,7 @@ import { organizationQueries } from "../../api/queries/organizations";
 import { DataTable } from "../../app/fields";
 import { useSession } from "../../app/session";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
-import type { AuditEntry } from "./types";
+import type { AuditEntry } from "../../api/models";
 import "./settings.css";
 
 // The actions the API records (docs/api.md, the route table's Audit names), offered as suggestions.
@@ -33,7 +33,14 @@ export interface Filters {
 
 export const noFilters: Filters = { actor: "", action: "", target: "", since: "", until: "" };
 
+// auditPath is the GET /api/audit request of the filters.
 export function auditPath(f: Filters): string {
+  const s = auditSearch(f);
+  return s ? `/api/audit?${s}` : "/api/audit";
+}
+
+// auditSearch is the query string of the filters (without page and cursor), "" for none.
+export function auditSearch(f: Filters): string {
   const q = new URLSearchParams();
   if (f.actor) q.set("actor", f.actor);
   if (f.action.trim()) q.set("action", f.action.trim());
@@ -41,8 +48,7 @@ export function auditPath(f: Filters): string {
   // datetime-local values are the browser's local time; the API takes RFC 3339
   if (f.since) q.set("since", new Date(f.since).toISOString());
   if (f.until) q.set("until", new Date(f.until).toISOString());
-  const s = q.toString();
-  return s ? `/api/audit?${s}` : "/api/audit";
+  return q.toString();
 }
 
 // AuditPage lists the organization's audit log, newest first, each entry's actor by email, with filters (owners
@@ -77,8 +83,7 @@ function AuditList({ orgId }: { orgId: string }) {
   const [applied, setApplied] = useState<Filters>(noFilters);
   const members = useQuery(organizationQueries.firstMembers(orgId));
   const keys = useQuery(apiKeyQueries.firstPage());
-  const path = auditPath(applied);
-  const list = useCursorList(auditQueries.list(orgId, path));
+  const list = useCursorList(auditQueries.list(orgId, auditSearch(applied)));
   const errors = list.error ? fieldErrors(list.error, ["?actor", "?action", "?target", "?since", "?until"]) : {};
   const emails = useMemo(() => new Map((members.data?.data ?? []).map((m) => [m.userId, m.email])), [members.data]);
   const keyNames = useMemo(() => new Map((keys.data?.data ?? []).map((k) => [k.id, k])), [keys.data]);

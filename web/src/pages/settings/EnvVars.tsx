@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { envVarNamePattern, fieldErrors, type FieldErrors } from "../../api/forms";
 import { useCursorList } from "../../api/queries/cursor";
 import { envVarKeys, envVarQueries } from "../../api/queries/envVars";
@@ -9,13 +9,13 @@ import { ConfirmDialog, DataTable, Field } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
-import { secretMask, type EnvVarUse, type GlobalEnvVar } from "./types";
+import { secretMask, type EnvVarUsage, type EnvVar } from "../../api/models";
 import "./settings.css";
 
 interface Row {
   name: string;
-  organization?: GlobalEnvVar;
-  project?: GlobalEnvVar;
+  organization?: EnvVar;
+  project?: EnvVar;
 }
 
 type Scope = "organization" | "project";
@@ -28,8 +28,8 @@ export default function EnvVarsPage() {
   const projectName = projects.data?.data.find((p) => p.id === session.activeProjectId)?.name ?? "this project";
   const list = useCursorList(envVarQueries.list());
   const usage = useCursorList(envVarQueries.usage());
-  const [editing, setEditing] = useState<{ scope: Scope; name?: string; v?: GlobalEnvVar } | null>(null);
-  const [deleting, setDeleting] = useState<GlobalEnvVar | null>(null);
+  const [editing, setEditing] = useState<{ scope: Scope; name?: string; v?: EnvVar } | null>(null);
+  const [deleting, setDeleting] = useState<EnvVar | null>(null);
 
   const rows = useMemo(() => {
     const m = new Map<string, Row>();
@@ -42,7 +42,7 @@ export default function EnvVarsPage() {
     return [...m.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }, [list.items]);
   const usedBy = useMemo(() => {
-    const m = new Map<string, EnvVarUse[]>();
+    const m = new Map<string, EnvVarUsage[]>();
     for (const w of usage.items)
       for (const u of w.uses) {
         const l = m.get(u.name) ?? [];
@@ -155,7 +155,7 @@ export default function EnvVarsPage() {
   );
 }
 
-function Value({ v }: { v: GlobalEnvVar }) {
+function Value({ v }: { v: EnvVar }) {
   if (v.isSecret)
     return (
       <span className="secret">
@@ -179,7 +179,7 @@ function EditDialog({
 }: {
   scope: Scope;
   projectName: string;
-  v?: GlobalEnvVar;
+  v?: EnvVar;
   presetName?: string;
   onClose: () => void;
 }) {
@@ -191,10 +191,10 @@ function EditDialog({
   const keepsSecret = v?.isSecret && secret && value === "";
   const m = useMutation({
     mutationFn: () => {
-      if (!v) return api.post<GlobalEnvVar>("/api/env-vars", { name, value, isSecret: secret, scope });
+      if (!v) return ok(api.POST("/api/env-vars", { body: { name, value, isSecret: secret, scope } }));
       const body: Record<string, unknown> = { isSecret: secret, value: keepsSecret ? secretMask : value };
       if (name !== v.name) body.name = name;
-      return api.patch<GlobalEnvVar>(`/api/env-vars/${v.id}`, body);
+      return ok(api.PATCH("/api/env-vars/{id}", { params: { path: { id: v.id } }, body }));
     },
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: envVarKeys.all });
@@ -262,10 +262,10 @@ function EditDialog({
   );
 }
 
-function DeleteDialog({ v, projectName, onClose }: { v: GlobalEnvVar; projectName: string; onClose: () => void }) {
+function DeleteDialog({ v, projectName, onClose }: { v: EnvVar; projectName: string; onClose: () => void }) {
   const qc = useQueryClient();
   const m = useMutation({
-    mutationFn: () => api.del<void>(`/api/env-vars/${v.id}`),
+    mutationFn: () => ok(api.DELETE("/api/env-vars/{id}", { params: { path: { id: v.id } } })),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: envVarKeys.all });
       onClose();

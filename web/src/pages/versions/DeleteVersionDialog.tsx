@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../api/client";
-import type { VersionSummary } from "../../api/types";
+import { api, ok } from "../../api/client";
+import type { Version } from "../../api/models";
 import { ConfirmDialog } from "../../app/fields";
 
 // DeleteVersionDialog deletes a version after a confirmation; the server's refusal (the current, a deployed or a
@@ -12,12 +12,13 @@ export function DeleteVersionDialog({
   onDeleted,
 }: {
   workflowId: string;
-  v: VersionSummary;
+  v: Version;
   onClose: () => void;
   onDeleted: () => void;
 }) {
   const m = useMutation({
-    mutationFn: () => api.del<void>(`/api/workflows/${encodeURIComponent(workflowId)}/versions/${encodeURIComponent(v.id)}`),
+    mutationFn: () =>
+      ok(api.DELETE("/api/workflows/{workflowId}/versions/{versionId}", { params: { path: { workflowId, versionId: v.id } } })),
     onSuccess: () => {
       onDeleted();
       onClose();

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { VersionSummary } from "../../api/types";
+import type { Version } from "../../api/models";
 import { DataTable } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { useSession } from "../../app/session";
@@ -15,7 +15,7 @@ export default function VersionsPage({ workflowId }: { workflowId: string }) {
   const me = useSession().data?.user;
   const [left, setLeft] = useState("");
   const [right, setRight] = useState("");
-  const [deleting, setDeleting] = useState<VersionSummary | null>(null);
+  const [deleting, setDeleting] = useState<Version | null>(null);
   const { workflow, versions, lock, revert, exportVersion, actionError, invalidate } = useVersionsQueries(workflowId);
   const list = versions.data?.data ?? [];
   const rightId = right || list[0]?.id || "";

@@ -3,9 +3,9 @@
 // with the version it is about.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { workflowKeys, workflowQueries } from "../../api/queries/workflows";
-import type { Version, VersionSummary } from "../../api/types";
+import type { VersionDetail, Version } from "../../api/models";
 import { downloadJSON, fileSlug } from "../../app/ui";
 
 export function useVersionsQueries(workflowId: string) {
@@ -13,13 +13,17 @@ export function useVersionsQueries(workflowId: string) {
   const workflow = useQuery(workflowQueries.record(workflowId));
   const versions = useQuery(workflowQueries.versions(workflowId));
   const [actionError, setActionError] = useState<{ id: string; error: unknown } | null>(null);
-  const base = `/api/workflows/${encodeURIComponent(workflowId)}/versions`;
   const invalidate = () => {
     void qc.invalidateQueries({ queryKey: workflowKeys.one(workflowId) });
     void qc.invalidateQueries({ queryKey: workflowKeys.lists });
   };
   const lock = useMutation({
-    mutationFn: (v: VersionSummary) => api.patch<VersionSummary>(`${base}/${encodeURIComponent(v.id)}`, { locked: !v.locked }),
+    mutationFn: (v: Version) => ok(
+        api.PATCH("/api/workflows/{workflowId}/versions/{versionId}", {
+          params: { path: { workflowId, versionId: v.id } },
+          body: { locked: !v.locked },
+        }),
+      ),
     onSuccess: () => {
       setActionError(null);
       invalidate();
@@ -27,7 +31,12 @@ export function useVersionsQueries(workflowId: string) {
     onError: (error, v) => setActionError({ id: v.id, error }),
   });
   const revert = useMutation({
-    mutationFn: (v: VersionSummary) => api.post<VersionSummary>(`${base}/${encodeURIComponent(v.id)}/revert`),
+    mutationFn: (v: Version) =>
+      ok(
+        api.POST("/api/workflows/{workflowId}/versions/{versionId}/revert", {
+          params: { path: { workflowId, versionId: v.id } },
+        }),
+      ),
     onSuccess: () => {
       setActionError(null);
       invalidate();
@@ -35,8 +44,8 @@ export function useVersionsQueries(workflowId: string) {
     onError: (error, v) => setActionError({ id: v.id, error }),
   });
   const exportVersion = useMutation({
-    mutationFn: (v: VersionSummary) => qc.fetchQuery(workflowQueries.version(workflowId, v.id)),
-    onSuccess: (v: Version) => downloadJSON(`${fileSlug(workflow.data?.name ?? "workflow")}.v${v.version}.ir.json`, v.ir),
+    mutationFn: (v: Version) => qc.fetchQuery(workflowQueries.version(workflowId, v.id)),
+    onSuccess: (v: VersionDetail) => downloadJSON(`${fileSlug(workflow.data?.name ?? "workflow")}.v${v.version}.ir.json`, v.ir),
     onError: (error, v) => setActionError({ id: v.id, error }),
   });
   return { workflow, versions, lock, revert, exportVersion, actionError, invalidate };

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { webhookQueries } from "../../api/queries/webhooks";
-import type { Webhook, WebhookDelivery } from "../../api/types";
+import type { Webhook, WebhookDelivery } from "../../api/models";
 import { DataTable } from "../../app/fields";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
 
@@ -14,7 +14,7 @@ export function Deliveries({ hook }: { hook: Webhook }) {
   });
   const redeliver = useMutation({
     mutationFn: (d: WebhookDelivery) =>
-      api.post<WebhookDelivery>(`/api/webhooks/${encodeURIComponent(hook.id)}/deliveries/${encodeURIComponent(d.id)}/redeliver`),
+      ok(api.POST("/api/webhooks/{id}/deliveries/{deliveryId}/redeliver", { params: { path: { id: hook.id, deliveryId: d.id } } })),
     onSuccess: () => void qc.invalidateQueries({ queryKey: webhookQueries.deliveries(hook.id).queryKey }),
   });
   const rows = list.data?.data ?? [];

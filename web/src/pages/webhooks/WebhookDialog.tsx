@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { fieldErrors, type FieldErrors } from "../../api/forms";
 import { webhookQueries } from "../../api/queries/webhooks";
-import { webhookEventTypes, type Webhook, type WebhookWithSecret } from "../../api/types";
+import { webhookEventTypes, type Webhook, type WebhookWithSecret } from "../../api/models";
 import { Field } from "../../app/fields";
 import { Dialog, ErrorMessage } from "../../app/ui";
 
@@ -24,8 +24,8 @@ export function WebhookDialog({
   const m = useMutation({
     mutationFn: () =>
       hook
-        ? api.patch<Webhook>(`/api/webhooks/${encodeURIComponent(hook.id)}`, { url: url.trim(), events })
-        : api.post<WebhookWithSecret>("/api/webhooks", { url: url.trim(), events }),
+        ? ok(api.PATCH("/api/webhooks/{id}", { params: { path: { id: hook.id } }, body: { url: url.trim(), events } }))
+        : ok(api.POST("/api/webhooks", { body: { url: url.trim(), events } })),
     onSuccess: (h) => {
       void qc.invalidateQueries({ queryKey: webhookQueries.list().queryKey });
       onSaved(h);

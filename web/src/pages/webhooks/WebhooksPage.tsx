@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { webhookQueries } from "../../api/queries/webhooks";
-import type { Webhook, WebhookWithSecret } from "../../api/types";
+import type { Webhook, WebhookWithSecret } from "../../api/models";
 import { DataTable } from "../../app/fields";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
 import { Deliveries } from "./Deliveries";

@@ -1,8 +1,8 @@
 // The webhook page's confirmations: the secret shown once, rotating it, deleting a webhook.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { webhookKeys, webhookQueries } from "../../api/queries/webhooks";
-import type { Webhook, WebhookWithSecret } from "../../api/types";
+import type { Webhook, WebhookWithSecret } from "../../api/models";
 import { ConfirmDialog, CopyField } from "../../app/fields";
 import { Dialog } from "../../app/ui";
 
@@ -34,7 +34,7 @@ export function RotateDialog({
   onRotated: (h: WebhookWithSecret) => void;
 }) {
   const m = useMutation({
-    mutationFn: () => api.post<WebhookWithSecret>(`/api/webhooks/${encodeURIComponent(hook.id)}/rotate-secret`),
+    mutationFn: () => ok(api.POST("/api/webhooks/{id}/rotate-secret", { params: { path: { id: hook.id } } })),
     onSuccess: onRotated,
   });
   return (
@@ -58,7 +58,7 @@ export function RotateDialog({
 export function DeleteDialog({ hook, onClose, onDeleted }: { hook: Webhook; onClose: () => void; onDeleted: () => void }) {
   const qc = useQueryClient();
   const m = useMutation({
-    mutationFn: () => api.del<void>(`/api/webhooks/${encodeURIComponent(hook.id)}`),
+    mutationFn: () => ok(api.DELETE("/api/webhooks/{id}", { params: { path: { id: hook.id } } })),
     onSuccess: () => {
       onDeleted();
       qc.removeQueries({ queryKey: webhookKeys.one(hook.id) });

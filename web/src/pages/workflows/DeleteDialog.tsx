@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { deploymentKeys } from "../../api/queries/deployments";
 import { runKeys } from "../../api/queries/runs";
 import { workflowKeys, workflowQueries } from "../../api/queries/workflows";
-import type { Workflow } from "../../api/types";
+import type { Workflow } from "../../api/models";
 import { Dialog, ErrorMessage } from "../../app/ui";
 
 // DeleteDialog deletes a workflow with its versions and deployments after a confirmation, deleting or keeping its
@@ -13,7 +13,7 @@ export function DeleteDialog({ w, onClose }: { w: Workflow; onClose: () => void 
   const qc = useQueryClient();
   const [runs, setRuns] = useState<"delete" | "keep">("delete");
   const m = useMutation({
-    mutationFn: () => api.del<void>(`/api/workflows/${encodeURIComponent(w.id)}?runs=${runs}`),
+    mutationFn: () => ok(api.DELETE("/api/workflows/{id}", { params: { path: { id: w.id }, query: { runs } } })),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: workflowKeys.lists });
       void qc.invalidateQueries({ queryKey: deploymentKeys.all });

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { projectQueries } from "../../api/queries/projects";
 import { workflowKeys } from "../../api/queries/workflows";
-import type { Workflow } from "../../api/types";
+import type { Workflow } from "../../api/models";
 import { useSession } from "../../app/session";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
 
@@ -16,7 +16,7 @@ export function MoveDialog({ w, onClose }: { w: Workflow; onClose: () => void })
   const [target, setTarget] = useState("");
   const chosen = target || others[0]?.id || "";
   const m = useMutation({
-    mutationFn: () => api.patch<Workflow>(`/api/workflows/${encodeURIComponent(w.id)}/move`, { targetProjectId: chosen }),
+    mutationFn: () => ok(api.PATCH("/api/workflows/{id}/move", { params: { path: { id: w.id } }, body: { targetProjectId: chosen } })),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: workflowKeys.lists });
       onClose();

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { api, ApiError } from "../../api/client";
+import { api, ApiError, ok } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
 import { templateQueries } from "../../api/queries/templates";
 import { workflowKeys } from "../../api/queries/workflows";
-import type { VersionSummary, Workflow, WorkflowKind } from "../../api/types";
+import type { WorkflowKind } from "../../api/models";
 import { Field } from "../../app/fields";
 import { parseIRText } from "../../app/templates";
 import { Dialog, ErrorMessage, Loading } from "../../app/ui";
@@ -32,15 +32,18 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
   const create = useMutation({
     mutationFn: async () => {
       const ir = source === "template" ? template?.ir : source === "import" ? imported?.ir : undefined;
-      const w = await api.post<Workflow>("/api/workflows", { name: name.trim(), kind });
+      const w = await ok(api.POST("/api/workflows", { body: { name: name.trim(), kind } }));
       if (ir) {
         try {
-          await api.post<VersionSummary>(`/api/workflows/${w.id}/versions`, {
-            ir: { ...ir, kind, metadata: { ...ir.metadata, name: name.trim() } },
-          });
+          await ok(
+            api.POST("/api/workflows/{workflowId}/versions", {
+              params: { path: { workflowId: w.id } },
+              body: { ir: { ...ir, kind, metadata: { ...ir.metadata, name: name.trim() } } },
+            }),
+          );
         } catch (err) {
           // the IR was refused: take back the empty workflow made for it, so a retry does not leave a duplicate
-          await api.del<void>(`/api/workflows/${w.id}`).catch(() => undefined);
+          await ok(api.DELETE("/api/workflows/{id}", { params: { path: { id: w.id } } })).catch(() => undefined);
           throw err;
         }
       }

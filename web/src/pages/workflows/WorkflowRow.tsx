@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { workflowQueries } from "../../api/queries/workflows";
-import type { Deployment, Run, Workflow } from "../../api/types";
+import type { Deployment, Run, Workflow } from "../../api/models";
 import { Link } from "../../app/Link";
 import { formatTime, StatusBadge } from "../../app/ui";
 

@@ -1,8 +1,8 @@
 import { useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { workflowKeys } from "../../api/queries/workflows";
-import type { Workflow } from "../../api/types";
+import type { Workflow } from "../../api/models";
 import { DataTable, RenameDialog } from "../../app/fields";
 import { ErrorMessage, Loading } from "../../app/ui";
 import { DeleteDialog } from "./DeleteDialog";
@@ -87,7 +87,7 @@ export function WorkflowsPage() {
           id="rename-name"
           current={renaming.name}
           save={async (name) => {
-            await api.patch<Workflow>(`/api/workflows/${encodeURIComponent(renaming.id)}`, { name });
+            await ok(api.PATCH("/api/workflows/{id}", { params: { path: { id: renaming.id } }, body: { name } }));
             void qc.invalidateQueries({ queryKey: workflowKeys.lists });
             void qc.invalidateQueries({ queryKey: workflowKeys.one(renaming.id) });
           }}

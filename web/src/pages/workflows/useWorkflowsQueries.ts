@@ -5,7 +5,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { deploymentQueries } from "../../api/queries/deployments";
 import { runQueries } from "../../api/queries/runs";
 import { workflowQueries } from "../../api/queries/workflows";
-import type { Deployment, Run } from "../../api/types";
+import type { Deployment, Run } from "../../api/models";
 
 export function useWorkflowsQueries() {
   const list = useInfiniteQuery(workflowQueries.list());

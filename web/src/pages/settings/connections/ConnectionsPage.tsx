@@ -1,11 +1,11 @@
 import { useMemo, useState } from "react";
-import { api } from "../../../api/client";
+import { api, ok } from "../../../api/client";
 import { connectionQueries } from "../../../api/queries/connections";
 import { useCursorList } from "../../../api/queries/cursor";
 import { DataTable, RenameDialog } from "../../../app/fields";
 import { ErrorMessage, formatTime, Loading } from "../../../app/ui";
 import { byName } from "../list";
-import type { Connection } from "../types";
+import type { Connection } from "../../../api/models";
 import "../settings.css";
 
 import { CreateDialog } from "./CreateDialog";
@@ -80,7 +80,7 @@ export default function ConnectionsPage() {
           id="conn-rename"
           current={renaming.name}
           save={async (name) => {
-            await api.patch<Connection>(`/api/connections/${renaming.id}`, { name });
+            await ok(api.PATCH("/api/connections/{id}", { params: { path: { id: renaming.id } }, body: { name } }));
             invalidate();
           }}
           onClose={() => setRenaming(null)}

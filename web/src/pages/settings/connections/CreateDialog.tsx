@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../../api/client";
+import { api, ok } from "../../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../../api/forms";
 import { Field } from "../../../app/fields";
 import { Dialog, ErrorMessage } from "../../../app/ui";
-import type { Connection } from "../types";
 
 import { AccountChoice, checkToken, TokenField, useInvalidate, useVerify } from "./token";
 // CreateDialog creates a Cloudflare connection (its token verified, an account chosen) or a local one.
@@ -19,11 +18,13 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
   const verify = useVerify();
   const create = useMutation({
     mutationFn: () =>
-      api.post<Connection>(
-        "/api/connections",
-        provider === "local"
-          ? { provider, name: name.trim() || "Local edge", scope }
-          : { provider, name: name.trim(), scope, credentials: { apiToken: token.trim(), accountId: account } },
+      ok(
+        api.POST("/api/connections", {
+          body:
+            provider === "local"
+              ? { provider, name: name.trim() || "Local edge", scope }
+              : { provider, name: name.trim(), scope, credentials: { apiToken: token.trim(), accountId: account } },
+        }),
       ),
     onSuccess: () => {
       invalidate();

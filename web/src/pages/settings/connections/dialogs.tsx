@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../../api/client";
+import { api, ok } from "../../../api/client";
 import { fieldErrors, type FieldErrors } from "../../../api/forms";
 import { ConfirmDialog } from "../../../app/fields";
 import { Dialog, ErrorMessage } from "../../../app/ui";
-import type { Connection } from "../types";
+import type { Connection } from "../../../api/models";
 
 import { AccountChoice, checkToken, TokenField, useInvalidate, useVerify } from "./token";
 
@@ -20,7 +20,12 @@ export function RotateDialog({ c, onClose }: { c: Connection; onClose: () => voi
   const answer = verify.data && verify.variables === token ? verify.data : undefined;
   const m = useMutation({
     mutationFn: () =>
-      api.patch<Connection>(`/api/connections/${c.id}`, { credentials: { apiToken: token.trim(), accountId: account } }),
+      ok(
+        api.PATCH("/api/connections/{id}", {
+          params: { path: { id: c.id } },
+          body: { credentials: { apiToken: token.trim(), accountId: account } },
+        }),
+      ),
     onSuccess: () => {
       invalidate();
       onClose();
@@ -77,7 +82,7 @@ export function RotateDialog({ c, onClose }: { c: Connection; onClose: () => voi
 export function DeleteDialog({ c, onClose }: { c: Connection; onClose: () => void }) {
   const invalidate = useInvalidate();
   const m = useMutation({
-    mutationFn: () => api.del<void>(`/api/connections/${c.id}`),
+    mutationFn: () => ok(api.DELETE("/api/connections/{id}", { params: { path: { id: c.id } } })),
     onSuccess: () => {
       invalidate();
       onClose();

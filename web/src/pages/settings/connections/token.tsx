@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../api/client";
+import { api, ok } from "../../../api/client";
 import { connectionKeys } from "../../../api/queries/connections";
-import type { VerifyTokenAnswer } from "../types";
+import type { VerifyResult } from "../../../api/models";
 
 // The Cloudflare token's field, its check and its verification, shared by the create and rotate dialogs.
 
@@ -65,10 +65,7 @@ export function checkToken(token: string): string | undefined {
 export function useVerify() {
   return useMutation({
     mutationFn: (token: string) =>
-      api.post<VerifyTokenAnswer>("/api/connections/verify-token", {
-        provider: "cloudflare",
-        credentials: { apiToken: token.trim() },
-      }),
+      ok(api.POST("/api/connections/verify-token", { body: { provider: "cloudflare", credentials: { apiToken: token.trim() } } })),
   });
 }
 
@@ -78,7 +75,7 @@ export function AccountChoice({
   setAccount,
   error,
 }: {
-  answer: VerifyTokenAnswer;
+  answer: VerifyResult;
   account: string;
   setAccount: (id: string) => void;
   error?: string;

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../api/client";
+import { api, ok } from "../../../api/client";
 import { fieldErrors, type FieldErrors } from "../../../api/forms";
 import { useCursorList } from "../../../api/queries/cursor";
 import { organizationQueries } from "../../../api/queries/organizations";
 import { CopyField, DataTable, Field } from "../../../app/fields";
 import { Dialog, ErrorMessage, formatTime, Loading } from "../../../app/ui";
-import type { Invitation, Role } from "../types";
+import type { Invitation, Role } from "../../../api/models";
 
 const roleHints: Record<Role, string> = {
   owner: "everything, and deleting the organization",
@@ -21,7 +21,12 @@ export function Invitations({ orgId }: { orgId: string }) {
   const list = useCursorList(organizationQueries.invitations(orgId));
   const [revoking, setRevoking] = useState<Invitation | null>(null);
   const revoke = useMutation({
-    mutationFn: (i: Invitation) => api.del<void>(`/api/organizations/${orgId}/invitations/${i.id}`),
+    mutationFn: (i: Invitation) =>
+      ok(
+        api.DELETE("/api/organizations/{organizationId}/invitations/{invitationId}", {
+          params: { path: { organizationId: orgId, invitationId: i.id } },
+        }),
+      ),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: organizationQueries.invitations(orgId).queryKey });
       setRevoking(null);
@@ -102,10 +107,12 @@ export function InviteDialog({ orgId, onClose }: { orgId: string; onClose: () =>
     if (Object.keys(err).length > 0) return;
     setPending(true);
     try {
-      const inv = await api.post<Invitation & { acceptUrl: string }>(`/api/organizations/${orgId}/invitations`, {
-        email: email.trim(),
-        role,
-      });
+      const inv = await ok(
+        api.POST("/api/organizations/{organizationId}/invitations", {
+          params: { path: { organizationId: orgId } },
+          body: { email: email.trim(), role },
+        }),
+      );
       setLink(inv.acceptUrl);
       void qc.invalidateQueries({ queryKey: organizationQueries.invitations(orgId).queryKey });
     } catch (er) {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../api/client";
+import { api, ok } from "../../../api/client";
 import { organizationKeys, organizationQueries } from "../../../api/queries/organizations";
 import { ErrorMessage, formatTime } from "../../../app/ui";
-import type { Member, Role } from "../types";
+import type { Member, Role } from "../../../api/models";
 
 import { useRefreshSession } from "./team";
 
@@ -24,7 +24,13 @@ export function MemberRow({
   const qc = useQueryClient();
   const refresh = useRefreshSession();
   const change = useMutation({
-    mutationFn: (role: Role) => api.patch<Member>(`/api/organizations/${orgId}/members/${m.userId}`, { role }),
+    mutationFn: (role: Role) =>
+      ok(
+        api.PATCH("/api/organizations/{organizationId}/members/{userId}", {
+          params: { path: { organizationId: orgId, userId: m.userId } },
+          body: { role },
+        }),
+      ),
     onSuccess: (updated) => {
       // show the new role at once, then read the list again
       qc.setQueryData(organizationQueries.members(orgId).queryKey, (old) =>

@@ -4,7 +4,7 @@ import { organizationQueries } from "../../../api/queries/organizations";
 import { DataTable } from "../../../app/fields";
 import { useSession } from "../../../app/session";
 import { ErrorMessage, Loading } from "../../../app/ui";
-import type { Member, Role } from "../types";
+import type { Member, Role } from "../../../api/models";
 import "../settings.css";
 
 import { RemoveDialog, TransferDialog } from "./dialogs";
@@ -18,7 +18,7 @@ export default function TeamPage() {
   const session = useSession().data!;
   const orgId = session.activeOrganizationId;
   const org = session.organizations.find((o) => o.id === orgId);
-  const myRole = (org?.role ?? "viewer") as Role;
+  const myRole: Role = org?.role ?? "viewer";
   const isAdmin = myRole === "owner" || myRole === "admin";
   const members = useCursorList(organizationQueries.members(orgId));
   const shown = useMemo(() => [...members.items].sort((a, b) => a.email.localeCompare(b.email)), [members.items]);

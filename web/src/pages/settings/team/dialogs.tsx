@@ -1,12 +1,11 @@
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { api } from "../../../api/client";
+import { api, ok } from "../../../api/client";
 import { organizationKeys } from "../../../api/queries/organizations";
-import type { Session } from "../../../api/types";
 import { useSetSession } from "../../../app/session";
 import { Dialog, ErrorMessage } from "../../../app/ui";
-import type { Member } from "../types";
+import type { Member } from "../../../api/models";
 
 import { useRefreshSession } from "./team";
 
@@ -17,8 +16,12 @@ export function RemoveDialog({ m, orgId, me, onClose }: { m: Member; orgId: stri
   const setSession = useSetSession();
   const r = useMutation({
     mutationFn: async () => {
-      await api.del<void>(`/api/organizations/${orgId}/members/${m.userId}`);
-      return me ? api.get<Session>("/api/auth/session") : null;
+      await ok(
+        api.DELETE("/api/organizations/{organizationId}/members/{userId}", {
+          params: { path: { organizationId: orgId, userId: m.userId } },
+        }),
+      );
+      return me ? ok(api.GET("/api/auth/session")) : null;
     },
     onSuccess: (s) => {
       if (s) {
@@ -55,7 +58,13 @@ export function TransferDialog({ orgId, members, onClose }: { orgId: string; mem
   const refresh = useRefreshSession();
   const [to, setTo] = useState(members[0]?.userId ?? "");
   const t = useMutation({
-    mutationFn: () => api.post<Member>(`/api/organizations/${orgId}/transfer-ownership`, { userId: to }),
+    mutationFn: () =>
+      ok(
+        api.POST("/api/organizations/{organizationId}/transfer-ownership", {
+          params: { path: { organizationId: orgId } },
+          body: { userId: to },
+        }),
+      ),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: organizationKeys.team(orgId) });
       refresh();

@@ -1,0 +1,213 @@
+package edgeflow
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// The answers of the public API that are not a stored record as it is: the
+// API package (internal/api) writes them and the CLI (internal/cli) reads
+// them, so that both sides of the contract use one Go type per answer. The
+// OpenAPI document derives each route's response schema from these types
+// (docs/architecture.md, "The contract"); the names in brackets are the
+// document's schema names where they differ.
+
+// ListPage is the JSON shape of every list: {data, nextCursor}; nextCursor
+// is null on the last page.
+type ListPage[T any] struct {
+	Data       []T     `json:"data"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+// ErrorBody is the JSON body of every error response [Error].
+type ErrorBody struct {
+	Error     string `json:"error"`
+	Code      string `json:"code"`
+	Details   any    `json:"details"`
+	RequestID string `json:"requestId"`
+}
+
+// StreamError is the data of an event stream's error event: the error
+// answer the request would have had, with its status.
+type StreamError struct {
+	ErrorBody
+	Status int `json:"status"`
+}
+
+// SignedIn is the session of a signed-in user with its organizations, the
+// active organization and project, and the session's CSRF token.
+type SignedIn struct {
+	User                 SignedInUser             `json:"user"`
+	Organizations        []OrganizationMembership `json:"organizations"`
+	ActiveOrganizationID string                   `json:"activeOrganizationId"`
+	ActiveProjectID      string                   `json:"activeProjectId"`
+	CSRFToken            string                   `json:"csrfToken"`
+	ExpiresAt            time.Time                `json:"expiresAt"`
+}
+
+// SignedInUser is the user of a session [User].
+type SignedInUser struct {
+	ID        string    `json:"id"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// OrganizationList is the signed-in user's organizations with their role.
+type OrganizationList struct {
+	Data []OrganizationMembership `json:"data"`
+}
+
+// Whoami names the caller (the user, the key when a key calls) and the
+// organization and project the request acted in.
+type Whoami struct {
+	User         WhoamiUser          `json:"user"`
+	APIKey       *WhoamiKey          `json:"apiKey"`
+	Organization *WhoamiOrganization `json:"organization"`
+	Project      *WhoamiProject      `json:"project"`
+}
+
+// WhoamiUser is the calling user.
+type WhoamiUser struct {
+	ID    string `json:"id"`
+	Email string `json:"email"`
+	Name  string `json:"name"`
+}
+
+// WhoamiKey is the calling API key; Scope is "organization" or "project".
+type WhoamiKey struct {
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Prefix    string     `json:"prefix"`
+	Scope     string     `json:"scope"`
+	Scopes    []Scope    `json:"scopes"`
+	ExpiresAt *time.Time `json:"expiresAt"`
+}
+
+// WhoamiOrganization is the organization a request acted in, with the
+// caller's role.
+type WhoamiOrganization struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Slug string `json:"slug"`
+	Role Role   `json:"role"`
+}
+
+// WhoamiProject is the project a request acted in.
+type WhoamiProject struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Slug string `json:"slug"`
+}
+
+// ConnectionView is a connection as lists and answers show it [Connection]:
+// its credentials masked (the API token never, the account id shortened).
+type ConnectionView struct {
+	ID             string            `json:"id"`
+	OrganizationID string            `json:"organizationId"`
+	ProjectID      string            `json:"projectId,omitempty"`
+	Scope          string            `json:"scope"`
+	Provider       string            `json:"provider"`
+	Name           string            `json:"name"`
+	AccountID      string            `json:"accountId"`
+	Credentials    map[string]string `json:"credentials"`
+	CreatedAt      time.Time         `json:"createdAt"`
+	UpdatedAt      time.Time         `json:"updatedAt"`
+}
+
+// VersionSummary is a version as the versions routes list and change it
+// [Version]. Summaries leave ir and code out.
+type VersionSummary struct {
+	ID         string          `json:"id"`
+	WorkflowID string          `json:"workflowId"`
+	Version    int             `json:"version"`
+	Locked     bool            `json:"locked"`
+	NodeTypes  []string        `json:"nodeTypes"`
+	CreatedBy  string          `json:"createdBy,omitempty"`
+	CreatedAt  time.Time       `json:"createdAt"`
+	IR         json.RawMessage `json:"ir,omitempty"`
+	Code       *string         `json:"code,omitempty"`
+}
+
+// VersionDetail is one version read by its id, which always has its IR and
+// generated code: its ir and code hide the summary's optional ones.
+type VersionDetail struct {
+	VersionSummary
+	IR   json.RawMessage `json:"ir"`
+	Code string          `json:"code"`
+}
+
+// WorkflowFull is a workflow with its current version (or the one asked
+// for), summaries of its versions, highest first, and its active deployment
+// (null when not deployed).
+type WorkflowFull struct {
+	Workflow         Workflow    `json:"workflow"`
+	CurrentVersion   *Version    `json:"currentVersion"`
+	Versions         []Version   `json:"versions"`
+	ActiveDeployment *Deployment `json:"activeDeployment"`
+}
+
+// IRProblem is one problem of an IR as the IR endpoints report it: a
+// problem of ir.Validate, or one a version submit finds after it. Field,
+// Line and Column locate a syntax error inside a code field's text.
+type IRProblem struct {
+	NodeID  string `json:"nodeId,omitempty"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
+	Rule    string `json:"rule"`
+	Field   string `json:"field,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+}
+
+// IRValidation is the answer of POST /api/ir/validate; Errors is empty,
+// never null, for a valid IR.
+type IRValidation struct {
+	Valid  bool        `json:"valid"`
+	Errors []IRProblem `json:"errors"`
+}
+
+// TriggerResult is the answer of a trigger: the run created (Status queued)
+// or, for an event, the run it reached (EventType set).
+type TriggerResult struct {
+	ID         string `json:"id"`
+	InstanceID string `json:"instanceId"`
+	Status     string `json:"status"`
+	EventType  string `json:"eventType,omitempty"`
+}
+
+// TestResult is what a test run of a version did.
+type TestResult struct {
+	Status string `json:"status"`
+	// Output is the run's output (null when it has none).
+	Output json.RawMessage `json:"output"`
+	// Error is the run's error, null when it completed.
+	Error      *string       `json:"error"`
+	Steps      []RunStep     `json:"steps"`
+	Logs       []TestLogLine `json:"logs"`
+	DurationMs int64         `json:"durationMs"`
+}
+
+// TestLogLine is one line of console output or an exception of a test run.
+type TestLogLine struct {
+	Timestamp time.Time `json:"timestamp"`
+	Level     string    `json:"level"`
+	Message   string    `json:"message"`
+}
+
+// DeployProgress is one progress event of a deploy: the stage whose work
+// starts, in words, and how far the deploy is (0 to 100).
+type DeployProgress struct {
+	Stage    string `json:"stage"`
+	Message  string `json:"message"`
+	Progress int    `json:"progress"`
+}
+
+// DeployResult is the answer of deploy and takedown and the data of
+// deploy-stream's result event: the deployment with its url, plus
+// AwaitStep's success and deploymentId fields.
+type DeployResult struct {
+	Deployment
+	Success      bool   `json:"success"`
+	DeploymentID string `json:"deploymentId"`
+}
