@@ -6,7 +6,8 @@
 // Run by hand from the repository root after `npm ci` in edge/:
 //
 //   node bench/edge/soak.mjs [--runs 200000] [--wave 40] [--inflight 200] [--every 10] [--out /tmp/edge-soak]
-//        [--nofile N]   (workerd's open-file limit, DATA/workerd.nofile)   [--archive off]   (the old behaviour)
+//        [--nofile N]   (workerd's open-file limit, DATA/workerd.nofile)   [--archive off] [--cycle off]   (the old
+//        behaviour: no archive, no cycling of a workerd past its bound, bounds.mjs)
 //
 // It writes OUT/samples.csv and OUT/summary.json and prints each sample; it stops early (summary says why) when no
 // instance completes for 120 s.
@@ -47,7 +48,8 @@ function proc(pid) {
 fs.mkdirSync(OUT, { recursive: true });
 const dataDir = tempDir();
 if (args.nofile) fs.writeFileSync(path.join(dataDir, "workerd.nofile"), String(args.nofile));
-const edge = await startEdge({ dataDir, env: args.archive === "off" ? { EDGEFLOW_EDGE_ARCHIVE: "off" } : {} });
+const env = { ...(args.archive === "off" ? { EDGEFLOW_EDGE_ARCHIVE: "off" } : {}), ...(args.cycle === "off" ? { EDGEFLOW_EDGE_CYCLE: "off" } : {}) };
+const edge = await startEdge({ dataDir, env });
 const root = edge.ready.api.replace("/client/v4", "");
 const stats = async () => (await fetch(`${root}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } })).json();
 const up = await upload(edge, "soak", { source: ONE_STEP, bindings: [{ type: "workflow", name: "WF", workflow_name: "soak", class_name: "OneStep" }] });
@@ -55,7 +57,7 @@ if (up.status !== 200) throw new Error(`upload: ${JSON.stringify(up.body)}`);
 await edge.call("PUT", "/workflows/soak", { script_name: "soak", class_name: "OneStep" });
 
 const csv = fs.createWriteStream(path.join(OUT, "samples.csv"));
-csv.write("seconds,created,complete,archived,runs_per_s,edge_rss_kib,edge_fds,workerd_rss_kib,workerd_fds\n");
+csv.write("seconds,created,complete,archived,runs_per_s,edge_rss_kib,edge_fds,workerd_rss_kib,workerd_fds,cycles\n");
 const start = Date.now();
 const samples = [];
 let created = 0;
@@ -74,7 +76,7 @@ async function sampleNow(prev) {
   const g = st.workerd_groups.map((x) => ({ pid: x.pid, ...proc(x.pid) })).sort((a, b) => (b.fds ?? 0) - (a.fds ?? 0))[0];
   const e = proc(edge.proc.pid);
   const t = (Date.now() - start) / 1000;
-  const s = { seconds: Math.round(t), created, complete, archived: st.archived_instances, runs_per_s: prev ? Math.round(((complete - prev.complete) / (t - prev.seconds)) * 10) / 10 : 0, edge_rss_kib: e.rss, edge_fds: e.fds, workerd_rss_kib: g?.rss, workerd_fds: g?.fds };
+  const s = { seconds: Math.round(t), created, complete, archived: st.archived_instances, runs_per_s: prev ? Math.round(((complete - prev.complete) / (t - prev.seconds)) * 10) / 10 : 0, edge_rss_kib: e.rss, edge_fds: e.fds, workerd_rss_kib: g?.rss, workerd_fds: g?.fds, cycles: st.workerd_cycles?.cycles ?? 0 };
   csv.write(Object.values(s).join(",") + "\n");
   console.log(JSON.stringify(s));
   return s;
@@ -112,7 +114,7 @@ const seconds = (Date.now() - start) / 1000;
 const pick = (k) => samples.map((s) => s[k]).filter((v) => typeof v === "number");
 const summary = {
   runs: RUNS, created, complete, seconds: Math.round(seconds), runs_per_s: Math.round((complete / seconds) * 10) / 10, stopped: stop,
-  wave: WAVE, inflight: INFLIGHT, nofile: args.nofile ?? null, archive: args.archive !== "off",
+  wave: WAVE, inflight: INFLIGHT, nofile: args.nofile ?? null, archive: args.archive !== "off", cycling: args.cycle !== "off", cycles: samples.at(-1).cycles,
   edge_rss_kib: { first: pick("edge_rss_kib")[1] ?? null, last: pick("edge_rss_kib").at(-1), max: Math.max(...pick("edge_rss_kib")) },
   edge_fds: { first: pick("edge_fds")[1] ?? null, last: pick("edge_fds").at(-1), max: Math.max(...pick("edge_fds")) },
   workerd_rss_kib: { first: pick("workerd_rss_kib")[1] ?? null, last: pick("workerd_rss_kib").at(-1), max: Math.max(...pick("workerd_rss_kib")) },

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { Bounds } from "./bounds.mjs";
 import { Scheduler } from "./cron.mjs";
 import { RunDir, stopOrphan, writeWrapper } from "./entry.mjs";
 import { Gateway } from "./gateway.mjs";
@@ -222,6 +223,11 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     const archiver = setInterval(() => api.archiveSweep(), ARCHIVE_SWEEP_MS);
     archiver.unref();
     cleanup.unshift(() => clearInterval(archiver));
+    // a group's workerd past its bound of descriptors or memory is cycled (bounds.mjs)
+    const bounds = new Bounds({ runtime, logger });
+    runtime.bounds = bounds;
+    bounds.start();
+    cleanup.unshift(() => bounds.stop());
     const base = `http://127.0.0.1:${bound}`;
     logger(`listening on ${base} (workerd's entry sockets in ${runDir.dir}), data in ${dataDir}`);
     return {

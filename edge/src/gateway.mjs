@@ -211,6 +211,14 @@ export class Gateway {
       send(res, created ? 201 : 200, account);
       return;
     }
+    const restart = /^\/__edge\/groups\/([A-Za-z0-9_-]+)\/restart$/.exec(p);
+    if (restart && req.method === "POST") {
+      // Restarts a group's workerd at once, as a cycle does (an operator's lever after lifting a limit).
+      const gid = restart[1];
+      if (!this.runtime.groups.get(gid)) throw new EdgeError(404, INVALID_REQUEST, `no workerd group ${gid}`);
+      send(res, 200, { group: gid, restarted: await this.runtime.cycle(gid, "restart requested") });
+      return;
+    }
     if (p === "/__edge/stats" || p === "/__edge/cron" || p === "/__edge/retention" || p === "/__edge/accounts") {
       throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${p}`);
     }
@@ -302,6 +310,8 @@ export class Gateway {
       // finished Workflow instances kept in the archive, and those queued or being archived now (api/archive.mjs)
       archived_instances: this.registry.archive.count(),
       archive_pending: [...this.contexts.values()].reduce((n, c) => n + c.archiving.size, 0),
+      // cycles of a group's workerd past its bound of descriptors or memory (bounds.mjs)
+      workerd_cycles: this.runtime.bounds?.stats() ?? null,
       workerd_rss_per_worker: workerdRss !== null && scripts > 0 ? Math.round(workerdRss / scripts) : null,
       workerd_pss: groups.some((g) => g.pss !== null) ? groups.reduce((n, g) => n + (g.pss ?? 0), 0) : null,
       ...this.#d1Stats(new Set(groups.map((g) => g.pid))),

@@ -19,6 +19,11 @@ import { HOME_GROUP } from "./plan.mjs";
 
 export const CONTROL_WORKER = "__edgeflow_control";
 const DRAIN_MS = 2000;
+// A group's log deliveries count as flushed once none is under way and none came for LOG_QUIET_MS (at most
+// LOG_FLUSH_MS): the tail worker sends a run's lines as they are written, so those of requests and steps that ended
+// before a restart reach the edge before their workerd stops (decision 478).
+const LOG_QUIET_MS = 150;
+const LOG_FLUSH_MS = 3000;
 
 class QuietLog extends Log {
   // onError(message) is told of miniflare's errors (health.mjs)
@@ -52,6 +57,8 @@ export class Group {
     this.workers = []; // runtime names of its user workers
     this.workflows = []; // runtime names of the Workflows it runs
     this.sweeping = null; // the revive sweep under way (runtime.mjs)
+    this.spec = null; // the plan's spec it runs (plan.mjs), for a cycle of its workerd
+    this.tail = { inflight: 0, last: 0 }; // its log tail worker's deliveries under way, and when the last came (logs.mjs)
     this.sweepAgain = false;
   }
 }
@@ -190,6 +197,7 @@ export class Groups {
         await g.mf?.dispose().catch(() => {});
         g.entry?.close();
         this.byId.delete(g.id);
+        this.health.failing.delete(g.id);
       }
       const first = changed.filter(([g, spec]) => gives(g, spec));
       const then = changed.filter(([g, spec]) => !gives(g, spec));
@@ -204,9 +212,24 @@ export class Groups {
     return changed.map(([g]) => g);
   }
 
+  // cycle restarts group g's workerd on the spec it runs (bounds.mjs): requests to it wait meanwhile, its log
+  // deliveries are flushed first. The caller serializes it with deploys (Runtime.cycle).
+  async cycle(g) {
+    let release;
+    g.restarting = new Promise((r) => (release = r));
+    try {
+      await this.#restart(g, g.spec);
+    } finally {
+      g.restarting = null;
+      release();
+      this.#recordPids();
+    }
+  }
+
   // #restart (re)starts group g with spec; a failure leaves the error's `detail` with workerd's last lines.
   async #restart(g, spec) {
     await this.#drain(g);
+    if (g.mf) await this.#flushLogs(g);
     g.stderrTail = [];
     const opts = this.#instanceOptions(g, spec);
     const reported = g.reports.expect();
@@ -239,6 +262,7 @@ export class Groups {
       throw err;
     }
     g.fingerprint = spec.fingerprint;
+    g.spec = spec;
     this.health.restarted(g.id);
     g.workers = spec.workers.map((e) => e.name);
     g.workflows = spec.wf.map((w) => w.rt);
@@ -252,6 +276,15 @@ export class Groups {
       new Promise((r) => g.drainWaiters.push(r)),
       new Promise((r) => setTimeout(r, DRAIN_MS).unref()),
     ]);
+  }
+
+  // #flushLogs waits (at most LOG_FLUSH_MS) until group g's log tail worker has no delivery under way and sent none
+  // for LOG_QUIET_MS, so that the lines its workers wrote reach the edge before its workerd stops.
+  async #flushLogs(g) {
+    const deadline = Date.now() + LOG_FLUSH_MS;
+    while (Date.now() < deadline && (g.tail.inflight > 0 || Date.now() - g.tail.last < LOG_QUIET_MS)) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
   }
 
   #stderrSummary(g) {
@@ -327,7 +360,7 @@ export class Groups {
     // Every user worker's console output and exceptions reach the edge's one log store through this group's log
     // tail worker (logs.mjs); instrument() also tags each Workflow class's runs with their instance id.
     const users = spec.workers.map((e) => instrument(this.#withCode(e.w, e.version), e.classes));
-    if (users.length > 0) workers.push(logTailWorker(this.logs), ...users);
+    if (users.length > 0) workers.push(logTailWorker(this.logs, g.tail), ...users);
     return miniflareOptions({
       workers,
       // The Cache API's storage is one file per cache name: each group keeps its own, so no two workerds open it.

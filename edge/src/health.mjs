@@ -1,16 +1,13 @@
 // Errors of workerd and miniflare, and whether each group can run Workflow instances (docs/edge.md, "Errors of
-// workerd"; decision 471). Every line workerd writes passes through classify: an error of the runtime (workerd's own
-// `error:` lines, its exceptions, SQLite failures, a lack of file descriptors) or of miniflare gets a kind, and the
-// edge writes it as one `edge-error {json}` line ({kind, group, accounts, message}) that edgeflow logs at ERROR and
-// counts (edgeflow_local_edge_errors_total). A group that met an error of a blocking kind (its workerd cannot open an
-// instance's storage) in the last ERROR_WINDOW_MS answers as failing on the edge's /readyz, until that window passes
-// without one or the group restarts.
+// workerd"; decisions 471 and 479). Every line workerd writes passes through classify: an error of the runtime
+// (workerd's own `error:` lines, its exceptions, SQLite failures, a lack of file descriptors) or of miniflare gets a
+// kind, and the edge writes it as one `edge-error {json}` line ({kind, group, accounts, message}) that edgeflow logs
+// at ERROR and counts (edgeflow_local_edge_errors_total). A group that met an error of a blocking kind (its workerd
+// cannot open an instance's storage) answers as failing on the edge's /readyz until it runs instances again: an
+// instance of it ends after the error, or, once it restarted, its revive sweep finds nothing left to run.
 
 // BLOCKING are the kinds after which a workerd cannot run instances (it cannot open their SQLite databases).
 export const BLOCKING = new Set(["sqlite_nomem", "sqlite_cantopen", "fd_limit", "fatal"]);
-
-// ERROR_WINDOW_MS is how long after its last blocking error a group counts as failing (EDGEFLOW_EDGE_ERROR_WINDOW_MS).
-export const ERROR_WINDOW_MS = Number(process.env.EDGEFLOW_EDGE_ERROR_WINDOW_MS) > 0 ? Number(process.env.EDGEFLOW_EDGE_ERROR_WINDOW_MS) : 60000;
 
 // MESSAGE_LIMIT bounds the message an edge-error line carries.
 const MESSAGE_LIMIT = 2000;
@@ -47,20 +44,29 @@ export class Health {
     this.logger(`edge-error ${JSON.stringify({ kind, group: gid, accounts, message: text })}`);
   }
 
-  // restarted forgets the errors of group gid: its workerd is a new one.
+  // restarted notes that group gid's workerd is a new one: it stays failing until it runs instances (ran, idle).
   restarted(gid) {
-    this.failing.delete(gid);
+    const f = this.failing.get(gid);
+    if (f) f.restarted = true;
   }
 
-  // report lists the groups failing now: [{group, kind, since, message, accounts}].
+  // ran notes that an instance of group gid ended at endMs: one that ended after the group's last blocking error
+  // shows that it runs instances again.
+  ran(gid, endMs) {
+    const f = this.failing.get(gid);
+    if (f && endMs >= f.at) this.failing.delete(gid);
+  }
+
+  // idle notes that group gid's revive sweep found no instance to run: after a restart it has nothing to prove.
+  idle(gid) {
+    if (this.failing.get(gid)?.restarted) this.failing.delete(gid);
+  }
+
+  // report lists the groups failing now: [{group, kind, last, message, accounts, restarted}].
   report() {
     const out = [];
     for (const [gid, f] of this.failing) {
-      if (Date.now() - f.at > ERROR_WINDOW_MS) {
-        this.failing.delete(gid);
-        continue;
-      }
-      out.push({ group: gid, kind: f.kind, last: new Date(f.at).toISOString(), message: f.message, accounts: f.accounts });
+      out.push({ group: gid, kind: f.kind, last: new Date(f.at).toISOString(), message: f.message, accounts: f.accounts, restarted: f.restarted === true });
     }
     return out;
   }

@@ -137,6 +137,37 @@ export class Runtime {
     return p;
   }
 
+  // cycle restarts group gid's workerd on the configuration it runs (bounds.mjs), in turn with deploys: requests
+  // to the group wait, its log deliveries are flushed, and afterwards the revive sweep has its unfinished instances
+  // go on from their last completed step. A start that fails is tried once more. It answers whether it cycled.
+  cycle(gid, reason) {
+    const run = async () => {
+      const g = this.groups.get(gid);
+      if (this.closed || !g || !g.mf || !g.spec) return false;
+      this.logger(`cycling workerd group ${gid} (pid ${g.pid}): ${reason}`);
+      const started = Date.now();
+      try {
+        await this.groups.cycle(g);
+      } catch (err) {
+        this.logger(`cycling workerd group ${gid}: the new workerd failed to start (${cleanError(err)}${err.detail ?? ""}); trying once more`);
+        await this.groups.cycle(g);
+      }
+      this.logger(`cycled workerd group ${gid} in ${Date.now() - started} ms (pid ${g.pid})`);
+      this.sweep(g);
+      this.onWorkerdStarted?.();
+      return true;
+    };
+    const p = this.chain.then(run, run);
+    this.chain = p.catch(() => {});
+    return p;
+  }
+
+  // instanceEnded notes that an instance of Workflow rt ended at endMs: its group runs instances (health.mjs).
+  instanceEnded(rt, endMs) {
+    const gid = this.groups.owner.wf.get(rt);
+    if (gid !== undefined) this.groups.health.ran(gid, endMs);
+  }
+
   // #plan works out the groups of a registry state (plan.mjs), from the placement the groups have now.
   #plan(state) {
     return planGroups(state, this.groups, { d1URL: (databases) => this.d1.bindingURL(databases), logger: this.logger });
@@ -268,6 +299,8 @@ export class Runtime {
         try {
           const n = await this.#sweepOnce(g);
           if (n > 0) this.logger(`revived ${n} in-flight workflow instance(s)`);
+          // a restarted group with nothing left to run has nothing to prove (health.mjs)
+          else this.groups.health.idle(g.id);
         } catch (err) {
           if (!this.closed) this.logger(`revive sweep failed: ${err.message}`);
         }

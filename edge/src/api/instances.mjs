@@ -257,7 +257,10 @@ async function instanceDetails(ctx, wf, id) {
   } else {
     ctx.registry.setStatus(rt, id, d.status);
   }
-  if (TERMINAL.has(d.status) && d.end) ctx.registry.setEnded(rt, id, d.end);
+  if (TERMINAL.has(d.status) && d.end) {
+    ctx.registry.setEnded(rt, id, d.end);
+    ctx.runtime.instanceEnded(rt, Date.parse(d.end));
+  }
   // a finished instance leaves the engine for the archive (archive.mjs)
   if (TERMINAL.has(d.status) && !rec.archived) archiveSoon(ctx, rt, id);
   const status = deriveStatus(d);

@@ -47,7 +47,10 @@ async function refreshStatuses(ctx, name, ids) {
   // archived (archive.mjs)
   await mapLimit(ended, 8, async (id) => {
     const d = await details(ctx, name, id).catch(() => null);
-    if (d?.end) ctx.registry.setEnded(name, id, d.end);
+    if (d?.end) {
+      ctx.registry.setEnded(name, id, d.end);
+      ctx.runtime.instanceEnded(name, Date.parse(d.end));
+    }
     archiveSoon(ctx, name, id);
   });
 }
