@@ -20,6 +20,7 @@ export class AccountContext {
     this.port = port;
     this.logger = logger;
     this.pendingIds = new Set(); // "<workflow>\n<instance id>" of instances being created (api/instances.mjs)
+    this.creating = new Map(); // workerd name of a workflow -> instances being created through the API (api/instances.mjs)
     this.syncing = new Map(); // workerd name of a workflow -> its index sync under way (api/statuses.mjs)
     this.subscriptions = 0; // instance event streams open now (api/history.mjs)
     this.subscribed = new Map(); // "<workflow>\n<instance id>" -> its event streams open now (api/history.mjs)

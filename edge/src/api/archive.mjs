@@ -100,7 +100,9 @@ export async function archiveInstance(ctx, rt, id) {
   }
   // an event stream open on the engine's copy would be cut: the archive sweep deletes it once the stream is closed
   if (ctx.subscribed.has(`${rt}\n${id}`)) return false;
-  const r = await ctx.runtime.control("/wf/delete", { workflow: rt, ids: [id] });
+  // deleted once nothing else asks the engine about it, and never under a list of the Workflow (engineuse.mjs):
+  // miniflare would open its database again and keep it open
+  const r = await ctx.runtime.engineUse.deleting(rt, id, () => ctx.runtime.control("/wf/delete", { workflow: rt, ids: [id] }));
   const e = r.errors.find((x) => x.id === id);
   if (e && e.code !== INSTANCE_MISSING) throw new Error(`the engine did not delete it: ${e.message}`);
   ctx.registry.noteInstance(rt, id, { purged: true });

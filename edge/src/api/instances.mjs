@@ -133,7 +133,16 @@ export async function createInstances(ctx, wf, inputs, source) {
     await archiveRoom(ctx);
     const rt = ctx.names.workflow(wf.name);
     const t = now(); // before the create, so that created_on never follows the instance's start
-    const answer = await ctx.runtime.control("/wf/create", { workflow: rt, instances: inputs.map(({ id, params }) => ({ id, params })) });
+    // instances being created have files before the index holds them: the index sync does not count them as
+    // created through a binding (a list of the Workflow opens every instance's database, statuses.mjs)
+    ctx.creating.set(rt, (ctx.creating.get(rt) ?? 0) + inputs.length);
+    let answer;
+    try {
+      answer = await ctx.runtime.control("/wf/create", { workflow: rt, instances: inputs.map(({ id, params }) => ({ id, params })) });
+    } catch (err) {
+      ctx.creating.set(rt, ctx.creating.get(rt) - inputs.length);
+      throw err;
+    }
     const refused = new Map(answer.errors.map((e) => [e.index, e]));
     const created = [...answer.created];
     const versionId = wf.versions.at(-1).id;
@@ -145,6 +154,7 @@ export async function createInstances(ctx, wf, inputs, source) {
       ctx.registry.recordInstance({ workflow: rt, id, source, created_on: t, version_id: versionId, status: "queued", ...(input.retention ? { retention: input.retention } : {}) });
       return { id, status: "queued", version_id: versionId, workflow_id: wf.id };
     });
+    ctx.creating.set(rt, ctx.creating.get(rt) - inputs.length);
     if (ctx.state.workflows[wf.name]) ctx.state.workflows[wf.name].triggered_on = t;
     ctx.registry.saveSoon();
     return out;

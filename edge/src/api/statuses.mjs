@@ -91,7 +91,7 @@ function syncIndex(ctx, name) {
     // archived instances deleted from the engine have no file
     let purged = 0;
     for (const r of known.values()) if (r.purged) purged++;
-    let missing = present.size - empty.size - (known.size - purged);
+    let missing = present.size - empty.size - (known.size - purged) - (ctx.creating.get(name) ?? 0);
     const versionId = ctx.state.workflows[name.slice(ctx.names.prefix.length)]?.versions.at(-1).id;
     for (let page = 1; missing > 0; page++) {
       const q = new URLSearchParams({ page: String(page), per_page: "100" });
@@ -137,7 +137,12 @@ export async function details(ctx, workflow, id) {
   const kept = archived(ctx, workflow, id);
   if (kept) return kept.details;
   const { status, body } = await ctx.runtime.explorer(`/workflows/${encodeURIComponent(workflow)}/instances/${encodeURIComponent(id)}`);
-  if (status === 404) throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${workflow}'`);
+  if (status === 404) {
+    // archived while it was asked about (the runtime does not ask the engine about an archived instance)
+    const now = archived(ctx, workflow, id);
+    if (now) return now.details;
+    throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${workflow}'`);
+  }
   if (!body.success) throw new EdgeError(502, INTERNAL_ERROR, body.errors?.[0]?.message ?? "instance lookup failed");
   return body.result;
 }
