@@ -20,12 +20,26 @@ export class AccountContext {
     this.port = port;
     this.logger = logger;
     this.pendingIds = new Set(); // "<workflow>\n<instance id>" of instances being created (api/instances.mjs)
+    this.creating = new Map(); // workerd name of a workflow -> instances being created through the API (api/instances.mjs)
     this.syncing = new Map(); // workerd name of a workflow -> its index sync under way (api/statuses.mjs)
     this.subscriptions = 0; // instance event streams open now (api/history.mjs)
+    this.subscribed = new Map(); // "<workflow>\n<instance id>" -> its event streams open now (api/history.mjs)
     this.terminating = new Map(); // workerd name of a workflow -> its terminate-all job under way (api/instances.mjs)
     this.emptyFiles = new Map(); // workerd name of a workflow -> its storage files that hold no instance (api/statuses.mjs)
+    this.archiving = new Map(); // "<workflow>\n<instance id>" of finished instances queued or being archived (api/archive.mjs)
+    this.archiveQueue = []; // [workflow, id] waiting to be archived
+    this.archiveActive = 0;
+    this.archiveWaiters = []; // creates waiting for the archive backlog to drain (api/archive.mjs, archiveRoom)
+    this.lastArchiveFailure = 0;
     // Idle connections to workerd are closed after 3 s, before workerd closes them itself (5 s).
     this.agent = new http.Agent({ keepAlive: true, maxSockets: 512, timeout: 3000 });
+  }
+
+  // noteArchiveFailure logs a failed archiving, at most once a minute (the instance is archived on a later try).
+  noteArchiveFailure(what) {
+    if (Date.now() - this.lastArchiveFailure < 60000) return;
+    this.lastArchiveFailure = Date.now();
+    this.logger(`archiving a finished workflow instance failed (retried later): ${what}`);
   }
 
   // state is the account's state, looked up afresh on every use (a rolled-back change replaces it).

@@ -15,7 +15,17 @@ import { DatabaseSync, backup as sqliteBackup } from "node:sqlite";
 
 // SKIP are the data dir's entries that are not state: locks, pids, the wrapper, sockets, the root token and the edge's
 // own secret key (a credential and a key: an archive holds neither), miniflare's cache and transfer files.
-const SKIP = new Set(["edge.lock", "workerd.pid", "d1-workerd.pid", "run", "run-dir", "workerd.sh", "token", "secrets.key", "d1-transfers"]);
+const SKIP = new Set([
+  "edge.lock",
+  "workerd.pid",
+  "d1-workerd.pid",
+  "run",
+  "run-dir",
+  "workerd.sh",
+  "token",
+  "secrets.key",
+  "d1-transfers",
+]);
 const SKIP_UNDER = ["miniflare/cache"];
 export const STAGING_PREFIX = ".backup-";
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0");
@@ -95,7 +105,16 @@ export async function snapshot(dataDir, staging) {
 // counts are what the manifest says of the edge: accounts, scripts and Workflows of the registry, instances in the
 // index, and per miniflare store its files and the rows of its entries (KV keys, R2 objects, D1 databases' tables).
 export function counts(dir) {
-  const out = { accounts: 0, scripts: 0, workflows: 0, kv_namespaces: 0, d1_databases: 0, r2_buckets: 0, instances: 0, stores: {} };
+  const out = {
+    accounts: 0,
+    scripts: 0,
+    workflows: 0,
+    kv_namespaces: 0,
+    d1_databases: 0,
+    r2_buckets: 0,
+    instances: 0,
+    stores: {},
+  };
   try {
     const state = JSON.parse(fs.readFileSync(path.join(dir, "registry.json"), "utf8"));
     const accts = [state, ...Object.values(state.accounts ?? {})];
@@ -111,7 +130,10 @@ export function counts(dir) {
     // no registry yet
   }
   try {
-    out.instances = fs.readFileSync(path.join(dir, "instances.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "").length;
+    out.instances = fs
+      .readFileSync(path.join(dir, "instances.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "").length;
   } catch {
     // no instances
   }
@@ -137,10 +159,21 @@ function entryRows(file, store) {
   let db;
   try {
     db = new DatabaseSync(file, { readOnly: true });
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => r.name);
-    const want = store === "kv" ? ["_mf_entries"] : store === "r2" ? ["_mf_objects"] : store === "d1" ? tables.filter((t) => !t.startsWith("_cf_") && !t.startsWith("sqlite_") && !t.startsWith("_mf_")) : [];
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((r) => r.name);
+    const want =
+      store === "kv"
+        ? ["_mf_entries"]
+        : store === "r2"
+          ? ["_mf_objects"]
+          : store === "d1"
+            ? tables.filter((t) => !t.startsWith("_cf_") && !t.startsWith("sqlite_") && !t.startsWith("_mf_"))
+            : [];
     let n = 0;
-    for (const t of want) if (tables.includes(t)) n += Number(db.prepare(`SELECT count(*) AS n FROM "${t.replaceAll('"', '""')}"`).get().n);
+    for (const t of want)
+      if (tables.includes(t)) n += Number(db.prepare(`SELECT count(*) AS n FROM "${t.replaceAll('"', '""')}"`).get().n);
     return n;
   } catch {
     return 0;
@@ -157,7 +190,12 @@ function tarHeader(name, size, type = "0") {
   h.write("0000000\0", 108);
   h.write("0000000\0", 116);
   h.write(`${size.toString(8).padStart(11, "0")}\0`, 124);
-  h.write(`${Math.floor(Date.now() / 1000).toString(8).padStart(11, "0")}\0`, 136);
+  h.write(
+    `${Math.floor(Date.now() / 1000)
+      .toString(8)
+      .padStart(11, "0")}\0`,
+    136,
+  );
   h.write("        ", 148);
   h.write(type, 156);
   h.write("ustar\0", 257);

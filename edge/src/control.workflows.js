@@ -233,6 +233,25 @@ async function wfRollback(env, body) {
   return events;
 }
 
+// wfEvents answers the whole history of a finished instance ({workflow, id}) for its archive: {events} oldest first
+// (the history of a finished instance ends), or {stream: true} when a step's output is a ReadableStream (such an instance is not
+// archived: its output is read from the engine).
+async function wfEvents(env, body) {
+  const wf = binding(env, "wf", body.workflow, "workflow");
+  const events = [];
+  let stream = false;
+  await history(wf, body.id, {}, (ev) => {
+    if (ev.output instanceof ReadableStream) {
+      ev.output.cancel().catch(() => {});
+      stream = true;
+      return true;
+    }
+    events.push(ev);
+    return false;
+  });
+  return stream ? { stream: true } : { events };
+}
+
 // subscribeStream answers an instance's events as a server-sent event stream ({workflow, id, cursor?, filter?}):
 // `id: <eventId>`, `event: <type>`, `data: <the event as JSON>` for each, the history first, then live, until the
 // instance's final event (or the client goes away). A step's stream output is not carried in its event (read it
@@ -286,6 +305,7 @@ export const WORKFLOW_ROUTES = {
   "/wf/revive": wfRevive,
   "/wf/delete": wfDelete,
   "/wf/rollback": wfRollback,
+  "/wf/events": wfEvents,
 };
 
 const STREAMED = { "/wf/step": stepOutput, "/wf/subscribe": subscribeStream };

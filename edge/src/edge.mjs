@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { Bounds } from "./bounds.mjs";
 import { Scheduler } from "./cron.mjs";
 import { RunDir, stopOrphan, writeWrapper } from "./entry.mjs";
 import { Gateway } from "./gateway.mjs";
@@ -141,6 +142,10 @@ function listen(server, port) {
 }
 
 // sealKey is the key that seals secrets at rest (from --key-stdin); without it the edge keeps DIR/secrets.key.
+// ARCHIVE_SWEEP_MS is how often the edge looks for finished instances to archive (EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS).
+const ARCHIVE_SWEEP_MS =
+  Number(process.env.EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS) > 0 ? Number(process.env.EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS) : 1000;
+
 export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logger }) {
   dataDir = path.resolve(dataDir);
   // Everything the edge and workerd write is for this user only: files 0600, directories 0700.
@@ -226,6 +231,16 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
     const scheduler = new Scheduler((minute) => api.everyMinute(minute));
     scheduler.start();
     cleanup.unshift(() => scheduler.stop());
+    // finished instances leave the engine for the archive (api/archive.mjs) a few seconds after they end, also those
+    // nobody reads
+    const archiver = setInterval(() => api.archiveSweep(), ARCHIVE_SWEEP_MS);
+    archiver.unref();
+    cleanup.unshift(() => clearInterval(archiver));
+    // a group's workerd past its bound of descriptors or memory is cycled (bounds.mjs)
+    const bounds = new Bounds({ runtime, logger });
+    runtime.bounds = bounds;
+    bounds.start();
+    cleanup.unshift(() => bounds.stop());
     const base = `http://127.0.0.1:${bound}`;
     logger(`listening on ${base} (workerd's entry sockets in ${runDir.dir}), data in ${dataDir}`);
     return {

@@ -138,7 +138,10 @@ function removeRecorded(record, tmpdir) {
 // wrapperText is the wrapper script: it puts the entry socket in runDir, refuses a missing entry address and any
 // other listening address, reports the socket and execs workerd (through setpriv's parent-death signal when
 // setpriv is given). exec keeps the shell's pid, so `$$` is workerd's pid and miniflare's SIGKILL reaches workerd.
-export function wrapperText({ runDir, workerd, setpriv }) {
+//
+// When the file nofile (DATA/workerd.nofile) holds a number, workerd starts with that limit of open files (ulimit
+// -n): a lever for tests and for operators who want a workerd to meet its limit early (docs/operations.md).
+export function wrapperText({ runDir, workerd, setpriv, nofile = null }) {
   const q = (s) => `'${s.replaceAll("'", `'\\''`)}'`;
   const run = setpriv ? `${q(setpriv)} --pdeathsig KILL -- ${q(workerd)}` : q(workerd);
   return `#!/bin/sh
@@ -173,7 +176,16 @@ if [ -z "$sock" ]; then
   exit 2
 fi
 rm -f "$sock"
-echo "${REPORT} $$ $sock"
+${
+  nofile
+    ? `limit=$(cat ${q(nofile)} 2>/dev/null)
+case $limit in
+  ''|*[!0-9]*) ;;
+  *) ulimit -n "$limit" || exit 2 ;;
+esac
+`
+    : ""
+}echo "${REPORT} $$ $sock"
 exec ${run} "$@"
 `;
 }
@@ -194,7 +206,11 @@ export function writeWrapper(dataDir, runDir, logger) {
   if (!setpriv) logger("setpriv is not available: workerd would outlive a killed edge until the next edge starts");
   const wrapper = path.join(dataDir, "workerd.sh");
   const tmp = `${wrapper}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, wrapperText({ runDir, workerd: defaultWorkerd(), setpriv }), { mode: 0o700 });
+  fs.writeFileSync(
+    tmp,
+    wrapperText({ runDir, workerd: defaultWorkerd(), setpriv, nofile: path.join(dataDir, "workerd.nofile") }),
+    { mode: 0o700 },
+  );
   fs.renameSync(tmp, wrapper);
   process.env.MINIFLARE_WORKERD_PATH = wrapper;
   return wrapper;

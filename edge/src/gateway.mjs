@@ -32,6 +32,8 @@ import { sweepExpired } from "./api/instances.mjs";
 import { backup } from "./backup.mjs";
 import { runSchedules } from "./api/schedules.mjs";
 import { ownsWorkflow, unfinished } from "./api/statuses.mjs";
+import { ARCHIVING, archiveSoon } from "./api/archive.mjs";
+import { FINAL } from "./registry.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
 const WORKERS_PREFIX = "/workers/";
@@ -148,6 +150,12 @@ export class Gateway {
       send(res, 200, { ok: true });
       return;
     }
+    if (url.pathname === "/readyz") {
+      // not ready while a group met an error that stops it running instances (health.mjs)
+      const failing = this.runtime.groups.health.report();
+      send(res, failing.length === 0 ? 200 : 503, { ok: failing.length === 0, failing });
+      return;
+    }
     if (url.pathname.startsWith(TRANSFER_PREFIX)) {
       // D1 import uploads and export downloads: the URL's token is the capability, as a presigned URL's is.
       await this.runtime.d1transfers.serve(req, res, url.pathname);
@@ -234,13 +242,27 @@ export class Gateway {
       send(res, created ? 201 : 200, account);
       return;
     }
+    const restart = /^\/__edge\/groups\/([A-Za-z0-9_-]+)\/restart$/.exec(p);
+    if (restart && req.method === "POST") {
+      // Restarts a group's workerd at once, as a cycle does (an operator's lever after lifting a limit).
+      const gid = restart[1];
+      if (!this.runtime.groups.get(gid)) throw new EdgeError(404, INVALID_REQUEST, `no workerd group ${gid}`);
+      send(res, 200, { group: gid, restarted: await this.runtime.cycle(gid, "restart requested") });
+      return;
+    }
     if (p === "/__edge/backup" && req.method === "POST") {
       // A consistent copy of the data dir as a tar, taken with the workerds stopped for the moment of the copy
       // (backup.mjs; edgeflow admin backup).
       await backup(this.runtime, this.registry, res);
       return;
     }
-    if (p === "/__edge/backup" || p === "/__edge/stats" || p === "/__edge/cron" || p === "/__edge/retention" || p === "/__edge/accounts") {
+    if (
+      p === "/__edge/backup" ||
+      p === "/__edge/stats" ||
+      p === "/__edge/cron" ||
+      p === "/__edge/retention" ||
+      p === "/__edge/accounts"
+    ) {
       throw new EdgeError(405, METHOD_NOT_ALLOWED, `Method ${req.method} not allowed for ${p}`);
     }
     throw new EdgeError(404, NO_ROUTE, `Could not route to ${p}, perhaps your object identifier is invalid?`);
@@ -253,6 +275,33 @@ export class Gateway {
       await this.sweepRetention();
     } catch (err) {
       this.logger(`retention sweep failed: ${err.message}`);
+    }
+  }
+
+  // archiveSweep archives every account's finished instances not archived yet (api/archive.mjs): the unfinished ones
+  // of the index are asked for their status, which queues those that ended; an earlier archiving that failed is
+  // retried. One sweep runs at a time.
+  async archiveSweep() {
+    if (this.archiving || !ARCHIVING) return;
+    this.archiving = true;
+    try {
+      for (const [id] of accountStates(this.registry.state)) {
+        const ctx = this.context(id);
+        for (const wf of Object.keys(ctx.state.workflows)) {
+          const rt = ctx.names.workflow(wf);
+          if (!this.runtime.groups.owner.wf.has(rt)) continue;
+          try {
+            await unfinished(ctx, rt);
+            for (const r of ctx.registry.instancesOf(rt).values()) {
+              if (!r.purged && !r.streamed && FINAL.has(r.status)) archiveSoon(ctx, rt, r.id);
+            }
+          } catch (err) {
+            ctx.noteArchiveFailure(`workflow ${wf}: ${err.message}`);
+          }
+        }
+      }
+    } finally {
+      this.archiving = false;
     }
   }
 
@@ -303,6 +352,11 @@ export class Gateway {
       loopback_checks: this.runtime.gate?.checked ?? 0,
       loopback_refused: this.runtime.gate?.refused ?? 0,
       workerd_groups: groups,
+      // finished Workflow instances kept in the archive, and those queued or being archived now (api/archive.mjs)
+      archived_instances: this.registry.archive.count(),
+      archive_pending: [...this.contexts.values()].reduce((n, c) => n + c.archiving.size, 0),
+      // cycles of a group's workerd past its bound of descriptors or memory (bounds.mjs)
+      workerd_cycles: this.runtime.bounds?.stats() ?? null,
       workerd_rss_per_worker: workerdRss !== null && scripts > 0 ? Math.round(workerdRss / scripts) : null,
       workerd_pss: groups.some((g) => g.pss !== null) ? groups.reduce((n, g) => n + (g.pss ?? 0), 0) : null,
       ...this.#d1Stats(new Set(groups.map((g) => g.pid))),

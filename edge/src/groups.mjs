@@ -14,15 +14,27 @@ import { REFUSER_SOURCE, REFUSER_WORKER, tcpListeners } from "./gate.mjs";
 import { instrument, logTailWorker } from "./logs.mjs";
 import { groupPersistRoot, miniflareOptions } from "./mfconfig.mjs";
 import { GUARD_WORKER, GUARD_WORKER_SOURCE } from "./outbound.mjs";
+import { Health, classify } from "./health.mjs";
 import { HOME_GROUP } from "./plan.mjs";
 
 export const CONTROL_WORKER = "__edgeflow_control";
 const DRAIN_MS = 2000;
+// A group's log deliveries count as flushed once none is under way and none came for LOG_QUIET_MS (at most
+// LOG_FLUSH_MS): the tail worker sends a run's lines as they are written, so those of requests and steps that ended
+// before a restart reach the edge before their workerd stops (decision 478).
+const LOG_QUIET_MS = 150;
+const LOG_FLUSH_MS = 3000;
 
 class QuietLog extends Log {
-  constructor(logger) {
+  // onError(message) is told of miniflare's errors (health.mjs)
+  constructor(logger, onError) {
     super(LogLevel.WARN);
     this.logger = logger;
+    this.onError = onError;
+  }
+  logWithLevel(level, message) {
+    if (level === LogLevel.ERROR) this.onError?.(String(message));
+    super.logWithLevel(level, message);
   }
   log(message) {
     this.logger(`miniflare: ${message}`);
@@ -45,6 +57,8 @@ export class Group {
     this.workers = []; // runtime names of its user workers
     this.workflows = []; // runtime names of the Workflows it runs
     this.sweeping = null; // the revive sweep under way (runtime.mjs)
+    this.spec = null; // the plan's spec it runs (plan.mjs), for a cycle of its workerd
+    this.tail = { inflight: 0, last: 0 }; // its log tail worker's deliveries under way, and when the last came (logs.mjs)
     this.sweepAgain = false;
   }
 }
@@ -64,6 +78,18 @@ export class Groups {
     this.placement = new Map(); // worker runtime name -> group id
     this.owner = { kv: new Map(), r2: new Map(), wf: new Map() }; // resource -> group id
     this.nextGroup = 1;
+    this.health = new Health(logger); // errors of workerd and miniflare, and the groups they stop (health.mjs)
+  }
+
+  // accountsOf lists the accounts whose workers group g runs (a worker's workerd name is "<account id>.<name>" for
+  // every account but the legacy one, accounts.mjs).
+  accountsOf(g) {
+    const out = new Set();
+    for (const w of g.workers) {
+      const dot = w.indexOf(".");
+      out.add(dot > 0 ? w.slice(0, dot) : this.registry.state.accountId);
+    }
+    return [...out];
   }
 
   // get is the group of id, or undefined.
@@ -176,6 +202,7 @@ export class Groups {
         await g.mf?.dispose().catch(() => {});
         g.entry?.close();
         this.byId.delete(g.id);
+        this.health.failing.delete(g.id);
       }
       const first = changed.filter(([g, spec]) => gives(g, spec));
       const then = changed.filter(([g, spec]) => !gives(g, spec));
@@ -188,6 +215,20 @@ export class Groups {
       this.#recordPids();
     }
     return changed.map(([g]) => g);
+  }
+
+  // cycle restarts group g's workerd on the spec it runs (bounds.mjs): requests to it wait meanwhile, its log
+  // deliveries are flushed first. The caller serializes it with deploys (Runtime.cycle).
+  async cycle(g) {
+    let release;
+    g.restarting = new Promise((r) => (release = r));
+    try {
+      await this.#restart(g, g.spec);
+    } finally {
+      g.restarting = null;
+      release();
+      this.#recordPids();
+    }
   }
 
   // stopAll stops every group's workerd after its requests in flight (a bounded wait); the next realize starts them.
@@ -206,6 +247,7 @@ export class Groups {
   // #restart (re)starts group g with spec; a failure leaves the error's `detail` with workerd's last lines.
   async #restart(g, spec) {
     await this.#drain(g);
+    if (g.mf) await this.#flushLogs(g);
     g.stderrTail = [];
     const opts = this.#instanceOptions(g, spec);
     const reported = g.reports.expect();
@@ -240,6 +282,8 @@ export class Groups {
       throw err;
     }
     g.fingerprint = spec.fingerprint;
+    g.spec = spec;
+    this.health.restarted(g.id);
     g.workers = spec.workers.map((e) => e.name);
     g.workflows = spec.wf.map((w) => w.rt);
     g.holds = new Set([
@@ -259,6 +303,15 @@ export class Groups {
     ]);
   }
 
+  // #flushLogs waits (at most LOG_FLUSH_MS) until group g's log tail worker has no delivery under way and sent none
+  // for LOG_QUIET_MS, so that the lines its workers wrote reach the edge before its workerd stops.
+  async #flushLogs(g) {
+    const deadline = Date.now() + LOG_FLUSH_MS;
+    while (Date.now() < deadline && (g.tail.inflight > 0 || Date.now() - g.tail.last < LOG_QUIET_MS)) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
   #stderrSummary(g) {
     const lines = g.stderrTail
       .map((l) => l.trim())
@@ -267,13 +320,20 @@ export class Groups {
     return lines.length ? `: ${lines.join(" | ")}` : "";
   }
 
-  // #workerdLine takes one line workerd (or the wrapper before it) wrote: the wrapper's report of the entry socket,
-  // or a line for the edge's log (warnings and errors are kept for a failed start's message).
+  // #workerdLine takes one line workerd (or the wrapper before it) wrote: the wrapper's report of the entry socket, an
+  // error of the runtime (health.mjs), or a line for the edge's log (warnings and errors are kept for a failed start's
+  // message).
   #workerdLine(g, level, line) {
     if (g.reports.line(line)) return;
-    if (level === "error" || level === "warn") {
+    const kind = classify(level, line);
+    if (level === "error" || level === "warn" || kind !== null) {
       g.stderrTail.push(line);
       if (g.stderrTail.length > 50) g.stderrTail.shift();
+    }
+    if (kind !== null) {
+      // an error of the runtime: an edge-error line, counted, and the group's health (health.mjs)
+      this.health.error(g.id, kind, line, this.accountsOf(g));
+      return;
     }
     if (line.trim() !== "") this.logger(g.id === HOME_GROUP ? `workerd: ${line}` : `workerd ${g.id}: ${line}`);
   }
@@ -325,12 +385,12 @@ export class Groups {
     // Every user worker's console output and exceptions reach the edge's one log store through this group's log
     // tail worker (logs.mjs); instrument() also tags each Workflow class's runs with their instance id.
     const users = spec.workers.map((e) => instrument(this.#withCode(e.w, e.version), e.classes));
-    if (users.length > 0) workers.push(logTailWorker(this.logs), ...users);
+    if (users.length > 0) workers.push(logTailWorker(this.logs, g.tail), ...users);
     return miniflareOptions({
       workers,
       // The Cache API's storage is one file per cache name: each group keeps its own, so no two workerds open it.
       persistRoot: groupPersistRoot(this.persistDir, g.id),
-      log: new QuietLog(this.logger),
+      log: new QuietLog(this.logger, (message) => this.health.error(g.id, "miniflare", message, this.accountsOf(g))),
       onLine: (level, line) => this.#workerdLine(g, level, line),
       explorer: true,
       // the trigger route (/cdn-cgi/local/scheduled) runs script cron triggers; only the edge reaches the entry

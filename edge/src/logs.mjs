@@ -130,8 +130,9 @@ export default {
 };
 `;
 
-// logTailWorker returns the Miniflare options of the log tail worker, which forwards to logs (a WorkerLogs).
-export function logTailWorker(logs) {
+// logTailWorker returns the Miniflare options of the log tail worker, which forwards to logs (a WorkerLogs); tail
+// ({inflight, last}) counts its group's deliveries under way and notes when the last came (a restart flushes them).
+export function logTailWorker(logs, tail = { inflight: 0, last: 0 }) {
   return {
     name: LOG_TAIL_WORKER,
     modules: [{ type: "ESModule", path: "logs.worker.js", contents: LOG_TAIL_SOURCE }],
@@ -139,11 +140,16 @@ export function logTailWorker(logs) {
     serviceBindings: {
       SINK: async (req) => {
         logs.deliveries++;
+        tail.inflight++;
+        tail.last = Date.now();
         try {
           const { script, instance, evs } = await req.json();
           for (const ev of Array.isArray(evs) ? evs : []) logs.ingest(script, ev, instance);
         } catch (err) {
           logs.logger?.(`log capture: ${err.message}`);
+        } finally {
+          tail.inflight--;
+          tail.last = Date.now();
         }
         return new Response(JSON.stringify({ traced: logs.traced() }), {
           headers: { "content-type": "application/json" },

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { ArchiveStore } from "./archive.mjs";
 import { openState, sealState } from "./sealed.mjs";
 
 const FORMAT = 1;
@@ -46,6 +47,8 @@ export class Registry {
       this.save();
     }
     this.#loadInstances();
+    // finished instances the edge deleted from the engine after keeping what reads answer about them (archive.mjs)
+    this.archive = new ArchiveStore(path.join(dataDir, "archive.sqlite"));
   }
 
   save() {
@@ -194,12 +197,15 @@ export class Registry {
 
   // forgetInstance removes a deleted instance from the index (a `{workflow, id, deleted: true}` line).
   forgetInstance(workflow, id) {
-    if (!this.instanceRecord(workflow, id)) return;
+    const rec = this.instanceRecord(workflow, id);
+    if (!rec) return;
+    if (rec.archived) this.archive.drop(workflow, id);
     this.#drop(workflow, id);
     fs.appendFileSync(this.instanceFile, `${JSON.stringify({ workflow, id, deleted: true })}\n`);
   }
 
   forgetWorkflowInstances(workflow) {
+    this.archive.dropWorkflow(workflow);
     this.index.delete(workflow);
     this.unfinished.delete(workflow);
     this.#rewriteInstances();

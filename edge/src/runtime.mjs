@@ -16,6 +16,7 @@ import { GATE_HEADER, newGateSecret } from "./gate.mjs";
 import { CONTROL_WORKER, Groups } from "./groups.mjs";
 import { WorkerLogs } from "./logs.mjs";
 import { OutboundGuard } from "./outbound.mjs";
+import { EngineUse } from "./engineuse.mjs";
 import { HOME_GROUP, planGroups } from "./plan.mjs";
 
 export class Runtime {
@@ -29,6 +30,9 @@ export class Runtime {
     this.persistDir = persistDir;
     this.logger = logger;
     this.chain = Promise.resolve();
+    // the engine calls under way per instance, so that the archive deletes an instance nothing uses (engineuse.mjs)
+    this.engineUse = new EngineUse();
+    this.engineUse.gone = (workflow, id) => Boolean(registry.instanceRecord(workflow, id)?.archived);
     // the running groups of workerd and the plan they run (groups.mjs, plan.mjs)
     this.groups = new Groups({
       registry,
@@ -149,6 +153,39 @@ export class Runtime {
     return p;
   }
 
+  // cycle restarts group gid's workerd on the configuration it runs (bounds.mjs), in turn with deploys: requests
+  // to the group wait, its log deliveries are flushed, and afterwards the revive sweep has its unfinished instances
+  // go on from their last completed step. A start that fails is tried once more. It answers whether it cycled.
+  cycle(gid, reason) {
+    const run = async () => {
+      const g = this.groups.get(gid);
+      if (this.closed || !g || !g.mf || !g.spec) return false;
+      this.logger(`cycling workerd group ${gid} (pid ${g.pid}): ${reason}`);
+      const started = Date.now();
+      try {
+        await this.groups.cycle(g);
+      } catch (err) {
+        this.logger(
+          `cycling workerd group ${gid}: the new workerd failed to start (${cleanError(err)}${err.detail ?? ""}); trying once more`,
+        );
+        await this.groups.cycle(g);
+      }
+      this.logger(`cycled workerd group ${gid} in ${Date.now() - started} ms (pid ${g.pid})`);
+      this.sweep(g);
+      this.onWorkerdStarted?.();
+      return true;
+    };
+    const p = this.chain.then(run, run);
+    this.chain = p.catch(() => {});
+    return p;
+  }
+
+  // instanceEnded notes that an instance of Workflow rt ended at endMs: its group runs instances (health.mjs).
+  instanceEnded(rt, endMs) {
+    const gid = this.groups.owner.wf.get(rt);
+    if (gid !== undefined) this.groups.health.ran(gid, endMs);
+  }
+
   // quiesce runs fn with every workerd stopped (backup.mjs): in turn with configuration changes, it holds the
   // requests of every group (they wait, as during a restart), stops the groups' and the D1 databases' workerds, runs
   // fn, and starts the groups again (whose revive sweep resumes their unfinished instances). D1 databases start again
@@ -213,6 +250,23 @@ export class Runtime {
   // restart) is sent once more; the result says so in `retried` for callers that must tell their own earlier
   // attempt from someone else's.
   async control(pathname, body, init = {}) {
+    // the instances this call asks the engine about: archived ones are left out (or refused) and the others are in
+    // use until it answers, so that the archive never deletes an instance under it nor a call re-creates a deleted
+    // one (engineuse.mjs)
+    const ids = instanceIds(pathname, body);
+    if (ids === null) return await this.#control(pathname, body, init);
+    const kept = this.engineUse.keep(body.workflow, ids);
+    try {
+      if (body.ids !== undefined) return await this.#control(pathname, { ...body, ids: kept }, init);
+      if (kept.length === 0)
+        throw new EdgeError(404, 10201, `Workflow instance '${body.id}' not found: it was archived meanwhile`);
+      return await this.#control(pathname, body, init);
+    } finally {
+      this.engineUse.release(body.workflow, kept);
+    }
+  }
+
+  async #control(pathname, body, init) {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(
         () => this.groups.get(this.#controlGroup(pathname, body)) ?? this.groups.get(HOME_GROUP),
@@ -292,6 +346,28 @@ export class Runtime {
   // explorer calls miniflare's local explorer API (workflow instance listing and details) of the group that runs
   // the Workflow the path names.
   async explorer(pathname, init = {}) {
+    const one = /^\/workflows\/([^/?]+)\/instances\/([^/?]+)$/.exec(pathname);
+    if (one) {
+      const [workflow, id] = [decodeURIComponent(one[1]), decodeURIComponent(one[2])];
+      const kept = this.engineUse.keep(workflow, [id]);
+      if (kept.length === 0)
+        return {
+          status: 404,
+          body: { success: false, errors: [{ code: 10201, message: `instance '${id}' was archived` }] },
+        };
+      try {
+        return await this.#explorer(pathname, init);
+      } finally {
+        this.engineUse.release(workflow, kept);
+      }
+    }
+    // a list page opens every instance file of the Workflow in workerd: never while one of its instances is deleted
+    const list = /^\/workflows\/([^/?]+)\/instances(\?|$)/.exec(pathname);
+    if (list) return await this.engineUse.list(decodeURIComponent(list[1]), () => this.#explorer(pathname, init));
+    return await this.#explorer(pathname, init);
+  }
+
+  async #explorer(pathname, init) {
     const m = /^\/workflows\/([^/?]+)/.exec(pathname);
     const gid = m ? this.groups.owner.wf.get(decodeURIComponent(m[1])) : undefined;
     for (let attempt = 0; ; attempt++) {
@@ -325,6 +401,8 @@ export class Runtime {
         try {
           const n = await this.#sweepOnce(g);
           if (n > 0) this.logger(`revived ${n} in-flight workflow instance(s)`);
+          // a restarted group with nothing left to run has nothing to prove (health.mjs)
+          else this.groups.health.idle(g.id);
         } catch (err) {
           if (!this.closed) this.logger(`revive sweep failed: ${err.message}`);
         }
@@ -365,6 +443,27 @@ export class Runtime {
     const unfinished = new Set(["queued", "running", "waiting", "waitingForPause"]);
     return (await this.listInstances(workflow)).filter((it) => unfinished.has(it.status)).map((it) => it.id);
   }
+}
+
+// INSTANCE_CALLS are the control worker's calls that address instances of a Workflow (body.id or body.ids); creates
+// and deletes are left to their callers (the archive orders its deletes itself, engineuse.mjs).
+const INSTANCE_CALLS = new Set([
+  "/wf/status",
+  "/wf/statuses",
+  "/wf/action",
+  "/wf/event",
+  "/wf/revive",
+  "/wf/rollback",
+  "/wf/events",
+  "/wf/step",
+  "/wf/subscribe",
+]);
+
+// instanceIds answers the instance ids a control call addresses, or null for a call that addresses none.
+function instanceIds(pathname, body) {
+  if (!INSTANCE_CALLS.has(pathname) || typeof body?.workflow !== "string") return null;
+  if (Array.isArray(body.ids)) return body.ids;
+  return typeof body.id === "string" ? [body.id] : null;
 }
 
 function isSocketError(err) {

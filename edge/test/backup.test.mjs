@@ -52,13 +52,23 @@ describe("POST /__edge/backup", () => {
     const ns = (await edge.call("POST", "/storage/kv/namespaces", { title: "backup-kv" })).body.result.id;
     assert.equal((await edge.call("PUT", `/storage/kv/namespaces/${ns}/values/greeting`, "hello")).status, 200);
     assert.equal((await edge.call("POST", "/r2/buckets", { name: "backup-bucket" })).status, 200);
-    assert.equal((await edge.call("PUT", "/r2/buckets/backup-bucket/objects/a.txt", "object a", { headers: { "content-type": "text/plain" } })).status, 200);
+    assert.equal(
+      (
+        await edge.call("PUT", "/r2/buckets/backup-bucket/objects/a.txt", "object a", {
+          headers: { "content-type": "text/plain" },
+        })
+      ).status,
+      200,
+    );
     await deployDemo(edge, "backupdemo");
     const hit = async () => (await fetch(`${edge.ready.workers}/backupdemo/`)).status;
     assert.equal(await hit(), 200);
 
     // A worker request and a KV read sent while the copy is taken both answer (they wait for the workerds at most).
-    const during = Promise.all([hit(), edge.call("GET", `/storage/kv/namespaces/${ns}/values/greeting`, undefined, { raw: true }).then((r) => r.text())]);
+    const during = Promise.all([
+      hit(),
+      edge.call("GET", `/storage/kv/namespaces/${ns}/values/greeting`, undefined, { raw: true }).then((r) => r.text()),
+    ]);
     const res = await fetch(backupURL(), { method: "POST", headers: { authorization: `Bearer ${edge.token}` } });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "application/x-tar");
@@ -68,7 +78,10 @@ describe("POST /__edge/backup", () => {
     const names = [...members.keys()];
     assert.equal(names[0], "edge-manifest.json");
     const manifest = JSON.parse(members.get("edge-manifest.json"));
-    assert.ok(manifest.scripts >= 1 && manifest.kv_namespaces >= 1 && manifest.r2_buckets >= 1, JSON.stringify(manifest));
+    assert.ok(
+      manifest.scripts >= 1 && manifest.kv_namespaces >= 1 && manifest.r2_buckets >= 1,
+      JSON.stringify(manifest),
+    );
     assert.ok(manifest.stores.kv.rows >= 1 && manifest.stores.r2.rows >= 1, JSON.stringify(manifest.stores));
     assert.ok(names.includes("registry.json"), names.join(" "));
     const registry = JSON.parse(members.get("registry.json"));
@@ -76,7 +89,12 @@ describe("POST /__edge/backup", () => {
     const blobs = names.filter((n) => n.split("/").includes("blobs")).map((n) => members.get(n).toString("utf8"));
     assert.ok(blobs.includes("hello") && blobs.includes("object a"), `blobs: ${blobs.length}`);
     for (const n of names) {
-      assert.ok(!["token", "secrets.key", "edge.lock", "workerd.pid"].includes(n) && !n.startsWith("run/") && !n.startsWith(".backup-"), n);
+      assert.ok(
+        !["token", "secrets.key", "edge.lock", "workerd.pid"].includes(n) &&
+          !n.startsWith("run/") &&
+          !n.startsWith(".backup-"),
+        n,
+      );
       assert.ok(!members.get(n).includes(Buffer.from(edge.token)), `${n} holds the root token`);
     }
 
@@ -84,6 +102,9 @@ describe("POST /__edge/backup", () => {
     assert.equal(await hit(), 200);
     const got = await edge.call("GET", `/storage/kv/namespaces/${ns}/values/greeting`, undefined, { raw: true });
     assert.equal(await got.text(), "hello");
-    assert.deepEqual(fs.readdirSync(edge.dataDir).filter((n) => n.startsWith(".backup-")), []);
+    assert.deepEqual(
+      fs.readdirSync(edge.dataDir).filter((n) => n.startsWith(".backup-")),
+      [],
+    );
   });
 });

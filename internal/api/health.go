@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -96,21 +97,55 @@ func (s *Server) edgeCheck() func(context.Context) error {
 // one its operator configured, never a user's URL.
 var edgeProbeClient = &http.Client{Timeout: readyTimeout}
 
-// ProbeEdge asks the edge whose base URL (scheme, host and port) is base for
-// its /healthz and returns nil when it answers 200.
+// ProbeEdge asks the edge whose base URL (scheme, host and port) is base
+// whether it is ready and returns nil when it is: its /readyz answers 200
+// (an edge with a group that cannot open Workflow instances answers 503,
+// docs/operations.md), or, for an edge older than /readyz, its /healthz.
 func ProbeEdge(ctx context.Context, base string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+"/healthz", nil)
+	status, body, err := getEdge(ctx, strings.TrimSuffix(base, "/")+"/readyz")
 	if err != nil {
 		return err
+	}
+	if status == http.StatusNotFound {
+		if status, _, err = getEdge(ctx, strings.TrimSuffix(base, "/")+"/healthz"); err != nil {
+			return err
+		}
+		if status != http.StatusOK {
+			return fmt.Errorf("edge /healthz answered %d", status)
+		}
+		return nil
+	}
+	if status == http.StatusOK {
+		return nil
+	}
+	var ready struct {
+		Failing []struct {
+			Group string `json:"group"`
+			Kind  string `json:"kind"`
+		} `json:"failing"`
+	}
+	if json.Unmarshal(body, &ready) == nil && len(ready.Failing) > 0 {
+		var parts []string
+		for _, f := range ready.Failing {
+			parts = append(parts, fmt.Sprintf("group %s (%s)", f.Group, f.Kind))
+		}
+		return fmt.Errorf("edge cannot run workflow instances: %s", strings.Join(parts, ", "))
+	}
+	return fmt.Errorf("edge /readyz answered %d", status)
+}
+
+// getEdge GETs url with edgeProbeClient: the status and up to 64 KiB of
+// the body.
+func getEdge(ctx context.Context, url string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, nil, err
 	}
 	res, err := edgeProbeClient.Do(req)
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	defer res.Body.Close()
-	io.Copy(io.Discard, io.LimitReader(res.Body, 4096))
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("edge /healthz answered %d", res.StatusCode)
-	}
-	return nil
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	return res.StatusCode, body, nil
 }

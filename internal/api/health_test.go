@@ -25,9 +25,11 @@ func TestReadyzNamesDependencies(t *testing.T) {
 	t.Parallel()
 	var edgeUp atomic.Bool
 	edgeUp.Store(true)
+	// the edge's /readyz is 503 naming the failing groups while one cannot open Workflow instances (edge/src/health.mjs)
 	fakeEdge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/healthz" || !edgeUp.Load() {
-			http.Error(w, "no", http.StatusServiceUnavailable)
+		if r.URL.Path != "/readyz" || !edgeUp.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte(`{"ok":false,"failing":[{"group":"g1","kind":"sqlite_cantopen"}]}`))
 			return
 		}
 		w.Write([]byte(`{"ok":true}`))

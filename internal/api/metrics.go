@@ -151,6 +151,10 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) error {
 		up = 1
 	}
 	fmt.Fprintf(b, "edgeflow_local_edge_up %d\n", up)
+	help(b, "edgeflow_local_edge_errors_total", "counter", "Errors of the local edge's workerd and miniflare, by kind (docs/operations.md, \"Errors of the local edge\").")
+	for _, c := range edgeErrorCounts(s.LocalEdge) {
+		fmt.Fprintf(b, "edgeflow_local_edge_errors_total{kind=%q} %d\n", c.kind, c.n)
+	}
 	help(b, "edgeflow_streams_open", "gauge", "Server-Sent Events streams open in this process.")
 	fmt.Fprintf(b, "edgeflow_streams_open %d\n", s.streamsOpen())
 	help(b, "edgeflow_streams_limit", "gauge", "The most streams this process keeps open at once.")
@@ -204,4 +208,35 @@ func residentBytes() (int64, bool) {
 		return 0, false
 	}
 	return resident * int64(os.Getpagesize()), true
+}
+
+// edgeErrorKinds are the kinds of the local edge's errors, shown at 0 before
+// the first (edge/src/health.mjs).
+var edgeErrorKinds = []string{"fatal", "fd_limit", "miniflare", "runtime", "sqlite_cantopen", "sqlite_nomem"}
+
+type kindCount struct {
+	kind string
+	n    uint64
+}
+
+// edgeErrorCounts are the error counts of the server's own edge by kind
+// (every known kind, and any other it reported), sorted; none for an edge
+// it does not run (a shared one's errors are counted by its own process).
+func edgeErrorCounts(e any) []kindCount {
+	ec, ok := e.(interface{ ErrorCounts() map[string]uint64 })
+	if !ok {
+		return nil
+	}
+	got := ec.ErrorCounts()
+	for _, k := range edgeErrorKinds {
+		if _, ok := got[k]; !ok {
+			got[k] = 0
+		}
+	}
+	out := make([]kindCount, 0, len(got))
+	for k, n := range got {
+		out = append(out, kindCount{k, n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].kind < out[j].kind })
+	return out
 }

@@ -97,6 +97,9 @@ type Options struct {
 	Logger          *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// StuckAfter and StuckFailAfter are the bounds of the stuck-queued rule
+	// (stuck.go); 0 means DefaultStuckAfter and DefaultStuckFailAfter.
+	StuckAfter, StuckFailAfter time.Duration
 }
 
 // Service implements deploy, takedown, trigger, runs, resources and token
@@ -112,6 +115,7 @@ type Service struct {
 	timeout  time.Duration
 	log      *slog.Logger
 	now      func() time.Time
+	stuck    stuckBounds // the stuck-queued rule (stuck.go)
 
 	runLocks        [256]sync.Mutex
 	orgLocks        [64]sync.Mutex // serialize local edge account provisioning per organization
@@ -144,6 +148,7 @@ func New(opts Options) (*Service, error) {
 		log:        opts.Logger,
 		now:        opts.Now,
 		deployLock: map[string]*sync.Mutex{},
+		stuck:      newStuckBounds(opts.StuckAfter, opts.StuckFailAfter),
 	}
 	if s.cfBase == "" {
 		s.cfBase = cloudflare.DefaultBaseURL

@@ -532,6 +532,9 @@ func (s *Service) refreshFrom(ctx context.Context, r *edgeflow.Run, strict bool,
 		r.RefreshFailures++
 		next := now.Add(failureDelay(r.RefreshFailures))
 		r.NextRefreshAt = &next
+		if s.applyStuck(ctx, r, r.StatusDetail, now); edgeflow.RunIsFinal(r.Status) {
+			r.NextRefreshAt = nil
+		}
 		if _, uerr := s.store.UpdateRunIfUnchanged(context.WithoutCancel(ctx), r); uerr != nil {
 			s.log.Warn("runs: record refresh failure", "run", r.ID, "err", uerr)
 		}
@@ -540,8 +543,9 @@ func (s *Service) refreshFrom(ctx context.Context, r *edgeflow.Run, strict bool,
 		}
 		return r, nil
 	}
-	before := runState(r)
+	before, detail := runState(r), r.StatusDetail
 	applyInstance(r, inst, now)
+	s.applyStuck(ctx, r, detail, now)
 	if strict && runState(r) == before && r.RefreshFailures == 0 && r.NextRefreshAt != nil && r.NextRefreshAt.After(now) {
 		// A reader polling an unchanged run: nothing to write, and the
 		// refresher's schedule stands.

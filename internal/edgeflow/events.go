@@ -18,6 +18,7 @@ const (
 // webhooks (docs/runs.md, "Webhooks").
 const (
 	EventRunQueued      = "run.queued"
+	EventRunStuck       = "run.stuck" // queued past the stuck-queued bound (statusDetail RunDetailStuck)
 	EventRunStarted     = "run.started"
 	EventRunRunning     = "run.running" // running again after a pause or a wait
 	EventRunPaused      = "run.paused"  // paused by hand
@@ -32,7 +33,11 @@ const (
 // WebhookEventTypes are the event types a webhook can subscribe to, in the
 // order the documentation lists them.
 var WebhookEventTypes = []string{EventRunStarted, EventRunCompleted, EventRunErrored, EventRunWaiting,
-	EventRunTerminated, EventDeployComplete, EventDeployFailed}
+	EventRunTerminated, EventRunStuck, EventDeployComplete, EventDeployFailed}
+
+// RunDetailStuck is the statusDetail of a run queued longer than the
+// stuck-queued bound (internal/deploy, stuck.go; docs/runs.md).
+const RunDetailStuck = "stuck"
 
 // IsWebhookEventType reports whether t is one of WebhookEventTypes.
 func IsWebhookEventType(t string) bool { return slices.Contains(WebhookEventTypes, t) }
@@ -73,6 +78,9 @@ func RunEventType(created bool, oldStatus, oldDetail string, r *Run) string {
 	}
 	switch r.Status {
 	case RunQueued:
+		if r.StatusDetail == RunDetailStuck {
+			return EventRunStuck
+		}
 		return EventRunQueued
 	case RunRunning:
 		if created || oldStatus == RunQueued {

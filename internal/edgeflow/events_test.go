@@ -26,6 +26,9 @@ func TestRunEventType(t *testing.T) {
 		{false, "running", "", "errored", "", edgeflow.EventRunErrored},
 		{false, "paused", "paused", "terminated", "", edgeflow.EventRunTerminated},
 		{false, "queued", "", "complete", "", edgeflow.EventRunCompleted},
+		{false, "queued", "", "queued", "stuck", edgeflow.EventRunStuck},
+		{false, "queued", "stuck", "queued", "stuck", ""},
+		{false, "queued", "stuck", "running", "", edgeflow.EventRunStarted},
 	}
 	for _, c := range cases {
 		r := &edgeflow.Run{Status: c.status, StatusDetail: c.detail}
@@ -37,6 +40,9 @@ func TestRunEventType(t *testing.T) {
 		if !edgeflow.IsWebhookEventType(typ) {
 			t.Errorf("%s is not a webhook type", typ)
 		}
+	}
+	if !edgeflow.IsWebhookEventType(edgeflow.EventRunStuck) {
+		t.Error("run.stuck is a webhook event (issue 39)")
 	}
 	if edgeflow.IsWebhookEventType(edgeflow.EventRunQueued) || edgeflow.IsWebhookEventType(edgeflow.EventRunPaused) {
 		t.Error("run.queued and run.paused are stream events only")

@@ -110,6 +110,8 @@ type Edge struct {
 	closing  bool
 	restarts int
 
+	errors errorCounts // errors of workerd and miniflare reported on stderr (edgeerrors.go)
+
 	stop     chan struct{}
 	doneOnce sync.Once
 	done     chan struct{}
@@ -294,7 +296,7 @@ func (e *Edge) spawn(ctx context.Context) (Ready, error) {
 		for sc.Scan() {
 			line := sc.Text()
 			tail.add(line)
-			e.logger.Info("edge", "line", line)
+			logEdgeLine(e.logger, &e.errors, line)
 		}
 	}()
 	readyCh := make(chan Ready, 1)

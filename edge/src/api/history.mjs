@@ -5,6 +5,7 @@
 
 import { EdgeError, INSTANCE_NOT_FOUND, INVALID_REQUEST, STEP_NOT_FOUND, TOO_MANY_SUBSCRIPTIONS } from "../errors.mjs";
 import { details, expired } from "./statuses.mjs";
+import { archived } from "./archive.mjs";
 import { findWorkflow, runnable } from "./workflows.mjs";
 
 const INSTANCE_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
@@ -16,6 +17,8 @@ const INSTANCE_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
 export async function rollbackOf(ctx, rt, id) {
   const rec = ctx.registry.instanceRecord(rt, id);
   if (rec?.rollback) return rec.rollback;
+  const kept = archived(ctx, rt, id);
+  if (kept) return kept.rollback ?? rollbackFromEvents(kept.events);
   const events = await ctx.runtime.control("/wf/rollback", { workflow: rt, id });
   const out = rollbackFromEvents(events);
   ctx.registry.noteInstance(rt, id, { rollback: out });
@@ -155,6 +158,17 @@ export async function stepOutput(ctx, c) {
     error = step.success === true ? null : (attempts.at(-1)?.error ?? null);
   }
   if (status !== "complete") return { result: { status, error, output: null } };
+  const kept = archived(ctx, rt, id);
+  if (kept) {
+    const ev = kept.events.find((e) => e.type === "step_completed" && e.stepName === step.name);
+    if (!ev)
+      throw new EdgeError(
+        404,
+        STEP_NOT_FOUND,
+        `the output of step '${name}' of instance '${id}' was not found in its events`,
+      );
+    return { result: { status, error: null, output: ev.output ?? null } };
+  }
   const res = await ctx.runtime.control("/wf/step", { workflow: rt, id, target: step.name }, { response: true });
   if (res.headers.get("x-edgeflow-step-output") === "stream") {
     c.res.writeHead(200, { "content-type": "application/octet-stream" });
@@ -249,13 +263,36 @@ export async function subscribe(ctx, c) {
       `this account has ${ctx.subscriptions} instance event streams open, the most it may have; close one first`,
     );
   }
+  const kept = archived(ctx, rt, id);
+  if (kept) {
+    // a finished, archived instance: its history from the archive, and the stream ends
+    c.res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    });
+    c.res.write(": subscribed\n\n");
+    for (const ev of kept.events) {
+      if (cursor !== undefined && !(ev.eventId > cursor)) continue;
+      if (filters.length > 0 && !filters.includes(ev.type)) continue;
+      c.res.write(`id: ${ev.eventId}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev)}\n\n`);
+    }
+    c.res.end();
+    return undefined;
+  }
   ctx.subscriptions++;
+  // the instance is not deleted from the engine (archive.mjs) while its stream is open
+  const key = `${rt}\n${id}`;
+  ctx.subscribed.set(key, (ctx.subscribed.get(key) ?? 0) + 1);
   const ctl = new AbortController();
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
     ctx.subscriptions--;
+    const n = ctx.subscribed.get(key) - 1;
+    if (n > 0) ctx.subscribed.set(key, n);
+    else ctx.subscribed.delete(key);
     ctl.abort();
   };
   c.res.on("close", release);

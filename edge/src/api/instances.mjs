@@ -26,6 +26,7 @@ import {
   retentionParam,
 } from "./statuses.mjs";
 import { rollbackOf } from "./history.mjs";
+import { archiveRoom, archiveSoon, archived, unarchive } from "./archive.mjs";
 import { findWorkflow, runnable } from "./workflows.mjs";
 
 const INSTANCE_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
@@ -167,12 +168,22 @@ export async function createInstances(ctx, wf, inputs, source) {
   }
   for (const id of ids) ctx.pendingIds.add(`${wf.name}\n${id}`);
   try {
+    await archiveRoom(ctx);
     const rt = ctx.names.workflow(wf.name);
     const t = now(); // before the create, so that created_on never follows the instance's start
-    const answer = await ctx.runtime.control("/wf/create", {
-      workflow: rt,
-      instances: inputs.map(({ id, params }) => ({ id, params })),
-    });
+    // instances being created have files before the index holds them: the index sync does not count them as
+    // created through a binding (a list of the Workflow opens every instance's database, statuses.mjs)
+    ctx.creating.set(rt, (ctx.creating.get(rt) ?? 0) + inputs.length);
+    let answer;
+    try {
+      answer = await ctx.runtime.control("/wf/create", {
+        workflow: rt,
+        instances: inputs.map(({ id, params }) => ({ id, params })),
+      });
+    } catch (err) {
+      ctx.creating.set(rt, ctx.creating.get(rt) - inputs.length);
+      throw err;
+    }
     const refused = new Map(answer.errors.map((e) => [e.index, e]));
     const created = [...answer.created];
     const versionId = wf.versions.at(-1).id;
@@ -193,6 +204,7 @@ export async function createInstances(ctx, wf, inputs, source) {
       });
       return { id, status: "queued", version_id: versionId, workflow_id: wf.id };
     });
+    ctx.creating.set(rt, ctx.creating.get(rt) - inputs.length);
     if (ctx.state.workflows[wf.name]) ctx.state.workflows[wf.name].triggered_on = t;
     ctx.registry.saveSoon();
     return out;
@@ -345,7 +357,12 @@ async function instanceDetails(ctx, wf, id) {
   } else {
     ctx.registry.setStatus(rt, id, d.status);
   }
-  if (TERMINAL.has(d.status) && d.end) ctx.registry.setEnded(rt, id, d.end);
+  if (TERMINAL.has(d.status) && d.end) {
+    ctx.registry.setEnded(rt, id, d.end);
+    ctx.runtime.instanceEnded(rt, Date.parse(d.end));
+  }
+  // a finished instance leaves the engine for the archive (archive.mjs)
+  if (TERMINAL.has(d.status) && !rec.archived) archiveSoon(ctx, rt, id);
   const status = deriveStatus(d);
   const steps = d.steps.map((s) => {
     // miniflare names steps "<name>-<n>" (its cache key); Cloudflare shows the name the code gave.
@@ -415,6 +432,16 @@ export async function changeStatus(ctx, c) {
   if (action === "resume" && current !== "paused" && current !== "waitingForPause")
     refuse(`it is ${current}, not paused`);
   if (action === "terminate" && TERMINAL.has(current)) refuse(`it is already ${current}`);
+  const kept = action === "restart" ? archived(ctx, rt, id) : null;
+  if (kept) {
+    // an archived instance is no longer in the engine: it restarts from its start, created anew with its params
+    if (from)
+      refuse(
+        `it finished and was archived (docs/edge.md, "Finished instances are archived"); restart it from its start, without from`,
+      );
+    await unarchive(ctx, rt, id, kept);
+    return { result: { status: "queued", timestamp: now() } };
+  }
   const r = await ctx.runtime.control("/wf/action", {
     workflow: rt,
     id,
@@ -538,9 +565,23 @@ function durationLiteral(arg) {
 export async function deleteInstances(ctx, wf, ids) {
   runnable(ctx, wf);
   const rt = ctx.names.workflow(wf.name);
-  const r = await ctx.runtime.control("/wf/delete", { workflow: rt, ids });
+  // archived instances (archive.mjs) whose engine copy is gone are deleted from the archive and the index alone
+  const gone = new Set(ids.filter((id) => ctx.registry.instanceRecord(rt, id)?.purged));
+  const live = [...new Set(ids.filter((id) => !gone.has(id)))];
+  const r =
+    live.length > 0
+      ? await ctx.runtime.control("/wf/delete", { workflow: rt, ids: live })
+      : { deleted: [], errors: [] };
   for (const { id } of r.deleted) ctx.registry.forgetInstance(rt, id);
-  return { deleted: r.deleted, errors: r.errors };
+  for (const id of gone) ctx.registry.forgetInstance(rt, id);
+  const deleted = new Set([...r.deleted.map((x) => x.id), ...gone]);
+  const errors = new Map(r.errors.map((e) => [e.id, e]));
+  const out = { deleted: [], errors: [] };
+  for (const id of ids) {
+    if (deleted.has(id)) out.deleted.push({ id });
+    else if (errors.has(id)) out.errors.push(errors.get(id));
+  }
+  return out;
 }
 
 // deleteInstance is DELETE …/instances/{id}: the instance and its stored state are deleted; 404 when it does not

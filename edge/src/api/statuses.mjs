@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { EdgeError, INSTANCE_NOT_FOUND, INTERNAL_ERROR, INVALID_REQUEST } from "../errors.mjs";
 import { now } from "../registry.mjs";
+import { archiveSoon, archived } from "./archive.mjs";
 import { mapLimit } from "./common.mjs";
 
 // TERMINAL holds the statuses of an instance that has ended.
@@ -42,10 +43,15 @@ async function refreshStatuses(ctx, name, ids) {
       if (TERMINAL.has(status)) ended.push(id);
     }
   }
-  // an instance seen finished for the first time: its end time is read once and kept in the index
+  // an instance seen finished for the first time: its end time is read once and kept in the index, and it is
+  // archived (archive.mjs)
   await mapLimit(ended, 8, async (id) => {
     const d = await details(ctx, name, id).catch(() => null);
-    if (d?.end) ctx.registry.setEnded(name, id, d.end);
+    if (d?.end) {
+      ctx.registry.setEnded(name, id, d.end);
+      ctx.runtime.instanceEnded(name, Date.parse(d.end));
+    }
+    archiveSoon(ctx, name, id);
   });
 }
 
@@ -82,7 +88,10 @@ function syncIndex(ctx, name) {
     const present = new Set(files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"));
     for (const f of empty) if (!present.has(f)) empty.delete(f);
     const known = ctx.registry.instancesOf(name);
-    let missing = present.size - empty.size - known.size;
+    // archived instances deleted from the engine have no file
+    let purged = 0;
+    for (const r of known.values()) if (r.purged) purged++;
+    let missing = present.size - empty.size - (known.size - purged) - (ctx.creating.get(name) ?? 0);
     const versionId = ctx.state.workflows[name.slice(ctx.names.prefix.length)]?.versions.at(-1).id;
     for (let page = 1; missing > 0; page++) {
       const q = new URLSearchParams({ page: String(page), per_page: "100" });
@@ -99,7 +108,8 @@ function syncIndex(ctx, name) {
           }
           continue;
         }
-        if (known.has(it.id)) continue;
+        // (looked up afresh: an instance created through the API while the page was read is known by now)
+        if (ctx.registry.instanceRecord(name, it.id)) continue;
         ctx.registry.recordInstance({
           workflow: name,
           id: it.id,
@@ -128,14 +138,20 @@ function fileTime(f) {
   }
 }
 
-// details is miniflare's view of instance id of the Workflow named workflow in workerd: 404 10201 when it has none,
-// 502 10001 when the lookup fails.
+// details is miniflare's view of instance id of the Workflow named workflow in workerd (from the archive once it is
+// archived, archive.mjs): 404 10201 when it has none, 502 10001 when the lookup fails.
 export async function details(ctx, workflow, id) {
+  const kept = archived(ctx, workflow, id);
+  if (kept) return kept.details;
   const { status, body } = await ctx.runtime.explorer(
     `/workflows/${encodeURIComponent(workflow)}/instances/${encodeURIComponent(id)}`,
   );
-  if (status === 404)
+  if (status === 404) {
+    // archived while it was asked about (the runtime does not ask the engine about an archived instance)
+    const now = archived(ctx, workflow, id);
+    if (now) return now.details;
     throw new EdgeError(404, INSTANCE_NOT_FOUND, `Workflow instance '${id}' not found in workflow '${workflow}'`);
+  }
   if (!body.success) throw new EdgeError(502, INTERNAL_ERROR, body.errors?.[0]?.message ?? "instance lookup failed");
   return body.result;
 }

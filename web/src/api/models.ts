@@ -100,6 +100,7 @@ export const webhookEventTypes = everyValue<WebhookEventType>()([
   "run.errored",
   "run.waiting",
   "run.terminated",
+  "run.stuck",
   "deploy.completed",
   "deploy.failed",
 ]);
