@@ -49,7 +49,8 @@ func TestRouteDocFields(t *testing.T) {
 		name := rt.Method + " " + rt.Pattern
 		switch rt.Status {
 		case http.StatusOK, http.StatusCreated, http.StatusAccepted:
-			if rt.Answer == "" || rt.Example.Answer == "" {
+			// An archive's example is the list of its files (Example.Archive).
+			if rt.Answer == "" || (rt.Example.Answer == "" && len(rt.Example.Archive) == 0) {
 				t.Errorf("%s: no Answer or no example answer", name)
 			}
 		case http.StatusNoContent:
