@@ -2256,6 +2256,7 @@ export interface components {
             steps?: components["schemas"]["RunStep"][];
             /** Format: date-time */
             updatedAt: string;
+            usage?: components["schemas"]["TokenUsage"];
             versionId: string;
             workflowId: string;
         };
@@ -2369,6 +2370,10 @@ export interface components {
             output: unknown;
             status: string;
             steps: components["schemas"]["RunStep"][];
+        };
+        TokenUsage: {
+            inputTokens: number;
+            outputTokens: number;
         };
         TriggerResult: {
             eventType?: string;
@@ -2662,6 +2667,7 @@ export type StoredVersion = components['schemas']['StoredVersion'];
 export type StreamError = components['schemas']['StreamError'];
 export type TestLogLine = components['schemas']['TestLogLine'];
 export type TestResult = components['schemas']['TestResult'];
+export type TokenUsage = components['schemas']['TokenUsage'];
 export type TriggerResult = components['schemas']['TriggerResult'];
 export type TriggerSecret = components['schemas']['TriggerSecret'];
 export type UninstallResult = components['schemas']['UninstallResult'];
