@@ -253,5 +253,38 @@ func (s *Service) withSteps(ctx context.Context, r *edgeflow.Run) (*edgeflow.Run
 		return nil, err
 	}
 	r.StepDetail = DescribeSteps(r.Steps, names, r.Replayed, r.Status)
+	r.Usage = AgentUsage(r.Steps)
 	return r, nil
+}
+
+// agentTurnStep matches the name of an agent's model call.
+var agentTurnStep = regexp.MustCompile(`^agent .+ turn \d+$`)
+
+// AgentUsage sums the token counts of the agent model calls in a run's
+// stored step list (the provider's shape): the outputs of the successful
+// "agent <node> turn N" steps, read in full (a run's detail caps outputs).
+// Steps replayed from an original run are not in the list: their tokens
+// were spent, and counted, in that run. Nil when the list has no model call.
+func AgentUsage(raw json.RawMessage) *edgeflow.TokenUsage {
+	var u *edgeflow.TokenUsage
+	for _, p := range parseSteps(raw) {
+		if p.Type != "step" || !agentTurnStep.MatchString(p.Name) || p.Success == nil || !*p.Success {
+			continue
+		}
+		var out struct {
+			Usage struct {
+				InputTokens  int64 `json:"inputTokens"`
+				OutputTokens int64 `json:"outputTokens"`
+			} `json:"usage"`
+		}
+		if json.Unmarshal(p.Output, &out) != nil {
+			continue
+		}
+		if u == nil {
+			u = &edgeflow.TokenUsage{}
+		}
+		u.InputTokens += max(out.Usage.InputTokens, 0)
+		u.OutputTokens += max(out.Usage.OutputTokens, 0)
+	}
+	return u
 }

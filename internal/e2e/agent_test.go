@@ -202,6 +202,8 @@ return await r.json();`)))
 	if !strings.Contains(failed.Error, "HTTP 503") || strings.Contains(failed.Error, key) {
 		t.Fatalf("the failed run's error: %q", failed.Error)
 	}
+	// The run's usage: its two model calls that succeeded (10+20 in, 5+5 out).
+	jsonEqual(t, failed.Usage, `{"inputTokens":30,"outputTokens":10}`)
 	if got := stub.counts(); got != "turns 1/1/2 lookups 1 refunds 1 badAuth 0" {
 		t.Fatalf("after the failure: %s (no model call or tool call that succeeded may run again)", got)
 	}
@@ -225,6 +227,9 @@ return await r.json();`)))
 		"toolCalls":[{"name":"lookup","input":{"id":"c 1"},"output":{"status":200,"body":{"name":"Ann","plan":"pro"}}},
 		{"name":"refund","input":{"amount":5},"output":{"refunded":5}}],
 		"usage":{"inputTokens":60,"outputTokens":15}}`)
+	// The restarted run's usage counts only the model call it made (turn
+	// 3); the node's value counts the whole conversation.
+	jsonEqual(t, done.Usage, `{"inputTokens":30,"outputTokens":5}`)
 
 	// The key is in no run record, step output or log line.
 	for _, runID := range []string{id, restarted} {

@@ -403,6 +403,7 @@ type run struct {
 	RestartOf    string          `json:"restartOf"`
 	FromStep     string          `json:"fromStep"`
 	Steps        []runStep       `json:"steps"`
+	Usage        json.RawMessage `json:"usage"`
 }
 
 // runStep is one step of a run's detail (docs/api.md, GET a run).

@@ -381,6 +381,10 @@ type Run struct {
 	// the steps replayed from the original run first (filled by the run
 	// service for a run's detail; nil in lists).
 	StepDetail []RunStep `json:"steps,omitempty"`
+	// Usage is the tokens the run's agent nodes spent, summed from the
+	// outputs of their model calls ("agent <node> turn N" steps) that ran
+	// in this run (nil when it has none; filled with StepDetail).
+	Usage *TokenUsage `json:"usage,omitempty"`
 	// RestartOf is the id of the run this run restarted ("" for a run
 	// started by a trigger); FromStep the node id it restarted from ("" =
 	// from the start).
@@ -444,6 +448,12 @@ type RunStep struct {
 	Output          json.RawMessage `json:"output"`
 	OutputTruncated bool            `json:"outputTruncated"`
 	Error           *StepError      `json:"error"`
+}
+
+// TokenUsage counts the tokens of model calls.
+type TokenUsage struct {
+	InputTokens  int64 `json:"inputTokens"`
+	OutputTokens int64 `json:"outputTokens"`
 }
 
 // MaxStepOutput is the largest step output shown in a run's detail (64 KiB).

@@ -2256,6 +2256,7 @@ export interface components {
             steps?: components["schemas"]["RunStep"][];
             /** Format: date-time */
             updatedAt: string;
+            usage?: components["schemas"]["TokenUsage"];
             versionId: string;
             workflowId: string;
         };
@@ -2369,6 +2370,10 @@ export interface components {
             output: unknown;
             status: string;
             steps: components["schemas"]["RunStep"][];
+        };
+        TokenUsage: {
+            inputTokens: number;
+            outputTokens: number;
         };
         TriggerResult: {
             eventType?: string;
@@ -2662,6 +2667,7 @@ export type StoredVersion = components['schemas']['StoredVersion'];
 export type StreamError = components['schemas']['StreamError'];
 export type TestLogLine = components['schemas']['TestLogLine'];
 export type TestResult = components['schemas']['TestResult'];
+export type TokenUsage = components['schemas']['TokenUsage'];
 export type TriggerResult = components['schemas']['TriggerResult'];
 export type TriggerSecret = components['schemas']['TriggerSecret'];
 export type UninstallResult = components['schemas']['UninstallResult'];
@@ -10794,7 +10800,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Run, refreshed from the provider first while it is not final, with `steps`: its durable steps in execution order, each `{nodeId, name, type, state, attempts, startedAt, endedAt, output, outputTruncated, error}`. `state` is `running`, `retrying`, `waiting`, `complete`, `errored`, `terminated` or `replayed` (taken from the original run by a restart); `error` is `{name, message}` of the last failed attempt or null; an `output` over 64 KiB is cut to its first 64 KiB of JSON text, given as a string, with `outputTruncated: true`. A restarted run also has `restartOf` and `fromStep`. */
+            /** @description The Run, refreshed from the provider first while it is not final, with `steps`: its durable steps in execution order, each `{nodeId, name, type, state, attempts, startedAt, endedAt, output, outputTruncated, error}`. `state` is `running`, `retrying`, `waiting`, `complete`, `errored`, `terminated` or `replayed` (taken from the original run by a restart); `error` is `{name, message}` of the last failed attempt or null; an `output` over 64 KiB is cut to its first 64 KiB of JSON text, given as a string, with `outputTruncated: true`. A restarted run also has `restartOf` and `fromStep`. A run with agent nodes has `usage: {inputTokens, outputTokens}`, the tokens of the model calls it made (its `agent <node> turn N` steps; docs/runs.md). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,9 +1,29 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { NodeDefinition } from "../ir/nodeDefs";
 import { SchemaForm } from "./SchemaForm";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+// The project's workflows, as GET /api/workflows answers: two workflows and a function (not offered as a tool).
+beforeEach(() => {
+  vi.stubGlobal("fetch", async (input: string | Request) => {
+    const url = typeof input === "string" ? input : input.url;
+    if (!new URL(url, "http://studio").pathname.endsWith("/api/workflows")) return new Response("{}", { status: 404 });
+    const data = [
+      { id: "wf_a", name: "Refund", kind: "workflow" },
+      { id: "wf_b", name: "Escalate", kind: "workflow" },
+      { id: "fn_c", name: "Format", kind: "function" },
+    ];
+    return new Response(JSON.stringify({ data, nextCursor: null }), {
+      headers: { "Content-Type": "application/json" },
+    });
+  });
+});
 
 // The agent's structured fields, as GET /api/nodes serves them (internal/nodes/agent.go).
 const def: NodeDefinition = {
@@ -29,7 +49,12 @@ function setup(data: Record<string, unknown>) {
     { path: "env.OPENAI_API_KEY", detail: "secret" },
     { path: "load.text", detail: "" },
   ];
-  render(<SchemaForm def={def} data={data} onChange={onChange} idPrefix="t" expressionOptions={options} />);
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={qc}>
+      <SchemaForm def={def} data={data} onChange={onChange} idPrefix="t" expressionOptions={options} />
+    </QueryClientProvider>,
+  );
   return onChange;
 }
 
@@ -52,16 +77,36 @@ describe("the agent node's form", () => {
     expect((screen.getByLabelText(/API key/) as HTMLInputElement).value).toBe("");
   });
 
-  it("adds, edits and removes tools of each kind", () => {
+  it("adds, edits and removes tools of each kind", async () => {
     const onChange = setup({ tools: [{ workflow: "wf_a", name: "refund" }] });
     fireEvent.click(screen.getByText("Add an HTTP tool"));
     expect(onChange).toHaveBeenLastCalledWith({
       tools: [{ workflow: "wf_a", name: "refund" }, { http: { method: "GET", url: "" } }],
     });
-    fireEvent.change(screen.getByLabelText("Workflow id"), { target: { value: "wf_b" } });
+    await screen.findByRole("option", { name: "Escalate" });
+    fireEvent.change(screen.getByLabelText("Workflow"), { target: { value: "wf_b" } });
     expect(onChange).toHaveBeenLastCalledWith({ tools: [{ workflow: "wf_b", name: "refund" }] });
     fireEvent.click(screen.getByText("Remove tool refund"));
     expect(onChange).toHaveBeenLastCalledWith({});
+  });
+
+  it("picks a workflow tool's workflow among the project's workflows, not its functions", async () => {
+    const onChange = setup({ tools: [{ workflow: "" }] });
+    await screen.findByRole("option", { name: "Escalate" });
+    const picker = screen.getByLabelText("Workflow") as HTMLSelectElement;
+    expect([...picker.options].map((o) => o.textContent)).toEqual(["Choose a workflow", "Refund", "Escalate"]);
+    fireEvent.change(picker, { target: { value: "wf_a" } });
+    expect(onChange).toHaveBeenLastCalledWith({ tools: [{ workflow: "wf_a" }] });
+    fireEvent.change(picker, { target: { value: "" } });
+    expect(onChange).toHaveBeenLastCalledWith({ tools: [{ workflow: "" }] });
+  });
+
+  it("keeps a stored workflow id that is not among the project's workflows, marked", async () => {
+    setup({ tools: [{ workflow: "wf_gone" }] });
+    await screen.findByRole("option", { name: "Escalate" });
+    const picker = screen.getByLabelText("Workflow") as HTMLSelectElement;
+    expect(picker.value).toBe("wf_gone");
+    expect(picker.selectedOptions[0]?.textContent).toBe("wf_gone (not among the project's workflows)");
   });
 
   it("edits an http tool's request inside http", () => {

@@ -1,7 +1,9 @@
 // AgentFields are the controls of the agent node's structured fields (docs/agents.md, "The agent node"): the secret
 // picker of apiKey ({{env.NAME}} only, never a literal key), the tool list (workflow, HTTP and marketplace-node tools,
-// each an editable card), the JSON Schema of the answer, and the tools that need an approval, picked from the tools.
+// each an editable card; a workflow tool is picked among the project's workflows), the JSON Schema of the answer, and the tools that need an approval, picked from the tools.
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { workflowQueries } from "../api/queries/workflows";
 import type { ExpressionOption } from "../ir/expressions";
 
 const envRef = /^\{\{\s*env\.([A-Z][A-Z0-9_]*)\s*\}\}$/;
@@ -87,6 +89,28 @@ export function toolName(t: Tool, index: number): string {
   return raw.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
 }
 
+// WorkflowPicker selects a workflow tool's workflow among the project's workflows (the first 100; functions cannot be
+// started as sub-workflows, so they are not offered). A stored id that is not among them stays selected, marked.
+function WorkflowPicker(p: { id: string; value: string; disabled?: boolean; onChange: (v: string) => void }) {
+  const list = useQuery(workflowQueries.firstPage());
+  const workflows = (list.data?.data ?? []).filter((w) => w.kind === "workflow");
+  const known = workflows.some((w) => w.id === p.value);
+  return (
+    <>
+      <select id={p.id} value={p.value} disabled={p.disabled} onChange={(e) => p.onChange(e.target.value)}>
+        <option value="">{list.isPending ? "Loading the workflows…" : "Choose a workflow"}</option>
+        {p.value !== "" && !known && <option value={p.value}>{p.value} (not among the project's workflows)</option>}
+        {workflows.map((w) => (
+          <option key={w.id} value={w.id}>
+            {w.name}
+          </option>
+        ))}
+      </select>
+      {list.error && <p className="field-error">The workflows could not be loaded: {list.error.message}</p>}
+    </>
+  );
+}
+
 // ToolsField edits the tool list: one card per tool, and buttons adding a tool of each kind.
 export function ToolsField(p: ToolsProps) {
   const tools: Tool[] = Array.isArray(p.value) ? (p.value as Tool[]) : [];
@@ -123,13 +147,12 @@ export function ToolsField(p: ToolsProps) {
             />
             {kind === "workflow" && (
               <>
-                <label htmlFor={`${base}-workflow`}>Workflow id</label>
-                <input
+                <label htmlFor={`${base}-workflow`}>Workflow</label>
+                <WorkflowPicker
                   id={`${base}-workflow`}
-                  value={t.workflow ?? ""}
-                  readOnly={p.readOnly}
-                  placeholder="wf_…"
-                  onChange={(e) => text(i, "workflow", e.target.value)}
+                  value={typeof t.workflow === "string" ? t.workflow : ""}
+                  disabled={p.readOnly}
+                  onChange={(v) => edit(i, { ...t, workflow: v })}
                 />
               </>
             )}

@@ -6,6 +6,7 @@ import type { RunStep } from "../../api/models";
 import { Link } from "../../app/Link";
 import { Dialog, ErrorMessage, formatDuration, formatTime, Json, Loading, StatusBadge } from "../../app/ui";
 import { RunGraph } from "../../runs/RunGraph";
+import { AgentConversations } from "./AgentConversation";
 import { LogsPanel } from "./LogsPanel";
 import { RecentRuns } from "./RecentRuns";
 import { RestartPanel } from "./RestartPanel";
@@ -15,9 +16,9 @@ import { StepTimeline } from "./StepTimeline";
 import { useRunQueries } from "./useRunQueries";
 
 // RunPage is /workflows/:id/runs/:runId: the run (read by its id, so a run kept after its workflow was deleted
-// shows too) with its graph coloured by step state, the timeline of its steps, input, output, error and logs,
-// updated every second until it is final; pause, resume, terminate (after a confirmation), send an event, and
-// restart from a step chosen on the graph.
+// shows too) with its graph coloured by step state, the timeline of its steps, the conversation of each agent node
+// and the tokens they used, input, output, error and logs, updated every second until it is final; pause, resume,
+// terminate (after a confirmation), send an event, and restart from a step chosen on the graph.
 export default function RunPage({ workflowId, runId }: { workflowId: string; runId: string }) {
   const qc = useQueryClient();
   const [, navigate] = useLocation();
@@ -115,6 +116,14 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
               <dd>{formatTime(r.endedAt)}</dd>
               <dt>Duration</dt>
               <dd>{formatDuration(r.startedAt ?? r.createdAt, r.endedAt)}</dd>
+              {r.usage && (
+                <>
+                  <dt>Tokens</dt>
+                  <dd>
+                    {r.usage.inputTokens} in, {r.usage.outputTokens} out
+                  </dd>
+                </>
+              )}
               <dt>Instance</dt>
               <dd>
                 <code>{r.instanceId}</code>
@@ -159,6 +168,7 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
                 onClose={() => setOutputOf(null)}
               />
             )}
+            <AgentConversations steps={steps} />
             <h2>Input</h2>
             <Json value={r.params} label="Input" />
             <h2>Output</h2>
