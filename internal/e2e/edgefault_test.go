@@ -163,6 +163,35 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 	}
 	t.Logf("first blocking error after %d triggers; %d refused; errors %v", failedAt, refused, edge.ErrorCounts())
 
+	// No accepted run is left queued unreported: on this runtime a create
+	// that workerd cannot open is refused (the trigger answers 502 and makes
+	// no run), and every run it accepted before runs to its end. (The
+	// stuck-queued rule for a create a provider accepts and never starts is
+	// TestStuckQueuedRule in internal/deploy.)
+	if len(runs) < 100 {
+		if listed := len(s.runs(wf)); listed != len(runs) {
+			t.Fatalf("%d runs listed, want the %d accepted", listed, len(runs))
+		}
+	}
+	for _, id := range runs {
+		s.waitRun(wf, id, 2*time.Minute, "ended or reported stuck", func(r run) bool {
+			return r.Status != "queued" && r.Status != "running" || r.StatusDetail == "stuck"
+		})
+	}
+
+	// Once every accepted run has ended, one more trigger is refused with a
+	// new blocking error, which no instance ending can follow: /readyz below
+	// cannot have turned ok through an instance that was still running.
+	before, refusedBefore := blocking(), refused
+	trigger(n)
+	n++
+	if refused != refusedBefore+1 {
+		t.Fatalf("a trigger with every accepted run ended was not refused (errors %v)", edge.ErrorCounts())
+	}
+	testenv.WaitFor(t, 30*time.Second, 50*time.Millisecond, "the refused create's edge error", func() (bool, string) {
+		return blocking() > before, fmt.Sprintf("errors %v", edge.ErrorCounts())
+	})
+
 	// edgeflow's log has the error at ERROR with its kind, group and account.
 	var group string
 	for _, r := range logs.records() {
@@ -192,22 +221,6 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 	if code != 503 || !strings.Contains(string(body), `"group":"`+group+`"`) {
 		t.Fatalf("edge /readyz with group %s failing = %d %s", group, code, body)
 	}
-	// No accepted run is left queued unreported: on this runtime a create
-	// that workerd cannot open is refused (the trigger answers 502 and makes
-	// no run), and every run it accepted before runs to its end. (The
-	// stuck-queued rule for a create a provider accepts and never starts is
-	// TestStuckQueuedRule in internal/deploy.)
-	if len(runs) < 100 {
-		if listed := len(s.runs(wf)); listed != len(runs) {
-			t.Fatalf("%d runs listed, want the %d accepted", listed, len(runs))
-		}
-	}
-	for _, id := range runs {
-		s.waitRun(wf, id, 2*time.Minute, "ended or reported stuck", func(r run) bool {
-			return r.Status != "queued" && r.Status != "running" || r.StatusDetail == "stuck"
-		})
-	}
-
 	// Lift the limit and restart the group.
 	if err := os.Remove(nofile); err != nil {
 		t.Fatal(err)
@@ -241,8 +254,11 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	// The group runs instances again: new triggers are accepted and run once,
-	// and both /readyz are ok.
+	// The restarted group's revive sweep found nothing left to run, so both
+	// /readyz are ok again (decision 479), and new runs are accepted and run
+	// once.
+	waitReady(t, edgeBase, 200, 60*time.Second)
+	waitReady(t, s.url, 200, 60*time.Second)
 	for n := len(runs) + refused; n < len(runs)+refused+5; n++ {
 		id := s.trigger(wf, map[string]any{"n": n})
 		r := s.waitStatus(wf, id, "complete", 2*time.Minute)
@@ -253,8 +269,6 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 		}
 		mu.Unlock()
 	}
-	waitReady(t, edgeBase, 200, 60*time.Second)
-	waitReady(t, s.url, 200, 60*time.Second)
 }
 
 // grepLines answers the lines of b that contain sub.
