@@ -3,6 +3,7 @@
 // every answered request's line and every finished step's lines are kept in the worker's log ring afterwards. These
 // guard the property; on the machine they were written on they passed also with the flush taken out (decision 483),
 // so they do not reproduce the loss the flush prevents.
+
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { startEdge, upload, waitFor, waitStatus } from "./helpers.mjs";
