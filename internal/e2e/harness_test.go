@@ -145,6 +145,12 @@ type serverOptions struct {
 	// subscriptions is the refresher's bound of instance event streams
 	// (deploy.RefresherOptions.Subscriptions; -1 polls every run).
 	subscriptions int
+	// localEdge replaces the shared edge for both the deploy service and
+	// the API (its /readyz and /metrics): a test's own edge.
+	localEdge *localedge.Edge
+	// stuckAfter and stuckFailAfter are the stuck-queued rule's bounds
+	// (deploy.Options); 0 keeps the defaults.
+	stuckAfter, stuckFailAfter time.Duration
 }
 
 func requireEdge(t testing.TB) {
@@ -174,14 +180,19 @@ func newServer(t testing.TB, opts serverOptions) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var edge deploy.LocalEdge = shared.edge
+	own := shared.edge
+	if opts.localEdge != nil {
+		own = opts.localEdge
+	}
+	var edge deploy.LocalEdge = own
 	if opts.edge != nil {
 		edge = opts.edge
 	}
 	cfg := api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost,
-		LocalEdge: shared.edge, AllowHosts: opts.allowHosts}
+		LocalEdge: own, AllowHosts: opts.allowHosts}
 	dep, err := deploy.New(deploy.Options{Store: st, Secrets: deploy.SealerSecrets(sealer), LocalEdge: edge,
-		Compiler: &deploy.CodegenCompiler{}, CloudflareBaseURL: opts.cloudflareBase})
+		Compiler: &deploy.CodegenCompiler{}, CloudflareBaseURL: opts.cloudflareBase,
+		StuckAfter: opts.stuckAfter, StuckFailAfter: opts.stuckFailAfter})
 	if err != nil {
 		t.Fatal(err)
 	}
