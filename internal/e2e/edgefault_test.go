@@ -184,7 +184,6 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 	// cannot have turned ok through an instance that was still running.
 	before, refusedBefore := blocking(), refused
 	trigger(n)
-	n++
 	if refused != refusedBefore+1 {
 		t.Fatalf("a trigger with every accepted run ended was not refused (errors %v)", edge.ErrorCounts())
 	}

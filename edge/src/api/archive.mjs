@@ -8,8 +8,7 @@
 // run, wait or sleep are never touched.
 
 import { INSTANCE_MISSING } from "../errors.mjs";
-import { TERMINAL } from "./statuses.mjs";
-import { rollbackOf } from "./history.mjs";
+import { TERMINAL, liveRollback } from "./rollback.mjs";
 
 // ARCHIVE_CONCURRENCY bounds the instances one account archives at once.
 const ARCHIVE_CONCURRENCY = 8;
@@ -88,7 +87,7 @@ export async function archiveInstance(ctx, rt, id) {
     const details = body.result;
     if (!TERMINAL.has(details.status)) return false;
     const rollback =
-      details.status === "errored" || details.status === "terminated" ? await rollbackOf(ctx, rt, id) : null;
+      details.status === "errored" || details.status === "terminated" ? await liveRollback(ctx, rt, id) : null;
     const got = await ctx.runtime.control("/wf/events", { workflow: rt, id });
     if (got.stream) {
       ctx.registry.noteInstance(rt, id, { streamed: true });

@@ -6,84 +6,17 @@
 import { EdgeError, INSTANCE_NOT_FOUND, INVALID_REQUEST, STEP_NOT_FOUND, TOO_MANY_SUBSCRIPTIONS } from "../errors.mjs";
 import { details, expired } from "./statuses.mjs";
 import { archived } from "./archive.mjs";
+import { liveRollback, rollbackFromEvents } from "./rollback.mjs";
 import { findWorkflow, runnable } from "./workflows.mjs";
 
 const INSTANCE_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,99}$/;
 
-// rollbackOf answers the rollback of an ended instance (workerd name rt, id): {steps, rollback}, steps as Cloudflare
-// lists rollback steps (type "rollback", name, start, end, success, attempts, config, output) and rollback {outcome:
-// complete|failed, error} or null when none ran. It is read once from the instance's events and kept in the index
-// (a restart forgets it).
+// rollbackOf answers the rollback of an ended instance (workerd name rt, id): {steps, rollback}, from the archive
+// once the instance is archived, else as rollback.mjs reads it from the engine.
 export async function rollbackOf(ctx, rt, id) {
-  const rec = ctx.registry.instanceRecord(rt, id);
-  if (rec?.rollback) return rec.rollback;
   const kept = archived(ctx, rt, id);
-  if (kept) return kept.rollback ?? rollbackFromEvents(kept.events);
-  const events = await ctx.runtime.control("/wf/rollback", { workflow: rt, id });
-  const out = rollbackFromEvents(events);
-  ctx.registry.noteInstance(rt, id, { rollback: out });
-  return out;
-}
-
-// rollbackFromEvents builds {steps, rollback} from an instance's rollback events (oldest first).
-export function rollbackFromEvents(events) {
-  const iso = (ms) => (typeof ms === "number" ? new Date(ms).toISOString() : null);
-  const steps = [];
-  const open = new Map(); // stepName -> its step
-  let rollback = null;
-  let firstError = null;
-  for (const ev of events) {
-    const step = open.get(ev.stepName);
-    switch (ev.type) {
-      case "rollback_step_started": {
-        const s = {
-          name: String(ev.stepName).replace(/-\d+$/, ""),
-          start: iso(ev.timestamp),
-          end: null,
-          success: null,
-          type: "rollback",
-          output: null,
-          config: ev.config ?? null,
-          attempts: [],
-        };
-        open.set(ev.stepName, s);
-        steps.push(s);
-        break;
-      }
-      case "rollback_attempt_started":
-        step?.attempts.push({ start: iso(ev.timestamp), end: null, success: null, error: null });
-        break;
-      case "rollback_attempt_completed":
-      case "rollback_attempt_errored": {
-        const a = step?.attempts.at(-1);
-        if (a) {
-          a.end = iso(ev.timestamp);
-          a.success = ev.type === "rollback_attempt_completed";
-          a.error = ev.error ?? null;
-        }
-        break;
-      }
-      case "rollback_step_completed":
-      case "rollback_step_errored":
-        if (step) {
-          step.end = iso(ev.timestamp);
-          step.success = ev.type === "rollback_step_completed";
-        }
-        // the step's error, else its last attempt's
-        if (ev.type === "rollback_step_errored")
-          firstError ??= ev.error ?? step?.attempts.at(-1)?.error ?? { name: "Error", message: "rollback step failed" };
-        break;
-      case "rollback_completed":
-        rollback = { outcome: "complete", error: null };
-        break;
-      case "rollback_errored":
-        rollback = { outcome: "failed", error: firstError };
-        break;
-      default:
-        break;
-    }
-  }
-  return { steps, rollback };
+  if (kept && !ctx.registry.instanceRecord(rt, id)?.rollback) return kept.rollback ?? rollbackFromEvents(kept.events);
+  return liveRollback(ctx, rt, id);
 }
 
 // stepTarget finds the step a step lookup names among the instance's steps (explorer names, "<name>-<count>"): by name

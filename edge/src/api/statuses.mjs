@@ -8,9 +8,9 @@ import { EdgeError, INSTANCE_NOT_FOUND, INTERNAL_ERROR, INVALID_REQUEST } from "
 import { now } from "../registry.mjs";
 import { archiveSoon, archived } from "./archive.mjs";
 import { mapLimit } from "./common.mjs";
+import { TERMINAL } from "./rollback.mjs";
 
-// TERMINAL holds the statuses of an instance that has ended.
-export const TERMINAL = new Set(["complete", "errored", "terminated"]);
+export { TERMINAL };
 
 // derivedInstances lists a workflow's instances from the index with Cloudflare's statuses. Only instances whose
 // last known status is not final are asked again (in one call to the control worker per 100); miniflare reports
