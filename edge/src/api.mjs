@@ -28,6 +28,7 @@ export class AccountContext {
     this.emptyFiles = new Map(); // workerd name of a workflow -> its storage files that hold no instance (api/statuses.mjs)
     this.archiving = new Map(); // "<workflow>\n<instance id>" of finished instances queued or being archived (api/archive.mjs)
     this.archiveQueue = []; // [workflow, id] waiting to be archived
+    this.recentlyEnded = new Map(); // workflow -> Set of the ids that ended last, kept in the engine (api/archive.mjs)
     this.archiveActive = 0;
     this.archiveWaiters = []; // creates waiting for the archive backlog to drain (api/archive.mjs, archiveRoom)
     this.lastArchiveFailure = 0;

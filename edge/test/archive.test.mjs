@@ -45,7 +45,7 @@ async function streamEvents(wf, id, query = "") {
 }
 
 before(async () => {
-  edge = await startEdge({ env: { EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS: "300" } });
+  edge = await startEdge({ env: { EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS: "300", EDGEFLOW_EDGE_ARCHIVE_KEEP: "0" } });
   await deployDemo(edge, "arch");
 });
 

@@ -47,9 +47,29 @@ export function archived(ctx, rt, id) {
   return ctx.registry.archive.get(rt, id);
 }
 
-// archiveSoon queues the archiving of a finished instance (archiveInstance); any number of calls archive it once.
+// ARCHIVE_KEEP is how many of the most recently finished instances of each Workflow stay in the engine
+// (EDGEFLOW_EDGE_ARCHIVE_KEEP, default 16; 0 archives at once): what a client does right after an instance ends,
+// such as a restart from one of its steps, which needs the engine's copy, works as on Cloudflare; the older ones
+// are archived, so the open databases stay bounded all the same (decision 484).
+export const ARCHIVE_KEEP =
+  Number(process.env.EDGEFLOW_EDGE_ARCHIVE_KEEP) >= 0 && process.env.EDGEFLOW_EDGE_ARCHIVE_KEEP !== undefined
+    ? Number(process.env.EDGEFLOW_EDGE_ARCHIVE_KEEP)
+    : 16;
+
+// archiveSoon queues the archiving of a finished instance (archiveInstance) once ARCHIVE_KEEP instances of its
+// Workflow have finished after it; any number of calls archive it once.
 export function archiveSoon(ctx, rt, id) {
   if (!ARCHIVING) return;
+  if (ARCHIVE_KEEP > 0) {
+    let recent = ctx.recentlyEnded.get(rt);
+    if (!recent) ctx.recentlyEnded.set(rt, (recent = new Set()));
+    if (recent.has(id)) return;
+    recent.add(id); // a Set keeps the order of insertion: its first id is the one that ended longest ago
+    if (recent.size <= ARCHIVE_KEEP) return;
+    const [oldest] = recent;
+    recent.delete(oldest);
+    id = oldest;
+  }
   const key = `${rt}\n${id}`;
   if (ctx.archiving.has(key) || ctx.registry.instanceRecord(rt, id)?.purged) return;
   ctx.archiving.set(key, null);

@@ -173,24 +173,39 @@ export async function createInstances(ctx, wf, inputs, source) {
     const t = now(); // before the create, so that created_on never follows the instance's start
     // instances being created have files before the index holds them: the index sync does not count them as
     // created through a binding (a list of the Workflow opens every instance's database, statuses.mjs)
-    ctx.creating.set(rt, (ctx.creating.get(rt) ?? 0) + inputs.length);
-    let answer;
+    // an archived instance (archive.mjs) is gone from the engine, which would create its id anew: it still exists
+    const kept = new Set(
+      inputs.flatMap((x, i) => (x.id !== undefined && ctx.registry.instanceRecord(rt, x.id)?.archived ? [i] : [])),
+    );
+    const sent = inputs.flatMap((x, i) => (kept.has(i) ? [] : [i]));
+    ctx.creating.set(rt, (ctx.creating.get(rt) ?? 0) + sent.length);
+    let answer = { created: [], errors: [] };
     try {
-      answer = await ctx.runtime.control("/wf/create", {
-        workflow: rt,
-        instances: inputs.map(({ id, params }) => ({ id, params })),
-      });
+      if (sent.length > 0) {
+        answer = await ctx.runtime.control("/wf/create", {
+          workflow: rt,
+          instances: sent.map((i) => ({ id: inputs[i].id, params: inputs[i].params })),
+        });
+      }
     } catch (err) {
-      ctx.creating.set(rt, ctx.creating.get(rt) - inputs.length);
+      ctx.creating.set(rt, ctx.creating.get(rt) - sent.length);
       throw err;
     }
-    const refused = new Map(answer.errors.map((e) => [e.index, e]));
+    const refused = new Map(answer.errors.map((e) => [sent[e.index], e]));
+    for (const i of kept) {
+      refused.set(i, {
+        index: i,
+        id: inputs[i].id,
+        code: INSTANCE_EXISTS,
+        message: "workflows.api.error.instance.already_exists",
+      });
+    }
     const created = [...answer.created];
     const versionId = wf.versions.at(-1).id;
     const out = inputs.map((input, i) => {
       const e = refused.get(i);
       // our first attempt may have gone through before its connection died: the ids are ours (pendingIds)
-      if (e && !(answer.retried && e.code === INSTANCE_EXISTS))
+      if (e && !(answer.retried && e.code === INSTANCE_EXISTS && !kept.has(i)))
         return { id: e.id ?? input.id, error: { code: e.code, message: e.message } };
       const id = e ? e.id : created.shift();
       ctx.registry.recordInstance({
@@ -204,7 +219,7 @@ export async function createInstances(ctx, wf, inputs, source) {
       });
       return { id, status: "queued", version_id: versionId, workflow_id: wf.id };
     });
-    ctx.creating.set(rt, ctx.creating.get(rt) - inputs.length);
+    ctx.creating.set(rt, ctx.creating.get(rt) - sent.length);
     if (ctx.state.workflows[wf.name]) ctx.state.workflows[wf.name].triggered_on = t;
     ctx.registry.saveSoon();
     return out;
