@@ -77,7 +77,9 @@ async function events(client, wf, id, { query = "", headers = {}, until, onEvent
 }
 
 before(async () => {
-  edge = await startEdge({ env: { EDGEFLOW_EDGE_SUBSCRIPTION_LIMIT: "3" } });
+  // EDGEFLOW_EDGE_ARCHIVE_KEEP=0: the tests that count storage files expect a finished instance to leave the engine
+  // at once, not when later ones end (decision 484)
+  edge = await startEdge({ env: { EDGEFLOW_EDGE_SUBSCRIPTION_LIMIT: "3", EDGEFLOW_EDGE_ARCHIVE_KEEP: "0" } });
   kv = (await edge.call("POST", "/storage/kv/namespaces", { title: "saga" })).body.result.id;
   const up = await upload(edge, "saga", {
     source: SAGA,
