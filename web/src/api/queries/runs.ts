@@ -11,6 +11,8 @@ export const runKeys = {
   // one: everything read about one run; runKeys.everyRun is all of them.
   everyRun: ["run"] as const,
   one: (runId: string) => ["run", runId] as const,
+  // stepOutput: a step's full output (one attempt or iteration), read by its URL; part of everything read of the run.
+  stepOutput: (runId: string, url: string) => ["run", runId, "step-output", url] as const,
 };
 
 export const runQueries = {

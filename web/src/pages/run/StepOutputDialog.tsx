@@ -3,6 +3,7 @@ import { useState } from "react";
 import { ApiError, type ErrorDetail } from "../../api/client";
 import type { StepOutput } from "../../api/schema.gen";
 import type { RunStep } from "../../api/models";
+import { runKeys } from "../../api/queries/runs";
 import { Dialog, ErrorMessage, Json, Loading } from "../../app/ui";
 
 // stepOutputURL is the route of a step's full output (docs/runs.md, "Step outputs"): the loop iteration comes from
@@ -55,7 +56,7 @@ export function StepOutputDialog({
   const [attempt, setAttempt] = useState(0);
   const url = stepOutputURL(workflowId, runId, step, attempt);
   const q = useQuery({
-    queryKey: ["step-output", url],
+    queryKey: runKeys.stepOutput(runId, url),
     queryFn: ({ signal }) => readOutput(url, signal),
     retry: false,
   });

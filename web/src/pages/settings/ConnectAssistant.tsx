@@ -4,6 +4,7 @@ import { api, ok } from "../../api/client";
 import { fieldErrors, validateName, type FieldErrors } from "../../api/forms";
 import { apiKeyKeys, apiKeyQueries } from "../../api/queries/apiKeys";
 import { useCursorList } from "../../api/queries/cursor";
+import { mcpQueries } from "../../api/queries/mcp";
 import { Field } from "../../app/fields";
 import { Link } from "../../app/Link";
 import { useSession } from "../../app/session";
@@ -38,7 +39,7 @@ const transports: { value: string; label: string; hint: string }[] = [
 // as the page is open and is kept nowhere else in the browser; an existing key is never shown (edgeflow stores
 // only its hash), so its configuration keeps the placeholder.
 export default function ConnectAssistantPage() {
-  const connect = useQuery({ queryKey: ["mcp-connect"], queryFn: () => ok(api.GET("/api/mcp/connect")) });
+  const connect = useQuery(mcpQueries.connect());
   const keys = useCursorList(apiKeyQueries.list());
   const usable = useMemo(
     () =>
