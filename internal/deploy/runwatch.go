@@ -30,8 +30,11 @@ const (
 	// on one connection (below the local edge's 64 per account, so that
 	// other clients of the account keep some).
 	DefaultSubscriptionsPerConnection = 48
-	// WatchedRefresh is how often a watched run is polled all the same.
-	WatchedRefresh = 30 * time.Second
+	// WatchedRefresh is how often a watched run is polled all the same. It
+	// is also how long another replica waits to take over the run of a
+	// replica that died while watching it (its next refresh is stored),
+	// so it stays short.
+	WatchedRefresh = 10 * time.Second
 	// watchSettle is how long a watch gathers the events that arrive
 	// together before it reads the instance once for all of them.
 	watchSettle = 30 * time.Millisecond
