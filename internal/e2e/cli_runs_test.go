@@ -22,7 +22,9 @@ func TestCLIRunOutputAndRestartInPlace(t *testing.T) {
 	if code, out, errOut := u.run(s.key+"\n", nil, "login", "--url", s.url+"/api", "--api-key-stdin"); code != 0 {
 		t.Fatalf("login: exit %d\n%s%s", code, out, errOut)
 	}
-	flaky := step("flaky", "globalThis.__tries = (globalThis.__tries ?? 0) + 1;\nif (globalThis.__tries === 1) throw new Error('first try fails');\nreturn { tries: globalThis.__tries };")
+	// The tries are counted in D1, not in the isolate's globals: the
+	// edge may start a fresh isolate between two attempts.
+	flaky := step("flaky", "await env.DB.prepare('INSERT INTO tries VALUES (1)').run();\nconst { n } = await env.DB.prepare('SELECT count(*) AS n FROM tries').first();\nif (n === 1) throw new Error('first try fails');\nreturn { tries: n };")
 	flaky["config"] = map[string]any{"retries": map[string]any{"limit": 2, "delay": "1 second", "backoff": "constant"}}
 	gate := step("gate", "const row = await env.DB.prepare('SELECT ok FROM flags').first();\nif (!row || row.ok !== 1) throw new Error('the flag is off');\nreturn { open: true };")
 	gate["config"] = map[string]any{"retries": map[string]any{"limit": 0, "delay": "1 second", "backoff": "constant"}}
@@ -37,7 +39,7 @@ func TestCLIRunOutputAndRestartInPlace(t *testing.T) {
 	query := func(sql string) {
 		s.must(200, "POST", "/api/resources/d1/databases/"+db+"/query", map[string]any{"connectionId": s.conn, "sql": sql})
 	}
-	query("CREATE TABLE flags (ok INTEGER); INSERT INTO flags VALUES (0)")
+	query("CREATE TABLE flags (ok INTEGER); INSERT INTO flags VALUES (0); CREATE TABLE tries (x INTEGER)")
 	id := s.trigger(wf, map[string]any{})
 	s.waitStatus(wf, id, "errored", 60*time.Second)
 

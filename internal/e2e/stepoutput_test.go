@@ -17,7 +17,9 @@ func TestStepOutputs(t *testing.T) {
 	t.Parallel()
 	requireEdge(t)
 	s := newServer(t, serverOptions{})
-	flaky := step("flaky", "globalThis.__tries = (globalThis.__tries ?? 0) + 1;\nif (globalThis.__tries === 1) throw new Error('first try fails');\nreturn { tries: globalThis.__tries };")
+	// The tries are counted in D1, not in the isolate's globals: the
+	// edge may start a fresh isolate between two attempts.
+	flaky := step("flaky", "await env.DB.prepare('INSERT INTO tries VALUES (1)').run();\nconst { n } = await env.DB.prepare('SELECT count(*) AS n FROM tries').first();\nif (n === 1) throw new Error('first try fails');\nreturn { tries: n };")
 	flaky["config"] = map[string]any{"retries": map[string]any{"limit": 2, "delay": "1 second", "backoff": "constant"}}
 	wf, _ := s.workflow("Outputs", "workflow", chain("Outputs",
 		step("big", "return { text: 'x'.repeat(100000) };"),
@@ -26,6 +28,7 @@ func TestStepOutputs(t *testing.T) {
 		step("end", "return { ok: true };"),
 	))
 	s.deploy(wf)
+	s.must(200, "POST", "/api/resources/d1/databases/"+s.projectD1()+"/query", map[string]any{"connectionId": s.conn, "sql": "CREATE TABLE tries (x INTEGER)"})
 	id := s.trigger(wf, map[string]any{})
 	r := s.waitStatus(wf, id, "complete", 60*time.Second)
 	if len(r.Steps) != 4 {
