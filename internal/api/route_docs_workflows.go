@@ -261,8 +261,9 @@ var workflowRouteDocs = map[string]RouteDoc{
 	"GET /api/runs": {
 		Summary: "Finds runs of the active project, newest first.",
 		Answer: "`{data: [Run], nextCursor}`, newest first. A Run is `{id, workflowId, projectId, versionId, connectionId, " +
-			"deploymentId, instanceId, status, statusDetail?, params?, output?, error?, restartOf?, fromStep?, " +
-			"deletedWorkflow?, createdAt, startedAt, endedAt, updatedAt}` (`deletedWorkflow: {name, deletedAt}` on a run " +
+			"deploymentId, instanceId, status, statusDetail?, params?, output?, error?, usage?, restartOf?, fromStep?, " +
+			"deletedWorkflow?, createdAt, startedAt, endedAt, updatedAt}` (`usage: {inputTokens, outputTokens}` on a run whose " +
+			"agent nodes made model calls) (`deletedWorkflow: {name, deletedAt}` on a run " +
 			"kept after its workflow was deleted; such runs are listed, also with `workflowId` set to the deleted " +
 			"workflow's id); a run's `steps` are in its detail (GET /api/workflows/:workflowId/runs/:runId). Filters, all " +
 			"optional and combined: `workflowId`, `status`, `versionId`, `from` (inclusive) and `to` (exclusive), RFC 3339 " +
@@ -274,6 +275,21 @@ var workflowRouteDocs = map[string]RouteDoc{
 				"after `from`, `q` is over 200 characters"},
 		},
 		Example: exRunList,
+	},
+	"GET /api/runs/usage": {
+		Summary: "Sums the token usage of the runs the run search's filters select, per workflow.",
+		Answer: "`{inputTokens, outputTokens, runs, workflows: [{workflowId, workflowName, inputTokens, outputTokens, runs}], " +
+			"partial}`: the tokens of the model calls of the selected runs' agent nodes (docs/runs.md, \"Token usage\"), in " +
+			"all and per workflow, the most tokens first; `runs` counts the selected runs that made model calls (runs " +
+			"without any are not counted). The filters are those of GET /api/runs: `workflowId`, `status`, `versionId`, " +
+			"`from`, `to` and `q`. A sum reads the newest 100,000 such runs: `partial: true` says that older ones matched " +
+			"too and are not in the sums (narrow with `from` and `to`).",
+		Errors: []ErrorCase{
+			{404, "not_found", "`workflowId` names no workflow of the project"},
+			{422, "validation_failed", "`status` is not one of the six run states, `from` or `to` is not an RFC 3339 time or `to` is not " +
+				"after `from`, `q` is over 200 characters"},
+		},
+		Example: exRunUsage,
 	},
 	"GET /api/runs/stream": {
 		Summary: "Streams the state changes of the active project's runs as Server-Sent Events.",

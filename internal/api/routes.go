@@ -445,6 +445,7 @@ func (s *Server) routeTable() []Route {
 		get("/api/deployments", s.handleDeploymentList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Deployment]{}),
 		get("/api/workflows/{workflowId}/deployments", s.handleWorkflowDeploymentList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Deployment]{}),
 		get("/api/runs", s.handleRunList).scope(read).query("cursor", "limit", "status", "workflowId", "versionId", "from", "to", "q").ok(edgeflow.ListPage[edgeflow.Run]{}),
+		get("/api/runs/usage", s.handleRunUsage).scope(read).query("workflowId", "status", "versionId", "from", "to", "q").ok(edgeflow.RunUsage{}),
 		get("/api/runs/stream", s.handleRunStream).scope(read).query("after", "timeoutSeconds").stream(runStreamEvents),
 		get("/api/runs/{runId}", s.handleProjectRunGet).scope(read).ok(edgeflow.Run{}),
 		get("/api/workflows/{workflowId}/runs", s.handleWorkflowRunList).scope(read).query("cursor", "limit", "status", "versionId", "from", "to", "q").ok(edgeflow.ListPage[edgeflow.Run]{}),

@@ -689,6 +689,7 @@ func applyInstance(r *edgeflow.Run, inst *Instance, now time.Time) {
 	}
 	if steps := rawOrNil(inst.Steps); steps != nil {
 		r.Steps = steps
+		r.Usage = AgentUsage(steps)
 	}
 	if inst.Start != nil {
 		t := inst.Start.UTC()

@@ -230,6 +230,25 @@ return await r.json();`)))
 	// The restarted run's usage counts only the model call it made (turn
 	// 3); the node's value counts the whole conversation.
 	jsonEqual(t, done.Usage, `{"inputTokens":30,"outputTokens":5}`)
+	// Summed per workflow over the run search's filters, and carried by
+	// the list.
+	usage := s.must(200, "GET", "/api/runs/usage?workflowId="+wf, nil)
+	jsonEqual(t, usage.body, `{"inputTokens":60,"outputTokens":15,"runs":2,"partial":false,
+		"workflows":[{"workflowId":"`+wf+`","workflowName":"Support","inputTokens":60,"outputTokens":15,"runs":2}]}`)
+	usage = s.must(200, "GET", "/api/runs/usage?status=complete&workflowId="+wf, nil)
+	jsonEqual(t, usage.body, `{"inputTokens":30,"outputTokens":5,"runs":1,"partial":false,
+		"workflows":[{"workflowId":"`+wf+`","workflowName":"Support","inputTokens":30,"outputTokens":5,"runs":1}]}`)
+	var listed struct {
+		Data []struct {
+			ID    string
+			Usage json.RawMessage
+		}
+	}
+	s.must(200, "GET", "/api/runs?workflowId="+wf+"&status=errored", nil).into(&listed)
+	if len(listed.Data) != 1 || listed.Data[0].ID != id {
+		t.Fatalf("the errored runs: %+v", listed.Data)
+	}
+	jsonEqual(t, listed.Data[0].Usage, `{"inputTokens":30,"outputTokens":10}`)
 
 	// The key is in no run record, step output or log line.
 	for _, runID := range []string{id, restarted} {

@@ -450,6 +450,30 @@ type RunStep struct {
 	Error           *StepError      `json:"error"`
 }
 
+// RunUsage is the token usage of the runs a filter selects
+// (Store.SumRunUsage), in all and per workflow.
+type RunUsage struct {
+	InputTokens  int64 `json:"inputTokens"`
+	OutputTokens int64 `json:"outputTokens"`
+	// Runs is how many of the selected runs made model calls.
+	Runs int64 `json:"runs"`
+	// Workflows holds one entry per workflow with such runs, the most
+	// tokens first.
+	Workflows []WorkflowUsage `json:"workflows"`
+	// Partial is true when more runs matched than a sum reads: the sums
+	// cover the newest of them only.
+	Partial bool `json:"partial"`
+}
+
+// WorkflowUsage is the token usage of one workflow's runs in a RunUsage.
+type WorkflowUsage struct {
+	WorkflowID   string `json:"workflowId"`
+	WorkflowName string `json:"workflowName"`
+	InputTokens  int64  `json:"inputTokens"`
+	OutputTokens int64  `json:"outputTokens"`
+	Runs         int64  `json:"runs"`
+}
+
 // TokenUsage counts the tokens of model calls.
 type TokenUsage struct {
 	InputTokens  int64 `json:"inputTokens"`

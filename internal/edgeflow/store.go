@@ -229,6 +229,10 @@ type Store interface {
 	// ListRuns lists the project's runs newest first; runs of a workflow
 	// deleted with its runs kept have DeletedWorkflow set.
 	ListRuns(ctx context.Context, f RunFilter, opts ListOptions) (Page[Run], error)
+	// SumRunUsage sums the token usage of the filter's runs that made
+	// model calls, newest first up to limit runs (Partial when more
+	// matched), in all and per workflow.
+	SumRunUsage(ctx context.Context, f RunFilter, limit int) (RunUsage, error)
 	// UpdateRun writes status, statusDetail, output, error, steps, startedAt,
 	// endedAt, nextRefreshAt and refreshFailures, adds one to the stored
 	// StateVersion and ends the run's refresh claim, whatever was written

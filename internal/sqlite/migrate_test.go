@@ -8,6 +8,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
+	"github.com/edgeflow/edgeflow/internal/storetest"
 )
 
 // TestMigrationUniqueRunInstance: a database that recorded an instance twice
@@ -38,7 +39,7 @@ func TestMigrationUniqueRunInstance(t *testing.T) {
 		`INSERT INTO runs SELECT 'run_duplicate', workflow_id, project_id, version_id, connection_id, deployment_id,
 			workflow_name, instance_id, status, status_detail, params, output, error, steps, created_at + 1,
 			started_at, ended_at, updated_at, next_refresh_at, refresh_failures, state_version, refresh_claimed_until,
-			restart_of, from_step, replayed FROM runs`,
+			restart_of, from_step, replayed, input_tokens, output_tokens FROM runs`,
 	} {
 		if _, err := raw.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -62,4 +63,35 @@ func TestMigrationUniqueRunInstance(t *testing.T) {
 	if err := s.CreateRun(ctx, &edgeflow.Run{WorkflowID: w.ID, InstanceID: "cron-1"}); !edgeflow.IsConflict(err) {
 		t.Errorf("recording the instance again: err = %v, want a conflict", err)
 	}
+}
+
+// TestMigrationRunUsage: migration 18 sums the usage of stored runs from
+// their step lists.
+func TestMigrationRunUsage(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "edgeflow.db")
+	storetest.MigrationRunUsage(t, func(t *testing.T) edgeflow.Store {
+		s, err := sqlite.Open(t.Context(), path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}, func(t *testing.T, broken string) {
+		raw, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		for _, q := range []string{
+			`DROP INDEX runs_project_usage`,
+			`ALTER TABLE runs DROP COLUMN input_tokens`,
+			`ALTER TABLE runs DROP COLUMN output_tokens`,
+			`DELETE FROM schema_migrations WHERE version = 18`,
+			`UPDATE runs SET steps = '[{"name": "agent triage turn 1", ' WHERE id = '` + broken + `'`,
+		} {
+			if _, err := raw.ExecContext(t.Context(), q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	})
 }

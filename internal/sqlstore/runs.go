@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -12,15 +13,29 @@ import (
 
 const runCols = `id, workflow_id, project_id, version_id, connection_id, deployment_id, workflow_name, instance_id, status,
 	status_detail, params, output, error, steps, created_at, started_at, ended_at, updated_at, next_refresh_at,
-	refresh_failures, state_version, restart_of, from_step, replayed`
+	refresh_failures, state_version, restart_of, from_step, replayed, input_tokens, output_tokens`
 
 func scanRun(sc rowScanner) (edgeflow.Run, error) {
 	var r edgeflow.Run
+	var in, out sql.NullInt64
 	err := sc.Scan(&r.ID, &r.WorkflowID, &r.ProjectID, &r.VersionID, &r.ConnectionID, &r.DeploymentID, &r.WorkflowName,
 		&r.InstanceID, &r.Status, &r.StatusDetail, rawCol{&r.Params}, rawCol{&r.Output}, &r.Error, rawCol{&r.Steps},
 		timeCol{&r.CreatedAt}, nullTimeCol{&r.StartedAt}, nullTimeCol{&r.EndedAt}, timeCol{&r.UpdatedAt},
-		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures, &r.StateVersion, &r.RestartOf, &r.FromStep, replayedCol{&r.Replayed})
+		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures, &r.StateVersion, &r.RestartOf, &r.FromStep, replayedCol{&r.Replayed},
+		&in, &out)
+	if in.Valid || out.Valid {
+		r.Usage = &edgeflow.TokenUsage{InputTokens: in.Int64, OutputTokens: out.Int64}
+	}
 	return r, err
+}
+
+// usageArgs are the input_tokens and output_tokens values of u: NULL for a
+// run without model calls.
+func usageArgs(u *edgeflow.TokenUsage) (any, any) {
+	if u == nil {
+		return nil, nil
+	}
+	return u.InputTokens, u.OutputTokens
 }
 
 // replayedCol scans the replayed column (a JSON array, or NULL) into a
@@ -67,6 +82,7 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 	if err != nil {
 		return fmt.Errorf("encode the replayed steps: %w", err)
 	}
+	in, out := usageArgs(r.Usage)
 	return s.write(ctx, ScopeNone, func(tx Querier) error {
 		if err := tx.QueryRow(ctx, `SELECT project_id FROM workflows WHERE id = ?`+s.lock("FOR SHARE"), r.WorkflowID).
 			Scan(&r.ProjectID); err != nil {
@@ -87,11 +103,11 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 			}
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
 			r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
 			s.ts(r.CreatedAt), s.nullTS(r.StartedAt), s.nullTS(r.EndedAt), s.ts(r.UpdatedAt),
-			s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion, r.RestartOf, r.FromStep, replayed)
+			s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion, r.RestartOf, r.FromStep, replayed, in, out)
 		if err != nil {
 			return s.dbErr(err, "run", "", "workflow")
 		}
@@ -173,8 +189,8 @@ func (s *Store) markDeletedWorkflows(ctx context.Context, projectID string, runs
 	return nil
 }
 
-// UpdateRun writes status, statusDetail, output, error, steps, startedAt,
-// endedAt, nextRefreshAt and refreshFailures, sets UpdatedAt, adds one to
+// UpdateRun writes status, statusDetail, output, error, steps, usage,
+// startedAt, endedAt, nextRefreshAt and refreshFailures, sets UpdatedAt, adds one to
 // StateVersion, ends the refresh claim and refreshes r from the stored row;
 // ENotFound for an unknown run of the workflow.
 func (s *Store) UpdateRun(ctx context.Context, r *edgeflow.Run) error {
@@ -191,10 +207,11 @@ func (s *Store) UpdateRunIfUnchanged(ctx context.Context, r *edgeflow.Run) (bool
 func (s *Store) updateRun(ctx context.Context, r *edgeflow.Run, cas bool) (bool, error) {
 	now := s.timestamp()
 	q := `UPDATE runs SET status = ?, status_detail = ?, output = ?, error = ?,
-			steps = ?, started_at = ?, ended_at = ?, next_refresh_at = ?, refresh_failures = ?, updated_at = ?,
-			state_version = state_version + 1, refresh_claimed_until = NULL
+			steps = ?, input_tokens = ?, output_tokens = ?, started_at = ?, ended_at = ?, next_refresh_at = ?,
+			refresh_failures = ?, updated_at = ?, state_version = state_version + 1, refresh_claimed_until = NULL
 			WHERE workflow_id = ? AND id = ?`
-	args := []any{r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), s.nullTS(r.StartedAt),
+	in, out := usageArgs(r.Usage)
+	args := []any{r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), in, out, s.nullTS(r.StartedAt),
 		s.nullTS(r.EndedAt), s.nullTS(r.NextRefreshAt), r.RefreshFailures, s.ts(now), r.WorkflowID, r.ID}
 	if cas {
 		q += ` AND state_version = ?`

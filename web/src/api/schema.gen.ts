@@ -951,6 +951,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sums the token usage of the runs the run search's filters select, per workflow. */
+        get: operations["runUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/{runId}": {
         parameters: {
             query?: never;
@@ -2302,6 +2319,13 @@ export interface components {
             state: "running" | "retrying" | "waiting" | "complete" | "errored" | "replayed" | "terminated" | "mocked";
             type: string;
         };
+        RunUsage: {
+            inputTokens: number;
+            outputTokens: number;
+            partial: boolean;
+            runs: number;
+            workflows: components["schemas"]["WorkflowUsage"][];
+        };
         /** @enum {string} */
         Scope: "read" | "write" | "deploy";
         Session: {
@@ -2565,6 +2589,13 @@ export interface components {
             name: string;
             projectId: string;
         };
+        WorkflowUsage: {
+            inputTokens: number;
+            outputTokens: number;
+            runs: number;
+            workflowId: string;
+            workflowName: string;
+        };
     };
     responses: {
         /** @description An error: 400 bad_request or invalid_ir, 401, 403, 404, 405, 409, 413, 422 validation_failed, 429 rate_limited, 502 from the provider, 503 unavailable while the database cannot be reached. */
@@ -2658,6 +2689,7 @@ export type RunEvent = components['schemas']['RunEvent'];
 export type RunLogsEnd = components['schemas']['RunLogsEnd'];
 export type RunLogsView = components['schemas']['RunLogsView'];
 export type RunStep = components['schemas']['RunStep'];
+export type RunUsage = components['schemas']['RunUsage'];
 export type Scope = components['schemas']['Scope'];
 export type Session = components['schemas']['Session'];
 export type SignedIn = components['schemas']['SignedIn'];
@@ -2691,6 +2723,7 @@ export type Workflow = components['schemas']['Workflow'];
 export type WorkflowEnvVar = components['schemas']['WorkflowEnvVar'];
 export type WorkflowFull = components['schemas']['WorkflowFull'];
 export type WorkflowRef = components['schemas']['WorkflowRef'];
+export type WorkflowUsage = components['schemas']['WorkflowUsage'];
 export type ResponseError = components['responses']['Error'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -8533,7 +8566,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{data: [Run], nextCursor}`, newest first. A Run is `{id, workflowId, projectId, versionId, connectionId, deploymentId, instanceId, status, statusDetail?, params?, output?, error?, restartOf?, fromStep?, deletedWorkflow?, createdAt, startedAt, endedAt, updatedAt}` (`deletedWorkflow: {name, deletedAt}` on a run kept after its workflow was deleted; such runs are listed, also with `workflowId` set to the deleted workflow's id); a run's `steps` are in its detail (GET /api/workflows/:workflowId/runs/:runId). Filters, all optional and combined: `workflowId`, `status`, `versionId`, `from` (inclusive) and `to` (exclusive), RFC 3339 times on `createdAt`, and `q`: words that the run's params, output or error must all contain (letters and digits, any case; docs/runs.md). */
+            /** @description `{data: [Run], nextCursor}`, newest first. A Run is `{id, workflowId, projectId, versionId, connectionId, deploymentId, instanceId, status, statusDetail?, params?, output?, error?, usage?, restartOf?, fromStep?, deletedWorkflow?, createdAt, startedAt, endedAt, updatedAt}` (`usage: {inputTokens, outputTokens}` on a run whose agent nodes made model calls) (`deletedWorkflow: {name, deletedAt}` on a run kept after its workflow was deleted; such runs are listed, also with `workflowId` set to the deleted workflow's id); a run's `steps` are in its detail (GET /api/workflows/:workflowId/runs/:runId). Filters, all optional and combined: `workflowId`, `status`, `versionId`, `from` (inclusive) and `to` (exclusive), RFC 3339 times on `createdAt`, and `q`: words that the run's params, output or error must all contain (letters and digits, any case; docs/runs.md). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8672,6 +8705,92 @@ export interface operations {
                 };
             };
             /** @description rate_limited: the per-IP limit is spent; or as many streams are open as the user, the API key, the client address or the server allows (`Retry-After`: when the oldest of them ends at the latest; see Streams) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    runUsage: {
+        parameters: {
+            query?: {
+                /** @description Only runs of this workflow. */
+                workflowId?: string;
+                /** @description Only runs in this status. */
+                status?: string;
+                /** @description Only runs of this version. */
+                versionId?: string;
+                /** @description Only runs created at or after this time (RFC 3339). */
+                from?: string;
+                /** @description Only runs created before this time (RFC 3339). */
+                to?: string;
+                /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
+                q?: string;
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{inputTokens, outputTokens, runs, workflows: [{workflowId, workflowName, inputTokens, outputTokens, runs}], partial}`: the tokens of the model calls of the selected runs' agent nodes (docs/runs.md, "Token usage"), in all and per workflow, the most tokens first; `runs` counts the selected runs that made model calls (runs without any are not counted). The filters are those of GET /api/runs: `workflowId`, `status`, `versionId`, `from`, `to` and `q`. A sum reads the newest 100,000 such runs: `partial: true` says that older ones matched too and are not in the sums (narrow with `from` and `to`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunUsage"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `organizationId` or `projectId` names an organization or project the caller cannot reach; not_found: `workflowId` names no workflow of the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: `status` is not one of the six run states, `from` or `to` is not an RFC 3339 time or `to` is not after `from`, `q` is over 200 characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
             429: {
                 headers: {
                     [name: string]: unknown;
