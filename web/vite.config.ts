@@ -19,5 +19,8 @@ export default defineConfig({
   test: {
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["src/testSetup.ts"],
+    // above the 10 s that findBy* and waitFor wait (src/testSetup.ts)
+    testTimeout: 20_000,
   },
 });

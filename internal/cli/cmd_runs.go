@@ -37,6 +37,24 @@ func runsCommand() *command {
 				run:      runRunsList,
 			},
 			{
+				name: "usage", summary: "sum the token usage of the runs the filters select, per workflow", maxArgs: 0,
+				about: `Sums the tokens that the agent nodes' model calls spent in the runs selected by the same filters
+as "runs ls", in all and per workflow, the most tokens first. Runs without model calls are not
+counted. The sums read the newest 100,000 runs with model calls at most; past that the output
+says so (narrow with --from and --to).`,
+				flags: []flagDef{
+					{name: "workflow", short: "w", value: "WORKFLOW", usage: "only this workflow's runs"},
+					{name: "status", value: "STATUS", usage: "queued, running, paused, waiting, complete, errored or terminated"},
+					{name: "version", value: "VERSION", usage: "only runs of this version (with --workflow)"},
+					{name: "from", value: "TIME", usage: "created at or after this RFC 3339 time"},
+					{name: "to", value: "TIME", usage: "created before this RFC 3339 time"},
+					{name: "search", short: "q", value: "WORDS", usage: "words the params, output or error contain"},
+					jsonFlag,
+				},
+				examples: []string{"edgeflow runs usage", "edgeflow runs usage --from 2026-12-01T00:00:00Z --json"},
+				run:      runRunsUsage,
+			},
+			{
 				name: "show", summary: "show a run with its steps", args: "RUN", minArgs: 1, maxArgs: 1,
 				flags:    []flagDef{jsonFlag},
 				examples: []string{"edgeflow runs show run_4m8x2c6v1b9n3k7q5wkl"},
@@ -160,6 +178,40 @@ func runRunsList(c *call) error {
 		t.row(r.ID, names[r.WorkflowID], stamp(r.CreatedAt), duration(r.StartedAt, r.EndedAt), paint(color, r.Status))
 	}
 	return t.flush()
+}
+
+func runRunsUsage(c *call) error {
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	q, _, err := runFilterQuery(c, cl)
+	if err != nil {
+		return err
+	}
+	var u edgeflow.RunUsage
+	if err := cl.request(c.ctx, "GET", "/api/runs/usage", q, nil, &u); err != nil {
+		return err
+	}
+	if c.has("json") {
+		return printJSON(c.out(), u)
+	}
+	if u.Runs == 0 {
+		fmt.Fprintln(c.out(), "No run with model calls matches.")
+		return nil
+	}
+	t := newTable(c.out(), false, "WORKFLOW", "RUNS", "INPUT TOKENS", "OUTPUT TOKENS")
+	for _, w := range u.Workflows {
+		t.row(w.WorkflowName, strconv.FormatInt(w.Runs, 10), strconv.FormatInt(w.InputTokens, 10), strconv.FormatInt(w.OutputTokens, 10))
+	}
+	t.row("total", strconv.FormatInt(u.Runs, 10), strconv.FormatInt(u.InputTokens, 10), strconv.FormatInt(u.OutputTokens, 10))
+	if err := t.flush(); err != nil {
+		return err
+	}
+	if u.Partial {
+		fmt.Fprintln(c.out(), "The sums cover the newest 100,000 runs with model calls only; narrow with --from and --to.")
+	}
+	return nil
 }
 
 // workflowNames fills names for the workflows of runs it does not hold yet.

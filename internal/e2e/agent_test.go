@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -238,6 +239,17 @@ return await r.json();`)))
 	usage = s.must(200, "GET", "/api/runs/usage?status=complete&workflowId="+wf, nil)
 	jsonEqual(t, usage.body, `{"inputTokens":30,"outputTokens":5,"runs":1,"partial":false,
 		"workflows":[{"workflowId":"`+wf+`","workflowName":"Support","inputTokens":30,"outputTokens":5,"runs":1}]}`)
+	u := newCLIUser(t)
+	if code, out, errOut := u.run(s.key+"\n", nil, "login", "--url", s.url+"/api", "--api-key-stdin"); code != 0 {
+		t.Fatalf("login: exit %d\n%s%s", code, out, errOut)
+	}
+	table := u.must(0, "runs", "usage", "--workflow", wf)
+	if !regexp.MustCompile(`(?m)^Support\s+2\s+60\s+15\s*$`).MatchString(table) || !regexp.MustCompile(`(?m)^total\s+2\s+60\s+15\s*$`).MatchString(table) {
+		t.Fatalf("edgeflow runs usage:\n%s", table)
+	}
+	if out := u.must(0, "runs", "usage", "--status", "terminated"); !strings.Contains(out, "No run with model calls matches.") {
+		t.Fatalf("edgeflow runs usage --status terminated:\n%s", out)
+	}
 	var listed struct {
 		Data []struct {
 			ID    string

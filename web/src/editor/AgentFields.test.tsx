@@ -109,6 +109,27 @@ describe("the agent node's form", () => {
     expect(picker.selectedOptions[0]?.textContent).toBe("wf_gone (not among the project's workflows)");
   });
 
+  it("offers every workflow of a project with more than a page of them", async () => {
+    // 250 workflows, 100 a page: the picker reads the pages one after the other.
+    vi.stubGlobal("fetch", async (input: string | Request) => {
+      const url = new URL(typeof input === "string" ? input : input.url, "http://studio");
+      if (!url.pathname.endsWith("/api/workflows")) return new Response("{}", { status: 404 });
+      const from = Number(url.searchParams.get("cursor") ?? "0");
+      const data = Array.from({ length: Math.min(100, 250 - from) }, (_, i) => ({
+        id: `wf_${from + i}`,
+        name: `Workflow ${from + i}`,
+        kind: "workflow",
+      }));
+      const nextCursor = from + 100 < 250 ? String(from + 100) : null;
+      return new Response(JSON.stringify({ data, nextCursor }), { headers: { "Content-Type": "application/json" } });
+    });
+    setup({ tools: [{ workflow: "wf_249" }] });
+    await screen.findByRole("option", { name: "Workflow 249" });
+    const picker = screen.getByLabelText("Workflow") as HTMLSelectElement;
+    expect(picker.options).toHaveLength(251);
+    expect(picker.selectedOptions[0]?.textContent).toBe("Workflow 249");
+  });
+
   it("edits an http tool's request inside http", () => {
     const onChange = setup({ tools: [{ http: { method: "GET", url: "" } }] });
     fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://api.example.com/{id}" } });

@@ -1,9 +1,8 @@
 // AgentFields are the controls of the agent node's structured fields (docs/agents.md, "The agent node"): the secret
 // picker of apiKey ({{env.NAME}} only, never a literal key), the tool list (workflow, HTTP and marketplace-node tools,
 // each an editable card; a workflow tool is picked among the project's workflows), the JSON Schema of the answer, and the tools that need an approval, picked from the tools.
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { workflowQueries } from "../api/queries/workflows";
+import { useAllWorkflows } from "../api/queries/useAllWorkflows";
 import type { ExpressionOption } from "../ir/expressions";
 
 const envRef = /^\{\{\s*env\.([A-Z][A-Z0-9_]*)\s*\}\}$/;
@@ -89,17 +88,20 @@ export function toolName(t: Tool, index: number): string {
   return raw.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
 }
 
-// WorkflowPicker selects a workflow tool's workflow among the project's workflows (the first 100; functions cannot be
-// started as sub-workflows, so they are not offered). A stored id that is not among them stays selected, marked.
+// WorkflowPicker selects a workflow tool's workflow among all the project's workflows (functions cannot be started as
+// sub-workflows, so they are not offered). A stored id that is not among them stays selected, marked, once every
+// page is read.
 function WorkflowPicker(p: { id: string; value: string; disabled?: boolean; onChange: (v: string) => void }) {
-  const list = useQuery(workflowQueries.firstPage());
-  const workflows = (list.data?.data ?? []).filter((w) => w.kind === "workflow");
+  const list = useAllWorkflows();
+  const workflows = list.workflows.filter((w) => w.kind === "workflow");
   const known = workflows.some((w) => w.id === p.value);
   return (
     <>
       <select id={p.id} value={p.value} disabled={p.disabled} onChange={(e) => p.onChange(e.target.value)}>
         <option value="">{list.isPending ? "Loading the workflows…" : "Choose a workflow"}</option>
-        {p.value !== "" && !known && <option value={p.value}>{p.value} (not among the project's workflows)</option>}
+        {p.value !== "" && !known && (
+          <option value={p.value}>{list.isPending ? p.value : `${p.value} (not among the project's workflows)`}</option>
+        )}
         {workflows.map((w) => (
           <option key={w.id} value={w.id}>
             {w.name}

@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useLocation, useSearch } from "wouter";
 import { useRunChanges } from "../api/live";
 import { runKeys, runQueries } from "../api/queries/runs";
+import { useAllWorkflows } from "../api/queries/useAllWorkflows";
 import { workflowQueries } from "../api/queries/workflows";
 import type { Run } from "../api/models";
 import { Field } from "../app/fields";
@@ -19,6 +20,7 @@ import {
   searchFromFilters,
   type RunFilters,
 } from "../runs/filters";
+import { UsageSummary } from "../runs/UsageSummary";
 
 // runHref is the address of a run's page.
 export function runHref(r: Pick<Run, "id" | "workflowId">): string {
@@ -45,17 +47,17 @@ export default function RunsPage() {
       void qc.invalidateQueries({ queryKey: runKeys.lists });
     }, [qc]),
   );
-  const workflows = useQuery(workflowQueries.firstPage());
+  const { workflows } = useAllWorkflows();
   const versions = useQuery({
     ...workflowQueries.versions(draft.workflowId),
-    enabled: draft.workflowId !== "" && (workflows.data?.data.some((w) => w.id === draft.workflowId) ?? false),
+    enabled: draft.workflowId !== "" && workflows.some((w) => w.id === draft.workflowId),
   });
   const runs = useQuery({
     ...runQueries.search(searchFromFilters(applied), cursor, runsQuery(applied, cursor)),
     placeholderData: keepPreviousData,
     refetchInterval: mode === "stream" ? false : 5_000,
   });
-  const names = new Map((workflows.data?.data ?? []).map((w) => [w.id, w.name]));
+  const names = new Map(workflows.map((w) => [w.id, w.name]));
 
   const apply = (f: RunFilters) => {
     const p = filterProblem(f);
@@ -105,7 +107,7 @@ export default function RunsPage() {
             onChange={(e) => setDraft((d) => ({ ...d, workflowId: e.target.value, versionId: "" }))}
           >
             <option value="">All workflows</option>
-            {workflows.data?.data.map((w) => (
+            {workflows.map((w) => (
               <option key={w.id} value={w.id}>
                 {w.name}
               </option>
@@ -163,6 +165,7 @@ export default function RunsPage() {
           {problem}
         </p>
       )}
+      <UsageSummary filters={applied} />
       {runs.isPending && <Loading what="runs" />}
       <ErrorMessage error={runs.error} title="The runs could not be found" />
       {runs.data && runs.data.data.length === 0 && (

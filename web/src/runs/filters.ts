@@ -49,6 +49,13 @@ export function filterProblem(f: RunFilters): string {
 }
 
 // runsQuery is the query string of GET /api/runs for the filters and a page cursor.
+// usageQuery is the query string of GET /api/runs/usage for the filters: the same filters, no page.
+export function usageQuery(f: RunFilters): string {
+  const p = new URLSearchParams(runsQuery(f, ""));
+  p.delete("limit");
+  return p.toString();
+}
+
 export function runsQuery(f: RunFilters, cursor: string, limit = 25): string {
   const p = new URLSearchParams();
   p.set("limit", String(limit));

@@ -36,7 +36,7 @@ describe("query keys", () => {
         runQueries.ofWorkflow("wf_1").queryKey,
       ],
     ],
-    ["the workflow lists", workflowKeys.lists, [workflowQueries.list().queryKey, workflowQueries.firstPage().queryKey]],
+    ["the workflow lists", workflowKeys.lists, [workflowQueries.list().queryKey]],
     [
       "the run lists",
       runKeys.lists,

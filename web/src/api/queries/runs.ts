@@ -28,6 +28,13 @@ export const runQueries = {
       queryKey: [...runKeys.lists, "search", search, cursor] as const,
       queryFn: () => ok(api.GET("/api/runs", { querySerializer: () => runsQuery })),
     }),
+  // usage: the token usage of the runs the filters select, per workflow (search is their query string, usageQuery
+  // the request's).
+  usage: (search: string, usageQuery: string) =>
+    queryOptions({
+      queryKey: [...runKeys.lists, "usage", search] as const,
+      queryFn: () => ok(api.GET("/api/runs/usage", { querySerializer: () => usageQuery })),
+    }),
   // ofWorkflow: the workflow's newest 20 runs.
   ofWorkflow: (workflowId: string) =>
     queryOptions({

@@ -25,12 +25,6 @@ export const workflowQueries = {
       initialPageParam: "",
       getNextPageParam: (last) => last.nextCursor ?? undefined,
     }),
-  // firstPage: the first 100 workflows (the runs filter offers them).
-  firstPage: () =>
-    queryOptions({
-      queryKey: [...workflowKeys.lists, "first-page"] as const,
-      queryFn: () => workflows(100),
-    }),
   // record: the workflow's record.
   record: (workflowId: string) =>
     queryOptions({
