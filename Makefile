@@ -70,18 +70,19 @@ npm-deps: node-runtime
 		fi; \
 	done
 
-# The suite runs in two lanes side by side (its parts spend most of their time waiting on the local edge and the
-# browser, so it takes about as long as its longer lane): the Node unit tests and the browser tests print as they
-# go, while the other lane, the wrangler tests then the Go tests, is kept and printed last, so that go test's summary
-# ends the output. The exit status is that of the first part that failed.
+# The suite runs in three lanes side by side (its parts spend much of their time waiting on the local edge, wrangler
+# and the browser, so it takes about as long as its longest lane): the Node unit tests then the browser tests print
+# as they go, while the wrangler tests and the Go tests are kept and printed after them, the Go tests last, so that
+# go test's summary ends the output. The exit status is that of the first part that failed.
 test: deps web
 	@logs=$$(mktemp -d); \
-	( $(MAKE) --no-print-directory test-wrangler test-go > "$$logs/go.log" 2>&1; echo $$? > "$$logs/go.status" ) & \
+	( $(MAKE) --no-print-directory test-wrangler > "$$logs/wrangler.log" 2>&1; echo $$? > "$$logs/wrangler.status" ) & \
+	( $(MAKE) --no-print-directory test-go > "$$logs/go.log" 2>&1; echo $$? > "$$logs/go.status" ) & \
 	$(MAKE) --no-print-directory test-node test-browser; js=$$?; \
-	wait; go=$$(cat "$$logs/go.status"); \
+	wait; wr=$$(cat "$$logs/wrangler.status"); go=$$(cat "$$logs/go.status"); \
 	[ "$$js" -eq 0 ] || echo "make test: the Node or browser tests failed (above); the wrangler and Go tests follow" >&2; \
-	cat "$$logs/go.log"; rm -rf "$$logs"; \
-	[ "$$js" -eq 0 ] && [ "$$go" -eq 0 ]
+	cat "$$logs/wrangler.log" "$$logs/go.log"; rm -rf "$$logs"; \
+	[ "$$js" -eq 0 ] && [ "$$wr" -eq 0 ] && [ "$$go" -eq 0 ]
 
 test-node:
 	@for d in $(NPM_DIRS); do \
