@@ -91,7 +91,7 @@ func nodeOfStep(names map[string]string, name string) (nodeID, suffix string) {
 }
 
 // agentStepName matches the names of the steps of an agent node.
-var agentStepName = regexp.MustCompile(`^agent (.+) (turn \d+|tool [A-Za-z0-9_-]+ \d+|approval \d+)$`)
+var agentStepName = regexp.MustCompile(`^agent (.+) (turn \d+|tool [A-Za-z0-9_-]+ \d+|approval \d+|result)$`)
 
 // isAgentStep reports whether name is a step of an agent node.
 func isAgentStep(name string) bool { return agentStepName.MatchString(name) }
