@@ -1,10 +1,21 @@
 // NodePanel configures the selected node: its name, its data through the definition's schema, the step config
-// (retries and timeout) where the node runs as a durable step, and whether execution starts at it.
+// (retries and timeout) and the rollback where the node runs as a durable step, and whether execution starts at it.
 import { useId } from "react";
 import { runsAsDurableStep, type NodeDefinition } from "../ir/nodeDefs";
 import type { ExpressionOption } from "../ir/expressions";
 import type { IrNode, IrProblem, IrStepConfig } from "../ir/types";
+import { RollbackForm } from "./RollbackForm";
 import { SchemaForm } from "./SchemaForm";
+
+// stepContextOptionsOf adds {{step.attempt}} and {{step.count}} to a rollback's completion, unless a node of that id
+// hides them (its options then name "step").
+function stepContextOptionsOf(opts: ExpressionOption[]): ExpressionOption[] {
+  if (opts.some((o) => o.path === "step" || o.path.startsWith("step."))) return [];
+  return [
+    { path: "step.attempt", detail: "the attempt of the step this undoes" },
+    { path: "step.count", detail: "how many steps of this name the run had started" },
+  ];
+}
 
 export interface NodePanelProps {
   node: IrNode;
@@ -122,6 +133,28 @@ export function NodePanel(p: NodePanelProps) {
           onChange={(config) => {
             const next: IrNode = { ...node };
             if (config) next.config = config;
+            else delete next.config;
+            p.onNodeChange(next, "config");
+          }}
+        />
+      )}
+      {stepConfig && (
+        <RollbackForm
+          rollback={node.config?.rollback}
+          idPrefix={p.idPrefix}
+          readOnly={p.readOnly}
+          problems={byField}
+          expressionOptions={() => {
+            // rollback code has the context of the step it undoes, whatever the node's type
+            const opts = p.expressionOptions();
+            return opts.some((o) => o.path === "step.attempt") ? opts : [...opts, ...stepContextOptionsOf(opts)];
+          }}
+          onChange={(rollback) => {
+            const config: IrStepConfig = { ...node.config };
+            if (rollback) config.rollback = rollback;
+            else delete config.rollback;
+            const next: IrNode = { ...node };
+            if (Object.keys(config).length > 0) next.config = config;
             else delete next.config;
             p.onNodeChange(next, "config");
           }}
