@@ -201,7 +201,8 @@ function RawData(p: {
 
 type Retries = NonNullable<IrStepConfig["retries"]>;
 
-// StepConfigForm edits config.retries (limit, delay, backoff) and config.timeout; empty parts are removed.
+// StepConfigForm edits config.retries (limit, delay, backoff, and maxDelay when the delay is "retry-after") and
+// config.timeout; empty parts are removed.
 function StepConfigForm(p: {
   config: IrStepConfig | undefined;
   idPrefix: string;
@@ -232,7 +233,10 @@ function StepConfigForm(p: {
   return (
     <fieldset className="step-config">
       <legend>Step config</legend>
-      <p className="help">Retries and timeout of the durable step; empty uses Cloudflare's defaults.</p>
+      <p className="help">
+        Retries and timeout of the durable step; empty uses Cloudflare&apos;s defaults. A retry delay of{" "}
+        <code>retry-after</code> (HTTP and marketplace nodes) waits as the failed answer&apos;s Retry-After header says.
+      </p>
       <div className="field">
         <label htmlFor={id("retries-limit")} className="field-label">
           Retry limit
@@ -258,10 +262,30 @@ function StepConfigForm(p: {
           placeholder="10 seconds"
           value={r.delay === undefined ? "" : String(r.delay)}
           readOnly={p.readOnly}
-          onChange={(e) => set({ ...r, delay: dur(e.target.value) }, c.timeout)}
+          onChange={(e) => {
+            const delay = dur(e.target.value);
+            // maxDelay belongs to "retry-after" only; its input goes with it
+            set({ ...r, delay, ...(delay === "retry-after" ? {} : { maxDelay: undefined }) }, c.timeout);
+          }}
         />
         {err("config/retries/delay")}
       </div>
+      {r.delay === "retry-after" && (
+        <div className="field">
+          <label htmlFor={id("retries-maxDelay")} className="field-label">
+            Longest Retry-After wait
+          </label>
+          <input
+            id={id("retries-maxDelay")}
+            type="text"
+            placeholder="1 hour"
+            value={r.maxDelay === undefined ? "" : String(r.maxDelay)}
+            readOnly={p.readOnly}
+            onChange={(e) => set({ ...r, maxDelay: dur(e.target.value) }, c.timeout)}
+          />
+          {err("config/retries/maxDelay")}
+        </div>
+      )}
       <div className="field">
         <label htmlFor={id("retries-backoff")} className="field-label">
           Backoff
