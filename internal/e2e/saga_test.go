@@ -145,3 +145,42 @@ func TestRetryAfterAndStepContext(t *testing.T) {
 		t.Fatalf("steps %+v", r.Steps)
 	}
 }
+
+// TestSagaRollbackFails: a rollback that keeps failing is rollback_failed
+// with its error once its retries are spent, and run.rolled_back says the
+// rollback failed.
+func TestSagaRollbackFails(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	s := newServer(t, serverOptions{})
+	book := step("book", "return { seat: '12A' };")
+	book["config"] = map[string]any{"rollback": map[string]any{
+		"code": "throw new Error('cannot free seat ' + output.seat);", "retries": map[string]any{"limit": 1, "delay": "1 second"}}}
+	pay := step("pay", "throw new Error('card declined');")
+	pay["config"] = map[string]any{"retries": map[string]any{"limit": 0, "delay": "1 second"}}
+	wf, _ := s.workflow("saga-fails", "workflow", chain("saga-fails", book, pay))
+	s.deploy(wf)
+	start, err := s.store.LastEventSeq(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := s.trigger(wf, map[string]any{})
+	r := s.waitStatus(wf, id, "errored", 90*time.Second)
+	if n := len(r.Steps); n != 3 || r.Steps[2].NodeID != "book" || r.Steps[2].State != "rollback_failed" ||
+		r.Steps[2].Attempts != 2 || r.Steps[2].Error == nil || !strings.Contains(r.Steps[2].Error.Message, "cannot free seat 12A") {
+		t.Fatalf("steps %+v", r.Steps)
+	}
+	testenv.WaitFor(t, 10*time.Second, 100*time.Millisecond, "run.rolled_back", func() (bool, string) {
+		events, err := s.store.ListEventsAfter(t.Context(), start, 1000)
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, e := range events {
+			var data edgeflow.RunEvent
+			if e.Type == edgeflow.EventRunRolledBack && json.Unmarshal(e.Data, &data) == nil && data.ID == id {
+				return data.Rollback == edgeflow.RollbackFailed, "outcome " + data.Rollback
+			}
+		}
+		return false, "no run.rolled_back"
+	})
+}
