@@ -42,6 +42,10 @@ func codeSyntaxError(orgID string, a *ir.ArtifactIR, triggerCode string) error {
 	if a != nil {
 		for i := range a.Nodes {
 			n := &a.Nodes[i]
+			if n.Config != nil && n.Config.Rollback != nil && strings.TrimSpace(n.Config.Rollback.Code) != "" {
+				sites = append(sites, site{i, "config.rollback.code"})
+				snippets = append(snippets, bundle.Snippet{Code: maskExpressions(n.Config.Rollback.Code)})
+			}
 			if n.Type != ir.TypeStep {
 				continue
 			}
@@ -69,9 +73,13 @@ func codeSyntaxError(orgID string, a *ir.ArtifactIR, triggerCode string) error {
 			p.Message = fmt.Sprintf("triggerCode: syntax error at line %d, column %d: %s", e.Line, e.Column, e.Message)
 		} else {
 			p.NodeID = a.Nodes[s.node].ID
-			p.Path = "/nodes/" + strconv.Itoa(s.node) + "/data/code" // in the IR, as invalid_ir paths are
-			p.Field = "data.code"
-			p.Message = fmt.Sprintf("node %q, data.code: syntax error at line %d, column %d: %s", p.NodeID, e.Line, e.Column, e.Message)
+			p.Field = "data." + s.field
+			if s.field != "code" {
+				p.Field = s.field // config.rollback.code
+			}
+			// the path in the IR, as invalid_ir paths are
+			p.Path = "/nodes/" + strconv.Itoa(s.node) + "/" + strings.ReplaceAll(p.Field, ".", "/")
+			p.Message = fmt.Sprintf("node %q, %s: syntax error at line %d, column %d: %s", p.NodeID, p.Field, e.Line, e.Column, e.Message)
 		}
 		ps = append(ps, p)
 	}

@@ -113,3 +113,28 @@ func TestDeployWithoutBody(t *testing.T) {
 	checkError(t, w.do("POST", path, `{}`, a.keyAll), 422, "validation_failed", "/connectionId")
 	checkError(t, w.do("POST", "/api/workflows/"+a.workflowID+"/deploy-stream", "", a.keyAll), 422, "validation_failed", "/connectionId")
 }
+
+// TestRollbackAtSubmit: a rollback whose code does not parse is refused at
+// version submit with the path of its code; a rollback on a node that does
+// not run as a durable step is invalid_ir at /nodes/<i>/config/rollback; a
+// saga of two steps with their rollbacks is stored.
+func TestRollbackAtSubmit(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a := w.a
+	wf := w.must(201, "POST", "/api/workflows", `{"name":"Saga"}`, a.keyAll).str(t, "id")
+	saga := func(rollback string) string {
+		return `{"metadata":{"name":"Saga"},"nodes":[
+ {"id":"charge","type":"step","name":"Charge","data":{"code":"return {id: 1};"},"config":{"rollback":{"code":"await refund(output.id);"}}},
+ {"id":"nap","type":"sleep","name":"Nap","data":{"duration":"1 second"}},
+ {"id":"ship","type":"step","name":"Ship","data":{"code":"return 2;"},"config":{"rollback":` + rollback + `}}],
+"edges":[{"id":"e1","source":"charge","target":"nap"},{"id":"e2","source":"nap","target":"ship"}],"entryNodeId":"charge"}`
+	}
+	got := codeProblems(t, w.do("POST", "/api/workflows/"+wf+"/versions", `{"ir":`+saga(`{"code":"cancel(output;"}`)+`}`, a.keyAll))
+	if diff := cmp.Diff([]codeProblem{{"/nodes/2/config/rollback/code", "ship", "config.rollback.code", 1, 14}}, got); diff != "" {
+		t.Errorf("rollback syntax error (-want +got):\n%s", diff)
+	}
+	onSleep := strings.Replace(saga(`{"code":"cancel(output);"}`), `"data":{"duration":"1 second"}`, `"data":{"duration":"1 second"},"config":{"rollback":{"code":"x"}}`, 1)
+	checkError(t, w.do("POST", "/api/workflows/"+wf+"/versions", `{"ir":`+onSleep+`}`, a.keyAll), 400, "invalid_ir", "/nodes/1/config/rollback")
+	w.submitVersion(a, wf, saga(`{"code":"cancel(output, {{charge.id}});","retries":{"limit":2,"delay":"5 seconds"},"timeout":"1 minute"}`))
+}

@@ -382,7 +382,7 @@ var accountRouteDocs = map[string]RouteDoc{
 		Summary: "Creates a webhook of the active project; its signing secret is shown once.",
 		Answer: "The Webhook plus `secret` (`whsec_` and base64), shown this once: it signs every delivery (docs/runs.md, " +
 			"\"Webhooks\"). `events` are some of `run.started`, `run.completed`, `run.errored`, `run.waiting`, " +
-			"`run.terminated`, `run.stuck`, `deploy.completed`, `deploy.failed`; omitted or empty: all.",
+			"`run.terminated`, `run.stuck`, `run.rolled_back`, `deploy.completed`, `deploy.failed`; omitted or empty: all.",
 		Errors: []ErrorCase{
 			{422, "validation_failed", "`url` is not an absolute http(s) URL without credentials, or its host is or resolves to a loopback, " +
 				"link-local or private address that `serve --allow-hosts` does not allow; an unknown or repeated " +

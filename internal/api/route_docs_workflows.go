@@ -424,7 +424,9 @@ var workflowRouteDocs = map[string]RouteDoc{
 		Answer: "The Run, refreshed from the provider first while it is not final, with `steps`: its durable steps in " +
 			"execution order, each `{nodeId, name, type, state, attempts, startedAt, endedAt, output, outputTruncated, " +
 			"error}`. `state` is `running`, `retrying`, `waiting`, `complete`, `errored`, `terminated` or `replayed` " +
-			"(taken from the original run by a restart); `error` is `{name, message}` of the last failed attempt or null; " +
+			"(taken from the original run by a restart); a rollback (`type` `rollback`, listed after the other steps in the " +
+			"order it ran, named after the step it undid) is `rolled_back` or `rollback_failed`; " +
+			"`error` is `{name, message}` of the last failed attempt or null; " +
 			"an `output` over 64 KiB is cut to its first 64 KiB of JSON text, given as a string, with `outputTruncated: " +
 			"true`. A restarted run also has `restartOf` and `fromStep`. A run with agent nodes has `usage: {inputTokens, " +
 			"outputTokens}`, the tokens of the model calls it made (its `agent <node> turn N` steps; docs/runs.md).",

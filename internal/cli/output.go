@@ -57,9 +57,9 @@ func paint(on bool, state string) string {
 	}
 	var c string
 	switch state {
-	case "complete", "active", "ok", "valid":
+	case "complete", "active", "ok", "valid", "rolled_back":
 		c = ansiGreen
-	case "errored", "terminated", "failed":
+	case "errored", "terminated", "failed", "rollback_failed":
 		c = ansiRed
 	case "running", "queued", "waiting", "paused", "retrying", "waitingForPause":
 		c = ansiYellow

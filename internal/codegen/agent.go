@@ -89,6 +89,16 @@ func (g *gen) agent(n *ir.Node, sc *scope) {
 	g.line("],")
 	g.indent--
 	g.line("});")
+	if rb := g.rollbackOf(n); rb != nil {
+		// The agent's rollback undoes the whole agent: a step after its
+		// last turn records its value and carries the handler.
+		name := "`agent " + templateText(g.steps[n.ID]) + sc.stepSuffix() + " result`"
+		g.line("await step.do(%s, async () => %s, {", name, v)
+		g.indent++
+		g.rollbackHandler(n, rb, sc)
+		g.indent--
+		g.line("});")
+	}
 }
 
 // agentTool emits one entry of an agent's tools: its name, description,

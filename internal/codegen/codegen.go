@@ -198,6 +198,7 @@ const (
 	helperReadJSON
 	helperReplay
 	helperAgent
+	helperRetryAfter
 	helperCount
 )
 
@@ -220,7 +221,10 @@ type gen struct {
 	// breakSignals are the loops whose body catches a BreakSignal
 	// (findBreakSignals).
 	breakSignals map[string]bool
-	err          error
+	// stepCtx is the JavaScript name of the step context where the
+	// expressions being written are evaluated ("" outside a durable step).
+	stepCtx string
+	err     error
 
 	b      *bytes.Buffer // pooled; see getBuffer
 	indent int

@@ -93,6 +93,10 @@ func writePath(b *strings.Builder, path []ir.PathSegment) {
 
 // writeRef writes ref's expression to b.
 func (g *gen) writeRef(b *strings.Builder, e ir.Expression, sc *scope) {
+	if ir.StepContextRoot(e, g.hasNode) {
+		g.writeStepContext(b, e)
+		return
+	}
 	switch e.Root {
 	case ir.RootEnv:
 		if len(e.Path) > 0 && !e.Path[0].IsIndex {
@@ -490,4 +494,63 @@ func (g *gen) markedString(s string, refs *exprRefs) string {
 	b.WriteString(templateText(s))
 	b.WriteByte('`')
 	return b.String()
+}
+
+// hasNode reports whether the IR has a node of that id.
+func (g *gen) hasNode(id string) bool { return g.graph.Node(id) != nil }
+
+// stepContextParam names the step callback's context parameter (the
+// callback's first argument) where a node's fields read {{step.…}}.
+const stepContextParam = "$step"
+
+// writeStepContext writes {{run.id}}, {{step.attempt}} or {{step.count}}:
+// the instance id, and the context of the step whose fields are being
+// written (g.stepCtx); null where there is none, which validation refuses.
+func (g *gen) writeStepContext(b *strings.Builder, e ir.Expression) {
+	field := ""
+	if len(e.Path) == 1 && !e.Path[0].IsIndex {
+		field = e.Path[0].Field
+	}
+	switch {
+	case e.Root == ir.RootRun && field == "id":
+		b.WriteString("event.instanceId")
+	case e.Root == ir.RootStep && g.stepCtx != "" && field == "attempt":
+		b.WriteString(g.stepCtx + ".attempt")
+	case e.Root == ir.RootStep && g.stepCtx != "" && field == "count":
+		b.WriteString(g.stepCtx + ".step.count")
+	default:
+		b.WriteString("null")
+	}
+}
+
+// usesStepContext reports whether a node's data reads {{step.…}}, so that
+// its step callback must name its context parameter.
+func (g *gen) usesStepContext(n *ir.Node) bool {
+	found := false
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if found || depth > 64 {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			if strings.Contains(x, "{{") {
+				_ = ir.EachExpression(x, func(e ir.Expression) {
+					if e.Root == ir.RootStep && ir.StepContextRoot(e, g.hasNode) {
+						found = true
+					}
+				})
+			}
+		case []any:
+			for _, y := range x {
+				walk(y, depth+1)
+			}
+		case map[string]any:
+			for _, y := range x {
+				walk(y, depth+1)
+			}
+		}
+	}
+	walk(map[string]any(n.Data), 0)
+	return found
 }

@@ -38,7 +38,7 @@ func (g *gen) userCode(n *ir.Node, field, src string) bool {
 		}
 		return false
 	}
-	g.fail(n, "data."+field, "contains a control character U+0001 or U+0002")
+	g.fail(n, fieldPath(field), "contains a control character U+0001 or U+0002")
 	return false
 }
 

@@ -139,6 +139,29 @@ const helperHeader = `
 `
 
 var helperSources = [helperCount]string{
+	helperRetryAfter: `
+/**
+ * The delay function of retries.delay "retry-after": the Retry-After that the
+ * failed attempt's error names ("Retry-After: <seconds or HTTP date>"), else
+ * the backoff from 10 seconds; at most maxMs.
+ */
+function retryAfterDelay(maxMs: number, backoff: string): (input: { ctx: { attempt: number }; error: Error }) => number {
+  return ({ ctx, error }) => {
+    const found = /Retry-After: ([^)\n]+)/i.exec(String(error?.message ?? ""));
+    let ms = Number.NaN;
+    if (found) {
+      const value = found[1].trim();
+      ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+      if (Number.isFinite(ms)) ms = Math.max(0, ms);
+    }
+    if (!Number.isFinite(ms)) {
+      const attempt = Math.max(1, ctx.attempt);
+      ms = backoff === "constant" ? 10000 : backoff === "linear" ? 10000 * attempt : 10000 * 2 ** (attempt - 1);
+    }
+    return Math.min(ms, maxMs);
+  };
+}
+`,
 	helperAgent: agentHelperTS,
 	helperToText: `
 /** Interpolates a value into a string: objects as JSON, dates as ISO 8601, null and undefined as "". */
@@ -173,7 +196,9 @@ async function httpResult(response: Response, allowErrorStatus: boolean): Promis
     }
   }
   if (!response.ok && !allowErrorStatus) {
-    throw new Error(` + "`HTTP ${response.status} ${response.statusText}: ${text.slice(0, 200)}`" + `);
+    const retryAfter = response.headers.get("retry-after");
+    const wait = retryAfter ? ` + "` (Retry-After: ${retryAfter})`" + ` : "";
+    throw new Error(` + "`HTTP ${response.status} ${response.statusText}${wait}: ${text.slice(0, 200)}`" + `);
   }
   return { status: response.status, headers, body };
 }
@@ -345,6 +370,29 @@ func oneLine(s string) string {
 
 // helperSourcesJS are helperSources without type annotations.
 var helperSourcesJS = [helperCount]string{
+	helperRetryAfter: `
+/**
+ * The delay function of retries.delay "retry-after": the Retry-After that the
+ * failed attempt's error names ("Retry-After: <seconds or HTTP date>"), else
+ * the backoff from 10 seconds; at most maxMs.
+ */
+function retryAfterDelay(maxMs, backoff) {
+  return ({ ctx, error }) => {
+    const found = /Retry-After: ([^)\n]+)/i.exec(String(error?.message ?? ""));
+    let ms = Number.NaN;
+    if (found) {
+      const value = found[1].trim();
+      ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+      if (Number.isFinite(ms)) ms = Math.max(0, ms);
+    }
+    if (!Number.isFinite(ms)) {
+      const attempt = Math.max(1, ctx.attempt);
+      ms = backoff === "constant" ? 10000 : backoff === "linear" ? 10000 * attempt : 10000 * 2 ** (attempt - 1);
+    }
+    return Math.min(ms, maxMs);
+  };
+}
+`,
 	helperToText: `
 /** Interpolates a value into a string: objects as JSON, dates as ISO 8601, null and undefined as "". */
 function toText(value) {
@@ -378,7 +426,9 @@ async function httpResult(response, allowErrorStatus) {
     }
   }
   if (!response.ok && !allowErrorStatus) {
-    throw new Error(` + "`HTTP ${response.status} ${response.statusText}: ${text.slice(0, 200)}`" + `);
+    const retryAfter = response.headers.get("retry-after");
+    const wait = retryAfter ? ` + "` (Retry-After: ${retryAfter})`" + ` : "";
+    throw new Error(` + "`HTTP ${response.status} ${response.statusText}${wait}: ${text.slice(0, 200)}`" + `);
   }
   return { status: response.status, headers, body };
 }

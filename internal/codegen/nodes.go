@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/edgeflow/edgeflow/internal/ir"
 	"github.com/edgeflow/edgeflow/internal/nodes/registry"
@@ -81,6 +82,10 @@ func (g *gen) node(n *ir.Node, sc *scope) (next, join string) {
 			}
 		}()
 	}
+	if !g.script && g.stepContextNode(n) && g.usesStepContext(n) {
+		g.stepCtx = stepContextParam
+		defer func() { g.stepCtx = "" }()
+	}
 	switch n.Type {
 	case ir.TypeStep:
 		g.step(n, sc)
@@ -121,6 +126,25 @@ func (g *gen) node(n *ir.Node, sc *scope) (next, join string) {
 	return next, ""
 }
 
+// stepContextNode reports whether a node's fields are evaluated inside its
+// durable step: step, http_request, sub_workflow and marketplace nodes.
+func (g *gen) stepContextNode(n *ir.Node) bool {
+	switch n.Type {
+	case ir.TypeStep, ir.TypeHTTPRequest, ir.TypeSubWorkflow:
+		return true
+	}
+	return !ir.IsBuiltinType(n.Type)
+}
+
+// fieldPath is the path of a node's field in compile errors: "data.<field>",
+// or the field itself when it is in config ("config.rollback.code").
+func fieldPath(field string) string {
+	if strings.HasPrefix(field, "config.") {
+		return field
+	}
+	return "data." + field
+}
+
 func dataString(n *ir.Node, key string) string {
 	s, _ := n.Data[key].(string)
 	return s
@@ -130,11 +154,11 @@ func dataString(n *ir.Node, key string) string {
 func (g *gen) code(n *ir.Node, field, src string, sc *scope) {
 	js, err := g.codeField(src, sc)
 	if err != nil {
-		g.fail(n, "data."+field, "%v", err)
+		g.fail(n, fieldPath(field), "%v", err)
 		return
 	}
 	if err := CheckImports(src); err != nil {
-		g.fail(n, "data."+field, "%v", err)
+		g.fail(n, fieldPath(field), "%v", err)
 		return
 	}
 	if g.js && !g.userCode(n, field, src) {
@@ -248,11 +272,7 @@ func (g *gen) stepConfig(n *ir.Node, extraTimeout string) string {
 		}
 	}
 	if retries != nil {
-		r := fmt.Sprintf("retries: { limit: %d, delay: %s", retries.Limit, durationJS(retries.Delay))
-		if retries.Backoff != "" {
-			r += ", backoff: " + jsString(retries.Backoff)
-		}
-		parts = append(parts, r+" }")
+		parts = append(parts, g.retriesJS(retries))
 	}
 	if timeout != nil {
 		parts = append(parts, "timeout: "+durationJS(*timeout))
@@ -263,6 +283,96 @@ func (g *gen) stepConfig(n *ir.Node, extraTimeout string) string {
 		return ""
 	}
 	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+// retriesJS is the retries property of a step config. A delay of
+// "retry-after" becomes the delay function retryAfterDelay, which applies
+// the node's backoff itself when there is no Retry-After: the runtime's
+// backoff is then constant, since the runtime would multiply the
+// function's answer by its own.
+func (g *gen) retriesJS(r *ir.RetryConfig) string {
+	if r.IsRetryAfter() {
+		g.helpers[helperRetryAfter] = true
+		maxMs := int64(time.Hour / time.Millisecond)
+		if r.MaxDelay != nil {
+			if d, err := r.MaxDelay.Value(); err == nil && d > 0 {
+				maxMs = int64(d / time.Millisecond)
+			}
+		}
+		backoff := r.Backoff
+		if backoff == "" {
+			backoff = ir.BackoffExponential
+		}
+		return fmt.Sprintf("retries: { limit: %d, delay: retryAfterDelay(%d, %s), backoff: \"constant\" }", r.Limit, maxMs, jsString(backoff))
+	}
+	js := fmt.Sprintf("retries: { limit: %d, delay: %s", r.Limit, durationJS(r.Delay))
+	if r.Backoff != "" {
+		js += ", backoff: " + jsString(r.Backoff)
+	}
+	return js + " }"
+}
+
+// rollbackConfig is the rollbackConfig literal of a rollback, "" when it
+// sets neither retries nor timeout.
+func (g *gen) rollbackConfig(rb *ir.RollbackConfig) string {
+	var parts []string
+	if rb.Retries != nil {
+		parts = append(parts, g.retriesJS(rb.Retries))
+	}
+	if rb.Timeout != nil {
+		parts = append(parts, "timeout: "+durationJS(*rb.Timeout))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+// rollbackOf is a workflow node's rollback, nil when it has none.
+func (g *gen) rollbackOf(n *ir.Node) *ir.RollbackConfig {
+	if g.script || n.Config == nil {
+		return nil
+	}
+	return n.Config.Rollback
+}
+
+// stepCallback is the head of a step callback: "async () =>", or with the
+// context parameter when the node's fields read {{step.…}}.
+func (g *gen) stepCallback() string {
+	if g.stepCtx != "" {
+		return "async (" + g.stepCtx + ") =>"
+	}
+	return "async () =>"
+}
+
+// endStep closes the callback of a node's step.do: "});", or with the
+// node's rollback handler and its rollbackConfig as the fourth argument.
+func (g *gen) endStep(n *ir.Node, sc *scope) {
+	rb := g.rollbackOf(n)
+	if rb == nil {
+		g.line("});")
+		return
+	}
+	g.line("}, {")
+	g.indent++
+	g.rollbackHandler(n, rb, sc)
+	g.indent--
+	g.line("});")
+}
+
+// rollbackHandler writes the rollback and rollbackConfig properties of a
+// step's rollback options: the code is the body of a function of
+// {output, error, ctx}, where {{step.…}} reads ctx.
+func (g *gen) rollbackHandler(n *ir.Node, rb *ir.RollbackConfig, sc *scope) {
+	g.line("rollback: async ({ output, error, ctx }) => {")
+	prev := g.stepCtx
+	g.stepCtx = "ctx"
+	g.code(n, "config.rollback.code", rb.Code, sc)
+	g.stepCtx = prev
+	g.line("},")
+	if cfg := g.rollbackConfig(rb); cfg != "" {
+		g.line("rollbackConfig: %s,", cfg)
+	}
 }
 
 func anyDuration(v any) (ir.Duration, bool) {
@@ -334,15 +444,19 @@ func (g *gen) durationField(n *ir.Node, field string, def string, sc *scope) str
 func (g *gen) durableCall(n *ir.Node, sc *scope, config string, body func()) {
 	name := g.stepName(n, sc)
 	v := g.vars[n.ID]
+	do := "step.do"
+	if g.rollbackOf(n) != nil {
+		do += g.ty("<any>") // the rollback's output is the step's value, whatever its type
+	}
 	if config == "" {
-		g.line("const %s%s = await step.do(%s, async () => {", v, g.ty(": any"), name)
+		g.line("const %s%s = await %s(%s, %s {", v, g.ty(": any"), do, name, g.stepCallback())
 	} else {
-		g.line("const %s%s = await step.do(%s, %s, async () => {", v, g.ty(": any"), name, config)
+		g.line("const %s%s = await %s(%s, %s, %s {", v, g.ty(": any"), do, name, config, g.stepCallback())
 	}
 	g.indent++
 	body()
 	g.indent--
-	g.line("});")
+	g.endStep(n, sc)
 }
 
 func (g *gen) step(n *ir.Node, sc *scope) {
@@ -359,12 +473,12 @@ func (g *gen) step(n *ir.Node, sc *scope) {
 	// a D1 row (Record<string, unknown>) among them, which inference would
 	// check against Serializable and refuse.
 	if cfg := g.stepConfig(n, ""); cfg != "" {
-		g.line("const %s = await step.do%s(%s, %s, async () => {", v, g.ty("<any>"), name, cfg)
+		g.line("const %s = await step.do%s(%s, %s, %s {", v, g.ty("<any>"), name, cfg, g.stepCallback())
 	} else {
-		g.line("const %s = await step.do%s(%s, async () => {", v, g.ty("<any>"), name)
+		g.line("const %s = await step.do%s(%s, %s {", v, g.ty("<any>"), name, g.stepCallback())
 	}
 	g.code(n, "code", src, sc)
-	g.line("});")
+	g.endStep(n, sc)
 }
 
 func (g *gen) sleep(n *ir.Node, sc *scope) {

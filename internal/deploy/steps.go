@@ -91,7 +91,7 @@ func nodeOfStep(names map[string]string, name string) (nodeID, suffix string) {
 }
 
 // agentStepName matches the names of the steps of an agent node.
-var agentStepName = regexp.MustCompile(`^agent (.+) (turn \d+|tool [A-Za-z0-9_-]+ \d+|approval \d+)$`)
+var agentStepName = regexp.MustCompile(`^agent (.+) (turn \d+|tool [A-Za-z0-9_-]+ \d+|approval \d+|result)$`)
 
 // isAgentStep reports whether name is a step of an agent node.
 func isAgentStep(name string) bool { return agentStepName.MatchString(name) }
@@ -127,6 +127,10 @@ func DescribeSteps(raw json.RawMessage, names map[string]string, replayed []edge
 		nodeID, _ := nodeOfStep(names, p.Name)
 		st := edgeflow.RunStep{NodeID: nodeID, Name: p.Name, Type: p.Type, StartedAt: p.Start.t, EndedAt: p.End.t,
 			Attempts: len(p.Attempts)}
+		if p.Type == edgeflow.StepTypeRollback {
+			out = append(out, describeRollback(st, p, runStatus))
+			continue
+		}
 		if p.Type == "step" {
 			st.Output, st.OutputTruncated = capOutput(p.Output)
 			if len(p.Attempts) > 0 {
@@ -171,6 +175,33 @@ func DescribeSteps(raw json.RawMessage, names map[string]string, replayed []edge
 		out = append(out, st)
 	}
 	return out
+}
+
+// describeRollback is a rollback step (the undoing of the step of the same
+// name): rolled_back, rollback_failed with the error of its last attempt,
+// or running while the provider runs it (rollback_failed once the run has
+// ended without its end).
+func describeRollback(st edgeflow.RunStep, p providerStep, runStatus string) edgeflow.RunStep {
+	st.Output, st.OutputTruncated = capOutput(p.Output)
+	var lastErr *stepErr
+	if len(p.Attempts) > 0 {
+		lastErr = p.Attempts[len(p.Attempts)-1].Error
+	}
+	if lastErr == nil {
+		lastErr = p.Error
+	}
+	switch {
+	case p.Success != nil && *p.Success:
+		st.State = edgeflow.StepRolledBack
+	case p.Success != nil || edgeflow.RunIsFinal(runStatus):
+		st.State = edgeflow.StepRollbackFailed
+		if lastErr != nil {
+			st.Error = &edgeflow.StepError{Name: lastErr.Name, Message: lastErr.Message}
+		}
+	default:
+		st.State = edgeflow.StepRunning
+	}
+	return st
 }
 
 // capOutput returns out as shown in a run's detail: null when absent, the

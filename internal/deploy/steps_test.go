@@ -88,3 +88,47 @@ func TestDescribeSteps(t *testing.T) {
 		t.Errorf("unreadable steps described as %+v", got)
 	}
 }
+
+// TestDescribeRollbackSteps: the provider's rollback steps (listed after the
+// others, named after the step they undo) are rolled_back, or
+// rollback_failed with their last attempt's error, and belong to the node
+// they undo; an agent's result step belongs to the agent.
+func TestDescribeRollbackSteps(t *testing.T) {
+	t.Parallel()
+	names := map[string]string{"Charge": "charge", "Reserve": "reserve", "Fail": "fail", "Triage": "triage"}
+	raw := `[
+	 {"type":"step","name":"Charge","success":true,"output":{"id":"ch_1"},"attempts":[{"success":true}]},
+	 {"type":"step","name":"agent Triage result","success":true,"output":{"answer":"ok"},"attempts":[{"success":true}]},
+	 {"type":"step","name":"Reserve","success":true,"output":{"id":"r_1"},"attempts":[{"success":true}]},
+	 {"type":"step","name":"Fail","success":false,"output":null,"attempts":[{"success":false,"error":{"name":"Error","message":"out of stock"}}]},
+	 {"type":"rollback","name":"Reserve","start":"2026-11-27T06:40:14Z","end":"2026-11-27T06:40:15Z","success":true,"output":null,"attempts":[{"success":true}]},
+	 {"type":"rollback","name":"Charge","success":false,"output":null,
+	  "attempts":[{"success":false,"error":{"name":"Error","message":"refund refused"}},{"success":false,"error":{"name":"Error","message":"refund refused again"}}]}
+	]`
+	got := deploy.DescribeSteps(json.RawMessage(raw), names, nil, edgeflow.RunErrored)
+	var rows []string
+	for _, s := range got {
+		r := s.NodeID + " " + s.Name + " " + s.Type + " " + s.State
+		if s.Error != nil {
+			r += " " + s.Error.Message
+		}
+		rows = append(rows, r)
+	}
+	want := []string{
+		"charge Charge step complete",
+		"triage agent Triage result step complete",
+		"reserve Reserve step complete",
+		"fail Fail step errored out of stock",
+		"reserve Reserve rollback rolled_back",
+		"charge Charge rollback rollback_failed refund refused again",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("steps:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	if got[4].StartedAt == nil || got[4].EndedAt == nil || got[4].Attempts != 1 {
+		t.Fatalf("rollback times and attempts: %+v", got[4])
+	}
+	if outcome := edgeflow.RunRollback(json.RawMessage(raw)); outcome != edgeflow.RollbackFailed {
+		t.Fatalf("RunRollback = %q, want failed", outcome)
+	}
+}

@@ -429,7 +429,17 @@ const (
 	StepReplayed = "replayed" // taken from the original run by a restart, not executed
 	// StepTerminated: not finished when the run was terminated.
 	StepTerminated = "terminated"
+	// StepRolledBack and StepRollbackFailed are the states of a rollback
+	// (a step of type StepTypeRollback): its handler succeeded, or failed
+	// after its last attempt.
+	StepRolledBack     = "rolled_back"
+	StepRollbackFailed = "rollback_failed"
 )
+
+// StepTypeRollback is the type of a run's step that undid a completed step
+// (config.rollback of the IR), as the provider lists it after the run's
+// other steps.
+const StepTypeRollback = "rollback"
 
 // RunStep is one durable step of a run as clients see it. NodeID is the IR
 // node the step belongs to ("" when the step is not one of the version's

@@ -1,6 +1,7 @@
 package edgeflow
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"time"
@@ -17,15 +18,18 @@ const (
 // (GET /api/runs/stream); those in WebhookEventTypes are also sent to
 // webhooks (docs/runs.md, "Webhooks").
 const (
-	EventRunQueued      = "run.queued"
-	EventRunStuck       = "run.stuck" // queued past the stuck-queued bound (statusDetail RunDetailStuck)
-	EventRunStarted     = "run.started"
-	EventRunRunning     = "run.running" // running again after a pause or a wait
-	EventRunPaused      = "run.paused"  // paused by hand
-	EventRunWaiting     = "run.waiting" // waiting for an event, sleeping
-	EventRunCompleted   = "run.completed"
-	EventRunErrored     = "run.errored"
-	EventRunTerminated  = "run.terminated"
+	EventRunQueued     = "run.queued"
+	EventRunStuck      = "run.stuck" // queued past the stuck-queued bound (statusDetail RunDetailStuck)
+	EventRunStarted    = "run.started"
+	EventRunRunning    = "run.running" // running again after a pause or a wait
+	EventRunPaused     = "run.paused"  // paused by hand
+	EventRunWaiting    = "run.waiting" // waiting for an event, sleeping
+	EventRunCompleted  = "run.completed"
+	EventRunErrored    = "run.errored"
+	EventRunTerminated = "run.terminated"
+	// EventRunRolledBack follows run.errored or run.terminated when the
+	// run's rollbacks ran (RunEvent.Rollback says how they ended).
+	EventRunRolledBack  = "run.rolled_back"
 	EventDeployComplete = "deploy.completed"
 	EventDeployFailed   = "deploy.failed"
 )
@@ -33,7 +37,7 @@ const (
 // WebhookEventTypes are the event types a webhook can subscribe to, in the
 // order the documentation lists them.
 var WebhookEventTypes = []string{EventRunStarted, EventRunCompleted, EventRunErrored, EventRunWaiting,
-	EventRunTerminated, EventRunStuck, EventDeployComplete, EventDeployFailed}
+	EventRunTerminated, EventRunStuck, EventRunRolledBack, EventDeployComplete, EventDeployFailed}
 
 // RunDetailStuck is the statusDetail of a run queued longer than the
 // stuck-queued bound (internal/deploy, stuck.go; docs/runs.md).
@@ -60,13 +64,16 @@ type Event struct {
 // RunEvent is the data of a run's events: what the run stream sends and
 // the data of a run webhook.
 type RunEvent struct {
-	ID           string    `json:"id"`
-	WorkflowID   string    `json:"workflowId"`
-	ProjectID    string    `json:"projectId"`
-	Status       string    `json:"status"`
-	StatusDetail string    `json:"statusDetail,omitempty"`
-	Error        string    `json:"error,omitempty"`
-	UpdatedAt    time.Time `json:"updatedAt"`
+	ID           string `json:"id"`
+	WorkflowID   string `json:"workflowId"`
+	ProjectID    string `json:"projectId"`
+	Status       string `json:"status"`
+	StatusDetail string `json:"statusDetail,omitempty"`
+	Error        string `json:"error,omitempty"`
+	// Rollback is set on run.rolled_back: "complete" when every rollback
+	// succeeded, "failed" when one failed (which stops the chain).
+	Rollback  string    `json:"rollback,omitempty"`
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // RunEventType names the event of a run that went from status
@@ -106,6 +113,39 @@ func RunEventType(created bool, oldStatus, oldDetail string, r *Run) string {
 		return EventRunTerminated
 	}
 	return ""
+}
+
+// Outcomes of a run's rollbacks (RunEvent.Rollback).
+const (
+	RollbackComplete = "complete"
+	RollbackFailed   = "failed"
+)
+
+// RunRollback is how the rollbacks of a run ended, read from its stored
+// step list (the provider's shape): "" when none ran, RollbackFailed when
+// one did not succeed, else RollbackComplete.
+func RunRollback(steps json.RawMessage) string {
+	if len(steps) == 0 || !bytes.Contains(steps, []byte(StepTypeRollback)) {
+		return ""
+	}
+	var list []struct {
+		Type    string `json:"type"`
+		Success *bool  `json:"success"`
+	}
+	if json.Unmarshal(steps, &list) != nil {
+		return ""
+	}
+	out := ""
+	for _, st := range list {
+		if st.Type != StepTypeRollback {
+			continue
+		}
+		if st.Success == nil || !*st.Success {
+			return RollbackFailed
+		}
+		out = RollbackComplete
+	}
+	return out
 }
 
 // DeployEvent is the data of a deploy.completed or deploy.failed event.

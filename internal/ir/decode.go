@@ -47,8 +47,10 @@ var (
 	nodeKeys     = []string{"id", "type", "name", "position", "version", "provider", "data", "config"}
 	nodeRequired = []string{"id", "type", "name", "data"}
 	posKeys      = []string{"x", "y"}
-	configKeys   = []string{"retries", "timeout"}
-	retryKeys    = []string{"limit", "delay", "backoff"}
+	configKeys   = []string{"retries", "timeout", "rollback"}
+	retryKeys    = []string{"limit", "delay", "backoff", "maxDelay"}
+	rollbackKeys = []string{"code", "retries", "timeout"}
+	rollbackReq  = []string{"code"}
 	retryReq     = []string{"limit", "delay"}
 	edgeKeys     = []string{"id", "source", "target", "label"}
 	edgeRequired = []string{"id", "source", "target"}

@@ -12,6 +12,22 @@ const (
 	RootEvent = "event"
 )
 
+// Step-context roots: {{run.id}} is the run's id, {{step.attempt}} and
+// {{step.count}} come from the context of the durable step the field runs
+// in. They are roots only while no node has that id (a node named run or
+// step keeps the meaning it had before these roots existed).
+const (
+	RootRun  = "run"
+	RootStep = "step"
+)
+
+// StepContextRoot reports whether e reads the step context rather than a
+// node: its root is RootRun or RootStep and hasNode (whether a node has
+// that id) is false.
+func StepContextRoot(e Expression, hasNode func(id string) bool) bool {
+	return (e.Root == RootRun || e.Root == RootStep) && !hasNode(e.Root)
+}
+
 // Expression is one {{...}} reference found in a string.
 type Expression struct {
 	// Start and End are the byte offsets of the expression in the string:

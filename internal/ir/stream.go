@@ -184,13 +184,14 @@ func keyMask(keys, subset []string) keySet {
 }
 
 var (
-	topRequiredMask     = keyMask(topKeys, topRequired)
-	metaRequiredMask    = keyMask(metaKeys, metaRequired)
-	posRequiredMask     = keyMask(posKeys, posKeys)
-	nodeRequiredMask    = keyMask(nodeKeys, nodeRequired)
-	retryRequiredMask   = keyMask(retryKeys, retryReq)
-	edgeRequiredMask    = keyMask(edgeKeys, edgeRequired)
-	triggerRequiredMask = keyMask(triggerKeys, []string{"type"})
+	topRequiredMask      = keyMask(topKeys, topRequired)
+	metaRequiredMask     = keyMask(metaKeys, metaRequired)
+	posRequiredMask      = keyMask(posKeys, posKeys)
+	nodeRequiredMask     = keyMask(nodeKeys, nodeRequired)
+	retryRequiredMask    = keyMask(retryKeys, retryReq)
+	rollbackRequiredMask = keyMask(rollbackKeys, rollbackReq)
+	edgeRequiredMask     = keyMask(edgeKeys, edgeRequired)
+	triggerRequiredMask  = keyMask(triggerKeys, []string{"type"})
 )
 
 func (r *streamReader) object(fn func(key string) error) error {
@@ -423,31 +424,67 @@ func (r *streamReader) config(c *StepConfig) error {
 		if i < 0 || err != nil {
 			return err
 		}
-		if k == "timeout" {
+		switch k {
+		case "timeout":
 			d, err := r.duration()
 			c.Timeout = &d
 			return err
+		case "rollback":
+			c.Rollback = &RollbackConfig{}
+			return r.rollback(c.Rollback)
 		}
 		c.Retries = &RetryConfig{}
-		var rs keySet
-		err = r.object(func(k string) error {
-			i, err := r.known(retryKeys, k, &rs)
-			if i < 0 || err != nil {
-				return err
-			}
-			switch k {
-			case "limit":
-				c.Retries.Limit, err = r.integer(1 << 31)
-			case "delay":
-				c.Retries.Delay, err = r.duration()
-			case "backoff":
-				c.Retries.Backoff, err = r.enum(BackoffConstant, BackoffLinear, BackoffExponential)
-			}
+		return r.retries(c.Retries)
+	})
+}
+
+func (r *streamReader) retries(c *RetryConfig) error {
+	var rs keySet
+	err := r.object(func(k string) error {
+		i, err := r.known(retryKeys, k, &rs)
+		if i < 0 || err != nil {
 			return err
-		})
-		r.requireAll(retryRequiredMask, rs)
+		}
+		switch k {
+		case "limit":
+			c.Limit, err = r.integer(1 << 31)
+		case "delay":
+			c.Delay, err = r.duration()
+		case "backoff":
+			c.Backoff, err = r.enum(BackoffConstant, BackoffLinear, BackoffExponential)
+		case "maxDelay":
+			var d Duration
+			d, err = r.duration()
+			c.MaxDelay = &d
+		}
 		return err
 	})
+	r.requireAll(retryRequiredMask, rs)
+	return err
+}
+
+func (r *streamReader) rollback(c *RollbackConfig) error {
+	var seen keySet
+	err := r.object(func(k string) error {
+		i, err := r.known(rollbackKeys, k, &seen)
+		if i < 0 || err != nil {
+			return err
+		}
+		switch k {
+		case "code":
+			c.Code, err = r.str()
+		case "timeout":
+			var d Duration
+			d, err = r.duration()
+			c.Timeout = &d
+		case "retries":
+			c.Retries = &RetryConfig{}
+			err = r.retries(c.Retries)
+		}
+		return err
+	})
+	r.requireAll(rollbackRequiredMask, seen)
+	return err
 }
 
 func (r *streamReader) edge(e *Edge) error {

@@ -208,6 +208,16 @@ func (v *validator) expressions() {
 			w.walk(n.Data[k], 0)
 		}
 	}
+	// A rollback's code reads upstream values and the step's context too.
+	for i := range v.a.Nodes {
+		n := &v.a.Nodes[i]
+		if n.Config == nil || n.Config.Rollback == nil {
+			continue
+		}
+		w.i, w.n, w.rollback = i, n, true
+		w.walk(n.Config.Rollback.Code, 0)
+		w.rollback = false
+	}
 }
 
 type exprWalker struct {
@@ -215,13 +225,18 @@ type exprWalker struct {
 	i    int
 	n    *Node
 	path []string
-	buf  []PathSegment
-	fn   func(Expression)
+	// rollback: the walk is in the node's config.rollback.code.
+	rollback bool
+	buf      []PathSegment
+	fn       func(Expression)
 }
 
 const maxDataDepth = 64
 
 func (w *exprWalker) pointer() string {
+	if w.rollback {
+		return nodePath(w.i, "config", "rollback", "code")
+	}
 	return nodePath(w.i, append([]string{"data"}, w.path...)...)
 }
 
@@ -279,6 +294,10 @@ func (w *exprWalker) check(e Expression) {
 		return
 	}
 	g := v.g
+	if StepContextRoot(e, func(id string) bool { _, ok := g.index[id]; return ok }) {
+		w.stepContext(e)
+		return
+	}
 	target, ok := g.index[e.Root]
 	if !ok {
 		v.addf(w.pointer(), w.n.ID, RuleUpstream, "%s refers to %q, which is not a node", e.Raw, e.Root)
@@ -308,4 +327,36 @@ func (w *exprWalker) check(e Expression) {
 func (w *exprWalker) insideBody(at int, loop string) bool {
 	l, ok := w.v.g.index[loop]
 	return ok && w.v.g.inside(at, l)
+}
+
+// stepContextNodes are the builtin types whose fields are evaluated inside
+// their durable step, where {{step.attempt}} and {{step.count}} exist
+// (marketplace nodes too).
+var stepContextNodes = map[string]bool{TypeStep: true, TypeHTTPRequest: true, TypeSubWorkflow: true}
+
+// stepContext checks {{run.id}}, {{step.attempt}} and {{step.count}}: their
+// path, and that the field is evaluated inside a workflow's durable step
+// (a rollback's code has the context of the step it undoes).
+func (w *exprWalker) stepContext(e Expression) {
+	v := w.v
+	one := len(e.Path) == 1 && !e.Path[0].IsIndex
+	if e.Root == RootRun {
+		switch {
+		case !one || e.Path[0].Field != "id":
+			v.addf(w.pointer(), w.n.ID, RuleExpression, "%s: the run offers only its id, {{run.id}}", e.Raw)
+		case v.a.IsScript():
+			v.addf(w.pointer(), w.n.ID, RuleExpression, "%s: functions have no run; {{run.id}} exists in workflows", e.Raw)
+		}
+		return
+	}
+	switch {
+	case !one || (e.Path[0].Field != "attempt" && e.Path[0].Field != "count"):
+		v.addf(w.pointer(), w.n.ID, RuleExpression, "%s: the step context offers {{step.attempt}} and {{step.count}}", e.Raw)
+	case v.a.IsScript():
+		v.addf(w.pointer(), w.n.ID, RuleExpression, "%s: functions run no durable steps, so there is no step context", e.Raw)
+	case w.rollback:
+	case builtinTypes[w.n.Type] && !stepContextNodes[w.n.Type],
+		w.n.Type == TypeSubWorkflow && len(w.path) > 0 && w.path[0] == "timeout":
+		v.addf(w.pointer(), w.n.ID, RuleExpression, "%s: the step context exists in the fields a durable step evaluates (step, http_request, sub_workflow and marketplace nodes), not in this field of a %s node", e.Raw, w.n.Type)
+	}
 }

@@ -87,17 +87,40 @@ const (
 	LabelThen    = "then"
 )
 
-// StepConfig overrides retries and timeout of a durable step.
+// StepConfig overrides retries and timeout of a durable step, and declares
+// how to undo it (Rollback) when a later step fails.
 type StepConfig struct {
-	Retries *RetryConfig `json:"retries,omitempty"`
-	Timeout *Duration    `json:"timeout,omitempty"`
+	Retries  *RetryConfig    `json:"retries,omitempty"`
+	Timeout  *Duration       `json:"timeout,omitempty"`
+	Rollback *RollbackConfig `json:"rollback,omitempty"`
 }
 
-// RetryConfig is the retry policy of a durable step.
+// RetryConfig is the retry policy of a durable step. Delay may be the text
+// DelayRetryAfter on http_request and marketplace nodes: the wait is then
+// the failed response's Retry-After, at most MaxDelay (default one hour).
 type RetryConfig struct {
-	Limit   int      `json:"limit"`
-	Delay   Duration `json:"delay"`
-	Backoff string   `json:"backoff,omitempty"`
+	Limit    int       `json:"limit"`
+	Delay    Duration  `json:"delay"`
+	Backoff  string    `json:"backoff,omitempty"`
+	MaxDelay *Duration `json:"maxDelay,omitempty"`
+}
+
+// DelayRetryAfter is the retries.delay that waits for the failed
+// response's Retry-After header.
+const DelayRetryAfter = "retry-after"
+
+// IsRetryAfter reports whether the delay is DelayRetryAfter.
+func (r *RetryConfig) IsRetryAfter() bool {
+	return r != nil && r.Delay.IsText && r.Delay.Text == DelayRetryAfter
+}
+
+// RollbackConfig is a durable step's saga rollback: Code (the body of an
+// async function that receives output, error and ctx) runs when a later step
+// fails terminally, with its own Retries and Timeout.
+type RollbackConfig struct {
+	Code    string       `json:"code"`
+	Retries *RetryConfig `json:"retries,omitempty"`
+	Timeout *Duration    `json:"timeout,omitempty"`
 }
 
 // Backoff strategies accepted in RetryConfig.Backoff.

@@ -441,16 +441,60 @@ func (v *validator) nodes() {
 func (v *validator) stepConfig(i int, n *Node) {
 	c := n.Config
 	if builtinTypes[n.Type] && !durableTypes[n.Type] {
-		v.addf(nodePath(i, "config"), n.ID, RuleStepConfig, "config (retries, timeout) applies to nodes that run as durable steps, not to %s", n.Type)
+		if c.Rollback != nil {
+			v.addf(nodePath(i, "config", "rollback"), n.ID, RuleStepConfig, "a rollback undoes a durable step; %s nodes do not run as one (durable: step, http_request, sub_workflow, agent and marketplace nodes)", n.Type)
+		}
+		if c.Rollback == nil || c.Retries != nil || c.Timeout != nil {
+			v.addf(nodePath(i, "config"), n.ID, RuleStepConfig, "config (retries, timeout) applies to nodes that run as durable steps, not to %s", n.Type)
+		}
 	}
 	if r := c.Retries; r != nil {
-		if r.Limit < 0 {
-			v.addf(nodePath(i, "config", "retries", "limit"), n.ID, RuleStepConfig, "retries.limit must be 0 or more")
-		}
-		v.durationValue(nodePath(i, "config", "retries", "delay"), n.ID, r.Delay, 0)
+		v.retries(i, n, r, "config", "retries")
 	}
 	if c.Timeout != nil {
 		v.durationValue(nodePath(i, "config", "timeout"), n.ID, *c.Timeout, 0)
+	}
+	if rb := c.Rollback; rb != nil {
+		if v.a.IsScript() {
+			v.addf(nodePath(i, "config", "rollback"), n.ID, RuleStepConfig, "functions run no durable steps, so a rollback would never run")
+		}
+		if strings.TrimSpace(rb.Code) == "" {
+			v.addf(nodePath(i, "config", "rollback", "code"), n.ID, RuleStepConfig, "rollback.code is required and must not be empty")
+		}
+		if rb.Retries != nil {
+			v.retries(i, n, rb.Retries, "config", "rollback", "retries")
+		}
+		if rb.Timeout != nil {
+			v.durationValue(nodePath(i, "config", "rollback", "timeout"), n.ID, *rb.Timeout, 0)
+		}
+	}
+}
+
+// retries checks a retry policy at /nodes/i/<at>: its limit, its delay
+// (a duration, or "retry-after" on the steps of http_request and
+// marketplace nodes) and maxDelay (only with "retry-after").
+func (v *validator) retries(i int, n *Node, r *RetryConfig, at ...string) {
+	path := func(field string) string { return nodePath(i, append(at[:len(at):len(at)], field)...) }
+	if r.Limit < 0 {
+		v.addf(path("limit"), n.ID, RuleStepConfig, "retries.limit must be 0 or more")
+	}
+	rollback := len(at) > 1 && at[1] == "rollback"
+	switch {
+	case r.IsRetryAfter() && rollback:
+		v.addf(path("delay"), n.ID, RuleStepConfig, "a rollback's retries wait a fixed delay; \"retry-after\" is for the steps of http_request and marketplace nodes")
+	case r.IsRetryAfter() && builtinTypes[n.Type] && n.Type != TypeHTTPRequest:
+		v.addf(path("delay"), n.ID, RuleStepConfig, "\"retry-after\" waits for the failed response's Retry-After header: only http_request and marketplace nodes have one, not %s nodes", n.Type)
+	case !r.IsRetryAfter():
+		v.durationValue(path("delay"), n.ID, r.Delay, 0)
+	}
+	if r.MaxDelay != nil {
+		if !r.IsRetryAfter() {
+			v.addf(path("maxDelay"), n.ID, RuleStepConfig, "maxDelay bounds the wait of delay \"retry-after\"; with a fixed delay it has no use")
+		} else if d, err := r.MaxDelay.Value(); err == nil && d <= 0 {
+			v.addf(path("maxDelay"), n.ID, RuleStepConfig, "maxDelay must be longer than 0")
+		} else {
+			v.durationValue(path("maxDelay"), n.ID, *r.MaxDelay, 0)
+		}
 	}
 }
 

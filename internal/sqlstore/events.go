@@ -87,7 +87,24 @@ func (s *Store) runEvent(ctx context.Context, tx Querier, created bool, oldStatu
 	if err != nil {
 		return fmt.Errorf("%s: encode the run event: %w", s.name, err)
 	}
-	return s.recordEvent(ctx, tx, &edgeflow.Event{ProjectID: r.ProjectID, Type: typ, Data: data})
+	if err := s.recordEvent(ctx, tx, &edgeflow.Event{ProjectID: r.ProjectID, Type: typ, Data: data}); err != nil {
+		return err
+	}
+	if typ != edgeflow.EventRunErrored && typ != edgeflow.EventRunTerminated {
+		return nil
+	}
+	// A run that ended after rolling back: run.rolled_back follows, with the
+	// rollbacks' outcome.
+	outcome := edgeflow.RunRollback(r.Steps)
+	if outcome == "" {
+		return nil
+	}
+	data, err = json.Marshal(edgeflow.RunEvent{ID: r.ID, WorkflowID: r.WorkflowID, ProjectID: r.ProjectID,
+		Status: r.Status, StatusDetail: r.StatusDetail, Error: r.Error, Rollback: outcome, UpdatedAt: r.UpdatedAt})
+	if err != nil {
+		return fmt.Errorf("%s: encode the run event: %w", s.name, err)
+	}
+	return s.recordEvent(ctx, tx, &edgeflow.Event{ProjectID: r.ProjectID, Type: edgeflow.EventRunRolledBack, Data: data})
 }
 
 // ListEventsAfter returns events with seq above after, in seq order.

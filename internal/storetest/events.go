@@ -61,3 +61,38 @@ func testRunEvents(t *testing.T, s edgeflow.Store) {
 		t.Fatalf("events left after pruning: %+v", events)
 	}
 }
+
+// testRunRolledBackEvent: a run that ends errored with rollback steps in
+// its step list records run.errored, then run.rolled_back with the
+// rollbacks' outcome; a run that ends errored without any records only
+// run.errored.
+func testRunRolledBackEvent(t *testing.T, s edgeflow.Store) {
+	ctx := t.Context()
+	tn := newTenant(t, s)
+	w := newWorkflow(t, s, tn.project.ID, "saga")
+	plain := &edgeflow.Run{WorkflowID: w.ID}
+	must(t, s.CreateRun(ctx, plain))
+	saga := &edgeflow.Run{WorkflowID: w.ID}
+	must(t, s.CreateRun(ctx, saga))
+	start, err := s.LastEventSeq(ctx)
+	must(t, err)
+	plain.Status, plain.Steps = edgeflow.RunErrored, json.RawMessage(`[{"name": "a", "type": "step", "success": false}]`)
+	must(t, s.UpdateRun(ctx, plain))
+	saga.Status, saga.Error = edgeflow.RunErrored, "out of stock"
+	saga.Steps = json.RawMessage(`[{"name": "charge", "type": "step", "success": true}, {"name": "fail", "type": "step", "success": false},
+		{"name": "charge", "type": "rollback", "success": true}]`)
+	must(t, s.UpdateRun(ctx, saga))
+	events, err := s.ListEventsAfter(ctx, start, 10)
+	must(t, err)
+	var got []string
+	for _, e := range events {
+		var data edgeflow.RunEvent
+		must(t, json.Unmarshal(e.Data, &data))
+		got = append(got, data.ID+" "+e.Type+" "+data.Rollback)
+	}
+	diff(t, "events", got, []string{
+		plain.ID + " " + edgeflow.EventRunErrored + " ",
+		saga.ID + " " + edgeflow.EventRunErrored + " ",
+		saga.ID + " " + edgeflow.EventRunRolledBack + " " + edgeflow.RollbackComplete,
+	})
+}

@@ -57,6 +57,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"RunStateVersion", testRunStateVersion},
 		{"RunClaims", testRunClaims},
 		{"RunEvents", testRunEvents},
+		{"RunRolledBackEvent", testRunRolledBackEvent},
 		{"Webhooks", testWebhooks},
 		{"Connections", testConnections},
 		{"ConnectionProjects", testConnectionProjects},

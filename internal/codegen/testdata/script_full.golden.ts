@@ -105,7 +105,9 @@ async function httpResult(response: Response, allowErrorStatus: boolean): Promis
     }
   }
   if (!response.ok && !allowErrorStatus) {
-    throw new Error(`HTTP ${response.status} ${response.statusText}: ${text.slice(0, 200)}`);
+    const retryAfter = response.headers.get("retry-after");
+    const wait = retryAfter ? ` (Retry-After: ${retryAfter})` : "";
+    throw new Error(`HTTP ${response.status} ${response.statusText}${wait}: ${text.slice(0, 200)}`);
   }
   return { status: response.status, headers, body };
 }

@@ -101,6 +101,7 @@ export const webhookEventTypes = everyValue<WebhookEventType>()([
   "run.waiting",
   "run.terminated",
   "run.stuck",
+  "run.rolled_back",
   "deploy.completed",
   "deploy.failed",
 ]);

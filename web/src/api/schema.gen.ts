@@ -1927,12 +1927,22 @@ export interface components {
             path: string;
             rule: string;
         };
+        IRRetries: {
+            /** @enum {unknown} */
+            backoff?: "constant" | "linear" | "exponential";
+            /** @description a duration, or "retry-after" (http_request and marketplace nodes): the failed response's Retry-After */
+            delay: components["schemas"]["IRDuration"];
+            limit: number;
+            /** @description with delay "retry-after": the longest wait (default 1 hour) */
+            maxDelay?: components["schemas"]["IRDuration"];
+        };
         IRStepConfig: {
-            retries?: {
-                /** @enum {unknown} */
-                backoff?: "constant" | "linear" | "exponential";
-                delay: components["schemas"]["IRDuration"];
-                limit: number;
+            retries?: components["schemas"]["IRRetries"];
+            /** @description saga rollback: code run when a later step fails terminally; it receives output, error and ctx */
+            rollback?: {
+                code: string;
+                retries?: components["schemas"]["IRRetries"];
+                timeout?: components["schemas"]["IRDuration"];
             };
             timeout?: components["schemas"]["IRDuration"];
         };
@@ -2281,6 +2291,7 @@ export interface components {
             error?: string;
             id: string;
             projectId: string;
+            rollback?: string;
             /** @enum {string} */
             status: "queued" | "running" | "paused" | "complete" | "errored" | "terminated";
             statusDetail?: string;
@@ -2316,7 +2327,7 @@ export interface components {
             /** Format: date-time */
             startedAt: string | null;
             /** @enum {string} */
-            state: "running" | "retrying" | "waiting" | "complete" | "errored" | "replayed" | "terminated" | "mocked";
+            state: "running" | "retrying" | "waiting" | "complete" | "errored" | "replayed" | "terminated" | "mocked" | "rolled_back" | "rollback_failed";
             type: string;
         };
         RunUsage: {
@@ -2461,7 +2472,7 @@ export interface components {
         Webhook: {
             /** Format: date-time */
             createdAt: string;
-            events: ("run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "run.stuck" | "deploy.completed" | "deploy.failed")[];
+            events: ("run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "run.stuck" | "run.rolled_back" | "deploy.completed" | "deploy.failed")[];
             id: string;
             organizationId: string;
             projectId: string;
@@ -2474,7 +2485,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
-            eventType: "run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "run.stuck" | "deploy.completed" | "deploy.failed";
+            eventType: "run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "run.stuck" | "run.rolled_back" | "deploy.completed" | "deploy.failed";
             id: string;
             messageId: string;
             /** Format: date-time */
@@ -2492,7 +2503,7 @@ export interface components {
         WebhookWithSecret: {
             /** Format: date-time */
             createdAt: string;
-            events: ("run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "run.stuck" | "deploy.completed" | "deploy.failed")[];
+            events: ("run.started" | "run.completed" | "run.errored" | "run.waiting" | "run.terminated" | "run.stuck" | "run.rolled_back" | "deploy.completed" | "deploy.failed")[];
             id: string;
             organizationId: string;
             projectId: string;
@@ -2649,6 +2660,7 @@ export type IREdge = components['schemas']['IREdge'];
 export type IRMetadata = components['schemas']['IRMetadata'];
 export type IRNode = components['schemas']['IRNode'];
 export type IRProblem = components['schemas']['IRProblem'];
+export type IRRetries = components['schemas']['IRRetries'];
 export type IRStepConfig = components['schemas']['IRStepConfig'];
 export type IRTrigger = components['schemas']['IRTrigger'];
 export type IRValidation = components['schemas']['IRValidation'];
@@ -9088,7 +9100,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Webhook plus `secret` (`whsec_` and base64), shown this once: it signs every delivery (docs/runs.md, "Webhooks"). `events` are some of `run.started`, `run.completed`, `run.errored`, `run.waiting`, `run.terminated`, `run.stuck`, `deploy.completed`, `deploy.failed`; omitted or empty: all. */
+            /** @description The Webhook plus `secret` (`whsec_` and base64), shown this once: it signs every delivery (docs/runs.md, "Webhooks"). `events` are some of `run.started`, `run.completed`, `run.errored`, `run.waiting`, `run.terminated`, `run.stuck`, `run.rolled_back`, `deploy.completed`, `deploy.failed`; omitted or empty: all. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10919,7 +10931,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Run, refreshed from the provider first while it is not final, with `steps`: its durable steps in execution order, each `{nodeId, name, type, state, attempts, startedAt, endedAt, output, outputTruncated, error}`. `state` is `running`, `retrying`, `waiting`, `complete`, `errored`, `terminated` or `replayed` (taken from the original run by a restart); `error` is `{name, message}` of the last failed attempt or null; an `output` over 64 KiB is cut to its first 64 KiB of JSON text, given as a string, with `outputTruncated: true`. A restarted run also has `restartOf` and `fromStep`. A run with agent nodes has `usage: {inputTokens, outputTokens}`, the tokens of the model calls it made (its `agent <node> turn N` steps; docs/runs.md). */
+            /** @description The Run, refreshed from the provider first while it is not final, with `steps`: its durable steps in execution order, each `{nodeId, name, type, state, attempts, startedAt, endedAt, output, outputTruncated, error}`. `state` is `running`, `retrying`, `waiting`, `complete`, `errored`, `terminated` or `replayed` (taken from the original run by a restart); a rollback (`type` `rollback`, listed after the other steps in the order it ran, named after the step it undid) is `rolled_back` or `rollback_failed`; `error` is `{name, message}` of the last failed attempt or null; an `output` over 64 KiB is cut to its first 64 KiB of JSON text, given as a string, with `outputTruncated: true`. A restarted run also has `restartOf` and `fromStep`. A run with agent nodes has `usage: {inputTokens, outputTokens}`, the tokens of the model calls it made (its `agent <node> turn N` steps; docs/runs.md). */
             200: {
                 headers: {
                     [name: string]: unknown;

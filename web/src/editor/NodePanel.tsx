@@ -1,10 +1,21 @@
 // NodePanel configures the selected node: its name, its data through the definition's schema, the step config
-// (retries and timeout) where the node runs as a durable step, and whether execution starts at it.
+// (retries and timeout) and the rollback where the node runs as a durable step, and whether execution starts at it.
 import { useId } from "react";
 import { runsAsDurableStep, type NodeDefinition } from "../ir/nodeDefs";
 import type { ExpressionOption } from "../ir/expressions";
 import type { IrNode, IrProblem, IrStepConfig } from "../ir/types";
+import { RollbackForm } from "./RollbackForm";
 import { SchemaForm } from "./SchemaForm";
+
+// stepContextOptionsOf adds {{step.attempt}} and {{step.count}} to a rollback's completion, unless a node of that id
+// hides them (its options then name "step").
+function stepContextOptionsOf(opts: ExpressionOption[]): ExpressionOption[] {
+  if (opts.some((o) => o.path === "step" || o.path.startsWith("step."))) return [];
+  return [
+    { path: "step.attempt", detail: "the attempt of the step this undoes" },
+    { path: "step.count", detail: "how many steps of this name the run had started" },
+  ];
+}
 
 export interface NodePanelProps {
   node: IrNode;
@@ -127,6 +138,28 @@ export function NodePanel(p: NodePanelProps) {
           }}
         />
       )}
+      {stepConfig && (
+        <RollbackForm
+          rollback={node.config?.rollback}
+          idPrefix={p.idPrefix}
+          readOnly={p.readOnly}
+          problems={byField}
+          expressionOptions={() => {
+            // rollback code has the context of the step it undoes, whatever the node's type
+            const opts = p.expressionOptions();
+            return opts.some((o) => o.path === "step.attempt") ? opts : [...opts, ...stepContextOptionsOf(opts)];
+          }}
+          onChange={(rollback) => {
+            const config: IrStepConfig = { ...node.config };
+            if (rollback) config.rollback = rollback;
+            else delete config.rollback;
+            const next: IrNode = { ...node };
+            if (Object.keys(config).length > 0) next.config = config;
+            else delete next.config;
+            p.onNodeChange(next, "config");
+          }}
+        />
+      )}
       {!p.readOnly && (
         <button type="button" className="danger" onClick={p.onDelete}>
           Delete node
@@ -168,7 +201,8 @@ function RawData(p: {
 
 type Retries = NonNullable<IrStepConfig["retries"]>;
 
-// StepConfigForm edits config.retries (limit, delay, backoff) and config.timeout; empty parts are removed.
+// StepConfigForm edits config.retries (limit, delay, backoff, and maxDelay when the delay is "retry-after") and
+// config.timeout; empty parts are removed.
 function StepConfigForm(p: {
   config: IrStepConfig | undefined;
   idPrefix: string;
@@ -199,7 +233,10 @@ function StepConfigForm(p: {
   return (
     <fieldset className="step-config">
       <legend>Step config</legend>
-      <p className="help">Retries and timeout of the durable step; empty uses Cloudflare's defaults.</p>
+      <p className="help">
+        Retries and timeout of the durable step; empty uses Cloudflare&apos;s defaults. A retry delay of{" "}
+        <code>retry-after</code> (HTTP and marketplace nodes) waits as the failed answer&apos;s Retry-After header says.
+      </p>
       <div className="field">
         <label htmlFor={id("retries-limit")} className="field-label">
           Retry limit
@@ -225,10 +262,30 @@ function StepConfigForm(p: {
           placeholder="10 seconds"
           value={r.delay === undefined ? "" : String(r.delay)}
           readOnly={p.readOnly}
-          onChange={(e) => set({ ...r, delay: dur(e.target.value) }, c.timeout)}
+          onChange={(e) => {
+            const delay = dur(e.target.value);
+            // maxDelay belongs to "retry-after" only; its input goes with it
+            set({ ...r, delay, ...(delay === "retry-after" ? {} : { maxDelay: undefined }) }, c.timeout);
+          }}
         />
         {err("config/retries/delay")}
       </div>
+      {r.delay === "retry-after" && (
+        <div className="field">
+          <label htmlFor={id("retries-maxDelay")} className="field-label">
+            Longest Retry-After wait
+          </label>
+          <input
+            id={id("retries-maxDelay")}
+            type="text"
+            placeholder="1 hour"
+            value={r.maxDelay === undefined ? "" : String(r.maxDelay)}
+            readOnly={p.readOnly}
+            onChange={(e) => set({ ...r, maxDelay: dur(e.target.value) }, c.timeout)}
+          />
+          {err("config/retries/maxDelay")}
+        </div>
+      )}
       <div className="field">
         <label htmlFor={id("retries-backoff")} className="field-label">
           Backoff

@@ -81,13 +81,29 @@ describe("expressionOptions", () => {
       "event.payload",
       "event.timestamp",
       "event.instanceId",
+      "run.id",
+      "step.attempt",
+      "step.count",
     ]);
     expect(paths).not.toContain("big"); // another arm
     expect(expressionOptions(ir, "start", defs).map((o) => o.path)).toEqual([
       "event.payload",
       "event.timestamp",
       "event.instanceId",
+      "run.id",
+      "step.attempt",
+      "step.count",
     ]);
+  });
+
+  it("offers the step context only where a durable step evaluates the field, and not over a node of that id", () => {
+    const at = (id: string, graph: WorkflowIR = ir) => expressionOptions(graph, id, defs).map((o) => o.path);
+    expect(at("after")).toContain("run.id"); // a loop: the run, but no step of its own
+    expect(at("after")).not.toContain("step.attempt");
+    expect(at("fetch")).toContain("step.count");
+    const named: WorkflowIR = { ...ir, nodes: [...ir.nodes, { id: "run", type: "step", name: "Run", data: {} }] };
+    expect(at("small", named)).not.toContain("run.id");
+    expect(expressionOptions(ir, "small", defs, { kind: "script" }).map((o) => o.path)).not.toContain("run.id");
   });
 
   it("offers a loop's item and index inside its body, and env vars; functions get payload only", () => {

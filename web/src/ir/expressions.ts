@@ -124,8 +124,28 @@ export function expressionOptions(
   if (scope.kind !== "script") {
     out.push({ path: "event.timestamp", detail: "when the run started" });
     out.push({ path: "event.instanceId", detail: "the run's instance id" });
+    // run and step are roots only while no node has that id (docs/ir.md, "Expressions")
+    if (!byId.has("run")) out.push({ path: "run.id", detail: "the run's id" });
+    const self = byId.get(nodeId);
+    if (self && stepContextNode(self.type, defs.get(self.type))) out.push(...stepContextOptions(ir));
   }
   return out;
+}
+
+// stepContextNode tells whether a node's fields are evaluated inside its durable step, where {{step.attempt}} and
+// {{step.count}} exist: step, http_request, sub_workflow and marketplace nodes.
+export function stepContextNode(type: string, def: NodeDefinition | undefined): boolean {
+  if (type === "step" || type === "http_request" || type === "sub_workflow") return true;
+  return def !== undefined && !def.builtin;
+}
+
+// stepContextOptions are {{step.attempt}} and {{step.count}}, unless a node of the IR is named step.
+export function stepContextOptions(ir: WorkflowIR): ExpressionOption[] {
+  if (ir.nodes.some((n) => n.id === "step")) return [];
+  return [
+    { path: "step.attempt", detail: "this step's attempt: 1, then 2 on the first retry, …" },
+    { path: "step.count", detail: "how many steps of this name the run has started, this one included" },
+  ];
 }
 
 // openExpression finds the `{{…` being typed before the cursor: the offset where its path starts and the typed part,

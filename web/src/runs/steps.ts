@@ -17,6 +17,10 @@ export function nodeStateOfStep(s: RunStep): NodeRunState {
       return "failed";
     case "terminated":
       return "stopped";
+    case "rolled_back": // a rollback undid the node's step
+      return "done";
+    case "rollback_failed":
+      return "failed";
     case "running":
     case "retrying":
     case "waiting":
@@ -27,7 +31,8 @@ export function nodeStateOfStep(s: RunStep): NodeRunState {
 // nodeStates maps each node id to the state of its last step in the run (a node in a loop has several steps).
 export function nodeStates(steps: readonly RunStep[]): Map<string, NodeRunState> {
   const out = new Map<string, NodeRunState>();
-  for (const s of steps) if (s.nodeId) out.set(s.nodeId, nodeStateOfStep(s));
+  // A rollback is not the node's run: the node keeps the state of its step.
+  for (const s of steps) if (s.nodeId && s.type !== "rollback") out.set(s.nodeId, nodeStateOfStep(s));
   return out;
 }
 

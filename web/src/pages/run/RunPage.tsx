@@ -12,11 +12,11 @@ import { RecentRuns } from "./RecentRuns";
 import { RestartPanel } from "./RestartPanel";
 import { SendEvent } from "./SendEvent";
 import { StepOutputDialog } from "./StepOutputDialog";
-import { StepTimeline } from "./StepTimeline";
+import { Rollbacks, StepTimeline } from "./StepTimeline";
 import { useRunQueries } from "./useRunQueries";
 
 // RunPage is /workflows/:id/runs/:runId: the run (read by its id, so a run kept after its workflow was deleted
-// shows too) with its graph coloured by step state, the timeline of its steps, the conversation of each agent node
+// shows too) with its graph coloured by step state, the timeline of its steps, its rollbacks in order, the conversation of each agent node
 // and the tokens they used, input, output, error and logs, updated every second until it is final; pause, resume,
 // terminate (after a confirmation), send an event, and restart from a step chosen on the graph.
 export default function RunPage({ workflowId, runId }: { workflowId: string; runId: string }) {
@@ -160,6 +160,7 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
             )}
             <h2>Steps</h2>
             <StepTimeline steps={steps} onOpenOutput={deleted ? undefined : setOutputOf} />
+            <Rollbacks steps={steps} />
             {outputOf && (
               <StepOutputDialog
                 workflowId={workflowId}

@@ -24,7 +24,7 @@ export function StepTimeline({
                 {s.type} · {formatTime(s.startedAt)} · {formatDuration(s.startedAt, s.endedAt)}
                 {s.attempts > 1 ? ` · ${s.attempts} attempts` : ""}
               </span>{" "}
-              {onOpenOutput && s.nodeId !== "" && s.type !== "sleep" && (
+              {onOpenOutput && s.nodeId !== "" && s.type !== "sleep" && s.type !== "rollback" && (
                 <button type="button" className="link-button small" onClick={() => onOpenOutput(s)}>
                   Full output{s.attempts > 1 ? " per attempt" : ""}
                 </button>
@@ -48,5 +48,51 @@ export function StepTimeline({
         );
       })}
     </ol>
+  );
+}
+
+// Rollbacks lists the run's rollbacks in the order they ran (the reverse of their steps' start): which step each
+// undid, whether it succeeded, and its error. Nothing when no rollback ran.
+export function Rollbacks({ steps }: { steps: readonly RunStep[] }) {
+  const list = steps.filter((s) => s.type === "rollback");
+  if (list.length === 0) return null;
+  const failed = list.some((s) => s.state === "rollback_failed");
+  return (
+    <>
+      <h2>Rollbacks</h2>
+      <p className="muted small">
+        {failed
+          ? "A rollback failed, which stopped the ones after it."
+          : "The completed steps were undone, the last one first."}
+      </p>
+      <ol className="steps rollbacks" aria-label="Rollbacks, in the order they ran">
+        {list.map((s, i) => {
+          const state = nodeStateOfStep(s);
+          return (
+            <li key={i} className={`step state-${state}`}>
+              <div className="step-head">
+                <span className={`badge run-node-${state}`}>
+                  {s.state === "rolled_back"
+                    ? "rolled back"
+                    : s.state === "rollback_failed"
+                      ? "rollback failed"
+                      : s.state}
+                </span>{" "}
+                undid <strong>{s.name}</strong>{" "}
+                <span className="muted small">
+                  {formatTime(s.startedAt)} · {formatDuration(s.startedAt, s.endedAt)}
+                  {s.attempts > 1 ? ` · ${s.attempts} attempts` : ""}
+                </span>
+              </div>
+              {s.error && (
+                <p className="step-error">
+                  <strong>{s.error.name}:</strong> {s.error.message}
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </>
   );
 }
