@@ -6,8 +6,6 @@ import (
 	"log/slog"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/edgeflow/edgeflow/internal/cli"
 )
 
 // StdioOptions configure the standard input/output transport.
@@ -41,15 +39,3 @@ func ServeStdio(ctx context.Context, in io.Reader, out io.Writer, opts StdioOpti
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
-
-// ServeCLI is `edgeflow mcp`'s server (cli.Env.ServeMCP, bound to the API's
-// OpenAPI document by its caller, since the api package imports this one):
-// MCP over the command's standard input and output, the tools calling the
-// API of the CLI's login over HTTP, the SDK's warnings on standard error.
-func ServeCLI(ctx context.Context, p cli.MCPStdio, openAPI []byte) error {
-	logger := slog.New(slog.NewTextHandler(p.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return ServeStdio(ctx, p.Stdin, p.Stdout, StdioOptions{
-		API:     &Remote{BaseURL: p.BaseURL, Client: p.HTTP, Authorize: p.Authorize},
-		OpenAPI: openAPI, Version: p.Version, Logger: logger,
-	})
-}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -35,14 +36,16 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// serveMCP is cmd/edgeflow's serveMCP: mcp.ServeCLI with the API's
-// OpenAPI document.
+// serveMCP is cmd/edgeflow's wiring of `edgeflow mcp` to the MCP server.
 func serveMCP(ctx context.Context, p cli.MCPStdio) error {
 	doc, err := api.OpenAPI()
 	if err != nil {
 		return err
 	}
-	return mcp.ServeCLI(ctx, p, doc)
+	return mcp.ServeStdio(ctx, p.Stdin, p.Stdout, mcp.StdioOptions{
+		API:     &mcp.Remote{BaseURL: p.BaseURL, Client: p.HTTP, Authorize: p.Authorize},
+		OpenAPI: doc, Version: p.Version, Logger: slog.New(slog.NewTextHandler(p.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
 }
 
 // stdioServer runs `edgeflow mcp` in-process with the environment's login
