@@ -198,6 +198,7 @@ const (
 	helperReadJSON
 	helperReplay
 	helperAgent
+	helperTrace
 	helperCount
 )
 
