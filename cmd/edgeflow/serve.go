@@ -444,7 +444,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	webhooksDone := make(chan struct{})
 	go func() {
 		defer close(webhooksDone)
-		d := &webhook.Dispatcher{Store: store, Sealer: sealer, Guard: netguard.New(cfg.allowHosts), Logger: logger.With("component", "webhooks")}
+		d := &webhook.Dispatcher{Store: store, Sealer: sealer, Guard: netguard.New(cfg.allowHosts), Logger: logger.With("component", "webhooks"),
+			Tracing: traces}
 		d.Run(refreshCtx, time.Second)
 	}()
 	eventsDone := make(chan struct{})

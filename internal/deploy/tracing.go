@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -76,4 +81,53 @@ func (s *Service) traceRunChange(ctx context.Context, r *edgeflow.Run, prevSteps
 	if edgeflow.RunIsFinal(r.Status) && !edgeflow.RunIsFinal(prevStatus) {
 		s.tracing.EmitRun(r)
 	}
+}
+
+// traceDeploy runs deploy inside a span "deploy <workflow name>" (a child
+// of ctx's span: the deploy request's), with a child span per stage the
+// deploy reports, each from its report to the next one. A failure marks the
+// deploy span and the stage it happened in with the error's message, which
+// is what the client is told (never an internal error's text).
+func (s *Service) traceDeploy(ctx context.Context, p *Plan, progress ProgressFunc,
+	deploy func(context.Context, ProgressFunc) (*edgeflow.Deployment, error)) (*edgeflow.Deployment, error) {
+	if !s.tracing.Enabled() {
+		return deploy(ctx, progress)
+	}
+	tr := s.tracing.Tracer()
+	ctx, span := tr.Start(ctx, "deploy "+p.workflow.Name, trace.WithAttributes(
+		attribute.String("edgeflow.workflow.id", p.workflow.ID),
+		attribute.String("edgeflow.project.id", p.workflow.ProjectID),
+		attribute.String("edgeflow.version.id", p.version.ID),
+		attribute.Int("edgeflow.version.number", p.version.Number),
+		attribute.String("edgeflow.connection.id", p.connection.ID),
+		attribute.String("edgeflow.provider", p.connection.Provider),
+	))
+	var stage trace.Span
+	d, err := deploy(ctx, func(pr Progress) {
+		if stage != nil {
+			stage.End()
+		}
+		_, stage = tr.Start(ctx, "deploy stage "+pr.Stage, trace.WithAttributes(attribute.String("edgeflow.deploy.stage", pr.Stage)))
+		if progress != nil {
+			progress(pr)
+		}
+	})
+	if err != nil {
+		msg := "the deploy failed"
+		var e *edgeflow.Error
+		if errors.As(err, &e) && e.Code != edgeflow.EInternal {
+			msg = e.Message
+		}
+		if stage != nil {
+			stage.SetStatus(codes.Error, msg)
+		}
+		span.SetStatus(codes.Error, msg)
+	} else if d != nil {
+		span.SetAttributes(attribute.String("edgeflow.deployment.id", d.ID))
+	}
+	if stage != nil {
+		stage.End()
+	}
+	span.End()
+	return d, err
 }

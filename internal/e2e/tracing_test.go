@@ -268,6 +268,32 @@ func TestTracesOfARun(t *testing.T) {
 	if spanAttr(byName["Call"], "edgeflow.node.id") != "call" {
 		t.Errorf("Call span's node %q", spanAttr(byName["Call"], "edgeflow.node.id"))
 	}
+	// The deploy request's trace: its server span, the deploy span, a span per stage.
+	rc.mu.Lock()
+	all := slices.Clone(rc.spans)
+	rc.mu.Unlock()
+	var deploySpan, deployReq *tracepb.Span
+	for _, sp := range all {
+		switch sp.Name {
+		case "deploy Payments":
+			deploySpan = sp
+		case "POST /api/workflows/{workflowId}/deploy":
+			deployReq = sp
+		}
+	}
+	if deploySpan == nil || deployReq == nil || id(deploySpan.ParentSpanId) != id(deployReq.SpanId) {
+		t.Fatalf("no deploy span under the deploy request's span (%v, %v)", deploySpan, deployReq)
+	}
+	var stages []string
+	for _, sp := range all {
+		if id(sp.ParentSpanId) == id(deploySpan.SpanId) {
+			stages = append(stages, spanAttr(sp, "edgeflow.deploy.stage"))
+		}
+	}
+	if !slices.Contains(stages, "GENERATING_CODE") || !slices.Contains(stages, "DEPLOYING") || !slices.Contains(stages, "COMPLETED") {
+		t.Errorf("deploy stage spans %v", stages)
+	}
+
 	got := outbound()
 	want := "00-" + callerTrace + "-" + id(byName["Call"].SpanId) + "-01|vendor=abc|" + secretValue
 	if len(got) != 1 || got[0] != want {
