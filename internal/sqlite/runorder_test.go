@@ -104,6 +104,9 @@ func TestMigrationRunsInCreationOrder(t *testing.T) {
 	}
 	for _, q := range []string{
 		`DELETE FROM schema_migrations WHERE version = 16`,
+		// Migration 16 rebuilds runs with the columns it knew: the later
+		// ones (56, the trace context) come again after it.
+		`DELETE FROM schema_migrations WHERE version = 56`,
 		`DROP TABLE deleted_workflows`,
 		`INSERT INTO runs (id, workflow_id, project_id, status, params, created_at, updated_at)
 			SELECT 'run_early', workflow_id, project_id, 'complete', '{"tag":"order"}', created_at - 1000000, updated_at
