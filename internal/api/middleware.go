@@ -151,7 +151,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h, matched := s.mux.Handler(r)
-	if rt := s.byPattern[matched]; rt != nil {
+	if rt := s.byPattern[matched]; rt != nil && !unlimitedPaths[r.URL.Path] { // probes and scrapes are not traced
 		span = s.startServerSpan(r, rt)
 	}
 	if rt := s.byPattern[matched]; rt != nil && rt.Audit != "" {
