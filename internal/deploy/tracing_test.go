@@ -17,9 +17,9 @@ import (
 	"github.com/edgeflow/edgeflow/internal/testenv"
 	"github.com/edgeflow/edgeflow/internal/tracing"
 	"github.com/google/go-cmp/cmp"
+	"go.opentelemetry.io/otel/trace"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/protobuf/proto"
 )
 
