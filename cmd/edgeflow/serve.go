@@ -231,7 +231,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	traceURL := os.Getenv("EDGEFLOW_TRACE_URL_TEMPLATE")
-	if traceURL != "" && (!strings.Contains(traceURL, "{traceId}") || checkBaseURL(strings.ReplaceAll(traceURL, "{traceId}", "x")) != nil) {
+	if traceURL != "" && !validTraceURLTemplate(traceURL) {
 		fmt.Fprintf(stderr, "edgeflow serve: EDGEFLOW_TRACE_URL_TEMPLATE must be an http or https URL holding {traceId}, not %q\n", traceURL)
 		return 2
 	}
@@ -802,4 +802,14 @@ func checkBaseURL(raw string) error {
 		return fmt.Errorf("%q is not an http(s) URL such as https://edgeflow.example.com", raw)
 	}
 	return nil
+}
+
+// validTraceURLTemplate reports whether tpl (EDGEFLOW_TRACE_URL_TEMPLATE) is
+// an http or https URL holding {traceId}; a query may hold it.
+func validTraceURLTemplate(tpl string) bool {
+	if !strings.Contains(tpl, "{traceId}") {
+		return false
+	}
+	u, err := neturl.Parse(strings.ReplaceAll(tpl, "{traceId}", "0"))
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
