@@ -543,11 +543,14 @@ func (s *Service) refreshFrom(ctx context.Context, r *edgeflow.Run, strict bool,
 		r.RefreshFailures++
 		next := now.Add(failureDelay(r.RefreshFailures))
 		r.NextRefreshAt = &next
+		prevSteps, prevStatus := r.Steps, r.Status
 		if s.applyStuck(ctx, r, r.StatusDetail, now); edgeflow.RunIsFinal(r.Status) {
 			r.NextRefreshAt = nil
 		}
-		if _, uerr := s.store.UpdateRunIfUnchanged(context.WithoutCancel(ctx), r); uerr != nil {
+		if ok, uerr := s.store.UpdateRunIfUnchanged(context.WithoutCancel(ctx), r); uerr != nil {
 			s.log.Warn("runs: record refresh failure", "run", r.ID, "err", uerr)
+		} else if ok {
+			s.traceRunChange(ctx, r, prevSteps, prevStatus) // a run the stuck rule failed ends here
 		}
 		if strict {
 			return nil, err
