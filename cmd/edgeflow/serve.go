@@ -32,6 +32,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
 	"github.com/edgeflow/edgeflow/internal/studio"
+	"github.com/edgeflow/edgeflow/internal/tracing"
 	"github.com/edgeflow/edgeflow/internal/webhook"
 	"github.com/edgeflow/edgeflow/web"
 )
@@ -224,6 +225,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "edgeflow serve: --allow-hosts: %v\n", err)
 		return 2
 	}
+	traceCfg, err := tracing.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgeflow serve: %v\n", err)
+		return 2
+	}
+	traceURL := os.Getenv("EDGEFLOW_TRACE_URL_TEMPLATE")
+	if traceURL != "" && !validTraceURLTemplate(traceURL) {
+		fmt.Fprintf(stderr, "edgeflow serve: EDGEFLOW_TRACE_URL_TEMPLATE must be an http or https URL holding {traceId}, not %q\n", traceURL)
+		return 2
+	}
 	var remote *localedge.Remote
 	if *edgeURL != "" {
 		if remote, err = remoteEdge(*edgeURL, *edgeTokenFile, *noEdge); err != nil {
@@ -245,7 +256,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	cfg := serveConfig{remoteEdge: remote, store: sf, addr: *addr, noEdge: *noEdge, secureCookies: *secureCookies, limits: limits, streams: streams, registryURL: *registryURL, allowHosts: allow,
 		accessLog: accessLog, trustedProxies: trusted, auditRetention: retention, signUp: *signUp, publicURL: *publicURL,
-		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/"), npmCacheLimit: npmCacheLimit, nodePath: *nodePath, backups: scheduled}
+		cloudflareURL: strings.TrimSuffix(*cloudflareURL, "/"), npmCacheLimit: npmCacheLimit, nodePath: *nodePath, backups: scheduled,
+		tracing: traceCfg, traceURLTemplate: traceURL}
 	if err := serve(ctx, cfg, logger, stdout); err != nil {
 		logger.Error("edgeflow serve stopped", "error", err.Error())
 		return 1
@@ -298,6 +310,10 @@ type serveConfig struct {
 	npmCacheLimit int64
 	// backups are the scheduled backups (--backup-dir), nil for none.
 	backups *backup.Schedule
+	// tracing is what the OTEL_* variables say (off without an endpoint);
+	// traceURLTemplate is EDGEFLOW_TRACE_URL_TEMPLATE.
+	tracing          tracing.Config
+	traceURLTemplate string
 }
 
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.Writer) error {
@@ -358,10 +374,26 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	if err != nil {
 		return err
 	}
+	traces, err := tracing.New(ctx, cfg.tracing)
+	if err != nil {
+		return fmt.Errorf("OpenTelemetry tracing: %w", err)
+	}
+	if traces.Enabled() {
+		logger.Info("tracing: exporting OpenTelemetry spans", "endpoint", cfg.tracing.Endpoint, "protocol", cfg.tracing.Protocol,
+			"serviceName", cfg.tracing.ServiceName)
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := traces.Shutdown(sctx); err != nil {
+			logger.Warn("tracing: export the last spans", "error", err.Error())
+		}
+	}()
 	apiCfg := api.Config{Store: store, Sealer: sealer, Logger: logger, Limits: cfg.limits, SecureCookies: cfg.secureCookies, LocalEdge: edge, Marketplace: market,
 		AccessLog: cfg.accessLog, CacheDir: filepath.Join(cfg.store.dataDir, "cache"), CacheLimit: cfg.npmCacheLimit, Studio: ui,
 		TrustedProxies: cfg.trustedProxies, AuditRetention: cfg.auditRetention, SignUp: cfg.signUp, PublicURL: cfg.publicURL,
 		AllowHosts: cfg.allowHosts, CloudflareBaseURL: cfg.cloudflareURL, Version: version,
+		Tracing: traces, TraceURLTemplate: cfg.traceURLTemplate,
 		// At most half the file descriptors go to streams (the Go runtime
 		// raised the soft limit to the hard one at start).
 		Streams: cfg.streams.WithFileLimit(ratelimit.FileLimit())}
@@ -412,7 +444,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, stdout io.
 	webhooksDone := make(chan struct{})
 	go func() {
 		defer close(webhooksDone)
-		d := &webhook.Dispatcher{Store: store, Sealer: sealer, Guard: netguard.New(cfg.allowHosts), Logger: logger.With("component", "webhooks")}
+		d := &webhook.Dispatcher{Store: store, Sealer: sealer, Guard: netguard.New(cfg.allowHosts), Logger: logger.With("component", "webhooks"),
+			Tracing: traces}
 		d.Run(refreshCtx, time.Second)
 	}()
 	eventsDone := make(chan struct{})
@@ -769,4 +802,14 @@ func checkBaseURL(raw string) error {
 		return fmt.Errorf("%q is not an http(s) URL such as https://edgeflow.example.com", raw)
 	}
 	return nil
+}
+
+// validTraceURLTemplate reports whether tpl (EDGEFLOW_TRACE_URL_TEMPLATE) is
+// an http or https URL holding {traceId}; a query may hold it.
+func validTraceURLTemplate(tpl string) bool {
+	if !strings.Contains(tpl, "{traceId}") {
+		return false
+	}
+	u, err := neturl.Parse(strings.ReplaceAll(tpl, "{traceId}", "0"))
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }

@@ -333,3 +333,39 @@ func TestPprofAddr(t *testing.T) {
 		t.Fatalf("%s: %d %.200s", url, res.StatusCode, body)
 	}
 }
+
+// TestServeTracingVariables: serve refuses OTEL_* values it cannot use and a
+// trace link template that is not an http(s) URL holding {traceId}, naming
+// the variable, before it opens anything. (Not parallel: it sets the
+// process environment.)
+func TestServeTracingVariables(t *testing.T) {
+	for _, tc := range []struct{ env map[string]string }{
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}},
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "127.0.0.1:4318"}},
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_TRACES_SAMPLER": "often"}},
+		{map[string]string{"EDGEFLOW_TRACE_URL_TEMPLATE": "https://jaeger.example/trace/"}},
+		{map[string]string{"EDGEFLOW_TRACE_URL_TEMPLATE": "javascript:alert({traceId})"}},
+	} {
+		t.Run("", func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			var out, errOut strings.Builder
+			if code := dispatch(t.Context(), []string{"serve", "--data-dir", t.TempDir()}, &out, &errOut); code != 2 {
+				t.Errorf("%v: exit %d, want 2 (%s)", tc.env, code, errOut.String())
+			}
+			named := false
+			for k := range tc.env {
+				named = named || strings.Contains(errOut.String(), k) || strings.Contains(errOut.String(), "OTLP endpoint")
+			}
+			if !named {
+				t.Errorf("%v: the message names no variable: %s", tc.env, errOut.String())
+			}
+		})
+	}
+	for _, tpl := range []string{"https://ui.honeycomb.io/t/environments/e/trace?trace_id={traceId}", "http://127.0.0.1:16686/trace/{traceId}"} {
+		if !validTraceURLTemplate(tpl) {
+			t.Errorf("%s refused", tpl)
+		}
+	}
+}

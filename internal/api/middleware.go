@@ -14,6 +14,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/studio"
+	"go.opentelemetry.io/otel/trace"
 )
 
 type ctxKey int
@@ -123,6 +124,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
+	var span trace.Span // the request's server span (tracing.go); ended after a panic's 500
+	defer func() {
+		if span != nil {
+			endServerSpan(span, r, rw.status)
+		}
+	}()
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -144,6 +151,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h, matched := s.mux.Handler(r)
+	if rt := s.byPattern[matched]; rt != nil && !unlimitedPaths[r.URL.Path] { // probes and scrapes are not traced
+		span = s.startServerSpan(r, rt)
+	}
 	if rt := s.byPattern[matched]; rt != nil && rt.Audit != "" {
 		audited, info = rt, &auditInfo{}
 		*r = *r.WithContext(context.WithValue(r.Context(), ctxAuditKey{}, info))

@@ -429,7 +429,9 @@ var workflowRouteDocs = map[string]RouteDoc{
 			"`error` is `{name, message}` of the last failed attempt or null; " +
 			"an `output` over 64 KiB is cut to its first 64 KiB of JSON text, given as a string, with `outputTruncated: " +
 			"true`. A restarted run also has `restartOf` and `fromStep`. A run with agent nodes has `usage: {inputTokens, " +
-			"outputTokens}`, the tokens of the model calls it made (its `agent <node> turn N` steps; docs/runs.md).",
+			"outputTokens}`, the tokens of the model calls it made (its `agent <node> turn N` steps; docs/runs.md). A run " +
+			"triggered while OpenTelemetry tracing is on has `traceId`, and `traceUrl` when EDGEFLOW_TRACE_URL_TEMPLATE " +
+			"is set (docs/observability.md).",
 		Errors: []ErrorCase{
 			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
 		},

@@ -60,7 +60,7 @@ func (s *Server) handleRunGet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, run)
+	writeJSON(w, http.StatusOK, s.withTraceURL(run))
 	return nil
 }
 
@@ -80,7 +80,7 @@ func (s *Server) handleProjectRunGet(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, run)
+	writeJSON(w, http.StatusOK, s.withTraceURL(run))
 	return nil
 }
 
@@ -97,7 +97,7 @@ func (s *Server) controlRun(w http.ResponseWriter, r *http.Request, action strin
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, run)
+	writeJSON(w, http.StatusOK, s.withTraceURL(run))
 	return nil
 }
 
@@ -143,7 +143,7 @@ func (s *Server) handleRunRestart(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, run)
+	writeJSON(w, http.StatusCreated, s.withTraceURL(run))
 	return nil
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/studio"
+	"github.com/edgeflow/edgeflow/internal/tracing"
 )
 
 // Config is everything the handlers depend on. Services added by later
@@ -122,6 +123,12 @@ type Config struct {
 	// ratelimit.DefaultStreamLimits(). New lowers the total to half the
 	// process's file descriptors.
 	Streams ratelimit.StreamLimits
+	// Tracing exports a server span per request and the deployer's spans
+	// (internal/tracing); nil is off.
+	Tracing *tracing.Tracing
+	// TraceURLTemplate makes a run's traceUrl of its trace id
+	// (EDGEFLOW_TRACE_URL_TEMPLATE, "{traceId}" replaced); "" gives none.
+	TraceURLTemplate string
 }
 
 // Server is the HTTP API. It implements http.Handler.
@@ -195,6 +202,9 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		cfg.Deployer = d
+	}
+	if cfg.Tracing != nil {
+		cfg.Deployer.SetTracing(cfg.Tracing)
 	}
 	s := &Server{
 		Config:    cfg,

@@ -199,6 +199,7 @@ const (
 	helperReplay
 	helperAgent
 	helperRetryAfter
+	helperTrace
 	helperCount
 )
 

@@ -243,13 +243,21 @@ class BreakSignal extends Error {
  * The event and step of a run. A restarted run's params carry, under
  * "__edgeflowReplay", the outputs of the steps it takes from the run it restarts, by
  * step name: those steps answer their recorded output without running
- * again, and the key is removed from the payload. Other runs are unchanged.
+ * again, and the key is removed from the payload. A traced run's trace
+ * context ("__edgeflowTrace") is removed from the payload too and answered
+ * as trace. Other runs are unchanged.
  */
-function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep } {
+function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep; trace: unknown } {
   const payload: any = event.payload;
+  const trace = payload !== null && typeof payload === "object" ? payload.__edgeflowTrace : undefined;
+  if (trace !== undefined) {
+    const rest: any = { ...payload };
+    delete rest.__edgeflowTrace;
+    event = { ...event, payload: rest };
+  }
   const replay = payload !== null && typeof payload === "object" ? payload.__edgeflowReplay : undefined;
-  if (replay === null || typeof replay !== "object") return { event, step };
-  const params: any = { ...payload };
+  if (replay === null || typeof replay !== "object") return { event, step, trace };
+  const params: any = { ...event.payload };
   delete params.__edgeflowReplay;
   const outputs = new Map<string, unknown>(Object.entries(replay));
   const inner: any = step;
@@ -259,7 +267,28 @@ function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: W
     sleepUntil: (name: string, timestamp: any) => (outputs.has(name) ? Promise.resolve() : inner.sleepUntil(name, timestamp)),
     waitForEvent: (name: string, options: any) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : inner.waitForEvent(name, options)),
   };
-  return { event: { ...event, payload: params }, step: replayed };
+  return { event: { ...event, payload: params }, step: replayed, trace };
+}
+`,
+	helperTrace: `
+/**
+ * The W3C trace context headers of the step named name, when the run has a
+ * trace context (params' "__edgeflowTrace"): traceparent with the run's trace
+ * id and the step's span id (the first 8 bytes of SHA-256 of
+ * "<trace id>-<run span id>-<step name>", the id edgeflow gives the step's
+ * span), and tracestate. None without a trace context.
+ */
+async function traceHeaders(trace: unknown, name: string): Promise<Record<string, string>> {
+  const context: any = trace;
+  const parent = context !== null && typeof context === "object" ? context.traceparent : undefined;
+  const m = typeof parent === "string" ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(parent) : null;
+  if (!m) return {};
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(` + "`${m[1]}-${m[2]}-${name}`" + `)));
+  let span = Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (span === "0000000000000000") span = "0000000000000001";
+  const headers: Record<string, string> = { traceparent: ` + "`00-${m[1]}-${span}-${m[3]}`" + ` };
+  if (typeof context.tracestate === "string" && context.tracestate !== "") headers.tracestate = context.tracestate;
+  return headers;
 }
 `,
 	helperReadJSON: `
@@ -320,6 +349,13 @@ func (g *gen) jsClass(out *Output, body string) {
 // event.payload before the graph runs.
 const ReplayKey = "__edgeflowReplay"
 
+// TraceKey is the key of a run's params under which the run receives its
+// trace context when tracing is on: {"traceparent", "tracestate"} of the
+// run's span (docs/observability.md). The generated code removes it from
+// event.payload before the graph runs, and http_request nodes send a
+// traceparent of their step's span derived from it.
+const TraceKey = "__edgeflowTrace"
+
 // replayLines make the workflow's run consult the replay map of a
 // restarted run before each durable step.
 func (g *gen) replayLines() {
@@ -327,6 +363,9 @@ func (g *gen) replayLines() {
 	g.line("    const restarted = replaying(event, step);")
 	g.line("    event = restarted.event;")
 	g.line("    step = restarted.step;")
+	if g.helpers[helperTrace] {
+		g.line("    const runTrace = restarted.trace;")
+	}
 }
 
 // HeaderLine is the first line of the main module Generate writes for a
@@ -465,13 +504,21 @@ async function runSubWorkflow(workflow, id, params, wait) {
  * The event and step of a run. A restarted run's params carry, under
  * "__edgeflowReplay", the outputs of the steps it takes from the run it restarts, by
  * step name: those steps answer their recorded output without running
- * again, and the key is removed from the payload. Other runs are unchanged.
+ * again, and the key is removed from the payload. A traced run's trace
+ * context ("__edgeflowTrace") is removed from the payload too and answered
+ * as trace. Other runs are unchanged.
  */
 function replaying(event, step) {
   const payload = event.payload;
+  const trace = payload !== null && typeof payload === "object" ? payload.__edgeflowTrace : undefined;
+  if (trace !== undefined) {
+    const rest = { ...payload };
+    delete rest.__edgeflowTrace;
+    event = { ...event, payload: rest };
+  }
   const replay = payload !== null && typeof payload === "object" ? payload.__edgeflowReplay : undefined;
-  if (replay === null || typeof replay !== "object") return { event, step };
-  const params = { ...payload };
+  if (replay === null || typeof replay !== "object") return { event, step, trace };
+  const params = { ...event.payload };
   delete params.__edgeflowReplay;
   const outputs = new Map(Object.entries(replay));
   const replayed = {
@@ -480,7 +527,27 @@ function replaying(event, step) {
     sleepUntil: (name, timestamp) => (outputs.has(name) ? Promise.resolve() : step.sleepUntil(name, timestamp)),
     waitForEvent: (name, options) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : step.waitForEvent(name, options)),
   };
-  return { event: { ...event, payload: params }, step: replayed };
+  return { event: { ...event, payload: params }, step: replayed, trace };
+}
+`,
+	helperTrace: `
+/**
+ * The W3C trace context headers of the step named name, when the run has a
+ * trace context (params' "__edgeflowTrace"): traceparent with the run's trace
+ * id and the step's span id (the first 8 bytes of SHA-256 of
+ * "<trace id>-<run span id>-<step name>", the id edgeflow gives the step's
+ * span), and tracestate. None without a trace context.
+ */
+async function traceHeaders(trace, name) {
+  const parent = trace !== null && typeof trace === "object" ? trace.traceparent : undefined;
+  const m = typeof parent === "string" ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(parent) : null;
+  if (!m) return {};
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(` + "`${m[1]}-${m[2]}-${name}`" + `)));
+  let span = Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (span === "0000000000000000") span = "0000000000000001";
+  const headers = { traceparent: ` + "`00-${m[1]}-${span}-${m[3]}`" + ` };
+  if (typeof trace.tracestate === "string" && trace.tracestate !== "") headers.tracestate = trace.tracestate;
+  return headers;
 }
 `,
 	helperReadJSON: `

@@ -82,7 +82,7 @@ var reservedWords = func() map[string]bool {
 		Object Array String Number Boolean Error Date Math Symbol Map Set RegExp
 		Env Params Graph FunctionEvent WorkflowEntrypoint WorkflowStep WorkflowEvent ExportedHandler
 		toText errorInfo httpResult startSubWorkflow runSubWorkflow runGraph readJSON BreakSignal
-		sleepFor replaying restarted`)
+		sleepFor replaying restarted traceHeaders runTrace`)
 	m := make(map[string]bool, len(words))
 	for _, w := range words {
 		m[w] = true

@@ -505,8 +505,19 @@ func (g *gen) httpRequest(n *ir.Node, sc *scope) {
 	url := g.strField(n, "url", dataString(n, "url"), sc)
 	var init []string
 	init = append(init, "method: "+jsString(method))
-	if js := g.jsonData(n, "headers", sc); js != "" {
-		init = append(init, "headers: "+js)
+	headers := g.jsonData(n, "headers", sc)
+	if !g.script {
+		// The step's W3C trace context goes first: headers the node sets win (decision 562).
+		g.helpers[helperTrace] = true
+		trace := "await traceHeaders(runTrace, " + g.stepName(n, sc) + ")"
+		if headers != "" {
+			headers = "{ ...(" + trace + "), ..." + headers + " }"
+		} else {
+			headers = trace
+		}
+	}
+	if headers != "" {
+		init = append(init, "headers: "+headers)
 	}
 	if js := g.jsonData(n, "body", sc); js != "" && method != "GET" && method != "HEAD" {
 		init = append(init, "body: JSON.stringify("+js+")")

@@ -28,6 +28,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/cloudflare"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/tracing"
 )
 
 // Secrets opens sealed values of the store. Implementations must never log
@@ -115,7 +116,8 @@ type Service struct {
 	timeout  time.Duration
 	log      *slog.Logger
 	now      func() time.Time
-	stuck    stuckBounds // the stuck-queued rule (stuck.go)
+	stuck    stuckBounds      // the stuck-queued rule (stuck.go)
+	tracing  *tracing.Tracing // spans of deploys and runs (tracing.go); nil: off
 
 	runLocks        [256]sync.Mutex
 	orgLocks        [64]sync.Mutex // serialize local edge account provisioning per organization

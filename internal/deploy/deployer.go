@@ -140,7 +140,9 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 // error names the stage. Deploying the version that is already active on the
 // connection re-uploads it and returns the existing deployment.
 func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*edgeflow.Deployment, error) {
-	d, err := s.deploy(ctx, p, progress)
+	d, err := s.traceDeploy(ctx, p, progress, func(ctx context.Context, progress ProgressFunc) (*edgeflow.Deployment, error) {
+		return s.deploy(ctx, p, progress)
+	})
 	s.recordDeployEvent(ctx, p, d, err)
 	return d, err
 }

@@ -234,6 +234,10 @@ func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 		return nil, err
 	}
 	id := edgeflow.NewID(edgeflow.PrefixRun)
+	trace := s.tracing.NewRunTrace(ctx, tw.Workflow().Name)
+	if instanceParams, err = withTraceEnvelope(instanceParams, trace); err != nil {
+		return nil, err
+	}
 	if err := prov.CreateInstance(ctx, d.WorkflowName, id, instanceParams); err != nil {
 		return nil, providerError("create the workflow instance", err)
 	}
@@ -242,6 +246,7 @@ func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 		ID: id, WorkflowID: w.ID, ProjectID: w.ProjectID, VersionID: d.VersionID, ConnectionID: c.ID,
 		DeploymentID: d.ID, WorkflowName: d.WorkflowName, InstanceID: id, Status: edgeflow.RunQueued,
 		Params: params, NextRefreshAt: &next, RestartOf: orig.ID, FromStep: req.FromStep, Replayed: replayed,
+		Trace: trace,
 	}
 	if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
 		if terr := prov.ChangeInstanceStatus(context.WithoutCancel(ctx), d.WorkflowName, id, "terminate"); terr != nil {

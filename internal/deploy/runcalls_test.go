@@ -39,6 +39,7 @@ func TestTrigger(t *testing.T) {
 			code: edgeflow.EPayloadTooLarge, inMessage: "100 KB"},
 		{name: "params not an object", params: `[1]`, code: edgeflow.EInvalid, inMessage: "params must be a JSON object"},
 		{name: "the replay key", params: `{"__edgeflowReplay":{}}`, code: edgeflow.EInvalid, inMessage: "reserved"},
+		{name: "the trace key", params: `{"__edgeflowTrace":{"traceparent":"00-x"}}`, code: edgeflow.EInvalid, inMessage: "reserved"},
 		{name: "no connection", connection: " ", params: `{}`, code: edgeflow.EInvalid, inMessage: "connectionId is required"},
 		{name: "unknown connection", connection: "con_missing", params: `{}`, code: edgeflow.ENotFound, inMessage: "connection"},
 		{name: "not deployed there", setup: func(t *testing.T, w *runWorld) {

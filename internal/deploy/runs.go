@@ -61,6 +61,9 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 	if hasReplayKey(params) {
 		return nil, edgeflow.Invalid("/params/"+codegen.ReplayKey, "this key is reserved for restarted runs (POST …/runs/:runId/restart)")
 	}
+	if hasTraceKey(params) {
+		return nil, edgeflow.Invalid("/params/"+codegen.TraceKey, "this key is reserved for the run's trace context")
+	}
 	c, err := s.connection(ctx, t.OrganizationID, t.ProjectID, req.ConnectionID)
 	if err != nil {
 		return nil, err
@@ -80,7 +83,12 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 		return nil, err
 	}
 	id := edgeflow.NewID(edgeflow.PrefixRun)
-	if err := s.createInstance(ctx, c, d, prov, id, params); err != nil {
+	trace := s.tracing.NewRunTrace(ctx, w.Name)
+	instanceParams, err := withTraceEnvelope(params, trace)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.createInstance(ctx, c, d, prov, id, instanceParams); err != nil {
 		return nil, err
 	}
 	now := s.now().UTC()
@@ -97,6 +105,7 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 		Status:        edgeflow.RunQueued,
 		Params:        json.RawMessage(params),
 		NextRefreshAt: &next,
+		Trace:         trace,
 	}
 	startWatch, releaseWatch, watched := s.reserveWatch(ctx, run, prov)
 	if watched {
@@ -363,6 +372,7 @@ func (s *Service) ControlRun(ctx context.Context, t Tenant, workflowID, runID, a
 			return nil, ae
 		}
 	}
+	prevSteps, prevStatus := r.Steps, r.Status
 	now := s.now().UTC()
 	switch action {
 	case ActionPause:
@@ -382,6 +392,7 @@ func (s *Service) ControlRun(ctx context.Context, t Tenant, workflowID, runID, a
 	if err := s.store.UpdateRun(context.WithoutCancel(ctx), r); err != nil {
 		return nil, err
 	}
+	s.traceRunChange(ctx, r, prevSteps, prevStatus)
 	return s.withSteps(ctx, r)
 }
 
@@ -532,11 +543,14 @@ func (s *Service) refreshFrom(ctx context.Context, r *edgeflow.Run, strict bool,
 		r.RefreshFailures++
 		next := now.Add(failureDelay(r.RefreshFailures))
 		r.NextRefreshAt = &next
+		prevSteps, prevStatus := r.Steps, r.Status
 		if s.applyStuck(ctx, r, r.StatusDetail, now); edgeflow.RunIsFinal(r.Status) {
 			r.NextRefreshAt = nil
 		}
-		if _, uerr := s.store.UpdateRunIfUnchanged(context.WithoutCancel(ctx), r); uerr != nil {
+		if ok, uerr := s.store.UpdateRunIfUnchanged(context.WithoutCancel(ctx), r); uerr != nil {
 			s.log.Warn("runs: record refresh failure", "run", r.ID, "err", uerr)
+		} else if ok {
+			s.traceRunChange(ctx, r, prevSteps, prevStatus) // a run the stuck rule failed ends here
 		}
 		if strict {
 			return nil, err
@@ -544,6 +558,7 @@ func (s *Service) refreshFrom(ctx context.Context, r *edgeflow.Run, strict bool,
 		return r, nil
 	}
 	before, detail := runState(r), r.StatusDetail
+	prevSteps, prevStatus := r.Steps, r.Status
 	applyInstance(r, inst, now)
 	s.applyStuck(ctx, r, detail, now)
 	if strict && runState(r) == before && r.RefreshFailures == 0 && r.NextRefreshAt != nil && r.NextRefreshAt.After(now) {
@@ -570,6 +585,7 @@ func (s *Service) refreshFrom(ctx context.Context, r *edgeflow.Run, strict bool,
 		}
 		return cur, nil
 	}
+	s.traceRunChange(ctx, r, prevSteps, prevStatus)
 	if edgeflow.RunIsFinal(r.Status) && (inst.LogLines == nil || *inst.LogLines > 0) {
 		// (An edge that holds no line of the run has nothing to keep: no
 		// request for its lines, no read of the kept ones.)

@@ -33,6 +33,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/secret"
 	"github.com/edgeflow/edgeflow/internal/sqlite"
 	"github.com/edgeflow/edgeflow/internal/testenv"
+	"github.com/edgeflow/edgeflow/internal/tracing"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -151,6 +152,10 @@ type serverOptions struct {
 	// stuckAfter and stuckFailAfter are the stuck-queued rule's bounds
 	// (deploy.Options); 0 keeps the defaults.
 	stuckAfter, stuckFailAfter time.Duration
+	// tracing exports the server's spans (nil: off); traceURLTemplate is
+	// EDGEFLOW_TRACE_URL_TEMPLATE.
+	tracing          *tracing.Tracing
+	traceURLTemplate string
 }
 
 func requireEdge(t testing.TB) {
@@ -189,7 +194,7 @@ func newServer(t testing.TB, opts serverOptions) *server {
 		edge = opts.edge
 	}
 	cfg := api.Config{SignUp: api.SignUpOpen, Store: st, Sealer: sealer, Limits: ratelimit.Limits{Off: true}, BcryptCost: bcrypt.MinCost,
-		LocalEdge: own, AllowHosts: opts.allowHosts}
+		LocalEdge: own, AllowHosts: opts.allowHosts, Tracing: opts.tracing, TraceURLTemplate: opts.traceURLTemplate}
 	dep, err := deploy.New(deploy.Options{Store: st, Secrets: deploy.SealerSecrets(sealer), LocalEdge: edge,
 		Compiler: &deploy.CodegenCompiler{}, CloudflareBaseURL: opts.cloudflareBase,
 		StuckAfter: opts.stuckAfter, StuckFailAfter: opts.stuckFailAfter})

@@ -407,6 +407,28 @@ type Run struct {
 	// writes only if it is unchanged since it read the run
 	// (Store.UpdateRunIfUnchanged).
 	StateVersion int64 `json:"-"`
+	// Trace is the run's trace context when tracing was on at its trigger
+	// (nil otherwise); TraceID is its trace id, and TraceURL the link to
+	// the trace that EDGEFLOW_TRACE_URL_TEMPLATE makes of it
+	// (docs/observability.md).
+	Trace    *RunTrace `json:"-"`
+	TraceID  string    `json:"traceId,omitempty"`
+	TraceURL string    `json:"traceUrl,omitempty"`
+}
+
+// RunTrace is the trace context a run was triggered with, kept with the run
+// so that whichever replica learns of a step's end emits its span into the
+// same trace: the trace id, the run span's id, the span the run span is a
+// child of (the trigger request's, or the caller's traceparent; "" for a
+// root), whether the trace is sampled, the caller's tracestate, and the
+// workflow's name when the run started (the run span's name).
+type RunTrace struct {
+	TraceID      string `json:"traceId"`
+	SpanID       string `json:"spanId"`
+	ParentSpanID string `json:"parentSpanId,omitempty"`
+	Sampled      bool   `json:"sampled"`
+	TraceState   string `json:"traceState,omitempty"`
+	Name         string `json:"name,omitempty"`
 }
 
 // RunInstance names the provider instance of a deleted run: the

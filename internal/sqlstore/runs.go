@@ -13,7 +13,7 @@ import (
 
 const runCols = `id, workflow_id, project_id, version_id, connection_id, deployment_id, workflow_name, instance_id, status,
 	status_detail, params, output, error, steps, created_at, started_at, ended_at, updated_at, next_refresh_at,
-	refresh_failures, state_version, restart_of, from_step, replayed, input_tokens, output_tokens`
+	refresh_failures, state_version, restart_of, from_step, replayed, input_tokens, output_tokens, trace_context`
 
 func scanRun(sc rowScanner) (edgeflow.Run, error) {
 	var r edgeflow.Run
@@ -22,9 +22,12 @@ func scanRun(sc rowScanner) (edgeflow.Run, error) {
 		&r.InstanceID, &r.Status, &r.StatusDetail, rawCol{&r.Params}, rawCol{&r.Output}, &r.Error, rawCol{&r.Steps},
 		timeCol{&r.CreatedAt}, nullTimeCol{&r.StartedAt}, nullTimeCol{&r.EndedAt}, timeCol{&r.UpdatedAt},
 		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures, &r.StateVersion, &r.RestartOf, &r.FromStep, replayedCol{&r.Replayed},
-		&in, &out)
+		&in, &out, traceCol{&r.Trace})
 	if in.Valid || out.Valid {
 		r.Usage = &edgeflow.TokenUsage{InputTokens: in.Int64, OutputTokens: out.Int64}
+	}
+	if r.Trace != nil {
+		r.TraceID = r.Trace.TraceID
 	}
 	return r, err
 }
@@ -36,6 +39,35 @@ func usageArgs(u *edgeflow.TokenUsage) (any, any) {
 		return nil, nil
 	}
 	return u.InputTokens, u.OutputTokens
+}
+
+// traceCol scans the trace_context column (JSON, or NULL) into a run's
+// trace context; a value that does not read leaves the run without one.
+type traceCol struct{ p **edgeflow.RunTrace }
+
+func (c traceCol) Scan(v any) error {
+	var raw json.RawMessage
+	if err := (rawCol{&raw}).Scan(v); err != nil {
+		return err
+	}
+	*c.p = nil
+	if len(raw) == 0 {
+		return nil
+	}
+	var t edgeflow.RunTrace
+	if json.Unmarshal(raw, &t) == nil && t.TraceID != "" {
+		*c.p = &t
+	}
+	return nil
+}
+
+// traceArg is the trace_context column's value: NULL without a trace.
+func traceArg(t *edgeflow.RunTrace) any {
+	if t == nil {
+		return nil
+	}
+	b, _ := json.Marshal(t)
+	return string(b)
 }
 
 // replayedCol scans the replayed column (a JSON array, or NULL) into a
@@ -103,13 +135,16 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 			}
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
 			r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
 			s.ts(r.CreatedAt), s.nullTS(r.StartedAt), s.nullTS(r.EndedAt), s.ts(r.UpdatedAt),
-			s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion, r.RestartOf, r.FromStep, replayed, in, out)
+			s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion, r.RestartOf, r.FromStep, replayed, in, out, traceArg(r.Trace))
 		if err != nil {
 			return s.dbErr(err, "run", "", "workflow")
+		}
+		if r.Trace != nil {
+			r.TraceID = r.Trace.TraceID
 		}
 		return s.runEvent(ctx, tx, true, "", "", r)
 	})

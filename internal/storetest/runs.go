@@ -106,6 +106,25 @@ func testRuns(t *testing.T, s edgeflow.Store) {
 	must(t, s.UpdateRun(ctx, &upd))
 	diff(t, "restarted run's origin after an update", []any{upd.RestartOf, upd.FromStep, upd.Replayed},
 		[]any{restart.RestartOf, restart.FromStep, restart.Replayed})
+
+	// A traced run keeps its trace context through updates; its trace id
+	// is read from it. An untraced run has none.
+	traced := &edgeflow.Run{WorkflowID: w.ID, InstanceID: "inst-traced", Trace: &edgeflow.RunTrace{
+		TraceID: "4bf92f3577b34da6a3ce929d0e0e4736", SpanID: "00f067aa0ba902b7", ParentSpanID: "b7ad6b7169203331",
+		Sampled: true, TraceState: "vendor=1", Name: "Payments"}}
+	must(t, s.CreateRun(ctx, traced))
+	if traced.TraceID != traced.Trace.TraceID {
+		t.Errorf("created run's trace id %q", traced.TraceID)
+	}
+	upd = *traced
+	upd.Status = edgeflow.RunRunning
+	must(t, s.UpdateRun(ctx, &upd))
+	got, err = s.FindRunByID(ctx, w.ID, traced.ID)
+	must(t, err)
+	diff(t, "traced run's trace after an update", []any{got.Trace, got.TraceID}, []any{traced.Trace, traced.Trace.TraceID})
+	if got, _ := s.FindRunByID(ctx, w.ID, restart.ID); got.Trace != nil || got.TraceID != "" {
+		t.Errorf("an untraced run reads with trace %+v %q", got.Trace, got.TraceID)
+	}
 }
 
 func testRunsDueForRefresh(t *testing.T, s edgeflow.Store) {

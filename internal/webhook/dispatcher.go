@@ -16,6 +16,10 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/netguard"
 	"github.com/edgeflow/edgeflow/internal/secret"
+	"github.com/edgeflow/edgeflow/internal/tracing"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Defaults of the Dispatcher.
@@ -48,6 +52,9 @@ type Dispatcher struct {
 	// Concurrency is how many deliveries are attempted at once; 0 means 8.
 	Concurrency int
 	Logger      *slog.Logger
+	// Tracing gives each attempt a span and its request a traceparent
+	// (internal/tracing); nil is off.
+	Tracing *tracing.Tracing
 
 	once   sync.Once
 	client *http.Client
@@ -130,7 +137,22 @@ func (d *Dispatcher) attempt(ctx context.Context, dl *edgeflow.WebhookDelivery) 
 	if dl.NextAttemptAt != nil {
 		scheduled = *dl.NextAttemptAt
 	}
+	ctx, span := d.Tracing.Tracer().Start(ctx, "webhook delivery "+dl.EventType, trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(
+			attribute.String("edgeflow.webhook.id", dl.WebhookID),
+			attribute.String("edgeflow.delivery.id", dl.ID),
+			attribute.String("edgeflow.project.id", dl.ProjectID),
+			attribute.String("edgeflow.event.type", dl.EventType),
+			attribute.Int("edgeflow.delivery.attempt", len(dl.Attempts)+1),
+		))
 	a := d.send(ctx, dl)
+	if a.ResponseStatus != 0 {
+		span.SetAttributes(attribute.Int("http.response.status_code", a.ResponseStatus))
+	}
+	if a.Error != "" {
+		span.SetStatus(codes.Error, a.Error)
+	}
+	span.End()
 	dl.Attempts = append(dl.Attempts, a)
 	dl.ResponseStatus = a.ResponseStatus
 	switch {
@@ -185,6 +207,7 @@ func (d *Dispatcher) send(ctx context.Context, dl *edgeflow.WebhookDelivery) edg
 	req.Header.Set("webhook-id", dl.MessageID)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(start.Unix(), 10))
 	req.Header.Set("webhook-signature", sig)
+	tracing.Inject(ctx, req.Header)
 	res, err := d.client.Do(req)
 	if err != nil {
 		var refused *netguard.RefusedError

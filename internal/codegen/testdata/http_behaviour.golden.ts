@@ -22,17 +22,18 @@ export class WfHttpbehaviourWorkflow extends WorkflowEntrypoint<Env, Params> {
     const restarted = replaying(event, step);
     event = restarted.event;
     step = restarted.step;
+    const runTrace = restarted.trace;
     const get_2: any = await step.do("Get item", async () => {
       const response = await fetch(`${toText(env.API_BASE)}/item/${toText(event.payload.id)}`, {
         method: "GET",
-        headers: { "X-Token": `${toText(env.TOKEN)}` },
+        headers: { ...(await traceHeaders(runTrace, "Get item")), ...{ "X-Token": `${toText(env.TOKEN)}` } },
       });
       return await httpResult(response, false);
     });
     const post: any = await step.do("Echo", async () => {
       const response = await fetch(`${toText(env.API_BASE)}/echo`, {
         method: "POST",
-        headers: { "Content-Type": "application/json" },
+        headers: { ...(await traceHeaders(runTrace, "Echo")), ...{ "Content-Type": "application/json" } },
         body: JSON.stringify({ "item": get_2.body, "note": `n ${toText(get_2.body.id)}` }),
       });
       return await httpResult(response, false);
@@ -40,6 +41,7 @@ export class WfHttpbehaviourWorkflow extends WorkflowEntrypoint<Env, Params> {
     const missing: any = await step.do("Missing", async () => {
       const response = await fetch(`${toText(env.API_BASE)}/missing`, {
         method: "GET",
+        headers: await traceHeaders(runTrace, "Missing"),
       });
       return await httpResult(response, true);
     });
@@ -276,13 +278,21 @@ async function readJSON(request: Request): Promise<any> {
  * The event and step of a run. A restarted run's params carry, under
  * "__edgeflowReplay", the outputs of the steps it takes from the run it restarts, by
  * step name: those steps answer their recorded output without running
- * again, and the key is removed from the payload. Other runs are unchanged.
+ * again, and the key is removed from the payload. A traced run's trace
+ * context ("__edgeflowTrace") is removed from the payload too and answered
+ * as trace. Other runs are unchanged.
  */
-function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep } {
+function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep; trace: unknown } {
   const payload: any = event.payload;
+  const trace = payload !== null && typeof payload === "object" ? payload.__edgeflowTrace : undefined;
+  if (trace !== undefined) {
+    const rest: any = { ...payload };
+    delete rest.__edgeflowTrace;
+    event = { ...event, payload: rest };
+  }
   const replay = payload !== null && typeof payload === "object" ? payload.__edgeflowReplay : undefined;
-  if (replay === null || typeof replay !== "object") return { event, step };
-  const params: any = { ...payload };
+  if (replay === null || typeof replay !== "object") return { event, step, trace };
+  const params: any = { ...event.payload };
   delete params.__edgeflowReplay;
   const outputs = new Map<string, unknown>(Object.entries(replay));
   const inner: any = step;
@@ -292,5 +302,25 @@ function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: W
     sleepUntil: (name: string, timestamp: any) => (outputs.has(name) ? Promise.resolve() : inner.sleepUntil(name, timestamp)),
     waitForEvent: (name: string, options: any) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : inner.waitForEvent(name, options)),
   };
-  return { event: { ...event, payload: params }, step: replayed };
+  return { event: { ...event, payload: params }, step: replayed, trace };
+}
+
+/**
+ * The W3C trace context headers of the step named name, when the run has a
+ * trace context (params' "__edgeflowTrace"): traceparent with the run's trace
+ * id and the step's span id (the first 8 bytes of SHA-256 of
+ * "<trace id>-<run span id>-<step name>", the id edgeflow gives the step's
+ * span), and tracestate. None without a trace context.
+ */
+async function traceHeaders(trace: unknown, name: string): Promise<Record<string, string>> {
+  const context: any = trace;
+  const parent = context !== null && typeof context === "object" ? context.traceparent : undefined;
+  const m = typeof parent === "string" ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(parent) : null;
+  if (!m) return {};
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${m[1]}-${m[2]}-${name}`)));
+  let span = Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (span === "0000000000000000") span = "0000000000000001";
+  const headers: Record<string, string> = { traceparent: `00-${m[1]}-${span}-${m[3]}` };
+  if (typeof context.tracestate === "string" && context.tracestate !== "") headers.tracestate = context.tracestate;
+  return headers;
 }

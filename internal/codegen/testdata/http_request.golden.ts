@@ -22,13 +22,14 @@ export class WfHttprequestWorkflow extends WorkflowEntrypoint<Env, Params> {
     const restarted = replaying(event, step);
     event = restarted.event;
     step = restarted.step;
+    const runTrace = restarted.trace;
     const user = await step.do<any>("Load user", async () => {
       return { id: 42, name: 'Ada "the" first', tags: ['a', 'b'] };
     });
     const post: any = await step.do("Post user", { retries: { limit: 3, delay: "5 seconds", backoff: "exponential" }, timeout: "1 minute" }, async () => {
       const response = await fetch(`${toText(env.API_BASE)}/users/${toText(user.id)}?src=edgeflow`, {
         method: "POST",
-        headers: { "Authorization": `Bearer ${toText(env.API_TOKEN)}`, "Content-Type": "application/json" },
+        headers: { ...(await traceHeaders(runTrace, "Post user")), ...{ "Authorization": `Bearer ${toText(env.API_TOKEN)}`, "Content-Type": "application/json" } },
         body: JSON.stringify({ "user": user, "note": `id ${toText(user.id)} named ${toText(user.name)}`, "tags": user.tags, "fixed": [1, true, null, { "k": "v" }] }),
       });
       return await httpResult(response, false);
@@ -36,12 +37,14 @@ export class WfHttprequestWorkflow extends WorkflowEntrypoint<Env, Params> {
     const get_2: any = await step.do("Get status", async () => {
       const response = await fetch(`https://status.example.com/${toText(post.body.id)}`, {
         method: "GET",
+        headers: await traceHeaders(runTrace, "Get status"),
       });
       return await httpResult(response, true);
     });
     const del: any = await step.do("Delete", async () => {
       const response = await fetch("https://api.example.com/x", {
         method: "DELETE",
+        headers: await traceHeaders(runTrace, "Delete"),
         body: JSON.stringify({ "ignored": false }),
       });
       return await httpResult(response, false);
@@ -279,13 +282,21 @@ async function readJSON(request: Request): Promise<any> {
  * The event and step of a run. A restarted run's params carry, under
  * "__edgeflowReplay", the outputs of the steps it takes from the run it restarts, by
  * step name: those steps answer their recorded output without running
- * again, and the key is removed from the payload. Other runs are unchanged.
+ * again, and the key is removed from the payload. A traced run's trace
+ * context ("__edgeflowTrace") is removed from the payload too and answered
+ * as trace. Other runs are unchanged.
  */
-function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep } {
+function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep; trace: unknown } {
   const payload: any = event.payload;
+  const trace = payload !== null && typeof payload === "object" ? payload.__edgeflowTrace : undefined;
+  if (trace !== undefined) {
+    const rest: any = { ...payload };
+    delete rest.__edgeflowTrace;
+    event = { ...event, payload: rest };
+  }
   const replay = payload !== null && typeof payload === "object" ? payload.__edgeflowReplay : undefined;
-  if (replay === null || typeof replay !== "object") return { event, step };
-  const params: any = { ...payload };
+  if (replay === null || typeof replay !== "object") return { event, step, trace };
+  const params: any = { ...event.payload };
   delete params.__edgeflowReplay;
   const outputs = new Map<string, unknown>(Object.entries(replay));
   const inner: any = step;
@@ -295,5 +306,25 @@ function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: W
     sleepUntil: (name: string, timestamp: any) => (outputs.has(name) ? Promise.resolve() : inner.sleepUntil(name, timestamp)),
     waitForEvent: (name: string, options: any) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : inner.waitForEvent(name, options)),
   };
-  return { event: { ...event, payload: params }, step: replayed };
+  return { event: { ...event, payload: params }, step: replayed, trace };
+}
+
+/**
+ * The W3C trace context headers of the step named name, when the run has a
+ * trace context (params' "__edgeflowTrace"): traceparent with the run's trace
+ * id and the step's span id (the first 8 bytes of SHA-256 of
+ * "<trace id>-<run span id>-<step name>", the id edgeflow gives the step's
+ * span), and tracestate. None without a trace context.
+ */
+async function traceHeaders(trace: unknown, name: string): Promise<Record<string, string>> {
+  const context: any = trace;
+  const parent = context !== null && typeof context === "object" ? context.traceparent : undefined;
+  const m = typeof parent === "string" ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(parent) : null;
+  if (!m) return {};
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${m[1]}-${m[2]}-${name}`)));
+  let span = Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (span === "0000000000000000") span = "0000000000000001";
+  const headers: Record<string, string> = { traceparent: `00-${m[1]}-${span}-${m[3]}` };
+  if (typeof context.tracestate === "string" && context.tracestate !== "") headers.tracestate = context.tracestate;
+  return headers;
 }

@@ -252,13 +252,21 @@ async function readJSON(request: Request): Promise<any> {
  * The event and step of a run. A restarted run's params carry, under
  * "__edgeflowReplay", the outputs of the steps it takes from the run it restarts, by
  * step name: those steps answer their recorded output without running
- * again, and the key is removed from the payload. Other runs are unchanged.
+ * again, and the key is removed from the payload. A traced run's trace
+ * context ("__edgeflowTrace") is removed from the payload too and answered
+ * as trace. Other runs are unchanged.
  */
-function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep } {
+function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep; trace: unknown } {
   const payload: any = event.payload;
+  const trace = payload !== null && typeof payload === "object" ? payload.__edgeflowTrace : undefined;
+  if (trace !== undefined) {
+    const rest: any = { ...payload };
+    delete rest.__edgeflowTrace;
+    event = { ...event, payload: rest };
+  }
   const replay = payload !== null && typeof payload === "object" ? payload.__edgeflowReplay : undefined;
-  if (replay === null || typeof replay !== "object") return { event, step };
-  const params: any = { ...payload };
+  if (replay === null || typeof replay !== "object") return { event, step, trace };
+  const params: any = { ...event.payload };
   delete params.__edgeflowReplay;
   const outputs = new Map<string, unknown>(Object.entries(replay));
   const inner: any = step;
@@ -268,5 +276,5 @@ function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: W
     sleepUntil: (name: string, timestamp: any) => (outputs.has(name) ? Promise.resolve() : inner.sleepUntil(name, timestamp)),
     waitForEvent: (name: string, options: any) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : inner.waitForEvent(name, options)),
   };
-  return { event: { ...event, payload: params }, step: replayed };
+  return { event: { ...event, payload: params }, step: replayed, trace };
 }

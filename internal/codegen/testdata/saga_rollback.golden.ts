@@ -24,6 +24,7 @@ export class WfSagarollbackWorkflow extends WorkflowEntrypoint<Env, Params> {
     const restarted = replaying(event, step);
     event = restarted.event;
     step = restarted.step;
+    const runTrace = restarted.trace;
     const charge = await step.do<any>("Charge card", { retries: { limit: 2, delay: "1 second" } }, async ($step) => {
       return { chargeId: 'ch_' + event.instanceId, attempt: $step.attempt, count: $step.step.count };
     }, {
@@ -36,7 +37,7 @@ export class WfSagarollbackWorkflow extends WorkflowEntrypoint<Env, Params> {
     const reserve: any = await step.do<any>("Reserve stock", { retries: { limit: 4, delay: retryAfterDelay(600000, "linear"), backoff: "constant" }, timeout: "30 seconds" }, async ($step) => {
       const response = await fetch("https://stock.example.com/reserve", {
         method: "POST",
-        headers: { "Idempotency-Key": `${toText(event.instanceId)}-${toText($step.attempt)}`, "X-Step": `${toText($step.step.count)}` },
+        headers: { ...(await traceHeaders(runTrace, "Reserve stock")), ...{ "Idempotency-Key": `${toText(event.instanceId)}-${toText($step.attempt)}`, "X-Step": `${toText($step.step.count)}` } },
         body: JSON.stringify({ "charge": charge.chargeId }),
       });
       return await httpResult(response, false);
@@ -320,13 +321,21 @@ async function readJSON(request: Request): Promise<any> {
  * The event and step of a run. A restarted run's params carry, under
  * "__edgeflowReplay", the outputs of the steps it takes from the run it restarts, by
  * step name: those steps answer their recorded output without running
- * again, and the key is removed from the payload. Other runs are unchanged.
+ * again, and the key is removed from the payload. A traced run's trace
+ * context ("__edgeflowTrace") is removed from the payload too and answered
+ * as trace. Other runs are unchanged.
  */
-function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep } {
+function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: WorkflowEvent<Params>; step: WorkflowStep; trace: unknown } {
   const payload: any = event.payload;
+  const trace = payload !== null && typeof payload === "object" ? payload.__edgeflowTrace : undefined;
+  if (trace !== undefined) {
+    const rest: any = { ...payload };
+    delete rest.__edgeflowTrace;
+    event = { ...event, payload: rest };
+  }
   const replay = payload !== null && typeof payload === "object" ? payload.__edgeflowReplay : undefined;
-  if (replay === null || typeof replay !== "object") return { event, step };
-  const params: any = { ...payload };
+  if (replay === null || typeof replay !== "object") return { event, step, trace };
+  const params: any = { ...event.payload };
   delete params.__edgeflowReplay;
   const outputs = new Map<string, unknown>(Object.entries(replay));
   const inner: any = step;
@@ -336,7 +345,7 @@ function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: W
     sleepUntil: (name: string, timestamp: any) => (outputs.has(name) ? Promise.resolve() : inner.sleepUntil(name, timestamp)),
     waitForEvent: (name: string, options: any) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : inner.waitForEvent(name, options)),
   };
-  return { event: { ...event, payload: params }, step: replayed };
+  return { event: { ...event, payload: params }, step: replayed, trace };
 }
 
 /**
@@ -359,4 +368,24 @@ function retryAfterDelay(maxMs: number, backoff: string): (input: { ctx: { attem
     }
     return Math.min(ms, maxMs);
   };
+}
+
+/**
+ * The W3C trace context headers of the step named name, when the run has a
+ * trace context (params' "__edgeflowTrace"): traceparent with the run's trace
+ * id and the step's span id (the first 8 bytes of SHA-256 of
+ * "<trace id>-<run span id>-<step name>", the id edgeflow gives the step's
+ * span), and tracestate. None without a trace context.
+ */
+async function traceHeaders(trace: unknown, name: string): Promise<Record<string, string>> {
+  const context: any = trace;
+  const parent = context !== null && typeof context === "object" ? context.traceparent : undefined;
+  const m = typeof parent === "string" ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(parent) : null;
+  if (!m) return {};
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${m[1]}-${m[2]}-${name}`)));
+  let span = Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (span === "0000000000000000") span = "0000000000000001";
+  const headers: Record<string, string> = { traceparent: `00-${m[1]}-${span}-${m[3]}` };
+  if (typeof context.tracestate === "string" && context.tracestate !== "") headers.tracestate = context.tracestate;
+  return headers;
 }

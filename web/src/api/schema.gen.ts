@@ -2281,6 +2281,8 @@ export interface components {
             status: "queued" | "running" | "paused" | "complete" | "errored" | "terminated";
             statusDetail?: string;
             steps?: components["schemas"]["RunStep"][];
+            traceId?: string;
+            traceUrl?: string;
             /** Format: date-time */
             updatedAt: string;
             usage?: components["schemas"]["TokenUsage"];
@@ -10931,7 +10933,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Run, refreshed from the provider first while it is not final, with `steps`: its durable steps in execution order, each `{nodeId, name, type, state, attempts, startedAt, endedAt, output, outputTruncated, error}`. `state` is `running`, `retrying`, `waiting`, `complete`, `errored`, `terminated` or `replayed` (taken from the original run by a restart); a rollback (`type` `rollback`, listed after the other steps in the order it ran, named after the step it undid) is `rolled_back` or `rollback_failed`; `error` is `{name, message}` of the last failed attempt or null; an `output` over 64 KiB is cut to its first 64 KiB of JSON text, given as a string, with `outputTruncated: true`. A restarted run also has `restartOf` and `fromStep`. A run with agent nodes has `usage: {inputTokens, outputTokens}`, the tokens of the model calls it made (its `agent <node> turn N` steps; docs/runs.md). */
+            /** @description The Run, refreshed from the provider first while it is not final, with `steps`: its durable steps in execution order, each `{nodeId, name, type, state, attempts, startedAt, endedAt, output, outputTruncated, error}`. `state` is `running`, `retrying`, `waiting`, `complete`, `errored`, `terminated` or `replayed` (taken from the original run by a restart); a rollback (`type` `rollback`, listed after the other steps in the order it ran, named after the step it undid) is `rolled_back` or `rollback_failed`; `error` is `{name, message}` of the last failed attempt or null; an `output` over 64 KiB is cut to its first 64 KiB of JSON text, given as a string, with `outputTruncated: true`. A restarted run also has `restartOf` and `fromStep`. A run with agent nodes has `usage: {inputTokens, outputTokens}`, the tokens of the model calls it made (its `agent <node> turn N` steps; docs/runs.md). A run triggered while OpenTelemetry tracing is on has `traceId`, and `traceUrl` when EDGEFLOW_TRACE_URL_TEMPLATE is set (docs/observability.md). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -13,6 +13,7 @@ import { RestartPanel } from "./RestartPanel";
 import { SendEvent } from "./SendEvent";
 import { StepOutputDialog } from "./StepOutputDialog";
 import { Rollbacks, StepTimeline } from "./StepTimeline";
+import { TraceLink } from "./TraceLink";
 import { useRunQueries } from "./useRunQueries";
 
 // RunPage is /workflows/:id/runs/:runId: the run (read by its id, so a run kept after its workflow was deleted
@@ -46,6 +47,7 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
               {r.fromStep ? ` at step ${r.fromStep}` : " from the start"}.
             </p>
           )}
+          {r && <TraceLink run={r} />}
         </div>
         {r && !final && !deleted && (
           <div className="head-actions">

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Run, RunStep, VersionDetail as Version } from "../../api/models";
 import { RestartPanel } from "./RestartPanel";
 import { StepOutputDialog, stepOutputURL } from "./StepOutputDialog";
+import { TraceLink } from "./TraceLink";
 
 afterEach(() => {
   cleanup();
@@ -209,5 +210,27 @@ describe("RestartPanel", () => {
     fireEvent.click(screen.getByRole("button", { name: "Restart from Charge card" }));
     await vi.waitFor(() => expect(onRestarted).toHaveBeenCalled());
     expect(calls).toEqual([`POST /api/workflows/wf_1/runs/run_1/restart {"fromStep":"charge","version":"current"}`]);
+  });
+});
+
+describe("TraceLink", () => {
+  it("links a traced run to its trace, in a new tab", () => {
+    wrap(
+      <TraceLink
+        run={{
+          traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+          traceUrl: "https://jaeger.example/trace/4bf92f3577b34da6a3ce929d0e0e4736",
+        }}
+      />,
+    );
+    const link = screen.getByRole("link", { name: "View trace" });
+    expect(link.getAttribute("href")).toBe("https://jaeger.example/trace/4bf92f3577b34da6a3ce929d0e0e4736");
+    expect(link.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(screen.getByText("4bf92f3577b34da6a3ce929d0e0e4736")).toBeTruthy();
+  });
+
+  it("shows nothing without a link", () => {
+    const { container } = wrap(<TraceLink run={{ traceId: "4bf92f3577b34da6a3ce929d0e0e4736" }} />);
+    expect(container.textContent).toBe("");
   });
 });
