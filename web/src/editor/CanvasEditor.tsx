@@ -201,6 +201,13 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const commit = store.getState().commit;
   const latest = () => store.getState().ir;
 
+  // the overlay shows one node's settings, or the preview once asked for
+  const panelOpen = !!single || sideTab === "preview";
+  const closePanel = () => {
+    store.getState().setSideTab("node");
+    store.getState().select({ nodes: new Set(), edges: new Set() });
+  };
+
   const tabId = (t: SideTab) => `${uid}-tab-${t}`;
   const panelId = (t: SideTab) => `${uid}-panel-${t}`;
   const tab = (t: SideTab, label: string) => (
@@ -236,6 +243,13 @@ export function CanvasEditor(p: CanvasEditorProps) {
           <ActionButton id="auto-layout">{laying ? "Laying out…" : "Auto-layout"}</ActionButton>
           <button type="button" onClick={() => void rf.fitView({ padding: 0.1, duration: 200 })}>
             Zoom to fit
+          </button>
+          <button
+            type="button"
+            aria-pressed={sideTab === "preview" && panelOpen}
+            onClick={() => store.getState().setSideTab(sideTab === "preview" && panelOpen ? "node" : "preview")}
+          >
+            Code preview
           </button>
           <button
             type="button"
@@ -281,16 +295,24 @@ export function CanvasEditor(p: CanvasEditorProps) {
               elevateEdgesOnSelect
             >
               <Background gap={20} />
-              <MiniMap pannable zoomable ariaLabel="Minimap" nodeStrokeWidth={3} />
-              <Controls showInteractive={false} showFitView={false} />
+              {/* bottom left, where no overlay covers them */}
+              <Controls position="bottom-left" showInteractive={false} showFitView={false} />
+              <MiniMap position="bottom-left" className="efn-minimap" pannable zoomable ariaLabel="Minimap" />
             </ReactFlow>
           </CanvasContext.Provider>
         </div>
       </div>
-      <aside className="side-panel">
-        <div role="tablist" aria-label="Side panel" className="tabs">
-          {tab("node", "Node settings")}
-          {tab("preview", "Code preview")}
+      {/* node settings and the preview lie over the canvas only while there is something to show: the canvas keeps
+          its width, and no empty "select a node" column takes room (decision 581) */}
+      <aside className="side-panel" hidden={!panelOpen} aria-label="Node settings and code preview">
+        <div className="side-panel-head">
+          <div role="tablist" aria-label="Side panel" className="tabs">
+            {tab("node", "Node settings")}
+            {tab("preview", "Code preview")}
+          </div>
+          <button type="button" className="icon" aria-label="Close node settings" onClick={closePanel}>
+            ×
+          </button>
         </div>
         <div
           role="tabpanel"

@@ -13,6 +13,28 @@ export interface CanvasContextValue {
 
 export const CanvasContext = createContext<CanvasContextValue>({ problems: new ProblemStore(), defs: new Map() });
 
+// TYPE_ICONS marks each built-in node type with a glyph (custom and marketplace nodes show the generic one).
+const TYPE_ICONS: Record<string, string> = {
+  step: "ƒ",
+  sleep: "◷",
+  sleep_until: "◷",
+  wait_for_event: "✉",
+  http_request: "⇄",
+  branch: "⑂",
+  parallel: "⇉",
+  race: "⚑",
+  try_catch: "⛨",
+  loop: "↻",
+  break: "⏹",
+  sub_workflow: "⧉",
+  agent: "✦",
+};
+
+/** typeIcon is the glyph a node type is drawn with (canvas and run graph). */
+export function typeIcon(type: string): string {
+  return TYPE_ICONS[type] ?? "◆";
+}
+
 function outletName(type: string, label: string | undefined): string {
   if (label !== undefined) return label === "" ? "(empty label)" : label;
   return type === "parallel" || type === "race" ? "lane" : "";
@@ -33,6 +55,9 @@ export const IrNodeView = memo(function IrNodeView({ id, data, selected }: NodeP
     <div className={cls}>
       <Handle type="target" position={Position.Left} id="in" className="efn-in" />
       <div className="efn-head">
+        <span className="efn-icon" aria-hidden="true">
+          {typeIcon(String(n?.type ?? ""))}
+        </span>
         <span className="efn-name">{n?.name || n?.id}</span>
         {data.entry && <span className="efn-entry">Entry</span>}
         {problems.length > 0 && (
@@ -41,7 +66,10 @@ export const IrNodeView = memo(function IrNodeView({ id, data, selected }: NodeP
           </span>
         )}
       </div>
-      <div className="efn-type">{typeName}</div>
+      {/* the id is what expressions name ({{step_1.total}}), so the box shows it beside the type */}
+      <div className="efn-type">
+        {typeName} · <code className="efn-id">{n?.id}</code>
+      </div>
       {data.handles.map((h) => {
         const name = outletName(n?.type, h.label);
         return (
