@@ -27,9 +27,11 @@ export class WfEnvexpressionsWorkflow extends WorkflowEntrypoint<Env, Params> {
     const restarted = replaying(event, step);
     event = restarted.event;
     step = restarted.step;
+    let runOutput: any = null;
     const cfg = await step.do<any>("Config", async () => {
       return { region: env.REGION, key: env.API_KEY.length, path: 'a`b${c}' };
     });
+    runOutput = cfg;
     const call: any = await step.do("Call", async () => {
       const response = await fetch(`https://${toText(env.HOST)}/v1/${toText(cfg.region)}/\`tick\`/\${not}/${toText(event.payload.items[0].id)}`, {
         method: "GET",
@@ -37,8 +39,9 @@ export class WfEnvexpressionsWorkflow extends WorkflowEntrypoint<Env, Params> {
       });
       return await httpResult(response, false);
     });
+    runOutput = call;
     await step.sleep("Wait {{cfg.region}}", `${toText(event.payload.delay)} minutes` as WorkflowSleepDuration);
-    return null;
+    return runOutput;
   }
 }
 
