@@ -59,6 +59,8 @@ export interface CanvasEditorProps {
 // The keys that open the context menu (as the platform's menu key does) and the command palette.
 const MENU_KEYS = ["Shift+F10", "ContextMenu"];
 const PALETTE_KEY = "Mod+K";
+// The padding of Zoom to fit while node settings or the preview lie over the canvas's right side (editor.css).
+const FIT_PADDING_BESIDE_PANEL = { top: 0.1, bottom: 0.1, left: 0.1, right: "400px" } as const;
 
 export function CanvasEditor(p: CanvasEditorProps) {
   const rf = useReactFlow<CanvasNode, CanvasEdge>();
@@ -107,6 +109,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
 
   const selectedNodes = useMemo(() => canvas.nodes.filter((n) => n.selected), [canvas.nodes]);
   const single = selectedNodes.length === 1 ? selectedNodes[0]! : null;
+  // the overlay shows one node's settings, or the preview once asked for; while it is open, fitting the view keeps
+  // the workflow clear of it
+  const panelOpen = !!single || sideTab === "preview";
+  const fitPadding = panelOpen ? FIT_PADDING_BESIDE_PANEL : 0.1;
 
   const onPaletteAdd = (def: NodeDefinition) => {
     if (ro) return;
@@ -155,11 +161,15 @@ export function CanvasEditor(p: CanvasEditorProps) {
   }, []);
   useShortcuts(root, otherKeys);
 
+  const fitPaddingRef = useRef<typeof fitPadding>(fitPadding);
+  useLayoutEffect(() => {
+    fitPaddingRef.current = fitPadding;
+  });
   // after an auto-layout, bring the laid-out workflow into view once it is drawn
   useEffect(() => {
     if (fitRequest === 0) return;
     const id = requestAnimationFrame(() =>
-      requestAnimationFrame(() => void rf.fitView({ padding: 0.1, duration: 200 })),
+      requestAnimationFrame(() => void rf.fitView({ padding: fitPaddingRef.current, duration: 200 })),
     );
     return () => cancelAnimationFrame(id);
   }, [fitRequest, rf]);
@@ -201,8 +211,6 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const commit = store.getState().commit;
   const latest = () => store.getState().ir;
 
-  // the overlay shows one node's settings, or the preview once asked for
-  const panelOpen = !!single || sideTab === "preview";
   const closePanel = () => {
     store.getState().setSideTab("node");
     store.getState().select({ nodes: new Set(), edges: new Set() });
@@ -241,7 +249,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
           <ActionButton id="duplicate" />
           <ActionButton id="delete" />
           <ActionButton id="auto-layout">{laying ? "Laying out…" : "Auto-layout"}</ActionButton>
-          <button type="button" onClick={() => void rf.fitView({ padding: 0.1, duration: 200 })}>
+          <button type="button" onClick={() => void rf.fitView({ padding: fitPadding, duration: 200 })}>
             Zoom to fit
           </button>
           <button
