@@ -39,6 +39,7 @@ import { ContextMenu, type MenuAt } from "./commands/ContextMenu";
 import { matches } from "./commands/keys";
 import { useShortcuts } from "./commands/useCommands";
 import { CanvasContext, nodeTypes } from "./IrNodeView";
+import { BatchedEdges, useLowDetail } from "./lod";
 import { NodePanel } from "./NodePanel";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { useNodeProblems, type ProblemStore } from "./problemStore";
@@ -59,6 +60,7 @@ export interface CanvasEditorProps {
 // The keys that open the context menu (as the platform's menu key does) and the command palette.
 const MENU_KEYS = ["Shift+F10", "ContextMenu"];
 const PALETTE_KEY = "Mod+K";
+const NO_EDGES: CanvasEdge[] = [];
 // The padding of Zoom to fit while node settings or the preview lie over the canvas's right side (editor.css).
 const FIT_PADDING_BESIDE_PANEL = { top: 0.1, bottom: 0.1, left: 0.1, right: "400px" } as const;
 
@@ -201,6 +203,8 @@ export function CanvasEditor(p: CanvasEditorProps) {
   }, [focusRequest, rf, cfgPrefix, store]);
 
   const ctx = useMemo(() => ({ problems: p.problemStore, defs: p.defs }), [p.problemStore, p.defs]);
+  // zoomed out, the edges are drawn as one batched path instead (lod.tsx)
+  const low = useLowDetail();
 
   const panelNode = single ? ir.nodes[single.data.index] : undefined;
   const panelIndex = single?.data.index ?? -1;
@@ -278,7 +282,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
           <CanvasContext.Provider value={ctx}>
             <ReactFlow<CanvasNode, CanvasEdge>
               nodes={canvas.nodes}
-              edges={canvas.edges}
+              edges={low ? NO_EDGES : canvas.edges}
               nodeTypes={nodeTypes}
               onNodesChange={onNodesChange}
               onEdgesChange={onEdgesChange}
@@ -290,7 +294,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
               onPaneContextMenu={openHereMenu}
               isValidConnection={(c) => c.source !== c.target}
               onlyRenderVisibleElements
-              minZoom={0.02}
+              minZoom={0.002}
               maxZoom={2}
               fitView={fitOnOpen}
               fitViewOptions={{ padding: 0.1, maxZoom: 1 }}
@@ -302,7 +306,8 @@ export function CanvasEditor(p: CanvasEditorProps) {
               edgesReconnectable={false}
               elevateEdgesOnSelect
             >
-              <Background gap={20} />
+              {low && <BatchedEdges nodes={canvas.nodes} edges={canvas.edges} />}
+              {!low && <Background gap={20} />}
               {/* bottom left, where no overlay covers them */}
               <Controls position="bottom-left" showInteractive={false} showFitView={false} />
               <MiniMap position="bottom-left" className="efn-minimap" pannable zoomable ariaLabel="Minimap" />

@@ -2,8 +2,9 @@
 // one target handle and its labelled source handles (arms, try/catch/finally, body, lanes, then).
 import { createContext, memo, useContext } from "react";
 import { Handle, Position, type NodeProps } from "@xyflow/react";
-import type { CanvasNode } from "../ir/canvas";
+import { nodeHeight, type CanvasNode } from "../ir/canvas";
 import type { NodeDefinition } from "../ir/nodeDefs";
+import { useLowDetail } from "./lod";
 import { ProblemStore, useNodeProblems } from "./problemStore";
 
 export interface CanvasContextValue {
@@ -51,6 +52,21 @@ export const IrNodeView = memo(function IrNodeView({ id, data, selected }: NodeP
   if (container) cls += " efn-container";
   if (problems.length > 0) cls += " efn-invalid";
   if (selected) cls += " efn-selected";
+  const low = useLowDetail();
+  if (low) {
+    // zoomed out: the box, its state and its handles, without the text nobody can read at this size
+    return (
+      <div className={cls + " efn-lod"} style={{ height: nodeHeight(data.handles.length) + 14 }}>
+        <Handle type="target" position={Position.Left} id="in" className="efn-in" />
+        <div className="efn-head" />
+        {data.handles.map((h) => (
+          <div key={h.id} className="efn-out">
+            <Handle type="source" position={Position.Right} id={h.id} className="efn-handle" />
+          </div>
+        ))}
+      </div>
+    );
+  }
   return (
     <div className={cls}>
       <Handle type="target" position={Position.Left} id="in" className="efn-in" />
