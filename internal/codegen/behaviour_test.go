@@ -164,6 +164,14 @@ func behaviour(t *testing.T, js bool) {
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"arm": "mid"}}},
 		{name: "branch falls to else", fixture: "branch", body: map[string]any{"score": 10}, wantStatus: 200,
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"arm": "low"}}},
+		// The run's output is the last node that completed on the path taken, never a container's label
+		// (decision 583); a sleep has none, so the step before it gives it.
+		{name: "a workflow ending in a branch outputs the arm's last step", fixture: "branch_end", body: map[string]any{"score": 70}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"arm": "high", "score": float64(70)}}},
+		{name: "a workflow ending in a branch outputs the other arm's step", fixture: "branch_end", body: map[string]any{"score": 10}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"arm": "low"}}},
+		{name: "outputNodeId chooses the output", fixture: "output_node", body: map[string]any{"score": 70}, wantStatus: 200,
+			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"value": float64(70)}}},
 		{name: "join continues after the branch", fixture: "join", body: map[string]any{"left": true}, wantStatus: 200,
 			wantInstance: &instanceResult{Status: "complete", Output: map[string]any{"picked": "left"}}},
 		{name: "caller chooses the instance id", fixture: "step_basic", body: map[string]any{"name": "ada"},

@@ -229,6 +229,12 @@ type gen struct {
 
 	b      *bytes.Buffer // pooled; see getBuffer
 	indent int
+
+	// outVar holds the run's output where the last node of the main chain
+	// cannot give it (decision 583); outLines are the byte ranges in b of the
+	// lines assigning it, cut out again when it is not needed.
+	outVar   string
+	outLines [][2]int
 }
 
 // buffers hold the generator's output while it is written: a version
@@ -426,16 +432,23 @@ func (g *gen) generate() (*Output, error) {
 	} else {
 		g.indent = 2
 	}
+	bodyStart, bodyIndent := g.b.Len(), g.indent
+	if !g.script {
+		g.outVar = g.names.ident("runOutput")
+	}
 	last, _ := g.chain(entry.ID, &scope{})
 	if g.err != nil {
 		return nil, g.err
 	}
 	if g.script {
 		g.line("return output;")
-	} else if v, ok := g.vars[last]; ok && last != "" {
+	} else if v, ok := g.vars[last]; ok && last != "" && g.a.OutputNodeID == "" && !ir.IsContainer(g.graph.Node(last).Type) {
+		// the common case: the chain ends in a node with a value, which is the output
+		g.keepOutputVar(bodyStart, bodyIndent, false)
 		g.line("return %s;", v)
 	} else {
-		g.line("return null;")
+		g.keepOutputVar(bodyStart, bodyIndent, true)
+		g.line("return %s;", g.outVar)
 	}
 	bodyBuf := g.b
 	g.indent = 0

@@ -21,6 +21,7 @@ func (g *gen) chain(id string, sc *scope) (last, join string) {
 			return last, ""
 		}
 		next, inner := g.node(n, sc)
+		g.trackOutput(n)
 		if n.Type != ir.TypeBreak {
 			// A break has no value: a lane ending in one yields the value
 			// of the node before it.
@@ -40,6 +41,58 @@ func (g *gen) chain(id string, sc *scope) (last, join string) {
 		id = next
 	}
 	return last, ""
+}
+
+// trackOutput assigns a node's value to the run's output variable once the
+// node has completed: the node outputNodeId names, or else every node with a
+// value that is not a container, so that the variable ends holding the value
+// of the last node that completed on the path the run took (decision 583).
+func (g *gen) trackOutput(n *ir.Node) {
+	if g.outVar == "" || g.err != nil {
+		return
+	}
+	v, ok := g.vars[n.ID]
+	if !ok {
+		return
+	}
+	if want := g.a.OutputNodeID; want != "" {
+		if n.ID != want {
+			return
+		}
+	} else if ir.IsContainer(n.Type) {
+		return
+	}
+	start := g.b.Len()
+	g.line("%s = %s;", g.outVar, v)
+	g.outLines = append(g.outLines, [2]int{start, g.b.Len()})
+}
+
+// keepOutputVar finishes the body written from start on: with keep, it
+// declares the output variable at the body's top; without, it cuts out the
+// lines assigning it, so that a workflow ending in a plain node compiles as
+// before.
+func (g *gen) keepOutputVar(start, indent int, keep bool) {
+	if !keep && len(g.outLines) == 0 {
+		return
+	}
+	src := g.b.Bytes()
+	nb := getBuffer(len(src) + 64)
+	nb.Write(src[:start])
+	if keep {
+		nb.WriteString(strings.Repeat("  ", indent))
+		fmt.Fprintf(nb, "let %s%s = null;\n", g.outVar, g.ty(": any"))
+		nb.Write(src[start:])
+	} else {
+		prev := start
+		for _, r := range g.outLines {
+			nb.Write(src[prev:r[0]])
+			prev = r[1]
+		}
+		nb.Write(src[prev:])
+	}
+	putBuffer(g.b)
+	g.b = nb
+	g.outLines = nil
 }
 
 // lanes emits each lane of a container as a chain and returns the last node

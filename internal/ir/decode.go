@@ -40,7 +40,7 @@ func contains(list []string, s string) bool {
 }
 
 var (
-	topKeys      = []string{"kind", "metadata", "nodes", "edges", "entryNodeId", "trigger"}
+	topKeys      = []string{"kind", "metadata", "nodes", "edges", "entryNodeId", "trigger", "outputNodeId"}
 	topRequired  = []string{"metadata", "nodes", "edges", "entryNodeId"}
 	metaKeys     = []string{"name", "description", "version", "createdAt", "updatedAt"}
 	metaRequired = []string{"name"}

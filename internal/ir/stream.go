@@ -299,6 +299,9 @@ func (r *streamReader) readIR() (*ArtifactIR, error) {
 		case "entryNodeId":
 			a.EntryNodeID, err = r.str()
 			return err
+		case "outputNodeId":
+			a.OutputNodeID, err = r.str()
+			return err
 		case "trigger":
 			hasTrigger = true
 			a.Trigger = &TriggerConfig{}

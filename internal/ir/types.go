@@ -32,6 +32,9 @@ type ArtifactIR struct {
 	Edges       []Edge         `json:"edges"`
 	EntryNodeID string         `json:"entryNodeId"`
 	Trigger     *TriggerConfig `json:"trigger,omitempty"`
+	// OutputNodeID names the node whose value is the run's output; empty:
+	// the last node that completed on the path the run took (decision 583).
+	OutputNodeID string `json:"outputNodeId,omitempty"`
 
 	filled         bool  // see FilledDefaults
 	versionOmitted []int // marketplace nodes whose version the validator fills in

@@ -28,6 +28,7 @@ const (
 	RuleSchema        = "schema"             // shape: keys, types, enums (schema.json)
 	RuleNodesRequired = "nodes-required"     // SPEC 1: at least one node
 	RuleEntryExists   = "entry-exists"       // SPEC 2
+	RuleOutputNode    = "output-node"        // outputNodeId names a workflow node with a value
 	RuleEdgeEnds      = "edge-ends"          // SPEC 3
 	RuleNoCycle       = "no-cycle"           // SPEC 4
 	RuleUpstream      = "upstream-reference" // SPEC 5
@@ -237,6 +238,7 @@ func (v *validator) run() {
 	if v.g.Entry() == nil {
 		v.addf("/entryNodeId", "", RuleEntryExists, "entryNodeId %q is not the id of a node", a.EntryNodeID)
 	}
+	v.outputNode()
 	v.trigger()
 	v.nodes()
 	v.edges()
@@ -635,4 +637,22 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// outputNode checks outputNodeId: absent, or a node of a workflow whose value
+// can be the run's output (decision 583).
+func (v *validator) outputNode() {
+	id := v.a.OutputNodeID
+	if id == "" {
+		return
+	}
+	n := v.g.Node(id)
+	switch {
+	case v.a.IsScript():
+		v.addf("/outputNodeId", "", RuleOutputNode, "a function answers with its EXPORT_ nodes; outputNodeId is for workflows")
+	case n == nil:
+		v.addf("/outputNodeId", "", RuleOutputNode, "outputNodeId %q is not the id of a node", id)
+	case n.Type == TypeSleep || n.Type == TypeSleepUntil || n.Type == TypeBreak:
+		v.addf("/outputNodeId", id, RuleOutputNode, "node %q is a %s, which has no output", id, n.Type)
+	}
 }

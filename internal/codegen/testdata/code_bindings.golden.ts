@@ -28,6 +28,7 @@ export class WfCodebindingsWorkflow extends WorkflowEntrypoint<Env, Params> {
     const restarted = replaying(event, step);
     event = restarted.event;
     step = restarted.step;
+    let runOutput: any = null;
     const remember = await step.do<any>("Remember", async () => {
       const key = env.KV_PREFIX + event.payload.id;
       await env.KV_CACHE.put(key, JSON.stringify(event.payload));
@@ -35,6 +36,7 @@ export class WfCodebindingsWorkflow extends WorkflowEntrypoint<Env, Params> {
       await env.R2_LOGS.put(key + '.log', 'seen');
       return { key, region: env.KV_REGION };
     });
+    runOutput = remember;
     let known: { label: string | null } = { label: null };
     if ((await env.KV.get(remember.key)) !== null) {
       known = { label: "known" };
@@ -43,8 +45,9 @@ export class WfCodebindingsWorkflow extends WorkflowEntrypoint<Env, Params> {
         await env.D1_ARCHIVE.exec('SELECT 1');
         return row;
       });
+      runOutput = store;
     }
-    return known;
+    return runOutput;
   }
 }
 

@@ -28,9 +28,11 @@ export class WfEnvexpressionsWorkflow extends WorkflowEntrypoint<Env, Params> {
     event = restarted.event;
     step = restarted.step;
     const runTrace = restarted.trace;
+    let runOutput: any = null;
     const cfg = await step.do<any>("Config", async () => {
       return { region: env.REGION, key: env.API_KEY.length, path: 'a`b${c}' };
     });
+    runOutput = cfg;
     const call: any = await step.do("Call", async () => {
       const response = await fetch(`https://${toText(env.HOST)}/v1/${toText(cfg.region)}/\`tick\`/\${not}/${toText(event.payload.items[0].id)}`, {
         method: "GET",
@@ -38,8 +40,9 @@ export class WfEnvexpressionsWorkflow extends WorkflowEntrypoint<Env, Params> {
       });
       return await httpResult(response, false);
     });
+    runOutput = call;
     await step.sleep("Wait {{cfg.region}}", `${toText(event.payload.delay)} minutes` as WorkflowSleepDuration);
-    return null;
+    return runOutput;
   }
 }
 

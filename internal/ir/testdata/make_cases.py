@@ -127,6 +127,15 @@ def _(ir):
 @case("entry-exists", [["entry-exists", "/entryNodeId", ""]])
 def _(ir): ir["entryNodeId"] = "nope"
 
+@case("output-node-valid", [])
+def _(ir): ir["outputNodeId"] = "good"
+
+@case("output-node-unknown", [["output-node", "/outputNodeId", ""]])
+def _(ir): ir["outputNodeId"] = "nope"
+
+@case("output-node-sleep", [["output-node", "/outputNodeId", "b"]])
+def _(ir): ir["outputNodeId"] = "b"
+
 @case("edge-ends", [["edge-ends", "/edges/16/source", ""], ["edge-ends", "/edges/17/target", ""]])
 def _(ir):
     edge(ir, "ghost", "start")

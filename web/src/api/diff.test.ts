@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffLines, diffStats } from "./diff";
+import { collapseSame, diffLines, diffStats, nodeChanges, withoutStamps } from "./diff";
 
 describe("diffLines", () => {
   it("marks nothing in equal texts", () => {
@@ -55,5 +55,35 @@ describe("diffLines", () => {
     const right = rows.filter((r) => r.right).map((r) => r.right!.text);
     expect(left.join("\n")).toBe(a);
     expect(right.join("\n")).toBe(b);
+  });
+});
+
+describe("the version diff, changes only", () => {
+  it("folds long runs of unchanged lines and keeps three around each change", () => {
+    const a = Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n");
+    const b = a.replace("line 10", "line ten");
+    const shown = collapseSame(diffLines(a, b));
+    expect(shown[0]).toEqual({ kind: "gap", count: 7 });
+    expect(shown.filter((r) => r.kind !== "gap")).toHaveLength(7);
+    expect(shown.at(-1)).toEqual({ kind: "gap", count: 6 });
+  });
+  it("leaves out the server's version stamps", () => {
+    const ir = { metadata: { name: "x", version: 3, createdAt: "t", updatedAt: "t" }, nodes: [] };
+    expect(withoutStamps(ir)).toEqual({ metadata: { name: "x" }, nodes: [] });
+  });
+  it("sums up what changed per node", () => {
+    const older = {
+      nodes: [
+        { id: "a", name: "Summarize", type: "step", data: { code: "return 1;" } },
+        { id: "b", name: "Old", type: "step", data: {} },
+      ],
+    };
+    const newer = {
+      nodes: [
+        { id: "a", name: "Summarize", type: "step", data: { code: "return 2;" } },
+        { id: "c", name: "Notify", type: "step", data: {} },
+      ],
+    };
+    expect(nodeChanges(older, newer)).toEqual(["Summarize: code changed", "Notify: added", "Old: removed"]);
   });
 });

@@ -127,3 +127,79 @@ export function diffStats(rows: DiffRow[]): { added: number; removed: number; ch
   }
   return { added, removed, changed };
 }
+
+// DiffGap stands for a run of unchanged lines left out of the view.
+export interface DiffGap {
+  kind: "gap";
+  count: number;
+}
+
+// collapseSame keeps the changed rows with `context` unchanged rows around each, and folds every longer run of
+// unchanged rows into one gap.
+export function collapseSame(rows: DiffRow[], context = 3): Array<DiffRow | DiffGap> {
+  const keep = new Array<boolean>(rows.length).fill(false);
+  rows.forEach((r, i) => {
+    if (r.kind === "same") return;
+    for (let j = Math.max(0, i - context); j <= Math.min(rows.length - 1, i + context); j++) keep[j] = true;
+  });
+  const out: Array<DiffRow | DiffGap> = [];
+  let gap = 0;
+  rows.forEach((r, i) => {
+    if (keep[i]) {
+      if (gap > 0) out.push({ kind: "gap", count: gap });
+      gap = 0;
+      out.push(r);
+    } else gap++;
+  });
+  if (gap > 0) out.push({ kind: "gap", count: gap });
+  return out;
+}
+
+interface NodeLike {
+  id: string;
+  name?: string;
+  type?: string;
+  position?: unknown;
+  data?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+// withoutStamps drops what the server sets on every version (metadata.version and its times), which would show as a
+// change between any two versions.
+export function withoutStamps<T>(ir: T): T {
+  const doc = ir as unknown as { metadata?: Record<string, unknown> };
+  if (!doc.metadata) return ir;
+  const { version: _v, createdAt: _c, updatedAt: _u, ...metadata } = doc.metadata;
+  return { ...doc, metadata } as unknown as T;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+// nodeChanges sums up, per node, what changed between two IRs: "Notify: added", "Summarize: code changed",
+// "Old step: removed"; a node whose data, name, type, position or config changed names each such part.
+export function nodeChanges(older: { nodes: readonly NodeLike[] }, newer: { nodes: readonly NodeLike[] }): string[] {
+  const before = new Map(older.nodes.map((n) => [n.id, n]));
+  const after = new Map(newer.nodes.map((n) => [n.id, n]));
+  const out: string[] = [];
+  const label = (n: NodeLike) => n.name || n.id;
+  for (const n of newer.nodes) {
+    const o = before.get(n.id);
+    if (!o) {
+      out.push(`${label(n)}: added`);
+      continue;
+    }
+    const parts: string[] = [];
+    if (o.name !== n.name) parts.push(`renamed from ${label(o)}`);
+    if (o.type !== n.type) parts.push("type changed");
+    const keys = new Set([...Object.keys(o.data ?? {}), ...Object.keys(n.data ?? {})]);
+    for (const k of keys) if (!same(o.data?.[k], n.data?.[k])) parts.push(`${k} changed`);
+    for (const k of new Set([...Object.keys(o), ...Object.keys(n)])) {
+      if (["id", "name", "type", "data", "position"].includes(k)) continue;
+      if (!same(o[k], n[k])) parts.push(`${k} changed`);
+    }
+    if (!same(o.position, n.position)) parts.push("moved");
+    if (parts.length > 0) out.push(`${label(n)}: ${parts.join(", ")}`);
+  }
+  for (const o of older.nodes) if (!after.has(o.id)) out.push(`${label(o)}: removed`);
+  return out;
+}

@@ -1867,6 +1867,8 @@ export interface components {
             kind?: "workflow" | "script";
             metadata: components["schemas"]["IRMetadata"];
             nodes: components["schemas"]["IRNode"][];
+            /** @description the node whose value is the run's output; absent: the last node that completed on the path taken */
+            outputNodeId?: string;
             trigger?: components["schemas"]["IRTrigger"];
         };
         IRCompilation: {

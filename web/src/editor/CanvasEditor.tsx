@@ -39,6 +39,7 @@ import { ContextMenu, type MenuAt } from "./commands/ContextMenu";
 import { matches } from "./commands/keys";
 import { useShortcuts } from "./commands/useCommands";
 import { CanvasContext, nodeTypes } from "./IrNodeView";
+import { BatchedEdges, useLowDetail } from "./lod";
 import { NodePanel } from "./NodePanel";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { useNodeProblems, type ProblemStore } from "./problemStore";
@@ -59,6 +60,9 @@ export interface CanvasEditorProps {
 // The keys that open the context menu (as the platform's menu key does) and the command palette.
 const MENU_KEYS = ["Shift+F10", "ContextMenu"];
 const PALETTE_KEY = "Mod+K";
+const NO_EDGES: CanvasEdge[] = [];
+// The padding of Zoom to fit while node settings or the preview lie over the canvas's right side (editor.css).
+const FIT_PADDING_BESIDE_PANEL = { top: 0.1, bottom: 0.1, left: 0.1, right: "400px" } as const;
 
 export function CanvasEditor(p: CanvasEditorProps) {
   const rf = useReactFlow<CanvasNode, CanvasEdge>();
@@ -107,6 +111,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
 
   const selectedNodes = useMemo(() => canvas.nodes.filter((n) => n.selected), [canvas.nodes]);
   const single = selectedNodes.length === 1 ? selectedNodes[0]! : null;
+  // the overlay shows one node's settings, or the preview once asked for; while it is open, fitting the view keeps
+  // the workflow clear of it
+  const panelOpen = !!single || sideTab === "preview";
+  const fitPadding = panelOpen ? FIT_PADDING_BESIDE_PANEL : 0.1;
 
   const onPaletteAdd = (def: NodeDefinition) => {
     if (ro) return;
@@ -155,11 +163,15 @@ export function CanvasEditor(p: CanvasEditorProps) {
   }, []);
   useShortcuts(root, otherKeys);
 
+  const fitPaddingRef = useRef<typeof fitPadding>(fitPadding);
+  useLayoutEffect(() => {
+    fitPaddingRef.current = fitPadding;
+  });
   // after an auto-layout, bring the laid-out workflow into view once it is drawn
   useEffect(() => {
     if (fitRequest === 0) return;
     const id = requestAnimationFrame(() =>
-      requestAnimationFrame(() => void rf.fitView({ padding: 0.1, duration: 200 })),
+      requestAnimationFrame(() => void rf.fitView({ padding: fitPaddingRef.current, duration: 200 })),
     );
     return () => cancelAnimationFrame(id);
   }, [fitRequest, rf]);
@@ -191,6 +203,8 @@ export function CanvasEditor(p: CanvasEditorProps) {
   }, [focusRequest, rf, cfgPrefix, store]);
 
   const ctx = useMemo(() => ({ problems: p.problemStore, defs: p.defs }), [p.problemStore, p.defs]);
+  // zoomed out, the edges are drawn as one batched path instead (lod.tsx)
+  const low = useLowDetail();
 
   const panelNode = single ? ir.nodes[single.data.index] : undefined;
   const panelIndex = single?.data.index ?? -1;
@@ -200,6 +214,11 @@ export function CanvasEditor(p: CanvasEditorProps) {
     : [];
   const commit = store.getState().commit;
   const latest = () => store.getState().ir;
+
+  const closePanel = () => {
+    store.getState().setSideTab("node");
+    store.getState().select({ nodes: new Set(), edges: new Set() });
+  };
 
   const tabId = (t: SideTab) => `${uid}-tab-${t}`;
   const panelId = (t: SideTab) => `${uid}-panel-${t}`;
@@ -234,8 +253,15 @@ export function CanvasEditor(p: CanvasEditorProps) {
           <ActionButton id="duplicate" />
           <ActionButton id="delete" />
           <ActionButton id="auto-layout">{laying ? "Laying out…" : "Auto-layout"}</ActionButton>
-          <button type="button" onClick={() => void rf.fitView({ padding: 0.1, duration: 200 })}>
+          <button type="button" onClick={() => void rf.fitView({ padding: fitPadding, duration: 200 })}>
             Zoom to fit
+          </button>
+          <button
+            type="button"
+            aria-pressed={sideTab === "preview" && panelOpen}
+            onClick={() => store.getState().setSideTab(sideTab === "preview" && panelOpen ? "node" : "preview")}
+          >
+            Code preview
           </button>
           <button
             type="button"
@@ -256,7 +282,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
           <CanvasContext.Provider value={ctx}>
             <ReactFlow<CanvasNode, CanvasEdge>
               nodes={canvas.nodes}
-              edges={canvas.edges}
+              edges={low ? NO_EDGES : canvas.edges}
               nodeTypes={nodeTypes}
               onNodesChange={onNodesChange}
               onEdgesChange={onEdgesChange}
@@ -268,7 +294,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
               onPaneContextMenu={openHereMenu}
               isValidConnection={(c) => c.source !== c.target}
               onlyRenderVisibleElements
-              minZoom={0.02}
+              minZoom={0.002}
               maxZoom={2}
               fitView={fitOnOpen}
               fitViewOptions={{ padding: 0.1, maxZoom: 1 }}
@@ -280,17 +306,26 @@ export function CanvasEditor(p: CanvasEditorProps) {
               edgesReconnectable={false}
               elevateEdgesOnSelect
             >
-              <Background gap={20} />
-              <MiniMap pannable zoomable ariaLabel="Minimap" nodeStrokeWidth={3} />
-              <Controls showInteractive={false} showFitView={false} />
+              {low && <BatchedEdges nodes={canvas.nodes} edges={canvas.edges} />}
+              {!low && <Background gap={20} />}
+              {/* bottom left, where no overlay covers them */}
+              <Controls position="bottom-left" showInteractive={false} showFitView={false} />
+              <MiniMap position="bottom-left" className="efn-minimap" pannable zoomable ariaLabel="Minimap" />
             </ReactFlow>
           </CanvasContext.Provider>
         </div>
       </div>
-      <aside className="side-panel">
-        <div role="tablist" aria-label="Side panel" className="tabs">
-          {tab("node", "Node settings")}
-          {tab("preview", "Code preview")}
+      {/* node settings and the preview lie over the canvas only while there is something to show: the canvas keeps
+          its width, and no empty "select a node" column takes room (decision 581) */}
+      <aside className="side-panel" hidden={!panelOpen} aria-label="Node settings and code preview">
+        <div className="side-panel-head">
+          <div role="tablist" aria-label="Side panel" className="tabs">
+            {tab("node", "Node settings")}
+            {tab("preview", "Code preview")}
+          </div>
+          <button type="button" className="icon" aria-label="Close node settings" onClick={closePanel}>
+            ×
+          </button>
         </div>
         <div
           role="tabpanel"

@@ -2,8 +2,9 @@
 // one target handle and its labelled source handles (arms, try/catch/finally, body, lanes, then).
 import { createContext, memo, useContext } from "react";
 import { Handle, Position, type NodeProps } from "@xyflow/react";
-import type { CanvasNode } from "../ir/canvas";
+import { nodeHeight, type CanvasNode } from "../ir/canvas";
 import type { NodeDefinition } from "../ir/nodeDefs";
+import { useLowDetail } from "./lod";
 import { ProblemStore, useNodeProblems } from "./problemStore";
 
 export interface CanvasContextValue {
@@ -12,6 +13,28 @@ export interface CanvasContextValue {
 }
 
 export const CanvasContext = createContext<CanvasContextValue>({ problems: new ProblemStore(), defs: new Map() });
+
+// TYPE_ICONS marks each built-in node type with a glyph (custom and marketplace nodes show the generic one).
+const TYPE_ICONS: Record<string, string> = {
+  step: "ƒ",
+  sleep: "◷",
+  sleep_until: "◷",
+  wait_for_event: "✉",
+  http_request: "⇄",
+  branch: "⑂",
+  parallel: "⇉",
+  race: "⚑",
+  try_catch: "⛨",
+  loop: "↻",
+  break: "⏹",
+  sub_workflow: "⧉",
+  agent: "✦",
+};
+
+/** typeIcon is the glyph a node type is drawn with (canvas and run graph). */
+export function typeIcon(type: string): string {
+  return TYPE_ICONS[type] ?? "◆";
+}
 
 function outletName(type: string, label: string | undefined): string {
   if (label !== undefined) return label === "" ? "(empty label)" : label;
@@ -29,10 +52,28 @@ export const IrNodeView = memo(function IrNodeView({ id, data, selected }: NodeP
   if (container) cls += " efn-container";
   if (problems.length > 0) cls += " efn-invalid";
   if (selected) cls += " efn-selected";
+  const low = useLowDetail();
+  if (low) {
+    // zoomed out: the box, its state and its handles, without the text nobody can read at this size
+    return (
+      <div className={cls + " efn-lod"} style={{ height: nodeHeight(data.handles.length) + 14 }}>
+        <Handle type="target" position={Position.Left} id="in" className="efn-in" />
+        <div className="efn-head" />
+        {data.handles.map((h) => (
+          <div key={h.id} className="efn-out">
+            <Handle type="source" position={Position.Right} id={h.id} className="efn-handle" />
+          </div>
+        ))}
+      </div>
+    );
+  }
   return (
     <div className={cls}>
       <Handle type="target" position={Position.Left} id="in" className="efn-in" />
       <div className="efn-head">
+        <span className="efn-icon" aria-hidden="true">
+          {typeIcon(String(n?.type ?? ""))}
+        </span>
         <span className="efn-name">{n?.name || n?.id}</span>
         {data.entry && <span className="efn-entry">Entry</span>}
         {problems.length > 0 && (
@@ -41,7 +82,10 @@ export const IrNodeView = memo(function IrNodeView({ id, data, selected }: NodeP
           </span>
         )}
       </div>
-      <div className="efn-type">{typeName}</div>
+      {/* the id is what expressions name ({{step_1.total}}), so the box shows it beside the type */}
+      <div className="efn-type">
+        {typeName} · <code className="efn-id">{n?.id}</code>
+      </div>
       {data.handles.map((h) => {
         const name = outletName(n?.type, h.label);
         return (

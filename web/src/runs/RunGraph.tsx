@@ -1,5 +1,6 @@
 // RunGraph draws a run's version on the editor's canvas, read-only: each node coloured by the state of its steps in
-// the run, a legend in words, and a click (or Enter) on a node choosing it for a restart.
+// the run (a container by the nodes of its lanes), the edges the run went along drawn strong, the arms taken named
+// under the graph, a legend in words, and a click (or Enter) on a node choosing it for a restart.
 import { useEffect, useMemo, useState } from "react";
 import { Background, Controls, ReactFlow, type NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
@@ -9,7 +10,7 @@ import { irToCanvas } from "../ir/canvas";
 import type { IrPosition, WorkflowIR } from "../ir/types";
 import { nodeTypes } from "../editor/IrNodeView";
 import { layoutPositions } from "../editor/layout";
-import { nodeStates, restartable, stateLabel, type NodeRunState } from "./steps";
+import { containerStates, nodeStates, restartable, stateLabel, type NodeRunState } from "./steps";
 
 export function RunGraph({
   ir,
@@ -22,8 +23,20 @@ export function RunGraph({
   selected: string;
   onSelect: (nodeId: string) => void;
 }) {
-  const states = useMemo(() => nodeStates(steps), [steps]);
   const canvas = useMemo(() => irToCanvas(ir), [ir]);
+  const { states, taken } = useMemo(
+    () => containerStates(ir.nodes, ir.edges, nodeStates(steps)),
+    [ir.nodes, ir.edges, steps],
+  );
+  // an edge the run went along: its target ran
+  const edges = useMemo(
+    () =>
+      canvas.edges.map((e) =>
+        (states.get(e.target) ?? "not-run") !== "not-run" ? { ...e, className: "run-edge-ran" } : e,
+      ),
+    [canvas.edges, states],
+  );
+  const names = useMemo(() => new Map(ir.nodes.map((n) => [n.id, n.name || n.id])), [ir.nodes]);
   // an IR without positions, or with nodes on top of each other (an imported file), is laid out as the editor's
   // Auto-layout does; until then the nodes stand where the IR puts them
   const unplaced =
@@ -52,10 +65,12 @@ export function RunGraph({
           connectable: false,
           selectable: restartable(n.data.ir),
           className: `run-node run-node-${state}`,
-          ariaLabel: `${n.data.ir.name || n.id}: ${stateLabel(state)}`,
+          ariaLabel:
+            `${n.data.ir.name || n.id}: ${stateLabel(state)}` +
+            (taken.has(n.id) ? `, took ${taken.get(n.id)!.map(armName).join(", ")}` : ""),
         };
       }),
-    [canvas, states, selected, laidOut],
+    [canvas, states, taken, selected, laidOut],
   );
   const click: NodeMouseHandler = (_, n) => {
     const ir = canvas.nodes.find((c) => c.id === n.id)?.data.ir;
@@ -67,7 +82,7 @@ export function RunGraph({
         <ReactFlow
           key={laidOut ? "laid-out" : "grid"}
           nodes={nodes}
-          edges={canvas.edges}
+          edges={edges}
           nodeTypes={nodeTypes}
           nodesDraggable={false}
           nodesConnectable={false}
@@ -83,6 +98,15 @@ export function RunGraph({
           <Controls showInteractive={false} />
         </ReactFlow>
       </div>
+      {taken.size > 0 && (
+        <ul className="run-paths" aria-label="Paths taken">
+          {[...taken].map(([id, arms]) => (
+            <li key={id}>
+              <strong>{names.get(id)}</strong> took {arms.map(armName).join(", ")}
+            </li>
+          ))}
+        </ul>
+      )}
       <ul className="run-legend" aria-label="Colours of the graph">
         {(["done", "replayed", "failed", "running", "stopped", "not-run"] as const).map((s) => (
           <li key={s}>
@@ -92,4 +116,9 @@ export function RunGraph({
       </ul>
     </div>
   );
+}
+
+// armName names an outlet in words: a branch's arm by its label, a parallel's unlabelled lane as "a lane".
+function armName(label: string): string {
+  return label === "" ? "a lane" : `“${label}”`;
 }

@@ -55,3 +55,82 @@ export function stateLabel(s: NodeRunState): string {
     "not-run": "not run",
   }[s];
 }
+
+// The severity of states when a container sums up the nodes of its lanes: the worst one shows.
+const SEVERITY: Record<NodeRunState, number> = {
+  "not-run": 0,
+  done: 1,
+  replayed: 1,
+  stopped: 2,
+  running: 3,
+  failed: 4,
+};
+
+interface EdgeLike {
+  source: string;
+  target: string;
+  label?: string | null;
+}
+
+/**
+ * containerStates gives each container node (branch, parallel, race, try/catch, loop) a state from the nodes of its
+ * lanes, which run as steps while the container itself does not: the worst of them (failed, running, stopped) or
+ * complete once one of them ran; and it names, per container, the outlets whose lane ran (the arm taken). A lane is
+ * followed until a node that more than one edge leads into (the join after the container).
+ */
+export function containerStates(
+  nodes: ReadonlyArray<{ id: string; type: string }>,
+  edges: readonly EdgeLike[],
+  states: ReadonlyMap<string, NodeRunState>,
+): { states: Map<string, NodeRunState>; taken: Map<string, string[]> } {
+  const out = new Map<string, EdgeLike[]>();
+  const indeg = new Map<string, number>();
+  for (const e of edges) {
+    let l = out.get(e.source);
+    if (!l) out.set(e.source, (l = []));
+    l.push(e);
+    indeg.set(e.target, (indeg.get(e.target) ?? 0) + 1);
+  }
+  const result = new Map(states);
+  const taken = new Map<string, string[]>();
+  for (const n of nodes) {
+    if (!NOT_A_STEP.has(n.type) || n.type === "break") continue;
+    let worst: NodeRunState = "not-run";
+    const seen = new Set<string>();
+    const arms: string[] = [];
+    for (const lane of out.get(n.id) ?? []) {
+      if (lane.label === "then") continue;
+      const stack = [lane.target];
+      let ran = false;
+      while (stack.length > 0) {
+        const id = stack.pop()!;
+        if (seen.has(id) || (indeg.get(id) ?? 0) > 1) continue;
+        seen.add(id);
+        const s = states.get(id) ?? "not-run";
+        if (s !== "not-run") ran = true;
+        if (SEVERITY[s] > SEVERITY[worst]) worst = s;
+        for (const e of out.get(id) ?? []) stack.push(e.target);
+      }
+      if (ran) arms.push(lane.label ?? "");
+    }
+    if (worst === "replayed") worst = "done";
+    if (worst !== "not-run") result.set(n.id, worst);
+    if (arms.length > 0) taken.set(n.id, arms);
+  }
+  return { states: result, taken };
+}
+
+/**
+ * outputSource names the node a run's output came from (docs/ir.md, "The run's output"): the node outputNodeId
+ * names, else the last step that completed with a value (not a sleep) in execution order.
+ */
+export function outputSource(outputNodeId: string | undefined, steps: readonly RunStep[]): string | undefined {
+  if (outputNodeId) return outputNodeId;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i]!;
+    if (!s.nodeId || s.type === "sleep" || s.type === "sleep_until") continue;
+    const st = nodeStateOfStep(s);
+    if (st === "done" || st === "replayed") return s.nodeId;
+  }
+  return undefined;
+}

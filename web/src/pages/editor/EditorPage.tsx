@@ -1,9 +1,10 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { canonicalJSON } from "../../app/canonical";
 import { Link } from "../../app/Link";
 import { starterIR } from "../../app/templates";
 import { downloadJSON, ErrorMessage, fileSlug, Loading } from "../../app/ui";
 import { IrEditor } from "../../editor/IrEditor";
+import { layOutOnOpen, needsLayout } from "../../editor/openLayout";
 import type { WorkflowIR } from "../../ir/types";
 import { isNotFound, WorkflowNotFound } from "../NotFound";
 import { RecentRuns } from "../run/RecentRuns";
@@ -22,10 +23,26 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
   const [draft, setDraft] = useState<WorkflowIR | undefined>(undefined);
   const { full, save } = useEditorQueries(workflowId, () => setDraft(undefined));
   const w = full.data?.workflow;
-  const base = useMemo<WorkflowIR | undefined>(() => {
+  const loaded = useMemo<WorkflowIR | undefined>(() => {
     if (!full.data) return undefined;
     return full.data.currentVersion?.ir ?? starterIR(full.data.workflow.name, full.data.workflow.kind);
   }, [full.data]);
+  // an IR without positions (or with coinciding ones) opens laid out: the laid-out IR is the starting point, so
+  // its positions are saved with the next version without marking the draft as changed
+  const [laidOut, setLaidOut] = useState<{ from: WorkflowIR; ir: WorkflowIR } | null>(null);
+  const layoutPending = loaded !== undefined && laidOut?.from !== loaded && needsLayout(loaded);
+  useEffect(() => {
+    if (!loaded || !needsLayout(loaded)) return;
+    let live = true;
+    layOutOnOpen(loaded).then(
+      (ir) => live && setLaidOut({ from: loaded, ir }),
+      () => live && setLaidOut({ from: loaded, ir: loaded }), // no layout: drawn as stored
+    );
+    return () => {
+      live = false;
+    };
+  }, [loaded]);
+  const base = laidOut && laidOut.from === loaded ? laidOut.ir : loaded;
   const baseText = useMemo(() => (base ? canonicalJSON(base) : ""), [base]);
   // the side panel is closed at first, so the editor has the page's whole width
   const [panel, setPanel] = useState<Panel | null>(null);
@@ -40,7 +57,7 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
   const onChange = useCallback((next: WorkflowIR) => setDraft(next), []);
   const envVarNames = useMemo(() => full.data?.workflow.envVars.map((v) => v.name) ?? [], [full.data]);
 
-  if (full.isPending) return <Loading what="the workflow" />;
+  if (full.isPending || layoutPending) return <Loading what="the workflow" />;
   if (full.isError && isNotFound(full.error)) return <WorkflowNotFound workflowId={workflowId} error={full.error} />;
   if (full.isError)
     return (

@@ -5,7 +5,9 @@ import { invalidateRunLists } from "../../api/queries/runs";
 import type { RunStep } from "../../api/models";
 import { Link } from "../../app/Link";
 import { Dialog, ErrorMessage, formatDuration, formatTime, Json, Loading, StatusBadge } from "../../app/ui";
+import type { WorkflowIR } from "../../ir/types";
 import { RunGraph } from "../../runs/RunGraph";
+import { outputSource } from "../../runs/steps";
 import { AgentConversations } from "./AgentConversation";
 import { LogsPanel } from "./LogsPanel";
 import { RecentRuns } from "./RecentRuns";
@@ -14,6 +16,7 @@ import { SendEvent } from "./SendEvent";
 import { StepOutputDialog } from "./StepOutputDialog";
 import { Rollbacks, StepTimeline } from "./StepTimeline";
 import { TraceLink } from "./TraceLink";
+import { Waterfall } from "./Waterfall";
 import { useRunQueries } from "./useRunQueries";
 
 // RunPage is /workflows/:id/runs/:runId: the run (read by its id, so a run kept after its workflow was deleted
@@ -161,6 +164,7 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
               />
             )}
             <h2>Steps</h2>
+            <Waterfall steps={steps} />
             <StepTimeline steps={steps} onOpenOutput={deleted ? undefined : setOutputOf} />
             <Rollbacks steps={steps} />
             {outputOf && (
@@ -175,6 +179,7 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
             <h2>Input</h2>
             <Json value={r.params} label="Input" />
             <h2>Output</h2>
+            <OutputFrom ir={version.data?.ir} steps={steps} final={final} />
             <Json value={r.output} label="Output" />
             {r.error !== undefined && r.error !== null && r.error !== "" && (
               <>
@@ -190,5 +195,19 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
         </aside>
       </div>
     </main>
+  );
+}
+
+// OutputFrom says which node a finished run's output came from (docs/ir.md, "The run's output").
+function OutputFrom({ ir, steps, final }: { ir?: WorkflowIR; steps: readonly RunStep[]; final: boolean }) {
+  if (!final || !ir) return null;
+  const id = outputSource(ir.outputNodeId, steps);
+  const node = id ? ir.nodes.find((n) => n.id === id) : undefined;
+  if (!node) return null;
+  return (
+    <p className="muted small">
+      From <strong>{node.name || node.id}</strong> (<code>{node.id}</code>)
+      {ir.outputNodeId ? ", the workflow's output node" : ", the last node that completed"}.
+    </p>
   );
 }
