@@ -56,3 +56,34 @@ func TestScheduleTriggerItems(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPRequestArrayAnswer: HTTP Request versions 1 and 2 make an array
+// answer one item whose json is the array unless "Split Into Items" is on;
+// version 3 splits it (TestImportN8nCorpus/z-schedule-telegram-digest).
+func TestHTTPRequestArrayAnswer(t *testing.T) {
+	cases := []struct {
+		version float64
+		options string
+		want    string
+	}{
+		{1, `{}`, "for (const json of [data])"},
+		{2, `{"splitIntoItems":true}`, "for (const json of Array.isArray(data) ? data : [data])"},
+		{4.2, `{}`, "for (const json of Array.isArray(data) ? data : [data])"},
+	}
+	for _, c := range cases {
+		wf := fmt.Sprintf(`{"name":"t","nodes":[
+			{"id":"1","name":"Start","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"position":[0,0],"parameters":{}},
+			{"id":"2","name":"Get","type":"n8n-nodes-base.httpRequest","typeVersion":%v,"position":[200,0],"parameters":{"url":"https://example.com/list","options":%s}}],
+			"connections":{"Start":{"main":[[{"node":"Get","type":"main","index":0}]]}}}`, c.version, c.options)
+		_, a := convert(t, wf, n8n.Options{})
+		var code string
+		for _, n := range a.Nodes {
+			if n.ID == "get" {
+				code, _ = n.Data["code"].(string)
+			}
+		}
+		if !strings.Contains(code, c.want) {
+			t.Errorf("version %v %s: the code lacks %q:\n%s", c.version, c.options, c.want, code)
+		}
+	}
+}
