@@ -80,7 +80,8 @@ return new Response(JSON.stringify(answer.body), { status: answer.status, header
 }
 
 // scheduleTrigger converts the schedule's rule to a cron expression. The
-// trigger's item carries the time of the run, as n8n's does.
+// Schedule Trigger's item carries the time of the run, as n8n's does; the
+// legacy Cron and Interval triggers output one empty item, as n8n's do.
 func (c *converter) scheduleTrigger(ctx *nodeCtx) emitted {
 	n := ctx.node
 	expr, notes := cronOf(n)
@@ -88,14 +89,21 @@ func (c *converter) scheduleTrigger(ctx *nodeCtx) emitted {
 		c.approximate(n.Name, note)
 	}
 	t := ir.TriggerConfig{Type: ir.TriggerCron, Expression: expr}
+	if t := n.shortType(); t == "cron" || t == "interval" {
+		return c.triggerStep(ctx, "// n8n's Cron and Interval triggers output one empty item.\nreturn [{ json: {} }];\n", ir.TriggerConfig{Type: ir.TriggerCron, Expression: expr})
+	}
+	// moment's "Do" (1st, 2nd, 3rd, 4th, 11th, 21st) and toISOString(true)
+	// (the offset, +00:00 in UTC, instead of Z) as the Schedule Trigger
+	// formats them.
 	code := "// The time of the run, as n8n's Schedule Trigger writes it (in UTC).\n" +
 		"const now = new Date();\n" +
 		"const pad = (n) => String(n).padStart(2, \"0\");\n" +
+		"const ordinal = (d) => d + (d % 100 >= 11 && d % 100 <= 13 ? \"th\" : ([\"th\", \"st\", \"nd\", \"rd\"][d % 10] ?? \"th\"));\n" +
 		"const days = [\"Sunday\", \"Monday\", \"Tuesday\", \"Wednesday\", \"Thursday\", \"Friday\", \"Saturday\"];\n" +
 		"const months = [\"January\", \"February\", \"March\", \"April\", \"May\", \"June\", \"July\", \"August\", \"September\", \"October\", \"November\", \"December\"];\n" +
 		"return [{ json: {\n" +
-		"  timestamp: now.toISOString(),\n" +
-		"  \"Readable date\": `${months[now.getUTCMonth()]} ${now.getUTCDate()}th ${now.getUTCFullYear()}, ${((now.getUTCHours() + 11) % 12) + 1}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())} ${now.getUTCHours() < 12 ? \"am\" : \"pm\"}`,\n" +
+		"  timestamp: now.toISOString().replace(/Z$/, \"+00:00\"),\n" +
+		"  \"Readable date\": `${months[now.getUTCMonth()]} ${ordinal(now.getUTCDate())} ${now.getUTCFullYear()}, ${((now.getUTCHours() + 11) % 12) + 1}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())} ${now.getUTCHours() < 12 ? \"am\" : \"pm\"}`,\n" +
 		"  \"Readable time\": `${((now.getUTCHours() + 11) % 12) + 1}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())} ${now.getUTCHours() < 12 ? \"am\" : \"pm\"}`,\n" +
 		"  \"Day of week\": days[now.getUTCDay()],\n" +
 		"  Year: String(now.getUTCFullYear()), Month: months[now.getUTCMonth()], \"Day of month\": pad(now.getUTCDate()),\n" +

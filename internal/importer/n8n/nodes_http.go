@@ -114,7 +114,13 @@ func (c *converter) httpRequestNode(ctx *nodeCtx) emitted {
 	if full {
 		b.WriteString("  data = { body: data, headers: Object.fromEntries(response.headers), statusCode: response.status, statusMessage: response.statusText };\n")
 	}
-	b.WriteString("  for (const json of Array.isArray(data) ? data : [data]) out.push({ json: json !== null && typeof json === \"object\" ? json : { data: json }, pairedItem: { item: $itemIndex } });\n")
+	// Versions 1 and 2 split an array answer into items only with the
+	// option "Split Into Items"; otherwise the array is the item's json.
+	split := "Array.isArray(data) ? data : [data]"
+	if split2, _ := opts["splitIntoItems"].(bool); !v3 && !split2 {
+		split = "[data]"
+	}
+	fmt.Fprintf(&b, "  for (const json of %s) out.push({ json: json !== null && typeof json === \"object\" ? json : { data: json }, pairedItem: { item: $itemIndex } });\n", split)
 	b.WriteString("}\nreturn out;\n")
 	return c.simple(ctx, b.String(), u, 0)
 }

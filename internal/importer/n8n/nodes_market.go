@@ -149,14 +149,25 @@ func (c *converter) marketTarget(n *Node, t *translator) (*marketTarget, string)
 		}
 		mt := &marketTarget{typ: "telegram-message", version: "1.0.0", secret: "TELEGRAM_BOT_TOKEN",
 			fields: []marketField{text("chatId", p["chatId"]), text("text", p["text"])}}
-		if af, ok := p["additionalFields"].(map[string]any); ok {
-			if pm := str(af["parse_mode"]); pm == "HTML" || pm == "MarkdownV2" {
-				mt.fields = append(mt.fields, marketField{name: "parseMode", value: pm})
-			} else if pm == "Markdown" {
-				mt.notes = append(mt.notes, "parse mode Markdown (legacy) is sent as none; telegram-message offers MarkdownV2 and HTML")
-			}
-			if dn, ok := af["disable_notification"].(bool); ok {
-				mt.fields = append(mt.fields, marketField{name: "disableNotification", value: dn})
+		af, _ := p["additionalFields"].(map[string]any)
+		// n8n's Telegram node sends parse mode Markdown (legacy) when none is
+		// chosen, turns link previews off for a text without a URL (from
+		// version 1.2 always), and from version 1.1 appends an attribution
+		// line unless told not to.
+		if pm := str(af["parse_mode"]); pm == "HTML" || pm == "MarkdownV2" {
+			mt.fields = append(mt.fields, marketField{name: "parseMode", value: pm})
+		} else {
+			mt.notes = append(mt.notes, "parse mode Markdown (legacy), n8n's default, is sent as none; telegram-message offers MarkdownV2 and HTML")
+		}
+		if dn, ok := af["disable_notification"].(bool); ok {
+			mt.fields = append(mt.fields, marketField{name: "disableNotification", value: dn})
+		}
+		if dp, ok := af["disable_web_page_preview"].(bool); !ok || dp {
+			mt.notes = append(mt.notes, "link previews are left on (n8n turns them off for a text without a URL, or when told to)")
+		}
+		if n.TypeVersion >= 1.1 {
+			if at, ok := af["appendAttribution"].(bool); !ok || at {
+				mt.notes = append(mt.notes, "n8n's attribution line (\"This message was sent automatically with n8n\") is not appended")
 			}
 		}
 		return mt, ""
