@@ -428,6 +428,11 @@ func (g *gen) generate() (*Output, error) {
 	if g.script {
 		g.line("return output;")
 	} else if v, ok := g.vars[last]; ok && last != "" {
+		if g.returnsSensitive(last) {
+			// The run's output is kept by the provider and by edgeflow:
+			// a sensitive value stays inside the run (docs/runs.md).
+			v = jsString(RedactedOutput)
+		}
 		g.line("return %s;", v)
 	} else {
 		g.line("return null;")

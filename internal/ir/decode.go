@@ -47,7 +47,7 @@ var (
 	nodeKeys     = []string{"id", "type", "name", "position", "version", "provider", "data", "config"}
 	nodeRequired = []string{"id", "type", "name", "data"}
 	posKeys      = []string{"x", "y"}
-	configKeys   = []string{"retries", "timeout"}
+	configKeys   = []string{"retries", "timeout", "sensitive"}
 	retryKeys    = []string{"limit", "delay", "backoff"}
 	retryReq     = []string{"limit", "delay"}
 	edgeKeys     = []string{"id", "source", "target", "label"}

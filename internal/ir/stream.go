@@ -423,9 +423,18 @@ func (r *streamReader) config(c *StepConfig) error {
 		if i < 0 || err != nil {
 			return err
 		}
-		if k == "timeout" {
+		switch k {
+		case "timeout":
 			d, err := r.duration()
 			c.Timeout = &d
+			return err
+		case "sensitive":
+			v, err := r.p.value()
+			b, ok := v.(bool)
+			if !ok && err == nil {
+				r.fail(true)
+			}
+			c.Sensitive = b
 			return err
 		}
 		c.Retries = &RetryConfig{}

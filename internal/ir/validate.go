@@ -441,7 +441,7 @@ func (v *validator) nodes() {
 func (v *validator) stepConfig(i int, n *Node) {
 	c := n.Config
 	if builtinTypes[n.Type] && !durableTypes[n.Type] {
-		v.addf(nodePath(i, "config"), n.ID, RuleStepConfig, "config (retries, timeout) applies to nodes that run as durable steps, not to %s", n.Type)
+		v.addf(nodePath(i, "config"), n.ID, RuleStepConfig, "config (retries, timeout, sensitive) applies to nodes that run as durable steps, not to %s", n.Type)
 	}
 	if r := c.Retries; r != nil {
 		if r.Limit < 0 {
