@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -51,8 +52,11 @@ var nonDurable = map[string]bool{ir.TypeBranch: true, ir.TypeParallel: true, ir.
 type pastStep struct {
 	nodeID, name, suffix, typ string
 	complete                  bool
-	output                    json.RawMessage
-	rep                       edgeflow.ReplayedStep
+	// sensitive: its output was never kept, so a restart executes it
+	// again rather than replaying "[REDACTED]" (docs/runs.md).
+	sensitive bool
+	output    json.RawMessage
+	rep       edgeflow.ReplayedStep
 }
 
 // Restart starts a new run of the workflow on the connection of run
@@ -174,6 +178,7 @@ func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 				}
 			}
 		}
+		replay = slices.DeleteFunc(slices.Clone(replay), func(p pastStep) bool { return p.sensitive })
 		for _, p := range replay {
 			if !p.complete {
 				return nil, edgeflow.Errorf(edgeflow.EConflict,
@@ -267,7 +272,7 @@ func pastSteps(r *edgeflow.Run, names map[string]string) []pastStep {
 			continue
 		}
 		nodeID, suffix := nodeOfStep(names, p.Name)
-		ps := pastStep{nodeID: nodeID, name: p.Name, suffix: suffix, typ: p.Type}
+		ps := pastStep{nodeID: nodeID, name: p.Name, suffix: suffix, typ: p.Type, sensitive: p.sensitive()}
 		switch p.Type {
 		case "step":
 			ps.complete = p.Success != nil && *p.Success

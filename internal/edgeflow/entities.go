@@ -448,6 +448,9 @@ type RunStep struct {
 	Output          json.RawMessage `json:"output"`
 	OutputTruncated bool            `json:"outputTruncated"`
 	Error           *StepError      `json:"error"`
+	// Sensitive is true for a step whose output its node marks sensitive:
+	// Output is then "[REDACTED]" (docs/runs.md, "Sensitive outputs").
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // TokenUsage counts the tokens of model calls.
