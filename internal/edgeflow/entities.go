@@ -97,6 +97,9 @@ type AuditEntry struct {
 	Outcome   int       `json:"outcome"`
 	RequestID string    `json:"requestId"`
 	Time      time.Time `json:"time"`
+	// Details says more of what was done, for the entries that carry it
+	// (run.bulk: the filter and the counts); absent otherwise.
+	Details json.RawMessage `json:"details,omitempty" tstype:"unknown"`
 }
 
 // AuditFilter narrows ListAudit; zero fields match everything. Since is
