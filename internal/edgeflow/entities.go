@@ -393,6 +393,11 @@ type Run struct {
 	// from the start).
 	RestartOf string `json:"restartOf,omitempty"`
 	FromStep  string `json:"fromStep,omitempty"`
+	// ReplayOf is the id of the run this run replays with edited params
+	// (POST …/replay; "" otherwise), and ParamsChanged whether its params
+	// differ from that run's.
+	ReplayOf      string `json:"replayOf,omitempty"`
+	ParamsChanged bool   `json:"paramsChanged,omitempty"`
 	// Replayed are the steps this restarted run took from the original run
 	// without executing them, in the original's order.
 	Replayed []ReplayedStep `json:"-"`

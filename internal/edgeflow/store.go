@@ -230,8 +230,9 @@ type Store interface {
 	// FindBulkJob returns the project's bulk job; ENotFound otherwise.
 	FindBulkJob(ctx context.Context, projectID, id string) (*BulkJob, error)
 	// SaveBulkJobProgress writes Done, Failed, FailedCount, Next, State,
-	// EndedAt and LeaseUntil of a running job; false (nothing written)
-	// when the stored job is no longer running (cancelled).
+	// EndedAt and LeaseUntil of a running job; false when the stored job is
+	// no longer running (cancelled: its counts are written, its state and
+	// end kept).
 	SaveBulkJobProgress(ctx context.Context, j *BulkJob) (bool, error)
 	// CancelBulkJob moves the project's running job to cancelled and
 	// answers it as stored; a job already ended is answered unchanged.

@@ -79,23 +79,32 @@ func (s *Store) FindBulkJob(ctx context.Context, projectID, id string) (*edgeflo
 	return j, nil
 }
 
-// SaveBulkJobProgress writes the progress of a running job; false when it
-// is no longer running.
+// SaveBulkJobProgress writes the progress of a job; false when it is no
+// longer running. The counts of a job cancelled meanwhile are written
+// too (the batch in progress was done), its state is kept.
 func (s *Store) SaveBulkJobProgress(ctx context.Context, j *edgeflow.BulkJob) (bool, error) {
 	failed, err := json.Marshal(orEmpty(j.Failed))
 	if err != nil {
 		return false, err
 	}
 	j.UpdatedAt = s.timestamp()
-	var n int64
+	running := false
 	err = s.write(ctx, ScopeNone, func(tx Querier) error {
-		n, err = tx.Exec(ctx, `UPDATE bulk_jobs SET done = ?, failed = ?, failed_count = ?, next_index = ?, state = ?,
-			ended_at = ?, lease_until = ?, updated_at = ? WHERE id = ? AND state = ?`,
-			j.Done, string(failed), j.FailedCount, j.Next, j.State, s.nullTS(j.EndedAt), s.nullTS(j.LeaseUntil),
-			s.ts(j.UpdatedAt), j.ID, edgeflow.BulkRunning)
+		var state string
+		if err := tx.QueryRow(ctx, `SELECT state FROM bulk_jobs WHERE id = ?`+s.lock("FOR UPDATE"), j.ID).Scan(&state); err != nil {
+			return s.dbErr(err, "bulk job", "", "")
+		}
+		running = state == edgeflow.BulkRunning
+		q := `UPDATE bulk_jobs SET done = ?, failed = ?, failed_count = ?, next_index = ?, lease_until = ?, updated_at = ?`
+		args := []any{j.Done, string(failed), j.FailedCount, j.Next, s.nullTS(j.LeaseUntil), s.ts(j.UpdatedAt)}
+		if running {
+			q += `, state = ?, ended_at = ?`
+			args = append(args, j.State, s.nullTS(j.EndedAt))
+		}
+		_, err := tx.Exec(ctx, q+` WHERE id = ?`, append(args, j.ID)...)
 		return s.dbErr(err, "bulk job", "", "")
 	})
-	return n == 1, err
+	return running, err
 }
 
 // CancelBulkJob moves a running job to cancelled.

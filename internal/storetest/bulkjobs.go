@@ -60,9 +60,12 @@ func testBulkJobs(t *testing.T, s edgeflow.Store) {
 	if cancelled.State != edgeflow.BulkCancelled || cancelled.EndedAt == nil {
 		t.Fatalf("cancelled = %+v", cancelled)
 	}
-	c3.Done = 3
+	c3.Done, c3.State = 3, edgeflow.BulkComplete
 	if ok, err := s.SaveBulkJobProgress(ctx, c3); err != nil || ok {
-		t.Fatalf("progress of a cancelled job saved: %v %v", ok, err)
+		t.Fatalf("progress of a cancelled job: running %v, %v", ok, err)
+	}
+	if got, err := s.FindBulkJob(ctx, a.project.ID, j.ID); err != nil || got.State != edgeflow.BulkCancelled || got.Done != 3 {
+		t.Fatalf("a cancelled job's last batch: %+v %v", got, err)
 	}
 	if c4, err := s.ClaimBulkJob(ctx, now.Add(time.Hour), now.Add(2*time.Hour)); err != nil || c4 != nil {
 		t.Fatalf("a cancelled job claimed: %+v %v", c4, err)

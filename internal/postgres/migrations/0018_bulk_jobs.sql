@@ -32,3 +32,8 @@ CREATE INDEX bulk_jobs_state ON bulk_jobs (state, lease_until);
 -- What an audit entry adds to its action (run.bulk: the filter and the counts),
 -- JSON; '' for the entries without.
 ALTER TABLE audit_log ADD COLUMN details TEXT NOT NULL DEFAULT '';
+
+-- A replay (POST …/runs/:runId/replay; docs/runs.md "Replay with changes"):
+-- the run it replayed, and 1 when it ran with other params than that run's.
+ALTER TABLE runs ADD COLUMN replay_of TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN params_changed INTEGER NOT NULL DEFAULT 0;
