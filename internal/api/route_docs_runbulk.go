@@ -56,7 +56,7 @@ const exBulk = "bulk_5t8y2u4i6o1p3a7s9d0f"
 
 var (
 	exRunReplay = Example{Path: "/api/workflows/" + exWorkflow + "/runs/" + exRun + "/replay", Body: `{"params": {"orderId": "A-1002"}}`,
-		Answer: `{"id": "run_9d2f6h1j3k5l7z8x0c4vbn", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "deploymentId": "` + exDeployment + `", "instanceId": "run_9d2f6h1j3k5l7z8x0c4vbn", "status": "queued", "params": {"orderId": "A-1002"}, "steps": [], "replayOf": "` + exRun + `", "paramsChanged": true, "createdAt": "2026-11-27T06:45:02.123456Z", "startedAt": null, "endedAt": null, "updatedAt": "2026-11-27T06:45:02.123456Z"}`, Partial: true}
+		Answer: `{"id": "run_9d2f6h1j3k5l7z8x0c4vbn", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "deploymentId": "` + exDeployment + `", "instanceId": "run_9d2f6h1j3k5l7z8x0c4vbn", "status": "queued", "params": {"orderId": "A-1002"}, "replayOf": "` + exRun + `", "paramsChanged": true, "createdAt": "2026-11-27T06:45:02.123456Z", "startedAt": null, "endedAt": null, "updatedAt": "2026-11-27T06:45:02.123456Z"}`, Partial: true}
 	exBulkStart = Example{Path: "/api/runs/bulk", Body: `{"action": "restart", "filter": {"workflowId": "` + exWorkflow + `", "status": "complete"}, "version": "same"}`,
 		Answer: `{"id": "` + exBulk + `", "matched": 1}`, Partial: true}
 	exBulkGet = Example{Path: "/api/runs/bulk/" + exBulk,
