@@ -9,6 +9,7 @@ import { RunGraph } from "../../runs/RunGraph";
 import { AgentConversations } from "./AgentConversation";
 import { LogsPanel } from "./LogsPanel";
 import { RecentRuns } from "./RecentRuns";
+import { ReplayPanel } from "./ReplayPanel";
 import { RestartPanel } from "./RestartPanel";
 import { SendEvent } from "./SendEvent";
 import { StepOutputDialog } from "./StepOutputDialog";
@@ -44,6 +45,13 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
             <p className="small">
               Restarted from <Link href={`/workflows/${workflowId}/runs/${r.restartOf}`}>run {r.restartOf}</Link>
               {r.fromStep ? ` at step ${r.fromStep}` : " from the start"}.
+            </p>
+          )}
+          {r?.replayOf && (
+            <p className="small">
+              Replay of <Link href={`/workflows/${workflowId}/runs/${r.replayOf}`}>run {r.replayOf}</Link>
+              {r.fromStep ? ` from step ${r.fromStep}` : " from the start"}
+              {r.paramsChanged ? ", with changed params" : ", with the same params"}.
             </p>
           )}
         </div>
@@ -155,6 +163,17 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
                   if (next.id === runId)
                     void run.refetch(); // restarted in place: the same run, running again
                   else navigate(`/workflows/${workflowId}/runs/${next.id}`);
+                }}
+              />
+            )}
+            {!deleted && (
+              <ReplayPanel
+                workflowId={workflowId}
+                run={r}
+                fromStep={fromStep}
+                onReplayed={(next) => {
+                  invalidateRunLists(qc, workflowId);
+                  navigate(`/workflows/${workflowId}/runs/${next.id}`);
                 }}
               />
             )}
