@@ -26,7 +26,7 @@ export class WfSensitiveWorkflow extends WorkflowEntrypoint<Env, Params> {
     const call: any = await step.do("Call", { retries: { limit: 2, delay: "1 second" }, sensitive: "output" }, async () => {
       const response = await fetch("https://api.example.com/x", {
         method: "POST",
-        body: JSON.stringify({ "t": toText(token.token) }),
+        body: JSON.stringify({ "t": `${toText(token.token)}` }),
       });
       return await httpResult(response, false);
     });
