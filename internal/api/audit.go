@@ -25,6 +25,9 @@ type auditInfo struct {
 	organizationID string
 	projectID      string
 	targetID       string
+	// deferred: the request started work that records the entry itself
+	// when it ends (a bulk job on runs), so the request records none.
+	deferred bool
 }
 
 type ctxAuditKey struct{}
@@ -39,6 +42,14 @@ func auditInfoFrom(r *http.Request) *auditInfo {
 func setAuditTarget(r *http.Request, id string) {
 	if a := auditInfoFrom(r); a != nil {
 		a.targetID = id
+	}
+}
+
+// deferAudit leaves the request's entry to the work it started, which
+// records it when it ends (with what it did).
+func deferAudit(r *http.Request) {
+	if a := auditInfoFrom(r); a != nil {
+		a.deferred = true
 	}
 }
 

@@ -119,7 +119,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var audited *Route
 	var info *auditInfo
 	defer func() { // runs after the panic recovery below has answered
-		if audited != nil {
+		if audited != nil && !(info != nil && info.deferred) {
 			s.audit.add(s.auditEntry(r, audited, info, rw))
 		}
 	}()

@@ -448,6 +448,9 @@ func (s *Server) routeTable() []Route {
 		get("/api/runs/usage", s.handleRunUsage).scope(read).query("workflowId", "status", "versionId", "from", "to", "q").ok(edgeflow.RunUsage{}),
 		get("/api/runs/stream", s.handleRunStream).scope(read).query("after", "timeoutSeconds").stream(runStreamEvents),
 		get("/api/runs/{runId}", s.handleProjectRunGet).scope(read).ok(edgeflow.Run{}),
+		post("/api/runs/bulk", s.handleBulkStart).scope(deploy).body(bulkRequest{}).accepted(deploysvc.BulkStarted{}).audit("run.bulk", ""),
+		get("/api/runs/bulk/{bulkId}", s.handleBulkGet).scope(read).ok(edgeflow.BulkJob{}),
+		del("/api/runs/bulk/{bulkId}", s.handleBulkCancel).scope(deploy).noBody().ok(edgeflow.BulkJob{}).audit("run.bulk_cancel", "bulkId"),
 		get("/api/workflows/{workflowId}/runs", s.handleWorkflowRunList).scope(read).query("cursor", "limit", "status", "versionId", "from", "to", "q").ok(edgeflow.ListPage[edgeflow.Run]{}),
 
 		// Deploy, takedown, trigger, runs and run control (deployments.go,
@@ -467,6 +470,7 @@ func (s *Server) routeTable() []Route {
 		post("/api/workflows/{workflowId}/runs/{runId}/resume", s.handleRunResume).scope(deploy).noBody().ok(edgeflow.Run{}).audit("run.resume", "runId"),
 		post("/api/workflows/{workflowId}/runs/{runId}/terminate", s.handleRunTerminate).scope(deploy).noBody().ok(edgeflow.Run{}).audit("run.terminate", "runId"),
 		post("/api/workflows/{workflowId}/runs/{runId}/restart", s.handleRunRestart).scope(deploy).body(restartRequest{}).created(edgeflow.Run{}).audit("run.restart", "runId"),
+		post("/api/workflows/{workflowId}/runs/{runId}/replay", s.handleRunReplay).scope(deploy).body(replayRequest{}).created(edgeflow.Run{}).audit("run.replay", "runId"),
 		get("/api/resources/kv/namespaces", s.handleKVNamespaces).scope(read).query(providerList...).ok(edgeflow.ListPage[deploysvc.KVNamespace]{}),
 		get("/api/resources/kv/namespaces/{namespaceId}/keys", s.handleKVKeys).scope(read).query(providerList...).ok(edgeflow.ListPage[deploysvc.KVKey]{}),
 		get("/api/resources/kv/namespaces/{namespaceId}/values/{key...}", s.handleKVValue).scope(read).query("connectionId").ok(deploysvc.KVValue{}),

@@ -454,6 +454,10 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/runs/{runId}/restart": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/restart"
 	},
+	"/api/workflows/{workflowId}/runs/{runId}/replay": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/replay"
+	},
+	"/api/runs/bulk/{bulkId}": func(w *world) string { return "/api/runs/bulk/" + w.fixtureBulk(w.a) },
 	"/api/workflows/{workflowId}/runs/{runId}/logs": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/logs"
 	},
@@ -515,6 +519,17 @@ func (w *world) fixtureRun(tn *tenant) string {
 		tn.runID = run.ID
 	}
 	return tn.runID
+}
+
+// fixtureBulk stores a running bulk job of tenant tn (acting on nothing:
+// no replica carries it out in the test world) and returns its id.
+func (w *world) fixtureBulk(tn *tenant) string {
+	j := &edgeflow.BulkJob{ID: edgeflow.NewID(edgeflow.PrefixBulkJob), OrganizationID: tn.orgID, ProjectID: tn.projectID,
+		Action: edgeflow.BulkTerminate, State: edgeflow.BulkRunning, RunIDs: []string{}}
+	if err := w.store.CreateBulkJob(context.Background(), j); err != nil {
+		w.t.Fatal(err)
+	}
+	return j.ID
 }
 
 // pathOf returns a concrete path for a route, failing when a pattern with

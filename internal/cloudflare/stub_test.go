@@ -429,7 +429,8 @@ func TestCalls(t *testing.T) {
 				Queued: ts("2026-01-01T00:00:00Z"), Start: ts("2026-01-01T00:00:01Z"), End: ts("2026-01-01T00:00:02.5Z"), StepCount: 2,
 				Steps: []cloudflare.InstanceStep{
 					{Type: "step", Name: "s1", Start: ts("2026-01-01T00:00:01Z"), End: ts("2026-01-01T00:00:02Z"), Success: ptr(true), Output: json.RawMessage(`"x"`),
-						Attempts: []cloudflare.StepAttempt{{Start: ts("2026-01-01T00:00:01Z"), End: ts("2026-01-01T00:00:02Z"), Success: ptr(true)}}},
+						Attempts: []cloudflare.StepAttempt{{Start: ts("2026-01-01T00:00:01Z"), End: ts("2026-01-01T00:00:02Z"), Success: ptr(true)}},
+						Config:   &cloudflare.StepConfig{}},
 					{Type: "sleep", Name: "nap", Start: ts("2026-01-01T00:00:02Z"), Finished: ptr(false)},
 				}},
 		},

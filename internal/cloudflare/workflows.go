@@ -66,6 +66,21 @@ type InstanceStep struct {
 	Output   json.RawMessage `json:"output,omitempty"`
 	Error    *InstanceError  `json:"error,omitempty"`
 	Attempts []StepAttempt   `json:"attempts,omitempty"`
+	// Config is what the step's config says of its output: sensitive
+	// "output" when the code marked it (the output is then "[REDACTED]").
+	Config *StepConfig `json:"config,omitempty"`
+}
+
+// StepConfig is the part of a step's config (WorkflowStepConfig) that
+// edgeflow reads: whether its output is sensitive.
+type StepConfig struct {
+	Sensitive string `json:"sensitive,omitempty"`
+}
+
+// SensitiveOutput reports whether the step's config marks its output
+// sensitive.
+func (s InstanceStep) SensitiveOutput() bool {
+	return s.Config != nil && s.Config.Sensitive == "output"
 }
 
 // StepAttempt is one attempt of a step.

@@ -445,6 +445,11 @@ func (g *gen) generate() (*Output, error) {
 	} else if v, ok := g.vars[last]; ok && last != "" && g.a.OutputNodeID == "" && !ir.IsContainer(g.graph.Node(last).Type) {
 		// the common case: the chain ends in a node with a value, which is the output
 		g.keepOutputVar(bodyStart, bodyIndent, false)
+		if g.returnsSensitive(last) {
+			// The run's output is kept by the provider and by edgeflow:
+			// a sensitive value stays inside the run (docs/runs.md).
+			v = jsString(RedactedOutput)
+		}
 		g.line("return %s;", v)
 	} else {
 		g.keepOutputVar(bodyStart, bodyIndent, true)

@@ -62,6 +62,10 @@ func (g *gen) trackOutput(n *ir.Node) {
 	} else if ir.IsContainer(n.Type) {
 		return
 	}
+	if n.Config != nil && n.Config.Sensitive {
+		// a sensitive value stays inside the run (docs/runs.md)
+		v = jsString(RedactedOutput)
+	}
 	start := g.b.Len()
 	g.line("%s = %s;", g.outVar, v)
 	g.outLines = append(g.outLines, [2]int{start, g.b.Len()})
@@ -331,6 +335,9 @@ func (g *gen) stepConfig(n *ir.Node, extraTimeout string) string {
 		parts = append(parts, "timeout: "+durationJS(*timeout))
 	} else if extraTimeout != "" {
 		parts = append(parts, "timeout: "+extraTimeout)
+	}
+	if n.Config != nil && n.Config.Sensitive {
+		parts = append(parts, `sensitive: "output"`)
 	}
 	if len(parts) == 0 {
 		return ""
@@ -1050,4 +1057,35 @@ func (g *gen) dataValue(n *ir.Node, key string, v any, sc *scope) string {
 		return "{ " + strings.Join(parts, ", ") + " }"
 	}
 	return "null"
+}
+
+// RedactedOutput is what stands for a sensitive step's output outside the
+// running workflow, as Cloudflare's runtime shows it (docs/runs.md,
+// "Sensitive outputs").
+const RedactedOutput = "[REDACTED]"
+
+// containerTypes are the nodes whose value is built from other nodes'.
+var containerTypes = map[string]bool{ir.TypeBranch: true, ir.TypeParallel: true, ir.TypeRace: true,
+	ir.TypeTryCatch: true, ir.TypeLoop: true}
+
+// returnsSensitive reports whether the run's output, the value of node id,
+// may hold a sensitive output: the node is marked, or it is a container and
+// the workflow marks any node (its value may gather theirs).
+func (g *gen) returnsSensitive(id string) bool {
+	n := g.graph.Node(id)
+	if n == nil {
+		return false
+	}
+	if n.Config != nil && n.Config.Sensitive {
+		return true
+	}
+	if !containerTypes[n.Type] {
+		return false
+	}
+	for i := range g.a.Nodes {
+		if c := g.a.Nodes[i].Config; c != nil && c.Sensitive {
+			return true
+		}
+	}
+	return false
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/cloudflare"
+	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
@@ -234,12 +235,28 @@ func instanceOf(st cloudflare.InstanceStatus) *Instance {
 		}
 	}
 	if len(st.Steps) > 0 {
+		redactSensitive(st.Steps)
 		if raw, err := json.Marshal(st.Steps); err == nil {
 			in.Steps = raw
 		}
 	}
 	return in
 }
+
+// redactSensitive puts "[REDACTED]" in place of the output of every step
+// whose config marks it sensitive, whatever the provider answered: a
+// sensitive output never leaves the provider layer (docs/runs.md,
+// "Sensitive outputs").
+func redactSensitive(steps []cloudflare.InstanceStep) {
+	for i := range steps {
+		if steps[i].SensitiveOutput() && len(steps[i].Output) > 0 && string(steps[i].Output) != "null" {
+			steps[i].Output = redactedJSON
+		}
+	}
+}
+
+// redactedJSON is codegen.RedactedOutput as a JSON value.
+var redactedJSON = json.RawMessage(`"` + codegen.RedactedOutput + `"`)
 
 func (p *cfProvider) ChangeInstanceStatus(ctx context.Context, wf, id, action string) error {
 	return p.c.ChangeInstanceStatus(ctx, wf, id, action)

@@ -131,6 +131,7 @@ type Service struct {
 	batchers        createBatchers           // deployment id -> its local-edge creates (createbatch.go)
 	watch           atomic.Pointer[runWatch] // the running refresher's instance event streams (runwatch.go)
 	instanceDeletes instanceDeletes          // provider instances of deleted runs (instancedelete.go)
+	bulkWake        chan struct{}            // a bulk job was created here (bulk.go)
 }
 
 // New returns a service. Store and Secrets are required.
@@ -150,6 +151,7 @@ func New(opts Options) (*Service, error) {
 		log:        opts.Logger,
 		now:        opts.Now,
 		deployLock: map[string]*sync.Mutex{},
+		bulkWake:   make(chan struct{}, 1),
 		stuck:      newStuckBounds(opts.StuckAfter, opts.StuckFailAfter),
 	}
 	if s.cfBase == "" {

@@ -47,7 +47,8 @@ const DefaultClaimFor = 15 * time.Second
 // that instances the provider starts on a cron schedule become runs. serve
 // starts it once per process; replicas on one database share the work:
 // each due run is claimed by one refresher at a time (ClaimRunsForRefresh),
-// and a refresh writes only if nobody wrote the run since it read it.
+// and a refresh writes only if nobody wrote the run since it read it. It
+// also carries out bulk jobs on runs (BulkTick).
 func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 	if opts.Interval <= 0 {
 		opts.Interval = 500 * time.Millisecond
@@ -68,6 +69,12 @@ func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 		s.runInstanceDeletes(ctx, opts.InstanceDeleteRetry)
 	}()
 	defer func() { <-deletesDone }()
+	bulkDone := make(chan struct{})
+	go func() {
+		defer close(bulkDone)
+		s.runBulkJobs(ctx, max(opts.Interval, time.Second))
+	}()
+	defer func() { <-bulkDone }()
 	t := time.NewTicker(opts.Interval)
 	defer t.Stop()
 	var lastDiscovery time.Time

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -51,8 +53,11 @@ var nonDurable = map[string]bool{ir.TypeBranch: true, ir.TypeParallel: true, ir.
 type pastStep struct {
 	nodeID, name, suffix, typ string
 	complete                  bool
-	output                    json.RawMessage
-	rep                       edgeflow.ReplayedStep
+	// sensitive: its output was never kept, so a restart executes it
+	// again rather than replaying "[REDACTED]" (docs/runs.md).
+	sensitive bool
+	output    json.RawMessage
+	rep       edgeflow.ReplayedStep
 }
 
 // Restart starts a new run of the workflow on the connection of run
@@ -71,6 +76,43 @@ type pastStep struct {
 // conflict (409); provider failures are provider_unavailable /
 // provider_error.
 func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRequest) (*edgeflow.Run, error) {
+	return s.restart(ctx, tw, req, nil)
+}
+
+// ReplayRequest replays a run with other params (docs/runs.md, "Replay with
+// changes").
+type ReplayRequest struct {
+	// RunID is the run of the workflow to replay.
+	RunID string
+	// Params are the new run's params, checked as a trigger's; nil keeps
+	// the run's own (a bulk replay).
+	Params json.RawMessage
+	// FromStep and Version are Restart's.
+	FromStep, Version string
+}
+
+// Replay starts a new run of the workflow on the connection of run
+// req.RunID with req.Params, from the start or, with FromStep, taking the
+// outputs of the steps before it from that run as Restart does. The new run
+// records ReplayOf and ParamsChanged. Errors are Restart's, and a trigger's
+// for the params.
+func (s *Service) Replay(ctx context.Context, tw *TenantWorkflow, req ReplayRequest) (*edgeflow.Run, error) {
+	var params []byte
+	if req.Params != nil {
+		var err error
+		if params, err = checkParams(req.Params); err != nil {
+			return nil, err
+		}
+	}
+	return s.restart(ctx, tw, RestartRequest{RunID: req.RunID, FromStep: req.FromStep, Version: req.Version},
+		&replayParams{params: params})
+}
+
+// replayParams are what a replay changes of a restart: the params (nil:
+// the original's).
+type replayParams struct{ params json.RawMessage }
+
+func (s *Service) restart(ctx context.Context, tw *TenantWorkflow, req RestartRequest, edit *replayParams) (*edgeflow.Run, error) {
 	wf := tw.Workflow()
 	w := &wf
 	if w.Kind == edgeflow.KindScript {
@@ -86,6 +128,9 @@ func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 	switch req.Mode {
 	case "", RestartReplay:
 	case RestartInPlace:
+		if edit != nil {
+			return nil, edgeflow.Invalid("/mode", "a replay starts a new run; in-place applies to restarts")
+		}
 		return s.restartInPlace(ctx, tw, req)
 	default:
 		return nil, edgeflow.Invalid("/mode", `mode must be "replay" or "in-place"`)
@@ -174,6 +219,7 @@ func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 				}
 			}
 		}
+		replay = slices.DeleteFunc(slices.Clone(replay), func(p pastStep) bool { return p.sensitive })
 		for _, p := range replay {
 			if !p.complete {
 				return nil, edgeflow.Errorf(edgeflow.EConflict,
@@ -192,6 +238,11 @@ func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 	params := orig.Params
 	if len(params) == 0 {
 		params = json.RawMessage("{}")
+	}
+	changed := false
+	if edit != nil && edit.params != nil {
+		changed = !sameJSON(params, edit.params)
+		params = edit.params
 	}
 	var replayed []edgeflow.ReplayedStep
 	instanceParams := params
@@ -248,6 +299,9 @@ func (s *Service) Restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 		Params: params, NextRefreshAt: &next, RestartOf: orig.ID, FromStep: req.FromStep, Replayed: replayed,
 		Trace: trace,
 	}
+	if edit != nil {
+		run.RestartOf, run.ReplayOf, run.ParamsChanged = "", orig.ID, changed
+	}
 	if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
 		if terr := prov.ChangeInstanceStatus(context.WithoutCancel(ctx), d.WorkflowName, id, "terminate"); terr != nil {
 			s.log.Error("restart: run not recorded and its instance not terminated", "workflow", w.ID, "instance", id, "err", terr)
@@ -272,7 +326,7 @@ func pastSteps(r *edgeflow.Run, names map[string]string) []pastStep {
 			continue
 		}
 		nodeID, suffix := nodeOfStep(names, p.Name)
-		ps := pastStep{nodeID: nodeID, name: p.Name, suffix: suffix, typ: p.Type}
+		ps := pastStep{nodeID: nodeID, name: p.Name, suffix: suffix, typ: p.Type, sensitive: p.sensitive()}
 		switch p.Type {
 		case "step":
 			ps.complete = p.Success != nil && *p.Success
@@ -287,6 +341,15 @@ func pastSteps(r *edgeflow.Run, names map[string]string) []pastStep {
 		out = append(out, ps)
 	}
 	return out
+}
+
+// sameJSON reports whether two JSON texts hold the same value.
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return bytes.Equal(a, b)
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 func trimSuffix(name string) string {

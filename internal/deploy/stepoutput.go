@@ -93,7 +93,8 @@ func (s *Service) StepOutput(ctx context.Context, projectID, workflowID string, 
 	var found []RunStepRef
 	for _, st := range r.StepDetail {
 		if st.NodeID == req.NodeID && st.State != edgeflow.StepReplayed {
-			found = append(found, RunStepRef{Name: st.Name, Type: st.Type, State: st.State, Attempts: st.Attempts, Error: st.Error})
+			found = append(found, RunStepRef{Name: st.Name, Type: st.Type, State: st.State, Attempts: st.Attempts, Error: st.Error,
+				Sensitive: st.Sensitive})
 		}
 	}
 	if len(found) == 0 {
@@ -123,6 +124,12 @@ func (s *Service) StepOutput(ctx context.Context, projectID, workflowID string, 
 			n = 1
 		}
 		return nil, notFound("?attempt", "step %q has %d attempt(s); there is no attempt %d", step.Name, n, req.Attempt)
+	}
+	if step.Sensitive {
+		// Never read: the provider answers "[REDACTED]" too, and a
+		// stream output's bytes would carry the value.
+		out.Source, out.State, out.Error, out.Output = "run", step.State, step.Error, redactedJSON
+		return out, nil
 	}
 	prov, err := s.runProvider(ctx, r)
 	if err != nil {
@@ -163,6 +170,8 @@ type RunStepRef struct {
 	Name, Type, State string
 	Attempts          int
 	Error             *edgeflow.StepError
+	// Sensitive: the step's output is never shown ("[REDACTED]").
+	Sensitive bool
 }
 
 // providerStepState maps the step endpoint's status onto a step state of

@@ -24,6 +24,9 @@ type providerStep struct {
 	Finished *bool           `json:"finished"`
 	Output   json.RawMessage `json:"output"`
 	Error    *stepErr        `json:"error"`
+	Config   *struct {
+		Sensitive string `json:"sensitive"`
+	} `json:"config"`
 	Attempts []struct {
 		Start   flexTime `json:"start"`
 		End     flexTime `json:"end"`
@@ -55,6 +58,9 @@ func (f *flexTime) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// sensitive reports whether the step's config marks its output sensitive.
+func (p *providerStep) sensitive() bool { return p.Config != nil && p.Config.Sensitive == "output" }
 
 func parseSteps(raw json.RawMessage) []providerStep {
 	var list []providerStep
@@ -171,6 +177,12 @@ func DescribeSteps(raw json.RawMessage, names map[string]string, replayed []edge
 		}
 		if st.Output == nil {
 			st.Output = json.RawMessage("null")
+		}
+		if p.sensitive() {
+			st.Sensitive = true
+			if string(st.Output) != "null" {
+				st.Output, st.OutputTruncated = redactedJSON, false
+			}
 		}
 		out = append(out, st)
 	}

@@ -96,6 +96,12 @@ func TestRouteExamplesLive(t *testing.T) {
 	replay("GET /api/workflows/{workflowId}/runs", nil)
 	restarted := replay("POST /api/workflows/{workflowId}/runs/{runId}/restart", nil).str("id")
 	s.waitStatus(wf, restarted, "complete", 60*time.Second)
+	replayed := replay("POST /api/workflows/{workflowId}/runs/{runId}/replay", nil).str("id")
+	s.waitStatus(wf, replayed, "complete", 60*time.Second)
+	// No refresher runs here, so the job stays running until cancelled.
+	ids[ex["bulk"]] = replay("POST /api/runs/bulk", nil).str("id")
+	replay("GET /api/runs/bulk/{bulkId}", nil)
+	replay("DELETE /api/runs/bulk/{bulkId}", nil)
 
 	// The resources the run wrote, found as a client would.
 	var namespaces struct {

@@ -97,6 +97,9 @@ type AuditEntry struct {
 	Outcome   int       `json:"outcome"`
 	RequestID string    `json:"requestId"`
 	Time      time.Time `json:"time"`
+	// Details says more of what was done, for the entries that carry it
+	// (run.bulk: the filter and the counts); absent otherwise.
+	Details json.RawMessage `json:"details,omitempty" tstype:"unknown"`
 }
 
 // AuditFilter narrows ListAudit; zero fields match everything. Since is
@@ -390,6 +393,11 @@ type Run struct {
 	// from the start).
 	RestartOf string `json:"restartOf,omitempty"`
 	FromStep  string `json:"fromStep,omitempty"`
+	// ReplayOf is the id of the run this run replays with edited params
+	// (POST …/replay; "" otherwise), and ParamsChanged whether its params
+	// differ from that run's.
+	ReplayOf      string `json:"replayOf,omitempty"`
+	ParamsChanged bool   `json:"paramsChanged,omitempty"`
 	// Replayed are the steps this restarted run took from the original run
 	// without executing them, in the original's order.
 	Replayed []ReplayedStep `json:"-"`
@@ -480,6 +488,9 @@ type RunStep struct {
 	Output          json.RawMessage `json:"output"`
 	OutputTruncated bool            `json:"outputTruncated"`
 	Error           *StepError      `json:"error"`
+	// Sensitive is true for a step whose output its node marks sensitive:
+	// Output is then "[REDACTED]" (docs/runs.md, "Sensitive outputs").
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // RunUsage is the token usage of the runs a filter selects

@@ -20,6 +20,7 @@ const (
 	PrefixInstall      = "ins"
 	PrefixAudit        = "aud"
 	PrefixInvitation   = "inv"
+	PrefixBulkJob      = "bulk"
 )
 
 // NewID returns prefix + "_" + 20 random characters of [a-z0-9], each

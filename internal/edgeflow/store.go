@@ -220,6 +220,26 @@ type Store interface {
 	ListWorkflowsUsingNode(ctx context.Context, organizationID, nodeID string) ([]Workflow, error)
 
 	CreateRun(ctx context.Context, r *Run) error
+	// DeleteRuns deletes the project's final runs (complete, errored,
+	// terminated) among ids in one transaction and answers the deleted
+	// ones' ids and provider instances; others are left.
+	DeleteRuns(ctx context.Context, projectID string, ids []string) ([]string, []RunInstance, error)
+
+	// CreateBulkJob stores a new bulk job (docs/runs.md, "Bulk actions").
+	CreateBulkJob(ctx context.Context, j *BulkJob) error
+	// FindBulkJob returns the project's bulk job; ENotFound otherwise.
+	FindBulkJob(ctx context.Context, projectID, id string) (*BulkJob, error)
+	// SaveBulkJobProgress writes Done, Failed, FailedCount, Next, State,
+	// EndedAt and LeaseUntil of a running job; false when the stored job is
+	// no longer running (cancelled: its counts are written, its state and
+	// end kept).
+	SaveBulkJobProgress(ctx context.Context, j *BulkJob) (bool, error)
+	// CancelBulkJob moves the project's running job to cancelled and
+	// answers it as stored; a job already ended is answered unchanged.
+	CancelBulkJob(ctx context.Context, projectID, id string, now time.Time) (*BulkJob, error)
+	// ClaimBulkJob takes one running job whose lease ended before now
+	// (or that has none) and holds it until until; nil when none.
+	ClaimBulkJob(ctx context.Context, now, until time.Time) (*BulkJob, error)
 	FindRunByID(ctx context.Context, workflowID, id string) (*Run, error)
 	FindRunByInstanceID(ctx context.Context, workflowID, instanceID string) (*Run, error)
 	// FindRunInProject returns the project's run, whether its workflow

@@ -47,7 +47,7 @@ var (
 	nodeKeys     = []string{"id", "type", "name", "position", "version", "provider", "data", "config"}
 	nodeRequired = []string{"id", "type", "name", "data"}
 	posKeys      = []string{"x", "y"}
-	configKeys   = []string{"retries", "timeout", "rollback"}
+	configKeys   = []string{"retries", "timeout", "rollback", "sensitive"}
 	retryKeys    = []string{"limit", "delay", "backoff", "maxDelay"}
 	rollbackKeys = []string{"code", "retries", "timeout"}
 	rollbackReq  = []string{"code"}

@@ -435,6 +435,14 @@ func (r *streamReader) config(c *StepConfig) error {
 		case "rollback":
 			c.Rollback = &RollbackConfig{}
 			return r.rollback(c.Rollback)
+		case "sensitive":
+			v, err := r.p.value()
+			b, ok := v.(bool)
+			if !ok && err == nil {
+				r.fail(true)
+			}
+			c.Sensitive = b
+			return err
 		}
 		c.Retries = &RetryConfig{}
 		return r.retries(c.Retries)

@@ -90,12 +90,17 @@ const (
 	LabelThen    = "then"
 )
 
-// StepConfig overrides retries and timeout of a durable step, and declares
-// how to undo it (Rollback) when a later step fails.
+// StepConfig overrides retries and timeout of a durable step, declares how
+// to undo it (Rollback) when a later step fails, and marks its output
+// sensitive.
 type StepConfig struct {
 	Retries  *RetryConfig    `json:"retries,omitempty"`
 	Timeout  *Duration       `json:"timeout,omitempty"`
 	Rollback *RollbackConfig `json:"rollback,omitempty"`
+	// Sensitive keeps the step's output inside the running workflow: it is
+	// compiled to the step option {sensitive: "output"}, and edgeflow shows,
+	// stores and sends "[REDACTED]" in its place (docs/runs.md).
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // RetryConfig is the retry policy of a durable step. Delay may be the text

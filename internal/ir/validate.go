@@ -446,8 +446,8 @@ func (v *validator) stepConfig(i int, n *Node) {
 		if c.Rollback != nil {
 			v.addf(nodePath(i, "config", "rollback"), n.ID, RuleStepConfig, "a rollback undoes a durable step; %s nodes do not run as one (durable: step, http_request, sub_workflow, agent and marketplace nodes)", n.Type)
 		}
-		if c.Rollback == nil || c.Retries != nil || c.Timeout != nil {
-			v.addf(nodePath(i, "config"), n.ID, RuleStepConfig, "config (retries, timeout) applies to nodes that run as durable steps, not to %s", n.Type)
+		if c.Rollback == nil || c.Retries != nil || c.Timeout != nil || c.Sensitive {
+			v.addf(nodePath(i, "config"), n.ID, RuleStepConfig, "config (retries, timeout, sensitive) applies to nodes that run as durable steps, not to %s", n.Type)
 		}
 	}
 	if r := c.Retries; r != nil {

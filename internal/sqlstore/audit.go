@@ -2,13 +2,14 @@ package sqlstore
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 const auditCols = `id, organization_id, project_id, actor_type, actor_id, action, target_type, target_id,
-	outcome, request_id, at`
+	outcome, request_id, at, details`
 
 // RecordAudit stores the entries in one transaction, setting missing ids
 // and times.
@@ -29,9 +30,9 @@ func (s *Store) RecordAudit(ctx context.Context, entries []edgeflow.AuditEntry) 
 	}
 	return s.write(ctx, ScopeNone, func(tx Querier) error {
 		for _, e := range entries {
-			_, err := tx.Exec(ctx, `INSERT INTO audit_log (`+auditCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			_, err := tx.Exec(ctx, `INSERT INTO audit_log (`+auditCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				e.ID, e.OrganizationID, e.ProjectID, e.Actor.Type, e.Actor.ID, e.Action, e.Target.Type, e.Target.ID,
-				e.Outcome, e.RequestID, s.ts(e.Time))
+				e.Outcome, e.RequestID, s.ts(e.Time), string(e.Details))
 			if err != nil {
 				return s.dbErr(err, "audit entry", "audit entry id already used", "")
 			}
@@ -71,8 +72,12 @@ func (s *Store) ListAudit(ctx context.Context, organizationID string, f edgeflow
 	return listPage(ctx, s, q, args, keyset{key: "at", desc: true, timeKey: true}, opts,
 		func(sc rowScanner) (edgeflow.AuditEntry, string, string, error) {
 			var e edgeflow.AuditEntry
+			var details string
 			err := sc.Scan(&e.ID, &e.OrganizationID, &e.ProjectID, &e.Actor.Type, &e.Actor.ID, &e.Action,
-				&e.Target.Type, &e.Target.ID, &e.Outcome, &e.RequestID, timeCol{&e.Time})
+				&e.Target.Type, &e.Target.ID, &e.Outcome, &e.RequestID, timeCol{&e.Time}, &details)
+			if details != "" {
+				e.Details = json.RawMessage(details)
+			}
 			return e, timeKey(e.Time), e.ID, err
 		})
 }

@@ -934,6 +934,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restarts, replays, terminates or deletes every run of the project that a filter matches, in the background. */
+        post: operations["bulkStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/bulk/{bulkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk job's state and progress. */
+        get: operations["bulkGet"];
+        put?: never;
+        post?: never;
+        /** Cancels a running bulk job: the runs it has not reached are left alone. */
+        delete: operations["bulkCancel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/stream": {
         parameters: {
             query?: never;
@@ -1314,6 +1349,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/{workflowId}/runs/{runId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replays a run with other params: a new run on the run's connection, from the start or from a step. */
+        post: operations["runReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workflows/{workflowId}/runs/{runId}/restart": {
         parameters: {
             query?: never;
@@ -1649,6 +1701,7 @@ export interface components {
         AuditEntry: {
             action: string;
             actor: components["schemas"]["AuditActor"];
+            details?: unknown;
             id: string;
             organizationId: string;
             outcome: number;
@@ -1661,6 +1714,45 @@ export interface components {
         AuditTarget: {
             id: string;
             type: string;
+        };
+        BulkFailure: {
+            error: string;
+            runId: string;
+        };
+        BulkFilter: {
+            /** Format: date-time */
+            from?: string;
+            q?: string;
+            status?: string;
+            /** Format: date-time */
+            to?: string;
+            versionId?: string;
+            workflowId?: string;
+        };
+        BulkJob: {
+            action: string;
+            /** Format: date-time */
+            createdAt: string;
+            done: number;
+            /** Format: date-time */
+            endedAt: string | null;
+            failed: components["schemas"]["BulkFailure"][];
+            failedCount: number;
+            filter: components["schemas"]["BulkFilter"];
+            fromStep?: string;
+            id: string;
+            matched: number;
+            projectId: string;
+            state: string;
+            /** Format: date-time */
+            updatedAt: string;
+            version?: string;
+        };
+        BulkStarted: {
+            dryRun?: boolean;
+            id?: string;
+            matched: number;
+            runIds?: string[];
         };
         CatalogNode: {
             author: string;
@@ -1946,6 +2038,7 @@ export interface components {
                 retries?: components["schemas"]["IRRetries"];
                 timeout?: components["schemas"]["IRDuration"];
             };
+            sensitive?: boolean;
             timeout?: components["schemas"]["IRDuration"];
         };
         IRTrigger: {
@@ -2275,7 +2368,9 @@ export interface components {
             instanceId: string;
             output?: unknown;
             params?: unknown;
+            paramsChanged?: boolean;
             projectId: string;
+            replayOf?: string;
             restartOf?: string;
             /** Format: date-time */
             startedAt: string | null;
@@ -2328,6 +2423,7 @@ export interface components {
             nodeId: string;
             output: unknown;
             outputTruncated: boolean;
+            sensitive?: boolean;
             /** Format: date-time */
             startedAt: string | null;
             /** @enum {string} */
@@ -2635,6 +2731,10 @@ export type Approximated = components['schemas']['Approximated'];
 export type AuditActor = components['schemas']['AuditActor'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type AuditTarget = components['schemas']['AuditTarget'];
+export type BulkFailure = components['schemas']['BulkFailure'];
+export type BulkFilter = components['schemas']['BulkFilter'];
+export type BulkJob = components['schemas']['BulkJob'];
+export type BulkStarted = components['schemas']['BulkStarted'];
 export type CatalogNode = components['schemas']['CatalogNode'];
 export type CatalogVersion = components['schemas']['CatalogVersion'];
 export type CategoryCount = components['schemas']['CategoryCount'];
@@ -8651,6 +8751,251 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    bulkStart: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    action?: string;
+                    dryRun?: boolean;
+                    filter?: {
+                        /** Format: date-time */
+                        from?: string | null;
+                        q?: string;
+                        status?: string;
+                        /** Format: date-time */
+                        to?: string | null;
+                        versionId?: string;
+                        workflowId?: string;
+                    };
+                    fromStep?: string;
+                    version?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `{id, matched}` (202): the job acting on the `matched` runs, which GET /api/runs/bulk/:id follows. With `dryRun: true` nothing is done and nothing stored: `{matched, dryRun: true, runIds}` with the first 20 runs. `filter` takes the run search's filters (`workflowId`, `status`, `versionId`, `from`, `to`, `q`; docs/runs.md). `restart` restarts each run from `fromStep` (or the start) on `version`, as POST …/restart; `replay` replays it with its own params, as POST …/replay; `terminate` terminates it; `delete` deletes it with its instance (finished runs only). At most 10,000 runs; new runs start at most 100 per second and workflow. The job is audited once, when it ends, as `run.bulk` with the filter and the counts. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkStarted"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `deploy` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `action` is not restart, replay, terminate or delete; `fromStep` or `version` with terminate or delete; a bad filter (unknown status or workflow, `to` not after `from`, `q` over 200 characters); the filter matches more than 10,000 runs */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    bulkGet: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                bulkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job: `{id, action, filter, fromStep?, version?, state, matched, done, failed: [{runId, error}], failedCount, createdAt, updatedAt, endedAt}`. `state` is `running`, `complete` or `cancelled`; `done` counts the runs acted on, failed or not; `failed` lists the first 100 failures, `failedCount` counts them all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkJob"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    bulkCancel: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                bulkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job (200), `cancelled`; a batch in progress (at most 25 runs) completes and is counted. A job that ended is answered as it is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkJob"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `deploy` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     runStream: {
         parameters: {
             query?: {
@@ -11134,6 +11479,127 @@ export interface operations {
             };
             /** @description conflict: the run is neither running nor queued */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description provider_error: the provider refused the request (`provider_unavailable`: it could not be reached) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    runReplay: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    fromStep?: string;
+                    params?: unknown;
+                    version?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new Run (`queued`, 201) with `params` the given ones, `replayOf` (the replayed run's id) and `paramsChanged` (whether they differ from its params). `params` are checked as a trigger's (a JSON object of at most 100 KB). `fromStep` and `version` are the restart's: with `fromStep`, the steps before it are replayed from the run (state `replayed`) and see nothing of the new params; the steps from it on run with them. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `deploy` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: as a restart: a step before `fromStep` did not complete; `same` while another version is deployed; the workflow is not deployed on the run's connection */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB; payload_too_large: `params` over 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: no `params`, `params` not an object, `fromStep` no step of the chosen version, `version` neither `same` nor `current` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,6 +11,7 @@ import { outputSource } from "../../runs/steps";
 import { AgentConversations } from "./AgentConversation";
 import { LogsPanel } from "./LogsPanel";
 import { RecentRuns } from "./RecentRuns";
+import { ReplayPanel } from "./ReplayPanel";
 import { RestartPanel } from "./RestartPanel";
 import { SendEvent } from "./SendEvent";
 import { StepOutputDialog } from "./StepOutputDialog";
@@ -51,6 +52,13 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
             </p>
           )}
           {r && <TraceLink run={r} />}
+          {r?.replayOf && (
+            <p className="small">
+              Replay of <Link href={`/workflows/${workflowId}/runs/${r.replayOf}`}>run {r.replayOf}</Link>
+              {r.fromStep ? ` from step ${r.fromStep}` : " from the start"}
+              {r.paramsChanged ? ", with changed params" : ", with the same params"}.
+            </p>
+          )}
         </div>
         {r && !final && !deleted && (
           <div className="head-actions">
@@ -160,6 +168,17 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
                   if (next.id === runId)
                     void run.refetch(); // restarted in place: the same run, running again
                   else navigate(`/workflows/${workflowId}/runs/${next.id}`);
+                }}
+              />
+            )}
+            {!deleted && (
+              <ReplayPanel
+                workflowId={workflowId}
+                run={r}
+                fromStep={fromStep}
+                onReplayed={(next) => {
+                  invalidateRunLists(qc, workflowId);
+                  navigate(`/workflows/${workflowId}/runs/${next.id}`);
                 }}
               />
             )}

@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Run, RunStep, VersionDetail as Version } from "../../api/models";
+import { ReplayPanel } from "./ReplayPanel";
 import { RestartPanel } from "./RestartPanel";
 import { StepOutputDialog, stepOutputURL } from "./StepOutputDialog";
 import { TraceLink } from "./TraceLink";
@@ -232,5 +233,37 @@ describe("TraceLink", () => {
   it("shows nothing without a link", () => {
     const { container } = wrap(<TraceLink run={{ traceId: "4bf92f3577b34da6a3ce929d0e0e4736" }} />);
     expect(container.textContent).toBe("");
+  });
+});
+
+describe("ReplayPanel", () => {
+  it("opens the run's params in the JSON editor and replays with the edited ones", async () => {
+    const calls = serve(() => json({ id: "run_3", workflowId: "wf_1", status: "queued", replayOf: "run_1" }, 201));
+    const onReplayed = vi.fn();
+    wrap(
+      <ReplayPanel
+        workflowId="wf_1"
+        run={{ ...run, params: { orderId: "A-1" } }}
+        fromStep=""
+        onReplayed={onReplayed}
+      />,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Replay with changes" }));
+    const editor = screen.getByLabelText("Params (JSON)") as HTMLTextAreaElement;
+    expect(JSON.parse(editor.value)).toEqual({ orderId: "A-1" });
+    fireEvent.change(editor, { target: { value: '{"orderId": "A-2"}' } });
+    fireEvent.click(screen.getByRole("button", { name: "Replay" }));
+    await vi.waitFor(() => expect(onReplayed).toHaveBeenCalled());
+    expect(calls).toEqual([`POST /api/workflows/wf_1/runs/run_1/replay {"params":{"orderId":"A-2"}}`]);
+  });
+
+  it("refuses params that are not a JSON object without asking the server", () => {
+    const calls = serve(() => json({}, 500));
+    wrap(<ReplayPanel workflowId="wf_1" run={run} fromStep="charge" onReplayed={() => {}} />);
+    fireEvent.click(screen.getByRole("button", { name: "Replay with changes" }));
+    fireEvent.change(screen.getByLabelText("Params (JSON)"), { target: { value: "[1]" } });
+    fireEvent.click(screen.getByRole("button", { name: "Replay" }));
+    expect(screen.getByText(/object/)).toBeTruthy();
+    expect(calls).toEqual([]);
   });
 });
