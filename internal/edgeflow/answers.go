@@ -111,6 +111,8 @@ type ConnectionView struct {
 	Name           string            `json:"name"`
 	AccountID      string            `json:"accountId"`
 	Credentials    map[string]string `json:"credentials"`
+	Plan           string            `json:"plan"`
+	Limits         *PlanLimits       `json:"limits,omitempty"`
 	CreatedAt      time.Time         `json:"createdAt"`
 	UpdatedAt      time.Time         `json:"updatedAt"`
 }
@@ -127,6 +129,18 @@ type VersionSummary struct {
 	CreatedAt  time.Time       `json:"createdAt"`
 	IR         json.RawMessage `json:"ir,omitempty"`
 	Code       *string         `json:"code,omitempty"`
+	// Warnings are what a submit found that does not refuse the version
+	// (a run that can exceed a plan's steps, a loop without a bound); only
+	// the submit's answer has them.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Warning is one thing a check found that does not refuse the request: the
+// JSON pointer it concerns, the node it names ("" for none) and what it is.
+type Warning struct {
+	Path    string `json:"path"`
+	NodeID  string `json:"nodeId,omitempty"`
+	Message string `json:"message"`
 }
 
 // VersionDetail is one version read by its id, which always has its IR and
