@@ -129,6 +129,7 @@ type Service struct {
 	batchers        createBatchers           // deployment id -> its local-edge creates (createbatch.go)
 	watch           atomic.Pointer[runWatch] // the running refresher's instance event streams (runwatch.go)
 	instanceDeletes instanceDeletes          // provider instances of deleted runs (instancedelete.go)
+	creates         creationLimiters         // the pace of batch creates per account and Workflow (triggerbatch.go)
 }
 
 // New returns a service. Store and Secrets are required.

@@ -140,24 +140,16 @@ const (
 	DaysPerMonth = 30
 )
 
-// Monthly is the cost of a month's steps: Steps in all, Included in the
-// plan, Billable past those (on Free: the steps the plan would not run),
-// USD what the billable steps cost (0 on Free, which cannot buy more).
-type Monthly struct {
-	Steps    int64   `json:"steps"`
-	Included int64   `json:"included"`
-	Billable int64   `json:"billable"`
-	USD      float64 `json:"usd"`
-}
-
 // Estimate is a month of runsPerMonth runs of billedPerRun steps each on the
-// plan (Default for ""), rounded to the cent.
-func Estimate(plan string, billedPerRun, runsPerMonth int64) Monthly {
+// plan (Default for ""): all the steps, those the plan includes, those past
+// them (on Free: the steps it would not run, for Free cannot buy more) and
+// their price, rounded to the cent (0 on Free).
+func Estimate(plan string, billedPerRun, runsPerMonth int64) edgeflow.MonthlyCost {
 	steps := billedPerRun * runsPerMonth
 	if billedPerRun != 0 && steps/billedPerRun != runsPerMonth {
 		steps = math.MaxInt64
 	}
-	m := Monthly{Steps: steps, Included: PaidIncludedPerMonth}
+	m := edgeflow.MonthlyCost{Steps: steps, Included: PaidIncludedPerMonth}
 	if plan == Free {
 		m.Included = FreePerDay * DaysPerMonth
 	}

@@ -15,16 +15,16 @@ func TestEstimate(t *testing.T) {
 	for _, c := range []struct {
 		plan         string
 		perRun, runs int64
-		want         planlimits.Monthly
+		want         edgeflow.MonthlyCost
 	}{
 		// 5 × 1,000,000 = 5,000,000; 4,500,000 past 500,000 = 45 × $0.80.
-		{"paid", 5, 1_000_000, planlimits.Monthly{Steps: 5_000_000, Included: 500_000, Billable: 4_500_000, USD: 36}},
+		{"paid", 5, 1_000_000, edgeflow.MonthlyCost{Steps: 5_000_000, Included: 500_000, Billable: 4_500_000, USD: 36}},
 		// within the included steps: nothing to pay.
-		{"", 3, 100_000, planlimits.Monthly{Steps: 300_000, Included: 500_000, Billable: 0, USD: 0}},
+		{"", 3, 100_000, edgeflow.MonthlyCost{Steps: 300_000, Included: 500_000, Billable: 0, USD: 0}},
 		// 7 × 123,457 = 864,199; 364,199 × $0.000008 = $2.913592.
-		{"paid", 7, 123_457, planlimits.Monthly{Steps: 864_199, Included: 500_000, Billable: 364_199, USD: 2.91}},
+		{"paid", 7, 123_457, edgeflow.MonthlyCost{Steps: 864_199, Included: 500_000, Billable: 364_199, USD: 2.91}},
 		// Free: 3,000 × 30 = 90,000 run; 4 × 30,000 = 120,000 is 30,000 past them, which Free does not sell.
-		{"free", 4, 30_000, planlimits.Monthly{Steps: 120_000, Included: 90_000, Billable: 30_000, USD: 0}},
+		{"free", 4, 30_000, edgeflow.MonthlyCost{Steps: 120_000, Included: 90_000, Billable: 30_000, USD: 0}},
 	} {
 		if got := planlimits.Estimate(c.plan, c.perRun, c.runs); got != c.want {
 			t.Errorf("Estimate(%q, %d, %d) = %+v; want %+v", c.plan, c.perRun, c.runs, got, c.want)
