@@ -28,7 +28,7 @@ const maxBatchLine = 128 << 10
 // prints the runs created and the lines refused, by line number. Exit 1
 // when a line was refused.
 func runTriggerBatch(c *call, cl *client, w *workflow, connID string) error {
-	runs, err := readBatchFile(c)
+	runs, lines, err := readBatchFile(c)
 	if err != nil {
 		return err
 	}
@@ -54,10 +54,10 @@ func runTriggerBatch(c *call, cl *client, w *workflow, connID string) error {
 		writeIndented(c.out(), b)
 	} else {
 		for _, x := range all.Created {
-			fmt.Fprintf(c.out(), "line %d: run %s (instance %s)\n", x.Index+1, x.ID, x.InstanceID)
+			fmt.Fprintf(c.out(), "line %d: run %s (instance %s)\n", lines[x.Index], x.ID, x.InstanceID)
 		}
 		for _, x := range all.Errors {
-			fmt.Fprintf(c.out(), "line %d: %s: %s\n", x.Index+1, x.Code, x.Message)
+			fmt.Fprintf(c.out(), "line %d: %s: %s\n", lines[x.Index], x.Code, x.Message)
 		}
 		fmt.Fprintf(c.out(), "%d runs started, %d lines refused\n", len(all.Created), len(all.Errors))
 	}
@@ -68,38 +68,38 @@ func runTriggerBatch(c *call, cl *client, w *workflow, connID string) error {
 }
 
 // readBatchFile reads the --batch file: one JSON object per line, blank
-// lines skipped.
-func readBatchFile(c *call) ([]json.RawMessage, error) {
+// lines skipped; lines are the file's line number of each run.
+func readBatchFile(c *call) (runs []json.RawMessage, lines []int, err error) {
 	name := c.flag("batch")
 	var r io.Reader = c.env.Stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, usageError("--batch: %v", err)
+			return nil, nil, usageError("--batch: %v", err)
 		}
 		defer f.Close()
 		r = f
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxBatchLine)
-	var runs []json.RawMessage
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
 			continue
 		}
 		if !json.Valid(line) || line[0] != '{' {
-			return nil, usageError("--batch line %d is not a JSON object ({\"params\": {...}, \"id\"?: \"...\"})", n)
+			return nil, nil, usageError("--batch line %d is not a JSON object ({\"params\": {...}, \"id\"?: \"...\"})", n)
 		}
 		runs = append(runs, append(json.RawMessage(nil), line...))
+		lines = append(lines, n)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, usageError("--batch: %v (a line may be at most %d bytes)", err, maxBatchLine)
+		return nil, nil, usageError("--batch: %v (a line may be at most %d bytes)", err, maxBatchLine)
 	}
 	if len(runs) == 0 {
-		return nil, usageError("--batch holds no runs")
+		return nil, nil, usageError("--batch holds no runs")
 	}
-	return runs, nil
+	return runs, lines, nil
 }
 
 // runDeployPlan prints what the deploy would cost (the estimate of the

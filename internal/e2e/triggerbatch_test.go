@@ -108,3 +108,38 @@ func TestPlanLimitsAtDeploy(t *testing.T) {
 	}
 	s.deploy(wf) // the harness's connection: Paid by default
 }
+
+// TestCLIBatchAndPlan: `edgeflow trigger W --batch FILE.jsonl` starts a run
+// per line and names the refused line (exit 1); `edgeflow deploy --plan`
+// prints the estimate (two steps a run, a million runs: 2,000,000 steps,
+// 1,500,000 billable, $12.00) and deploys nothing.
+func TestCLIBatchAndPlan(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	s := newServer(t, serverOptions{})
+	u := newCLIUser(t)
+	if code, out, errOut := u.run(s.key+"\n", nil, "login", "--url", s.url+"/api", "--api-key-stdin"); code != 0 {
+		t.Fatalf("login: exit %d\n%s%s", code, out, errOut)
+	}
+	wf, _ := s.workflow("lines", "workflow", chain("lines", step("one", "return 1;"), step("two", "return 2;")))
+
+	out := u.must(0, "deploy", "lines", "--connection", "edge", "--plan", "--runs-per-month", "1000000")
+	for _, want := range []string{"nothing was deployed", "paid plan", "steps per run:        2", "2000000 steps, 500000 included, 1500000 billable: $12.00", "pricing of 2026-07-07"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("deploy --plan: no %q in\n%s", want, out)
+		}
+	}
+	var deps struct{ Data []any }
+	s.must(200, "GET", "/api/workflows/"+wf+"/deployments", nil).into(&deps)
+	if len(deps.Data) != 0 {
+		t.Fatalf("deploy --plan deployed: %+v", deps.Data)
+	}
+
+	u.must(0, "deploy", "lines", "--connection", "edge")
+	u.write("runs.jsonl", []byte("{\"params\": {\"n\": 1}}\n\n{\"params\": [1]}\n{\"params\": {\"n\": 3}, \"id\": \"line-three\"}\n"))
+	code, out, errOut := u.run("", nil, "trigger", "lines", "--batch", "runs.jsonl")
+	if code != 1 || !strings.Contains(out, "2 runs started, 1 lines refused") || !strings.Contains(out, "line 3: validation_failed") ||
+		!strings.Contains(out, "(instance line-three)") {
+		t.Fatalf("trigger --batch: exit %d\n%s%s", code, out, errOut)
+	}
+}
