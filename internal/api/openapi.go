@@ -291,6 +291,8 @@ func queryParam(name string) map[string]any {
 		p["description"] = "Only runs of this workflow."
 	case "versionId":
 		p["description"] = "Only runs of this version."
+	case "runsPerMonth":
+		p["description"] = "The runs a month to price (a whole number, 0 to 10^12)."
 	case "from":
 		p["schema"] = map[string]any{"type": "string", "format": "date-time"}
 		p["description"] = "Only runs created at or after this time (RFC 3339)."

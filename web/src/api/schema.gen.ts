@@ -10673,6 +10673,7 @@ export interface operations {
             query: {
                 /** @description Only runs of this version. */
                 versionId?: string;
+                /** @description The runs a month to price (a whole number, 0 to 10^12). */
                 runsPerMonth?: string;
                 /** @description The connection whose provider account is read. */
                 connectionId: string;
