@@ -26,7 +26,7 @@ or a stage fails.`,
 		},
 		examples: []string{"edgeflow deploy orders --connection local", "edgeflow deploy orders --connection production --version 3",
 			"edgeflow deploy orders --connection production --plan --runs-per-month 1000000"},
-		run:      runDeploy,
+		run: runDeploy,
 	}
 }
 
