@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -106,7 +107,26 @@ func TestPlanLimitsAtDeploy(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(e), "/nodes/1") || !strings.Contains(string(r.body), `node \"each\"`) || !strings.Contains(string(r.body), "1201 steps") {
 		t.Fatalf("free plan deploy: %s", r.body)
 	}
-	s.deploy(wf) // the harness's connection: Paid by default
+	// The harness's connection is Paid by default: the deploy goes through
+	// and sets the workflow's retention on the edge's Workflow.
+	s.must(200, "PATCH", "/api/workflows/"+wf, map[string]any{"deployConfig": map[string]any{"retention": map[string]any{"success": "1 day", "error": "30 days"}}})
+	d := s.deploy(wf)
+	req, _ := http.NewRequest("GET", shared.edge.APIBaseURL()+"/accounts/"+s.connectionAccount()+"/workflows/"+d.WorkflowName, nil)
+	req.Header.Set("Authorization", "Bearer "+shared.edge.Token())
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var got struct {
+		Result struct {
+			DefaultRetention map[string]int64 `json:"default_retention"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&got); err != nil || got.Result.DefaultRetention["success_retention"] != 86_400_000 ||
+		got.Result.DefaultRetention["error_retention"] != 30*86_400_000 {
+		t.Fatalf("the edge's Workflow: %+v, %v", got.Result, err)
+	}
 }
 
 // TestCLIBatchAndPlan: `edgeflow trigger W --batch FILE.jsonl` starts a run
