@@ -120,7 +120,11 @@ func operation(rt Route, schemas *schemaSet) map[string]any {
 		params = append(params, p)
 	}
 	for _, q := range rt.Query {
-		params = append(params, queryParam(q))
+		p := queryParam(q)
+		if strings.HasSuffix(rt.Pattern, "/estimate") {
+			estimateParam(p)
+		}
+		params = append(params, p)
 	}
 	switch rt.Auth {
 	case AuthNone:
@@ -252,6 +256,18 @@ func exampleType(rt Route) string {
 		return m.Type
 	}
 	return "application/json"
+}
+
+// estimateParam says what the estimate's query parameters mean there:
+// the shared names read differently (its connection is optional).
+func estimateParam(p map[string]any) {
+	switch p["name"] {
+	case "connectionId":
+		delete(p, "required")
+		p["description"] = "The connection whose plan prices the runs (the Paid plan without one)."
+	case "versionId":
+		p["description"] = "The version to estimate (default: the current one)."
+	}
 }
 
 func queryParam(name string) map[string]any {

@@ -10670,13 +10670,13 @@ export interface operations {
     };
     estimate: {
         parameters: {
-            query: {
-                /** @description Only runs of this version. */
+            query?: {
+                /** @description The version to estimate (default: the current one). */
                 versionId?: string;
                 /** @description The runs a month to price (a whole number, 0 to 10^12). */
                 runsPerMonth?: string;
-                /** @description The connection whose provider account is read. */
-                connectionId: string;
+                /** @description The connection whose plan prices the runs (the Paid plan without one). */
+                connectionId?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
                 /** @description With a session: the project to act in instead of the active one. */
