@@ -293,6 +293,9 @@ func renderRoute(b *bytes.Buffer, rt Route) error {
 		b.WriteString("- Query:")
 		for i, q := range rt.Query {
 			p := queryParam(q)
+			if strings.HasSuffix(rt.Pattern, "/estimate") {
+				estimateParam(p)
+			}
 			sep := ";"
 			if i == len(rt.Query)-1 {
 				sep = "."

@@ -19,6 +19,7 @@ var liveExamples = map[string]bool{
 	"POST /api/workflows/{workflowId}/deploy-stream":                     true,
 	"POST /api/workflows/{workflowId}/takedown":                          true,
 	"POST /api/workflows/{workflowId}/trigger":                           true,
+	"POST /api/workflows/{workflowId}/trigger/batch":                     true,
 	"POST /api/workflows/{workflowId}/invoke":                            true,
 	"POST /api/workflows/{workflowId}/versions/{versionId}/test":         true,
 	"GET /api/workflows/{workflowId}/trigger-secret":                     true,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/planlimits"
 	"github.com/edgeflow/edgeflow/internal/secret"
 )
 
@@ -19,7 +20,7 @@ func viewConnection(c edgeflow.Connection) edgeflow.ConnectionView {
 		creds["apiToken"] = Masked
 	}
 	return edgeflow.ConnectionView{ID: c.ID, OrganizationID: c.OrganizationID, ProjectID: c.ProjectID, Scope: recordScope(c.ProjectID),
-		Provider: c.Provider, Name: c.Name,
+		Provider: c.Provider, Name: c.Name, Plan: planlimits.OfConnection(&c).Plan, Limits: c.Limits,
 		AccountID: account, Credentials: creds, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
 
@@ -58,6 +59,33 @@ type connectionCreateRequest struct {
 	// default is the caller's: a session's connections are
 	// organization-wide, a key's its project's.
 	Scope string `json:"scope"`
+	// Plan is the account's Workflows plan, "free" or "paid" (the default);
+	// Limits its own limits where they differ from the plan's.
+	Plan   string               `json:"plan"`
+	Limits *edgeflow.PlanLimits `json:"limits"`
+}
+
+// checkPlan checks a connection's plan and limits: 422 at /plan or
+// /limits/… when the plan is unknown or a limit is outside its bounds.
+func checkPlan(p *problems, plan string, limits *edgeflow.PlanLimits) {
+	l, ok := planlimits.Of(plan)
+	if !ok {
+		p.add("/plan", `plan must be "free" or "paid"`)
+		return
+	}
+	if limits != nil {
+		if path, msg := planlimits.Check(*limits, l); path != "" {
+			p.add(path, msg)
+		}
+	}
+}
+
+// noLimits is nil for limits that set nothing.
+func noLimits(l *edgeflow.PlanLimits) *edgeflow.PlanLimits {
+	if l == nil || *l == (edgeflow.PlanLimits{}) {
+		return nil
+	}
+	return l
 }
 
 // LocalAccountID is the account id stored for a local connection until its
@@ -133,6 +161,7 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 	p.field("/name", edgeflow.NameLengthProblem("name", req.Name))
 	p.check(req.Scope == "" || req.Scope == ScopeOrganization || req.Scope == ScopeProject, "/scope", `scope must be "organization" or "project"`)
 	p.field("/name", edgeflow.NameCharProblem(req.Name))
+	checkPlan(&p, req.Plan, req.Limits)
 	var creds secret.Credentials
 	if req.Credentials != nil || req.Provider == edgeflow.ProviderLocal {
 		creds = checkConnectionCredentials(&p, req.Provider, req.Credentials, secret.Credentials{})
@@ -150,7 +179,7 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	c := &edgeflow.Connection{ID: edgeflow.NewID(edgeflow.PrefixConnection), OrganizationID: orgID, ProjectID: projectID,
-		Provider: req.Provider, Name: req.Name, AccountID: creds.AccountID}
+		Provider: req.Provider, Name: req.Name, AccountID: creds.AccountID, Plan: req.Plan, Limits: noLimits(req.Limits)}
 	if c.Provider == edgeflow.ProviderLocal {
 		c.AccountID = LocalAccountID
 		if c.Name == "" {
@@ -181,10 +210,13 @@ func (s *Server) handleConnectionCreate(w http.ResponseWriter, r *http.Request) 
 type connectionUpdateRequest struct {
 	Name        *string           `json:"name"`
 	Credentials *credentialsInput `json:"credentials"`
+	// Plan and Limits replace the stored ones; limits {} clears them.
+	Plan   *string              `json:"plan"`
+	Limits *edgeflow.PlanLimits `json:"limits"`
 }
 
-// handleConnectionUpdate changes the name or credentials (the fields sent
-// replace the stored ones; the others are kept).
+// handleConnectionUpdate changes the name, credentials, plan or limits (the
+// fields sent replace the stored ones; the others are kept).
 func (s *Server) handleConnectionUpdate(w http.ResponseWriter, r *http.Request) error {
 	var req connectionUpdateRequest
 	if err := decode(r, &req); err != nil {
@@ -207,6 +239,17 @@ func (s *Server) handleConnectionUpdate(w http.ResponseWriter, r *http.Request) 
 		if req.Credentials.AccountID != nil {
 			p.check(strings.TrimSpace(*req.Credentials.AccountID) != "", "/credentials/accountId", "accountId must not be empty")
 		}
+	}
+	if req.Plan != nil || req.Limits != nil {
+		plan, limits := c.Plan, c.Limits
+		if req.Plan != nil {
+			plan = *req.Plan
+		}
+		if req.Limits != nil {
+			limits = req.Limits
+		}
+		checkPlan(&p, plan, limits)
+		c.Plan, c.Limits = plan, noLimits(limits)
 	}
 	if err := p.err(); err != nil {
 		return err

@@ -236,7 +236,7 @@ func (s *Server) createImported(ctx context.Context, p *Principal, res *importer
 	if err := s.Store.CreateWorkflow(ctx, wf); err != nil {
 		return nil, nil, err
 	}
-	v, err := s.versions.Submit(ctx, wf, res.IR, p.UserID)
+	v, _, err := s.versions.Submit(ctx, wf, res.IR, p.UserID)
 	if err != nil {
 		if derr := s.Store.DeleteWorkflow(context.WithoutCancel(ctx), projectID, wf.ID); derr != nil {
 			s.Logger.Error("import: the workflow of a refused version was not removed", "workflow", wf.ID, "error", derr.Error())

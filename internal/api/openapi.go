@@ -120,7 +120,11 @@ func operation(rt Route, schemas *schemaSet) map[string]any {
 		params = append(params, p)
 	}
 	for _, q := range rt.Query {
-		params = append(params, queryParam(q))
+		p := queryParam(q)
+		if strings.HasSuffix(rt.Pattern, "/estimate") {
+			estimateParam(p)
+		}
+		params = append(params, p)
 	}
 	switch rt.Auth {
 	case AuthNone:
@@ -254,6 +258,18 @@ func exampleType(rt Route) string {
 	return "application/json"
 }
 
+// estimateParam says what the estimate's query parameters mean there:
+// the shared names read differently (its connection is optional).
+func estimateParam(p map[string]any) {
+	switch p["name"] {
+	case "connectionId":
+		delete(p, "required")
+		p["description"] = "The connection whose plan prices the runs (the Paid plan without one)."
+	case "versionId":
+		p["description"] = "The version to estimate (default: the current one)."
+	}
+}
+
 func queryParam(name string) map[string]any {
 	p := map[string]any{"name": name, "in": "query", "schema": map[string]any{"type": "string"}}
 	switch name {
@@ -291,6 +307,8 @@ func queryParam(name string) map[string]any {
 		p["description"] = "Only runs of this workflow."
 	case "versionId":
 		p["description"] = "Only runs of this version."
+	case "runsPerMonth":
+		p["description"] = "The runs a month to price (a whole number, 0 to 10^12)."
 	case "from":
 		p["schema"] = map[string]any{"type": "string", "format": "date-time"}
 		p["description"] = "Only runs created at or after this time (RFC 3339)."

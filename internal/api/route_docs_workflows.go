@@ -381,6 +381,46 @@ var workflowRouteDocs = map[string]RouteDoc{
 		BadBody: `{"connectionId":""}`,
 		Example: exTrigger,
 	},
+	"POST /api/workflows/{workflowId}/trigger/batch": {
+		Summary: "Starts 1 to 100 runs at once, through the provider's batch create.",
+		Answer: "`{created: [{index, id, instanceId}], errors: [{index, code, message}]}`, each entry of `runs` by its index " +
+			"in one of the two lists. The request is `{connectionId, runs: [{params, id?}]}`: `params` as the trigger's " +
+			"(a JSON object of at most 100 KB, `{}` when omitted; an event-shaped object starts a run, it delivers no " +
+			"event); `id` the instance id to create the run with (1 to 100 letters, digits, `-` and `_`; the run's own " +
+			"id is edgeflow's). An entry is refused with `validation_failed` (bad params or id, an id named twice), " +
+			"`payload_too_large` (params over 100 KB), `conflict` (an id a run of the workflow or an instance already " +
+			"has) or `provider_error`; the others are created. Creates are paced to the provider's creation rate " +
+			"(the connection plan's: 100/s per Workflow, 300/s per account on Paid), and a batch the provider answers " +
+			"429 is sent again after its `Retry-After`.",
+		Errors: []ErrorCase{
+			{400, "bad_request", "the workflow is a function"},
+			{409, "conflict", "the workflow is not deployed on this connection"},
+			{413, "payload_too_large", "the body over 11 MiB"},
+			{422, "validation_failed", "no `connectionId`; `runs` empty or over 100 entries"},
+			{429, "rate_limited", "the creation rate stayed taken while the request waited"},
+			{502, "provider_error", "the provider refused the whole batch (`provider_unavailable`: it could not be reached)"},
+		},
+		BadBody: `{"connectionId":"","runs":[]}`,
+		Example: exTriggerBatch,
+	},
+	"GET /api/workflows/{workflowId}/estimate": {
+		Summary: "Estimates what a month of runs of a version costs under Cloudflare's per-step pricing.",
+		Answer: "`{versionId, plan, runsPerMonth, stepsPerRun: {min, max}, billedStepsPerRun: {min, max}, monthly: {steps, " +
+			"included, billable, usd}, pricing: {date, source}, warnings}`. `stepsPerRun` counts a run's `step.do` calls " +
+			"(steps, HTTP requests, sub-workflows, marketplace nodes, an agent's turns and tool calls), " +
+			"`billedStepsPerRun` adds its sleeps and event waits, which are billed steps; loops count by their count, " +
+			"a literal collection's length or `maxIterations`, and `max` is null when a loop has no bound (the month " +
+			"is then priced on `min`, and `warnings` say so). The month is `runsPerMonth` runs of the most billed " +
+			"steps: on Paid 500,000 steps are included, then $0.80 per 100,000; on Free 3,000 a day (90,000 over 30 " +
+			"days) run and `billable` are the steps it would not run (`usd` 0). `versionId` defaults to the current " +
+			"version, the plan to `connectionId`'s (Paid without one).",
+		Errors: []ErrorCase{
+			{404, "not_found", "`versionId` or `connectionId` names nothing the caller sees"},
+			{409, "conflict", "the workflow is a function, or has no version"},
+			{422, "validation_failed", "`runsPerMonth` missing, not a whole number, or outside 0 to 10^12"},
+		},
+		Example: exEstimate,
+	},
 	"POST /api/workflows/{workflowId}/invoke": {
 		Summary: "Calls a deployed function's URL with a method, path, JSON body and headers, and answers the function's answer.",
 		Answer: "`{status, headers, body, bodyTruncated, durationMs}`: the function's status (whatever it is), its safe answer " +

@@ -222,6 +222,10 @@ data: {"id":"` + exDeployment + `","workflowId":"` + exWorkflow + `","projectId"
 		Answer: `{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "removed", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "removedAt": "2026-11-27T06:41:30.654321Z", "success": true, "deploymentId": "` + exDeployment + `"}`}
 	exTrigger = Example{Path: "/api/workflows/" + exWorkflow + "/trigger", Body: `{"connectionId": "` + exConnection + `", "params": {"orderId": "A-1001"}}`,
 		Answer: `{"id": "` + exRun + `", "instanceId": "` + exRun + `", "status": "queued"}`}
+	exTriggerBatch = Example{Path: "/api/workflows/" + exWorkflow + "/trigger/batch", Body: `{"connectionId": "` + exConnection + `", "runs": [{"params": {"orderId": "A-1001"}}, {"params": "A-1002"}, {"params": {"orderId": "A-1003"}, "id": "order-A-1003"}]}`,
+		Answer: `{"created": [{"index": 0, "id": "` + exRun + `", "instanceId": "` + exRun + `"}, {"index": 2, "id": "run_2b7n5c8x1z4v6m9q3wke", "instanceId": "order-A-1003"}], "errors": [{"index": 1, "code": "validation_failed", "message": "/runs/1/params: params must be a JSON object"}]}`, Partial: true}
+	exEstimate = Example{Path: "/api/workflows/" + exWorkflow + "/estimate?runsPerMonth=1000000",
+		Answer: `{"versionId": "` + exVersion + `", "plan": "paid", "runsPerMonth": 1000000, "stepsPerRun": {"min": 2, "max": 2}, "billedStepsPerRun": {"min": 2, "max": 2}, "monthly": {"steps": 2000000, "included": 500000, "billable": 1500000, "usd": 12}, "pricing": {"date": "2026-07-07", "source": "Cloudflare Workflows pricing …"}, "warnings": []}`, Partial: true}
 	exInvoke = Example{Path: "/api/workflows/" + exWorkflow + "/invoke", Body: `{"connectionId": "` + exConnection + `", "method": "POST", "path": "/", "body": {"a": 2, "b": 3}}`,
 		Answer: `{"status": 200, "headers": {"content-type": "application/json"}, "body": "{\"sum\":5}", "bodyTruncated": false, "durationMs": 12}`, Partial: true}
 	exTriggerSecret = Example{Path: "/api/workflows/" + exWorkflow + "/trigger-secret?connectionId=" + exConnection,
@@ -265,12 +269,12 @@ data: {"id":"` + exDeployment + `","workflowId":"` + exWorkflow + `","projectId"
 		Answer: `{"valid": true, "accounts": [{"id": "` + exAccount + `", "name": "Shop"}]}`}
 
 	exConnectionList = Example{Path: "/api/connections?limit=1",
-		Answer: `{"data": [{"id": "` + exConnection + `", "organizationId": "` + exOrg + `", "scope": "organization", "provider": "cloudflare", "name": "Production", "accountId": "…5b6c", "credentials": {"accountId": "…5b6c", "apiToken": "***"}, "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}], "nextCursor": "` + exCursor + `"}`}
+		Answer: `{"data": [{"id": "` + exConnection + `", "organizationId": "` + exOrg + `", "scope": "organization", "provider": "cloudflare", "name": "Production", "accountId": "…5b6c", "credentials": {"accountId": "…5b6c", "apiToken": "***"}, "plan": "paid", "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}], "nextCursor": "` + exCursor + `"}`}
 	exConnectionCreate = Example{Path: "/api/connections",
 		Body:   `{"provider": "cloudflare", "name": "Production", "credentials": {"apiToken": "` + exCFToken + `", "accountId": "` + exAccount + `"}}`,
-		Answer: `{"id": "` + exConnection + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "scope": "project", "provider": "cloudflare", "name": "Production", "accountId": "…5b6c", "credentials": {"accountId": "…5b6c", "apiToken": "***"}, "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}`}
-	exConnectionUpdate = Example{Path: "/api/connections/" + exConnection, Body: `{"name": "Production (EU)"}`,
-		Answer: `{"id": "` + exConnection + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "scope": "project", "provider": "cloudflare", "name": "Production (EU)", "accountId": "…5b6c", "credentials": {"accountId": "…5b6c", "apiToken": "***"}, "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:41:30.654321Z"}`}
+		Answer: `{"id": "` + exConnection + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "scope": "project", "provider": "cloudflare", "name": "Production", "accountId": "…5b6c", "credentials": {"accountId": "…5b6c", "apiToken": "***"}, "plan": "paid", "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:40:12.123456Z"}`}
+	exConnectionUpdate = Example{Path: "/api/connections/" + exConnection, Body: `{"name": "Production (EU)", "plan": "paid", "limits": {"steps": 20000}}`,
+		Answer: `{"id": "` + exConnection + `", "organizationId": "` + exOrg + `", "projectId": "` + exProject + `", "scope": "project", "provider": "cloudflare", "name": "Production (EU)", "accountId": "…5b6c", "credentials": {"accountId": "…5b6c", "apiToken": "***"}, "plan": "paid", "limits": {"steps": 20000}, "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:41:30.654321Z"}`}
 	exConnectionDelete = Example{Path: "/api/connections/" + exConnection}
 
 	exEnvVarList = Example{Path: "/api/env-vars",

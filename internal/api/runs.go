@@ -45,6 +45,42 @@ func (s *Server) handleTrigger(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+type triggerBatchRequest struct {
+	ConnectionID string               `json:"connectionId"`
+	Runs         []deploysvc.BatchRun `json:"runs"`
+}
+
+// MaxBatchBody is the largest batch trigger: 100 runs of params up to
+// 100 KB each, with room for their ids and the JSON around them.
+const MaxBatchBody = 11 << 20
+
+// handleTriggerBatch starts up to 100 runs at once (201 {created, errors},
+// each entry by its index).
+func (s *Server) handleTriggerBatch(w http.ResponseWriter, r *http.Request) error {
+	dep, tw, err := s.workflowCall(r)
+	if err != nil {
+		return err
+	}
+	body, err := readBodyLimit(r, MaxBatchBody)
+	if err != nil {
+		return err
+	}
+	defer body.release()
+	var req triggerBatchRequest
+	if err := decodeBytes(body.Bytes(), &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.ConnectionID) == "" {
+		return edgeflow.Invalid("/connectionId", "connectionId is required")
+	}
+	res, err := dep.TriggerBatch(r.Context(), tw, deploysvc.BatchTriggerRequest{ConnectionID: req.ConnectionID, Runs: req.Runs})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, res)
+	return nil
+}
+
 // handleRunGet answers a run; a non-final run is refreshed from the
 // provider first.
 func (s *Server) handleRunGet(w http.ResponseWriter, r *http.Request) error {

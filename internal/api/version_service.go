@@ -52,7 +52,16 @@ func newVersionService(store edgeflow.Store, now func() time.Time,
 // validation_failed for a sub_workflow outside the project or a syntax error
 // in user code; no version is created then. raw may be a pooled buffer:
 // nothing kept after the call points into it (the stored IR is a copy).
-func (vs *versionService) Submit(ctx context.Context, wf *edgeflow.Workflow, raw []byte, userID string) (*edgeflow.Version, error) {
+// The warnings are what does not refuse the version (deploysvc.StepWarnings).
+func (vs *versionService) Submit(ctx context.Context, wf *edgeflow.Workflow, raw []byte, userID string) (*edgeflow.Version, []edgeflow.Warning, error) {
+	v, a, err := vs.submit(ctx, wf, raw, userID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, deploysvc.StepWarnings(a), nil
+}
+
+func (vs *versionService) submit(ctx context.Context, wf *edgeflow.Workflow, raw []byte, userID string) (*edgeflow.Version, *ir.ArtifactIR, error) {
 	// The organization's installed nodes are read only when the IR has a
 	// node type that is not builtin: most IRs have none, and the read is a
 	// query per submission.
@@ -61,19 +70,19 @@ func (vs *versionService) Submit(ctx context.Context, wf *edgeflow.Workflow, raw
 	}}
 	a, graph, problems := ir.ValidateGraph(raw, ir.Options{Nodes: catalog})
 	if catalog.err != nil {
-		return nil, catalog.err
+		return nil, nil, catalog.err
 	}
 	if a != nil {
 		problems = append(problems, kindProblems(wf, a)...)
 	}
 	if len(problems) > 0 {
-		return nil, invalidIR(problems)
+		return nil, nil, invalidIR(problems)
 	}
 	if err := deploysvc.CheckSubWorkflows(ctx, vs.store, wf.ProjectID, deploysvc.SubWorkflowRefs(a)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := codeSyntaxError(wf.OrganizationID, a, wf.TriggerCode); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b := &versionBuild{
 		raw: raw, a: a, refs: marketplace.NodeRefs(a), userID: userID,
@@ -90,7 +99,7 @@ func (vs *versionService) Submit(ctx context.Context, wf *edgeflow.Workflow, raw
 		v, err := b.build(guess)
 		if err != nil {
 			vs.guesses.done(wf.ID, true, 0)
-			return nil, err
+			return nil, nil, err
 		}
 		built = v
 	}
@@ -108,10 +117,10 @@ func (vs *versionService) Submit(ctx context.Context, wf *edgeflow.Workflow, raw
 	})
 	if err != nil {
 		vs.guesses.done(wf.ID, guess > 0, 0)
-		return nil, err
+		return nil, nil, err
 	}
 	vs.guesses.done(wf.ID, guess > 0, v.Number)
-	return v, nil
+	return v, a, nil
 }
 
 // versionBuild is what a submission builds a version from; build makes

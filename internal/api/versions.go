@@ -107,7 +107,7 @@ func (s *Server) handleVersionSubmit(w http.ResponseWriter, r *http.Request) err
 	default:
 		return edgeflow.Invalid("/ir", "ir must be a JSON object")
 	}
-	v, err := s.versions.Submit(r.Context(), wf, raw, PrincipalFrom(r).UserID)
+	v, warnings, err := s.versions.Submit(r.Context(), wf, raw, PrincipalFrom(r).UserID)
 	if err != nil {
 		if enveloped && notJSON(err) {
 			if derr := decodeBytes(body.Bytes(), &req); derr != nil {
@@ -116,7 +116,9 @@ func (s *Server) handleVersionSubmit(w http.ResponseWriter, r *http.Request) err
 		}
 		return err
 	}
-	writeJSON(w, http.StatusCreated, versionSummary(*v))
+	sum := versionSummary(*v)
+	sum.Warnings = warnings
+	writeJSON(w, http.StatusCreated, sum)
 	return nil
 }
 
@@ -143,11 +145,13 @@ func (s *Server) handleVersionRevert(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	v, err := s.versions.Submit(r.Context(), wf, target.IR, PrincipalFrom(r).UserID)
+	v, warnings, err := s.versions.Submit(r.Context(), wf, target.IR, PrincipalFrom(r).UserID)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, versionSummary(*v))
+	sum := versionSummary(*v)
+	sum.Warnings = warnings
+	writeJSON(w, http.StatusCreated, sum)
 	return nil
 }
 

@@ -211,6 +211,8 @@ type routeInput struct {
 type deployConfigInput struct {
 	Route         *routeInput `json:"route"`
 	PublicTrigger *bool       `json:"publicTrigger"`
+	// Retention is {success?, error?}: durations of at most 30 days.
+	Retention *edgeflow.Retention `json:"retention"`
 }
 
 type workflowUpdateRequest struct {
@@ -273,6 +275,14 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 	if req.DeployConfig != nil && req.DeployConfig.PublicTrigger != nil && *req.DeployConfig.PublicTrigger {
 		p.check(wf.Kind != edgeflow.KindScript, "/deployConfig/publicTrigger", "a function's url is public already; publicTrigger is for workflows")
 	}
+	if req.DeployConfig != nil && req.DeployConfig.Retention != nil {
+		rt := req.DeployConfig.Retention
+		for _, f := range []struct{ path, v string }{{"/deployConfig/retention/success", rt.Success}, {"/deployConfig/retention/error", rt.Error}} {
+			if _, err := deploysvc.RetentionDuration(f.v); err != nil {
+				p.add(f.path, "retention "+err.Error())
+			}
+		}
+	}
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -300,6 +310,9 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 		}
 		if pt := req.DeployConfig.PublicTrigger; pt != nil {
 			wf.DeployConfig.PublicTrigger = *pt
+		}
+		if rt := req.DeployConfig.Retention; rt != nil && *rt != (edgeflow.Retention{}) {
+			wf.DeployConfig.Retention = rt
 		}
 	}
 	if req.EnvVars != nil {

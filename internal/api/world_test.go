@@ -434,7 +434,11 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/deploy-stream": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deploy-stream" },
 	"/api/workflows/{workflowId}/takedown":      func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/takedown" },
 	"/api/workflows/{workflowId}/trigger":       func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/trigger" },
-	"/api/workflows/{workflowId}/invoke":        func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/invoke" },
+	"/api/workflows/{workflowId}/trigger/batch": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/trigger/batch" },
+	"/api/workflows/{workflowId}/estimate": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/estimate?runsPerMonth=1000"
+	},
+	"/api/workflows/{workflowId}/invoke": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/invoke" },
 	"/api/workflows/{workflowId}/trigger-secret": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/trigger-secret?connectionId=" + w.a.connectionID
 	},

@@ -34,6 +34,8 @@ var cliAnswers = map[string]any{
 	"POST /api/ir/validate":                                        edgeflow.IRValidation{},
 	"GET /api/workflows/{workflowId}/deployments":                  edgeflow.ListPage[deployment]{},
 	"POST /api/workflows/{workflowId}/trigger":                     edgeflow.TriggerResult{},
+	"POST /api/workflows/{workflowId}/trigger/batch":               edgeflow.BatchTriggerResult{},
+	"GET /api/workflows/{workflowId}/estimate":                     edgeflow.Estimate{},
 	"GET /api/runs":                                                edgeflow.ListPage[run]{},
 	"GET /api/runs/{runId}":                                        run{},
 	"POST /api/workflows/{workflowId}/runs/{runId}/restart":        run{},

@@ -20,10 +20,13 @@ or a stage fails.`,
 		flags: []flagDef{
 			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id) to deploy to"},
 			{name: "version", value: "VERSION", usage: "the version (number or id; default: the current one)"},
+			{name: "plan", usage: "print what the deploy would cost (steps per run, the month's estimate) and deploy nothing"},
+			{name: "runs-per-month", value: "N", usage: "the runs a month --plan prices (default 100000)"},
 			jsonFlag,
 		},
-		examples: []string{"edgeflow deploy orders --connection local", "edgeflow deploy orders --connection production --version 3"},
-		run:      runDeploy,
+		examples: []string{"edgeflow deploy orders --connection local", "edgeflow deploy orders --connection production --version 3",
+			"edgeflow deploy orders --connection production --plan --runs-per-month 1000000"},
+		run: runDeploy,
 	}
 }
 
@@ -52,6 +55,9 @@ func runDeploy(c *call) error {
 		}
 		body["versionId"] = v.ID
 		label = fmt.Sprintf("version %d", v.Version)
+	}
+	if c.has("plan") {
+		return runDeployPlan(c, cl, w, conn, body["versionId"])
 	}
 	resp, err := cl.send(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/deploy-stream", nil, body, "text/event-stream")
 	if err != nil {
@@ -169,17 +175,22 @@ or is terminated prints its error and exits 1.`,
 			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id; default: the active deployment's)"},
 			{name: "params", short: "p", value: "JSON|@FILE", usage: "the run's params: JSON, @FILE, or @- for standard input"},
 			{name: "wait", usage: "wait for the run to end and print its output"},
+			{name: "batch", value: "FILE.jsonl", usage: "start one run per line of FILE ({\"params\": {...}, \"id\"?: \"...\"}; - for standard input)"},
 			jsonFlag,
 		},
 		examples: []string{
 			"edgeflow trigger orders --params '{\"orderId\": 42}'",
 			"edgeflow trigger orders --params @order.json --wait",
+			"edgeflow trigger orders --batch orders.jsonl",
 		},
 		run: runTrigger,
 	}
 }
 
 func runTrigger(c *call) error {
+	if c.has("batch") && (c.has("params") || c.has("wait")) {
+		return usageError("--batch takes the params from its file and does not wait: leave out --params and --wait")
+	}
 	var params json.RawMessage
 	if c.has("params") {
 		var err error
@@ -198,6 +209,9 @@ func runTrigger(c *call) error {
 	connID, err := triggerConnection(c, cl, w)
 	if err != nil {
 		return err
+	}
+	if c.has("batch") {
+		return runTriggerBatch(c, cl, w, connID)
 	}
 	body := map[string]any{"connectionId": connID}
 	if params != nil {

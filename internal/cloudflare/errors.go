@@ -27,6 +27,9 @@ type APIError struct {
 	hasRetry   bool
 }
 
+// RetryAfter is the wait the answer's Retry-After header asked for, and whether it had one.
+func (e *APIError) RetryAfter() (time.Duration, bool) { return e.retryAfter, e.hasRetry }
+
 // Error reports the operation, the HTTP status and every Cloudflare error code and message.
 func (e *APIError) Error() string {
 	var b strings.Builder

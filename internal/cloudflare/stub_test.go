@@ -372,6 +372,17 @@ func TestCalls(t *testing.T) {
 				CreatedOn: *ts("2026-01-01T00:00:00Z"), ModifiedOn: *ts("2026-01-02T00:00:00Z")},
 		},
 		{
+			name: "PutWorkflowLimitsRetention",
+			want: []exchange{{method: "PUT", path: A + "/workflows/demo", body: `{"script_name":"wf-demo","class_name":"Demo","schedules":[],"limits":{"steps":20000,"cpu_ms":60000},"default_retention":{"success_retention":86400000,"error_retention":2592000000}}`,
+				resp: ok(`{"id":"w-id","name":"demo","script_name":"wf-demo","class_name":"Demo","created_on":"2026-01-01T00:00:00Z","modified_on":"2026-01-02T00:00:00Z","version_id":"v1"}`)}},
+			call: func(c *cloudflare.Client) (any, error) {
+				return c.PutWorkflow(ctx, cloudflare.WorkflowSpec{Name: "demo", ScriptName: "wf-demo", ClassName: "Demo", Schedules: []string{},
+					Limits: &cloudflare.WorkflowLimits{Steps: 20000, CPUMs: 60000}, DefaultRetention: &cloudflare.Retention{SuccessMs: 86400000, ErrorMs: 2592000000}})
+			},
+			out: cloudflare.Workflow{ID: "w-id", Name: "demo", ScriptName: "wf-demo", ClassName: "Demo", VersionID: "v1",
+				CreatedOn: *ts("2026-01-01T00:00:00Z"), ModifiedOn: *ts("2026-01-02T00:00:00Z")},
+		},
+		{
 			name: "PutWorkflow",
 			want: []exchange{{method: "PUT", path: A + "/workflows/demo", body: `{"script_name":"wf-demo","class_name":"Demo"}`,
 				resp: ok(`{"id":"w-id","name":"demo","script_name":"wf-demo","class_name":"Demo","created_on":"2026-01-01T00:00:00Z","modified_on":"2026-01-02T00:00:00Z","version_id":"v1","is_deleted":0,"terminator_running":0,"triggered_on":null}`)}},
@@ -408,6 +419,16 @@ func TestCalls(t *testing.T) {
 				return c.CreateInstance(ctx, "demo", "i-1", json.RawMessage(`{"n":21,"s":"x"}`))
 			},
 			out: cloudflare.Instance{ID: "i-1", Status: "queued", VersionID: "v1", WorkflowID: "w-id"},
+		},
+		{
+			name: "CreateInstances object form",
+			want: []exchange{{method: "POST", path: A + "/workflows/demo/instances/batch", body: `{"instances":[{"instance_id":"i-1","params":{"n":1}},{"instance_id":"i-2"}]}`,
+				resp: ok(`{"created":[{"id":"i-1","status":"queued","version_id":"v1","workflow_id":"w-id"}],"errors":[{"index":1,"id":"i-2","code":10405,"message":"workflows.api.error.instance.already_exists"}]}`)}},
+			call: func(c *cloudflare.Client) (any, error) {
+				return c.CreateInstances(ctx, "demo", []cloudflare.NewInstance{{ID: "i-1", Params: json.RawMessage(`{"n":1}`)}, {ID: "i-2"}})
+			},
+			out: cloudflare.InstancesCreated{Created: []cloudflare.Instance{{ID: "i-1", Status: "queued", VersionID: "v1", WorkflowID: "w-id"}},
+				Errors: []cloudflare.InstanceCreateError{{Index: 1, ID: "i-2", Code: 10405, Message: "workflows.api.error.instance.already_exists"}}},
 		},
 		{
 			name: "CreateInstance bare",

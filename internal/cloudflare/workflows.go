@@ -23,6 +23,25 @@ type WorkflowSpec struct {
 	// Schedules are the cron expressions that start instances. nil leaves
 	// the field out of the request; an empty slice clears the schedules.
 	Schedules []string
+	// Limits are the Workflow's own limits ("limits"); nil leaves them out.
+	Limits *WorkflowLimits
+	// DefaultRetention is how long finished instances are kept
+	// ("default_retention"); nil leaves it out.
+	DefaultRetention *Retention
+}
+
+// WorkflowLimits are a Workflow's limits: steps per instance and CPU
+// milliseconds per step; 0 leaves the account's default.
+type WorkflowLimits struct {
+	Steps int `json:"steps,omitempty"`
+	CPUMs int `json:"cpu_ms,omitempty"`
+}
+
+// Retention is how long finished instances are kept, in milliseconds: 0
+// leaves the default.
+type Retention struct {
+	SuccessMs int64 `json:"success_retention,omitempty"`
+	ErrorMs   int64 `json:"error_retention,omitempty"`
 }
 
 // schedule is one entry of a Workflow's "schedules".
@@ -175,6 +194,12 @@ func (c *Client) PutWorkflow(ctx context.Context, spec WorkflowSpec) (Workflow, 
 			list[i] = schedule{Cron: cron}
 		}
 		extra = append(extra, option.WithJSONSet("schedules", list))
+	}
+	if spec.Limits != nil {
+		extra = append(extra, option.WithJSONSet("limits", *spec.Limits))
+	}
+	if spec.DefaultRetention != nil {
+		extra = append(extra, option.WithJSONSet("default_retention", *spec.DefaultRetention))
 	}
 	var w Workflow
 	err = c.run(ctx, "PUT "+p, true, func(ctx context.Context, opts ...option.RequestOption) error {

@@ -810,6 +810,10 @@ func (g *gen) loop(n *ir.Node, sc *scope) (join string) {
 	case "forEach":
 		items := g.names.ident(v + "_items")
 		g.line("const %s%s = %s;", items, g.ty(": any[]"), g.expr(n, "collection", dataString(n, "collection"), sc))
+		if _, declared := n.Data["maxIterations"].(float64); declared {
+			// The bound the step count of a run relies on (ir.StepBoundsOf).
+			g.line("if (%s.length > %d) throw new Error(%s);", items, maxIter, jsString(fmt.Sprintf("loop %q has more than %d items (maxIterations)", n.Name, maxIter)))
+		}
 		g.line("for (let %s = 0; %s < %s.length; %s++) {", index, index, items, index)
 		g.indent++
 		g.line("const %s = %s[%s];", item, items, index)

@@ -164,11 +164,8 @@ func (p *cfProvider) UploadWorker(ctx context.Context, w WorkerUpload) error {
 	return nil
 }
 
-func (p *cfProvider) PutWorkflow(ctx context.Context, name, script, class string, crons []string) error {
-	if crons == nil {
-		crons = []string{} // a redeploy without a cron trigger clears the old schedules
-	}
-	_, err := p.c.PutWorkflow(ctx, cloudflare.WorkflowSpec{Name: name, ScriptName: script, ClassName: class, Schedules: crons})
+func (p *cfProvider) PutWorkflow(ctx context.Context, name, script, class string, cfg WorkflowConfig) error {
+	_, err := p.c.PutWorkflow(ctx, cfg.spec(name, script, class))
 	return err
 }
 

@@ -74,7 +74,8 @@ func (c *CodegenCompiler) Analyze(ctx context.Context, w *edgeflow.Workflow, v *
 	if err := CheckDependencies(w.Dependencies); err != nil {
 		return nil, err
 	}
-	req := &Requirements{SubWorkflows: SubWorkflowRefs(a)}
+	req := &Requirements{SubWorkflows: SubWorkflowRefs(a), Steps: ir.StepBoundsOf(a)}
+	req.HeaviestPath = nodePointer(a, req.Steps.Heaviest)
 	req.EnvNames = EnvReferences(v.IR, w.TriggerCode)
 	if c.Marketplace != nil {
 		if req.Secrets, err = c.Marketplace.RequiredSecrets(ctx, w.OrganizationID, a); err != nil {

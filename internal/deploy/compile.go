@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"github.com/edgeflow/edgeflow/internal/ir"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
@@ -28,6 +29,11 @@ type Requirements struct {
 	// SubWorkflows are the sub_workflow nodes and the workflows they start
 	// (checked against the workflow's project by PrepareDeploy).
 	SubWorkflows []SubWorkflowRef
+	// Steps are the steps a run can take (checked against the connection's
+	// plan by PrepareDeploy); HeaviestPath is the pointer of the node that
+	// weighs most.
+	Steps        ir.StepBounds
+	HeaviestPath string
 }
 
 // Resource kinds an artifact can bind.

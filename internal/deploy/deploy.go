@@ -132,6 +132,7 @@ type Service struct {
 	watch           atomic.Pointer[runWatch] // the running refresher's instance event streams (runwatch.go)
 	instanceDeletes instanceDeletes          // provider instances of deleted runs (instancedelete.go)
 	bulkWake        chan struct{}            // a bulk job was created here (bulk.go)
+	creates         creationLimiters         // the pace of batch creates per account and Workflow (triggerbatch.go)
 }
 
 // New returns a service. Store and Secrets are required.

@@ -120,6 +120,9 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 	if err := CheckSubWorkflows(ctx, s.store, w.ProjectID, reqs.SubWorkflows); err != nil {
 		return nil, err
 	}
+	if err := checkPlanSteps(reqs, c); err != nil {
+		return nil, err
+	}
 	env, err := s.resolveEnv(ctx, w, reqs.EnvNames, reqs.Secrets)
 	if err != nil {
 		return nil, err
@@ -248,7 +251,7 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 
 	emit(StageUpdatingWorkflow, workflowMessage(art))
 	if art.WorkflowName != "" {
-		if err := prov.PutWorkflow(ctx, art.WorkflowName, art.ScriptName, art.ClassName, art.Crons); err != nil {
+		if err := prov.PutWorkflow(ctx, art.WorkflowName, art.ScriptName, art.ClassName, workflowConfig(w, p.connection, art.Crons)); err != nil {
 			return fail(s.restore(ctx, prov, p, providerError("create or update the Workflow", err)))
 		}
 	}

@@ -25,8 +25,9 @@ type Provider interface {
 	// secrets an upload does not name, so the others are deleted.
 	UploadWorker(ctx context.Context, w WorkerUpload) error
 	// PutWorkflow creates or updates the Workflow name served by class
-	// className of script scriptName.
-	PutWorkflow(ctx context.Context, name, scriptName, className string, crons []string) error
+	// className of script scriptName, with cfg's schedules, limits and
+	// retention.
+	PutWorkflow(ctx context.Context, name, scriptName, className string, cfg WorkflowConfig) error
 	// ExposeWorkersDev enables the workers.dev URL of the script and returns it.
 	ExposeWorkersDev(ctx context.Context, scriptName string) (string, error)
 	// PutRoute points route at the script and returns the route's URL.

@@ -48,18 +48,9 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 		return nil, edgeflow.Errorf(edgeflow.EBadRequest,
 			"a function has no runs: invoke it with an HTTP POST to its url (GET /workflows/%s/full shows it) or with POST /api/workflows/%s/invoke", w.ID, w.ID)
 	}
-	params := bytes.TrimSpace(req.Params)
-	if len(params) == 0 || string(params) == "null" {
-		params = []byte("{}")
-	}
-	if len(params) > MaxParamsBytes {
-		return nil, edgeflow.Errorf(edgeflow.EPayloadTooLarge, "params must be at most 100 KB when serialized (got %d bytes)", len(params))
-	}
-	if params[0] != '{' {
-		return nil, edgeflow.Invalid("/params", "params must be a JSON object")
-	}
-	if hasReplayKey(params) {
-		return nil, edgeflow.Invalid("/params/"+codegen.ReplayKey, "this key is reserved for restarted runs (POST …/runs/:runId/restart)")
+	params, err := runParams(req.Params, "/params")
+	if err != nil {
+		return nil, err
 	}
 	if hasTraceKey(params) {
 		return nil, edgeflow.Invalid("/params/"+codegen.TraceKey, "this key is reserved for the run's trace context")
@@ -91,6 +82,18 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 	if err := s.createInstance(ctx, c, d, prov, id, instanceParams); err != nil {
 		return nil, err
 	}
+	run, err := s.recordRun(ctx, w, c, d, prov, id, id, params, trace)
+	if err != nil {
+		return nil, err
+	}
+	return &TriggerResult{ID: run.ID, InstanceID: run.InstanceID, Status: run.Status}, nil
+}
+
+// recordRun records the run id of the instance just created as queued, with
+// its trace context (nil: untraced, as a batch's runs are), and starts
+// watching it; when it cannot be recorded, the instance is
+// terminated, so that none runs untracked.
+func (s *Service) recordRun(ctx context.Context, w *edgeflow.Workflow, c *edgeflow.Connection, d *edgeflow.Deployment, prov Provider, id, instanceID string, params []byte, trace *edgeflow.RunTrace) (*edgeflow.Run, error) {
 	now := s.now().UTC()
 	next := now.Add(refreshDelay(0))
 	run := &edgeflow.Run{
@@ -101,7 +104,7 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 		ConnectionID:  c.ID,
 		DeploymentID:  d.ID,
 		WorkflowName:  d.WorkflowName,
-		InstanceID:    id,
+		InstanceID:    instanceID,
 		Status:        edgeflow.RunQueued,
 		Params:        json.RawMessage(params),
 		NextRefreshAt: &next,
@@ -115,13 +118,33 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 	if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
 		releaseWatch()
 		// Do not leave an instance nobody tracks.
-		if terr := prov.ChangeInstanceStatus(context.WithoutCancel(ctx), d.WorkflowName, id, "terminate"); terr != nil {
-			s.log.Error("trigger: run not recorded and its instance not terminated", "workflow", w.ID, "instance", id, "err", terr)
+		if terr := prov.ChangeInstanceStatus(context.WithoutCancel(ctx), d.WorkflowName, instanceID, "terminate"); terr != nil {
+			s.log.Error("trigger: run not recorded and its instance not terminated", "workflow", w.ID, "instance", instanceID, "err", terr)
 		}
 		return nil, err
 	}
 	startWatch()
-	return &TriggerResult{ID: run.ID, InstanceID: run.InstanceID, Status: run.Status}, nil
+	return run, nil
+}
+
+// runParams checks the params of a new run (at path): {} for none, at most
+// MaxParamsBytes, a JSON object without the reserved replay key.
+func runParams(raw json.RawMessage, path string) ([]byte, error) {
+	params := bytes.TrimSpace(raw)
+	if len(params) == 0 || string(params) == "null" {
+		params = []byte("{}")
+	}
+	if len(params) > MaxParamsBytes {
+		return nil, &edgeflow.Error{Code: edgeflow.EPayloadTooLarge, Message: fmt.Sprintf("params must be at most 100 KB when serialized (got %d bytes)", len(params)),
+			Details: []edgeflow.FieldError{{Path: path, Message: "over 100 KB"}}}
+	}
+	if params[0] != '{' {
+		return nil, edgeflow.Invalid(path, "params must be a JSON object")
+	}
+	if hasReplayKey(params) {
+		return nil, edgeflow.Invalid(path+"/"+codegen.ReplayKey, "this key is reserved for restarted runs (POST …/runs/:runId/restart)")
+	}
+	return params, nil
 }
 
 // createInstance creates the run's instance. On the local edge it goes

@@ -158,7 +158,7 @@ func (s *Service) Test(ctx context.Context, tw *TenantWorkflow, req TestRequest)
 	if err != nil {
 		return nil, providerError("upload the test worker", err)
 	}
-	if err := prov.PutWorkflow(ctx, art.WorkflowName, art.ScriptName, art.ClassName, nil); err != nil {
+	if err := prov.PutWorkflow(ctx, art.WorkflowName, art.ScriptName, art.ClassName, WorkflowConfig{}); err != nil {
 		return nil, providerError("create the test Workflow", err)
 	}
 	id := edgeflow.NewID(edgeflow.PrefixRun)

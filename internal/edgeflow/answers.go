@@ -111,6 +111,8 @@ type ConnectionView struct {
 	Name           string            `json:"name"`
 	AccountID      string            `json:"accountId"`
 	Credentials    map[string]string `json:"credentials"`
+	Plan           string            `json:"plan"`
+	Limits         *PlanLimits       `json:"limits,omitempty"`
 	CreatedAt      time.Time         `json:"createdAt"`
 	UpdatedAt      time.Time         `json:"updatedAt"`
 }
@@ -127,6 +129,18 @@ type VersionSummary struct {
 	CreatedAt  time.Time       `json:"createdAt"`
 	IR         json.RawMessage `json:"ir,omitempty"`
 	Code       *string         `json:"code,omitempty"`
+	// Warnings are what a submit found that does not refuse the version
+	// (a run that can exceed a plan's steps, a loop without a bound); only
+	// the submit's answer has them.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Warning is one thing a check found that does not refuse the request: the
+// JSON pointer it concerns, the node it names ("" for none) and what it is.
+type Warning struct {
+	Path    string `json:"path"`
+	NodeID  string `json:"nodeId,omitempty"`
+	Message string `json:"message"`
 }
 
 // VersionDetail is one version read by its id, which always has its IR and
@@ -174,6 +188,68 @@ type TriggerResult struct {
 	InstanceID string `json:"instanceId"`
 	Status     string `json:"status"`
 	EventType  string `json:"eventType,omitempty"`
+}
+
+// BatchTriggerResult answers a batch trigger: the runs created and the
+// entries refused, each by its index in the request.
+type BatchTriggerResult struct {
+	Created []BatchCreated `json:"created"`
+	Errors  []BatchError   `json:"errors"`
+}
+
+// BatchCreated is one run a batch trigger created.
+type BatchCreated struct {
+	Index      int    `json:"index"`
+	ID         string `json:"id"`
+	InstanceID string `json:"instanceId"`
+}
+
+// BatchError is one entry of a batch trigger that created no run: its
+// index, an error code (validation_failed, payload_too_large, conflict,
+// provider_error, provider_unavailable) and a message.
+type BatchError struct {
+	Index   int    `json:"index"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Estimate is what a month of runs of a version costs under per-step
+// pricing (docs/deploy.md, "Cost estimate"): the steps of one run (work:
+// step.do calls; billed: with sleeps and waits), the month's figures on
+// the most billed steps a run takes (the fewest when a loop has no bound)
+// and the pricing's date and source.
+type Estimate struct {
+	VersionID         string        `json:"versionId"`
+	Plan              string        `json:"plan"`
+	RunsPerMonth      int64         `json:"runsPerMonth"`
+	StepsPerRun       StepRange     `json:"stepsPerRun"`
+	BilledStepsPerRun StepRange     `json:"billedStepsPerRun"`
+	Monthly           MonthlyCost   `json:"monthly"`
+	Pricing           PricingSource `json:"pricing"`
+	Warnings          []Warning     `json:"warnings"`
+}
+
+// StepRange is the fewest and most steps of a run; Max is null when a loop
+// without a bound makes it unknown.
+type StepRange struct {
+	Min int64  `json:"min"`
+	Max *int64 `json:"max"`
+}
+
+// MonthlyCost is a month's steps: all of them, those the plan includes,
+// those past them (on Free: the steps it would not run) and their price in
+// US dollars.
+type MonthlyCost struct {
+	Steps    int64   `json:"steps"`
+	Included int64   `json:"included"`
+	Billable int64   `json:"billable"`
+	USD      float64 `json:"usd"`
+}
+
+// PricingSource is when the pricing was read and from where.
+type PricingSource struct {
+	Date   string `json:"date"`
+	Source string `json:"source"`
 }
 
 // TestResult is what a test run of a version did.

@@ -273,6 +273,17 @@ type Route struct {
 type DeployConfig struct {
 	Route         *Route `json:"route,omitempty"`
 	PublicTrigger bool   `json:"publicTrigger,omitempty"`
+	// Retention is how long the provider keeps the Workflow's finished
+	// instances (its default retention); nil leaves the provider's.
+	Retention *Retention `json:"retention,omitempty"`
+}
+
+// Retention is how long finished instances are kept: Success for complete
+// ones, Error for errored and terminated ones, each a duration ("7 days",
+// or a number of seconds as text); "" leaves the provider's default.
+type Retention struct {
+	Success string `json:"success,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // Workflow is a workflow or a function (Kind "script"). CurrentVersionID is the
@@ -573,15 +584,33 @@ const (
 // projects. SealedCredentials holds the AES-GCM sealed JSON credentials;
 // AccountID is kept in clear for display.
 type Connection struct {
-	ID                string    `json:"id"`
-	OrganizationID    string    `json:"organizationId"`
-	ProjectID         string    `json:"projectId,omitempty"`
-	Provider          string    `json:"provider"`
-	Name              string    `json:"name"`
-	AccountID         string    `json:"accountId"`
-	SealedCredentials []byte    `json:"-"`
-	CreatedAt         time.Time `json:"createdAt"`
-	UpdatedAt         time.Time `json:"updatedAt"`
+	ID                string `json:"id"`
+	OrganizationID    string `json:"organizationId"`
+	ProjectID         string `json:"projectId,omitempty"`
+	Provider          string `json:"provider"`
+	Name              string `json:"name"`
+	AccountID         string `json:"accountId"`
+	SealedCredentials []byte `json:"-"`
+	// Plan is the account's Workflows plan, PlanFree or PlanPaid ("" is
+	// PlanPaid); Limits the account's own limits where they differ from
+	// the plan's (docs/deploy.md, "Plan limits").
+	Plan      string      `json:"plan"`
+	Limits    *PlanLimits `json:"limits,omitempty"`
+	CreatedAt time.Time   `json:"createdAt"`
+	UpdatedAt time.Time   `json:"updatedAt"`
+}
+
+// Plans of a connection's account.
+const (
+	PlanFree = "free"
+	PlanPaid = "paid"
+)
+
+// PlanLimits are a connection's own limits: the steps an instance may take
+// and the CPU milliseconds of a step; 0 keeps the plan's default.
+type PlanLimits struct {
+	Steps int `json:"steps,omitempty"`
+	CPUMs int `json:"cpuMs,omitempty"`
 }
 
 // EnvVar is a global environment variable of an organization (ProjectID "")

@@ -586,6 +586,9 @@ func (v *validator) limits() {
 	if steps > v.opts.MaxSteps {
 		v.addf("/nodes", "", RuleLimits, "the workflow has %d steps; a workflow may have at most %d", steps, v.opts.MaxSteps)
 	}
+	for _, p := range LiteralTooLarge(v.a) {
+		v.add(p)
+	}
 }
 
 // hasExpr reports whether s holds an expression; such values are checked at

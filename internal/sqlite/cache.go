@@ -426,6 +426,7 @@ func cloneWorkflow(w *edgeflow.Workflow) *edgeflow.Workflow {
 	if w.DeployConfig != nil {
 		dc := *w.DeployConfig
 		dc.Route = clonePtr(w.DeployConfig.Route)
+		dc.Retention = clonePtr(w.DeployConfig.Retention)
 		c.DeployConfig = &dc
 	}
 	return &c

@@ -6,12 +6,12 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
-const connectionCols = `id, organization_id, project_id, provider, name, account_id, sealed_credentials, created_at, updated_at`
+const connectionCols = `id, organization_id, project_id, provider, name, account_id, sealed_credentials, plan, plan_limits, created_at, updated_at`
 
 func scanConnection(sc rowScanner) (edgeflow.Connection, error) {
 	var c edgeflow.Connection
 	err := sc.Scan(&c.ID, &c.OrganizationID, &c.ProjectID, &c.Provider, &c.Name, &c.AccountID, &c.SealedCredentials,
-		timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt})
+		&c.Plan, jsonCol{&c.Limits}, timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt})
 	return c, err
 }
 
@@ -22,9 +22,14 @@ func (s *Store) CreateConnection(ctx context.Context, c *edgeflow.Connection) er
 	}
 	c.CreatedAt = s.timestamp()
 	c.UpdatedAt = c.CreatedAt
+	limits, err := s.jsonArg(c.Limits)
+	if err != nil {
+		return err
+	}
 	return s.write(ctx, ScopeNone, func(tx Querier) error {
-		_, err := tx.Exec(ctx, `INSERT INTO connections (`+connectionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			c.ID, c.OrganizationID, c.ProjectID, c.Provider, c.Name, c.AccountID, c.SealedCredentials, s.ts(c.CreatedAt), s.ts(c.UpdatedAt))
+		_, err := tx.Exec(ctx, `INSERT INTO connections (`+connectionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			c.ID, c.OrganizationID, c.ProjectID, c.Provider, c.Name, c.AccountID, c.SealedCredentials, c.Plan, limits,
+			s.ts(c.CreatedAt), s.ts(c.UpdatedAt))
 		return s.dbErr(err, "connection", "", "organization")
 	})
 }
@@ -49,15 +54,19 @@ func (s *Store) ListConnections(ctx context.Context, organizationID, projectID s
 		})
 }
 
-// UpdateConnection writes provider, name, accountId and the sealed
-// credentials, sets UpdatedAt and refreshes c; ENotFound outside the
-// organization.
+// UpdateConnection writes provider, name, accountId, the sealed
+// credentials, the plan and its limits, sets UpdatedAt and refreshes c;
+// ENotFound outside the organization.
 func (s *Store) UpdateConnection(ctx context.Context, c *edgeflow.Connection) error {
 	now := s.timestamp()
+	limits, err := s.jsonArg(c.Limits)
+	if err != nil {
+		return err
+	}
 	return s.write(ctx, ScopeNone, func(tx Querier) error {
 		got, err := scanConnection(tx.QueryRow(ctx, `UPDATE connections SET provider = ?, name = ?, account_id = ?,
-			sealed_credentials = ?, updated_at = ? WHERE organization_id = ? AND id = ? RETURNING `+connectionCols,
-			c.Provider, c.Name, c.AccountID, c.SealedCredentials, s.ts(now), c.OrganizationID, c.ID))
+			sealed_credentials = ?, plan = ?, plan_limits = ?, updated_at = ? WHERE organization_id = ? AND id = ? RETURNING `+connectionCols,
+			c.Provider, c.Name, c.AccountID, c.SealedCredentials, c.Plan, limits, s.ts(now), c.OrganizationID, c.ID))
 		if err != nil {
 			return s.dbErr(err, "connection", "", "")
 		}

@@ -30,13 +30,20 @@ func testConnections(t *testing.T, s edgeflow.Store) {
 	}
 
 	upd := &edgeflow.Connection{ID: c1.ID, OrganizationID: a.org.ID, Provider: edgeflow.ProviderCloudflare, Name: "renamed",
-		AccountID: "acc-2", SealedCredentials: []byte{9}}
+		AccountID: "acc-2", SealedCredentials: []byte{9}, Plan: edgeflow.PlanFree, Limits: &edgeflow.PlanLimits{Steps: 1000, CPUMs: 5}}
 	must(t, s.UpdateConnection(ctx, upd))
 	got, err = s.FindConnectionByID(ctx, a.org.ID, c1.ID)
 	must(t, err)
 	diff(t, "UpdateConnection", got, upd)
-	if !got.CreatedAt.Equal(c1.CreatedAt) || got.Name != "renamed" || string(got.SealedCredentials) != "\x09" {
+	if !got.CreatedAt.Equal(c1.CreatedAt) || got.Name != "renamed" || string(got.SealedCredentials) != "\x09" ||
+		got.Plan != edgeflow.PlanFree || got.Limits == nil || *got.Limits != (edgeflow.PlanLimits{Steps: 1000, CPUMs: 5}) {
 		t.Errorf("updated connection %+v", got)
+	}
+	// The plan's limits cleared: none read back.
+	upd.Limits = nil
+	must(t, s.UpdateConnection(ctx, upd))
+	if got, err = s.FindConnectionByID(ctx, a.org.ID, c1.ID); err != nil || got.Limits != nil || got.Plan != edgeflow.PlanFree {
+		t.Errorf("limits cleared: %+v, %v", got, err)
 	}
 	wantCode(t, "UpdateConnection other org", s.UpdateConnection(ctx, &edgeflow.Connection{ID: c1.ID,
 		OrganizationID: b.org.ID, Provider: edgeflow.ProviderLocal, Name: "x"}), edgeflow.ENotFound)

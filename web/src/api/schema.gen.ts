@@ -1264,6 +1264,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/{workflowId}/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Estimates what a month of runs of a version costs under Cloudflare's per-step pricing. */
+        get: operations["estimate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workflows/{workflowId}/invoke": {
         parameters: {
             query?: never;
@@ -1502,6 +1519,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/{workflowId}/trigger/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts 1 to 100 runs at once, through the provider's batch create. */
+        post: operations["triggerBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workflows/{workflowId}/versions": {
         parameters: {
             query?: never;
@@ -1715,6 +1749,20 @@ export interface components {
             id: string;
             type: string;
         };
+        BatchCreated: {
+            id: string;
+            index: number;
+            instanceId: string;
+        };
+        BatchError: {
+            code: string;
+            index: number;
+            message: string;
+        };
+        BatchTriggerResult: {
+            created: components["schemas"]["BatchCreated"][];
+            errors: components["schemas"]["BatchError"][];
+        };
         BulkFailure: {
             error: string;
             runId: string;
@@ -1811,8 +1859,10 @@ export interface components {
                 [key: string]: string;
             };
             id: string;
+            limits?: components["schemas"]["PlanLimits"];
             name: string;
             organizationId: string;
+            plan: string;
             projectId?: string;
             /** @enum {string} */
             provider: "cloudflare" | "local";
@@ -1860,6 +1910,7 @@ export interface components {
         };
         DeployConfig: {
             publicTrigger?: boolean;
+            retention?: components["schemas"]["Retention"];
             route?: components["schemas"]["WorkerRoute"];
         };
         DeployProgress: {
@@ -1939,6 +1990,16 @@ export interface components {
             /** @description What went wrong, for people. */
             error: string;
             requestId?: string;
+        };
+        Estimate: {
+            billedStepsPerRun: components["schemas"]["StepRange"];
+            monthly: components["schemas"]["MonthlyCost"];
+            plan: string;
+            pricing: components["schemas"]["PricingSource"];
+            runsPerMonth: number;
+            stepsPerRun: components["schemas"]["StepRange"];
+            versionId: string;
+            warnings: components["schemas"]["Warning"][];
         };
         Health: {
             /** @enum {string} */
@@ -2238,6 +2299,12 @@ export interface components {
             role: components["schemas"]["Role"];
             userId: string;
         };
+        MonthlyCost: {
+            billable: number;
+            included: number;
+            steps: number;
+            usd: number;
+        };
         NodeDefinition: {
             allowedInFunctions: boolean;
             author?: string;
@@ -2313,6 +2380,14 @@ export interface components {
             };
             type: string;
         };
+        PlanLimits: {
+            cpuMs?: number;
+            steps?: number;
+        };
+        PricingSource: {
+            date: string;
+            source: string;
+        };
         Project: {
             /** Format: date-time */
             createdAt: string;
@@ -2351,6 +2426,10 @@ export interface components {
             requestId?: string;
             /** @enum {string} */
             status: "ok";
+        };
+        Retention: {
+            error?: string;
+            success?: string;
         };
         /** @enum {string} */
         Role: "owner" | "admin" | "member" | "viewer";
@@ -2474,6 +2553,10 @@ export interface components {
             source: string;
             state: string;
         };
+        StepRange: {
+            max: number | null;
+            min: number;
+        };
         StoredVersion: {
             code?: string;
             /** Format: date-time */
@@ -2555,6 +2638,7 @@ export interface components {
             locked: boolean;
             nodeTypes: string[];
             version: number;
+            warnings?: components["schemas"]["Warning"][];
             workflowId: string;
         };
         VersionDetail: {
@@ -2567,7 +2651,13 @@ export interface components {
             locked: boolean;
             nodeTypes: string[];
             version: number;
+            warnings?: components["schemas"]["Warning"][];
             workflowId: string;
+        };
+        Warning: {
+            message: string;
+            nodeId?: string;
+            path: string;
         };
         Webhook: {
             /** Format: date-time */
@@ -2731,6 +2821,9 @@ export type Approximated = components['schemas']['Approximated'];
 export type AuditActor = components['schemas']['AuditActor'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type AuditTarget = components['schemas']['AuditTarget'];
+export type BatchCreated = components['schemas']['BatchCreated'];
+export type BatchError = components['schemas']['BatchError'];
+export type BatchTriggerResult = components['schemas']['BatchTriggerResult'];
 export type BulkFailure = components['schemas']['BulkFailure'];
 export type BulkFilter = components['schemas']['BulkFilter'];
 export type BulkJob = components['schemas']['BulkJob'];
@@ -2756,6 +2849,7 @@ export type EnvVar = components['schemas']['EnvVar'];
 export type EnvVarUsage = components['schemas']['EnvVarUsage'];
 export type EnvVarUse = components['schemas']['EnvVarUse'];
 export type Error = components['schemas']['Error'];
+export type Estimate = components['schemas']['Estimate'];
 export type Health = components['schemas']['Health'];
 export type IR = components['schemas']['IR'];
 export type IRCompilation = components['schemas']['IRCompilation'];
@@ -2787,6 +2881,7 @@ export type MCPMessage = components['schemas']['MCPMessage'];
 export type MCPStdioCommand = components['schemas']['MCPStdioCommand'];
 export type MarketplaceNode = components['schemas']['MarketplaceNode'];
 export type Member = components['schemas']['Member'];
+export type MonthlyCost = components['schemas']['MonthlyCost'];
 export type NodeDefinition = components['schemas']['NodeDefinition'];
 export type NodeTemplate = components['schemas']['NodeTemplate'];
 export type OrganizationCreated = components['schemas']['OrganizationCreated'];
@@ -2794,11 +2889,14 @@ export type OrganizationList = components['schemas']['OrganizationList'];
 export type OrganizationMembership = components['schemas']['OrganizationMembership'];
 export type OrganizationUpdated = components['schemas']['OrganizationUpdated'];
 export type OutputField = components['schemas']['OutputField'];
+export type PlanLimits = components['schemas']['PlanLimits'];
+export type PricingSource = components['schemas']['PricingSource'];
 export type Project = components['schemas']['Project'];
 export type R2Bucket = components['schemas']['R2Bucket'];
 export type R2Object = components['schemas']['R2Object'];
 export type R2ObjectList = components['schemas']['R2ObjectList'];
 export type Readiness = components['schemas']['Readiness'];
+export type Retention = components['schemas']['Retention'];
 export type Role = components['schemas']['Role'];
 export type Run = components['schemas']['Run'];
 export type RunEvent = components['schemas']['RunEvent'];
@@ -2811,6 +2909,7 @@ export type Session = components['schemas']['Session'];
 export type SignedIn = components['schemas']['SignedIn'];
 export type StepError = components['schemas']['StepError'];
 export type StepOutput = components['schemas']['StepOutput'];
+export type StepRange = components['schemas']['StepRange'];
 export type StoredVersion = components['schemas']['StoredVersion'];
 export type StreamError = components['schemas']['StreamError'];
 export type TestLogLine = components['schemas']['TestLogLine'];
@@ -2824,6 +2923,7 @@ export type User = components['schemas']['User'];
 export type VerifyResult = components['schemas']['VerifyResult'];
 export type Version = components['schemas']['Version'];
 export type VersionDetail = components['schemas']['VersionDetail'];
+export type Warning = components['schemas']['Warning'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
@@ -3835,7 +3935,12 @@ export interface operations {
                         accountId?: string | null;
                         apiToken?: string | null;
                     } | null;
+                    limits?: {
+                        cpuMs?: number;
+                        steps?: number;
+                    } | null;
                     name?: string;
+                    plan?: string;
                     provider?: string;
                     scope?: string;
                 };
@@ -4125,7 +4230,12 @@ export interface operations {
                         accountId?: string | null;
                         apiToken?: string | null;
                     } | null;
+                    limits?: {
+                        cpuMs?: number;
+                        steps?: number;
+                    } | null;
                     name?: string | null;
+                    plan?: string | null;
                 };
             };
         };
@@ -10417,6 +10527,10 @@ export interface operations {
                     } | null;
                     deployConfig?: {
                         publicTrigger?: boolean | null;
+                        retention?: {
+                            error?: string;
+                            success?: string;
+                        } | null;
                         route?: {
                             pattern?: string;
                             zoneName?: string;
@@ -11014,6 +11128,97 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `limit` is not an integer from 1 to 100, or `cursor` is not one this server made */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    estimate: {
+        parameters: {
+            query?: {
+                /** @description The version to estimate (default: the current one). */
+                versionId?: string;
+                /** @description The runs a month to price (a whole number, 0 to 10^12). */
+                runsPerMonth?: string;
+                /** @description The connection whose plan prices the runs (the Paid plan without one). */
+                connectionId?: string;
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{versionId, plan, runsPerMonth, stepsPerRun: {min, max}, billedStepsPerRun: {min, max}, monthly: {steps, included, billable, usd}, pricing: {date, source}, warnings}`. `stepsPerRun` counts a run's `step.do` calls (steps, HTTP requests, sub-workflows, marketplace nodes, an agent's turns and tool calls), `billedStepsPerRun` adds its sleeps and event waits, which are billed steps; loops count by their count, a literal collection's length or `maxIterations`, and `max` is null when a loop has no bound (the month is then priced on `min`, and `warnings` say so). The month is `runsPerMonth` runs of the most billed steps: on Paid 500,000 steps are included, then $0.80 per 100,000; on Free 3,000 a day (90,000 over 30 days) run and `billable` are the steps it would not run (`usd` 0). `versionId` defaults to the current version, the plan to `connectionId`'s (Paid without one). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Estimate"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `connectionId` names no connection the project may use; the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach; not_found: `versionId` or `connectionId` names nothing the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the workflow is a function, or has no version */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: `runsPerMonth` missing, not a whole number, or outside 0 to 10^12 */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12440,6 +12645,128 @@ export interface operations {
             };
             /** @description rate_limited: the per-IP limit is spent */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    triggerBatch: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    connectionId?: string;
+                    runs?: {
+                        id?: string;
+                        params?: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description `{created: [{index, id, instanceId}], errors: [{index, code, message}]}`, each entry of `runs` by its index in one of the two lists. The request is `{connectionId, runs: [{params, id?}]}`: `params` as the trigger's (a JSON object of at most 100 KB, `{}` when omitted; an event-shaped object starts a run, it delivers no event); `id` the instance id to create the run with (1 to 100 letters, digits, `-` and `_`; the run's own id is edgeflow's). An entry is refused with `validation_failed` (bad params or id, an id named twice), `payload_too_large` (params over 100 KB), `conflict` (an id a run of the workflow or an instance already has) or `provider_error`; the others are created. Creates are paced to the provider's creation rate (the connection plan's: 100/s per Workflow, 300/s per account on Paid), and a batch the provider answers 429 is sent again after its `Retry-After`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchTriggerResult"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json`; bad_request: the workflow is a function */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `deploy` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `connectionId` names no connection the project may use; the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the workflow is not deployed on this connection */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 11 MiB; payload_too_large: the body over 11 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: no `connectionId`; `runs` empty or over 100 entries */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent; rate_limited: the creation rate stayed taken while the request waited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description provider_error: the provider refused the whole batch (`provider_unavailable`: it could not be reached) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -33,6 +33,7 @@ describe("query keys", () => {
         workflowQueries.versions("wf_1").queryKey,
         workflowQueries.newestVersion("wf_1", "ver_2").queryKey,
         workflowQueries.version("wf_1", "ver_2").queryKey,
+        workflowQueries.estimate("wf_1", "ver_2", "con_1", 100).queryKey,
         runQueries.ofWorkflow("wf_1").queryKey,
       ],
     ],

@@ -25,6 +25,17 @@ export const workflowQueries = {
       initialPageParam: "",
       getNextPageParam: (last) => last.nextCursor ?? undefined,
     }),
+  // estimate: what runsPerMonth runs of a version cost on a connection's plan (GET …/estimate).
+  estimate: (workflowId: string, versionId: string, connectionId: string, runsPerMonth: number) =>
+    queryOptions({
+      queryKey: [...workflowKeys.one(workflowId), "estimate", versionId, connectionId, runsPerMonth] as const,
+      queryFn: () =>
+        ok(
+          api.GET("/api/workflows/{workflowId}/estimate", {
+            params: { path: { workflowId }, query: { versionId, connectionId, runsPerMonth: String(runsPerMonth) } },
+          }),
+        ),
+    }),
   // record: the workflow's record.
   record: (workflowId: string) =>
     queryOptions({

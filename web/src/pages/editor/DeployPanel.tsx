@@ -7,6 +7,7 @@ import { workflowKeys } from "../../api/queries/workflows";
 import { deployStream, type DeployProgress, type DeployResult } from "../../api/sse";
 import type { WorkflowFull } from "../../api/models";
 import { ErrorMessage, Loading } from "../../app/ui";
+import { DeployEstimate } from "./DeployEstimate";
 
 // DeployPanel deploys the current version to a connection, showing each stage of the deploy as it happens.
 export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolean }) {
@@ -84,6 +85,13 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
               ))}
             </select>
           </div>
+          {full.currentVersion && full.workflow.kind !== "script" && (
+            <DeployEstimate
+              workflowId={full.workflow.id}
+              versionId={full.currentVersion.id}
+              connectionId={connectionId}
+            />
+          )}
           {!full.currentVersion && <p className="hint">Save a version first: a deploy runs a saved version.</p>}
           {full.currentVersion && dirty && (
             <p className="hint">
