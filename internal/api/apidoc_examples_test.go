@@ -22,6 +22,7 @@ var liveExamples = map[string]bool{
 	"POST /api/workflows/{workflowId}/invoke":                            true,
 	"POST /api/workflows/{workflowId}/versions/{versionId}/test":         true,
 	"GET /api/workflows/{workflowId}/trigger-secret":                     true,
+	"GET /api/workflows/{workflowId}/deploy-plan":                        true,
 	"GET /api/workflows/{workflowId}/runs/{runId}":                       true,
 	"POST /api/workflows/{workflowId}/runs/{runId}/pause":                true,
 	"POST /api/workflows/{workflowId}/runs/{runId}/resume":               true,

@@ -19,6 +19,12 @@ type deployRequest struct {
 	// RotateTriggerSecret replaces the public trigger's signing secret
 	// (deployConfig.publicTrigger) instead of keeping it.
 	RotateTriggerSecret bool `json:"rotateTriggerSecret"`
+	// InFlight is what happens to the runs in flight of earlier versions:
+	// "pin" (default), "migrate" or "drain" (docs/releases.md).
+	InFlight string `json:"inFlight"`
+	// Force migrates runs in flight even when the plan says the version is
+	// not compatible with them (inFlight "migrate" only).
+	Force bool `json:"force"`
 }
 
 func newDeployResult(d *edgeflow.Deployment) edgeflow.DeployResult {
@@ -101,7 +107,7 @@ func (s *Server) prepareDeploy(r *http.Request) (*deploysvc.Plan, error) {
 	return d.PrepareDeploy(r.Context(), deploysvc.DeployRequest{
 		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
 		ConnectionID: req.ConnectionID, VersionID: req.VersionID, UserID: p.UserID,
-		RotateTriggerSecret: req.RotateTriggerSecret,
+		RotateTriggerSecret: req.RotateTriggerSecret, InFlight: req.InFlight, Force: req.Force,
 	})
 }
 
@@ -130,6 +136,9 @@ func (s *Server) handleDeployStream(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	sse := newSSEWriter(w)
+	if dp := plan.DeployPlan(); dp != nil {
+		sse.event("plan", dp)
+	}
 	d, err := s.Deployer.Deploy(r.Context(), plan, func(p deploysvc.Progress) { sse.event("progress", p) })
 	if err != nil {
 		status, body := errorBody(err, requestIDFrom(r))
@@ -213,4 +222,24 @@ func defaultDeployer(cfg Config) (*deploysvc.Service, error) {
 		opts.LocalEdge = cfg.LocalEdge
 	}
 	return deploysvc.New(opts)
+}
+
+// handleDeployPlan answers what a deploy of a version (the current one when
+// versionId is absent) to a connection would do to the runs in flight
+// there (docs/releases.md, "The deploy plan").
+func (s *Server) handleDeployPlan(w http.ResponseWriter, r *http.Request) error {
+	dep, tw, err := s.workflowCall(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	if strings.TrimSpace(q.Get("connectionId")) == "" {
+		return edgeflow.Invalid("?connectionId", "connectionId is required")
+	}
+	plan, err := dep.PlanDeploy(r.Context(), tw, q.Get("connectionId"), q.Get("versionId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, plan)
+	return nil
 }

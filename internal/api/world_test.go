@@ -438,6 +438,9 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/trigger-secret": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/trigger-secret?connectionId=" + w.a.connectionID
 	},
+	"/api/workflows/{workflowId}/deploy-plan": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/deploy-plan?connectionId=" + w.a.connectionID
+	},
 	"/api/runs/{runId}": func(w *world) string { return "/api/runs/" + w.fixtureRun(w.a) },
 	"/api/workflows/{workflowId}/runs/{runId}": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000"

@@ -129,6 +129,8 @@ type Service struct {
 	batchers        createBatchers           // deployment id -> its local-edge creates (createbatch.go)
 	watch           atomic.Pointer[runWatch] // the running refresher's instance event streams (runwatch.go)
 	instanceDeletes instanceDeletes          // provider instances of deleted runs (instancedelete.go)
+	drains          drainMarks               // (workflow, connection) pairs whose triggers wait for a drain (releases.go)
+	drainPoll       time.Duration            // how often a drain looks at the runs in flight
 }
 
 // New returns a service. Store and Secrets are required.
@@ -149,6 +151,7 @@ func New(opts Options) (*Service, error) {
 		now:        opts.Now,
 		deployLock: map[string]*sync.Mutex{},
 		stuck:      newStuckBounds(opts.StuckAfter, opts.StuckFailAfter),
+		drainPoll:  time.Second,
 	}
 	if s.cfBase == "" {
 		s.cfBase = cloudflare.DefaultBaseURL
