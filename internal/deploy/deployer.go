@@ -246,6 +246,11 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	if err != nil {
 		return fail(err)
 	}
+	if pl.pinned || pl.prev == nil && pl.script != compiled.ScriptName {
+		if err := s.checkScriptLimit(ctx, prov); err != nil {
+			return fail(err)
+		}
+	}
 	artCopy := *compiled
 	art := &artCopy
 	art.ScriptName, art.WorkflowName = pl.script, pl.workflow

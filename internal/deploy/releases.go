@@ -98,6 +98,37 @@ func (s *Service) place(ctx context.Context, p *Plan, art *Artifact) (placement,
 	return pl, nil
 }
 
+// DefaultMaxScripts is the scripts an account may hold when
+// Options.MaxScripts is 0: Cloudflare's limit on the Workers Paid plan
+// (docs/releases.md, "The cost").
+const DefaultMaxScripts = 500
+
+// scriptCounter is a Provider that counts the account's workers.
+type scriptCounter interface {
+	CountWorkers(ctx context.Context) (int, error)
+}
+
+// checkScriptLimit refuses with 409 a deploy that would add a worker to an
+// account already holding the most it may (a version beside runs in
+// flight adds one), before anything is uploaded.
+func (s *Service) checkScriptLimit(ctx context.Context, prov Provider) error {
+	sc, ok := prov.(scriptCounter)
+	if !ok {
+		return nil
+	}
+	n, err := sc.CountWorkers(ctx)
+	if err != nil {
+		return providerError("count the account's workers", err)
+	}
+	if n >= s.maxScripts {
+		return &edgeflow.Error{Code: edgeflow.EConflict, Message: fmt.Sprintf(
+			"the account holds %d workers, the provider's limit on scripts per account (%d): this version would need one more "+
+				"beside the runs in flight of the active one; wait for draining versions to be retired, or deploy with inFlight "+
+				"\"migrate\" or \"drain\"", n, s.maxScripts)}
+	}
+	return nil
+}
+
 // releasePinned is called once a deploy pinned the runs of prev to its own
 // worker: the Workflow's cron schedules are cleared, so that only the
 // active version starts runs on a schedule. A failure is logged: the

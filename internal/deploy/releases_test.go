@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,8 +23,15 @@ import (
 // every request (method and path) and answers each the way Cloudflare
 // does.
 type cfRecorder struct {
-	mu  sync.Mutex
-	got []string
+	mu      sync.Mutex
+	got     []string
+	scripts int // how many workers the account holds
+}
+
+func (c *cfRecorder) setScripts(n int) {
+	c.mu.Lock()
+	c.scripts = n
+	c.mu.Unlock()
 }
 
 func (c *cfRecorder) take() []string {
@@ -45,6 +53,14 @@ func (c *cfRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"success":true,"errors":[],"messages":[],"result":%s}`, result)
 	}
 	switch {
+	case r.Method == http.MethodGet && strings.HasSuffix(path, "/workers/scripts"):
+		c.mu.Lock()
+		list := make([]string, c.scripts)
+		c.mu.Unlock()
+		for i := range list {
+			list[i] = fmt.Sprintf(`{"id":"w%d"}`, i)
+		}
+		ok("[" + strings.Join(list, ",") + "]")
 	case strings.HasSuffix(path, "/tokens/verify"):
 		ok(`{"id":"t","status":"active"}`)
 	case strings.HasSuffix(path, "/secrets"):
@@ -75,7 +91,7 @@ func TestCloudflarePinnedDeployAndRetirement(t *testing.T) {
 	hs := httptest.NewServer(rec)
 	t.Cleanup(hs.Close)
 	svc, err := deploy.New(deploy.Options{Store: st, Secrets: fixedSecrets{}, Compiler: &deploy.CodegenCompiler{},
-		CloudflareBaseURL: hs.URL + "/client/v4", HTTPClient: hs.Client()})
+		CloudflareBaseURL: hs.URL + "/client/v4", HTTPClient: hs.Client(), MaxScripts: 3})
 	must(t, err)
 	conn := cfConnection(t, st, org)
 	wf := &edgeflow.Workflow{OrganizationID: org.ID, ProjectID: prj.ID, Name: "orders", Kind: edgeflow.KindWorkflow}
@@ -122,12 +138,28 @@ func TestCloudflarePinnedDeployAndRetirement(t *testing.T) {
 	run.InstanceID = run.ID
 	must(t, st.CreateRun(ctx, run))
 
+	// The account is full: a version beside the run is refused before any upload.
 	v2 := version("Load the order", "Charge")
+	rec.setScripts(3)
+	p, err := svc.PrepareDeploy(ctx, deploy.DeployRequest{OrganizationID: org.ID, ProjectID: prj.ID, WorkflowID: wf.ID,
+		ConnectionID: conn.ID, VersionID: v2.ID})
+	must(t, err)
+	_, err = svc.Deploy(ctx, p, nil)
+	if e, ok := errors.AsType[*edgeflow.Error](err); !ok || e.Code != edgeflow.EConflict ||
+		!strings.Contains(e.Message, "limit on scripts per account (3)") {
+		t.Fatalf("a deploy past the script limit: %v", err)
+	}
+	if diff := cmp.Diff([]string{"GET /user/tokens/verify", "GET " + acct + "/workers/scripts"}, rec.take()); diff != "" {
+		t.Fatalf("requests of the refused deploy (-want +got):\n%s", diff)
+	}
+
+	rec.setScripts(2)
 	d2 := deployVersion(v2, "")
 	if d2.ScriptName != v2name || d2.WorkflowName != v2name {
 		t.Fatalf("v2 beside the run of v1: %+v", d2)
 	}
-	if diff := cmp.Diff(deployCalls(v2name), rec.take()); diff != "" {
+	pinned := append([]string{"GET /user/tokens/verify", "GET " + acct + "/workers/scripts"}, deployCalls(v2name)[1:]...)
+	if diff := cmp.Diff(pinned, rec.take()); diff != "" {
 		t.Fatalf("requests of the pinned deploy (-want +got):\n%s", diff)
 	}
 	if n := svc.RetireDrained(ctx); n != 0 {
