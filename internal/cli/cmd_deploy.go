@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -15,14 +16,19 @@ func deployCommand() *command {
 	return &command{
 		name: "deploy", summary: "deploy a workflow's version to a connection, following its progress", args: "WORKFLOW", minArgs: 1, maxArgs: 1,
 		about: `Deploys the workflow's current version (or --version) to the connection, following the deploy stage by
-stage: a bar redrawn in place on a terminal, one line per stage otherwise. Exit 1 when the deploy is refused
-or a stage fails.`,
+stage: a bar redrawn in place on a terminal, one line per stage otherwise. Runs in flight stay on their own
+version unless --in-flight says otherwise (docs/releases.md); --plan prints what the deploy would do to them
+and deploys nothing. Exit 1 when the deploy is refused or a stage fails.`,
 		flags: []flagDef{
 			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id) to deploy to"},
 			{name: "version", value: "VERSION", usage: "the version (number or id; default: the current one)"},
+			{name: "in-flight", value: "pin|migrate|drain", usage: "what happens to runs in flight of earlier versions (default pin)"},
+			{name: "force", usage: "with --in-flight migrate: migrate even when the plan is not compatible"},
+			{name: "plan", usage: "print the deploy plan (runs in flight, step changes, compatibility) and deploy nothing"},
 			jsonFlag,
 		},
-		examples: []string{"edgeflow deploy orders --connection local", "edgeflow deploy orders --connection production --version 3"},
+		examples: []string{"edgeflow deploy orders --connection local", "edgeflow deploy orders --connection production --version 3",
+			"edgeflow deploy orders --connection production --plan", "edgeflow deploy orders --connection production --in-flight drain"},
 		run:      runDeploy,
 	}
 }
@@ -43,7 +49,7 @@ func runDeploy(c *call) error {
 	if err != nil {
 		return err
 	}
-	body := map[string]string{"connectionId": conn.ID}
+	body := map[string]any{"connectionId": conn.ID}
 	label := "the current version"
 	if ref := c.flag("version"); ref != "" {
 		v, err := versionByRef(c.ctx, cl, w, ref)
@@ -52,6 +58,19 @@ func runDeploy(c *call) error {
 		}
 		body["versionId"] = v.ID
 		label = fmt.Sprintf("version %d", v.Version)
+	}
+	switch mode := c.flag("in-flight"); mode {
+	case "":
+	case "pin", "migrate", "drain":
+		body["inFlight"] = mode
+	default:
+		return usageError("--in-flight must be pin, migrate or drain")
+	}
+	if c.has("force") {
+		body["force"] = true
+	}
+	if c.has("plan") {
+		return showDeployPlan(c, cl, w.ID, conn.ID, body["versionId"])
 	}
 	resp, err := cl.send(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/deploy-stream", nil, body, "text/event-stream")
 	if err != nil {
@@ -65,6 +84,11 @@ func runDeploy(c *call) error {
 	var result json.RawMessage
 	err = readSSE(resp.Body, func(event string, data []byte) error {
 		switch event {
+		case "plan":
+			var plan deployPlan
+			if json.Unmarshal(data, &plan) == nil && !c.has("json") {
+				printDeployPlanSummary(c.out(), plan)
+			}
 		case "progress":
 			var p edgeflow.DeployProgress
 			if json.Unmarshal(data, &p) != nil || c.has("json") {
@@ -280,4 +304,76 @@ func runSendEvent(c *call) error {
 	}
 	fmt.Fprintf(c.out(), "Sent event %q to run %s.\n", c.flag("type"), r.ID)
 	return nil
+}
+
+// deployPlan is the deploy plan (GET …/deploy-plan, the first frame of
+// deploy-stream; docs/releases.md).
+type deployPlan struct {
+	Number   int `json:"number"`
+	InFlight struct {
+		Total     int `json:"total"`
+		ByVersion []struct {
+			Number int `json:"number"`
+			Count  int `json:"count"`
+		} `json:"byVersion"`
+	} `json:"inFlight"`
+	Changes []struct {
+		Kind   string `json:"kind"`
+		Step   string `json:"step"`
+		Detail string `json:"detail"`
+	} `json:"changes"`
+	Compatible bool     `json:"compatible"`
+	Reasons    []string `json:"reasons"`
+}
+
+// showDeployPlan prints the plan of deploying versionID (nil: the current
+// version) of the workflow to the connection, and deploys nothing.
+func showDeployPlan(c *call, cl *client, workflowID, connectionID string, versionID any) error {
+	q := url.Values{"connectionId": {connectionID}}
+	if v, ok := versionID.(string); ok && v != "" {
+		q.Set("versionId", v)
+	}
+	var raw json.RawMessage
+	if err := cl.request(c.ctx, http.MethodGet, "/api/workflows/"+workflowID+"/deploy-plan", q, nil, &raw); err != nil {
+		return err
+	}
+	if c.has("json") {
+		writeIndented(c.out(), raw)
+		return nil
+	}
+	var plan deployPlan
+	if err := json.Unmarshal(raw, &plan); err != nil {
+		return fmt.Errorf("reading the deploy plan: %w", err)
+	}
+	printDeployPlan(c.out(), plan)
+	return nil
+}
+
+// printDeployPlan writes the whole plan: runs in flight by version, every
+// step change, and whether runs in flight could move onto the version.
+func printDeployPlan(w io.Writer, plan deployPlan) {
+	printDeployPlanSummary(w, plan)
+	for _, v := range plan.InFlight.ByVersion {
+		fmt.Fprintf(w, "  version %d: %d in flight\n", v.Number, v.Count)
+	}
+	if len(plan.Changes) == 0 {
+		fmt.Fprintln(w, "No step changes from the active version.")
+	} else {
+		fmt.Fprintln(w, "Step changes from the active version:")
+		for _, ch := range plan.Changes {
+			fmt.Fprintf(w, "  %-15s %-30q %s\n", ch.Kind, ch.Step, ch.Detail)
+		}
+	}
+	for _, r := range plan.Reasons {
+		fmt.Fprintf(w, "  - %s\n", r)
+	}
+}
+
+// printDeployPlanSummary writes the plan's first line.
+func printDeployPlanSummary(w io.Writer, plan deployPlan) {
+	verdict := "compatible: runs in flight could move onto it (--in-flight migrate)"
+	if !plan.Compatible {
+		verdict = "not compatible: runs in flight stay on their version (pin) or must finish first (drain)"
+	}
+	fmt.Fprintf(w, "Plan for version %d: %d runs in flight; %s\n", plan.Number, plan.InFlight.Total, verdict)
 }

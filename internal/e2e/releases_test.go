@@ -168,3 +168,39 @@ func TestReleasesPinning(t *testing.T) {
 		t.Fatalf("after the drain: %s on %s", r.Output, d4.ScriptName)
 	}
 }
+
+// TestCLIDeployPlan: `edgeflow deploy --plan` prints the plan and deploys
+// nothing; --in-flight migrate of an incompatible version is refused (1), a
+// bad --in-flight is a usage error (2); a deploy prints the plan's summary
+// first and pins the waiting run.
+func TestCLIDeployPlan(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	u := newCLIUser(t)
+	if code, out, errOut := u.run(s.key+"\n", nil, "login", "--url", s.url+"/api", "--api-key-stdin"); code != 0 {
+		t.Fatalf("login: exit %d\n%s%s", code, out, errOut)
+	}
+	wf, _ := s.workflow("cli-release", "workflow", releaseIR("prepare", 1))
+	s.deploy(wf)
+	old := s.trigger(wf, map[string]any{})
+	s.waitWaiting(wf, old)
+	s.version(wf, releaseIR("prepare the order", 2))
+
+	out := u.must(0, "deploy", "cli-release", "--connection", s.conn, "--plan")
+	if !strings.Contains(out, "Plan for version 2: 1 runs in flight; not compatible") || !strings.Contains(out, "renamed") ||
+		!strings.Contains(out, "version 1: 1 in flight") {
+		t.Fatalf("deploy --plan:\n%s", out)
+	}
+	if n := len(s.deploymentStates(wf)); n != 1 {
+		t.Fatalf("--plan deployed something: %d deployments", n)
+	}
+	if code, _, errOut := u.run("", nil, "deploy", "cli-release", "--connection", s.conn, "--in-flight", "migrate"); code != 1 ||
+		!strings.Contains(errOut, "cannot move onto this version") {
+		t.Fatalf("migrate: exit %d %s", code, errOut)
+	}
+	u.must(2, "deploy", "cli-release", "--connection", s.conn, "--in-flight", "sideways")
+	out = u.must(0, "deploy", "cli-release", "--connection", s.conn)
+	if !strings.Contains(out, "Plan for version 2: 1 runs in flight") || !strings.Contains(out, deploy.VersionedName(wf, 2)) {
+		t.Fatalf("deploy:\n%s", out)
+	}
+}
