@@ -29,7 +29,7 @@ and deploys nothing. Exit 1 when the deploy is refused or a stage fails.`,
 		},
 		examples: []string{"edgeflow deploy orders --connection local", "edgeflow deploy orders --connection production --version 3",
 			"edgeflow deploy orders --connection production --plan", "edgeflow deploy orders --connection production --in-flight drain"},
-		run:      runDeploy,
+		run: runDeploy,
 	}
 }
 
