@@ -18,6 +18,7 @@ var liveExamples = map[string]bool{
 	"POST /api/workflows/{workflowId}/deploy":                            true,
 	"POST /api/workflows/{workflowId}/deploy-stream":                     true,
 	"POST /api/workflows/{workflowId}/takedown":                          true,
+	"POST /api/workflows/{workflowId}/rollback":                          true,
 	"POST /api/workflows/{workflowId}/trigger":                           true,
 	"POST /api/workflows/{workflowId}/invoke":                            true,
 	"POST /api/workflows/{workflowId}/versions/{versionId}/test":         true,

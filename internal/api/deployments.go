@@ -207,6 +207,46 @@ func (s *Server) handleTakedown(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+type rollbackRequest struct {
+	ConnectionID string `json:"connectionId"`
+	// InFlight is what happens to the runs in flight of the current
+	// version (deployRequest.InFlight; default "pin").
+	InFlight string `json:"inFlight"`
+}
+
+// handleRollback deploys again the version that was active on the
+// connection before the current one (docs/releases.md, "Rollback").
+func (s *Server) handleRollback(w http.ResponseWriter, r *http.Request) error {
+	dep, tw, err := s.workflowCall(r)
+	if err != nil {
+		return err
+	}
+	var req rollbackRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.ConnectionID) == "" {
+		return edgeflow.Invalid("/connectionId", "connectionId is required")
+	}
+	versionID, err := dep.RollbackVersion(r.Context(), tw, req.ConnectionID)
+	if err != nil {
+		return err
+	}
+	p := PrincipalFrom(r)
+	t := tw.Tenant()
+	plan, err := dep.PrepareDeploy(r.Context(), deploysvc.DeployRequest{OrganizationID: t.OrganizationID, ProjectID: t.ProjectID,
+		WorkflowID: tw.Workflow().ID, ConnectionID: req.ConnectionID, VersionID: versionID, UserID: p.UserID, InFlight: req.InFlight})
+	if err != nil {
+		return err
+	}
+	d, err := dep.Deploy(r.Context(), plan, nil)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, newDeployResult(d))
+	return nil
+}
+
 // defaultDeployer builds the deploy service of cfg.
 func defaultDeployer(cfg Config) (*deploysvc.Service, error) {
 	opts := deploysvc.Options{

@@ -359,6 +359,19 @@ var workflowRouteDocs = map[string]RouteDoc{
 		},
 		Example: exDeployPlan,
 	},
+	"POST /api/workflows/{workflowId}/rollback": {
+		Summary: "Deploys again the version that was active on a connection before the current one.",
+		Answer: "The Deployment, as deploy answers, of the version active on `connectionId` before the active one (the " +
+			"newest earlier deployment there of another version). Runs in flight of the current version stay pinned to " +
+			"it unless `inFlight` says `migrate` or `drain` (docs/releases.md).",
+		Errors: []ErrorCase{
+			{409, "conflict", "the workflow is not deployed on the connection, or no earlier version was active there"},
+			{422, "validation_failed", "no `connectionId`, or `inFlight` is not `pin`, `migrate` or `drain`"},
+			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
+		},
+		BadBody: `{"connectionId":""}`,
+		Example: exRollback,
+	},
 	"POST /api/workflows/{workflowId}/takedown": {
 		Summary: "Deletes the deployed worker and Workflow from a connection.",
 		Answer: "The Deployment, now `status: \"removed\"` with `removedAt` (kept as history), with `success` and " +

@@ -455,6 +455,7 @@ func (s *Server) routeTable() []Route {
 		post("/api/workflows/{workflowId}/deploy", s.handleDeploy).scope(deploy).limit(LimitDeploy).body(deployRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.deploy", "workflowId"),
 		post("/api/workflows/{workflowId}/deploy-stream", s.handleDeployStream).scope(deploy).limit(LimitDeploy).body(deployRequest{}).stream(deployStreamEvents).audit("workflow.deploy", "workflowId"),
 		get("/api/workflows/{workflowId}/deploy-plan", s.handleDeployPlan).scope(read).query("connectionId", "versionId").ok(deploysvc.DeployPlan{}),
+		post("/api/workflows/{workflowId}/rollback", s.handleRollback).scope(deploy).limit(LimitDeploy).body(rollbackRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.rollback", "workflowId"),
 		post("/api/workflows/{workflowId}/takedown", s.handleTakedown).scope(deploy).limit(LimitDeploy).body(takedownRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.takedown", "workflowId"),
 		post("/api/workflows/{workflowId}/trigger", s.handleTrigger).scope(deploy).body(triggerRequest{}).created(deploysvc.TriggerResult{}).audit("workflow.trigger", "workflowId"),
 		post("/api/workflows/{workflowId}/invoke", s.handleInvoke).scope(deploy).body(invokeRequest{}).ok(deploysvc.InvokeResult{}).audit("function.invoke", "workflowId"),

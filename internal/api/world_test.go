@@ -433,6 +433,7 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/deploy":        func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deploy" },
 	"/api/workflows/{workflowId}/deploy-stream": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deploy-stream" },
 	"/api/workflows/{workflowId}/takedown":      func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/takedown" },
+	"/api/workflows/{workflowId}/rollback":      func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/rollback" },
 	"/api/workflows/{workflowId}/trigger":       func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/trigger" },
 	"/api/workflows/{workflowId}/invoke":        func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/invoke" },
 	"/api/workflows/{workflowId}/trigger-secret": func(w *world) string {

@@ -395,3 +395,42 @@ func (s *Service) drain(ctx context.Context, p *Plan, progress ProgressFunc) (fu
 		}
 	}
 }
+
+// RollbackVersion names the version that was active on the connection
+// before the active one: the newest earlier deployment there of another
+// version. Nothing deployed there, or no earlier version, is conflict
+// (409).
+func (s *Service) RollbackVersion(ctx context.Context, tw *TenantWorkflow, connectionID string) (string, error) {
+	wf, t := tw.Workflow(), tw.Tenant()
+	c, err := s.connection(ctx, t.OrganizationID, t.ProjectID, connectionID)
+	if err != nil {
+		return "", err
+	}
+	active, err := s.store.FindActiveDeployment(ctx, wf.ID, c.ID)
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return "", edgeflow.Errorf(edgeflow.EConflict, "the workflow is not deployed on this connection")
+		}
+		return "", err
+	}
+	opts := edgeflow.ListOptions{Limit: 100}
+	for range 10 { // the 1,000 newest deployments of the workflow bound the search
+		page, err := s.store.ListDeployments(ctx, edgeflow.DeploymentFilter{ProjectID: wf.ProjectID, WorkflowID: wf.ID}, opts)
+		if err != nil {
+			return "", err
+		}
+		for _, d := range page.Items {
+			if d.ConnectionID == c.ID && d.ID != active.ID && d.VersionID != active.VersionID &&
+				d.Status != edgeflow.DeploymentRemoved && !d.CreatedAt.After(active.CreatedAt) {
+				if _, err := s.store.FindVersionByID(ctx, wf.ID, d.VersionID); err == nil {
+					return d.VersionID, nil
+				}
+			}
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		opts.Cursor = page.NextCursor
+	}
+	return "", edgeflow.Errorf(edgeflow.EConflict, "no earlier version was active on this connection to roll back to")
+}

@@ -180,11 +180,12 @@ func TestCLIDeployPlan(t *testing.T) {
 	if code, out, errOut := u.run(s.key+"\n", nil, "login", "--url", s.url+"/api", "--api-key-stdin"); code != 0 {
 		t.Fatalf("login: exit %d\n%s%s", code, out, errOut)
 	}
-	wf, _ := s.workflow("cli-release", "workflow", releaseIR("prepare", 1))
+	wf, ver1 := s.workflow("cli-release", "workflow", releaseIR("prepare", 1))
 	s.deploy(wf)
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/rollback", map[string]any{"connectionId": s.conn}), 409, "conflict")
 	old := s.trigger(wf, map[string]any{})
 	s.waitWaiting(wf, old)
-	s.version(wf, releaseIR("prepare the order", 2))
+	ver2 := s.version(wf, releaseIR("prepare the order", 2))
 
 	out := u.must(0, "deploy", "cli-release", "--connection", s.conn, "--plan")
 	if !strings.Contains(out, "Plan for version 2: 1 runs in flight; not compatible") || !strings.Contains(out, "renamed") ||
@@ -202,5 +203,16 @@ func TestCLIDeployPlan(t *testing.T) {
 	out = u.must(0, "deploy", "cli-release", "--connection", s.conn)
 	if !strings.Contains(out, "Plan for version 2: 1 runs in flight") || !strings.Contains(out, deploy.VersionedName(wf, 2)) {
 		t.Fatalf("deploy:\n%s", out)
+	}
+
+	// Rollback deploys the version active before the current one, back and forth.
+	var back deployment
+	s.must(200, "POST", "/api/workflows/"+wf+"/rollback", map[string]any{"connectionId": s.conn}).into(&back)
+	if back.VersionID != ver1 {
+		t.Fatalf("rollback deployed %s, want v1 %s", back.VersionID, ver1)
+	}
+	s.must(200, "POST", "/api/workflows/"+wf+"/rollback", map[string]any{"connectionId": s.conn}).into(&back)
+	if back.VersionID != ver2 {
+		t.Fatalf("the second rollback deployed %s, want v2 %s", back.VersionID, ver2)
 	}
 }

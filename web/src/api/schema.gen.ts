@@ -1246,6 +1246,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/{workflowId}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deploys again the version that was active on a connection before the current one. */
+        post: operations["rollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workflows/{workflowId}/runs": {
         parameters: {
             query?: never;
@@ -10818,6 +10835,125 @@ export interface operations {
                 };
             };
             /** @description provider_unavailable: the function's worker could not be reached or did not answer in time */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    rollback: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    connectionId?: string;
+                    inFlight?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The Deployment, as deploy answers, of the version active on `connectionId` before the active one (the newest earlier deployment there of another version). Runs in flight of the current version stay pinned to it unless `inFlight` says `migrate` or `drain` (docs/releases.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeployResult"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `deploy` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `connectionId` names no connection the project may use; the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the workflow is not deployed on the connection, or no earlier version was active there */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: no `connectionId`, or `inFlight` is not `pin`, `migrate` or `drain` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's deploy limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description provider_error: the provider refused the request (`provider_unavailable`: it could not be reached) */
             502: {
                 headers: {
                     [name: string]: unknown;
