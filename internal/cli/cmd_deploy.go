@@ -377,3 +377,65 @@ func printDeployPlanSummary(w io.Writer, plan deployPlan) {
 	}
 	fmt.Fprintf(w, "Plan for version %d: %d runs in flight; %s\n", plan.Number, plan.InFlight.Total, verdict)
 }
+
+func rollbackCommand() *command {
+	return &command{
+		name: "rollback", summary: "deploy again the version that was active on a connection before the current one", args: "WORKFLOW",
+		minArgs: 1, maxArgs: 1,
+		about: `Deploys again the version that was active on the connection before the current one (docs/releases.md,
+"Rollback"). Runs in flight of the current version stay on it unless --in-flight says migrate or drain. Exit 1
+when there is nothing to roll back to or the deploy fails.`,
+		flags: []flagDef{
+			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id) to roll back"},
+			{name: "in-flight", value: "pin|migrate|drain", usage: "what happens to runs in flight of the current version (default pin)"},
+			jsonFlag,
+		},
+		examples: []string{"edgeflow rollback orders --connection production"},
+		run:      runRollback,
+	}
+}
+
+func runRollback(c *call) error {
+	if !c.has("connection") {
+		return usageError("--connection is required")
+	}
+	body := map[string]any{}
+	switch mode := c.flag("in-flight"); mode {
+	case "":
+	case "pin", "migrate", "drain":
+		body["inFlight"] = mode
+	default:
+		return usageError("--in-flight must be pin, migrate or drain")
+	}
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	w, err := workflowByRef(c.ctx, cl, c.args[0])
+	if err != nil {
+		return err
+	}
+	conn, err := connectionByRef(c.ctx, cl, c.flag("connection"))
+	if err != nil {
+		return err
+	}
+	body["connectionId"] = conn.ID
+	var raw json.RawMessage
+	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/rollback", nil, body, &raw); err != nil {
+		return err
+	}
+	if c.has("json") {
+		writeIndented(c.out(), raw)
+		return nil
+	}
+	var d edgeflow.DeployResult
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return fmt.Errorf("reading the rollback result: %w", err)
+	}
+	label := d.VersionID
+	if v, err := versionByRef(c.ctx, cl, w, d.VersionID); err == nil {
+		label = fmt.Sprintf("%d", v.Version)
+	}
+	fmt.Fprintf(c.out(), "Rolled %q on %q back to version %s (deployment %s)\n", w.Name, conn.Name, label, d.ID)
+	return nil
+}

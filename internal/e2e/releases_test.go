@@ -211,8 +211,14 @@ func TestCLIDeployPlan(t *testing.T) {
 	if back.VersionID != ver1 {
 		t.Fatalf("rollback deployed %s, want v1 %s", back.VersionID, ver1)
 	}
-	s.must(200, "POST", "/api/workflows/"+wf+"/rollback", map[string]any{"connectionId": s.conn}).into(&back)
-	if back.VersionID != ver2 {
-		t.Fatalf("the second rollback deployed %s, want v2 %s", back.VersionID, ver2)
+	if out := u.must(0, "rollback", "cli-release", "--connection", s.conn); !strings.Contains(out, "back to version 2") {
+		t.Fatalf("edgeflow rollback:\n%s", out)
+	}
+	var latest struct {
+		Data []deployment `json:"data"`
+	}
+	s.must(200, "GET", "/api/workflows/"+wf+"/deployments?limit=1", nil).into(&latest)
+	if len(latest.Data) != 1 || latest.Data[0].VersionID != ver2 {
+		t.Fatalf("the second rollback deployed %+v, want v2 %s", latest.Data, ver2)
 	}
 }
