@@ -538,7 +538,8 @@ func orDefault(s, def string) string {
 }
 
 // Takedown deletes the worker (and its Workflow) of the workflow's active
-// deployment on the connection, marks the deployment removed and clears the
+// deployment on the connection, and those of its draining versions there,
+// marks the deployment removed (the draining ones retired) and clears the
 // workflow's active version when no deployment is left. Nothing deployed
 // there is conflict (409). A provider failure leaves the deployment recorded.
 func (s *Service) Takedown(ctx context.Context, tw *TenantWorkflow, connectionID string) (*edgeflow.Deployment, error) {
@@ -580,7 +581,46 @@ func (s *Service) Takedown(ctx context.Context, tw *TenantWorkflow, connectionID
 		}
 		return nil, err
 	}
+	if err := s.takedownDraining(ctx, prov, w, c.ID, d.ScriptName); err != nil {
+		return nil, err
+	}
 	return removed, nil
+}
+
+// takedownDraining deletes the workers and Workflows of the workflow's
+// draining versions on the connection (pinning, releases.go) and retires
+// them: after a takedown nothing of the workflow runs there. Names that
+// the taken-down deployment or another connection's deployment hold are
+// not deleted again.
+func (s *Service) takedownDraining(ctx context.Context, prov Provider, w *edgeflow.Workflow, connectionID, takenDown string) error {
+	page, err := s.store.ListDeployments(ctx, edgeflow.DeploymentFilter{ProjectID: w.ProjectID, WorkflowID: w.ID}, edgeflow.ListOptions{Limit: 100})
+	if err != nil {
+		return err
+	}
+	for i := range page.Items {
+		d := &page.Items[i]
+		if d.ConnectionID != connectionID || d.Status != edgeflow.DeploymentReplaced {
+			continue
+		}
+		shared, err := s.namesUsedElsewhere(ctx, d)
+		if err != nil {
+			return err
+		}
+		if !shared && d.ScriptName != takenDown {
+			if d.WorkflowName != "" {
+				if err := prov.DeleteWorkflow(ctx, d.WorkflowName); err != nil {
+					return providerError("delete the Workflow "+d.WorkflowName, err)
+				}
+			}
+			if err := prov.DeleteWorker(ctx, d.ScriptName); err != nil {
+				return providerError("delete the worker "+d.ScriptName, err)
+			}
+		}
+		if err := s.store.RetireDeployment(ctx, d.ID, s.now().UTC()); err != nil && !edgeflow.IsNotFound(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // routeURL is the URL a route pattern serves, e.g. "example.com/api/*" →

@@ -204,6 +204,27 @@ func TestCloudflarePinnedDeployAndRetirement(t *testing.T) {
 	if got := rec.take(); len(got) != 0 {
 		t.Fatalf("a deployment whose names serve v3 was deleted: %v", got)
 	}
+
+	// A takedown deletes the active version and the draining ones.
+	run3 := &edgeflow.Run{ID: edgeflow.NewID(edgeflow.PrefixRun), WorkflowID: wf.ID, VersionID: v3.ID, ConnectionID: conn.ID,
+		DeploymentID: d3.ID, WorkflowName: d3.WorkflowName, Status: edgeflow.RunRunning, Params: json.RawMessage(`{}`)}
+	run3.InstanceID = run3.ID
+	must(t, st.CreateRun(ctx, run3))
+	v4name := deploy.VersionedName(wf.ID, 4)
+	if d4 := deployVersion(version("Load the order", "Charge", "Ship", "Notify"), ""); d4.ScriptName != v4name {
+		t.Fatalf("v4 beside the run of v3: %+v", d4)
+	}
+	rec.take()
+	tw, err := svc.ReadWorkflow(ctx, deploy.Tenant{OrganizationID: org.ID, ProjectID: prj.ID}, wf.ID)
+	must(t, err)
+	if _, err := svc.Takedown(ctx, tw, conn.ID); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"DELETE " + acct + "/workflows/" + v4name, "DELETE " + acct + "/workers/scripts/" + v4name,
+		"DELETE " + acct + "/workflows/" + v2name, "DELETE " + acct + "/workers/scripts/" + v2name}
+	if diff := cmp.Diff(want, rec.take()); diff != "" {
+		t.Fatalf("requests of the takedown (-want +got):\n%s", diff)
+	}
 }
 
 // chainIR is a workflow IR of code steps named names that run one after the
