@@ -19,6 +19,12 @@ type deployRequest struct {
 	// RotateTriggerSecret replaces the public trigger's signing secret
 	// (deployConfig.publicTrigger) instead of keeping it.
 	RotateTriggerSecret bool `json:"rotateTriggerSecret"`
+	// InFlight is what happens to the runs in flight of earlier versions:
+	// "pin" (default), "migrate" or "drain" (docs/releases.md).
+	InFlight string `json:"inFlight"`
+	// Force migrates runs in flight even when the plan says the version is
+	// not compatible with them (inFlight "migrate" only).
+	Force bool `json:"force"`
 }
 
 func newDeployResult(d *edgeflow.Deployment) edgeflow.DeployResult {
@@ -101,7 +107,7 @@ func (s *Server) prepareDeploy(r *http.Request) (*deploysvc.Plan, error) {
 	return d.PrepareDeploy(r.Context(), deploysvc.DeployRequest{
 		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
 		ConnectionID: req.ConnectionID, VersionID: req.VersionID, UserID: p.UserID,
-		RotateTriggerSecret: req.RotateTriggerSecret,
+		RotateTriggerSecret: req.RotateTriggerSecret, InFlight: req.InFlight, Force: req.Force,
 	})
 }
 
@@ -130,6 +136,9 @@ func (s *Server) handleDeployStream(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	sse := newSSEWriter(w)
+	if dp := plan.DeployPlan(); dp != nil {
+		sse.event("plan", dp)
+	}
 	d, err := s.Deployer.Deploy(r.Context(), plan, func(p deploysvc.Progress) { sse.event("progress", p) })
 	if err != nil {
 		status, body := errorBody(err, requestIDFrom(r))
@@ -198,6 +207,46 @@ func (s *Server) handleTakedown(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+type rollbackRequest struct {
+	ConnectionID string `json:"connectionId"`
+	// InFlight is what happens to the runs in flight of the current
+	// version (deployRequest.InFlight; default "pin").
+	InFlight string `json:"inFlight"`
+}
+
+// handleRollback deploys again the version that was active on the
+// connection before the current one (docs/releases.md, "Rollback").
+func (s *Server) handleRollback(w http.ResponseWriter, r *http.Request) error {
+	dep, tw, err := s.workflowCall(r)
+	if err != nil {
+		return err
+	}
+	var req rollbackRequest
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.ConnectionID) == "" {
+		return edgeflow.Invalid("/connectionId", "connectionId is required")
+	}
+	versionID, err := dep.RollbackVersion(r.Context(), tw, req.ConnectionID)
+	if err != nil {
+		return err
+	}
+	p := PrincipalFrom(r)
+	t := tw.Tenant()
+	plan, err := dep.PrepareDeploy(r.Context(), deploysvc.DeployRequest{OrganizationID: t.OrganizationID, ProjectID: t.ProjectID,
+		WorkflowID: tw.Workflow().ID, ConnectionID: req.ConnectionID, VersionID: versionID, UserID: p.UserID, InFlight: req.InFlight})
+	if err != nil {
+		return err
+	}
+	d, err := dep.Deploy(r.Context(), plan, nil)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, newDeployResult(d))
+	return nil
+}
+
 // defaultDeployer builds the deploy service of cfg.
 func defaultDeployer(cfg Config) (*deploysvc.Service, error) {
 	opts := deploysvc.Options{
@@ -213,4 +262,24 @@ func defaultDeployer(cfg Config) (*deploysvc.Service, error) {
 		opts.LocalEdge = cfg.LocalEdge
 	}
 	return deploysvc.New(opts)
+}
+
+// handleDeployPlan answers what a deploy of a version (the current one when
+// versionId is absent) to a connection would do to the runs in flight
+// there (docs/releases.md, "The deploy plan").
+func (s *Server) handleDeployPlan(w http.ResponseWriter, r *http.Request) error {
+	dep, tw, err := s.workflowCall(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	if strings.TrimSpace(q.Get("connectionId")) == "" {
+		return edgeflow.Invalid("?connectionId", "connectionId is required")
+	}
+	plan, err := dep.PlanDeploy(r.Context(), tw, q.Get("connectionId"), q.Get("versionId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, plan)
+	return nil
 }

@@ -31,6 +31,7 @@ var statusByCode = map[string]int{
 	edgeflow.ENotFound:            http.StatusNotFound,
 	codeMethodNotAllowed:          http.StatusMethodNotAllowed,
 	edgeflow.EConflict:            http.StatusConflict,
+	edgeflow.EDraining:            http.StatusConflict,
 	edgeflow.EPayloadTooLarge:     http.StatusRequestEntityTooLarge,
 	edgeflow.ERateLimited:         http.StatusTooManyRequests,
 	edgeflow.EProviderUnavailable: http.StatusBadGateway,

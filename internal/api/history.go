@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
@@ -31,6 +32,9 @@ func (s *Server) listDeployments(w http.ResponseWriter, r *http.Request, workflo
 	page, err := s.Store.ListDeployments(r.Context(), edgeflow.DeploymentFilter{ProjectID: projectID, WorkflowID: workflowID}, opts)
 	if err != nil {
 		return listError(err)
+	}
+	if err := deploysvc.FillDeploymentStates(r.Context(), s.Store, page.Items); err != nil {
+		return err
 	}
 	writeJSON(w, http.StatusOK, newPage(r, page, func(d edgeflow.Deployment) edgeflow.Deployment { return d }))
 	return nil

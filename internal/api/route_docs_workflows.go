@@ -254,8 +254,11 @@ var workflowRouteDocs = map[string]RouteDoc{
 		Example: exDeploymentList,
 	},
 	"GET /api/workflows/{workflowId}/deployments": {
-		Summary: "Lists the workflow's deployments.",
-		Answer:  "`{data: [Deployment], nextCursor}`, newest first.",
+		Summary: "Lists the workflow's deployments with the state of each.",
+		Answer: "`{data: [Deployment], nextCursor}`, newest first. Each has `state`: `active`, `draining` (replaced, its " +
+			"worker and Workflow still serving its runs in flight, `inFlight` counts them), `retired` (its worker and " +
+			"Workflow deleted once drained, or its names taken over by a later deployment) or `removed` (taken down); " +
+			"`inFlight` is set for `active` and `draining`, `versionNumber` names the version (docs/releases.md).",
 		Example: exWorkflowDeploymentList,
 	},
 	"GET /api/runs": {
@@ -335,7 +338,9 @@ var workflowRouteDocs = map[string]RouteDoc{
 		Errors: []ErrorCase{
 			{400, "deploy_failed", "a stage failed for a reason of the request: the code does not bundle, a dependency cannot be " +
 				"installed, an environment variable is missing"},
-			{409, "conflict", "the workflow has no version, or the version is locked"},
+			{409, "conflict", "the workflow has no version, or the version is locked; `inFlight: \"migrate\"` while the plan " +
+				"is not compatible and `force` is not set (`details` is the plan)"},
+			{422, "validation_failed", "`inFlight` is not `pin`, `migrate` or `drain`"},
 			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
 		},
 		BadBody: `{"connectionId":""}`,
@@ -343,7 +348,8 @@ var workflowRouteDocs = map[string]RouteDoc{
 	},
 	"POST /api/workflows/{workflowId}/deploy-stream": {
 		Summary: "Deploys like /deploy, reporting each stage as Server-Sent Events.",
-		Answer: "`text/event-stream`: one `progress` event per stage (`INITIALIZING` … `COMPLETED`), then `result` (the deploy " +
+		Answer: "`text/event-stream`: first a `plan` event (the deploy plan of GET …/deploy-plan) for a workflow, then one " +
+			"`progress` event per stage (`INITIALIZING` … `COMPLETED`), then `result` (the deploy " +
 			"answer) or `error` (the error body). Refusals before the first stage are ordinary JSON errors. The stream " +
 			"lasts as long as its deploy, which the server ends after 5 minutes.",
 		Errors: []ErrorCase{
@@ -353,6 +359,34 @@ var workflowRouteDocs = map[string]RouteDoc{
 		},
 		BadBody: `{"connectionId":""}`,
 		Example: exDeployStream,
+	},
+	"GET /api/workflows/{workflowId}/deploy-plan": {
+		Summary: "Tells what deploying a version to a connection would do to the runs in flight there.",
+		Answer: "`{workflowId, connectionId, versionId, number, activeVersionId, inFlight: {total, byVersion: [{versionId, " +
+			"number, count}]}, changes: [{kind, nodeId, step, detail}], compatible, reasons}`. `kind` is `added`, " +
+			"`removed`, `renamed`, `reordered`, `code-changed` or `config-changed`, from the active version to this one; " +
+			"`compatible` is false when a run in flight of the active version has passed a step that this version renames, " +
+			"removes or reorders, or that a new step now precedes (docs/releases.md, \"The deploy plan\"). `versionId` " +
+			"defaults to the current version.",
+		Errors: []ErrorCase{
+			{422, "validation_failed", "no `connectionId`"},
+			{404, "not_found", "the workflow, connection or version is unknown"},
+			{409, "conflict", "the workflow has no version"},
+		},
+		Example: exDeployPlan,
+	},
+	"POST /api/workflows/{workflowId}/rollback": {
+		Summary: "Deploys again the version that was active on a connection before the current one.",
+		Answer: "The Deployment, as deploy answers, of the version active on `connectionId` before the active one (the " +
+			"newest earlier deployment there of another version). Runs in flight of the current version stay pinned to " +
+			"it unless `inFlight` says `migrate` or `drain` (docs/releases.md).",
+		Errors: []ErrorCase{
+			{409, "conflict", "the workflow is not deployed on the connection, or no earlier version was active there"},
+			{422, "validation_failed", "no `connectionId`, or `inFlight` is not `pin`, `migrate` or `drain`"},
+			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
+		},
+		BadBody: `{"connectionId":""}`,
+		Example: exRollback,
 	},
 	"POST /api/workflows/{workflowId}/takedown": {
 		Summary: "Deletes the deployed worker and Workflow from a connection.",

@@ -188,9 +188,11 @@ edgeflow_http_requests_total{method="GET",route="/api/workflows",code="200"} 12`
 		Answer: `{"ok": true}`}
 
 	exDeploymentList = Example{Path: "/api/deployments?limit=1",
-		Answer: `{"data": [{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "active", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z"}], "nextCursor": "` + exCursor + `"}`}
+		Answer: `{"data": [{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "active", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "state": "active", "inFlight": 0, "versionNumber": 3}], "nextCursor": "` + exCursor + `"}`}
 	exWorkflowDeploymentList = Example{Path: "/api/workflows/" + exWorkflow + "/deployments",
-		Answer: `{"data": [{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "active", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z"}], "nextCursor": null}`}
+		Answer: `{"data": [{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "active", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "state": "active", "inFlight": 0, "versionNumber": 3}], "nextCursor": null}`}
+	exDeployPlan = Example{Path: "/api/workflows/" + exWorkflow + "/deploy-plan?connectionId=" + exConnection,
+		Answer: `{"workflowId": "` + exWorkflow + `", "connectionId": "` + exConnection + `", "versionId": "` + exVersion + `", "number": 3, "activeVersionId": "ver_2b8d5f1h4k7m9p3r6twq", "inFlight": {"total": 1, "byVersion": [{"versionId": "ver_2b8d5f1h4k7m9p3r6twq", "number": 2, "count": 1}]}, "changes": [{"kind": "renamed", "nodeId": "fetch", "step": "Fetch order", "detail": "renamed from \"Fetch\" to \"Fetch order\""}], "compatible": false, "reasons": ["run run_5c7e9g2j4l6n8q1s3uwx has passed step \"Fetch\", which the new version renames: on resuming it would run again or its cached result land on another step"]}`}
 	exRunList = Example{Path: "/api/runs?status=complete&limit=1",
 		Answer: `{"data": [{"id": "` + exRun + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "deploymentId": "` + exDeployment + `", "instanceId": "` + exRun + `", "status": "complete", "params": {"orderId": "A-1001"}, "output": {"sent": true, "total": 42}, "createdAt": "2026-11-27T06:40:12.123456Z", "startedAt": "2026-11-27T06:40:12.123456Z", "endedAt": "2026-11-27T06:41:30.654321Z", "updatedAt": "2026-11-27T06:41:30.654321Z"}], "nextCursor": "` + exCursor + `"}`}
 	exRunUsage = Example{Path: "/api/runs/usage?from=2026-11-01T00:00:00Z",
@@ -201,23 +203,29 @@ edgeflow_http_requests_total{method="GET",route="/api/workflows",code="200"} 12`
 	exDeploy = Example{Path: "/api/workflows/" + exWorkflow + "/deploy", Body: `{"connectionId": "` + exConnection + `"}`,
 		Answer: `{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "active", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "success": true, "deploymentId": "` + exDeployment + `"}`}
 	exDeployStream = Example{Path: "/api/workflows/" + exWorkflow + "/deploy-stream", Body: `{"connectionId": "` + exConnection + `", "versionId": "` + exVersion + `"}`,
-		Answer: `event: progress
+		Answer: `event: plan
 id: 0
-data: {"stage":"INITIALIZING","message":"Checking the connection's credentials","progress":5}
+data: {"workflowId":"` + exWorkflow + `","connectionId":"` + exConnection + `","versionId":"` + exVersion + `","number":3,"activeVersionId":"` + exVersion + `","inFlight":{"total":0,"byVersion":[]},"changes":[],"compatible":true,"reasons":[]}
 
 event: progress
 id: 1
+data: {"stage":"INITIALIZING","message":"Checking the connection's credentials","progress":5}
+
+event: progress
+id: 2
 data: {"stage":"GENERATING_CODE","message":"Generating and bundling the code of version 3","progress":15}
 
 …
 
 event: progress
-id: 9
+id: 10
 data: {"stage":"COMPLETED","message":"Deployment complete","progress":100}
 
 event: result
-id: 10
+id: 11
 data: {"id":"` + exDeployment + `","workflowId":"` + exWorkflow + `","projectId":"` + exProject + `","versionId":"` + exVersion + `","connectionId":"` + exConnection + `","status":"active","url":"https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev","scriptName":"ef-wf-9k3m7x2c5v8b1n4q6wze","workflowName":"ef-wf-9k3m7x2c5v8b1n4q6wze","createdBy":"` + exUser + `","createdAt":"2026-11-27T06:40:12.123456Z","success":true,"deploymentId":"` + exDeployment + `"}`, Partial: true}
+	exRollback = Example{Path: "/api/workflows/" + exWorkflow + "/rollback", Body: `{"connectionId": "` + exConnection + `"}`,
+		Answer: `{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "active", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "success": true, "deploymentId": "` + exDeployment + `"}`}
 	exTakedown = Example{Path: "/api/workflows/" + exWorkflow + "/takedown", Body: `{"connectionId": "` + exConnection + `"}`,
 		Answer: `{"id": "` + exDeployment + `", "workflowId": "` + exWorkflow + `", "projectId": "` + exProject + `", "versionId": "` + exVersion + `", "connectionId": "` + exConnection + `", "status": "removed", "url": "https://ef-wf-9k3m7x2c5v8b1n4q6wze.shop.workers.dev", "scriptName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "workflowName": "ef-wf-9k3m7x2c5v8b1n4q6wze", "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z", "removedAt": "2026-11-27T06:41:30.654321Z", "success": true, "deploymentId": "` + exDeployment + `"}`}
 	exTrigger = Example{Path: "/api/workflows/" + exWorkflow + "/trigger", Body: `{"connectionId": "` + exConnection + `", "params": {"orderId": "A-1001"}}`,

@@ -355,7 +355,7 @@ var (
 	objectBytes    = Media{Type: "application/octet-stream", Schema: map[string]any{"type": "string", "format": "binary"}}
 
 	runStreamEvents    = map[string]any{"run": edgeflow.RunEvent{}}
-	deployStreamEvents = map[string]any{"progress": deploysvc.Progress{}, "result": edgeflow.DeployResult{}, "error": edgeflow.StreamError{}}
+	deployStreamEvents = map[string]any{"plan": deploysvc.DeployPlan{}, "progress": deploysvc.Progress{}, "result": edgeflow.DeployResult{}, "error": edgeflow.StreamError{}}
 	runLogEvents       = map[string]any{"log": edgeflow.LogLine{}, "end": runLogsEnd{}, "error": edgeflow.StreamError{}}
 )
 
@@ -458,6 +458,8 @@ func (s *Server) routeTable() []Route {
 		// (verify.go).
 		post("/api/workflows/{workflowId}/deploy", s.handleDeploy).scope(deploy).limit(LimitDeploy).body(deployRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.deploy", "workflowId"),
 		post("/api/workflows/{workflowId}/deploy-stream", s.handleDeployStream).scope(deploy).limit(LimitDeploy).body(deployRequest{}).stream(deployStreamEvents).audit("workflow.deploy", "workflowId"),
+		get("/api/workflows/{workflowId}/deploy-plan", s.handleDeployPlan).scope(read).query("connectionId", "versionId").ok(deploysvc.DeployPlan{}),
+		post("/api/workflows/{workflowId}/rollback", s.handleRollback).scope(deploy).limit(LimitDeploy).body(rollbackRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.rollback", "workflowId"),
 		post("/api/workflows/{workflowId}/takedown", s.handleTakedown).scope(deploy).limit(LimitDeploy).body(takedownRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.takedown", "workflowId"),
 		post("/api/workflows/{workflowId}/trigger", s.handleTrigger).scope(deploy).body(triggerRequest{}).created(deploysvc.TriggerResult{}).audit("workflow.trigger", "workflowId"),
 		post("/api/workflows/{workflowId}/trigger/batch", s.handleTriggerBatch).scope(deploy).body(triggerBatchRequest{}).maxBody(MaxBatchBody).created(edgeflow.BatchTriggerResult{}).audit("workflow.trigger", "workflowId"),

@@ -433,6 +433,7 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/deploy":        func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deploy" },
 	"/api/workflows/{workflowId}/deploy-stream": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deploy-stream" },
 	"/api/workflows/{workflowId}/takedown":      func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/takedown" },
+	"/api/workflows/{workflowId}/rollback":      func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/rollback" },
 	"/api/workflows/{workflowId}/trigger":       func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/trigger" },
 	"/api/workflows/{workflowId}/trigger/batch": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/trigger/batch" },
 	"/api/workflows/{workflowId}/estimate": func(w *world) string {
@@ -441,6 +442,9 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/invoke": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/invoke" },
 	"/api/workflows/{workflowId}/trigger-secret": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/trigger-secret?connectionId=" + w.a.connectionID
+	},
+	"/api/workflows/{workflowId}/deploy-plan": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/deploy-plan?connectionId=" + w.a.connectionID
 	},
 	"/api/runs/{runId}": func(w *world) string { return "/api/runs/" + w.fixtureRun(w.a) },
 	"/api/workflows/{workflowId}/runs/{runId}": func(w *world) string {

@@ -40,6 +40,7 @@ var cliAnswers = map[string]any{
 	"GET /api/runs/{runId}":                                        run{},
 	"POST /api/workflows/{workflowId}/runs/{runId}/restart":        run{},
 	"POST /api/workflows/{workflowId}/deploy-stream": map[string]any{
+		"plan":     edgeflow.DeployPlan{},
 		"progress": edgeflow.DeployProgress{},
 		"result":   edgeflow.DeployResult{},
 		"error":    edgeflow.StreamError{},

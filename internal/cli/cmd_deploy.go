@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
@@ -15,17 +16,20 @@ func deployCommand() *command {
 	return &command{
 		name: "deploy", summary: "deploy a workflow's version to a connection, following its progress", args: "WORKFLOW", minArgs: 1, maxArgs: 1,
 		about: `Deploys the workflow's current version (or --version) to the connection, following the deploy stage by
-stage: a bar redrawn in place on a terminal, one line per stage otherwise. Exit 1 when the deploy is refused
-or a stage fails.`,
+stage: a bar redrawn in place on a terminal, one line per stage otherwise. Runs in flight stay on their own
+version unless --in-flight says otherwise (docs/releases.md); --plan prints what the deploy would do to them
+and deploys nothing. Exit 1 when the deploy is refused or a stage fails.`,
 		flags: []flagDef{
 			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id) to deploy to"},
 			{name: "version", value: "VERSION", usage: "the version (number or id; default: the current one)"},
-			{name: "plan", usage: "print what the deploy would cost (steps per run, the month's estimate) and deploy nothing"},
+			{name: "in-flight", value: "pin|migrate|drain", usage: "what happens to runs in flight of earlier versions (default pin)"},
+			{name: "force", usage: "with --in-flight migrate: migrate even when the plan is not compatible"},
+			{name: "plan", usage: "print the deploy plan (runs in flight, step changes, compatibility) and the month's cost, and deploy nothing"},
 			{name: "runs-per-month", value: "N", usage: "the runs a month --plan prices (default 100000)"},
 			jsonFlag,
 		},
 		examples: []string{"edgeflow deploy orders --connection local", "edgeflow deploy orders --connection production --version 3",
-			"edgeflow deploy orders --connection production --plan --runs-per-month 1000000"},
+			"edgeflow deploy orders --connection production --plan --runs-per-month 1000000", "edgeflow deploy orders --connection production --in-flight drain"},
 		run: runDeploy,
 	}
 }
@@ -46,7 +50,7 @@ func runDeploy(c *call) error {
 	if err != nil {
 		return err
 	}
-	body := map[string]string{"connectionId": conn.ID}
+	body := map[string]any{"connectionId": conn.ID}
 	label := "the current version"
 	if ref := c.flag("version"); ref != "" {
 		v, err := versionByRef(c.ctx, cl, w, ref)
@@ -56,8 +60,18 @@ func runDeploy(c *call) error {
 		body["versionId"] = v.ID
 		label = fmt.Sprintf("version %d", v.Version)
 	}
+	switch mode := c.flag("in-flight"); mode {
+	case "":
+	case "pin", "migrate", "drain":
+		body["inFlight"] = mode
+	default:
+		return usageError("--in-flight must be pin, migrate or drain")
+	}
+	if c.has("force") {
+		body["force"] = true
+	}
 	if c.has("plan") {
-		return runDeployPlan(c, cl, w, conn, body["versionId"])
+		return showDeployPlan(c, cl, w, conn, body["versionId"])
 	}
 	resp, err := cl.send(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/deploy-stream", nil, body, "text/event-stream")
 	if err != nil {
@@ -71,6 +85,11 @@ func runDeploy(c *call) error {
 	var result json.RawMessage
 	err = readSSE(resp.Body, func(event string, data []byte) error {
 		switch event {
+		case "plan":
+			var plan deployPlan
+			if json.Unmarshal(data, &plan) == nil && !c.has("json") {
+				printDeployPlanSummary(c.out(), plan)
+			}
 		case "progress":
 			var p edgeflow.DeployProgress
 			if json.Unmarshal(data, &p) != nil || c.has("json") {
@@ -293,5 +312,131 @@ func runSendEvent(c *call) error {
 		return err
 	}
 	fmt.Fprintf(c.out(), "Sent event %q to run %s.\n", c.flag("type"), r.ID)
+	return nil
+}
+
+// deployPlan is the deploy plan (GET …/deploy-plan, the first frame of
+// deploy-stream; docs/releases.md).
+type deployPlan = edgeflow.DeployPlan
+
+// showDeployPlan prints the plan of deploying versionID (nil: the current
+// version) of the workflow to the connection, and deploys nothing.
+func showDeployPlan(c *call, cl *client, w *workflow, conn *connection, versionID any) error {
+	q := url.Values{"connectionId": {conn.ID}}
+	version, _ := versionID.(string)
+	if version != "" {
+		q.Set("versionId", version)
+	}
+	var raw json.RawMessage
+	if err := cl.request(c.ctx, http.MethodGet, "/api/workflows/"+w.ID+"/deploy-plan", q, nil, &raw); err != nil {
+		return err
+	}
+	est, err := fetchEstimate(c, cl, w, conn, version)
+	if err != nil {
+		return err
+	}
+	if c.has("json") {
+		b, _ := json.Marshal(map[string]any{"plan": raw, "estimate": est})
+		writeIndented(c.out(), b)
+		return nil
+	}
+	var plan deployPlan
+	if err := json.Unmarshal(raw, &plan); err != nil {
+		return fmt.Errorf("reading the deploy plan: %w", err)
+	}
+	printDeployPlan(c.out(), plan)
+	fmt.Fprintln(c.out())
+	printEstimate(c.out(), w.Name, conn.Name, est)
+	return nil
+}
+
+// printDeployPlan writes the whole plan: runs in flight by version, every
+// step change, and whether runs in flight could move onto the version.
+func printDeployPlan(w io.Writer, plan deployPlan) {
+	printDeployPlanSummary(w, plan)
+	for _, v := range plan.InFlight.ByVersion {
+		fmt.Fprintf(w, "  version %d: %d in flight\n", v.Number, v.Count)
+	}
+	if len(plan.Changes) == 0 {
+		fmt.Fprintln(w, "No step changes from the active version.")
+	} else {
+		fmt.Fprintln(w, "Step changes from the active version:")
+		for _, ch := range plan.Changes {
+			fmt.Fprintf(w, "  %-15s %-30q %s\n", ch.Kind, ch.Step, ch.Detail)
+		}
+	}
+	for _, r := range plan.Reasons {
+		fmt.Fprintf(w, "  - %s\n", r)
+	}
+}
+
+// printDeployPlanSummary writes the plan's first line.
+func printDeployPlanSummary(w io.Writer, plan deployPlan) {
+	verdict := "compatible: runs in flight could move onto it (--in-flight migrate)"
+	if !plan.Compatible {
+		verdict = "not compatible: runs in flight stay on their version (pin) or must finish first (drain)"
+	}
+	fmt.Fprintf(w, "Plan for version %d: %d runs in flight; %s\n", plan.Number, plan.InFlight.Total, verdict)
+}
+
+func rollbackCommand() *command {
+	return &command{
+		name: "rollback", summary: "deploy again the version that was active on a connection before the current one", args: "WORKFLOW",
+		minArgs: 1, maxArgs: 1,
+		about: `Deploys again the version that was active on the connection before the current one (docs/releases.md,
+"Rollback"). Runs in flight of the current version stay on it unless --in-flight says migrate or drain. Exit 1
+when there is nothing to roll back to or the deploy fails.`,
+		flags: []flagDef{
+			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id) to roll back"},
+			{name: "in-flight", value: "pin|migrate|drain", usage: "what happens to runs in flight of the current version (default pin)"},
+			jsonFlag,
+		},
+		examples: []string{"edgeflow rollback orders --connection production"},
+		run:      runRollback,
+	}
+}
+
+func runRollback(c *call) error {
+	if !c.has("connection") {
+		return usageError("--connection is required")
+	}
+	body := map[string]any{}
+	switch mode := c.flag("in-flight"); mode {
+	case "":
+	case "pin", "migrate", "drain":
+		body["inFlight"] = mode
+	default:
+		return usageError("--in-flight must be pin, migrate or drain")
+	}
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	w, err := workflowByRef(c.ctx, cl, c.args[0])
+	if err != nil {
+		return err
+	}
+	conn, err := connectionByRef(c.ctx, cl, c.flag("connection"))
+	if err != nil {
+		return err
+	}
+	body["connectionId"] = conn.ID
+	var raw json.RawMessage
+	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/rollback", nil, body, &raw); err != nil {
+		return err
+	}
+	if c.has("json") {
+		writeIndented(c.out(), raw)
+		return nil
+	}
+	var d edgeflow.DeployResult
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return fmt.Errorf("reading the rollback result: %w", err)
+	}
+	label := d.VersionID
+	if v, err := versionByRef(c.ctx, cl, w, d.VersionID); err == nil {
+		label = fmt.Sprintf("%d", v.Version)
+	}
+	fmt.Fprintf(c.out(), "Rolled %q on %q back to version %s (deployment %s)\n", w.Name, conn.Name, label, d.ID)
 	return nil
 }

@@ -102,15 +102,14 @@ func readBatchFile(c *call) (runs []json.RawMessage, lines []int, err error) {
 	return runs, lines, nil
 }
 
-// runDeployPlan prints what the deploy would cost (the estimate of the
-// version on the connection's plan for --runs-per-month runs) and deploys
-// nothing.
-func runDeployPlan(c *call, cl *client, w *workflow, conn *connection, versionID string) error {
+// fetchEstimate reads what --runs-per-month runs a month (default 100,000)
+// of the version (the current one when "") cost on the connection's plan.
+func fetchEstimate(c *call, cl *client, w *workflow, conn *connection, versionID string) (*edgeflow.Estimate, error) {
 	runs := int64(100_000)
 	if v := c.flag("runs-per-month"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			return usageError("--runs-per-month must be a whole number")
+			return nil, usageError("--runs-per-month must be a whole number")
 		}
 		runs = n
 	}
@@ -120,15 +119,9 @@ func runDeployPlan(c *call, cl *client, w *workflow, conn *connection, versionID
 	}
 	var est edgeflow.Estimate
 	if err := cl.request(c.ctx, http.MethodGet, "/api/workflows/"+w.ID+"/estimate", q, nil, &est); err != nil {
-		return err
+		return nil, err
 	}
-	if c.has("json") {
-		b, _ := json.Marshal(est)
-		writeIndented(c.out(), b)
-		return nil
-	}
-	printEstimate(c.out(), w.Name, conn.Name, &est)
-	return nil
+	return &est, nil
 }
 
 // printEstimate writes an estimate for people: the steps of a run and the

@@ -16,6 +16,7 @@ func Root() *command {
 			importCommand(),
 			exportCommand(),
 			deployCommand(),
+			rollbackCommand(),
 			triggerCommand(),
 			testCommand(),
 			sendEventCommand(),

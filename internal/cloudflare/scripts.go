@@ -400,3 +400,23 @@ func (c *Client) PutScriptRoutes(ctx context.Context, script string, routes []Ro
 	})
 	return err
 }
+
+// ListScripts returns the names of the account's workers: GET accounts/{a}/workers/scripts (one answer, not
+// paginated).
+func (c *Client) ListScripts(ctx context.Context) ([]string, error) {
+	acct, err := c.account()
+	if err != nil {
+		return nil, err
+	}
+	var res []struct {
+		ID string `json:"id"`
+	}
+	if _, err := c.do(ctx, request{method: http.MethodGet, path: acct + "/workers/scripts", idempotent: true, result: &res}); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(res))
+	for _, r := range res {
+		out = append(out, r.ID)
+	}
+	return out, nil
+}

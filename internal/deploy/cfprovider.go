@@ -406,3 +406,9 @@ func (p *cfProvider) GetR2Object(ctx context.Context, bucket, key string) (*R2Ob
 	}
 	return &R2ObjectBody{Key: key, Body: o.Body, ContentType: o.ContentType, ETag: o.ETag, LastModified: o.LastModified}, nil
 }
+
+// CountWorkers counts the account's workers (scriptCounter).
+func (p *cfProvider) CountWorkers(ctx context.Context) (int, error) {
+	names, err := p.c.ListScripts(ctx)
+	return len(names), err
+}

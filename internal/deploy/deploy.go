@@ -98,6 +98,10 @@ type Options struct {
 	Logger          *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// MaxScripts is the most workers one account may hold (a deploy that
+	// puts a version beside runs in flight is refused with 409 past it); 0
+	// means DefaultMaxScripts.
+	MaxScripts int
 	// StuckAfter and StuckFailAfter are the bounds of the stuck-queued rule
 	// (stuck.go); 0 means DefaultStuckAfter and DefaultStuckFailAfter.
 	StuckAfter, StuckFailAfter time.Duration
@@ -133,6 +137,9 @@ type Service struct {
 	instanceDeletes instanceDeletes          // provider instances of deleted runs (instancedelete.go)
 	bulkWake        chan struct{}            // a bulk job was created here (bulk.go)
 	creates         creationLimiters         // the pace of batch creates per account and Workflow (triggerbatch.go)
+	drains          drainMarks               // (workflow, connection) pairs whose triggers wait for a drain (releases.go)
+	drainPoll       time.Duration            // how often a drain looks at the runs in flight
+	maxScripts      int                      // the provider's limit on scripts per account (releases.go)
 }
 
 // New returns a service. Store and Secrets are required.
@@ -154,6 +161,11 @@ func New(opts Options) (*Service, error) {
 		deployLock: map[string]*sync.Mutex{},
 		bulkWake:   make(chan struct{}, 1),
 		stuck:      newStuckBounds(opts.StuckAfter, opts.StuckFailAfter),
+		drainPoll:  time.Second,
+		maxScripts: opts.MaxScripts,
+	}
+	if s.maxScripts <= 0 {
+		s.maxScripts = DefaultMaxScripts
 	}
 	if s.cfBase == "" {
 		s.cfBase = cloudflare.DefaultBaseURL

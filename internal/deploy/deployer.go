@@ -59,6 +59,13 @@ type DeployRequest struct {
 	// RotateTriggerSecret generates a new signing secret for the public
 	// trigger instead of keeping the active deployment's.
 	RotateTriggerSecret bool
+	// InFlight is what happens to the runs in flight of earlier versions:
+	// InFlightPin ("" too), InFlightMigrate or InFlightDrain
+	// (docs/releases.md).
+	InFlight string
+	// Force migrates runs in flight even when the deploy plan says the new
+	// version is not compatible with them.
+	Force bool
 }
 
 // Plan is a checked deploy request, ready to run.
@@ -68,10 +75,15 @@ type Plan struct {
 	version    *edgeflow.Version
 	connection *edgeflow.Connection
 	env        []EnvValue
+	plan       *DeployPlan
 }
 
 // Workflow is the workflow the plan deploys.
 func (p *Plan) Workflow() *edgeflow.Workflow { return p.workflow }
+
+// DeployPlan is the deploy plan computed when the request was checked (nil
+// for a function).
+func (p *Plan) DeployPlan() *DeployPlan { return p.plan }
 
 // PrepareDeploy checks a deploy request without touching the provider: the
 // workflow (not_found), the connection (not_found), the version (not_found;
@@ -113,6 +125,21 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 	if req.RotateTriggerSecret && !publicTrigger(w) {
 		return nil, edgeflow.Invalid("/rotateTriggerSecret", "the workflow has no public trigger to rotate: set deployConfig.publicTrigger first")
 	}
+	switch req.InFlight {
+	case "", InFlightPin, InFlightMigrate, InFlightDrain:
+	default:
+		return nil, edgeflow.Invalid("/inFlight", `inFlight must be "pin", "migrate" or "drain"`)
+	}
+	var dp *DeployPlan
+	if w.Kind != edgeflow.KindScript {
+		if dp, err = s.planFor(ctx, w, c, v); err != nil {
+			return nil, err
+		}
+		if req.InFlight == InFlightMigrate && !dp.Compatible && !req.Force {
+			return nil, &edgeflow.Error{Code: edgeflow.EConflict, Details: dp,
+				Message: "runs in flight cannot move onto this version (see the plan's reasons): deploy with inFlight \"pin\" or \"drain\", or with \"force\": true"}
+		}
+	}
 	reqs, err := s.compiler.Analyze(ctx, w, v)
 	if err != nil {
 		return nil, err
@@ -127,7 +154,7 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{req: req, workflow: w, version: v, connection: c, env: env}, nil
+	return &Plan{req: req, workflow: w, version: v, connection: c, env: env, plan: dp}, nil
 }
 
 // Deploy runs a prepared plan: verify the credentials, compile and bundle,
@@ -143,6 +170,14 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 // error names the stage. Deploying the version that is already active on the
 // connection re-uploads it and returns the existing deployment.
 func (s *Service) Deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*edgeflow.Deployment, error) {
+	if p.req.InFlight == InFlightDrain && p.workflow.Kind != edgeflow.KindScript {
+		release, err := s.drain(ctx, p, progress)
+		defer release()
+		if err != nil {
+			s.recordDeployEvent(ctx, p, nil, err)
+			return nil, err
+		}
+	}
 	d, err := s.traceDeploy(ctx, p, progress, func(ctx context.Context, progress ProgressFunc) (*edgeflow.Deployment, error) {
 		return s.deploy(ctx, p, progress)
 	})
@@ -205,10 +240,25 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	}
 
 	emit(StageGeneratingCode, fmt.Sprintf("Generating and bundling the code of version %d", v.Number))
-	art, err := s.compiler.Compile(ctx, w, v, p.env)
+	compiled, err := s.compiler.Compile(ctx, w, v, p.env)
 	if err != nil {
 		return fail(err)
 	}
+	// Where the version goes (releases.go): over the active deployment, or
+	// beside it while its runs are in flight. The compiler may cache its
+	// artifacts: change a copy.
+	pl, err := s.place(ctx, p, compiled)
+	if err != nil {
+		return fail(err)
+	}
+	if pl.pinned || pl.prev == nil && pl.script != compiled.ScriptName {
+		if err := s.checkScriptLimit(ctx, prov); err != nil {
+			return fail(err)
+		}
+	}
+	artCopy := *compiled
+	art := &artCopy
+	art.ScriptName, art.WorkflowName = pl.script, pl.workflow
 	size := 0
 	for _, m := range art.Modules {
 		size += len(m)
@@ -252,19 +302,22 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	emit(StageUpdatingWorkflow, workflowMessage(art))
 	if art.WorkflowName != "" {
 		if err := prov.PutWorkflow(ctx, art.WorkflowName, art.ScriptName, art.ClassName, workflowConfig(w, p.connection, art.Crons)); err != nil {
-			return fail(s.restore(ctx, prov, p, providerError("create or update the Workflow", err)))
+			return fail(s.restore(ctx, prov, p, pl, providerError("create or update the Workflow", err)))
 		}
 	}
 	workerURL, err := prov.ExposeWorkersDev(ctx, art.ScriptName)
 	if err != nil {
-		return fail(s.restore(ctx, prov, p, providerError("enable the workers.dev URL", err)))
+		return fail(s.restore(ctx, prov, p, pl, providerError("enable the workers.dev URL", err)))
 	}
 	if r := w.DeployConfig; r != nil && r.Route != nil && r.Route.Pattern != "" && p.connection.Provider == edgeflow.ProviderCloudflare {
 		u, err := prov.PutRoute(ctx, art.ScriptName, *r.Route)
 		if err != nil {
-			return fail(s.restore(ctx, prov, p, providerError("set the route "+r.Route.Pattern, err)))
+			return fail(s.restore(ctx, prov, p, pl, providerError("set the route "+r.Route.Pattern, err)))
 		}
 		workerURL = u
+	}
+	if pl.pinned {
+		s.releasePinned(ctx, prov, pl.prev, art.ClassName, workflowConfig(p.workflow, p.connection, nil))
 	}
 
 	prev, err := s.store.FindActiveDeployment(ctx, w.ID, p.connection.ID)
@@ -434,15 +487,33 @@ func resourceName(projectID string, r Resource) string {
 // deployment keeps serving, and returns cause. A failure to restore is logged.
 // A workflow's same version is uploaded again too: the failed upload
 // carried a new worker token, and the recorded deployment keeps the old one.
-func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, cause error) error {
+func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, pl placement, cause error) error {
 	prev, err := s.store.FindActiveDeployment(ctx, p.workflow.ID, p.connection.ID)
 	if err != nil || prev.VersionID == p.version.ID && p.workflow.Kind == edgeflow.KindScript {
+		return cause
+	}
+	if prev.ScriptName != pl.script {
+		// The new version went beside the active one (pinning), which
+		// serves on unchanged: remove what was put up for the new one.
+		if pl.workflow != "" {
+			if err := prov.DeleteWorkflow(ctx, pl.workflow); err != nil {
+				s.log.Error("deploy: the failed version's Workflow was not deleted", "workflow", p.workflow.ID, "name", pl.workflow, "err", err)
+			}
+		}
+		if err := prov.DeleteWorker(ctx, pl.script); err != nil {
+			s.log.Error("deploy: the failed version's worker was not deleted", "workflow", p.workflow.ID, "script", pl.script, "err", err)
+		}
 		return cause
 	}
 	v, err := s.store.FindVersionByID(ctx, p.workflow.ID, prev.VersionID)
 	if err == nil {
 		var art *Artifact
-		if art, err = s.compiler.Compile(ctx, p.workflow, v, p.env); err == nil && art.WorkflowName != "" {
+		if art, err = s.compiler.Compile(ctx, p.workflow, v, p.env); err == nil {
+			cp := *art
+			art = &cp
+			art.ScriptName, art.WorkflowName = prev.ScriptName, prev.WorkflowName
+		}
+		if err == nil && art.WorkflowName != "" {
 			var ws workerSecrets
 			if ws, err = s.restoreSecrets(ctx, prev); err == nil {
 				art.Bindings = append(art.Bindings, ws.bindings()...)
@@ -472,7 +543,8 @@ func orDefault(s, def string) string {
 }
 
 // Takedown deletes the worker (and its Workflow) of the workflow's active
-// deployment on the connection, marks the deployment removed and clears the
+// deployment on the connection, and those of its draining versions there,
+// marks the deployment removed (the draining ones retired) and clears the
 // workflow's active version when no deployment is left. Nothing deployed
 // there is conflict (409). A provider failure leaves the deployment recorded.
 func (s *Service) Takedown(ctx context.Context, tw *TenantWorkflow, connectionID string) (*edgeflow.Deployment, error) {
@@ -514,7 +586,46 @@ func (s *Service) Takedown(ctx context.Context, tw *TenantWorkflow, connectionID
 		}
 		return nil, err
 	}
+	if err := s.takedownDraining(ctx, prov, w, c.ID, d.ScriptName); err != nil {
+		return nil, err
+	}
 	return removed, nil
+}
+
+// takedownDraining deletes the workers and Workflows of the workflow's
+// draining versions on the connection (pinning, releases.go) and retires
+// them: after a takedown nothing of the workflow runs there. Names that
+// the taken-down deployment or another connection's deployment hold are
+// not deleted again.
+func (s *Service) takedownDraining(ctx context.Context, prov Provider, w *edgeflow.Workflow, connectionID, takenDown string) error {
+	page, err := s.store.ListDeployments(ctx, edgeflow.DeploymentFilter{ProjectID: w.ProjectID, WorkflowID: w.ID}, edgeflow.ListOptions{Limit: 100})
+	if err != nil {
+		return err
+	}
+	for i := range page.Items {
+		d := &page.Items[i]
+		if d.ConnectionID != connectionID || d.Status != edgeflow.DeploymentReplaced {
+			continue
+		}
+		shared, err := s.namesUsedElsewhere(ctx, d)
+		if err != nil {
+			return err
+		}
+		if !shared && d.ScriptName != takenDown {
+			if d.WorkflowName != "" {
+				if err := prov.DeleteWorkflow(ctx, d.WorkflowName); err != nil {
+					return providerError("delete the Workflow "+d.WorkflowName, err)
+				}
+			}
+			if err := prov.DeleteWorker(ctx, d.ScriptName); err != nil {
+				return providerError("delete the worker "+d.ScriptName, err)
+			}
+		}
+		if err := s.store.RetireDeployment(ctx, d.ID, s.now().UTC()); err != nil && !edgeflow.IsNotFound(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // routeURL is the URL a route pattern serves, e.g. "example.com/api/*" →

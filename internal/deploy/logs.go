@@ -106,7 +106,7 @@ func (s *Service) edgeRunLines(ctx context.Context, c *edgeflow.Connection, r *e
 	if !ok {
 		return nil, false
 	}
-	lines, _, err := lr.WorkerLogs(ctx, codegen.ScriptName(r.WorkflowID), cloudflare.WorkerLogsQuery{InstanceID: r.InstanceID})
+	lines, _, err := lr.WorkerLogs(ctx, runScript(r), cloudflare.WorkerLogsQuery{InstanceID: r.InstanceID})
 	if err != nil {
 		if !cloudflare.IsNotFound(err) {
 			s.log.Warn("runs: read run logs from the local edge", "run", r.ID, "err", err)
@@ -223,7 +223,7 @@ func (s *Service) WorkerLogsAround(ctx context.Context, projectID, workflowID, r
 	if !ok {
 		return nil, edgeflow.Errorf(edgeflow.EConflict, "this connection's provider keeps no worker logs")
 	}
-	lines, dropped, err := lr.WorkerLogs(ctx, codegen.ScriptName(r.WorkflowID), cloudflare.WorkerLogsQuery{Since: view.From, Until: view.To})
+	lines, dropped, err := lr.WorkerLogs(ctx, runScript(r), cloudflare.WorkerLogsQuery{Since: view.From, Until: view.To})
 	if err != nil {
 		if cloudflare.IsNotFound(err) {
 			return view, nil // the worker is no longer deployed: nothing kept
@@ -267,4 +267,14 @@ func (s *Service) keepRunLogs(ctx context.Context, r *edgeflow.Run) {
 	if err := s.store.PutRunLogs(ctx, r.ID, merged); err != nil {
 		s.log.Warn("runs: keep run logs", "run", r.ID, "err", err)
 	}
+}
+
+// runScript is the worker that ran r: its Workflow's script (a workflow's
+// script and Workflow share their name, releases.go), or the workflow's
+// base name for a run that names no Workflow.
+func runScript(r *edgeflow.Run) string {
+	if r.WorkflowName != "" {
+		return r.WorkflowName
+	}
+	return codegen.ScriptName(r.WorkflowID)
 }

@@ -14,8 +14,9 @@ type RefresherOptions struct {
 	Batch int
 	// Concurrency is how many runs are refreshed at once; 0 means 8.
 	Concurrency int
-	// DiscoverInterval is how often cron discovery (DiscoverCronRuns) runs;
-	// 0 means 10 × Interval.
+	// DiscoverInterval is how often cron discovery (DiscoverCronRuns) and
+	// the retirer of drained versions (RetireDrained) run; 0 means 10 ×
+	// Interval.
 	DiscoverInterval time.Duration
 	// ClaimFor is how long a run taken for refresh is left alone by the
 	// other replicas' refreshers (unless the refresh writes first); 0 means
@@ -87,6 +88,7 @@ func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 		if now := s.now(); now.Sub(lastDiscovery) >= opts.DiscoverInterval {
 			lastDiscovery = now
 			s.DiscoverCronRuns(ctx)
+			s.RetireDrained(ctx)
 		}
 		s.refreshDue(ctx, opts.Batch, opts.Concurrency, opts.ClaimFor)
 	}

@@ -163,6 +163,13 @@ func (s *Service) restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 		return nil, err
 	}
 	if req.Version == RestartSameVersion && d.VersionID != orig.VersionID {
+		// The run's version may still be up beside the active one, draining
+		// its runs (pinning, releases.go): the restart runs there.
+		if own, err := s.store.FindServingDeployment(ctx, w.ID, c.ID, orig.WorkflowName); err == nil && own.VersionID == orig.VersionID {
+			d = own
+		}
+	}
+	if req.Version == RestartSameVersion && d.VersionID != orig.VersionID {
 		return nil, edgeflow.Errorf(edgeflow.EConflict,
 			`the run's version is no longer deployed on its connection; restart with "version": "current" to run the deployed version`)
 	}

@@ -52,6 +52,12 @@ func (s *Service) restartInPlace(ctx context.Context, tw *TenantWorkflow, req Re
 		}
 		return nil, err
 	}
+	if d.WorkflowName != orig.WorkflowName {
+		// Its version may be draining beside the active one (releases.go).
+		if own, err := s.store.FindServingDeployment(ctx, wf.ID, c.ID, orig.WorkflowName); err == nil {
+			d = own
+		}
+	}
 	if d.VersionID != orig.VersionID || d.WorkflowName != orig.WorkflowName {
 		return nil, edgeflow.Errorf(edgeflow.EConflict,
 			"the run's version is no longer the one deployed on its connection, so its instance cannot restart in place; restart without mode \"in-place\" to replay it as a new run")

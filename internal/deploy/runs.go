@@ -69,6 +69,10 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 	if ev, ok := eventOf(params); ok {
 		return s.deliverEvent(ctx, w, d, ev, params)
 	}
+	if s.drains.held(w.ID, c.ID) {
+		return nil, edgeflow.Errorf(edgeflow.EDraining,
+			"a deploy is waiting for the runs in flight of earlier versions to finish (inFlight \"drain\"); trigger again once it completes")
+	}
 	prov, err := s.providerFor(ctx, c)
 	if err != nil {
 		return nil, err
@@ -206,6 +210,13 @@ func (s *Service) deliverEvent(ctx context.Context, w *edgeflow.Workflow, d *edg
 	}
 	if edgeflow.RunIsFinal(run.Status) {
 		return nil, edgeflow.Errorf(edgeflow.EConflict, "run %s is %s and cannot receive events", run.ID, run.Status)
+	}
+	// The event goes to the worker of the run's own version (pinning,
+	// releases.go), which may not be the active one.
+	if run.ConnectionID == d.ConnectionID {
+		if d, err = s.servingDeployment(ctx, run, d); err != nil {
+			return nil, err
+		}
 	}
 	if d.URL == "" {
 		return nil, edgeflow.Errorf(edgeflow.EConflict, "the deployment has no URL to deliver the event to")

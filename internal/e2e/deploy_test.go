@@ -88,7 +88,11 @@ func TestDeployTriggerComplete(t *testing.T) {
 	var stages []string
 	var result deployment
 	results := 0
-	for i, f := range frames {
+	if len(frames) == 0 || frames[0].event != "plan" {
+		t.Fatalf("the first frame is not the deploy plan: %+v", frames)
+	}
+	for i, f := range frames[1:] {
+		i++
 		switch f.event {
 		case "progress":
 			var p deploy.Progress

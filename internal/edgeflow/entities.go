@@ -326,7 +326,30 @@ const (
 	DeploymentActive   = "active"   // serving; at most one per (workflow, connection)
 	DeploymentReplaced = "replaced" // superseded by a later deploy
 	DeploymentRemoved  = "removed"  // taken down
+	// DeploymentRetired: a replaced deployment whose worker and Workflow
+	// were deleted once no run of it was in flight, or whose names a later
+	// deployment took over (docs/releases.md).
+	DeploymentRetired = "retired"
 )
+
+// Deployment states as GET /api/workflows/:id/deployments shows them
+// (Deployment.State): the status, with a replaced deployment that still
+// serves runs in flight shown as draining.
+const (
+	DeploymentStateActive   = "active"
+	DeploymentStateDraining = "draining"
+	DeploymentStateRetired  = "retired"
+	DeploymentStateRemoved  = "removed"
+)
+
+// RunsInFlight counts the runs of a workflow that are not final on one
+// connection, of one version, on one provider Workflow.
+type RunsInFlight struct {
+	ConnectionID string
+	VersionID    string
+	WorkflowName string
+	Count        int
+}
 
 // Deployment links a workflow version to a connection. A workflow's
 // deployment holds its worker token and, when its public trigger is enabled,
@@ -352,6 +375,16 @@ type Deployment struct {
 	// SealedTriggerSecret is the sealed signing secret of the public
 	// trigger; "" when it is not enabled.
 	SealedTriggerSecret string `json:"-"`
+	// State is what the deployment is now (DeploymentState*), filled for
+	// lists: active, draining (replaced, its worker still serving the
+	// InFlight runs it runs), retired or removed.
+	State string `json:"state,omitempty"`
+	// InFlight counts the runs not final on the deployment's Workflow
+	// (filled with State for active and draining deployments).
+	InFlight *int `json:"inFlight,omitempty"`
+	// VersionNumber is the number of VersionID (filled for lists; 0 when
+	// the version was deleted).
+	VersionNumber int `json:"versionNumber,omitempty"`
 }
 
 // Run states (docs/api.md, run statuses).

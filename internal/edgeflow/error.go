@@ -18,6 +18,7 @@ const (
 	EForbidden           = "forbidden"            // missing scope, session-only endpoint (403)
 	ENotFound            = "not_found"            // unknown or other tenant's resource (404)
 	EConflict            = "conflict"             // duplicate, locked, active, deployed, installed (409)
+	EDraining            = "draining"             // a deploy with inFlight "drain" holds new triggers (409)
 	EPayloadTooLarge     = "payload_too_large"    // body over a limit (413)
 	ERateLimited         = "rate_limited"         // rate limit exceeded (429)
 	EProviderUnavailable = "provider_unavailable" // the edge provider could not be reached (502)

@@ -215,6 +215,19 @@ type Store interface {
 	// secret of the active deployment id (a redeploy of the same version
 	// rotates them); ENotFound when no active deployment has that id.
 	SetDeploymentSecrets(ctx context.Context, id, sealedWorkerToken, sealedTriggerSecret string) error
+	// ListDrainingDeployments returns every replaced deployment not retired
+	// yet, oldest first, for the retirer; never for a client.
+	ListDrainingDeployments(ctx context.Context) ([]Deployment, error)
+	// FindServingDeployment returns the newest active or replaced
+	// deployment of the workflow on the connection whose Workflow is
+	// workflowName (the one whose worker serves its instances), or ENotFound.
+	FindServingDeployment(ctx context.Context, workflowID, connectionID, workflowName string) (*Deployment, error)
+	// RetireDeployment marks the replaced deployment id retired at at;
+	// ENotFound when no replaced deployment has that id.
+	RetireDeployment(ctx context.Context, id string, at time.Time) error
+	// CountRunsInFlight counts the workflow's runs not final, by
+	// connection, version and Workflow name; connectionID "" for all.
+	CountRunsInFlight(ctx context.Context, workflowID, connectionID string) ([]RunsInFlight, error)
 	// ListWorkflowsUsingNode names the workflows of the organization whose
 	// active deployment's version uses marketplace node nodeID.
 	ListWorkflowsUsingNode(ctx context.Context, organizationID, nodeID string) ([]Workflow, error)

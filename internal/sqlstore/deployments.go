@@ -172,3 +172,78 @@ func (s *Store) ListWorkflowsUsingNode(ctx context.Context, organizationID, node
 	}
 	return out, s.dbErr(rows.Err(), "workflow", "", "")
 }
+
+// ListDrainingDeployments returns every replaced deployment not retired yet
+// (the versions that may still serve runs in flight), oldest first, for the
+// retirer (docs/releases.md); never for a client.
+func (s *Store) ListDrainingDeployments(ctx context.Context) ([]edgeflow.Deployment, error) {
+	rows, err := s.query(ctx, `SELECT `+deploymentCols+` FROM deployments
+		WHERE status = 'replaced' ORDER BY created_at, id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []edgeflow.Deployment{}
+	for rows.Next() {
+		d, err := scanDeployment(rows)
+		if err != nil {
+			return nil, s.dbErr(err, "deployment", "", "")
+		}
+		out = append(out, d)
+	}
+	return out, s.dbErr(rows.Err(), "deployment", "", "")
+}
+
+// FindServingDeployment returns the newest deployment of the workflow on the
+// connection, active or replaced (not retired, not removed), whose Workflow
+// is workflowName: the one whose worker serves that Workflow's instances
+// now. ENotFound when none does.
+func (s *Store) FindServingDeployment(ctx context.Context, workflowID, connectionID, workflowName string) (*edgeflow.Deployment, error) {
+	d, err := scanDeployment(s.queryRow(ctx, `SELECT `+deploymentCols+` FROM deployments
+		WHERE workflow_id = ? AND connection_id = ? AND workflow_name = ? AND status IN ('active', 'replaced')
+		ORDER BY created_at DESC, id DESC LIMIT 1`, workflowID, connectionID, workflowName))
+	if err != nil {
+		return nil, s.dbErr(err, "deployment", "", "")
+	}
+	return &d, nil
+}
+
+// RetireDeployment marks the replaced deployment id retired at at;
+// ENotFound when no replaced deployment has that id (already retired, or
+// active again).
+func (s *Store) RetireDeployment(ctx context.Context, id string, at time.Time) error {
+	return s.write(ctx, ScopeLists, func(tx Querier) error {
+		res, err := tx.Exec(ctx, `UPDATE deployments SET status = 'retired', removed_at = ?
+			WHERE id = ? AND status = 'replaced'`, s.ts(at), id)
+		if err != nil {
+			return s.dbErr(err, "deployment", "", "")
+		}
+		if res == 0 {
+			return edgeflow.Errorf(edgeflow.ENotFound, "deployment not found")
+		}
+		return nil
+	})
+}
+
+// CountRunsInFlight counts the workflow's runs that are not final
+// (queued, running, paused), grouped by connection, version and Workflow
+// name; connectionID "" counts them on every connection.
+func (s *Store) CountRunsInFlight(ctx context.Context, workflowID, connectionID string) ([]edgeflow.RunsInFlight, error) {
+	rows, err := s.query(ctx, `SELECT connection_id, version_id, workflow_name, COUNT(*) FROM runs
+		WHERE workflow_id = ? AND (? = '' OR connection_id = ?) AND status IN ('queued', 'running', 'paused')
+		GROUP BY connection_id, version_id, workflow_name ORDER BY connection_id, version_id, workflow_name`,
+		workflowID, connectionID, connectionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []edgeflow.RunsInFlight{}
+	for rows.Next() {
+		var g edgeflow.RunsInFlight
+		if err := rows.Scan(&g.ConnectionID, &g.VersionID, &g.WorkflowName, &g.Count); err != nil {
+			return nil, s.dbErr(err, "run", "", "")
+		}
+		out = append(out, g)
+	}
+	return out, s.dbErr(rows.Err(), "run", "", "")
+}

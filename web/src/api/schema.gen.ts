@@ -1230,6 +1230,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/{workflowId}/deploy-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tells what deploying a version to a connection would do to the runs in flight there. */
+        get: operations["deployPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workflows/{workflowId}/deploy-stream": {
         parameters: {
             query?: never;
@@ -1254,7 +1271,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the workflow's deployments. */
+        /** Lists the workflow's deployments with the state of each. */
         get: operations["workflowDeploymentList"];
         put?: never;
         post?: never;
@@ -1292,6 +1309,23 @@ export interface paths {
         put?: never;
         /** Calls a deployed function's URL with a method, path, JSON body and headers, and answers the function's answer. */
         post: operations["invoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deploys again the version that was active on a connection before the current one. */
+        post: operations["rollback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1913,6 +1947,17 @@ export interface components {
             retention?: components["schemas"]["Retention"];
             route?: components["schemas"]["WorkerRoute"];
         };
+        DeployPlan: {
+            activeVersionId: string;
+            changes: components["schemas"]["PlanChange"][];
+            compatible: boolean;
+            connectionId: string;
+            inFlight: components["schemas"]["PlanInFlight"];
+            number: number;
+            reasons: string[];
+            versionId: string;
+            workflowId: string;
+        };
         DeployProgress: {
             message: string;
             progress: number;
@@ -1926,15 +1971,18 @@ export interface components {
             createdBy?: string;
             deploymentId: string;
             id: string;
+            inFlight?: number;
             projectId: string;
             /** Format: date-time */
             removedAt?: string;
             scriptName: string;
+            state?: string;
             /** @enum {string} */
             status: "active" | "replaced" | "removed";
             success: boolean;
             url: string;
             versionId: string;
+            versionNumber?: number;
             workflowId: string;
             workflowName?: string;
         };
@@ -1944,14 +1992,17 @@ export interface components {
             createdAt: string;
             createdBy?: string;
             id: string;
+            inFlight?: number;
             projectId: string;
             /** Format: date-time */
             removedAt?: string;
             scriptName: string;
+            state?: string;
             /** @enum {string} */
             status: "active" | "replaced" | "removed";
             url: string;
             versionId: string;
+            versionNumber?: number;
             workflowId: string;
             workflowName?: string;
         };
@@ -2380,9 +2431,24 @@ export interface components {
             };
             type: string;
         };
+        PlanChange: {
+            detail: string;
+            kind: string;
+            nodeId: string;
+            step: string;
+        };
+        PlanInFlight: {
+            byVersion: components["schemas"]["PlanVersionCount"][];
+            total: number;
+        };
         PlanLimits: {
             cpuMs?: number;
             steps?: number;
+        };
+        PlanVersionCount: {
+            count: number;
+            number: number;
+            versionId: string;
         };
         PricingSource: {
             date: string;
@@ -2842,6 +2908,7 @@ export type D1Result = components['schemas']['D1Result'];
 export type DeletedWorkflow = components['schemas']['DeletedWorkflow'];
 export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
 export type DeployConfig = components['schemas']['DeployConfig'];
+export type DeployPlan = components['schemas']['DeployPlan'];
 export type DeployProgress = components['schemas']['DeployProgress'];
 export type DeployResult = components['schemas']['DeployResult'];
 export type Deployment = components['schemas']['Deployment'];
@@ -2889,7 +2956,10 @@ export type OrganizationList = components['schemas']['OrganizationList'];
 export type OrganizationMembership = components['schemas']['OrganizationMembership'];
 export type OrganizationUpdated = components['schemas']['OrganizationUpdated'];
 export type OutputField = components['schemas']['OutputField'];
+export type PlanChange = components['schemas']['PlanChange'];
+export type PlanInFlight = components['schemas']['PlanInFlight'];
 export type PlanLimits = components['schemas']['PlanLimits'];
+export type PlanVersionCount = components['schemas']['PlanVersionCount'];
 export type PricingSource = components['schemas']['PricingSource'];
 export type Project = components['schemas']['Project'];
 export type R2Bucket = components['schemas']['R2Bucket'];
@@ -10822,6 +10892,8 @@ export interface operations {
             content: {
                 "application/json": {
                     connectionId?: string;
+                    force?: boolean;
+                    inFlight?: string;
                     rotateTriggerSecret?: boolean;
                     versionId?: string;
                 };
@@ -10873,7 +10945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the workflow has no version, or the version is locked */
+            /** @description conflict: the workflow has no version, or the version is locked; `inFlight: "migrate"` while the plan is not compatible and `force` is not set (`details` is the plan) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10891,7 +10963,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path */
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `inFlight` is not `pin`, `migrate` or `drain` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10911,6 +10983,95 @@ export interface operations {
             };
             /** @description provider_error: the provider refused the request (`provider_unavailable`: it could not be reached) */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    deployPlan: {
+        parameters: {
+            query: {
+                /** @description The connection whose provider account is read. */
+                connectionId: string;
+                /** @description Only runs of this version. */
+                versionId?: string;
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{workflowId, connectionId, versionId, number, activeVersionId, inFlight: {total, byVersion: [{versionId, number, count}]}, changes: [{kind, nodeId, step, detail}], compatible, reasons}`. `kind` is `added`, `removed`, `renamed`, `reordered`, `code-changed` or `config-changed`, from the active version to this one; `compatible` is false when a run in flight of the active version has passed a step that this version renames, removes or reorders, or that a new step now precedes (docs/releases.md, "The deploy plan"). `versionId` defaults to the current version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeployPlan"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `connectionId` names no connection the project may use; the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach; not_found: the workflow, connection or version is unknown */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the workflow has no version */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: no `connectionId` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10942,13 +11103,15 @@ export interface operations {
             content: {
                 "application/json": {
                     connectionId?: string;
+                    force?: boolean;
+                    inFlight?: string;
                     rotateTriggerSecret?: boolean;
                     versionId?: string;
                 };
             };
         };
         responses: {
-            /** @description `text/event-stream`: one `progress` event per stage (`INITIALIZING` … `COMPLETED`), then `result` (the deploy answer) or `error` (the error body). Refusals before the first stage are ordinary JSON errors. The stream lasts as long as its deploy, which the server ends after 5 minutes. */
+            /** @description `text/event-stream`: first a `plan` event (the deploy plan of GET …/deploy-plan) for a workflow, then one `progress` event per stage (`INITIALIZING` … `COMPLETED`), then `result` (the deploy answer) or `error` (the error body). Refusals before the first stage are ordinary JSON errors. The stream lasts as long as its deploy, which the server ends after 5 minutes. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10958,6 +11121,11 @@ export interface operations {
                         data: components["schemas"]["StreamError"];
                         /** @constant */
                         event: "error";
+                        id?: string;
+                    } | {
+                        data: components["schemas"]["DeployPlan"];
+                        /** @constant */
+                        event: "plan";
                         id?: string;
                     } | {
                         data: components["schemas"]["DeployProgress"];
@@ -11079,7 +11247,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{data: [Deployment], nextCursor}`, newest first. */
+            /** @description `{data: [Deployment], nextCursor}`, newest first. Each has `state`: `active`, `draining` (replaced, its worker and Workflow still serving its runs in flight, `inFlight` counts them), `retired` (its worker and Workflow deleted once drained, or its names taken over by a later deployment) or `removed` (taken down); `inFlight` is set for `active` and `draining`, `versionNumber` names the version (docs/releases.md). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11352,6 +11520,125 @@ export interface operations {
                 };
             };
             /** @description provider_unavailable: the function's worker could not be reached or did not answer in time */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    rollback: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    connectionId?: string;
+                    inFlight?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The Deployment, as deploy answers, of the version active on `connectionId` before the active one (the newest earlier deployment there of another version). Runs in flight of the current version stay pinned to it unless `inFlight` says `migrate` or `drain` (docs/releases.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeployResult"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `deploy` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `connectionId` names no connection the project may use; the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the workflow is not deployed on the connection, or no earlier version was active there */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: no `connectionId`, or `inFlight` is not `pin`, `migrate` or `drain` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's deploy limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description provider_error: the provider refused the request (`provider_unavailable`: it could not be reached) */
             502: {
                 headers: {
                     [name: string]: unknown;
