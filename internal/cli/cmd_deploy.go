@@ -60,12 +60,8 @@ func runDeploy(c *call) error {
 		body["versionId"] = v.ID
 		label = fmt.Sprintf("version %d", v.Version)
 	}
-	switch mode := c.flag("in-flight"); mode {
-	case "":
-	case "pin", "migrate", "drain":
-		body["inFlight"] = mode
-	default:
-		return usageError("--in-flight must be pin, migrate or drain")
+	if err := inFlightFlag(c, body); err != nil {
+		return err
 	}
 	if c.has("force") {
 		body["force"] = true
@@ -315,6 +311,19 @@ func runSendEvent(c *call) error {
 	return nil
 }
 
+// inFlightFlag puts --in-flight (pin, migrate or drain) in a deploy's or a
+// rollback's body as inFlight; without the flag the server's default holds.
+func inFlightFlag(c *call, body map[string]any) error {
+	switch mode := c.flag("in-flight"); mode {
+	case "":
+	case "pin", "migrate", "drain":
+		body["inFlight"] = mode
+	default:
+		return usageError("--in-flight must be pin, migrate or drain")
+	}
+	return nil
+}
+
 // deployPlan is the deploy plan (GET …/deploy-plan, the first frame of
 // deploy-stream; docs/releases.md).
 type deployPlan = edgeflow.DeployPlan
@@ -401,12 +410,8 @@ func runRollback(c *call) error {
 		return usageError("--connection is required")
 	}
 	body := map[string]any{}
-	switch mode := c.flag("in-flight"); mode {
-	case "":
-	case "pin", "migrate", "drain":
-		body["inFlight"] = mode
-	default:
-		return usageError("--in-flight must be pin, migrate or drain")
+	if err := inFlightFlag(c, body); err != nil {
+		return err
 	}
 	cl, err := c.client()
 	if err != nil {

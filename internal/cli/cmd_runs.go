@@ -23,16 +23,9 @@ func runsCommand() *command {
 		subs: []*command{
 			{
 				name: "ls", summary: "list the project's runs, newest first", maxArgs: 0,
-				flags: []flagDef{
-					{name: "workflow", short: "w", value: "WORKFLOW", usage: "only this workflow's runs"},
-					{name: "status", value: "STATUS", usage: "queued, running, paused, waiting, complete, errored or terminated"},
-					{name: "version", value: "VERSION", usage: "only runs of this version (with --workflow)"},
-					{name: "from", value: "TIME", usage: "created at or after this RFC 3339 time"},
-					{name: "to", value: "TIME", usage: "created before this RFC 3339 time"},
-					{name: "search", short: "q", value: "WORDS", usage: "words the params, output or error contain"},
-					{name: "limit", short: "n", value: "N", usage: "at most N runs (default 20; 0 for all)"},
-					jsonFlag,
-				},
+				flags: append(runFilterFlags(),
+					flagDef{name: "limit", short: "n", value: "N", usage: "at most N runs (default 20; 0 for all)"},
+					jsonFlag),
 				examples: []string{"edgeflow runs ls", "edgeflow runs ls --workflow orders --status errored", "edgeflow runs ls -q timeout --json"},
 				run:      runRunsList,
 			},
@@ -42,15 +35,7 @@ func runsCommand() *command {
 as "runs ls", in all and per workflow, the most tokens first. Runs without model calls are not
 counted. The sums read the newest 100,000 runs with model calls at most; past that the output
 says so (narrow with --from and --to).`,
-				flags: []flagDef{
-					{name: "workflow", short: "w", value: "WORKFLOW", usage: "only this workflow's runs"},
-					{name: "status", value: "STATUS", usage: "queued, running, paused, waiting, complete, errored or terminated"},
-					{name: "version", value: "VERSION", usage: "only runs of this version (with --workflow)"},
-					{name: "from", value: "TIME", usage: "created at or after this RFC 3339 time"},
-					{name: "to", value: "TIME", usage: "created before this RFC 3339 time"},
-					{name: "search", short: "q", value: "WORDS", usage: "words the params, output or error contain"},
-					jsonFlag,
-				},
+				flags:    append(runFilterFlags(), jsonFlag),
 				examples: []string{"edgeflow runs usage", "edgeflow runs usage --from 2026-12-01T00:00:00Z --json"},
 				run:      runRunsUsage,
 			},
@@ -103,6 +88,19 @@ the steps before --from-step keep their results): only while the run's own versi
 				run: runRunRestart,
 			},
 		},
+	}
+}
+
+// runFilterFlags are the flags of the run search's filters (runs ls, runs
+// usage), read by runFilterQuery.
+func runFilterFlags() []flagDef {
+	return []flagDef{
+		{name: "workflow", short: "w", value: "WORKFLOW", usage: "only this workflow's runs"},
+		{name: "status", value: "STATUS", usage: "queued, running, paused, waiting, complete, errored or terminated"},
+		{name: "version", value: "VERSION", usage: "only runs of this version (with --workflow)"},
+		{name: "from", value: "TIME", usage: "created at or after this RFC 3339 time"},
+		{name: "to", value: "TIME", usage: "created before this RFC 3339 time"},
+		{name: "search", short: "q", value: "WORDS", usage: "words the params, output or error contain"},
 	}
 }
 
