@@ -55,23 +55,15 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 	if hasTraceKey(params) {
 		return nil, edgeflow.Invalid("/params/"+codegen.TraceKey, "this key is reserved for the run's trace context")
 	}
-	c, err := s.connection(ctx, t.OrganizationID, t.ProjectID, req.ConnectionID)
+	c, d, err := s.activeDeployment(ctx, t, w, req.ConnectionID)
 	if err != nil {
-		return nil, err
-	}
-	d, err := s.store.FindActiveDeployment(ctx, w.ID, c.ID)
-	if err != nil {
-		if edgeflow.IsNotFound(err) {
-			return nil, edgeflow.Errorf(edgeflow.EConflict, "the workflow is not deployed on this connection")
-		}
 		return nil, err
 	}
 	if ev, ok := eventOf(params); ok {
 		return s.deliverEvent(ctx, w, d, ev, params)
 	}
-	if s.drains.held(w.ID, c.ID) {
-		return nil, edgeflow.Errorf(edgeflow.EDraining,
-			"a deploy is waiting for the runs in flight of earlier versions to finish (inFlight \"drain\"); trigger again once it completes")
+	if err := s.notDraining(w, c); err != nil {
+		return nil, err
 	}
 	prov, err := s.providerFor(ctx, c)
 	if err != nil {
@@ -91,6 +83,34 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 		return nil, err
 	}
 	return &TriggerResult{ID: run.ID, InstanceID: run.InstanceID, Status: run.Status}, nil
+}
+
+// activeDeployment is the connection (of the tenant's project) a trigger
+// names and the workflow's active deployment on it; 409 when none is.
+func (s *Service) activeDeployment(ctx context.Context, t Tenant, w *edgeflow.Workflow, connectionID string) (*edgeflow.Connection, *edgeflow.Deployment, error) {
+	c, err := s.connection(ctx, t.OrganizationID, t.ProjectID, connectionID)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := s.store.FindActiveDeployment(ctx, w.ID, c.ID)
+	if err != nil {
+		if edgeflow.IsNotFound(err) {
+			return nil, nil, edgeflow.Errorf(edgeflow.EConflict, "the workflow is not deployed on this connection")
+		}
+		return nil, nil, err
+	}
+	return c, d, nil
+}
+
+// notDraining refuses new runs (409 draining) while a deploy of the
+// workflow on the connection waits for the runs in flight of earlier
+// versions to finish.
+func (s *Service) notDraining(w *edgeflow.Workflow, c *edgeflow.Connection) error {
+	if s.drains.held(w.ID, c.ID) {
+		return edgeflow.Errorf(edgeflow.EDraining,
+			"a deploy is waiting for the runs in flight of earlier versions to finish (inFlight \"drain\"); trigger again once it completes")
+	}
+	return nil
 }
 
 // recordRun records the run id of the instance just created as queued, with

@@ -91,15 +91,11 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 	if len(req.Runs) == 0 || len(req.Runs) > MaxBatchRuns {
 		return nil, edgeflow.Invalid("/runs", fmt.Sprintf("runs must hold 1 to %d entries (got %d)", MaxBatchRuns, len(req.Runs)))
 	}
-	c, err := s.connection(ctx, t.OrganizationID, t.ProjectID, req.ConnectionID)
+	c, d, err := s.activeDeployment(ctx, t, w, req.ConnectionID)
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.store.FindActiveDeployment(ctx, w.ID, c.ID)
-	if err != nil {
-		if edgeflow.IsNotFound(err) {
-			return nil, edgeflow.Errorf(edgeflow.EConflict, "the workflow is not deployed on this connection")
-		}
+	if err := s.notDraining(w, c); err != nil {
 		return nil, err
 	}
 	prov, err := s.providerFor(ctx, c)

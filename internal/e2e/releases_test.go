@@ -149,6 +149,8 @@ func TestReleasesPinning(t *testing.T) {
 			sawHold = true
 			wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"connectionId": s.conn, "params": map[string]any{}}),
 				409, "draining")
+			wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger/batch", map[string]any{"connectionId": s.conn,
+				"runs": []any{map[string]any{"params": map[string]any{}}}}), 409, "draining")
 			s.approve(wf, held, "e2e")
 		}
 		return true
