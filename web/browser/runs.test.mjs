@@ -84,7 +84,8 @@ test("a run that failed at a step restarts from that step, chosen on the graph, 
   await page.waitForURL(new RegExp(`/workflows/${wf.id}/runs/${first.id}$`));
   await expect(page.getByRole("status").filter({ hasText: "errored" }).first()).toBeVisible();
   const graph = page.locator(".run-graph");
-  const node = (name) => graph.locator(".react-flow__node").filter({ hasText: new RegExp(`^${name}`) });
+  // a node's text starts with its type's glyph, then its label
+  const node = (name) => graph.locator(".react-flow__node").filter({ hasText: new RegExp(`^\\W*${name}`) });
   await expect(node("check").and(page.locator(".run-node-failed"))).toBeVisible();
   await expect(node("load").and(page.locator(".run-node-done"))).toBeVisible();
   await expect(node("done").and(page.locator(".run-node-not-run"))).toBeVisible();
