@@ -72,16 +72,17 @@ npm-deps: node-runtime
 
 # The suite runs in three lanes side by side (its parts spend much of their time waiting on the local edge, wrangler
 # and the browser, so it takes about as long as its longest lane): the Node unit tests then the browser tests print
-# as they go, while the wrangler tests and the Go tests are kept and printed after them, the Go tests last, so that
-# go test's summary ends the output. The exit status is that of the first part that failed.
+# as they go (the browser tests run even when a Node test failed), while the wrangler tests and the Go tests are kept
+# and printed after them, the Go tests last, so that go test's summary ends the output. Before them, one line per
+# lane gives its wall and CPU time (tools/timed.sh). The exit status is that of the first part that failed.
 test: deps web
 	@logs=$$(mktemp -d); \
-	( $(MAKE) --no-print-directory test-wrangler > "$$logs/wrangler.log" 2>&1; echo $$? > "$$logs/wrangler.status" ) & \
-	( $(MAKE) --no-print-directory test-go > "$$logs/go.log" 2>&1; echo $$? > "$$logs/go.status" ) & \
-	$(MAKE) --no-print-directory test-node test-browser; js=$$?; \
+	( tools/timed.sh "make test: wrangler lane" "$$logs/times" $(MAKE) --no-print-directory test-wrangler > "$$logs/wrangler.log" 2>&1; echo $$? > "$$logs/wrangler.status" ) & \
+	( tools/timed.sh "make test: Go lane" "$$logs/times" $(MAKE) --no-print-directory test-go > "$$logs/go.log" 2>&1; echo $$? > "$$logs/go.status" ) & \
+	tools/timed.sh "make test: Node and browser lane" "$$logs/times" $(MAKE) -k --no-print-directory test-node test-browser; js=$$?; \
 	wait; wr=$$(cat "$$logs/wrangler.status"); go=$$(cat "$$logs/go.status"); \
 	[ "$$js" -eq 0 ] || echo "make test: the Node or browser tests failed (above); the wrangler and Go tests follow" >&2; \
-	cat "$$logs/wrangler.log" "$$logs/go.log"; rm -rf "$$logs"; \
+	cat "$$logs/times"; cat "$$logs/wrangler.log" "$$logs/go.log"; rm -rf "$$logs"; \
 	[ "$$js" -eq 0 ] && [ "$$wr" -eq 0 ] && [ "$$go" -eq 0 ]
 
 test-node:
@@ -99,9 +100,16 @@ test-wrangler:
 test-browser: web
 	cd web && npm run test:browser --silent
 
+# The end-to-end package (internal/e2e) is the longest by far and waits on the local edge most of its time: it runs
+# in a go test of its own started beside the other packages', so that it does not wait for a free package slot, with
+# three tests at a time rather than one per core (the other packages too: their tests mostly wait on servers).
 test-go:
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 20m ./...
+	@e2e=$$(mktemp); \
+	( $(GO) test -count=1 -timeout 20m -parallel 3 ./internal/e2e/ > "$$e2e" 2>&1; echo $$? > "$$e2e.status" ) & \
+	$(GO) test -count=1 -timeout 20m -parallel 3 $$($(GO) list ./... | grep -v '/internal/e2e$$'); rest=$$?; \
+	wait; cat "$$e2e"; e2e_status=$$(cat "$$e2e.status"); rm -f "$$e2e" "$$e2e.status"; \
+	[ "$$rest" -eq 0 ] && [ "$$e2e_status" -eq 0 ]
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -127,6 +127,7 @@ func (st *anthropicStub) messages(n, k int) []json.RawMessage {
 //
 // Not parallel, as TestAgentDurable: its counts are exact.
 func TestAgentAnthropic(t *testing.T) {
+	t.Parallel()
 	requireEdge(t)
 	s := newServer(t, serverOptions{})
 	key := "sk-ant-test-" + randomHex(t)

@@ -64,6 +64,7 @@ func injectedModel(t *testing.T) string {
 // outbound guard refuses the fetch: the victim receives nothing and the run
 // fails. The twin: the same tool reaching an allowed host works.
 func TestAttackAgentInjectedToolHost(t *testing.T) {
+	t.Parallel()
 	requireEdge(t)
 	s := newServer(t, serverOptions{})
 	model := injectedModel(t)
@@ -126,6 +127,7 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 // it) and its step fails with a message saying it needs a Cloudflare
 // account, as wrangler's local mode without one has no AI.
 func TestAgentWorkersAILocal(t *testing.T) {
+	t.Parallel()
 	requireEdge(t)
 	s := newServer(t, serverOptions{})
 	agent := node("bot", "agent", "Bot", map[string]any{"provider": "workers-ai", "model": "@cf/meta/llama-3.1-8b-instruct", "prompt": "hi"})

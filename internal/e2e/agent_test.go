@@ -130,6 +130,7 @@ func (st *llmStub) turn(n, k int) json.RawMessage {
 // restarts (other tests' deploys restart it) executes again, and this
 // test's counts are exact.
 func TestAgentDurable(t *testing.T) {
+	t.Parallel()
 	requireEdge(t)
 	s := newServer(t, serverOptions{})
 	key := "sk-test-" + randomHex(t)

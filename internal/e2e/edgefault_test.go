@@ -150,10 +150,25 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 			t.Fatalf("trigger %d = %d %s", n, r.status, r.body)
 		}
 	}
+	// The runs are paced, at most a few not yet at their step at once: a
+	// run in flight when the descriptors run out cannot go on (its step's
+	// call needs one), so on a slow machine an unpaced burst would leave
+	// hundreds of runs waiting on a workerd that cannot serve them.
+	stepped := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(hits)
+	}
 	n := 0
 	for ; blocking() == 0; n++ {
 		if n >= 1500 {
 			t.Fatalf("no blocking edge error after %d runs under a file limit of 320 (errors %v)", n, edge.ErrorCounts())
+		}
+		testenv.WaitFor(t, 2*time.Minute, 20*time.Millisecond, "the runs in flight at their step", func() (bool, string) {
+			return len(runs)-stepped() <= 8 || blocking() > 0, fmt.Sprintf("%d accepted, %d at their step", len(runs), stepped())
+		})
+		if blocking() > 0 {
+			break
 		}
 		trigger(n)
 	}

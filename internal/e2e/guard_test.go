@@ -129,6 +129,7 @@ func edgePorts(t *testing.T) []int {
 // tenant's worker and the edge's control worker. Every fetch rejects with a message naming the address and the
 // reason; the twin test below reaches an allowed host.
 func TestAttackStepReachesThisMachine(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, serverOptions{})
 	victim := s.tenant("victim@example.com")
 	vwf, _ := victim.workflow("victim", "workflow", chain("Victim", step("a", "return { secret: 'victim data' };")))
@@ -177,6 +178,7 @@ func TestAttackStepReachesThisMachine(t *testing.T) {
 // TestAttackHTTPRequestNodeToLoopback: an http_request node aimed at edgeflow's API fails the run with the
 // refusal.
 func TestAttackHTTPRequestNodeToLoopback(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, serverOptions{})
 	mallory := s.tenant("mallory@example.com")
 	req := node("fetch", "http_request", "fetch", map[string]any{"url": s.url + "/healthz", "method": "GET"})
@@ -193,6 +195,7 @@ func TestAttackHTTPRequestNodeToLoopback(t *testing.T) {
 // TestLegitStepReachesAllowedHost: a host on the operator's allow list (127.0.0.42 for the shared edge) is
 // reachable from a step and from an http_request node.
 func TestLegitStepReachesAllowedHost(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	ln, err := net.Listen("tcp", allowedHost+":0")
 	if err != nil {
@@ -225,6 +228,7 @@ func TestLegitStepReachesAllowedHost(t *testing.T) {
 // TestAttackStepReadsEdgeSecrets: a step looks for the edge's API token and its sealing key in env,
 // process.env and the globals, and finds neither.
 func TestAttackStepReadsEdgeSecrets(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, serverOptions{})
 	mallory := s.tenant("mallory@example.com")
 	code := `
@@ -263,6 +267,7 @@ return { seen: seen.join("\n") };
 // bound to every tenant's KV, D1, R2 and Workflows, or to any worker). The twin is every e2e test: the edge
 // reaches its workerds over their Unix sockets.
 func TestAttackEntrySocketFromOutside(t *testing.T) {
+	t.Parallel()
 	requireEdge(t)
 	for _, pid := range workerdPids(t) {
 		if ports := listeningPorts(t, pid); len(ports) != 0 {
@@ -307,6 +312,7 @@ func TestAttackEntrySocketFromOutside(t *testing.T) {
 // list nor delete workflow instance storage nor write into the edge's log. The twin is every e2e test that runs
 // a workflow: workerd uses this server for each outbound fetch and workflow storage.
 func TestAttackLoopbackServerFromOutside(t *testing.T) {
+	t.Parallel()
 	requireEdge(t)
 	c := &http.Client{Timeout: 10 * time.Second}
 	var tried int

@@ -103,6 +103,7 @@ func (c *mcpClient) ok(name string, args map[string]any) map[string]any {
 // the approval example up to its wait for an event, sends the event and
 // sees it complete. No tool output holds a secret.
 func TestMCPSessionToCompletedRun(t *testing.T) {
+	t.Parallel()
 	requireEdge(t)
 	s := newServer(t, serverOptions{})
 	s.must(201, "POST", "/api/env-vars", map[string]any{"name": "SHOP_TOKEN", "value": mcpGlobalSecret, "isSecret": true})
@@ -206,6 +207,7 @@ func TestMCPSessionToCompletedRun(t *testing.T) {
 // real local edge; every structured result fits its tool's output schema
 // (the client checks), and no output holds a secret.
 func TestMCPTypeScriptClient(t *testing.T) {
+	t.Parallel()
 	requireEdge(t)
 	s := newServer(t, serverOptions{})
 	s.must(201, "POST", "/api/env-vars", map[string]any{"name": "SHOP_TOKEN", "value": mcpGlobalSecret, "isSecret": true})
