@@ -250,26 +250,50 @@ func runRunShow(c *call) error {
 	if c.has("json") {
 		return printJSON(c.out(), r)
 	}
-	return printRun(c, r)
+	return printRun(c, r, runNames(c, cl, r))
+}
+
+// runLabels are the names `runs show` prints for a run's workflow and
+// version ("orders (wf_…)", "v3 (ver_…)"); the bare ids when a read fails.
+type runLabels struct{ workflow, version string }
+
+func runNames(c *call, cl *client, r *run) runLabels {
+	l := runLabels{workflow: r.WorkflowID, version: r.VersionID}
+	if r.DeletedWorkflow != nil {
+		l.workflow = r.DeletedWorkflow.Name + " (deleted)"
+		return l
+	}
+	var w workflow
+	if cl.request(c.ctx, http.MethodGet, "/api/workflows/"+url.PathEscape(r.WorkflowID), nil, nil, &w) == nil && w.Name != "" {
+		l.workflow = fmt.Sprintf("%s (%s)", w.Name, r.WorkflowID)
+	}
+	var v versionSummary
+	if cl.request(c.ctx, http.MethodGet, "/api/workflows/"+url.PathEscape(r.WorkflowID)+"/versions/"+url.PathEscape(r.VersionID), nil, nil, &v) == nil && v.Version > 0 {
+		l.version = fmt.Sprintf("v%d (%s)", v.Version, r.VersionID)
+	}
+	return l
 }
 
 // printRun writes a run's summary, its steps and its output or error.
-func printRun(c *call, r *run) error {
+func printRun(c *call, r *run, names runLabels) error {
 	color := c.env.color()
 	t := newTable(c.out(), false, "", "")
 	t.row("run", r.ID)
-	if r.DeletedWorkflow != nil {
-		t.row("workflow", r.DeletedWorkflow.Name+" (deleted)")
-	} else {
-		t.row("workflow", r.WorkflowID)
-	}
-	t.row("version", r.VersionID)
+	t.row("workflow", names.workflow)
+	t.row("version", names.version)
 	t.row("created", stamp(r.CreatedAt))
 	t.row("duration", duration(r.StartedAt, r.EndedAt))
 	if r.RestartOf != "" {
 		t.row("restart of", fmt.Sprintf("%s from %s", r.RestartOf, orDash(r.FromStep)))
 	}
-	t.row("status", paint(color, r.Status))
+	status := paint(color, r.Status)
+	if r.StatusDetail != "" {
+		status += " (" + r.StatusDetail + ")"
+	}
+	t.row("status", status)
+	if len(r.StepDetail) > 0 {
+		t.row("steps", stepCounts(r.StepDetail))
+	}
 	if err := t.flush(); err != nil {
 		return err
 	}
@@ -357,11 +381,14 @@ func runOutcome(c *call, r *run) error {
 }
 
 // follow reads the run until it reaches a final status, printing each
-// change of its status and steps when verbose.
+// change of its status and steps when verbose; otherwise each change of its
+// state goes to standard error as one line (liveState), for the person
+// waiting, while standard output keeps the run's output alone.
 func follow(c *call, cl *client, runID string, verbose bool) (*run, error) {
-	lastStatus := ""
+	lastStatus, lastLive := "", ""
 	states := map[string]string{}
 	failures := 0
+	events := eventTypes{}
 	for {
 		r, err := runByID(c.ctx, cl, runID)
 		if err != nil {
@@ -392,6 +419,12 @@ func follow(c *call, cl *client, runID string, verbose bool) (*run, error) {
 			if r.Status != lastStatus {
 				lastStatus = r.Status
 				fmt.Fprintf(c.out(), "%s  run  %-24s %s\n", now, r.ID, paint(c.env.color(), r.Status))
+			}
+		}
+		if !verbose {
+			if line := liveState(c, cl, r, events); line != lastLive {
+				lastLive = line
+				fmt.Fprintln(c.env.Stderr, line)
 			}
 		}
 		if edgeflow.RunIsFinal(r.Status) {
@@ -570,4 +603,83 @@ func runRunOutput(c *call) error {
 	}
 	writeIndented(w, out.Output)
 	return nil
+}
+
+// liveState is the line `trigger --wait` and `runs restart --wait` print on
+// standard error for a run's state: its id, status and what it waits for,
+// with the command that sends a run waiting for an event its event.
+func liveState(c *call, cl *client, r *run, events eventTypes) string {
+	line := r.ID + " " + r.Status
+	switch r.StatusDetail {
+	case "":
+	case "waiting":
+		if t := events.waitedFor(c, cl, r); t != "" {
+			return fmt.Sprintf("%s: waiting for event %q — edgeflow send-event %s --type %s", line, t, r.ID, t)
+		}
+		return line + ": waiting for an event — edgeflow send-event " + r.ID + " --type TYPE"
+	default:
+		line += ": " + r.StatusDetail
+	}
+	return line
+}
+
+// eventTypes keeps the event type of each wait_for_event node of the
+// versions a follow has read, by version id then node id.
+type eventTypes map[string]map[string]string
+
+// waitedFor is the event type of the run's wait_for_event step that has not
+// ended, read from its version's IR (once per version); "" when unknown.
+func (e eventTypes) waitedFor(c *call, cl *client, r *run) string {
+	byNode, ok := e[r.VersionID]
+	if !ok {
+		byNode = map[string]string{}
+		e[r.VersionID] = byNode
+		var v version
+		if err := cl.request(c.ctx, http.MethodGet, "/api/workflows/"+r.WorkflowID+"/versions/"+url.PathEscape(r.VersionID), nil, nil, &v); err == nil {
+			var doc struct {
+				Nodes []struct {
+					ID   string `json:"id"`
+					Type string `json:"type"`
+					Data struct {
+						EventType string `json:"eventType"`
+					} `json:"data"`
+				} `json:"nodes"`
+			}
+			if json.Unmarshal(v.IR, &doc) == nil {
+				for _, n := range doc.Nodes {
+					if n.Type == "wait_for_event" {
+						byNode[n.ID] = n.Data.EventType
+					}
+				}
+			}
+		}
+	}
+	for _, s := range r.StepDetail {
+		if s.EndedAt != nil || edgeflow.RunIsFinal(s.State) {
+			continue
+		}
+		id, _, _ := strings.Cut(s.NodeID, "#")
+		if t := byNode[id]; t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// stepCounts says how many of a run's steps are in each state, in the order
+// states are first met ("3 complete, 1 waiting").
+func stepCounts(steps []edgeflow.RunStep) string {
+	var order []string
+	n := map[string]int{}
+	for _, s := range steps {
+		if n[s.State] == 0 {
+			order = append(order, s.State)
+		}
+		n[s.State]++
+	}
+	parts := make([]string, len(order))
+	for i, st := range order {
+		parts[i] = fmt.Sprintf("%d %s", n[st], st)
+	}
+	return strings.Join(parts, ", ")
 }

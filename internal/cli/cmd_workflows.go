@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
@@ -80,18 +83,64 @@ func runWorkflowsList(c *call) error {
 		fmt.Fprintln(c.out(), "No workflows in this project yet: edgeflow workflows create NAME makes one.")
 		return nil
 	}
-	t := newTable(c.out(), false, "NAME", "ID", "KIND", "VERSIONS", "DEPLOYED", "UPDATED")
-	for _, w := range all {
-		versions, deployed := "none", "no"
-		if w.CurrentVersionID != "" {
-			versions = "yes"
+	numbers, err := versionNumbers(c.ctx, cl, all)
+	if err != nil {
+		return err
+	}
+	t := newTable(c.out(), false, "NAME", "ID", "KIND", "VERSIONS", "CURRENT", "DEPLOYED", "UPDATED")
+	for i, w := range all {
+		n := numbers[i]
+		current, deployed := "-", "no"
+		if n.current > 0 {
+			current = fmt.Sprintf("v%d", n.current)
 		}
-		if w.ActiveVersionID != "" {
-			deployed = "yes"
+		if n.active > 0 {
+			deployed = fmt.Sprintf("v%d", n.active)
 		}
-		t.row(w.Name, w.ID, w.Kind, versions, deployed, stamp(w.UpdatedAt))
+		t.row(w.Name, w.ID, w.Kind, strconv.Itoa(n.count), current, deployed, stamp(w.UpdatedAt))
 	}
 	return t.flush()
+}
+
+// workflowNumbers is what `workflows ls` prints of a workflow's versions:
+// how many there are and the numbers of its current and deployed ones (0
+// for none).
+type workflowNumbers struct{ count, current, active int }
+
+// versionNumbers reads the versions of each workflow (summaries only, eight
+// workflows at a time) for workflowNumbers.
+func versionNumbers(ctx context.Context, cl *client, all []workflow) ([]workflowNumbers, error) {
+	out := make([]workflowNumbers, len(all))
+	errs := make([]error, len(all))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, w := range all {
+		if w.CurrentVersionID == "" {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			versions, err := listAll[versionSummary](ctx, cl, "/api/workflows/"+w.ID+"/versions", nil, 0)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			n := workflowNumbers{count: len(versions)}
+			for _, v := range versions {
+				if v.ID == w.CurrentVersionID {
+					n.current = v.Version
+				}
+				if v.ID == w.ActiveVersionID {
+					n.active = v.Version
+				}
+			}
+			out[i] = n
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 func runWorkflowShow(c *call) error {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -111,8 +112,34 @@ func connectionByRef(ctx context.Context, cl *client, ref string) (*connection, 
 			found = &all[i]
 		}
 	}
+	if found == nil && ref == edgeflow.ProviderLocal {
+		return localConnection(all)
+	}
 	if found == nil {
 		return nil, notFound("no connection named %q", ref)
+	}
+	return found, nil
+}
+
+// localConnection is what `--connection local` names when no connection is
+// called "local": the one connection to the local edge (Studio names it
+// "Local edge" when it makes one).
+func localConnection(all []connection) (*connection, error) {
+	var found *connection
+	var names []string
+	for i := range all {
+		if all[i].Provider == edgeflow.ProviderLocal {
+			if found == nil {
+				found = &all[i]
+			}
+			names = append(names, fmt.Sprintf("%q (%s)", all[i].Name, all[i].ID))
+		}
+	}
+	switch {
+	case found == nil:
+		return nil, notFound("no connection to the local edge: make one with Studio's Settings → Connections or POST /api/connections {\"provider\": \"local\"}")
+	case len(names) > 1:
+		return nil, failed("%d connections reach the local edge (%s): give the name or id of one", len(names), strings.Join(names, ", "))
 	}
 	return found, nil
 }
