@@ -31,6 +31,25 @@ func checkCredentials(p *problems, email, password string) {
 
 // handleSignUp creates a user with their first organization and a default
 // project, and signs them in.
+// signUpOptions is what a sign-up page needs to know before its form: how
+// this server signs people up, and whether it has no user yet (its first
+// account is then made with the setup link `edgeflow serve` printed).
+type signUpOptions struct {
+	// Mode is the server's sign-up mode: "open", "invite" or "closed".
+	Mode string `json:"mode"`
+	// FirstUser is true while no user exists.
+	FirstUser bool `json:"firstUser"`
+}
+
+func (s *Server) handleSignUpOptions(w http.ResponseWriter, r *http.Request) error {
+	n, err := s.Store.CountUsers(r.Context())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, signUpOptions{Mode: s.SignUp, FirstUser: n == 0})
+	return nil
+}
+
 func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) error {
 	var req signUpRequest
 	if err := decode(r, &req); err != nil {

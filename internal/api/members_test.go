@@ -42,6 +42,16 @@ func signUpBody(email string, extra string) string {
 	return fmt.Sprintf(`{"email":%q,"password":"password-1"%s}`, email, extra)
 }
 
+// checkSignUpOptions reads GET /api/auth/sign-up without credentials, as a
+// sign-up page does before its form.
+func checkSignUpOptions(t *testing.T, w *world, mode string, firstUser bool) {
+	t.Helper()
+	m := w.must(200, "GET", "/api/auth/sign-up", "", cred{}).json(t)
+	if m["mode"] != mode || m["firstUser"] != firstUser || len(m) != 2 {
+		t.Fatalf("GET /api/auth/sign-up = %v, want mode %s, firstUser %v", m, mode, firstUser)
+	}
+}
+
 // TestSignUpModes: invite (the default) admits the setup token for the
 // first user and invitations after; open admits anyone; closed admits only
 // the setup token, and invitations only for existing users.
@@ -50,6 +60,7 @@ func TestSignUpModes(t *testing.T) {
 	t.Run("invite", func(t *testing.T) {
 		onBothEngines(t, worldOptions{signUp: api.SignUpInvite, empty: true}, func(t *testing.T, w *world) {
 			ctx := context.Background()
+			checkSignUpOptions(t, w, "invite", true)
 			r := w.do("POST", "/api/auth/sign-up", signUpBody("first@example.com", ""), cred{})
 			checkError(t, r, 403, "forbidden", "")
 			if !strings.Contains(string(r.body), "setup link") {
@@ -65,6 +76,7 @@ func TestSignUpModes(t *testing.T) {
 			r = w.must(201, "POST", "/api/auth/sign-up", signUpBody("first@example.com", `,"setupToken":"`+token+`"`), cred{})
 			owner := w.sessionOf(r)
 			orgID := r.str(t, "activeOrganizationId")
+			checkSignUpOptions(t, w, "invite", false)
 			checkError(t, w.do("POST", "/api/auth/sign-up", signUpBody("second@example.com", `,"setupToken":"`+token+`"`), cred{}), 403, "forbidden", "")
 			if _, err := api.NewSetupLink(ctx, w.store, "https://ef.example.com", time.Now()); !edgeflow.IsConflict(err) {
 				t.Fatalf("a setup link once a user exists: %v", err)
@@ -88,6 +100,7 @@ func TestSignUpModes(t *testing.T) {
 	})
 	t.Run("open", func(t *testing.T) {
 		onBothEngines(t, worldOptions{signUp: api.SignUpOpen, empty: true}, func(t *testing.T, w *world) {
+			checkSignUpOptions(t, w, "open", true)
 			for _, e := range []string{"a@example.com", "b@example.com"} {
 				r := w.must(201, "POST", "/api/auth/sign-up", signUpBody(e, ""), cred{})
 				if orgs := r.json(t)["organizations"].([]any); len(orgs) != 1 || orgs[0].(map[string]any)["role"] != "owner" {
@@ -98,6 +111,7 @@ func TestSignUpModes(t *testing.T) {
 	})
 	t.Run("closed", func(t *testing.T) {
 		onBothEngines(t, worldOptions{signUp: api.SignUpClosed, empty: true}, func(t *testing.T, w *world) {
+			checkSignUpOptions(t, w, "closed", true)
 			checkError(t, w.do("POST", "/api/auth/sign-up", signUpBody("first@example.com", ""), cred{}), 403, "forbidden", "")
 			link, err := api.NewSetupLink(context.Background(), w.store, "http://x", time.Now())
 			if err != nil {

@@ -88,6 +88,13 @@ var accountRouteDocs = map[string]RouteDoc{
 		BadBody: `{"email":"not-an-email","password":"short"}`,
 		Example: exSignUp,
 	},
+	"GET /api/auth/sign-up": {
+		Summary: "How this server signs people up, for a sign-up page to say before its form.",
+		Answer: "`{mode, firstUser}`: `mode` is `open`, `invite` or `closed` (`edgeflow serve --sign-up`); `firstUser` is " +
+			"true while the server has no user, whose first account (the owner) is then made with the one-time setup link " +
+			"`edgeflow serve` printed (`edgeflow admin setup-link` prints a new one).",
+		Example: exSignUpOptions,
+	},
 	"POST /api/auth/sign-in": {
 		Summary: "Signs in with email and password (sets the session cookie).",
 		Answer:  "The session body (as sign-up); sets the session cookie.",

@@ -77,7 +77,8 @@ edgeflow_http_requests_total{method="GET",route="/api/workflows",code="200"} 12`
 		Answer: `{"user": {"id": "usr_9s2k4m7x1c8v3b6n0qzt", "email": "carol@example.com", "name": "Carol", "createdAt": "2026-11-27T06:40:12.123456Z"}, "organizations": [{"id": "org_3c7v1b9n4m2x8k6q5wrt", "name": "Carol's shop", "slug": "carol-s-shop-x0btla", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}], "activeOrganizationId": "org_3c7v1b9n4m2x8k6q5wrt", "activeProjectId": "prj_6m1x8c3v9b2n7k4q5wyu", "csrfToken": "Q2h4dGN0aGVmcm9nc2FuZHRoZXBpZ3NhbmRjb3dzMQ", "expiresAt": "2026-12-27T06:40:12.123456Z"}`}
 	exSignIn = Example{Path: "/api/auth/sign-in", Body: `{"email": "alice@example.com", "password": "password-1"}`,
 		Answer: `{"user": {"id": "` + exUser + `", "email": "alice@example.com", "name": "Alice", "createdAt": "2026-11-27T06:40:12.123456Z"}, "organizations": [{"id": "` + exOrg + `", "name": "alice's organization", "slug": "alice-s-organization-xpgsaz", "role": "owner", "createdAt": "2026-11-27T06:40:12.123456Z"}], "activeOrganizationId": "` + exOrg + `", "activeProjectId": "` + exProject + `", "csrfToken": "Q2h4dGN0aGVmcm9nc2FuZHRoZXBpZ3NhbmRjb3dzMQ", "expiresAt": "2026-12-27T06:40:12.123456Z"}`}
-	exSignOut = Example{Path: "/api/auth/sign-out"}
+	exSignOut       = Example{Path: "/api/auth/sign-out"}
+	exSignUpOptions = Example{Path: "/api/auth/sign-up", Answer: `{"mode": "invite", "firstUser": false}`}
 
 	exPasswordChange = Example{Path: "/api/auth/password", Body: `{"currentPassword": "password-1", "newPassword": "correct horse battery staple"}`}
 	exSessionList    = Example{Path: "/api/auth/sessions?limit=10",

@@ -368,6 +368,7 @@ func (s *Server) routeTable() []Route {
 		get("/metrics", s.handleMetrics).public().ok(prometheusText),
 
 		// Authentication and the session (auth.go).
+		get("/api/auth/sign-up", s.handleSignUpOptions).public().ok(signUpOptions{}),
 		post("/api/auth/sign-up", s.handleSignUp).public().limit(LimitVerify).body(signUpRequest{}).created(edgeflow.SignedIn{}).audit("user.sign_up", ""),
 		post("/api/auth/sign-in", s.handleSignIn).public().limit(LimitVerify).body(signInRequest{}).ok(edgeflow.SignedIn{}).audit("session.sign_in", ""),
 		post("/api/auth/sign-out", s.handleSignOut).session().personal().limit(LimitGlobal).noBody().noContent().audit("session.sign_out", ""),

@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "./App";
 import { setCsrfToken } from "./api/client";
+import { signUpNote } from "./pages/Auth";
 
 afterEach(() => {
   cleanup();
@@ -92,6 +93,27 @@ describe("setup and invitation links", () => {
     expect(screen.getByLabelText("Organization name (optional)")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Create account" })).toBeTruthy();
     expect(document.title).toBe("Create the owner account · edgeflow Studio");
+  });
+
+  it("says before the sign-up form that a new server's first account comes from the setup link", async () => {
+    serve({
+      "/api/auth/session": signedOut,
+      "/api/auth/sign-up": () => new Response(JSON.stringify({ mode: "invite", firstUser: true }), { status: 200 }),
+    });
+    renderAt("/sign-up");
+    const note = await screen.findByRole("note");
+    expect(note.textContent).toContain("This server has no account yet");
+    expect(note.textContent).toContain("edgeflow serve");
+    const name = screen.getByLabelText("Name");
+    expect(note.compareDocumentPosition(name) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("words the sign-up note after the server's mode", () => {
+    expect(signUpNote({ mode: "open", firstUser: true })).toContain("organization and a project of your own");
+    expect(signUpNote({ mode: "invite", firstUser: false })).toContain("by invitation");
+    expect(signUpNote({ mode: "closed", firstUser: false })).toContain("closed");
+    expect(signUpNote({ mode: "closed", firstUser: true })).toContain("setup link");
+    expect(signUpNote(undefined)).toContain("organization and a project");
   });
 
   it("says what is missing when the setup link has no token", async () => {

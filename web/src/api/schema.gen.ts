@@ -164,7 +164,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** How this server signs people up, for a sign-up page to say before its form. */
+        get: operations["signUpOptions"];
         put?: never;
         /** Creates a user and signs in: with the setup token (the first user), an invitation token, or (sign-up mode open) anyone. */
         post: operations["signUp"];
@@ -2596,6 +2597,10 @@ export interface components {
             lastSeenAt: string | null;
             userAgent: string;
         };
+        SignUpOptions: {
+            firstUser: boolean;
+            mode: string;
+        };
         SignedIn: {
             activeOrganizationId: string;
             activeProjectId: string;
@@ -2976,6 +2981,7 @@ export type RunStep = components['schemas']['RunStep'];
 export type RunUsage = components['schemas']['RunUsage'];
 export type Scope = components['schemas']['Scope'];
 export type Session = components['schemas']['Session'];
+export type SignUpOptions = components['schemas']['SignUpOptions'];
 export type SignedIn = components['schemas']['SignedIn'];
 export type StepError = components['schemas']['StepError'];
 export type StepOutput = components['schemas']['StepOutput'];
@@ -3784,6 +3790,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    signUpOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{mode, firstUser}`: `mode` is `open`, `invite` or `closed` (`edgeflow serve --sign-up`); `firstUser` is true while the server has no user, whose first account (the owner) is then made with the one-time setup link `edgeflow serve` printed (`edgeflow admin setup-link` prints a new one). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignUpOptions"];
                 };
             };
             /** @description rate_limited: the per-IP limit is spent */

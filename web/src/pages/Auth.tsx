@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useSearch } from "wouter";
 import { api, ApiError, ok } from "../api/client";
 import { fieldErrors, validateSignIn, validateSignUp, type FieldErrors } from "../api/forms";
@@ -147,7 +147,7 @@ export function SignUpPage() {
   };
   return (
     <AuthFrame title="Create your account">
-      <p className="muted">The first account of a new server sets it up: you get an organization and a project.</p>
+      <SignUpNote />
       <form onSubmit={submit} noValidate>
         <AccountFields
           name={name}
@@ -182,6 +182,41 @@ export function SignUpPage() {
         Have an account? <Link href={`/sign-in${search ? `?${search}` : ""}`}>Sign in</Link>
       </p>
     </AuthFrame>
+  );
+}
+
+/**
+ * signUpNote is what the sign-up page says before its form, from how the server signs people up
+ * (GET /api/auth/sign-up): on a server without users in invite or closed mode, that the setup link `edgeflow serve`
+ * printed makes the first account, so nobody fills in a form the server will refuse.
+ */
+export function signUpNote(options: { mode: string; firstUser: boolean } | undefined): string {
+  if (!options || options.mode === "open") {
+    return "Signing up gives you an organization and a project of your own.";
+  }
+  if (options.firstUser) {
+    return "This server has no account yet. Its first account, the owner's, is made with the one-time setup link that `edgeflow serve` printed when it started (`edgeflow admin setup-link` prints a new one); open that link instead of this form.";
+  }
+  if (options.mode === "closed") {
+    return "Sign-up is closed on this server: an administrator creates accounts. Sign in, or open the link you were given.";
+  }
+  return "Sign-up on this server is by invitation: open the invitation link an admin of your organization sent you.";
+}
+
+function SignUpNote() {
+  const options = useQuery({
+    queryKey: ["sign-up-options"],
+    queryFn: () => ok(api.GET("/api/auth/sign-up")),
+    retry: false,
+    staleTime: 60_000,
+  });
+  if (options.isPending) return <p className="muted">&nbsp;</p>;
+  const text = signUpNote(options.data);
+  const refusing = options.data !== undefined && options.data.mode !== "open";
+  return (
+    <p className={refusing ? "notice" : "muted"} role={refusing ? "note" : undefined}>
+      <Message text={text} />
+    </p>
   );
 }
 
