@@ -45,18 +45,21 @@ async function sessionOf(context) {
   return res.json();
 }
 
-step("before any account exists, the sign-up page says above its form that the setup link makes the first", async () => {
-  const page = await newPage();
-  await studio.gotoApp(page, "/sign-up");
-  await expect(heading(page, "Create your account")).toBeVisible();
-  const note = page.getByRole("note");
-  await expect(note).toContainText("This server has no account yet");
-  expect(await note.locator("code").first().textContent()).toBe("edgeflow serve");
-  const [noteBox, nameBox] = [await note.boundingBox(), await page.getByLabel("Name", { exact: true }).boundingBox()];
-  expect(noteBox.y).toBeLessThan(nameBox.y);
-  await checkA11y(page, "sign-up before the first account");
-  await screenshot(page, "sign-up-first-account");
-});
+step(
+  "before any account exists, the sign-up page says above its form that the setup link makes the first",
+  async () => {
+    const page = await newPage();
+    await studio.gotoApp(page, "/sign-up");
+    await expect(heading(page, "Create your account")).toBeVisible();
+    const note = page.getByRole("note");
+    await expect(note).toContainText("This server has no account yet");
+    expect(await note.locator("code").first().textContent()).toBe("edgeflow serve");
+    const [noteBox, nameBox] = [await note.boundingBox(), await page.getByLabel("Name", { exact: true }).boundingBox()];
+    expect(noteBox.y).toBeLessThan(nameBox.y);
+    await checkA11y(page, "sign-up before the first account");
+    await screenshot(page, "sign-up-first-account");
+  },
+);
 
 step("the printed setup link creates the owner account and lands on the workflow list", async () => {
   const link = new URL(setupLink);
