@@ -2,6 +2,7 @@
 // leaves the token and the edge's secret key out; the edge serves its workers and stores during and after the copy.
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { deployDemo, startEdge } from "./helpers.mjs";
 
@@ -50,6 +51,8 @@ describe("POST /__edge/backup", () => {
 
   test("copies the registry, KV and R2 and leaves credentials out; the edge serves during and after it", async () => {
     const ns = (await edge.call("POST", "/storage/kv/namespaces", { title: "backup-kv" })).body.result.id;
+    // overwritten: the first value's blob is not named by the index any more and is not in the copy
+    assert.equal((await edge.call("PUT", `/storage/kv/namespaces/${ns}/values/greeting`, "hi")).status, 200);
     assert.equal((await edge.call("PUT", `/storage/kv/namespaces/${ns}/values/greeting`, "hello")).status, 200);
     assert.equal((await edge.call("POST", "/r2/buckets", { name: "backup-bucket" })).status, 200);
     assert.equal(
@@ -63,6 +66,8 @@ describe("POST /__edge/backup", () => {
     await deployDemo(edge, "backupdemo");
     const hit = async () => (await fetch(`${edge.ready.workers}/backupdemo/`)).status;
     assert.equal(await hit(), 200);
+    const workerdPid = () => fs.readFileSync(path.join(edge.dataDir, "workerd.pid"), "utf8").trim();
+    const pidBefore = workerdPid();
 
     // A worker request and a KV read sent while the copy is taken both answer (they wait for the workerds at most).
     const during = Promise.all([
@@ -83,11 +88,17 @@ describe("POST /__edge/backup", () => {
       JSON.stringify(manifest),
     );
     assert.ok(manifest.stores.kv.rows >= 1 && manifest.stores.r2.rows >= 1, JSON.stringify(manifest.stores));
+    // copied while workerd ran (decision 640): not stopped, not restarted
+    assert.equal(manifest.paused_ms, 0, JSON.stringify(manifest));
+    assert.equal(workerdPid(), pidBefore);
     assert.ok(names.includes("registry.json"), names.join(" "));
     const registry = JSON.parse(members.get("registry.json"));
     assert.ok(registry.kv?.[ns], "the registry names the namespace");
     const blobs = names.filter((n) => n.split("/").includes("blobs")).map((n) => members.get(n).toString("utf8"));
     assert.ok(blobs.includes("hello") && blobs.includes("object a"), `blobs: ${blobs.length}`);
+    assert.ok(!blobs.includes("hi"), "the overwritten value's blob is left out");
+    const kvBlobs = names.filter((n) => n.startsWith("miniflare/kv/") && n.split("/").includes("blobs"));
+    assert.equal(kvBlobs.length, manifest.stores.kv.rows, "one blob per KV key");
     for (const n of names) {
       assert.ok(
         !["token", "secrets.key", "edge.lock", "workerd.pid"].includes(n) &&
