@@ -240,23 +240,8 @@ export async function snapshot(dataDir, staging, { save = () => {}, stopped = (f
     }
   }
 
-  // 2. miniflare's files, each SQLite file by its own read snapshot, while workerd runs
-  const indexes = [];
-  for (const rel of files) {
-    if (!rel.startsWith("miniflare/") || storeBlob(rel)) continue;
-    const [src, dst] = put(rel);
-    try {
-      if (isSQLite(src)) {
-        stats.copy_ms_max = Math.max(stats.copy_ms_max, await copySQLite(src, dst));
-        if (storeIndex(rel)) indexes.push(rel);
-      } else if (rel.split("/").includes("blobs")) fs.linkSync(src, dst);
-      else fs.copyFileSync(src, dst);
-    } catch (err) {
-      if (err.code !== "ENOENT") throw err;
-    }
-  }
-
-  // 3. the blobs the copied indexes name
+  // 2. miniflare's files, each SQLite file by its own read snapshot, while workerd runs; a KV or R2 index at once
+  // with the blobs it names (3.)
   const linkers = new Map();
   const linker = (rel) => {
     const store = storeIndex(rel);
@@ -268,7 +253,20 @@ export async function snapshot(dataDir, staging, { save = () => {}, stopped = (f
       afterIndexCopy?.(rel, attempt),
     );
   const behind = [];
-  for (const rel of indexes) if (!(await copy(rel, INDEX_TRIES))) behind.push(rel);
+  for (const rel of files) {
+    if (!rel.startsWith("miniflare/") || storeBlob(rel)) continue;
+    const [src, dst] = put(rel);
+    try {
+      if (isSQLite(src)) {
+        stats.copy_ms_max = Math.max(stats.copy_ms_max, await copySQLite(src, dst));
+        if (storeIndex(rel) && !(await copy(rel, INDEX_TRIES))) behind.push(rel);
+      } else if (rel.split("/").includes("blobs")) fs.linkSync(src, dst);
+      else fs.copyFileSync(src, dst);
+    } catch (err) {
+      if (err.code !== "ENOENT") throw err;
+    }
+  }
+  // an index that kept changing, with the workerds stopped
   if (behind.length > 0) {
     const started = Date.now();
     await stopped(async () => {
