@@ -1,17 +1,26 @@
 // The edge's part of `edgeflow admin backup` (docs/operations.md, "Backups"): POST /__edge/backup (root token) takes
 // a consistent copy of the data dir while the edge runs and streams it as a tar.
 //
-// For the copy every workerd is stopped (requests to workers, KV, R2, Workflows and D1 wait, as they do during a
-// deploy's restart), the registry is written out, and the data dir is copied into a staging directory: SQLite files
-// through SQLite's online backup (node:sqlite), which also covers files another connection holds open (such as an
-// archive the edge process itself writes), content-addressed blobs (KV values, R2 objects, module sources: files
-// miniflare and the registry never rewrite) by a hard link, everything else by a copy. Then the workerds start again
-// (the revive sweep resumes their unfinished instances) and the staging directory is streamed, its first member
-// `edge-manifest.json` with the counts per store, and removed.
+// The workerds keep serving during the copy; each store is held only by the SQLite read snapshot of its own copy
+// (decision 640). In turn with configuration changes and with deletes of Workflow instances held (Runtime.hold):
+//  1. the edge process's own files at one moment, synchronously: the registry (written out first), the instance
+//     index, the archive of finished instances (VACUUM INTO) and the registry's content-addressed module blobs;
+//  2. every SQLite file of miniflare's stores (KV and R2 indexes, D1 databases, Workflow engines, Durable Objects)
+//     through SQLite's online backup, one file after the other, while workerd writes it under SQLite's own locks
+//     (its files are in WAL mode with a shared-memory index, so a reader in another process gets one committed
+//     state);
+//  3. the KV and R2 blobs each copied index names, by a hard link (blobs are never rewritten, only deleted after the
+//     index stops naming them). A blob the copy names but that is gone already (overwritten or deleted since) makes
+//     the index be copied again, up to INDEX_TRIES times; an index that still does not match is copied with every
+//     workerd stopped, the edge's former way (counted in paused_ms).
+// Instances created after step 1 may leave an engine file that the copied index does not name (harmless: nothing
+// revives it); an instance the index names always has its engine, since deletes wait. The staging directory is then
+// streamed, its first member `edge-manifest.json` with the counts per store, and removed.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync, backup as sqliteBackup } from "node:sqlite";
+import { pathToFileURL } from "node:url";
 
 // SKIP are the data dir's entries that are not state: locks, pids, the wrapper, sockets, the root token and the edge's
 // own secret key (a credential and a key: an archive holds neither), miniflare's cache and transfer files.
@@ -59,47 +68,218 @@ function walk(dir, rel = "", out = []) {
   return out;
 }
 
-// copySQLite copies one SQLite file through the online backup; a file that cannot be opened that way (its owner is
-// stopped, and its -wal cannot be read without an -shm) is copied with its -wal byte for byte.
+// BLOB_STORES are the miniflare stores whose values are blob files (<store>/<namespace>/blobs/<id>) that the store's
+// SQLite indexes name in their blob_id columns.
+const BLOB_STORES = new Set(["kv", "r2"]);
+// INDEX_TRIES is how many times an index is copied online before its store is copied with the workerds stopped.
+const INDEX_TRIES = 5;
+const BLOB_ID = /^[0-9a-f]{16,128}$/;
+
+// storeBlob answers the store ("kv" or "r2") of a blob file's path relative to the data dir, or null.
+function storeBlob(rel) {
+  const p = rel.split("/");
+  return p.length === 5 && p[0] === "miniflare" && BLOB_STORES.has(p[1]) && p[3] === "blobs" ? p[1] : null;
+}
+
+// storeIndex answers the store of a KV or R2 SQLite index's path, or null.
+function storeIndex(rel) {
+  const p = rel.split("/");
+  return p.length >= 3 && p[0] === "miniflare" && BLOB_STORES.has(p[1]) && rel.endsWith(".sqlite") ? p[1] : null;
+}
+
+// openExisting opens an existing SQLite file for reading and writing, never creating one (mode=rw): a normal
+// connection takes SQLite's locks beside workerd's, and recovers a -wal left without its -shm.
+function openExisting(file) {
+  const u = pathToFileURL(file);
+  u.searchParams.set("mode", "rw");
+  return new DatabaseSync(u, { timeout: 10000 });
+}
+
+// copySQLite copies one SQLite file through the online backup in one step (one read snapshot of it) and answers how
+// long it took; a file deleted meanwhile is left out.
 async function copySQLite(src, dst) {
+  const started = Date.now();
   let db;
   try {
-    db = new DatabaseSync(src, { readOnly: true });
-    await sqliteBackup(db, dst);
-    return;
-  } catch {
+    db = openExisting(src);
     fs.rmSync(dst, { force: true });
+    await sqliteBackup(db, dst, { rate: 2147483647 });
+  } catch (err) {
+    if (!fs.existsSync(src)) {
+      fs.rmSync(dst, { force: true }); // deleted meanwhile
+      return 0;
+    }
+    throw new Error(`copying ${src}: ${err.message}`, { cause: err });
   } finally {
     db?.close();
   }
-  fs.copyFileSync(src, dst);
-  if (fs.existsSync(`${src}-wal`)) fs.copyFileSync(`${src}-wal`, `${dst}-wal`);
+  return Date.now() - started;
 }
 
-// snapshot copies dataDir's state into staging (created here) and answers the counts per store.
-export async function snapshot(dataDir, staging) {
-  fs.mkdirSync(staging, { mode: 0o700 });
-  const files = walk(dataDir);
-  for (const rel of files) {
-    const src = path.join(dataDir, rel);
-    const dst = path.join(staging, rel);
-    fs.mkdirSync(path.dirname(dst), { recursive: true, mode: 0o700 });
-    if (rel.split("/").includes("blobs")) {
+// vacuumInto copies one SQLite file synchronously (the edge process's own: one moment with its other files).
+function vacuumInto(src, dst) {
+  const db = openExisting(src);
+  try {
+    db.prepare("VACUUM INTO ?").run(dst);
+  } finally {
+    db.close();
+  }
+}
+
+// referencedBlobs lists the blob ids a copied KV or R2 index names (every table's blob_id column).
+function referencedBlobs(file) {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const ids = new Set();
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+    for (const { name } of tables) {
+      if (!db.prepare("SELECT 1 FROM pragma_table_info(?) WHERE name = 'blob_id'").get(name)) continue;
+      const q = `"${name.replaceAll('"', '""')}"`;
+      for (const r of db.prepare(`SELECT DISTINCT blob_id FROM ${q} WHERE blob_id IS NOT NULL`).all())
+        if (BLOB_ID.test(r.blob_id)) ids.add(r.blob_id);
+    }
+    return ids;
+  } finally {
+    db.close();
+  }
+}
+
+// BlobLinker links a store's blobs into staging by id, from whichever namespace's blobs directory holds them.
+class BlobLinker {
+  constructor(dataDir, staging, store) {
+    this.dataDir = dataDir;
+    this.staging = staging;
+    this.root = path.join("miniflare", store);
+    this.linked = new Set();
+    this.refresh();
+  }
+
+  // refresh lists the store's blobs directories again (a namespace created meanwhile).
+  refresh() {
+    this.dirs = [];
+    try {
+      for (const e of fs.readdirSync(path.join(this.dataDir, this.root), { withFileTypes: true }))
+        if (e.isDirectory() && fs.existsSync(path.join(this.dataDir, this.root, e.name, "blobs")))
+          this.dirs.push(path.join(this.root, e.name, "blobs"));
+    } catch (err) {
+      if (err.code !== "ENOENT") throw err;
+    }
+  }
+
+  // link links blob id into staging and answers whether it is there.
+  link(id) {
+    if (this.linked.has(id)) return true;
+    for (const dir of this.dirs) {
+      const src = path.join(this.dataDir, dir, id);
+      const dst = path.join(this.staging, dir, id);
+      fs.mkdirSync(path.dirname(dst), { recursive: true, mode: 0o700 });
       try {
         fs.linkSync(src, dst);
-        continue;
-      } catch {
-        // another file system, or the blob went: copied below (or missing)
+      } catch (err) {
+        if (err.code === "ENOENT") continue;
+        if (err.code !== "EEXIST") {
+          try {
+            fs.copyFileSync(src, dst); // another file system
+          } catch (err2) {
+            if (err2.code === "ENOENT") continue;
+            throw err2;
+          }
+        }
       }
+      this.linked.add(id);
+      return true;
     }
+    return false;
+  }
+}
+
+// copyIndex copies one KV or R2 index (already copied once, to dst) with the blobs it names: when a named blob is
+// gone from the store, the index is copied again, up to tries times. It answers whether the copy and its blobs match.
+async function copyIndex(src, dst, linker, tries, stats, hook) {
+  for (let attempt = 0; attempt < tries; attempt++) {
+    if (attempt > 0) {
+      stats.index_copies_again++;
+      linker.refresh();
+      await copySQLite(src, dst);
+    }
+    await hook?.(attempt);
+    if (!fs.existsSync(dst)) return true; // the index went (its namespace was deleted)
+    let all = true;
+    for (const id of referencedBlobs(dst)) if (!linker.link(id)) all = false;
+    if (all) return true;
+  }
+  return false;
+}
+
+// snapshot copies dataDir's state into staging (created here) and answers the counts per store and what the copy
+// cost: copy_ms_max (the longest one file's read snapshot was held), index_copies_again, paused_ms (0 unless an
+// index could not be copied online). save writes the registry out; stopped(fn) runs fn with every workerd stopped
+// (Runtime.hold); afterIndexCopy(rel, attempt) is called after each copy of a KV or R2 index (tests).
+export async function snapshot(dataDir, staging, { save = () => {}, stopped = (fn) => fn(), afterIndexCopy } = {}) {
+  fs.mkdirSync(staging, { mode: 0o700 });
+  const stats = { copy_ms_max: 0, index_copies_again: 0, paused_ms: 0 };
+  const put = (rel) => {
+    const dst = path.join(staging, rel);
+    fs.mkdirSync(path.dirname(dst), { recursive: true, mode: 0o700 });
+    return [path.join(dataDir, rel), dst];
+  };
+  const files = walk(dataDir);
+
+  // 1. the edge process's own files, in one synchronous turn: nothing of the edge writes them meanwhile
+  save();
+  for (const rel of files) {
+    if (rel.startsWith("miniflare/")) continue;
+    const [src, dst] = put(rel);
     try {
-      if (isSQLite(src)) await copySQLite(src, dst);
+      if (rel.split("/").includes("blobs")) fs.linkSync(src, dst);
+      else if (isSQLite(src)) vacuumInto(src, dst);
+      else fs.copyFileSync(src, dst);
+    } catch (err) {
+      if (err.code === "EXDEV") fs.copyFileSync(src, dst);
+      else if (err.code !== "ENOENT") throw err;
+    }
+  }
+
+  // 2. miniflare's files, each SQLite file by its own read snapshot, while workerd runs; a KV or R2 index at once
+  // with the blobs it names (3.)
+  const linkers = new Map();
+  const linker = (rel) => {
+    const store = storeIndex(rel);
+    if (!linkers.has(store)) linkers.set(store, new BlobLinker(dataDir, staging, store));
+    return linkers.get(store);
+  };
+  const copy = (rel, tries) =>
+    copyIndex(path.join(dataDir, rel), path.join(staging, rel), linker(rel), tries, stats, (attempt) =>
+      afterIndexCopy?.(rel, attempt),
+    );
+  const behind = [];
+  for (const rel of files) {
+    if (!rel.startsWith("miniflare/") || storeBlob(rel)) continue;
+    const [src, dst] = put(rel);
+    try {
+      if (isSQLite(src)) {
+        stats.copy_ms_max = Math.max(stats.copy_ms_max, await copySQLite(src, dst));
+        if (storeIndex(rel) && !(await copy(rel, INDEX_TRIES))) behind.push(rel);
+      } else if (rel.split("/").includes("blobs")) fs.linkSync(src, dst);
       else fs.copyFileSync(src, dst);
     } catch (err) {
       if (err.code !== "ENOENT") throw err;
     }
   }
-  return counts(staging);
+  // an index that kept changing, with the workerds stopped
+  if (behind.length > 0) {
+    const started = Date.now();
+    await stopped(async () => {
+      for (const rel of behind) {
+        linker(rel).refresh();
+        stats.index_copies_again++;
+        await copySQLite(path.join(dataDir, rel), path.join(staging, rel));
+        if (!(await copy(rel, 1))) throw new Error(`${rel} names blobs that are not in its store`);
+      }
+    });
+    stats.paused_ms = Date.now() - started;
+  }
+  return { ...counts(staging), ...stats };
 }
 
 // counts are what the manifest says of the edge: accounts, scripts and Workflows of the registry, instances in the
@@ -241,18 +421,17 @@ export async function streamTar(out, dir, first) {
   await new Promise((r) => out.write(Buffer.alloc(1024), r));
 }
 
-// backup answers POST /__edge/backup: the data dir's copy (taken with the workerds stopped) as a tar on res.
+// backup answers POST /__edge/backup: the data dir's copy (taken while the workerds run, Runtime.hold) as a tar.
 export async function backup(runtime, registry, res) {
   const dataDir = path.dirname(registry.file);
   const staging = path.join(dataDir, `${STAGING_PREFIX}${randomBytes(6).toString("hex")}`);
   try {
     let c;
     const started = Date.now();
-    await runtime.quiesce(async () => {
-      registry.save();
-      c = await snapshot(dataDir, staging);
+    await runtime.hold(async ({ stopped }) => {
+      c = await snapshot(dataDir, staging, { save: () => registry.save(), stopped });
     });
-    c.quiesced_ms = Date.now() - started;
+    c.copy_ms = Date.now() - started;
     res.writeHead(200, { "content-type": "application/x-tar" });
     await streamTar(res, staging, { name: "edge-manifest.json", body: Buffer.from(JSON.stringify(c)) });
     res.end();

@@ -14,6 +14,9 @@ export class EngineUse {
     this.deletes = new Map(); // workflow -> deletes under way
     this.listsWaiting = new Map(); // workflow -> lists waiting for deletes to end (deletes then wait for them)
     this.waiters = [];
+    // a backup's copy holds deletes (freeze/thaw); deleteCalls counts the delete calls to the engine under way
+    this.frozen = 0;
+    this.deleteCalls = 0;
     // gone(workflow, id) reports whether the instance is archived (its engine copy deleted or about to be): set by
     // the gateway from the index
     this.gone = () => false;
@@ -64,7 +67,11 @@ export class EngineUse {
   // deleting runs fn, a delete of instance id, once no other call uses it and no list of workflow is under way.
   async deleting(workflow, id, fn) {
     await this.#until(
-      () => !this.uses.get(`${workflow}\n${id}`) && !this.lists.get(workflow) && !this.listsWaiting.get(workflow),
+      () =>
+        !this.frozen &&
+        !this.uses.get(`${workflow}\n${id}`) &&
+        !this.lists.get(workflow) &&
+        !this.listsWaiting.get(workflow),
     );
     this.deletes.set(workflow, (this.deletes.get(workflow) ?? 0) + 1);
     try {
@@ -73,5 +80,30 @@ export class EngineUse {
       this.deletes.set(workflow, this.deletes.get(workflow) - 1);
       this.#wake();
     }
+  }
+
+  // deleteCall runs fn, a delete call to the engine (/wf/delete), once no backup holds deletes.
+  async deleteCall(fn) {
+    await this.#until(() => !this.frozen);
+    this.deleteCalls++;
+    try {
+      return await fn();
+    } finally {
+      this.deleteCalls--;
+      this.#wake();
+    }
+  }
+
+  // freeze holds new deletes of instances (the archive's and the API's) and answers once the delete calls under way
+  // have ended: a backup copies the instance index first and the engines after it, and every instance the copied
+  // index names must still have its engine then (backup.mjs). thaw lets the deletes go on.
+  async freeze() {
+    this.frozen++;
+    await this.#until(() => this.deleteCalls === 0);
+  }
+
+  thaw() {
+    this.frozen--;
+    this.#wake();
   }
 }

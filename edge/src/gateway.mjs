@@ -251,8 +251,8 @@ export class Gateway {
       return;
     }
     if (p === "/__edge/backup" && req.method === "POST") {
-      // A consistent copy of the data dir as a tar, taken with the workerds stopped for the moment of the copy
-      // (backup.mjs; edgeflow admin backup).
+      // A consistent copy of the data dir as a tar, taken while the workerds run, each store file by its own SQLite
+      // read snapshot (backup.mjs; edgeflow admin backup).
       await backup(this.runtime, this.registry, res);
       return;
     }

@@ -186,38 +186,52 @@ export class Runtime {
     if (gid !== undefined) this.groups.health.ran(gid, endMs);
   }
 
-  // quiesce runs fn with every workerd stopped (backup.mjs): in turn with configuration changes, it holds the
-  // requests of every group (they wait, as during a restart), stops the groups' and the D1 databases' workerds, runs
-  // fn, and starts the groups again (whose revive sweep resumes their unfinished instances). D1 databases start again
-  // on their next request.
-  quiesce(fn) {
+  // hold runs fn in turn with configuration changes (a deploy waits for it) while deletes of Workflow instances wait
+  // (EngineUse.freeze), for a backup's copy (backup.mjs): the workerds go on serving, and the copy takes each store's
+  // SQLite file through SQLite's online backup. fn is given stopped(f), which runs f with every workerd stopped, for
+  // a store that could not be copied while it was written.
+  hold(fn) {
     const run = async () => {
-      const releases = [];
-      for (const g of this.groups.list()) {
-        let release;
-        const wait = new Promise((r) => (release = r));
-        g.restarting = wait;
-        releases.push(() => {
-          if (g.restarting === wait) g.restarting = null;
-          release();
-        });
-      }
+      await this.engineUse.freeze();
       try {
-        await this.d1.pause(async () => {
-          await this.groups.stopAll();
-          await fn();
-        });
+        // what a delete that just ended does after it (dropping the instance from the index) runs before the copy
+        await new Promise((resolve) => setImmediate(resolve));
+        await fn({ stopped: (f) => this.#stopped(f) });
       } finally {
-        try {
-          await this.#realize(this.#plan(this.registry.state));
-        } finally {
-          for (const r of releases) r();
-        }
+        this.engineUse.thaw();
       }
     };
     const p = this.chain.then(run, run);
     this.chain = p.catch(() => {});
     return p;
+  }
+
+  // #stopped runs fn with every workerd stopped, from inside the chain: it holds the requests of every group (they
+  // wait, as during a restart), stops the groups' and the D1 databases' workerds, runs fn, and starts the groups
+  // again (whose revive sweep resumes their unfinished instances). D1 databases start again on their next request.
+  async #stopped(fn) {
+    const releases = [];
+    for (const g of this.groups.list()) {
+      let release;
+      const wait = new Promise((r) => (release = r));
+      g.restarting = wait;
+      releases.push(() => {
+        if (g.restarting === wait) g.restarting = null;
+        release();
+      });
+    }
+    try {
+      await this.d1.pause(async () => {
+        await this.groups.stopAll();
+        await fn();
+      });
+    } finally {
+      try {
+        await this.#realize(this.#plan(this.registry.state));
+      } finally {
+        for (const r of releases) r();
+      }
+    }
   }
 
   // #plan works out the groups of a registry state (plan.mjs), from the placement the groups have now.
@@ -253,6 +267,8 @@ export class Runtime {
     // the instances this call asks the engine about: archived ones are left out (or refused) and the others are in
     // use until it answers, so that the archive never deletes an instance under it nor a call re-creates a deleted
     // one (engineuse.mjs)
+    // a delete waits while a backup copies (EngineUse.freeze)
+    if (pathname === "/wf/delete") return await this.engineUse.deleteCall(() => this.#control(pathname, body, init));
     const ids = instanceIds(pathname, body);
     if (ids === null) return await this.#control(pathname, body, init);
     const kept = this.engineUse.keep(body.workflow, ids);
