@@ -36,7 +36,8 @@ func (c *converter) webhookHeaders(n *Node) string {
 // webhook answered by Respond to Webhook: it passes the request's body,
 // headers and query to the graph and answers what the Respond node's value
 // ({status, headers, body}) says, as n8n's webhook server does (decision
-// 632): the Webhook node's response headers on every answer, the Respond
+// 632): another method than the webhook's is 404 with n8n's message; the
+// Webhook node's response headers on every answer, the Respond
 // node's over them; an object body as JSON (application/json unless a
 // header says otherwise), a text body as text/html; charset=utf-8 added to
 // the type of a body, as Express's res.send adds it; and when the graph
@@ -44,6 +45,10 @@ func (c *converter) webhookHeaders(n *Node) string {
 // is logged, not sent).
 func respondTriggerCode(method, webhookHeaders string) string {
 	return `// Converted from an n8n webhook (` + method + `) answered by a Respond to Webhook node.
+if (request.method !== ` + jsString(method) + `) {
+  const message = "This webhook is not registered for " + request.method + " requests. Did you mean to make a ` + method + ` request?";
+  return new Response(JSON.stringify({ code: 404, message }), { status: 404, headers: { "content-type": "application/json; charset=utf-8" } });
+}
 const url = new URL(request.url);
 const text = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
 let body = {};

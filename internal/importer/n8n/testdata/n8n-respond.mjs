@@ -3,7 +3,7 @@
 // webhook with Respond to Webhook (the import makes them functions, which
 // keep no run record) and writes the HTTP answers n8n gave, the fixtures
 // TestImportN8nRespond compares the converted functions' answers with
-// (docs/import.md, "How the import is tested"). It is a tool, not a test:
+// (docs/import.md, "Corpus"). It is a tool, not a test:
 // n8n runs from the scratch installation n8n-expected.mjs describes, under
 // the edge's Node 24:
 //
@@ -21,7 +21,8 @@
 // (the method defaults to the Webhook node's; a body is sent as JSON). A
 // request is sent again while n8n answers that the webhook is not yet
 // registered (it activates the published workflows after it starts
-// listening). For each request NAME.http.json records the answer: its
+// listening); a request of another method than the webhook's gets its
+// answer (404) at once. For each request NAME.http.json records the answer: its
 // status, its headers (those of the connection and caching left out:
 // date, connection, keep-alive, etag, content-length, vary,
 // transfer-encoding) and its body as text, with "json" besides when it is
@@ -107,7 +108,7 @@ async function send(path, method, req) {
       continue;
     }
     const text = await res.text();
-    if (res.status === 404 && text.includes("is not registered") && Date.now() < deadline) {
+    if (res.status === 404 && /requested webhook .* is not registered/.test(text) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 500));
       continue;
     }
@@ -150,7 +151,7 @@ for (const [k, file] of files.entries()) {
   const input = existsSync(inputFile) ? JSON.parse(readFileSync(inputFile, "utf8")) : {};
   const hook = wf.nodes.find((n) => n.type === "n8n-nodes-base.webhook" && !n.disabled);
   if (!hook || !input.requests) {
-    console.error(name + ": no Webhook node or no \"requests\" in " + basename(inputFile));
+    console.error(name + ': no Webhook node or no "requests" in ' + basename(inputFile));
     process.exit(1);
   }
   const id = ("edgeflowresp" + String(k).padStart(4, "0")).slice(0, 16);
@@ -163,7 +164,14 @@ for (const [k, file] of files.entries()) {
   writeFileSync(tmp, JSON.stringify(w));
   await n8n("import:workflow", "--input=" + tmp);
   await n8n("publish:workflow", "--id=" + id);
-  plans.push({ name, file, inputFile, path: String(hook.parameters.path).replace(/^\/+/, ""), method: (hook.parameters.httpMethod ?? "GET").toUpperCase(), requests: input.requests });
+  plans.push({
+    name,
+    file,
+    inputFile,
+    path: String(hook.parameters.path).replace(/^\/+/, ""),
+    method: (hook.parameters.httpMethod ?? "GET").toUpperCase(),
+    requests: input.requests,
+  });
 }
 
 const server = spawn(bin, ["start"], { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -182,7 +190,11 @@ try {
     const out = {
       obtained: {
         n8n: version,
-        command: "n8n import:workflow --input=" + p.name + ".json (pinned data left out); n8n publish:workflow; n8n start (GENERIC_TIMEZONE=UTC); each request sent to /webhook/" + p.path,
+        command:
+          "n8n import:workflow --input=" +
+          p.name +
+          ".json (pinned data left out); n8n publish:workflow; n8n start (GENERIC_TIMEZONE=UTC); each request sent to /webhook/" +
+          p.path,
         by: "internal/importer/n8n/testdata/n8n-respond.mjs",
         input: basename(p.inputFile),
       },
