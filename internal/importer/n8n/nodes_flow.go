@@ -45,8 +45,9 @@ func (c *converter) webhookTrigger(ctx *nodeCtx) emitted {
 	if c.script {
 		c.triggerCode = respondTriggerCode(method, c.webhookHeaders(n))
 		code := "// The request as the trigger code passes it: its JSON body, headers and query.\n" +
-			"const request = event.payload?.n8nRequest ?? { body: event.payload ?? {}, headers: {}, query: {} };\n" +
-			"return [{ json: { headers: request.headers, params: {}, query: request.query, body: request.body } }];\n"
+			"const request = event.payload?.n8nRequest ?? { body: event.payload ?? {}, headers: {}, query: {}, webhookUrl: \"\" };\n" +
+			"// n8n's Webhook adds the URL it was called at and the mode (a production call).\n" +
+			"return [{ json: { headers: request.headers, params: {}, query: request.query, body: request.body, webhookUrl: request.webhookUrl, executionMode: \"production\" } }];\n"
 		return c.triggerStep(ctx, code, t)
 	}
 	c.approximate(n.Name, "a workflow gets the request's JSON body as its payload: the item's body is the payload; headers, query and params are empty; the caller is answered at once with the instance id (n8n's webhook responds as its Respond setting says)")

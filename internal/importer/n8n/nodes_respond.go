@@ -42,7 +42,8 @@ func (c *converter) webhookHeaders(n *Node) string {
 // header says otherwise), a text body as text/html; charset=utf-8 added to
 // the type of a body, as Express's res.send adds it; and when the graph
 // fails before answering, 500 {"message": "Error in workflow"} (the error
-// is logged, not sent).
+// is logged, not sent). The first Respond node that runs answers at once
+// and the rest of the graph runs on, as in n8n.
 func respondTriggerCode(method, webhookHeaders string) string {
 	return `// Converted from an n8n webhook (` + method + `) answered by a Respond to Webhook node.
 if (request.method !== ` + jsString(method) + `) {
@@ -55,7 +56,7 @@ let body = {};
 if (text) {
   try { body = JSON.parse(text); } catch { body = text; }
 }
-const n8nRequest = { body, headers: Object.fromEntries(request.headers), query: Object.fromEntries(url.searchParams) };
+const n8nRequest = { body, headers: Object.fromEntries(request.headers), query: Object.fromEntries(url.searchParams), webhookUrl: url.origin + url.pathname };
 // The Webhook node's response headers, on every answer.
 const headers = new Headers(` + webhookHeaders + `);
 const send = (status, payload) => {
@@ -70,14 +71,18 @@ const send = (status, payload) => {
   if (!/;\s*charset=/i.test(type)) headers.set("content-type", type + "; charset=utf-8");
   return new Response(out, { status, headers });
 };
-let out;
-try {
-  out = await runGraph({ n8nRequest }, env);
-} catch (caught) {
-  console.error("the workflow failed before answering: " + errorInfo(caught).message);
+// The first Respond to Webhook node that runs answers at once; the nodes
+// after it run on (ctx.waitUntil), as n8n's do after its answer.
+let respond;
+const responded = new Promise((resolve) => { respond = resolve; });
+const graph = runGraph({ n8nRequest, n8nAnswer: (value) => respond({ value }) }, env);
+const first = await Promise.race([responded, graph.then((out) => ({ value: out.respond }), (caught) => ({ caught }))]);
+if (first.caught) {
+  console.error("the workflow failed before answering: " + errorInfo(first.caught).message);
   return send(500, { message: "Error in workflow" });
 }
-const answer = out.respond;
+ctx.waitUntil(graph.catch((caught) => console.error("the workflow failed after answering: " + errorInfo(caught).message)));
+const answer = first.value;
 if (!answer) return new Response("", { status: 200, headers });
 for (const [k, v] of Object.entries(answer.headers ?? {})) headers.set(k, String(v));
 return send(answer.status, answer.body);
@@ -147,7 +152,8 @@ func (c *converter) respondNode(ctx *nodeCtx) emitted {
 	if status == "" {
 		status = "200"
 	}
-	code := fmt.Sprintf("rt.i = 0;\nconst $json = items[0].json;\n// The function's answer: its trigger code sends it.\nreturn { status: %s, headers: %s, body: %s };\n", status, headers, body)
+	code := fmt.Sprintf("rt.i = 0;\nconst $json = items[0].json;\n// The function's answer: its trigger code sends it as soon as it is made.\n"+
+		"const answer = { status: %s, headers: %s, body: %s };\nevent.payload?.n8nAnswer?.(answer);\nreturn answer;\n", status, headers, body)
 	u.runtime = true
 	em := c.simple(ctx, code, u, 0)
 	c.rename(em.first, "EXPORT_respond")
