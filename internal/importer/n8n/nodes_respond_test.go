@@ -48,6 +48,9 @@ func TestRespondToWebhookAnswer(t *testing.T) {
 					t.Errorf("the answer's code lacks %q:\n%s", w, code)
 				}
 			}
+			if !strings.Contains(code, "event.payload?.n8nAnswer?.(answer);") {
+				t.Errorf("the answer is not handed to the trigger code as it is made:\n%s", code)
+			}
 			if strings.Contains(code, "not converted") {
 				t.Errorf("the answer is not converted:\n%s", code)
 			}
@@ -57,7 +60,8 @@ func TestRespondToWebhookAnswer(t *testing.T) {
 
 // TestRespondTriggerCode: the function's trigger code sets the Webhook
 // node's response headers on every answer (an expression is left out and
-// reported) and answers a failing graph as n8n does.
+// reported), answers another method and a failing graph as n8n does, and
+// runs the graph on after the answer.
 func TestRespondTriggerCode(t *testing.T) {
 	wf := `{"name":"t","nodes":[
 		{"id":"1","name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"position":[0,0],"parameters":{"path":"p","httpMethod":"POST","responseMode":"responseNode",
@@ -65,7 +69,8 @@ func TestRespondTriggerCode(t *testing.T) {
 		{"id":"2","name":"Answer","type":"n8n-nodes-base.respondToWebhook","typeVersion":1.1,"position":[200,0],"parameters":{"options":{}}}],
 		"connections":{"Hook":{"main":[[{"node":"Answer","type":"main","index":0}]]}}}`
 	res, _ := convert(t, wf, n8n.Options{})
-	for _, w := range []string{`new Headers({"content-type": "text/plain"})`, `send(500, { message: "Error in workflow" })`} {
+	for _, w := range []string{`new Headers({"content-type": "text/plain"})`, `send(500, { message: "Error in workflow" })`,
+		`if (request.method !== "POST")`, "ctx.waitUntil(graph.catch("} {
 		if !strings.Contains(res.TriggerCode, w) {
 			t.Errorf("the trigger code lacks %q:\n%s", w, res.TriggerCode)
 		}
