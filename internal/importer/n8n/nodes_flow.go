@@ -43,40 +43,17 @@ func (c *converter) webhookTrigger(ctx *nodeCtx) emitted {
 		t.Path = "/" + path
 	}
 	if c.script {
-		c.triggerCode = respondTriggerCode(method)
+		c.triggerCode = respondTriggerCode(method, c.webhookHeaders(n))
 		code := "// The request as the trigger code passes it: its JSON body, headers and query.\n" +
-			"const request = event.payload?.n8nRequest ?? { body: event.payload ?? {}, headers: {}, query: {} };\n" +
-			"return [{ json: { headers: request.headers, params: {}, query: request.query, body: request.body } }];\n"
+			"const request = event.payload?.n8nRequest ?? { body: event.payload ?? {}, headers: {}, query: {}, webhookUrl: \"\" };\n" +
+			"// n8n's Webhook adds the URL it was called at and the mode (a production call).\n" +
+			"return [{ json: { headers: request.headers, params: {}, query: request.query, body: request.body, webhookUrl: request.webhookUrl, executionMode: \"production\" } }];\n"
 		return c.triggerStep(ctx, code, t)
 	}
 	c.approximate(n.Name, "a workflow gets the request's JSON body as its payload: the item's body is the payload; headers, query and params are empty; the caller is answered at once with the instance id (n8n's webhook responds as its Respond setting says)")
 	code := "// The request's JSON body is the run's payload.\n" +
 		"return [{ json: { headers: {}, params: {}, query: {}, body: event.payload ?? {} } }];\n"
 	return c.triggerStep(ctx, code, t)
-}
-
-// respondTriggerCode is the trigger code of a function converted from a
-// webhook answered by Respond to Webhook: it passes the request's body,
-// headers and query to the graph and answers what the Respond node's value
-// ({status, headers, body}) says.
-func respondTriggerCode(method string) string {
-	return `// Converted from an n8n webhook (` + method + `) answered by a Respond to Webhook node.
-const url = new URL(request.url);
-const text = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
-let body = {};
-if (text) {
-  try { body = JSON.parse(text); } catch { body = text; }
-}
-const n8nRequest = { body, headers: Object.fromEntries(request.headers), query: Object.fromEntries(url.searchParams) };
-const out = await runGraph({ n8nRequest }, env);
-const answer = out.respond;
-if (!answer) return new Response("", { status: 200 });
-const headers = new Headers(answer.headers ?? {});
-if (answer.body === undefined || answer.body === null) return new Response(null, { status: answer.status, headers });
-if (typeof answer.body === "string") return new Response(answer.body, { status: answer.status, headers });
-if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
-return new Response(JSON.stringify(answer.body), { status: answer.status, headers });
-`
 }
 
 // scheduleTrigger converts the schedule's rule to a cron expression. The
@@ -267,68 +244,6 @@ func isoTime(s string) string {
 		return s + "Z"
 	}
 	return s
-}
-
-// respondNode: in a function it is the function's answer (the node's value
-// {status, headers, body}, which the trigger code sends); in a workflow the
-// caller was answered when the run started, so it passes its items on.
-func (c *converter) respondNode(ctx *nodeCtx) emitted {
-	n := ctx.node
-	if !c.script {
-		return c.passThrough(ctx, "a workflow answers its trigger with the instance id when the run starts: the response is not sent; the items pass through")
-	}
-	p := n.Parameters
-	u := &uses{}
-	t := c.translate(u)
-	opts, _ := p["options"].(map[string]any)
-	status := "200"
-	if v, ok := opts["responseCode"]; ok {
-		status = t.param(v)
-	}
-	headers := "{}"
-	if h, ok := opts["responseHeaders"].(map[string]any); ok {
-		var parts []string
-		if list, ok := h["entries"].([]any); ok {
-			for _, e := range list {
-				m, _ := e.(map[string]any)
-				parts = append(parts, fmt.Sprintf("[%s, %s]", t.param(m["name"]), t.param(m["value"])))
-			}
-		}
-		headers = "Object.fromEntries([" + strings.Join(parts, ", ") + "])"
-	}
-	var body string
-	switch with := str(p["respondWith"]); with {
-	case "", "firstIncomingJson":
-		if n.TypeVersion < 1.1 && with == "" {
-			with = "firstIncomingJson"
-		}
-		body = "items[0].json"
-		if with == "" {
-			body = "items.map((it) => it.json)"
-		}
-	case "allIncomingItems":
-		body = "items.map((it) => it.json)"
-	case "json":
-		body = "(() => { const b = " + t.param(p["responseBody"]) + "; return typeof b === \"string\" ? JSON.parse(b) : b; })()"
-	case "text":
-		body = t.param(p["responseBody"])
-		headers = "{ \"content-type\": \"text/html; charset=utf-8\", ..." + headers + " }"
-	case "noData":
-		body = "null"
-	case "redirect":
-		status = "307"
-		headers = "{ location: " + t.param(p["redirectURL"]) + " }"
-		body = "null"
-	default:
-		return c.throwing(ctx, "responding with "+with+" is not converted")
-	}
-	code := fmt.Sprintf("rt.i = 0;\nconst $json = items[0].json;\n// The function's answer: its trigger code sends it.\nreturn { status: %s, headers: %s, body: %s };\n", status, headers, body)
-	u.runtime = true
-	em := c.simple(ctx, code, u, 0)
-	c.rename(em.first, "EXPORT_respond")
-	// The items pass on unchanged, as n8n's Respond to Webhook outputs
-	// its input.
-	return emitted{first: em.first, last: em.last, ref: nodeRef{value: ctx.inputCode(0)}}
 }
 
 // executeWorkflowNode: a call of a workflow imported too becomes a
