@@ -18,9 +18,12 @@ import {
 import {
   Background,
   Controls,
-  MiniMap,
   ReactFlow,
+  getNodesBounds,
+  getViewportForBounds,
   useReactFlow,
+  useStoreApi,
+  type Viewport,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -40,6 +43,7 @@ import { matches } from "./commands/keys";
 import { useShortcuts } from "./commands/useCommands";
 import { CanvasContext, nodeTypes } from "./IrNodeView";
 import { BatchedEdges, useLowDetail } from "./lod";
+import { MiniMapPath } from "./MiniMapPath";
 import { NodePanel } from "./NodePanel";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { useNodeProblems, type ProblemStore } from "./problemStore";
@@ -61,6 +65,10 @@ export interface CanvasEditorProps {
 const MENU_KEYS = ["Shift+F10", "ContextMenu"];
 const PALETTE_KEY = "Mod+K";
 const NO_EDGES: CanvasEdge[] = [];
+const MIN_ZOOM = 0.002;
+const OPEN_PADDING = 0.1;
+// the nodes handed to React Flow per frame while a large workflow opens
+const OPEN_CHUNK = 500;
 // The padding of Zoom to fit while node settings or the preview lie over the canvas's right side (editor.css).
 const FIT_PADDING_BESIDE_PANEL = { top: 0.1, bottom: 0.1, left: 0.1, right: "400px" } as const;
 
@@ -80,8 +88,49 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const fitRequest = useEditorStore((s) => s.fitRequest);
   const [menu, setMenu] = useState<MenuAt | null>(null);
   const [palette, setPalette] = useState(false);
-  // zoom to fit when the editor opens on a drawn workflow; an empty one starts at scale 1
-  const [fitOnOpen] = useState(() => store.getState().ir.nodes.length > 0);
+  const wrap = useRef<HTMLDivElement>(null);
+  // The view the canvas opens at: fitted to a drawn workflow, scale 1 for an empty one. It is computed here from the
+  // canvas's size before React Flow draws anything, so that the first drawing is at the fitted zoom with that
+  // zoom's detail (React Flow's fitView draws at 100 % first, every node in full, then fits and draws again).
+  // Without a size (not laid out), React Flow fits by itself.
+  const [openView, setOpenView] = useState<{ viewport: Viewport; fit: boolean } | null>(null);
+  useLayoutEffect(() => {
+    if (openView) return;
+    const nodes = store.getState().canvas.nodes;
+    const r = wrap.current?.getBoundingClientRect();
+    if (nodes.length === 0) setOpenView({ viewport: { x: 0, y: 0, zoom: 1 }, fit: false });
+    else if (!r || r.width === 0 || r.height === 0) setOpenView({ viewport: { x: 0, y: 0, zoom: 1 }, fit: true });
+    else
+      setOpenView({
+        viewport: getViewportForBounds(getNodesBounds(nodes), r.width, r.height, MIN_ZOOM, 1, OPEN_PADDING),
+        fit: false,
+      });
+  }, [openView, store]);
+  // A large workflow is handed to React Flow a chunk of nodes per frame while it opens (the others hidden), so
+  // that no single task draws thousands of nodes: the page answers input meanwhile and the first nodes show at
+  // once. The minimap and Zoom to fit count the hidden ones too.
+  const [mounted, setMounted] = useState(OPEN_CHUNK);
+  const [opening, setOpening] = useState(() => store.getState().canvas.nodes.length > OPEN_CHUNK);
+  useEffect(() => {
+    if (!opening) return;
+    if (mounted >= canvas.nodes.length) {
+      setOpening(false);
+      return;
+    }
+    const id = requestAnimationFrame(() => setMounted((m) => m + OPEN_CHUNK));
+    return () => cancelAnimationFrame(id);
+  }, [opening, mounted, canvas.nodes.length]);
+  const hiddenCopies = useRef(new WeakMap<CanvasNode, CanvasNode>());
+  const shownNodes = useMemo(() => {
+    if (!opening) return canvas.nodes;
+    const copies = hiddenCopies.current;
+    return canvas.nodes.map((n, i) => {
+      if (i < mounted) return n;
+      let h = copies.get(n);
+      if (!h) copies.set(n, (h = { ...n, hidden: true }));
+      return h;
+    });
+  }, [opening, mounted, canvas.nodes]);
 
   // the canvas view opened: draw the IR afresh
   useLayoutEffect(() => store.getState().openCanvas(), [store]);
@@ -202,9 +251,27 @@ export function CanvasEditor(p: CanvasEditorProps) {
     return () => clearTimeout(timer);
   }, [focusRequest, rf, cfgPrefix, store]);
 
-  const ctx = useMemo(() => ({ problems: p.problemStore, defs: p.defs }), [p.problemStore, p.defs]);
-  // zoomed out, the edges are drawn as one batched path instead (lod.tsx)
-  const low = useLowDetail();
+  // zoomed out, the nodes draw a plain box and the edges are one batched path instead (lod.tsx)
+  const low = useLowDetail(openView?.viewport.zoom ?? 1);
+  const ctx = useMemo(() => ({ problems: p.problemStore, defs: p.defs, low }), [p.problemStore, p.defs, low]);
+  // zoomed out, nodes have no handles: zoomed back in, React Flow measures the handles of the nodes drawn so that
+  // their edges find them (it measures a node again by itself only when its size changes)
+  const flow = useStoreApi();
+  const wasLow = useRef(low);
+  useEffect(() => {
+    const from = wasLow.current;
+    wasLow.current = low;
+    if (!from || low) return;
+    const id = requestAnimationFrame(() => {
+      const updates = new Map<string, { id: string; nodeElement: HTMLDivElement; force: boolean }>();
+      for (const el of root.current?.querySelectorAll<HTMLDivElement>(".react-flow__node") ?? []) {
+        const nodeId = el.dataset.id;
+        if (nodeId) updates.set(nodeId, { id: nodeId, nodeElement: el, force: true });
+      }
+      flow.getState().updateNodeInternals(updates, { triggerFitView: false });
+    });
+    return () => cancelAnimationFrame(id);
+  }, [low, flow]);
 
   const panelNode = single ? ir.nodes[single.data.index] : undefined;
   const panelIndex = single?.data.index ?? -1;
@@ -278,40 +345,43 @@ export function CanvasEditor(p: CanvasEditorProps) {
             {notice}
           </span>
         </div>
-        <div className="canvas-wrap" onDrop={onDrop} onDragOver={onDragOver}>
+        <div className="canvas-wrap" ref={wrap} onDrop={onDrop} onDragOver={onDragOver}>
           <CanvasContext.Provider value={ctx}>
-            <ReactFlow<CanvasNode, CanvasEdge>
-              nodes={canvas.nodes}
-              edges={low ? NO_EDGES : canvas.edges}
-              nodeTypes={nodeTypes}
-              onNodesChange={onNodesChange}
-              onEdgesChange={onEdgesChange}
-              onConnect={onConnect}
-              onNodeDragStop={onNodeDragStop}
-              onNodeContextMenu={openMenu}
-              onEdgeContextMenu={openHereMenu}
-              onSelectionContextMenu={openHereMenu}
-              onPaneContextMenu={openHereMenu}
-              isValidConnection={(c) => c.source !== c.target}
-              onlyRenderVisibleElements
-              minZoom={0.002}
-              maxZoom={2}
-              fitView={fitOnOpen}
-              fitViewOptions={{ padding: 0.1, maxZoom: 1 }}
-              deleteKeyCode={null}
-              multiSelectionKeyCode={["Shift", "Meta", "Control"]}
-              selectionKeyCode="Shift"
-              nodesDraggable={!ro}
-              nodesConnectable={!ro}
-              edgesReconnectable={false}
-              elevateEdgesOnSelect
-            >
-              {low && <BatchedEdges nodes={canvas.nodes} edges={canvas.edges} />}
-              {!low && <Background gap={20} />}
-              {/* bottom left, where no overlay covers them */}
-              <Controls position="bottom-left" showInteractive={false} showFitView={false} />
-              <MiniMap position="bottom-left" className="efn-minimap" pannable zoomable ariaLabel="Minimap" />
-            </ReactFlow>
+            {openView && (
+              <ReactFlow<CanvasNode, CanvasEdge>
+                nodes={shownNodes}
+                edges={low ? NO_EDGES : canvas.edges}
+                nodeTypes={nodeTypes}
+                onNodesChange={onNodesChange}
+                onEdgesChange={onEdgesChange}
+                onConnect={onConnect}
+                onNodeDragStop={onNodeDragStop}
+                onNodeContextMenu={openMenu}
+                onEdgeContextMenu={openHereMenu}
+                onSelectionContextMenu={openHereMenu}
+                onPaneContextMenu={openHereMenu}
+                isValidConnection={(c) => c.source !== c.target}
+                onlyRenderVisibleElements
+                minZoom={MIN_ZOOM}
+                maxZoom={2}
+                defaultViewport={openView.viewport}
+                fitView={openView.fit}
+                fitViewOptions={{ padding: OPEN_PADDING, maxZoom: 1, includeHiddenNodes: true }}
+                deleteKeyCode={null}
+                multiSelectionKeyCode={["Shift", "Meta", "Control"]}
+                selectionKeyCode="Shift"
+                nodesDraggable={!ro}
+                nodesConnectable={!ro}
+                edgesReconnectable={false}
+                elevateEdgesOnSelect
+              >
+                {low && <BatchedEdges nodes={canvas.nodes} edges={canvas.edges} />}
+                {!low && <Background gap={20} />}
+                {/* bottom left, where no overlay covers them */}
+                <Controls position="bottom-left" showInteractive={false} showFitView={false} />
+                <MiniMapPath nodes={canvas.nodes} ariaLabel="Minimap" />
+              </ReactFlow>
+            )}
           </CanvasContext.Provider>
         </div>
       </div>
