@@ -173,7 +173,11 @@ for (const name of ["mixed-1000", "mixed-5000"]) {
     const panProfile = await startProfile(page);
     // EDGEFLOW_BENCH_TRACE=DIR: a Chrome trace of the fitted pan and zoom (rendering stages), for by-hand study
     const traceDir = process.env.EDGEFLOW_BENCH_TRACE;
-    if (traceDir) await page.context().browser().startTracing(page, { path: path.join(traceDir, `${name}-pan.json`) });
+    if (traceDir)
+      await page
+        .context()
+        .browser()
+        .startTracing(page, { path: path.join(traceDir, `${name}-pan.json`) });
     const atFit = await frames(page, () => panAndZoom(page, box));
     if (traceDir) await page.context().browser().stopTracing();
     // 100 %: the Controls' zoom buttons are what a user presses; the wheel is quicker to the same end

@@ -13,7 +13,12 @@ const ir = (nodes: Array<{ id: string; x: number; y: number }>): WorkflowIR =>
 
 describe("the minimap's one path", () => {
   it("draws a rectangle per node, measured or at its drawn size, and answers their bounds", () => {
-    const c = irToCanvas(ir([{ id: "a", x: 0, y: 0 }, { id: "b", x: 300, y: 100 }]));
+    const c = irToCanvas(
+      ir([
+        { id: "a", x: 0, y: 0 },
+        { id: "b", x: 300, y: 100 },
+      ]),
+    );
     c.nodes[1] = { ...c.nodes[1]!, measured: { width: 200, height: 80 } };
     const { d, bounds } = nodesPath(c.nodes);
     const h = nodeHeight(1);
