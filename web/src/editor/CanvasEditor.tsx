@@ -42,7 +42,7 @@ import { ContextMenu, type MenuAt } from "./commands/ContextMenu";
 import { matches } from "./commands/keys";
 import { useShortcuts } from "./commands/useCommands";
 import { CanvasContext, nodeTypes } from "./IrNodeView";
-import { BatchedEdges, useLowDetail } from "./lod";
+import { BatchedEdges, BatchedNodes, nodeAt, useDetail } from "./lod";
 import { MiniMapPath } from "./MiniMapPath";
 import { NodePanel } from "./NodePanel";
 import { DRAG_TYPE, Palette } from "./Palette";
@@ -70,6 +70,7 @@ const OPEN_PADDING = 0.1;
 // the nodes handed to React Flow per frame while a large workflow opens
 const OPEN_CHUNK = 500;
 // The padding of Zoom to fit while node settings or the preview lie over the canvas's right side (editor.css).
+// Every fit counts the nodes React Flow holds hidden (the overview's and those not handed over yet while opening).
 const FIT_PADDING_BESIDE_PANEL = { top: 0.1, bottom: 0.1, left: 0.1, right: "400px" } as const;
 
 export function CanvasEditor(p: CanvasEditorProps) {
@@ -120,17 +121,33 @@ export function CanvasEditor(p: CanvasEditorProps) {
     const id = requestAnimationFrame(() => setMounted((m) => m + OPEN_CHUNK));
     return () => cancelAnimationFrame(id);
   }, [opening, mounted, canvas.nodes.length]);
+  // zoomed out, the nodes draw a plain box and the edges are one batched path; further out, the nodes but the
+  // selected ones are a batched path as well (lod.tsx)
+  const detail = useDetail(openView?.viewport.zoom ?? 1);
+  const low = detail !== "full";
+  const overview = detail === "overview";
   const hiddenCopies = useRef(new WeakMap<CanvasNode, CanvasNode>());
   const shownNodes = useMemo(() => {
-    if (!opening) return canvas.nodes;
+    if (!opening && !overview) return canvas.nodes;
     const copies = hiddenCopies.current;
     return canvas.nodes.map((n, i) => {
-      if (i < mounted) return n;
+      if (overview ? n.selected : i < mounted) return n;
       let h = copies.get(n);
       if (!h) copies.set(n, (h = { ...n, hidden: true }));
       return h;
     });
-  }, [opening, mounted, canvas.nodes]);
+  }, [opening, overview, mounted, canvas.nodes]);
+  // in the overview a click on a drawn box selects its node
+  const onPaneClick = useCallback(
+    (e: MouseEvent) => {
+      if (!overview) return;
+      const at = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      const s = store.getState();
+      const hit = nodeAt(s.canvas.nodes, at.x, at.y);
+      if (hit) s.select({ nodes: new Set([hit.data.ir.id]), edges: new Set() });
+    },
+    [overview, rf, store],
+  );
 
   // the canvas view opened: draw the IR afresh
   useLayoutEffect(() => store.getState().openCanvas(), [store]);
@@ -220,7 +237,9 @@ export function CanvasEditor(p: CanvasEditorProps) {
   useEffect(() => {
     if (fitRequest === 0) return;
     const id = requestAnimationFrame(() =>
-      requestAnimationFrame(() => void rf.fitView({ padding: fitPaddingRef.current, duration: 200 })),
+      requestAnimationFrame(
+        () => void rf.fitView({ padding: fitPaddingRef.current, duration: 200, includeHiddenNodes: true }),
+      ),
     );
     return () => cancelAnimationFrame(id);
   }, [fitRequest, rf]);
@@ -251,8 +270,6 @@ export function CanvasEditor(p: CanvasEditorProps) {
     return () => clearTimeout(timer);
   }, [focusRequest, rf, cfgPrefix, store]);
 
-  // zoomed out, the nodes draw a plain box and the edges are one batched path instead (lod.tsx)
-  const low = useLowDetail(openView?.viewport.zoom ?? 1);
   const ctx = useMemo(() => ({ problems: p.problemStore, defs: p.defs, low }), [p.problemStore, p.defs, low]);
   // zoomed out, nodes have no handles: zoomed back in, React Flow measures the handles of the nodes drawn so that
   // their edges find them (it measures a node again by itself only when its size changes)
@@ -320,7 +337,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
           <ActionButton id="duplicate" />
           <ActionButton id="delete" />
           <ActionButton id="auto-layout">{laying ? "Laying out…" : "Auto-layout"}</ActionButton>
-          <button type="button" onClick={() => void rf.fitView({ padding: fitPadding, duration: 200 })}>
+          <button
+            type="button"
+            onClick={() => void rf.fitView({ padding: fitPadding, duration: 200, includeHiddenNodes: true })}
+          >
             Zoom to fit
           </button>
           <button
@@ -360,6 +380,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
                 onEdgeContextMenu={openHereMenu}
                 onSelectionContextMenu={openHereMenu}
                 onPaneContextMenu={openHereMenu}
+                onPaneClick={onPaneClick}
                 isValidConnection={(c) => c.source !== c.target}
                 onlyRenderVisibleElements
                 minZoom={MIN_ZOOM}
@@ -376,6 +397,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
                 elevateEdgesOnSelect
               >
                 {low && <BatchedEdges nodes={canvas.nodes} edges={canvas.edges} />}
+                {overview && <BatchedNodes nodes={canvas.nodes} problems={p.problemStore} />}
                 {!low && <Background gap={20} />}
                 {/* bottom left, where no overlay covers them */}
                 <Controls position="bottom-left" showInteractive={false} showFitView={false} />

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { irToCanvas, NODE_WIDTH, nodeHeight } from "../ir/canvas";
 import type { WorkflowIR } from "../ir/types";
+import { nodeAt, rectsPath } from "./lod";
 import { nodesPath } from "./MiniMapPath";
 
 const ir = (nodes: Array<{ id: string; x: number; y: number }>): WorkflowIR =>
@@ -30,5 +31,21 @@ describe("the minimap's one path", () => {
     const c = irToCanvas(ir([{ id: "a", x: 0, y: 0 }]));
     expect(nodesPath([{ ...c.nodes[0]!, hidden: true }])).toEqual({ d: "", bounds: null });
     expect(nodesPath([])).toEqual({ d: "", bounds: null });
+  });
+});
+
+describe("the overview's hit test", () => {
+  it("finds the node whose box holds a point, the last drawn first, and none between boxes", () => {
+    const c = irToCanvas(
+      ir([
+        { id: "a", x: 0, y: 0 },
+        { id: "b", x: 100, y: 10 },
+        { id: "c", x: 1000, y: 0 },
+      ]),
+    );
+    expect(nodeAt(c.nodes, 5, 5)?.id).toBe("a");
+    expect(nodeAt(c.nodes, 150, 20)?.id).toBe("b");
+    expect(nodeAt(c.nodes, 600, 5)).toBeUndefined();
+    expect(rectsPath(c.nodes.slice(2))).toBe(`M1000 0h${NODE_WIDTH}v${nodeHeight(1)}h-${NODE_WIDTH}z`);
   });
 });

@@ -5,7 +5,8 @@
 // wheel over it zooms, as React Flow's minimap does.
 import { memo, useMemo, useRef, type PointerEvent, type WheelEvent } from "react";
 import { Panel, useReactFlow, useStore, type ReactFlowState } from "@xyflow/react";
-import { NODE_WIDTH, nodeHeight, type CanvasEdge, type CanvasNode } from "../ir/canvas";
+import type { CanvasEdge, CanvasNode } from "../ir/canvas";
+import { nodeRect, rectsPath } from "./lod";
 
 const MAP_WIDTH = 200;
 const MAP_HEIGHT = 150;
@@ -40,26 +41,15 @@ function union(a: Rect, b: Rect): Rect {
   };
 }
 
-/** nodesPath draws every node's rectangle into one SVG path and answers it with the nodes' bounds. */
+/** nodesPath draws every shown node's box into one SVG path and answers it with the boxes' bounds. */
 export function nodesPath(nodes: readonly CanvasNode[]): { d: string; bounds: Rect | null } {
-  const parts: string[] = [];
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const n of nodes) {
-    if (n.hidden) continue;
-    const w = n.measured?.width ?? NODE_WIDTH;
-    const h = n.measured?.height ?? nodeHeight(n.data.handles.length);
-    const x = Math.round(n.position.x);
-    const y = Math.round(n.position.y);
-    parts.push(`M${x} ${y}h${Math.round(w)}v${Math.round(h)}h${-Math.round(w)}z`);
-    x0 = Math.min(x0, x);
-    y0 = Math.min(y0, y);
-    x1 = Math.max(x1, x + w);
-    y1 = Math.max(y1, y + h);
+  const shown = nodes.filter((n) => !n.hidden);
+  let bounds: Rect | null = null;
+  for (const n of shown) {
+    const r = nodeRect(n);
+    bounds = bounds ? union(bounds, r) : r;
   }
-  return { d: parts.join(""), bounds: parts.length ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null };
+  return { d: rectsPath(shown), bounds };
 }
 
 export const MiniMapPath = memo(function MiniMapPath({
