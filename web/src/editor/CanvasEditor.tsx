@@ -107,36 +107,31 @@ export function CanvasEditor(p: CanvasEditorProps) {
         fit: false,
       });
   }, [openView, store]);
-  // A large workflow is handed to React Flow a chunk of nodes per frame while it opens (the others hidden), so
-  // that no single task draws thousands of nodes: the page answers input meanwhile and the first nodes show at
-  // once. The minimap and Zoom to fit count the hidden ones too.
-  const [mounted, setMounted] = useState(OPEN_CHUNK);
-  const [opening, setOpening] = useState(() => store.getState().canvas.nodes.length > OPEN_CHUNK);
-  useEffect(() => {
-    if (!opening) return;
-    if (mounted >= canvas.nodes.length) {
-      setOpening(false);
-      return;
-    }
-    const id = requestAnimationFrame(() => setMounted((m) => m + OPEN_CHUNK));
-    return () => cancelAnimationFrame(id);
-  }, [opening, mounted, canvas.nodes.length]);
   // zoomed out, the nodes draw a plain box and the edges are one batched path; further out, the nodes but the
   // selected ones are a batched path as well (lod.tsx)
   const detail = useDetail(openView?.viewport.zoom ?? 1);
   const low = detail !== "full";
   const overview = detail === "overview";
+  // React Flow draws every node it has not measured yet, in view or not. So no more than OPEN_CHUNK nodes not
+  // measured yet (a workflow opening, the first zoom in from the overview, a large paste) are handed to it at a
+  // time, the others hidden until those are measured (which comes with the next frame), so that no single task
+  // draws thousands of nodes: the page answers input meanwhile and the first nodes show at once. In the overview
+  // React Flow gets only the selected nodes. The minimap and Zoom to fit count the hidden nodes too.
   const hiddenCopies = useRef(new WeakMap<CanvasNode, CanvasNode>());
-  const shownNodes = useMemo(() => {
-    if (!opening && !overview) return canvas.nodes;
+  const shown = useMemo(() => {
+    let allowance = OPEN_CHUNK;
+    let held = 0;
     const copies = hiddenCopies.current;
-    return canvas.nodes.map((n, i) => {
-      if (overview ? n.selected : i < mounted) return n;
+    const nodes = canvas.nodes.map((n) => {
+      if (overview ? n.selected : n.measured || allowance-- > 0) return n;
+      held++;
       let h = copies.get(n);
       if (!h) copies.set(n, (h = { ...n, hidden: true }));
       return h;
     });
-  }, [opening, overview, mounted, canvas.nodes]);
+    return { nodes: held > 0 ? nodes : canvas.nodes };
+  }, [overview, canvas.nodes]);
+  const shownNodes = shown.nodes;
   // in the overview a click on a drawn box selects its node
   const onPaneClick = useCallback(
     (e: MouseEvent) => {
