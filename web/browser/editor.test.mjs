@@ -288,5 +288,20 @@ test("the mixed-1000 benchmark IR opens by its deep link and draws its nodes", a
   await expect(page.locator(".efn-batched-nodes")).toHaveAttribute("data-nodes", "1000");
   await shot(page, "editor-large");
   await expect(page.getByText("The workflow is valid.")).toBeVisible({ timeout: 30_000 });
+
+  // in the overview a click on a node's box selects it and opens its settings (its card is drawn again)
+  const at = await page.evaluate(() => {
+    const r = document.querySelector(".react-flow").getBoundingClientRect();
+    const m = /translate\(([-\d.]+)px, ([-\d.]+)px\) scale\(([\d.e-]+)\)/.exec(
+      document.querySelector(".react-flow__viewport").style.transform,
+    );
+    const [x, y, z] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    // the first node, "Compute 0", lies at (0, 0) and is 190 wide
+    return { x: r.left + x + 95 * z, y: r.top + y + 20 * z };
+  });
+  await page.mouse.click(at.x, at.y);
+  await expect(page.locator(".node-panel").getByLabel(/^Name/)).toHaveValue("Compute 0");
+  await expect(page.locator(".react-flow__node")).toHaveCount(1);
+  await expect(page.locator(".efn-batched-nodes")).toHaveAttribute("data-nodes", "999");
   studio.assertClean(page);
 });
