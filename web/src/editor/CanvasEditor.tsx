@@ -18,9 +18,12 @@ import {
 import {
   Background,
   Controls,
-  MiniMap,
   ReactFlow,
+  getNodesBounds,
+  getViewportForBounds,
   useReactFlow,
+  useStoreApi,
+  type Viewport,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -39,7 +42,8 @@ import { ContextMenu, type MenuAt } from "./commands/ContextMenu";
 import { matches } from "./commands/keys";
 import { useShortcuts } from "./commands/useCommands";
 import { CanvasContext, nodeTypes } from "./IrNodeView";
-import { BatchedEdges, useLowDetail } from "./lod";
+import { BatchedEdges, BatchedNodes, nodeAt, useDetail } from "./lod";
+import { MiniMapPath } from "./MiniMapPath";
 import { NodePanel } from "./NodePanel";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { useNodeProblems, type ProblemStore } from "./problemStore";
@@ -61,7 +65,12 @@ export interface CanvasEditorProps {
 const MENU_KEYS = ["Shift+F10", "ContextMenu"];
 const PALETTE_KEY = "Mod+K";
 const NO_EDGES: CanvasEdge[] = [];
+const MIN_ZOOM = 0.002;
+const OPEN_PADDING = 0.1;
+// the nodes handed to React Flow per frame while a large workflow opens
+const OPEN_CHUNK = 500;
 // The padding of Zoom to fit while node settings or the preview lie over the canvas's right side (editor.css).
+// Every fit counts the nodes React Flow holds hidden (the overview's and those not handed over yet while opening).
 const FIT_PADDING_BESIDE_PANEL = { top: 0.1, bottom: 0.1, left: 0.1, right: "400px" } as const;
 
 export function CanvasEditor(p: CanvasEditorProps) {
@@ -80,8 +89,60 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const fitRequest = useEditorStore((s) => s.fitRequest);
   const [menu, setMenu] = useState<MenuAt | null>(null);
   const [palette, setPalette] = useState(false);
-  // zoom to fit when the editor opens on a drawn workflow; an empty one starts at scale 1
-  const [fitOnOpen] = useState(() => store.getState().ir.nodes.length > 0);
+  const wrap = useRef<HTMLDivElement>(null);
+  // The view the canvas opens at: fitted to a drawn workflow, scale 1 for an empty one. It is computed here from the
+  // canvas's size before React Flow draws anything, so that the first drawing is at the fitted zoom with that
+  // zoom's detail (React Flow's fitView draws at 100 % first, every node in full, then fits and draws again).
+  // Without a size (not laid out), React Flow fits by itself.
+  const [openView, setOpenView] = useState<{ viewport: Viewport; fit: boolean } | null>(null);
+  useLayoutEffect(() => {
+    if (openView) return;
+    const nodes = store.getState().canvas.nodes;
+    const r = wrap.current?.getBoundingClientRect();
+    if (nodes.length === 0) setOpenView({ viewport: { x: 0, y: 0, zoom: 1 }, fit: false });
+    else if (!r || r.width === 0 || r.height === 0) setOpenView({ viewport: { x: 0, y: 0, zoom: 1 }, fit: true });
+    else
+      setOpenView({
+        viewport: getViewportForBounds(getNodesBounds(nodes), r.width, r.height, MIN_ZOOM, 1, OPEN_PADDING),
+        fit: false,
+      });
+  }, [openView, store]);
+  // zoomed out, the nodes draw a plain box and the edges are one batched path; further out, the nodes but the
+  // selected ones are a batched path as well (lod.tsx)
+  const detail = useDetail(openView?.viewport.zoom ?? 1);
+  const low = detail !== "full";
+  const overview = detail === "overview";
+  // React Flow draws every node it has not measured yet, in view or not. So no more than OPEN_CHUNK nodes not
+  // measured yet (a workflow opening, the first zoom in from the overview, a large paste) are handed to it at a
+  // time, the others hidden until those are measured (which comes with the next frame), so that no single task
+  // draws thousands of nodes: the page answers input meanwhile and the first nodes show at once. In the overview
+  // React Flow gets only the selected nodes. The minimap and Zoom to fit count the hidden nodes too.
+  const hiddenCopies = useRef(new WeakMap<CanvasNode, CanvasNode>());
+  const shown = useMemo(() => {
+    let allowance = OPEN_CHUNK;
+    let held = 0;
+    const copies = hiddenCopies.current;
+    const nodes = canvas.nodes.map((n) => {
+      if (overview ? n.selected : n.measured || allowance-- > 0) return n;
+      held++;
+      let h = copies.get(n);
+      if (!h) copies.set(n, (h = { ...n, hidden: true }));
+      return h;
+    });
+    return { nodes: held > 0 ? nodes : canvas.nodes };
+  }, [overview, canvas.nodes]);
+  const shownNodes = shown.nodes;
+  // in the overview a click on a drawn box selects its node
+  const onPaneClick = useCallback(
+    (e: MouseEvent) => {
+      if (!overview) return;
+      const at = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      const s = store.getState();
+      const hit = nodeAt(s.canvas.nodes, at.x, at.y);
+      if (hit) s.select({ nodes: new Set([hit.data.ir.id]), edges: new Set() });
+    },
+    [overview, rf, store],
+  );
 
   // the canvas view opened: draw the IR afresh
   useLayoutEffect(() => store.getState().openCanvas(), [store]);
@@ -171,7 +232,9 @@ export function CanvasEditor(p: CanvasEditorProps) {
   useEffect(() => {
     if (fitRequest === 0) return;
     const id = requestAnimationFrame(() =>
-      requestAnimationFrame(() => void rf.fitView({ padding: fitPaddingRef.current, duration: 200 })),
+      requestAnimationFrame(
+        () => void rf.fitView({ padding: fitPaddingRef.current, duration: 200, includeHiddenNodes: true }),
+      ),
     );
     return () => cancelAnimationFrame(id);
   }, [fitRequest, rf]);
@@ -202,9 +265,25 @@ export function CanvasEditor(p: CanvasEditorProps) {
     return () => clearTimeout(timer);
   }, [focusRequest, rf, cfgPrefix, store]);
 
-  const ctx = useMemo(() => ({ problems: p.problemStore, defs: p.defs }), [p.problemStore, p.defs]);
-  // zoomed out, the edges are drawn as one batched path instead (lod.tsx)
-  const low = useLowDetail();
+  const ctx = useMemo(() => ({ problems: p.problemStore, defs: p.defs, low }), [p.problemStore, p.defs, low]);
+  // zoomed out, nodes have no handles: zoomed back in, React Flow measures the handles of the nodes drawn so that
+  // their edges find them (it measures a node again by itself only when its size changes)
+  const flow = useStoreApi();
+  const wasLow = useRef(low);
+  useEffect(() => {
+    const from = wasLow.current;
+    wasLow.current = low;
+    if (!from || low) return;
+    const id = requestAnimationFrame(() => {
+      const updates = new Map<string, { id: string; nodeElement: HTMLDivElement; force: boolean }>();
+      for (const el of root.current?.querySelectorAll<HTMLDivElement>(".react-flow__node") ?? []) {
+        const nodeId = el.dataset.id;
+        if (nodeId) updates.set(nodeId, { id: nodeId, nodeElement: el, force: true });
+      }
+      flow.getState().updateNodeInternals(updates, { triggerFitView: false });
+    });
+    return () => cancelAnimationFrame(id);
+  }, [low, flow]);
 
   const panelNode = single ? ir.nodes[single.data.index] : undefined;
   const panelIndex = single?.data.index ?? -1;
@@ -253,7 +332,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
           <ActionButton id="duplicate" />
           <ActionButton id="delete" />
           <ActionButton id="auto-layout">{laying ? "Laying out…" : "Auto-layout"}</ActionButton>
-          <button type="button" onClick={() => void rf.fitView({ padding: fitPadding, duration: 200 })}>
+          <button
+            type="button"
+            onClick={() => void rf.fitView({ padding: fitPadding, duration: 200, includeHiddenNodes: true })}
+          >
             Zoom to fit
           </button>
           <button
@@ -278,40 +360,45 @@ export function CanvasEditor(p: CanvasEditorProps) {
             {notice}
           </span>
         </div>
-        <div className="canvas-wrap" onDrop={onDrop} onDragOver={onDragOver}>
+        <div className="canvas-wrap" ref={wrap} onDrop={onDrop} onDragOver={onDragOver}>
           <CanvasContext.Provider value={ctx}>
-            <ReactFlow<CanvasNode, CanvasEdge>
-              nodes={canvas.nodes}
-              edges={low ? NO_EDGES : canvas.edges}
-              nodeTypes={nodeTypes}
-              onNodesChange={onNodesChange}
-              onEdgesChange={onEdgesChange}
-              onConnect={onConnect}
-              onNodeDragStop={onNodeDragStop}
-              onNodeContextMenu={openMenu}
-              onEdgeContextMenu={openHereMenu}
-              onSelectionContextMenu={openHereMenu}
-              onPaneContextMenu={openHereMenu}
-              isValidConnection={(c) => c.source !== c.target}
-              onlyRenderVisibleElements
-              minZoom={0.002}
-              maxZoom={2}
-              fitView={fitOnOpen}
-              fitViewOptions={{ padding: 0.1, maxZoom: 1 }}
-              deleteKeyCode={null}
-              multiSelectionKeyCode={["Shift", "Meta", "Control"]}
-              selectionKeyCode="Shift"
-              nodesDraggable={!ro}
-              nodesConnectable={!ro}
-              edgesReconnectable={false}
-              elevateEdgesOnSelect
-            >
-              {low && <BatchedEdges nodes={canvas.nodes} edges={canvas.edges} />}
-              {!low && <Background gap={20} />}
-              {/* bottom left, where no overlay covers them */}
-              <Controls position="bottom-left" showInteractive={false} showFitView={false} />
-              <MiniMap position="bottom-left" className="efn-minimap" pannable zoomable ariaLabel="Minimap" />
-            </ReactFlow>
+            {openView && (
+              <ReactFlow<CanvasNode, CanvasEdge>
+                nodes={shownNodes}
+                edges={low ? NO_EDGES : canvas.edges}
+                nodeTypes={nodeTypes}
+                onNodesChange={onNodesChange}
+                onEdgesChange={onEdgesChange}
+                onConnect={onConnect}
+                onNodeDragStop={onNodeDragStop}
+                onNodeContextMenu={openMenu}
+                onEdgeContextMenu={openHereMenu}
+                onSelectionContextMenu={openHereMenu}
+                onPaneContextMenu={openHereMenu}
+                onPaneClick={onPaneClick}
+                isValidConnection={(c) => c.source !== c.target}
+                onlyRenderVisibleElements
+                minZoom={MIN_ZOOM}
+                maxZoom={2}
+                defaultViewport={openView.viewport}
+                fitView={openView.fit}
+                fitViewOptions={{ padding: OPEN_PADDING, maxZoom: 1, includeHiddenNodes: true }}
+                deleteKeyCode={null}
+                multiSelectionKeyCode={["Shift", "Meta", "Control"]}
+                selectionKeyCode="Shift"
+                nodesDraggable={!ro}
+                nodesConnectable={!ro}
+                edgesReconnectable={false}
+                elevateEdgesOnSelect
+              >
+                {low && <BatchedEdges nodes={canvas.nodes} edges={canvas.edges} />}
+                {overview && <BatchedNodes nodes={canvas.nodes} problems={p.problemStore} />}
+                {!low && <Background gap={20} />}
+                {/* bottom left, where no overlay covers them */}
+                <Controls position="bottom-left" showInteractive={false} showFitView={false} />
+                <MiniMapPath nodes={canvas.nodes} ariaLabel="Minimap" />
+              </ReactFlow>
+            )}
           </CanvasContext.Provider>
         </div>
       </div>

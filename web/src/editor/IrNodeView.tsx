@@ -4,15 +4,21 @@ import { createContext, memo, useContext } from "react";
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { nodeHeight, type CanvasNode } from "../ir/canvas";
 import type { NodeDefinition } from "../ir/nodeDefs";
-import { useLowDetail } from "./lod";
 import { ProblemStore, useNodeProblems } from "./problemStore";
 
 export interface CanvasContextValue {
   problems: ProblemStore;
   defs: ReadonlyMap<string, NodeDefinition>;
+  // low: the canvas is zoomed out below LOD_ZOOM (lod.tsx). One subscription in the canvas passes it down: a
+  // subscription per node would run thousands of selectors on every frame of a pan.
+  low: boolean;
 }
 
-export const CanvasContext = createContext<CanvasContextValue>({ problems: new ProblemStore(), defs: new Map() });
+export const CanvasContext = createContext<CanvasContextValue>({
+  problems: new ProblemStore(),
+  defs: new Map(),
+  low: false,
+});
 
 // TYPE_ICONS marks each built-in node type with a glyph (custom and marketplace nodes show the generic one).
 const TYPE_ICONS: Record<string, string> = {
@@ -52,20 +58,11 @@ export const IrNodeView = memo(function IrNodeView({ id, data, selected }: NodeP
   if (container) cls += " efn-container";
   if (problems.length > 0) cls += " efn-invalid";
   if (selected) cls += " efn-selected";
-  const low = useLowDetail();
-  if (low) {
-    // zoomed out: the box, its state and its handles, without the text nobody can read at this size
-    return (
-      <div className={cls + " efn-lod"} style={{ height: nodeHeight(data.handles.length) + 14 }}>
-        <Handle type="target" position={Position.Left} id="in" className="efn-in" />
-        <div className="efn-head" />
-        {data.handles.map((h) => (
-          <div key={h.id} className="efn-out">
-            <Handle type="source" position={Position.Right} id={h.id} className="efn-handle" />
-          </div>
-        ))}
-      </div>
-    );
+  if (ctx.low) {
+    // zoomed out: the box and its state, one element, without the text nobody can read at this size nor the
+    // handles (a few pixels wide there; each handle is a subscription to React Flow's store and three elements).
+    // The canvas measures the handles again when it zooms back in (CanvasEditor).
+    return <div className={cls + " efn-lod"} style={{ height: nodeHeight(data.handles.length) + 14 }} />;
   }
   return (
     <div className={cls}>

@@ -14,6 +14,9 @@ export class ProblemStore {
     return () => this.listeners.delete(fn);
   };
 
+  /** all answers the problems by node id; a new map after each change (a snapshot for useSyncExternalStore). */
+  all = (): ReadonlyMap<string, IrProblem[]> => this.byNode;
+
   get(nodeId: string): IrProblem[] {
     return this.byNode.get(nodeId) ?? NONE;
   }

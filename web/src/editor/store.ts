@@ -81,13 +81,19 @@ function singleSelected(c: Canvas): string | undefined {
   return id;
 }
 
-// selectionOf answers the IR ids of the canvas's selected nodes and edges.
+// selectionOf answers the IR ids of the canvas's selected nodes and edges. Every action button asks for it on every
+// change of the store, so the answer for the last nodes and edges arrays is kept (callers never change it).
+let lastSelection: { nodes: readonly CanvasNode[]; edges: readonly CanvasEdge[]; selection: Selection } | null = null;
 export function selectionOf(c: Canvas): Selection {
+  if (lastSelection && lastSelection.nodes === c.nodes && lastSelection.edges === c.edges)
+    return lastSelection.selection;
   const nodes = new Set<string>();
   const edges = new Set<string>();
   for (const n of c.nodes) if (n.selected) nodes.add(n.data.ir.id);
   for (const e of c.edges) if (e.selected && e.data) edges.add(e.data.ir.id);
-  return { nodes, edges };
+  const selection = { nodes, edges };
+  lastSelection = { nodes: c.nodes, edges: c.edges, selection };
+  return selection;
 }
 
 // withSelection marks the canvas's nodes and edges selected when the selection holds their IR id.

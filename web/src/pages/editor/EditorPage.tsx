@@ -43,12 +43,14 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
     };
   }, [loaded]);
   const base = laidOut && laidOut.from === loaded ? laidOut.ir : loaded;
-  const baseText = useMemo(() => (base ? canonicalJSON(base) : ""), [base]);
   // the side panel is closed at first, so the editor has the page's whole width
   const [panel, setPanel] = useState<Panel | null>(null);
   // draft is undefined until the user changes something: the loaded version is shown as it is, also when a
   // refetch brings a newer one
   const ir = draft ?? base;
+  // written out only once there is a draft to compare (at 5,000 nodes it is a good part of the opening's work)
+  const hasDraft = draft !== undefined;
+  const baseText = useMemo(() => (base && hasDraft ? canonicalJSON(base) : ""), [base, hasDraft]);
   const dirty = useMemo(() => draft !== undefined && canonicalJSON(draft) !== baseText, [draft, baseText]);
   const noVersion = full.data !== undefined && full.data.currentVersion === null;
 
