@@ -46,7 +46,7 @@ function serve(jobs: { state: string; done: number }[]): Call[] {
         : json({ id: "bulk_1", matched: 2 }, 202);
     }
     if (req.method === "GET" && url.pathname === "/api/runs/bulk/bulk_1") {
-      return json(job(jobs[Math.min(read++, jobs.length - 1)]));
+      return json(job(jobs[Math.min(read++, jobs.length - 1)]!));
     }
     if (req.method === "DELETE" && url.pathname === "/api/runs/bulk/bulk_1")
       return json(job({ state: "cancelled", done: 0 }));
@@ -109,7 +109,7 @@ describe("bulk actions on runs", () => {
     fireEvent.click(screen.getByRole("button", { name: "Terminate all runs matching the filters…" }));
     fireEvent.click(await screen.findByRole("button", { name: "Terminate 2 runs" }));
     expect(await screen.findByText("0 of 2 runs done…")).toBeTruthy();
-    expect(calls[1].body).toEqual({ action: "terminate", filter: { status: "errored" } });
+    expect(calls[1]?.body).toEqual({ action: "terminate", filter: { status: "errored" } });
     fireEvent.click(screen.getByRole("button", { name: "Cancel job" }));
     expect(await screen.findByText("Cancelled: 0 of 2 runs done; the others were left alone.")).toBeTruthy();
     expect(calls.some((c) => c.method === "DELETE" && c.path === "/api/runs/bulk/bulk_1")).toBe(true);
