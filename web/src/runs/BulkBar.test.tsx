@@ -81,6 +81,8 @@ describe("bulk actions on runs", () => {
       { state: "complete", done: 2 },
     ]);
     show({ kind: "ticked", ids: ["run_a", "run_b"] });
+    fireEvent.change(screen.getByLabelText("Starting step (optional)"), { target: { value: "check" } });
+    fireEvent.change(screen.getByLabelText("Code to run"), { target: { value: "current" } });
     fireEvent.click(screen.getByRole("button", { name: "Restart 2 runs selected…" }));
     const confirm = await screen.findByRole("button", { name: "Restart 2 runs" });
     expect(screen.getByText("They are: run_a, run_b")).toBeTruthy();
@@ -88,7 +90,13 @@ describe("bulk actions on runs", () => {
       {
         method: "POST",
         path: "/api/runs/bulk",
-        body: { action: "restart", filter: { runIds: ["run_a", "run_b"] }, dryRun: true },
+        body: {
+          action: "restart",
+          filter: { runIds: ["run_a", "run_b"] },
+          fromStep: "check",
+          version: "current",
+          dryRun: true,
+        },
       },
     ]);
     fireEvent.click(confirm);
@@ -96,7 +104,7 @@ describe("bulk actions on runs", () => {
     expect(calls[1]).toEqual({
       method: "POST",
       path: "/api/runs/bulk",
-      body: { action: "restart", filter: { runIds: ["run_a", "run_b"] } },
+      body: { action: "restart", filter: { runIds: ["run_a", "run_b"] }, fromStep: "check", version: "current" },
     });
     expect((screen.getByRole("progressbar", { name: "Restart progress" }) as HTMLProgressElement).value).toBe(2);
     expect(screen.queryByRole("button", { name: "Cancel job" })).toBeNull();

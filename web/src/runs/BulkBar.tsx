@@ -34,6 +34,7 @@ export function BulkBar({
   const qc = useQueryClient();
   const [action, setAction] = useState<BulkAction>("restart");
   const [fromStep, setFromStep] = useState("");
+  const [version, setVersion] = useState<"same" | "current">("same");
   const [review, setReview] = useState<{ matched: number; runIds: string[] } | null>(null);
   const [jobId, setJobId] = useState("");
   const chosen = BULK_ACTIONS.find((a) => a.action === action)!;
@@ -42,6 +43,7 @@ export function BulkBar({
     action,
     filter: bulkFilter(choice, filters),
     ...(takesStep && fromStep.trim() ? { fromStep: fromStep.trim() } : {}),
+    ...(takesStep && version === "current" ? { version } : {}),
     ...(dryRun ? { dryRun: true } : {}),
   });
 
@@ -107,13 +109,26 @@ export function BulkBar({
         </div>
         {takesStep && (
           <div className="field">
-            <label htmlFor="bulk-from-step">From step (optional)</label>
+            <label htmlFor="bulk-from-step">Starting step (optional)</label>
             <input
               id="bulk-from-step"
               value={fromStep}
               placeholder="the start"
               onChange={(e) => setFromStep(e.target.value)}
             />
+          </div>
+        )}
+        {takesStep && (
+          <div className="field">
+            <label htmlFor="bulk-version">Code to run</label>
+            <select
+              id="bulk-version"
+              value={version}
+              onChange={(e) => setVersion(e.target.value as "same" | "current")}
+            >
+              <option value="same">Each run&apos;s own version</option>
+              <option value="current">The version deployed now</option>
+            </select>
           </div>
         )}
         <button
