@@ -179,7 +179,9 @@ export default function RunsPage() {
           {filtered ? "No run matches these filters." : "No runs yet. Deploy a workflow, then run it."}
         </p>
       )}
-      {runs.data && runs.data.data.length > 0 && <BulkBar filters={applied} choice={choice} onChoice={setChoice} />}
+      {runs.data && (
+        <BulkBar filters={applied} choice={choice} onChoice={setChoice} empty={runs.data.data.length === 0} />
+      )}
       {runs.data && runs.data.data.length > 0 && (
         <table className="runs-table">
           <caption className="sr-only">Runs, newest first</caption>

@@ -26,10 +26,13 @@ export function BulkBar({
   filters,
   choice,
   onChoice,
+  empty,
 }: {
   filters: RunFilters;
   choice: Choice;
   onChoice: (c: Choice) => void;
+  // empty: the list shows no run; the bar then shows only a job still followed (one that deleted the runs)
+  empty?: boolean;
 }) {
   const qc = useQueryClient();
   const [action, setAction] = useState<BulkAction>("restart");
@@ -56,6 +59,7 @@ export function BulkBar({
     onSuccess: (r) => {
       setReview(null);
       setJobId(r.id ?? "");
+      onChoice({ kind: "ticked", ids: [] });
     },
   });
   const job = useQuery({
@@ -77,6 +81,7 @@ export function BulkBar({
   const running = job.data ? jobRunning(job.data) : jobId !== "";
   const what = choice.kind === "matching" ? "all runs matching the filters" : runsWord(ticked) + " selected";
 
+  if (empty && jobId === "") return null;
   return (
     <section className="bulk-bar" aria-label="Bulk actions">
       <p className="small" role="status">
