@@ -24,7 +24,8 @@ var runOpsRouteDocs = map[string]RouteDoc{
 		Summary: "Restarts, replays, terminates or deletes every run of the project that a filter matches, in the background.",
 		Answer: "`{id, matched}` (202): the job acting on the `matched` runs, which GET /api/runs/bulk/:id follows. With " +
 			"`dryRun: true` nothing is done and nothing stored: `{matched, dryRun: true, runIds}` with the first 20 runs. " +
-			"`filter` takes the run search's filters (`workflowId`, `status`, `versionId`, `from`, `to`, `q`; docs/runs.md). " +
+			"`filter` takes the run search's filters (`workflowId`, `status`, `versionId`, `from`, `to`, `q`; docs/runs.md), " +
+			"or `runIds` alone: up to 1,000 runs of the project by id (Studio's selection). " +
 			"`restart` restarts each run from `fromStep` (or the start) on `version`, as POST …/restart; `replay` replays it " +
 			"with its own params, as POST …/replay; `terminate` terminates it; `delete` deletes it with its instance (finished " +
 			"runs only). At most 10,000 runs; new runs start at most 100 per second and workflow. The job is audited once, " +
@@ -32,7 +33,8 @@ var runOpsRouteDocs = map[string]RouteDoc{
 		Errors: []ErrorCase{
 			{422, "validation_failed", "`action` is not restart, replay, terminate or delete; `fromStep` or `version` with " +
 				"terminate or delete; a bad filter (unknown status or workflow, `to` not after `from`, `q` over 200 characters); " +
-				"the filter matches more than 10,000 runs"},
+				"the filter matches more than 10,000 runs; `runIds` beside another filter, over 1,000 ids, or naming a run the " +
+				"project does not have"},
 		},
 		BadBody: `{"action": "explode", "filter": {"status": "errored"}}`,
 		Example: exBulkStart,

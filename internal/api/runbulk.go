@@ -96,6 +96,9 @@ func (s *Server) handleBulkStart(w http.ResponseWriter, r *http.Request) error {
 
 // checkBulkFilter applies the run search's rules to a bulk filter.
 func (s *Server) checkBulkFilter(r *http.Request, projectID string, f edgeflow.BulkFilter) error {
+	if len(f.RunIDs) > 0 && (f.WorkflowID != "" || f.Status != "" || f.VersionID != "" || f.From != nil || f.To != nil || f.Q != "") {
+		return edgeflow.Invalid("/filter/runIds", "runIds selects runs by id and takes no other filter")
+	}
 	switch f.Status {
 	case "", edgeflow.RunQueued, edgeflow.RunRunning, edgeflow.RunPaused, edgeflow.RunComplete, edgeflow.RunErrored, edgeflow.RunTerminated:
 	default:

@@ -904,15 +904,26 @@ func (g *gen) custom(n *ir.Node, sc *scope) {
 		return
 	}
 	cfg := g.templateConfig(n, t, sc)
+	if cfg == "" {
+		cfg = "{}"
+	}
+	// ctx.trace (template contract): the W3C trace headers of the step's
+	// span, {} for an untraced run (decision 621). It is spread in so that a
+	// template whose ctx type predates it still type-checks (a spread's
+	// properties are not excess properties).
+	trace := ""
+	if !g.script {
+		g.helpers[helperTrace] = true
+		trace = "...{ trace: await traceHeaders(runTrace, " + g.stepName(n, sc) + ") }"
+	}
 	call := func() {
-		if cfg == "" {
-			g.line("return await %s({ config: {}, env: { ...env } });", t.ident)
-			return
-		}
 		g.line("return await %s({", t.ident)
 		g.indent++
 		g.line("config: %s,", cfg)
 		g.line("env: { ...env },")
+		if trace != "" {
+			g.line("%s,", trace)
+		}
 		g.indent--
 		g.line("});")
 	}

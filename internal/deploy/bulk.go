@@ -80,8 +80,14 @@ func (s *Service) StartBulk(ctx context.Context, t Tenant, req BulkRequest) (*Bu
 		return nil, edgeflow.Invalid("/action", `action must be "restart", "replay", "terminate" or "delete"`)
 	}
 	f := req.Filter
-	ids, err := s.matchRuns(ctx, edgeflow.RunFilter{ProjectID: t.ProjectID, WorkflowID: f.WorkflowID, Status: f.Status,
-		VersionID: f.VersionID, From: f.From, To: f.To, Query: f.Q})
+	var ids []string
+	var err error
+	if len(f.RunIDs) > 0 {
+		ids, err = s.selectedRuns(ctx, t.ProjectID, f.RunIDs)
+	} else {
+		ids, err = s.matchRuns(ctx, edgeflow.RunFilter{ProjectID: t.ProjectID, WorkflowID: f.WorkflowID, Status: f.Status,
+			VersionID: f.VersionID, From: f.From, To: f.To, Query: f.Q})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +102,34 @@ func (s *Service) StartBulk(ctx context.Context, t Tenant, req BulkRequest) (*Bu
 	}
 	s.wakeBulk()
 	return &BulkStarted{ID: j.ID, Matched: j.Matched}, nil
+}
+
+// MaxBulkSelected is the most runs a bulk filter names by id (runIds).
+const MaxBulkSelected = 1000
+
+// selectedRuns are the runs a filter names by id, each once, in the order
+// given; a run the project does not have is validation_failed naming it
+// (decision 622).
+func (s *Service) selectedRuns(ctx context.Context, projectID string, runIDs []string) ([]string, error) {
+	if len(runIDs) > MaxBulkSelected {
+		return nil, edgeflow.Invalid("/filter/runIds", fmt.Sprintf("at most %d runs are selected by id (got %d); select all runs matching a filter instead", MaxBulkSelected, len(runIDs)))
+	}
+	seen := make(map[string]bool, len(runIDs))
+	ids := make([]string, 0, len(runIDs))
+	for i, id := range runIDs {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if _, err := s.store.FindRunInProject(ctx, projectID, id); err != nil {
+			if edgeflow.IsNotFound(err) {
+				return nil, edgeflow.Invalid(fmt.Sprintf("/filter/runIds/%d", i), "the project has no run "+id)
+			}
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
 }
 
 // matchRuns lists the ids of the runs f matches, newest first.

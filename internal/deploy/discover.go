@@ -235,7 +235,7 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 				continue
 			}
 			newer++
-			ok, err := s.recordDiscovered(ctx, prov, d, it)
+			ok, err := s.recordDiscovered(ctx, prov, d, wf.Name, it)
 			if err != nil {
 				return n, err
 			}
@@ -252,9 +252,12 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 	return n, nil
 }
 
-// recordDiscovered records instance it of deployment d as a run unless a
-// run already has its instance id; it reports whether it recorded one.
-func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgeflow.Deployment, it InstanceSummary) (bool, error) {
+// recordDiscovered records instance it of deployment d (of the workflow
+// named name) as a run unless a run already has its instance id; it reports
+// whether it recorded one. With tracing on the run gets a trace of its own,
+// a root (no request started it), and the spans of what it did before it
+// was discovered are emitted at once (decision 620).
+func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgeflow.Deployment, name string, it InstanceSummary) (bool, error) {
 	key := d.WorkflowID + "\x00" + it.ID
 	if _, ok := s.cron.created.Load(key); ok {
 		return false, nil
@@ -276,6 +279,7 @@ func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgefl
 		WorkflowName: d.WorkflowName,
 		InstanceID:   it.ID,
 		Params:       json.RawMessage("{}"),
+		Trace:        s.tracing.NewRunTrace(context.Background(), name),
 	}
 	run.Status, run.StatusDetail = MapStatus(it.Status, nil, "")
 	if inst, err := prov.GetInstance(ctx, d.WorkflowName, it.ID); err == nil {
@@ -306,5 +310,6 @@ func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgefl
 		return false, err
 	}
 	s.cron.remember(key)
+	s.traceRunChange(ctx, run, nil, "")
 	return true, nil
 }

@@ -114,7 +114,7 @@ func (s *Service) notDraining(w *edgeflow.Workflow, c *edgeflow.Connection) erro
 }
 
 // recordRun records the run id of the instance just created as queued, with
-// its trace context (nil: untraced, as a batch's runs are), and starts
+// its trace context (nil: untraced), and starts
 // watching it; when it cannot be recorded, the instance is
 // terminated, so that none runs untracked.
 func (s *Service) recordRun(ctx context.Context, w *edgeflow.Workflow, c *edgeflow.Connection, d *edgeflow.Deployment, prov Provider, id, instanceID string, params []byte, trace *edgeflow.RunTrace) (*edgeflow.Run, error) {

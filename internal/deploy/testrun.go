@@ -162,8 +162,13 @@ func (s *Service) Test(ctx context.Context, tw *TenantWorkflow, req TestRequest)
 		return nil, providerError("create the test Workflow", err)
 	}
 	id := edgeflow.NewID(edgeflow.PrefixRun)
+	trace := s.tracing.NewRunTrace(ctx, w.Name)
+	sent, err := withTraceEnvelope(params, trace)
+	if err != nil {
+		return nil, err
+	}
 	started := s.now()
-	if err := prov.CreateInstance(ctx, art.WorkflowName, id, params); err != nil {
+	if err := prov.CreateInstance(ctx, art.WorkflowName, id, sent); err != nil {
 		return nil, providerError("create the test instance", err)
 	}
 	inst, status, stopped, err := s.awaitTest(ctx, prov, art.WorkflowName, id, timeout)
@@ -185,7 +190,27 @@ func (s *Service) Test(ctx context.Context, tw *TenantWorkflow, req TestRequest)
 		res.Error = &msg
 	}
 	res.Steps = placeMocked(DescribeSteps(inst.Steps, invertStepNames(v.IR), mocked, status), v.IR)
+	s.traceTest(ctx, w, v, id, trace, inst, status, started)
 	return res, nil
+}
+
+// traceTest emits the spans of a traced test run once it has ended: the
+// run's span (a child of the test request's) and one per step that ended,
+// as for a stored run, from the run as the test read it last (decision 620).
+// A test run has no record: the spans name its instance id as the run id.
+func (s *Service) traceTest(ctx context.Context, w *edgeflow.Workflow, v *edgeflow.Version, id string, trace *edgeflow.RunTrace, inst *Instance, status string, started time.Time) {
+	if trace == nil {
+		return
+	}
+	r := &edgeflow.Run{ID: id, WorkflowID: w.ID, ProjectID: w.ProjectID, VersionID: v.ID, InstanceID: id,
+		CreatedAt: started.UTC(), Trace: trace}
+	applyInstance(r, inst, s.now().UTC())
+	r.Status = status
+	if r.EndedAt == nil {
+		end := s.now().UTC()
+		r.EndedAt = &end
+	}
+	s.traceRunChange(ctx, r, nil, "")
 }
 
 // placeMocked marks the mocked steps (listed first by DescribeSteps, as
@@ -236,6 +261,9 @@ func checkParams(raw json.RawMessage) ([]byte, error) {
 	}
 	if hasReplayKey(params) {
 		return nil, edgeflow.Invalid("/params/"+codegen.ReplayKey, "this key is reserved: give step outputs in mocks")
+	}
+	if hasTraceKey(params) {
+		return nil, edgeflow.Invalid("/params/"+codegen.TraceKey, "this key is reserved for the run's trace context")
 	}
 	return params, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/edgeflow/edgeflow/internal/deploy"
+	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/testenv"
 	"github.com/edgeflow/edgeflow/internal/tracing"
 	"github.com/google/go-cmp/cmp"
@@ -173,5 +175,111 @@ func TestUntracedTrigger(t *testing.T) {
 	must(t, err)
 	if r.Trace != nil || r.TraceID != "" {
 		t.Errorf("untraced run has trace %+v", r.Trace)
+	}
+}
+
+// TestTracedBatchRuns: each run of a batch trigger has a trace of its own
+// context, a child of the batch request's span like a single trigger's run,
+// carried to its instance and not stored in its params.
+func TestTracedBatchRuns(t *testing.T) {
+	t.Parallel()
+	w := newRunWorld(t)
+	_, tr := newSpanSink(t)
+	w.svc.SetTracing(tr)
+	parent := trace.NewSpanContext(trace.SpanContextConfig{TraceID: [16]byte{7, 7}, SpanID: [8]byte{8, 8}, TraceFlags: trace.FlagsSampled, Remote: true})
+	ctx := trace.ContextWithRemoteSpanContext(context.Background(), parent)
+	res, err := w.svc.TriggerBatch(ctx, w.read(t), deploy.BatchTriggerRequest{ConnectionID: w.conn.ID,
+		Runs: []deploy.BatchRun{{Params: json.RawMessage(`{"n":1}`)}, {Params: json.RawMessage(`{"n":2}`)}}})
+	must(t, err)
+	if len(res.Created) != 2 {
+		t.Fatalf("batch created %+v, errors %+v", res.Created, res.Errors)
+	}
+	var want []string
+	spans := map[string]bool{}
+	for i, c := range res.Created {
+		r, err := w.st.FindRunByID(ctx, w.wf.ID, c.ID)
+		must(t, err)
+		if r.Trace == nil || r.TraceID != parent.TraceID().String() || r.Trace.ParentSpanID != parent.SpanID().String() || r.Trace.Name != "orders" {
+			t.Fatalf("run %d trace %+v, want a child of the batch request's span", i, r.Trace)
+		}
+		spans[r.Trace.SpanID] = true
+		if string(r.Params) != fmt.Sprintf(`{"n":%d}`, i+1) {
+			t.Errorf("run %d stored params %s", i, r.Params)
+		}
+		want = append(want, fmt.Sprintf(`create wf-orders %s {"__edgeflowTrace":{"traceparent":"00-%s-%s-01"},"n":%d}`, r.ID, r.TraceID, r.Trace.SpanID, i+1))
+	}
+	if len(spans) != 2 {
+		t.Errorf("the batch's runs share a run span id: %v", spans)
+	}
+	if diff := cmp.Diff(want, w.prov.take()); diff != "" {
+		t.Errorf("provider calls (-want +got):\n%s", diff)
+	}
+}
+
+// TestTracedCronRun: a run a provider started on a cron schedule, found by
+// discovery, has a trace of its own (a root: no request started it), and
+// what it did before it was found is emitted at once: its step spans and,
+// as it had ended, its run span.
+func TestTracedCronRun(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, org, prj := testOrg(t)
+	yes := true
+	steps, _ := json.Marshal([]any{providerStep("Fire", &yes, true)})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/accounts/acct/workflows/wf-cron/instances":
+			fmt.Fprintf(w, `{"success":true,"errors":[],"result":[{"id":"tick-1","status":"complete","created_on":%q}]}`,
+				time.Now().UTC().Add(time.Hour).Format(time.RFC3339))
+		case "/accounts/acct/workflows/wf-cron/instances/tick-1":
+			fmt.Fprintf(w, `{"success":true,"errors":[],"result":{"status":"complete","params":{},"output":{"fired":true},"steps":%s}}`, steps)
+		default:
+			w.WriteHeader(404)
+			fmt.Fprint(w, `{"success":false,"errors":[{"code":10007,"message":"not found"}]}`)
+		}
+	}))
+	t.Cleanup(hs.Close)
+	svc, err := deploy.New(deploy.Options{Store: st, Secrets: fixedSecrets{}, CloudflareBaseURL: hs.URL})
+	must(t, err)
+	sink, tr := newSpanSink(t)
+	svc.SetTracing(tr)
+	wf := &edgeflow.Workflow{ProjectID: prj.ID, Name: "nightly", Kind: "workflow"}
+	must(t, st.CreateWorkflow(ctx, wf))
+	ver := &edgeflow.Version{WorkflowID: wf.ID,
+		IR: json.RawMessage(`{"metadata":{"name":"nightly"},"nodes":[{"id":"fire","type":"step","label":"Fire","data":{"code":"return 1;"}}],"edges":[],"entryNodeId":"fire","trigger":{"type":"cron","expression":"*/5 * * * *"}}`)}
+	must(t, st.CreateVersion(ctx, ver))
+	conn := cfConnection(t, st, org)
+	dep := &edgeflow.Deployment{ID: edgeflow.NewID(edgeflow.PrefixDeployment), WorkflowID: wf.ID, ProjectID: prj.ID, VersionID: ver.ID,
+		ConnectionID: conn.ID, Status: edgeflow.DeploymentActive, ScriptName: "s", WorkflowName: "wf-cron"}
+	must(t, st.RecordDeployment(ctx, dep))
+
+	if n := svc.DiscoverCronRuns(ctx); n != 1 {
+		t.Fatalf("discovery recorded %d runs, want 1", n)
+	}
+	r, err := st.FindRunByInstanceID(ctx, wf.ID, "tick-1")
+	must(t, err)
+	if r.Trace == nil || r.TraceID == "" || r.Trace.ParentSpanID != "" || r.Trace.Name != "nightly" {
+		t.Fatalf("discovered run's trace %+v, want a root of its own", r.Trace)
+	}
+	testenv.WaitFor(t, 10*time.Second, 20*time.Millisecond, "the cron run's spans", func() (bool, string) {
+		got := sink.names(tr)
+		return len(got) >= 2, strings.Join(got, ",")
+	})
+	if got := sink.names(tr); !cmp.Equal(got, []string{"Fire", "run nightly"}) {
+		t.Errorf("spans %v, want Fire and run nightly", got)
+	}
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	for _, sp := range sink.spans {
+		if hex.EncodeToString(sp.TraceId) != r.TraceID {
+			t.Errorf("span %s in trace %x, want the run's %s", sp.Name, sp.TraceId, r.TraceID)
+		}
+		if sp.Name == "Fire" && hex.EncodeToString(sp.ParentSpanId) != r.Trace.SpanID {
+			t.Errorf("Fire's parent %x, want the run span %s", sp.ParentSpanId, r.Trace.SpanID)
+		}
+		if sp.Name == "run nightly" && len(sp.ParentSpanId) != 0 {
+			t.Errorf("the cron run's span has parent %x", sp.ParentSpanId)
+		}
 	}
 }

@@ -122,6 +122,11 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 		index             int
 		runID, instanceID string
 		params            []byte
+		// trace is the run's trace context (a child of the batch request's
+		// span, as a single trigger's run is of its request's); sent is the
+		// params the instance is created with, the trace's envelope added.
+		trace *edgeflow.RunTrace
+		sent  []byte
 	}
 	var ok []entry
 	seen := map[string]int{}
@@ -155,7 +160,12 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 			}
 			instanceID = r.ID
 		}
-		ok = append(ok, entry{index: i, runID: runID, instanceID: instanceID, params: params})
+		trace := s.tracing.NewRunTrace(ctx, w.Name)
+		sent, err := withTraceEnvelope(params, trace)
+		if err != nil {
+			return nil, err
+		}
+		ok = append(ok, entry{index: i, runID: runID, instanceID: instanceID, params: params, trace: trace, sent: sent})
 	}
 
 	if len(ok) > 0 {
@@ -168,7 +178,7 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 		if batches {
 			in := make([]cloudflare.NewInstance, len(ok))
 			for k, e := range ok {
-				in[k] = cloudflare.NewInstance{ID: e.instanceID, Params: e.params}
+				in[k] = cloudflare.NewInstance{ID: e.instanceID, Params: e.sent}
 			}
 			got, err := s.createBatchRetrying(ctx, bc, d.WorkflowName, in)
 			switch {
@@ -200,7 +210,7 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 		if !batches {
 			// A provider without the batch create: one create each.
 			for k, e := range ok {
-				if err := providerError("create the workflow instance", prov.CreateInstance(ctx, d.WorkflowName, e.instanceID, e.params)); err != nil {
+				if err := providerError("create the workflow instance", prov.CreateInstance(ctx, d.WorkflowName, e.instanceID, e.sent)); err != nil {
 					failed[k] = err
 					continue
 				}
@@ -210,7 +220,7 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 		for k, e := range ok {
 			switch {
 			case created[k]:
-				run, err := s.recordRun(ctx, w, c, d, prov, e.runID, e.instanceID, e.params, nil)
+				run, err := s.recordRun(ctx, w, c, d, prov, e.runID, e.instanceID, e.params, e.trace)
 				if err != nil {
 					refuse(e.index, err)
 					continue

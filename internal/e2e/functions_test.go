@@ -109,7 +109,7 @@ func TestDeployRefusals(t *testing.T) {
 
 	// A marketplace node that needs a secret, a global reference that does
 	// not resolve and an env reference nothing defines.
-	s.must(201, "POST", "/api/marketplace/install", map[string]any{"nodeId": "slack-message"})
+	s.must(201, "POST", "/api/marketplace/install", map[string]any{"nodeId": "slack-message", "version": "2.0.0"})
 	slack := node("post", "slack-message", "Post", map[string]any{"channel": "#ops", "text": "hi {{env.UNDEFINED_NAME}}"})
 	slack["version"] = "2.0.0"
 	wf2, _ := s.workflow("Notify", "workflow", chain("Notify", step("first", "return 1;"), slack))

@@ -359,3 +359,104 @@ func TestNoTracesWhenUnset(t *testing.T) {
 		t.Errorf("the receiver got %d spans or payloads with tracing off", rc.count())
 	}
 }
+
+// TestTracesOfMarketplaceNodeAndTestRun: a marketplace node's request
+// carries the traceparent of its step's span (ctx.trace of the template
+// contract), in a triggered run and in a test run; a test run is a trace of
+// its own under the test request's span, with its run and step spans.
+func TestTracesOfMarketplaceNodeAndTestRun(t *testing.T) {
+	requireEdge(t)
+	t.Parallel()
+	rc := newOTLPReceiver(t)
+	tr, err := tracing.New(context.Background(), tracing.Config{Endpoint: rc.url + "/v1/traces", Protocol: tracing.ProtocolHTTP,
+		ServiceName: "edgeflow-e2e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Shutdown(context.Background()) })
+	s := newServer(t, serverOptions{tracing: tr, refresherInterval: 200 * time.Millisecond})
+	url, outbound := outboundRecorder(t)
+	s.must(201, "POST", "/api/marketplace/install", map[string]any{"nodeId": "slack-message", "version": "2.1.0"})
+	notify := node("notify", "slack-message", "Notify", map[string]any{"channel": "C1", "text": "order {{load.n}}", "baseUrl": url})
+	notify["version"] = "2.1.0"
+	wf, ver := s.workflow("Orders", "workflow", chain("Orders",
+		node("load", "step", "Load", map[string]any{"code": "return { n: 1 };"}), notify))
+	s.must(200, "PATCH", "/api/workflows/"+wf, map[string]any{"envVars": []map[string]any{
+		{"name": "SLACK_BOT_TOKEN", "value": "xoxb-e2e", "isSecret": true}}})
+	s.deploy(wf)
+	id := func(b []byte) string { return hex.EncodeToString(b) }
+	// spans waits for the named spans of the trace and answers them by name.
+	spans := func(traceID string, names ...string) map[string]*tracepb.Span {
+		byName := map[string]*tracepb.Span{}
+		testenv.WaitFor(t, 30*time.Second, 200*time.Millisecond, "the spans of trace "+traceID, func() (bool, string) {
+			tr.ForceFlush(context.Background())
+			for _, sp := range rc.spansOf(traceID) {
+				byName[sp.Name] = sp
+			}
+			for _, want := range names {
+				if byName[want] == nil {
+					return false, "no span " + want
+				}
+			}
+			return true, ""
+		})
+		return byName
+	}
+
+	// A triggered run: the node's request has the Notify step's span.
+	const callerTrace, callerSpan = "5bf92f3577b34da6a3ce929d0e0e4737", "10f067aa0ba902b8"
+	raw, _ := json.Marshal(map[string]any{"connectionId": s.conn, "params": map[string]any{}})
+	req, _ := http.NewRequest("POST", s.url+"/api/workflows/"+wf+"/trigger", bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+s.key)
+	req.Header.Set("traceparent", "00-"+callerTrace+"-"+callerSpan+"-01")
+	res, err := s.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 201 {
+		t.Fatalf("trigger: %d %s", res.StatusCode, body)
+	}
+	var trig struct{ ID string }
+	json.Unmarshal(body, &trig)
+	s.waitStatus(wf, trig.ID, "complete", 90*time.Second)
+	byName := spans(callerTrace, "run Orders", "Load", "Notify")
+	got := outbound()
+	if want := "00-" + callerTrace + "-" + id(byName["Notify"].SpanId) + "-01||"; len(got) != 1 || got[0] != want {
+		t.Fatalf("the service called by the marketplace node saw %q, want [%q] (the Notify step's span)", got, want)
+	}
+	if id(byName["Notify"].ParentSpanId) != id(byName["run Orders"].SpanId) {
+		t.Errorf("Notify's parent %s, want the run span", id(byName["Notify"].ParentSpanId))
+	}
+
+	// A test run of the version: a trace under the test request's span.
+	var tres struct{ Status string }
+	s.must(200, "POST", "/api/workflows/"+wf+"/versions/"+ver+"/test", map[string]any{}).into(&tres)
+	if tres.Status != "complete" {
+		t.Fatalf("test run status %q", tres.Status)
+	}
+	got = outbound()
+	if len(got) != 2 {
+		t.Fatalf("the service saw %d requests, want 2: %q", len(got), got)
+	}
+	parts := strings.Split(strings.Split(got[1], "|")[0], "-")
+	if len(parts) != 4 || parts[1] == callerTrace {
+		t.Fatalf("the test run's request carried traceparent %q, want one of a trace of its own", got[1])
+	}
+	testTrace := parts[1]
+	byName = spans(testTrace, "POST /api/workflows/{workflowId}/versions/{versionId}/test", "run Orders", "Load", "Notify")
+	testReq, runSpan := byName["POST /api/workflows/{workflowId}/versions/{versionId}/test"], byName["run Orders"]
+	if id(runSpan.ParentSpanId) != id(testReq.SpanId) {
+		t.Errorf("the test run's span has parent %s, want the test request's span %s", id(runSpan.ParentSpanId), id(testReq.SpanId))
+	}
+	for _, name := range []string{"Load", "Notify"} {
+		if id(byName[name].ParentSpanId) != id(runSpan.SpanId) || spanAttr(byName[name], "edgeflow.step.state") != "complete" {
+			t.Errorf("test run step %s: parent %s state %s", name, id(byName[name].ParentSpanId), spanAttr(byName[name], "edgeflow.step.state"))
+		}
+	}
+	if parts[2] != id(byName["Notify"].SpanId) {
+		t.Errorf("the test run's request came from span %s, want the Notify step's %s", parts[2], id(byName["Notify"].SpanId))
+	}
+}

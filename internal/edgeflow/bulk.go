@@ -29,6 +29,9 @@ type BulkFilter struct {
 	From       *time.Time `json:"from,omitempty"`
 	To         *time.Time `json:"to,omitempty"`
 	Q          string     `json:"q,omitempty"`
+	// RunIDs selects runs by id instead (Studio's selection): with it the
+	// other fields are empty.
+	RunIDs []string `json:"runIds,omitempty"`
 }
 
 // BulkFailure is a run a bulk action could not act on, with why.

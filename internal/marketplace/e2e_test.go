@@ -199,7 +199,7 @@ func TestWorkflowWithThreeMarketplaceNodes(t *testing.T) {
 	c.key = bootstrapKey(t, hs.URL)
 	conn := c.must(201, "POST", "/api/connections", map[string]any{"provider": "local", "name": "edge", "credentials": map[string]string{}})["id"].(string)
 
-	for _, n := range []map[string]any{{"nodeId": "openai-chat"}, {"nodeId": "slack-message", "version": "2.0.0"}, {"nodeId": "discord-webhook"}} {
+	for _, n := range []map[string]any{{"nodeId": "openai-chat", "version": "1.1.0"}, {"nodeId": "slack-message", "version": "2.0.0"}, {"nodeId": "discord-webhook", "version": "1.0.0"}} {
 		c.must(201, "POST", "/api/marketplace/install", n)
 	}
 	ir := map[string]any{

@@ -24,6 +24,7 @@ export class WfMarketplaceWorkflow extends WorkflowEntrypoint<Env, Params> {
     const restarted = replaying(event, step);
     event = restarted.event;
     step = restarted.step;
+    const runTrace = restarted.trace;
     const msg = await step.do<any>("Message", async () => {
       return { text: 'deployed ' + event.payload.app };
     });
@@ -31,18 +32,21 @@ export class WfMarketplaceWorkflow extends WorkflowEntrypoint<Env, Params> {
       return await slackMessage_2_0_0({
         config: { "baseUrl": "https://slack.com/api", "channel": "#ops", "text": toText(msg.text), "unfurlLinks": false },
         env: { ...env },
+        ...{ trace: await traceHeaders(runTrace, "Post to Slack") },
       });
     });
     const store: any = await step.do("Remember", async () => {
       return await kvPut_1_0_0({
         config: { "binding": "KV", "key": `last/${toText(event.payload.app)}`, "value": toText(post.ts) },
         env: { ...env },
+        ...{ trace: await traceHeaders(runTrace, "Remember") },
       });
     });
     const post2: any = await step.do("Post again", async () => {
       return await slackMessage_2_0_0({
         config: { "baseUrl": "https://slack.com/api", "channel": "#ops", "text": "done", "unfurlLinks": false },
         env: { ...env },
+        ...{ trace: await traceHeaders(runTrace, "Post again") },
       });
     });
     return post2;
@@ -277,4 +281,24 @@ function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: W
     waitForEvent: (name: string, options: any) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : inner.waitForEvent(name, options)),
   };
   return { event: { ...event, payload: params }, step: replayed, trace };
+}
+
+/**
+ * The W3C trace context headers of the step named name, when the run has a
+ * trace context (params' "__edgeflowTrace"): traceparent with the run's trace
+ * id and the step's span id (the first 8 bytes of SHA-256 of
+ * "<trace id>-<run span id>-<step name>", the id edgeflow gives the step's
+ * span), and tracestate. None without a trace context.
+ */
+async function traceHeaders(trace: unknown, name: string): Promise<Record<string, string>> {
+  const context: any = trace;
+  const parent = context !== null && typeof context === "object" ? context.traceparent : undefined;
+  const m = typeof parent === "string" ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(parent) : null;
+  if (!m) return {};
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${m[1]}-${m[2]}-${name}`)));
+  let span = Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (span === "0000000000000000") span = "0000000000000001";
+  const headers: Record<string, string> = { traceparent: `00-${m[1]}-${span}-${m[3]}` };
+  if (typeof context.tracestate === "string" && context.tracestate !== "") headers.tracestate = context.tracestate;
+  return headers;
 }

@@ -50,6 +50,7 @@ export class WfSagarollbackWorkflow extends WorkflowEntrypoint<Env, Params> {
       return await slackMessage_2_0_0({
         config: { "baseUrl": "https://slack.com/api", "channel": "#ops", "text": `charged ${toText(charge.chargeId)} on try ${toText($step.attempt)}`, "unfurlLinks": false },
         env: { ...env },
+        ...{ trace: await traceHeaders(runTrace, "Notify") },
       });
     }, {
       rollback: async ({ output, error, ctx }) => {

@@ -1806,6 +1806,7 @@ export interface components {
             /** Format: date-time */
             from?: string;
             q?: string;
+            runIds?: string[];
             status?: string;
             /** Format: date-time */
             to?: string;
@@ -8991,6 +8992,7 @@ export interface operations {
                         /** Format: date-time */
                         from?: string | null;
                         q?: string;
+                        runIds?: string[];
                         status?: string;
                         /** Format: date-time */
                         to?: string | null;
@@ -9003,7 +9005,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `{id, matched}` (202): the job acting on the `matched` runs, which GET /api/runs/bulk/:id follows. With `dryRun: true` nothing is done and nothing stored: `{matched, dryRun: true, runIds}` with the first 20 runs. `filter` takes the run search's filters (`workflowId`, `status`, `versionId`, `from`, `to`, `q`; docs/runs.md). `restart` restarts each run from `fromStep` (or the start) on `version`, as POST …/restart; `replay` replays it with its own params, as POST …/replay; `terminate` terminates it; `delete` deletes it with its instance (finished runs only). At most 10,000 runs; new runs start at most 100 per second and workflow. The job is audited once, when it ends, as `run.bulk` with the filter and the counts. */
+            /** @description `{id, matched}` (202): the job acting on the `matched` runs, which GET /api/runs/bulk/:id follows. With `dryRun: true` nothing is done and nothing stored: `{matched, dryRun: true, runIds}` with the first 20 runs. `filter` takes the run search's filters (`workflowId`, `status`, `versionId`, `from`, `to`, `q`; docs/runs.md), or `runIds` alone: up to 1,000 runs of the project by id (Studio's selection). `restart` restarts each run from `fromStep` (or the start) on `version`, as POST …/restart; `replay` replays it with its own params, as POST …/replay; `terminate` terminates it; `delete` deletes it with its instance (finished runs only). At most 10,000 runs; new runs start at most 100 per second and workflow. The job is audited once, when it ends, as `run.bulk` with the filter and the counts. */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -9057,7 +9059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `action` is not restart, replay, terminate or delete; `fromStep` or `version` with terminate or delete; a bad filter (unknown status or workflow, `to` not after `from`, `q` over 200 characters); the filter matches more than 10,000 runs */
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `action` is not restart, replay, terminate or delete; `fromStep` or `version` with terminate or delete; a bad filter (unknown status or workflow, `to` not after `from`, `q` over 200 characters); the filter matches more than 10,000 runs; `runIds` beside another filter, over 1,000 ids, or naming a run the project does not have */
             422: {
                 headers: {
                     [name: string]: unknown;

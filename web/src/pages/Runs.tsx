@@ -21,6 +21,8 @@ import {
   type RunFilters,
 } from "../runs/filters";
 import { UsageSummary } from "../runs/UsageSummary";
+import { BulkBar } from "../runs/BulkBar";
+import { toggle, type Choice } from "../runs/bulk";
 
 // runHref is the address of a run's page.
 export function runHref(r: Pick<Run, "id" | "workflowId">): string {
@@ -37,9 +39,13 @@ export default function RunsPage() {
   // cursors of the pages before the current one, and the current page's
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1] ?? "";
+  // the runs chosen for a bulk action, and the run ticked last (the start of a shift-click range)
+  const [choice, setChoice] = useState<Choice>({ kind: "ticked", ids: [] });
+  const [anchor, setAnchor] = useState("");
   useEffect(() => {
     setDraft(filtersFromSearch(search));
     setCursors([]);
+    setChoice({ kind: "ticked", ids: [] });
   }, [search]);
 
   const mode = useRunChanges(
@@ -173,11 +179,17 @@ export default function RunsPage() {
           {filtered ? "No run matches these filters." : "No runs yet. Deploy a workflow, then run it."}
         </p>
       )}
+      {runs.data && (
+        <BulkBar filters={applied} choice={choice} onChoice={setChoice} empty={runs.data.data.length === 0} />
+      )}
       {runs.data && runs.data.data.length > 0 && (
         <table className="runs-table">
           <caption className="sr-only">Runs, newest first</caption>
           <thead>
             <tr>
+              <th scope="col">
+                <span className="sr-only">Selected</span>
+              </th>
               <th scope="col">Run</th>
               <th scope="col">Workflow</th>
               <th scope="col">Status</th>
@@ -188,6 +200,22 @@ export default function RunsPage() {
           <tbody>
             {runs.data.data.map((r) => (
               <tr key={r.id}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select run ${r.id}`}
+                    checked={choice.kind === "matching" || choice.ids.includes(r.id)}
+                    disabled={choice.kind === "matching"}
+                    onChange={() => undefined}
+                    onClick={(e) => {
+                      const ids = choice.kind === "ticked" ? choice.ids : [];
+                      const page = runs.data!.data.map((x) => x.id);
+                      const next = toggle(ids, page, r.id, e.shiftKey, anchor);
+                      setChoice({ kind: "ticked", ids: next.ticked });
+                      setAnchor(next.anchor);
+                    }}
+                  />
+                </td>
                 <td>
                   <Link href={runHref(r)}>
                     <code>{r.id}</code>
