@@ -18,7 +18,7 @@ type deployRequest struct {
 	// Environment names the project environment to deploy to, in place of
 	// connectionId (docs/environments.md).
 	Environment string `json:"environment"`
-	VersionID    string `json:"versionId"`
+	VersionID   string `json:"versionId"`
 	// RotateTriggerSecret replaces the public trigger's signing secret
 	// (deployConfig.publicTrigger) instead of keeping it.
 	RotateTriggerSecret bool `json:"rotateTriggerSecret"`

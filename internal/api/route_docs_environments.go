@@ -28,7 +28,7 @@ var environmentRouteDocs = map[string]RouteDoc{
 	},
 	"PATCH /api/projects/{id}/environments/{name}": {
 		Summary: "Binds an environment to another connection (or to none) or changes its protection.",
-		Answer: "The Environment. `connectionId: \"\"` binds it to none. Deployments already made stay where they are.",
+		Answer:  "The Environment. `connectionId: \"\"` binds it to none. Deployments already made stay where they are.",
 		Errors: []ErrorCase{
 			{404, "not_found", "no environment of that name, or `connectionId` names no connection the project may use"},
 			{409, "conflict", "the connection is bound to another environment of the project"},
@@ -40,7 +40,7 @@ var environmentRouteDocs = map[string]RouteDoc{
 	},
 	"DELETE /api/projects/{id}/environments/{name}": {
 		Summary: "Deletes an environment other than production.",
-		Answer: "No content. The deployments made in it stay (take them down to stop them).",
+		Answer:  "No content. The deployments made in it stay (take them down to stop them).",
 		Errors: []ErrorCase{
 			{404, "not_found", "no environment of that name"},
 			{409, "conflict", "`production` cannot be deleted"},
