@@ -268,6 +268,9 @@ func (s *Server) handleRollback(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if env != nil {
+		setAuditDetails(r, releaseAudit{Environment: env.Name, ConnectionID: connID, ClientIP: s.clientIP(r), Protected: env.Protected})
+	}
 	if err := checkProtected(r, env, "rollback"); err != nil {
 		return err
 	}

@@ -232,6 +232,10 @@ func (s *Server) handlePromote(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return pathed(err, "/to")
 	}
+	// A refusal is audited with where the release was going; a release
+	// that proceeds gets its version too (checkPlanProtected).
+	setAuditDetails(r, releaseAudit{Environment: to.Name, ConnectionID: to.ConnectionID, FromEnvironment: from.Name,
+		ClientIP: s.clientIP(r), Protected: to.Protected})
 	if err := checkProtected(r, to, "promotion"); err != nil {
 		return err
 	}
