@@ -39,8 +39,8 @@ var environmentRouteDocs = map[string]RouteDoc{
 			Answer: `{"projectId": "` + exProject + `", "name": "production", "connectionId": "` + exConnection + `", "protected": true, "createdAt": "2026-11-27T06:40:12.123456Z", "updatedAt": "2026-11-27T06:41:02.123456Z"}`},
 	},
 	"DELETE /api/projects/{id}/environments/{name}": {
-		Summary: "Deletes an environment other than production.",
-		Answer:  "No content. The deployments made in it stay (take them down to stop them).",
+		Summary: "Deletes an environment other than production; the deployments made in it stay (take them down to stop them).",
+
 		Errors: []ErrorCase{
 			{404, "not_found", "no environment of that name"},
 			{409, "conflict", "`production` cannot be deleted"},

@@ -809,7 +809,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deletes an environment other than production. */
+        /** Deletes an environment other than production; the deployments made in it stay (take them down to stop them). */
         delete: operations["environmentDelete"];
         options?: never;
         head?: never;
@@ -8326,7 +8326,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content. The deployments made in it stay (take them down to stop them). */
+            /** @description No Content */
             204: {
                 headers: {
                     [name: string]: unknown;
