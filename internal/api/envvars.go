@@ -197,8 +197,11 @@ func (s *Server) handleEnvVarUpdate(w http.ResponseWriter, r *http.Request) erro
 		v.Name = strings.TrimSpace(*req.Name)
 	}
 	v.Value = plain
-	if req.OnlyEnvironments != nil {
+	switch {
+	case req.OnlyEnvironments != nil:
 		v.OnlyEnvironments = *req.OnlyEnvironments
+	case req.Value != nil:
+		v.OnlyEnvironments = false // a default value sent: every environment has the variable now
 	}
 	if req.Values != nil {
 		v.Values = *req.Values

@@ -178,3 +178,61 @@ func TestEnvironmentsPromotion(t *testing.T) {
 		t.Fatalf("no audit entry of the promotion with its details: %+v", audit.Data)
 	}
 }
+
+// TestCLIEnvironments: edgeflow envs create/set/ls, deploy --env, promote
+// and rollback --env against the local edge; a promotion refused for a
+// missing variable exits 1 naming it.
+func TestCLIEnvironments(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	u := newCLIUser(t)
+	if code, out, errOut := u.run(s.key+"\n", nil, "login", "--url", s.url+"/api", "--api-key-stdin"); code != 0 {
+		t.Fatalf("login: exit %d\n%s%s", code, out, errOut)
+	}
+	s.must(201, "POST", "/api/connections", map[string]any{"provider": "local", "name": "stg-edge", "credentials": map[string]string{}})
+	u.must(0, "envs", "create", "staging", "--connection", "stg-edge")
+	u.must(0, "envs", "set", "production", "--connection", s.conn, "--protected", "true")
+	if out := u.must(0, "envs", "ls"); !strings.Contains(out, "staging") || !strings.Contains(out, "stg-edge") ||
+		!strings.Contains(out, "production") || !strings.Contains(out, "true") {
+		t.Fatalf("envs ls:\n%s", out)
+	}
+	s.must(201, "POST", "/api/env-vars", map[string]any{"name": "API_URL", "scope": "project", "isSecret": false,
+		"values": map[string]string{"staging": "https://staging.example"}})
+	s.workflow("cli-envs", "workflow", envIR(1))
+	u.must(0, "deploy", "cli-envs", "--env", "staging")
+	if code, _, errOut := u.run("", nil, "promote", "cli-envs", "--from", "staging", "--to", "production"); code != 1 ||
+		!strings.Contains(errOut, "API_URL") {
+		t.Fatalf("promote without API_URL in production: exit %d\n%s", code, errOut)
+	}
+	var vars struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	s.must(200, "GET", "/api/env-vars", nil).into(&vars)
+	s.must(200, "PATCH", "/api/env-vars/"+vars.Data[0].ID, map[string]any{"value": "https://example.com"})
+	if out := u.must(0, "promote", "cli-envs", "--from", "staging", "--to", "production"); !strings.Contains(out, "Promoted \"cli-envs\" version 1 from staging to production") {
+		t.Fatalf("promote:\n%s", out)
+	}
+	wf := ""
+	var list struct {
+		Data []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"data"`
+	}
+	s.must(200, "GET", "/api/workflows", nil).into(&list)
+	for _, w := range list.Data {
+		if w.Name == "cli-envs" {
+			wf = w.ID
+		}
+	}
+	s.version(wf, envIR(2))
+	u.must(0, "deploy", "cli-envs", "--env", "staging")
+	if out := u.must(0, "rollback", "cli-envs", "--env", "staging"); !strings.Contains(out, "back to version 1") {
+		t.Fatalf("rollback --env:\n%s", out)
+	}
+	if code, _, _ := u.run("", nil, "rollback", "cli-envs", "--env", "staging", "--connection", s.conn); code != 2 {
+		t.Fatalf("rollback with --env and --connection: exit %d, want 2", code)
+	}
+}
