@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import type { Deployment } from "../../api/models";
+import { environmentQueries } from "../../api/queries/environments";
 import { workflowKeys, workflowQueries } from "../../api/queries/workflows";
 import { Link } from "../../app/Link";
 import { ErrorMessage, formatTime, Loading } from "../../app/ui";
@@ -16,20 +17,8 @@ export default function ReleasesPage({ workflowId }: { workflowId: string }) {
   const qc = useQueryClient();
   const workflow = useQuery(workflowQueries.record(workflowId));
   const projectId = workflow.data?.projectId ?? "";
-  const envs = useQuery({
-    queryKey: ["environments", projectId] as const,
-    enabled: projectId !== "",
-    queryFn: () => ok(api.GET("/api/projects/{id}/environments", { params: { path: { id: projectId } } })),
-  });
-  const deployments = useQuery({
-    queryKey: [...workflowKeys.one(workflowId), "releases"] as const,
-    queryFn: () =>
-      ok(
-        api.GET("/api/workflows/{workflowId}/deployments", {
-          params: { path: { workflowId }, query: { limit: 100 } },
-        }),
-      ),
-  });
+  const envs = useQuery(environmentQueries.list(projectId));
+  const deployments = useQuery(environmentQueries.deployments(workflowId));
   const [from, setFrom] = useState<Record<string, string>>({});
   const [result, setResult] = useState<{ env: string; text: string; diff?: EnvDiff } | null>(null);
   const [failure, setFailure] = useState<{ env: string; error: unknown } | null>(null);
