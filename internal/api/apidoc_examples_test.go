@@ -19,6 +19,7 @@ var liveExamples = map[string]bool{
 	"POST /api/workflows/{workflowId}/deploy-stream":                     true,
 	"POST /api/workflows/{workflowId}/takedown":                          true,
 	"POST /api/workflows/{workflowId}/rollback":                          true,
+	"POST /api/workflows/{workflowId}/promote":                           true,
 	"POST /api/workflows/{workflowId}/trigger":                           true,
 	"POST /api/workflows/{workflowId}/trigger/batch":                     true,
 	"POST /api/workflows/{workflowId}/invoke":                            true,
@@ -87,6 +88,10 @@ var exampleSetup = map[string]func(w *world){
 	// The fixture workflow reads a global variable through one of its own.
 	"GET /api/env-vars/usage": func(w *world) {
 		w.must(200, "PATCH", "/api/workflows/"+w.a.workflowID, `{"envVars":[{"name":"TOKEN","value":"{{global.env.API_TOKEN}}","isSecret":false}]}`, w.a.keyAll)
+	},
+	// The example deletes staging, which it makes first.
+	"DELETE /api/projects/{id}/environments/{name}": func(w *world) {
+		w.must(201, "POST", "/api/projects/"+w.a.projectID+"/environments", `{"name":"staging"}`, w.a.session)
 	},
 	"POST /api/marketplace/update": func(w *world) {
 		w.must(201, "POST", "/api/marketplace/install", `{"nodeId":"openai-chat","version":"1.0.0"}`, w.a.keyAll)

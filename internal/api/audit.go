@@ -28,6 +28,8 @@ type auditInfo struct {
 	// deferred: the request started work that records the entry itself
 	// when it ends (a bulk job on runs), so the request records none.
 	deferred bool
+	// details is the entry's Details (nil: none).
+	details json.RawMessage
 }
 
 type ctxAuditKey struct{}
@@ -42,6 +44,15 @@ func auditInfoFrom(r *http.Request) *auditInfo {
 func setAuditTarget(r *http.Request, id string) {
 	if a := auditInfoFrom(r); a != nil {
 		a.targetID = id
+	}
+}
+
+// setAuditDetails gives the request's entry its details (v as JSON).
+func setAuditDetails(r *http.Request, v any) {
+	if a := auditInfoFrom(r); a != nil {
+		if b, err := json.Marshal(v); err == nil {
+			a.details = b
+		}
 	}
 }
 
@@ -101,7 +112,7 @@ func (s *Server) auditEntry(r *http.Request, rt *Route, a *auditInfo, rw *respon
 	return edgeflow.AuditEntry{
 		OrganizationID: a.organizationID, ProjectID: a.projectID, Actor: a.actor, Action: rt.Audit,
 		Target: edgeflow.AuditTarget{Type: typ, ID: target}, Outcome: rw.status, RequestID: requestIDFrom(r),
-		Time: s.now(),
+		Time: s.now(), Details: a.details,
 	}
 }
 

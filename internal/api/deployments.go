@@ -15,7 +15,10 @@ import (
 
 type deployRequest struct {
 	ConnectionID string `json:"connectionId"`
-	VersionID    string `json:"versionId"`
+	// Environment names the project environment to deploy to, in place of
+	// connectionId (docs/environments.md).
+	Environment string `json:"environment"`
+	VersionID   string `json:"versionId"`
 	// RotateTriggerSecret replaces the public trigger's signing secret
 	// (deployConfig.publicTrigger) instead of keeping it.
 	RotateTriggerSecret bool `json:"rotateTriggerSecret"`
@@ -101,14 +104,47 @@ func (s *Server) prepareDeploy(r *http.Request) (*deploysvc.Plan, error) {
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(req.ConnectionID) == "" {
-		return nil, edgeflow.Invalid("/connectionId", "connectionId is required")
-	}
-	return d.PrepareDeploy(r.Context(), deploysvc.DeployRequest{
+	plan, err := d.PrepareDeploy(r.Context(), deploysvc.DeployRequest{
 		OrganizationID: p.OrganizationID, ProjectID: projectID, WorkflowID: workflowID,
-		ConnectionID: req.ConnectionID, VersionID: req.VersionID, UserID: p.UserID,
+		ConnectionID: req.ConnectionID, Environment: req.Environment, VersionID: req.VersionID, UserID: p.UserID,
 		RotateTriggerSecret: req.RotateTriggerSecret, InFlight: req.InFlight, Force: req.Force,
 	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkPlanProtected(r, plan, "deploy", ""); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// releaseAudit is the audit entry's details of a deploy, promotion or
+// rollback: the environment and version it went to, where it came from
+// (the environment a promotion read, the client's address) and, for a
+// protected environment, that it was.
+type releaseAudit struct {
+	Environment     string `json:"environment,omitempty"`
+	ConnectionID    string `json:"connectionId"`
+	VersionID       string `json:"versionId"`
+	Version         int    `json:"version"`
+	FromEnvironment string `json:"fromEnvironment,omitempty"`
+	ClientIP        string `json:"clientIp"`
+	Protected       bool   `json:"protected,omitempty"`
+}
+
+// checkPlanProtected refuses a plan to a protected environment by a caller
+// below admin (403) and records, either way, the audit details of the
+// release: who is the entry's actor; the version, the environment and from
+// where are its details.
+func (s *Server) checkPlanProtected(r *http.Request, plan *deploysvc.Plan, what, from string) error {
+	env := plan.Environment()
+	a := releaseAudit{ConnectionID: plan.Connection().ID, VersionID: plan.Version().ID, Version: plan.Version().Number,
+		FromEnvironment: from, ClientIP: s.clientIP(r)}
+	if env != nil {
+		a.Environment, a.Protected = env.Name, env.Protected
+	}
+	setAuditDetails(r, a)
+	return checkProtected(r, env, what)
 }
 
 // handleDeploy deploys a version to a connection and answers the active
@@ -209,6 +245,9 @@ func (s *Server) handleTakedown(w http.ResponseWriter, r *http.Request) error {
 
 type rollbackRequest struct {
 	ConnectionID string `json:"connectionId"`
+	// Environment names the environment to roll back, in place of
+	// connectionId.
+	Environment string `json:"environment"`
 	// InFlight is what happens to the runs in flight of the current
 	// version (deployRequest.InFlight; default "pin").
 	InFlight string `json:"inFlight"`
@@ -225,18 +264,28 @@ func (s *Server) handleRollback(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	if strings.TrimSpace(req.ConnectionID) == "" {
-		return edgeflow.Invalid("/connectionId", "connectionId is required")
+	connID, env, err := dep.ResolveEnvironment(r.Context(), tw.Tenant(), req.ConnectionID, req.Environment)
+	if err != nil {
+		return err
 	}
-	versionID, err := dep.RollbackVersion(r.Context(), tw, req.ConnectionID)
+	if env != nil {
+		setAuditDetails(r, releaseAudit{Environment: env.Name, ConnectionID: connID, ClientIP: s.clientIP(r), Protected: env.Protected})
+	}
+	if err := checkProtected(r, env, "rollback"); err != nil {
+		return err
+	}
+	versionID, err := dep.RollbackVersion(r.Context(), tw, connID)
 	if err != nil {
 		return err
 	}
 	p := PrincipalFrom(r)
 	t := tw.Tenant()
 	plan, err := dep.PrepareDeploy(r.Context(), deploysvc.DeployRequest{OrganizationID: t.OrganizationID, ProjectID: t.ProjectID,
-		WorkflowID: tw.Workflow().ID, ConnectionID: req.ConnectionID, VersionID: versionID, UserID: p.UserID, InFlight: req.InFlight})
+		WorkflowID: tw.Workflow().ID, ConnectionID: connID, VersionID: versionID, UserID: p.UserID, InFlight: req.InFlight})
 	if err != nil {
+		return err
+	}
+	if err := s.checkPlanProtected(r, plan, "rollback", ""); err != nil {
 		return err
 	}
 	d, err := dep.Deploy(r.Context(), plan, nil)
@@ -273,10 +322,14 @@ func (s *Server) handleDeployPlan(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	q := r.URL.Query()
-	if strings.TrimSpace(q.Get("connectionId")) == "" {
-		return edgeflow.Invalid("?connectionId", "connectionId is required")
+	if strings.TrimSpace(q.Get("connectionId")) == "" && strings.TrimSpace(q.Get("environment")) == "" {
+		return edgeflow.Invalid("?connectionId", "connectionId or environment is required")
 	}
-	plan, err := dep.PlanDeploy(r.Context(), tw, q.Get("connectionId"), q.Get("versionId"))
+	connID, _, err := dep.ResolveEnvironment(r.Context(), tw.Tenant(), q.Get("connectionId"), q.Get("environment"))
+	if err != nil {
+		return err
+	}
+	plan, err := dep.PlanDeploy(r.Context(), tw, connID, q.Get("versionId"))
 	if err != nil {
 		return err
 	}

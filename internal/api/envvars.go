@@ -18,6 +18,7 @@ type envVarView struct {
 func viewEnvVar(v edgeflow.EnvVar) envVarView {
 	if v.IsSecret {
 		v.Value = Masked
+		v.Values = maskedValues(v.Values)
 	}
 	return envVarView{EnvVar: v, Scope: recordScope(v.ProjectID)}
 }
@@ -48,10 +49,13 @@ func (s *Server) handleEnvVarList(w http.ResponseWriter, r *http.Request) error 
 const maskNotAValue = `value must not be "***", the mask the API shows in place of a secret's value; send the secret itself`
 
 type envVarCreateRequest struct {
-	Name     string  `json:"name"`
-	Value    *string `json:"value"`
-	IsSecret *bool   `json:"isSecret"`
-	Scope    string  `json:"scope"`
+	Name  string  `json:"name"`
+	Value *string `json:"value"`
+	// Values are the variable's values per environment; without value, the
+	// environments not named lack the variable (onlyEnvironments).
+	Values   map[string]string `json:"values"`
+	IsSecret *bool             `json:"isSecret"`
+	Scope    string            `json:"scope"`
 }
 
 // handleEnvVarCreate creates a variable in the organization (scope
@@ -65,7 +69,11 @@ func (s *Server) handleEnvVarCreate(w http.ResponseWriter, r *http.Request) erro
 	}
 	var p problems
 	p.field("/name", edgeflow.EnvVarNameProblem(req.Name))
-	p.check(req.Value != nil, "/value", "value is required")
+	p.check(req.Value != nil || len(req.Values) > 0, "/value", "value is required (or values, per environment)")
+	checkEnvValues(&p, "/values", req.Values)
+	for env, val := range req.Values {
+		p.check(req.IsSecret == nil || !*req.IsSecret || val != Masked, "/values/"+escapePointer(env), maskNotAValue)
+	}
 	p.check(req.Value == nil || len(*req.Value) <= maxEnvValue, "/value", "value must be at most 32 KiB")
 	p.check(req.IsSecret != nil, "/isSecret", "isSecret is required")
 	p.check(req.Scope == "" || req.Scope == ScopeOrganization || req.Scope == ScopeProject, "/scope", `scope must be "organization" or "project"`)
@@ -79,12 +87,21 @@ func (s *Server) handleEnvVarCreate(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	v := &edgeflow.EnvVar{ID: edgeflow.NewID(edgeflow.PrefixEnvVar), OrganizationID: orgID, Name: req.Name,
-		Value: *req.Value, IsSecret: *req.IsSecret}
+		IsSecret: *req.IsSecret, Values: req.Values, OnlyEnvironments: req.Value == nil}
+	if req.Value != nil {
+		v.Value = *req.Value
+	}
+	if len(v.Values) == 0 {
+		v.Values = nil
+	}
 	if v.ProjectID, err = pr.ownerForCreate("variable", req.Scope); err != nil {
 		return err
 	}
 	if v.IsSecret {
 		v.Value = s.Sealer.SealString(v.Value, secret.EnvVarAD(orgID, v.ID))
+		v.Values, _ = sealEnvValues(v.Values, nil, false, func(plain string) string {
+			return s.Sealer.SealString(plain, secret.EnvVarAD(orgID, v.ID))
+		})
 	}
 	if err := s.Store.CreateEnvVar(r.Context(), v); err != nil {
 		if edgeflow.IsConflict(err) {
@@ -122,6 +139,12 @@ type envVarUpdateRequest struct {
 	Name     *string `json:"name"`
 	Value    *string `json:"value"`
 	IsSecret *bool   `json:"isSecret"`
+	// Values replaces the values per environment ({} clears them); for a
+	// secret, a value sent as the mask keeps that environment's.
+	Values *map[string]string `json:"values"`
+	// OnlyEnvironments: the environments without a value lack the
+	// variable.
+	OnlyEnvironments *bool `json:"onlyEnvironments"`
 }
 
 // handleEnvVarUpdate changes name, value or isSecret. Turning a secret into
@@ -142,9 +165,13 @@ func (s *Server) handleEnvVarUpdate(w http.ResponseWriter, r *http.Request) erro
 		p.field("/name", edgeflow.EnvVarNameProblem(*req.Name))
 	}
 	p.check(req.Value == nil || len(*req.Value) <= maxEnvValue, "/value", "value must be at most 32 KiB")
+	if req.Values != nil {
+		checkEnvValues(&p, "/values", *req.Values)
+	}
 	if err := p.err(); err != nil {
 		return err
 	}
+	wasSecret, oldValues := v.IsSecret, v.Values
 	plain, err := s.Sealer.OpenEnvVar(v)
 	if err != nil {
 		return err
@@ -170,8 +197,30 @@ func (s *Server) handleEnvVarUpdate(w http.ResponseWriter, r *http.Request) erro
 		v.Name = strings.TrimSpace(*req.Name)
 	}
 	v.Value = plain
+	switch {
+	case req.OnlyEnvironments != nil:
+		v.OnlyEnvironments = *req.OnlyEnvironments
+	case req.Value != nil:
+		v.OnlyEnvironments = false // a default value sent: every environment has the variable now
+	}
+	if req.Values != nil {
+		v.Values = *req.Values
+	} else if wasSecret && !v.IsSecret && len(v.Values) > 0 {
+		return edgeflow.Invalid("/values", "values are required to turn a secret into a plain variable")
+	}
 	if v.IsSecret {
 		v.Value = s.Sealer.SealString(plain, secret.EnvVarAD(v.OrganizationID, v.ID))
+		if req.Values != nil || !wasSecret {
+			var bad string
+			if v.Values, bad = sealEnvValues(v.Values, oldValues, wasSecret, func(plain string) string {
+				return s.Sealer.SealString(plain, secret.EnvVarAD(v.OrganizationID, v.ID))
+			}); bad != "" {
+				return edgeflow.Invalid("/values/"+escapePointer(bad), `"***" keeps a stored secret, but this variable has none for `+bad+"; send the value")
+			}
+		}
+	}
+	if len(v.Values) == 0 {
+		v.Values = nil
 	}
 	if err := s.Store.UpdateEnvVar(r.Context(), v); err != nil {
 		if edgeflow.IsConflict(err) {

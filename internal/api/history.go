@@ -88,7 +88,7 @@ func (s *Server) runFilter(r *http.Request, projectID, workflowID string) (edgef
 		return edgeflow.RunFilter{}, edgeflow.Invalid("?status", "status must be one of queued, running, paused, complete, errored, terminated")
 	}
 	f := edgeflow.RunFilter{ProjectID: projectID, WorkflowID: workflowID, Status: status, VersionID: query.Get("versionId"),
-		Query: query.Get("q")}
+		Query: query.Get("q"), Environment: query.Get("environment")}
 	if workflowID == "" {
 		f.WorkflowID = query.Get("workflowId")
 	}

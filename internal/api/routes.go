@@ -399,6 +399,11 @@ func (s *Server) routeTable() []Route {
 		post("/api/projects", s.handleProjectCreate).scope(write).role(admin).body(projectCreateRequest{}).created(edgeflow.Project{}).audit("project.create", ""),
 		patch("/api/projects/{id}", s.handleProjectUpdate).scope(write).role(admin).body(projectUpdateRequest{}).ok(edgeflow.Project{}).audit("project.update", "id"),
 		del("/api/projects/{id}", s.handleProjectDelete).scope(write).role(admin).noContent().audit("project.delete", "id"),
+		// Environments of a project (environments.go).
+		get("/api/projects/{id}/environments", s.handleEnvironmentList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Environment]{}),
+		post("/api/projects/{id}/environments", s.handleEnvironmentCreate).scope(write).role(admin).body(environmentCreateRequest{}).created(edgeflow.Environment{}).audit("environment.create", ""),
+		patch("/api/projects/{id}/environments/{name}", s.handleEnvironmentUpdate).scope(write).role(admin).body(environmentUpdateRequest{}).ok(edgeflow.Environment{}).audit("environment.update", "name"),
+		del("/api/projects/{id}/environments/{name}", s.handleEnvironmentDelete).scope(write).role(admin).noContent().audit("environment.delete", "name"),
 
 		// Workflows and functions (workflows.go).
 		get("/api/workflows", s.handleWorkflowList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Workflow]{}),
@@ -445,22 +450,23 @@ func (s *Server) routeTable() []Route {
 		// Deployments and runs lists (history.go).
 		get("/api/deployments", s.handleDeploymentList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Deployment]{}),
 		get("/api/workflows/{workflowId}/deployments", s.handleWorkflowDeploymentList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.Deployment]{}),
-		get("/api/runs", s.handleRunList).scope(read).query("cursor", "limit", "status", "workflowId", "versionId", "from", "to", "q").ok(edgeflow.ListPage[edgeflow.Run]{}),
-		get("/api/runs/usage", s.handleRunUsage).scope(read).query("workflowId", "status", "versionId", "from", "to", "q").ok(edgeflow.RunUsage{}),
+		get("/api/runs", s.handleRunList).scope(read).query("cursor", "limit", "status", "workflowId", "versionId", "from", "to", "q", "environment").ok(edgeflow.ListPage[edgeflow.Run]{}),
+		get("/api/runs/usage", s.handleRunUsage).scope(read).query("workflowId", "status", "versionId", "from", "to", "q", "environment").ok(edgeflow.RunUsage{}),
 		get("/api/runs/stream", s.handleRunStream).scope(read).query("after", "timeoutSeconds").stream(runStreamEvents),
 		get("/api/runs/{runId}", s.handleProjectRunGet).scope(read).ok(edgeflow.Run{}),
 		post("/api/runs/bulk", s.handleBulkStart).scope(deploy).body(bulkRequest{}).accepted(deploysvc.BulkStarted{}).audit("run.bulk", ""),
 		get("/api/runs/bulk/{bulkId}", s.handleBulkGet).scope(read).ok(edgeflow.BulkJob{}),
 		del("/api/runs/bulk/{bulkId}", s.handleBulkCancel).scope(deploy).noBody().ok(edgeflow.BulkJob{}).audit("run.bulk_cancel", "bulkId"),
-		get("/api/workflows/{workflowId}/runs", s.handleWorkflowRunList).scope(read).query("cursor", "limit", "status", "versionId", "from", "to", "q").ok(edgeflow.ListPage[edgeflow.Run]{}),
+		get("/api/workflows/{workflowId}/runs", s.handleWorkflowRunList).scope(read).query("cursor", "limit", "status", "versionId", "from", "to", "q", "environment").ok(edgeflow.ListPage[edgeflow.Run]{}),
 
 		// Deploy, takedown, trigger, runs and run control (deployments.go,
 		// runs.go); provider resources (resources.go); token verification
 		// (verify.go).
 		post("/api/workflows/{workflowId}/deploy", s.handleDeploy).scope(deploy).limit(LimitDeploy).body(deployRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.deploy", "workflowId"),
 		post("/api/workflows/{workflowId}/deploy-stream", s.handleDeployStream).scope(deploy).limit(LimitDeploy).body(deployRequest{}).stream(deployStreamEvents).audit("workflow.deploy", "workflowId"),
-		get("/api/workflows/{workflowId}/deploy-plan", s.handleDeployPlan).scope(read).query("connectionId", "versionId").ok(deploysvc.DeployPlan{}),
+		get("/api/workflows/{workflowId}/deploy-plan", s.handleDeployPlan).scope(read).query("connectionId", "environment", "versionId").ok(deploysvc.DeployPlan{}),
 		post("/api/workflows/{workflowId}/rollback", s.handleRollback).scope(deploy).limit(LimitDeploy).body(rollbackRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.rollback", "workflowId"),
+		post("/api/workflows/{workflowId}/promote", s.handlePromote).scope(deploy).limit(LimitDeploy).body(promoteRequest{}).ok(promoteResult{}).audit("workflow.promote", "workflowId"),
 		post("/api/workflows/{workflowId}/takedown", s.handleTakedown).scope(deploy).limit(LimitDeploy).body(takedownRequest{}).ok(edgeflow.DeployResult{}).audit("workflow.takedown", "workflowId"),
 		post("/api/workflows/{workflowId}/trigger", s.handleTrigger).scope(deploy).body(triggerRequest{}).created(deploysvc.TriggerResult{}).audit("workflow.trigger", "workflowId"),
 		post("/api/workflows/{workflowId}/trigger/batch", s.handleTriggerBatch).scope(deploy).body(triggerBatchRequest{}).maxBody(MaxBatchBody).created(edgeflow.BatchTriggerResult{}).audit("workflow.trigger", "workflowId"),

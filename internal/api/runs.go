@@ -4,18 +4,18 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 
 	deploysvc "github.com/edgeflow/edgeflow/internal/deploy"
-	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
 // Trigger, a run's detail with live status, and run control; the run lists
 // are in history.go.
 
 type triggerRequest struct {
-	ConnectionID string          `json:"connectionId"`
-	Params       json.RawMessage `json:"params"`
+	ConnectionID string `json:"connectionId"`
+	// Environment names the project environment, in place of connectionId.
+	Environment string          `json:"environment"`
+	Params      json.RawMessage `json:"params"`
 }
 
 // handleTrigger starts a run (201 {id, instanceId, status}) or, when params
@@ -30,10 +30,11 @@ func (s *Server) handleTrigger(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	if strings.TrimSpace(req.ConnectionID) == "" {
-		return edgeflow.Invalid("/connectionId", "connectionId is required")
+	connID, _, err := dep.ResolveEnvironment(r.Context(), tw.Tenant(), req.ConnectionID, req.Environment)
+	if err != nil {
+		return err
 	}
-	res, err := dep.Trigger(r.Context(), tw, deploysvc.TriggerRequest{ConnectionID: req.ConnectionID, Params: req.Params})
+	res, err := dep.Trigger(r.Context(), tw, deploysvc.TriggerRequest{ConnectionID: connID, Params: req.Params})
 	if err != nil {
 		return err
 	}
@@ -46,8 +47,10 @@ func (s *Server) handleTrigger(w http.ResponseWriter, r *http.Request) error {
 }
 
 type triggerBatchRequest struct {
-	ConnectionID string               `json:"connectionId"`
-	Runs         []deploysvc.BatchRun `json:"runs"`
+	ConnectionID string `json:"connectionId"`
+	// Environment names the project environment, in place of connectionId.
+	Environment string               `json:"environment"`
+	Runs        []deploysvc.BatchRun `json:"runs"`
 }
 
 // MaxBatchBody is the largest batch trigger: 100 runs of params up to
@@ -70,10 +73,11 @@ func (s *Server) handleTriggerBatch(w http.ResponseWriter, r *http.Request) erro
 	if err := decodeBytes(body.Bytes(), &req); err != nil {
 		return err
 	}
-	if strings.TrimSpace(req.ConnectionID) == "" {
-		return edgeflow.Invalid("/connectionId", "connectionId is required")
+	connID, _, err := dep.ResolveEnvironment(r.Context(), tw.Tenant(), req.ConnectionID, req.Environment)
+	if err != nil {
+		return err
 	}
-	res, err := dep.TriggerBatch(r.Context(), tw, deploysvc.BatchTriggerRequest{ConnectionID: req.ConnectionID, Runs: req.Runs})
+	res, err := dep.TriggerBatch(r.Context(), tw, deploysvc.BatchTriggerRequest{ConnectionID: connID, Runs: req.Runs})
 	if err != nil {
 		return err
 	}

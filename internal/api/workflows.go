@@ -25,6 +25,7 @@ func workflowView(w edgeflow.Workflow) edgeflow.Workflow {
 	for i, v := range w.EnvVars {
 		if v.IsSecret {
 			v.Value = Masked
+			v.Values = maskedValues(v.Values)
 		}
 		vars[i] = v
 	}
@@ -342,6 +343,7 @@ func checkWorkflowEnvVars(p *problems, vars []edgeflow.WorkflowEnvVar) {
 		}
 		seen[v.Name] = true
 		p.check(len(v.Value) <= maxEnvValue, path+"/value", "value must be at most 32 KiB")
+		checkEnvValues(p, path+"/values", v.Values)
 	}
 }
 
@@ -366,6 +368,16 @@ func (s *Server) sealWorkflowEnvVars(wf *edgeflow.Workflow, in []edgeflow.Workfl
 			} else {
 				v.Value = s.Sealer.SealString(v.Value, secret.WorkflowEnvVarAD(wf.ID, v.Name))
 			}
+			prev := old[v.Name]
+			sealed, bad := sealEnvValues(v.Values, prev.Values, prev.IsSecret, func(plain string) string {
+				return s.Sealer.SealString(plain, secret.WorkflowEnvVarAD(wf.ID, v.Name))
+			})
+			if bad != "" {
+				p.add(fmt.Sprintf("/envVars/%d/values/%s", i, escapePointer(bad)), `"***" keeps a stored secret, but `+v.Name+
+					" has none for "+bad+"; send the value")
+				continue
+			}
+			v.Values = sealed
 		}
 		out = append(out, v)
 	}

@@ -379,8 +379,12 @@ func (tn *tenant) ids() []string {
 // path of a record of tenant a. A new route with a parameter needs an entry
 // here (routes.go explains).
 var fixturePaths = map[string]func(w *world) string{
-	"/api/auth/sessions/{id}":                 func(w *world) string { return "/api/auth/sessions/" + w.a.sessionID },
-	"/api/projects/{id}":                      func(w *world) string { return "/api/projects/" + w.a.projectID },
+	"/api/auth/sessions/{id}":         func(w *world) string { return "/api/auth/sessions/" + w.a.sessionID },
+	"/api/projects/{id}":              func(w *world) string { return "/api/projects/" + w.a.projectID },
+	"/api/projects/{id}/environments": func(w *world) string { return "/api/projects/" + w.a.projectID + "/environments" },
+	"/api/projects/{id}/environments/{name}": func(w *world) string {
+		return "/api/projects/" + w.a.projectID + "/environments/production"
+	},
 	"/api/workflows/{id}":                     func(w *world) string { return "/api/workflows/" + w.a.workflowID },
 	"/api/workflows/{id}/full":                func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/full" },
 	"/api/workflows/{id}/move":                func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/move" },
@@ -434,6 +438,7 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/deploy-stream": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/deploy-stream" },
 	"/api/workflows/{workflowId}/takedown":      func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/takedown" },
 	"/api/workflows/{workflowId}/rollback":      func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/rollback" },
+	"/api/workflows/{workflowId}/promote":       func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/promote" },
 	"/api/workflows/{workflowId}/trigger":       func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/trigger" },
 	"/api/workflows/{workflowId}/trigger/batch": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/trigger/batch" },
 	"/api/workflows/{workflowId}/estimate": func(w *world) string {

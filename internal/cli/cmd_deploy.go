@@ -21,6 +21,7 @@ version unless --in-flight says otherwise (docs/releases.md); --plan prints what
 and deploys nothing. Exit 1 when the deploy is refused or a stage fails.`,
 		flags: []flagDef{
 			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id) to deploy to"},
+			{name: "env", short: "e", value: "ENV", usage: "the environment to deploy to (instead of --connection)"},
 			{name: "version", value: "VERSION", usage: "the version (number or id; default: the current one)"},
 			{name: "in-flight", value: "pin|migrate|drain", usage: "what happens to runs in flight of earlier versions (default pin)"},
 			{name: "force", usage: "with --in-flight migrate: migrate even when the plan is not compatible"},
@@ -35,8 +36,8 @@ and deploys nothing. Exit 1 when the deploy is refused or a stage fails.`,
 }
 
 func runDeploy(c *call) error {
-	if !c.has("connection") {
-		return usageError("--connection is required")
+	if c.has("connection") == c.has("env") {
+		return usageError("give --connection or --env")
 	}
 	cl, err := c.client()
 	if err != nil {
@@ -46,11 +47,19 @@ func runDeploy(c *call) error {
 	if err != nil {
 		return err
 	}
-	conn, err := connectionByRef(c.ctx, cl, c.flag("connection"))
-	if err != nil {
-		return err
+	var conn *connection
+	body := map[string]any{}
+	if c.has("env") {
+		if conn, err = environmentConnection(c, cl, c.flag("env")); err != nil {
+			return err
+		}
+		body["environment"] = c.flag("env")
+	} else {
+		if conn, err = connectionByRef(c.ctx, cl, c.flag("connection")); err != nil {
+			return err
+		}
+		body["connectionId"] = conn.ID
 	}
-	body := map[string]any{"connectionId": conn.ID}
 	label := "the current version"
 	if ref := c.flag("version"); ref != "" {
 		v, err := versionByRef(c.ctx, cl, w, ref)
@@ -397,17 +406,18 @@ func rollbackCommand() *command {
 when there is nothing to roll back to or the deploy fails.`,
 		flags: []flagDef{
 			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id) to roll back"},
+			{name: "env", short: "e", value: "ENV", usage: "the environment to roll back (instead of --connection)"},
 			{name: "in-flight", value: "pin|migrate|drain", usage: "what happens to runs in flight of the current version (default pin)"},
 			jsonFlag,
 		},
-		examples: []string{"edgeflow rollback orders --connection production"},
+		examples: []string{"edgeflow rollback orders --env production", "edgeflow rollback orders --connection cf-prod"},
 		run:      runRollback,
 	}
 }
 
 func runRollback(c *call) error {
-	if !c.has("connection") {
-		return usageError("--connection is required")
+	if c.has("connection") == c.has("env") {
+		return usageError("give --connection or --env")
 	}
 	body := map[string]any{}
 	if err := inFlightFlag(c, body); err != nil {
@@ -421,11 +431,16 @@ func runRollback(c *call) error {
 	if err != nil {
 		return err
 	}
-	conn, err := connectionByRef(c.ctx, cl, c.flag("connection"))
-	if err != nil {
-		return err
+	where := c.flag("env")
+	if c.has("env") {
+		body["environment"] = where
+	} else {
+		conn, err := connectionByRef(c.ctx, cl, c.flag("connection"))
+		if err != nil {
+			return err
+		}
+		body["connectionId"], where = conn.ID, conn.Name
 	}
-	body["connectionId"] = conn.ID
 	var raw json.RawMessage
 	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/rollback", nil, body, &raw); err != nil {
 		return err
@@ -442,6 +457,6 @@ func runRollback(c *call) error {
 	if v, err := versionByRef(c.ctx, cl, w, d.VersionID); err == nil {
 		label = fmt.Sprintf("%d", v.Version)
 	}
-	fmt.Fprintf(c.out(), "Rolled %q on %q back to version %s (deployment %s)\n", w.Name, conn.Name, label, d.ID)
+	fmt.Fprintf(c.out(), "Rolled %q on %q back to version %s (deployment %s)\n", w.Name, where, label, d.ID)
 	return nil
 }

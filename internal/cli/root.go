@@ -17,6 +17,8 @@ func Root() *command {
 			exportCommand(),
 			deployCommand(),
 			rollbackCommand(),
+			promoteCommand(),
+			envsCommand(),
 			triggerCommand(),
 			testCommand(),
 			sendEventCommand(),

@@ -53,6 +53,9 @@ type DeployRequest struct {
 	ProjectID      string
 	WorkflowID     string
 	ConnectionID   string
+	// Environment names the project environment to deploy to, in place of
+	// ConnectionID (or beside it, naming the same connection).
+	Environment string
 	// VersionID is "" for the workflow's current version.
 	VersionID string
 	UserID    string
@@ -76,7 +79,20 @@ type Plan struct {
 	connection *edgeflow.Connection
 	env        []EnvValue
 	plan       *DeployPlan
+	// environment is the project environment bound to the connection (nil
+	// when none is).
+	environment *edgeflow.Environment
 }
+
+// Environment is the project environment the plan deploys to (nil when
+// the connection is bound to none).
+func (p *Plan) Environment() *edgeflow.Environment { return p.environment }
+
+// Connection is the connection the plan deploys to.
+func (p *Plan) Connection() *edgeflow.Connection { return p.connection }
+
+// Version is the version the plan deploys.
+func (p *Plan) Version() *edgeflow.Version { return p.version }
 
 // Workflow is the workflow the plan deploys.
 func (p *Plan) Workflow() *edgeflow.Workflow { return p.workflow }
@@ -100,7 +116,12 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.connection(ctx, req.OrganizationID, req.ProjectID, req.ConnectionID)
+	connID, envr, err := s.ResolveEnvironment(ctx, Tenant{OrganizationID: req.OrganizationID, ProjectID: req.ProjectID},
+		req.ConnectionID, req.Environment)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.connection(ctx, req.OrganizationID, req.ProjectID, connID)
 	if err != nil {
 		return nil, err
 	}
@@ -150,11 +171,11 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 	if err := checkPlanSteps(reqs, c); err != nil {
 		return nil, err
 	}
-	env, err := s.resolveEnv(ctx, w, reqs.EnvNames, reqs.Secrets)
+	env, err := s.resolveEnv(ctx, w, environmentName(envr), reqs.EnvNames, reqs.Secrets)
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{req: req, workflow: w, version: v, connection: c, env: env, plan: dp}, nil
+	return &Plan{req: req, workflow: w, version: v, connection: c, env: env, plan: dp, environment: envr}, nil
 }
 
 // Deploy runs a prepared plan: verify the credentials, compile and bundle,
@@ -349,6 +370,7 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 		ScriptName:   art.ScriptName,
 		WorkflowName: art.WorkflowName,
 		CreatedBy:    p.req.UserID,
+		Environment:  environmentName(p.environment),
 	}
 	if art.WorkflowName != "" {
 		s.seal(d, secrets)

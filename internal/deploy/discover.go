@@ -276,6 +276,7 @@ func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgefl
 		VersionID:    d.VersionID,
 		ConnectionID: d.ConnectionID,
 		DeploymentID: d.ID,
+		Environment:  d.Environment,
 		WorkflowName: d.WorkflowName,
 		InstanceID:   it.ID,
 		Params:       json.RawMessage("{}"),

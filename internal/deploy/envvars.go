@@ -43,10 +43,21 @@ var globalRef = regexp.MustCompile(`^\s*\{\{\s*global\.env\.([A-Z][A-Z0-9_]*)\s*
 //
 // Every variable that cannot be resolved is reported at once, as a
 // deploy_failed error (400) whose Details list them.
-func (s *Service) resolveEnv(ctx context.Context, w *edgeflow.Workflow, referenced, requiredSecrets []string) ([]EnvValue, error) {
+//
+// env is the environment deployed to ("" for none): a variable takes its
+// value there when it has one, else its default, and one that has values
+// only for other environments is missing (docs/environments.md).
+func (s *Service) resolveEnv(ctx context.Context, w *edgeflow.Workflow, env string, referenced, requiredSecrets []string) ([]EnvValue, error) {
 	globals, err := s.globalEnv(ctx, w.OrganizationID, w.ProjectID)
 	if err != nil {
 		return nil, err
+	}
+	for name, g := range globals {
+		if g, ok := globalVarIn(g, env); ok {
+			globals[name] = g
+		} else {
+			delete(globals, name)
+		}
 	}
 	var (
 		out     []EnvValue
@@ -54,6 +65,10 @@ func (s *Service) resolveEnv(ctx context.Context, w *edgeflow.Workflow, referenc
 		have    = map[string]int{}
 	)
 	for _, v := range w.EnvVars {
+		v, ok := workflowVarIn(v, env)
+		if !ok {
+			continue
+		}
 		if m := globalRef.FindStringSubmatch(v.Value); m != nil && !v.IsSecret {
 			g, ok := globals[m[1]]
 			if !ok {

@@ -74,6 +74,14 @@ func (s *Service) place(ctx context.Context, p *Plan, art *Artifact) (placement,
 		return pl, nil
 	}
 	w, c := p.workflow, p.connection
+	base := w.ID
+	if env := environmentName(p.environment); env != "" && env != edgeflow.DefaultEnvironment {
+		// Another environment's connection may reach the same account:
+		// its names are its own (docs/environments.md, "Names").
+		base = w.ID + "-" + env
+		pl.script = codegen.ScriptName(base)
+		pl.workflow = pl.script
+	}
 	prev, err := s.store.FindActiveDeployment(ctx, w.ID, c.ID)
 	switch {
 	case edgeflow.IsNotFound(err):
@@ -89,9 +97,9 @@ func (s *Service) place(ctx context.Context, p *Plan, art *Artifact) (placement,
 	switch {
 	case prev != nil && (prev.VersionID == p.version.ID || inFlight[prev.WorkflowName] == 0 || p.req.InFlight == InFlightMigrate):
 		pl.script, pl.workflow = prev.ScriptName, prev.WorkflowName
-	case prev == nil && inFlight[art.WorkflowName] == 0:
+	case prev == nil && inFlight[pl.workflow] == 0:
 	default:
-		n := VersionedName(w.ID, p.version.Number)
+		n := VersionedName(base, p.version.Number)
 		pl.script, pl.workflow = n, n
 		pl.pinned = prev != nil && prev.WorkflowName != n
 	}

@@ -302,7 +302,7 @@ func (s *Service) restart(ctx context.Context, tw *TenantWorkflow, req RestartRe
 	next := s.now().UTC().Add(refreshDelay(0))
 	run := &edgeflow.Run{
 		ID: id, WorkflowID: w.ID, ProjectID: w.ProjectID, VersionID: d.VersionID, ConnectionID: c.ID,
-		DeploymentID: d.ID, WorkflowName: d.WorkflowName, InstanceID: id, Status: edgeflow.RunQueued,
+		DeploymentID: d.ID, Environment: d.Environment, WorkflowName: d.WorkflowName, InstanceID: id, Status: edgeflow.RunQueued,
 		Params: params, NextRefreshAt: &next, RestartOf: orig.ID, FromStep: req.FromStep, Replayed: replayed,
 		Trace: trace,
 	}

@@ -127,6 +127,7 @@ func (s *Service) recordRun(ctx context.Context, w *edgeflow.Workflow, c *edgefl
 		VersionID:     d.VersionID,
 		ConnectionID:  c.ID,
 		DeploymentID:  d.ID,
+		Environment:   d.Environment,
 		WorkflowName:  d.WorkflowName,
 		InstanceID:    instanceID,
 		Status:        edgeflow.RunQueued,

@@ -119,7 +119,7 @@ func (s *Service) Test(ctx context.Context, tw *TenantWorkflow, req TestRequest)
 	if err := CheckSubWorkflows(ctx, s.store, w.ProjectID, reqs.SubWorkflows); err != nil {
 		return nil, err
 	}
-	env, err := s.resolveEnv(ctx, w, reqs.EnvNames, reqs.Secrets)
+	env, err := s.resolveEnv(ctx, w, "", reqs.EnvNames, reqs.Secrets)
 	if err != nil {
 		return nil, err
 	}

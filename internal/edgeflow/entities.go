@@ -219,6 +219,26 @@ type Project struct {
 	UpdatedAt      time.Time `json:"updatedAt"`
 }
 
+// Environment is a named place a project deploys to (production, staging,
+// …), bound to one of the connections the project may use (ConnectionID ""
+// until set). A protected environment takes deploys, promotions and
+// rollbacks from admins and owners only (docs/environments.md).
+type Environment struct {
+	ProjectID    string    `json:"projectId"`
+	Name         string    `json:"name"`
+	ConnectionID string    `json:"connectionId"`
+	Protected    bool      `json:"protected"`
+	CreatedAt    time.Time `json:"createdAt"`
+	UpdatedAt    time.Time `json:"updatedAt"`
+}
+
+// DefaultEnvironment is the environment every project has from its
+// creation; deployments to it keep the workflow's base names.
+const DefaultEnvironment = "production"
+
+// MaxEnvironments is the most environments a project may have.
+const MaxEnvironments = 20
+
 // Scope is an API key permission.
 type Scope string
 
@@ -259,6 +279,13 @@ type WorkflowEnvVar struct {
 	Name     string `json:"name"`
 	Value    string `json:"value"`
 	IsSecret bool   `json:"isSecret"`
+	// Values holds the variable's value per environment (by environment
+	// name), each sealed like Value for a secret; a deploy to an
+	// environment without an entry takes Value (docs/environments.md).
+	Values map[string]string `json:"values,omitempty"`
+	// OnlyEnvironments marks a variable that has no default: environments
+	// without an entry in Values lack it.
+	OnlyEnvironments bool `json:"onlyEnvironments,omitempty"`
 }
 
 // Route is a custom route for a deployed worker.
@@ -368,6 +395,9 @@ type Deployment struct {
 	CreatedBy    string     `json:"createdBy,omitempty"`
 	CreatedAt    time.Time  `json:"createdAt"`
 	RemovedAt    *time.Time `json:"removedAt,omitempty"`
+	// Environment is the project environment the connection was bound to
+	// when the deployment was made ("" when none was).
+	Environment string `json:"environment,omitempty"`
 	// SealedWorkerToken is the sealed token callers of the worker send
 	// (docs/deploy.md, "Who may call a deployed workflow"); "" for a
 	// function.
@@ -408,12 +438,15 @@ func RunIsFinal(status string) bool {
 // edgeflow does not know. Output, Error and
 // Steps are kept after the provider forgets them.
 type Run struct {
-	ID           string          `json:"id"`
-	WorkflowID   string          `json:"workflowId"`
-	ProjectID    string          `json:"projectId"`
-	VersionID    string          `json:"versionId"`
-	ConnectionID string          `json:"connectionId"`
-	DeploymentID string          `json:"deploymentId"`
+	ID           string `json:"id"`
+	WorkflowID   string `json:"workflowId"`
+	ProjectID    string `json:"projectId"`
+	VersionID    string `json:"versionId"`
+	ConnectionID string `json:"connectionId"`
+	DeploymentID string `json:"deploymentId"`
+	// Environment is the environment of the deployment the run started
+	// on ("" when it had none).
+	Environment  string          `json:"environment,omitempty"`
 	WorkflowName string          `json:"-"`
 	InstanceID   string          `json:"instanceId"`
 	Status       string          `json:"status"`
@@ -649,14 +682,18 @@ type PlanLimits struct {
 // EnvVar is a global environment variable of an organization (ProjectID "")
 // or of one project. For secrets Value holds the sealed ciphertext.
 type EnvVar struct {
-	ID             string    `json:"id"`
-	OrganizationID string    `json:"organizationId"`
-	ProjectID      string    `json:"projectId,omitempty"`
-	Name           string    `json:"name"`
-	Value          string    `json:"value"`
-	IsSecret       bool      `json:"isSecret"`
-	CreatedAt      time.Time `json:"createdAt"`
-	UpdatedAt      time.Time `json:"updatedAt"`
+	ID             string `json:"id"`
+	OrganizationID string `json:"organizationId"`
+	ProjectID      string `json:"projectId,omitempty"`
+	Name           string `json:"name"`
+	Value          string `json:"value"`
+	IsSecret       bool   `json:"isSecret"`
+	// Values and OnlyEnvironments are as in WorkflowEnvVar: the value per
+	// environment, and whether environments without one lack the variable.
+	Values           map[string]string `json:"values,omitempty"`
+	OnlyEnvironments bool              `json:"onlyEnvironments,omitempty"`
+	CreatedAt        time.Time         `json:"createdAt"`
+	UpdatedAt        time.Time         `json:"updatedAt"`
 }
 
 // InstalledNode is a marketplace node installed in an organization at one
@@ -706,6 +743,8 @@ type RunFilter struct {
 	// Query keeps runs whose params, output or error hold every word of
 	// it (letters and digits; case-insensitive); "" keeps all.
 	Query string
+	// Environment keeps the runs recorded in that environment.
+	Environment string
 }
 
 // DeploymentFilter selects deployments. ProjectID is required.

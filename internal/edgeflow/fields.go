@@ -127,6 +127,27 @@ func EnvVarNameProblem(name string) string {
 	return ""
 }
 
+var environmentNamePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+var versionSegment = regexp.MustCompile(`(^|-)v[0-9]+(-|$)`)
+
+// MaxEnvironmentNameLength is the longest environment name.
+const MaxEnvironmentNameLength = 32
+
+// EnvironmentNameProblem checks the name of a project environment: lowercase letters and digits in words joined
+// by single hyphens, starting with a letter, at most MaxEnvironmentNameLength bytes, and no word "v" followed by
+// digits alone (the provider names of an environment end "-<name>" and those of a pinned version "-v<N>", so such a
+// word could make two names meet; docs/decisions.md 611).
+func EnvironmentNameProblem(name string) string {
+	if !environmentNamePattern.MatchString(name) || len(name) > MaxEnvironmentNameLength {
+		return fmt.Sprintf("name must match ^[a-z][a-z0-9]*(-[a-z0-9]+)*$ (at most %d characters)", MaxEnvironmentNameLength)
+	}
+	if versionSegment.MatchString(name) {
+		return `name must not hold a word "v" followed by digits (such as "v2"): pinned versions are named so`
+	}
+	return ""
+}
+
 // ValidEmail reports whether email is a plain email address (user@domain, no display name or angle brackets) of
 // at most MaxEmailLength bytes: what sign-up, invitations and `edgeflow admin bootstrap` accept.
 func ValidEmail(email string) bool {

@@ -363,6 +363,25 @@ type Store interface {
 	// DeleteConnection refuses (EConflict) while an active deployment uses it.
 	DeleteConnection(ctx context.Context, organizationID, id string) error
 
+	// CreateEnvironment stores an environment of a project; a name taken in
+	// the project, or a connection bound to another of its environments, is
+	// EConflict.
+	CreateEnvironment(ctx context.Context, e *Environment) error
+	// FindEnvironment returns the project's environment of that name, or
+	// ENotFound.
+	FindEnvironment(ctx context.Context, projectID, name string) (*Environment, error)
+	// FindEnvironmentByConnection returns the project's environment bound
+	// to the connection, or ENotFound.
+	FindEnvironmentByConnection(ctx context.Context, projectID, connectionID string) (*Environment, error)
+	// ListEnvironments lists the project's environments by name (at most
+	// MaxEnvironments).
+	ListEnvironments(ctx context.Context, projectID string) ([]Environment, error)
+	// UpdateEnvironment writes the connection and the protected flag.
+	UpdateEnvironment(ctx context.Context, e *Environment) error
+	// DeleteEnvironment deletes the project's environment; ENotFound when
+	// there is none of that name.
+	DeleteEnvironment(ctx context.Context, projectID, name string) error
+
 	// CreateEnvVar stores a variable; the name taken in the same scope
 	// (organization, or project) is EConflict.
 	CreateEnvVar(ctx context.Context, v *EnvVar) error

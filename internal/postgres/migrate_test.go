@@ -40,3 +40,38 @@ func TestMigrationRunUsage(t *testing.T) {
 		}
 	})
 }
+
+// TestMigrationEnvironments: migration 22 gives every existing project its
+// production environment.
+func TestMigrationEnvironments(t *testing.T) {
+	t.Parallel()
+	testURL(t)
+	u := testenv.PostgresSchema(t)
+	storetest.MigrationEnvironments(t, func(t *testing.T) edgeflow.Store {
+		s, err := postgres.Open(t.Context(), u, postgres.Options{MaxConns: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}, func(t *testing.T) {
+		conn, err := pgx.Connect(t.Context(), u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(t.Context())
+		for _, q := range undoMigration22 {
+			if _, err := conn.Exec(t.Context(), q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	})
+}
+
+// undoMigration22 takes a database back to before migration 22.
+var undoMigration22 = []string{
+	`DROP TABLE environments`,
+	`ALTER TABLE deployments DROP COLUMN environment`,
+	`ALTER TABLE runs DROP COLUMN environment`,
+	`ALTER TABLE env_vars DROP COLUMN env_values, DROP COLUMN env_only`,
+	`DELETE FROM schema_migrations WHERE version = 22`,
+}

@@ -39,7 +39,7 @@ func TestMigrationUniqueRunInstance(t *testing.T) {
 		`INSERT INTO runs SELECT 'run_duplicate', workflow_id, project_id, version_id, connection_id, deployment_id,
 			workflow_name, instance_id, status, status_detail, params, output, error, steps, created_at + 1,
 			started_at, ended_at, updated_at, next_refresh_at, refresh_failures, state_version, refresh_claimed_until,
-			restart_of, from_step, replayed, input_tokens, output_tokens, trace_context, replay_of, params_changed FROM runs`,
+			restart_of, from_step, replayed, input_tokens, output_tokens, trace_context, replay_of, params_changed, environment FROM runs`,
 	} {
 		if _, err := raw.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -94,4 +94,39 @@ func TestMigrationRunUsage(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestMigrationEnvironments: migration 22 gives every existing project its
+// production environment.
+func TestMigrationEnvironments(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "edgeflow.db")
+	storetest.MigrationEnvironments(t, func(t *testing.T) edgeflow.Store {
+		s, err := sqlite.Open(t.Context(), path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}, func(t *testing.T) {
+		raw, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		for _, q := range undoMigration22 {
+			if _, err := raw.ExecContext(t.Context(), q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	})
+}
+
+// undoMigration22 takes a database back to before migration 22.
+var undoMigration22 = []string{
+	`DROP TABLE environments`,
+	`ALTER TABLE deployments DROP COLUMN environment`,
+	`ALTER TABLE runs DROP COLUMN environment`,
+	`ALTER TABLE env_vars DROP COLUMN env_values`,
+	`ALTER TABLE env_vars DROP COLUMN env_only`,
+	`DELETE FROM schema_migrations WHERE version = 22`,
 }

@@ -89,6 +89,11 @@ func (s *Store) DeleteConnection(ctx context.Context, organizationID, id string)
 			return edgeflow.Errorf(edgeflow.EConflict, "connection is used by an active deployment; take it down first")
 		}
 		res, err := tx.Exec(ctx, `DELETE FROM connections WHERE organization_id = ? AND id = ?`, organizationID, id)
-		return s.affected(res, err, "connection")
+		if err := s.affected(res, err, "connection"); err != nil {
+			return err
+		}
+		// The environments bound to it are bound to nothing now.
+		_, err = tx.Exec(ctx, `UPDATE environments SET connection_id = '' WHERE connection_id = ?`, id)
+		return s.dbErr(err, "environment", "", "")
 	})
 }

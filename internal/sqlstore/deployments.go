@@ -8,12 +8,12 @@ import (
 )
 
 const deploymentCols = `id, workflow_id, project_id, version_id, connection_id, status, url, script_name, workflow_name,
-	created_by, created_at, removed_at, worker_token, trigger_secret`
+	created_by, created_at, removed_at, worker_token, trigger_secret, environment`
 
 func scanDeployment(sc rowScanner) (edgeflow.Deployment, error) {
 	var d edgeflow.Deployment
 	err := sc.Scan(&d.ID, &d.WorkflowID, &d.ProjectID, &d.VersionID, &d.ConnectionID, &d.Status, &d.URL, &d.ScriptName,
-		&d.WorkflowName, &d.CreatedBy, timeCol{&d.CreatedAt}, nullTimeCol{&d.RemovedAt}, &d.SealedWorkerToken, &d.SealedTriggerSecret)
+		&d.WorkflowName, &d.CreatedBy, timeCol{&d.CreatedAt}, nullTimeCol{&d.RemovedAt}, &d.SealedWorkerToken, &d.SealedTriggerSecret, &d.Environment)
 	return d, err
 }
 
@@ -44,9 +44,9 @@ func (s *Store) RecordDeployment(ctx context.Context, d *edgeflow.Deployment) er
 			return s.dbErr(err, "deployment", "", "")
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO deployments (`+deploymentCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
 			d.ID, d.WorkflowID, d.ProjectID, d.VersionID, d.ConnectionID, d.Status, d.URL, d.ScriptName, d.WorkflowName,
-			d.CreatedBy, s.ts(d.CreatedAt), d.SealedWorkerToken, d.SealedTriggerSecret); err != nil {
+			d.CreatedBy, s.ts(d.CreatedAt), d.SealedWorkerToken, d.SealedTriggerSecret, d.Environment); err != nil {
 			return s.dbErr(err, "deployment", "", "workflow")
 		}
 		_, err := tx.Exec(ctx, `UPDATE workflows SET active_version_id = ? WHERE id = ?`, d.VersionID, d.WorkflowID)

@@ -6,13 +6,21 @@ import (
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
-const envVarCols = `id, organization_id, project_id, name, value, is_secret, created_at, updated_at`
+const envVarCols = `id, organization_id, project_id, name, value, is_secret, created_at, updated_at, env_values, env_only`
 
 func scanEnvVar(sc rowScanner) (edgeflow.EnvVar, error) {
 	var v edgeflow.EnvVar
 	err := sc.Scan(&v.ID, &v.OrganizationID, &v.ProjectID, &v.Name, &v.Value, boolCol{&v.IsSecret},
-		timeCol{&v.CreatedAt}, timeCol{&v.UpdatedAt})
+		timeCol{&v.CreatedAt}, timeCol{&v.UpdatedAt}, jsonCol{&v.Values}, boolCol{&v.OnlyEnvironments})
 	return v, err
+}
+
+// envValuesArg is the env_values argument of v: NULL without values.
+func (s *Store) envValuesArg(v *edgeflow.EnvVar) (any, error) {
+	if len(v.Values) == 0 {
+		return nil, nil
+	}
+	return s.jsonArg(v.Values)
 }
 
 // CreateEnvVar stores v; a name taken in the same scope is EConflict, an
@@ -23,6 +31,10 @@ func (s *Store) CreateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
 	}
 	v.CreatedAt = s.timestamp()
 	v.UpdatedAt = v.CreatedAt
+	values, err := s.envValuesArg(v)
+	if err != nil {
+		return err
+	}
 	return s.write(ctx, ScopeNone, func(tx Querier) error {
 		if v.ProjectID != "" {
 			var one int
@@ -31,8 +43,9 @@ func (s *Store) CreateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
 				return s.dbErr(err, "project", "", "")
 			}
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO env_vars (`+envVarCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			v.ID, v.OrganizationID, v.ProjectID, v.Name, v.Value, s.d.Bool(v.IsSecret), s.ts(v.CreatedAt), s.ts(v.UpdatedAt))
+		_, err := tx.Exec(ctx, `INSERT INTO env_vars (`+envVarCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			v.ID, v.OrganizationID, v.ProjectID, v.Name, v.Value, s.d.Bool(v.IsSecret), s.ts(v.CreatedAt), s.ts(v.UpdatedAt),
+			values, s.d.Bool(v.OnlyEnvironments))
 		return s.dbErr(err, "environment variable", "environment variable "+v.Name+" already exists in this scope", "organization")
 	})
 }
@@ -62,10 +75,14 @@ func (s *Store) ListEnvVars(ctx context.Context, organizationID, projectID strin
 // the organization.
 func (s *Store) UpdateEnvVar(ctx context.Context, v *edgeflow.EnvVar) error {
 	now := s.timestamp()
+	values, err := s.envValuesArg(v)
+	if err != nil {
+		return err
+	}
 	return s.write(ctx, ScopeNone, func(tx Querier) error {
-		got, err := scanEnvVar(tx.QueryRow(ctx, `UPDATE env_vars SET name = ?, value = ?, is_secret = ?, updated_at = ?
-			WHERE organization_id = ? AND id = ? RETURNING `+envVarCols,
-			v.Name, v.Value, s.d.Bool(v.IsSecret), s.ts(now), v.OrganizationID, v.ID))
+		got, err := scanEnvVar(tx.QueryRow(ctx, `UPDATE env_vars SET name = ?, value = ?, is_secret = ?, updated_at = ?,
+			env_values = ?, env_only = ? WHERE organization_id = ? AND id = ? RETURNING `+envVarCols,
+			v.Name, v.Value, s.d.Bool(v.IsSecret), s.ts(now), values, s.d.Bool(v.OnlyEnvironments), v.OrganizationID, v.ID))
 		if err != nil {
 			return s.dbErr(err, "environment variable", "environment variable "+v.Name+" already exists in this scope", "")
 		}

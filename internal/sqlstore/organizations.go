@@ -100,7 +100,13 @@ func (s *Store) CreateProject(ctx context.Context, p *edgeflow.Project) error {
 	return s.write(ctx, ScopeAll, func(tx Querier) error {
 		_, err := tx.Exec(ctx, `INSERT INTO projects (`+projectCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			p.ID, p.OrganizationID, p.Name, p.Slug, p.Description, s.ts(p.CreatedAt), s.ts(p.UpdatedAt))
-		return s.dbErr(err, "project", "project slug already taken in this organization", "organization")
+		if err != nil {
+			return s.dbErr(err, "project", "project slug already taken in this organization", "organization")
+		}
+		// Every project has production, bound to no connection until set
+		// (docs/environments.md).
+		return s.insertEnvironment(ctx, tx, &edgeflow.Environment{ProjectID: p.ID, Name: edgeflow.DefaultEnvironment,
+			CreatedAt: p.CreatedAt, UpdatedAt: p.CreatedAt})
 	})
 }
 

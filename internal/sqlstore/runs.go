@@ -14,7 +14,7 @@ import (
 const runCols = `id, workflow_id, project_id, version_id, connection_id, deployment_id, workflow_name, instance_id, status,
 	status_detail, params, output, error, steps, created_at, started_at, ended_at, updated_at, next_refresh_at,
 	refresh_failures, state_version, restart_of, from_step, replayed, input_tokens, output_tokens, trace_context,
-	replay_of, params_changed`
+	replay_of, params_changed, environment`
 
 func scanRun(sc rowScanner) (edgeflow.Run, error) {
 	var r edgeflow.Run
@@ -23,7 +23,7 @@ func scanRun(sc rowScanner) (edgeflow.Run, error) {
 		&r.InstanceID, &r.Status, &r.StatusDetail, rawCol{&r.Params}, rawCol{&r.Output}, &r.Error, rawCol{&r.Steps},
 		timeCol{&r.CreatedAt}, nullTimeCol{&r.StartedAt}, nullTimeCol{&r.EndedAt}, timeCol{&r.UpdatedAt},
 		nullTimeCol{&r.NextRefreshAt}, &r.RefreshFailures, &r.StateVersion, &r.RestartOf, &r.FromStep, replayedCol{&r.Replayed},
-		&in, &out, traceCol{&r.Trace}, &r.ReplayOf, boolCol{&r.ParamsChanged})
+		&in, &out, traceCol{&r.Trace}, &r.ReplayOf, boolCol{&r.ParamsChanged}, &r.Environment)
 	if in.Valid || out.Valid {
 		r.Usage = &edgeflow.TokenUsage{InputTokens: in.Int64, OutputTokens: out.Int64}
 	}
@@ -143,12 +143,12 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 			}
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
 			r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
 			s.ts(r.CreatedAt), s.nullTS(r.StartedAt), s.nullTS(r.EndedAt), s.ts(r.UpdatedAt),
 			s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion, r.RestartOf, r.FromStep, replayed, in, out, traceArg(r.Trace),
-			r.ReplayOf, boolArg(r.ParamsChanged))
+			r.ReplayOf, boolArg(r.ParamsChanged), r.Environment)
 		if err != nil {
 			return s.dbErr(err, "run", "", "workflow")
 		}

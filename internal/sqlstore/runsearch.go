@@ -121,6 +121,10 @@ func runFilterConds(d Dialect, f edgeflow.RunFilter) (string, []any) {
 		q += ` AND version_id = ?`
 		args = append(args, f.VersionID)
 	}
+	if f.Environment != "" {
+		q += ` AND environment = ?`
+		args = append(args, f.Environment)
+	}
 	if f.From != nil {
 		q += ` AND created_at >= ?`
 		args = append(args, d.Time(norm(*f.From)))

@@ -63,6 +63,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"Connections", testConnections},
 		{"ConnectionProjects", testConnectionProjects},
 		{"EnvVars", testEnvVars},
+		{"Environments", testEnvironments},
 		{"InstalledNodes", testInstalledNodes},
 		{"Hit", testHit},
 		{"SignInFailures", testSignInFailures},

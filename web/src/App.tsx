@@ -12,6 +12,7 @@ import { WorkflowsPage } from "./pages/workflows/WorkflowsPage";
 // page's JavaScript stays small.
 const EditorPage = lazy(() => import("./pages/editor/EditorPage"));
 const VersionsPage = lazy(() => import("./pages/versions/VersionsPage"));
+const ReleasesPage = lazy(() => import("./pages/releases/ReleasesPage"));
 const RunPage = lazy(() => import("./pages/run/RunPage"));
 const WebhooksPage = lazy(() => import("./pages/webhooks/WebhooksPage"));
 const RunsPage = lazy(() => import("./pages/Runs"));
@@ -67,6 +68,7 @@ export function App() {
           <Route path="/runs" component={RunsPage} />
           <Route path="/workflows/:id">{(p) => <EditorPage workflowId={p.id} />}</Route>
           <Route path="/workflows/:id/versions">{(p) => <VersionsPage workflowId={p.id} />}</Route>
+          <Route path="/workflows/:id/releases">{(p) => <ReleasesPage workflowId={p.id} />}</Route>
           <Route path="/workflows/:id/runs/:runId">
             {(p) => <RunPage key={p.runId} workflowId={p.id} runId={p.runId} />}
           </Route>
@@ -137,6 +139,7 @@ function titleFor(path: string): string {
   if (path === "/marketplace") return "Marketplace · edgeflow Studio";
   if (/^\/marketplace\/[^/]+$/.test(path)) return "Marketplace node · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/versions$/.test(path)) return "Versions · edgeflow Studio";
+  if (/^\/workflows\/[^/]+\/releases$/.test(path)) return "Releases · edgeflow Studio";
   if (/^\/workflows\/[^/]+\/runs\//.test(path)) return "Run · edgeflow Studio";
   if (/^\/workflows\/[^/]+$/.test(path)) return "Editor · edgeflow Studio";
   return "edgeflow Studio";

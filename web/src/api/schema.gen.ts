@@ -782,6 +782,42 @@ export interface paths {
         patch: operations["projectUpdate"];
         trace?: never;
     };
+    "/api/projects/{id}/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists a project's environments by name. */
+        get: operations["environmentList"];
+        put?: never;
+        /** Creates an environment of a project, bound to a connection the project may use. */
+        post: operations["environmentCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/environments/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes an environment other than production; the deployments made in it stay (take them down to stop them). */
+        delete: operations["environmentDelete"];
+        options?: never;
+        head?: never;
+        /** Binds an environment to another connection (or to none) or changes its protection. */
+        patch: operations["environmentUpdate"];
+        trace?: never;
+    };
     "/api/resources/d1/databases": {
         parameters: {
             query?: never;
@@ -1310,6 +1346,23 @@ export interface paths {
         put?: never;
         /** Calls a deployed function's URL with a method, path, JSON body and headers, and answers the function's answer. */
         post: operations["invoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deploys to one environment exactly the version active in another. */
+        post: operations["promote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1972,6 +2025,7 @@ export interface components {
             createdAt: string;
             createdBy?: string;
             deploymentId: string;
+            environment?: string;
             id: string;
             inFlight?: number;
             projectId: string;
@@ -1993,6 +2047,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             createdBy?: string;
+            environment?: string;
             id: string;
             inFlight?: number;
             projectId: string;
@@ -2008,12 +2063,17 @@ export interface components {
             workflowId: string;
             workflowName?: string;
         };
+        EnvDiff: {
+            extra: string[];
+            missing: string[];
+        };
         EnvVar: {
             /** Format: date-time */
             createdAt: string;
             id: string;
             isSecret: boolean;
             name: string;
+            onlyEnvironments?: boolean;
             organizationId: string;
             projectId?: string;
             /** @enum {string} */
@@ -2021,6 +2081,9 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             value: string;
+            values?: {
+                [key: string]: string;
+            };
         };
         EnvVarUsage: {
             /** @enum {string} */
@@ -2034,6 +2097,16 @@ export interface components {
             name: string;
             /** @enum {string} */
             via: "reference" | "declared";
+        };
+        Environment: {
+            connectionId: string;
+            /** Format: date-time */
+            createdAt: string;
+            name: string;
+            projectId: string;
+            protected: boolean;
+            /** Format: date-time */
+            updatedAt: string;
         };
         Error: {
             /** @description What went wrong, for programs (docs/api.md). */
@@ -2467,6 +2540,10 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        PromoteResult: {
+            deployment: components["schemas"]["Deployment"];
+            envDiff: components["schemas"]["EnvDiff"];
+        };
         R2Bucket: {
             createdAt?: string;
             name: string;
@@ -2509,6 +2586,7 @@ export interface components {
             deploymentId: string;
             /** Format: date-time */
             endedAt: string | null;
+            environment?: string;
             error?: string;
             fromStep?: string;
             id: string;
@@ -2849,7 +2927,11 @@ export interface components {
         WorkflowEnvVar: {
             isSecret: boolean;
             name: string;
+            onlyEnvironments?: boolean;
             value: string;
+            values?: {
+                [key: string]: string;
+            };
         };
         WorkflowFull: {
             activeDeployment: components["schemas"]["Deployment"] | null;
@@ -2918,9 +3000,11 @@ export type DeployPlan = components['schemas']['DeployPlan'];
 export type DeployProgress = components['schemas']['DeployProgress'];
 export type DeployResult = components['schemas']['DeployResult'];
 export type Deployment = components['schemas']['Deployment'];
+export type EnvDiff = components['schemas']['EnvDiff'];
 export type EnvVar = components['schemas']['EnvVar'];
 export type EnvVarUsage = components['schemas']['EnvVarUsage'];
 export type EnvVarUse = components['schemas']['EnvVarUse'];
+export type Environment = components['schemas']['Environment'];
 export type Error = components['schemas']['Error'];
 export type Estimate = components['schemas']['Estimate'];
 export type Health = components['schemas']['Health'];
@@ -2968,6 +3052,7 @@ export type PlanLimits = components['schemas']['PlanLimits'];
 export type PlanVersionCount = components['schemas']['PlanVersionCount'];
 export type PricingSource = components['schemas']['PricingSource'];
 export type Project = components['schemas']['Project'];
+export type PromoteResult = components['schemas']['PromoteResult'];
 export type R2Bucket = components['schemas']['R2Bucket'];
 export type R2Object = components['schemas']['R2Object'];
 export type R2ObjectList = components['schemas']['R2ObjectList'];
@@ -4624,6 +4709,9 @@ export interface operations {
                     name?: string;
                     scope?: string;
                     value?: string | null;
+                    values?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -4889,7 +4977,11 @@ export interface operations {
                 "application/json": {
                     isSecret?: boolean | null;
                     name?: string | null;
+                    onlyEnvironments?: boolean | null;
                     value?: string | null;
+                    values?: {
+                        [key: string]: string;
+                    } | null;
                 };
             };
         };
@@ -8048,6 +8140,395 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    environmentList: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100 unless the route says otherwise). */
+                limit?: number;
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{data: [Environment], nextCursor: null}`, by name (at most 20). An Environment is `{projectId, name, connectionId, protected, createdAt, updatedAt}`; `connectionId` is `""` while it is bound to none. Every project has `production`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Environment"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description bad_request: `cursor` belongs to another list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: `limit` is not an integer from 1 to 100, or `cursor` is not one this server made */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    environmentCreate: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    connectionId?: string;
+                    name?: string;
+                    protected?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The Environment (201). `name`: lowercase letters and digits in words joined by hyphens, at most 32 characters, no word `v` followed by digits. `connectionId` (optional) binds it; `protected` (default false) lets only admins and owners deploy, promote and roll back there. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Environment"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `write` scope; a caller whose role in the organization is below `admin` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `connectionId` names no connection the project may use; the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach; not_found: `connectionId` names no connection the project may use */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the name is taken in the project, the connection is bound to another of its environments, or the project has 20 environments */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: a bad `name` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    environmentDelete: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `write` scope; a caller whose role in the organization is below `admin` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach; not_found: no environment of that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: `production` cannot be deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    environmentUpdate: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    connectionId?: string | null;
+                    protected?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The Environment. `connectionId: ""` binds it to none. Deployments already made stay where they are. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Environment"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `write` scope; a caller whose role in the organization is below `admin` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: `connectionId` names no connection the project may use; the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach; not_found: no environment of that name, or `connectionId` names no connection the project may use */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the connection is bound to another environment of the project */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `connectionId` with surrounding space */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     d1Databases: {
         parameters: {
             query: {
@@ -8885,6 +9366,7 @@ export interface operations {
                 to?: string;
                 /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
                 q?: string;
+                environment?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
                 /** @description With a session: the project to act in instead of the active one. */
@@ -9310,6 +9792,7 @@ export interface operations {
                 to?: string;
                 /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
                 q?: string;
+                environment?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
                 /** @description With a session: the project to act in instead of the active one. */
@@ -10648,7 +11131,11 @@ export interface operations {
                     envVars?: {
                         isSecret?: boolean;
                         name?: string;
+                        onlyEnvironments?: boolean;
                         value?: string;
+                        values?: {
+                            [key: string]: string;
+                        };
                     }[] | null;
                     name?: string | null;
                     triggerCode?: string | null;
@@ -10930,6 +11417,7 @@ export interface operations {
             content: {
                 "application/json": {
                     connectionId?: string;
+                    environment?: string;
                     force?: boolean;
                     inFlight?: string;
                     rotateTriggerSecret?: boolean;
@@ -11036,6 +11524,7 @@ export interface operations {
             query: {
                 /** @description The connection whose provider account is read. */
                 connectionId: string;
+                environment?: string;
                 /** @description Only runs of this version. */
                 versionId?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
@@ -11141,6 +11630,7 @@ export interface operations {
             content: {
                 "application/json": {
                     connectionId?: string;
+                    environment?: string;
                     force?: boolean;
                     inFlight?: string;
                     rotateTriggerSecret?: boolean;
@@ -11569,6 +12059,126 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    promote: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from?: string;
+                    inFlight?: string;
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `{deployment, envDiff: {missing, extra}}`: the Deployment made in `to` (as deploy answers it, pinning applying as to any deploy, `inFlight` as deploy's) and the variables `from` has and `to` lacks (`missing`) or `to` has and `from` lacks (`extra`). Nothing is deployed when the version reads a variable `to` lacks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoteResult"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `deploy` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token`; forbidden: `to` is protected and the caller is below admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach; not_found: `from` or `to` is no environment of the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: an environment is bound to no connection, or the workflow is not deployed in `from` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: no `from` or `to`, the same for both, or the version reads a variable `to` lacks (each named) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's deploy limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description provider_error: the provider refused the request (`provider_unavailable`: it could not be reached) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     rollback: {
         parameters: {
             query?: {
@@ -11590,6 +12200,7 @@ export interface operations {
             content: {
                 "application/json": {
                     connectionId?: string;
+                    environment?: string;
                     inFlight?: string;
                 };
             };
@@ -11705,6 +12316,7 @@ export interface operations {
                 to?: string;
                 /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
                 q?: string;
+                environment?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
                 /** @description With a session: the project to act in instead of the active one. */
@@ -12785,6 +13397,7 @@ export interface operations {
             content: {
                 "application/json": {
                     connectionId?: string;
+                    environment?: string;
                     /** @description The run's params (at most 100 KB serialized); {instanceId, eventType, payload} delivers an event to a waiting run. */
                     params?: Record<string, unknown>;
                 };
@@ -13001,6 +13614,7 @@ export interface operations {
             content: {
                 "application/json": {
                     connectionId?: string;
+                    environment?: string;
                     runs?: {
                         id?: string;
                         params?: unknown;

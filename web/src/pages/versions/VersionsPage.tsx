@@ -34,9 +34,14 @@ export default function VersionsPage({ workflowId }: { workflowId: string }) {
           </p>
           <h1>Versions of {name}</h1>
         </div>
-        <Link href={`/workflows/${workflowId}`} className="button">
-          Open editor
-        </Link>
+        <div className="row-actions">
+          <Link href={`/workflows/${workflowId}/releases`} className="button">
+            Releases
+          </Link>
+          <Link href={`/workflows/${workflowId}`} className="button">
+            Open editor
+          </Link>
+        </div>
       </div>
       <ErrorMessage error={workflow.error} title="The workflow could not be loaded" />
       {versions.isPending && <Loading what="versions" />}
