@@ -16,6 +16,9 @@ import (
 type triggerRequest struct {
 	ConnectionID string          `json:"connectionId"`
 	Params       json.RawMessage `json:"params"`
+	// Queue holds the run when the workflow's flow control refuses it now
+	// (201, statusDetail "held") instead of answering 429.
+	Queue bool `json:"queue"`
 }
 
 // handleTrigger starts a run (201 {id, instanceId, status}) or, when params
@@ -33,7 +36,7 @@ func (s *Server) handleTrigger(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(req.ConnectionID) == "" {
 		return edgeflow.Invalid("/connectionId", "connectionId is required")
 	}
-	res, err := dep.Trigger(r.Context(), tw, deploysvc.TriggerRequest{ConnectionID: req.ConnectionID, Params: req.Params})
+	res, err := dep.Trigger(r.Context(), tw, deploysvc.TriggerRequest{ConnectionID: req.ConnectionID, Params: req.Params, Queue: req.Queue})
 	if err != nil {
 		return err
 	}
