@@ -384,14 +384,23 @@ func (s *Service) startHeldRuns(ctx context.Context) {
 		if ok, _, err := s.takeRate(ctx, r.WorkflowID, r.ConnectionID, g.fc, r.Params, now); err != nil || !ok {
 			continue
 		}
-		admitted, err := s.store.AdmitHeldRun(ctx, r, g.fc.concurrency, now.Add(refreshDelay(0)))
-		if err != nil {
-			s.log.Warn("flow control: a held run could not be admitted", "run", r.ID, "err", err)
-			continue
-		}
-		if !admitted {
-			continue
-		}
+		s.admitAndStart(ctx, r, g.fc.concurrency, now)
+	}
+}
+
+// admitAndStart admits the held run r and creates its instance, holding
+// the run's lock meanwhile, so that a read of the run in this process
+// (which refreshes it from the provider) or a terminate waits until its
+// instance exists.
+func (s *Service) admitAndStart(ctx context.Context, r *edgeflow.Run, concurrency int, now time.Time) {
+	unlock := s.lockRun(r.ID)
+	defer unlock()
+	admitted, err := s.store.AdmitHeldRun(ctx, r, concurrency, now.Add(refreshDelay(0)))
+	if err != nil {
+		s.log.Warn("flow control: a held run could not be admitted", "run", r.ID, "err", err)
+		return
+	}
+	if admitted {
 		s.startAdmitted(ctx, r)
 	}
 }
