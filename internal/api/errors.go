@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
 
@@ -85,6 +86,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 	default:
 		s.Logger.DebugContext(r.Context(), "request refused", "requestId", id, "code", body.Code, "error", body.Error)
+	}
+	var e *edgeflow.Error
+	if errors.As(err, &e) && e.RetryAfter > 0 && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.RetryAfter.Seconds()))))
 	}
 	if rw, ok := w.(*responseWriter); ok && rw.wroteHeader {
 		return // a streaming response already started; the log line is all we can do

@@ -34,7 +34,10 @@ var workflowRouteDocs = map[string]RouteDoc{
 		Answer:  "The Workflow. `envVars` replaces the list; `deployConfig` replaces the stored object; `kind` cannot change.",
 		Errors: []ErrorCase{
 			{422, "validation_failed", "also: `triggerCode` that does not parse (`details` give `line` and `column` in its text), a " +
-				"dependency that is not a registry package with a semver range or dist-tag"},
+				"dependency that is not a registry package with a semver range or dist-tag, `deployConfig.concurrency` outside " +
+				"0 to 50,000, a `deployConfig.rateLimit` whose `limit` is outside 1 to 100,000, whose `period` is not whole " +
+				"seconds from 1 second to 1 hour or whose `key` reads anything but `{{event.payload.<field>}}` (docs/deploy.md, " +
+				"\"Flow control\")"},
 		},
 		BadBody: `{"envVars":[{"name":"lower","value":"x","isSecret":false}]}`,
 		Example: exWorkflowUpdate,
@@ -404,12 +407,15 @@ var workflowRouteDocs = map[string]RouteDoc{
 		Summary: "Starts a run with params, or delivers an event to a waiting run.",
 		Answer: "`{id, instanceId, status: \"queued\"}`: the new run. When `params` hold `instanceId`, `eventType` and " +
 			"`payload`, the event is delivered to that waiting run instead: 202 with the run's `{id, instanceId, status, " +
-			"eventType}`.",
+			"eventType}`. When the workflow's `deployConfig.concurrency` or `rateLimit` refuses a run now and the request " +
+			"says `queue: true`, the run is stored held: 201 with `statusDetail: \"held\"`; it starts when the limits allow.",
 		Errors: []ErrorCase{
 			{400, "bad_request", "the workflow is a function (call its url instead)"},
 			{404, "not_found", "an event's `instanceId` names no run of the workflow"},
 			{409, "conflict", "the workflow is not deployed on this connection, or an event is sent to a finished run"},
 			{413, "payload_too_large", "`params` over 100 KB serialized"},
+			{429, "rate_limited", "the workflow's `deployConfig.concurrency` or `rateLimit` refuses a run now (without " +
+				"`queue: true`); `Retry-After` says when to try again"},
 			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
 		},
 		BadBody: `{"connectionId":""}`,

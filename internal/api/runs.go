@@ -16,6 +16,9 @@ type triggerRequest struct {
 	// Environment names the project environment, in place of connectionId.
 	Environment string          `json:"environment"`
 	Params      json.RawMessage `json:"params"`
+	// Queue holds the run when the workflow's flow control refuses it now
+	// (201, statusDetail "held") instead of answering 429.
+	Queue bool `json:"queue"`
 }
 
 // handleTrigger starts a run (201 {id, instanceId, status}) or, when params
@@ -34,7 +37,7 @@ func (s *Server) handleTrigger(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := dep.Trigger(r.Context(), tw, deploysvc.TriggerRequest{ConnectionID: connID, Params: req.Params})
+	res, err := dep.Trigger(r.Context(), tw, deploysvc.TriggerRequest{ConnectionID: connID, Params: req.Params, Queue: req.Queue})
 	if err != nil {
 		return err
 	}

@@ -214,6 +214,10 @@ type deployConfigInput struct {
 	PublicTrigger *bool       `json:"publicTrigger"`
 	// Retention is {success?, error?}: durations of at most 30 days.
 	Retention *edgeflow.Retention `json:"retention"`
+	// Concurrency is the most runs in progress at once per connection (0: no limit).
+	Concurrency *int `json:"concurrency"`
+	// RateLimit is {limit, period, key?}: at most limit starts per period.
+	RateLimit *edgeflow.RateLimit `json:"rateLimit"`
 }
 
 type workflowUpdateRequest struct {
@@ -284,6 +288,12 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 			}
 		}
 	}
+	if req.DeployConfig != nil {
+		p = append(p, deploysvc.FlowControlProblems(req.DeployConfig.Concurrency, req.DeployConfig.RateLimit)...)
+		if req.DeployConfig.Concurrency != nil && *req.DeployConfig.Concurrency > 0 || req.DeployConfig.RateLimit != nil {
+			p.check(wf.Kind != edgeflow.KindScript, "/deployConfig", "concurrency and rateLimit are for workflows; a function has no runs")
+		}
+	}
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -315,6 +325,10 @@ func (s *Server) handleWorkflowUpdate(w http.ResponseWriter, r *http.Request) er
 		if rt := req.DeployConfig.Retention; rt != nil && *rt != (edgeflow.Retention{}) {
 			wf.DeployConfig.Retention = rt
 		}
+		if c := req.DeployConfig.Concurrency; c != nil {
+			wf.DeployConfig.Concurrency = *c
+		}
+		wf.DeployConfig.RateLimit = req.DeployConfig.RateLimit
 	}
 	if req.EnvVars != nil {
 		vars, err := s.sealWorkflowEnvVars(wf, *req.EnvVars)

@@ -140,6 +140,8 @@ type Service struct {
 	drains          drainMarks               // (workflow, connection) pairs whose triggers wait for a drain (releases.go)
 	drainPoll       time.Duration            // how often a drain looks at the runs in flight
 	maxScripts      int                      // the provider's limit on scripts per account (releases.go)
+	heldMaybe       atomic.Bool              // runs may be held for flow control (flowcontrol.go)
+	rateBlocks      rateBlocks               // rate limit windows known spent (flowcontrol.go)
 }
 
 // New returns a service. Store and Secrets are required.

@@ -85,12 +85,17 @@ func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 			return
 		case <-t.C:
 		}
+		held := s.heldMaybe.Load()
 		if now := s.now(); now.Sub(lastDiscovery) >= opts.DiscoverInterval {
 			lastDiscovery = now
 			s.DiscoverCronRuns(ctx)
 			s.RetireDrained(ctx)
+			held = true
 		}
 		s.refreshDue(ctx, opts.Batch, opts.Concurrency, opts.ClaimFor)
+		if held {
+			s.startHeldRuns(ctx)
+		}
 	}
 }
 

@@ -24,6 +24,9 @@ type TriggerRequest struct {
 	ConnectionID string
 	// Params is the JSON object that becomes event.payload; nil means {}.
 	Params json.RawMessage
+	// Queue holds the run (queued, statusDetail held) when the workflow's
+	// flow control refuses it now, instead of answering 429.
+	Queue bool
 }
 
 // TriggerResult is the answer of a trigger (edgeflow.TriggerResult).
@@ -75,6 +78,9 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 	if err != nil {
 		return nil, err
 	}
+	if fc, ok := flowOf(w); ok {
+		return s.triggerLimited(ctx, w, c, d, prov, fc, s.newRun(w, c, d, id, id, params, trace), instanceParams, req.Queue)
+	}
 	if err := s.createInstance(ctx, c, d, prov, id, instanceParams); err != nil {
 		return nil, err
 	}
@@ -119,8 +125,30 @@ func (s *Service) notDraining(w *edgeflow.Workflow, c *edgeflow.Connection) erro
 // terminated, so that none runs untracked.
 func (s *Service) recordRun(ctx context.Context, w *edgeflow.Workflow, c *edgeflow.Connection, d *edgeflow.Deployment, prov Provider, id, instanceID string, params []byte, trace *edgeflow.RunTrace) (*edgeflow.Run, error) {
 	now := s.now().UTC()
-	next := now.Add(refreshDelay(0))
-	run := &edgeflow.Run{
+	run := s.newRun(w, c, d, id, instanceID, params, trace)
+	startWatch, releaseWatch, watched := s.reserveWatch(ctx, run, prov)
+	if watched {
+		// Its events bring its changes: polled only as a fallback.
+		next := now.Add(WatchedRefresh)
+		run.NextRefreshAt = &next
+	}
+	if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
+		releaseWatch()
+		// Do not leave an instance nobody tracks.
+		if terr := prov.ChangeInstanceStatus(context.WithoutCancel(ctx), d.WorkflowName, instanceID, "terminate"); terr != nil {
+			s.log.Error("trigger: run not recorded and its instance not terminated", "workflow", w.ID, "instance", instanceID, "err", terr)
+		}
+		return nil, err
+	}
+	startWatch()
+	return run, nil
+}
+
+// newRun is the record of a new queued run of w on d, its refresh due
+// soon (not stored).
+func (s *Service) newRun(w *edgeflow.Workflow, c *edgeflow.Connection, d *edgeflow.Deployment, id, instanceID string, params []byte, trace *edgeflow.RunTrace) *edgeflow.Run {
+	next := s.now().UTC().Add(refreshDelay(0))
+	return &edgeflow.Run{
 		ID:            id,
 		WorkflowID:    w.ID,
 		ProjectID:     w.ProjectID,
@@ -135,21 +163,6 @@ func (s *Service) recordRun(ctx context.Context, w *edgeflow.Workflow, c *edgefl
 		NextRefreshAt: &next,
 		Trace:         trace,
 	}
-	startWatch, releaseWatch, watched := s.reserveWatch(ctx, run, prov)
-	if watched {
-		// Its events bring its changes: polled only as a fallback.
-		next = now.Add(WatchedRefresh)
-	}
-	if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
-		releaseWatch()
-		// Do not leave an instance nobody tracks.
-		if terr := prov.ChangeInstanceStatus(context.WithoutCancel(ctx), d.WorkflowName, instanceID, "terminate"); terr != nil {
-			s.log.Error("trigger: run not recorded and its instance not terminated", "workflow", w.ID, "instance", instanceID, "err", terr)
-		}
-		return nil, err
-	}
-	startWatch()
-	return run, nil
 }
 
 // runParams checks the params of a new run (at path): {} for none, at most
@@ -392,6 +405,9 @@ func (s *Service) ControlRun(ctx context.Context, t Tenant, workflowID, runID, a
 	if cur, err := s.store.FindRunByID(ctx, workflowID, runID); err == nil {
 		r = cur
 	}
+	if r.StatusDetail == edgeflow.RunDetailHeld {
+		return s.controlHeld(ctx, r, action)
+	}
 	running := r.Status == edgeflow.RunRunning || r.Status == edgeflow.RunQueued
 	switch action {
 	case ActionPause:
@@ -580,8 +596,8 @@ func (s *Service) refreshFrom(ctx context.Context, r *edgeflow.Run, strict bool,
 	if cur, err := s.store.FindRunByID(ctx, r.WorkflowID, r.ID); err == nil {
 		r = cur
 	}
-	if edgeflow.RunIsFinal(r.Status) {
-		return r, nil
+	if edgeflow.RunIsFinal(r.Status) || r.StatusDetail == edgeflow.RunDetailHeld {
+		return r, nil // a held run has no instance yet (flowcontrol.go)
 	}
 	var inst *Instance
 	var err error

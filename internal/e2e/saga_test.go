@@ -184,3 +184,50 @@ func TestSagaRollbackFails(t *testing.T) {
 		return false, "no run.rolled_back"
 	})
 }
+
+// TestRestartedRunRollsBackReplayedStep: a run restarted from its failed
+// step takes the step before it from the first run without running it
+// again, and when the failed step fails again the replayed step is still
+// rolled back (D1 rows: the charge ran once, its rollback twice).
+func TestRestartedRunRollsBackReplayedStep(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	s := newServer(t, serverOptions{})
+	logRow := func(what string) string {
+		return "await env.DB.prepare('INSERT INTO saga (what) VALUES (?)').bind(" + what + ").run();"
+	}
+	charge := step("charge", logRow("'do charge'")+"\nreturn { id: 'ch_1' };")
+	charge["config"] = map[string]any{"rollback": map[string]any{"code": logRow("'undo charge ' + output.id")}}
+	ship := step("ship", logRow("'do ship'")+"\nthrow new Error('out of stock');")
+	ship["config"] = map[string]any{"retries": map[string]any{"limit": 0, "delay": "1 second"}}
+	wf, _ := s.workflow("saga-restart", "workflow", chain("saga-restart", charge, ship))
+	s.deploy(wf)
+	db := s.projectD1()
+	s.must(200, "POST", "/api/resources/d1/databases/"+db+"/query", map[string]any{"connectionId": s.conn,
+		"sql": "CREATE TABLE saga (id INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT)"})
+	first := s.trigger(wf, map[string]any{})
+	s.waitStatus(wf, first, "errored", 90*time.Second)
+	again := s.must(201, "POST", "/api/workflows/"+wf+"/runs/"+first+"/restart", map[string]any{"fromStep": "ship"}).str("id")
+	r := s.waitStatus(wf, again, "errored", 90*time.Second)
+
+	var q struct {
+		Rows [][]any `json:"rows"`
+	}
+	s.must(200, "POST", "/api/resources/d1/databases/"+db+"/query", map[string]any{"connectionId": s.conn,
+		"sql": "SELECT what FROM saga ORDER BY id"}).into(&q)
+	var rows []string
+	for _, row := range q.Rows {
+		rows = append(rows, fmt.Sprint(row[0]))
+	}
+	want := []string{"do charge", "do ship", "undo charge ch_1", "do ship", "undo charge ch_1"}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("D1 rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	var rolledBack bool
+	for _, st := range r.Steps {
+		rolledBack = rolledBack || st.NodeID == "charge" && st.State == "rolled_back"
+	}
+	if !rolledBack {
+		t.Fatalf("the restarted run's steps %+v have no rolled back charge", r.Steps)
+	}
+}

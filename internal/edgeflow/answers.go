@@ -187,7 +187,9 @@ type TriggerResult struct {
 	ID         string `json:"id"`
 	InstanceID string `json:"instanceId"`
 	Status     string `json:"status"`
-	EventType  string `json:"eventType,omitempty"`
+	// StatusDetail is "held" for a run queued by flow control.
+	StatusDetail string `json:"statusDetail,omitempty"`
+	EventType    string `json:"eventType,omitempty"`
 }
 
 // BatchTriggerResult answers a batch trigger: the runs created and the

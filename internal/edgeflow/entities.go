@@ -303,6 +303,20 @@ type DeployConfig struct {
 	// Retention is how long the provider keeps the Workflow's finished
 	// instances (its default retention); nil leaves the provider's.
 	Retention *Retention `json:"retention,omitempty"`
+	// Concurrency is the most runs of the workflow running at once on a
+	// connection (0: no limit); RateLimit bounds how many start per period.
+	// edgeflow's trigger path enforces both (docs/deploy.md, "Flow control").
+	Concurrency int        `json:"concurrency,omitempty"`
+	RateLimit   *RateLimit `json:"rateLimit,omitempty"`
+}
+
+// RateLimit is at most Limit run starts per Period (a duration such as
+// "1 minute", or seconds as text) for the workflow, or for each value of
+// Key, an expression over the trigger params ("{{event.payload.customerId}}").
+type RateLimit struct {
+	Limit  int    `json:"limit"`
+	Period string `json:"period"`
+	Key    string `json:"key,omitempty"`
 }
 
 // Retention is how long finished instances are kept: Success for complete

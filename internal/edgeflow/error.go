@@ -7,6 +7,7 @@ package edgeflow
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Error codes. internal/api maps each to exactly one HTTP status.
@@ -37,6 +38,9 @@ type Error struct {
 	Details any
 	// Err is the underlying cause, kept for logs; it is never shown to clients.
 	Err error
+	// RetryAfter, when positive, is answered as the Retry-After header
+	// (whole seconds, rounded up).
+	RetryAfter time.Duration
 }
 
 // FieldError names one bad field of a request by its JSON path (e.g. "/name").

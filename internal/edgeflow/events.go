@@ -43,6 +43,11 @@ var WebhookEventTypes = []string{EventRunStarted, EventRunCompleted, EventRunErr
 // stuck-queued bound (internal/deploy, stuck.go; docs/runs.md).
 const RunDetailStuck = "stuck"
 
+// RunDetailHeld is the statusDetail of a queued run that edgeflow holds
+// back for its workflow's flow control (deployConfig concurrency or
+// rateLimit, triggered with queue: true): its instance is not created yet.
+const RunDetailHeld = "held"
+
 // IsWebhookEventType reports whether t is one of WebhookEventTypes.
 func IsWebhookEventType(t string) bool { return slices.Contains(WebhookEventTypes, t) }
 

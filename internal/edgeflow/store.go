@@ -233,6 +233,23 @@ type Store interface {
 	ListWorkflowsUsingNode(ctx context.Context, organizationID, nodeID string) ([]Workflow, error)
 
 	CreateRun(ctx context.Context, r *Run) error
+	// CreateRunLimited is CreateRun (status queued) when fewer than
+	// concurrency runs of r's workflow on r's connection take a slot
+	// (running, or queued and not held; concurrency <= 0: always), and
+	// answers true; otherwise it stores r held (StatusDetail RunDetailHeld,
+	// no refresh due) when hold is set, nothing when not, and answers
+	// false. The count and the insert are atomic across replicas.
+	CreateRunLimited(ctx context.Context, r *Run, concurrency int, hold bool) (bool, error)
+	// AdmitHeldRun clears the held run r's statusDetail and makes its
+	// refresh due at next when its workflow has room for it, as
+	// CreateRunLimited counts; false when there is none or r is no longer
+	// held.
+	AdmitHeldRun(ctx context.Context, r *Run, concurrency int, next time.Time) (bool, error)
+	// ListHeldRuns returns up to limit (100 when <= 0) held runs, oldest first.
+	ListHeldRuns(ctx context.Context, limit int) ([]Run, error)
+	// CountAdmittedRuns counts the runs of the workflow on the connection
+	// that take a slot, as CreateRunLimited counts them.
+	CountAdmittedRuns(ctx context.Context, workflowID, connectionID string) (int, error)
 	// DeleteRuns deletes the project's final runs (complete, errored,
 	// terminated) among ids in one transaction and answers the deleted
 	// ones' ids and provider instances; others are left.

@@ -427,6 +427,7 @@ func cloneWorkflow(w *edgeflow.Workflow) *edgeflow.Workflow {
 		dc := *w.DeployConfig
 		dc.Route = clonePtr(w.DeployConfig.Route)
 		dc.Retention = clonePtr(w.DeployConfig.Retention)
+		dc.RateLimit = clonePtr(w.DeployConfig.RateLimit)
 		c.DeployConfig = &dc
 	}
 	return &c

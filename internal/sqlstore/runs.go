@@ -128,35 +128,40 @@ func (s *Store) CreateRun(ctx context.Context, r *edgeflow.Run) error {
 			Scan(&r.ProjectID); err != nil {
 			return s.dbErr(err, "workflow", "", "")
 		}
-		if _, ok := s.d.(RowidOrderedRuns); ok {
-			// Keep rowid order = creation order (RowidOrderedRuns): the
-			// new run is created after the newest stored one (by at least
-			// a microsecond, so that ids never have to break a tie).
-			var last time.Time
-			err := tx.QueryRow(ctx, `SELECT created_at FROM runs ORDER BY rowid DESC LIMIT 1`).Scan(timeCol{&last})
-			if err != nil && !s.noRows(err) {
-				return s.dbErr(err, "run", "", "")
-			}
-			if err == nil && !r.CreatedAt.After(last) {
-				r.CreatedAt = last.Add(time.Microsecond)
-				r.UpdatedAt = r.CreatedAt
-			}
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
-			r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
-			s.ts(r.CreatedAt), s.nullTS(r.StartedAt), s.nullTS(r.EndedAt), s.ts(r.UpdatedAt),
-			s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion, r.RestartOf, r.FromStep, replayed, in, out, traceArg(r.Trace),
-			r.ReplayOf, boolArg(r.ParamsChanged), r.Environment)
-		if err != nil {
-			return s.dbErr(err, "run", "", "workflow")
-		}
-		if r.Trace != nil {
-			r.TraceID = r.Trace.TraceID
-		}
-		return s.runEvent(ctx, tx, true, "", "", r)
+		return s.insertRun(ctx, tx, r, replayed, in, out)
 	})
+}
+
+// insertRun inserts r (its ProjectID read) in tx with its run event.
+func (s *Store) insertRun(ctx context.Context, tx Querier, r *edgeflow.Run, replayed, in, out any) error {
+	if _, ok := s.d.(RowidOrderedRuns); ok {
+		// Keep rowid order = creation order (RowidOrderedRuns): the
+		// new run is created after the newest stored one (by at least
+		// a microsecond, so that ids never have to break a tie).
+		var last time.Time
+		err := tx.QueryRow(ctx, `SELECT created_at FROM runs ORDER BY rowid DESC LIMIT 1`).Scan(timeCol{&last})
+		if err != nil && !s.noRows(err) {
+			return s.dbErr(err, "run", "", "")
+		}
+		if err == nil && !r.CreatedAt.After(last) {
+			r.CreatedAt = last.Add(time.Microsecond)
+			r.UpdatedAt = r.CreatedAt
+		}
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
+		r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
+		s.ts(r.CreatedAt), s.nullTS(r.StartedAt), s.nullTS(r.EndedAt), s.ts(r.UpdatedAt),
+		s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion, r.RestartOf, r.FromStep, replayed, in, out, traceArg(r.Trace),
+		r.ReplayOf, boolArg(r.ParamsChanged), r.Environment)
+	if err != nil {
+		return s.dbErr(err, "run", "", "workflow")
+	}
+	if r.Trace != nil {
+		r.TraceID = r.Trace.TraceID
+	}
+	return s.runEvent(ctx, tx, true, "", "", r)
 }
 
 // FindRunByID returns the workflow's run or ENotFound.

@@ -238,7 +238,8 @@ async function readJSON(request: Request): Promise<any> {
  * The event and step of a run. A restarted run's params carry, under
  * "__edgeflowReplay", the outputs of the steps it takes from the run it restarts, by
  * step name: those steps answer their recorded output without running
- * again, and the key is removed from the payload. A traced run's trace
+ * again (one with a rollback handler through a step that answers it, so
+ * that the handler is registered), and the key is removed from the payload. A traced run's trace
  * context ("__edgeflowTrace") is removed from the payload too and answered
  * as trace. Other runs are unchanged.
  */
@@ -257,7 +258,15 @@ function replaying(event: WorkflowEvent<Params>, step: WorkflowStep): { event: W
   const outputs = new Map<string, unknown>(Object.entries(replay));
   const inner: any = step;
   const replayed: any = {
-    do: (name: string, ...rest: any[]) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : inner.do(name, ...rest)),
+    do: (name: string, ...rest: any[]) => {
+      if (!outputs.has(name)) return inner.do(name, ...rest);
+      // A replayed step with a rollback runs as a step answering its recorded
+      // output, so that its rollback handler is registered in this run too.
+      const last = rest[rest.length - 1];
+      if (last !== null && typeof last === "object" && typeof last.rollback === "function")
+        return inner.do(name, ...rest.map((a: any) => (typeof a === "function" ? async () => outputs.get(name) : a)));
+      return Promise.resolve(outputs.get(name));
+    },
     sleep: (name: string, duration: any) => (outputs.has(name) ? Promise.resolve() : inner.sleep(name, duration)),
     sleepUntil: (name: string, timestamp: any) => (outputs.has(name) ? Promise.resolve() : inner.sleepUntil(name, timestamp)),
     waitForEvent: (name: string, options: any) => (outputs.has(name) ? Promise.resolve(outputs.get(name)) : inner.waitForEvent(name, options)),

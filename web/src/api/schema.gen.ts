@@ -1998,7 +1998,9 @@ export interface components {
             responseStatus: number;
         };
         DeployConfig: {
+            concurrency?: number;
             publicTrigger?: boolean;
+            rateLimit?: components["schemas"]["RateLimit"];
             retention?: components["schemas"]["Retention"];
             route?: components["schemas"]["WorkerRoute"];
         };
@@ -2560,6 +2562,11 @@ export interface components {
             delimitedPrefixes: string[];
             nextCursor: string | null;
         };
+        RateLimit: {
+            key?: string;
+            limit: number;
+            period: string;
+        };
         Readiness: {
             code?: string;
             /** @enum {string} */
@@ -2748,6 +2755,7 @@ export interface components {
             id: string;
             instanceId: string;
             status: string;
+            statusDetail?: string;
         };
         TriggerSecret: {
             secret: string;
@@ -3056,6 +3064,7 @@ export type PromoteResult = components['schemas']['PromoteResult'];
 export type R2Bucket = components['schemas']['R2Bucket'];
 export type R2Object = components['schemas']['R2Object'];
 export type R2ObjectList = components['schemas']['R2ObjectList'];
+export type RateLimit = components['schemas']['RateLimit'];
 export type Readiness = components['schemas']['Readiness'];
 export type Retention = components['schemas']['Retention'];
 export type Role = components['schemas']['Role'];
@@ -11117,7 +11126,13 @@ export interface operations {
                         [key: string]: string;
                     } | null;
                     deployConfig?: {
+                        concurrency?: number | null;
                         publicTrigger?: boolean | null;
+                        rateLimit?: {
+                            key?: string;
+                            limit?: number;
+                            period?: string;
+                        } | null;
                         retention?: {
                             error?: string;
                             success?: string;
@@ -11197,7 +11212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: also: `triggerCode` that does not parse (`details` give `line` and `column` in its text), a dependency that is not a registry package with a semver range or dist-tag */
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: also: `triggerCode` that does not parse (`details` give `line` and `column` in its text), a dependency that is not a registry package with a semver range or dist-tag, `deployConfig.concurrency` outside 0 to 50,000, a `deployConfig.rateLimit` whose `limit` is outside 1 to 100,000, whose `period` is not whole seconds from 1 second to 1 hour or whose `key` reads anything but `{{event.payload.<field>}}` (docs/deploy.md, "Flow control") */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13400,11 +13415,12 @@ export interface operations {
                     environment?: string;
                     /** @description The run's params (at most 100 KB serialized); {instanceId, eventType, payload} delivers an event to a waiting run. */
                     params?: Record<string, unknown>;
+                    queue?: boolean;
                 };
             };
         };
         responses: {
-            /** @description `{id, instanceId, status: "queued"}`: the new run. When `params` hold `instanceId`, `eventType` and `payload`, the event is delivered to that waiting run instead: 202 with the run's `{id, instanceId, status, eventType}`. */
+            /** @description `{id, instanceId, status: "queued"}`: the new run. When `params` hold `instanceId`, `eventType` and `payload`, the event is delivered to that waiting run instead: 202 with the run's `{id, instanceId, status, eventType}`. When the workflow's `deployConfig.concurrency` or `rateLimit` refuses a run now and the request says `queue: true`, the run is stored held: 201 with `statusDetail: "held"`; it starts when the limits allow. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -13476,7 +13492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent; rate_limited: the workflow's `deployConfig.concurrency` or `rateLimit` refuses a run now (without `queue: true`); `Retry-After` says when to try again */
             429: {
                 headers: {
                     [name: string]: unknown;

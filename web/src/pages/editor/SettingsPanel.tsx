@@ -33,6 +33,7 @@ export function SettingsPanel({
   const [routePattern, setRoutePattern] = useState(workflow.deployConfig?.route?.pattern ?? "");
   const [zoneName, setZoneName] = useState(workflow.deployConfig?.route?.zoneName ?? "");
   const [publicTrigger, setPublicTrigger] = useState(workflow.deployConfig?.publicTrigger === true);
+  const [concurrency, setConcurrency] = useState(String(workflow.deployConfig?.concurrency ?? ""));
   const [local, setLocal] = useState<string[]>([]);
 
   const save = useMutation({
@@ -43,6 +44,10 @@ export function SettingsPanel({
       if (routePattern.trim() || zoneName.trim())
         deployConfig.route = { pattern: routePattern.trim(), zoneName: zoneName.trim() };
       if (!isFunction && publicTrigger) deployConfig.publicTrigger = true;
+      // Settings this panel does not edit are sent back as stored (deployConfig is replaced whole).
+      if (workflow.deployConfig?.retention) deployConfig.retention = workflow.deployConfig.retention;
+      if (workflow.deployConfig?.rateLimit) deployConfig.rateLimit = workflow.deployConfig.rateLimit;
+      if (!isFunction && concurrency.trim()) deployConfig.concurrency = Number(concurrency.trim());
       return ok(
         api.PATCH("/api/workflows/{id}", {
           params: { path: { id: workflow.id } },
@@ -280,6 +285,18 @@ export function SettingsPanel({
             <input type="checkbox" checked={publicTrigger} onChange={(e) => setPublicTrigger(e.target.checked)} />
             Public trigger (signed requests may start runs at the worker URL, from the next deploy)
           </label>
+        )}
+        {!isFunction && (
+          <Field
+            id="concurrency"
+            label="Concurrency (most runs in progress at once; empty: no limit)"
+            placeholder="10"
+            value={concurrency}
+            onChange={setConcurrency}
+          />
+        )}
+        {pathError("/deployConfig/concurrency") && (
+          <p className="field-error">{pathError("/deployConfig/concurrency")}</p>
         )}
         {pathError("/deployConfig") && <p className="field-error">{pathError("/deployConfig")}</p>}
         {local.length > 0 && (
