@@ -46,12 +46,12 @@ func TestFlowControlRules(t *testing.T) {
 
 // flowWorld is a world whose tenant a's workflow is deployed on a
 // Cloudflare connection answered by a stub that records the creates.
-func flowWorld(t *testing.T) (*world, *createStub, string) {
+func flowWorld(t *testing.T, postgres bool) (*world, *createStub, string) {
 	t.Helper()
 	stub := &createStub{}
 	cf := httptest.NewServer(stub)
 	t.Cleanup(cf.Close)
-	w := newWorld(t, worldOptions{limits: ratelimit.Limits{Off: true}, config: func(c *api.Config) {
+	w := newWorld(t, worldOptions{postgres: postgres, limits: ratelimit.Limits{Off: true}, config: func(c *api.Config) {
 		c.CloudflareBaseURL = cf.URL
 	}})
 	d := &edgeflow.Deployment{WorkflowID: w.a.workflowID, VersionID: w.a.versionID, ConnectionID: w.a.connectionID,
@@ -68,46 +68,48 @@ func flowWorld(t *testing.T) (*world, *createStub, string) {
 // instance created. A run that ends frees its slot.
 func TestConcurrencyRefusesOrHolds(t *testing.T) {
 	t.Parallel()
-	w, stub, path := flowWorld(t)
-	a := w.a
-	w.must(200, "PATCH", "/api/workflows/"+a.workflowID, `{"deployConfig":{"concurrency":2}}`, a.keyAll)
-	body := fmt.Sprintf(`{"connectionId":%q,"params":{"n":1}}`, a.connectionID)
-	first := w.must(201, "POST", path, body, a.keyAll).str(t, "id")
-	w.must(201, "POST", path, body, a.keyAll)
-	if got := len(stub.take()); got != 2 {
-		t.Fatalf("two admitted triggers sent %d creates, want 2", got)
-	}
-	r := w.do("POST", path, body, a.keyAll)
-	checkError(t, r, 429, "rate_limited", "")
-	if s, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || s < 1 {
-		t.Fatalf("Retry-After = %q, want whole seconds", r.header.Get("Retry-After"))
-	}
-	held := w.must(201, "POST", path, fmt.Sprintf(`{"connectionId":%q,"params":{"n":3},"queue":true}`, a.connectionID), a.keyAll)
-	if held.str(t, "status") != "queued" || held.str(t, "statusDetail") != "held" {
-		t.Fatalf("queued trigger answered %s, want status queued, statusDetail held", held.body)
-	}
-	if got := stub.take(); len(got) != 0 {
-		t.Fatalf("refused and held triggers sent %v", got)
-	}
-	run := w.must(200, "GET", "/api/runs/"+held.str(t, "id"), "", a.keyAll)
-	if run.str(t, "statusDetail") != "held" {
-		t.Fatalf("the held run reads %s", run.body)
-	}
+	bothEngines(t, func(t *testing.T, pg bool) {
+		w, stub, path := flowWorld(t, pg)
+		a := w.a
+		w.must(200, "PATCH", "/api/workflows/"+a.workflowID, `{"deployConfig":{"concurrency":2}}`, a.keyAll)
+		body := fmt.Sprintf(`{"connectionId":%q,"params":{"n":1}}`, a.connectionID)
+		first := w.must(201, "POST", path, body, a.keyAll).str(t, "id")
+		w.must(201, "POST", path, body, a.keyAll)
+		if got := len(stub.take()); got != 2 {
+			t.Fatalf("two admitted triggers sent %d creates, want 2", got)
+		}
+		r := w.do("POST", path, body, a.keyAll)
+		checkError(t, r, 429, "rate_limited", "")
+		if s, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || s < 1 {
+			t.Fatalf("Retry-After = %q, want whole seconds", r.header.Get("Retry-After"))
+		}
+		held := w.must(201, "POST", path, fmt.Sprintf(`{"connectionId":%q,"params":{"n":3},"queue":true}`, a.connectionID), a.keyAll)
+		if held.str(t, "status") != "queued" || held.str(t, "statusDetail") != "held" {
+			t.Fatalf("queued trigger answered %s, want status queued, statusDetail held", held.body)
+		}
+		if got := stub.take(); len(got) != 0 {
+			t.Fatalf("refused and held triggers sent %v", got)
+		}
+		run := w.must(200, "GET", "/api/runs/"+held.str(t, "id"), "", a.keyAll)
+		if run.str(t, "statusDetail") != "held" {
+			t.Fatalf("the held run reads %s", run.body)
+		}
 
-	// The first run ends: its slot is free for a new trigger.
-	ctx := context.Background()
-	r1, err := w.store.FindRunByID(ctx, a.workflowID, first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r1.Status = edgeflow.RunComplete
-	if err := w.store.UpdateRun(ctx, r1); err != nil {
-		t.Fatal(err)
-	}
-	w.must(201, "POST", path, body, a.keyAll)
-	if got := len(stub.take()); got != 1 {
-		t.Fatalf("a trigger after a run ended sent %d creates, want 1", got)
-	}
+		// The first run ends: its slot is free for a new trigger.
+		ctx := context.Background()
+		r1, err := w.store.FindRunByID(ctx, a.workflowID, first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r1.Status = edgeflow.RunComplete
+		if err := w.store.UpdateRun(ctx, r1); err != nil {
+			t.Fatal(err)
+		}
+		w.must(201, "POST", path, body, a.keyAll)
+		if got := len(stub.take()); got != 1 {
+			t.Fatalf("a trigger after a run ended sent %d creates, want 1", got)
+		}
+	})
 }
 
 // TestRateLimitPerKey: a rate limit keyed by a params field limits each
@@ -116,29 +118,46 @@ func TestConcurrencyRefusesOrHolds(t *testing.T) {
 // held.
 func TestRateLimitPerKey(t *testing.T) {
 	t.Parallel()
-	w, stub, path := flowWorld(t)
-	a := w.a
-	w.must(200, "PATCH", "/api/workflows/"+a.workflowID, `{"deployConfig":{"rateLimit":{"limit":2,"period":"1 hour","key":"{{event.payload.customerId}}"}}}`, a.keyAll)
-	trigger := func(customer string, queue bool) response {
-		return w.do("POST", path, fmt.Sprintf(`{"connectionId":%q,"params":{"customerId":%q},"queue":%t}`, a.connectionID, customer, queue), a.keyAll)
-	}
-	for range 2 {
-		if r := trigger("A", false); r.status != 201 {
-			t.Fatalf("customer A within the limit: %d %s", r.status, r.body)
+	bothEngines(t, func(t *testing.T, pg bool) {
+		w, stub, path := flowWorld(t, pg)
+		a := w.a
+		w.must(200, "PATCH", "/api/workflows/"+a.workflowID, `{"deployConfig":{"rateLimit":{"limit":2,"period":"1 hour","key":"{{event.payload.customerId}}"}}}`, a.keyAll)
+		trigger := func(customer string, queue bool) response {
+			return w.do("POST", path, fmt.Sprintf(`{"connectionId":%q,"params":{"customerId":%q},"queue":%t}`, a.connectionID, customer, queue), a.keyAll)
 		}
-	}
-	r := trigger("A", false)
-	checkError(t, r, 429, "rate_limited", "")
-	if s, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || s < 1 || s > 3600 {
-		t.Fatalf("Retry-After = %q, want seconds until the window ends", r.header.Get("Retry-After"))
-	}
-	if r := trigger("B", false); r.status != 201 {
-		t.Fatalf("customer B while A is limited: %d %s", r.status, r.body)
-	}
-	if r := trigger("A", true); r.status != 201 || r.str(t, "statusDetail") != "held" {
-		t.Fatalf("customer A with queue: %d %s", r.status, r.body)
-	}
-	if got := len(stub.take()); got != 3 {
-		t.Fatalf("creates sent = %d, want 3 (A twice, B once)", got)
+		for range 2 {
+			if r := trigger("A", false); r.status != 201 {
+				t.Fatalf("customer A within the limit: %d %s", r.status, r.body)
+			}
+		}
+		r := trigger("A", false)
+		checkError(t, r, 429, "rate_limited", "")
+		if s, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || s < 1 || s > 3600 {
+			t.Fatalf("Retry-After = %q, want seconds until the window ends", r.header.Get("Retry-After"))
+		}
+		if r := trigger("B", false); r.status != 201 {
+			t.Fatalf("customer B while A is limited: %d %s", r.status, r.body)
+		}
+		if r := trigger("A", true); r.status != 201 || r.str(t, "statusDetail") != "held" {
+			t.Fatalf("customer A with queue: %d %s", r.status, r.body)
+		}
+		if got := len(stub.take()); got != 3 {
+			t.Fatalf("creates sent = %d, want 3 (A twice, B once)", got)
+		}
+	})
+}
+
+// bothEngines runs f on SQLite and on PostgreSQL (the latter where the tests
+// have one: onBothEngines' rule), each in a parallel subtest.
+func bothEngines(t *testing.T, f func(t *testing.T, postgres bool)) {
+	for _, pg := range []bool{false, true} {
+		name := "sqlite"
+		if pg {
+			name = "postgres"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f(t, pg)
+		})
 	}
 }
