@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useSearch } from "wouter";
 import { api, ApiError, ok } from "../api/client";
 import { fieldErrors, validateSignIn, validateSignUp, type FieldErrors } from "../api/forms";
+import { signUpQueries } from "../api/queries/session";
 import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { useSetSession } from "../app/session";
@@ -204,12 +205,7 @@ export function signUpNote(options: { mode: string; firstUser: boolean } | undef
 }
 
 function SignUpNote() {
-  const options = useQuery({
-    queryKey: ["sign-up-options"],
-    queryFn: () => ok(api.GET("/api/auth/sign-up")),
-    retry: false,
-    staleTime: 60_000,
-  });
+  const options = useQuery(signUpQueries.options());
   if (options.isPending) return <p className="muted">&nbsp;</p>;
   const text = signUpNote(options.data);
   const refusing = options.data !== undefined && options.data.mode !== "open";

@@ -63,7 +63,7 @@ export function BulkBar({
     },
   });
   const job = useQuery({
-    queryKey: ["bulk", jobId] as const,
+    queryKey: runKeys.bulkJob(jobId),
     queryFn: async (): Promise<BulkJob> => {
       const j = await ok(api.GET("/api/runs/bulk/{bulkId}", { params: { path: { bulkId: jobId } } }));
       if (!jobRunning(j)) void qc.invalidateQueries({ queryKey: runKeys.lists });
@@ -74,7 +74,7 @@ export function BulkBar({
   });
   const cancel = useMutation({
     mutationFn: () => ok(api.DELETE("/api/runs/bulk/{bulkId}", { params: { path: { bulkId: jobId } } })),
-    onSuccess: (j) => qc.setQueryData(["bulk", jobId], j),
+    onSuccess: (j) => qc.setQueryData(runKeys.bulkJob(jobId), j),
   });
 
   const ticked = choice.kind === "ticked" ? choice.ids.length : 0;

@@ -13,6 +13,8 @@ export const runKeys = {
   one: (runId: string) => ["run", runId] as const,
   // stepOutput: a step's full output (one attempt or iteration), read by its URL; part of everything read of the run.
   stepOutput: (runId: string, url: string) => ["run", runId, "step-output", url] as const,
+  // bulkJob: a bulk action's job (GET /api/runs/bulk/:id), which Studio follows until it ends.
+  bulkJob: (jobId: string) => ["bulk", jobId] as const,
 };
 
 export const runQueries = {

@@ -26,3 +26,19 @@ async function loadSession(): Promise<SignedIn | null> {
 export const sessionQueries = {
   current: () => queryOptions({ queryKey: sessionKeys.all, queryFn: loadSession, staleTime: Infinity }),
 };
+
+export const signUpKeys = {
+  options: ["sign-up-options"] as const,
+};
+
+// signUpQueries: how the server signs people up (GET /api/auth/sign-up, public), which the sign-up page says
+// before its form.
+export const signUpQueries = {
+  options: () =>
+    queryOptions({
+      queryKey: signUpKeys.options,
+      queryFn: () => ok(api.GET("/api/auth/sign-up")),
+      retry: false,
+      staleTime: 60_000,
+    }),
+};
