@@ -106,7 +106,7 @@ test-browser: web
 test-go:
 	$(GO) vet ./...
 	@e2e=$$(mktemp); \
-	( $(GO) test -count=1 -timeout 20m -parallel 3 ./internal/e2e/ > "$$e2e" 2>&1; echo $$? > "$$e2e.status" ) & \
+	( $(GO) test -count=1 -timeout 30m -parallel 3 ./internal/e2e/ > "$$e2e" 2>&1; echo $$? > "$$e2e.status" ) & \
 	$(GO) test -count=1 -timeout 20m -parallel 3 $$($(GO) list ./... | grep -v '/internal/e2e$$'); rest=$$?; \
 	wait; cat "$$e2e"; e2e_status=$$(cat "$$e2e.status"); rm -f "$$e2e" "$$e2e.status"; \
 	[ "$$rest" -eq 0 ] && [ "$$e2e_status" -eq 0 ]

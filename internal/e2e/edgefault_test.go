@@ -188,15 +188,17 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 			t.Fatalf("%d runs listed, want the %d accepted", listed, len(runs))
 		}
 	}
-	// A read of a run while its workerd is being restarted (at its file
-	// limit) may answer 502 provider_error: the edge's socket is away for
-	// that moment. That is a clear answer, not the end of the wait.
+	// A read of a run whose workerd is out of descriptors answers 502
+	// provider_error (the workerd cannot take the read's connection): a
+	// clear answer that the edge cannot serve the run, not a run left
+	// silently queued. A run in flight when the descriptors ran out answers
+	// so until the group restarts below; on a loaded machine some are.
 	for _, id := range runs {
-		testenv.WaitFor(t, 2*time.Minute, 100*time.Millisecond, "run "+id+": ended or reported stuck", func() (bool, string) {
+		testenv.WaitFor(t, 2*time.Minute, 100*time.Millisecond, "run "+id+": ended, reported stuck or refused by the failing edge", func() (bool, string) {
 			r := s.do("GET", "/api/workflows/"+wf+"/runs/"+id, nil)
 			if r.status == 502 {
 				wantError(t, r, 502, "provider_error")
-				return false, "502 provider_error"
+				return true, ""
 			}
 			if r.status != 200 {
 				t.Fatalf("GET run %s = %d %s", id, r.status, r.body)
