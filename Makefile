@@ -101,13 +101,12 @@ test-browser: web
 	cd web && npm run test:browser --silent
 
 # The end-to-end package (internal/e2e) is the longest by far and waits on the local edge most of its time: it runs
-# in a go test of its own started beside the other packages', so that it does not wait for a free package slot, with
-# three tests at a time rather than one per core (the other packages too: their tests mostly wait on servers).
+# in a go test of its own started beside the other packages', so that it does not wait for a free package slot.
 test-go:
 	$(GO) vet ./...
 	@e2e=$$(mktemp); \
-	( $(GO) test -count=1 -timeout 30m -parallel 3 ./internal/e2e/ > "$$e2e" 2>&1; echo $$? > "$$e2e.status" ) & \
-	$(GO) test -count=1 -timeout 20m -parallel 3 $$($(GO) list ./... | grep -v '/internal/e2e$$'); rest=$$?; \
+	( $(GO) test -count=1 -timeout 30m ./internal/e2e/ > "$$e2e" 2>&1; echo $$? > "$$e2e.status" ) & \
+	$(GO) test -count=1 -timeout 20m $$($(GO) list ./... | grep -v '/internal/e2e$$'); rest=$$?; \
 	wait; cat "$$e2e"; e2e_status=$$(cat "$$e2e.status"); rm -f "$$e2e" "$$e2e.status"; \
 	[ "$$rest" -eq 0 ] && [ "$$e2e_status" -eq 0 ]
 
