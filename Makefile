@@ -102,16 +102,19 @@ test-browser: web
 
 # The end-to-end package (internal/e2e) is the longest by far and waits on the local edge most of its time: it runs
 # in a go test of its own started beside the other packages', so that it does not wait for a free package slot.
+# The project's Go packages: go's ./... also walks node_modules (an npm package under tools/lint ships a Go package).
+GO_PACKAGES = $$($(GO) list ./... | grep -v /node_modules/)
+
 test-go:
-	$(GO) vet ./...
+	$(GO) vet $(GO_PACKAGES)
 	@e2e=$$(mktemp); \
 	( $(GO) test -count=1 -timeout 30m ./internal/e2e/ > "$$e2e" 2>&1; echo $$? > "$$e2e.status" ) & \
-	$(GO) test -count=1 -timeout 20m $$($(GO) list ./... | grep -v '/internal/e2e$$'); rest=$$?; \
+	$(GO) test -count=1 -timeout 20m $$($(GO) list ./... | grep -v -e '/internal/e2e$$' -e /node_modules/); rest=$$?; \
 	wait; cat "$$e2e"; e2e_status=$$(cat "$$e2e.status"); rm -f "$$e2e" "$$e2e.status"; \
 	[ "$$rest" -eq 0 ] && [ "$$e2e_status" -eq 0 ]
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem $(GO_PACKAGES)
 
 # What the route table (internal/api/routes.go) generates: docs/api.md's endpoint reference and Studio's API types
 # (web/src/api/schema.gen.ts, by openapi-typescript from the OpenAPI document; its npm package is
@@ -128,8 +131,8 @@ PRETTIER_GLOB := "web/src/**/*.{ts,tsx,css}" "web/browser/**/*.mjs" "web/*.{ts,m
 lint:
 	@$(MAKE) --no-print-directory npm-deps NPM_DIRS=tools/lint
 	@files=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$files" ] || { echo "gofmt: not formatted: $$files"; exit 1; }
-	$(GO) vet ./...
-	$(GO) tool staticcheck ./...
+	$(GO) vet $(GO_PACKAGES)
+	$(GO) tool staticcheck $(GO_PACKAGES)
 	$(LINT_BIN)/eslint --config tools/lint/eslint.config.mjs web edge bench
 	$(LINT_BIN)/prettier --config tools/lint/prettier.config.mjs --check $(PRETTIER_GLOB)
 
