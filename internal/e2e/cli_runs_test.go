@@ -15,7 +15,10 @@ import (
 // the usual statuses on bad input; `runs restart --in-place` restarts the
 // run itself from a step once its cause is fixed.
 func TestCLIRunOutputAndRestartInPlace(t *testing.T) {
-	t.Parallel()
+	// Not parallel: its attempts are compared one by one, and a step in
+	// progress when the shared edge restarts a workerd (a deploy of another
+	// test placed in the same group) runs again as another attempt. Tests
+	// that are not parallel run before the parallel ones start deploying.
 	requireEdge(t)
 	s := newServer(t, serverOptions{})
 	u := newCLIUser(t)

@@ -16,6 +16,38 @@ func counted(id, code string) map[string]any {
 	return s
 }
 
+// counterWatch reads the counters table of D1 database db and compares it
+// with its last reading: wantCounters fails when a step of same changed
+// its counter or one of more did not. Counters are compared with the
+// ones before each step of a test: a step in progress when the shared
+// edge's workerd restarts (each deploy of the package's other tests may
+// restart it) executes again, so only "not executed again" and
+// "executed" are exact.
+func counterWatch(t *testing.T, s *server, db string) (wantCounters func(what string, same, more []string)) {
+	last := map[string]int{}
+	return func(what string, same, more []string) {
+		t.Helper()
+		var rows d1Rows
+		s.must(200, "POST", "/api/resources/d1/databases/"+db+"/query", map[string]any{"connectionId": s.conn,
+			"sql": "SELECT step, n FROM counters ORDER BY step"}).into(&rows)
+		got := map[string]int{}
+		for _, r := range rows.Rows {
+			got[r[0].(string)] = int(r[1].(float64))
+		}
+		for _, k := range same {
+			if got[k] != last[k] {
+				t.Fatalf("%s: step %s executed again: counters %v, before %v", what, k, got, last)
+			}
+		}
+		for _, k := range more {
+			if got[k] <= last[k] {
+				t.Fatalf("%s: step %s did not execute: counters %v, before %v", what, k, got, last)
+			}
+		}
+		last = got
+	}
+}
+
 // projectD1 is the id of the D1 database the project's workflows bind as DB.
 func (s *server) projectD1() string {
 	s.t.Helper()
@@ -50,37 +82,7 @@ func TestRestartFromStep(t *testing.T) {
 	db := s.projectD1()
 	s.must(200, "POST", "/api/resources/d1/databases/"+db+"/query", map[string]any{"connectionId": s.conn,
 		"sql": "CREATE TABLE counters (step TEXT PRIMARY KEY, n INTEGER); CREATE TABLE flags (ok INTEGER); INSERT INTO flags VALUES (0)"})
-	counters := func() map[string]int {
-		t.Helper()
-		var rows d1Rows
-		s.must(200, "POST", "/api/resources/d1/databases/"+db+"/query", map[string]any{"connectionId": s.conn,
-			"sql": "SELECT step, n FROM counters ORDER BY step"}).into(&rows)
-		out := map[string]int{}
-		for _, r := range rows.Rows {
-			out[r[0].(string)] = int(r[1].(float64))
-		}
-		return out
-	}
-	// Counters are compared with the ones before each step of the test: a
-	// step in progress when the shared edge's workerd restarts (each deploy
-	// of the package's other tests restarts it) executes again, so only
-	// "not executed again" and "executed" are exact.
-	last := map[string]int{}
-	wantCounters := func(what string, same, more []string) {
-		t.Helper()
-		got := counters()
-		for _, k := range same {
-			if got[k] != last[k] {
-				t.Fatalf("%s: step %s executed again: counters %v, before %v", what, k, got, last)
-			}
-		}
-		for _, k := range more {
-			if got[k] <= last[k] {
-				t.Fatalf("%s: step %s did not execute: counters %v, before %v", what, k, got, last)
-			}
-		}
-		last = got
-	}
+	wantCounters := counterWatch(t, s, db)
 	runCount := func() int {
 		t.Helper()
 		var page struct {
