@@ -264,7 +264,8 @@ describe("lifecycle", () => {
   test("a second edge on the same data dir is refused with a clear error", () => {
     const r = spawnSync(process.execPath, [SERVER, "--port", "0", "--data-dir", edge.dataDir], {
       encoding: "utf8",
-      timeout: 20000,
+      // a guard against a hang, not a time limit: on a loaded machine loading the edge's modules alone takes seconds
+      timeout: 180000,
     });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /in use by another edge \(pid \d+\)/);

@@ -240,7 +240,8 @@ describe("stale lock", () => {
     await waitFor(() => fs.existsSync(path.join(e.dataDir, "edge.lock")));
     const r = spawnSync(process.execPath, [SERVER, "--port", "0", "--data-dir", e.dataDir], {
       encoding: "utf8",
-      timeout: 20000,
+      // a guard against a hang, not a time limit: on a loaded machine loading the edge's modules alone takes seconds
+      timeout: 180000,
     });
     assert.equal(r.status, 1);
     assert.match(r.stderr, new RegExp(`in use by another edge \\(pid ${e.proc.pid}\\)`));
