@@ -82,6 +82,9 @@ type Plan struct {
 	// environment is the project environment bound to the connection (nil
 	// when none is).
 	environment *edgeflow.Environment
+	// subWorkflows are the workflows the version starts (sub_workflow
+	// nodes and agents' workflow tools).
+	subWorkflows []SubWorkflowRef
 }
 
 // Environment is the project environment the plan deploys to (nil when
@@ -175,7 +178,8 @@ func (s *Service) PrepareDeploy(ctx context.Context, req DeployRequest) (*Plan, 
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{req: req, workflow: w, version: v, connection: c, env: env, plan: dp, environment: envr}, nil
+	return &Plan{req: req, workflow: w, version: v, connection: c, env: env, plan: dp, environment: envr,
+		subWorkflows: reqs.SubWorkflows}, nil
 }
 
 // Deploy runs a prepared plan: verify the credentials, compile and bundle,
@@ -280,6 +284,7 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 	artCopy := *compiled
 	art := &artCopy
 	art.ScriptName, art.WorkflowName = pl.script, pl.workflow
+	art.Bindings = environmentChildren(environmentName(p.environment), art.Bindings, p.subWorkflows)
 	size := 0
 	for _, m := range art.Modules {
 		size += len(m)

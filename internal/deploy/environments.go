@@ -3,9 +3,11 @@ package deploy
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 )
 
@@ -179,4 +181,27 @@ func (s *Service) CheckPromotion(ctx context.Context, tw *TenantWorkflow, from, 
 	sort.Strings(diff.Missing)
 	sort.Strings(diff.Extra)
 	return &Promotion{VersionID: v.ID, Diff: diff}, nil
+}
+
+// environmentChildren points the Workflow bindings of a version's children
+// (sub_workflow nodes, agents' workflow tools) at their names in
+// environment env: outside production a workflow is deployed under names
+// of its own (place; docs/environments.md, "Names"), so a parent deployed
+// to staging starts the child deployed to staging, never production's.
+// bindings itself is left as it is (the compiler may cache it).
+func environmentChildren(env string, bindings []Binding, children []SubWorkflowRef) []Binding {
+	if env == "" || env == edgeflow.DefaultEnvironment || len(children) == 0 {
+		return bindings
+	}
+	names := map[string]string{} // a child's production script name -> its name in env
+	for _, c := range children {
+		names[codegen.ScriptName(c.WorkflowID)] = codegen.ScriptName(c.WorkflowID + "-" + env)
+	}
+	out := slices.Clone(bindings)
+	for i, b := range out {
+		if name, ok := names[b.ScriptName]; ok && b.Type == BindingWorkflow && b.WorkflowName == b.ScriptName {
+			out[i].ScriptName, out[i].WorkflowName = name, name
+		}
+	}
+	return out
 }

@@ -236,3 +236,31 @@ func TestCLIEnvironments(t *testing.T) {
 		t.Fatalf("rollback with --env and --connection: exit %d, want 2", code)
 	}
 }
+
+// TestSubWorkflowStaysInItsEnvironment (docs/environments.md, "Names"): a
+// parent deployed to staging starts its child's staging deployment, and in
+// production its production one; the child answers its environment's
+// API_URL, so the run's output says which child ran.
+func TestSubWorkflowStaysInItsEnvironment(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	stagingConn := s.must(201, "POST", "/api/connections", map[string]any{"provider": "local", "name": "staging",
+		"credentials": map[string]string{}}).str("id")
+	envs := "/api/projects/" + s.projID + "/environments"
+	s.must(201, "POST", envs, map[string]any{"name": "staging", "connectionId": stagingConn})
+	s.must(200, "PATCH", envs+"/production", map[string]any{"connectionId": s.conn})
+	s.must(201, "POST", "/api/env-vars", map[string]any{"name": "API_URL", "scope": "project", "isSecret": false,
+		"values": map[string]string{"staging": "https://staging.example", "production": "https://example.com"}})
+	child, _ := s.workflow("Child", "workflow", chain("Child", step("where", "return { url: {{env.API_URL}}, n: event.payload.n };")))
+	parent, _ := s.workflow("Parent", "workflow", subWorkflowIR("Parent", child))
+	for _, env := range []string{"staging", "production"} {
+		for _, wf := range []string{child, parent} {
+			s.must(200, "POST", "/api/workflows/"+wf+"/deploy", map[string]any{"environment": env})
+		}
+	}
+	for env, url := range map[string]string{"staging": "https://staging.example", "production": "https://example.com"} {
+		id := s.must(201, "POST", "/api/workflows/"+parent+"/trigger", map[string]any{"environment": env, "params": map[string]any{}}).str("id")
+		r := s.waitStatus(parent, id, "complete", 60*time.Second)
+		jsonEqual(t, r.Output, `{"url":"`+url+`","n":21}`)
+	}
+}
