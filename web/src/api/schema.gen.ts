@@ -9375,6 +9375,7 @@ export interface operations {
                 to?: string;
                 /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
                 q?: string;
+                /** @description Only runs in this project environment (docs/environments.md). */
                 environment?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
@@ -9801,6 +9802,7 @@ export interface operations {
                 to?: string;
                 /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
                 q?: string;
+                /** @description Only runs in this project environment (docs/environments.md). */
                 environment?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
@@ -11536,11 +11538,12 @@ export interface operations {
     };
     deployPlan: {
         parameters: {
-            query: {
-                /** @description The connection whose provider account is read. */
-                connectionId: string;
+            query?: {
+                /** @description The connection the deploy would go to; required unless environment is given. */
+                connectionId?: string;
+                /** @description The project environment the deploy would go to, in place of connectionId (docs/environments.md). */
                 environment?: string;
-                /** @description Only runs of this version. */
+                /** @description The version the deploy would make active (default: the current one). */
                 versionId?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
@@ -12331,6 +12334,7 @@ export interface operations {
                 to?: string;
                 /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
                 q?: string;
+                /** @description Only runs in this project environment (docs/environments.md). */
                 environment?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
@@ -13294,6 +13298,7 @@ export interface operations {
             content: {
                 "application/json": {
                     connectionId?: string;
+                    environment?: string;
                 };
             };
         };
