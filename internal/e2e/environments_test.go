@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
@@ -185,8 +186,8 @@ func TestEnvironmentsPromotion(t *testing.T) {
 	}
 }
 
-// TestCLIEnvironments: edgeflow envs create/set/ls, deploy --env, promote
-// and rollback --env against the local edge; a promotion refused for a
+// TestCLIEnvironments: edgeflow envs create/set/ls, deploy --env, trigger
+// --env, runs ls --env, promote and rollback --env against the local edge; a promotion refused for a
 // missing variable exits 1 naming it.
 func TestCLIEnvironments(t *testing.T) {
 	t.Parallel()
@@ -206,6 +207,23 @@ func TestCLIEnvironments(t *testing.T) {
 		"values": map[string]string{"staging": "https://staging.example"}})
 	s.workflow("cli-envs", "workflow", envIR(1))
 	u.must(0, "deploy", "cli-envs", "--env", "staging")
+	// trigger --env runs in the environment; runs ls --env lists its runs only.
+	if out := u.must(0, "trigger", "cli-envs", "--env", "staging", "--wait"); !strings.Contains(out, `"url": "https://staging.example"`) {
+		t.Fatalf("trigger --env staging --wait:\n%s", out)
+	}
+	var listed []struct {
+		Environment string `json:"environment"`
+	}
+	if err := json.Unmarshal([]byte(u.must(0, "runs", "ls", "--workflow", "cli-envs", "--env", "staging", "--json")), &listed); err != nil ||
+		len(listed) != 1 || listed[0].Environment != "staging" {
+		t.Fatalf("runs ls --env staging: %+v %v", listed, err)
+	}
+	if out := u.must(0, "runs", "ls", "--workflow", "cli-envs", "--env", "production"); !strings.Contains(out, "No runs match.") {
+		t.Fatalf("runs ls --env production:\n%s", out)
+	}
+	if code, _, _ := u.run("", nil, "trigger", "cli-envs", "--env", "staging", "--connection", s.conn); code != 2 {
+		t.Fatalf("trigger with --env and --connection: exit %d, want 2", code)
+	}
 	if code, _, errOut := u.run("", nil, "promote", "cli-envs", "--from", "staging", "--to", "production"); code != 1 ||
 		!strings.Contains(errOut, "API_URL") {
 		t.Fatalf("promote without API_URL in production: exit %d\n%s", code, errOut)
