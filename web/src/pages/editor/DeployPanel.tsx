@@ -32,7 +32,8 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
   const versionId = full.currentVersion?.id ?? "";
   const plan = useQuery({
     ...workflowQueries.deployPlan(full.workflow.id, versionId, target),
-    enabled: versionId !== "" && connectionId !== "",
+    // a function has no runs in flight and no durable steps: its deploy has no plan to show
+    enabled: versionId !== "" && connectionId !== "" && full.workflow.kind !== "script",
   });
   const activeNumber = full.versions.find((v) => v.id === plan.data?.activeVersionId)?.version;
 
