@@ -71,7 +71,7 @@ test("the deploy dialog shows the plan and the in-flight choice before deploying
 
   const choice = panel.getByRole("group", { name: "Runs in flight" });
   await expect(choice.getByRole("radio", { name: /^Pin/ })).toBeChecked();
-  await expect(choice.getByText(/1 run in flight finish on the version they started on/)).toBeVisible();
+  await expect(choice.getByText(/The runs in flight \(1\) finish on the version they started on/)).toBeVisible();
   await choice.getByRole("radio", { name: /^Migrate/ }).check();
   await expect(choice.getByRole("checkbox", { name: /Migrate anyway/ })).toBeVisible();
   await checkA11y(page, "deploy plan");

@@ -82,7 +82,7 @@ describe("InFlightChoice", () => {
     expect(screen.getByRole("group", { name: "Runs in flight" })).toBeTruthy();
     const pin = screen.getByRole("radio", { name: /^Pin/ }) as HTMLInputElement;
     expect(pin.checked).toBe(true);
-    expect(pin.closest("label")?.textContent).toContain("1 run in flight finish on the version they started on");
+    expect(pin.closest("label")?.textContent).toContain("The runs in flight (1) finish on the version they started on");
     fireEvent.click(screen.getByRole("radio", { name: /^Drain/ }));
     expect(onChange).toHaveBeenLastCalledWith("drain");
     expect(screen.queryByRole("checkbox")).toBeNull();

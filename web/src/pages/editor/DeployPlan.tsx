@@ -84,13 +84,13 @@ export function InFlightChoice({
   force: boolean;
   onForce: (v: boolean) => void;
 }) {
-  const n = plan ? runs(plan.inFlight.total) : "the runs";
+  const n = plan ? `The runs in flight (${plan.inFlight.total})` : "The runs in flight";
   const version = plan ? `version ${plan.number}` : "the new version";
   const choices: { value: InFlight; name: string; text: string }[] = [
     {
       value: "pin",
       name: "Pin (default)",
-      text: `${n} in flight finish on the version they started on; new runs start on ${version}. Each version with runs in flight keeps its own worker until they end.`,
+      text: `${n} finish on the version they started on; new runs start on ${version}. Each version with runs in flight keeps its own worker until they end.`,
     },
     {
       value: "migrate",
@@ -100,7 +100,7 @@ export function InFlightChoice({
     {
       value: "drain",
       name: "Drain",
-      text: `New triggers are refused until ${n} in flight have finished; then ${version} is deployed. Cancel stops waiting and deploys nothing.`,
+      text: `New triggers are refused until ${n.toLowerCase()} have finished; then ${version} is deployed. Cancel stops waiting and deploys nothing.`,
     },
   ];
   const incompatible = plan !== undefined && !plan.compatible;
