@@ -292,10 +292,7 @@ func renderRoute(b *bytes.Buffer, rt Route) error {
 	if len(rt.Query) > 0 {
 		b.WriteString("- Query:")
 		for i, q := range rt.Query {
-			p := queryParam(q)
-			if strings.HasSuffix(rt.Pattern, "/estimate") {
-				estimateParam(p)
-			}
+			p := routeQueryParam(rt, q)
 			sep := ";"
 			if i == len(rt.Query)-1 {
 				sep = "."

@@ -219,10 +219,14 @@ func (s *sseWriter) event(name string, v any) {
 
 type takedownRequest struct {
 	ConnectionID string `json:"connectionId"`
+	// Environment names the environment to take the workflow down from, in
+	// place of connectionId (docs/environments.md).
+	Environment string `json:"environment"`
 }
 
 // handleTakedown deletes the deployed worker (and Workflow) and removes the
-// deployment; nothing deployed there is 409.
+// deployment; nothing deployed there is 409. A takedown from a protected
+// environment is refused below admin (403) and audited as releases are.
 func (s *Server) handleTakedown(w http.ResponseWriter, r *http.Request) error {
 	dep, tw, err := s.workflowCall(r)
 	if err != nil {
@@ -232,13 +236,30 @@ func (s *Server) handleTakedown(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	if strings.TrimSpace(req.ConnectionID) == "" {
-		return edgeflow.Invalid("/connectionId", "connectionId is required")
+	if strings.TrimSpace(req.ConnectionID) == "" && strings.TrimSpace(req.Environment) == "" {
+		return edgeflow.Invalid("/connectionId", "connectionId or environment is required")
 	}
-	d, err := dep.Takedown(r.Context(), tw, req.ConnectionID)
+	connID, env, err := dep.ResolveEnvironment(r.Context(), tw.Tenant(), req.ConnectionID, req.Environment)
 	if err != nil {
 		return err
 	}
+	a := releaseAudit{ConnectionID: connID, ClientIP: s.clientIP(r)}
+	if env != nil {
+		a.Environment, a.Protected = env.Name, env.Protected
+	}
+	setAuditDetails(r, a)
+	if err := checkProtected(r, env, "takedown"); err != nil {
+		return err
+	}
+	d, err := dep.Takedown(r.Context(), tw, connID)
+	if err != nil {
+		return err
+	}
+	a.VersionID = d.VersionID
+	if v, err := s.Store.FindVersionByID(r.Context(), d.WorkflowID, d.VersionID); err == nil {
+		a.Version = v.Number
+	}
+	setAuditDetails(r, a)
 	writeJSON(w, http.StatusOK, newDeployResult(d))
 	return nil
 }

@@ -46,10 +46,10 @@ func TestEnvironments(t *testing.T) {
 	w.must(404, "DELETE", envs+"/staging", "", a.keyAll)
 }
 
-// TestAttackPromoteToProtected: a member's promotion, deploy and rollback
-// to protected production are 403 before anything else is looked at; the
-// admin's twin gets past the protection (to the 409 of a workflow not
-// deployed in staging). Another organization's promotion of the workflow
+// TestAttackPromoteToProtected: a member's promotion, deploy, rollback and
+// takedown to or from protected production are 403 before anything else is
+// looked at; the admin's twin gets past the protection (to the 409 of a
+// workflow not deployed there). Another organization's promotion of the workflow
 // is 404.
 func TestAttackPromoteToProtected(t *testing.T) {
 	t.Parallel()
@@ -76,10 +76,17 @@ func TestAttackPromoteToProtected(t *testing.T) {
 	w.must(403, "POST", "/api/workflows/"+a.workflowID+"/rollback", `{"environment":"production"}`, member.keyProject)
 	w.must(403, "POST", "/api/workflows/"+a.workflowID+"/deploy", `{"environment":"production"}`, member.keyProject)
 	w.must(403, "POST", "/api/workflows/"+a.workflowID+"/deploy", `{"connectionId":"`+a.connectionID+`"}`, member.keyProject)
+	w.must(403, "POST", "/api/workflows/"+a.workflowID+"/takedown", `{"environment":"production"}`, member.keyProject)
+	w.must(403, "POST", "/api/workflows/"+a.workflowID+"/takedown", `{"connectionId":"`+a.connectionID+`"}`, member.keyProject)
 	// The twin: an admin passes the protection.
 	admin := a.team[edgeflow.RoleAdmin]
 	w.must(409, "POST", promote, body, admin.keyProject)
 	w.must(409, "POST", promote, body, a.keyAll)
+	w.must(409, "POST", "/api/workflows/"+a.workflowID+"/takedown", `{"environment":"production"}`, admin.keyProject)
+	// A member takes down from unprotected staging (nothing deployed there: 409, past the protection).
+	w.must(409, "POST", "/api/workflows/"+a.workflowID+"/takedown", `{"environment":"staging"}`, member.keyProject)
+	w.must(404, "POST", "/api/workflows/"+a.workflowID+"/takedown", `{"environment":"nowhere"}`, a.keyAll)
+	w.must(422, "POST", "/api/workflows/"+a.workflowID+"/takedown", `{}`, a.keyAll)
 	// Unknown environments, and another tenant's workflow.
 	w.must(404, "POST", promote, `{"from":"nowhere","to":"production"}`, a.keyAll)
 	w.must(422, "POST", promote, `{"from":"staging","to":"staging"}`, a.keyAll)

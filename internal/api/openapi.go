@@ -120,11 +120,7 @@ func operation(rt Route, schemas *schemaSet) map[string]any {
 		params = append(params, p)
 	}
 	for _, q := range rt.Query {
-		p := queryParam(q)
-		if strings.HasSuffix(rt.Pattern, "/estimate") {
-			estimateParam(p)
-		}
-		params = append(params, p)
+		params = append(params, routeQueryParam(rt, q))
 	}
 	switch rt.Auth {
 	case AuthNone:
@@ -258,6 +254,33 @@ func exampleType(rt Route) string {
 	return "application/json"
 }
 
+// routeQueryParam is queryParam as route rt reads it: the estimate and the
+// deploy plan read some shared names differently.
+func routeQueryParam(rt Route, name string) map[string]any {
+	p := queryParam(name)
+	switch {
+	case strings.HasSuffix(rt.Pattern, "/estimate"):
+		estimateParam(p)
+	case strings.HasSuffix(rt.Pattern, "/deploy-plan"):
+		planParam(p)
+	}
+	return p
+}
+
+// planParam says what the deploy plan's query parameters mean there: the
+// connection or the environment names where the deploy would go.
+func planParam(p map[string]any) {
+	switch p["name"] {
+	case "connectionId":
+		delete(p, "required")
+		p["description"] = "The connection the deploy would go to; required unless environment is given."
+	case "environment":
+		p["description"] = "The project environment the deploy would go to, in place of connectionId (docs/environments.md)."
+	case "versionId":
+		p["description"] = "The version the deploy would make active (default: the current one)."
+	}
+}
+
 // estimateParam says what the estimate's query parameters mean there:
 // the shared names read differently (its connection is optional).
 func estimateParam(p map[string]any) {
@@ -321,6 +344,8 @@ func queryParam(name string) map[string]any {
 	case "format":
 		p["schema"] = map[string]any{"type": "string", "enum": []any{"wrangler"}}
 		p["description"] = "The export's format, which must be given: wrangler (a Cloudflare Workers project)."
+	case "environment":
+		p["description"] = "Only runs in this project environment (docs/environments.md)."
 	case "q":
 		p["description"] = "Only runs whose params, output or error contain every word of this (letters and digits, any case)."
 	}

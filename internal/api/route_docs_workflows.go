@@ -57,6 +57,8 @@ var workflowRouteDocs = map[string]RouteDoc{
 			"(?runs=delete, the default) or keeping them (?runs=keep). Deleted runs' provider instances are deleted " +
 			"too, in the background (docs/runs.md).",
 		Errors: []ErrorCase{
+			{403, "forbidden", "the workflow is deployed in a protected environment and the caller is below admin (with or " +
+				"without ?force=true)"},
 			{422, "validation_failed", "`runs` is neither `keep` nor `delete`"},
 			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
 		},
@@ -392,12 +394,16 @@ var workflowRouteDocs = map[string]RouteDoc{
 		Example: exRollback,
 	},
 	"POST /api/workflows/{workflowId}/takedown": {
-		Summary: "Deletes the deployed worker and Workflow from a connection.",
+		Summary: "Deletes the deployed worker and Workflow from a connection or an environment.",
 		Answer: "The Deployment, now `status: \"removed\"` with `removedAt` (kept as history), with `success` and " +
 			"`deploymentId` as deploy answers; the workflow's `activeVersionId` is cleared when no active deployment is " +
-			"left.",
+			"left. `environment` names a project environment in place of `connectionId`; a takedown from a protected " +
+			"environment (named either way) needs the admin or owner role and is audited with the environment and version.",
 		Errors: []ErrorCase{
-			{409, "conflict", "the workflow is not deployed on this connection"},
+			{403, "forbidden", "the environment is protected and the caller is below admin"},
+			{404, "not_found", "`environment` names no environment of the project"},
+			{409, "conflict", "the workflow is not deployed on this connection, or the environment is bound to no connection"},
+			{422, "validation_failed", "neither `connectionId` nor `environment`"},
 			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
 		},
 		BadBody: `{"connectionId":""}`,

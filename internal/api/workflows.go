@@ -463,10 +463,25 @@ func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	wf := tw.Workflow()
+	active, err := s.activeDeployments(r, wf)
+	if err != nil {
+		return err
+	}
+	// A delete takes the workflow down (or leaves it unmanaged) in every
+	// environment it is deployed in: a protected one refuses it below admin.
+	for _, d := range active {
+		_, env, err := dep.ResolveEnvironment(r.Context(), tw.Tenant(), d.ConnectionID, "")
+		if err != nil {
+			return err
+		}
+		if err := checkProtected(r, env, "takedown"); err != nil {
+			return err
+		}
+	}
 	force := r.URL.Query().Get("force") == "true"
 	if !force {
 		// Deleting each deployment's Workflow deletes its instances too.
-		if err := s.takedownAll(r, dep, tw); err != nil {
+		if err := s.takedownAll(r, dep, tw, active); err != nil {
 			return err
 		}
 	}
@@ -491,18 +506,14 @@ func (s *Server) handleWorkflowDelete(w http.ResponseWriter, r *http.Request) er
 	return nil
 }
 
-// takedownAll takes down every active deployment of wf before it is deleted,
-// so that no worker keeps serving a workflow edgeflow no longer knows. A
-// provider failure stops the delete (nothing of the workflow is lost);
-// ?force=true deletes the records without reaching the provider.
-func (s *Server) takedownAll(r *http.Request, dep *deploysvc.Service, tw *deploysvc.TenantWorkflow) error {
-	wf := tw.Workflow()
+// activeDeployments lists the workflow's active deployments.
+func (s *Server) activeDeployments(r *http.Request, wf edgeflow.Workflow) ([]edgeflow.Deployment, error) {
 	var active []edgeflow.Deployment
 	opts := edgeflow.ListOptions{Limit: 100}
 	for {
 		page, err := s.Store.ListDeployments(r.Context(), edgeflow.DeploymentFilter{ProjectID: wf.ProjectID, WorkflowID: wf.ID}, opts)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, d := range page.Items {
 			if d.Status == edgeflow.DeploymentActive {
@@ -510,10 +521,17 @@ func (s *Server) takedownAll(r *http.Request, dep *deploysvc.Service, tw *deploy
 			}
 		}
 		if page.NextCursor == "" {
-			break
+			return active, nil
 		}
 		opts.Cursor = page.NextCursor
 	}
+}
+
+// takedownAll takes down the active deployments of a workflow before it is
+// deleted, so that no worker keeps serving a workflow edgeflow no longer
+// knows. A provider failure stops the delete (nothing of the workflow is
+// lost); ?force=true deletes the records without reaching the provider.
+func (s *Server) takedownAll(r *http.Request, dep *deploysvc.Service, tw *deploysvc.TenantWorkflow, active []edgeflow.Deployment) error {
 	for _, d := range active {
 		if _, err := dep.Takedown(r.Context(), tw, d.ConnectionID); err != nil {
 			if edgeflow.IsConflict(err) {

@@ -192,11 +192,12 @@ func readSSE(r io.Reader, fn func(event string, data []byte) error) error {
 func triggerCommand() *command {
 	return &command{
 		name: "trigger", summary: "start a run of a deployed workflow", args: "WORKFLOW", minArgs: 1, maxArgs: 1,
-		about: `Starts a run with the given params on the connection (default: the one the workflow is deployed on)
-and prints the run's id, or with --wait follows the run and prints its output as JSON; a run that errors
+		about: `Starts a run with the given params on the connection or in the environment (default: where the
+workflow is deployed, when that is one connection) and prints the run's id, or with --wait follows the run and prints its output as JSON; a run that errors
 or is terminated prints its error and exits 1.`,
 		flags: []flagDef{
 			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id; default: the active deployment's)"},
+			{name: "env", short: "e", value: "ENV", usage: "the environment to run in (instead of --connection)"},
 			{name: "params", short: "p", value: "JSON|@FILE", usage: "the run's params: JSON, @FILE, or @- for standard input"},
 			{name: "wait", usage: "wait for the run to end and print its output"},
 			{name: "batch", value: "FILE.jsonl", usage: "start one run per line of FILE ({\"params\": {...}, \"id\"?: \"...\"}; - for standard input)"},
@@ -205,6 +206,7 @@ or is terminated prints its error and exits 1.`,
 		examples: []string{
 			"edgeflow trigger orders --params '{\"orderId\": 42}'",
 			"edgeflow trigger orders --params @order.json --wait",
+			"edgeflow trigger orders --env staging --params '{\"orderId\": 42}'",
 			"edgeflow trigger orders --batch orders.jsonl",
 		},
 		run: runTrigger,
@@ -214,6 +216,9 @@ or is terminated prints its error and exits 1.`,
 func runTrigger(c *call) error {
 	if c.has("batch") && (c.has("params") || c.has("wait")) {
 		return usageError("--batch takes the params from its file and does not wait: leave out --params and --wait")
+	}
+	if c.has("connection") && c.has("env") {
+		return usageError("give --connection or --env, not both")
 	}
 	var params json.RawMessage
 	if c.has("params") {
@@ -230,14 +235,13 @@ func runTrigger(c *call) error {
 	if err != nil {
 		return err
 	}
-	connID, err := triggerConnection(c, cl, w)
+	body, err := triggerTarget(c, cl, w)
 	if err != nil {
 		return err
 	}
 	if c.has("batch") {
-		return runTriggerBatch(c, cl, w, connID)
+		return runTriggerBatch(c, cl, w, body)
 	}
-	body := map[string]any{"connectionId": connID}
 	if params != nil {
 		body["params"] = params
 	}
@@ -246,6 +250,19 @@ func runTrigger(c *call) error {
 		return err
 	}
 	return reportStarted(c, cl, r.ID, r)
+}
+
+// triggerTarget is where a trigger goes, as the request body names it:
+// {"environment": --env}, or {"connectionId": …} of triggerConnection.
+func triggerTarget(c *call, cl *client, w *workflow) (map[string]any, error) {
+	if c.has("env") {
+		return map[string]any{"environment": c.flag("env")}, nil
+	}
+	connID, err := triggerConnection(c, cl, w)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"connectionId": connID}, nil
 }
 
 // triggerConnection is the connection --connection names, or the one of the
@@ -274,7 +291,7 @@ func triggerConnection(c *call, cl *client, w *workflow) (string, error) {
 	case 1:
 		return active[0].ConnectionID, nil
 	}
-	return "", usageError("workflow %q is deployed on %d connections: choose one with --connection", w.Name, len(active))
+	return "", usageError("workflow %q is deployed on %d connections: choose one with --connection or --env", w.Name, len(active))
 }
 
 func sendEventCommand() *command {

@@ -26,8 +26,9 @@ const maxBatchLine = 128 << 10
 // runTriggerBatch starts one run per line of the --batch file (JSON Lines,
 // each line {"params": {...}, "id"?: "..."}; "-" reads standard input) and
 // prints the runs created and the lines refused, by line number. Exit 1
-// when a line was refused.
-func runTriggerBatch(c *call, cl *client, w *workflow, connID string) error {
+// when a line was refused. target names the connection or the environment
+// (triggerTarget).
+func runTriggerBatch(c *call, cl *client, w *workflow, target map[string]any) error {
 	runs, lines, err := readBatchFile(c)
 	if err != nil {
 		return err
@@ -36,7 +37,10 @@ func runTriggerBatch(c *call, cl *client, w *workflow, connID string) error {
 	for start := 0; start < len(runs); start += batchSize {
 		part := runs[start:min(start+batchSize, len(runs))]
 		var r edgeflow.BatchTriggerResult
-		body := map[string]any{"connectionId": connID, "runs": part}
+		body := map[string]any{"runs": part}
+		for k, v := range target {
+			body[k] = v
+		}
 		if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/trigger/batch", nil, body, &r); err != nil {
 			return err
 		}

@@ -26,8 +26,9 @@ func runsCommand() *command {
 				flags: append(runFilterFlags(),
 					flagDef{name: "limit", short: "n", value: "N", usage: "at most N runs (default 20; 0 for all)"},
 					jsonFlag),
-				examples: []string{"edgeflow runs ls", "edgeflow runs ls --workflow orders --status errored", "edgeflow runs ls -q timeout --json"},
-				run:      runRunsList,
+				examples: []string{"edgeflow runs ls", "edgeflow runs ls --workflow orders --status errored", "edgeflow runs ls -q timeout --json",
+					"edgeflow runs ls --workflow orders --env production"},
+				run: runRunsList,
 			},
 			{
 				name: "usage", summary: "sum the token usage of the runs the filters select, per workflow", maxArgs: 0,
@@ -101,6 +102,7 @@ func runFilterFlags() []flagDef {
 		{name: "from", value: "TIME", usage: "created at or after this RFC 3339 time"},
 		{name: "to", value: "TIME", usage: "created before this RFC 3339 time"},
 		{name: "search", short: "q", value: "WORDS", usage: "words the params, output or error contain"},
+		{name: "env", short: "e", value: "ENV", usage: "only runs in this environment"},
 	}
 }
 
@@ -132,6 +134,9 @@ func runFilterQuery(c *call, cl *client) (url.Values, map[string]string, error) 
 	}
 	if v := c.flag("search"); v != "" {
 		q.Set("q", v)
+	}
+	if v := c.flag("env"); v != "" {
+		q.Set("environment", v)
 	}
 	return q, names, nil
 }

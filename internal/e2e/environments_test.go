@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
@@ -24,17 +25,23 @@ func envIR(version int) map[string]any {
 // key of theirs with every scope a member may hold, bound to s's project.
 func (s *server) memberKey(email string) string {
 	s.t.Helper()
+	return s.roleKey(email, edgeflow.RoleMember)
+}
+
+// roleKey is memberKey with the role given.
+func (s *server) roleKey(email string, role edgeflow.Role) string {
+	s.t.Helper()
 	ctx := context.Background()
 	s.tenant(email)
 	u, err := s.store.FindUserByEmail(ctx, email)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	if err := s.store.AddMember(ctx, &edgeflow.Membership{OrganizationID: s.orgID, UserID: u.ID, Role: edgeflow.RoleMember}); err != nil {
+	if err := s.store.AddMember(ctx, &edgeflow.Membership{OrganizationID: s.orgID, UserID: u.ID, Role: role}); err != nil {
 		s.t.Fatal(err)
 	}
 	key, prefix, hash := auth.NewAPIKey()
-	k := &edgeflow.APIKey{OrganizationID: s.orgID, ProjectID: s.projID, UserID: u.ID, Name: "member", Prefix: prefix, Hash: hash,
+	k := &edgeflow.APIKey{OrganizationID: s.orgID, ProjectID: s.projID, UserID: u.ID, Name: string(role), Prefix: prefix, Hash: hash,
 		Scopes: []edgeflow.Scope{edgeflow.ScopeRead, edgeflow.ScopeWrite, edgeflow.ScopeDeploy}}
 	if err := s.store.CreateAPIKey(ctx, k); err != nil {
 		s.t.Fatal(err)
@@ -179,8 +186,8 @@ func TestEnvironmentsPromotion(t *testing.T) {
 	}
 }
 
-// TestCLIEnvironments: edgeflow envs create/set/ls, deploy --env, promote
-// and rollback --env against the local edge; a promotion refused for a
+// TestCLIEnvironments: edgeflow envs create/set/ls, deploy --env, trigger
+// --env, runs ls --env, promote and rollback --env against the local edge; a promotion refused for a
 // missing variable exits 1 naming it.
 func TestCLIEnvironments(t *testing.T) {
 	t.Parallel()
@@ -200,6 +207,23 @@ func TestCLIEnvironments(t *testing.T) {
 		"values": map[string]string{"staging": "https://staging.example"}})
 	s.workflow("cli-envs", "workflow", envIR(1))
 	u.must(0, "deploy", "cli-envs", "--env", "staging")
+	// trigger --env runs in the environment; runs ls --env lists its runs only.
+	if out := u.must(0, "trigger", "cli-envs", "--env", "staging", "--wait"); !strings.Contains(out, `"url": "https://staging.example"`) {
+		t.Fatalf("trigger --env staging --wait:\n%s", out)
+	}
+	var listed []struct {
+		Environment string `json:"environment"`
+	}
+	if err := json.Unmarshal([]byte(u.must(0, "runs", "ls", "--workflow", "cli-envs", "--env", "staging", "--json")), &listed); err != nil ||
+		len(listed) != 1 || listed[0].Environment != "staging" {
+		t.Fatalf("runs ls --env staging: %+v %v", listed, err)
+	}
+	if out := u.must(0, "runs", "ls", "--workflow", "cli-envs", "--env", "production"); !strings.Contains(out, "No runs match.") {
+		t.Fatalf("runs ls --env production:\n%s", out)
+	}
+	if code, _, _ := u.run("", nil, "trigger", "cli-envs", "--env", "staging", "--connection", s.conn); code != 2 {
+		t.Fatalf("trigger with --env and --connection: exit %d, want 2", code)
+	}
 	if code, _, errOut := u.run("", nil, "promote", "cli-envs", "--from", "staging", "--to", "production"); code != 1 ||
 		!strings.Contains(errOut, "API_URL") {
 		t.Fatalf("promote without API_URL in production: exit %d\n%s", code, errOut)
@@ -262,5 +286,78 @@ func TestSubWorkflowStaysInItsEnvironment(t *testing.T) {
 		id := s.must(201, "POST", "/api/workflows/"+parent+"/trigger", map[string]any{"environment": env, "params": map[string]any{}}).str("id")
 		r := s.waitStatus(parent, id, "complete", 60*time.Second)
 		jsonEqual(t, r.Output, `{"url":"`+url+`","n":21}`)
+	}
+}
+
+// TestAttackTakedownProtected: a member's takedown from protected
+// production, named by environment or by its connection, is 403 and
+// changes nothing (the deployment stays active and its runs go on), and so
+// is the member's delete of the workflow deployed there; the
+// twin: an admin's takedown succeeds and is audited with the environment
+// and the version, as the refusal is.
+func TestAttackTakedownProtected(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, serverOptions{})
+	envs := "/api/projects/" + s.projID + "/environments"
+	s.must(200, "PATCH", envs+"/production", map[string]any{"connectionId": s.conn, "protected": true})
+	s.must(201, "POST", "/api/env-vars", map[string]any{"name": "API_URL", "scope": "project", "isSecret": false,
+		"value": "https://example.com"})
+	wf, _ := s.workflow("guarded", "workflow", envIR(1))
+	var d deployment
+	s.must(200, "POST", "/api/workflows/"+wf+"/deploy", map[string]any{"environment": "production"}).into(&d)
+	suffix := strings.ToLower(wf[len(wf)-6:])
+	member := s.as(s.memberKey("member-" + suffix + "@example.com"))
+
+	wantError(t, member.do("POST", "/api/workflows/"+wf+"/takedown", map[string]any{"environment": "production"}), 403, "forbidden")
+	wantError(t, member.do("POST", "/api/workflows/"+wf+"/takedown", map[string]any{"connectionId": s.conn}), 403, "forbidden")
+	if st := s.deploymentStates(wf)[d.ID]; st.State != "active" {
+		t.Fatalf("production's deployment after a member's takedown: %+v", st)
+	}
+	var res struct {
+		ID string `json:"id"`
+	}
+	s.must(201, "POST", "/api/workflows/"+wf+"/trigger", map[string]any{"environment": "production", "params": map[string]any{}}).into(&res)
+	if r := s.waitStatus(wf, res.ID, "complete", 60*time.Second); string(r.Output) != `{"version":1,"url":"https://example.com"}` {
+		t.Fatalf("a run after the refused takedown answered %s", r.Output)
+	}
+
+	// Deleting the workflow would take production down too: refused alike,
+	// with or without ?force=true.
+	wantError(t, member.do("DELETE", "/api/workflows/"+wf, nil), 403, "forbidden")
+	wantError(t, member.do("DELETE", "/api/workflows/"+wf+"?force=true", nil), 403, "forbidden")
+	if st := s.deploymentStates(wf)[d.ID]; st.State != "active" {
+		t.Fatalf("production's deployment after a member's delete: %+v", st)
+	}
+
+	// The twin: an admin takes production down.
+	admin := s.as(s.roleKey("admin-"+suffix+"@example.com", edgeflow.RoleAdmin))
+	var down struct {
+		Status string `json:"status"`
+	}
+	admin.must(200, "POST", "/api/workflows/"+wf+"/takedown", map[string]any{"environment": "production"}).into(&down)
+	if st := s.deploymentStates(wf)[d.ID]; down.Status != "removed" || st.State == "active" {
+		t.Fatalf("after the admin's takedown: answer %q, deployment %+v", down.Status, st)
+	}
+	wantError(t, s.do("POST", "/api/workflows/"+wf+"/trigger", map[string]any{"environment": "production", "params": map[string]any{}}), 409, "conflict")
+
+	var audit struct {
+		Data []struct {
+			Outcome int            `json:"outcome"`
+			Details map[string]any `json:"details"`
+		} `json:"data"`
+	}
+	s.must(200, "GET", "/api/audit?action="+url.QueryEscape("workflow.takedown"), nil).into(&audit)
+	outcomes := map[int]int{}
+	for _, e := range audit.Data {
+		if e.Details["environment"] != "production" || e.Details["protected"] != true || e.Details["connectionId"] != s.conn {
+			t.Fatalf("a takedown's audit details: %+v", e.Details)
+		}
+		if e.Outcome == 200 && (e.Details["versionId"] != d.VersionID || e.Details["version"] != float64(1)) {
+			t.Fatalf("the admin's takedown is audited without its version: %+v", e.Details)
+		}
+		outcomes[e.Outcome]++
+	}
+	if outcomes[403] != 2 || outcomes[200] != 1 {
+		t.Fatalf("takedown audit outcomes: %v", outcomes)
 	}
 }

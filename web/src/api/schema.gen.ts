@@ -1565,7 +1565,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deletes the deployed worker and Workflow from a connection. */
+        /** Deletes the deployed worker and Workflow from a connection or an environment. */
         post: operations["takedown"];
         delete?: never;
         options?: never;
@@ -9375,6 +9375,7 @@ export interface operations {
                 to?: string;
                 /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
                 q?: string;
+                /** @description Only runs in this project environment (docs/environments.md). */
                 environment?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
@@ -9801,6 +9802,7 @@ export interface operations {
                 to?: string;
                 /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
                 q?: string;
+                /** @description Only runs in this project environment (docs/environments.md). */
                 environment?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
@@ -11054,7 +11056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description forbidden: an API key without the `write` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            /** @description forbidden: an API key without the `write` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token`; forbidden: the workflow is deployed in a protected environment and the caller is below admin (with or without ?force=true) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11536,11 +11538,12 @@ export interface operations {
     };
     deployPlan: {
         parameters: {
-            query: {
-                /** @description The connection whose provider account is read. */
-                connectionId: string;
+            query?: {
+                /** @description The connection the deploy would go to; required unless environment is given. */
+                connectionId?: string;
+                /** @description The project environment the deploy would go to, in place of connectionId (docs/environments.md). */
                 environment?: string;
-                /** @description Only runs of this version. */
+                /** @description The version the deploy would make active (default: the current one). */
                 versionId?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
@@ -12331,6 +12334,7 @@ export interface operations {
                 to?: string;
                 /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
                 q?: string;
+                /** @description Only runs in this project environment (docs/environments.md). */
                 environment?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
                 organizationId?: string;
@@ -13294,11 +13298,12 @@ export interface operations {
             content: {
                 "application/json": {
                     connectionId?: string;
+                    environment?: string;
                 };
             };
         };
         responses: {
-            /** @description The Deployment, now `status: "removed"` with `removedAt` (kept as history), with `success` and `deploymentId` as deploy answers; the workflow's `activeVersionId` is cleared when no active deployment is left. */
+            /** @description The Deployment, now `status: "removed"` with `removedAt` (kept as history), with `success` and `deploymentId` as deploy answers; the workflow's `activeVersionId` is cleared when no active deployment is left. `environment` names a project environment in place of `connectionId`; a takedown from a protected environment (named either way) needs the admin or owner role and is audited with the environment and version. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13325,7 +13330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description forbidden: an API key without the `deploy` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            /** @description forbidden: an API key without the `deploy` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token`; forbidden: the environment is protected and the caller is below admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13334,7 +13339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: `connectionId` names no connection the project may use; the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            /** @description not_found: `connectionId` names no connection the project may use; the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach; not_found: `environment` names no environment of the project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13343,7 +13348,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict: the workflow is not deployed on this connection */
+            /** @description conflict: the workflow is not deployed on this connection, or the environment is bound to no connection */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13361,7 +13366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path */
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: neither `connectionId` nor `environment` */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -34,6 +34,7 @@ describe("query keys", () => {
         workflowQueries.newestVersion("wf_1", "ver_2").queryKey,
         workflowQueries.version("wf_1", "ver_2").queryKey,
         workflowQueries.estimate("wf_1", "ver_2", "con_1", 100).queryKey,
+        workflowQueries.deployPlan("wf_1", "ver_2", { environment: "staging" }).queryKey,
         runQueries.ofWorkflow("wf_1").queryKey,
       ],
     ],

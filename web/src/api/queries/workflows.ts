@@ -36,6 +36,24 @@ export const workflowQueries = {
           }),
         ),
     }),
+  // deployPlan: what a deploy of a version to a connection or an environment would do to the runs in flight there
+  // (GET …/deploy-plan, docs/releases.md); target is {connectionId} or {environment}.
+  deployPlan: (workflowId: string, versionId: string, target: { connectionId?: string; environment?: string }) =>
+    queryOptions({
+      queryKey: [
+        ...workflowKeys.one(workflowId),
+        "deploy-plan",
+        versionId,
+        target.connectionId ?? "",
+        target.environment ?? "",
+      ] as const,
+      queryFn: () =>
+        ok(
+          api.GET("/api/workflows/{workflowId}/deploy-plan", {
+            params: { path: { workflowId }, query: { versionId, ...target } },
+          }),
+        ),
+    }),
   // record: the workflow's record.
   record: (workflowId: string) =>
     queryOptions({

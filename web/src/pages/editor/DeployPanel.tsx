@@ -3,21 +3,39 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import { connectionKeys, connectionQueries } from "../../api/queries/connections";
 import { deploymentKeys } from "../../api/queries/deployments";
-import { workflowKeys } from "../../api/queries/workflows";
+import { environmentQueries } from "../../api/queries/environments";
+import { workflowKeys, workflowQueries } from "../../api/queries/workflows";
 import { deployStream, type DeployProgress, type DeployResult } from "../../api/sse";
 import type { WorkflowFull } from "../../api/models";
 import { ErrorMessage, Loading } from "../../app/ui";
 import { DeployEstimate } from "./DeployEstimate";
+import { DeployPlanView, InFlightChoice, type InFlight } from "./DeployPlan";
 
-// DeployPanel deploys the current version to a connection, showing each stage of the deploy as it happens.
+// DeployPanel deploys the current version to a connection or an environment: it shows the deploy plan (the runs in
+// flight there and the step changes), offers the in-flight choice, then each stage of the deploy as it happens.
 export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolean }) {
   const qc = useQueryClient();
   const connections = useQuery(connectionQueries.firstPage());
+  const environments = useQuery(environmentQueries.list(full.workflow.projectId));
   const [chosen, setChosen] = useState("");
+  const [envName, setEnvName] = useState("");
+  const [inFlight, setInFlight] = useState<InFlight>("pin");
+  const [force, setForce] = useState(false);
+  const [cancelled, setCancelled] = useState(false);
   const [stages, setStages] = useState<DeployProgress[]>([]);
   const abort = useRef<AbortController | null>(null);
   const list = connections.data?.data ?? [];
-  const connectionId = chosen || full.activeDeployment?.connectionId || list[0]?.id || "";
+  const envs = environments.data?.data ?? [];
+  const env = envs.find((e) => e.name === envName && e.connectionId !== "");
+  const connectionId = env?.connectionId || chosen || full.activeDeployment?.connectionId || list[0]?.id || "";
+  const target = env ? { environment: env.name } : { connectionId };
+  const versionId = full.currentVersion?.id ?? "";
+  const plan = useQuery({
+    ...workflowQueries.deployPlan(full.workflow.id, versionId, target),
+    // a function has no runs in flight and no durable steps: its deploy has no plan to show
+    enabled: versionId !== "" && connectionId !== "" && full.workflow.kind !== "script",
+  });
+  const activeNumber = full.versions.find((v) => v.id === plan.data?.activeVersionId)?.version;
 
   const createLocal = useMutation({
     mutationFn: () => ok(api.POST("/api/connections", { body: { provider: "local", name: "Local edge" } })),
@@ -29,10 +47,11 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
   const deploy = useMutation({
     mutationFn: (): Promise<DeployResult> => {
       setStages([]);
+      setCancelled(false);
       abort.current = new AbortController();
       return deployStream(
         full.workflow.id,
-        { connectionId, versionId: full.currentVersion?.id },
+        { ...target, versionId, inFlight, force: inFlight === "migrate" && force },
         (p) => setStages((s) => [...s, p]),
         abort.current.signal,
       );
@@ -74,23 +93,52 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
             deploy.mutate();
           }}
         >
-          <div className="field">
-            <label htmlFor="deploy-connection">Connection</label>
-            <select id="deploy-connection" value={connectionId} onChange={(e) => setChosen(e.target.value)}>
-              {list.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name} ({c.provider}
-                  {c.scope === "project" ? ", this project" : ""})
-                </option>
-              ))}
-            </select>
-          </div>
+          {envs.length > 0 && (
+            <div className="field">
+              <label htmlFor="deploy-environment">Environment</label>
+              <select id="deploy-environment" value={env?.name ?? ""} onChange={(e) => setEnvName(e.target.value)}>
+                <option value="">None: choose a connection</option>
+                {envs.map((e) => (
+                  <option key={e.name} value={e.name} disabled={e.connectionId === ""}>
+                    {e.name}
+                    {e.protected ? " (protected)" : ""}
+                    {e.connectionId === "" ? " (no connection)" : ""}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {env ? (
+            <p className="small">
+              Connection: {list.find((c) => c.id === env.connectionId)?.name ?? env.connectionId}
+              {env.protected ? "; a protected environment takes deploys from admins and owners only." : ""}
+            </p>
+          ) : (
+            <div className="field">
+              <label htmlFor="deploy-connection">Connection</label>
+              <select id="deploy-connection" value={connectionId} onChange={(e) => setChosen(e.target.value)}>
+                {list.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name} ({c.provider}
+                    {c.scope === "project" ? ", this project" : ""})
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           {full.currentVersion && full.workflow.kind !== "script" && (
             <DeployEstimate
               workflowId={full.workflow.id}
               versionId={full.currentVersion.id}
               connectionId={connectionId}
             />
+          )}
+          {plan.data && full.workflow.kind !== "script" && (
+            <DeployPlanView plan={plan.data} activeNumber={activeNumber} />
+          )}
+          <ErrorMessage error={plan.error} title="The deploy plan could not be read" />
+          {full.currentVersion && full.workflow.kind !== "script" && (
+            <InFlightChoice plan={plan.data} value={inFlight} onChange={setInFlight} force={force} onForce={setForce} />
           )}
           {!full.currentVersion && <p className="hint">Save a version first: a deploy runs a saved version.</p>}
           {full.currentVersion && dirty && (
@@ -105,6 +153,17 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
                 ? `Deploy version ${full.currentVersion.version}`
                 : "Deploy"}
           </button>
+          {deploy.isPending && (
+            <button
+              type="button"
+              onClick={() => {
+                setCancelled(true);
+                abort.current?.abort();
+              }}
+            >
+              Cancel deploy
+            </button>
+          )}
         </form>
       )}
       {(stages.length > 0 || deploy.isPending) && (
@@ -124,7 +183,15 @@ export function DeployPanel({ full, dirty }: { full: WorkflowFull; dirty: boolea
           Deployed to <code className="break">{deploy.data.url}</code>
         </p>
       )}
-      <ErrorMessage error={deploy.error} title="The deploy failed" />
+      {cancelled ? (
+        deploy.isError && (
+          <p className="small" role="status">
+            Cancelled: nothing was deployed.
+          </p>
+        )
+      ) : (
+        <ErrorMessage error={deploy.error} title="The deploy failed" />
+      )}
     </section>
   );
 }
