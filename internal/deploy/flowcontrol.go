@@ -25,7 +25,7 @@ import (
 // limits, schedules and default_retention), so edgeflow's trigger path
 // enforces both on every provider: a trigger over a limit is 429 with
 // Retry-After, or, with queue: true, a run held (queued, statusDetail
-// "held") that the refresher starts when the limits allow (startHeldRuns).
+// "held") that the refresher starts when the limits allow (StartHeldRuns).
 
 // Bounds of the flow control settings.
 const (
@@ -360,7 +360,7 @@ func (s *Service) failStart(ctx context.Context, run *edgeflow.Run, cause error)
 	}
 }
 
-// Bounds of one round of startHeldRuns.
+// Bounds of one round of StartHeldRuns.
 const (
 	// maxHeldGroups is the most (workflow, connection) pairs with held
 	// runs looked at per round, the one with the oldest held run first.
@@ -399,12 +399,13 @@ func (h *heldCursors) put(key string, f edgeflow.HeldRunsFilter) {
 	h.m[key] = f
 }
 
-// startHeldRuns starts the held runs whose workflow's limits allow them:
-// for each (workflow, connection) with held runs (startHeldOf), whatever
-// the number of held runs. The refresher calls it each round while this
+// StartHeldRuns is one round of starting the held runs whose workflow's
+// limits allow them: for each (workflow, connection) with held runs
+// (startHeldOf), whatever the number of held runs. Failures are logged,
+// never returned. The refresher calls it each round while this
 // process may hold runs, and on its discovery rounds (for runs other
 // replicas held).
-func (s *Service) startHeldRuns(ctx context.Context) {
+func (s *Service) StartHeldRuns(ctx context.Context) {
 	groups, err := s.store.ListHeldGroups(ctx, maxHeldGroups)
 	if err != nil {
 		s.log.Warn("flow control: held runs could not be listed", "err", err)
