@@ -608,3 +608,67 @@ func (s *Service) triggerBatchLimited(ctx context.Context, w *edgeflow.Workflow,
 	}
 	return nil
 }
+
+// recordCronLimited records run, a cron start of a workflow with flow
+// control fc discovered in progress (key: its discovery key), under fc:
+// admitted as a trigger is when the concurrency has room and the rate
+// allows, else skipped: recorded terminated with statusDetail "skipped"
+// and the reason as its error, and its instance terminated. A cron start is
+// never held (decision 670): the provider has started it already, and a
+// schedule firing faster than the limits allow would hold without end; the
+// schedule's next start is its retry.
+func (s *Service) recordCronLimited(ctx context.Context, prov Provider, fc flowControl, run *edgeflow.Run, key string) (bool, error) {
+	reason := ""
+	if fc.concurrency > 0 {
+		n, err := s.store.CountAdmittedRuns(ctx, run.WorkflowID, run.ConnectionID)
+		if err != nil {
+			return false, err
+		}
+		if n >= fc.concurrency {
+			reason = fmt.Sprintf("the workflow had %d runs in progress on this connection, its concurrency", fc.concurrency)
+		}
+	}
+	if reason == "" {
+		ok, _, err := s.takeRate(ctx, run.WorkflowID, run.ConnectionID, fc, run.Params, s.now())
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			reason = fmt.Sprintf("the workflow's rate limit (%d starts per %s%s) was reached", fc.rate.Limit, fc.period, keyNote(fc.rate.Key))
+		}
+	}
+	if reason == "" {
+		admitted, err := s.store.CreateRunLimited(context.WithoutCancel(ctx), run, fc.concurrency, false)
+		if err != nil {
+			if edgeflow.IsConflict(err) { // another replica recorded it first
+				s.cron.remember(key)
+				return false, nil
+			}
+			return false, err
+		}
+		if !admitted {
+			reason = fmt.Sprintf("the workflow had %d runs in progress on this connection, its concurrency", fc.concurrency)
+		}
+	}
+	if reason != "" {
+		now := s.now().UTC()
+		run.Status, run.StatusDetail, run.EndedAt, run.NextRefreshAt = edgeflow.RunTerminated, edgeflow.RunDetailSkipped, &now, nil
+		run.Output = nil
+		run.Error = "this cron start was skipped by the workflow's flow control: " + reason
+		if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
+			if edgeflow.IsConflict(err) {
+				s.cron.remember(key)
+				return false, nil
+			}
+			return false, err
+		}
+		// Recorded first, so that a replica that recorded it admitted is
+		// never overruled by a terminate.
+		if err := prov.ChangeInstanceStatus(context.WithoutCancel(ctx), run.WorkflowName, run.InstanceID, "terminate"); err != nil {
+			s.log.Warn("flow control: a skipped cron start's instance could not be terminated", "run", run.ID, "err", err)
+		}
+	}
+	s.cron.remember(key)
+	s.traceRunChange(ctx, run, nil, "")
+	return true, nil
+}

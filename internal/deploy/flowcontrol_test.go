@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	gocmp "github.com/google/go-cmp/cmp"
@@ -107,4 +108,59 @@ func end(t *testing.T, w *runWorld, r *edgeflow.Run) {
 	}
 	got.Status = edgeflow.RunComplete
 	must(t, w.st.UpdateRun(context.Background(), got))
+}
+
+// TestCronStartsUnderFlowControl: of two cron starts a discovery pass
+// finds while the workflow's concurrency is 1, the earlier is recorded as
+// a run in progress and the later is skipped: recorded terminated with
+// statusDetail "skipped" and why, and its instance terminated. Once the
+// first run ends, the next cron start is admitted.
+func TestCronStartsUnderFlowControl(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newRunWorld(t)
+	w.wf.DeployConfig = &edgeflow.DeployConfig{Concurrency: 1}
+	must(t, w.st.UpdateWorkflow(ctx, w.wf))
+	cronIR := strings.Replace(string(stepsIR("Load order")), `"entryNodeId":"load"`, `"entryNodeId":"load","trigger":{"type":"cron","expression":"*/5 * * * *"}`, 1)
+	v := &edgeflow.Version{WorkflowID: w.wf.ID, IR: json.RawMessage(cronIR)}
+	must(t, w.st.CreateVersion(ctx, v))
+	dep := &edgeflow.Deployment{WorkflowID: w.wf.ID, ProjectID: w.wf.ProjectID, VersionID: v.ID, ConnectionID: w.conn.ID,
+		ScriptName: "s", WorkflowName: "wf-orders"}
+	must(t, w.st.RecordDeployment(ctx, dep))
+
+	later := time.Now().Add(time.Hour)
+	w.prov.start("cron-1", later)
+	w.prov.start("cron-2", later.Add(5*time.Minute))
+	if n := w.svc.DiscoverCronRuns(ctx); n != 2 {
+		t.Fatalf("discovery recorded %d runs, want 2", n)
+	}
+	byInstance := func(id string) *edgeflow.Run {
+		t.Helper()
+		r, err := w.st.FindRunByInstanceID(ctx, w.wf.ID, id)
+		must(t, err)
+		return r
+	}
+	first, skipped := byInstance("cron-1"), byInstance("cron-2")
+	if edgeflow.RunIsFinal(first.Status) || first.StatusDetail != "" {
+		t.Fatalf("the earlier cron start is %s/%s, want in progress", first.Status, first.StatusDetail)
+	}
+	if skipped.Status != edgeflow.RunTerminated || skipped.StatusDetail != edgeflow.RunDetailSkipped ||
+		!strings.Contains(skipped.Error, "concurrency") || skipped.EndedAt == nil {
+		t.Fatalf("the later cron start is %s/%s %q, want terminated/skipped saying the concurrency", skipped.Status, skipped.StatusDetail, skipped.Error)
+	}
+	if !slices.Contains(w.prov.take(), "terminate wf-orders cron-2") {
+		t.Fatal("the skipped cron start's instance was not terminated")
+	}
+
+	end(t, w, first)
+	w.prov.start("cron-3", later.Add(10*time.Minute))
+	if n := w.svc.DiscoverCronRuns(ctx); n != 1 {
+		t.Fatalf("the next pass recorded %d runs, want 1", n)
+	}
+	if r := byInstance("cron-3"); edgeflow.RunIsFinal(r.Status) {
+		t.Fatalf("the cron start after the first run ended is %s/%s, want in progress", r.Status, r.StatusDetail)
+	}
+	if calls := w.prov.take(); slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, "terminate") }) {
+		t.Fatalf("an admitted cron start was terminated: %v", calls)
+	}
 }
