@@ -17,7 +17,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/ir"
 )
 
-// Flow control (docs/deploy.md, "Flow control"; decisions 600-604): a
+// Flow control (docs/deploy.md, "Flow control"; decisions 600-604, 670-672): a
 // workflow's deployConfig.concurrency bounds its runs taking a slot at once
 // on a connection, and deployConfig.rateLimit the runs started per period,
 // for the workflow or per value of a key over the trigger params.
