@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/api"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
 	"github.com/edgeflow/edgeflow/internal/ratelimit"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestFlowControlRules: deployConfig.concurrency and rateLimit are refused
@@ -160,4 +162,77 @@ func bothEngines(t *testing.T, f func(t *testing.T, postgres bool)) {
 			f(t, pg)
 		})
 	}
+}
+
+// batchAnswer is a batch trigger's answer reduced to what each index got:
+// "created", "held", or its error code (with ">0" when it has a
+// retryAfter).
+func batchAnswer(t *testing.T, r response) map[int]string {
+	t.Helper()
+	if r.status != 201 {
+		t.Fatalf("batch trigger: %d %s", r.status, r.body)
+	}
+	var b edgeflow.BatchTriggerResult
+	if err := json.Unmarshal(r.body, &b); err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]string{}
+	for _, c := range b.Created {
+		got[c.Index] = "created"
+		if c.StatusDetail == edgeflow.RunDetailHeld {
+			got[c.Index] = "held"
+		}
+	}
+	for _, e := range b.Errors {
+		got[e.Index] = e.Code
+		if e.RetryAfter > 0 {
+			got[e.Index] += " retryAfter>0"
+		}
+	}
+	return got
+}
+
+// TestBatchTriggerFlowControl: a batch trigger applies the workflow's
+// concurrency and rate limit to each entry in order, as single triggers:
+// with concurrency 2, of four valid entries two are created (in one batch
+// create) and two refused rate_limited with retryAfter, beside an entry
+// refused for its params; with queue: true the entries over the limit are
+// created held with no instance. A rate limit per key refuses the second
+// start of a customer in its window while another customer starts.
+func TestBatchTriggerFlowControl(t *testing.T) {
+	t.Parallel()
+	bothEngines(t, func(t *testing.T, pg bool) {
+		w, stub, path := flowWorld(t, pg)
+		a := w.a
+		path += "/batch"
+		w.must(200, "PATCH", "/api/workflows/"+a.workflowID, `{"deployConfig":{"concurrency":2}}`, a.keyAll)
+		got := batchAnswer(t, w.do("POST", path, fmt.Sprintf(`{"connectionId":%q,"runs":[
+			{"params":{"n":0}},{"params":"x"},{"params":{"n":2}},{"params":{"n":3}},{"params":{"n":4}}]}`, a.connectionID), a.keyAll))
+		want := map[int]string{0: "created", 1: "validation_failed", 2: "created", 3: "rate_limited retryAfter>0", 4: "rate_limited retryAfter>0"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("batch under concurrency 2 (-want +got):\n%s", diff)
+		}
+		creates := stub.take()
+		if len(creates) != 1 || strings.Count(creates[0], `"instance_id"`) != 2 || !strings.Contains(creates[0], "/instances/batch") {
+			t.Fatalf("provider requests = %v, want one batch create of 2 instances", creates)
+		}
+		got = batchAnswer(t, w.do("POST", path, fmt.Sprintf(`{"connectionId":%q,"queue":true,"runs":[{"params":{"n":5}},{"params":{"n":6}}]}`, a.connectionID), a.keyAll))
+		if diff := cmp.Diff(map[int]string{0: "held", 1: "held"}, got); diff != "" {
+			t.Fatalf("queued batch over the concurrency (-want +got):\n%s", diff)
+		}
+		if creates := stub.take(); len(creates) != 0 {
+			t.Fatalf("held entries sent %v", creates)
+		}
+		held, err := w.store.ListHeldRuns(context.Background(), edgeflow.HeldRunsFilter{WorkflowID: a.workflowID, ConnectionID: a.connectionID})
+		if err != nil || len(held) != 2 {
+			t.Fatalf("held runs stored = %d (%v), want 2", len(held), err)
+		}
+
+		w.must(200, "PATCH", "/api/workflows/"+a.workflowID, `{"deployConfig":{"rateLimit":{"limit":1,"period":"1 hour","key":"{{event.payload.customerId}}"}}}`, a.keyAll)
+		got = batchAnswer(t, w.do("POST", path, fmt.Sprintf(`{"connectionId":%q,"runs":[
+			{"params":{"customerId":"A"}},{"params":{"customerId":"A"}},{"params":{"customerId":"B"}}]}`, a.connectionID), a.keyAll))
+		if diff := cmp.Diff(map[int]string{0: "created", 1: "rate_limited retryAfter>0", 2: "created"}, got); diff != "" {
+			t.Fatalf("batch under a rate limit per customer (-want +got):\n%s", diff)
+		}
+	})
 }

@@ -54,6 +54,9 @@ type triggerBatchRequest struct {
 	// Environment names the project environment, in place of connectionId.
 	Environment string               `json:"environment"`
 	Runs        []deploysvc.BatchRun `json:"runs"`
+	// Queue holds the entries the workflow's flow control refuses now
+	// (created with statusDetail "held") instead of refusing them.
+	Queue bool `json:"queue"`
 }
 
 // MaxBatchBody is the largest batch trigger: 100 runs of params up to
@@ -80,7 +83,7 @@ func (s *Server) handleTriggerBatch(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	res, err := dep.TriggerBatch(r.Context(), tw, deploysvc.BatchTriggerRequest{ConnectionID: connID, Runs: req.Runs})
+	res, err := dep.TriggerBatch(r.Context(), tw, deploysvc.BatchTriggerRequest{ConnectionID: connID, Runs: req.Runs, Queue: req.Queue})
 	if err != nil {
 		return err
 	}

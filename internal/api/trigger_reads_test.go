@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -82,6 +83,21 @@ func (s *createStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, r.Method+" "+r.URL.RequestURI()+" "+string(body))
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/instances/batch") {
+		// The batch create: every instance is created.
+		var in struct {
+			Instances []struct {
+				ID string `json:"instance_id"`
+			} `json:"instances"`
+		}
+		_ = json.Unmarshal(body, &in)
+		created := []string{}
+		for _, i := range in.Instances {
+			created = append(created, fmt.Sprintf(`{"id":%q,"status":"queued"}`, i.ID))
+		}
+		fmt.Fprintf(w, `{"success":true,"errors":[],"messages":[],"result":{"created":[%s],"errors":[]}}`, strings.Join(created, ","))
+		return
+	}
 	var in struct {
 		InstanceID string `json:"instance_id"`
 	}

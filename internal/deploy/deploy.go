@@ -141,6 +141,7 @@ type Service struct {
 	drainPoll       time.Duration            // how often a drain looks at the runs in flight
 	maxScripts      int                      // the provider's limit on scripts per account (releases.go)
 	heldMaybe       atomic.Bool              // runs may be held for flow control (flowcontrol.go)
+	heldCursors     heldCursors              // where startHeldOf goes on (flowcontrol.go)
 	rateBlocks      rateBlocks               // rate limit windows known spent (flowcontrol.go)
 }
 

@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -227,7 +228,9 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 			return n, providerError("list the workflow's instances", err)
 		}
 		newer := 0
-		for _, it := range list {
+		// The page's oldest first, so that flow control admits the
+		// earlier of two cron starts a pass finds.
+		for _, it := range slices.Backward(list) {
 			if it.ID == "" || it.CreatedOn == nil || it.CreatedOn.Before(d.CreatedAt) {
 				continue
 			}
@@ -235,7 +238,11 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 				continue
 			}
 			newer++
-			ok, err := s.recordDiscovered(ctx, prov, d, wf.Name, it)
+			var limits *flowControl
+			if fc, limited := flowOf(wf); limited && !strings.HasPrefix(it.ID, signedInstancePrefix) {
+				limits = &fc
+			}
+			ok, err := s.recordDiscovered(ctx, prov, d, wf.Name, it, limits)
 			if err != nil {
 				return n, err
 			}
@@ -256,8 +263,10 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 // named name) as a run unless a run already has its instance id; it reports
 // whether it recorded one. With tracing on the run gets a trace of its own,
 // a root (no request started it), and the spans of what it did before it
-// was discovered are emitted at once (decision 620).
-func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgeflow.Deployment, name string, it InstanceSummary) (bool, error) {
+// was discovered are emitted at once (decision 620). A cron start of a
+// workflow with flow control (limits not nil) that is still in progress is
+// admitted as a trigger is, or skipped (recordCronLimited).
+func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgeflow.Deployment, name string, it InstanceSummary, limits *flowControl) (bool, error) {
 	key := d.WorkflowID + "\x00" + it.ID
 	if _, ok := s.cron.created.Load(key); ok {
 		return false, nil
@@ -302,6 +311,9 @@ func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgefl
 	} else {
 		next := now.Add(refreshDelay(0))
 		run.NextRefreshAt = &next
+		if limits != nil {
+			return s.recordCronLimited(ctx, prov, *limits, run, key)
+		}
 	}
 	if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
 		if edgeflow.IsConflict(err) { // another replica recorded it first

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,8 @@ type fakeProvider struct {
 	calls     []string
 	times     []time.Time                 // of the calls, by the clock (a synctest bubble's in the refresher's test)
 	instances map[string]*deploy.Instance // by instance id
+	// listed is what ListInstances answers (its first page).
+	listed []deploy.InstanceSummary
 	// Failures, when set, are returned by the next calls of their kind instead of doing them.
 	createErr, getErr, changeErr error
 }
@@ -81,6 +84,26 @@ func (p *fakeProvider) CreateInstance(_ context.Context, workflowName, id string
 	}
 	p.instances[id] = &deploy.Instance{Status: "queued"}
 	return nil
+}
+
+// ListInstances answers listed on page 1, nothing after.
+func (p *fakeProvider) ListInstances(_ context.Context, workflowName string, page, perPage int) ([]deploy.InstanceSummary, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.record("list %s %d", workflowName, page)
+	if page > 1 {
+		return nil, nil
+	}
+	return slices.Clone(p.listed), nil
+}
+
+// start makes the provider start instance id on its own (as a cron
+// schedule does): running, listed newest first.
+func (p *fakeProvider) start(id string, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.instances[id] = &deploy.Instance{Status: "running"}
+	p.listed = append([]deploy.InstanceSummary{{ID: id, Status: "running", CreatedOn: &at}}, p.listed...)
 }
 
 func (p *fakeProvider) GetInstance(_ context.Context, workflowName, id string) (*deploy.Instance, error) {

@@ -17,7 +17,7 @@ import (
 	"github.com/edgeflow/edgeflow/internal/ir"
 )
 
-// Flow control (docs/deploy.md, "Flow control"; decisions 600-604): a
+// Flow control (docs/deploy.md, "Flow control"; decisions 600-604, 670-672): a
 // workflow's deployConfig.concurrency bounds its runs taking a slot at once
 // on a connection, and deployConfig.rateLimit the runs started per period,
 // for the workflow or per value of a key over the trigger params.
@@ -25,7 +25,7 @@ import (
 // limits, schedules and default_retention), so edgeflow's trigger path
 // enforces both on every provider: a trigger over a limit is 429 with
 // Retry-After, or, with queue: true, a run held (queued, statusDetail
-// "held") that the refresher starts when the limits allow (startHeldRuns).
+// "held") that the refresher starts when the limits allow (StartHeldRuns).
 
 // Bounds of the flow control settings.
 const (
@@ -239,7 +239,7 @@ func (s *Service) takeRate(ctx context.Context, workflowID, connectionID string,
 }
 
 // rateLimited is the 429 of a trigger over the workflow's rate limit.
-func rateLimited(fc flowControl, retry time.Duration) error {
+func rateLimited(fc flowControl, retry time.Duration) *edgeflow.Error {
 	e := edgeflow.Errorf(edgeflow.ERateLimited, "the workflow's rate limit (%d starts per %s%s) is reached: try again after Retry-After seconds, or trigger with queue: true",
 		fc.rate.Limit, fc.period, keyNote(fc.rate.Key))
 	e.RetryAfter = max(retry, time.Second)
@@ -254,7 +254,7 @@ func keyNote(key string) string {
 }
 
 // concurrencyLimited is the 429 of a trigger over the workflow's concurrency.
-func concurrencyLimited(fc flowControl) error {
+func concurrencyLimited(fc flowControl) *edgeflow.Error {
 	e := edgeflow.Errorf(edgeflow.ERateLimited, "the workflow has %d runs in progress on this connection, its concurrency: try again after Retry-After seconds, or trigger with queue: true",
 		fc.concurrency)
 	e.RetryAfter = ConcurrencyRetryAfter
@@ -264,42 +264,14 @@ func concurrencyLimited(fc flowControl) error {
 // triggerLimited starts run (built by the trigger, not stored) of w under
 // its flow control fc: it is stored admitted and its instance created when
 // the limits allow; otherwise it is stored held when queue is set, or
-// refused with 429 and Retry-After. A rate count is only spent when the
-// concurrency has room. When the instance cannot be created, the run is
-// recorded as errored and the provider's error answered.
+// refused with 429 and Retry-After. When the instance cannot be created,
+// the run is recorded as errored and the provider's error answered.
 func (s *Service) triggerLimited(ctx context.Context, w *edgeflow.Workflow, c *edgeflow.Connection, d *edgeflow.Deployment, prov Provider, fc flowControl, run *edgeflow.Run, instanceParams []byte, queue bool) (*TriggerResult, error) {
-	now := s.now()
-	room := true
-	if fc.concurrency > 0 {
-		n, err := s.store.CountAdmittedRuns(ctx, w.ID, c.ID)
-		if err != nil {
-			return nil, err
-		}
-		room = n < fc.concurrency
-	}
-	var refusal error
-	if !room {
-		refusal = concurrencyLimited(fc)
-	} else if ok, retry, err := s.takeRate(ctx, w.ID, c.ID, fc, run.Params, now); err != nil {
-		return nil, err
-	} else if !ok {
-		refusal = rateLimited(fc, retry)
-	}
-	if refusal != nil {
-		if !queue {
-			return nil, refusal
-		}
-		return s.storeHeld(ctx, run)
-	}
-	admitted, err := s.store.CreateRunLimited(context.WithoutCancel(ctx), run, fc.concurrency, queue)
+	admitted, err := s.admitNew(ctx, w, c, fc, run, queue)
 	if err != nil {
 		return nil, err
 	}
 	if !admitted {
-		if !queue {
-			return nil, concurrencyLimited(fc)
-		}
-		s.heldMaybe.Store(true)
 		return heldResult(run), nil
 	}
 	if err := s.createInstance(ctx, c, d, prov, run.InstanceID, instanceParams); err != nil {
@@ -308,6 +280,59 @@ func (s *Service) triggerLimited(ctx context.Context, w *edgeflow.Workflow, c *e
 	}
 	s.watchRun(ctx, run)
 	return &TriggerResult{ID: run.ID, InstanceID: run.InstanceID, Status: run.Status}, nil
+}
+
+// admitNew stores the new run (not stored yet) of w under its flow control
+// fc: admitted (true) when the concurrency has room and the rate allows;
+// otherwise held (false) when queue is set, or not stored and refused with
+// 429 rate_limited and Retry-After. A rate count is only spent when the
+// concurrency has room.
+func (s *Service) admitNew(ctx context.Context, w *edgeflow.Workflow, c *edgeflow.Connection, fc flowControl, run *edgeflow.Run, queue bool) (bool, error) {
+	refusal, err := s.limitRefusal(ctx, w.ID, c.ID, fc, run.Params)
+	if err != nil {
+		return false, err
+	}
+	if refusal != nil {
+		if !queue {
+			return false, refusal
+		}
+		_, err := s.storeHeld(ctx, run)
+		return false, err
+	}
+	admitted, err := s.store.CreateRunLimited(context.WithoutCancel(ctx), run, fc.concurrency, queue)
+	if err != nil {
+		return false, err
+	}
+	if !admitted {
+		if !queue {
+			return false, concurrencyLimited(fc)
+		}
+		s.heldMaybe.Store(true)
+	}
+	return admitted, nil
+}
+
+// limitRefusal is the 429 of a start of the workflow on the connection
+// with params that fc's limits refuse now, nil when they allow it (its rate
+// count then spent).
+func (s *Service) limitRefusal(ctx context.Context, workflowID, connectionID string, fc flowControl, params []byte) (*edgeflow.Error, error) {
+	if fc.concurrency > 0 {
+		n, err := s.store.CountAdmittedRuns(ctx, workflowID, connectionID)
+		if err != nil {
+			return nil, err
+		}
+		if n >= fc.concurrency {
+			return concurrencyLimited(fc), nil
+		}
+	}
+	ok, retry, err := s.takeRate(ctx, workflowID, connectionID, fc, params, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return rateLimited(fc, retry), nil
+	}
+	return nil, nil
 }
 
 // storeHeld stores run held (its instance is created later).
@@ -335,74 +360,148 @@ func (s *Service) failStart(ctx context.Context, run *edgeflow.Run, cause error)
 	}
 }
 
-// startHeldRuns starts the held runs whose workflow's limits allow them,
-// oldest first: each is admitted in the store (atomically against the
-// concurrency, so replicas never admit more) and its instance created
-// through the provider's REST API with its run id. The refresher calls it
-// each round while this process may hold runs, and on its discovery
-// rounds (for runs other replicas held).
-func (s *Service) startHeldRuns(ctx context.Context) {
-	runs, err := s.store.ListHeldRuns(ctx, 200)
+// Bounds of one round of StartHeldRuns.
+const (
+	// maxHeldGroups is the most (workflow, connection) pairs with held
+	// runs looked at per round, the one with the oldest held run first.
+	maxHeldGroups = 1000
+	// heldPage is how many held runs of a pair are read at a time.
+	heldPage = 100
+	// maxHeldExamined is the most held runs of a pair looked at per round
+	// when its limits still have room (a rate limit per key whose keys are
+	// spent); the next round goes on after the last one looked at.
+	maxHeldExamined = 1000
+)
+
+// heldCursors remembers, per (workflow, connection), the last held run a
+// round looked at when it stopped at maxHeldExamined with room left, so
+// that the next round goes on from there and no held run starves behind
+// more than that many others whose keys are limited (per process).
+type heldCursors struct {
+	mu sync.Mutex
+	m  map[string]edgeflow.HeldRunsFilter
+}
+
+func (h *heldCursors) take(key string) edgeflow.HeldRunsFilter {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f := h.m[key]
+	delete(h.m, key)
+	return f
+}
+
+func (h *heldCursors) put(key string, f edgeflow.HeldRunsFilter) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.m == nil {
+		h.m = map[string]edgeflow.HeldRunsFilter{}
+	}
+	h.m[key] = f
+}
+
+// StartHeldRuns is one round of starting the held runs whose workflow's
+// limits allow them: for each (workflow, connection) with held runs
+// (startHeldOf), whatever the number of held runs. Failures are logged,
+// never returned. The refresher calls it each round while this
+// process may hold runs, and on its discovery rounds (for runs other
+// replicas held).
+func (s *Service) StartHeldRuns(ctx context.Context) {
+	groups, err := s.store.ListHeldGroups(ctx, maxHeldGroups)
 	if err != nil {
 		s.log.Warn("flow control: held runs could not be listed", "err", err)
 		return
 	}
-	if len(runs) == 0 {
+	if len(groups) == 0 {
 		s.heldMaybe.Store(false)
 		return
 	}
-	now := s.now()
-	type group struct {
-		fc   flowControl
-		full bool
+	for _, g := range groups {
+		if ctx.Err() != nil {
+			return
+		}
+		s.startHeldOf(ctx, g)
 	}
-	groups := map[string]*group{}
-	for i := range runs {
-		r := &runs[i]
-		gk := r.WorkflowID + "\x00" + r.ConnectionID
-		g, ok := groups[gk]
-		if !ok {
-			w, err := s.store.FindWorkflowByID(ctx, r.ProjectID, r.WorkflowID)
-			if err != nil {
-				s.log.Warn("flow control: a held run's workflow could not be read", "run", r.ID, "err", err)
+}
+
+// startHeldOf starts the held runs of one workflow on one connection,
+// oldest first, as many as its limits allow: with a concurrency, the
+// oldest ones that fill its free slots (read a page at a time); each is
+// admitted in the store (atomically against the concurrency, so replicas
+// never admit more) and its instance created through the provider's REST
+// API with its run id. A run whose rate limit key is spent is passed over
+// for the younger ones of other keys; without a key, a spent rate stops
+// the pair until its window ends.
+func (s *Service) startHeldOf(ctx context.Context, g edgeflow.HeldGroup) {
+	w, err := s.store.FindWorkflowByID(ctx, g.ProjectID, g.WorkflowID)
+	if err != nil {
+		s.log.Warn("flow control: a held run's workflow could not be read", "workflow", g.WorkflowID, "err", err)
+		return
+	}
+	fc, _ := flowOf(w)
+	key := g.WorkflowID + "\x00" + g.ConnectionID
+	f := s.heldCursors.take(key)
+	f.WorkflowID, f.ConnectionID = g.WorkflowID, g.ConnectionID
+	for examined := 0; examined < maxHeldExamined; {
+		room := heldPage
+		if fc.concurrency > 0 {
+			n, err := s.store.CountAdmittedRuns(ctx, g.WorkflowID, g.ConnectionID)
+			if err != nil || n >= fc.concurrency {
+				return
+			}
+			room = fc.concurrency - n
+		}
+		f.Limit = heldPage
+		if fc.rate == nil {
+			f.Limit = min(room, heldPage)
+		}
+		runs, err := s.store.ListHeldRuns(ctx, f)
+		if err != nil {
+			s.log.Warn("flow control: held runs could not be listed", "workflow", g.WorkflowID, "err", err)
+			return
+		}
+		now := s.now()
+		for i := range runs {
+			r := &runs[i]
+			examined++
+			f.AfterCreatedAt, f.AfterID = r.CreatedAt, r.ID
+			if ok, _, err := s.takeRate(ctx, r.WorkflowID, r.ConnectionID, fc, r.Params, now); err != nil {
+				return
+			} else if !ok {
+				if fc.rate.Key == "" {
+					return
+				}
 				continue
 			}
-			fc, _ := flowOf(w)
-			g = &group{fc: fc}
-			groups[gk] = g
-		}
-		if g.full {
-			continue
-		}
-		if g.fc.concurrency > 0 {
-			n, err := s.store.CountAdmittedRuns(ctx, r.WorkflowID, r.ConnectionID)
-			if err != nil || n >= g.fc.concurrency {
-				g.full = true
-				continue
+			if s.admitAndStart(ctx, r, fc.concurrency, now) {
+				room--
+			}
+			if fc.concurrency > 0 && room <= 0 {
+				break
 			}
 		}
-		if ok, _, err := s.takeRate(ctx, r.WorkflowID, r.ConnectionID, g.fc, r.Params, now); err != nil || !ok {
-			continue
+		if len(runs) < f.Limit {
+			return // the oldest again next round
 		}
-		s.admitAndStart(ctx, r, g.fc.concurrency, now)
 	}
+	s.heldCursors.put(key, f)
 }
 
 // admitAndStart admits the held run r and creates its instance, holding
 // the run's lock meanwhile, so that a read of the run in this process
 // (which refreshes it from the provider) or a terminate waits until its
-// instance exists.
-func (s *Service) admitAndStart(ctx context.Context, r *edgeflow.Run, concurrency int, now time.Time) {
+// instance exists. It reports whether r was admitted.
+func (s *Service) admitAndStart(ctx context.Context, r *edgeflow.Run, concurrency int, now time.Time) bool {
 	unlock := s.lockRun(r.ID)
 	defer unlock()
 	admitted, err := s.store.AdmitHeldRun(ctx, r, concurrency, now.Add(refreshDelay(0)))
 	if err != nil {
 		s.log.Warn("flow control: a held run could not be admitted", "run", r.ID, "err", err)
-		return
+		return false
 	}
 	if admitted {
 		s.startAdmitted(ctx, r)
 	}
+	return admitted
 }
 
 // startAdmitted creates the instance of run r, just admitted; when the
@@ -461,4 +560,115 @@ func paramsOrEmpty(p []byte) []byte {
 		return []byte("{}")
 	}
 	return p
+}
+
+// triggerBatchLimited starts the checked entries of a batch trigger of w
+// under its flow control fc, each as a single trigger is (admitNew), in
+// the batch's order: the admitted ones are created together through the
+// provider's batch create, the held ones are listed as created with
+// statusDetail held, and those the limits refuse (without queue) are
+// errors rate_limited by their index. An admitted entry whose instance is
+// not created is an error of its index and its run ends errored; when the
+// provider refuses the whole request, every admitted run does, and the
+// error is the request's.
+func (s *Service) triggerBatchLimited(ctx context.Context, w *edgeflow.Workflow, c *edgeflow.Connection, d *edgeflow.Deployment, prov Provider, fc flowControl, entries []batchEntry, queue bool, out *BatchTriggerResult, refuse func(int, error)) error {
+	var admitted []batchEntry
+	var runs []*edgeflow.Run
+	for _, e := range entries {
+		run := s.newRun(w, c, d, e.runID, e.instanceID, e.params, e.trace)
+		ok, err := s.admitNew(ctx, w, c, fc, run, queue)
+		switch {
+		case err != nil:
+			refuse(e.index, err)
+		case !ok:
+			out.Created = append(out.Created, edgeflow.BatchCreated{Index: e.index, ID: run.ID, InstanceID: run.InstanceID, StatusDetail: edgeflow.RunDetailHeld})
+		default:
+			admitted = append(admitted, e)
+			runs = append(runs, run)
+		}
+	}
+	if len(admitted) == 0 {
+		return nil
+	}
+	created, failed, err := s.createEntries(ctx, c, d, prov, admitted)
+	if err != nil {
+		for _, run := range runs {
+			s.failStart(context.WithoutCancel(ctx), run, err)
+		}
+		return err
+	}
+	for k, e := range admitted {
+		if !created[k] {
+			s.failStart(context.WithoutCancel(ctx), runs[k], failed[k])
+			refuse(e.index, failed[k])
+			continue
+		}
+		s.watchRun(ctx, runs[k])
+		out.Created = append(out.Created, edgeflow.BatchCreated{Index: e.index, ID: runs[k].ID, InstanceID: runs[k].InstanceID})
+	}
+	return nil
+}
+
+// recordCronLimited records run, a cron start of a workflow with flow
+// control fc discovered in progress (key: its discovery key), under fc:
+// admitted as a trigger is when the concurrency has room and the rate
+// allows, else skipped: recorded terminated with statusDetail "skipped"
+// and the reason as its error, and its instance terminated. A cron start is
+// never held (decision 670): the provider has started it already, and a
+// schedule firing faster than the limits allow would hold without end; the
+// schedule's next start is its retry.
+func (s *Service) recordCronLimited(ctx context.Context, prov Provider, fc flowControl, run *edgeflow.Run, key string) (bool, error) {
+	reason := ""
+	if fc.concurrency > 0 {
+		n, err := s.store.CountAdmittedRuns(ctx, run.WorkflowID, run.ConnectionID)
+		if err != nil {
+			return false, err
+		}
+		if n >= fc.concurrency {
+			reason = fmt.Sprintf("the workflow had %d runs in progress on this connection, its concurrency", fc.concurrency)
+		}
+	}
+	if reason == "" {
+		ok, _, err := s.takeRate(ctx, run.WorkflowID, run.ConnectionID, fc, run.Params, s.now())
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			reason = fmt.Sprintf("the workflow's rate limit (%d starts per %s%s) was reached", fc.rate.Limit, fc.period, keyNote(fc.rate.Key))
+		}
+	}
+	if reason == "" {
+		admitted, err := s.store.CreateRunLimited(context.WithoutCancel(ctx), run, fc.concurrency, false)
+		if err != nil {
+			if edgeflow.IsConflict(err) { // another replica recorded it first
+				s.cron.remember(key)
+				return false, nil
+			}
+			return false, err
+		}
+		if !admitted {
+			reason = fmt.Sprintf("the workflow had %d runs in progress on this connection, its concurrency", fc.concurrency)
+		}
+	}
+	if reason != "" {
+		now := s.now().UTC()
+		run.Status, run.StatusDetail, run.EndedAt, run.NextRefreshAt = edgeflow.RunTerminated, edgeflow.RunDetailSkipped, &now, nil
+		run.Output = nil
+		run.Error = "this cron start was skipped by the workflow's flow control: " + reason
+		if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
+			if edgeflow.IsConflict(err) {
+				s.cron.remember(key)
+				return false, nil
+			}
+			return false, err
+		}
+		// Recorded first, so that a replica that recorded it admitted is
+		// never overruled by a terminate.
+		if err := prov.ChangeInstanceStatus(context.WithoutCancel(ctx), run.WorkflowName, run.InstanceID, "terminate"); err != nil {
+			s.log.Warn("flow control: a skipped cron start's instance could not be terminated", "run", run.ID, "err", err)
+		}
+	}
+	s.cron.remember(key)
+	s.traceRunChange(ctx, run, nil, "")
+	return true, nil
 }

@@ -94,7 +94,7 @@ func (s *Service) RunRefresher(ctx context.Context, opts RefresherOptions) {
 		}
 		s.refreshDue(ctx, opts.Batch, opts.Concurrency, opts.ClaimFor)
 		if held {
-			s.startHeldRuns(ctx)
+			s.StartHeldRuns(ctx)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"regexp"
 	"slices"
@@ -36,6 +37,10 @@ type BatchRun struct {
 type BatchTriggerRequest struct {
 	ConnectionID string
 	Runs         []BatchRun
+	// Queue holds the entries the workflow's flow control refuses now
+	// (created with statusDetail held) instead of refusing them with
+	// rate_limited.
+	Queue bool
 }
 
 // BatchTriggerResult is the answer of a batch trigger.
@@ -105,9 +110,12 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 
 	out := &BatchTriggerResult{Created: []edgeflow.BatchCreated{}, Errors: []edgeflow.BatchError{}}
 	refuse := func(i int, err error) {
-		code, msg := edgeflow.ErrorCode(err), err.Error()
+		code, msg, retry := edgeflow.ErrorCode(err), err.Error(), 0
 		if e, ok := errors.AsType[*edgeflow.Error](err); ok {
 			msg = e.Message
+			if e.RetryAfter > 0 {
+				retry = int(math.Ceil(e.RetryAfter.Seconds()))
+			}
 			if fe, ok := e.Details.([]edgeflow.FieldError); ok && len(fe) > 0 && fe[0].Path != "" {
 				msg = fe[0].Path + ": " + msg
 			}
@@ -115,20 +123,10 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 		if code == edgeflow.EInternal {
 			msg = "the run could not be created"
 		}
-		out.Errors = append(out.Errors, edgeflow.BatchError{Index: i, Code: code, Message: msg})
+		out.Errors = append(out.Errors, edgeflow.BatchError{Index: i, Code: code, Message: msg, RetryAfter: retry})
 	}
 
-	type entry struct {
-		index             int
-		runID, instanceID string
-		params            []byte
-		// trace is the run's trace context (a child of the batch request's
-		// span, as a single trigger's run is of its request's); sent is the
-		// params the instance is created with, the trace's envelope added.
-		trace *edgeflow.RunTrace
-		sent  []byte
-	}
-	var ok []entry
+	var ok []batchEntry
 	seen := map[string]int{}
 	for i, r := range req.Runs {
 		at := "/runs/" + strconv.Itoa(i)
@@ -165,57 +163,17 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 		if err != nil {
 			return nil, err
 		}
-		ok = append(ok, entry{index: i, runID: runID, instanceID: instanceID, params: params, trace: trace, sent: sent})
+		ok = append(ok, batchEntry{index: i, runID: runID, instanceID: instanceID, params: params, trace: trace, sent: sent})
 	}
 
-	if len(ok) > 0 {
-		if err := s.paceCreates(ctx, c, d.WorkflowName, len(ok)); err != nil {
+	if fc, limited := flowOf(w); limited && len(ok) > 0 {
+		if err := s.triggerBatchLimited(ctx, w, c, d, prov, fc, ok, req.Queue, out, refuse); err != nil {
 			return nil, err
 		}
-		created := make([]bool, len(ok))
-		failed := make([]error, len(ok))
-		bc, batches := prov.(BatchCreator)
-		if batches {
-			in := make([]cloudflare.NewInstance, len(ok))
-			for k, e := range ok {
-				in[k] = cloudflare.NewInstance{ID: e.instanceID, Params: e.sent}
-			}
-			got, err := s.createBatchRetrying(ctx, bc, d.WorkflowName, in)
-			switch {
-			case lacksFeature(err):
-				batches = false
-			case err != nil:
-				return nil, providerError("create the workflow instances", err)
-			default:
-				byID := make(map[string]int, len(ok))
-				for k, e := range ok {
-					byID[e.instanceID] = k
-				}
-				for _, cr := range got.Created {
-					if k, found := byID[cr.ID]; found {
-						created[k] = true
-					}
-				}
-				for _, pe := range got.Errors {
-					if pe.Index >= 0 && pe.Index < len(ok) {
-						code := edgeflow.EProviderError
-						if pe.Code == 10405 || pe.Code == 10415 {
-							code = edgeflow.EConflict
-						}
-						failed[pe.Index] = &edgeflow.Error{Code: code, Message: fmt.Sprintf("the provider refused the instance (%d): %s", pe.Code, pe.Message)}
-					}
-				}
-			}
-		}
-		if !batches {
-			// A provider without the batch create: one create each.
-			for k, e := range ok {
-				if err := providerError("create the workflow instance", prov.CreateInstance(ctx, d.WorkflowName, e.instanceID, e.sent)); err != nil {
-					failed[k] = err
-					continue
-				}
-				created[k] = true
-			}
+	} else if len(ok) > 0 {
+		created, failed, err := s.createEntries(ctx, c, d, prov, ok)
+		if err != nil {
+			return nil, err
 		}
 		for k, e := range ok {
 			switch {
@@ -226,15 +184,86 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 					continue
 				}
 				out.Created = append(out.Created, edgeflow.BatchCreated{Index: e.index, ID: run.ID, InstanceID: run.InstanceID})
-			case failed[k] != nil:
-				refuse(e.index, failed[k])
 			default:
-				refuse(e.index, edgeflow.Errorf(edgeflow.EProviderError, "the provider's answer did not name this instance"))
+				refuse(e.index, failed[k])
 			}
 		}
 	}
 	sortBatch(out)
 	return out, nil
+}
+
+// batchEntry is one checked entry of a batch trigger.
+type batchEntry struct {
+	index             int
+	runID, instanceID string
+	params            []byte
+	// trace is the run's trace context (a child of the batch request's
+	// span, as a single trigger's run is of its request's); sent is the
+	// params the instance is created with, the trace's envelope added.
+	trace *edgeflow.RunTrace
+	sent  []byte
+}
+
+// createEntries creates the instances of the entries, paced to the
+// creation rate, through the provider's batch create (one create each for
+// a provider without it): created[k] says entry k's instance exists,
+// failed[k] (when not created) why not. An error is the whole request's.
+func (s *Service) createEntries(ctx context.Context, c *edgeflow.Connection, d *edgeflow.Deployment, prov Provider, entries []batchEntry) ([]bool, []error, error) {
+	if err := s.paceCreates(ctx, c, d.WorkflowName, len(entries)); err != nil {
+		return nil, nil, err
+	}
+	created := make([]bool, len(entries))
+	failed := make([]error, len(entries))
+	bc, batches := prov.(BatchCreator)
+	if batches {
+		in := make([]cloudflare.NewInstance, len(entries))
+		for k, e := range entries {
+			in[k] = cloudflare.NewInstance{ID: e.instanceID, Params: e.sent}
+		}
+		got, err := s.createBatchRetrying(ctx, bc, d.WorkflowName, in)
+		switch {
+		case lacksFeature(err):
+			batches = false
+		case err != nil:
+			return nil, nil, providerError("create the workflow instances", err)
+		default:
+			byID := make(map[string]int, len(entries))
+			for k, e := range entries {
+				byID[e.instanceID] = k
+			}
+			for _, cr := range got.Created {
+				if k, found := byID[cr.ID]; found {
+					created[k] = true
+				}
+			}
+			for _, pe := range got.Errors {
+				if pe.Index >= 0 && pe.Index < len(entries) {
+					code := edgeflow.EProviderError
+					if pe.Code == 10405 || pe.Code == 10415 {
+						code = edgeflow.EConflict
+					}
+					failed[pe.Index] = &edgeflow.Error{Code: code, Message: fmt.Sprintf("the provider refused the instance (%d): %s", pe.Code, pe.Message)}
+				}
+			}
+		}
+	}
+	if !batches {
+		// A provider without the batch create: one create each.
+		for k, e := range entries {
+			if err := providerError("create the workflow instance", prov.CreateInstance(ctx, d.WorkflowName, e.instanceID, e.sent)); err != nil {
+				failed[k] = err
+				continue
+			}
+			created[k] = true
+		}
+	}
+	for k := range entries {
+		if !created[k] && failed[k] == nil {
+			failed[k] = edgeflow.Errorf(edgeflow.EProviderError, "the provider's answer did not name this instance")
+		}
+	}
+	return created, failed, nil
 }
 
 // createBatchRetrying sends the batch, again after a 429 (its Retry-After,

@@ -204,15 +204,20 @@ type BatchCreated struct {
 	Index      int    `json:"index"`
 	ID         string `json:"id"`
 	InstanceID string `json:"instanceId"`
+	// StatusDetail is "held" for a run the workflow's flow control queued
+	// (the batch said queue: true); it has no instance yet.
+	StatusDetail string `json:"statusDetail,omitempty"`
 }
 
 // BatchError is one entry of a batch trigger that created no run: its
 // index, an error code (validation_failed, payload_too_large, conflict,
-// provider_error, provider_unavailable) and a message.
+// rate_limited, provider_error, provider_unavailable) and a message; for
+// rate_limited, RetryAfter is the seconds to wait before trying it again.
 type BatchError struct {
-	Index   int    `json:"index"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Index      int    `json:"index"`
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+	RetryAfter int    `json:"retryAfter,omitempty"`
 }
 
 // Estimate is what a month of runs of a version costs under per-step

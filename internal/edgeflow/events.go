@@ -48,6 +48,11 @@ const RunDetailStuck = "stuck"
 // rateLimit, triggered with queue: true): its instance is not created yet.
 const RunDetailHeld = "held"
 
+// RunDetailSkipped is the statusDetail of a terminated run that a cron
+// schedule started while its workflow's flow control had no room: edgeflow
+// terminated its instance (docs/deploy.md, "Flow control").
+const RunDetailSkipped = "skipped"
+
 // IsWebhookEventType reports whether t is one of WebhookEventTypes.
 func IsWebhookEventType(t string) bool { return slices.Contains(WebhookEventTypes, t) }
 

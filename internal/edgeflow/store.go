@@ -245,8 +245,13 @@ type Store interface {
 	// CreateRunLimited counts; false when there is none or r is no longer
 	// held.
 	AdmitHeldRun(ctx context.Context, r *Run, concurrency int, next time.Time) (bool, error)
-	// ListHeldRuns returns up to limit (100 when <= 0) held runs, oldest first.
-	ListHeldRuns(ctx context.Context, limit int) ([]Run, error)
+	// ListHeldGroups returns up to limit (100 when <= 0) of the (workflow,
+	// connection) pairs that have held runs, the pair with the oldest held
+	// run first.
+	ListHeldGroups(ctx context.Context, limit int) ([]HeldGroup, error)
+	// ListHeldRuns returns the held runs f selects, oldest first (by
+	// creation time, then id).
+	ListHeldRuns(ctx context.Context, f HeldRunsFilter) ([]Run, error)
 	// CountAdmittedRuns counts the runs of the workflow on the connection
 	// that take a slot, as CreateRunLimited counts them.
 	CountAdmittedRuns(ctx context.Context, workflowID, connectionID string) (int, error)
@@ -439,4 +444,20 @@ type Store interface {
 	ClaimSignInAttempt(ctx context.Context, key string, at time.Time, policy SignInBackOff) (SignInFailures, time.Duration, error)
 	// ClearSignInFailures forgets key's failures (after a successful sign-in).
 	ClearSignInFailures(ctx context.Context, key string) error
+}
+
+// HeldGroup is a workflow on a connection that has runs held by its flow
+// control.
+type HeldGroup struct {
+	ProjectID, WorkflowID, ConnectionID string
+}
+
+// HeldRunsFilter selects held runs: those of WorkflowID on ConnectionID
+// (both "": of every workflow), after the run created at AfterCreatedAt
+// with id AfterID (zero: from the oldest), at most Limit (100 when <= 0).
+type HeldRunsFilter struct {
+	WorkflowID, ConnectionID string
+	AfterCreatedAt           time.Time
+	AfterID                  string
+	Limit                    int
 }

@@ -110,14 +110,49 @@ func (s *Store) AdmitHeldRun(ctx context.Context, r *edgeflow.Run, concurrency i
 	return true, nil
 }
 
-// ListHeldRuns returns up to limit (100 when limit <= 0) held runs, oldest
-// first.
-func (s *Store) ListHeldRuns(ctx context.Context, limit int) ([]edgeflow.Run, error) {
+// ListHeldGroups returns up to limit (100 when limit <= 0) of the
+// (workflow, connection) pairs that have held runs, the pair with the
+// oldest held run first.
+func (s *Store) ListHeldGroups(ctx context.Context, limit int) ([]edgeflow.HeldGroup, error) {
 	if limit <= 0 {
 		limit = 100
 	}
-	rows, err := s.query(ctx, `SELECT `+runCols+` FROM runs WHERE status = 'queued' AND status_detail = 'held'
-		ORDER BY created_at, id LIMIT ?`, limit)
+	rows, err := s.query(ctx, `SELECT project_id, workflow_id, connection_id FROM runs
+		WHERE status = 'queued' AND status_detail = 'held'
+		GROUP BY project_id, workflow_id, connection_id ORDER BY MIN(created_at), workflow_id, connection_id LIMIT ?`, limit)
+	if err != nil {
+		return nil, s.dbErr(err, "run", "", "")
+	}
+	defer rows.Close()
+	out := []edgeflow.HeldGroup{}
+	for rows.Next() {
+		var g edgeflow.HeldGroup
+		if err := rows.Scan(&g.ProjectID, &g.WorkflowID, &g.ConnectionID); err != nil {
+			return nil, s.dbErr(err, "run", "", "")
+		}
+		out = append(out, g)
+	}
+	return out, s.dbErr(rows.Err(), "run", "", "")
+}
+
+// ListHeldRuns returns the held runs f selects, oldest first (creation
+// time, then id), at most f.Limit (100 when <= 0).
+func (s *Store) ListHeldRuns(ctx context.Context, f edgeflow.HeldRunsFilter) ([]edgeflow.Run, error) {
+	if f.Limit <= 0 {
+		f.Limit = 100
+	}
+	q := `SELECT ` + runCols + ` FROM runs WHERE status = 'queued' AND status_detail = 'held'`
+	var args []any
+	if f.WorkflowID != "" || f.ConnectionID != "" {
+		q += ` AND workflow_id = ? AND connection_id = ?`
+		args = append(args, f.WorkflowID, f.ConnectionID)
+	}
+	if !f.AfterCreatedAt.IsZero() {
+		at := s.ts(norm(f.AfterCreatedAt))
+		q += ` AND (created_at > ? OR (created_at = ? AND id > ?))`
+		args = append(args, at, at, f.AfterID)
+	}
+	rows, err := s.query(ctx, q+` ORDER BY created_at, id LIMIT ?`, append(args, f.Limit)...)
 	if err != nil {
 		return nil, s.dbErr(err, "run", "", "")
 	}

@@ -57,6 +57,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"BulkJobs", testBulkJobs},
 		{"RunStateVersion", testRunStateVersion},
 		{"RunClaims", testRunClaims},
+		{"HeldRunsPaged", testHeldRunsPaged},
 		{"RunEvents", testRunEvents},
 		{"RunRolledBackEvent", testRunRolledBackEvent},
 		{"Webhooks", testWebhooks},

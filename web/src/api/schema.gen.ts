@@ -1841,11 +1841,13 @@ export interface components {
             id: string;
             index: number;
             instanceId: string;
+            statusDetail?: string;
         };
         BatchError: {
             code: string;
             index: number;
             message: string;
+            retryAfter?: number;
         };
         BatchTriggerResult: {
             created: components["schemas"]["BatchCreated"][];
@@ -13636,6 +13638,7 @@ export interface operations {
                 "application/json": {
                     connectionId?: string;
                     environment?: string;
+                    queue?: boolean;
                     runs?: {
                         id?: string;
                         params?: unknown;
@@ -13644,7 +13647,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `{created: [{index, id, instanceId}], errors: [{index, code, message}]}`, each entry of `runs` by its index in one of the two lists. The request is `{connectionId, runs: [{params, id?}]}`: `params` as the trigger's (a JSON object of at most 100 KB, `{}` when omitted; an event-shaped object starts a run, it delivers no event); `id` the instance id to create the run with (1 to 100 letters, digits, `-` and `_`; the run's own id is edgeflow's). An entry is refused with `validation_failed` (bad params or id, an id named twice), `payload_too_large` (params over 100 KB), `conflict` (an id a run of the workflow or an instance already has) or `provider_error`; the others are created. Creates are paced to the provider's creation rate (the connection plan's: 100/s per Workflow, 300/s per account on Paid), and a batch the provider answers 429 is sent again after its `Retry-After`. */
+            /** @description `{created: [{index, id, instanceId, statusDetail?}], errors: [{index, code, message, retryAfter?}]}`, each entry of `runs` by its index in one of the two lists. The request is `{connectionId, runs: [{params, id?}], queue?}`: `params` as the trigger's (a JSON object of at most 100 KB, `{}` when omitted; an event-shaped object starts a run, it delivers no event); `id` the instance id to create the run with (1 to 100 letters, digits, `-` and `_`; the run's own id is edgeflow's). An entry is refused with `validation_failed` (bad params or id, an id named twice), `payload_too_large` (params over 100 KB), `conflict` (an id a run of the workflow or an instance already has) or `provider_error`; the others are created. Creates are paced to the provider's creation rate (the connection plan's: 100/s per Workflow, 300/s per account on Paid), and a batch the provider answers 429 is sent again after its `Retry-After`. The workflow's flow control (`deployConfig.concurrency` and `rateLimit`) applies to each entry in order as to a single trigger: an entry over a limit is an error `rate_limited` with `retryAfter` (seconds), or, when the request says `queue: true`, created held (`statusDetail: "held"` in its `created` entry; it starts when the limits allow). */
             201: {
                 headers: {
                     [name: string]: unknown;
