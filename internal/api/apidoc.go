@@ -186,6 +186,7 @@ var docGroups = []struct {
 		return strings.Contains(p, "/deploy") || strings.HasSuffix(p, "/takedown")
 	}},
 	{"Trigger and runs", func(p string) bool { return strings.Contains(p, "/trigger") || strings.Contains(p, "/runs") }},
+	{"Events", func(p string) bool { return strings.HasPrefix(p, "/api/events") }},
 	{"Workflows and functions", func(p string) bool { return strings.HasPrefix(p, "/api/workflows") }},
 	{"Node definitions and schemas", func(p string) bool {
 		return strings.HasPrefix(p, "/api/nodes") || p == "/api/openapi.json" || p == irSchemaRef

@@ -128,7 +128,7 @@ func TestRouteExamples(t *testing.T) {
 				"envVar": w.a.projectEnvVarID, "connection": w.a.connectionID, "apiKey": w.a.apiKeyID,
 				"session": w.a.sessionID, "run": w.a.runID,
 				"member": w.a.team[edgeflow.RoleMember].userID, "invitation": w.a.invitationID, "invitationToken": w.exToken,
-				"webhook": w.a.webhookID, "delivery": w.a.deliveryID,
+				"webhook": w.a.webhookID, "delivery": w.a.deliveryID, "event": w.a.eventID,
 			}
 			if w.exRun != "" {
 				ids["run"] = w.exRun

@@ -27,7 +27,7 @@ type RouteDoc struct {
 }
 
 // routeDocs are the routes' documentation.
-var routeDocs = joinRouteDocs(accountRouteDocs, workflowRouteDocs, mcpRouteDocs, importRouteDocs, runOpsRouteDocs, environmentRouteDocs)
+var routeDocs = joinRouteDocs(accountRouteDocs, workflowRouteDocs, mcpRouteDocs, importRouteDocs, runOpsRouteDocs, environmentRouteDocs, eventRouteDocs)
 
 // joinRouteDocs is one map of the entries of several; a key in two of them
 // panics, which any test shows.

@@ -52,7 +52,7 @@ func ExampleIDs() map[string]string {
 		"apiKey": exAPIKey, "run": exRun, "deployment": exDeployment, "namespace": exNamespace,
 		"database": exDatabase, "account": exAccount, "install": exInstall, "session": exSessionID,
 		"member": exMember, "invitation": exInvitation, "invitationToken": exInvToken,
-		"webhook": exWebhook, "delivery": exDelivery, "bulk": exBulk,
+		"webhook": exWebhook, "delivery": exDelivery, "bulk": exBulk, "event": exEvent,
 	}
 }
 

@@ -458,6 +458,11 @@ func (s *Server) routeTable() []Route {
 		get("/api/runs/bulk/{bulkId}", s.handleBulkGet).scope(read).ok(edgeflow.BulkJob{}),
 		del("/api/runs/bulk/{bulkId}", s.handleBulkCancel).scope(deploy).noBody().ok(edgeflow.BulkJob{}).audit("run.bulk_cancel", "bulkId"),
 		get("/api/workflows/{workflowId}/runs", s.handleWorkflowRunList).scope(read).query("cursor", "limit", "status", "versionId", "from", "to", "q", "environment").ok(edgeflow.ListPage[edgeflow.Run]{}),
+		// Events sent by type to the project's waiting runs (sentevents.go).
+		post("/api/events", s.handleEventSend).scope(deploy).body(sendEventRequest{}).created(edgeflow.SentEvent{}).audit("event.send", ""),
+		get("/api/events", s.handleEventList).scope(read).query(paged...).ok(edgeflow.ListPage[edgeflow.SentEvent]{}),
+		get("/api/events/{eventId}", s.handleEventGet).scope(read).ok(edgeflow.SentEvent{}),
+		post("/api/events/{eventId}/replay", s.handleEventReplay).scope(deploy).noBody().created(edgeflow.SentEvent{}).audit("event.replay", "eventId"),
 
 		// Deploy, takedown, trigger, runs and run control (deployments.go,
 		// runs.go); provider resources (resources.go); token verification

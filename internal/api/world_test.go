@@ -55,6 +55,7 @@ type tenant struct {
 	keyOrg                          cred   // the owner's organization key (every scope)
 	invitationID                    string // a pending invitation of the organization
 	webhookID, deliveryID           string // a webhook of projectID and a delivery of it
+	eventID                         string // an event sent by type in projectID
 	// team are the other members of tenant a's organization, by role
 	// (nil for tenant b).
 	team map[edgeflow.Role]*teammate
@@ -340,7 +341,20 @@ func (w *world) newTenant(email string) *tenant {
 	_, tn.invitationID = w.invite(tn, "dave-"+email, edgeflow.RoleMember)
 	tn.webhookID = w.must(201, "POST", "/api/webhooks", `{"url":"https://93.184.215.14/edgeflow","events":["run.completed","deploy.completed"]}`, tn.keyAll).str(t, "id")
 	tn.deliveryID = w.fixtureDelivery(tn)
+	tn.eventID = w.fixtureEvent(tn)
 	return tn
+}
+
+// fixtureEvent stores an event sent by type in tn's project that reached
+// one run (the run need not exist) and returns its id.
+func (w *world) fixtureEvent(tn *tenant) string {
+	e := &edgeflow.SentEvent{OrganizationID: tn.orgID, ProjectID: tn.projectID, Type: "approval",
+		Payload: json.RawMessage(`{"approved":true}`),
+		Runs:    []edgeflow.SentEventRun{{RunID: "run_fixture000000000000", WorkflowID: tn.workflowID, State: edgeflow.SentEventDelivered}}}
+	if err := w.store.CreateSentEvent(context.Background(), e); err != nil {
+		w.t.Fatal(err)
+	}
+	return e.ID
 }
 
 // fixtureDelivery records a deploy.completed event of tn's project, which
@@ -365,7 +379,7 @@ func (w *world) fixtureDelivery(tn *tenant) string {
 // tenant's responses.
 func (tn *tenant) ids() []string {
 	ids := []string{tn.orgID, tn.projectID, tn.otherProjectID, tn.workflowID, tn.envVarID, tn.projectEnvVarID,
-		tn.connectionID, tn.orgConnectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID, tn.invitationID, tn.webhookID, tn.deliveryID}
+		tn.connectionID, tn.orgConnectionID, tn.apiKeyID, tn.userID, tn.versionID, tn.nodeID, tn.invitationID, tn.webhookID, tn.deliveryID, tn.eventID}
 	for _, tm := range tn.team {
 		ids = append(ids, tm.userID)
 	}
@@ -470,7 +484,9 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/runs/{runId}/replay": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/replay"
 	},
-	"/api/runs/bulk/{bulkId}": func(w *world) string { return "/api/runs/bulk/" + w.fixtureBulk(w.a) },
+	"/api/runs/bulk/{bulkId}":      func(w *world) string { return "/api/runs/bulk/" + w.fixtureBulk(w.a) },
+	"/api/events/{eventId}":        func(w *world) string { return "/api/events/" + w.a.eventID },
+	"/api/events/{eventId}/replay": func(w *world) string { return "/api/events/" + w.a.eventID + "/replay" },
 	"/api/workflows/{workflowId}/runs/{runId}/logs": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/runs/run_fixture000000000000/logs"
 	},

@@ -252,22 +252,34 @@ func (s *Service) deliverEvent(ctx context.Context, w *edgeflow.Workflow, d *edg
 			return nil, err
 		}
 	}
+	if err := s.postEvent(ctx, run, d, params); err != nil {
+		return nil, err
+	}
+	return &TriggerResult{ID: run.ID, InstanceID: run.InstanceID, Status: run.Status, EventType: ev.EventType}, nil
+}
+
+// postEvent posts params ({instanceId, eventType, payload}) to the worker of
+// deployment d, whose fetch handler sends the event to the run's instance.
+// Errors: no URL, or the worker refused it as unknown or finished →
+// conflict; the worker unreachable → provider_unavailable; another refusal
+// → provider_error.
+func (s *Service) postEvent(ctx context.Context, run *edgeflow.Run, d *edgeflow.Deployment, params []byte) error {
 	if d.URL == "" {
-		return nil, edgeflow.Errorf(edgeflow.EConflict, "the deployment has no URL to deliver the event to")
+		return edgeflow.Errorf(edgeflow.EConflict, "the deployment has no URL to deliver the event to")
 	}
 	rctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	hreq, err := http.NewRequestWithContext(rctx, http.MethodPost, d.URL, bytes.NewReader(params))
 	if err != nil {
-		return nil, &edgeflow.Error{Code: edgeflow.EInternal, Message: "the deployment URL is invalid", Err: err}
+		return &edgeflow.Error{Code: edgeflow.EInternal, Message: "the deployment URL is invalid", Err: err}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	if err := s.authorizeWorkerRequest(hreq, d); err != nil {
-		return nil, err
+		return err
 	}
 	res, err := s.http.Do(hreq)
 	if err != nil {
-		return nil, &edgeflow.Error{Code: edgeflow.EProviderUnavailable,
+		return &edgeflow.Error{Code: edgeflow.EProviderUnavailable,
 			Message: "deliver the event: the deployed worker could not be reached", Err: err}
 	}
 	body, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
@@ -275,13 +287,13 @@ func (s *Service) deliverEvent(ctx context.Context, w *edgeflow.Workflow, d *edg
 	if res.StatusCode >= 300 {
 		msg := workerMessage(body)
 		if res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusConflict {
-			return nil, &edgeflow.Error{Code: edgeflow.EConflict,
+			return &edgeflow.Error{Code: edgeflow.EConflict,
 				Message: fmt.Sprintf("run %s could not take the event: %s", run.ID, msg)}
 		}
-		return nil, &edgeflow.Error{Code: edgeflow.EProviderError,
+		return &edgeflow.Error{Code: edgeflow.EProviderError,
 			Message: fmt.Sprintf("deliver the event: the worker answered %d: %s", res.StatusCode, msg)}
 	}
-	return &TriggerResult{ID: run.ID, InstanceID: run.InstanceID, Status: run.Status, EventType: ev.EventType}, nil
+	return nil
 }
 
 // workerMessage extracts {"message"} or {"error"} of a worker's error body.

@@ -21,6 +21,7 @@ const (
 	PrefixAudit        = "aud"
 	PrefixInvitation   = "inv"
 	PrefixBulkJob      = "bulk"
+	PrefixSentEvent    = "evt"
 )
 
 // NewID returns prefix + "_" + 20 random characters of [a-z0-9], each

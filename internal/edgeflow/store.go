@@ -275,6 +275,8 @@ type Store interface {
 	// ClaimBulkJob takes one running job whose lease ended before now
 	// (or that has none) and holds it until until; nil when none.
 	ClaimBulkJob(ctx context.Context, now, until time.Time) (*BulkJob, error)
+	// SentEventStore keeps the events sent by type (docs/runs.md, "Events").
+	SentEventStore
 	FindRunByID(ctx context.Context, workflowID, id string) (*Run, error)
 	FindRunByInstanceID(ctx context.Context, workflowID, instanceID string) (*Run, error)
 	// FindRunInProject returns the project's run, whether its workflow

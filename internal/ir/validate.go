@@ -90,6 +90,10 @@ var (
 	semverPattern    = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$`)
 )
 
+// ValidEventType reports whether t is an event type a wait_for_event node
+// or an event trigger may name: 1 to 100 letters, digits, _ or -.
+func ValidEventType(t string) bool { return eventTypePattern.MatchString(t) }
+
 // Validate parses raw as an artifact IR and checks all of it: the shape
 // (schema.json), the validation rules of docs/ir.md.
 // It returns every problem found, in a deterministic order, capped at

@@ -55,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"RunRetention", testRunRetention},
 		{"RunLogs", testRunLogs},
 		{"BulkJobs", testBulkJobs},
+		{"SentEvents", testSentEvents},
 		{"RunStateVersion", testRunStateVersion},
 		{"RunClaims", testRunClaims},
 		{"HeldRunsPaged", testHeldRunsPaged},

@@ -1,6 +1,7 @@
 // A run that shows what happened (issue 37, item 5), on the real local edge: a workflow that ends in a branch runs;
 // its page says the output is the arm's last step (never the branch's label) and which node it came from, the graph
-// colours the branch by its lanes and names the arm taken, and a waterfall lays the steps on one time axis.
+// colours the branch by its lanes and names the arm taken, and a waterfall lays the steps on one time axis; the Steps
+// list and the restart picker list the branch with its state, and a restart from it starts from its arm.
 import { expect, test } from "@playwright/test";
 import { checkA11y, screenshot, useStudio } from "./harness.mjs";
 
@@ -66,7 +67,20 @@ test("a branch-ended workflow's run shows the last step's output, where it came 
   await expect(waterfall.getByRole("listitem")).toHaveCount(2);
   await expect(waterfall.getByRole("listitem", { name: /^Score: complete, \d/ })).toBeVisible();
   await expect(waterfall.getByRole("listitem", { name: /^Praise: complete, \d/ })).toBeVisible();
+  // the Steps list and the restart picker show the branch with its state
+  const stepsList = page.getByRole("list", { name: "Steps, in execution order" });
+  await expect(stepsList.getByRole("listitem").filter({ hasText: "Grade" })).toContainText("complete");
+  await expect(stepsList.getByRole("listitem").filter({ hasText: "Grade" })).toContainText("branch · took “high”");
+  const from = page.getByLabel("Restart from");
+  await expect(from.getByRole("option", { name: "Grade (branch, complete)" })).toBeAttached();
   await checkA11y(page, "a run that ended in a branch");
   await screenshot(page, "run-branch-path");
+  // a restart from the branch starts from the first step of its arm, the steps before it replayed
+  await from.selectOption({ label: "Grade (branch, complete)" });
+  await page.getByRole("button", { name: "Restart from Grade", exact: true }).click();
+  await page.waitForURL((u) => u.pathname.endsWith("/runs/" + run.id) === false && /\/runs\/run_/.test(u.pathname));
+  await expect(page.getByText("complete").first()).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByRole("list", { name: "Steps, in execution order" }).getByText("replayed")).toBeVisible();
+  await expect(page.getByLabel("Output", { exact: true })).toContainText('"verdict": "well done"');
   studio.assertClean(page);
 });

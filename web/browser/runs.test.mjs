@@ -1,7 +1,8 @@
 // The run screens on the real local edge: a run fails at a step (its code reads a flag row in D1); the runs list
-// finds it by status and by words; on the run's page the graph shows the failed step in red; a restart from a step
-// that did not run is refused in words; with the flag fixed, a restart from the failed step chosen on the graph
-// completes, the steps before it replayed (their counters in D1 show they did not run again).
+// finds it by status and by words, and shows its version, params and age; on the run's page the graph shows the
+// failed step in red; a restart from a step that did not run is refused in words; with the flag fixed, a restart
+// from the failed step chosen on the graph completes, the steps before it replayed (their counters in D1 show they
+// did not run again).
 import { expect, test } from "@playwright/test";
 import { checkA11y, screenshot, useStudio } from "./harness.mjs";
 
@@ -77,6 +78,10 @@ test("a run that failed at a step restarts from that step, chosen on the graph, 
   await page.waitForURL(/\/runs\?status=errored&q=INV-4711$/);
   await expect(row).toBeVisible();
   await expect(page.getByRole("row"), "the header and the one run").toHaveCount(2);
+  // the row's details: the version's number, a preview of the params, how long ago it was created
+  await expect(row.getByRole("cell", { name: "v1", exact: true })).toBeVisible();
+  await expect(row.getByText('{"x":20,"invoice":"INV-4711"}')).toBeVisible();
+  await expect(row.locator("time")).toHaveText(/just now|seconds? ago|minutes? ago/);
   await checkA11y(page, "runs list");
   await screenshot(page, "runs");
 

@@ -16,6 +16,7 @@ const ReleasesPage = lazy(() => import("./pages/releases/ReleasesPage"));
 const RunPage = lazy(() => import("./pages/run/RunPage"));
 const WebhooksPage = lazy(() => import("./pages/webhooks/WebhooksPage"));
 const RunsPage = lazy(() => import("./pages/Runs"));
+const EventsPage = lazy(() => import("./pages/events/EventsPage"));
 const ConnectionsPage = lazy(() => import("./pages/settings/connections/ConnectionsPage"));
 const EnvVarsPage = lazy(() => import("./pages/settings/EnvVars"));
 const ApiKeysPage = lazy(() => import("./pages/settings/ApiKeys"));
@@ -66,6 +67,7 @@ export function App() {
           <Route path="/" component={WorkflowsPage} />
           <Route path="/webhooks" component={WebhooksPage} />
           <Route path="/runs" component={RunsPage} />
+          <Route path="/events" component={EventsPage} />
           <Route path="/workflows/:id">{(p) => <EditorPage workflowId={p.id} />}</Route>
           <Route path="/workflows/:id/versions">{(p) => <VersionsPage workflowId={p.id} />}</Route>
           <Route path="/workflows/:id/releases">{(p) => <ReleasesPage workflowId={p.id} />}</Route>
@@ -126,6 +128,7 @@ function titleFor(path: string): string {
   if (path === "/") return "Workflows · edgeflow Studio";
   if (path === "/webhooks") return "Webhooks · edgeflow Studio";
   if (path === "/runs") return "Runs · edgeflow Studio";
+  if (path === "/events") return "Events · edgeflow Studio";
   if (path === "/connections") return "Connections · edgeflow Studio";
   if (path === "/env-vars") return "Environment variables · edgeflow Studio";
   if (path === "/api-keys") return "API keys · edgeflow Studio";

@@ -62,6 +62,9 @@ export type WebhookWithSecret = Schemas["WebhookWithSecret"];
 export type WebhookEventType = Webhook["events"][number];
 export type WebhookDelivery = Schemas["WebhookDelivery"];
 
+// Events sent by type to the project's waiting runs.
+export type SentEvent = Schemas["SentEvent"];
+
 // The resources of a connection's account.
 export type KVNamespace = Schemas["KVNamespace"];
 export type KVKey = Schemas["KVKey"];

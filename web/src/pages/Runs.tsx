@@ -1,7 +1,7 @@
 // RunsPage is /runs: the project's runs, newest first, narrowed by workflow, status, version, a creation time range
 // and words, a page at a time; it follows run changes live (the run stream, or polling where there is none).
 import { useCallback, useEffect, useState } from "react";
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation, useSearch } from "wouter";
 import { useRunChanges } from "../api/live";
 import { runKeys, runQueries } from "../api/queries/runs";
@@ -23,6 +23,7 @@ import {
 import { UsageSummary } from "../runs/UsageSummary";
 import { BulkBar } from "../runs/BulkBar";
 import { toggle, type Choice } from "../runs/bulk";
+import { paramsPreview, relativeTime } from "../runs/details";
 
 // runHref is the address of a run's page.
 export function runHref(r: Pick<Run, "id" | "workflowId">): string {
@@ -64,6 +65,8 @@ export default function RunsPage() {
     refetchInterval: mode === "stream" ? false : 5_000,
   });
   const names = new Map(workflows.map((w) => [w.id, w.name]));
+  const versionNumbers = useVersionNumbers(runs.data?.data ?? [], names);
+  const now = Date.now();
 
   const apply = (f: RunFilters) => {
     const p = filterProblem(f);
@@ -192,6 +195,8 @@ export default function RunsPage() {
               </th>
               <th scope="col">Run</th>
               <th scope="col">Workflow</th>
+              <th scope="col">Version</th>
+              <th scope="col">Params</th>
               <th scope="col">Status</th>
               <th scope="col">Created</th>
               <th scope="col">Duration</th>
@@ -233,10 +238,22 @@ export default function RunsPage() {
                     <Link href={`/workflows/${r.workflowId}`}>{names.get(r.workflowId) ?? r.workflowId}</Link>
                   )}
                 </td>
+                <td>{versionNumbers.get(r.versionId) ? `v${versionNumbers.get(r.versionId)}` : "—"}</td>
+                <td className="params-preview">
+                  {paramsPreview(r.params) ? (
+                    <code title={JSON.stringify(r.params, null, 2)}>{paramsPreview(r.params)}</code>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
                 <td>
                   <StatusBadge status={r.status} detail={r.statusDetail} />
                 </td>
-                <td>{formatTime(r.createdAt)}</td>
+                <td>
+                  <time dateTime={r.createdAt} title={formatTime(r.createdAt)}>
+                    {relativeTime(r.createdAt, now)}
+                  </time>
+                </td>
                 <td>{formatDuration(r.startedAt ?? r.createdAt, r.endedAt)}</td>
               </tr>
             ))}
@@ -257,4 +274,15 @@ export default function RunsPage() {
       </nav>
     </main>
   );
+}
+
+// useVersionNumbers maps the version ids of the runs shown to their numbers, from the versions of each workflow the
+// runs belong to (workflowQueries.versions: its newest 100, read once per workflow and shared with the editor). Only
+// the workflows the project still has are asked: a deleted one's runs may still be listed, its versions are gone.
+function useVersionNumbers(runs: Run[], workflows: Map<string, string>): Map<string, number> {
+  const workflowIds = [...new Set(runs.map((r) => r.workflowId))].filter((id) => workflows.has(id));
+  const lists = useQueries({ queries: workflowIds.map((id) => workflowQueries.versions(id)) });
+  const out = new Map<string, number>();
+  for (const l of lists) for (const v of l.data?.data ?? []) out.set(v.id, v.version);
+  return out;
 }

@@ -15,6 +15,7 @@ import { Dialog, ErrorMessage } from "../app/ui";
 const MAIN_LINKS: [string, string][] = [
   ["/", "Workflows"],
   ["/runs", "Runs"],
+  ["/events", "Events"],
   ["/resources", "Resources"],
   ["/marketplace", "Marketplace"],
 ];

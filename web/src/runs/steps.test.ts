@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunStep } from "../api/models";
-import { containerStates, nodeStates, outputSource, restartable } from "./steps";
+import { containerEntries, containerStates, nodeStates, outputSource, restartable } from "./steps";
 
 const step = (nodeId: string, state: RunStep["state"]): RunStep => ({
   nodeId,
@@ -66,6 +66,22 @@ describe("containers on the run graph", () => {
     const { states, taken } = containerStates(nodes, edges, nodeStates([step("score", "running")]));
     expect(states.has("grade")).toBe(false);
     expect(taken.size).toBe(0);
+  });
+  it("are listed with their state, the arm taken and the first step of their lanes", () => {
+    const named = nodes.map((n) => ({ ...n, name: n.id === "grade" ? "Grade" : n.id }));
+    const steps = [step("score", "complete"), step("praise", "complete"), step("settle", "complete")];
+    expect(containerEntries(named, edges, steps)).toEqual([
+      {
+        id: "grade",
+        name: "Grade",
+        type: "branch",
+        state: "done",
+        arms: ["high"],
+        firstStep: { index: 1, nodeId: "praise" },
+      },
+    ]);
+    const before = containerEntries(named, edges, [step("score", "running")]);
+    expect(before).toEqual([{ id: "grade", name: "Grade", type: "branch", state: "not-run", arms: [] }]);
   });
 });
 

@@ -72,17 +72,33 @@ interface EdgeLike {
   label?: string | null;
 }
 
-/**
- * containerStates gives each container node (branch, parallel, race, try/catch, loop) a state from the nodes of its
- * lanes, which run as steps while the container itself does not: the worst of them (failed, running, stopped) or
- * complete once one of them ran; and it names, per container, the outlets whose lane ran (the arm taken). A lane is
- * followed until a node that more than one edge leads into (the join after the container).
- */
-export function containerStates(
-  nodes: ReadonlyArray<{ id: string; type: string }>,
-  edges: readonly EdgeLike[],
-  states: ReadonlyMap<string, NodeRunState>,
-): { states: Map<string, NodeRunState>; taken: Map<string, string[]> } {
+// lanes follows each outlet of a container (not its "then") to the nodes of that lane, until a node that more than
+// one edge leads into (the join after the container); a node reached by two lanes counts in the first.
+function lanes(
+  id: string,
+  out: ReadonlyMap<string, EdgeLike[]>,
+  indeg: ReadonlyMap<string, number>,
+): { label: string; nodes: string[] }[] {
+  const seen = new Set<string>();
+  const result: { label: string; nodes: string[] }[] = [];
+  for (const lane of out.get(id) ?? []) {
+    if (lane.label === "then") continue;
+    const nodes: string[] = [];
+    const stack = [lane.target];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (seen.has(n) || (indeg.get(n) ?? 0) > 1) continue;
+      seen.add(n);
+      nodes.push(n);
+      for (const e of out.get(n) ?? []) stack.push(e.target);
+    }
+    result.push({ label: lane.label ?? "", nodes });
+  }
+  return result;
+}
+
+// graphOf indexes edges by source and counts the edges into each node.
+function graphOf(edges: readonly EdgeLike[]) {
   const out = new Map<string, EdgeLike[]>();
   const indeg = new Map<string, number>();
   for (const e of edges) {
@@ -91,33 +107,85 @@ export function containerStates(
     l.push(e);
     indeg.set(e.target, (indeg.get(e.target) ?? 0) + 1);
   }
+  return { out, indeg };
+}
+
+// isContainer tells whether a node is a container (branch, parallel, race, try/catch, loop).
+export function isContainer(n: { type: string }): boolean {
+  return NOT_A_STEP.has(n.type) && n.type !== "break";
+}
+
+/**
+ * containerStates gives each container node (branch, parallel, race, try/catch, loop) a state from the nodes of its
+ * lanes, which run as steps while the container itself does not: the worst of them (failed, running, stopped) or
+ * complete once one of them ran; and it names, per container, the outlets whose lane ran (the arm taken).
+ */
+export function containerStates(
+  nodes: ReadonlyArray<{ id: string; type: string }>,
+  edges: readonly EdgeLike[],
+  states: ReadonlyMap<string, NodeRunState>,
+): { states: Map<string, NodeRunState>; taken: Map<string, string[]> } {
+  const { out, indeg } = graphOf(edges);
   const result = new Map(states);
   const taken = new Map<string, string[]>();
   for (const n of nodes) {
-    if (!NOT_A_STEP.has(n.type) || n.type === "break") continue;
+    if (!isContainer(n)) continue;
     let worst: NodeRunState = "not-run";
-    const seen = new Set<string>();
     const arms: string[] = [];
-    for (const lane of out.get(n.id) ?? []) {
-      if (lane.label === "then") continue;
-      const stack = [lane.target];
+    for (const lane of lanes(n.id, out, indeg)) {
       let ran = false;
-      while (stack.length > 0) {
-        const id = stack.pop()!;
-        if (seen.has(id) || (indeg.get(id) ?? 0) > 1) continue;
-        seen.add(id);
+      for (const id of lane.nodes) {
         const s = states.get(id) ?? "not-run";
         if (s !== "not-run") ran = true;
         if (SEVERITY[s] > SEVERITY[worst]) worst = s;
-        for (const e of out.get(id) ?? []) stack.push(e.target);
       }
-      if (ran) arms.push(lane.label ?? "");
+      if (ran) arms.push(lane.label);
     }
     if (worst === "replayed") worst = "done";
     if (worst !== "not-run") result.set(n.id, worst);
     if (arms.length > 0) taken.set(n.id, arms);
   }
   return { states: result, taken };
+}
+
+// ContainerEntry is a container as the Steps list and the restart picker show it: its state and arms taken, and
+// the first step of its lanes in the run (the index in the steps, and its node: where a restart from the container
+// starts), or none when no node of its lanes ran.
+export interface ContainerEntry {
+  id: string;
+  name: string;
+  type: string;
+  state: NodeRunState;
+  arms: string[];
+  firstStep?: { index: number; nodeId: string };
+}
+
+/**
+ * containerEntries lists the containers of a run's version with their state, the arms taken and the first step of
+ * their lanes in the run's steps (execution order).
+ */
+export function containerEntries(
+  nodes: ReadonlyArray<{ id: string; type: string; name?: string }>,
+  edges: readonly EdgeLike[],
+  steps: readonly RunStep[],
+): ContainerEntry[] {
+  const { out, indeg } = graphOf(edges);
+  const { states, taken } = containerStates(nodes, edges, nodeStates(steps));
+  const result: ContainerEntry[] = [];
+  for (const n of nodes) {
+    if (!isContainer(n)) continue;
+    const members = new Set(lanes(n.id, out, indeg).flatMap((l) => l.nodes));
+    const index = steps.findIndex((s) => s.nodeId !== "" && s.type !== "rollback" && members.has(s.nodeId));
+    result.push({
+      id: n.id,
+      name: n.name || n.id,
+      type: n.type,
+      state: states.get(n.id) ?? "not-run",
+      arms: taken.get(n.id) ?? [],
+      ...(index >= 0 ? { firstStep: { index, nodeId: steps[index]!.nodeId } } : {}),
+    });
+  }
+  return result;
 }
 
 /**

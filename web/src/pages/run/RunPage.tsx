@@ -7,7 +7,7 @@ import { Link } from "../../app/Link";
 import { Dialog, ErrorMessage, formatDuration, formatTime, Json, Loading, StatusBadge } from "../../app/ui";
 import type { WorkflowIR } from "../../ir/types";
 import { RunGraph } from "../../runs/RunGraph";
-import { outputSource } from "../../runs/steps";
+import { containerEntries, outputSource } from "../../runs/steps";
 import { AgentConversations } from "./AgentConversation";
 import { LogsPanel } from "./LogsPanel";
 import { RecentRuns } from "./RecentRuns";
@@ -184,7 +184,11 @@ export default function RunPage({ workflowId, runId }: { workflowId: string; run
             )}
             <h2>Steps</h2>
             <Waterfall steps={steps} />
-            <StepTimeline steps={steps} onOpenOutput={deleted ? undefined : setOutputOf} />
+            <StepTimeline
+              steps={steps}
+              containers={version.data ? containerEntries(version.data.ir.nodes, version.data.ir.edges, steps) : []}
+              onOpenOutput={deleted ? undefined : setOutputOf}
+            />
             <Rollbacks steps={steps} />
             {outputOf && (
               <StepOutputDialog

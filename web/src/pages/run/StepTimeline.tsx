@@ -1,22 +1,32 @@
 import type { RunStep } from "../../api/models";
 import { formatDuration, formatTime, Json } from "../../app/ui";
-import { nodeStateOfStep } from "../../runs/steps";
+import { nodeStateOfStep, stateLabel, type ContainerEntry } from "../../runs/steps";
 
-// StepTimeline lists the run's steps in execution order with their state, times, attempts, output and error;
-// onOpenOutput, when given, offers each step's full output (per attempt) read from the provider.
+// StepTimeline lists the run's steps in execution order with their state, times, attempts, output and error, each
+// container that ran (branch, parallel, race, try/catch, loop) just before the first step of its lanes with its
+// state and the arms taken; onOpenOutput, when given, offers each step's full output (per attempt) read from the
+// provider.
 export function StepTimeline({
   steps,
+  containers = [],
   onOpenOutput,
 }: {
   steps: readonly RunStep[];
+  containers?: readonly ContainerEntry[];
   onOpenOutput?: (s: RunStep) => void;
 }) {
   if (steps.length === 0) return <p className="muted">No step has run yet.</p>;
+  const before = new Map<number, ContainerEntry[]>();
+  for (const c of containers) {
+    if (!c.firstStep) continue;
+    before.set(c.firstStep.index, [...(before.get(c.firstStep.index) ?? []), c]);
+  }
   return (
     <ol className="steps" aria-label="Steps, in execution order">
       {steps.map((s, i) => {
         const state = nodeStateOfStep(s);
-        return (
+        return [
+          ...(before.get(i) ?? []).map((c) => <ContainerItem key={`container-${c.id}`} c={c} />),
           <li key={i} className={`step state-${state}`}>
             <div className="step-head">
               <span className={`badge run-node-${state}`}>{s.state}</span> <strong>{s.name}</strong>{" "}
@@ -44,10 +54,26 @@ export function StepTimeline({
                 <strong>{s.error.name}:</strong> {s.error.message}
               </p>
             )}
-          </li>
-        );
+          </li>,
+        ];
       })}
     </ol>
+  );
+}
+
+// ContainerItem is a container in the Steps list: its state, its name and type, and the arms or lanes that ran.
+function ContainerItem({ c }: { c: ContainerEntry }) {
+  const arms = c.arms.map((a) => (a === "" ? "a lane" : `“${a}”`)).join(", ");
+  return (
+    <li className={`step container state-${c.state}`}>
+      <div className="step-head">
+        <span className={`badge run-node-${c.state}`}>{stateLabel(c.state)}</span> <strong>{c.name}</strong>{" "}
+        <span className="muted small">
+          {c.type}
+          {arms ? ` · took ${arms}` : ""}
+        </span>
+      </div>
+    </li>
   );
 }
 
