@@ -23,10 +23,26 @@ test("Test runs the unsaved workflow and shows step outputs on the canvas", asyn
     entryNodeId: "load",
   };
   await studio.api(user, "POST", `/api/workflows/${wf.id}/versions`, { ir });
+  // a run of the deployed version: before any test, completion shows its values
+  const conn = await studio.api(user, "POST", "/api/connections", { provider: "local", name: "Local edge" });
+  await studio.api(user, "POST", `/api/workflows/${wf.id}/deploy`, { connectionId: conn.id });
+  const run = await studio.api(user, "POST", `/api/workflows/${wf.id}/trigger`, {
+    connectionId: conn.id,
+    params: { total: 4 },
+  });
+  await expect
+    .poll(async () => (await studio.api(user, "GET", `/api/runs/${run.id}`)).status, { timeout: 90_000 })
+    .toBe("complete");
 
   const page = await studio.newPage(user.context);
   await page.setViewportSize({ width: 1440, height: 900 });
   await studio.gotoApp(page, `/workflows/${wf.id}`);
+  await select(page, "Double");
+  await codeField(page, "Code").click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("\n// {{load.");
+  await expect(page.locator(".cm-tooltip-autocomplete li", { hasText: "load.total" })).toContainText("= 4");
+  await page.keyboard.press("Escape");
   // an unsaved change: the test runs the editor's IR, not the saved version
   await select(page, "Double");
   await page.getByLabel("Name", { exact: false }).first().fill("Twice");

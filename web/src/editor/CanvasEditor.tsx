@@ -437,7 +437,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
               expressionOptions={() =>
                 withValues(
                   expressionOptions(latest(), panelNode.id, p.defs, { kind: p.kind, envVars: p.envVars }),
-                  stepValues.values,
+                  stepValues.completionValues,
                 )
               }
               onNodeChange={(node, field) =>

@@ -49,6 +49,17 @@ describe("stepValuesOf", () => {
   });
 });
 
+describe("stepValuesOf a run", () => {
+  it("takes a run's steps, leaving out outputs the server cut", () => {
+    const v = stepValuesOf({
+      steps: [step("load", "complete", { total: 4 }), { ...step("big", "complete", null), outputTruncated: true }],
+    });
+    expect(v.get("load")).toEqual({ state: "complete", output: { total: 4 }, error: null, pinned: false });
+    expect(v.has("big")).toBe(false);
+    expect(stepValuesOf({}).size).toBe(0);
+  });
+});
+
 describe("valueAt", () => {
   const v = stepValuesOf(result);
   it("reads fields and indexes", () => {

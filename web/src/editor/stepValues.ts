@@ -1,7 +1,7 @@
 // Step values: what each node gave in the editor's last test run (POST /api/workflows/{id}/test), shown on its box on
 // the canvas, in its panel, and beside the paths `{{` completion suggests; and the workflow's pinned outputs.
 import { createContext, useContext } from "react";
-import type { TestResult } from "../api/models";
+import type { RunStep } from "../api/models";
 import type { ExpressionOption } from "../ir/expressions";
 
 export interface StepValue {
@@ -14,15 +14,18 @@ export interface StepValue {
 }
 
 export interface StepValuesValue {
-  // values by node id, from the last test (empty before one)
+  // values by node id, from the last test (empty before one): drawn on the canvas and in node panels
   values: ReadonlyMap<string, StepValue>;
+  // completionValues: what `{{` completion shows beside each path — the last test's values, or before a test those
+  // of the workflow's last run
+  completionValues: ReadonlyMap<string, StepValue>;
   // pinned outputs by node id, as the server keeps them
   pinned: Readonly<Record<string, unknown>>;
   // pin sets (output) or removes (undefined) a node's pinned output; absent where pins cannot be changed
   pin?: (nodeId: string, output: unknown) => void;
 }
 
-const NO_VALUES: StepValuesValue = { values: new Map(), pinned: {} };
+const NO_VALUES: StepValuesValue = { values: new Map(), completionValues: new Map(), pinned: {} };
 
 export const StepValuesContext = createContext<StepValuesValue>(NO_VALUES);
 
@@ -30,12 +33,13 @@ export function useStepValues(): StepValuesValue {
   return useContext(StepValuesContext);
 }
 
-// stepValuesOf maps a test result's steps to values by node id (the last step of a node wins: a loop's body runs as
-// several steps).
-export function stepValuesOf(result: TestResult): Map<string, StepValue> {
+// stepValuesOf maps the steps of a test result or of a run to values by node id (the last step of a node wins: a
+// loop's body runs as several steps). A step whose output was cut (outputTruncated) gives no value.
+export function stepValuesOf(result: { steps?: RunStep[]; pinned?: string[] }): Map<string, StepValue> {
   const pinned = new Set(result.pinned ?? []);
   const out = new Map<string, StepValue>();
-  for (const s of result.steps) {
+  for (const s of result.steps ?? []) {
+    if (s.outputTruncated && !s.error) continue;
     out.set(s.nodeId, {
       state: s.state,
       output: s.output,

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import type { TestResult } from "../../api/models";
+import { runQueries } from "../../api/queries/runs";
 import { workflowQueries } from "../../api/queries/workflows";
 import { canonicalJSON } from "../../app/canonical";
 import { Link } from "../../app/Link";
@@ -20,6 +21,8 @@ import { SettingsPanel } from "./SettingsPanel";
 import { TestPanel } from "./TestPanel";
 import { useEditorQueries } from "./useEditorQueries";
 import { useLeaveQuestion } from "./useLeaveQuestion";
+
+const NO_TEST: ReadonlyMap<string, StepValue> = new Map();
 
 type Panel = "test" | "deploy" | "run" | "settings" | "runs";
 
@@ -65,12 +68,16 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
   const onChange = useCallback((next: WorkflowIR) => setDraft(next), []);
   // the last test's values by node, and the pinned outputs: shown on the canvas, in node panels and in completion
   const qc = useQueryClient();
-  const [tested, setTested] = useState<ReadonlyMap<string, StepValue>>(() => new Map());
+  const [tested, setTested] = useState<ReadonlyMap<string, StepValue> | null>(null);
   const onTestResult = useCallback((r: TestResult) => setTested(stepValuesOf(r)), []);
-  const pinnedQuery = useQuery({
-    ...workflowQueries.pinnedOutputs(workflowId),
-    enabled: full.data?.workflow.kind === "workflow",
-  });
+  const isWorkflow = full.data?.workflow.kind === "workflow";
+  const pinnedQuery = useQuery({ ...workflowQueries.pinnedOutputs(workflowId), enabled: isWorkflow });
+  // before a test, completion shows the values of the workflow's last run
+  const runsQuery = useQuery({ ...runQueries.ofWorkflow(workflowId), enabled: isWorkflow && tested === null });
+  const lastRunId = runsQuery.data?.data[0]?.id;
+  const lastRun = useQuery({ ...runQueries.one(lastRunId ?? ""), enabled: lastRunId !== undefined && tested === null });
+  const lastRunSteps = lastRun.data?.steps;
+  const runValues = useMemo(() => stepValuesOf({ steps: lastRunSteps }), [lastRunSteps]);
   const pinMutation = useMutation({
     mutationFn: (outputs: Record<string, unknown>) =>
       ok(
@@ -86,7 +93,8 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
   const stepValues = useMemo<StepValuesValue>(() => {
     const pinned = (pinnedOutputs ?? {}) as Record<string, unknown>;
     return {
-      values: tested,
+      values: tested ?? NO_TEST,
+      completionValues: tested ?? runValues,
       pinned,
       pin: pinnedOutputs
         ? (nodeId, output) => {
@@ -97,7 +105,7 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
           }
         : undefined,
     };
-  }, [tested, pinnedOutputs, putPins]);
+  }, [tested, runValues, pinnedOutputs, putPins]);
   const envVarNames = useMemo(() => full.data?.workflow.envVars.map((v) => v.name) ?? [], [full.data]);
 
   if (full.isPending || layoutPending) return <Loading what="the workflow" />;
