@@ -43,6 +43,7 @@ test("Test runs the unsaved workflow and shows step outputs on the canvas", asyn
   await page.keyboard.type("\n// {{load.");
   await expect(page.locator(".cm-tooltip-autocomplete li", { hasText: "load.total" })).toContainText("= 4");
   await page.keyboard.press("Escape");
+  for (let i = 0; i < "\n// {{load.".length; i++) await page.keyboard.press("Backspace");
   // an unsaved change: the test runs the editor's IR, not the saved version
   await select(page, "Double");
   await page.getByLabel("Name", { exact: false }).first().fill("Twice");
