@@ -41,7 +41,7 @@ type TestRequest struct {
 	// VersionID is the version of the workflow to run.
 	VersionID string
 	// Draft, when set, is run instead of a stored version: an IR the
-	// caller validated and compiled but did not store (Number 0).
+	// caller checked as a version submission but did not store (Number 0).
 	Draft *edgeflow.Version
 	// Pinned are the workflow's pinned outputs by node id: those of steps
 	// the version has answer as mocks unless Mocks names the node; the
