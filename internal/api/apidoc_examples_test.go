@@ -24,6 +24,7 @@ var liveExamples = map[string]bool{
 	"POST /api/workflows/{workflowId}/trigger/batch":                     true,
 	"POST /api/workflows/{workflowId}/invoke":                            true,
 	"POST /api/workflows/{workflowId}/versions/{versionId}/test":         true,
+	"POST /api/workflows/{workflowId}/test":                              true,
 	"GET /api/workflows/{workflowId}/trigger-secret":                     true,
 	"GET /api/workflows/{workflowId}/deploy-plan":                        true,
 	"GET /api/workflows/{workflowId}/runs/{runId}":                       true,

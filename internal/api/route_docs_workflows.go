@@ -117,6 +117,40 @@ var workflowRouteDocs = map[string]RouteDoc{
 		BadBody: `{"params":[1]}`,
 		Example: exVersionTest,
 	},
+	"POST /api/workflows/{workflowId}/test": {
+		Summary: "Runs an IR of the workflow, saved or not (the editor's current one), once on the local edge and answers how it went.",
+		Answer: "As the version test: `{status, output, error, steps, logs, durationMs, pinned}`. `ir` is checked as a version " +
+			"submission is but not stored (no version, deployment, run, worker or Workflow is left behind). `mocks` maps node " +
+			"ids to outputs those steps answer instead of running; the workflow's pinned outputs (`GET …/pinned-outputs`) " +
+			"answer for the nodes `mocks` does not name, unless `usePinned` is `false`; `pinned` lists the nodes they " +
+			"answered for (their steps show as `mocked`). A pin of a node the IR lacks, or of a node that is not a step " +
+			"of its own, is left out.",
+		Errors: []ErrorCase{
+			{400, "invalid_ir", "the IR does not validate (every problem, with its path)"},
+			{400, "bad_request", "the workflow is a function (invoke it instead)"},
+			{400, "deploy_failed", "a variable or secret the IR needs is not set"},
+			{413, "payload_too_large", "a body over 9 MB, or `params` over 100 KB serialized"},
+			{422, "validation_failed", "`ir` missing or not an object, `mocks` naming a node the IR lacks or one that is not a step, `timeoutSeconds` out of 1–600 (the path of each)"},
+			{502, "provider_unavailable", "the server runs without the local edge (`--no-edge`)"},
+		},
+		BadBody: `{"ir":[1]}`,
+		Example: exDraftTest,
+	},
+	"GET /api/workflows/{workflowId}/pinned-outputs": {
+		Summary: "The workflow's pinned outputs: per node, the output a test run answers instead of running the node.",
+		Answer: "`{outputs, updatedAt, updatedBy}`: `outputs` by node id (`{}` and `updatedAt` `null` when never set). They are " +
+			"kept beside the workflow's versions, never in an IR, so no deployment ever uses them.",
+		Example: exPinnedOutputsGet,
+	},
+	"PUT /api/workflows/{workflowId}/pinned-outputs": {
+		Summary: "Replaces the workflow's pinned outputs (`{}` unpins every node).",
+		Answer:  "The pinned outputs as stored, as `GET` answers them.",
+		Errors: []ErrorCase{
+			{422, "validation_failed", "`outputs` missing, a key that is not a node id, more than 200 nodes, or over 512 KB serialized"},
+		},
+		BadBody: `{"outputs":{"bad id":1}}`,
+		Example: exPinnedOutputsPut,
+	},
 	"DELETE /api/workflows/{workflowId}/versions/{versionId}": {
 		Summary: "Deletes a version that is not locked, current or deployed.",
 		Errors: []ErrorCase{

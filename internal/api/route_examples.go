@@ -152,6 +152,16 @@ edgeflow_http_requests_total{method="GET",route="/api/workflows",code="200"} 12`
 		Answer: `{"id": "ver_7z2x5c8v1b4n9m3k6qpo", "workflowId": "` + exWorkflow + `", "version": 4, "locked": false, "nodeTypes": [], "createdBy": "` + exUser + `", "createdAt": "2026-11-27T06:40:12.123456Z"}`}
 	exVersionTest = Example{Path: "/api/workflows/" + exWorkflow + "/versions/" + exVersion + "/test", Body: `{"params": {"orderId": "A-1001"}, "mocks": {"load": {"id": "A-1001", "total": 42}}}`, Partial: true,
 		Answer: `{"status": "complete", "output": {"sent": true, "total": 42}, "error": null, "steps": [{"nodeId": "load", "name": "load", "type": "step", "state": "mocked", "attempts": 0, "startedAt": null, "endedAt": null, "output": {"id": "A-1001", "total": 42}, "outputTruncated": false, "error": null}], "logs": [], "durationMs": 412}`}
+	exDraftTest = Example{Path: "/api/workflows/" + exWorkflow + "/test", Body: `{"ir": {"metadata": {"name": "Order confirmation"},
+ "nodes": [{"id": "load", "type": "step", "name": "Load order", "data": {"code": "return { id: event.payload.orderId, total: 42 };"}},
+  {"id": "notify", "type": "step", "name": "Notify", "data": {"code": "return { sent: true, total: {{load.total}} };"}}],
+ "edges": [{"id": "e1", "source": "load", "target": "notify"}],
+ "entryNodeId": "load"}, "params": {"orderId": "A-1001"}, "mocks": {"load": {"id": "A-1001", "total": 42}}}`, Partial: true,
+		Answer: `{"status": "complete", "output": {"sent": true, "total": 42}, "error": null, "steps": [{"nodeId": "load", "name": "load", "type": "step", "state": "mocked", "attempts": 0, "startedAt": null, "endedAt": null, "output": {"id": "A-1001", "total": 42}, "outputTruncated": false, "error": null}], "logs": [], "durationMs": 412}`}
+	exPinnedOutputsGet = Example{Path: "/api/workflows/" + exWorkflow + "/pinned-outputs",
+		Answer: `{"outputs": {"load": {"id": "A-1001", "total": 42}}, "updatedAt": "2026-11-27T06:40:12.123456Z", "updatedBy": "` + exUser + `"}`}
+	exPinnedOutputsPut = Example{Path: "/api/workflows/" + exWorkflow + "/pinned-outputs", Body: `{"outputs": {"load": {"id": "A-1001", "total": 42}}}`,
+		Answer: `{"outputs": {"load": {"id": "A-1001", "total": 42}}, "updatedAt": "2026-11-27T06:40:12.123456Z", "updatedBy": "` + exUser + `"}`}
 	exVersionDelete = Example{Path: "/api/workflows/" + exWorkflow + "/versions/" + exVersion}
 
 	exOpenAPI = Example{Path: "/api/openapi.json",

@@ -426,6 +426,10 @@ func (s *Server) routeTable() []Route {
 		patch("/api/workflows/{workflowId}/versions/{versionId}", s.handleVersionUpdate).scope(write).body(versionUpdateRequest{}).ok(edgeflow.VersionSummary{}).audit("version.update", "versionId"),
 		post("/api/workflows/{workflowId}/versions/{versionId}/revert", s.handleVersionRevert).scope(write).noBody().created(edgeflow.VersionSummary{}).audit("version.revert", "versionId"),
 		post("/api/workflows/{workflowId}/versions/{versionId}/test", s.handleVersionTest).scope(deploy).limit(LimitDeploy).body(versionTestRequest{}).ok(deploysvc.TestResult{}).audit("version.test", "versionId"),
+		// Test runs of the editor's IR and pinned outputs (testrun.go, pinned.go).
+		post("/api/workflows/{workflowId}/test", s.handleDraftTest).scope(deploy).limit(LimitDeploy).body(draftTestRequest{}).maxBody(maxDraftTestBody).ok(deploysvc.TestResult{}).audit("workflow.test", "workflowId"),
+		get("/api/workflows/{workflowId}/pinned-outputs", s.handlePinnedOutputsGet).scope(read).ok(edgeflow.PinnedOutputs{}),
+		put("/api/workflows/{workflowId}/pinned-outputs", s.handlePinnedOutputsPut).scope(write).body(pinnedOutputsRequest{}).ok(edgeflow.PinnedOutputs{}).audit("workflow.pin_outputs", "workflowId"),
 		del("/api/workflows/{workflowId}/versions/{versionId}", s.handleVersionDelete).scope(write).noContent().audit("version.delete", "versionId"),
 
 		// Node definitions and the IR schema (nodes.go).

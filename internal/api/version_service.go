@@ -61,7 +61,26 @@ func (vs *versionService) Submit(ctx context.Context, wf *edgeflow.Workflow, raw
 	return v, deploysvc.StepWarnings(a), nil
 }
 
-func (vs *versionService) submit(ctx context.Context, wf *edgeflow.Workflow, raw []byte, userID string) (*edgeflow.Version, *ir.ArtifactIR, error) {
+// Draft checks raw as Submit does and returns it as a version that is not
+// stored: Number 0, its IR with the server's metadata filled in, no code
+// (the test compiles it). The errors are Submit's.
+func (vs *versionService) Draft(ctx context.Context, wf *edgeflow.Workflow, raw []byte) (*edgeflow.Version, error) {
+	a, _, _, err := vs.check(ctx, wf, raw)
+	if err != nil {
+		return nil, err
+	}
+	fillServerMetadata(a, vs.now().UTC())
+	a.Metadata.Version = 0
+	stored, err := json.Marshal(a)
+	if err != nil {
+		return nil, fmt.Errorf("encode IR: %w", err)
+	}
+	return &edgeflow.Version{WorkflowID: wf.ID, IR: stored, NodeTypes: marketplace.NodeRefs(a)}, nil
+}
+
+// check validates raw against the organization's node catalog and the
+// workflow (its kind, its project's sub-workflows, the syntax of user code).
+func (vs *versionService) check(ctx context.Context, wf *edgeflow.Workflow, raw []byte) (*ir.ArtifactIR, *ir.Graph, *orgCatalog, error) {
 	// The organization's installed nodes are read only when the IR has a
 	// node type that is not builtin: most IRs have none, and the read is a
 	// query per submission.
@@ -70,18 +89,26 @@ func (vs *versionService) submit(ctx context.Context, wf *edgeflow.Workflow, raw
 	}}
 	a, graph, problems := ir.ValidateGraph(raw, ir.Options{Nodes: catalog})
 	if catalog.err != nil {
-		return nil, nil, catalog.err
+		return nil, nil, nil, catalog.err
 	}
 	if a != nil {
 		problems = append(problems, kindProblems(wf, a)...)
 	}
 	if len(problems) > 0 {
-		return nil, nil, invalidIR(problems)
+		return nil, nil, nil, invalidIR(problems)
 	}
 	if err := deploysvc.CheckSubWorkflows(ctx, vs.store, wf.ProjectID, deploysvc.SubWorkflowRefs(a)); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := codeSyntaxError(wf.OrganizationID, a, wf.TriggerCode); err != nil {
+		return nil, nil, nil, err
+	}
+	return a, graph, catalog, nil
+}
+
+func (vs *versionService) submit(ctx context.Context, wf *edgeflow.Workflow, raw []byte, userID string) (*edgeflow.Version, *ir.ArtifactIR, error) {
+	a, graph, catalog, err := vs.check(ctx, wf, raw)
+	if err != nil {
 		return nil, nil, err
 	}
 	b := &versionBuild{

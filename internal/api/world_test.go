@@ -420,6 +420,10 @@ var fixturePaths = map[string]func(w *world) string{
 	"/api/workflows/{workflowId}/versions/{versionId}/test": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/versions/" + w.a.versionID + "/test"
 	},
+	"/api/workflows/{workflowId}/test": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/test" },
+	"/api/workflows/{workflowId}/pinned-outputs": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/pinned-outputs"
+	},
 	"/api/nodes/{nodeId}": func(w *world) string { return "/api/nodes/" + w.a.nodeID },
 
 	// Organizations, members, invitations (teams.go).

@@ -40,7 +40,14 @@ const StepMocked = "mocked"
 type TestRequest struct {
 	// VersionID is the version of the workflow to run.
 	VersionID string
-	Params    json.RawMessage
+	// Draft, when set, is run instead of a stored version: an IR the
+	// caller checked as a version submission but did not store (Number 0).
+	Draft *edgeflow.Version
+	// Pinned are the workflow's pinned outputs by node id: those of steps
+	// the version has answer as mocks unless Mocks names the node; the
+	// others are left out (a pin outlives the node it was set on).
+	Pinned map[string]json.RawMessage
+	Params json.RawMessage
 	// Mocks are outputs by node id: those steps answer the mock instead of
 	// running.
 	Mocks map[string]json.RawMessage
@@ -76,15 +83,19 @@ func (s *Service) Test(ctx context.Context, tw *TenantWorkflow, req TestRequest)
 	if w.Kind == edgeflow.KindScript {
 		return nil, edgeflow.Errorf(edgeflow.EBadRequest, "a function is not tested with a run: deploy it and call it with POST /api/workflows/%s/invoke", w.ID)
 	}
-	v, err := s.store.FindVersionByID(ctx, w.ID, req.VersionID)
-	if err != nil {
-		return nil, err
+	v := req.Draft
+	if v == nil {
+		var err error
+		if v, err = s.store.FindVersionByID(ctx, w.ID, req.VersionID); err != nil {
+			return nil, err
+		}
 	}
 	params, err := checkParams(req.Params)
 	if err != nil {
 		return nil, err
 	}
-	replay, mocked, err := mockReplay(v, req.Mocks)
+	mocks, pinned := withPins(v, req.Mocks, req.Pinned)
+	replay, mocked, err := mockReplay(v, mocks)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +187,7 @@ func (s *Service) Test(ctx context.Context, tw *TenantWorkflow, req TestRequest)
 		return nil, err
 	}
 	res := &TestResult{Status: status, Output: rawOrNil(inst.Output), Logs: []LogLine{},
-		DurationMs: s.now().Sub(started).Milliseconds()}
+		DurationMs: s.now().Sub(started).Milliseconds(), Pinned: pinned}
 	if res.Output == nil {
 		res.Output = json.RawMessage("null")
 	}
@@ -315,6 +326,35 @@ func mockReplay(v *edgeflow.Version, mocks map[string]json.RawMessage) (map[stri
 		shown = append(shown, edgeflow.ReplayedStep{NodeID: n.ID, Name: names[n.ID], OriginalName: names[n.ID], Type: n.Type, Output: out})
 	}
 	return replay, shown, nil
+}
+
+// withPins returns mocks with the pinned outputs of the version's steps
+// that mocks does not name, and the ids of those nodes in the version's
+// order. Pins of nodes the version does not have, or that are not steps of
+// their own, are left out: pins outlive the nodes they were set on.
+func withPins(v *edgeflow.Version, mocks, pins map[string]json.RawMessage) (map[string]json.RawMessage, []string) {
+	if len(pins) == 0 {
+		return mocks, nil
+	}
+	var a ir.ArtifactIR
+	if err := json.Unmarshal(v.IR, &a); err != nil {
+		return mocks, nil // mockReplay says why
+	}
+	names := codegen.StepNames(&a)
+	out := make(map[string]json.RawMessage, len(mocks)+len(pins))
+	for id, m := range mocks {
+		out[id] = m
+	}
+	var used []string
+	for _, n := range a.Nodes {
+		pin, ok := pins[n.ID]
+		if _, mocked := mocks[n.ID]; !ok || mocked || nonDurable[n.Type] || names[n.ID] == "" || !json.Valid(pin) {
+			continue
+		}
+		out[n.ID] = pin
+		used = append(used, n.ID)
+	}
+	return out, used
 }
 
 // awaitTest reads the instance until it ends, or stops it at the timeout

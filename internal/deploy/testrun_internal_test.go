@@ -50,3 +50,29 @@ func TestMockReplayRefusesWhatIsNotAStep(t *testing.T) {
 		}
 	}
 }
+
+func TestWithPinsLeavesOutWhatTheIRDoesNotRun(t *testing.T) {
+	v := &edgeflow.Version{IR: json.RawMessage(`{"metadata":{"name":"x"},"nodes":[
+		{"id":"load","type":"step","name":"Load","data":{"code":"return 1;"}},
+		{"id":"pick","type":"branch","name":"Pick","data":{"branches":[{"label":"a","condition":""}]}},
+		{"id":"send","type":"step","name":"Send","data":{"code":"return 2;"}}],
+		"edges":[{"id":"e1","source":"load","target":"pick"},{"id":"e2","source":"pick","target":"send","label":"a"}],"entryNodeId":"load"}`)}
+	pins := map[string]json.RawMessage{
+		"send": json.RawMessage(`{"pinned":true}`), "load": json.RawMessage(`1`),
+		"pick": json.RawMessage(`2`), "gone": json.RawMessage(`3`),
+	}
+	mocks := map[string]json.RawMessage{"load": json.RawMessage(`"mock"`)}
+	out, used := withPins(v, mocks, pins)
+	if strings.Join(used, ",") != "send" {
+		t.Errorf("pins used = %v, want send only (load is mocked, pick is no step, gone is no node)", used)
+	}
+	if len(out) != 2 || string(out["load"]) != `"mock"` || string(out["send"]) != `{"pinned":true}` {
+		t.Errorf("mocks with pins = %v", out)
+	}
+	if len(mocks) != 1 {
+		t.Errorf("the request's mocks were changed: %v", mocks)
+	}
+	if out, used := withPins(v, mocks, nil); len(used) != 0 || len(out) != 1 {
+		t.Errorf("without pins: %v %v", out, used)
+	}
+}

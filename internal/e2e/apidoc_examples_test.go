@@ -80,6 +80,9 @@ func TestRouteExamplesLive(t *testing.T) {
 	if testRun["status"] != "complete" {
 		t.Fatalf("the test example's run: %v", testRun)
 	}
+	if draft := replay("POST /api/workflows/{workflowId}/test", nil).obj(); draft["status"] != "complete" {
+		t.Fatalf("the draft test example's run: %v", draft)
+	}
 	replay("POST /api/workflows/{workflowId}/deploy", nil)
 	replay("POST /api/workflows/{workflowId}/deploy-stream", nil)
 	runID := replay("POST /api/workflows/{workflowId}/trigger", nil).str("id")

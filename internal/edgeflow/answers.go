@@ -269,6 +269,9 @@ type TestResult struct {
 	Steps      []RunStep     `json:"steps"`
 	Logs       []TestLogLine `json:"logs"`
 	DurationMs int64         `json:"durationMs"`
+	// Pinned are the nodes whose pinned output answered for their step
+	// (their steps show as mocked), in the IR's order.
+	Pinned []string `json:"pinned,omitempty"`
 }
 
 // TestLogLine is one line of console output or an exception of a test run.

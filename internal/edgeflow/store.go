@@ -2,6 +2,7 @@ package edgeflow
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -325,6 +326,13 @@ type Store interface {
 	// FindRunLogs returns the logs kept with a run (no lines when none
 	// were stored).
 	FindRunLogs(ctx context.Context, runID string) (RunLogs, error)
+	// FindPinnedOutputs returns the pinned outputs of a workflow (none,
+	// UpdatedAt nil, when never set).
+	FindPinnedOutputs(ctx context.Context, workflowID string) (PinnedOutputs, error)
+	// PutPinnedOutputs replaces the pinned outputs of a workflow and
+	// returns them as stored; ENotFound for an unknown workflow. They are
+	// deleted with the workflow.
+	PutPinnedOutputs(ctx context.Context, workflowID string, outputs map[string]json.RawMessage, userID string) (PinnedOutputs, error)
 
 	// RecordEvent stores e (ID, CreatedAt and Seq set) and, for a type of
 	// WebhookEventTypes, one pending delivery due now for every webhook of

@@ -324,6 +324,10 @@ var builtinTypes = map[string]bool{
 	TypeAgent: true,
 }
 
+// ValidNodeID reports whether s is a node id the IR accepts (letters,
+// digits, _ and -, not starting with -, at most 100 characters).
+func ValidNodeID(s string) bool { return validNodeID(s) }
+
 // validNodeID is nodeIDPattern without the regexp engine (hot path).
 func validNodeID(s string) bool {
 	if len(s) == 0 || len(s) > 100 || s[0] == '-' {

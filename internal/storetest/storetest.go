@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"DeleteWorkflowWithManyRuns", testDeleteWorkflowWithManyRuns},
 		{"RunRetention", testRunRetention},
 		{"RunLogs", testRunLogs},
+		{"PinnedOutputs", testPinnedOutputs},
 		{"BulkJobs", testBulkJobs},
 		{"SentEvents", testSentEvents},
 		{"RunStateVersion", testRunStateVersion},

@@ -113,3 +113,7 @@ export const webhookEventTypes = everyValue<WebhookEventType>()([
 
 // The secret mask the API answers for secret values; sent back, it keeps the stored value.
 export const secretMask = "***";
+
+// Test runs of the editor's IR and pinned outputs.
+export type TestResult = Schemas["TestResult"];
+export type PinnedOutputs = Schemas["PinnedOutputs"];

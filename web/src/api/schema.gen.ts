@@ -1404,6 +1404,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/{workflowId}/pinned-outputs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workflow's pinned outputs: per node, the output a test run answers instead of running the node. */
+        get: operations["pinnedOutputsGet"];
+        /** Replaces the workflow's pinned outputs (`{}` unpins every node). */
+        put: operations["pinnedOutputsPut"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workflows/{workflowId}/promote": {
         parameters: {
             query?: never;
@@ -1619,6 +1637,23 @@ export interface paths {
         put?: never;
         /** Deletes the deployed worker and Workflow from a connection or an environment. */
         post: operations["takedown"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{workflowId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runs an IR of the workflow, saved or not (the editor's current one), once on the local edge and answers how it went. */
+        post: operations["draftTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2562,6 +2597,14 @@ export interface components {
             };
             type: string;
         };
+        PinnedOutputs: {
+            outputs: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            updatedAt: string | null;
+            updatedBy: string;
+        };
         PlanChange: {
             detail: string;
             kind: string;
@@ -2815,6 +2858,7 @@ export interface components {
             error: string | null;
             logs: components["schemas"]["TestLogLine"][];
             output: unknown;
+            pinned?: string[];
             status: string;
             steps: components["schemas"]["RunStep"][];
         };
@@ -3126,6 +3170,7 @@ export type OrganizationList = components['schemas']['OrganizationList'];
 export type OrganizationMembership = components['schemas']['OrganizationMembership'];
 export type OrganizationUpdated = components['schemas']['OrganizationUpdated'];
 export type OutputField = components['schemas']['OutputField'];
+export type PinnedOutputs = components['schemas']['PinnedOutputs'];
 export type PlanChange = components['schemas']['PlanChange'];
 export type PlanInFlight = components['schemas']['PlanInFlight'];
 export type PlanLimits = components['schemas']['PlanLimits'];
@@ -12484,6 +12529,175 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    pinnedOutputsGet: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{outputs, updatedAt, updatedBy}`: `outputs` by node id (`{}` and `updatedAt` `null` when never set). They are kept beside the workflow's versions, never in an IR, so no deployment ever uses them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinnedOutputs"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    pinnedOutputsPut: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    outputs?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The pinned outputs as stored, as `GET` answers them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinnedOutputs"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `write` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `outputs` missing, a key that is not a node id, more than 200 nodes, or over 512 KB serialized */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     promote: {
         parameters: {
             query?: {
@@ -13792,6 +14006,121 @@ export interface operations {
                 };
             };
             /** @description provider_error: the provider refused the request (`provider_unavailable`: it could not be reached) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    draftTest: {
+        parameters: {
+            query?: {
+                /** @description With a session: the organization to act in instead of the active one. */
+                organizationId?: string;
+                /** @description With a session: the project to act in instead of the active one. */
+                projectId?: string;
+            };
+            header?: {
+                /** @description With an organization API key: the project of the organization to act in (default its first project). A project key naming another project gets 404. */
+                "X-Edgeflow-Project"?: string;
+            };
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ir?: unknown;
+                    mocks?: {
+                        [key: string]: unknown;
+                    };
+                    params?: unknown;
+                    timeoutSeconds?: number | null;
+                    usePinned?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description As the version test: `{status, output, error, steps, logs, durationMs, pinned}`. `ir` is checked as a version submission is but not stored (no version, deployment, run, worker or Workflow is left behind). `mocks` maps node ids to outputs those steps answer instead of running; the workflow's pinned outputs (`GET …/pinned-outputs`) answer for the nodes `mocks` does not name, unless `usePinned` is `false`; `pinned` lists the nodes they answered for (their steps show as `mocked`). A pin of a node the IR lacks, or of a node that is not a step of its own, is left out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResult"];
+                };
+            };
+            /** @description bad_request: the body is not one JSON object: malformed, empty, `null`, data after it, a repeated key, text that is not UTF-8, or a Content-Type other than `application/json`; invalid_ir: the IR does not validate (every problem, with its path); bad_request: the workflow is a function (invoke it instead); deploy_failed: a variable or secret the IR needs is not set */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no credentials, or an unknown, revoked or expired API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: an API key without the `deploy` scope; a caller whose role in the organization is below `member` (for an API key: its creator's current role); a session request without the session's CSRF token in `X-CSRF-Token` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: the record in the path does not exist, or belongs to another organization or project; or `organizationId` or `projectId` names an organization or project the caller cannot reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 9 MiB; payload_too_large: a body over 9 MB, or `params` over 100 KB serialized */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `ir` missing or not an object, `mocks` naming a node the IR lacks or one that is not a step, `timeoutSeconds` out of 1–600 (the path of each) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's deploy limit or the per-IP limit is spent */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description provider_unavailable: the server runs without the local edge (`--no-edge`) */
             502: {
                 headers: {
                     [name: string]: unknown;

@@ -47,6 +47,7 @@ import { MiniMapPath } from "./MiniMapPath";
 import { NodePanel } from "./NodePanel";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { useNodeProblems, type ProblemStore } from "./problemStore";
+import { useStepValues, withValues } from "./stepValues";
 import { useEditorStore, useEditorStoreApi, type SideTab } from "./store";
 import "./editor.css";
 
@@ -82,6 +83,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const canvas = useEditorStore((s) => s.canvas);
   const ir = useEditorStore((s) => s.ir);
   const ro = useEditorStore((s) => s.readOnly);
+  const stepValues = useStepValues();
   const sideTab = useEditorStore((s) => s.sideTab);
   const notice = useEditorStore((s) => s.notice);
   const laying = useEditorStore((s) => s.running.has("auto-layout"));
@@ -433,7 +435,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
               problems={nodeProblems}
               idPrefix={cfgPrefix}
               expressionOptions={() =>
-                expressionOptions(latest(), panelNode.id, p.defs, { kind: p.kind, envVars: p.envVars })
+                withValues(
+                  expressionOptions(latest(), panelNode.id, p.defs, { kind: p.kind, envVars: p.envVars }),
+                  stepValues.completionValues,
+                )
               }
               onNodeChange={(node, field) =>
                 commit(updateNode(latest(), panelIndex, node), `node:${panelNode.id}:${field}`)

@@ -37,7 +37,8 @@ export function expressionSource(options: () => ExpressionOption[]) {
       from: line.from + open.from,
       options: options().map((o) => ({
         label: o.path,
-        detail: o.detail,
+        detail: o.value !== undefined ? `= ${o.value}` : o.detail,
+        info: o.value !== undefined ? o.detail : undefined,
         type: "variable",
         apply: closed ? o.path : o.path + "}}",
       })),

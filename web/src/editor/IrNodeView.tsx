@@ -4,6 +4,7 @@ import { createContext, memo, useContext } from "react";
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { nodeHeight, type CanvasNode } from "../ir/canvas";
 import type { NodeDefinition } from "../ir/nodeDefs";
+import { NodeValueBadge } from "./NodeOutput";
 import { ProblemStore, useNodeProblems } from "./problemStore";
 
 export interface CanvasContextValue {
@@ -83,6 +84,7 @@ export const IrNodeView = memo(function IrNodeView({ id, data, selected }: NodeP
       <div className="efn-type">
         {typeName} · <code className="efn-id">{n?.id}</code>
       </div>
+      <NodeValueBadge nodeId={id} />
       {data.handles.map((h) => {
         const name = outletName(n?.type, h.label);
         return (

@@ -4,6 +4,7 @@ import { useId } from "react";
 import { runsAsDurableStep, type NodeDefinition } from "../ir/nodeDefs";
 import type { ExpressionOption } from "../ir/expressions";
 import type { IrNode, IrProblem, IrStepConfig } from "../ir/types";
+import { NodeOutputSection } from "./NodeOutput";
 import { RollbackForm } from "./RollbackForm";
 import { SchemaForm } from "./SchemaForm";
 
@@ -79,6 +80,7 @@ export function NodePanel(p: NodePanelProps) {
           ))}
         </ul>
       )}
+      <NodeOutputSection nodeId={node.id} readOnly={p.readOnly} />
       <div className="field">
         <label htmlFor={`${p.idPrefix}-name`} className="field-label">
           Name <span className="required"> (required)</span>

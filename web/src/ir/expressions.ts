@@ -9,6 +9,8 @@ export interface ExpressionOption {
   // path is what goes between {{ and }}: "fetch", "fetch.body", "env.API_TOKEN".
   path: string;
   detail: string;
+  // value: the path's value in the last test run, written short (editor/stepValues.ts)
+  value?: string;
 }
 
 // returnKeys reads the keys of the object literal a step's code returns last (`return { a: 1, b }` → a, b).

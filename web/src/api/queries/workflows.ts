@@ -66,6 +66,12 @@ export const workflowQueries = {
       queryKey: [...workflowKeys.one(workflowId), "full"] as const,
       queryFn: () => ok(api.GET("/api/workflows/{id}/full", { params: { path: { id: workflowId } } })),
     }),
+  // pinnedOutputs: the outputs pinned to the workflow's nodes, which its test runs use instead of running them.
+  pinnedOutputs: (workflowId: string) =>
+    queryOptions({
+      queryKey: [...workflowKeys.one(workflowId), "pinned-outputs"] as const,
+      queryFn: () => ok(api.GET("/api/workflows/{workflowId}/pinned-outputs", { params: { path: { workflowId } } })),
+    }),
   // versions: the workflow's newest 100 versions, highest first.
   versions: (workflowId: string) =>
     queryOptions({

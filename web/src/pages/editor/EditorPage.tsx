@@ -1,10 +1,16 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, ok } from "../../api/client";
+import type { TestResult } from "../../api/models";
+import { runQueries } from "../../api/queries/runs";
+import { workflowQueries } from "../../api/queries/workflows";
 import { canonicalJSON } from "../../app/canonical";
 import { Link } from "../../app/Link";
 import { starterIR } from "../../app/templates";
 import { downloadJSON, ErrorMessage, fileSlug, Loading } from "../../app/ui";
 import { IrEditor } from "../../editor/IrEditor";
 import { layOutOnOpen, needsLayout } from "../../editor/openLayout";
+import { StepValuesContext, stepValuesOf, type StepValue, type StepValuesValue } from "../../editor/stepValues";
 import type { WorkflowIR } from "../../ir/types";
 import { isNotFound, WorkflowNotFound } from "../NotFound";
 import { RecentRuns } from "../run/RecentRuns";
@@ -12,10 +18,13 @@ import { DeployPanel } from "./DeployPanel";
 import { InvokePanel } from "./InvokePanel";
 import { RunPanel } from "./RunPanel";
 import { SettingsPanel } from "./SettingsPanel";
+import { TestPanel } from "./TestPanel";
 import { useEditorQueries } from "./useEditorQueries";
 import { useLeaveQuestion } from "./useLeaveQuestion";
 
-type Panel = "deploy" | "run" | "settings" | "runs";
+const NO_TEST: ReadonlyMap<string, StepValue> = new Map();
+
+type Panel = "test" | "deploy" | "run" | "settings" | "runs";
 
 // EditorPage is /workflows/:id: the workflow's current version in the editor, Save version, Export, and the
 // panels for settings, deploy and run.
@@ -57,6 +66,46 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
   useLeaveQuestion(dirty, "This workflow has unsaved changes. Leave and lose them?");
 
   const onChange = useCallback((next: WorkflowIR) => setDraft(next), []);
+  // the last test's values by node, and the pinned outputs: shown on the canvas, in node panels and in completion
+  const qc = useQueryClient();
+  const [tested, setTested] = useState<ReadonlyMap<string, StepValue> | null>(null);
+  const onTestResult = useCallback((r: TestResult) => setTested(stepValuesOf(r)), []);
+  const isWorkflow = full.data?.workflow.kind === "workflow";
+  const pinnedQuery = useQuery({ ...workflowQueries.pinnedOutputs(workflowId), enabled: isWorkflow });
+  // before a test, completion shows the values of the workflow's last run
+  const runsQuery = useQuery({ ...runQueries.ofWorkflow(workflowId), enabled: isWorkflow && tested === null });
+  const lastRunId = runsQuery.data?.data[0]?.id;
+  const lastRun = useQuery({ ...runQueries.one(lastRunId ?? ""), enabled: lastRunId !== undefined && tested === null });
+  const lastRunSteps = lastRun.data?.steps;
+  const runValues = useMemo(() => stepValuesOf({ steps: lastRunSteps }), [lastRunSteps]);
+  const pinMutation = useMutation({
+    mutationFn: (outputs: Record<string, unknown>) =>
+      ok(
+        api.PUT("/api/workflows/{workflowId}/pinned-outputs", {
+          params: { path: { workflowId } },
+          body: { outputs },
+        }),
+      ),
+    onSuccess: (stored) => qc.setQueryData(workflowQueries.pinnedOutputs(workflowId).queryKey, stored),
+  });
+  const pinnedOutputs = pinnedQuery.data?.outputs;
+  const { mutate: putPins } = pinMutation;
+  const stepValues = useMemo<StepValuesValue>(() => {
+    const pinned = (pinnedOutputs ?? {}) as Record<string, unknown>;
+    return {
+      values: tested ?? NO_TEST,
+      completionValues: tested ?? runValues,
+      pinned,
+      pin: pinnedOutputs
+        ? (nodeId, output) => {
+            const next = { ...pinned };
+            if (output === undefined) delete next[nodeId];
+            else next[nodeId] = output;
+            putPins(next);
+          }
+        : undefined,
+    };
+  }, [tested, runValues, pinnedOutputs, putPins]);
   const envVarNames = useMemo(() => full.data?.workflow.envVars.map((v) => v.name) ?? [], [full.data]);
 
   if (full.isPending || layoutPending) return <Loading what="the workflow" />;
@@ -96,8 +145,8 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
         </div>
         <div className="head-actions">
           <div className="segmented" role="group" aria-label="Side panel">
-            {(["deploy", "run", "runs", "settings"] as Panel[])
-              .filter((p) => !(isFunction && p === "runs"))
+            {(["test", "deploy", "run", "runs", "settings"] as Panel[])
+              .filter((p) => !(isFunction && (p === "runs" || p === "test")))
               .map((p) => (
                 <button
                   key={p}
@@ -106,15 +155,17 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
                   aria-controls={panel === p ? "side-panel" : undefined}
                   onClick={() => setPanel(panel === p ? null : p)}
                 >
-                  {p === "deploy"
-                    ? "Deploy"
-                    : p === "run"
-                      ? isFunction
-                        ? "Invoke"
-                        : "Run"
-                      : p === "runs"
-                        ? "Runs"
-                        : "Settings"}
+                  {p === "test"
+                    ? "Test"
+                    : p === "deploy"
+                      ? "Deploy"
+                      : p === "run"
+                        ? isFunction
+                          ? "Invoke"
+                          : "Run"
+                        : p === "runs"
+                          ? "Runs"
+                          : "Settings"}
                 </button>
               ))}
           </div>
@@ -138,6 +189,7 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
         </div>
       </div>
       {save.isError && <ErrorMessage error={save.error} title="The version was not saved" />}
+      {pinMutation.isError && <ErrorMessage error={pinMutation.error} title="The pinned outputs were not saved" />}
       {save.isSuccess && !dirty && (
         <p className="ok" role="status">
           Saved as version {save.data.version}.
@@ -145,7 +197,9 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
       )}
       <div className={panel ? "editor-layout with-side" : "editor-layout"}>
         <section className="editor-main" aria-label="Editor">
-          <IrEditor ir={ir} onChange={onChange} kind={w.kind} workflowId={w.id} envVars={envVarNames} />
+          <StepValuesContext.Provider value={stepValues}>
+            <IrEditor ir={ir} onChange={onChange} kind={w.kind} workflowId={w.id} envVars={envVarNames} />
+          </StepValuesContext.Provider>
         </section>
         {panel && (
           <aside className="side" aria-label="Workflow tools">
@@ -155,6 +209,14 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
               </button>
             </div>
             <div id="side-panel">
+              {panel === "test" && (
+                <TestPanel
+                  workflowId={w.id}
+                  ir={ir}
+                  pinnedCount={Object.keys(stepValues.pinned).length}
+                  onResult={onTestResult}
+                />
+              )}
               {panel === "deploy" && <DeployPanel full={full.data} dirty={dirty} />}
               {panel === "run" && (isFunction ? <InvokePanel full={full.data} /> : <RunPanel full={full.data} />)}
               {panel === "runs" && <RecentRuns workflowId={w.id} />}
