@@ -30,7 +30,7 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { NODE_WIDTH, type CanvasEdge, type CanvasNode } from "../ir/canvas";
-import { connect, moveNodes, removeElements, setBranches, setEntry, updateNode } from "../ir/edit";
+import { connect, moveNodes, removeElements, renameNode, setBranches, setEntry, updateNode } from "../ir/edit";
 import { expressionOptions } from "../ir/expressions";
 import { labelOfHandle } from "../ir/graph";
 import type { NodeDefinition } from "../ir/nodeDefs";
@@ -44,7 +44,9 @@ import { useShortcuts } from "./commands/useCommands";
 import { CanvasContext, nodeTypes } from "./IrNodeView";
 import { BatchedEdges, BatchedNodes, nodeAt, useDetail } from "./lod";
 import { MiniMapPath } from "./MiniMapPath";
+import { NodeEdges, NodeIdField } from "./NodeLinks";
 import { NodePanel } from "./NodePanel";
+import { NodePicker, type PickerTarget } from "./NodePicker";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { useNodeProblems, type ProblemStore } from "./problemStore";
 import { useEditorStore, useEditorStoreApi, type SideTab } from "./store";
@@ -89,6 +91,9 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const fitRequest = useEditorStore((s) => s.fitRequest);
   const [menu, setMenu] = useState<MenuAt | null>(null);
   const [palette, setPalette] = useState(false);
+  const [picker, setPicker] = useState<PickerTarget | null>(null);
+  // the last pointer press inside the editor was on the canvas: Tab there opens the node picker
+  const pressedCanvas = useRef(false);
   const wrap = useRef<HTMLDivElement>(null);
   // The view the canvas opens at: fitted to a drawn workflow, scale 1 for an empty one. It is computed here from the
   // canvas's size before React Flow draws anything, so that the first drawing is at the fitted zoom with that
@@ -184,6 +189,28 @@ export function CanvasEditor(p: CanvasEditorProps) {
     const z = rf.getZoom();
     void rf.setCenter(position.x + NODE_WIDTH / 2, position.y + 40, { zoom: Math.max(z, 0.6), duration: 150 });
   };
+  // the node picker's choice: a node after the outlet it names (placed right of that node, below for a later
+  // outlet), or on its own right of the others; the new node takes the focus, so Tab goes on after it
+  const onPickerAdd = (def: NodeDefinition, target: PickerTarget) => {
+    if (ro) return;
+    const s = store.getState();
+    const from = target.source ? s.canvas.nodes.find((n) => n.data.ir.id === target.source) : undefined;
+    const position = placeNext(s.canvas.nodes, from ?? null);
+    if (from && target.outlet !== undefined) {
+      const i = from.data.handles.findIndex((h) => (h.label ?? "") === target.outlet);
+      if (i > 0) position.y += i * 110;
+    }
+    const id = addFromPalette(store, def, position, from?.data.ir.id, from ? target.outlet : undefined);
+    const z = rf.getZoom();
+    void rf.setCenter(position.x + NODE_WIDTH / 2, position.y + 40, { zoom: Math.max(z, 0.6), duration: 0 });
+    focusNodeSoon(root.current, id);
+  };
+  const openPicker = useCallback(
+    (source: string, outlet: string) => {
+      if (!store.getState().readOnly) setPicker({ source, outlet });
+    },
+    [store],
+  );
   const onDragOver = (e: DragEvent) => {
     if (ro || !e.dataTransfer.types.includes(DRAG_TYPE)) return;
     e.preventDefault();
@@ -220,8 +247,17 @@ export function CanvasEditor(p: CanvasEditorProps) {
       setPalette(true);
       return true;
     }
+    // Tab on the selected node, or on the canvas after a press on its background, opens the node picker (a Tab on a
+    // node not selected moves the focus on, as everywhere)
+    if (matches("Tab", e) && !store.getState().readOnly) {
+      const target = pickerTargetForTab(root.current, store.getState().canvas.nodes, pressedCanvas.current);
+      if (target) {
+        setPicker(target);
+        return true;
+      }
+    }
     return false;
-  }, []);
+  }, [store]);
   useShortcuts(root, otherKeys);
 
   const fitPaddingRef = useRef<typeof fitPadding>(fitPadding);
@@ -265,7 +301,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
     return () => clearTimeout(timer);
   }, [focusRequest, rf, cfgPrefix, store]);
 
-  const ctx = useMemo(() => ({ problems: p.problemStore, defs: p.defs, low }), [p.problemStore, p.defs, low]);
+  const ctx = useMemo(
+    () => ({ problems: p.problemStore, defs: p.defs, low, openPicker: ro ? undefined : openPicker }),
+    [p.problemStore, p.defs, low, ro, openPicker],
+  );
   // zoomed out, nodes have no handles: zoomed back in, React Flow measures the handles of the nodes drawn so that
   // their edges find them (it measures a node again by itself only when its size changes)
   const flow = useStoreApi();
@@ -316,7 +355,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
   );
 
   return (
-    <div className="canvas-editor" ref={root}>
+    <div className="canvas-editor" ref={root} onPointerDownCapture={() => (pressedCanvas.current = false)}>
       <Palette
         defs={p.defList}
         kind={p.kind}
@@ -360,7 +399,13 @@ export function CanvasEditor(p: CanvasEditorProps) {
             {notice}
           </span>
         </div>
-        <div className="canvas-wrap" ref={wrap} onDrop={onDrop} onDragOver={onDragOver}>
+        <div
+          className="canvas-wrap"
+          ref={wrap}
+          onDrop={onDrop}
+          onDragOver={onDragOver}
+          onPointerDownCapture={() => (pressedCanvas.current = true)}
+        >
           <CanvasContext.Provider value={ctx}>
             {openView && (
               <ReactFlow<CanvasNode, CanvasEdge>
@@ -453,6 +498,39 @@ export function CanvasEditor(p: CanvasEditorProps) {
               }}
               onSetEntry={() => commit(setEntry(latest(), panelNode.id))}
               onDelete={() => commit(removeElements(latest(), new Set([panelNode.id]), new Set()))}
+              links={
+                <>
+                  <NodeIdField
+                    key={panelNode.id}
+                    ir={ir}
+                    nodeId={panelNode.id}
+                    name={panelNode.name}
+                    readOnly={ro}
+                    idPrefix={cfgPrefix}
+                    onRename={(to) => {
+                      const next = renameNode(latest(), panelNode.id, to);
+                      if (next === latest()) return;
+                      commit(next, undefined, { nodes: new Set([to]), edges: new Set() });
+                      store.getState().say(`Renamed ${panelNode.id} to ${to} and every reference to it.`);
+                      setTimeout(() => focusField(`${cfgPrefix}-id`), 0);
+                    }}
+                  />
+                  <NodeEdges
+                    ir={ir}
+                    nodeId={panelNode.id}
+                    readOnly={ro}
+                    idPrefix={cfgPrefix}
+                    onConnect={(outlet, target) => {
+                      commit(connect(latest(), panelNode.id, target, outlet === "" ? undefined : outlet));
+                      store.getState().say(`Connected ${panelNode.id} to ${target}.`);
+                    }}
+                    onRemoveEdge={(edgeId) => {
+                      commit(removeElements(latest(), new Set(), new Set([edgeId])));
+                      store.getState().say("Removed the edge.");
+                    }}
+                  />
+                </>
+              }
             />
           ) : (
             <p className="muted">
@@ -474,6 +552,49 @@ export function CanvasEditor(p: CanvasEditorProps) {
       </aside>
       {menu && <ContextMenu at={menu} onClose={() => setMenu(null)} />}
       {palette && <CommandPalette onClose={() => setPalette(false)} />}
+      {picker && (
+        <NodePicker
+          defs={p.defList}
+          kind={p.kind}
+          ir={ir}
+          target={picker}
+          onPick={onPickerAdd}
+          onClose={() => setPicker(null)}
+        />
+      )}
     </div>
   );
+}
+
+// pickerTargetForTab answers where a Tab on the canvas adds a node: after the focused node when it is selected, after
+// the one selected node when the canvas's background was pressed last and nothing else has the focus (on its own
+// with no node selected), or null: the Tab moves the focus as usual.
+function pickerTargetForTab(
+  root: HTMLElement | null,
+  nodes: readonly CanvasNode[],
+  pressedCanvas: boolean,
+): PickerTarget | null {
+  const active = document.activeElement as HTMLElement | null;
+  const nodeEl = active?.closest<HTMLElement>(".react-flow__node");
+  if (nodeEl && root?.contains(nodeEl)) {
+    const node = nodes.find((n) => n.id === nodeEl.dataset.id);
+    return node?.selected ? { source: node.data.ir.id } : null;
+  }
+  const onCanvas =
+    !active ||
+    active === document.body ||
+    (!!root?.querySelector(".canvas-wrap")?.contains(active) &&
+      active.matches(".react-flow, .react-flow__pane, .react-flow__renderer"));
+  if (!pressedCanvas || !onCanvas) return null;
+  const selected = nodes.filter((n) => n.selected);
+  return selected.length === 1 ? { source: selected[0]!.data.ir.id } : {};
+}
+
+// focusNodeSoon focuses a node's box once the canvas draws it (a few frames at most).
+function focusNodeSoon(root: HTMLElement | null, id: string, tries = 20): void {
+  requestAnimationFrame(() => {
+    const el = root?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
+    if (el && !document.querySelector("dialog[open]")) el.focus();
+    else if (tries > 0) focusNodeSoon(root, id, tries - 1);
+  });
 }
