@@ -47,6 +47,8 @@ import { MiniMapPath } from "./MiniMapPath";
 import { NodeEdges, NodeIdField } from "./NodeLinks";
 import { NodePanel } from "./NodePanel";
 import { NodePicker, type PickerTarget } from "./NodePicker";
+import { StickyNotes } from "./StickyNotes";
+import { addNote, NOTE_HEIGHT, NOTE_WIDTH } from "../ir/notes";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { useNodeProblems, type ProblemStore } from "./problemStore";
 import { useEditorStore, useEditorStoreApi, type SideTab } from "./store";
@@ -211,6 +213,28 @@ export function CanvasEditor(p: CanvasEditorProps) {
     },
     [store],
   );
+  // Add note: an empty sticky note in the middle of the view, its text field focused
+  const onAddNote = () => {
+    const s = store.getState();
+    const r = wrap.current?.getBoundingClientRect();
+    const at = r
+      ? rf.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 })
+      : { x: 0, y: 0 };
+    const added = addNote(s.ir, { x: at.x - NOTE_WIDTH / 2, y: at.y - NOTE_HEIGHT / 2 });
+    if (!added.id) {
+      s.say("A workflow has at most 200 notes.");
+      return;
+    }
+    s.commit(added.ir);
+    s.say("Added a note.");
+    const focus = (tries: number) =>
+      requestAnimationFrame(() => {
+        const el = wrap.current?.querySelector<HTMLElement>(`[data-note-id="${CSS.escape(added.id)}"] textarea`);
+        if (el) el.focus();
+        else if (tries > 0) focus(tries - 1);
+      });
+    focus(10);
+  };
   const onDragOver = (e: DragEvent) => {
     if (ro || !e.dataTransfer.types.includes(DRAG_TYPE)) return;
     e.preventDefault();
@@ -370,6 +394,9 @@ export function CanvasEditor(p: CanvasEditorProps) {
           <ActionButton id="paste" />
           <ActionButton id="duplicate" />
           <ActionButton id="delete" />
+          <button type="button" onClick={onAddNote} disabled={ro}>
+            Add note
+          </button>
           <ActionButton id="auto-layout">{laying ? "Laying out…" : "Auto-layout"}</ActionButton>
           <button
             type="button"
@@ -439,6 +466,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
                 {low && <BatchedEdges nodes={canvas.nodes} edges={canvas.edges} />}
                 {overview && <BatchedNodes nodes={canvas.nodes} problems={p.problemStore} />}
                 {!low && <Background gap={20} />}
+                <StickyNotes />
                 {/* bottom left, where no overlay covers them */}
                 <Controls position="bottom-left" showInteractive={false} showFitView={false} />
                 <MiniMapPath nodes={canvas.nodes} ariaLabel="Minimap" />
