@@ -94,8 +94,9 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const [menu, setMenu] = useState<MenuAt | null>(null);
   const [palette, setPalette] = useState(false);
   const [picker, setPicker] = useState<PickerTarget | null>(null);
-  // the last pointer press inside the editor was on the canvas: Tab there opens the node picker
-  const pressedCanvas = useRef(false);
+  // the canvas had the editor's last pointer press or focus (a deleted node's focus falls back to the page): Tab
+  // there opens the node picker
+  const onCanvas = useRef(false);
   const wrap = useRef<HTMLDivElement>(null);
   // The view the canvas opens at: fitted to a drawn workflow, scale 1 for an empty one. It is computed here from the
   // canvas's size before React Flow draws anything, so that the first drawing is at the fitted zoom with that
@@ -274,7 +275,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
     // Tab on the selected node, or on the canvas after a press on its background, opens the node picker (a Tab on a
     // node not selected moves the focus on, as everywhere)
     if (matches("Tab", e) && !store.getState().readOnly) {
-      const target = pickerTargetForTab(root.current, store.getState().canvas.nodes, pressedCanvas.current);
+      const target = pickerTargetForTab(root.current, store.getState().canvas.nodes, onCanvas.current);
       if (target) {
         setPicker(target);
         return true;
@@ -379,7 +380,12 @@ export function CanvasEditor(p: CanvasEditorProps) {
   );
 
   return (
-    <div className="canvas-editor" ref={root} onPointerDownCapture={() => (pressedCanvas.current = false)}>
+    <div
+      className="canvas-editor"
+      ref={root}
+      onPointerDownCapture={() => (onCanvas.current = false)}
+      onFocusCapture={() => (onCanvas.current = false)}
+    >
       <Palette
         defs={p.defList}
         kind={p.kind}
@@ -431,7 +437,8 @@ export function CanvasEditor(p: CanvasEditorProps) {
           ref={wrap}
           onDrop={onDrop}
           onDragOver={onDragOver}
-          onPointerDownCapture={() => (pressedCanvas.current = true)}
+          onPointerDownCapture={() => (onCanvas.current = true)}
+          onFocusCapture={() => (onCanvas.current = true)}
         >
           <CanvasContext.Provider value={ctx}>
             {openView && (
@@ -594,13 +601,13 @@ export function CanvasEditor(p: CanvasEditorProps) {
   );
 }
 
-// pickerTargetForTab answers where a Tab on the canvas adds a node: after the focused node when it is selected, after
-// the one selected node when the canvas's background was pressed last and nothing else has the focus (on its own
-// with no node selected), or null: the Tab moves the focus as usual.
+// pickerTargetForTab answers where a Tab on the canvas adds a node: after the focused node when it is selected; when
+// the canvas had the last press or focus and no control has the focus now, after the one selected node (on its own
+// with none selected); else null: the Tab moves the focus as usual.
 function pickerTargetForTab(
   root: HTMLElement | null,
   nodes: readonly CanvasNode[],
-  pressedCanvas: boolean,
+  canvasLast: boolean,
 ): PickerTarget | null {
   const active = document.activeElement as HTMLElement | null;
   const nodeEl = active?.closest<HTMLElement>(".react-flow__node");
@@ -608,12 +615,12 @@ function pickerTargetForTab(
     const node = nodes.find((n) => n.id === nodeEl.dataset.id);
     return node?.selected ? { source: node.data.ir.id } : null;
   }
-  const onCanvas =
+  const free =
     !active ||
     active === document.body ||
     (!!root?.querySelector(".canvas-wrap")?.contains(active) &&
       active.matches(".react-flow, .react-flow__pane, .react-flow__renderer"));
-  if (!pressedCanvas || !onCanvas) return null;
+  if (!canvasLast || !free) return null;
   const selected = nodes.filter((n) => n.selected);
   return selected.length === 1 ? { source: selected[0]!.data.ir.id } : {};
 }
