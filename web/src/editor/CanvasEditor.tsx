@@ -17,6 +17,7 @@ import {
 } from "react";
 import {
   Background,
+  ControlButton,
   Controls,
   ReactFlow,
   getNodesBounds,
@@ -68,6 +69,7 @@ export interface CanvasEditorProps {
 // The keys that open the context menu (as the platform's menu key does) and the command palette.
 const MENU_KEYS = ["Shift+F10", "ContextMenu"];
 const PALETTE_KEY = "Mod+K";
+const NOTE_KEY = "Shift+S";
 const NO_EDGES: CanvasEdge[] = [];
 const MIN_ZOOM = 0.002;
 const OPEN_PADDING = 0.1;
@@ -236,6 +238,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
       });
     focus(10);
   };
+  const addNoteRef = useRef(onAddNote);
+  useLayoutEffect(() => {
+    addNoteRef.current = onAddNote;
+  });
   const onDragOver = (e: DragEvent) => {
     if (ro || !e.dataTransfer.types.includes(DRAG_TYPE)) return;
     e.preventDefault();
@@ -270,6 +276,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
     }
     if (matches(PALETTE_KEY, e)) {
       setPalette(true);
+      return true;
+    }
+    if (matches(NOTE_KEY, e) && !store.getState().readOnly) {
+      addNoteRef.current();
       return true;
     }
     // Tab on the selected node, or on the canvas after a press on its background, opens the node picker (a Tab on a
@@ -400,9 +410,6 @@ export function CanvasEditor(p: CanvasEditorProps) {
           <ActionButton id="paste" />
           <ActionButton id="duplicate" />
           <ActionButton id="delete" />
-          <button type="button" onClick={onAddNote} disabled={ro}>
-            Add note
-          </button>
           <ActionButton id="auto-layout">{laying ? "Laying out…" : "Auto-layout"}</ActionButton>
           <button
             type="button"
@@ -475,7 +482,13 @@ export function CanvasEditor(p: CanvasEditorProps) {
                 {!low && <Background gap={20} />}
                 <StickyNotes />
                 {/* bottom left, where no overlay covers them */}
-                <Controls position="bottom-left" showInteractive={false} showFitView={false} />
+                <Controls position="bottom-left" showInteractive={false} showFitView={false}>
+                  {!ro && (
+                    <ControlButton onClick={onAddNote} aria-label="Add note" title="Add note (Shift+S)">
+                      <span aria-hidden="true">✎</span>
+                    </ControlButton>
+                  )}
+                </Controls>
                 <MiniMapPath nodes={canvas.nodes} ariaLabel="Minimap" />
               </ReactFlow>
             )}
