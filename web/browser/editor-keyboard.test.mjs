@@ -117,9 +117,21 @@ test("every outlet has a +; renaming a node's id renames its references; a dialo
     ir: {
       metadata: { name: "Plus" },
       nodes: [
-        { id: "step_1", type: "step", name: "Load order", position: { x: 0, y: 0 }, data: { code: "return { total: 2 };" } },
+        {
+          id: "step_1",
+          type: "step",
+          name: "Load order",
+          position: { x: 0, y: 0 },
+          data: { code: "return { total: 2 };" },
+        },
         { id: "tc", type: "try_catch", name: "Guard", position: { x: 280, y: 0 }, data: {} },
-        { id: "use", type: "step", name: "Use", position: { x: 560, y: 0 }, data: { code: "return {{step_1.total}};" } },
+        {
+          id: "use",
+          type: "step",
+          name: "Use",
+          position: { x: 560, y: 0 },
+          data: { code: "return {{step_1.total}};" },
+        },
         { id: "recover", type: "step", name: "Recover", position: { x: 560, y: 140 }, data: { code: "return 0;" } },
       ],
       edges: [
@@ -214,7 +226,9 @@ test("a sticky note is added, written, moved and resized, and kept across a relo
   expect(saved[0].height).toBeGreaterThan(120);
 
   await page.reload();
-  await expect(page.getByRole("textbox", { name: "Note 1 text" })).toHaveValue("Ask finance before changing the limit.");
+  await expect(page.getByRole("textbox", { name: "Note 1 text" })).toHaveValue(
+    "Ask finance before changing the limit.",
+  );
   // deleting it is one more edit
   await page.getByRole("button", { name: "Delete note 1" }).click();
   await expect(page.getByRole("group", { name: "Note 1" })).toHaveCount(0);

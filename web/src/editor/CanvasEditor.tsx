@@ -220,9 +220,7 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const onAddNote = () => {
     const s = store.getState();
     const r = wrap.current?.getBoundingClientRect();
-    const at = r
-      ? rf.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 })
-      : { x: 0, y: 0 };
+    const at = r ? rf.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }) : { x: 0, y: 0 };
     const added = addNote(s.ir, { x: at.x - NOTE_WIDTH / 2, y: at.y - NOTE_HEIGHT / 2 });
     if (!added.id) {
       s.say("A workflow has at most 200 notes.");
@@ -266,33 +264,36 @@ export function CanvasEditor(p: CanvasEditorProps) {
     [store],
   );
   const openHereMenu = useCallback((e: MouseEvent | globalThis.MouseEvent) => openMenu(e), [openMenu]);
-  const otherKeys = useCallback((e: KeyboardEvent) => {
-    if (MENU_KEYS.some((k) => matches(k, e))) {
-      const el =
-        document.activeElement?.closest(".react-flow__node") ?? root.current?.querySelector(".react-flow__pane");
-      const b = el?.getBoundingClientRect();
-      setMenu({ x: (b?.left ?? 0) + 12, y: (b?.top ?? 0) + 12 });
-      return true;
-    }
-    if (matches(PALETTE_KEY, e)) {
-      setPalette(true);
-      return true;
-    }
-    if (matches(NOTE_KEY, e) && !store.getState().readOnly) {
-      addNoteRef.current();
-      return true;
-    }
-    // Tab on the selected node, or on the canvas after a press on its background, opens the node picker (a Tab on a
-    // node not selected moves the focus on, as everywhere)
-    if (matches("Tab", e) && !store.getState().readOnly) {
-      const target = pickerTargetForTab(root.current, store.getState().canvas.nodes, onCanvas.current);
-      if (target) {
-        setPicker(target);
+  const otherKeys = useCallback(
+    (e: KeyboardEvent) => {
+      if (MENU_KEYS.some((k) => matches(k, e))) {
+        const el =
+          document.activeElement?.closest(".react-flow__node") ?? root.current?.querySelector(".react-flow__pane");
+        const b = el?.getBoundingClientRect();
+        setMenu({ x: (b?.left ?? 0) + 12, y: (b?.top ?? 0) + 12 });
         return true;
       }
-    }
-    return false;
-  }, [store]);
+      if (matches(PALETTE_KEY, e)) {
+        setPalette(true);
+        return true;
+      }
+      if (matches(NOTE_KEY, e) && !store.getState().readOnly) {
+        addNoteRef.current();
+        return true;
+      }
+      // Tab on the selected node, or on the canvas after a press on its background, opens the node picker (a Tab on a
+      // node not selected moves the focus on, as everywhere)
+      if (matches("Tab", e) && !store.getState().readOnly) {
+        const target = pickerTargetForTab(root.current, store.getState().canvas.nodes, onCanvas.current);
+        if (target) {
+          setPicker(target);
+          return true;
+        }
+      }
+      return false;
+    },
+    [store],
+  );
   useShortcuts(root, otherKeys);
 
   const fitPaddingRef = useRef<typeof fitPadding>(fitPadding);

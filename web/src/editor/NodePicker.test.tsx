@@ -34,7 +34,11 @@ const ir: WorkflowIR = {
 
 describe("the node picker", () => {
   it("finds node types by any word, names first, only those allowed in a function", () => {
-    const defs = [def("http_request", "HTTP request", "HTTP"), def("step", "Step", "Code"), def("sleep", "Sleep", "Timing", false)];
+    const defs = [
+      def("http_request", "HTTP request", "HTTP"),
+      def("step", "Step", "Code"),
+      def("sleep", "Sleep", "Timing", false),
+    ];
     expect(pickerMatches(defs, "workflow", "s").map((d) => d.id)).toEqual(["step", "sleep", "http_request"]);
     expect(pickerMatches(defs, "script", "s").map((d) => d.id)).toEqual(["step", "http_request"]);
     expect(pickerMatches(defs, "workflow", "timing").map((d) => d.id)).toEqual(["sleep"]);

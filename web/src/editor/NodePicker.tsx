@@ -137,13 +137,7 @@ export function NodePicker(p: NodePickerProps) {
         )}
         <ul id={`${uid}-list`} role="listbox" aria-label="Node types">
           {shown.map((d) => (
-            <li
-              key={d.id}
-              id={optionId(d.id)}
-              role="option"
-              aria-selected={d === current}
-              onClick={() => pick(d)}
-            >
+            <li key={d.id} id={optionId(d.id)} role="option" aria-selected={d === current} onClick={() => pick(d)}>
               <span>{d.name}</span>
               <span className="muted"> {d.category}</span>
             </li>
