@@ -216,12 +216,13 @@ export function CanvasEditor(p: CanvasEditorProps) {
     },
     [store],
   );
-  // Add note: an empty sticky note in the middle of the view, its text field focused
+  // Add note: an empty sticky note in the middle of the view (moved up clear of the nodes there), its text field
+  // focused
   const onAddNote = () => {
     const s = store.getState();
     const r = wrap.current?.getBoundingClientRect();
     const at = r ? rf.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }) : { x: 0, y: 0 };
-    const added = addNote(s.ir, { x: at.x - NOTE_WIDTH / 2, y: at.y - NOTE_HEIGHT / 2 });
+    const added = addNote(s.ir, clearOfNodes(s.canvas.nodes, { x: at.x - NOTE_WIDTH / 2, y: at.y - NOTE_HEIGHT / 2 }));
     if (!added.id) {
       s.say("A workflow has at most 200 notes.");
       return;
@@ -646,4 +647,21 @@ function focusNodeSoon(root: HTMLElement | null, id: string, tries = 20): void {
     if (el && !document.querySelector("dialog[open]")) el.focus();
     else if (tries > 0) focusNodeSoon(root, id, tries - 1);
   });
+}
+
+// clearOfNodes moves a new note's place up until the note covers no node (ten steps at most).
+function clearOfNodes(nodes: readonly CanvasNode[], at: { x: number; y: number }): { x: number; y: number } {
+  const p = { ...at };
+  const covers = (n: CanvasNode) => {
+    const w = n.measured?.width ?? NODE_WIDTH;
+    const h = n.measured?.height ?? 60;
+    return (
+      n.position.x < p.x + NOTE_WIDTH &&
+      p.x < n.position.x + w &&
+      n.position.y < p.y + NOTE_HEIGHT &&
+      p.y < n.position.y + h
+    );
+  };
+  for (let i = 0; i < 10 && nodes.some(covers); i++) p.y -= NOTE_HEIGHT / 2;
+  return p;
 }
