@@ -40,13 +40,15 @@ func contains(list []string, s string) bool {
 }
 
 var (
-	topKeys      = []string{"kind", "metadata", "nodes", "edges", "entryNodeId", "trigger", "outputNodeId"}
+	topKeys      = []string{"kind", "metadata", "nodes", "edges", "entryNodeId", "trigger", "outputNodeId", "notes"}
 	topRequired  = []string{"metadata", "nodes", "edges", "entryNodeId"}
 	metaKeys     = []string{"name", "description", "version", "createdAt", "updatedAt"}
 	metaRequired = []string{"name"}
 	nodeKeys     = []string{"id", "type", "name", "position", "version", "provider", "data", "config"}
 	nodeRequired = []string{"id", "type", "name", "data"}
 	posKeys      = []string{"x", "y"}
+	noteKeys     = []string{"id", "text", "position", "width", "height"}
+	noteRequired = []string{"id", "text"}
 	configKeys   = []string{"retries", "timeout", "rollback", "sensitive"}
 	retryKeys    = []string{"limit", "delay", "backoff", "maxDelay"}
 	rollbackKeys = []string{"code", "retries", "timeout"}

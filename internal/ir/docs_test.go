@@ -92,6 +92,7 @@ func TestDocsFieldTablesMatchSchema(t *testing.T) {
 		"Nodes":       node,
 		"Step config": stepConfig,
 		"Edges":       decodeSchemaObject(t, root.Defs["edge"]),
+		"Notes":       decodeSchemaObject(t, root.Defs["note"]),
 	}
 	tables := docFieldTables(t)
 	for heading, obj := range objects {

@@ -187,6 +187,7 @@ var (
 	topRequiredMask      = keyMask(topKeys, topRequired)
 	metaRequiredMask     = keyMask(metaKeys, metaRequired)
 	posRequiredMask      = keyMask(posKeys, posKeys)
+	noteRequiredMask     = keyMask(noteKeys, noteRequired)
 	nodeRequiredMask     = keyMask(nodeKeys, nodeRequired)
 	retryRequiredMask    = keyMask(retryKeys, retryReq)
 	rollbackRequiredMask = keyMask(rollbackKeys, rollbackReq)
@@ -301,6 +302,15 @@ func (r *streamReader) readIR() (*ArtifactIR, error) {
 			return err
 		case "outputNodeId":
 			a.OutputNodeID, err = r.str()
+			return err
+		case "notes":
+			ok, err := r.p.items(func(i int) error {
+				a.Notes = append(a.Notes, Note{})
+				return r.note(&a.Notes[len(a.Notes)-1])
+			})
+			if !ok {
+				r.fail(true)
+			}
 			return err
 		case "trigger":
 			hasTrigger = true
@@ -495,6 +505,49 @@ func (r *streamReader) rollback(c *RollbackConfig) error {
 		return err
 	})
 	r.requireAll(rollbackRequiredMask, seen)
+	return err
+}
+
+// note reads one sticky note.
+func (r *streamReader) note(n *Note) error {
+	var seen keySet
+	isObj, err := r.p.fields(func(k string) error {
+		i, err := r.known(noteKeys, k, &seen)
+		if i < 0 || err != nil {
+			return err
+		}
+		switch k {
+		case "id":
+			n.ID, err = r.str()
+		case "text":
+			n.Text, err = r.str()
+		case "width":
+			n.Width, err = r.num()
+		case "height":
+			n.Height, err = r.num()
+		case "position":
+			var ps keySet
+			err = r.object(func(k string) error {
+				i, err := r.known(posKeys, k, &ps)
+				if i < 0 || err != nil {
+					return err
+				}
+				if k == "x" {
+					n.Position.X, err = r.num()
+				} else {
+					n.Position.Y, err = r.num()
+				}
+				return err
+			})
+			r.requireAll(posRequiredMask, ps)
+		}
+		return err
+	})
+	if !isObj {
+		r.fail(true)
+	} else {
+		r.requireAll(noteRequiredMask, seen)
+	}
 	return err
 }
 

@@ -35,6 +35,11 @@ type ArtifactIR struct {
 	// OutputNodeID names the node whose value is the run's output; empty:
 	// the last node that completed on the path the run took (decision 583).
 	OutputNodeID string `json:"outputNodeId,omitempty"`
+	// Notes are the canvas's sticky notes: text for people, placed beside
+	// the graph. They have no meaning at run time: validation checks only
+	// their shape and bounds, and the compiler never reads them (decision
+	// 683).
+	Notes []Note `json:"notes,omitempty"`
 
 	filled         bool  // see FilledDefaults
 	versionOmitted []int // marketplace nodes whose version the validator fills in
@@ -64,6 +69,22 @@ type Node struct {
 	Data     map[string]any `json:"data"`
 	Config   *StepConfig    `json:"config,omitempty"`
 }
+
+// Note is one sticky note on the canvas: its text (plain text), where it
+// sits and its size (0: the editor's default).
+type Note struct {
+	ID       string   `json:"id"`
+	Text     string   `json:"text"`
+	Position Position `json:"position"`
+	Width    float64  `json:"width,omitempty"`
+	Height   float64  `json:"height,omitempty"`
+}
+
+// Bounds of the sticky notes of one IR.
+const (
+	MaxNotes    = 200
+	MaxNoteText = 10000 // characters
+)
 
 // Position is where the node sits on the canvas; it has no meaning at run time.
 type Position struct {

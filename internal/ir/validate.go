@@ -29,6 +29,7 @@ const (
 	RuleNodesRequired = "nodes-required"     // SPEC 1: at least one node
 	RuleEntryExists   = "entry-exists"       // SPEC 2
 	RuleOutputNode    = "output-node"        // outputNodeId names a workflow node with a value
+	RuleNote          = "note"               // sticky notes: unique ids, bounded text and count
 	RuleEdgeEnds      = "edge-ends"          // SPEC 3
 	RuleNoCycle       = "no-cycle"           // SPEC 4
 	RuleUpstream      = "upstream-reference" // SPEC 5
@@ -243,6 +244,7 @@ func (v *validator) run() {
 		v.addf("/entryNodeId", "", RuleEntryExists, "entryNodeId %q is not the id of a node", a.EntryNodeID)
 	}
 	v.outputNode()
+	v.notes()
 	v.trigger()
 	v.nodes()
 	v.edges()

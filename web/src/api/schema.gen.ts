@@ -2237,6 +2237,8 @@ export interface components {
             kind?: "workflow" | "script";
             metadata: components["schemas"]["IRMetadata"];
             nodes: components["schemas"]["IRNode"][];
+            /** @description sticky notes on the canvas: text for people, never executed */
+            notes?: components["schemas"]["IRNote"][];
             /** @description the node whose value is the run's output; absent: the last node that completed on the path taken */
             outputNodeId?: string;
             trigger?: components["schemas"]["IRTrigger"];
@@ -2289,6 +2291,26 @@ export interface components {
             type: string;
             /** @description semver of the node definition; when omitted 1.0.0 for a builtin type, the installed version for a marketplace node */
             version?: string;
+        };
+        IRNote: {
+            /** @description on the canvas; absent: the editor's default */
+            height?: number;
+            /** @description unique among the notes */
+            id: string;
+            /**
+             * @default {
+             *       "x": 0,
+             *       "y": 0
+             *     }
+             */
+            position?: {
+                x: number;
+                y: number;
+            };
+            /** @description plain text, at most 10,000 characters */
+            text: string;
+            /** @description on the canvas; absent: the editor's default */
+            width?: number;
         };
         IRProblem: {
             column?: number;
@@ -3138,6 +3160,7 @@ export type IRDuration = components['schemas']['IRDuration'];
 export type IREdge = components['schemas']['IREdge'];
 export type IRMetadata = components['schemas']['IRMetadata'];
 export type IRNode = components['schemas']['IRNode'];
+export type IRNote = components['schemas']['IRNote'];
 export type IRProblem = components['schemas']['IRProblem'];
 export type IRRetries = components['schemas']['IRRetries'];
 export type IRStepConfig = components['schemas']['IRStepConfig'];

@@ -42,6 +42,10 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+// FIRST_FIELD finds the field a dialog opens with the focus in.
+const FIRST_FIELD =
+  "input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled]), .cm-content";
+
 // Dialog is a modal <dialog>: focus moves into it, Escape closes it, and focus goes back when it closes.
 export function Dialog({
   title,
@@ -62,6 +66,9 @@ export function Dialog({
     if (!d) return;
     const before = document.activeElement as HTMLElement | null;
     if (!d.open) d.showModal();
+    // the field marked data-autofocus, else the first field, takes the focus (the browser would focus the first
+    // button, the close button; React's autoFocus runs while the dialog is still closed)
+    (d.querySelector<HTMLElement>("[data-autofocus]") ?? d.querySelector<HTMLElement>(FIRST_FIELD))?.focus();
     const onCancel = (e: Event) => {
       e.preventDefault();
       close.current();

@@ -17,6 +17,7 @@ import {
 } from "react";
 import {
   Background,
+  ControlButton,
   Controls,
   ReactFlow,
   getNodesBounds,
@@ -30,7 +31,7 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { NODE_WIDTH, type CanvasEdge, type CanvasNode } from "../ir/canvas";
-import { connect, moveNodes, removeElements, setBranches, setEntry, updateNode } from "../ir/edit";
+import { connect, moveNodes, removeElements, renameNode, setBranches, setEntry, updateNode } from "../ir/edit";
 import { expressionOptions } from "../ir/expressions";
 import { labelOfHandle } from "../ir/graph";
 import type { NodeDefinition } from "../ir/nodeDefs";
@@ -44,7 +45,11 @@ import { useShortcuts } from "./commands/useCommands";
 import { CanvasContext, nodeTypes } from "./IrNodeView";
 import { BatchedEdges, BatchedNodes, nodeAt, useDetail } from "./lod";
 import { MiniMapPath } from "./MiniMapPath";
+import { NodeEdges, NodeIdField } from "./NodeLinks";
 import { NodePanel } from "./NodePanel";
+import { NodePicker, type PickerTarget } from "./NodePicker";
+import { StickyNotes } from "./StickyNotes";
+import { addNote, NOTE_HEIGHT, NOTE_WIDTH } from "../ir/notes";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { useNodeProblems, type ProblemStore } from "./problemStore";
 import { useStepValues, withValues } from "./stepValues";
@@ -65,6 +70,7 @@ export interface CanvasEditorProps {
 // The keys that open the context menu (as the platform's menu key does) and the command palette.
 const MENU_KEYS = ["Shift+F10", "ContextMenu"];
 const PALETTE_KEY = "Mod+K";
+const NOTE_KEY = "Shift+S";
 const NO_EDGES: CanvasEdge[] = [];
 const MIN_ZOOM = 0.002;
 const OPEN_PADDING = 0.1;
@@ -91,6 +97,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
   const fitRequest = useEditorStore((s) => s.fitRequest);
   const [menu, setMenu] = useState<MenuAt | null>(null);
   const [palette, setPalette] = useState(false);
+  const [picker, setPicker] = useState<PickerTarget | null>(null);
+  // the canvas had the editor's last pointer press or focus (a deleted node's focus falls back to the page): Tab
+  // there opens the node picker
+  const onCanvas = useRef(false);
   const wrap = useRef<HTMLDivElement>(null);
   // The view the canvas opens at: fitted to a drawn workflow, scale 1 for an empty one. It is computed here from the
   // canvas's size before React Flow draws anything, so that the first drawing is at the fitted zoom with that
@@ -186,6 +196,53 @@ export function CanvasEditor(p: CanvasEditorProps) {
     const z = rf.getZoom();
     void rf.setCenter(position.x + NODE_WIDTH / 2, position.y + 40, { zoom: Math.max(z, 0.6), duration: 150 });
   };
+  // the node picker's choice: a node after the outlet it names (placed right of that node, below for a later
+  // outlet), or on its own right of the others; the new node takes the focus, so Tab goes on after it
+  const onPickerAdd = (def: NodeDefinition, target: PickerTarget) => {
+    if (ro) return;
+    const s = store.getState();
+    const from = target.source ? s.canvas.nodes.find((n) => n.data.ir.id === target.source) : undefined;
+    const position = placeNext(s.canvas.nodes, from ?? null);
+    if (from && target.outlet !== undefined) {
+      const i = from.data.handles.findIndex((h) => (h.label ?? "") === target.outlet);
+      if (i > 0) position.y += i * 110;
+    }
+    const id = addFromPalette(store, def, position, from?.data.ir.id, from ? target.outlet : undefined);
+    const z = rf.getZoom();
+    void rf.setCenter(position.x + NODE_WIDTH / 2, position.y + 40, { zoom: Math.max(z, 0.6), duration: 0 });
+    focusNodeSoon(root.current, id);
+  };
+  const openPicker = useCallback(
+    (source: string, outlet: string) => {
+      if (!store.getState().readOnly) setPicker({ source, outlet });
+    },
+    [store],
+  );
+  // Add note: an empty sticky note in the middle of the view (moved up clear of the nodes there), its text field
+  // focused
+  const onAddNote = () => {
+    const s = store.getState();
+    const r = wrap.current?.getBoundingClientRect();
+    const at = r ? rf.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }) : { x: 0, y: 0 };
+    const added = addNote(s.ir, clearOfNodes(s.canvas.nodes, { x: at.x - NOTE_WIDTH / 2, y: at.y - NOTE_HEIGHT / 2 }));
+    if (!added.id) {
+      s.say("A workflow has at most 200 notes.");
+      return;
+    }
+    s.commit(added.ir);
+    s.say("Added a note.");
+    const focus = (tries: number) =>
+      requestAnimationFrame(() => {
+        const el = wrap.current?.querySelector<HTMLElement>(`[data-note-id="${CSS.escape(added.id)}"] textarea`);
+        if (el) el.focus();
+        else if (tries > 0) focus(tries - 1);
+      });
+    focus(10);
+  };
+  const addNoteRef = useRef(onAddNote);
+  useLayoutEffect(() => {
+    addNoteRef.current = onAddNote;
+  });
   const onDragOver = (e: DragEvent) => {
     if (ro || !e.dataTransfer.types.includes(DRAG_TYPE)) return;
     e.preventDefault();
@@ -210,20 +267,36 @@ export function CanvasEditor(p: CanvasEditorProps) {
     [store],
   );
   const openHereMenu = useCallback((e: MouseEvent | globalThis.MouseEvent) => openMenu(e), [openMenu]);
-  const otherKeys = useCallback((e: KeyboardEvent) => {
-    if (MENU_KEYS.some((k) => matches(k, e))) {
-      const el =
-        document.activeElement?.closest(".react-flow__node") ?? root.current?.querySelector(".react-flow__pane");
-      const b = el?.getBoundingClientRect();
-      setMenu({ x: (b?.left ?? 0) + 12, y: (b?.top ?? 0) + 12 });
-      return true;
-    }
-    if (matches(PALETTE_KEY, e)) {
-      setPalette(true);
-      return true;
-    }
-    return false;
-  }, []);
+  const otherKeys = useCallback(
+    (e: KeyboardEvent) => {
+      if (MENU_KEYS.some((k) => matches(k, e))) {
+        const el =
+          document.activeElement?.closest(".react-flow__node") ?? root.current?.querySelector(".react-flow__pane");
+        const b = el?.getBoundingClientRect();
+        setMenu({ x: (b?.left ?? 0) + 12, y: (b?.top ?? 0) + 12 });
+        return true;
+      }
+      if (matches(PALETTE_KEY, e)) {
+        setPalette(true);
+        return true;
+      }
+      if (matches(NOTE_KEY, e) && !store.getState().readOnly) {
+        addNoteRef.current();
+        return true;
+      }
+      // Tab on the selected node, or on the canvas after a press on its background, opens the node picker (a Tab on a
+      // node not selected moves the focus on, as everywhere)
+      if (matches("Tab", e) && !store.getState().readOnly) {
+        const target = pickerTargetForTab(root.current, store.getState().canvas.nodes, onCanvas.current);
+        if (target) {
+          setPicker(target);
+          return true;
+        }
+      }
+      return false;
+    },
+    [store],
+  );
   useShortcuts(root, otherKeys);
 
   const fitPaddingRef = useRef<typeof fitPadding>(fitPadding);
@@ -267,7 +340,10 @@ export function CanvasEditor(p: CanvasEditorProps) {
     return () => clearTimeout(timer);
   }, [focusRequest, rf, cfgPrefix, store]);
 
-  const ctx = useMemo(() => ({ problems: p.problemStore, defs: p.defs, low }), [p.problemStore, p.defs, low]);
+  const ctx = useMemo(
+    () => ({ problems: p.problemStore, defs: p.defs, low, openPicker: ro ? undefined : openPicker }),
+    [p.problemStore, p.defs, low, ro, openPicker],
+  );
   // zoomed out, nodes have no handles: zoomed back in, React Flow measures the handles of the nodes drawn so that
   // their edges find them (it measures a node again by itself only when its size changes)
   const flow = useStoreApi();
@@ -318,7 +394,12 @@ export function CanvasEditor(p: CanvasEditorProps) {
   );
 
   return (
-    <div className="canvas-editor" ref={root}>
+    <div
+      className="canvas-editor"
+      ref={root}
+      onPointerDownCapture={() => (onCanvas.current = false)}
+      onFocusCapture={() => (onCanvas.current = false)}
+    >
       <Palette
         defs={p.defList}
         kind={p.kind}
@@ -362,7 +443,14 @@ export function CanvasEditor(p: CanvasEditorProps) {
             {notice}
           </span>
         </div>
-        <div className="canvas-wrap" ref={wrap} onDrop={onDrop} onDragOver={onDragOver}>
+        <div
+          className="canvas-wrap"
+          ref={wrap}
+          onDrop={onDrop}
+          onDragOver={onDragOver}
+          onPointerDownCapture={() => (onCanvas.current = true)}
+          onFocusCapture={() => (onCanvas.current = true)}
+        >
           <CanvasContext.Provider value={ctx}>
             {openView && (
               <ReactFlow<CanvasNode, CanvasEdge>
@@ -396,8 +484,15 @@ export function CanvasEditor(p: CanvasEditorProps) {
                 {low && <BatchedEdges nodes={canvas.nodes} edges={canvas.edges} />}
                 {overview && <BatchedNodes nodes={canvas.nodes} problems={p.problemStore} />}
                 {!low && <Background gap={20} />}
+                <StickyNotes />
                 {/* bottom left, where no overlay covers them */}
-                <Controls position="bottom-left" showInteractive={false} showFitView={false} />
+                <Controls position="bottom-left" showInteractive={false} showFitView={false}>
+                  {!ro && (
+                    <ControlButton onClick={onAddNote} aria-label="Add note" title="Add note (Shift+S)">
+                      <span aria-hidden="true">✎</span>
+                    </ControlButton>
+                  )}
+                </Controls>
                 <MiniMapPath nodes={canvas.nodes} ariaLabel="Minimap" />
               </ReactFlow>
             )}
@@ -458,6 +553,39 @@ export function CanvasEditor(p: CanvasEditorProps) {
               }}
               onSetEntry={() => commit(setEntry(latest(), panelNode.id))}
               onDelete={() => commit(removeElements(latest(), new Set([panelNode.id]), new Set()))}
+              links={
+                <>
+                  <NodeIdField
+                    key={panelNode.id}
+                    ir={ir}
+                    nodeId={panelNode.id}
+                    name={panelNode.name}
+                    readOnly={ro}
+                    idPrefix={cfgPrefix}
+                    onRename={(to) => {
+                      const next = renameNode(latest(), panelNode.id, to);
+                      if (next === latest()) return;
+                      commit(next, undefined, { nodes: new Set([to]), edges: new Set() });
+                      store.getState().say(`Renamed ${panelNode.id} to ${to} and every reference to it.`);
+                      setTimeout(() => focusField(`${cfgPrefix}-id`), 0);
+                    }}
+                  />
+                  <NodeEdges
+                    ir={ir}
+                    nodeId={panelNode.id}
+                    readOnly={ro}
+                    idPrefix={cfgPrefix}
+                    onConnect={(outlet, target) => {
+                      commit(connect(latest(), panelNode.id, target, outlet === "" ? undefined : outlet));
+                      store.getState().say(`Connected ${panelNode.id} to ${target}.`);
+                    }}
+                    onRemoveEdge={(edgeId) => {
+                      commit(removeElements(latest(), new Set(), new Set([edgeId])));
+                      store.getState().say("Removed the edge.");
+                    }}
+                  />
+                </>
+              }
             />
           ) : (
             <p className="muted">
@@ -479,6 +607,66 @@ export function CanvasEditor(p: CanvasEditorProps) {
       </aside>
       {menu && <ContextMenu at={menu} onClose={() => setMenu(null)} />}
       {palette && <CommandPalette onClose={() => setPalette(false)} />}
+      {picker && (
+        <NodePicker
+          defs={p.defList}
+          kind={p.kind}
+          ir={ir}
+          target={picker}
+          onPick={onPickerAdd}
+          onClose={() => setPicker(null)}
+        />
+      )}
     </div>
   );
+}
+
+// pickerTargetForTab answers where a Tab on the canvas adds a node: after the focused node when it is selected; when
+// the canvas had the last press or focus and no control has the focus now, after the one selected node (on its own
+// with none selected); else null: the Tab moves the focus as usual.
+function pickerTargetForTab(
+  root: HTMLElement | null,
+  nodes: readonly CanvasNode[],
+  canvasLast: boolean,
+): PickerTarget | null {
+  const active = document.activeElement as HTMLElement | null;
+  const nodeEl = active?.closest<HTMLElement>(".react-flow__node");
+  if (nodeEl && root?.contains(nodeEl)) {
+    const node = nodes.find((n) => n.id === nodeEl.dataset.id);
+    return node?.selected ? { source: node.data.ir.id } : null;
+  }
+  const free =
+    !active ||
+    active === document.body ||
+    (!!root?.querySelector(".canvas-wrap")?.contains(active) &&
+      active.matches(".react-flow, .react-flow__pane, .react-flow__renderer"));
+  if (!canvasLast || !free) return null;
+  const selected = nodes.filter((n) => n.selected);
+  return selected.length === 1 ? { source: selected[0]!.data.ir.id } : {};
+}
+
+// focusNodeSoon focuses a node's box once the canvas draws it (a few frames at most).
+function focusNodeSoon(root: HTMLElement | null, id: string, tries = 20): void {
+  requestAnimationFrame(() => {
+    const el = root?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
+    if (el && !document.querySelector("dialog[open]")) el.focus();
+    else if (tries > 0) focusNodeSoon(root, id, tries - 1);
+  });
+}
+
+// clearOfNodes moves a new note's place up until the note covers no node (ten steps at most).
+function clearOfNodes(nodes: readonly CanvasNode[], at: { x: number; y: number }): { x: number; y: number } {
+  const p = { ...at };
+  const covers = (n: CanvasNode) => {
+    const w = n.measured?.width ?? NODE_WIDTH;
+    const h = n.measured?.height ?? 60;
+    return (
+      n.position.x < p.x + NOTE_WIDTH &&
+      p.x < n.position.x + w &&
+      n.position.y < p.y + NOTE_HEIGHT &&
+      p.y < n.position.y + h
+    );
+  };
+  for (let i = 0; i < 10 && nodes.some(covers); i++) p.y -= NOTE_HEIGHT / 2;
+  return p;
 }

@@ -13,6 +13,9 @@ export interface CanvasContextValue {
   // low: the canvas is zoomed out below LOD_ZOOM (lod.tsx). One subscription in the canvas passes it down: a
   // subscription per node would run thousands of selectors on every frame of a pan.
   low: boolean;
+  // openPicker opens the node picker to add a node after a node's outlet ("" the unlabelled one); absent while the
+  // editor is read-only, when the outlets have no `+`.
+  openPicker?: (source: string, outlet: string) => void;
 }
 
 export const CanvasContext = createContext<CanvasContextValue>({
@@ -91,6 +94,22 @@ export const IrNodeView = memo(function IrNodeView({ id, data, selected }: NodeP
           <div key={h.id} className={"efn-out" + (name ? " efn-out-labelled" : "")}>
             {name && <span className="efn-out-label">{name}</span>}
             <Handle type="source" position={Position.Right} id={h.id} className="efn-handle" title={name || "next"} />
+            {/* the outlet's +: the node picker adds a node there (the keyboard's way is Tab on the selected node) */}
+            {ctx.openPicker && (
+              <button
+                type="button"
+                className="efn-add nodrag nopan"
+                tabIndex={-1}
+                aria-label={`Add a node after ${n?.name || n?.id}${name ? ` on ${name}` : ""}`}
+                title={`Add a node${name ? ` on ${name}` : ""}`}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  ctx.openPicker?.(n.id, h.label ?? "");
+                }}
+              >
+                +
+              </button>
+            )}
           </div>
         );
       })}

@@ -1,6 +1,6 @@
 // NodePanel configures the selected node: its name, its data through the definition's schema, the step config
 // (retries and timeout) and the rollback where the node runs as a durable step, and whether execution starts at it.
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { runsAsDurableStep, type NodeDefinition } from "../ir/nodeDefs";
 import type { ExpressionOption } from "../ir/expressions";
 import type { IrNode, IrProblem, IrStepConfig } from "../ir/types";
@@ -32,6 +32,8 @@ export interface NodePanelProps {
   onDataChange: (data: Record<string, unknown>, field: string) => void;
   onSetEntry: () => void;
   onDelete: () => void;
+  // links: the node's id and connections (NodeLinks.tsx), shown under its name
+  links?: ReactNode;
 }
 
 // fieldKeyOf gives the data key a problem path names (/nodes/3/data/url → url).
@@ -110,6 +112,7 @@ export function NodePanel(p: NodePanelProps) {
           )
         )}
       </div>
+      {p.links}
       {def ? (
         <SchemaForm
           def={def}

@@ -16,11 +16,18 @@ export function placeNext(nodes: readonly CanvasNode[], selected: CanvasNode | n
   return { x: right.position.x + NODE_WIDTH + GAP, y: right.position.y };
 }
 
-// addFromPalette adds a node of def at position, connected after the node with IR id after (when given), as one
-// undoable step; the new node is selected and its name said to screen readers. It answers the new node's id.
-export function addFromPalette(store: EditorStore, def: NodeDefinition, position: IrPosition, after?: string): string {
+// addFromPalette adds a node of def at position, connected after the node with IR id after (when given) on an
+// outlet (see AddNodeOptions), as one undoable step; the new node is selected and its name said to screen readers.
+// It answers the new node's id.
+export function addFromPalette(
+  store: EditorStore,
+  def: NodeDefinition,
+  position: IrPosition,
+  after?: string,
+  outlet?: string,
+): string {
   const s = store.getState();
-  const r = addNode(s.ir, def, { position, after });
+  const r = addNode(s.ir, def, { position, after, outlet });
   s.commit(r.ir, undefined, { nodes: new Set([r.id]), edges: new Set() });
   s.say(`Added ${r.ir.nodes.at(-1)!.name}.`);
   return r.id;

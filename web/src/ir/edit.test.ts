@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { addNode, connect, copyNodes, pasteNodes, removeElements, setBranches, setEntry } from "./edit";
+import {
+  addNode,
+  connect,
+  copyNodes,
+  idFromName,
+  pasteNodes,
+  removeElements,
+  renameNode,
+  setBranches,
+  setEntry,
+} from "./edit";
 import type { NodeDefinition } from "./nodeDefs";
 import type { WorkflowIR } from "./types";
 
@@ -113,5 +123,67 @@ describe("edits", () => {
     };
     const x = setBranches(ir, 0, [{ label: "big", condition: "1" }]);
     expect(x.edges[0]!.label).toBe("big");
+  });
+
+  it("adds a node on a chosen outlet: an arm's node moves behind it, a lane is added, then is the default", () => {
+    const ir: WorkflowIR = {
+      ...empty,
+      nodes: [
+        { id: "b", type: "branch", name: "b", data: { branches: [{ label: "yes", condition: "1" }] } },
+        { id: "s", type: "step", name: "s", data: {} },
+        { id: "p", type: "parallel", name: "p", data: {} },
+      ],
+      edges: [
+        { id: "e", source: "b", target: "s", label: "yes" },
+        { id: "l", source: "p", target: "s" },
+      ],
+      entryNodeId: "b",
+    };
+    const arm = addNode(ir, stepDef, { position: { x: 0, y: 0 }, after: "b", outlet: "yes" });
+    expect(arm.ir.edges.map((e) => [e.source, e.target, e.label])).toEqual([
+      ["b", "step_1", "yes"],
+      ["p", "s", undefined],
+      ["step_1", "s", undefined],
+    ]);
+    const lane = addNode(ir, stepDef, { position: { x: 0, y: 0 }, after: "p", outlet: "" });
+    expect(lane.ir.edges.filter((e) => e.source === "p").map((e) => e.target)).toEqual(["s", "step_1"]);
+    const then = addNode(ir, stepDef, { position: { x: 0, y: 0 }, after: "b" });
+    expect(then.ir.edges.at(-1)).toMatchObject({ source: "b", target: "step_1", label: "then" });
+  });
+
+  it("renames a node's id with its edges, the entry, the output node and every expression naming it", () => {
+    const ir: WorkflowIR = {
+      ...empty,
+      nodes: [
+        { id: "step_1", type: "step", name: "Load", data: { code: "return 1;" } },
+        {
+          id: "step_2",
+          type: "step",
+          name: "Use",
+          data: { code: "return {{step_1.v}} + {{ step_1 }} + {{step_10.v}};", list: ["{{step_1.x}}"] },
+          config: { rollback: { code: "undo({{step_1.v}})" } },
+        },
+        { id: "step_3", type: "step", name: "Other", data: { code: "return 2;" } },
+      ],
+      edges: [{ id: "e1", source: "step_1", target: "step_2" }],
+      entryNodeId: "step_1",
+      outputNodeId: "step_1",
+    };
+    const x = renameNode(ir, "step_1", "load");
+    expect(x.nodes.map((n) => n.id)).toEqual(["load", "step_2", "step_3"]);
+    expect(x.nodes[1]!.data).toEqual({
+      code: "return {{load.v}} + {{ load }} + {{step_10.v}};",
+      list: ["{{load.x}}"],
+    });
+    expect(x.nodes[1]!.config).toEqual({ rollback: { code: "undo({{load.v}})" } });
+    expect(x.nodes[2]).toBe(ir.nodes[2]);
+    expect(x.edges[0]).toMatchObject({ source: "load", target: "step_2" });
+    expect([x.entryNodeId, x.outputNodeId]).toEqual(["load", "load"]);
+    // a taken id or one that is no slug changes nothing
+    expect(renameNode(ir, "step_1", "step_2")).toBe(ir);
+    expect(renameNode(ir, "step_1", "has space")).toBe(ir);
+    expect(idFromName(ir, "Load the order!", "step_1")).toBe("load_the_order");
+    expect(idFromName(ir, "Step 2", "step_1")).toBe("step_2_1");
+    expect(idFromName(ir, "!!!", "step_1")).toBeUndefined();
   });
 });

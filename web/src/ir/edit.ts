@@ -31,6 +31,9 @@ export interface AddNodeOptions {
   position: IrPosition;
   // after: connect the new node after this one (a plain node's next node moves behind the new node).
   after?: string;
+  // outlet: with after, the outlet of that node the new node hangs on (a label; undefined: the node's usual
+  // outlet — a plain node's next, a container's then). "" is the unlabelled outlet (a plain node's next, a lane).
+  outlet?: string;
 }
 
 // addNode adds a node of a definition with its default data; the first node of an IR becomes its entry.
@@ -50,18 +53,20 @@ export function addNode(ir: WorkflowIR, def: NodeDefinition, opts: AddNodeOption
   if (ir.nodes.length === 0 || !used.has(ir.entryNodeId)) next = with_(next, { entryNodeId: id });
   if (opts.after !== undefined && used.has(opts.after)) {
     const after = ir.nodes.find((n) => n.id === opts.after)!;
-    next = connectAfter(next, after, id);
+    next = connectAfter(next, after, id, opts.outlet);
   }
   return { ir: next, id };
 }
 
-// connectAfter links source → id: for a plain node its unlabelled next edge now leads to the new node, which leads
-// on to the old next node; for a container the new node goes on its then edge when it has none.
-function connectAfter(ir: WorkflowIR, source: IrNode, id: string): WorkflowIR {
+// connectAfter links source → id on an outlet (undefined: a plain node's next, a container's then): an outlet that
+// takes one edge now leads to the new node, which leads on to the node the outlet led to; a parallel or race lane
+// outlet takes a new lane.
+function connectAfter(ir: WorkflowIR, source: IrNode, id: string, outlet?: string): WorkflowIR {
   const plain = !["branch", "parallel", "race", "try_catch", "loop", "break"].includes(source.type);
   if (source.type === "break") return ir;
-  const label = plain ? undefined : "then";
-  const existing = ir.edges.find((e) => e.source === source.id && e.label === label);
+  const label = outlet === undefined ? (plain ? undefined : "then") : outlet === "" ? undefined : outlet;
+  const lane = (source.type === "parallel" || source.type === "race") && label === undefined;
+  const existing = lane ? undefined : ir.edges.find((e) => e.source === source.id && e.label === label);
   if (!existing) return connect(ir, source.id, id, label);
   const edges = ir.edges.map((e) => (e === existing ? { ...e, target: id } : e));
   const used = edgeIds(ir);
@@ -168,7 +173,8 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-// renameRefs rewrites {{old...}} expressions in string values to {{new...}}.
+// renameRefs rewrites {{old...}} expressions in string values to {{new...}}; a value with nothing to rewrite is
+// answered as it is (the same object).
 function renameRefs(value: unknown, renames: ReadonlyMap<string, string>): unknown {
   if (typeof value === "string") {
     if (!value.includes("{{")) return value;
@@ -178,13 +184,68 @@ function renameRefs(value: unknown, renames: ReadonlyMap<string, string>): unkno
     }
     return out;
   }
-  if (Array.isArray(value)) return value.map((v) => renameRefs(v, renames));
+  if (Array.isArray(value)) {
+    const out = value.map((v) => renameRefs(v, renames));
+    return out.some((v, i) => v !== value[i]) ? out : value;
+  }
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = renameRefs(v, renames);
-    return out;
+    let changed = false;
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = renameRefs(v, renames);
+      if (out[k] !== v) changed = true;
+    }
+    return changed ? out : value;
   }
   return value;
+}
+
+// renameNode gives a node a new id: its edges, the entry and output node, and every {{id…}} expression naming it
+// follow. An id that another node has, or that is no slug, leaves the IR as it is.
+export function renameNode(ir: WorkflowIR, from: string, to: string): WorkflowIR {
+  if (from === to || !validId(to) || ir.nodes.some((n) => n.id === to) || !ir.nodes.some((n) => n.id === from))
+    return ir;
+  const renames = new Map([[from, to]]);
+  const nodes = ir.nodes.map((n) => {
+    const data = renameRefs(n.data, renames) as Record<string, unknown>;
+    const config = n.config === undefined ? undefined : (renameRefs(n.config, renames) as IrNode["config"]);
+    if (n.id !== from && data === n.data && config === n.config) return n;
+    const out: IrNode = { ...n, data };
+    if (n.id === from) out.id = to;
+    if (config !== undefined) out.config = config;
+    return out;
+  });
+  const edges = ir.edges.map((e) =>
+    e.source === from || e.target === from
+      ? { ...e, source: e.source === from ? to : e.source, target: e.target === from ? to : e.target }
+      : e,
+  );
+  const next = with_(ir, { nodes, edges });
+  if (next.entryNodeId === from) next.entryNodeId = to;
+  if (next.outputNodeId === from) next.outputNodeId = to;
+  return next;
+}
+
+// ID_RE is a node id as docs/ir.md allows it: letters, digits, - and _, starting with a letter, digit or _, at most
+// 100 characters.
+const ID_RE = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$/;
+
+export function validId(id: string): boolean {
+  return ID_RE.test(id);
+}
+
+// idFromName suggests the id a node's name reads as (lower case, words joined by _), fresh among the other nodes;
+// undefined when the name gives nothing usable.
+export function idFromName(ir: WorkflowIR, name: string, self: string): string | undefined {
+  const base = name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 90);
+  if (!base || !validId(base)) return undefined;
+  const used = new Set(ir.nodes.filter((n) => n.id !== self).map((n) => n.id));
+  return used.has(base) ? freshId(used, base) : base;
 }
 
 // pasteNodes adds copies of the clipboard's nodes with fresh ids and names marked (copy), moved by offset; edges among them and expressions

@@ -254,6 +254,7 @@ function EditDialog({
             autoComplete="off"
             spellCheck={false}
             autoFocus={!!presetName}
+            data-autofocus={presetName ? "" : undefined}
             value={value}
             aria-invalid={errors.value ? true : undefined}
             aria-describedby={errors.value ? "env-value-error" : v?.isSecret ? "env-value-hint" : undefined}
