@@ -212,20 +212,15 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 	// Once every accepted run has ended, one more trigger is refused with a
 	// new blocking error, which no instance ending can follow: /readyz below
 	// cannot have turned ok through an instance that was still running.
-	before, refusedBefore := blocking(), refused
+	refusedBefore := refused
 	trigger(n)
 	if refused != refusedBefore+1 {
 		t.Fatalf("a trigger with every accepted run ended was not refused (errors %v)", edge.ErrorCounts())
 	}
-	// The refused create usually logs a blocking error of its own; a
-	// workerd already out of descriptors may refuse it without a new line,
-	// and /readyz below must then still say the edge is down.
-	for deadline := time.Now().Add(30 * time.Second); blocking() == before && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if blocking() == before {
-		t.Logf("the refused create logged no new blocking error (errors %v)", edge.ErrorCounts())
-	}
+	// The refused create usually logs a blocking error of its own, but a
+	// workerd already out of descriptors may refuse it without a new line:
+	// the test does not wait for one, and /readyz below must say the edge
+	// is down either way (no accepted run is left to end).
 
 	// edgeflow's log has the error at ERROR with its kind, group and account.
 	var group string
