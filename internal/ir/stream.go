@@ -386,20 +386,7 @@ func (r *streamReader) node(n *Node) error {
 		case "provider":
 			n.Provider, err = r.str()
 		case "position":
-			var ps keySet
-			err = r.object(func(k string) error {
-				i, err := r.known(posKeys, k, &ps)
-				if i < 0 || err != nil {
-					return err
-				}
-				if k == "x" {
-					n.Position.X, err = r.num()
-				} else {
-					n.Position.Y, err = r.num()
-				}
-				return err
-			})
-			r.requireAll(posRequiredMask, ps)
+			err = r.position(&n.Position)
 		case "data":
 			r.p.peek()
 			start := r.p.pos
@@ -508,6 +495,25 @@ func (r *streamReader) rollback(c *RollbackConfig) error {
 	return err
 }
 
+// position reads a node's or a note's {x, y}, both required.
+func (r *streamReader) position(p *Position) error {
+	var ps keySet
+	err := r.object(func(k string) error {
+		i, err := r.known(posKeys, k, &ps)
+		if i < 0 || err != nil {
+			return err
+		}
+		if k == "x" {
+			p.X, err = r.num()
+		} else {
+			p.Y, err = r.num()
+		}
+		return err
+	})
+	r.requireAll(posRequiredMask, ps)
+	return err
+}
+
 // note reads one sticky note.
 func (r *streamReader) note(n *Note) error {
 	var seen keySet
@@ -526,20 +532,7 @@ func (r *streamReader) note(n *Note) error {
 		case "height":
 			n.Height, err = r.num()
 		case "position":
-			var ps keySet
-			err = r.object(func(k string) error {
-				i, err := r.known(posKeys, k, &ps)
-				if i < 0 || err != nil {
-					return err
-				}
-				if k == "x" {
-					n.Position.X, err = r.num()
-				} else {
-					n.Position.Y, err = r.num()
-				}
-				return err
-			})
-			r.requireAll(posRequiredMask, ps)
+			err = r.position(&n.Position)
 		}
 		return err
 	})
