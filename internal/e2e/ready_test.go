@@ -33,7 +33,7 @@ func TestReadyzWhileEdgeRestarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	sawDown := false
-	testenv.WaitFor(t, 60*time.Second, 50*time.Millisecond, "the edge to be restarted", func() (bool, string) {
+	testenv.WaitFor(t, 3*time.Minute, 50*time.Millisecond, "the edge to be restarted", func() (bool, string) {
 		if shared.edge.Restarts() != restarts {
 			return true, ""
 		}
@@ -49,7 +49,7 @@ func TestReadyzWhileEdgeRestarts(t *testing.T) {
 	if !sawDown {
 		t.Fatal("readyz never answered 503 while the edge was down")
 	}
-	testenv.WaitFor(t, 60*time.Second, 50*time.Millisecond, "readyz to answer 200 after the restart", func() (bool, string) {
+	testenv.WaitFor(t, 3*time.Minute, 50*time.Millisecond, "readyz to answer 200 after the restart", func() (bool, string) {
 		code, m := ready()
 		return code == 200 && m["edge"] == "ok", fmt.Sprintf("%d %v", code, m)
 	})
