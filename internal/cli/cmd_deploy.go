@@ -47,18 +47,10 @@ func runDeploy(c *call) error {
 	if err != nil {
 		return err
 	}
-	var conn *connection
 	body := map[string]any{}
-	if c.has("env") {
-		if conn, err = environmentConnection(c, cl, c.flag("env")); err != nil {
-			return err
-		}
-		body["environment"] = c.flag("env")
-	} else {
-		if conn, err = connectionByRef(c.ctx, cl, c.flag("connection")); err != nil {
-			return err
-		}
-		body["connectionId"] = conn.ID
+	conn, err := deployTarget(c, cl, body)
+	if err != nil {
+		return err
 	}
 	label := "the current version"
 	if ref := c.flag("version"); ref != "" {
@@ -296,19 +288,30 @@ func triggerConnection(c *call, cl *client, w *workflow) (string, error) {
 
 func sendEventCommand() *command {
 	return &command{
-		name: "send-event", summary: "send an event to a run waiting for it", args: "RUN", minArgs: 1, maxArgs: 1,
+		name: "send-event", summary: "send an event to a run waiting for it, or by type to every waiting run", args: "[RUN]", maxArgs: 1,
+		about: `With RUN, delivers the event to that run. Without it, sends the event by type to every run of the project
+(or of --workflow) paused on a wait_for_event node of that type, keeps it on the project's Events list
+(edgeflow events ls) and prints the runs it went to (docs/api.md, "POST /api/events"). Exit 1 when a delivery
+failed.`,
 		flags: []flagDef{
-			{name: "type", short: "t", value: "TYPE", usage: "the event type the run waits for"},
+			{name: "type", short: "t", value: "TYPE", usage: "the event type the runs wait for"},
 			{name: "payload", value: "JSON|@FILE", usage: "the event's payload: JSON, @FILE, or @- for standard input"},
+			{name: "workflow", short: "w", value: "WORKFLOW", usage: "without RUN: only this workflow's waiting runs"},
+			jsonFlag,
 		},
-		examples: []string{"edgeflow send-event run_4m8x2c6v1b9n3k7q5wkl --type approval --payload '{\"approved\": true}'"},
-		run:      runSendEvent,
+		examples: []string{"edgeflow send-event run_4m8x2c6v1b9n3k7q5wkl --type approval --payload '{\"approved\": true}'",
+			"edgeflow send-event --type payment.settled --payload '{\"orderId\": 42}'",
+			"edgeflow send-event --type approval --workflow orders --payload @approval.json"},
+		run: runSendEvent,
 	}
 }
 
 func runSendEvent(c *call) error {
 	if c.flag("type") == "" {
 		return usageError("--type is required")
+	}
+	if len(c.args) == 1 && c.has("workflow") {
+		return usageError("--workflow goes with a send by type (no RUN): a run already names its workflow")
 	}
 	payload := json.RawMessage("{}")
 	if c.has("payload") {
@@ -320,6 +323,9 @@ func runSendEvent(c *call) error {
 	cl, err := c.client()
 	if err != nil {
 		return err
+	}
+	if len(c.args) == 0 {
+		return sendEventByType(c, cl, payload)
 	}
 	r, err := runByID(c.ctx, cl, c.args[0])
 	if err != nil {
@@ -448,15 +454,13 @@ func runRollback(c *call) error {
 	if err != nil {
 		return err
 	}
-	where := c.flag("env")
+	conn, err := deployTarget(c, cl, body)
+	if err != nil {
+		return err
+	}
+	where := conn.Name
 	if c.has("env") {
-		body["environment"] = where
-	} else {
-		conn, err := connectionByRef(c.ctx, cl, c.flag("connection"))
-		if err != nil {
-			return err
-		}
-		body["connectionId"], where = conn.ID, conn.Name
+		where = c.flag("env")
 	}
 	var raw json.RawMessage
 	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/rollback", nil, body, &raw); err != nil {
@@ -475,5 +479,87 @@ func runRollback(c *call) error {
 		label = fmt.Sprintf("%d", v.Version)
 	}
 	fmt.Fprintf(c.out(), "Rolled %q on %q back to version %s (deployment %s)\n", w.Name, where, label, d.ID)
+	return nil
+}
+
+// deployTarget puts the target of a deploy, rollback or takedown in its
+// request body (--env as environment, else --connection as connectionId;
+// the caller has checked that exactly one is given) and answers the
+// connection it names.
+func deployTarget(c *call, cl *client, body map[string]any) (*connection, error) {
+	if c.has("env") {
+		conn, err := environmentConnection(c, cl, c.flag("env"))
+		if err != nil {
+			return nil, err
+		}
+		body["environment"] = c.flag("env")
+		return conn, nil
+	}
+	conn, err := connectionByRef(c.ctx, cl, c.flag("connection"))
+	if err != nil {
+		return nil, err
+	}
+	body["connectionId"] = conn.ID
+	return conn, nil
+}
+
+func takedownCommand() *command {
+	return &command{
+		name: "takedown", summary: "take a workflow's deployment down from a connection or environment", args: "WORKFLOW",
+		minArgs: 1, maxArgs: 1,
+		about: `Deletes the deployed worker (and its Workflow) from the connection or the environment's connection and
+removes the deployment (docs/deploy.md, "Take a deployment down"); the workflow, its versions and its runs stay.
+Runs still in flight there stop with the worker. A takedown from a protected environment needs an admin. Without
+--yes the command asks for confirmation on standard input. Exit 1 when nothing is deployed there.`,
+		flags: []flagDef{
+			{name: "connection", short: "c", value: "CONNECTION", usage: "the connection (name or id) to take the workflow down from"},
+			{name: "env", short: "e", value: "ENV", usage: "the environment to take the workflow down from (instead of --connection)"},
+			{name: "yes", short: "y", usage: "do not ask for confirmation"},
+			jsonFlag,
+		},
+		examples: []string{"edgeflow takedown orders --env staging", "edgeflow takedown orders --connection local --yes"},
+		run:      runTakedown,
+	}
+}
+
+func runTakedown(c *call) error {
+	if c.has("connection") == c.has("env") {
+		return usageError("give --connection or --env")
+	}
+	cl, err := c.client()
+	if err != nil {
+		return err
+	}
+	w, err := workflowByRef(c.ctx, cl, c.args[0])
+	if err != nil {
+		return err
+	}
+	body := map[string]any{}
+	conn, err := deployTarget(c, cl, body)
+	if err != nil {
+		return err
+	}
+	where := fmt.Sprintf("%q", conn.Name)
+	if c.has("env") {
+		where = fmt.Sprintf("environment %q (connection %q)", c.flag("env"), conn.Name)
+	}
+	if !c.has("yes") {
+		ok, err := confirm(c, fmt.Sprintf("Take workflow %q down from %s? Runs in flight there stop.", w.Name, where))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return failed("not taken down")
+		}
+	}
+	var raw json.RawMessage
+	if err := cl.request(c.ctx, http.MethodPost, "/api/workflows/"+w.ID+"/takedown", nil, body, &raw); err != nil {
+		return err
+	}
+	if c.has("json") {
+		writeIndented(c.out(), raw)
+		return nil
+	}
+	fmt.Fprintf(c.out(), "Took %q down from %s.\n", w.Name, where)
 	return nil
 }

@@ -194,6 +194,25 @@ func TestMCPSessionToCompletedRun(t *testing.T) {
 	out, _ = json.Marshal(done["output"])
 	jsonEqual(t, out, `{"item":"laptop for Ada","amount":1200,"decision":"approved","by":"Grace","comment":"","arm":"approved"}`)
 
+	// send_event_by_type wakes every run of the workflow waiting for the
+	// type: a second approval run completes with the event's payload.
+	second := c.ok("trigger", map[string]any{"workflowId": awf, "params": map[string]any{"item": "desk", "amount": 300, "timeout": "10 minutes"}, "wait": 120})
+	srun := second["run"].(map[string]any)
+	if second["ended"] != false {
+		t.Fatalf("the second approval run did not wait: %v", second)
+	}
+	sent := c.ok("send_event_by_type", map[string]any{"eventType": "approval", "workflowId": awf, "payload": map[string]any{"approved": false, "by": "Linus"}})
+	if runs, _ := sent["runs"].([]any); len(runs) != 1 || runs[0].(map[string]any)["runId"] != srun["id"] || runs[0].(map[string]any)["state"] != "delivered" {
+		t.Fatalf("send_event_by_type answered %v, want the second run delivered", sent)
+	}
+	testenv.WaitFor(t, 90*time.Second, 200*time.Millisecond, "the second approval run to complete after the event by type", func() (bool, string) {
+		done = c.ok("get_run", map[string]any{"runId": srun["id"]})["run"].(map[string]any)
+		return done["status"] == "complete", fmt.Sprint(done)
+	})
+	if out, _ := done["output"].(map[string]any); out["by"] != "Linus" || out["decision"] != "rejected" {
+		t.Fatalf("the second run's output %v, want Linus's rejection", done["output"])
+	}
+
 	for _, text := range c.texts {
 		if strings.Contains(text, mcpWorkflowSecret) || strings.Contains(text, mcpGlobalSecret) {
 			t.Fatalf("a tool output holds a secret: %s", text)

@@ -16,9 +16,9 @@ import (
 	"github.com/edgeflow/edgeflow/internal/api"
 )
 
-// The tools the issue names, exactly.
+// The tools the issue names, and send_event_by_type, exactly.
 var toolNames = []string{"create_workflow", "deploy", "get_run", "get_workflow", "list_connections", "list_node_types",
-	"list_runs", "list_workflows", "restart_run", "send_event", "submit_version", "trigger", "validate_ir"}
+	"list_runs", "list_workflows", "restart_run", "send_event", "send_event_by_type", "submit_version", "trigger", "validate_ir"}
 
 // readOnlyTools change nothing; the others are not read-only.
 var readOnlyTools = map[string]bool{"get_run": true, "get_workflow": true, "list_connections": true, "list_node_types": true,
@@ -26,7 +26,7 @@ var readOnlyTools = map[string]bool{"get_run": true, "get_workflow": true, "list
 
 // destructiveTools replace what exists (deploy) or run workflow code, which
 // may do anything (trigger, send_event, restart_run).
-var destructiveTools = map[string]bool{"deploy": true, "trigger": true, "send_event": true, "restart_run": true}
+var destructiveTools = map[string]bool{"deploy": true, "trigger": true, "send_event": true, "send_event_by_type": true, "restart_run": true}
 
 func example(t *testing.T, name string) json.RawMessage {
 	t.Helper()
@@ -235,7 +235,13 @@ func TestAttackOtherOrganizationsWorkflow(t *testing.T) {
 		t.Fatalf("another organization lists %v", l)
 	}
 	other.fails("list_runs", map[string]any{"workflowId": wfID}, "not_found", "HTTP 404")
-	// The twin: the owner reads it, and nothing changed.
+	// An event by type limited to the workflow: the body names it, so the
+	// API answers 422 at /workflowId, as for a workflow that does not exist.
+	other.fails("send_event_by_type", map[string]any{"eventType": "approval", "workflowId": wfID}, "/workflowId", "the project has no workflow")
+	// The twin: the owner sends it (no run waits for it yet), reads it, and nothing changed.
+	if sent := owner.ok("send_event_by_type", map[string]any{"eventType": "approval", "workflowId": wfID, "payload": map[string]any{"ok": true}}); sent["workflowId"] != wfID || len(sent["runs"].([]any)) != 0 {
+		t.Fatalf("the owner's send_event_by_type answered %v", sent)
+	}
 	got := owner.ok("get_workflow", map[string]any{"workflowId": wfID})
 	if len(got["versions"].([]any)) != 1 {
 		t.Fatalf("the refused calls changed the workflow: %v", got)
@@ -256,6 +262,7 @@ func TestAttackReadOnlyKeyDeploys(t *testing.T) {
 	ro := w.connect(w.a.key("read"))
 	ro.fails("deploy", map[string]any{"workflowId": wfID, "connectionId": "con_x"}, `lacks the "deploy" scope`, "forbidden")
 	ro.fails("trigger", map[string]any{"workflowId": wfID, "connectionId": "con_x"}, `lacks the "deploy" scope`)
+	ro.fails("send_event_by_type", map[string]any{"eventType": "approval"}, `lacks the "deploy" scope`)
 	ro.fails("create_workflow", map[string]any{"name": "Nope"}, `lacks the "write" scope`)
 	ro.fails("submit_version", map[string]any{"workflowId": wfID, "ir": example(t, "hello")}, `lacks the "write" scope`)
 	if got := ro.ok("get_workflow", map[string]any{"workflowId": wfID}); len(got["versions"].([]any)) != 1 {

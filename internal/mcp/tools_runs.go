@@ -113,6 +113,22 @@ func runTools() []*tool {
 			run:    runSendEvent,
 		},
 		{
+			name: "send_event_by_type", title: "Send an event by type", destructive: true, openWorld: true,
+			description: "Sends an event to every run of the project (or of workflowId) paused on a wait_for_event " +
+				"node of eventType: each goes on with payload as the node's value. The answer lists the runs it went to " +
+				"and whether it reached each; the event is kept on the project's Events list.",
+			route: "POST /api/events",
+			input: func(*apiDoc, operation) map[string]any {
+				return object(map[string]any{
+					"eventType":  str("The event's type, as the wait_for_event nodes name it."),
+					"payload":    map[string]any{"type": "object", "description": "The event's payload (default {})."},
+					"workflowId": str("Only this workflow's waiting runs (default: every workflow of the project)."),
+				}, "eventType")
+			},
+			output: reply,
+			run:    runSendEventByType,
+		},
+		{
 			name: "restart_run", title: "Restart a run", destructive: true, openWorld: true,
 			description: "Starts a new run with the params of an existing one, from its start or from one of its steps " +
 				"(fromStep: the steps before it are replayed with their recorded outputs), on the same version or the " +
@@ -313,6 +329,52 @@ func runSendEvent(c *call) (*outcome, error) {
 		return nil, err
 	}
 	return &outcome{raw, fmt.Sprintf("Delivered the event %q to run %s; read it with get_run.", eventType, r.ID)}, nil
+}
+
+func runSendEventByType(c *call) (*outcome, error) {
+	eventType, err := c.str("eventType")
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(eventType) == "" {
+		return nil, &argError{"eventType", "is required"}
+	}
+	workflowID, err := c.str("workflowId")
+	if err != nil {
+		return nil, err
+	}
+	body := map[string]any{"type": eventType}
+	if c.has("payload") {
+		body["payload"] = c.args["payload"]
+	}
+	if workflowID != "" {
+		body["workflowId"] = workflowID
+	}
+	var raw json.RawMessage
+	if err := c.do(http.MethodPost, "/api/events", nil, body, &raw); err != nil {
+		return nil, err
+	}
+	var sent struct {
+		ID   string `json:"id"`
+		Runs []struct {
+			State string `json:"state"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(raw, &sent); err != nil {
+		return nil, err
+	}
+	delivered := 0
+	for _, r := range sent.Runs {
+		if r.State == "delivered" {
+			delivered++
+		}
+	}
+	text := fmt.Sprintf("Sent the event %q (%s): no run was waiting for it.", eventType, sent.ID)
+	if len(sent.Runs) > 0 {
+		text = fmt.Sprintf("Sent the event %q (%s) to %d waiting runs; delivered to %d. Read them with get_run.",
+			eventType, sent.ID, len(sent.Runs), delivered)
+	}
+	return &outcome{raw, text}, nil
 }
 
 func runRestart(c *call) (*outcome, error) {
