@@ -18,7 +18,7 @@ func eventsCommand() *command {
 		summary: "list, show and replay the events sent by type to the project's waiting runs",
 		subs: []*command{
 			{name: "ls", summary: "list the project's sent events, newest first", maxArgs: 0,
-				flags: []flagDef{{name: "limit", short: "n", value: "N", usage: "at most N events (default 20)"}, jsonFlag},
+				flags:    []flagDef{{name: "limit", short: "n", value: "N", usage: "at most N events (default 20)"}, jsonFlag},
 				examples: []string{"edgeflow events ls", "edgeflow events ls --limit 100 --json"}, run: runEventsList},
 			{name: "show", summary: "show a sent event with its payload and the runs it went to", args: "EVENT", minArgs: 1, maxArgs: 1,
 				flags: []flagDef{jsonFlag}, examples: []string{"edgeflow events show evt_4m8x2c6v1b9n3k7q5wkl"}, run: runEventsShow},
