@@ -40,26 +40,49 @@ export class LoopbackGate {
     this.logger = logger;
     this.servers = new Set();
     this.refused = 0;
+    this.listenGuarded = false; // whether new HTTP servers are watched from their listen (#guardListen)
     this.checked = 0; // connections traced (each costs a read of /proc/net/tcp and of workerd's descriptors)
   }
 
   // attach finds the loopback server among this process's listening HTTP servers (all but `own`) and checks
-  // every connection it accepts from now on. It answers false where /proc is missing (not Linux).
+  // every connection it accepts from now on; from then on, every HTTP server of this process but `own` is checked
+  // from the moment it starts listening (a new group's or D1 host's Miniflare opens its loopback server before the
+  // edge learns that its workerd started: without this, a local process could connect in between). It answers
+  // false where /proc is missing (not Linux).
   attach(own) {
     if (!fs.existsSync("/proc/net/tcp")) return false;
+    this.#guardListen(own);
     for (const h of this.servers) if (!h.listening) this.servers.delete(h); // a stopped D1 host's
     for (const h of process._getActiveHandles?.() ?? []) {
-      if (!(h instanceof http.Server) || h === own || this.servers.has(h) || !h.listening) continue;
-      this.servers.add(h);
-      h.prependListener("connection", (socket) => {
-        this.checked++;
-        if (!this.#fromWorkerd(socket)) {
-          this.refused++;
-          socket.destroy();
-        }
-      });
+      if (!(h instanceof http.Server) || h === own || !h.listening) continue;
+      this.#watch(h);
     }
     return this.servers.size > 0;
+  }
+
+  // #watch checks every connection server h accepts from now on (once per server).
+  #watch(h) {
+    if (this.servers.has(h)) return;
+    this.servers.add(h);
+    h.prependListener("connection", (socket) => {
+      this.checked++;
+      if (!this.#fromWorkerd(socket)) {
+        this.refused++;
+        socket.destroy();
+      }
+    });
+  }
+
+  // #guardListen makes every HTTP server of this process but own watched before it listens (installed once).
+  #guardListen(own) {
+    if (this.listenGuarded) return;
+    this.listenGuarded = true;
+    const listen = http.Server.prototype.listen;
+    const gate = this;
+    http.Server.prototype.listen = function (...args) {
+      if (this !== own) gate.#watch(this);
+      return listen.apply(this, args);
+    };
   }
 
   #fromWorkerd(socket) {
