@@ -200,6 +200,19 @@ func (s *Server) handleWorkflowFull(w http.ResponseWriter, r *http.Request) erro
 	case !edgeflow.IsNotFound(err):
 		return err
 	}
+	// A deploy records its deployment and the workflow's active version in
+	// one transaction, but the workflow was read before the deployment: one
+	// that committed in between shows a deployment the workflow does not
+	// name yet. Read the workflow again (a few times at most, in case other
+	// deploys follow) so that both come from after the same deploy.
+	for try := 0; d != nil && d.VersionID != wf.ActiveVersionID && try < 3; try++ {
+		again, err := s.Store.FindWorkflowByID(ctx, wf.ProjectID, wf.ID)
+		if err != nil {
+			return err
+		}
+		wf = again
+		out.Workflow.ActiveVersionID = wf.ActiveVersionID
+	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
