@@ -103,12 +103,12 @@ test("in the dark theme the main pages pass axe-core: workflows, editor, run pag
   // the workflow list
   await studio.gotoApp(page, "/");
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
-  await expect(page.getByRole("link", { name: "Invoice sync" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Invoice sync", exact: true })).toBeVisible();
   await checkA11y(page, "the workflow list, dark");
   await screenshot(page, "theme-workflows");
 
   // the editor: the canvas and a node's settings with a code field
-  await page.getByRole("link", { name: "Invoice sync" }).click();
+  await page.getByRole("link", { name: "Invoice sync", exact: true }).click();
   await expect(canvasNode(page, "Check")).toBeVisible();
   await select(page, "Check");
   await expect(codeField(page, "Code")).toContainText("a negative amount");
