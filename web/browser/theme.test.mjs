@@ -149,3 +149,47 @@ test("in the dark theme the main pages pass axe-core: workflows, editor, run pag
   await screenshot(page, "theme-settings");
   studio.assertClean(page);
 });
+
+test("in the dark theme the other screens pass axe-core too: sign-in, versions, events, settings", async () => {
+  const signedOut = await studio.newPage(await studio.newContext({ colorScheme: "dark" }));
+  await studio.gotoApp(signedOut, "/sign-in");
+  await expect(signedOut.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await expect(signedOut.locator("html")).toHaveAttribute("data-theme", "dark");
+  await checkA11y(signedOut, "the sign-in page, dark");
+  studio.assertClean(signedOut);
+
+  const user = await studio.apiSignUp();
+  const wf = await studio.api(user, "POST", "/api/workflows", { name: "Nightly report", kind: "workflow" });
+  const ir = {
+    metadata: { name: "Nightly report" },
+    nodes: [step("collect", "Collect", "return { rows: 3 };", 0)],
+    edges: [],
+    entryNodeId: "collect",
+  };
+  await studio.api(user, "POST", `/api/workflows/${wf.id}/versions`, { ir });
+  ir.nodes[0].data.code = "return { rows: 4 };";
+  await studio.api(user, "POST", `/api/workflows/${wf.id}/versions`, { ir });
+  const context = await studio.browser.newContext({
+    baseURL: studio.base,
+    colorScheme: "dark",
+    storageState: await user.context.storageState(),
+  });
+  const page = await studio.newPage(context);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const [path, heading] of [
+    [`/workflows/${wf.id}/versions`, "Versions of Nightly report"],
+    ["/events", "Events"],
+    ["/webhooks", "Webhooks"],
+    ["/env-vars", "Environment variables"],
+    ["/connect-assistant", "Connect an assistant"],
+    ["/team", "Team"],
+    ["/audit", "Audit log"],
+    ["/resources", "Resources"],
+  ]) {
+    await studio.gotoApp(page, path);
+    await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+    await checkA11y(page, `${path}, dark`);
+  }
+  studio.assertClean(page);
+});
