@@ -12,7 +12,7 @@
 //     await studio.gotoApp(page, "/");               // goto, then wait for the app to render and the network to idle
 //     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
 //     await checkA11y(page, "home");                 // axe-core: no serious or critical violations
-//     await screenshot(page, "home");                // docs/images/studio/home.png when EDGEFLOW_SCREENSHOTS=1
+//     await screenshot(page, "home");                // docs/images/studio/home.png and home-dark.png when EDGEFLOW_SCREENSHOTS=1
 //     studio.assertClean(page);                      // fails on console errors and failed requests
 //   });
 //
@@ -455,8 +455,10 @@ export async function checkA11y(page, name, { exclude = [] } = {}) {
 export const screenshotsOn = process.env.EDGEFLOW_SCREENSHOTS === "1";
 
 /**
- * screenshot writes docs/images/studio/NAME.png when EDGEFLOW_SCREENSHOTS=1 (so that a test run never changes the
- * tree otherwise). name: lower-case letters, digits and dashes.
+ * screenshot writes docs/images/studio/NAME.png and NAME-dark.png, the page in Studio's light and dark themes, when
+ * EDGEFLOW_SCREENSHOTS=1 (so that a test run never changes the tree otherwise). name: lower-case letters, digits and
+ * dashes. The themes are switched by emulating the system's setting (Studio's default theme, System, follows it),
+ * and the page is left in the setting it had.
  */
 export async function screenshot(page, name, options = {}) {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(name))
@@ -464,9 +466,32 @@ export async function screenshot(page, name, options = {}) {
   if (!screenshotsOn) return null;
   const dir = path.join(repoDir, "docs", "images", "studio");
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${name}.png`);
-  await page.screenshot({ path: file, ...options });
-  return file;
+  const wasDark = await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches);
+  const files = [];
+  for (const [scheme, file] of [
+    ["light", path.join(dir, `${name}.png`)],
+    ["dark", path.join(dir, `${name}-dark.png`)],
+  ]) {
+    await inTheme(page, scheme);
+    await page.screenshot({ path: file, animations: "disabled", ...options });
+    files.push(file);
+  }
+  await inTheme(page, wasDark ? "dark" : "light");
+  return files[0];
+}
+
+/**
+ * inTheme emulates the system's colour scheme ("light" or "dark") and waits until Studio shows that theme (a page
+ * whose user chose a theme in the top bar keeps it: the wait is for the system's setting only then).
+ */
+export async function inTheme(page, scheme) {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.waitForFunction((want) => {
+    const choice = localStorage.getItem("edgeflow.theme");
+    return choice !== null || document.documentElement.dataset.theme === want;
+  }, scheme);
+  // two frames: the new colours are painted
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 /**

@@ -7,6 +7,7 @@ import { json } from "@codemirror/lang-json";
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
 import { EditorView, lineNumbers, placeholder as cmPlaceholder } from "@codemirror/view";
 import { minimalSetup } from "codemirror";
+import { codeTheme } from "../app/codeTheme";
 import { openExpression, type ExpressionOption } from "../ir/expressions";
 
 export interface CodeFieldProps {
@@ -70,6 +71,7 @@ export function CodeField(props: CodeFieldProps) {
   useEffect(() => {
     const exts: Extension[] = [
       minimalSetup,
+      codeTheme,
       EditorView.lineWrapping,
       // read-only text stays focusable, so keyboard users can reach, scroll and select it
       EditorState.readOnly.of(!!props.readOnly),

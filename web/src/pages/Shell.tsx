@@ -9,6 +9,7 @@ import { Field } from "../app/fields";
 import { Link } from "../app/Link";
 import { mayLeave } from "../app/leave";
 import { useSetSession } from "../app/session";
+import { setThemeChoice, parseChoice, THEME_CHOICES, useThemeChoice } from "../app/theme";
 import { Dialog, ErrorMessage } from "../app/ui";
 
 // The main navigation: the daily screens in the bar, the organization's settings in one menu.
@@ -98,8 +99,25 @@ function MainNav() {
   );
 }
 
-// Shell is the frame of every signed-in page: the top bar with the organization and project switcher, the user
-// and Sign out.
+// ThemeSelect chooses Studio's colour theme: System (the operating system's setting), Light or Dark (app/theme.ts).
+function ThemeSelect() {
+  const choice = useThemeChoice();
+  return (
+    <span className="theme-select">
+      <label htmlFor="theme-select">Theme</label>
+      <select id="theme-select" value={choice} onChange={(e) => setThemeChoice(parseChoice(e.target.value))}>
+        {THEME_CHOICES.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
+
+// Shell is the frame of every signed-in page: the top bar with the organization and project switcher, the user,
+// the theme and Sign out.
 export function Shell({ session, children }: { session: SignedIn; children: ReactNode }) {
   const qc = useQueryClient();
   const setSession = useSetSession();
@@ -171,6 +189,7 @@ export function Shell({ session, children }: { session: SignedIn; children: Reac
             {session.user.name}
             {activeOrg ? <span className="muted"> · {activeOrg.role}</span> : null}
           </span>
+          <ThemeSelect />
           <button type="button" onClick={() => mayLeave() && signOut.mutate()} disabled={signOut.isPending}>
             Sign out
           </button>

@@ -6,6 +6,7 @@ import { sql, SQLite } from "@codemirror/lang-sql";
 import { EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view";
 import { minimalSetup } from "codemirror";
+import { codeTheme } from "../../app/codeTheme";
 
 export function SqlEditor({
   id,
@@ -51,6 +52,7 @@ export function SqlEditor({
             ]),
           ),
           minimalSetup,
+          codeTheme,
           lineNumbers(),
           EditorView.lineWrapping,
           sql({ dialect: SQLite, schema, upperCaseKeywords: true }),
