@@ -91,7 +91,7 @@ step("a node by its deep link: changelogs and secrets; a version installed, upda
   await installation.getByLabel("Version").selectOption("1.0.0");
   await installation.getByRole("button", { name: "Install 1.0.0" }).click();
   await expect(installation.getByText(/Installed at version 1\.0\.0 since/)).toBeVisible();
-  await expect(installation.getByText(/Version 1\.2\.0 is available\./)).toBeVisible();
+  await expect(installation.getByText(/Version 1\.3\.0 is available\./)).toBeVisible();
   await expect(
     versions.locator("li").filter({ hasText: "1.0.0" }).getByText("installed", { exact: true }),
   ).toBeVisible();
