@@ -26,6 +26,7 @@ var liveExamples = map[string]bool{
 	"POST /api/workflows/{workflowId}/versions/{versionId}/test":         true,
 	"POST /api/workflows/{workflowId}/test":                              true,
 	"GET /api/workflows/{workflowId}/trigger-secret":                     true,
+	"POST /api/workflows/{workflowId}/signed-trigger":                    true, // signed with the deployment's secret: internal/e2e's TestSignedTriggerFlowControl
 	"GET /api/workflows/{workflowId}/deploy-plan":                        true,
 	"GET /api/workflows/{workflowId}/runs/{runId}":                       true,
 	"POST /api/workflows/{workflowId}/runs/{runId}/pause":                true,

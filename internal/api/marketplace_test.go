@@ -79,14 +79,14 @@ func TestMarketplaceEndpoints(t *testing.T) {
 		t.Fatalf("catalog has %d nodes, nextCursor %v", len(cat.Nodes), cat.NextCursor)
 	}
 	for _, n := range cat.Nodes {
-		if n.ID == "slack-message" && (n.Installed || n.InstalledVersion != nil || n.Latest != "2.1.0" || len(n.Versions) != 3) {
+		if n.ID == "slack-message" && (n.Installed || n.InstalledVersion != nil || n.Latest != "2.2.0" || len(n.Versions) != 4) {
 			t.Fatalf("slack-message before install: %+v", n)
 		}
 	}
 
 	// Install: default latest, explicit version, 404s, 409, 422.
 	inst := w.must(201, "POST", "/api/marketplace/install", `{"nodeId":"slack-message"}`, a.keyAll).json(t)
-	if inst["version"] != "2.1.0" || inst["nodeId"] != "slack-message" {
+	if inst["version"] != "2.2.0" || inst["nodeId"] != "slack-message" {
 		t.Fatalf("install = %v", inst)
 	}
 	w.must(201, "POST", "/api/marketplace/install", `{"nodeId":"openai-chat","version":"1.0.0"}`, a.session)
@@ -99,7 +99,7 @@ func TestMarketplaceEndpoints(t *testing.T) {
 
 	// Details and status, per organization.
 	d := w.must(200, "GET", "/api/marketplace/openai-chat", "", a.keyRead).json(t)
-	if d["installed"] != true || d["installedVersion"] != "1.0.0" || d["updateAvailable"] != true || d["installation"] == nil || len(d["versions"].([]any)) != 3 {
+	if d["installed"] != true || d["installedVersion"] != "1.0.0" || d["updateAvailable"] != true || d["installation"] == nil || len(d["versions"].([]any)) != 4 {
 		t.Fatalf("details = %v", d)
 	}
 	if d := w.must(200, "GET", "/api/marketplace/openai-chat", "", b.keyRead).json(t); d["installed"] != false || d["installedVersion"] != nil || d["installation"] != nil {
@@ -230,7 +230,7 @@ func TestMarketplaceSearchCategoriesAndUsage(t *testing.T) {
 		if err := json.Unmarshal(w.must(200, "GET", "/api/marketplace/openai-chat", "", a.keyRead).body, &d); err != nil {
 			t.Fatal(err)
 		}
-		if len(d.Versions) != 3 || !strings.HasPrefix(d.Versions[1].Changelog, "Adds Max tokens") || !strings.HasPrefix(d.Versions[2].Changelog, "First release") {
+		if len(d.Versions) != 4 || !strings.HasPrefix(d.Versions[2].Changelog, "Adds Max tokens") || !strings.HasPrefix(d.Versions[3].Changelog, "First release") {
 			t.Errorf("versions = %+v", d.Versions)
 		}
 		if d.UsedBy == nil || len(d.UsedBy) != 0 {

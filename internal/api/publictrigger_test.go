@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -47,4 +48,28 @@ func TestPublicTriggerConfig(t *testing.T) {
 	checkError(t, w.do("GET", secretPath, "", w.b.keyAll), 404, "not_found", "")
 	checkError(t, w.do("GET", path+"/trigger-secret", "", w.a.keyAll), 422, "validation_failed", "?connectionId")
 	checkError(t, w.do("GET", secretPath, "", w.a.keyAll), 409, "conflict", "")
+}
+
+// TestSignedTriggerRefusals: edgeflow's signed trigger (no credential)
+// refuses a body over 100 KB before reading more, a bad query, and every
+// request that does not verify with one 401, whether or not the workflow
+// exists or is deployed (internal/e2e's TestSignedTriggerFlowControl signs
+// real ones).
+func TestSignedTriggerRefusals(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	path := "/api/workflows/" + w.a.workflowID + "/signed-trigger?connectionId=" + w.a.connectionID
+	big := `{"name":"` + strings.Repeat("x", 100*1024) + `"}`
+	checkError(t, w.do("POST", path, big, cred{}), 413, "payload_too_large", "")
+	checkError(t, w.do("POST", path+"&queue=maybe", `{}`, cred{}), 422, "validation_failed", "?queue")
+	checkError(t, w.do("POST", "/api/workflows/"+w.a.workflowID+"/signed-trigger", `{}`, cred{}), 422, "validation_failed", "?connectionId")
+	unsigned := w.do("POST", path, `{}`, cred{})
+	checkError(t, unsigned, 401, "unauthorized", "")
+	other := w.do("POST", "/api/workflows/wf_000000000000000000000000/signed-trigger?connectionId="+w.a.connectionID, `{}`, cred{})
+	checkError(t, other, 401, "unauthorized", "")
+	stale := w.doHeader("POST", path, `{}`, cred{}, "X-Edgeflow-Timestamp", "1")
+	checkError(t, stale, 401, "unauthorized", "")
+	if strings.Contains(string(stale.body), w.a.workflowID) || strings.Contains(string(other.body), "wf_000000000000000000000000") {
+		t.Errorf("a refusal names the workflow: %s / %s", stale.body, other.body)
+	}
 }

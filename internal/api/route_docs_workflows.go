@@ -531,10 +531,28 @@ var workflowRouteDocs = map[string]RouteDoc{
 		BadBody: `{"connectionId":"","path":"//evil.example"}`,
 		Example: exInvoke,
 	},
+	"POST /api/workflows/{workflowId}/signed-trigger": {
+		Summary: "Starts a run from a request signed with the workflow's trigger secret (its public trigger), under its flow control.",
+		Answer: "201 `{id, instanceId, status, statusDetail?}` as the trigger answers. No credential: the request is signed as for " +
+			"the worker's public trigger (`X-Edgeflow-Timestamp`, `X-Edgeflow-Signature: v1=<hex HMAC-SHA256(secret, timestamp + \".\" + body)>`), " +
+			"the body (any content type, at most 100 KB) being the run's params, a JSON object. `?connectionId=` names the connection " +
+			"of the active deployment; `?queue=true` holds a run the workflow's `deployConfig.concurrency` or `rateLimit` refuses now. " +
+			"The instance id is `sig_` and the first 40 hex digits of the signature. A workflow with flow control must be triggered " +
+			"here: its worker refuses signed requests (docs/deploy.md, \"Public trigger\").",
+		Errors: []ErrorCase{
+			{401, "unauthorized", "no signature, a wrong one, a timestamp more than 5 minutes from the server's clock, a signed event, or no public trigger on that workflow and connection (one answer for all)"},
+			{409, "conflict", "the same signed request was accepted already"},
+			{413, "payload_too_large", "a body over 100 KB"},
+			{422, "validation_failed", "no `connectionId`, `queue` not true or false, params not a JSON object"},
+			{429, "rate_limited", "the workflow's `deployConfig.concurrency` or `rateLimit` refuses a run now (without `queue=true`); `Retry-After` says when to try again"},
+		},
+		Example: exSignedTrigger,
+	},
 	"GET /api/workflows/{workflowId}/trigger-secret": {
 		Summary: "The signing secret of the workflow's public trigger on a connection (deployConfig.publicTrigger).",
-		Answer: "`{url, secret, timestampHeader, signatureHeader, signature, windowSeconds}`, with `Cache-Control: no-store`: " +
-			"how to sign calls to the public trigger.",
+		Answer: "`{url, secret, timestampHeader, signatureHeader, signature, windowSeconds, viaEdgeflow}`, with `Cache-Control: no-store`: " +
+			"how to sign calls to the public trigger. `url` is the worker's, or, when the workflow has flow control " +
+			"(`deployConfig.concurrency` or `rateLimit`; `viaEdgeflow: true`), edgeflow's `POST …/signed-trigger`, which applies it.",
 		Errors: []ErrorCase{
 			{400, "bad_request", "the workflow is a function (its url is public already)"},
 			{409, "conflict", "not deployed on this connection, or deployed without `deployConfig.publicTrigger`"},

@@ -463,6 +463,9 @@ var fixturePaths = map[string]func(w *world) string{
 		return "/api/workflows/" + w.a.workflowID + "/estimate?runsPerMonth=1000"
 	},
 	"/api/workflows/{workflowId}/invoke": func(w *world) string { return "/api/workflows/" + w.a.workflowID + "/invoke" },
+	"/api/workflows/{workflowId}/signed-trigger": func(w *world) string {
+		return "/api/workflows/" + w.a.workflowID + "/signed-trigger?connectionId=" + w.a.connectionID
+	},
 	"/api/workflows/{workflowId}/trigger-secret": func(w *world) string {
 		return "/api/workflows/" + w.a.workflowID + "/trigger-secret?connectionId=" + w.a.connectionID
 	},

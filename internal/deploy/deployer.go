@@ -297,7 +297,7 @@ func (s *Service) deploy(ctx context.Context, p *Plan, progress ProgressFunc) (*
 		if secrets, err = s.deploySecrets(ctx, w, p.connection.ID, p.req.RotateTriggerSecret); err != nil {
 			return fail(err)
 		}
-		art.Bindings = append(art.Bindings, secrets.bindings()...)
+		art.Bindings = append(art.Bindings, secrets.bindingsFor(w)...)
 	}
 	bindings, err := s.bindings(ctx, prov, w, art, p.env)
 	if err != nil {
@@ -543,7 +543,7 @@ func (s *Service) restore(ctx context.Context, prov Provider, p *Plan, pl placem
 		if err == nil && art.WorkflowName != "" {
 			var ws workerSecrets
 			if ws, err = s.restoreSecrets(ctx, prev); err == nil {
-				art.Bindings = append(art.Bindings, ws.bindings()...)
+				art.Bindings = append(art.Bindings, ws.bindingsFor(p.workflow)...)
 			}
 		}
 		if err == nil {

@@ -58,12 +58,25 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 	if hasTraceKey(params) {
 		return nil, edgeflow.Invalid("/params/"+codegen.TraceKey, "this key is reserved for the run's trace context")
 	}
-	c, d, err := s.activeDeployment(ctx, t, w, req.ConnectionID)
+	if ev, ok := eventOf(params); ok {
+		_, d, err := s.activeDeployment(ctx, t, w, req.ConnectionID)
+		if err != nil {
+			return nil, err
+		}
+		return s.deliverEvent(ctx, w, d, ev, params)
+	}
+	return s.trigger(ctx, tw, req.ConnectionID, params, "", req.Queue)
+}
+
+// trigger starts a run with the checked params of the tenant's workflow on
+// its active deployment on the connection, under the workflow's flow
+// control; its instance id is instanceID, or the run id when "".
+func (s *Service) trigger(ctx context.Context, tw *TenantWorkflow, connectionID string, params []byte, instanceID string, queue bool) (*TriggerResult, error) {
+	wf, t := tw.Workflow(), tw.Tenant()
+	w := &wf
+	c, d, err := s.activeDeployment(ctx, t, w, connectionID)
 	if err != nil {
 		return nil, err
-	}
-	if ev, ok := eventOf(params); ok {
-		return s.deliverEvent(ctx, w, d, ev, params)
 	}
 	if err := s.notDraining(w, c); err != nil {
 		return nil, err
@@ -73,18 +86,21 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 		return nil, err
 	}
 	id := edgeflow.NewID(edgeflow.PrefixRun)
+	if instanceID == "" {
+		instanceID = id
+	}
 	trace := s.tracing.NewRunTrace(ctx, w.Name)
 	instanceParams, err := withTraceEnvelope(params, trace)
 	if err != nil {
 		return nil, err
 	}
 	if fc, ok := flowOf(w); ok {
-		return s.triggerLimited(ctx, w, c, d, prov, fc, s.newRun(w, c, d, id, id, params, trace), instanceParams, req.Queue)
+		return s.triggerLimited(ctx, w, c, d, prov, fc, s.newRun(w, c, d, id, instanceID, params, trace), instanceParams, queue)
 	}
-	if err := s.createInstance(ctx, c, d, prov, id, instanceParams); err != nil {
+	if err := s.createInstance(ctx, c, d, prov, instanceID, instanceParams); err != nil {
 		return nil, err
 	}
-	run, err := s.recordRun(ctx, w, c, d, prov, id, id, params, trace)
+	run, err := s.recordRun(ctx, w, c, d, prov, id, instanceID, params, trace)
 	if err != nil {
 		return nil, err
 	}

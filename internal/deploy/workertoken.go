@@ -56,6 +56,18 @@ func (ws workerSecrets) bindings() []Binding {
 	return out
 }
 
+// bindingsFor are the bindings of the secrets on w's worker. The worker of
+// a workflow with flow control is not given the trigger secret (it stays
+// sealed with the deployment): signed requests then go through edgeflow's
+// signed trigger (TriggerSigned), which applies the limits, while the
+// worker refuses them (decision 721).
+func (ws workerSecrets) bindingsFor(w *edgeflow.Workflow) []Binding {
+	if _, limited := flowOf(w); limited {
+		ws.trigger = ""
+	}
+	return ws.bindings()
+}
+
 // publicTrigger reports whether the workflow opted into the signed public
 // trigger.
 func publicTrigger(w *edgeflow.Workflow) bool {
@@ -163,6 +175,10 @@ type TriggerSecret struct {
 	Signature string `json:"signature"`
 	// WindowSeconds is how far the timestamp may be from the worker's clock.
 	WindowSeconds int `json:"windowSeconds"`
+	// ViaEdgeflow: the workflow has flow control, so URL is edgeflow's
+	// signed trigger (TriggerSigned), which applies it, not the worker's
+	// (the API fills URL then).
+	ViaEdgeflow bool `json:"viaEdgeflow"`
 }
 
 // FindTriggerSecret returns the public trigger's signing secret of the
@@ -194,7 +210,9 @@ func (s *Service) FindTriggerSecret(ctx context.Context, tw *TenantWorkflow, con
 	if err != nil {
 		return nil, err
 	}
+	_, limited := flowOf(w)
 	return &TriggerSecret{
+		ViaEdgeflow:     limited,
 		URL:             d.URL,
 		Secret:          ws.trigger,
 		TimestampHeader: codegen.SignatureTimestampHeader,

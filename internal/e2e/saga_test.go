@@ -149,6 +149,60 @@ func TestRetryAfterAndStepContext(t *testing.T) {
 	}
 }
 
+// TestRetryAfterFromMarketplaceNode: a marketplace node (slack-message
+// 2.2.0, whose error names the response's Retry-After) with retries.delay
+// "retry-after" against a service answering 429 with Retry-After: 2 sends
+// its second request about 2 s after the first (measured between the
+// server's two requests), not after the 10 s of its backoff.
+func TestRetryAfterFromMarketplaceNode(t *testing.T) {
+	t.Parallel()
+	requireEdge(t)
+	var mu sync.Mutex
+	var hits []time.Time
+	ln, err := net.Listen("tcp", allowedHost+":0")
+	if err != nil {
+		t.Fatalf("listen on %s: %v", allowedHost, err)
+	}
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits = append(hits, time.Now())
+		n := len(hits)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if n == 1 {
+			w.Header().Set("Retry-After", "2")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"ok": false, "error": "ratelimited"}`)
+			return
+		}
+		fmt.Fprint(w, `{"ok": true, "channel": "C1", "ts": "1700000000.000100"}`)
+	})}}
+	srv.Start()
+	defer srv.Close()
+	s := newServer(t, serverOptions{})
+	s.must(201, "POST", "/api/marketplace/install", map[string]any{"nodeId": "slack-message", "version": "2.2.0"})
+	notify := node("notify", "slack-message", "Notify", map[string]any{"channel": "C1", "text": "hello", "baseUrl": srv.URL})
+	notify["version"] = "2.2.0"
+	notify["config"] = map[string]any{"retries": map[string]any{"limit": 2, "delay": "retry-after", "backoff": "constant"}}
+	wf, _ := s.workflow("mp-retryafter", "workflow", chain("mp-retryafter", notify))
+	s.must(200, "PATCH", "/api/workflows/"+wf, map[string]any{"envVars": []map[string]any{
+		{"name": "SLACK_BOT_TOKEN", "value": "xoxb-e2e", "isSecret": true}}})
+	s.deploy(wf)
+	id := s.trigger(wf, map[string]any{})
+	r := s.waitStatus(wf, id, "complete", 90*time.Second)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(hits) != 2 {
+		t.Fatalf("the service got %d requests, want 2", len(hits))
+	}
+	if gap := hits[1].Sub(hits[0]); gap < 1900*time.Millisecond || gap >= 9*time.Second {
+		t.Fatalf("the retry came %v after the 429, want about the 2 s of its Retry-After (the backoff would be 10 s)", gap)
+	}
+	if len(r.Steps) != 1 || r.Steps[0].Attempts != 2 {
+		t.Fatalf("steps %+v", r.Steps)
+	}
+}
+
 // TestSagaRollbackFails: a rollback that keeps failing is rollback_failed
 // with its error once its retries are spent, and run.rolled_back says the
 // rollback failed.

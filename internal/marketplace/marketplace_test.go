@@ -67,8 +67,8 @@ func TestInstallUpdateUninstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inst.NodeID != "slack-message" || inst.Version != "2.1.0" || inst.Latest != "2.1.0" || inst.UpdateAvail || inst.InstalledBy != user {
-		t.Fatalf("install without version = %+v, want slack-message 2.1.0 (the latest) installed by %s", inst, user)
+	if inst.NodeID != "slack-message" || inst.Version != "2.2.0" || inst.Latest != "2.2.0" || inst.UpdateAvail || inst.InstalledBy != user {
+		t.Fatalf("install without version = %+v, want slack-message 2.2.0 (the latest) installed by %s", inst, user)
 	}
 
 	steps := []struct {
@@ -81,7 +81,7 @@ func TestInstallUpdateUninstall(t *testing.T) {
 		{"install unknown version", func() error { _, err := f.svc.Install(ctx, org, user, "openai-chat", "9.9.9"); return err }, edgeflow.ENotFound},
 		{"install malformed version", func() error { _, err := f.svc.Install(ctx, org, user, "openai-chat", "latest"); return err }, edgeflow.EInvalid},
 		{"install without node id", func() error { _, err := f.svc.Install(ctx, org, user, "", ""); return err }, edgeflow.EInvalid},
-		{"update to the same version", func() error { _, err := f.svc.Update(ctx, org, "slack-message", "2.1.0"); return err }, edgeflow.EConflict},
+		{"update to the same version", func() error { _, err := f.svc.Update(ctx, org, "slack-message", "2.2.0"); return err }, edgeflow.EConflict},
 		{"update to an unknown version", func() error { _, err := f.svc.Update(ctx, org, "slack-message", "3.0.0"); return err }, edgeflow.ENotFound},
 		{"update without version", func() error { _, err := f.svc.Update(ctx, org, "slack-message", ""); return err }, edgeflow.EInvalid},
 		{"update a node not installed", func() error { _, err := f.svc.Update(ctx, org, "openai-chat", "1.0.0"); return err }, edgeflow.ENotFound},
@@ -99,7 +99,7 @@ func TestInstallUpdateUninstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if older.Version != "1.0.0" || !older.UpdateAvail || older.Latest != "2.1.0" {
+	if older.Version != "1.0.0" || !older.UpdateAvail || older.Latest != "2.2.0" {
 		t.Fatalf("update to 1.0.0 = %+v", older)
 	}
 	b, err := f.svc.Bundles(ctx, org)
@@ -112,12 +112,12 @@ func TestInstallUpdateUninstall(t *testing.T) {
 	if _, ok := b[0].Definition.ConfigSchema["blocks"]; ok {
 		t.Fatal("the 1.0.0 snapshot has the 2.0.0 field blocks")
 	}
-	newer, err := f.svc.Update(ctx, org, "slack-message", "2.1.0")
+	newer, err := f.svc.Update(ctx, org, "slack-message", "2.2.0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if newer.Version != "2.1.0" || newer.UpdateAvail {
-		t.Fatalf("update back to 2.1.0 = %+v", newer)
+	if newer.Version != "2.2.0" || newer.UpdateAvail {
+		t.Fatalf("update back to 2.2.0 = %+v", newer)
 	}
 
 	if err := f.svc.Uninstall(ctx, org, "slack-message"); err != nil {
@@ -167,7 +167,7 @@ func TestCatalogAndDetailsShowInstallationStatus(t *testing.T) {
 	for _, v := range d.Versions {
 		versions = append(versions, v.Version)
 	}
-	if diff := cmp.Diff([]string{"1.2.0", "1.1.0", "1.0.0"}, versions); diff != "" {
+	if diff := cmp.Diff([]string{"1.3.0", "1.2.0", "1.1.0", "1.0.0"}, versions); diff != "" {
 		t.Errorf("versions (-want +got):\n%s", diff)
 	}
 	if d.Installation == nil || d.Installation.Version != "1.0.0" || len(d.Installation.Definition) == 0 || len(d.Definition) == 0 {
@@ -387,8 +387,9 @@ func TestDetailsCarryChangelogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Versions) != 3 || d.Versions[1].Version != "1.1.0" || !strings.HasPrefix(d.Versions[0].Changelog, "Sends the W3C trace context") ||
-		!strings.HasPrefix(d.Versions[1].Changelog, "Adds Max tokens") || !strings.HasPrefix(d.Versions[2].Changelog, "First release") {
+	if len(d.Versions) != 4 || d.Versions[2].Version != "1.1.0" || !strings.HasPrefix(d.Versions[0].Changelog, "Its error on a failed response names") ||
+		!strings.HasPrefix(d.Versions[1].Changelog, "Sends the W3C trace context") ||
+		!strings.HasPrefix(d.Versions[2].Changelog, "Adds Max tokens") || !strings.HasPrefix(d.Versions[3].Changelog, "First release") {
 		t.Fatalf("versions = %+v", d.Versions)
 	}
 	if len(d.UsedBy) != 0 || d.Installation != nil {

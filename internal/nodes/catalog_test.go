@@ -124,11 +124,11 @@ func TestCatalogWithMarketplace(t *testing.T) {
 		t.Error("marketplace nodes are not sorted by id")
 	}
 	versions := c.Versions("openai-chat")
-	if diff := cmp.Diff([]string{"1.0.0", "1.1.0", "1.2.0"}, versions); diff != "" {
+	if diff := cmp.Diff([]string{"1.0.0", "1.1.0", "1.2.0", "1.3.0"}, versions); diff != "" {
 		t.Errorf("openai versions (-want +got):\n%s", diff)
 	}
 	latest, ok := c.Get("openai-chat")
-	if !ok || latest.Version != "1.2.0" || latest.Builtin {
+	if !ok || latest.Version != "1.3.0" || latest.Builtin {
 		t.Errorf("Get(openai) = %s %v builtin=%v", latest.Version, ok, latest.Builtin)
 	}
 	if _, ok := c.Lookup("openai-chat", "9.9.9"); ok {

@@ -54,7 +54,7 @@ step(
     await expect(page.getByLabel("Category")).toHaveValue("AI");
     const row = page.getByRole("row").filter({ hasText: "OpenAI Chat" });
     await expect(row.getByText("not installed")).toBeVisible();
-    await expect(row.getByText("1.2.0", { exact: true })).toBeVisible();
+    await expect(row.getByText("1.3.0", { exact: true })).toBeVisible();
 
     await search.fill("x".repeat(101));
     await page.getByRole("button", { name: "Search", exact: true }).click();
@@ -91,17 +91,17 @@ step("a node by its deep link: changelogs and secrets; a version installed, upda
   await installation.getByLabel("Version").selectOption("1.0.0");
   await installation.getByRole("button", { name: "Install 1.0.0" }).click();
   await expect(installation.getByText(/Installed at version 1\.0\.0 since/)).toBeVisible();
-  await expect(installation.getByText(/Version 1\.2\.0 is available\./)).toBeVisible();
+  await expect(installation.getByText(/Version 1\.3\.0 is available\./)).toBeVisible();
   await expect(
     versions.locator("li").filter({ hasText: "1.0.0" }).getByText("installed", { exact: true }),
   ).toBeVisible();
 
   // the latest version is offered: an update
-  await expect(installation.getByLabel("Move to version")).toHaveValue("1.2.0");
-  await installation.getByRole("button", { name: "Update to 1.2.0" }).click();
-  await expect(installation.getByText(/Installed at version 1\.2\.0 since .*, changed /)).toBeVisible();
+  await expect(installation.getByLabel("Move to version")).toHaveValue("1.3.0");
+  await installation.getByRole("button", { name: "Update to 1.3.0" }).click();
+  await expect(installation.getByText(/Installed at version 1\.3\.0 since .*, changed /)).toBeVisible();
   await expect(
-    versions.locator("li").filter({ hasText: "1.2.0" }).getByText("installed", { exact: true }),
+    versions.locator("li").filter({ hasText: "1.3.0" }).getByText("installed", { exact: true }),
   ).toBeVisible();
   await checkA11y(page, "marketplace node (installed)");
   await screenshot(page, "marketplace-node");
@@ -131,7 +131,7 @@ step("a member reads the node with the buttons disabled and the reason", async (
     await studio.gotoApp(mp, "/marketplace/openai-chat");
     const installation = mp.getByRole("region", { name: "Installation" });
     await expect(installation.getByText(/Installed at version 1\.0\.0/)).toBeVisible();
-    const update = installation.getByRole("button", { name: "Update to 1.2.0" });
+    const update = installation.getByRole("button", { name: "Update to 1.3.0" });
     await expect(update).toBeDisabled();
     await expect(installation.getByRole("button", { name: "Uninstall" })).toBeDisabled();
     const reason = "Only owners and admins of the organization install, update and uninstall nodes. You are a member.";

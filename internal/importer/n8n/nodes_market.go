@@ -124,7 +124,7 @@ func (c *converter) marketTarget(n *Node, t *translator) (*marketTarget, string)
 		if str(p["select"]) == "user" {
 			channel = rl(p["user"])
 		}
-		mt := &marketTarget{typ: "slack-message", version: "2.1.0", secret: "SLACK_BOT_TOKEN",
+		mt := &marketTarget{typ: "slack-message", version: "2.2.0", secret: "SLACK_BOT_TOKEN",
 			fields: []marketField{text("channel", channel), text("text", p["text"])}}
 		if str(p["messageType"]) == "block" && p["blocksUi"] != nil {
 			mt.fields = append(mt.fields, marketField{name: "blocks", code: "((b) => (typeof b === \"string\" ? JSON.parse(b) : b)?.blocks ?? b)(" + t.param(p["blocksUi"]) + ")", json: true})
@@ -147,7 +147,7 @@ func (c *converter) marketTarget(n *Node, t *translator) (*marketTarget, string)
 		if res != "message" || op != "sendMessage" {
 			return nil, fmt.Sprintf("Telegram %s %s has no marketplace counterpart (telegram-message sends text messages)", res, op)
 		}
-		mt := &marketTarget{typ: "telegram-message", version: "1.1.0", secret: "TELEGRAM_BOT_TOKEN",
+		mt := &marketTarget{typ: "telegram-message", version: "1.2.0", secret: "TELEGRAM_BOT_TOKEN",
 			fields: []marketField{text("chatId", p["chatId"]), text("text", p["text"])}}
 		af, _ := p["additionalFields"].(map[string]any)
 		// n8n's Telegram node sends parse mode Markdown (legacy) when none is
@@ -179,7 +179,7 @@ func (c *converter) marketTarget(n *Node, t *translator) (*marketTarget, string)
 		if content == nil {
 			content = p["text"]
 		}
-		mt := &marketTarget{typ: "discord-webhook", version: "1.1.0", secret: "DISCORD_WEBHOOK_URL",
+		mt := &marketTarget{typ: "discord-webhook", version: "1.2.0", secret: "DISCORD_WEBHOOK_URL",
 			fields: []marketField{text("content", content)}}
 		if o, ok := p["options"].(map[string]any); ok {
 			if o["username"] != nil {
@@ -200,7 +200,7 @@ func (c *converter) marketTarget(n *Node, t *translator) (*marketTarget, string)
 		if res != "issue" || op != "create" {
 			return nil, fmt.Sprintf("GitHub %s %s has no marketplace counterpart (github-issue opens issues)", res, op)
 		}
-		mt := &marketTarget{typ: "github-issue", version: "1.1.0", secret: "GITHUB_TOKEN",
+		mt := &marketTarget{typ: "github-issue", version: "1.2.0", secret: "GITHUB_TOKEN",
 			fields: []marketField{text("owner", rl(p["owner"])), text("repo", rl(p["repository"])), text("title", p["title"]), text("body", p["body"])}}
 		if l := joinList(p["labels"], "label", t); l != "" {
 			mt.fields = append(mt.fields, marketField{name: "labels", code: l})
@@ -213,7 +213,7 @@ func (c *converter) marketTarget(n *Node, t *translator) (*marketTarget, string)
 		if res != "databasePage" || op != "create" {
 			return nil, fmt.Sprintf("Notion %s %s has no marketplace counterpart (notion-page adds pages to a database)", res, op)
 		}
-		mt := &marketTarget{typ: "notion-page", version: "1.1.0", secret: "NOTION_TOKEN",
+		mt := &marketTarget{typ: "notion-page", version: "1.2.0", secret: "NOTION_TOKEN",
 			fields: []marketField{text("databaseId", rl(p["databaseId"])), text("title", p["title"])}}
 		if p["propertiesUi"] != nil {
 			mt.notes = append(mt.notes, "the page's other properties are not converted (notion-page takes them as Notion's JSON)")
@@ -254,21 +254,21 @@ func (c *converter) marketTarget(n *Node, t *translator) (*marketTarget, string)
 			}
 			fields = "{ " + strings.Join(parts, ", ") + " }"
 		}
-		return &marketTarget{typ: "airtable-record", version: "1.1.0", secret: "AIRTABLE_TOKEN",
+		return &marketTarget{typ: "airtable-record", version: "1.2.0", secret: "AIRTABLE_TOKEN",
 			fields: []marketField{text("baseId", base), text("table", table), {name: "fields", code: fields, json: true}}}, ""
 	case "n8n-nodes-base.stripe":
 		if res != "customer" || (op != "get" && op != "getAll") {
 			return nil, fmt.Sprintf("Stripe %s %s has no marketplace counterpart (stripe-customer looks customers up)", res, op)
 		}
 		if op == "get" {
-			return &marketTarget{typ: "stripe-customer", version: "1.1.0", secret: "STRIPE_SECRET_KEY",
+			return &marketTarget{typ: "stripe-customer", version: "1.2.0", secret: "STRIPE_SECRET_KEY",
 				fields: []marketField{{name: "lookup", value: "id"}, text("customerId", p["customerId"])}}, ""
 		}
 		f, _ := p["filters"].(map[string]any)
 		if f["email"] == nil {
 			return nil, "Stripe customer getAll without an email filter has no marketplace counterpart (stripe-customer finds one customer)"
 		}
-		return &marketTarget{typ: "stripe-customer", version: "1.1.0", secret: "STRIPE_SECRET_KEY",
+		return &marketTarget{typ: "stripe-customer", version: "1.2.0", secret: "STRIPE_SECRET_KEY",
 			fields: []marketField{{name: "lookup", value: "email"}, text("email", f["email"])},
 			notes:  []string{"getAll by email answers the most recently created customer with that email only"}}, ""
 	case "n8n-nodes-base.openAi", "@n8n/n8n-nodes-langchain.openAi":
@@ -345,7 +345,7 @@ func (c *converter) openAITarget(n *Node, t *translator) (*marketTarget, string)
 	text := func(name string, v any) marketField {
 		return marketField{name: name, code: "$text(" + t.param(v) + ")"}
 	}
-	mt := &marketTarget{typ: "openai-chat", version: "1.2.0", secret: "OPENAI_API_KEY",
+	mt := &marketTarget{typ: "openai-chat", version: "1.3.0", secret: "OPENAI_API_KEY",
 		fields: []marketField{text("model", model), {name: "prompt", code: "[" + strings.Join(user, ", ") + "].join(\"\\n\\n\")"}}}
 	if len(user) > 1 {
 		mt.notes = append(mt.notes, "several user messages are sent as one prompt")

@@ -118,11 +118,11 @@ func TestEmbeddedCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantVersions := []registry.VersionInfo{{Version: "2.1.0"}, {Version: "2.0.0"}, {Version: "1.0.0"}}
+	wantVersions := []registry.VersionInfo{{Version: "2.2.0"}, {Version: "2.1.0"}, {Version: "2.0.0"}, {Version: "1.0.0"}}
 	if diff := cmp.Diff(wantVersions, d.Versions, cmpIgnoreChecksum); diff != "" {
 		t.Errorf("slack-message versions (-want +got):\n%s", diff)
 	}
-	if d.Latest != "2.1.0" || !bytes.Contains(d.Definition, []byte(`"version":"2.1.0"`)) {
+	if d.Latest != "2.2.0" || !bytes.Contains(d.Definition, []byte(`"version":"2.2.0"`)) {
 		t.Errorf("details: latest %s, definition %s", d.Latest, d.Definition)
 	}
 	if _, err := r.Details(t.Context(), "nope"); !errorIs(err, registry.ErrNodeNotFound) {
@@ -148,7 +148,7 @@ func TestBundleLookup(t *testing.T) {
 		want        string
 		wantErr     error
 	}{
-		{id: "openai-chat", version: "", want: "1.2.0"},
+		{id: "openai-chat", version: "", want: "1.3.0"},
 		{id: "openai-chat", version: "1.0.0", want: "1.0.0"},
 		{id: "openai-chat", version: "9.9.9", wantErr: registry.ErrVersionNotFound},
 		{id: "no-such-node", version: "", wantErr: registry.ErrNodeNotFound},

@@ -169,8 +169,8 @@ func TestRemoteAddsNodesAndVersions(t *testing.T) {
 	for _, v := range slack.Versions {
 		versions = append(versions, v.Version)
 	}
-	if strings.Join(versions, " ") != "3.0.0 2.1.0 2.0.0 1.0.0" || slack.Latest != "3.0.0" {
-		t.Errorf("slack-message versions %v latest %s, want 3.0.0 2.1.0 2.0.0 1.0.0 latest 3.0.0", versions, slack.Latest)
+	if strings.Join(versions, " ") != "3.0.0 2.2.0 2.1.0 2.0.0 1.0.0" || slack.Latest != "3.0.0" {
+		t.Errorf("slack-message versions %v latest %s, want 3.0.0 2.2.0 2.1.0 2.0.0 1.0.0 latest 3.0.0", versions, slack.Latest)
 	}
 	b, err := r.Bundle(ctx, "slack-message", "3.0.0")
 	if err != nil {

@@ -1626,6 +1626,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/{workflowId}/signed-trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts a run from a request signed with the workflow's trigger secret (its public trigger), under its flow control. */
+        post: operations["signedTrigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workflows/{workflowId}/takedown": {
         parameters: {
             query?: never;
@@ -2901,6 +2918,7 @@ export interface components {
             signatureHeader: string;
             timestampHeader: string;
             url: string;
+            viaEdgeflow: boolean;
             windowSeconds: number;
         };
         UninstallResult: {
@@ -13921,6 +13939,78 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    signedTrigger: {
+        parameters: {
+            query: {
+                /** @description The connection whose provider account is read. */
+                connectionId: string;
+                queue?: string;
+            };
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 201 `{id, instanceId, status, statusDetail?}` as the trigger answers. No credential: the request is signed as for the worker's public trigger (`X-Edgeflow-Timestamp`, `X-Edgeflow-Signature: v1=<hex HMAC-SHA256(secret, timestamp + "." + body)>`), the body (any content type, at most 100 KB) being the run's params, a JSON object. `?connectionId=` names the connection of the active deployment; `?queue=true` holds a run the workflow's `deployConfig.concurrency` or `rateLimit` refuses now. The instance id is `sig_` and the first 40 hex digits of the signature. A workflow with flow control must be triggered here: its worker refuses signed requests (docs/deploy.md, "Public trigger"). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerResult"];
+                };
+            };
+            /** @description unauthorized: no signature, a wrong one, a timestamp more than 5 minutes from the server's clock, a signed event, or no public trigger on that workflow and connection (one answer for all) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the same signed request was accepted already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: a body over 100 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: no `connectionId`, `queue` not true or false, params not a JSON object */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: the user's write limit or the per-IP limit is spent; rate_limited: the workflow's `deployConfig.concurrency` or `rateLimit` refuses a run now (without `queue=true`); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     takedown: {
         parameters: {
             query?: {
@@ -14298,7 +14388,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{url, secret, timestampHeader, signatureHeader, signature, windowSeconds}`, with `Cache-Control: no-store`: how to sign calls to the public trigger. */
+            /** @description `{url, secret, timestampHeader, signatureHeader, signature, windowSeconds, viaEdgeflow}`, with `Cache-Control: no-store`: how to sign calls to the public trigger. `url` is the worker's, or, when the workflow has flow control (`deployConfig.concurrency` or `rateLimit`; `viaEdgeflow: true`), edgeflow's `POST …/signed-trigger`, which applies it. */
             200: {
                 headers: {
                     [name: string]: unknown;
