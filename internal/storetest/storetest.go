@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"Runs", testRuns},
 		{"RunsDueForRefresh", testRunsDueForRefresh},
 		{"RunSearch", testRunSearch},
+		{"RunSearchSteps", testRunSearchSteps},
 		{"RunUsage", testRunUsage},
 		{"RunsCreationOrder", testRunsCreationOrder},
 		{"DeleteWorkflowWithManyRuns", testDeleteWorkflowWithManyRuns},
