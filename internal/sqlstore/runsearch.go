@@ -28,7 +28,13 @@ func (s *Store) ListRuns(ctx context.Context, f edgeflow.RunFilter, opts edgeflo
 	var page edgeflow.Page[edgeflow.Run]
 	var err error
 	if m, ok := s.d.(RowidOrderedRuns); ok && strings.TrimSpace(f.Query) != "" {
-		page, err = s.listRunsByRowid(ctx, m, f, opts)
+		done := false
+		if narrowed(f) {
+			page, done, err = s.listRunsProbed(ctx, m, f, opts)
+		}
+		if err == nil && !done {
+			page, err = s.listRunsByRowid(ctx, m, f, opts)
+		}
 	} else if strings.TrimSpace(f.Query) != "" {
 		page, err = s.listRunsWindowed(ctx, f, opts)
 	} else {
@@ -145,6 +151,86 @@ func runListQuery(d Dialect, f edgeflow.RunFilter) (string, []any) {
 		args = append(args, arg)
 	}
 	return q, args
+}
+
+// runSearchProbe is how many of the newest runs passing the other filters
+// a word search on a RowidOrderedRuns dialect checks one by one before it
+// walks the full-text index (listRunsProbed).
+const runSearchProbe = 500
+
+// narrowed reports whether f has a filter besides its project and words.
+func narrowed(f edgeflow.RunFilter) bool {
+	return f.WorkflowID != "" || f.Status != "" || f.VersionID != "" || f.Environment != "" || f.From != nil || f.To != nil
+}
+
+// runProbeQuery is the first step of listRunsProbed without its cursor
+// and limit: the runs among the newest runSearchProbe passing conds whose
+// rowid the full-text index matches (a lookup of one rowid each).
+func runProbeQuery(conds string, args []any, match string) (string, []any) {
+	q := `SELECT ` + runCols + ` FROM (SELECT rowid AS search_rowid, * FROM runs WHERE ` + conds +
+		` ORDER BY created_at DESC, id DESC LIMIT ?) AS probe
+		WHERE EXISTS (SELECT 1 FROM runs_search WHERE runs_search MATCH ? AND runs_search.rowid = probe.search_rowid)`
+	return q, append(append([]any{}, args...), runSearchProbe, match)
+}
+
+// RunProbeQuery is the query and arguments of the first step of a word
+// search's first page with other filters on a RowidOrderedRuns dialect
+// (listRunsProbed), for tests that check its plan; ok is false when the
+// search does not take that step.
+func RunProbeQuery(d Dialect, f edgeflow.RunFilter) (q string, args []any, ok bool) {
+	m, ok := d.(RowidOrderedRuns)
+	if !ok || !narrowed(f) {
+		return "", nil, false
+	}
+	match, ok := m.RunSearchMatch(f.Query)
+	if !ok {
+		return "", nil, false
+	}
+	conds, cargs := runFilterConds(d, f)
+	q, args = runProbeQuery(conds, cargs, match)
+	return q + ` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, PageLimit(0)+1), true
+}
+
+// listRunsProbed is the first step of a word search with other filters on
+// a RowidOrderedRuns dialect. Walking the full-text index newest first
+// (listRunsByRowid) reads every match that the other filters reject before
+// a page is full: a word every run holds (a key of a step's output, an
+// event's type) with a rare status read thousands. So the search first
+// takes the newest runSearchProbe runs that pass the other filters, through
+// the index that gives their order, and asks the full-text index about each
+// one's rowid. When that finds more than a page, or the probe held every
+// run passing the filters, the page is exact and done; otherwise the words
+// are rare among those runs and the index walk answers.
+func (s *Store) listRunsProbed(ctx context.Context, m RowidOrderedRuns, f edgeflow.RunFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], bool, error) {
+	match, ok := m.RunSearchMatch(f.Query)
+	if !ok {
+		return edgeflow.Page[edgeflow.Run]{Items: []edgeflow.Run{}}, true, nil
+	}
+	conds, args := runFilterConds(s.d, f)
+	if opts.Cursor != "" {
+		key, id, err := decodeCursor(opts.Cursor)
+		if err != nil {
+			return edgeflow.Page[edgeflow.Run]{}, true, err
+		}
+		n, err := strconv.ParseInt(key, 10, 64)
+		if err != nil {
+			return edgeflow.Page[edgeflow.Run]{}, true, badCursor()
+		}
+		conds += ` AND (created_at, id) < (?, ?)`
+		args = append(args, s.d.Time(time.UnixMicro(n).UTC()), id)
+	}
+	sel, sargs := runProbeQuery(conds, args, match)
+	page, err := listPage(ctx, s, sel, sargs, keyset{key: "created_at", desc: true, timeKey: true}, opts, scanRunKey)
+	if err != nil || page.NextCursor != "" {
+		return page, true, err
+	}
+	var held int
+	err = s.queryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM runs WHERE `+conds+` LIMIT ?) AS probe`,
+		append(append([]any{}, args...), runSearchProbe)...).Scan(&held)
+	if err != nil {
+		return page, true, fmt.Errorf("%s: count the probed runs: %w", s.name, err)
+	}
+	return page, held < runSearchProbe, nil
 }
 
 // runRowidQuery is the word search of a RowidOrderedRuns dialect without

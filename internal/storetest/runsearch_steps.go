@@ -109,3 +109,38 @@ func testRunSearchSteps(t *testing.T, s edgeflow.Store) {
 	must(t, err)
 	diff(t, "after the prune, the other organization's", len(page.Items), 0)
 }
+
+// testRunSearchManyMatches: a word every run holds together with a
+// status pages through all such runs newest first, and a word only an old
+// run holds is found behind more than 500 newer runs of the same status
+// (on SQLite, past what the search checks one by one before it walks the
+// full-text index; sqlstore.listRunsProbed).
+func testRunSearchManyMatches(t *testing.T, s edgeflow.Store) {
+	ctx := t.Context()
+	a := newTenant(t, s)
+	w := newWorkflow(t, s, a.project.ID, "w")
+	mk := func(status, steps string) edgeflow.Run {
+		t.Helper()
+		r := &edgeflow.Run{WorkflowID: w.ID, Status: status, Steps: json.RawMessage(steps)}
+		must(t, s.CreateRun(ctx, r))
+		return *r
+	}
+	var errored []edgeflow.Run
+	errored = append(errored, mk(edgeflow.RunErrored, `[{"type":"waitForEvent","output":{"type":"approval","payload":{"code":"quetzal"}}}]`))
+	for i := range 520 {
+		if i%3 == 0 {
+			mk(edgeflow.RunComplete, `[{"type":"waitForEvent","output":{"type":"approval"}}]`)
+		}
+		errored = append(errored, mk(edgeflow.RunErrored, `[{"type":"waitForEvent","output":{"type":"approval"}}]`))
+	}
+	list := func(f edgeflow.RunFilter, limit int) []string {
+		t.Helper()
+		f.ProjectID = a.project.ID
+		return walk(t, func(o edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], error) { return s.ListRuns(ctx, f, o) },
+			limit, func(r edgeflow.Run) string { return r.ID })
+	}
+	newest := ids(byTime(true, runKey, errored...), func(r edgeflow.Run) string { return r.ID })
+	diff(t, "a common word and a status, by pages of 100", list(edgeflow.RunFilter{Status: edgeflow.RunErrored, Query: "approval"}, 100), newest)
+	diff(t, "a rare word and a status", list(edgeflow.RunFilter{Status: edgeflow.RunErrored, Query: "quetzal"}, 50), []string{errored[0].ID})
+	diff(t, "a rare word and a status that does not hold", list(edgeflow.RunFilter{Status: edgeflow.RunComplete, Query: "quetzal"}, 50), []string(nil))
+}

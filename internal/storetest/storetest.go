@@ -50,6 +50,7 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"RunsDueForRefresh", testRunsDueForRefresh},
 		{"RunSearch", testRunSearch},
 		{"RunSearchSteps", testRunSearchSteps},
+		{"RunSearchManyMatches", testRunSearchManyMatches},
 		{"RunUsage", testRunUsage},
 		{"RunsCreationOrder", testRunsCreationOrder},
 		{"DeleteWorkflowWithManyRuns", testDeleteWorkflowWithManyRuns},
