@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -154,30 +155,35 @@ func runListQuery(d Dialect, f edgeflow.RunFilter) (string, []any) {
 }
 
 // runSearchProbe is how many of the newest runs passing the other filters
-// a word search on a RowidOrderedRuns dialect checks one by one before it
-// walks the full-text index (listRunsProbed).
-const runSearchProbe = 500
+// a word search on a RowidOrderedRuns dialect looks at first
+// (listRunsProbed), and runSearchProbeSpan the most rowids those may span
+// for the probe to be taken: the words' matches in that span are read
+// from the full-text index whatever the filters.
+const (
+	runSearchProbe     = 500
+	runSearchProbeSpan = 50_000
+)
 
 // narrowed reports whether f has a filter besides its project and words.
 func narrowed(f edgeflow.RunFilter) bool {
 	return f.WorkflowID != "" || f.Status != "" || f.VersionID != "" || f.Environment != "" || f.From != nil || f.To != nil
 }
 
-// runProbeQuery is the first step of listRunsProbed without its cursor
-// and limit: the runs among the newest runSearchProbe passing conds whose
-// rowid the full-text index matches (a lookup of one rowid each).
-func runProbeQuery(conds string, args []any, match string) (string, []any) {
-	q := `SELECT ` + runCols + ` FROM (SELECT rowid AS search_rowid, * FROM runs WHERE ` + conds +
-		` ORDER BY created_at DESC, id DESC LIMIT ?) AS probe
-		WHERE EXISTS (SELECT 1 FROM runs_search WHERE runs_search MATCH ? AND runs_search.rowid = probe.search_rowid)`
-	return q, append(append([]any{}, args...), runSearchProbe, match)
+// runProbeQuery is the probe of listRunsProbed without its cursor and
+// limit: the runs passing conds created from since on (the oldest probed
+// run's creation, whose rowid is lo) whose rowid is among the full-text
+// matches from lo on (one read of the index over that span, kept as a set).
+func runProbeQuery(d Dialect, conds string, args []any, match string, lo int64, since time.Time) (string, []any) {
+	q := `SELECT ` + runCols + ` FROM runs WHERE ` + conds + ` AND created_at >= ? AND rowid IN
+		(SELECT rowid FROM runs_search WHERE runs_search MATCH ? AND rowid >= ?)`
+	return q, append(append([]any{}, args...), d.Time(since), match, lo)
 }
 
-// RunProbeQuery is the query and arguments of the first step of a word
-// search's first page with other filters on a RowidOrderedRuns dialect
-// (listRunsProbed), for tests that check its plan; ok is false when the
-// search does not take that step.
-func RunProbeQuery(d Dialect, f edgeflow.RunFilter) (q string, args []any, ok bool) {
+// RunProbeQuery is the query and arguments of the probe of a word search's
+// first page with other filters on a RowidOrderedRuns dialect
+// (listRunsProbed), with lo for the bound the store reads first, for tests
+// that check its plan; ok is false when the search takes no probe.
+func RunProbeQuery(d Dialect, f edgeflow.RunFilter, lo int64) (q string, args []any, ok bool) {
 	m, ok := d.(RowidOrderedRuns)
 	if !ok || !narrowed(f) {
 		return "", nil, false
@@ -187,20 +193,23 @@ func RunProbeQuery(d Dialect, f edgeflow.RunFilter) (q string, args []any, ok bo
 		return "", nil, false
 	}
 	conds, cargs := runFilterConds(d, f)
-	q, args = runProbeQuery(conds, cargs, match)
+	q, args = runProbeQuery(d, conds, cargs, match, lo, time.Unix(0, 0).UTC())
 	return q + ` ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, PageLimit(0)+1), true
 }
 
 // listRunsProbed is the first step of a word search with other filters on
 // a RowidOrderedRuns dialect. Walking the full-text index newest first
 // (listRunsByRowid) reads every match that the other filters reject before
-// a page is full: a word every run holds (a key of a step's output, an
-// event's type) with a rare status read thousands. So the search first
-// takes the newest runSearchProbe runs that pass the other filters, through
-// the index that gives their order, and asks the full-text index about each
-// one's rowid. When that finds more than a page, or the probe held every
-// run passing the filters, the page is exact and done; otherwise the words
-// are rare among those runs and the index walk answers.
+// a page is full, with its run: a word every run holds (a key of a step's
+// output, an event's type) with a rare status read thousands of runs. So
+// the search first finds the newest runSearchProbe runs that pass the
+// other filters (through the index that gives their order) and the rowid
+// lo of the oldest of them; when they span at most runSearchProbeSpan
+// rowids, it keeps those among them that the index matches from lo on (the
+// index alone reads that span, without the runs). When that finds more
+// than a page, or fewer than runSearchProbe runs pass the filters at all,
+// the page is exact and done; otherwise the words are rare among those
+// runs and the index walk answers.
 func (s *Store) listRunsProbed(ctx context.Context, m RowidOrderedRuns, f edgeflow.RunFilter, opts edgeflow.ListOptions) (edgeflow.Page[edgeflow.Run], bool, error) {
 	match, ok := m.RunSearchMatch(f.Query)
 	if !ok {
@@ -219,16 +228,25 @@ func (s *Store) listRunsProbed(ctx context.Context, m RowidOrderedRuns, f edgefl
 		conds += ` AND (created_at, id) < (?, ?)`
 		args = append(args, s.d.Time(time.UnixMicro(n).UTC()), id)
 	}
-	sel, sargs := runProbeQuery(conds, args, match)
+	var held int
+	var lo, hi sql.NullInt64
+	var since *time.Time
+	err := s.queryRow(ctx, `SELECT count(*), min(rowid), max(rowid), min(created_at) FROM (SELECT rowid, created_at FROM runs WHERE `+conds+
+		` ORDER BY created_at DESC, id DESC LIMIT ?) AS probe`, append(append([]any{}, args...), runSearchProbe)...).
+		Scan(&held, &lo, &hi, nullTimeCol{&since})
+	if err != nil {
+		return edgeflow.Page[edgeflow.Run]{}, true, fmt.Errorf("%s: the newest runs of the filters: %w", s.name, err)
+	}
+	if held == 0 || since == nil {
+		return edgeflow.Page[edgeflow.Run]{Items: []edgeflow.Run{}}, true, nil
+	}
+	if hi.Int64-lo.Int64 > runSearchProbeSpan {
+		return edgeflow.Page[edgeflow.Run]{}, false, nil
+	}
+	sel, sargs := runProbeQuery(s.d, conds, args, match, lo.Int64, *since)
 	page, err := listPage(ctx, s, sel, sargs, keyset{key: "created_at", desc: true, timeKey: true}, opts, scanRunKey)
 	if err != nil || page.NextCursor != "" {
 		return page, true, err
-	}
-	var held int
-	err = s.queryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM runs WHERE `+conds+` LIMIT ?) AS probe`,
-		append(append([]any{}, args...), runSearchProbe)...).Scan(&held)
-	if err != nil {
-		return page, true, fmt.Errorf("%s: count the probed runs: %w", s.name, err)
 	}
 	return page, held < runSearchProbe, nil
 }

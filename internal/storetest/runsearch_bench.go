@@ -79,6 +79,7 @@ func BenchRunSearch(b *testing.B, s edgeflow.Store, load BulkRuns) {
 		{"words-and-status", edgeflow.RunFilter{Status: edgeflow.RunErrored, Query: "issuer 3"}, 1},
 		{"step-output-common", edgeflow.RunFilter{Query: "carrier 7"}, 1},
 		{"step-output-rare", edgeflow.RunFilter{Query: "T-" + strconv.Itoa(n/3+1)}, 1},
+		{"step-output-rare-and-status", edgeflow.RunFilter{Status: edgeflow.RunErrored, Query: "T-" + strconv.Itoa(n/2/50*50)}, 1},
 		{"event-payload", edgeflow.RunFilter{Query: "manager 17"}, 1},
 		{"event-payload-and-status", edgeflow.RunFilter{Status: edgeflow.RunErrored, Query: "approval"}, 1},
 		{"params-and-step-output", edgeflow.RunFilter{Query: "customer 42 carrier 3"}, 1},
