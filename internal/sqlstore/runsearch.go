@@ -173,8 +173,11 @@ func narrowed(f edgeflow.RunFilter) bool {
 // limit: the runs passing conds created from since on (the oldest probed
 // run's creation, whose rowid is lo) whose rowid is among the full-text
 // matches from lo on (one read of the index over that span, kept as a set).
+// The unary + keeps the planner from reading the runs by those rowids (one
+// lookup per match, then a sort: 120 ms on 300,000 runs once ANALYZE has
+// run) instead of through the filters' index in order.
 func runProbeQuery(d Dialect, conds string, args []any, match string, lo int64, since time.Time) (string, []any) {
-	q := `SELECT ` + runCols + ` FROM runs WHERE ` + conds + ` AND created_at >= ? AND rowid IN
+	q := `SELECT ` + runCols + ` FROM runs WHERE ` + conds + ` AND created_at >= ? AND +rowid IN
 		(SELECT rowid FROM runs_search WHERE runs_search MATCH ? AND rowid >= ?)`
 	return q, append(append([]any{}, args...), d.Time(since), match, lo)
 }
