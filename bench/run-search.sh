@@ -30,11 +30,13 @@
 #   event-payload                    11.4        8.6    "manager 17": a payload word of 1 run in 50
 #   event-payload-and-status         20.7        2.7    "approval" (every run's event) with errored (2 % of runs)
 #   params-and-step-output            5.1       47.7    "customer 42 carrier 3": 1 run in 640
-#   params-and-output                  -        50.9    "customer 42 total 3": the same density from params and
+#   params-and-output                 4.4*      50.9    "customer 42 total 3": the same density from params and
 #                                                       output only (PostgreSQL's cost is that of the density, decision
 #                                                       248's second step, not of step words)
 #   step-output-page-5 (per page)     3.9        1.3
-# Before decision 755, event-payload-and-status took 97 ms on SQLite (the FTS5 walk read 2,500 runs per page).
+# * from a second SQLite run (23:05-23:08 UTC), where params-and-step-output took 4.4 ms as well and
+#   event-payload-and-status 11.8 ms. Before decision 755, event-payload-and-status took 97 ms on SQLite (the FTS5
+#   walk read 2,500 runs per page).
 # On PostgreSQL, params-and-step-output and params-and-output sit at the target: words that 1 run in about 600 holds
 # are too rare for the newest 2,000 runs to hold a page and too common for the GIN index to be cheap.
 #
