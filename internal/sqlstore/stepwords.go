@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"unicode"
 )
@@ -66,7 +67,11 @@ func StepWords(steps json.RawMessage) string {
 	var b strings.Builder
 	for n := 0; n < maxStepWordsSteps && dec.More() && b.Len() < MaxStepWords; n++ {
 		var st wordStep
-		if dec.Decode(&st) != nil {
+		if err := dec.Decode(&st); err != nil {
+			var mistyped *json.UnmarshalTypeError
+			if errors.As(err, &mistyped) {
+				continue // a step of another shape (its config unread): left out
+			}
 			break
 		}
 		if st.sensitive() || len(st.Output) == 0 {

@@ -33,6 +33,8 @@ func TestStepWords(t *testing.T) {
 			map[string]any{"config": map[string]any{"sensitive": map[string]any{}}, "output": "s3"},
 			map[string]any{"config": map[string]any{"sensitive": false}, "output": "shown"},
 		), "shown"},
+		{"a step of another shape is left out", json.RawMessage(`[{"config":"odd","output":"hidden"},7,{"output":"kept"}]`),
+			"kept"},
 		{"no output", list(map[string]any{"type": "sleep"}, map[string]any{"output": nil}), ""},
 		{"not a list", json.RawMessage(`{"output":"x"}`), ""},
 		{"broken list keeps the steps before", json.RawMessage(`[{"output":"first"},{"output":`), "first"},
