@@ -234,9 +234,9 @@ func (s *Store) listRunsProbed(ctx context.Context, m RowidOrderedRuns, f edgefl
 	var held int
 	var lo, hi sql.NullInt64
 	var since *time.Time
-	err := s.queryRow(ctx, `SELECT count(*), min(rowid), max(rowid), min(created_at) FROM (SELECT rowid, created_at FROM runs WHERE `+conds+
-		` ORDER BY created_at DESC, id DESC LIMIT ?) AS probe`, append(append([]any{}, args...), runSearchProbe)...).
-		Scan(&held, &lo, &hi, nullTimeCol{&since})
+	err := s.queryRow(ctx, `SELECT count(*), min(rowid), max(rowid), min(created_at)
+		FROM (SELECT rowid, created_at FROM runs WHERE `+conds+` ORDER BY created_at DESC, id DESC LIMIT ?) AS probe`,
+		append(append([]any{}, args...), runSearchProbe)...).Scan(&held, &lo, &hi, nullTimeCol{&since})
 	if err != nil {
 		return edgeflow.Page[edgeflow.Run]{}, true, fmt.Errorf("%s: the newest runs of the filters: %w", s.name, err)
 	}
