@@ -1,5 +1,5 @@
 -- Run search also finds the words of step outputs and of the event payloads
--- a run received (docs/runs.md, "Finding runs"; docs/decisions.md 750-752).
+-- a run received (docs/runs.md, "Finding runs"; docs/decisions.md 750-753).
 -- step_words holds the words the store takes from a run's step list when it
 -- writes the run (sqlstore.StepWords: at most 2 KiB per output and 16 KiB
 -- per run, never a sensitive step's output); NULL when there are none. The
