@@ -347,7 +347,7 @@ func queryParam(name string) map[string]any {
 	case "environment":
 		p["description"] = "Only runs in this project environment (docs/environments.md)."
 	case "q":
-		p["description"] = "Only runs whose params, output or error contain every word of this (letters and digits, any case)."
+		p["description"] = "Only runs whose params, output, error, step outputs or received event payloads contain every word of this (letters and digits, any case; docs/runs.md, \"Finding runs\")."
 	}
 	return p
 }

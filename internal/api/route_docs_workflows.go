@@ -309,8 +309,8 @@ var workflowRouteDocs = map[string]RouteDoc{
 			"kept after its workflow was deleted; such runs are listed, also with `workflowId` set to the deleted " +
 			"workflow's id); a run's `steps` are in its detail (GET /api/workflows/:workflowId/runs/:runId). Filters, all " +
 			"optional and combined: `workflowId`, `status`, `versionId`, `from` (inclusive) and `to` (exclusive), RFC 3339 " +
-			"times on `createdAt`, and `q`: words that the run's params, output or error must all contain (letters and " +
-			"digits, any case; docs/runs.md).",
+			"times on `createdAt`, and `q`: words that the run's params, output, error, step outputs and received event " +
+			"payloads must all contain together (letters and digits, any case; never a sensitive step's output; docs/runs.md).",
 		Errors: []ErrorCase{
 			{404, "not_found", "`workflowId` names no workflow of the project"},
 			{422, "validation_failed", "`status` is not one of the six run states, `from` or `to` is not an RFC 3339 time or `to` is not " +

@@ -101,7 +101,7 @@ func runFilterFlags() []flagDef {
 		{name: "version", value: "VERSION", usage: "only runs of this version (with --workflow)"},
 		{name: "from", value: "TIME", usage: "created at or after this RFC 3339 time"},
 		{name: "to", value: "TIME", usage: "created before this RFC 3339 time"},
-		{name: "search", short: "q", value: "WORDS", usage: "words the params, output or error contain"},
+		{name: "search", short: "q", value: "WORDS", usage: "words the params, output, error, step outputs or event payloads contain"},
 		{name: "env", short: "e", value: "ENV", usage: "only runs in this environment"},
 	}
 }

@@ -754,8 +754,9 @@ type RunFilter struct {
 	VersionID  string
 	// From (inclusive) and To (exclusive) bound CreatedAt; nil: unbounded.
 	From, To *time.Time
-	// Query keeps runs whose params, output or error hold every word of
-	// it (letters and digits; case-insensitive); "" keeps all.
+	// Query keeps runs whose params, output, error and step words
+	// (sqlstore.StepWords: step outputs and received event payloads) hold
+	// every word of it (letters and digits; case-insensitive); "" keeps all.
 	Query string
 	// Environment keeps the runs recorded in that environment.
 	Environment string

@@ -75,7 +75,7 @@ func runTools() []*tool {
 		{
 			name: "list_runs", title: "List runs", readOnly: true,
 			description: "Searches the project's runs, newest first, with the run search's filters: status, " +
-				"workflowId, versionId, a time range (from, to) and q (text in the params, output or error).",
+				"workflowId, versionId, a time range (from, to) and q (words of the params, output, error, step outputs or received event payloads).",
 			route: "GET /api/runs",
 			input: func(_ *apiDoc, o operation) map[string]any {
 				props := page(o)

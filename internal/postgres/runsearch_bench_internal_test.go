@@ -2,9 +2,11 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
+	"github.com/edgeflow/edgeflow/internal/sqlstore"
 	"github.com/edgeflow/edgeflow/internal/storetest"
 	"github.com/edgeflow/edgeflow/internal/testenv"
 )
@@ -22,16 +24,31 @@ func BenchmarkRunSearch(b *testing.B) {
 		const batch = 100_000
 		for lo := 0; lo < n; lo += batch {
 			hi := min(lo+batch, n)
-			_, err := s.pool.Exec(ctx, `INSERT INTO runs (id, workflow_id, project_id, version_id, status, params, output, error, created_at, updated_at)
+			_, err := s.pool.Exec(ctx, `INSERT INTO runs (id, workflow_id, project_id, version_id, status, params, output, error,
+					steps, step_words, created_at, updated_at)
 				SELECT 'run_bench' || lpad(i::text, 15, '0'), CASE WHEN i % 10 = 0 THEN $3 ELSE $4 END, $5, 'ver_bench' || (i % 20),
 					CASE i % 50 WHEN 0 THEN 'errored' WHEN 1 THEN 'running' ELSE 'complete' END,
 					'{"orderId":"A-' || i || '","customer":"customer ' || (i % 1000) || '"}', '{"total":' || (i % 500) || '}',
 					CASE WHEN i % 50 = 0 THEN 'card declined by issuer ' || (i % 7) ELSE '' END,
+					'[{"name":"ship","type":"step","success":true,"output":{"tracking":"T-' || i || '","carrier":"carrier ' ||
+						(i % 13) || '"}},{"name":"token","type":"step","success":true,"config":{"sensitive":"output"},' ||
+						'"output":"[REDACTED]"},{"name":"approval","type":"waitForEvent","finished":true,"output":' ||
+						'{"type":"approval","payload":{"approvedBy":"manager ' || (i % 50) || '"}}}]',
+					'tracking T-' || i || ' carrier carrier ' || (i % 13) || ' type approval payload approvedBy manager ' || (i % 50),
 					$6::timestamptz + i * interval '1 millisecond', $6::timestamptz + i * interval '1 millisecond'
 				FROM generate_series($1::bigint, $2::bigint - 1) AS i`, lo, hi, workflowB, workflowA, projectID, start)
 			if err != nil {
 				b.Fatal(err)
 			}
+		}
+		// The step words stored in bulk are those the store writes.
+		var steps, words string
+		if err := s.pool.QueryRow(ctx, `SELECT steps, step_words FROM runs WHERE id = 'run_bench000000000000007'`).
+			Scan(&steps, &words); err != nil {
+			b.Fatal(err)
+		}
+		if want := sqlstore.StepWords(json.RawMessage(steps)); words != want {
+			b.Fatalf("bulk step_words = %q, the store writes %q", words, want)
 		}
 		if _, err := s.pool.Exec(ctx, `ANALYZE runs`); err != nil {
 			b.Fatal(err)

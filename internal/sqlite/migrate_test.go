@@ -39,7 +39,7 @@ func TestMigrationUniqueRunInstance(t *testing.T) {
 		`INSERT INTO runs SELECT 'run_duplicate', workflow_id, project_id, version_id, connection_id, deployment_id,
 			workflow_name, instance_id, status, status_detail, params, output, error, steps, created_at + 1,
 			started_at, ended_at, updated_at, next_refresh_at, refresh_failures, state_version, refresh_claimed_until,
-			restart_of, from_step, replayed, input_tokens, output_tokens, trace_context, replay_of, params_changed, environment FROM runs`,
+			restart_of, from_step, replayed, input_tokens, output_tokens, trace_context, replay_of, params_changed, environment, step_words FROM runs`,
 	} {
 		if _, err := raw.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)

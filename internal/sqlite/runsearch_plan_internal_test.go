@@ -30,7 +30,9 @@ func runSearchFilters() map[string]edgeflow.RunFilter {
 // TestRunSearchPlans: every run search reads runs through an index (no
 // full scan of runs) in index order (no sort); words go through the FTS5
 // index, read newest first by rowid (migration 0016), each match joined to
-// its run by rowid.
+// its run by rowid; with other filters, the probe of the newest runs that
+// pass them reads them in index order and the FTS5 matches of their span
+// once, as a set.
 func TestRunSearchPlans(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -39,9 +41,25 @@ func TestRunSearchPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	type search struct {
+		name string
+		f    edgeflow.RunFilter
+		q    string
+		args []any
+	}
+	var searches []search
 	for name, f := range runSearchFilters() {
 		q, args := sqlstore.RunListQuery(driver{s}, f)
-		rows, err := s.r.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, args...)
+		searches = append(searches, search{name, f, q, args})
+		// Words with other filters first look at the newest runs that
+		// pass them, one rowid lookup in the FTS5 index each.
+		if q, args, ok := sqlstore.RunProbeQuery(driver{s}, f, 1); ok {
+			searches = append(searches, search{name + " (probe)", f, q, args})
+		}
+	}
+	for _, c := range searches {
+		name, f := c.name, c.f
+		rows, err := s.r.QueryContext(ctx, "EXPLAIN QUERY PLAN "+c.q, c.args...)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -65,7 +83,9 @@ func TestRunSearchPlans(t *testing.T) {
 		if strings.Contains(text, "TEMP B-TREE") {
 			t.Errorf("%s: sorts instead of reading in index order:\n%s", name, text)
 		}
-		if f.Query != "" && !strings.Contains(text, "runs_search VIRTUAL TABLE INDEX") {
+		if probe := strings.HasSuffix(name, "(probe)"); probe && !strings.Contains(text, "LIST SUBQUERY") {
+			t.Errorf("%s: the FTS5 matches of the span are not read once, as a set:\n%s", name, text)
+		} else if !probe && f.Query != "" && !strings.Contains(text, "runs_search VIRTUAL TABLE INDEX") {
 			t.Errorf("%s: words not looked up in the FTS5 index:\n%s", name, text)
 		}
 		if !strings.Contains(text, "USING INDEX") && !strings.Contains(text, "USING COVERING INDEX") && !strings.Contains(text, "INTEGER PRIMARY KEY") {

@@ -101,9 +101,10 @@ type Dialect interface {
 	// Classify tells what a driver error means (ErrOther for nil).
 	Classify(err error) ErrorKind
 	// RunSearch is the condition on the runs table (unaliased) that holds
-	// for runs whose params, output or error contain every word of q, with
-	// its one argument: a full-text index lookup (SQLite's FTS5 table
-	// runs_search, PostgreSQL's runs.search tsvector).
+	// for runs whose params, output, error and step words (StepWords)
+	// contain every word of q, with its one argument: a full-text index
+	// lookup (SQLite's FTS5 table runs_search, PostgreSQL's runs.search
+	// tsvector).
 	RunSearch(q string) (cond string, arg any)
 	// EventLock is the statement a write transaction runs before it stores
 	// an event, so that events become visible in the order of their seq

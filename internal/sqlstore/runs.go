@@ -148,13 +148,13 @@ func (s *Store) insertRun(ctx context.Context, tx Querier, r *edgeflow.Run, repl
 			r.UpdatedAt = r.CreatedAt
 		}
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := tx.Exec(ctx, `INSERT INTO runs (`+runCols+`, step_words)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.WorkflowID, r.ProjectID, r.VersionID, r.ConnectionID, r.DeploymentID, r.WorkflowName, r.InstanceID,
 		r.Status, r.StatusDetail, rawArg(r.Params), rawArg(r.Output), r.Error, rawArg(r.Steps),
 		s.ts(r.CreatedAt), s.nullTS(r.StartedAt), s.nullTS(r.EndedAt), s.ts(r.UpdatedAt),
 		s.nullTS(r.NextRefreshAt), r.RefreshFailures, r.StateVersion, r.RestartOf, r.FromStep, replayed, in, out, traceArg(r.Trace),
-		r.ReplayOf, boolArg(r.ParamsChanged), r.Environment)
+		r.ReplayOf, boolArg(r.ParamsChanged), r.Environment, stepWordsArg(r.Steps))
 	if err != nil {
 		return s.dbErr(err, "run", "", "workflow")
 	}
@@ -256,11 +256,11 @@ func (s *Store) UpdateRunIfUnchanged(ctx context.Context, r *edgeflow.Run) (bool
 func (s *Store) updateRun(ctx context.Context, r *edgeflow.Run, cas bool) (bool, error) {
 	now := s.timestamp()
 	q := `UPDATE runs SET status = ?, status_detail = ?, output = ?, error = ?,
-			steps = ?, input_tokens = ?, output_tokens = ?, started_at = ?, ended_at = ?, next_refresh_at = ?,
+			steps = ?, step_words = ?, input_tokens = ?, output_tokens = ?, started_at = ?, ended_at = ?, next_refresh_at = ?,
 			refresh_failures = ?, updated_at = ?, state_version = state_version + 1, refresh_claimed_until = NULL
 			WHERE workflow_id = ? AND id = ?`
 	in, out := usageArgs(r.Usage)
-	args := []any{r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), in, out, s.nullTS(r.StartedAt),
+	args := []any{r.Status, r.StatusDetail, rawArg(r.Output), r.Error, rawArg(r.Steps), stepWordsArg(r.Steps), in, out, s.nullTS(r.StartedAt),
 		s.nullTS(r.EndedAt), s.nullTS(r.NextRefreshAt), r.RefreshFailures, s.ts(now), r.WorkflowID, r.ID}
 	if cas {
 		q += ` AND state_version = ?`

@@ -9,7 +9,7 @@ import (
 )
 
 // testRunSearch: the run filters of GET /api/runs — version, creation time
-// range (from inclusive, to exclusive), words in params, output or error —
+// range (from inclusive, to exclusive), words in params, output or error (step outputs: testRunSearchSteps) —
 // alone and together, newest first across pages; a run's words follow its
 // updates.
 func testRunSearch(t *testing.T, s edgeflow.Store) {

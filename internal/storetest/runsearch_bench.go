@@ -14,7 +14,12 @@ import (
 // else A; version "ver_bench" and i%20; status errored when i%50 == 0,
 // running when i%50 == 1, else complete; params {"orderId":"A-<i>",
 // "customer":"customer <i%1000>"}; output {"total":<i%500>}; error "card
-// declined by issuer <i%7>" when errored, else ""; created start + i ms.
+// declined by issuer <i%7>" when errored, else ""; created start + i ms;
+// steps: a step with output {"tracking":"T-<i>","carrier":"carrier
+// <i%13>"}, a sensitive step (output "[REDACTED]") and a waitForEvent step
+// whose event payload is {"approvedBy":"manager <i%50>"}, with the step
+// words the store would write for them (the loader checks one run's
+// against sqlstore.StepWords).
 type BulkRuns func(b *testing.B, projectID, workflowA, workflowB string, n int, start time.Time)
 
 // BenchRunCount is the number of runs the search benchmarks store:
@@ -72,6 +77,16 @@ func BenchRunSearch(b *testing.B, s edgeflow.Store, load BulkRuns) {
 		{"words-common", edgeflow.RunFilter{Query: "declined"}, 1},
 		{"words-rare", edgeflow.RunFilter{Query: "A-" + strconv.Itoa(n/3)}, 1},
 		{"words-and-status", edgeflow.RunFilter{Status: edgeflow.RunErrored, Query: "issuer 3"}, 1},
+		{"step-output-common", edgeflow.RunFilter{Query: "carrier 7"}, 1},
+		{"step-output-rare", edgeflow.RunFilter{Query: "T-" + strconv.Itoa(n/3+1)}, 1},
+		{"step-output-rare-and-status", edgeflow.RunFilter{Status: edgeflow.RunErrored, Query: "T-" + strconv.Itoa(n/2/50*50)}, 1},
+		{"event-payload", edgeflow.RunFilter{Query: "manager 17"}, 1},
+		{"event-payload-and-status", edgeflow.RunFilter{Status: edgeflow.RunErrored, Query: "approval"}, 1},
+		{"params-and-step-output", edgeflow.RunFilter{Query: "customer 42 carrier 3"}, 1},
+		// The same density of matches (1 run in 640) from params and output
+		// only, as searches found before step words.
+		{"params-and-output", edgeflow.RunFilter{Query: "customer 42 total 3"}, 1},
+		{"step-output-page-5", edgeflow.RunFilter{Query: "carrier 7"}, 5},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			f := c.f

@@ -49,6 +49,8 @@ func Run(t *testing.T, open func(t *testing.T) edgeflow.Store) {
 		{"Runs", testRuns},
 		{"RunsDueForRefresh", testRunsDueForRefresh},
 		{"RunSearch", testRunSearch},
+		{"RunSearchSteps", testRunSearchSteps},
+		{"RunSearchManyMatches", testRunSearchManyMatches},
 		{"RunUsage", testRunUsage},
 		{"RunsCreationOrder", testRunsCreationOrder},
 		{"DeleteWorkflowWithManyRuns", testDeleteWorkflowWithManyRuns},

@@ -6139,7 +6139,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Items per page (1 to 100 unless the route says otherwise). */
                 limit?: number;
-                /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
+                /** @description Only runs whose params, output, error, step outputs or received event payloads contain every word of this (letters and digits, any case; docs/runs.md, "Finding runs"). */
                 q?: string;
                 category?: string;
                 /** @description With a session: the organization to act in instead of the active one. */
@@ -9866,7 +9866,7 @@ export interface operations {
                 from?: string;
                 /** @description Only runs created before this time (RFC 3339). */
                 to?: string;
-                /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
+                /** @description Only runs whose params, output, error, step outputs or received event payloads contain every word of this (letters and digits, any case; docs/runs.md, "Finding runs"). */
                 q?: string;
                 /** @description Only runs in this project environment (docs/environments.md). */
                 environment?: string;
@@ -9884,7 +9884,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{data: [Run], nextCursor}`, newest first. A Run is `{id, workflowId, projectId, versionId, connectionId, deploymentId, instanceId, status, statusDetail?, params?, output?, error?, usage?, restartOf?, fromStep?, deletedWorkflow?, createdAt, startedAt, endedAt, updatedAt}` (`usage: {inputTokens, outputTokens}` on a run whose agent nodes made model calls) (`deletedWorkflow: {name, deletedAt}` on a run kept after its workflow was deleted; such runs are listed, also with `workflowId` set to the deleted workflow's id); a run's `steps` are in its detail (GET /api/workflows/:workflowId/runs/:runId). Filters, all optional and combined: `workflowId`, `status`, `versionId`, `from` (inclusive) and `to` (exclusive), RFC 3339 times on `createdAt`, and `q`: words that the run's params, output or error must all contain (letters and digits, any case; docs/runs.md). */
+            /** @description `{data: [Run], nextCursor}`, newest first. A Run is `{id, workflowId, projectId, versionId, connectionId, deploymentId, instanceId, status, statusDetail?, params?, output?, error?, usage?, restartOf?, fromStep?, deletedWorkflow?, createdAt, startedAt, endedAt, updatedAt}` (`usage: {inputTokens, outputTokens}` on a run whose agent nodes made model calls) (`deletedWorkflow: {name, deletedAt}` on a run kept after its workflow was deleted; such runs are listed, also with `workflowId` set to the deleted workflow's id); a run's `steps` are in its detail (GET /api/workflows/:workflowId/runs/:runId). Filters, all optional and combined: `workflowId`, `status`, `versionId`, `from` (inclusive) and `to` (exclusive), RFC 3339 times on `createdAt`, and `q`: words that the run's params, output, error, step outputs and received event payloads must all contain together (letters and digits, any case; never a sensitive step's output; docs/runs.md). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10293,7 +10293,7 @@ export interface operations {
                 from?: string;
                 /** @description Only runs created before this time (RFC 3339). */
                 to?: string;
-                /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
+                /** @description Only runs whose params, output, error, step outputs or received event payloads contain every word of this (letters and digits, any case; docs/runs.md, "Finding runs"). */
                 q?: string;
                 /** @description Only runs in this project environment (docs/environments.md). */
                 environment?: string;
@@ -12994,7 +12994,7 @@ export interface operations {
                 from?: string;
                 /** @description Only runs created before this time (RFC 3339). */
                 to?: string;
-                /** @description Only runs whose params, output or error contain every word of this (letters and digits, any case). */
+                /** @description Only runs whose params, output, error, step outputs or received event payloads contain every word of this (letters and digits, any case; docs/runs.md, "Finding runs"). */
                 q?: string;
                 /** @description Only runs in this project environment (docs/environments.md). */
                 environment?: string;

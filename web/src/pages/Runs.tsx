@@ -105,7 +105,8 @@ export default function RunsPage() {
           label="Search"
           type="search"
           value={draft.q}
-          placeholder="words in params, output or error"
+          placeholder="words in params, output, error, step outputs or events"
+          title="Whole words, any case, of the run's params, output, error, step outputs and the event payloads it received (a sensitive step's output is never searched)"
           onChange={(v) => set("q", v)}
         />
         <div className="field">
