@@ -63,12 +63,12 @@ func TestCLIEventsByTypeAndTakedown(t *testing.T) {
 		t.Errorf("events ls:\n%s", ls)
 	}
 	show := u.must(0, "events", "show", eventID)
-	for _, want := range []string{`Payload: {"amount": 42}`, ids[0], ids[1]} {
+	for _, want := range []string{`Payload: {"amount":42}`, ids[0], ids[1]} {
 		if !strings.Contains(show, want) {
 			t.Errorf("events show lacks %q:\n%s", want, show)
 		}
 	}
-	if code, _, errOut := u.run("", nil, "events", "show", "evt_doesnotexist"); code != 1 || !strings.Contains(errOut, "not_found") && !strings.Contains(errOut, "not found") {
+	if code, _, errOut := u.run("", nil, "events", "show", "evt_doesnotexist"); code != 3 || !strings.Contains(errOut, "not_found") {
 		t.Errorf("events show of an unknown event: exit %d, %q", code, errOut)
 	}
 	replay := u.must(0, "events", "replay", eventID)
