@@ -103,7 +103,13 @@ export function IrEditor(props: IrEditorProps) {
               </ReactFlowProvider>
             ) : (
               <div className="json-mode">
-                <JsonView ir={ir} onChange={(next) => store.getState().commit(next, "json")} readOnly={readOnly} />
+                <JsonView
+                  ir={ir}
+                  onChange={(next) => store.getState().commit(next, "json")}
+                  readOnly={readOnly}
+                  problems={checks.problems}
+                  checkedIr={checks.checkedIr}
+                />
                 <aside className="side-panel">{preview}</aside>
               </div>
             )}
