@@ -33,20 +33,36 @@ export function useLiveChecks(ir: WorkflowIR, workflowId?: string): LiveChecks {
   });
   const seq = useRef(0);
   const lastText = useRef("");
+  const lastIr = useRef<WorkflowIR | null>(null);
+  const lastWorkflowId = useRef<string | undefined>(undefined);
   const lastStart = useRef(0);
   const [retry, setRetry] = useState(0);
   useEffect(() => {
-    const text = JSON.stringify(ir) + "\u0000" + (workflowId ?? "");
+    // the IR is written out once per check and that text is the requests' body as it is. Before the first check
+    // there is nothing to compare with, so it is written out in the check's own task, not in the one that rendered
+    // the editor (at 5,000 nodes it is megabytes, and the opening's task has enough to do, decision 741).
+    if (ir === lastIr.current && workflowId === lastWorkflowId.current) return;
+    const suffix = "\u0000" + (workflowId ?? "");
+    let text = lastText.current === "" ? null : JSON.stringify(ir) + suffix;
     if (text === lastText.current) return;
     const mine = ++seq.current;
     setState((s) => (s.pending && !s.codeCurrent ? s : { ...s, pending: true, codeCurrent: false }));
     const wait = Math.max(CHECK_DELAY_MS, lastStart.current + MIN_INTERVAL_MS - Date.now());
     const body = workflowId ? { ir, workflowId } : { ir };
     const timer = setTimeout(async () => {
+      text ??= JSON.stringify(ir) + suffix;
+      const irText = text.slice(0, text.length - suffix.length);
       lastText.current = text;
+      lastIr.current = ir;
+      lastWorkflowId.current = workflowId;
       lastStart.current = Date.now();
+      // as bytes: fetch takes them as they are, where a string of megabytes is slow to become a request's body
+      const bodyBytes = new TextEncoder().encode(
+        workflowId ? `{"ir":${irText},"workflowId":${JSON.stringify(workflowId)}}` : `{"ir":${irText}}`,
+      );
+      const bodySerializer = () => bodyBytes;
       try {
-        const v = await ok(api.POST("/api/ir/validate", { body }));
+        const v = await ok(api.POST("/api/ir/validate", { body, bodySerializer }));
         if (mine !== seq.current) return;
         const problems = v.errors;
         if (!v.valid) {
@@ -62,12 +78,13 @@ export function useLiveChecks(ir: WorkflowIR, workflowId?: string): LiveChecks {
           return;
         }
         setState((s) => ({ ...s, valid: true, problems, checkedIr: ir, error: "" }));
-        const c = await ok(api.POST("/api/ir/compile", { body }));
+        const c = await ok(api.POST("/api/ir/compile", { body, bodySerializer }));
         if (mine !== seq.current) return;
         setState((s) => ({ ...s, code: c.code, codeCurrent: true, pending: false }));
       } catch (err) {
         if (mine !== seq.current) return;
         lastText.current = "";
+        lastIr.current = null;
         if (err instanceof ApiError && err.status === 400 && err.details.length > 0) {
           const problems = err.details.map((d) => ({
             path: d.path ?? "",
