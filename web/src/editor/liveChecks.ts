@@ -21,6 +21,42 @@ export interface LiveChecks {
 export const CHECK_DELAY_MS = 400;
 export const MIN_INTERVAL_MS = 1100;
 
+// A larger IR is written out a slice of its nodes and edges at a time, each slice in a task of its own.
+const SLICE_ITEMS = 1000;
+const SLICE_BYTES = 256 * 1024;
+
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * writeInSlices answers the IR as JSON.stringify writes it (the same text for the same IR; key order aside, the
+ * server reads it alike), writing its nodes and edges SLICE_ITEMS at a time with a task boundary between slices, so
+ * that a 5,000-node workflow's first check does not block the page while it is written out (decision 741).
+ */
+export async function writeInSlices(ir: WorkflowIR): Promise<string> {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(ir)) {
+    if (Array.isArray(value) && value.length > SLICE_ITEMS) {
+      const slices: string[] = [];
+      for (let i = 0; i < value.length; i += SLICE_ITEMS) {
+        slices.push(
+          value
+            .slice(i, i + SLICE_ITEMS)
+            .map((v: unknown) => JSON.stringify(v) ?? "null")
+            .join(","),
+        );
+        await nextTask();
+      }
+      parts.push(`${JSON.stringify(key)}:[${slices.join(",")}]`);
+      continue;
+    }
+    const text = JSON.stringify(value);
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(",")}}`;
+}
+
 export function useLiveChecks(ir: WorkflowIR, workflowId?: string): LiveChecks {
   const [state, setState] = useState<LiveChecks>({
     valid: null,
@@ -50,7 +86,11 @@ export function useLiveChecks(ir: WorkflowIR, workflowId?: string): LiveChecks {
     const wait = Math.max(CHECK_DELAY_MS, lastStart.current + MIN_INTERVAL_MS - Date.now());
     const body = workflowId ? { ir, workflowId } : { ir };
     const timer = setTimeout(async () => {
-      text ??= JSON.stringify(ir) + suffix;
+      if (text === null) {
+        const written = await writeInSlices(ir);
+        if (mine !== seq.current) return;
+        text = written + suffix;
+      }
       const irText = text.slice(0, text.length - suffix.length);
       lastText.current = text;
       lastIr.current = ir;
@@ -61,6 +101,9 @@ export function useLiveChecks(ir: WorkflowIR, workflowId?: string): LiveChecks {
         workflowId ? `{"ir":${irText},"workflowId":${JSON.stringify(workflowId)}}` : `{"ir":${irText}}`,
       );
       const bodySerializer = () => bodyBytes;
+      // handing megabytes to fetch is a task's work of its own
+      if (bodyBytes.length > SLICE_BYTES) await nextTask();
+      if (mine !== seq.current) return;
       try {
         const v = await ok(api.POST("/api/ir/validate", { body, bodySerializer }));
         if (mine !== seq.current) return;
