@@ -30,7 +30,7 @@ describe("the typed client", () => {
 
   it("parses a success answer once, with or without a length", async () => {
     const parse = vi.spyOn(JSON, "parse");
-    for (const headers of [{ "Content-Length": "30" }, {}]) {
+    for (const headers of [{ "Content-Length": "30" }, {}] as Record<string, string>[]) {
       vi.stubGlobal("fetch", async () => new Response('{"data":[{"id":"wf_1"}],"x":1}', { status: 200, headers }));
       parse.mockClear();
       const got = await ok(api.GET("/api/workflows"));
