@@ -52,6 +52,16 @@ async function stopProfile(cdp, file) {
   for (const [k, ms] of top) console.log(`#   ${ms.toFixed(0).padStart(6)} ms  ${k}`);
 }
 
+// the opening's trace: tasks and their rendering stages, and the JavaScript samples in them
+const traceCategories = [
+  "toplevel",
+  "devtools.timeline",
+  "disabled-by-default-devtools.timeline",
+  "v8.execute",
+  "disabled-by-default-v8.cpu_profiler",
+  "blink.user_timing",
+];
+
 /** frames records the page's frame intervals while act() runs and resolves to their p95 and count. */
 async function frames(page, act) {
   await page.evaluate(() => {
@@ -141,6 +151,14 @@ for (const name of ["mixed-1000", "mixed-5000"]) {
       requestAnimationFrame(check);
     });
     const openProfile = await startProfile(page);
+    // EDGEFLOW_BENCH_TRACE=DIR: a Chrome trace of the opening and of the fitted pan and zoom (tasks, rendering
+    // stages and, with the CPU profiler's category, the JavaScript samples), for by-hand study
+    const traceDir = process.env.EDGEFLOW_BENCH_TRACE;
+    const tracing = traceDir ? page.context().browser() : null;
+    await tracing?.startTracing(page, {
+      path: path.join(traceDir ?? "", `${name}-open.json`),
+      categories: traceCategories,
+    });
     await page.goto(`/workflows/${w.id}`);
     await expect.poll(() => page.evaluate(() => window.__open.drawn > 0), { timeout: 120_000 }).toBe(true);
     await expect.poll(() => page.evaluate(() => window.__open.irAt > 0)).toBe(true);
@@ -148,6 +166,7 @@ for (const name of ["mixed-1000", "mixed-5000"]) {
     // would walk the whole canvas in the page for every poll and be timed as the page's own work)
     await expect(page.locator(".problems-status")).toHaveText(/The workflow is valid\./, { timeout: 120_000 });
     const open = await page.evaluate(() => window.__open);
+    await tracing?.stopTracing();
     await stopProfile(openProfile, `${name}-open.cpuprofile`);
 
     // Zoom to fit shows the whole graph: every node lies inside the canvas
@@ -178,15 +197,9 @@ for (const name of ["mixed-1000", "mixed-5000"]) {
     expect(fitted.inside, "every drawn node is inside the fitted canvas").toBe(fitted.drawn);
 
     const panProfile = await startProfile(page);
-    // EDGEFLOW_BENCH_TRACE=DIR: a Chrome trace of the fitted pan and zoom (rendering stages), for by-hand study
-    const traceDir = process.env.EDGEFLOW_BENCH_TRACE;
-    if (traceDir)
-      await page
-        .context()
-        .browser()
-        .startTracing(page, { path: path.join(traceDir, `${name}-pan.json`) });
+    await tracing?.startTracing(page, { path: path.join(traceDir ?? "", `${name}-pan.json`) });
     const atFit = await frames(page, () => panAndZoom(page, box));
-    if (traceDir) await page.context().browser().stopTracing();
+    await tracing?.stopTracing();
     // 100 %: the Controls' zoom buttons are what a user presses; the wheel is quicker to the same end
     await page.evaluate(() => undefined);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

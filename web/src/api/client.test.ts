@@ -28,6 +28,18 @@ describe("the typed client", () => {
     expect(seen[1]?.["Content-Type"]).toBe("application/json");
   });
 
+  it("parses a success answer once, with or without a length", async () => {
+    const parse = vi.spyOn(JSON, "parse");
+    for (const headers of [{ "Content-Length": "30" }, {}] as Record<string, string>[]) {
+      vi.stubGlobal("fetch", async () => new Response('{"data":[{"id":"wf_1"}],"x":1}', { status: 200, headers }));
+      parse.mockClear();
+      const got = await ok(api.GET("/api/workflows"));
+      expect(got).toEqual({ data: [{ id: "wf_1" }], x: 1 });
+      expect(parse).toHaveBeenCalledTimes(1);
+    }
+    parse.mockRestore();
+  });
+
   it("turns an error answer into ApiError with its code and details", async () => {
     vi.stubGlobal(
       "fetch",

@@ -80,8 +80,16 @@ const checked: Middleware = {
       }
     }
     if (!response.ok) throw apiError(response.status, (data ?? {}) as ErrorBody, "error", response.statusText);
-    // the body was read here: the client reads it again from a copy
-    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    // the body was read and parsed here: the client takes both from a copy without a body rather than copying the
+    // text into a new one and parsing it again (a 5,000-node workflow's answer is megabytes, decision 741)
+    // (with a length, so that the client asks the copy's json(): without one, as for a chunked answer, it would
+    // parse text() again)
+    const headers = new Headers(response.headers);
+    if (!headers.has("Content-Length")) headers.set("Content-Length", String(text.length));
+    const copy = new Response(null, { status: response.status, statusText: response.statusText, headers });
+    copy.text = () => Promise.resolve(text);
+    copy.json = () => Promise.resolve(data);
+    return copy;
   },
 };
 

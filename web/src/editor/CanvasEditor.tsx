@@ -4,6 +4,7 @@
 // delete, auto-layout, …) run through the command manager, from the toolbar, the keyboard, the context menu and
 // the command palette alike.
 import {
+  startTransition,
   useCallback,
   useEffect,
   useId,
@@ -53,7 +54,7 @@ import { addNote, NOTE_HEIGHT, NOTE_WIDTH } from "../ir/notes";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { useNodeProblems, type ProblemStore } from "./problemStore";
 import { useStepValues, withValues } from "./stepValues";
-import { useEditorStore, useEditorStoreApi, type SideTab } from "./store";
+import { STAGED_OPEN_NODES, useEditorStore, useEditorStoreApi, type SideTab } from "./store";
 import "./editor.css";
 
 export interface CanvasEditorProps {
@@ -107,17 +108,22 @@ export function CanvasEditor(p: CanvasEditorProps) {
   // zoom's detail (React Flow's fitView draws at 100 % first, every node in full, then fits and draws again).
   // Without a size (not laid out), React Flow fits by itself.
   const [openView, setOpenView] = useState<{ viewport: Viewport; fit: boolean } | null>(null);
+  // A large workflow's view is handed over as a transition: React Flow and the canvas's drawings are then rendered
+  // in a task of their own, in slices, rather than in the task that laid the page out (decision 741).
   useLayoutEffect(() => {
     if (openView) return;
     const nodes = store.getState().canvas.nodes;
     const r = wrap.current?.getBoundingClientRect();
-    if (nodes.length === 0) setOpenView({ viewport: { x: 0, y: 0, zoom: 1 }, fit: false });
-    else if (!r || r.width === 0 || r.height === 0) setOpenView({ viewport: { x: 0, y: 0, zoom: 1 }, fit: true });
+    let view: { viewport: Viewport; fit: boolean };
+    if (nodes.length === 0) view = { viewport: { x: 0, y: 0, zoom: 1 }, fit: false };
+    else if (!r || r.width === 0 || r.height === 0) view = { viewport: { x: 0, y: 0, zoom: 1 }, fit: true };
     else
-      setOpenView({
+      view = {
         viewport: getViewportForBounds(getNodesBounds(nodes), r.width, r.height, MIN_ZOOM, 1, OPEN_PADDING),
         fit: false,
-      });
+      };
+    if (nodes.length > STAGED_OPEN_NODES) startTransition(() => setOpenView(view));
+    else setOpenView(view);
   }, [openView, store]);
   // zoomed out, the nodes draw a plain box and the edges are one batched path; further out, the nodes but the
   // selected ones are a batched path as well (lod.tsx)

@@ -5,7 +5,7 @@
 // An `ir` the editor did not hand out (a version loaded, a revert) starts a new undo history. Its state lives in one
 // store (store.ts) and its actions run through one command manager (commands/manager.ts), both made here and shared
 // by the views.
-import { useId, useLayoutEffect, useMemo, useState } from "react";
+import { lazy, startTransition, Suspense, useEffect, useId, useLayoutEffect, useMemo, useState } from "react";
 import { ReactFlowProvider } from "@xyflow/react";
 import type { NodeDefinition } from "../ir/nodeDefs";
 import type { WorkflowIR } from "../ir/types";
@@ -14,13 +14,13 @@ import { ActionButton } from "./commands/ActionButton";
 import { editorActions } from "./commands";
 import { createCommandManager } from "./commands/manager";
 import { browserCommandOptions, CommandsContext } from "./commands/useCommands";
-import { JsonView } from "./JsonView";
 import { useLiveChecks } from "./liveChecks";
 import { useNodeDefinitions } from "./nodeDefinitions";
 import { PreviewPanel } from "./PreviewPanel";
 import { ProblemsPanel } from "./ProblemsPanel";
 import { ProblemStore, problemsByNode } from "./problemStore";
-import { createEditorStore, EditorStoreContext } from "./store";
+import { createEditorStore, EditorStoreContext, primeCanvas, STAGED_OPEN_NODES } from "./store";
+import { Loading } from "../app/ui";
 import "./editor.css";
 
 export interface IrEditorProps {
@@ -37,7 +37,33 @@ export interface IrEditorProps {
   workflowId?: string;
 }
 
+/**
+ * IrEditor opens a large IR in stages, each a task of its own, so that no single task blocks the page for long: its
+ * canvas is drawn first (primeCanvas), then the editor is rendered as a transition (React renders it in slices and
+ * lets the browser in between), and the canvas then hands React Flow its view in a transition of its own
+ * (CanvasEditor).
+ */
+// The JSON tab's editor (CodeMirror's full setup, the JSON language and linter) loads when the tab is first opened,
+// not with the canvas (decision 741).
+const JsonView = lazy(() => import("./JsonView").then((m) => ({ default: m.JsonView })));
+
 export function IrEditor(props: IrEditorProps) {
+  const nodes = Array.isArray(props.ir.nodes) ? props.ir.nodes.length : 0;
+  const [ready, setReady] = useState(nodes <= STAGED_OPEN_NODES);
+  const opening = ready ? null : props.ir;
+  useEffect(() => {
+    if (!opening) return;
+    const timer = setTimeout(() => {
+      primeCanvas(opening);
+      startTransition(() => setReady(true));
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [opening]);
+  if (!ready) return <Loading what="the editor" />;
+  return <OpenIrEditor {...props} />;
+}
+
+function OpenIrEditor(props: IrEditorProps) {
   const { ir, onChange, readOnly } = props;
   const uid = useId();
   const [view, setView] = useState<"canvas" | "json">("canvas");
@@ -103,7 +129,15 @@ export function IrEditor(props: IrEditorProps) {
               </ReactFlowProvider>
             ) : (
               <div className="json-mode">
-                <JsonView ir={ir} onChange={(next) => store.getState().commit(next, "json")} readOnly={readOnly} />
+                <Suspense fallback={<Loading what="the JSON editor" />}>
+                  <JsonView
+                    ir={ir}
+                    onChange={(next) => store.getState().commit(next, "json")}
+                    readOnly={readOnly}
+                    problems={checks.problems}
+                    checkedIr={checks.checkedIr}
+                  />
+                </Suspense>
                 <aside className="side-panel">{preview}</aside>
               </div>
             )}

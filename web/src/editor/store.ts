@@ -108,6 +108,21 @@ function withSelection(c: Canvas, s: Selection): Canvas {
   return { ...c, nodes, edges };
 }
 
+// An IR with more nodes than this opens in stages (IrEditor, CanvasEditor; decision 741); a smaller one at once.
+export const STAGED_OPEN_NODES = 300;
+
+// primedCanvases: canvases drawn ahead of a store (primeCanvas), taken by the store made for the same IR
+const primedCanvases = new WeakMap<WorkflowIR, Canvas>();
+
+/**
+ * primeCanvas draws ir's canvas ahead of the editor's store, in a task of its own: a large workflow's canvas is a
+ * good part of the opening's work (decision 741), and the store made for this IR later takes it instead of drawing
+ * it again.
+ */
+export function primeCanvas(ir: WorkflowIR): void {
+  if (!primedCanvases.has(ir)) primedCanvases.set(ir, irToCanvas(ir));
+}
+
 export interface EditorStoreOptions {
   ir: WorkflowIR;
   readOnly?: boolean;
@@ -135,7 +150,7 @@ export function createEditorStore(opts: EditorStoreOptions): EditorStore {
       history: emptyHistory(),
       readOnly: !!opts.readOnly,
       onChange: opts.onChange ?? (() => {}),
-      canvas: irToCanvas(opts.ir),
+      canvas: primedCanvases.get(opts.ir) ?? irToCanvas(opts.ir),
       clipboard: sharedClipboard,
       pasteCount: 0,
       focused: false,

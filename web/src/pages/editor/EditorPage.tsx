@@ -39,9 +39,11 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
   // an IR without positions (or with coinciding ones) opens laid out: the laid-out IR is the starting point, so
   // its positions are saved with the next version without marking the draft as changed
   const [laidOut, setLaidOut] = useState<{ from: WorkflowIR; ir: WorkflowIR } | null>(null);
-  const layoutPending = loaded !== undefined && laidOut?.from !== loaded && needsLayout(loaded);
+  // (asked once per loaded IR: at 5,000 nodes it is a walk over all of them)
+  const loadedNeedsLayout = useMemo(() => loaded !== undefined && needsLayout(loaded), [loaded]);
+  const layoutPending = loadedNeedsLayout && laidOut?.from !== loaded;
   useEffect(() => {
-    if (!loaded || !needsLayout(loaded)) return;
+    if (!loaded || !loadedNeedsLayout) return;
     let live = true;
     layOutOnOpen(loaded).then(
       (ir) => live && setLaidOut({ from: loaded, ir }),
@@ -50,7 +52,7 @@ export default function EditorPage({ workflowId }: { workflowId: string }) {
     return () => {
       live = false;
     };
-  }, [loaded]);
+  }, [loaded, loadedNeedsLayout]);
   const base = laidOut && laidOut.from === loaded ? laidOut.ir : loaded;
   // the side panel is closed at first, so the editor has the page's whole width
   const [panel, setPanel] = useState<Panel | null>(null);
