@@ -9,6 +9,7 @@ import { linter, lintGutter, type Diagnostic } from "@codemirror/lint";
 import { EditorState, StateEffect, type Text } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import { basicSetup } from "codemirror";
+import { codeTheme } from "../app/codeTheme";
 import type { IrProblem, WorkflowIR } from "../ir/types";
 import { lineOf, parseText, problemDiagnostics, type ParsedText } from "./jsonLint";
 
@@ -74,6 +75,7 @@ export function JsonView({ ir, onChange, readOnly, problems = NO_PROBLEMS, check
         doc: textOf(latest.current.ir),
         extensions: [
           basicSetup,
+          codeTheme,
           json(),
           lint,
           lintGutter(),
