@@ -25,7 +25,7 @@ export class AccountContext {
     this.subscriptions = 0; // instance event streams open now (api/history.mjs)
     this.subscribed = new Map(); // "<workflow>\n<instance id>" -> its event streams open now (api/history.mjs)
     this.terminating = new Map(); // workerd name of a workflow -> its terminate-all job under way (api/instances.mjs)
-    this.emptyFiles = new Map(); // workerd name of a workflow -> its storage files that hold no instance (api/statuses.mjs)
+    this.emptyFiles = new Map(); // workerd name of a workflow -> shard -> its storage files that hold no instance (api/statuses.mjs)
     this.archiving = new Map(); // "<workflow>\n<instance id>" of finished instances queued or being archived (api/archive.mjs)
     this.archiveQueue = []; // [workflow, id] waiting to be archived
     this.recentlyEnded = new Map(); // workflow -> Set of the ids that ended last, kept in the engine (api/archive.mjs)

@@ -60,6 +60,7 @@ export class Group {
     this.spec = null; // the plan's spec it runs (plan.mjs), for a cycle of its workerd
     this.tail = { inflight: 0, last: 0 }; // its log tail worker's deliveries under way, and when the last came (logs.mjs)
     this.sweepAgain = false;
+    this.shard = 0; // its shard number: 0 for a group itself, k for its shard k (plan.mjs)
   }
 }
 
@@ -77,6 +78,7 @@ export class Groups {
     this.byId = new Map(); // group id -> Group
     this.placement = new Map(); // worker runtime name -> group id
     this.owner = { kv: new Map(), r2: new Map(), wf: new Map() }; // resource -> group id
+    this.shards = new Map(); // a sharded Workflow's runtime name -> its shards' group ids, shard 0 first
     this.nextGroup = 1;
     this.health = new Health(logger); // errors of workerd and miniflare, and the groups they stop (health.mjs)
   }
@@ -178,6 +180,7 @@ export class Groups {
       if (g && g.fingerprint === spec.fingerprint) continue;
       if (!g) {
         g = new Group(gid);
+        g.shard = spec.shard ?? 0;
         this.byId.set(gid, g);
       }
       changed.push([g, spec]);
@@ -186,6 +189,7 @@ export class Groups {
     for (const g of removed) hold(g);
     this.placement = plan.placement;
     this.owner = plan.owner;
+    this.shards = plan.shards ?? new Map();
     this.nextGroup = plan.nextGroup;
     try {
       const gives = (g, spec) => {
@@ -389,7 +393,7 @@ export class Groups {
     return miniflareOptions({
       workers,
       // The Cache API's storage is one file per cache name: each group keeps its own, so no two workerds open it.
-      persistRoot: groupPersistRoot(this.persistDir, g.id),
+      persistRoot: groupPersistRoot(this.persistDir, g.id, g.shard),
       log: new QuietLog(this.logger, (message) => this.health.error(g.id, "miniflare", message, this.accountsOf(g))),
       onLine: (level, line) => this.#workerdLine(g, level, line),
       explorer: true,

@@ -7,6 +7,7 @@
 // runtime: control (the control worker of the group that holds a resource), explorer (miniflare's local explorer),
 // scheduled (a worker's cron trigger) and d1Query, each over the group's entry socket (entry.mjs).
 
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { D1Hosts } from "./d1host.mjs";
@@ -17,10 +18,24 @@ import { CONTROL_WORKER, Groups } from "./groups.mjs";
 import { WorkerLogs } from "./logs.mjs";
 import { OutboundGuard } from "./outbound.mjs";
 import { EngineUse } from "./engineuse.mjs";
-import { HOME_GROUP, planGroups } from "./plan.mjs";
+import { HOME_GROUP, planGroups, shardOf } from "./plan.mjs";
+
+// FORCED_SHARDS is EDGEFLOW_EDGE_SHARDS: an integer of at least 1 gives every Workflow that many shards (workerd
+// processes); unset, the shard policy decides (docs/edge.md, "Shards").
+export const FORCED_SHARDS = forcedShards(process.env.EDGEFLOW_EDGE_SHARDS);
+
+// forcedShards reads EDGEFLOW_EDGE_SHARDS: its integer when it is one of at least 1, else null (a bad value is
+// refused at start, edge.mjs).
+export function forcedShards(v) {
+  if (v === undefined || v === "") return null;
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 1 ? n : null;
+}
 
 export class Runtime {
-  constructor({ registry, persistDir, pidFile, d1PidFile, logger, outbound }) {
+  constructor({ registry, persistDir, pidFile, d1PidFile, logger, outbound, shards = FORCED_SHARDS }) {
+    // shardsOf(rt) is how many shards (workerds) Workflow rt runs in (plan.mjs)
+    this.shardsOf = () => shards ?? 1;
     this.pidFile = pidFile;
     this.outbound = outbound ?? new OutboundGuard({ logger });
     // Every worker's console output and uncaught exceptions (logs.mjs).
@@ -155,11 +170,13 @@ export class Runtime {
 
   // cycle restarts group gid's workerd on the configuration it runs (bounds.mjs), in turn with deploys: requests
   // to the group wait, its log deliveries are flushed, and afterwards the revive sweep has its unfinished instances
-  // go on from their last completed step. A start that fails is tried once more. It answers whether it cycled.
-  cycle(gid, reason) {
+  // go on from their last completed step. A start that fails is tried once more. With ifPid, only a group whose
+  // workerd is still that pid is cycled (one that died). It answers whether it cycled.
+  cycle(gid, reason, ifPid) {
     const run = async () => {
       const g = this.groups.get(gid);
       if (this.closed || !g || !g.mf || !g.spec) return false;
+      if (ifPid !== undefined && g.pid !== ifPid) return false;
       this.logger(`cycling workerd group ${gid} (pid ${g.pid}): ${reason}`);
       const started = Date.now();
       try {
@@ -236,7 +253,11 @@ export class Runtime {
 
   // #plan works out the groups of a registry state (plan.mjs), from the placement the groups have now.
   #plan(state) {
-    return planGroups(state, this.groups, { d1URL: (databases) => this.d1.bindingURL(databases), logger: this.logger });
+    return planGroups(state, this.groups, {
+      d1URL: (databases) => this.d1.bindingURL(databases),
+      logger: this.logger,
+      shardsOf: (rt) => this.shardsOf(rt),
+    });
   }
 
   // #realize brings the groups to plan (Groups.realize) and then revives the instances of the groups it started or
@@ -268,24 +289,114 @@ export class Runtime {
     // use until it answers, so that the archive never deletes an instance under it nor a call re-creates a deleted
     // one (engineuse.mjs)
     // a delete waits while a backup copies (EngineUse.freeze)
-    if (pathname === "/wf/delete") return await this.engineUse.deleteCall(() => this.#control(pathname, body, init));
+    if (pathname === "/wf/delete") return await this.engineUse.deleteCall(() => this.#routed(pathname, body, init));
     const ids = instanceIds(pathname, body);
-    if (ids === null) return await this.#control(pathname, body, init);
+    if (ids === null) return await this.#routed(pathname, body, init);
     const kept = this.engineUse.keep(body.workflow, ids);
     try {
-      if (body.ids !== undefined) return await this.#control(pathname, { ...body, ids: kept }, init);
+      if (body.ids !== undefined) return await this.#routed(pathname, { ...body, ids: kept }, init);
       if (kept.length === 0)
         throw new EdgeError(404, 10201, `Workflow instance '${body.id}' not found: it was archived meanwhile`);
-      return await this.#control(pathname, body, init);
+      return await this.#routed(pathname, body, init);
     } finally {
       this.engineUse.release(body.workflow, kept);
     }
   }
 
-  async #control(pathname, body, init) {
+  // shardGroups is the group ids of Workflow rt's shards, shard 0 first, or null when it runs in one workerd.
+  shardGroups(rt) {
+    const ids = this.groups.shards.get(rt);
+    return ids && ids.length > 1 ? ids : null;
+  }
+
+  // shardIndex is the shard that holds instance id of Workflow rt: the one its index record names (the edge records
+  // the shard of every instance it creates in a sharded Workflow), else shard 0, where the instances that workers
+  // create through their bindings live (worker requests go to shard 0). A shard that no longer runs counts as 0.
+  shardIndex(rt, id, n) {
+    const k = this.registry.instanceRecord(rt, id)?.shard ?? 0;
+    return k < n ? k : 0;
+  }
+
+  // #routed sends a control call to the shard of the Workflow instance(s) it names (plan.mjs): a create's items go to
+  // the shards their ids pick (an item without an id gets a random UUID first, as the engine would give it), a call
+  // naming several instances is split by shard and its answers merged in the order of its ids. Calls of a Workflow
+  // that runs in one workerd, and all other calls, go where #controlGroup says.
+  async #routed(pathname, body, init) {
+    const gids = pathname.startsWith("/wf/") ? this.shardGroups(body?.workflow) : null;
+    if (gids === null) return await this.#control(pathname, body, init);
+    const n = gids.length;
+    if (pathname === "/wf/create") return await this.#createSharded(body, init, gids);
+    if (Array.isArray(body.ids)) {
+      const parts = new Map();
+      for (const id of body.ids) {
+        const k = this.shardIndex(body.workflow, id, n);
+        if (!parts.has(k)) parts.set(k, []);
+        parts.get(k).push(id);
+      }
+      const answers = await Promise.all(
+        [...parts].map(([k, ids]) => this.#control(pathname, { ...body, ids }, init, gids[k])),
+      );
+      const retried = answers.some((a) => a?.retried);
+      const out = mergeById(pathname, body.ids, answers);
+      if (retried && out && typeof out === "object") Object.defineProperty(out, "retried", { value: true });
+      return out;
+    }
+    if (typeof body.id === "string")
+      return await this.#control(pathname, body, init, gids[this.shardIndex(body.workflow, body.id, n)]);
+    return await this.#control(pathname, body, init);
+  }
+
+  // #createSharded creates the items of a create call in the shards their ids pick (an existing index record's shard
+  // for an id the edge knows, as for an archived instance made live again). Each shard gets one call with its items;
+  // the answer is the engine's ({created, errors}, indexes into the call's items) for the whole list, plus `shards`
+  // (id -> shard) for the index. A shard whose call fails refuses its items with that error; when every shard
+  // fails, the call fails.
+  async #createSharded(body, init, gids) {
+    const n = gids.length;
+    const rt = body.workflow;
+    const items = (
+      body.count !== undefined ? Array.from({ length: body.count }, () => ({ params: body.params })) : body.instances
+    ).map((x) => (x.id !== undefined ? x : { ...x, id: randomUUID() }));
+    const parts = new Map();
+    items.forEach((x, i) => {
+      const rec = this.registry.instanceRecord(rt, x.id);
+      const k = rec ? this.shardIndex(rt, x.id, n) : shardOf(x.id, n);
+      if (!parts.has(k)) parts.set(k, []);
+      parts.get(k).push(i);
+    });
+    const settled = await Promise.allSettled(
+      [...parts].map(([k, idx]) =>
+        this.#control("/wf/create", { workflow: rt, instances: idx.map((i) => items[i]) }, init, gids[k]),
+      ),
+    );
+    if (settled.every((r) => r.status === "rejected")) throw settled[0].reason;
+    const refused = new Map();
+    const shards = {};
+    let retried = false;
+    [...parts].forEach(([k, idx], j) => {
+      const r = settled[j];
+      if (r.status === "rejected") {
+        const err = r.reason;
+        for (const i of idx)
+          refused.set(i, { index: i, id: items[i].id, code: err.code ?? 10001, message: String(err.message) });
+        return;
+      }
+      if (r.value.retried) retried = true;
+      for (const e of r.value.errors) refused.set(idx[e.index], { ...e, index: idx[e.index] });
+      for (const id of r.value.created) shards[id] = k;
+    });
+    const created = items.flatMap((x, i) => (refused.has(i) ? [] : [x.id]));
+    const errors = [...refused.values()].sort((a, b) => a.index - b.index);
+    const out = { created, errors, shards };
+    if (retried) Object.defineProperty(out, "retried", { value: true });
+    return out;
+  }
+
+  // #control sends a control call to group gid, or to the group #controlGroup picks.
+  async #control(pathname, body, init, gid) {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(
-        () => this.groups.get(this.#controlGroup(pathname, body)) ?? this.groups.get(HOME_GROUP),
+        () => this.groups.get(gid ?? this.#controlGroup(pathname, body)) ?? this.groups.get(HOME_GROUP),
       );
       try {
         const req = {
@@ -383,9 +494,24 @@ export class Runtime {
     return await this.#explorer(pathname, init);
   }
 
+  // #explorer asks the explorer of the group that runs the Workflow the path names: for a sharded Workflow, the shard
+  // of the instance the path names, every shard for a delete of the Workflow, else shard init.shard (0 by default).
   async #explorer(pathname, init) {
-    const m = /^\/workflows\/([^/?]+)/.exec(pathname);
-    const gid = m ? this.groups.owner.wf.get(decodeURIComponent(m[1])) : undefined;
+    const m = /^\/workflows\/([^/?]+)(?:\/instances\/([^/?]+))?/.exec(pathname);
+    const rt = m ? decodeURIComponent(m[1]) : null;
+    let gid = rt !== null ? this.groups.owner.wf.get(rt) : undefined;
+    const gids = rt !== null ? this.shardGroups(rt) : null;
+    if (gids !== null) {
+      if (m[2] !== undefined) gid = gids[this.shardIndex(rt, decodeURIComponent(m[2]), gids.length)];
+      else if (init.method === "DELETE" && !init.shard) {
+        const all = await Promise.all(gids.map((_, k) => this.#explorer(pathname, { ...init, shard: k || undefined })));
+        return all.find((r) => r.status !== 200) ?? all[0];
+      } else gid = gids[init.shard ?? 0] ?? gids[0];
+    }
+    return await this.#explorerAt(pathname, init, gid);
+  }
+
+  async #explorerAt(pathname, init, gid) {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(() => this.groups.get(gid ?? HOME_GROUP) ?? this.groups.get(HOME_GROUP));
       try {
@@ -431,7 +557,10 @@ export class Runtime {
   async #sweepOnce(g) {
     let total = 0;
     for (const wf of g.workflows) {
-      const ids = await this.unfinishedInstances(wf);
+      let ids = await this.unfinishedInstances(wf);
+      // a shard revives its own instances (the revive call reaches each instance's shard)
+      const gids = this.shardGroups(wf);
+      if (gids !== null) ids = ids.filter((id) => this.shardIndex(wf, id, gids.length) === g.shard);
       for (let i = 0; i < ids.length; i += 100) {
         const r = await this.control("/wf/revive", { workflow: wf, ids: ids.slice(i, i + 100) });
         total += r.revived;
@@ -480,6 +609,21 @@ function instanceIds(pathname, body) {
   if (!INSTANCE_CALLS.has(pathname) || typeof body?.workflow !== "string") return null;
   if (Array.isArray(body.ids)) return body.ids;
   return typeof body.id === "string" ? [body.id] : null;
+}
+
+// mergeById merges the answers of one call split by shard (Runtime.#routed) in the order of ids: statuses as one list,
+// revives as one count, deletes as one {deleted, errors}.
+function mergeById(pathname, ids, answers) {
+  const order = new Map(ids.map((id, i) => [id, i]));
+  const byOrder = (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0);
+  if (pathname === "/wf/revive") return { revived: answers.reduce((n, a) => n + (a.revived ?? 0), 0) };
+  if (pathname === "/wf/delete")
+    return {
+      deleted: answers.flatMap((a) => a.deleted ?? []).sort(byOrder),
+      errors: answers.flatMap((a) => a.errors ?? []).sort(byOrder),
+    };
+  if (answers.every((a) => Array.isArray(a))) return answers.flat().sort(byOrder);
+  return answers[0];
 }
 
 function isSocketError(err) {

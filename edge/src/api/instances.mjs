@@ -216,6 +216,8 @@ export async function createInstances(ctx, wf, inputs, source) {
         version_id: versionId,
         status: "queued",
         ...(input.retention ? { retention: input.retention } : {}),
+        // the shard of a sharded Workflow that holds it (Runtime.shardIndex); shard 0 is not written
+        ...(answer.shards?.[id] ? { shard: answer.shards[id] } : {}),
       });
       return { id, status: "queued", version_id: versionId, workflow_id: wf.id };
     });
