@@ -172,21 +172,36 @@ export function planGroups(state, previous, env) {
 export const SHARD_SEP = "~";
 
 // shardable reports whether a group's Workflows may run in more than one workerd: not in the home group, and not
-// when its workers bind Durable Objects (one object lives in one workerd) or KV namespaces or R2 buckets whose
-// files its primary opens (edge shards, decision 700).
+// when its workers bind Durable Objects (one object lives in one workerd) or R2 buckets (whose files its shard 0
+// opens; a shard reaches KV namespaces through shard 0, shardWorker) (decision 700).
 export function shardable(gid, spec) {
   if (gid === HOME_GROUP || spec.wf.length === 0) return false;
   return spec.workers.every(
-    (e) =>
-      Object.keys(e.w.durableObjects).length === 0 &&
-      Object.keys(e.w.kvNamespaces).length === 0 &&
-      Object.keys(e.w.r2Buckets).length === 0,
+    (e) => Object.keys(e.w.durableObjects).length === 0 && Object.keys(e.w.r2Buckets).length === 0,
   );
+}
+
+// shardWorker is worker entry e as a shard runs it: its KV bindings reach the namespace in the group that holds it,
+// through the same remote-binding address as its D1 bindings (miniflare takes one per worker; the address maps each
+// binding to its database id, or to {kv: namespace id}), so every shard reads and writes one store (decision 703).
+function shardWorker(e, env) {
+  const kv = Object.entries(e.w.kvNamespaces);
+  if (kv.length === 0) return e;
+  const map = {};
+  for (const [b, v] of Object.entries(e.w.d1Databases)) map[b] = v.id;
+  for (const [b, id] of kv) map[b] = { kv: id };
+  const remote = env.d1URL(map);
+  const w = { ...e.w, kvNamespaces: {}, d1Databases: {} };
+  for (const [b, v] of Object.entries(e.w.d1Databases))
+    w.d1Databases[b] = { id: v.id, remoteProxyConnectionString: remote };
+  for (const [b, id] of kv) w.kvNamespaces[b] = { id, remoteProxyConnectionString: remote };
+  return { ...e, w };
 }
 
 // planShards adds to groups, for each group whose Workflows run sharded, its shard groups 1..n-1 (shard 0 is the
 // group itself), each running the same workers and Workflows with no KV namespace or R2 bucket of its own, and answers
-// the shards of each Workflow (runtime name -> [group id of shard 0, of shard 1, ...]). env.shardsOf(rt) is how
+// the shards of each Workflow (runtime name -> [group id of shard 0, of shard 1, ...]). Their workers' KV bindings
+// reach shard 0's namespaces (shardWorker). env.shardsOf(rt) is how
 // many shards Workflow rt should have (1 when it is not given); a group runs as many shards as its busiest Workflow.
 function planShards(groups, owner, env) {
   const out = new Map();
@@ -195,9 +210,10 @@ function planShards(groups, owner, env) {
     const n = Math.max(1, ...spec.wf.map((wf) => Math.floor(env.shardsOf?.(wf.rt) ?? 1)));
     if (n < 2) continue;
     const ids = [gid];
+    const workers = spec.workers.map((e) => shardWorker(e, env));
     for (let k = 1; k < n; k++) {
       const sid = `${gid}${SHARD_SEP}${k}`;
-      groups.set(sid, { workers: spec.workers, kv: [], r2: [], wf: spec.wf, shard: k, primary: gid });
+      groups.set(sid, { workers, kv: [], r2: [], wf: spec.wf, shard: k, primary: gid });
       ids.push(sid);
     }
     for (const wf of spec.wf) if (owner.wf.get(wf.rt) === gid) out.set(wf.rt, ids);

@@ -239,6 +239,71 @@ describe("shards", () => {
   });
 });
 
+// A Workflow whose steps write and read a KV namespace.
+const KV_SOURCE = `
+import { WorkflowEntrypoint } from "cloudflare:workers";
+export class KvFlow extends WorkflowEntrypoint {
+  async run(event, step) {
+    const p = event.payload ?? {};
+    if (p.write)
+      await step.do("write", async () => {
+        await this.env.STORE.put(p.write, event.instanceId, { metadata: { by: event.instanceId } });
+        return true;
+      });
+    if (p.read)
+      return await step.do("read", async () => {
+        const one = await this.env.STORE.getWithMetadata(p.read);
+        const bulk = Object.fromEntries(await this.env.STORE.get([p.read, "nope"]));
+        const listed = (await this.env.STORE.list({ prefix: p.read })).keys.map((k) => [k.name, k.metadata]);
+        await this.env.STORE.delete(p.read);
+        return { value: one.value, metadata: one.metadata, bulk, listed, after: await this.env.STORE.get(p.read) };
+      });
+    return null;
+  }
+}
+export default { async fetch() { return new Response("ok"); } };
+`;
+
+describe("shards: bindings stay one store", () => {
+  test("a KV value written by an instance in one shard is read by an instance in the other", async () => {
+    const ns = await edge.call("POST", "/storage/kv/namespaces", { title: "shared-store" });
+    assert.equal(ns.status, 200, JSON.stringify(ns.body));
+    const id = ns.body.result.id;
+    const up = await upload(edge, "kvflow", {
+      source: KV_SOURCE,
+      bindings: [
+        { type: "workflow", name: "WORKFLOW", workflow_name: "kvflow", class_name: "KvFlow" },
+        { type: "kv_namespace", name: "STORE", namespace_id: id },
+      ],
+    });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const wf = await edge.call("PUT", "/workflows/kvflow", { script_name: "kvflow", class_name: "KvFlow" });
+    assert.equal(wf.status, 200, JSON.stringify(wf.body));
+    for (const [from, to] of [
+      [1, 0],
+      [0, 1],
+    ]) {
+      const [writer] = idsIn(`kvw${from}`, from, 1);
+      const [reader] = idsIn(`kvr${to}`, to, 1);
+      const key = `key-of-${writer}`;
+      await edge.call("POST", "/workflows/kvflow/instances", { instance_id: writer, params: { write: key } });
+      await waitStatus(edge, "kvflow", writer, "complete");
+      // the REST API reads the same namespace
+      const v = await edge.call("GET", `/storage/kv/namespaces/${id}/values/${key}`, undefined, { raw: true });
+      assert.equal(await v.text(), writer);
+      await edge.call("POST", "/workflows/kvflow/instances", { instance_id: reader, params: { read: key } });
+      const done = await waitStatus(edge, "kvflow", reader, "complete");
+      assert.deepEqual(done.output, {
+        value: writer,
+        metadata: { by: writer },
+        bulk: { [key]: writer, nope: null },
+        listed: [[key, { by: writer }]],
+        after: null,
+      });
+    }
+  });
+});
+
 describe("shards: bad configuration", () => {
   test("EDGEFLOW_EDGE_SHARDS that is not an integer of at least 1 stops the start with a clear error", async () => {
     await assert.rejects(startEdge({ env: { EDGEFLOW_EDGE_SHARDS: "0" } }), /EDGEFLOW_EDGE_SHARDS must be an integer/);
