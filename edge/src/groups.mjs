@@ -222,11 +222,19 @@ export class Groups {
   }
 
   // cycle restarts group g's workerd on the spec it runs (bounds.mjs): requests to it wait meanwhile, its log
-  // deliveries are flushed first. The caller serializes it with deploys (Runtime.cycle).
-  async cycle(g) {
+  // deliveries are flushed first; fresh (for a workerd that died) starts it on a new Miniflare. The caller serializes it with deploys (Runtime.cycle).
+  async cycle(g, { fresh = false } = {}) {
     let release;
     g.restarting = new Promise((r) => (release = r));
     try {
+      // a workerd that died: its Miniflare is replaced by a new one (setOptions on it started a workerd that
+      // did not live)
+      if (fresh && g.mf) {
+        g.entry?.close();
+        g.entry = null;
+        await g.mf.dispose().catch(() => {});
+        g.mf = null;
+      }
       await this.#restart(g, g.spec);
     } finally {
       g.restarting = null;

@@ -16,9 +16,11 @@ import { EdgeError, INTERNAL_ERROR, SCRIPT_INVALID } from "./errors.mjs";
 import { GATE_HEADER, newGateSecret } from "./gate.mjs";
 import { CONTROL_WORKER, Groups } from "./groups.mjs";
 import { WorkerLogs } from "./logs.mjs";
+import { FINAL } from "./registry.mjs";
 import { OutboundGuard } from "./outbound.mjs";
 import { EngineUse } from "./engineuse.mjs";
 import { HOME_GROUP, planGroups, shardOf } from "./plan.mjs";
+import { SHARD_WINDOW_MS, ShardPolicy } from "./shards.mjs";
 
 // FORCED_SHARDS is EDGEFLOW_EDGE_SHARDS: an integer of at least 1 gives every Workflow that many shards (workerd
 // processes); unset, the shard policy decides (docs/edge.md, "Shards").
@@ -34,8 +36,11 @@ export function forcedShards(v) {
 
 export class Runtime {
   constructor({ registry, persistDir, pidFile, d1PidFile, logger, outbound, shards = FORCED_SHARDS }) {
-    // shardsOf(rt) is how many shards (workerds) Workflow rt runs in (plan.mjs)
-    this.shardsOf = () => shards ?? 1;
+    // how many shards (workerds) each Workflow runs in (shards.mjs, plan.mjs)
+    this.shardPolicy = new ShardPolicy({ forced: shards, onChange: () => this.#reshard() });
+    this.shardsOf = (rt) => this.shardPolicy.count(rt);
+    this.resharding = null; // a reshard queued in the chain
+    this.reshardRuns = false; // a reshard under way
     this.pidFile = pidFile;
     this.outbound = outbound ?? new OutboundGuard({ logger });
     // Every worker's console output and uncaught exceptions (logs.mjs).
@@ -82,16 +87,91 @@ export class Runtime {
   // start starts the D1 proxy and every group of the registry's state.
   async start() {
     await this.d1.start();
+    // a Workflow whose instances are in more shards than one keeps them (ShardPolicy.floor)
+    for (const rt of this.registry.index.keys()) this.shardPolicy.floor(rt, this.#heldShard(rt));
     const plan = this.#plan(this.registry.state);
     try {
       await this.#realize(plan);
     } catch (err) {
       throw new Error(`workerd failed to start: ${err.message}`, { cause: err });
     }
+    this.shardTimer = setInterval(() => this.#shardWatch(), Math.min(1000, SHARD_WINDOW_MS));
+    this.shardTimer.unref();
+  }
+
+  // #heldShard is the highest shard that holds an instance of Workflow rt whose engine copy is not deleted (-1 for
+  // none).
+  #heldShard(rt) {
+    let held = -1;
+    for (const r of this.registry.instancesOf(rt).values()) if (!r.purged && (r.shard ?? 0) > held) held = r.shard ?? 0;
+    return held;
+  }
+
+  // #shardWatch grows a Workflow whose shard 0 is busy on its core and shrinks an idle one to the shards that hold
+  // its instances (shards.mjs); a change brings the groups to the new counts.
+  #shardWatch() {
+    if (this.closed) return;
+    const seen = new Map(); // group id -> its workerd's share of a core
+    for (const [rt, gid] of this.groups.owner.wf) {
+      const g = this.groups.get(gid);
+      if (!g?.pid || gid === HOME_GROUP || this.shardPolicy.count(rt) >= this.shardPolicy.max) continue;
+      if (!seen.has(gid)) seen.set(gid, this.shardPolicy.cpuShare(g.pid));
+      const share = seen.get(gid);
+      if (share !== null) this.shardPolicy.busy(rt, share);
+    }
+    let changed = false;
+    // no shrink while the groups are brought to new counts
+    for (const rt of this.resharding || this.reshardRuns ? [] : this.shardPolicy.idle()) {
+      // the finished instances an idle Workflow keeps in the engine past shard 0 are archived now, so that those
+      // shards empty; unfinished ones hold their shard
+      const done = [];
+      for (const r of this.registry.instancesOf(rt).values())
+        if ((r.shard ?? 0) > 0 && !r.purged && FINAL.has(r.status) && !r.streamed) done.push(r.id);
+      if (done.length > 0) this.archiveNow?.(rt, done);
+      if (this.shardPolicy.shrink(rt, this.#heldShard(rt))) changed = true;
+    }
+    if (changed) this.#reshard();
+  }
+
+  // #reshard brings the groups to the shard counts (in turn with deploys): a shard that still holds an instance is
+  // kept, whatever the count says.
+  #reshard() {
+    if (this.resharding) return this.resharding;
+    const run = async () => {
+      this.resharding = null;
+      if (this.closed) return;
+      this.reshardRuns = true;
+      try {
+        await this.#reshardNow();
+      } finally {
+        this.reshardRuns = false;
+      }
+    };
+    const p = this.chain.then(run, run);
+    this.chain = p.catch((err) => this.logger(`resharding failed: ${cleanError(err)}`));
+    this.resharding = p.catch(() => {});
+    return this.resharding;
+  }
+
+  // #reshardNow brings the groups to the shard counts, keeping every shard that holds an instance.
+  async #reshardNow() {
+    for (const rt of this.shardPolicy.want.keys()) this.shardPolicy.floor(rt, this.#heldShard(rt));
+    for (const rt of this.groups.shards.keys()) this.shardPolicy.floor(rt, this.#heldShard(rt));
+    const before = new Map([...this.groups.shards].map(([rt, ids]) => [rt, ids.length]));
+    await this.#realize(this.#plan(this.registry.state));
+    for (const [rt, ids] of this.groups.shards) {
+      if (before.get(rt) === ids.length) continue;
+      this.logger(`workflow ${rt} runs in ${ids.length} shards`);
+      // a Workflow's idle time counts from when its new shards run
+      if (ids.length > (before.get(rt) ?? 1)) this.shardPolicy.touch(rt);
+    }
+    for (const [rt, n] of before)
+      if (!this.groups.shards.has(rt) && n > 1) this.logger(`workflow ${rt} runs in 1 shard`);
   }
 
   async close() {
     this.closed = true;
+    clearInterval(this.shardTimer);
     await this.groups.close();
     await this.d1.close();
     this.d1transfers.close();
@@ -181,13 +261,14 @@ export class Runtime {
       if (ifPid !== undefined && g.pid !== ifPid) return false;
       this.logger(`cycling workerd group ${gid} (pid ${g.pid}): ${reason}`);
       const started = Date.now();
+      const fresh = ifPid !== undefined;
       try {
-        await this.groups.cycle(g);
+        await this.groups.cycle(g, { fresh });
       } catch (err) {
         this.logger(
           `cycling workerd group ${gid}: the new workerd failed to start (${cleanError(err)}${err.detail ?? ""}); trying once more`,
         );
-        await this.groups.cycle(g);
+        await this.groups.cycle(g, { fresh });
       }
       this.logger(`cycled workerd group ${gid} in ${Date.now() - started} ms (pid ${g.pid})`);
       this.sweep(g);
@@ -368,6 +449,12 @@ export class Runtime {
   // naming several instances is split by shard and its answers merged in the order of its ids. Calls of a Workflow
   // that runs in one workerd, and all other calls, go where #controlGroup says.
   async #routed(pathname, body, init) {
+    // creates count towards a Workflow's shard policy (shards.mjs)
+    if (pathname === "/wf/create")
+      this.shardPolicy.created(
+        body.workflow,
+        body.count ?? (Array.isArray(body.instances) ? body.instances.length : 0),
+      );
     const gids = pathname.startsWith("/wf/") ? this.shardGroups(body?.workflow) : null;
     if (gids === null) return await this.#control(pathname, body, init);
     const n = gids.length;

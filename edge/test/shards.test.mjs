@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { tcpListeners } from "../src/gate.mjs";
 import { shardOf } from "../src/plan.mjs";
 import { deployDemo, startEdge, upload, waitFor, waitStatus } from "./helpers.mjs";
 
@@ -75,6 +76,11 @@ describe("shards", () => {
     const g = await groups();
     assert.ok(g.has("g1") && g.has("g1~1"), JSON.stringify([...g.keys()]));
     assert.notEqual(g.get("g1").pid, g.get("g1~1").pid);
+    // every shard's workerd is reached on its Unix entry socket only (docs/edge.md, Isolation): no TCP listener
+    for (const gid of ["g1", "g1~1"]) {
+      const tcp = tcpListeners(g.get(gid).pid);
+      if (tcp !== null) assert.deepEqual(tcp, [], gid);
+    }
     const before = [files(0), files(1)];
     const ids = Array.from({ length: 12 }, (_, i) => `spread-${i}`);
     // a batch whose items go to both shards (and two without an id): the answers keep the items' order

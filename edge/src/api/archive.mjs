@@ -70,6 +70,13 @@ export function archiveSoon(ctx, rt, id) {
     recent.delete(oldest);
     id = oldest;
   }
+  archiveNow(ctx, rt, id);
+}
+
+// archiveNow queues the archiving of a finished instance at once, whatever ARCHIVE_KEEP says (for a shard that is
+// to stop, decision 704).
+export function archiveNow(ctx, rt, id) {
+  if (!ARCHIVING) return;
   const key = `${rt}\n${id}`;
   if (ctx.archiving.has(key) || ctx.registry.instanceRecord(rt, id)?.purged) return;
   ctx.archiving.set(key, null);
