@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { shardOf } from "../src/plan.mjs";
 import { ShardPolicy } from "../src/shards.mjs";
-import { deployDemo, startEdge, waitFor, waitStatus } from "./helpers.mjs";
+import { deployDemo, startEdge, tempDir, waitFor, waitStatus } from "./helpers.mjs";
 
 let edge;
 before(async () => {
@@ -76,6 +76,44 @@ describe("shard policy", () => {
     // and the Workflow runs on
     await edge.call("POST", "/workflows/grows/instances", { instance_id: "after-stop", params: {} });
     await waitStatus(edge, "grows", "after-stop", "complete");
+  });
+});
+
+describe("shards across a restart of the edge", () => {
+  test("a shard's sleeping and waiting instances are revived in it, also once the count is no longer forced", async () => {
+    const dataDir = tempDir();
+    const ids = [];
+    for (let i = 0; ids.length < 2; i++) if (shardOf(`kept-${i}`, 2) === 1) ids.push(`kept-${i}`);
+    const [sleeper, waiter] = ids;
+    const a = await startEdge({ dataDir, env: { EDGEFLOW_EDGE_SHARDS: "2" } });
+    try {
+      await deployDemo(a, "kept");
+      await a.call("POST", "/workflows/kept/instances", { instance_id: sleeper, params: { sleepMs: 4000 } });
+      await a.call("POST", "/workflows/kept/instances", { instance_id: waiter, params: { waitFor: "go" } });
+      await waitStatus(a, "kept", sleeper, "waiting");
+      await waitStatus(a, "kept", waiter, "waiting");
+    } finally {
+      await a.stop();
+    }
+    // the policy with one core at most: shard 1 still runs, since it holds the two instances
+    const b = await startEdge({ dataDir, env: { EDGEFLOW_EDGE_SHARDS: "", EDGEFLOW_EDGE_SHARD_MAX: "1" } });
+    try {
+      const base = b.ready.api.replace("/client/v4", "");
+      const st = await (
+        await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${b.token}` } })
+      ).json();
+      assert.ok(
+        st.workerd_groups.some((g) => g.group === "g1~1"),
+        JSON.stringify(st.workerd_groups),
+      );
+      await waitStatus(b, "kept", sleeper, "complete");
+      const ev = await b.call("POST", `/workflows/kept/instances/${waiter}/events/go`, { after: "restart" });
+      assert.equal(ev.status, 200, JSON.stringify(ev.body));
+      const done = await waitStatus(b, "kept", waiter, "complete");
+      assert.deepEqual(done.output.approved, { after: "restart" });
+    } finally {
+      await b.stop();
+    }
   });
 });
 

@@ -154,6 +154,13 @@ export async function unarchive(ctx, rt, id, entry) {
   const e = answer.errors[0];
   if (e && e.code !== 10405) throw new Error(`recreating archived instance '${id}' failed: ${e.message}`);
   ctx.registry.archive.drop(rt, id);
-  ctx.registry.noteInstance(rt, id, { archived: false, purged: false, ended_on: null, rollback: null });
+  // created anew in the shard the runtime picked for it (runtime.mjs), which the index keeps
+  ctx.registry.noteInstance(rt, id, {
+    archived: false,
+    purged: false,
+    ended_on: null,
+    rollback: null,
+    shard: answer.shards?.[id] ?? 0,
+  });
   ctx.registry.setStatus(rt, id, "queued");
 }
