@@ -41,6 +41,8 @@ export class Runtime {
     this.shardsOf = (rt) => this.shardPolicy.count(rt);
     this.resharding = null; // a reshard queued in the chain
     this.reshardRuns = false; // a reshard under way
+    // "<workflow>\n<id>" -> shard, of instances a worker created in a shard that the index does not hold yet
+    this.shardHints = new Map();
     this.pidFile = pidFile;
     this.outbound = outbound ?? new OutboundGuard({ logger });
     // Every worker's console output and uncaught exceptions (logs.mjs).
@@ -440,8 +442,35 @@ export class Runtime {
   // the shard of every instance it creates in a sharded Workflow), else shard 0, where the instances that workers
   // create through their bindings live (worker requests go to shard 0). A shard that no longer runs counts as 0.
   shardIndex(rt, id, n) {
-    const k = this.registry.instanceRecord(rt, id)?.shard ?? 0;
+    const rec = this.registry.instanceRecord(rt, id);
+    const k = rec ? (rec.shard ?? 0) : (this.shardHints.get(`${rt}\n${id}`) ?? 0);
     return k < n ? k : 0;
+  }
+
+  // enterCreate is enter for a request to worker `name`'s create path (POST /__edgeflow/instances, decision 200)
+  // naming instance ids: for a worker whose group runs in shards, the shard the first id picks, where the worker's
+  // Workflow binding creates every instance of the request; the runtime notes that shard for each id until the index
+  // records it (a batch goes whole to one shard, whose answer the worker gives as one). With read, the request reads
+  // instance ids[0] and goes to its shard.
+  async enterCreate(name, ids, { read = false } = {}) {
+    const gid = this.groups.placement.get(name);
+    const rts = [...this.groups.shards].filter(([, gids]) => gids[0] === gid);
+    if (rts.length === 0 || ids.length === 0) return this.enter(name);
+    // a read of one instance (the generated worker's `?instanceId=` status) goes to the shard that holds it
+    if (read) {
+      const k = this.shardIndex(rts[0][0], ids[0], rts[0][1].length);
+      return this.groups.enter(() => this.groups.get(rts[0][1][k]) ?? this.groups.of(name));
+    }
+    const gids = rts[0][1];
+    const k = shardOf(ids[0], gids.length);
+    for (const [rt] of rts) {
+      this.shardPolicy.created(rt, ids.length);
+      for (const id of ids) {
+        this.shardHints.set(`${rt}\n${id}`, k);
+        if (this.shardHints.size > SHARD_HINTS) this.shardHints.delete(this.shardHints.keys().next().value);
+      }
+    }
+    return this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name));
   }
 
   // #routed sends a control call to the shard of the Workflow instance(s) it names (plan.mjs): a create's items go to
@@ -722,6 +751,9 @@ export class Runtime {
     return (await this.listInstances(workflow)).filter((it) => unfinished.has(it.status)).map((it) => it.id);
   }
 }
+
+// SHARD_HINTS bounds the shards noted for instances the index does not hold yet (Runtime.enterCreate).
+const SHARD_HINTS = 100000;
 
 // STORE_BODY_LIMIT bounds the body of one request of a shard's KV binding (KV's values are at most 25 MiB).
 const STORE_BODY_LIMIT = 26 * 1024 * 1024;

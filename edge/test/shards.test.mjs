@@ -245,6 +245,63 @@ describe("shards", () => {
   });
 });
 
+// A worker with edgeflow's create path (POST /__edgeflow/instances, one id in X-Edgeflow-Instance-Id or a batch) and
+// its status read (GET ?instanceId=), as edgeflow's generated workers have them.
+const CREATE_SOURCE = SOURCE.replace(
+  'export default { async fetch() { return new Response("ok"); } };',
+  `export default {
+  async fetch(req, env) {
+    const url = new URL(req.url);
+    if (req.method === "POST" && url.pathname === "/__edgeflow/instances") {
+      if (req.headers.get("x-edgeflow-instance-batch") === "1") {
+        const items = await req.json();
+        const got = await env.WORKFLOW.createBatch(items.map((x) => ({ id: x.id, params: x.params })));
+        return Response.json({ instanceIds: got.map((h) => h.id) });
+      }
+      const inst = await env.WORKFLOW.create({ id: req.headers.get("x-edgeflow-instance-id"), params: await req.json() });
+      return Response.json({ instanceId: inst.id });
+    }
+    const id = url.searchParams.get("instanceId");
+    if (id) return Response.json(await (await env.WORKFLOW.get(id)).status());
+    return new Response("ok");
+  },
+};`,
+);
+
+describe("shards: edgeflow's create path through the worker", () => {
+  test("a create through the worker runs in the shard its id picks, and the edge finds it there", async () => {
+    await deployDemo(edge, "viaworker", { source: CREATE_SOURCE });
+    const url = `${edge.ready.workers}/viaworker/__edgeflow/instances`;
+    for (const k of [0, 1]) {
+      const [id] = idsIn(`vw${k}`, k, 1);
+      const r = await fetch(url, {
+        method: "POST",
+        headers: { "x-edgeflow-instance-id": id, "content-type": "application/json" },
+        body: JSON.stringify({ waitFor: "go" }),
+      });
+      assert.equal(r.status, 200, await r.clone().text());
+      assert.deepEqual(await r.json(), { instanceId: id });
+      await waitStatus(edge, "viaworker", id, "waiting");
+      const st = await (await fetch(`${edge.ready.workers}/viaworker?instanceId=${id}`)).json();
+      // (miniflare's own status: running while the instance waits for its event)
+      assert.equal(st.status, "running", JSON.stringify(st));
+      const ev = await edge.call("POST", `/workflows/viaworker/instances/${id}/events/go`, { k });
+      assert.equal(ev.status, 200, JSON.stringify(ev.body));
+      const done = await waitStatus(edge, "viaworker", id, "complete");
+      assert.deepEqual(done.output.approved, { k });
+    }
+    // a batch goes whole to the shard of its first id; every instance of it is found
+    const batch = [...idsIn("vwb", 1, 1), ...idsIn("vwb0", 0, 2)].map((id) => ({ id, params: {} }));
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { "x-edgeflow-instance-batch": "1", "content-type": "application/json" },
+      body: JSON.stringify(batch),
+    });
+    assert.equal(r.status, 200, await r.clone().text());
+    for (const { id } of batch) await waitStatus(edge, "viaworker", id, "complete");
+  });
+});
+
 // A Workflow whose steps write and read a KV namespace.
 const KV_SOURCE = `
 import { WorkflowEntrypoint } from "cloudflare:workers";

@@ -370,6 +370,9 @@ async function instanceDetails(ctx, wf, id) {
       version_id: wf.versions.at(-1).id,
       status: d.status,
     };
+    // one a worker created in a shard (runtime.mjs, shardFor): the index keeps its shard
+    const k = ctx.runtime.shardIndex(rt, id, Infinity);
+    if (k > 0) rec.shard = k;
     ctx.registry.recordInstance(rec);
   } else {
     ctx.registry.setStatus(rt, id, d.status);
