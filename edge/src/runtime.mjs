@@ -20,6 +20,7 @@ import { FINAL } from "./registry.mjs";
 import { OutboundGuard } from "./outbound.mjs";
 import { EngineUse } from "./engineuse.mjs";
 import { HOME_GROUP, planGroups, shardOf } from "./plan.mjs";
+import { storeBinding } from "./storebinding.mjs";
 import { SHARD_WINDOW_MS, ShardPolicy } from "./shards.mjs";
 
 // FORCED_SHARDS is EDGEFLOW_EDGE_SHARDS: an integer of at least 1 gives every Workflow that many shards (workerd
@@ -76,7 +77,7 @@ export class Runtime {
     // D1 databases run in workerds of their own (d1host.mjs), so that a slow query stops only its database.
     this.d1 = new D1Hosts({ persistDir, logger, gateSecret: this.gateSecret, pidFile: d1PidFile });
     // a shard's KV bindings come through the D1 hosts' binding proxy to the group that holds the namespace
-    this.d1.storeBinding = (entry, req, res) => this.#storeBinding(entry, req, res);
+    this.d1.storeBinding = (entry, req, res) => storeBinding(this, entry, req, res);
     // D1 imports' and exports' files and jobs (d1transfer.mjs), beside the persist dir.
     this.d1transfers = new D1Transfers({ dir: path.join(path.dirname(persistDir), "d1-transfers"), logger });
   }
@@ -333,50 +334,6 @@ export class Runtime {
       } finally {
         for (const r of releases) r();
       }
-    }
-  }
-
-  // #storeBinding serves one request of a shard's KV binding (entry: {kv: namespace id}), passed on by the binding
-  // proxy (d1host.mjs) with miniflare's remote-binding headers (MF-URL, MF-Header-*): the control worker of the group
-  // that holds the namespace answers it through its own binding (control.stores.js), one store for every shard.
-  async #storeBinding(entry, req, res) {
-    const chunks = [];
-    let size = 0;
-    for await (const c of req) {
-      size += c.length;
-      if (size > STORE_BODY_LIMIT) {
-        res.writeHead(413).end(`Value length exceeds the limit of ${STORE_BODY_LIMIT} bytes.`);
-        return;
-      }
-      chunks.push(c);
-    }
-    const headers = {};
-    for (const [k, v] of Object.entries(req.headers)) {
-      const name = k.startsWith("mf-header-") ? k.slice("mf-header-".length) : null;
-      if (name === "cf-kv-metadata" || name === "content-type") headers[name] = v;
-    }
-    let target;
-    try {
-      target = new URL(req.headers["mf-url"] ?? "http://kv/");
-    } catch {
-      target = new URL("http://kv/");
-    }
-    const q = new URLSearchParams({ ns: entry.kv, path: target.pathname + target.search });
-    try {
-      const r = await this.control(`/kv/binding?${q}`, undefined, {
-        method: req.method,
-        headers,
-        raw: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
-        response: true,
-      });
-      const h = {};
-      r.headers.forEach((v, k) => {
-        if (k !== "content-length" && k !== "transfer-encoding" && k !== "content-encoding") h[k] = v;
-      });
-      const body = Buffer.from(await r.arrayBuffer());
-      res.writeHead(r.status, r.statusText, h).end(body);
-    } catch (err) {
-      if (!res.headersSent) res.writeHead(503).end(`KV namespace unavailable: ${cleanError(err)}`);
     }
   }
 
@@ -754,9 +711,6 @@ export class Runtime {
 
 // SHARD_HINTS bounds the shards noted for instances the index does not hold yet (Runtime.enterCreate).
 const SHARD_HINTS = 100000;
-
-// STORE_BODY_LIMIT bounds the body of one request of a shard's KV binding (KV's values are at most 25 MiB).
-const STORE_BODY_LIMIT = 26 * 1024 * 1024;
 
 // INSTANCE_CALLS are the control worker's calls that address instances of a Workflow (body.id or body.ids); creates
 // and deletes are left to their callers (the archive orders its deletes itself, engineuse.mjs).
