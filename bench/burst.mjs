@@ -2,7 +2,12 @@
 // 3-step workflow created with miniflare's Workflow binding), each in a fresh data dir under the same base
 // directory. Run from the repository root (bench/burst.sh wraps it):
 //
-//   node bench/burst.mjs --bin PATH [--dir DIR] [--runs 200] [--concurrency 16] [--rounds 1]
+//   node bench/burst.mjs --bin PATH [--dir DIR] [--runs 200] [--concurrency 16] [--rounds 1] [--shards 1,2]
+//
+// --shards lists the edgeflow sides: one edgeflow per entry, its local edge with EDGEFLOW_EDGE_SHARDS forced to that
+// count (docs/edge.md, "Shards"; "policy" leaves the variable unset, so the edge's own policy decides). Each side is
+// started, bursts and is stopped before the next starts. After each burst the resident memory of each of the side's
+// workerd processes is printed (edgeflow: its groups' and shards' workerds, the home group's among them).
 //
 // Each round runs one burst on each side (alternating which goes first): RUNS runs of a 3-step workflow, CONCURRENCY
 // creates in flight; then every open run is polled (CONCURRENCY at a time for edgeflow, one request for miniflare)
@@ -34,6 +39,12 @@ const CONC = Number(args.concurrency ?? 16);
 const ROUNDS = Number(args.rounds ?? 1);
 const BASE = args.dir ?? "/var/tmp";
 const BIN = args.bin;
+// LIMIT_MS bounds one burst: 5 minutes, or 0.6 s a run for a longer one (a loaded machine).
+const LIMIT_MS = Math.max(300000, RUNS * 600);
+const SHARDS = String(args.shards ?? "1,2")
+  .split(",")
+  .map((x) => x.trim())
+  .filter(Boolean);
 
 function fail(msg) {
   console.error(`burst: ${msg}`);
@@ -48,6 +59,8 @@ try {
   fail(`the directory ${BASE} is missing or not writable`);
 }
 if (!(RUNS > 0 && CONC > 0 && ROUNDS > 0)) fail("--runs, --concurrency and --rounds must be positive numbers");
+if (SHARDS.length === 0 || !SHARDS.every((x) => x === "policy" || Number(x) >= 1))
+  fail("--shards lists shard counts of at least 1 (or policy), comma-separated");
 
 // The workflow: three steps, each reading the previous one's value.
 const IR = {
@@ -171,6 +184,28 @@ function childrenOf(pid) {
   }
 }
 
+// workerdRss lists the resident memory (MiB) of every workerd among the processes pids() and their descendants.
+function workerdRss(pids) {
+  const out = [];
+  const seen = new Set();
+  const walk = (pid) => {
+    if (seen.has(pid)) return;
+    seen.add(pid);
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "workerd") {
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+        out.push(kb / 1024);
+      }
+    } catch {
+      return;
+    }
+    for (const c of childrenOf(pid)) walk(c);
+  };
+  for (const p of pids()) walk(p);
+  return out.sort((a, b) => b - a);
+}
+
 // burst creates RUNS runs (CONC in flight), then polls until all are complete; completed(ids) answers the ids now
 // complete and throws on a failed run. serverPids() names the side's server processes, whose CPU is measured.
 async function burst(create, completed, serverPids) {
@@ -187,7 +222,8 @@ async function burst(create, completed, serverPids) {
   let polls = 0;
   let open = ids;
   while (open.length > 0) {
-    if (performance.now() - t0 > 300000) throw new Error(`${open.length} runs not complete after 5 minutes`);
+    if (performance.now() - t0 > LIMIT_MS)
+      throw new Error(`${open.length} runs not complete after ${LIMIT_MS / 60000} minutes`);
     polls++;
     const done = new Set(await completed(open));
     open = open.filter((id) => !done.has(id));
@@ -195,8 +231,10 @@ async function burst(create, completed, serverPids) {
   }
   const total = (performance.now() - t0) / 1000;
   const cpu1 = cpuSeconds(serverPids);
+  const rss = fs.existsSync("/proc/self/stat") ? workerdRss(serverPids) : null;
   lat.sort((a, b) => a - b);
   return {
+    rss,
     created,
     polls,
     total,
@@ -219,7 +257,7 @@ function freePort() {
   });
 }
 
-async function edgeflowSide() {
+async function edgeflowSide(shards) {
   const dir = fs.mkdtempSync(path.join(BASE, "burst-edgeflow-"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -229,6 +267,8 @@ async function edgeflowSide() {
     EDGEFLOW_RATE_LIMITS: "off",
     EDGEFLOW_LOG_LEVEL: process.env.BURST_LOG_LEVEL ?? "warn",
   };
+  if (shards === "policy") delete env.EDGEFLOW_EDGE_SHARDS;
+  else env.EDGEFLOW_EDGE_SHARDS = shards;
   const child = spawn(
     BIN,
     [
@@ -306,7 +346,7 @@ async function edgeflowSide() {
     for (let i = 0; i < 3; i++)
       await call("POST", `/api/workflows/${wf}/trigger`, { connectionId: conn, params: { n: i } }, 201); // warm up
     return {
-      name: "edgeflow",
+      name: `edgeflow/${shards}`,
       burst: () =>
         burst(
           async (n) =>
@@ -389,42 +429,47 @@ async function miniflareSide() {
 const fx = (x, d = 0) => x.toFixed(d);
 const cpuSum = (byName) => Object.values(byName).reduce((a, b) => a + b, 0);
 const line = (name, r) =>
-  `  ${name.padEnd(10)} total ${fx(r.total, 2)} s (creates ${fx(r.created, 2)} s, ${r.polls} polls); create p50 ${fx(r.p50)} ms, p99 ${fx(r.p99)} ms, max ${fx(r.max)} ms; creates over 1 s: ${r.slow}` +
+  `  ${name.padEnd(12)} total ${fx(r.total, 2)} s, ${fx(RUNS / r.total, 1)} runs/s (creates ${fx(r.created, 2)} s, ${r.polls} polls); create p50 ${fx(r.p50)} ms, p99 ${fx(r.p99)} ms, max ${fx(r.max)} ms; creates over 1 s: ${r.slow}` +
   (r.cpu === null
     ? ""
     : `; server CPU ${fx(cpuSum(r.cpu), 2)} s (${Object.entries(r.cpu)
         .map(([k, v]) => `${k} ${fx(v, 2)}`)
         .join(", ")})`) +
+  (r.rss === null ? "" : `; workerd RSS MiB [${r.rss.map((x) => fx(x)).join(", ")}]`) +
   (name === "miniflare" && socketRetries > 0
     ? `; requests sent again after a closed connection: ${socketRetries}`
     : "");
 
-const ef = await edgeflowSide();
-let mf;
+// The sides, each started for its burst and stopped after it (one at a time on the machine).
+const makers = [...SHARDS.map((n) => () => edgeflowSide(n)), () => miniflareSide()];
+const names = [...SHARDS.map((n) => `edgeflow/${n}`), "miniflare"];
+console.log(
+  `burst: ${RUNS} runs of a 3-step workflow, ${CONC} in flight, data under ${BASE} (${ROUNDS} round${ROUNDS > 1 ? "s" : ""}); edgeflow with EDGEFLOW_EDGE_SHARDS ${SHARDS.join(", ")}`,
+);
+const totals = Object.fromEntries(names.map((n) => [n, 0]));
+const p99 = Object.fromEntries(names.map((n) => [n, 0]));
 try {
-  mf = await miniflareSide();
-  console.log(
-    `burst: ${RUNS} runs of a 3-step workflow, ${CONC} in flight, data under ${BASE} (${ROUNDS} round${ROUNDS > 1 ? "s" : ""})`,
-  );
-  const totals = { edgeflow: 0, miniflare: 0 };
-  const cpu = { edgeflow: 0, miniflare: 0 };
   for (let r = 0; r < ROUNDS; r++) {
-    for (const side of r % 2 === 0 ? [ef, mf] : [mf, ef]) {
-      socketRetries = 0;
-      const res = await side.burst();
-      totals[side.name] += res.total;
-      cpu[side.name] += res.cpu === null ? NaN : cpuSum(res.cpu);
-      console.log(line(side.name, res));
+    const order = makers.map((_, i) => (i + r) % makers.length);
+    for (const i of order) {
+      const side = await makers[i]();
+      try {
+        socketRetries = 0;
+        const res = await side.burst();
+        totals[side.name] += res.total;
+        p99[side.name] = Math.max(p99[side.name], res.p99);
+        console.log(line(side.name, res));
+      } finally {
+        await side.close();
+      }
     }
   }
-  console.log(
-    `  ratio edgeflow / miniflare (total time): ${fx(totals.edgeflow / totals.miniflare, 2)}x` +
-      (Number.isNaN(cpu.edgeflow) ? "" : `; server CPU ${fx(cpu.edgeflow, 2)} s / ${fx(cpu.miniflare, 2)} s`),
-  );
+  const rate = (n) => (RUNS * ROUNDS) / totals[n];
+  for (const n of names.slice(0, -1))
+    console.log(
+      `  ${n}: ${fx(rate(n), 1)} runs/s = ${fx(rate(n) / rate("miniflare"), 2)}x miniflare's ${fx(rate("miniflare"), 1)}; trigger p99 ${fx(p99[n])} ms = ${fx(p99[n] / p99.miniflare, 2)}x miniflare's create p99 ${fx(p99.miniflare)} ms`,
+    );
 } catch (err) {
   console.error(err);
   process.exitCode = 1;
-} finally {
-  await ef.close();
-  if (mf) await mf.close();
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/burst.sh — a burst of runs on edgeflow (serve + local edge, through the API) beside raw miniflare, on disk
 # and on tmpfs. Usage: bench/burst.sh [DIR...] (default: /var/tmp and /dev/shm); BURST_ARGS passes options to
-# bench/burst.mjs (e.g. BURST_ARGS="--rounds 2"); EDGEFLOW_BIN uses a built binary instead of building one.
+# bench/burst.mjs (e.g. BURST_ARGS="--rounds 2", or "--runs 1000 --shards 1,2" for edgeflow with its local edge forced
+# to 1 and to 2 shards, docs/edge.md "Shards"); EDGEFLOW_BIN uses a built binary instead of building one.
 # Missing tools or directories fail the run.
 set -eu
 cd "$(dirname "$0")/.."

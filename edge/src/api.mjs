@@ -25,7 +25,7 @@ export class AccountContext {
     this.subscriptions = 0; // instance event streams open now (api/history.mjs)
     this.subscribed = new Map(); // "<workflow>\n<instance id>" -> its event streams open now (api/history.mjs)
     this.terminating = new Map(); // workerd name of a workflow -> its terminate-all job under way (api/instances.mjs)
-    this.emptyFiles = new Map(); // workerd name of a workflow -> its storage files that hold no instance (api/statuses.mjs)
+    this.emptyFiles = new Map(); // workerd name of a workflow -> shard -> its storage files that hold no instance (api/statuses.mjs)
     this.archiving = new Map(); // "<workflow>\n<instance id>" of finished instances queued or being archived (api/archive.mjs)
     this.archiveQueue = []; // [workflow, id] waiting to be archived
     this.recentlyEnded = new Map(); // workflow -> Set of the ids that ended last, kept in the engine (api/archive.mjs)
@@ -123,6 +123,22 @@ function clientAddress(a) {
   return a.startsWith("::ffff:") && a.includes(".") ? a.slice(7) : a;
 }
 
+// CREATE_PATH is the path of edgeflow's create of an instance through its deployed worker (decision 200).
+const CREATE_PATH = "/__edgeflow/instances";
+
+// createIds answers the instance ids a request to the create path names: X-Edgeflow-Instance-Id, or the ids of a
+// batch's body (X-Edgeflow-Instance-Batch: a JSON array of {id, params}); none when they cannot be read.
+function createIds(req, body) {
+  const one = req.headers["x-edgeflow-instance-id"];
+  if (req.headers["x-edgeflow-instance-batch"] !== "1") return typeof one === "string" && one !== "" ? [one] : [];
+  try {
+    const items = JSON.parse(body?.toString("utf8") ?? "null");
+    return Array.isArray(items) ? items.map((x) => x?.id).filter((x) => typeof x === "string" && x !== "") : [];
+  } catch {
+    return [];
+  }
+}
+
 // proxyWorker sends a worker request to the account's script name, whose workers.dev URL must be enabled.
 export async function proxyWorker(ctx, req, res, name, path) {
   const script = ctx.state.scripts[name];
@@ -138,7 +154,20 @@ export async function proxyWorker(ctx, req, res, name, path) {
     );
     return;
   }
-  const group = await ctx.runtime.enter(ctx.names.script(name));
+  // A body of known, small size is read first, so that the request can be sent again when workerd closed the
+  // kept-alive connection just as it went out (workerd closes a connection idle for 5 s; a reused one can meet
+  // that close before any answer, which Node reports as ECONNRESET or "socket hang up" on a reused socket).
+  const length = Number(req.headers["content-length"] ?? (req.method === "GET" || req.method === "HEAD" ? 0 : NaN));
+  const body = Number.isInteger(length) && length <= REPLAY_LIMIT ? await readAll(req) : null;
+  // edgeflow's create path goes to the shard its instance ids pick, a status read (`?instanceId=`, the generated
+  // worker's) to the shard of its instance (runtime.mjs); every other request to shard 0
+  const instanceId = req.method === "GET" ? new URL(path, "http://w").searchParams.get("instanceId") : null;
+  const group =
+    req.method === "POST" && path.split("?")[0] === CREATE_PATH
+      ? await ctx.runtime.enterCreate(ctx.names.script(name), createIds(req, body))
+      : instanceId
+        ? await ctx.runtime.enterCreate(ctx.names.script(name), [instanceId], { read: true })
+        : await ctx.runtime.enter(ctx.names.script(name));
   let left = false;
   const leave = () => {
     if (!left) {
@@ -154,11 +183,6 @@ export async function proxyWorker(ctx, req, res, name, path) {
   headers.host = publicHost;
   headers["mf-route-override"] = ctx.names.script(name);
   headers["mf-original-url"] = `http://${publicHost}${path}`;
-  // A body of known, small size is read first, so that the request can be sent again when workerd closed the
-  // kept-alive connection just as it went out (workerd closes a connection idle for 5 s; a reused one can meet
-  // that close before any answer, which Node reports as ECONNRESET or "socket hang up" on a reused socket).
-  const length = Number(req.headers["content-length"] ?? (req.method === "GET" || req.method === "HEAD" ? 0 : NaN));
-  const body = Number.isInteger(length) && length <= REPLAY_LIMIT ? await readAll(req) : null;
   for (let attempt = 0; ; attempt++) {
     try {
       await new Promise((resolve, reject) => {

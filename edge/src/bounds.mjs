@@ -42,6 +42,18 @@ export function processUsage(pid) {
   }
 }
 
+// died reports whether the workerd of pid is gone (killed, or crashed): no /proc entry, or a zombie. It is false
+// where there is no /proc.
+export function died(pid) {
+  if (!fs.existsSync("/proc/self/stat")) return false;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3));
+  } catch {
+    return true;
+  }
+}
+
 // Bounds watches the groups' workerds of a runtime and cycles one that passes its bound.
 export class Bounds {
   constructor({ runtime, logger }) {
@@ -50,13 +62,15 @@ export class Bounds {
     this.timer = null;
     this.busy = false;
     this.cycles = 0; // workerd cycles since the edge started
-    this.byReason = { fds: 0, rss: 0 };
+    this.byReason = { fds: 0, rss: 0, died: 0 };
     this.last = null; // {group, reason, at}
     this.baseline = new Map(); // pid -> {fds, rss} the first time a workerd was seen
   }
 
+  // start watches the workerds: for their bounds unless EDGEFLOW_EDGE_CYCLE=off, and always for one that died (a
+  // killed shard or group restarts and its instances go on, decision 705).
   start() {
-    if (!CYCLING || !fs.existsSync("/proc/self/fd")) return;
+    if (!fs.existsSync("/proc/self/fd")) return;
     this.timer = setInterval(() => this.check(), WATCH_MS);
     this.timer.unref();
   }
@@ -98,12 +112,15 @@ export class Bounds {
       const live = new Set();
       for (const { group, pid } of this.runtime.workerdPids()) {
         live.add(pid);
-        const why = this.over(pid);
+        const why = died(pid) ? { kind: "died", text: "its workerd died" } : CYCLING ? this.over(pid) : null;
         if (!why) continue;
-        const done = await this.runtime.cycle(group, `${why.text}`).catch((err) => {
-          this.logger(`cycling workerd group ${group} failed: ${err.message}`);
-          return false;
-        });
+        // a workerd that died is restarted only if it is still the group's (a restart may have replaced it)
+        const done = await this.runtime
+          .cycle(group, `${why.text}`, why.kind === "died" ? pid : undefined)
+          .catch((err) => {
+            this.logger(`cycling workerd group ${group} failed: ${err.message}`);
+            return false;
+          });
         if (done) {
           this.cycles++;
           this.byReason[why.kind]++;
@@ -118,6 +135,11 @@ export class Bounds {
 
   // stats is what /__edge/stats reports.
   stats() {
-    return { enabled: this.timer !== null, cycles: this.cycles, by_reason: { ...this.byReason }, last: this.last };
+    return {
+      enabled: this.timer !== null && CYCLING,
+      cycles: this.cycles,
+      by_reason: { ...this.byReason },
+      last: this.last,
+    };
   }
 }

@@ -9,7 +9,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 // CONTROL_MODULES are the modules, the main one first.
 export const CONTROL_MODULES = Object.freeze(
-  ["control.worker.js", "control.common.js", "control.workflows.js"].map((name) =>
+  ["control.worker.js", "control.common.js", "control.workflows.js", "control.stores.js"].map((name) =>
     Object.freeze({ type: "ESModule", path: name, contents: fs.readFileSync(path.join(here, name), "utf8") }),
   ),
 );

@@ -242,7 +242,7 @@ export class D1Hosts {
   }
 
   // bindingURL is the remote-binding address miniflare gives a worker's D1 bindings, databases mapping each
-  // binding's name to its database id (miniflare takes one address per worker; each request names its binding in
+  // binding's name to its database id (or, for a shard's KV binding, to {kv: namespace id}, which storeBinding serves) (miniflare takes one address per worker; each request names its binding in
   // MF-Binding). It carries the proxy's secret; only miniflare's internal binding client holds it, never the
   // worker's code.
   bindingURL(databases) {
@@ -376,6 +376,11 @@ export class D1Hosts {
       id = databases[req.headers["mf-binding"]];
     } catch {
       id = undefined;
+    }
+    // a shard's KV binding ({kv: namespace id}) is served by the group that holds the namespace (runtime.mjs)
+    if (id !== null && typeof id === "object" && typeof id.kv === "string" && this.storeBinding) {
+      await this.storeBinding(id, req, res);
+      return;
     }
     if (typeof id !== "string") {
       res.writeHead(404).end();

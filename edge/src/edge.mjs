@@ -12,7 +12,7 @@ import { Gateway } from "./gateway.mjs";
 import { LoopbackGate, childWorkerds } from "./gate.mjs";
 import { AllowList, OutboundGuard } from "./outbound.mjs";
 import { Registry } from "./registry.mjs";
-import { Runtime } from "./runtime.mjs";
+import { Runtime, forcedShards } from "./runtime.mjs";
 import { keyFromFile, tightenModes } from "./sealed.mjs";
 import { Tails } from "./tail.mjs";
 
@@ -156,6 +156,9 @@ export async function startEdge({ port, dataDir, allowHosts = "", sealKey, logge
   } catch (err) {
     throw new Error(`--allow-hosts: ${err.message}`, { cause: err });
   }
+  const shardsVar = process.env.EDGEFLOW_EDGE_SHARDS;
+  if (shardsVar !== undefined && shardsVar !== "" && forcedShards(shardsVar) === null)
+    throw new Error(`EDGEFLOW_EDGE_SHARDS must be an integer of at least 1, not '${shardsVar}'`);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dataDir, 0o700);
   tightenModes(dataDir); // a data dir of an older edge

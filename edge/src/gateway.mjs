@@ -32,7 +32,7 @@ import { sweepExpired } from "./api/instances.mjs";
 import { backup } from "./backup.mjs";
 import { runSchedules } from "./api/schedules.mjs";
 import { ownsWorkflow, unfinished } from "./api/statuses.mjs";
-import { ARCHIVING, archiveSoon } from "./api/archive.mjs";
+import { ARCHIVING, archiveNow, archiveSoon } from "./api/archive.mjs";
 import { FINAL } from "./registry.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
@@ -53,6 +53,14 @@ export class Gateway {
         if (ownsWorkflow(ctx, rtName)) return unfinished(ctx, rtName);
       }
       return unfinished(this.context(this.registry.state.accountId), rtName);
+    };
+    // an idle Workflow's finished instances in shards past shard 0 are archived at once, so that the shards empty
+    // and stop (runtime.mjs, decision 704)
+    runtime.archiveNow = (rtName, ids) => {
+      for (const [id] of accountStates(this.registry.state)) {
+        const ctx = this.context(id);
+        if (ownsWorkflow(ctx, rtName)) for (const x of ids) archiveNow(ctx, rtName, x);
+      }
     };
   }
 
@@ -352,6 +360,8 @@ export class Gateway {
       loopback_checks: this.runtime.gate?.checked ?? 0,
       loopback_refused: this.runtime.gate?.refused ?? 0,
       workerd_groups: groups,
+      // how many shards the busy Workflows run in (shards.mjs)
+      shards: this.runtime.shardPolicy.stats(),
       // finished Workflow instances kept in the archive, and those queued or being archived now (api/archive.mjs)
       archived_instances: this.registry.archive.count(),
       archive_pending: [...this.contexts.values()].reduce((n, c) => n + c.archiving.size, 0),

@@ -60,6 +60,7 @@ export class Group {
     this.spec = null; // the plan's spec it runs (plan.mjs), for a cycle of its workerd
     this.tail = { inflight: 0, last: 0 }; // its log tail worker's deliveries under way, and when the last came (logs.mjs)
     this.sweepAgain = false;
+    this.shard = 0; // its shard number: 0 for a group itself, k for its shard k (plan.mjs)
   }
 }
 
@@ -77,6 +78,7 @@ export class Groups {
     this.byId = new Map(); // group id -> Group
     this.placement = new Map(); // worker runtime name -> group id
     this.owner = { kv: new Map(), r2: new Map(), wf: new Map() }; // resource -> group id
+    this.shards = new Map(); // a sharded Workflow's runtime name -> its shards' group ids, shard 0 first
     this.nextGroup = 1;
     this.health = new Health(logger); // errors of workerd and miniflare, and the groups they stop (health.mjs)
   }
@@ -178,6 +180,7 @@ export class Groups {
       if (g && g.fingerprint === spec.fingerprint) continue;
       if (!g) {
         g = new Group(gid);
+        g.shard = spec.shard ?? 0;
         this.byId.set(gid, g);
       }
       changed.push([g, spec]);
@@ -186,6 +189,7 @@ export class Groups {
     for (const g of removed) hold(g);
     this.placement = plan.placement;
     this.owner = plan.owner;
+    this.shards = plan.shards ?? new Map();
     this.nextGroup = plan.nextGroup;
     try {
       const gives = (g, spec) => {
@@ -218,11 +222,19 @@ export class Groups {
   }
 
   // cycle restarts group g's workerd on the spec it runs (bounds.mjs): requests to it wait meanwhile, its log
-  // deliveries are flushed first. The caller serializes it with deploys (Runtime.cycle).
-  async cycle(g) {
+  // deliveries are flushed first; fresh (for a workerd that died) starts it on a new Miniflare. The caller serializes it with deploys (Runtime.cycle).
+  async cycle(g, { fresh = false } = {}) {
     let release;
     g.restarting = new Promise((r) => (release = r));
     try {
+      // a workerd that died: its Miniflare is replaced by a new one (setOptions on it started a workerd that
+      // did not live)
+      if (fresh && g.mf) {
+        g.entry?.close();
+        g.entry = null;
+        await g.mf.dispose().catch(() => {});
+        g.mf = null;
+      }
       await this.#restart(g, g.spec);
     } finally {
       g.restarting = null;
@@ -389,7 +401,7 @@ export class Groups {
     return miniflareOptions({
       workers,
       // The Cache API's storage is one file per cache name: each group keeps its own, so no two workerds open it.
-      persistRoot: groupPersistRoot(this.persistDir, g.id),
+      persistRoot: groupPersistRoot(this.persistDir, g.id, g.shard),
       log: new QuietLog(this.logger, (message) => this.health.error(g.id, "miniflare", message, this.accountsOf(g))),
       onLine: (level, line) => this.#workerdLine(g, level, line),
       explorer: true,

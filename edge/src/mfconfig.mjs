@@ -43,7 +43,9 @@ const PLUGIN_DIRS = ["kv", "r2", "d1", "do", "workflows"];
 // cache directory is a link to <persistDir>/cache/<gid>. miniflare 5 keeps the Cache API's storage (one SQLite file
 // per cache name) under the persistence root, so two groups on one root would open the same files; miniflare 4 had
 // a cachePersist option per instance for that, and the links keep the same files where it put them.
-export function groupPersistRoot(persistDir, gid) {
+// A shard k > 0 of a group (plan.mjs) keeps its Workflows' instances apart, under <persistDir>/shards/<k>/workflows
+// (workflowsDir): no two workerds open one instance's files, and miniflare's listing in each shard reads only its own.
+export function groupPersistRoot(persistDir, gid, shard = 0) {
   const root = path.join(persistDir, "groups", gid);
   fs.mkdirSync(root, { recursive: true, mode: 0o700 });
   const link = (name, target) => {
@@ -61,7 +63,12 @@ export function groupPersistRoot(persistDir, gid) {
     if (have !== null) fs.rmSync(at);
     fs.symlinkSync(want, at);
   };
-  for (const dir of PLUGIN_DIRS) link(dir, dir);
+  for (const dir of PLUGIN_DIRS) link(dir, dir === "workflows" ? workflowsDir(shard) : dir);
   link("cache", path.join("cache", gid));
   return root;
+}
+
+// workflowsDir is the storage directory (relative to the persist dir) of the Workflow instances of shard k.
+export function workflowsDir(shard) {
+  return shard > 0 ? path.join("shards", String(shard), "workflows") : "workflows";
 }

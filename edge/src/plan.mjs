@@ -145,7 +145,9 @@ export function planGroups(state, previous, env) {
     owner.wf.set(wf.rt, gid);
     spec(gid).wf.push(wf);
   }
+  const shards = planShards(groups, owner, env);
   for (const g of groups.values()) {
+    if (g.shard) continue;
     const h = createHash("sha256");
     h.update(JSON.stringify({ kv: g.kv, r2: g.r2, wf: g.wf }));
     for (const e of g.workers)
@@ -159,7 +161,75 @@ export function planGroups(state, previous, env) {
       );
     g.fingerprint = h.digest("hex");
   }
-  return { groups, placement, owner, nextGroup: next };
+  // a shard runs its primary's configuration: a deploy that changes one changes every shard of it
+  for (const g of groups.values()) {
+    if (g.shard) g.fingerprint = `${groups.get(g.primary).fingerprint}.s${g.shard}`;
+  }
+  return { groups, placement, owner, shards, nextGroup: next };
+}
+
+// SHARD_SEP joins a group id and a shard number into the shard's group id ("g1~2" is shard 2 of group g1).
+export const SHARD_SEP = "~";
+
+// shardable reports whether a group's Workflows may run in more than one workerd: not in the home group, and not
+// when its workers bind Durable Objects (one object lives in one workerd) or R2 buckets (whose files its shard 0
+// opens; a shard reaches KV namespaces through shard 0, shardWorker) (decision 700).
+export function shardable(gid, spec) {
+  if (gid === HOME_GROUP || spec.wf.length === 0) return false;
+  return spec.workers.every(
+    (e) => Object.keys(e.w.durableObjects).length === 0 && Object.keys(e.w.r2Buckets).length === 0,
+  );
+}
+
+// shardWorker is worker entry e as a shard runs it: its KV bindings reach the namespace in the group that holds it,
+// through the same remote-binding address as its D1 bindings (miniflare takes one per worker; the address maps each
+// binding to its database id, or to {kv: namespace id}), so every shard reads and writes one store (decision 703).
+function shardWorker(e, env) {
+  const kv = Object.entries(e.w.kvNamespaces);
+  if (kv.length === 0) return e;
+  const map = {};
+  for (const [b, v] of Object.entries(e.w.d1Databases)) map[b] = v.id;
+  for (const [b, id] of kv) map[b] = { kv: id };
+  const remote = env.d1URL(map);
+  const w = { ...e.w, kvNamespaces: {}, d1Databases: {} };
+  for (const [b, v] of Object.entries(e.w.d1Databases))
+    w.d1Databases[b] = { id: v.id, remoteProxyConnectionString: remote };
+  for (const [b, id] of kv) w.kvNamespaces[b] = { id, remoteProxyConnectionString: remote };
+  return { ...e, w };
+}
+
+// planShards adds to groups, for each group whose Workflows run sharded, its shard groups 1..n-1 (shard 0 is the
+// group itself), each running the same workers and Workflows with no KV namespace or R2 bucket of its own, and answers
+// the shards of each Workflow (runtime name -> [group id of shard 0, of shard 1, ...]). Their workers' KV bindings
+// reach shard 0's namespaces (shardWorker). env.shardsOf(rt) is how
+// many shards Workflow rt should have (1 when it is not given); a group runs as many shards as its busiest Workflow.
+function planShards(groups, owner, env) {
+  const out = new Map();
+  for (const [gid, spec] of [...groups]) {
+    if (!shardable(gid, spec)) continue;
+    const n = Math.max(1, ...spec.wf.map((wf) => Math.floor(env.shardsOf?.(wf.rt) ?? 1)));
+    if (n < 2) continue;
+    const ids = [gid];
+    const workers = spec.workers.map((e) => shardWorker(e, env));
+    for (let k = 1; k < n; k++) {
+      const sid = `${gid}${SHARD_SEP}${k}`;
+      groups.set(sid, { workers, kv: [], r2: [], wf: spec.wf, shard: k, primary: gid });
+      ids.push(sid);
+    }
+    for (const wf of spec.wf) if (owner.wf.get(wf.rt) === gid) out.set(wf.rt, ids);
+  }
+  return out;
+}
+
+// shardOf picks the shard of instance id among n shards: a stable hash (FNV-1a, 32 bits) of the id, modulo n.
+export function shardOf(id, n) {
+  if (n < 2) return 0;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % n;
 }
 
 // workerOptions builds a user worker's Miniflare options from its version, without its code (groups.mjs adds it);

@@ -7,6 +7,7 @@
 // runtime: control (the control worker of the group that holds a resource), explorer (miniflare's local explorer),
 // scheduled (a worker's cron trigger) and d1Query, each over the group's entry socket (entry.mjs).
 
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { D1Hosts } from "./d1host.mjs";
@@ -15,12 +16,34 @@ import { EdgeError, INTERNAL_ERROR, SCRIPT_INVALID } from "./errors.mjs";
 import { GATE_HEADER, newGateSecret } from "./gate.mjs";
 import { CONTROL_WORKER, Groups } from "./groups.mjs";
 import { WorkerLogs } from "./logs.mjs";
+import { FINAL } from "./registry.mjs";
 import { OutboundGuard } from "./outbound.mjs";
 import { EngineUse } from "./engineuse.mjs";
-import { HOME_GROUP, planGroups } from "./plan.mjs";
+import { HOME_GROUP, planGroups, shardOf } from "./plan.mjs";
+import { storeBinding } from "./storebinding.mjs";
+import { SHARD_WINDOW_MS, ShardPolicy } from "./shards.mjs";
+
+// FORCED_SHARDS is EDGEFLOW_EDGE_SHARDS: an integer of at least 1 gives every Workflow that many shards (workerd
+// processes); unset, the shard policy decides (docs/edge.md, "Shards").
+export const FORCED_SHARDS = forcedShards(process.env.EDGEFLOW_EDGE_SHARDS);
+
+// forcedShards reads EDGEFLOW_EDGE_SHARDS: its integer when it is one of at least 1, else null (a bad value is
+// refused at start, edge.mjs).
+export function forcedShards(v) {
+  if (v === undefined || v === "") return null;
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 1 ? n : null;
+}
 
 export class Runtime {
-  constructor({ registry, persistDir, pidFile, d1PidFile, logger, outbound }) {
+  constructor({ registry, persistDir, pidFile, d1PidFile, logger, outbound, shards = FORCED_SHARDS }) {
+    // how many shards (workerds) each Workflow runs in (shards.mjs, plan.mjs)
+    this.shardPolicy = new ShardPolicy({ forced: shards, onChange: () => this.#reshard() });
+    this.shardsOf = (rt) => this.shardPolicy.count(rt);
+    this.resharding = null; // a reshard queued in the chain
+    this.reshardRuns = false; // a reshard under way
+    // "<workflow>\n<id>" -> shard, of instances a worker created in a shard that the index does not hold yet
+    this.shardHints = new Map();
     this.pidFile = pidFile;
     this.outbound = outbound ?? new OutboundGuard({ logger });
     // Every worker's console output and uncaught exceptions (logs.mjs).
@@ -53,6 +76,8 @@ export class Runtime {
     this.unfinishedInstances = (workflow) => this.#unfinishedFromExplorer(workflow);
     // D1 databases run in workerds of their own (d1host.mjs), so that a slow query stops only its database.
     this.d1 = new D1Hosts({ persistDir, logger, gateSecret: this.gateSecret, pidFile: d1PidFile });
+    // a shard's KV bindings come through the D1 hosts' binding proxy to the group that holds the namespace
+    this.d1.storeBinding = (entry, req, res) => storeBinding(this, entry, req, res);
     // D1 imports' and exports' files and jobs (d1transfer.mjs), beside the persist dir.
     this.d1transfers = new D1Transfers({ dir: path.join(path.dirname(persistDir), "d1-transfers"), logger });
   }
@@ -65,16 +90,91 @@ export class Runtime {
   // start starts the D1 proxy and every group of the registry's state.
   async start() {
     await this.d1.start();
+    // a Workflow whose instances are in more shards than one keeps them (ShardPolicy.floor)
+    for (const rt of this.registry.index.keys()) this.shardPolicy.floor(rt, this.#heldShard(rt));
     const plan = this.#plan(this.registry.state);
     try {
       await this.#realize(plan);
     } catch (err) {
       throw new Error(`workerd failed to start: ${err.message}`, { cause: err });
     }
+    this.shardTimer = setInterval(() => this.#shardWatch(), Math.min(1000, SHARD_WINDOW_MS));
+    this.shardTimer.unref();
+  }
+
+  // #heldShard is the highest shard that holds an instance of Workflow rt whose engine copy is not deleted (-1 for
+  // none).
+  #heldShard(rt) {
+    let held = -1;
+    for (const r of this.registry.instancesOf(rt).values()) if (!r.purged && (r.shard ?? 0) > held) held = r.shard ?? 0;
+    return held;
+  }
+
+  // #shardWatch grows a Workflow whose shard 0 is busy on its core and shrinks an idle one to the shards that hold
+  // its instances (shards.mjs); a change brings the groups to the new counts.
+  #shardWatch() {
+    if (this.closed) return;
+    const seen = new Map(); // group id -> its workerd's share of a core
+    for (const [rt, gid] of this.groups.owner.wf) {
+      const g = this.groups.get(gid);
+      if (!g?.pid || gid === HOME_GROUP || this.shardPolicy.count(rt) >= this.shardPolicy.max) continue;
+      if (!seen.has(gid)) seen.set(gid, this.shardPolicy.cpuShare(g.pid));
+      const share = seen.get(gid);
+      if (share !== null) this.shardPolicy.busy(rt, share);
+    }
+    let changed = false;
+    // no shrink while the groups are brought to new counts
+    for (const rt of this.resharding || this.reshardRuns ? [] : this.shardPolicy.idle()) {
+      // the finished instances an idle Workflow keeps in the engine past shard 0 are archived now, so that those
+      // shards empty; unfinished ones hold their shard
+      const done = [];
+      for (const r of this.registry.instancesOf(rt).values())
+        if ((r.shard ?? 0) > 0 && !r.purged && FINAL.has(r.status) && !r.streamed) done.push(r.id);
+      if (done.length > 0) this.archiveNow?.(rt, done);
+      if (this.shardPolicy.shrink(rt, this.#heldShard(rt))) changed = true;
+    }
+    if (changed) this.#reshard();
+  }
+
+  // #reshard brings the groups to the shard counts (in turn with deploys): a shard that still holds an instance is
+  // kept, whatever the count says.
+  #reshard() {
+    if (this.resharding) return this.resharding;
+    const run = async () => {
+      this.resharding = null;
+      if (this.closed) return;
+      this.reshardRuns = true;
+      try {
+        await this.#reshardNow();
+      } finally {
+        this.reshardRuns = false;
+      }
+    };
+    const p = this.chain.then(run, run);
+    this.chain = p.catch((err) => this.logger(`resharding failed: ${cleanError(err)}`));
+    this.resharding = p.catch(() => {});
+    return this.resharding;
+  }
+
+  // #reshardNow brings the groups to the shard counts, keeping every shard that holds an instance.
+  async #reshardNow() {
+    for (const rt of this.shardPolicy.want.keys()) this.shardPolicy.floor(rt, this.#heldShard(rt));
+    for (const rt of this.groups.shards.keys()) this.shardPolicy.floor(rt, this.#heldShard(rt));
+    const before = new Map([...this.groups.shards].map(([rt, ids]) => [rt, ids.length]));
+    await this.#realize(this.#plan(this.registry.state));
+    for (const [rt, ids] of this.groups.shards) {
+      if (before.get(rt) === ids.length) continue;
+      this.logger(`workflow ${rt} runs in ${ids.length} shards`);
+      // a Workflow's idle time counts from when its new shards run
+      if (ids.length > (before.get(rt) ?? 1)) this.shardPolicy.touch(rt);
+    }
+    for (const [rt, n] of before)
+      if (!this.groups.shards.has(rt) && n > 1) this.logger(`workflow ${rt} runs in 1 shard`);
   }
 
   async close() {
     this.closed = true;
+    clearInterval(this.shardTimer);
     await this.groups.close();
     await this.d1.close();
     this.d1transfers.close();
@@ -155,20 +255,23 @@ export class Runtime {
 
   // cycle restarts group gid's workerd on the configuration it runs (bounds.mjs), in turn with deploys: requests
   // to the group wait, its log deliveries are flushed, and afterwards the revive sweep has its unfinished instances
-  // go on from their last completed step. A start that fails is tried once more. It answers whether it cycled.
-  cycle(gid, reason) {
+  // go on from their last completed step. A start that fails is tried once more. With ifPid, only a group whose
+  // workerd is still that pid is cycled (one that died). It answers whether it cycled.
+  cycle(gid, reason, ifPid) {
     const run = async () => {
       const g = this.groups.get(gid);
       if (this.closed || !g || !g.mf || !g.spec) return false;
+      if (ifPid !== undefined && g.pid !== ifPid) return false;
       this.logger(`cycling workerd group ${gid} (pid ${g.pid}): ${reason}`);
       const started = Date.now();
+      const fresh = ifPid !== undefined;
       try {
-        await this.groups.cycle(g);
+        await this.groups.cycle(g, { fresh });
       } catch (err) {
         this.logger(
           `cycling workerd group ${gid}: the new workerd failed to start (${cleanError(err)}${err.detail ?? ""}); trying once more`,
         );
-        await this.groups.cycle(g);
+        await this.groups.cycle(g, { fresh });
       }
       this.logger(`cycled workerd group ${gid} in ${Date.now() - started} ms (pid ${g.pid})`);
       this.sweep(g);
@@ -236,7 +339,11 @@ export class Runtime {
 
   // #plan works out the groups of a registry state (plan.mjs), from the placement the groups have now.
   #plan(state) {
-    return planGroups(state, this.groups, { d1URL: (databases) => this.d1.bindingURL(databases), logger: this.logger });
+    return planGroups(state, this.groups, {
+      d1URL: (databases) => this.d1.bindingURL(databases),
+      logger: this.logger,
+      shardsOf: (rt) => this.shardsOf(rt),
+    });
   }
 
   // #realize brings the groups to plan (Groups.realize) and then revives the instances of the groups it started or
@@ -268,24 +375,147 @@ export class Runtime {
     // use until it answers, so that the archive never deletes an instance under it nor a call re-creates a deleted
     // one (engineuse.mjs)
     // a delete waits while a backup copies (EngineUse.freeze)
-    if (pathname === "/wf/delete") return await this.engineUse.deleteCall(() => this.#control(pathname, body, init));
+    if (pathname === "/wf/delete") return await this.engineUse.deleteCall(() => this.#routed(pathname, body, init));
     const ids = instanceIds(pathname, body);
-    if (ids === null) return await this.#control(pathname, body, init);
+    if (ids === null) return await this.#routed(pathname, body, init);
     const kept = this.engineUse.keep(body.workflow, ids);
     try {
-      if (body.ids !== undefined) return await this.#control(pathname, { ...body, ids: kept }, init);
+      if (body.ids !== undefined) return await this.#routed(pathname, { ...body, ids: kept }, init);
       if (kept.length === 0)
         throw new EdgeError(404, 10201, `Workflow instance '${body.id}' not found: it was archived meanwhile`);
-      return await this.#control(pathname, body, init);
+      return await this.#routed(pathname, body, init);
     } finally {
       this.engineUse.release(body.workflow, kept);
     }
   }
 
-  async #control(pathname, body, init) {
+  // shardGroups is the group ids of Workflow rt's shards, shard 0 first, or null when it runs in one workerd.
+  shardGroups(rt) {
+    const ids = this.groups.shards.get(rt);
+    return ids && ids.length > 1 ? ids : null;
+  }
+
+  // shardIndex is the shard that holds instance id of Workflow rt: the one its index record names (the edge records
+  // the shard of every instance it creates in a sharded Workflow), else shard 0, where the instances that workers
+  // create through their bindings live (worker requests go to shard 0). A shard that no longer runs counts as 0.
+  shardIndex(rt, id, n) {
+    const rec = this.registry.instanceRecord(rt, id);
+    const k = rec ? (rec.shard ?? 0) : (this.shardHints.get(`${rt}\n${id}`) ?? 0);
+    return k < n ? k : 0;
+  }
+
+  // enterCreate is enter for a request to worker `name`'s create path (POST /__edgeflow/instances, decision 200)
+  // naming instance ids: for a worker whose group runs in shards, the shard the first id picks, where the worker's
+  // Workflow binding creates every instance of the request; the runtime notes that shard for each id until the index
+  // records it (a batch goes whole to one shard, whose answer the worker gives as one). With read, the request reads
+  // instance ids[0] and goes to its shard.
+  async enterCreate(name, ids, { read = false } = {}) {
+    const gid = this.groups.placement.get(name);
+    const rts = [...this.groups.shards].filter(([, gids]) => gids[0] === gid);
+    if (rts.length === 0 || ids.length === 0) return this.enter(name);
+    // a read of one instance (the generated worker's `?instanceId=` status) goes to the shard that holds it
+    if (read) {
+      const k = this.shardIndex(rts[0][0], ids[0], rts[0][1].length);
+      return this.groups.enter(() => this.groups.get(rts[0][1][k]) ?? this.groups.of(name));
+    }
+    const gids = rts[0][1];
+    const k = shardOf(ids[0], gids.length);
+    for (const [rt] of rts) {
+      this.shardPolicy.created(rt, ids.length);
+      for (const id of ids) {
+        this.shardHints.set(`${rt}\n${id}`, k);
+        if (this.shardHints.size > SHARD_HINTS) this.shardHints.delete(this.shardHints.keys().next().value);
+      }
+    }
+    return this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name));
+  }
+
+  // #routed sends a control call to the shard of the Workflow instance(s) it names (plan.mjs): a create's items go to
+  // the shards their ids pick (an item without an id gets a random UUID first, as the engine would give it), a call
+  // naming several instances is split by shard and its answers merged in the order of its ids. Calls of a Workflow
+  // that runs in one workerd, and all other calls, go where #controlGroup says.
+  async #routed(pathname, body, init) {
+    // creates count towards a Workflow's shard policy (shards.mjs)
+    if (pathname === "/wf/create")
+      this.shardPolicy.created(
+        body.workflow,
+        body.count ?? (Array.isArray(body.instances) ? body.instances.length : 0),
+      );
+    const gids = pathname.startsWith("/wf/") ? this.shardGroups(body?.workflow) : null;
+    if (gids === null) return await this.#control(pathname, body, init);
+    const n = gids.length;
+    if (pathname === "/wf/create") return await this.#createSharded(body, init, gids);
+    if (Array.isArray(body.ids)) {
+      const parts = new Map();
+      for (const id of body.ids) {
+        const k = this.shardIndex(body.workflow, id, n);
+        if (!parts.has(k)) parts.set(k, []);
+        parts.get(k).push(id);
+      }
+      const answers = await Promise.all(
+        [...parts].map(([k, ids]) => this.#control(pathname, { ...body, ids }, init, gids[k])),
+      );
+      const retried = answers.some((a) => a?.retried);
+      const out = mergeById(pathname, body.ids, answers);
+      if (retried && out && typeof out === "object") Object.defineProperty(out, "retried", { value: true });
+      return out;
+    }
+    if (typeof body.id === "string")
+      return await this.#control(pathname, body, init, gids[this.shardIndex(body.workflow, body.id, n)]);
+    return await this.#control(pathname, body, init);
+  }
+
+  // #createSharded creates the items of a create call in the shards their ids pick (an existing index record's shard
+  // for an id the edge knows, as for an archived instance made live again). Each shard gets one call with its items;
+  // the answer is the engine's ({created, errors}, indexes into the call's items) for the whole list, plus `shards`
+  // (id -> shard) for the index. A shard whose call fails refuses its items with that error; when every shard
+  // fails, the call fails.
+  async #createSharded(body, init, gids) {
+    const n = gids.length;
+    const rt = body.workflow;
+    const items = (
+      body.count !== undefined ? Array.from({ length: body.count }, () => ({ params: body.params })) : body.instances
+    ).map((x) => (x.id !== undefined ? x : { ...x, id: randomUUID() }));
+    const parts = new Map();
+    items.forEach((x, i) => {
+      const rec = this.registry.instanceRecord(rt, x.id);
+      const k = rec ? this.shardIndex(rt, x.id, n) : shardOf(x.id, n);
+      if (!parts.has(k)) parts.set(k, []);
+      parts.get(k).push(i);
+    });
+    const settled = await Promise.allSettled(
+      [...parts].map(([k, idx]) =>
+        this.#control("/wf/create", { workflow: rt, instances: idx.map((i) => items[i]) }, init, gids[k]),
+      ),
+    );
+    if (settled.every((r) => r.status === "rejected")) throw settled[0].reason;
+    const refused = new Map();
+    const shards = {};
+    let retried = false;
+    [...parts].forEach(([k, idx], j) => {
+      const r = settled[j];
+      if (r.status === "rejected") {
+        const err = r.reason;
+        for (const i of idx)
+          refused.set(i, { index: i, id: items[i].id, code: err.code ?? 10001, message: String(err.message) });
+        return;
+      }
+      if (r.value.retried) retried = true;
+      for (const e of r.value.errors) refused.set(idx[e.index], { ...e, index: idx[e.index] });
+      for (const id of r.value.created) shards[id] = k;
+    });
+    const created = items.flatMap((x, i) => (refused.has(i) ? [] : [x.id]));
+    const errors = [...refused.values()].sort((a, b) => a.index - b.index);
+    const out = { created, errors, shards };
+    if (retried) Object.defineProperty(out, "retried", { value: true });
+    return out;
+  }
+
+  // #control sends a control call to group gid, or to the group #controlGroup picks.
+  async #control(pathname, body, init, gid) {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(
-        () => this.groups.get(this.#controlGroup(pathname, body)) ?? this.groups.get(HOME_GROUP),
+        () => this.groups.get(gid ?? this.#controlGroup(pathname, body)) ?? this.groups.get(HOME_GROUP),
       );
       try {
         const req = {
@@ -383,9 +613,24 @@ export class Runtime {
     return await this.#explorer(pathname, init);
   }
 
+  // #explorer asks the explorer of the group that runs the Workflow the path names: for a sharded Workflow, the shard
+  // of the instance the path names, every shard for a delete of the Workflow, else shard init.shard (0 by default).
   async #explorer(pathname, init) {
-    const m = /^\/workflows\/([^/?]+)/.exec(pathname);
-    const gid = m ? this.groups.owner.wf.get(decodeURIComponent(m[1])) : undefined;
+    const m = /^\/workflows\/([^/?]+)(?:\/instances\/([^/?]+))?/.exec(pathname);
+    const rt = m ? decodeURIComponent(m[1]) : null;
+    let gid = rt !== null ? this.groups.owner.wf.get(rt) : undefined;
+    const gids = rt !== null ? this.shardGroups(rt) : null;
+    if (gids !== null) {
+      if (m[2] !== undefined) gid = gids[this.shardIndex(rt, decodeURIComponent(m[2]), gids.length)];
+      else if (init.method === "DELETE" && !init.shard) {
+        const all = await Promise.all(gids.map((_, k) => this.#explorer(pathname, { ...init, shard: k || undefined })));
+        return all.find((r) => r.status !== 200) ?? all[0];
+      } else gid = gids[init.shard ?? 0] ?? gids[0];
+    }
+    return await this.#explorerAt(pathname, init, gid);
+  }
+
+  async #explorerAt(pathname, init, gid) {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(() => this.groups.get(gid ?? HOME_GROUP) ?? this.groups.get(HOME_GROUP));
       try {
@@ -431,7 +676,10 @@ export class Runtime {
   async #sweepOnce(g) {
     let total = 0;
     for (const wf of g.workflows) {
-      const ids = await this.unfinishedInstances(wf);
+      let ids = await this.unfinishedInstances(wf);
+      // a shard revives its own instances (the revive call reaches each instance's shard)
+      const gids = this.shardGroups(wf);
+      if (gids !== null) ids = ids.filter((id) => this.shardIndex(wf, id, gids.length) === g.shard);
       for (let i = 0; i < ids.length; i += 100) {
         const r = await this.control("/wf/revive", { workflow: wf, ids: ids.slice(i, i + 100) });
         total += r.revived;
@@ -461,6 +709,9 @@ export class Runtime {
   }
 }
 
+// SHARD_HINTS bounds the shards noted for instances the index does not hold yet (Runtime.enterCreate).
+const SHARD_HINTS = 100000;
+
 // INSTANCE_CALLS are the control worker's calls that address instances of a Workflow (body.id or body.ids); creates
 // and deletes are left to their callers (the archive orders its deletes itself, engineuse.mjs).
 const INSTANCE_CALLS = new Set([
@@ -480,6 +731,21 @@ function instanceIds(pathname, body) {
   if (!INSTANCE_CALLS.has(pathname) || typeof body?.workflow !== "string") return null;
   if (Array.isArray(body.ids)) return body.ids;
   return typeof body.id === "string" ? [body.id] : null;
+}
+
+// mergeById merges the answers of one call split by shard (Runtime.#routed) in the order of ids: statuses as one list,
+// revives as one count, deletes as one {deleted, errors}.
+function mergeById(pathname, ids, answers) {
+  const order = new Map(ids.map((id, i) => [id, i]));
+  const byOrder = (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0);
+  if (pathname === "/wf/revive") return { revived: answers.reduce((n, a) => n + (a.revived ?? 0), 0) };
+  if (pathname === "/wf/delete")
+    return {
+      deleted: answers.flatMap((a) => a.deleted ?? []).sort(byOrder),
+      errors: answers.flatMap((a) => a.errors ?? []).sort(byOrder),
+    };
+  if (answers.every((a) => Array.isArray(a))) return answers.flat().sort(byOrder);
+  return answers[0];
 }
 
 function isSocketError(err) {

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { GONE_PLUGIN, HOME_GROUP, MAX_COMPAT_DATE, canonicalWorkflows, planGroups } from "../src/plan.mjs";
+import { GONE_PLUGIN, HOME_GROUP, MAX_COMPAT_DATE, canonicalWorkflows, planGroups, shardOf } from "../src/plan.mjs";
 
 const ACCOUNT = "a".repeat(32);
 
@@ -242,5 +242,75 @@ describe("canonicalWorkflows", () => {
       own: { className: "Own", scriptName: "owner" },
       remote: { className: "Remote", scriptName: "owner" },
     });
+  });
+});
+
+describe("shards", () => {
+  const wfBinding = (name) => ({ type: "workflow", name: "WF", workflow_name: name, class_name: "Flow" });
+  const state = () =>
+    legacy({
+      scripts: [
+        script("plain", [wfBinding("plain")]),
+        script("kvuser", [wfBinding("kvuser"), { type: "kv_namespace", name: "STORE", namespace_id: "ns1" }]),
+        script("bucket", [wfBinding("bucket"), { type: "r2_bucket", name: "B", bucket_name: "b1" }]),
+        script("objects", [
+          wfBinding("objects"),
+          { type: "durable_object_namespace", name: "DO", class_name: "Counter" },
+        ]),
+      ],
+      kv: ["ns1"],
+      r2: ["b1"],
+      workflows: Object.fromEntries(
+        ["plain", "kvuser", "bucket", "objects"].map((n) => [n, { script_name: n, class_name: "Flow" }]),
+      ),
+    });
+  const shardsPlan = (n) =>
+    planGroups(state(), fresh(), {
+      d1URL: (map) => new URL(`http://127.0.0.1:1/secret/${Buffer.from(JSON.stringify(map)).toString("base64url")}`),
+      logger: () => {},
+      groupSize: 1,
+      shardsOf: () => n,
+    });
+
+  test("a group of Workflows gets n-1 shard groups running its workers; R2, Durable Objects and home do not", () => {
+    const p = shardsPlan(3);
+    const byWorker = (w) => p.placement.get(w);
+    for (const w of ["plain", "kvuser"]) {
+      const gid = byWorker(w);
+      assert.deepEqual(p.shards.get(w), [gid, `${gid}~1`, `${gid}~2`]);
+      for (const k of [1, 2]) {
+        const s = p.groups.get(`${gid}~${k}`);
+        assert.equal(s.shard, k);
+        assert.deepEqual(s.kv, []);
+        assert.deepEqual(
+          s.workers.map((e) => e.name),
+          [w],
+        );
+        assert.equal(s.fingerprint, `${p.groups.get(gid).fingerprint}.s${k}`);
+      }
+    }
+    for (const w of ["bucket", "objects"]) assert.equal(p.shards.has(w), false, w);
+    assert.equal([...p.groups.keys()].filter((g) => g.startsWith(`${HOME_GROUP}~`)).length, 0);
+    assert.equal(shardsPlan(1).shards.size, 0);
+  });
+
+  test("a shard's KV binding is a remote binding to the group that holds the namespace; shard 0 opens it", () => {
+    const p = shardsPlan(2);
+    const gid = p.placement.get("kvuser");
+    assert.deepEqual(p.groups.get(gid).kv, ["ns1"]);
+    assert.equal(p.groups.get(gid).workers[0].w.kvNamespaces.STORE, "ns1");
+    const shardW = p.groups.get(`${gid}~1`).workers[0].w;
+    assert.equal(shardW.kvNamespaces.STORE.id, "ns1");
+    const url = shardW.kvNamespaces.STORE.remoteProxyConnectionString;
+    const map = JSON.parse(Buffer.from(url.pathname.split("/")[2], "base64url").toString("utf8"));
+    assert.deepEqual(map, { STORE: { kv: "ns1" } });
+  });
+
+  test("shardOf is stable and spreads ids", () => {
+    assert.equal(shardOf("abc", 1), 0);
+    assert.equal(shardOf("abc", 4), shardOf("abc", 4));
+    const counts = [0, 0, 0, 0];
+    for (let i = 0; i < 4000; i++) counts[shardOf(`id-${i}`, 4)]++;
+    for (const c of counts) assert.ok(c > 800 && c < 1200, String(counts));
   });
 });

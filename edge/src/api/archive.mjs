@@ -70,6 +70,13 @@ export function archiveSoon(ctx, rt, id) {
     recent.delete(oldest);
     id = oldest;
   }
+  archiveNow(ctx, rt, id);
+}
+
+// archiveNow queues the archiving of a finished instance at once, whatever ARCHIVE_KEEP says (for a shard that is
+// to stop, decision 704).
+export function archiveNow(ctx, rt, id) {
+  if (!ARCHIVING) return;
   const key = `${rt}\n${id}`;
   if (ctx.archiving.has(key) || ctx.registry.instanceRecord(rt, id)?.purged) return;
   ctx.archiving.set(key, null);
@@ -147,6 +154,13 @@ export async function unarchive(ctx, rt, id, entry) {
   const e = answer.errors[0];
   if (e && e.code !== 10405) throw new Error(`recreating archived instance '${id}' failed: ${e.message}`);
   ctx.registry.archive.drop(rt, id);
-  ctx.registry.noteInstance(rt, id, { archived: false, purged: false, ended_on: null, rollback: null });
+  // created anew in the shard the runtime picked for it (runtime.mjs), which the index keeps
+  ctx.registry.noteInstance(rt, id, {
+    archived: false,
+    purged: false,
+    ended_on: null,
+    rollback: null,
+    shard: answer.shards?.[id] ?? 0,
+  });
   ctx.registry.setStatus(rt, id, "queued");
 }

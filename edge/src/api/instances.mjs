@@ -216,6 +216,8 @@ export async function createInstances(ctx, wf, inputs, source) {
         version_id: versionId,
         status: "queued",
         ...(input.retention ? { retention: input.retention } : {}),
+        // the shard of a sharded Workflow that holds it (Runtime.shardIndex); shard 0 is not written
+        ...(answer.shards?.[id] ? { shard: answer.shards[id] } : {}),
       });
       return { id, status: "queued", version_id: versionId, workflow_id: wf.id };
     });
@@ -368,6 +370,9 @@ async function instanceDetails(ctx, wf, id) {
       version_id: wf.versions.at(-1).id,
       status: d.status,
     };
+    // one a worker created in a shard (runtime.mjs, shardFor): the index keeps its shard
+    const k = ctx.runtime.shardIndex(rt, id, Infinity);
+    if (k > 0) rec.shard = k;
     ctx.registry.recordInstance(rec);
   } else {
     ctx.registry.setStatus(rt, id, d.status);

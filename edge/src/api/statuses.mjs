@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { EdgeError, INSTANCE_NOT_FOUND, INTERNAL_ERROR, INVALID_REQUEST } from "../errors.mjs";
+import { workflowsDir } from "../mfconfig.mjs";
 import { now } from "../registry.mjs";
 import { archiveSoon, archived } from "./archive.mjs";
 import { mapLimit } from "./common.mjs";
@@ -76,51 +77,71 @@ function syncIndex(ctx, name) {
   const running = ctx.syncing.get(name);
   if (running) return running;
   const p = (async () => {
-    const dir = path.join(ctx.runtime.persistDir, "workflows", `miniflare-workflows-${name}`);
-    let files;
-    try {
-      files = fs.readdirSync(dir);
-    } catch {
-      return;
-    }
-    let empty = ctx.emptyFiles.get(name);
-    if (!empty) ctx.emptyFiles.set(name, (empty = new Set()));
-    const present = new Set(files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"));
-    for (const f of empty) if (!present.has(f)) empty.delete(f);
+    // a sharded Workflow keeps each shard's instances in a directory of its own (mfconfig.mjs); a worker's binding
+    // creates in the shard that runs the worker (shard 0 for worker requests)
+    const n = ctx.runtime.shardGroups(name)?.length ?? 1;
     const known = ctx.registry.instancesOf(name);
+    const knownIn = new Array(n).fill(0);
     // archived instances deleted from the engine have no file
-    let purged = 0;
-    for (const r of known.values()) if (r.purged) purged++;
-    let missing = present.size - empty.size - (known.size - purged) - (ctx.creating.get(name) ?? 0);
-    const versionId = ctx.state.workflows[name.slice(ctx.names.prefix.length)]?.versions.at(-1).id;
-    for (let page = 1; missing > 0; page++) {
-      const q = new URLSearchParams({ page: String(page), per_page: "100" });
-      const { status, body } = await ctx.runtime.explorer(`/workflows/${encodeURIComponent(name)}/instances?${q}`);
-      if (status !== 200 || !body.success || body.result.length === 0) break;
-      for (const it of body.result) {
-        if (it.status === undefined) {
-          // A file without an instance: miniflare opens the engine's storage for any id it is asked about, one that
-          // does not exist (or no longer does) too. One older than a minute is no instance being created.
-          const file = `${it.id}.sqlite`;
-          if (present.has(file) && !empty.has(file) && Date.now() - fileTime(path.join(dir, file)) > EMPTY_AFTER_MS) {
-            empty.add(file);
-            missing--;
-          }
-          continue;
-        }
-        // (looked up afresh: an instance created through the API while the page was read is known by now)
-        if (ctx.registry.instanceRecord(name, it.id)) continue;
-        ctx.registry.recordInstance({
-          workflow: name,
-          id: it.id,
-          source: "binding",
-          created_on: it.created_on ?? now(),
-          version_id: versionId,
-          status: it.status,
-        });
-        missing--;
+    for (const r of known.values()) if (!r.purged) knownIn[(r.shard ?? 0) < n ? (r.shard ?? 0) : 0]++;
+    let empty = ctx.emptyFiles.get(name);
+    if (!empty) ctx.emptyFiles.set(name, (empty = new Map()));
+    const shards = [];
+    for (let k = 0; k < n; k++) {
+      const dir = path.join(ctx.runtime.persistDir, workflowsDir(k), `miniflare-workflows-${name}`);
+      let files;
+      try {
+        files = fs.readdirSync(dir);
+      } catch {
+        continue;
       }
-      if (page >= (body.result_info?.total_pages ?? 1)) break;
+      if (!empty.has(k)) empty.set(k, new Set());
+      const gone = empty.get(k);
+      const present = new Set(files.filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"));
+      for (const f of gone) if (!present.has(f)) gone.delete(f);
+      shards.push({ k, dir, present, gone, missing: present.size - gone.size - knownIn[k] });
+    }
+    let missing = shards.reduce((m, sh) => m + sh.missing, 0) - (ctx.creating.get(name) ?? 0);
+    const versionId = ctx.state.workflows[name.slice(ctx.names.prefix.length)]?.versions.at(-1).id;
+    for (const sh of shards) {
+      if (missing <= 0) break;
+      if (sh.missing <= 0) continue;
+      for (let page = 1; missing > 0; page++) {
+        const q = new URLSearchParams({ page: String(page), per_page: "100" });
+        const { status, body } = await ctx.runtime.explorer(`/workflows/${encodeURIComponent(name)}/instances?${q}`, {
+          shard: sh.k,
+        });
+        if (status !== 200 || !body.success || body.result.length === 0) break;
+        for (const it of body.result) {
+          if (it.status === undefined) {
+            // A file without an instance: miniflare opens the engine's storage for any id it is asked about, one
+            // that does not exist (or no longer does) too. One older than a minute is no instance being created.
+            const file = `${it.id}.sqlite`;
+            if (
+              sh.present.has(file) &&
+              !sh.gone.has(file) &&
+              Date.now() - fileTime(path.join(sh.dir, file)) > EMPTY_AFTER_MS
+            ) {
+              sh.gone.add(file);
+              missing--;
+            }
+            continue;
+          }
+          // (looked up afresh: an instance created through the API while the page was read is known by now)
+          if (ctx.registry.instanceRecord(name, it.id)) continue;
+          ctx.registry.recordInstance({
+            workflow: name,
+            id: it.id,
+            source: "binding",
+            created_on: it.created_on ?? now(),
+            version_id: versionId,
+            status: it.status,
+            ...(sh.k > 0 ? { shard: sh.k } : {}),
+          });
+          missing--;
+        }
+        if (page >= (body.result_info?.total_pages ?? 1)) break;
+      }
     }
   })().finally(() => ctx.syncing.delete(name));
   ctx.syncing.set(name, p);

@@ -1,0 +1,156 @@
+// The shard policy (docs/edge.md, "Shards"; decision 704) on a running edge: without EDGEFLOW_EDGE_SHARDS a Workflow
+// starts on one workerd, grows to EDGEFLOW_EDGE_SHARD_MAX shards once it had EDGEFLOW_EDGE_SHARD_GROW creates within
+// a window (a counter, not a clock: the window here is ten minutes), keeps a shard while an instance of it waits, and
+// stops the shard once the Workflow is idle and the shard's instances are archived. The unit tests of the counter are
+// at the end.
+
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { shardOf } from "../src/plan.mjs";
+import { ShardPolicy } from "../src/shards.mjs";
+import { deployDemo, startEdge, tempDir, waitFor, waitStatus } from "./helpers.mjs";
+
+let edge;
+before(async () => {
+  edge = await startEdge({
+    env: {
+      EDGEFLOW_EDGE_SHARDS: "",
+      EDGEFLOW_EDGE_SHARD_MAX: "2",
+      EDGEFLOW_EDGE_SHARD_GROW: "6",
+      EDGEFLOW_EDGE_SHARD_WINDOW_MS: "600000",
+      EDGEFLOW_EDGE_SHARD_IDLE_MS: "4000",
+    },
+  });
+  await deployDemo(edge, "grows");
+});
+after(async () => {
+  await edge?.stop();
+});
+
+async function stats() {
+  const base = edge.ready.api.replace("/client/v4", "");
+  const res = await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } });
+  return res.json();
+}
+const shardRuns = async () => (await stats()).workerd_groups.some((g) => g.group === "g1~1");
+
+describe("shard policy", () => {
+  test("a busy Workflow grows a shard; an idle one stops it once its instances are archived", async () => {
+    assert.equal(await shardRuns(), false, "one workerd before the Workflow is busy");
+    for (let i = 0; i < 5; i++) {
+      const r = await edge.call("POST", "/workflows/grows/instances", { instance_id: `calm-${i}`, params: {} });
+      assert.equal(r.status, 200);
+    }
+    assert.equal(await shardRuns(), false, "5 creates stay under the threshold of 6");
+    await edge.call("POST", "/workflows/grows/instances", { instance_id: "calm-5", params: {} });
+    await waitFor(shardRuns, { what: "shard g1~1 to start" });
+    const st = await stats();
+    assert.equal(st.shards.workflows.grows, 2, JSON.stringify(st.shards));
+    // an instance in shard 1 that waits holds its shard while the Workflow is idle
+    let held = null;
+    for (let i = 0; held === null; i++) if (shardOf(`held-${i}`, 2) === 1) held = `held-${i}`;
+    const r = await edge.call("POST", "/workflows/grows/instances", { instance_id: held, params: { waitFor: "go" } });
+    assert.equal(r.status, 200);
+    await waitStatus(edge, "grows", held, "waiting");
+    for (let i = 0; i < 6; i++) await waitStatus(edge, "grows", `calm-${i}`, "complete");
+    // once the Workflow is idle (no create for 4 s) and a shrink check has seen it, the waiting instance still
+    // holds its shard: the event reaches it and it completes
+    const idleSince = await waitFor(async () => {
+      const s = (await stats()).shards;
+      return s.idle.includes("grows") ? s : false;
+    });
+    await waitFor(async () => (await stats()).shards.shrink_checks > idleSince.shrink_checks + 1, {
+      what: "a shrink check of the idle Workflow",
+    });
+    assert.equal(await shardRuns(), true);
+    assert.equal((await stats()).shards.workflows.grows, 2);
+    const ev = await edge.call("POST", `/workflows/grows/instances/${held}/events/go`, { ok: true });
+    assert.equal(ev.status, 200, JSON.stringify(ev.body));
+    const done = await waitStatus(edge, "grows", held, "complete");
+    assert.deepEqual(done.output.approved, { ok: true });
+    // emptied (its finished instance archived): the shard stops, and the instance still reads from the archive
+    await waitFor(async () => !(await shardRuns()), { what: "shard g1~1 to stop" });
+    assert.equal((await stats()).shards.workflows.grows, undefined);
+    const again = await waitStatus(edge, "grows", held, "complete");
+    assert.deepEqual(again.output.approved, { ok: true });
+    // and the Workflow runs on
+    await edge.call("POST", "/workflows/grows/instances", { instance_id: "after-stop", params: {} });
+    await waitStatus(edge, "grows", "after-stop", "complete");
+  });
+});
+
+describe("shards across a restart of the edge", () => {
+  test("a shard's sleeping and waiting instances are revived in it, also once the count is no longer forced", async () => {
+    const dataDir = tempDir();
+    const ids = [];
+    for (let i = 0; ids.length < 2; i++) if (shardOf(`kept-${i}`, 2) === 1) ids.push(`kept-${i}`);
+    const [sleeper, waiter] = ids;
+    const a = await startEdge({ dataDir, env: { EDGEFLOW_EDGE_SHARDS: "2" } });
+    try {
+      await deployDemo(a, "kept");
+      await a.call("POST", "/workflows/kept/instances", { instance_id: sleeper, params: { sleepMs: 4000 } });
+      await a.call("POST", "/workflows/kept/instances", { instance_id: waiter, params: { waitFor: "go" } });
+      await waitStatus(a, "kept", sleeper, "waiting");
+      await waitStatus(a, "kept", waiter, "waiting");
+    } finally {
+      await a.stop();
+    }
+    // the policy with one core at most: shard 1 still runs, since it holds the two instances
+    const b = await startEdge({ dataDir, env: { EDGEFLOW_EDGE_SHARDS: "", EDGEFLOW_EDGE_SHARD_MAX: "1" } });
+    try {
+      const base = b.ready.api.replace("/client/v4", "");
+      const st = await (
+        await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${b.token}` } })
+      ).json();
+      assert.ok(
+        st.workerd_groups.some((g) => g.group === "g1~1"),
+        JSON.stringify(st.workerd_groups),
+      );
+      await waitStatus(b, "kept", sleeper, "complete");
+      const ev = await b.call("POST", `/workflows/kept/instances/${waiter}/events/go`, { after: "restart" });
+      assert.equal(ev.status, 200, JSON.stringify(ev.body));
+      const done = await waitStatus(b, "kept", waiter, "complete");
+      assert.deepEqual(done.output.approved, { after: "restart" });
+    } finally {
+      await b.stop();
+    }
+  });
+});
+
+describe("ShardPolicy", () => {
+  test("grows past the threshold within a window, shrinks to the shards that hold instances", () => {
+    let t = 0;
+    let changes = 0;
+    const p = new ShardPolicy({ max: 4, grow: 3, windowMs: 100, idleMs: 50, now: () => t, onChange: () => changes++ });
+    p.created("wf", 2);
+    assert.equal(p.count("wf"), 1);
+    t = 150; // a new window: the count starts again
+    p.created("wf", 2);
+    assert.equal(p.count("wf"), 1);
+    p.created("wf", 1);
+    assert.equal(p.count("wf"), 4);
+    assert.equal(changes, 1);
+    assert.deepEqual(p.idle(), []);
+    t = 200;
+    assert.deepEqual(p.idle(), ["wf"]);
+    assert.equal(p.shrink("wf", 2), true);
+    assert.equal(p.count("wf"), 3);
+    assert.equal(p.shrink("wf", -1), true);
+    assert.equal(p.count("wf"), 1);
+    p.busy("other", 0.5);
+    assert.equal(p.count("other"), 1);
+    p.busy("other", 0.9);
+    assert.equal(p.count("other"), 4);
+  });
+
+  test("a forced count never grows nor shrinks below itself; instances in higher shards keep theirs", () => {
+    const p = new ShardPolicy({ forced: 2, grow: 1 });
+    p.created("wf", 10);
+    assert.equal(p.count("wf"), 2);
+    p.floor("wf", 3);
+    assert.equal(p.count("wf"), 4);
+    assert.equal(p.shrink("wf", -1), true);
+    assert.equal(p.count("wf"), 2);
+    assert.equal(p.shrink("wf", -1), false);
+  });
+});

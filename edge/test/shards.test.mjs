@@ -1,0 +1,374 @@
+// Shards (docs/edge.md, "Shards"; decisions 700-719): with EDGEFLOW_EDGE_SHARDS=2 a Workflow runs in two workerd
+// processes; each instance lives in the shard its id picks, every operation on it reaches that shard, batches are
+// split and answered in order, lists merge the shards, a killed shard restarts with its instances, and a deploy moves
+// every shard.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { tcpListeners } from "../src/gate.mjs";
+import { shardOf } from "../src/plan.mjs";
+import { deployDemo, startEdge, upload, waitFor, waitStatus } from "./helpers.mjs";
+
+// A workflow like the demo's that logs from its steps.
+const SOURCE = `
+import { WorkflowEntrypoint } from "cloudflare:workers";
+export class DemoWorkflow extends WorkflowEntrypoint {
+  async run(event, step) {
+    const p = event.payload ?? {};
+    const a = await step.do("first", async () => {
+      console.log("first step of " + event.instanceId);
+      return { n: (p.n ?? 1) * 2 };
+    });
+    if (p.sleepMs) await step.sleep("nap", p.sleepMs);
+    let approved = null;
+    if (p.waitFor) approved = (await step.waitForEvent("approval", { type: p.waitFor, timeout: "1 hour" })).payload;
+    const b = await step.do("second", async () => ({ m: a.n + 1 }));
+    return { a, b, approved, version: this.env.VERSION ?? "v1" };
+  }
+}
+export default { async fetch() { return new Response("ok"); } };
+`;
+
+let edge;
+before(async () => {
+  edge = await startEdge({ env: { EDGEFLOW_EDGE_SHARDS: "2" } });
+  await deployDemo(edge, "sharded", { source: SOURCE });
+});
+after(async () => {
+  await edge?.stop();
+});
+
+// idsIn answers n instance ids (prefix-0, prefix-1, ...) that the shard function puts in shard k of 2.
+function idsIn(prefix, k, n) {
+  const out = [];
+  for (let i = 0; out.length < n; i++) if (shardOf(`${prefix}-${i}`, 2) === k) out.push(`${prefix}-${i}`);
+  return out;
+}
+
+// groups answers the edge's workerd groups ({group, pid}) by group id.
+async function groups() {
+  const base = edge.ready.api.replace("/client/v4", "");
+  const res = await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } });
+  const stats = await res.json();
+  return new Map(stats.workerd_groups.map((g) => [g.group, g]));
+}
+
+// files counts the instance storage files of Workflow "sharded" in shard k.
+function files(k) {
+  const dir = path.join(
+    edge.dataDir,
+    "miniflare",
+    ...(k > 0 ? ["shards", String(k)] : []),
+    "workflows",
+    "miniflare-workflows-sharded",
+  );
+  try {
+    return fs.readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").length;
+  } catch {
+    return 0;
+  }
+}
+
+describe("shards", () => {
+  test("a Workflow runs in two workerds and its instances spread over them by id", async () => {
+    const g = await groups();
+    assert.ok(g.has("g1") && g.has("g1~1"), JSON.stringify([...g.keys()]));
+    assert.notEqual(g.get("g1").pid, g.get("g1~1").pid);
+    // every shard's workerd is reached on its Unix entry socket only (docs/edge.md, Isolation): no TCP listener
+    for (const gid of ["g1", "g1~1"]) {
+      const tcp = tcpListeners(g.get(gid).pid);
+      if (tcp !== null) assert.deepEqual(tcp, [], gid);
+    }
+    const before = [files(0), files(1)];
+    const ids = Array.from({ length: 12 }, (_, i) => `spread-${i}`);
+    // a batch whose items go to both shards (and two without an id): the answers keep the items' order
+    const items = [
+      ...ids.map((id) => ({ instance_id: id, params: { waitFor: "go" } })),
+      { params: { waitFor: "go" } },
+      { params: { waitFor: "go" } },
+    ];
+    const r = await edge.call("POST", "/workflows/sharded/instances/batch", items);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(
+      r.body.result.slice(0, ids.length).map((x) => x.id),
+      ids,
+    );
+    const all = r.body.result.map((x) => x.id);
+    assert.equal(new Set(all).size, all.length);
+    for (const id of all) await waitStatus(edge, "sharded", id, "waiting");
+    const want = [0, 1].map((k) => all.filter((id) => shardOf(id, 2) === k).length);
+    assert.ok(want[0] > 0 && want[1] > 0, `ids in both shards: ${want}`);
+    assert.deepEqual([files(0) - before[0], files(1) - before[1]], want);
+    // the object form: items refused by their shard keep their index (an id that exists, one named twice), and a
+    // count's instances get ids of both shards
+    const dup = await edge.call("POST", "/workflows/sharded/instances/batch", {
+      instances: [
+        { instance_id: "dup-a", params: {} },
+        { instance_id: ids[1], params: {} },
+        { instance_id: "dup-b", params: {} },
+        { instance_id: "dup-a", params: {} },
+      ],
+    });
+    assert.equal(dup.status, 200, JSON.stringify(dup.body));
+    assert.deepEqual(
+      dup.body.result.created.map((x) => x.id),
+      ["dup-a", "dup-b"],
+    );
+    assert.deepEqual(
+      dup.body.result.errors.map((e) => [e.index, e.id, e.code]),
+      [
+        [1, ids[1], 10405],
+        [3, "dup-a", 10415],
+      ],
+    );
+    const counted = await edge.call("POST", "/workflows/sharded/instances/batch", { count: 8, params: {} });
+    assert.equal(counted.status, 200, JSON.stringify(counted.body));
+    assert.equal(counted.body.result.created.length, 8);
+    for (const { id } of counted.body.result.created) await waitStatus(edge, "sharded", id, "complete");
+    for (const id of all) {
+      const ev = await edge.call("POST", `/workflows/sharded/instances/${id}/events/go`, { id });
+      assert.equal(ev.status, 200, JSON.stringify(ev.body));
+    }
+    for (const id of all) {
+      const done = await waitStatus(edge, "sharded", id, "complete");
+      assert.deepEqual(done.output.approved, { id });
+    }
+  });
+
+  test("every operation on an instance reaches its shard", async () => {
+    for (const k of [0, 1]) {
+      const [a, b] = idsIn(`ops${k}`, k, 2);
+      let r = await edge.call("POST", "/workflows/sharded/instances", { instance_id: a, params: { waitFor: "ok" } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      await waitStatus(edge, "sharded", a, "waiting");
+      // an id that exists is refused by its shard
+      r = await edge.call("POST", "/workflows/sharded/instances", { instance_id: a, params: {} });
+      assert.equal(r.status, 409);
+      r = await edge.call("PATCH", `/workflows/sharded/instances/${a}/status`, { status: "pause" });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      await waitStatus(edge, "sharded", a, "paused");
+      r = await edge.call("PATCH", `/workflows/sharded/instances/${a}/status`, { status: "resume" });
+      assert.equal(r.status, 200);
+      await waitStatus(edge, "sharded", a, "waiting");
+      r = await edge.call("POST", `/workflows/sharded/instances/${a}/events/ok`, { shard: k });
+      assert.equal(r.status, 200);
+      const done = await waitStatus(edge, "sharded", a, "complete");
+      assert.deepEqual(done.output.approved, { shard: k });
+      // step output, logs
+      r = await edge.call("GET", `/workflows/sharded/instances/${a}/step?name=first`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const logs = await waitFor(async () => {
+        const l = await edge.call("GET", `/workers/scripts/sharded/logs?instance=${a}`);
+        return l.body.result?.lines?.some((x) => x.message.includes(`first step of ${a}`)) ? l : false;
+      });
+      assert.equal(logs.status, 200);
+      // restart, terminate
+      r = await edge.call("PATCH", `/workflows/sharded/instances/${a}/status`, { status: "restart" });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      await waitStatus(edge, "sharded", a, "waiting");
+      r = await edge.call("PATCH", `/workflows/sharded/instances/${a}/status`, { status: "terminate" });
+      assert.equal(r.status, 200);
+      await waitStatus(edge, "sharded", a, "terminated");
+      // delete in a batch with an instance of the other shard
+      r = await edge.call("POST", "/workflows/sharded/instances", { instance_id: b, params: {} });
+      assert.equal(r.status, 200);
+      await waitStatus(edge, "sharded", b, "complete");
+    }
+    // the list merges the shards, newest first, and its cursor pages through both
+    const seen = [];
+    let cursor = "";
+    for (;;) {
+      const r = await edge.call("GET", `/workflows/sharded/instances?per_page=3${cursor ? `&cursor=${cursor}` : ""}`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      seen.push(...r.body.result.map((x) => x.id));
+      cursor = r.body.result_info?.cursor;
+      if (!cursor) break;
+    }
+    assert.equal(new Set(seen).size, seen.length);
+    for (const k of [0, 1]) for (const id of idsIn(`ops${k}`, k, 2)) assert.ok(seen.includes(id), id);
+    const gone = [0, 1].map((k) => idsIn(`ops${k}`, k, 2)[1]);
+    const del = await edge.call("POST", "/workflows/sharded/instances/batch/delete", {
+      instances: [gone[1], "missing-1", gone[0]],
+    });
+    assert.equal(del.status, 200, JSON.stringify(del.body));
+    assert.deepEqual(del.body.result.deleted, [{ id: gone[1] }, { id: gone[0] }]);
+    assert.deepEqual(
+      del.body.result.errors.map((e) => e.id),
+      ["missing-1"],
+    );
+    for (const k of [0, 1]) {
+      const r = await edge.call("GET", `/workflows/sharded/instances/${idsIn(`ops${k}`, k, 2)[1]}`);
+      assert.equal(r.status, 404);
+    }
+  });
+
+  test("a killed shard restarts and its instances complete", async () => {
+    const [id] = idsIn("killed", 1, 1);
+    const r = await edge.call("POST", "/workflows/sharded/instances", { instance_id: id, params: { waitFor: "late" } });
+    assert.equal(r.status, 200);
+    await waitStatus(edge, "sharded", id, "waiting");
+    const pid = (await groups()).get("g1~1").pid;
+    process.kill(pid, "SIGKILL");
+    await waitFor(
+      async () => {
+        const g = (await groups()).get("g1~1");
+        return g && g.pid !== pid;
+      },
+      { what: "shard g1~1 to restart" },
+    );
+    const ev = await edge.call("POST", `/workflows/sharded/instances/${id}/events/late`, { after: "kill" });
+    assert.equal(ev.status, 200, JSON.stringify(ev.body));
+    const done = await waitStatus(edge, "sharded", id, "complete");
+    assert.deepEqual(done.output.approved, { after: "kill" });
+  });
+
+  test("a deploy moves every shard to the new version", async () => {
+    const pids = await groups();
+    const up = await upload(edge, "sharded", {
+      source: SOURCE,
+      bindings: [
+        { type: "workflow", name: "WORKFLOW", workflow_name: "sharded", class_name: "DemoWorkflow" },
+        { type: "plain_text", name: "VERSION", text: "v2" },
+      ],
+    });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const now = await groups();
+    for (const gid of ["g1", "g1~1"]) assert.notEqual(now.get(gid).pid, pids.get(gid).pid, gid);
+    for (const k of [0, 1]) {
+      const [id] = idsIn(`v2-${k}`, k, 1);
+      await edge.call("POST", "/workflows/sharded/instances", { instance_id: id, params: {} });
+      const done = await waitStatus(edge, "sharded", id, "complete");
+      assert.equal(done.output.version, "v2");
+    }
+  });
+});
+
+// A worker with edgeflow's create path (POST /__edgeflow/instances, one id in X-Edgeflow-Instance-Id or a batch) and
+// its status read (GET ?instanceId=), as edgeflow's generated workers have them.
+const CREATE_SOURCE = SOURCE.replace(
+  'export default { async fetch() { return new Response("ok"); } };',
+  `export default {
+  async fetch(req, env) {
+    const url = new URL(req.url);
+    if (req.method === "POST" && url.pathname === "/__edgeflow/instances") {
+      if (req.headers.get("x-edgeflow-instance-batch") === "1") {
+        const items = await req.json();
+        const got = await env.WORKFLOW.createBatch(items.map((x) => ({ id: x.id, params: x.params })));
+        return Response.json({ instanceIds: got.map((h) => h.id) });
+      }
+      const inst = await env.WORKFLOW.create({ id: req.headers.get("x-edgeflow-instance-id"), params: await req.json() });
+      return Response.json({ instanceId: inst.id });
+    }
+    const id = url.searchParams.get("instanceId");
+    if (id) return Response.json(await (await env.WORKFLOW.get(id)).status());
+    return new Response("ok");
+  },
+};`,
+);
+
+describe("shards: edgeflow's create path through the worker", () => {
+  test("a create through the worker runs in the shard its id picks, and the edge finds it there", async () => {
+    await deployDemo(edge, "viaworker", { source: CREATE_SOURCE });
+    const url = `${edge.ready.workers}/viaworker/__edgeflow/instances`;
+    for (const k of [0, 1]) {
+      const [id] = idsIn(`vw${k}`, k, 1);
+      const r = await fetch(url, {
+        method: "POST",
+        headers: { "x-edgeflow-instance-id": id, "content-type": "application/json" },
+        body: JSON.stringify({ waitFor: "go" }),
+      });
+      assert.equal(r.status, 200, await r.clone().text());
+      assert.deepEqual(await r.json(), { instanceId: id });
+      await waitStatus(edge, "viaworker", id, "waiting");
+      const st = await (await fetch(`${edge.ready.workers}/viaworker?instanceId=${id}`)).json();
+      // (miniflare's own status: running while the instance waits for its event)
+      assert.equal(st.status, "running", JSON.stringify(st));
+      const ev = await edge.call("POST", `/workflows/viaworker/instances/${id}/events/go`, { k });
+      assert.equal(ev.status, 200, JSON.stringify(ev.body));
+      const done = await waitStatus(edge, "viaworker", id, "complete");
+      assert.deepEqual(done.output.approved, { k });
+    }
+    // a batch goes whole to the shard of its first id; every instance of it is found
+    const batch = [...idsIn("vwb", 1, 1), ...idsIn("vwb0", 0, 2)].map((id) => ({ id, params: {} }));
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { "x-edgeflow-instance-batch": "1", "content-type": "application/json" },
+      body: JSON.stringify(batch),
+    });
+    assert.equal(r.status, 200, await r.clone().text());
+    for (const { id } of batch) await waitStatus(edge, "viaworker", id, "complete");
+  });
+});
+
+// A Workflow whose steps write and read a KV namespace.
+const KV_SOURCE = `
+import { WorkflowEntrypoint } from "cloudflare:workers";
+export class KvFlow extends WorkflowEntrypoint {
+  async run(event, step) {
+    const p = event.payload ?? {};
+    if (p.write)
+      await step.do("write", async () => {
+        await this.env.STORE.put(p.write, event.instanceId, { metadata: { by: event.instanceId } });
+        return true;
+      });
+    if (p.read)
+      return await step.do("read", async () => {
+        const one = await this.env.STORE.getWithMetadata(p.read);
+        const bulk = Object.fromEntries(await this.env.STORE.get([p.read, "nope"]));
+        const listed = (await this.env.STORE.list({ prefix: p.read })).keys.map((k) => [k.name, k.metadata]);
+        await this.env.STORE.delete(p.read);
+        return { value: one.value, metadata: one.metadata, bulk, listed, after: await this.env.STORE.get(p.read) };
+      });
+    return null;
+  }
+}
+export default { async fetch() { return new Response("ok"); } };
+`;
+
+describe("shards: bindings stay one store", () => {
+  test("a KV value written by an instance in one shard is read by an instance in the other", async () => {
+    const ns = await edge.call("POST", "/storage/kv/namespaces", { title: "shared-store" });
+    assert.equal(ns.status, 200, JSON.stringify(ns.body));
+    const id = ns.body.result.id;
+    const up = await upload(edge, "kvflow", {
+      source: KV_SOURCE,
+      bindings: [
+        { type: "workflow", name: "WORKFLOW", workflow_name: "kvflow", class_name: "KvFlow" },
+        { type: "kv_namespace", name: "STORE", namespace_id: id },
+      ],
+    });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const wf = await edge.call("PUT", "/workflows/kvflow", { script_name: "kvflow", class_name: "KvFlow" });
+    assert.equal(wf.status, 200, JSON.stringify(wf.body));
+    for (const [from, to] of [
+      [1, 0],
+      [0, 1],
+    ]) {
+      const [writer] = idsIn(`kvw${from}`, from, 1);
+      const [reader] = idsIn(`kvr${to}`, to, 1);
+      const key = `key-of-${writer}`;
+      await edge.call("POST", "/workflows/kvflow/instances", { instance_id: writer, params: { write: key } });
+      await waitStatus(edge, "kvflow", writer, "complete");
+      // the REST API reads the same namespace
+      const v = await edge.call("GET", `/storage/kv/namespaces/${id}/values/${key}`, undefined, { raw: true });
+      assert.equal(await v.text(), writer);
+      await edge.call("POST", "/workflows/kvflow/instances", { instance_id: reader, params: { read: key } });
+      const done = await waitStatus(edge, "kvflow", reader, "complete");
+      assert.deepEqual(done.output, {
+        value: writer,
+        metadata: { by: writer },
+        bulk: { [key]: writer, nope: null },
+        listed: [[key, { by: writer }]],
+        after: null,
+      });
+    }
+  });
+});
+
+describe("shards: bad configuration", () => {
+  test("EDGEFLOW_EDGE_SHARDS that is not an integer of at least 1 stops the start with a clear error", async () => {
+    await assert.rejects(startEdge({ env: { EDGEFLOW_EDGE_SHARDS: "0" } }), /EDGEFLOW_EDGE_SHARDS must be an integer/);
+  });
+});
