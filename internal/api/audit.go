@@ -73,6 +73,14 @@ func setAuditActor(r *http.Request, userID, orgID, projectID string) {
 	}
 }
 
+// setAuditTenant names the tenant a public route acted in for an anonymous
+// caller (a signed trigger).
+func setAuditTenant(r *http.Request, orgID, projectID string) {
+	if a := auditInfoFrom(r); a != nil && a.organizationID == "" {
+		a.organizationID, a.projectID = orgID, projectID
+	}
+}
+
 // setAuditPrincipal records the authenticated caller.
 func setAuditPrincipal(r *http.Request, p *Principal) {
 	a := auditInfoFrom(r)

@@ -78,6 +78,13 @@ func (s *Server) handleSignedTrigger(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	// The run is audited in its workflow's organization, by an anonymous
+	// caller who held the trigger secret; a refused request names none.
+	if d, err := s.Store.FindActiveDeployment(r.Context(), r.PathValue("workflowId"), connectionID); err == nil {
+		if wf, err := s.Store.FindWorkflowByID(r.Context(), d.ProjectID, d.WorkflowID); err == nil {
+			setAuditTenant(r, wf.OrganizationID, wf.ProjectID)
+		}
+	}
 	writeJSON(w, http.StatusCreated, res)
 	return nil
 }
