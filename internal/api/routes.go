@@ -481,7 +481,7 @@ func (s *Server) routeTable() []Route {
 		post("/api/workflows/{workflowId}/trigger/batch", s.handleTriggerBatch).scope(deploy).body(triggerBatchRequest{}).maxBody(MaxBatchBody).created(edgeflow.BatchTriggerResult{}).audit("workflow.trigger", "workflowId"),
 		post("/api/workflows/{workflowId}/invoke", s.handleInvoke).scope(deploy).body(invokeRequest{}).ok(deploysvc.InvokeResult{}).audit("function.invoke", "workflowId"),
 		get("/api/workflows/{workflowId}/estimate", s.handleEstimate).scope(read).query("versionId", "runsPerMonth", "connectionId").ok(edgeflow.Estimate{}),
-		post("/api/workflows/{workflowId}/signed-trigger", s.handleSignedTrigger).public().protocol("signed request").noBody().query("connectionId", "queue").created(deploysvc.TriggerResult{}).audit("workflow.signed_trigger", "workflowId"),
+		post("/api/workflows/{workflowId}/signed-trigger", s.handleSignedTrigger).public().protocol("signed request").noBody().query("connectionId", "queue").created(deploysvc.TriggerResult{}).audit("run.signed_trigger", ""),
 		get("/api/workflows/{workflowId}/trigger-secret", s.handleTriggerSecret).scope(deploy).query("connectionId").ok(deploysvc.TriggerSecret{}),
 		get("/api/workflows/{workflowId}/runs/{runId}", s.handleRunGet).scope(read).ok(edgeflow.Run{}),
 		get("/api/workflows/{workflowId}/runs/{runId}/logs", s.handleRunLogs).scope(read).ok(deploysvc.RunLogsView{}).events(runLogEvents),
