@@ -102,7 +102,10 @@ func TestSagaRollsBackInReverseOrder(t *testing.T) {
 // "{{run.id}}-{{step.attempt}}" reaches the server as the run's instance id
 // and each attempt's number.
 func TestRetryAfterAndStepContext(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it counts the service's requests, and a step in progress
+	// when the shared edge restarts a workerd (a deploy of another test placed
+	// in the same group) runs again from its first attempt. Tests that are not
+	// parallel run before the parallel ones start deploying.
 	type hit struct {
 		at  time.Time
 		key string
@@ -157,7 +160,10 @@ func TestRetryAfterAndStepContext(t *testing.T) {
 // its second request 15 s after the first at the earliest (measured between
 // the server's two requests), not after the 10 s of its backoff.
 func TestRetryAfterFromMarketplaceNode(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it counts the service's requests, and a step in progress
+	// when the shared edge restarts a workerd (a deploy of another test placed
+	// in the same group) runs again from its first attempt. Tests that are not
+	// parallel run before the parallel ones start deploying.
 	requireEdge(t)
 	var mu sync.Mutex
 	var hits []time.Time
