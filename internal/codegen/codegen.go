@@ -60,7 +60,32 @@ type Options struct {
 	// Graph is the IR's graph as validation built it (ir.ValidateGraph), to
 	// reuse; when nil or built over another IR, Generate builds its own.
 	Graph *ir.Graph
+	// AdmissionGate compiles the admission gate into the Workflow's run
+	// (docs/deploy.md, "Cron starts"): an instance whose id is not one
+	// edgeflow makes (a schedule's start) waits for edgeflow's
+	// AdmissionEventType event before any step runs. The deploy sets it
+	// for a workflow with a cron trigger and flow control; ignored for a
+	// workflow without a cron trigger and for a function.
+	AdmissionGate bool
 }
+
+// The admission gate (Options.AdmissionGate; decisions 770-774).
+const (
+	// AdmissionEventType is the event edgeflow sends a schedule's start it
+	// admits. It is reserved: the send-event routes refuse it.
+	AdmissionEventType = ir.AdmissionEventType
+	// AdmissionStep is the name of the gate's durable wait, as the run's
+	// step list shows it.
+	AdmissionStep = "edgeflow admission"
+	// AdmissionTimeout is how long a schedule's start waits for admission
+	// before it ends, errored with AdmissionTimedOut, having run no step:
+	// well beyond discovery's interval (5 s in serve) and its longest
+	// back-off after provider failures (5 minutes).
+	AdmissionTimeout = "10 minutes"
+	// AdmissionTimedOut starts the error of a start that was not admitted
+	// in time.
+	AdmissionTimedOut = "edgeflow did not admit this cron start within 10 minutes"
+)
 
 // EnvVar is an environment variable of the workflow. Secret ones are bound as
 // secrets at deploy time.
@@ -200,6 +225,7 @@ const (
 	helperAgent
 	helperRetryAfter
 	helperTrace
+	helperAdmission
 	helperCount
 )
 

@@ -34,6 +34,8 @@ type fixtureOptions struct {
 	TriggerCode  string            `json:"triggerCode"`
 	Dependencies map[string]string `json:"dependencies"`
 	Templates    []string          `json:"templates"`
+	// AdmissionGate is Options.AdmissionGate.
+	AdmissionGate bool `json:"admissionGate"`
 }
 
 type fixture struct {
@@ -72,6 +74,7 @@ func loadFixture(t testing.TB, name string) fixture {
 		}
 		opts.TriggerCode = fo.TriggerCode
 		opts.Dependencies = fo.Dependencies
+		opts.AdmissionGate = fo.AdmissionGate
 		for _, key := range fo.Templates {
 			tpl, entry := loadTemplate(t, key)
 			opts.Templates = append(opts.Templates, tpl)

@@ -300,6 +300,26 @@ async function traceHeaders(trace: unknown, name: string): Promise<Record<string
   return headers;
 }
 `,
+	helperAdmission: `
+/**
+ * The admission gate of a workflow with a cron trigger and flow control: an
+ * instance edgeflow created (its id "run_" and 20 letters or digits, or a
+ * signed trigger's "sig_" and 40 hex digits) runs at once; any other, a
+ * schedule's start, first waits for edgeflow's "edgeflow-admission" event,
+ * which edgeflow sends when the workflow's concurrency and rate limits admit
+ * it. A start edgeflow skips is terminated while it waits, so no step runs;
+ * one not admitted within 10 minutes (edgeflow unreachable) ends with an
+ * error, no step run.
+ */
+async function admission(event: WorkflowEvent<Params>, step: WorkflowStep): Promise<void> {
+  if (/^(run_[a-z0-9]{20}|sig_[0-9a-f]{40})$/.test(event.instanceId)) return;
+  try {
+    await step.waitForEvent("edgeflow admission", { type: "edgeflow-admission", timeout: "10 minutes" });
+  } catch {
+    throw new Error("edgeflow did not admit this cron start within 10 minutes: no step ran");
+  }
+}
+`,
 	helperReadJSON: `
 /** The request's JSON body: {} when empty, undefined when not JSON. */
 async function readJSON(request: Request): Promise<any> {
@@ -368,6 +388,10 @@ const TraceKey = "__edgeflowTrace"
 // replayLines make the workflow's run consult the replay map of a
 // restarted run before each durable step.
 func (g *gen) replayLines() {
+	if g.opts.AdmissionGate && g.a.Trigger != nil && g.a.Trigger.Type == ir.TriggerCron {
+		g.helpers[helperAdmission] = true
+		g.line("    await admission(event, step);")
+	}
 	g.helpers[helperReplay] = true
 	g.line("    const restarted = replaying(event, step);")
 	g.line("    event = restarted.event;")
@@ -566,6 +590,26 @@ async function traceHeaders(trace, name) {
   const headers = { traceparent: ` + "`00-${m[1]}-${span}-${m[3]}`" + ` };
   if (typeof trace.tracestate === "string" && trace.tracestate !== "") headers.tracestate = trace.tracestate;
   return headers;
+}
+`,
+	helperAdmission: `
+/**
+ * The admission gate of a workflow with a cron trigger and flow control: an
+ * instance edgeflow created (its id "run_" and 20 letters or digits, or a
+ * signed trigger's "sig_" and 40 hex digits) runs at once; any other, a
+ * schedule's start, first waits for edgeflow's "edgeflow-admission" event,
+ * which edgeflow sends when the workflow's concurrency and rate limits admit
+ * it. A start edgeflow skips is terminated while it waits, so no step runs;
+ * one not admitted within 10 minutes (edgeflow unreachable) ends with an
+ * error, no step run.
+ */
+async function admission(event, step) {
+  if (/^(run_[a-z0-9]{20}|sig_[0-9a-f]{40})$/.test(event.instanceId)) return;
+  try {
+    await step.waitForEvent("edgeflow admission", { type: "edgeflow-admission", timeout: "10 minutes" });
+  } catch {
+    throw new Error("edgeflow did not admit this cron start within 10 minutes: no step ran");
+  }
 }
 `,
 	helperReadJSON: `

@@ -96,9 +96,14 @@ func (c *CodegenCompiler) Compile(ctx context.Context, w *edgeflow.Workflow, v *
 	for i, e := range env {
 		vars[i] = codegen.EnvVar{Name: e.Name, Secret: e.Secret}
 	}
+	// A workflow with flow control gets the admission gate when it has a
+	// cron trigger (codegen ignores it otherwise): its schedule's starts
+	// wait for discovery to admit them.
+	_, limited := flowOf(w)
 	out, err := codegen.Generate(a, codegen.Options{
 		WorkflowID: w.ID, DisplayName: w.Name, Version: v.Number, TriggerCode: w.TriggerCode,
 		EnvVars: vars, Templates: templates, Dependencies: w.Dependencies, JavaScript: true, Graph: graph,
+		AdmissionGate: limited,
 	})
 	if err != nil {
 		var ce *codegen.Error

@@ -265,7 +265,10 @@ func (s *Service) discoverDeployment(ctx context.Context, w *cronWatch) (int, er
 // a root (no request started it), and the spans of what it did before it
 // was discovered are emitted at once (decision 620). A cron start of a
 // workflow with flow control (limits not nil) that is still in progress is
-// admitted as a trigger is, or skipped (recordCronLimited).
+// admitted as a trigger is, or skipped (recordCronLimited). A start recorded
+// in progress and admitted is sent the admission event (admitStart), which a
+// gated Workflow's start waits for; one found ended at the gate, never
+// admitted, is recorded skipped.
 func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgeflow.Deployment, name string, it InstanceSummary, limits *flowControl) (bool, error) {
 	key := d.WorkflowID + "\x00" + it.ID
 	if _, ok := s.cron.created.Load(key); ok {
@@ -301,6 +304,7 @@ func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgefl
 		return false, ctx.Err()
 	}
 	// else: recorded with the list's status; the refresher reads the rest.
+	admit := false
 	if edgeflow.RunIsFinal(run.Status) {
 		if run.EndedAt == nil {
 			run.EndedAt = &now
@@ -308,12 +312,14 @@ func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgefl
 		if run.Status == edgeflow.RunErrored && run.Error == "" {
 			run.Error = "the run failed"
 		}
+		admissionTimedOut(run) // a schedule's start never admitted: skipped
 	} else {
 		next := now.Add(refreshDelay(0))
 		run.NextRefreshAt = &next
 		if limits != nil {
 			return s.recordCronLimited(ctx, prov, *limits, run, key)
 		}
+		admit = true
 	}
 	if err := s.store.CreateRun(context.WithoutCancel(ctx), run); err != nil {
 		if edgeflow.IsConflict(err) { // another replica recorded it first
@@ -324,5 +330,8 @@ func (s *Service) recordDiscovered(ctx context.Context, prov Provider, d *edgefl
 	}
 	s.cron.remember(key)
 	s.traceRunChange(ctx, run, nil, "")
+	if admit {
+		s.admitStart(ctx, run)
+	}
 	return true, nil
 }

@@ -525,6 +525,7 @@ func (s *Service) startAdmitted(ctx context.Context, r *edgeflow.Run) {
 		return
 	}
 	s.watchRun(ctx, r)
+	s.admitStart(ctx, r) // a batch entry's chosen id waits at a gate
 }
 
 // controlHeld carries out a run action on a held run, which has no
@@ -604,6 +605,7 @@ func (s *Service) triggerBatchLimited(ctx context.Context, w *edgeflow.Workflow,
 			continue
 		}
 		s.watchRun(ctx, runs[k])
+		s.admitStart(ctx, runs[k]) // a chosen id waits at a gate
 		out.Created = append(out.Created, edgeflow.BatchCreated{Index: e.index, ID: runs[k].ID, InstanceID: runs[k].InstanceID})
 	}
 	return nil
@@ -613,7 +615,9 @@ func (s *Service) triggerBatchLimited(ctx context.Context, w *edgeflow.Workflow,
 // control fc discovered in progress (key: its discovery key), under fc:
 // admitted as a trigger is when the concurrency has room and the rate
 // allows, else skipped: recorded terminated with statusDetail "skipped"
-// and the reason as its error, and its instance terminated. A cron start is
+// and the reason as its error, and its instance terminated. An admitted
+// start is sent the admission event its gate waits for (admitStart), so a
+// skipped one of a gated Workflow runs no step. A cron start is
 // never held (decision 670): the provider has started it already, and a
 // schedule firing faster than the limits allow would hold without end; the
 // schedule's next start is its retry.
@@ -650,6 +654,7 @@ func (s *Service) recordCronLimited(ctx context.Context, prov Provider, fc flowC
 			reason = fmt.Sprintf("the workflow had %d runs in progress on this connection, its concurrency", fc.concurrency)
 		}
 	}
+	admitted := reason == ""
 	if reason != "" {
 		now := s.now().UTC()
 		run.Status, run.StatusDetail, run.EndedAt, run.NextRefreshAt = edgeflow.RunTerminated, edgeflow.RunDetailSkipped, &now, nil
@@ -670,5 +675,8 @@ func (s *Service) recordCronLimited(ctx context.Context, prov Provider, fc flowC
 	}
 	s.cron.remember(key)
 	s.traceRunChange(ctx, run, nil, "")
+	if admitted {
+		s.admitStart(ctx, run)
+	}
 	return true, nil
 }

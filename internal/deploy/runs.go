@@ -13,6 +13,7 @@ import (
 
 	"github.com/edgeflow/edgeflow/internal/codegen"
 	"github.com/edgeflow/edgeflow/internal/edgeflow"
+	"github.com/edgeflow/edgeflow/internal/ir"
 )
 
 // MaxParamsBytes is the largest serialized trigger params (100 KB; docs/api.md).
@@ -42,6 +43,7 @@ type TriggerResult = edgeflow.TriggerResult
 // Errors: function → bad_request (400); params over 100 KB →
 // payload_too_large; params not an object → validation_failed; not deployed
 // there → conflict; unknown instance → not_found; finished run → conflict;
+// an event of the reserved admission type → validation_failed;
 // provider failures → provider_unavailable / provider_error, with no run
 // recorded.
 func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRequest) (*TriggerResult, error) {
@@ -59,6 +61,9 @@ func (s *Service) Trigger(ctx context.Context, tw *TenantWorkflow, req TriggerRe
 		return nil, edgeflow.Invalid("/params/"+codegen.TraceKey, "this key is reserved for the run's trace context")
 	}
 	if ev, ok := eventOf(params); ok {
+		if ir.ReservedEventType(ev.EventType) {
+			return nil, edgeflow.Invalid("/params/eventType", reservedEventMessage)
+		}
 		_, d, err := s.activeDeployment(ctx, t, w, req.ConnectionID)
 		if err != nil {
 			return nil, err

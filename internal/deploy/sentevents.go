@@ -43,7 +43,8 @@ type SendEventRequest struct {
 // to and whether it reached each. Runs of another project, and so of
 // another organization, are never looked at.
 //
-// Errors: type not 1 to 100 letters, digits, _ or -, payload not an
+// Errors: type not 1 to 100 letters, digits, _ or -, or the reserved
+// ir.AdmissionEventType, payload not an
 // object, workflowId not a workflow of the project → validation_failed
 // (paths /type, /payload, /workflowId); payload over 100 KB →
 // payload_too_large. A run the event could not reach is listed as failed,
@@ -53,6 +54,8 @@ func (s *Service) SendEvent(ctx context.Context, t Tenant, req SendEventRequest)
 	var problems []edgeflow.FieldError
 	if !ir.ValidEventType(req.Type) {
 		problems = append(problems, edgeflow.FieldError{Path: "/type", Message: "the event type must be 1 to 100 letters, digits, _ or -"})
+	} else if ir.ReservedEventType(req.Type) {
+		problems = append(problems, edgeflow.FieldError{Path: "/type", Message: reservedEventMessage})
 	}
 	payload, err := eventPayload(req.Payload)
 	if err != nil {
@@ -101,6 +104,10 @@ func (s *Service) ReplaySentEvent(ctx context.Context, t Tenant, id string) (*ed
 	}
 	return s.SendEvent(ctx, t, SendEventRequest{Type: e.Type, WorkflowID: e.WorkflowID, Payload: e.Payload, ReplayOf: e.ID})
 }
+
+// reservedEventMessage refuses an event of the reserved admission type:
+// only edgeflow sends it, to the cron starts it admits (admission.go).
+const reservedEventMessage = "the event type " + ir.AdmissionEventType + " is reserved: edgeflow sends it to admit a cron start of a workflow with flow control"
 
 // eventPayload checks an event's payload: {} for none, a JSON object of at
 // most MaxParamsBytes.

@@ -183,6 +183,7 @@ func (s *Service) TriggerBatch(ctx context.Context, tw *TenantWorkflow, req Batc
 					refuse(e.index, err)
 					continue
 				}
+				s.admitStart(ctx, run) // a chosen id waits at the gate of a Workflow deployed with flow control
 				out.Created = append(out.Created, edgeflow.BatchCreated{Index: e.index, ID: run.ID, InstanceID: run.InstanceID})
 			default:
 				refuse(e.index, failed[k])

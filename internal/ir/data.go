@@ -268,6 +268,8 @@ func (v *validator) builtinData(i int, n *Node) {
 	case TypeWaitForEvent:
 		if s, ok := str("eventType"); ok && !hasExpr(s) && !eventTypePattern.MatchString(s) {
 			v.addf(nodePath(i, "data", "eventType"), n.ID, RuleEventType, "event type %q must be 1 to 100 letters, digits, _ or -", s)
+		} else if ok && ReservedEventType(s) {
+			v.addf(nodePath(i, "data", "eventType"), n.ID, RuleEventType, reservedEventTypeMessage, s)
 		}
 		v.durationLimit(i, "timeout", n.ID, n.Data["timeout"])
 	case TypeHTTPRequest:

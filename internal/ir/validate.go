@@ -95,6 +95,19 @@ var (
 // or an event trigger may name: 1 to 100 letters, digits, _ or -.
 func ValidEventType(t string) bool { return eventTypePattern.MatchString(t) }
 
+// AdmissionEventType is the event type edgeflow sends a cron start of a
+// workflow with flow control when it admits it (docs/deploy.md, "Cron
+// starts"). It is reserved: no wait_for_event node, event trigger or sent
+// event may name it, in any letter case.
+const AdmissionEventType = "edgeflow-admission"
+
+// ReservedEventType reports whether t is AdmissionEventType in any letter
+// case.
+func ReservedEventType(t string) bool { return strings.EqualFold(t, AdmissionEventType) }
+
+// reservedEventTypeMessage is the problem of a reserved event type.
+const reservedEventTypeMessage = "event type %q is reserved for edgeflow's admission of cron starts"
+
 // Validate parses raw as an artifact IR and checks all of it: the shape
 // (schema.json), the validation rules of docs/ir.md.
 // It returns every problem found, in a deterministic order, capped at
@@ -310,6 +323,8 @@ func (v *validator) trigger() {
 		notFor("expression", t.Expression)
 		if !eventTypePattern.MatchString(t.EventType) {
 			v.addf("/trigger/eventType", "", RuleEventType, "event type %q must be 1 to 100 letters, digits, _ or -", t.EventType)
+		} else if ReservedEventType(t.EventType) {
+			v.addf("/trigger/eventType", "", RuleEventType, reservedEventTypeMessage, t.EventType)
 		}
 	}
 }

@@ -367,6 +367,12 @@ def _(ir): ir["trigger"] = {"type": "event", "eventType": "bad type!"}
 @case("event-type-node", [["event-type", "/nodes/7/data/eventType", "b"]])
 def _(ir): N(ir, "b").update(type="wait_for_event", data={"eventType": "no spaces allowed"})
 
+@case("event-type-reserved-trigger", [["event-type", "/trigger/eventType", ""]])
+def _(ir): ir["trigger"] = {"type": "event", "eventType": "Edgeflow-Admission"}
+
+@case("event-type-reserved-node", [["event-type", "/nodes/7/data/eventType", "b"]])
+def _(ir): N(ir, "b").update(type="wait_for_event", data={"eventType": "edgeflow-admission"})
+
 @case("trigger-fields", [["trigger", "/trigger/path", ""], ["trigger", "/trigger/eventType", ""]])
 def _(ir): ir["trigger"] = {"type": "manual", "path": "/x", "eventType": "y"}
 
