@@ -20,7 +20,8 @@ import (
 // by the server), a start fired by the edge's scheduler is skipped and its
 // call never reaches the server: it waited at the gate until edgeflow
 // terminated it. Once the slot is free, the next fired start is admitted
-// (edgeflow sends it the admission event) and runs to completion. The
+// (edgeflow sends it the admission event) and runs to completion, and its
+// restart runs without waiting again. The
 // reserved admission event cannot be sent through the public API, beside
 // its legitimate twin, an ordinary event type, which is accepted.
 func TestCronAdmissionGateOnTheLocalEdge(t *testing.T) {
@@ -154,6 +155,18 @@ func TestCronAdmissionGateOnTheLocalEdge(t *testing.T) {
 	}
 	if len(names) != 2 || names[0] != "edgeflow admission" || names[1] != "call" {
 		t.Fatalf("steps of the admitted start = %v, want [edgeflow admission call]", names)
+	}
+	// A restart of the admitted start (an instance edgeflow creates) does
+	// not wait at the gate again.
+	restarted := s.must(201, "POST", "/api/workflows/"+wf+"/runs/"+admitted.ID+"/restart", map[string]any{}).str("id")
+	again := s.waitStatus(wf, restarted, "complete", 2*time.Minute)
+	for _, st := range again.Steps {
+		if st.Name == "edgeflow admission" {
+			t.Fatalf("the restarted run waited at the gate again: %+v", again.Steps)
+		}
+	}
+	if _, c := calls(); c != 2 {
+		t.Fatalf("after the restart the server had %d calls of cron runs, want 2", c)
 	}
 	// The skipped start stays skipped, its instance ended.
 	if r := s.run(wf, skipped.ID); r.Status != "terminated" || r.StatusDetail != "skipped" {
