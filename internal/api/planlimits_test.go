@@ -96,7 +96,8 @@ func TestVersionStepWarnings(t *testing.T) {
 // TestEstimate: the estimate of loopIR(3) (work 1 + 3 = 4 steps, billed 1 +
 // 2 × 3 = 7) for a million runs, by hand: Paid 7,000,000 steps, 500,000
 // included, 6,500,000 billable at $0.80 per 100,000 = $52; Free 90,000
-// included, 6,910,000 it would not run, $0.
+// included, 6,910,000 it would not run, $0. With a cron trigger and flow
+// control the most billed steps count the admission gate.
 func TestEstimate(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -112,6 +113,18 @@ func TestEstimate(t *testing.T) {
 		if !strings.Contains(string(r.body), c.want) || !strings.Contains(string(r.body), `"pricing":{"date":"2026-07-07"`) {
 			t.Errorf("estimate%s = %s\nwant it to hold %s", c.query, r.body, c.want)
 		}
+	}
+	// With a cron trigger and flow control, a cron start waits once at the
+	// admission gate (decision 772): one more billed step at most, none
+	// more at least (a triggered run skips the gate).
+	cron := strings.Replace(loopIR(3), `"entryNodeId":"first",`, `"entryNodeId":"first","trigger":{"type":"cron","expression":"0 3 * * *"},`, 1)
+	w.must(201, "POST", "/api/workflows/"+a.workflowID+"/versions", `{"ir":`+cron+`}`, a.keyAll)
+	if r := w.must(200, "GET", base, "", a.keyRead); !strings.Contains(string(r.body), `"billedStepsPerRun":{"min":7,"max":7}`) {
+		t.Errorf("cron without flow control: %s", r.body)
+	}
+	w.must(200, "PATCH", "/api/workflows/"+a.workflowID, `{"deployConfig":{"concurrency":1}}`, a.keyAll)
+	if r := w.must(200, "GET", base, "", a.keyRead); !strings.Contains(string(r.body), `"billedStepsPerRun":{"min":7,"max":8},"monthly":{"steps":8000000,`) {
+		t.Errorf("cron with flow control: %s", r.body)
 	}
 	checkError(t, w.do("GET", "/api/workflows/"+a.workflowID+"/estimate", "", a.keyRead), 422, "validation_failed", "?runsPerMonth")
 	checkError(t, w.do("GET", base[:len(base)-7]+"-1", "", a.keyRead), 422, "validation_failed", "?runsPerMonth")

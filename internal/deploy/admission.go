@@ -65,3 +65,15 @@ func admissionTimedOut(run *edgeflow.Run) bool {
 	run.Output = nil
 	return true
 }
+
+// withAdmissionStep counts the gate in b for workflow w compiled with it (a
+// cron trigger and flow control): a cron start waits once at the gate, a
+// billed step, so the most billed steps of a run grow by one; a run
+// edgeflow starts skips it, so the fewest stay.
+func withAdmissionStep(b ir.StepBounds, a *ir.ArtifactIR, w *edgeflow.Workflow) ir.StepBounds {
+	if _, limited := flowOf(w); !limited || a.IsScript() || a.Trigger == nil || a.Trigger.Type != ir.TriggerCron {
+		return b
+	}
+	b.Billed.Max++
+	return b
+}

@@ -74,7 +74,7 @@ func (c *CodegenCompiler) Analyze(ctx context.Context, w *edgeflow.Workflow, v *
 	if err := CheckDependencies(w.Dependencies); err != nil {
 		return nil, err
 	}
-	req := &Requirements{SubWorkflows: SubWorkflowRefs(a), Steps: ir.StepBoundsOf(a)}
+	req := &Requirements{SubWorkflows: SubWorkflowRefs(a), Steps: withAdmissionStep(ir.StepBoundsOf(a), a, w)}
 	req.HeaviestPath = nodePointer(a, req.Steps.Heaviest)
 	req.EnvNames = EnvReferences(v.IR, w.TriggerCode)
 	if c.Marketplace != nil {

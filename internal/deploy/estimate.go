@@ -23,7 +23,9 @@ type EstimateRequest struct {
 // Estimate counts the steps a run of the version takes (ir.StepBoundsOf)
 // and prices runsPerMonth of them on the connection's plan
 // (planlimits.Estimate): the month is priced on the most billed steps of a
-// run, or the fewest when a loop has no bound (a warning says so).
+// run, or the fewest when a loop has no bound (a warning says so). A
+// workflow with a cron trigger and flow control counts its admission gate,
+// one billed step of a cron start, in the most (withAdmissionStep).
 //
 // Errors: runsPerMonth outside 0..MaxRunsPerMonth → validation_failed; a
 // function, or no version → conflict; unknown version or connection →
@@ -63,7 +65,7 @@ func (s *Service) Estimate(ctx context.Context, tw *TenantWorkflow, req Estimate
 	if err := json.Unmarshal(v.IR, &a); err != nil {
 		return nil, edgeflow.Errorf(edgeflow.EInternal, "version %d: the stored IR cannot be read", v.Number)
 	}
-	b := ir.StepBoundsOf(&a)
+	b := withAdmissionStep(ir.StepBoundsOf(&a), &a, &w)
 	perRun := b.Billed.Min
 	if b.Billed.Bounded {
 		perRun = b.Billed.Max
