@@ -15,7 +15,7 @@ var eventRouteDocs = map[string]RouteDoc{
 			"event is stored; the project keeps its newest 1,000.",
 		Errors: []ErrorCase{
 			{413, "payload_too_large", "`payload` over 100 KB"},
-			{422, "validation_failed", "`type` not 1 to 100 letters, digits, `_` or `-`; `payload` not a JSON object; " +
+			{422, "validation_failed", "`type` not 1 to 100 letters, digits, `_` or `-`, or the reserved `edgeflow-admission` (any case); `payload` not a JSON object; " +
 				"`workflowId` not a workflow of the project"},
 		},
 		BadBody: `{"type": "needs approval", "payload": [1]}`,

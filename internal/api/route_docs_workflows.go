@@ -454,6 +454,8 @@ var workflowRouteDocs = map[string]RouteDoc{
 			{404, "not_found", "an event's `instanceId` names no run of the workflow"},
 			{409, "conflict", "the workflow is not deployed on this connection, or an event is sent to a finished run"},
 			{413, "payload_too_large", "`params` over 100 KB serialized"},
+			{422, "validation_failed", "also: an event's `eventType` is `edgeflow-admission` (any case), reserved for edgeflow's admission of " +
+				"cron starts (path `/params/eventType`)"},
 			{429, "rate_limited", "the workflow's `deployConfig.concurrency` or `rateLimit` refuses a run now (without " +
 				"`queue: true`); `Retry-After` says when to try again"},
 			{502, "provider_error", "the provider refused the request (`provider_unavailable`: it could not be reached)"},
@@ -491,7 +493,8 @@ var workflowRouteDocs = map[string]RouteDoc{
 		Answer: "`{versionId, plan, runsPerMonth, stepsPerRun: {min, max}, billedStepsPerRun: {min, max}, monthly: {steps, " +
 			"included, billable, usd}, pricing: {date, source}, warnings}`. `stepsPerRun` counts a run's `step.do` calls " +
 			"(steps, HTTP requests, sub-workflows, marketplace nodes, an agent's turns and tool calls), " +
-			"`billedStepsPerRun` adds its sleeps and event waits, which are billed steps; loops count by their count, " +
+			"`billedStepsPerRun` adds its sleeps and event waits, which are billed steps (and, for a workflow with a " +
+			"cron trigger and flow control, the admission wait of a cron start, one more at most); loops count by their count, " +
 			"a literal collection's length or `maxIterations`, and `max` is null when a loop has no bound (the month " +
 			"is then priced on `min`, and `warnings` say so). The month is `runsPerMonth` runs of the most billed " +
 			"steps: on Paid 500,000 steps are included, then $0.80 per 100,000; on Free 3,000 a day (90,000 over 30 " +

@@ -5408,7 +5408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `type` not 1 to 100 letters, digits, `_` or `-`; `payload` not a JSON object; `workflowId` not a workflow of the project */
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: `type` not 1 to 100 letters, digits, `_` or `-`, or the reserved `edgeflow-admission` (any case); `payload` not a JSON object; `workflowId` not a workflow of the project */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12380,7 +12380,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{versionId, plan, runsPerMonth, stepsPerRun: {min, max}, billedStepsPerRun: {min, max}, monthly: {steps, included, billable, usd}, pricing: {date, source}, warnings}`. `stepsPerRun` counts a run's `step.do` calls (steps, HTTP requests, sub-workflows, marketplace nodes, an agent's turns and tool calls), `billedStepsPerRun` adds its sleeps and event waits, which are billed steps; loops count by their count, a literal collection's length or `maxIterations`, and `max` is null when a loop has no bound (the month is then priced on `min`, and `warnings` say so). The month is `runsPerMonth` runs of the most billed steps: on Paid 500,000 steps are included, then $0.80 per 100,000; on Free 3,000 a day (90,000 over 30 days) run and `billable` are the steps it would not run (`usd` 0). `versionId` defaults to the current version, the plan to `connectionId`'s (Paid without one). */
+            /** @description `{versionId, plan, runsPerMonth, stepsPerRun: {min, max}, billedStepsPerRun: {min, max}, monthly: {steps, included, billable, usd}, pricing: {date, source}, warnings}`. `stepsPerRun` counts a run's `step.do` calls (steps, HTTP requests, sub-workflows, marketplace nodes, an agent's turns and tool calls), `billedStepsPerRun` adds its sleeps and event waits, which are billed steps (and, for a workflow with a cron trigger and flow control, the admission wait of a cron start, one more at most); loops count by their count, a literal collection's length or `maxIterations`, and `max` is null when a loop has no bound (the month is then priced on `min`, and `warnings` say so). The month is `runsPerMonth` runs of the most billed steps: on Paid 500,000 steps are included, then $0.80 per 100,000; on Free 3,000 a day (90,000 over 30 days) run and `billable` are the steps it would not run (`usd` 0). `versionId` defaults to the current version, the plan to `connectionId`'s (Paid without one). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14337,7 +14337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path */
+            /** @description validation_failed: a field is missing, unknown, of the wrong type or invalid; `details` name every one by its path; validation_failed: also: an event's `eventType` is `edgeflow-admission` (any case), reserved for edgeflow's admission of cron starts (path `/params/eventType`) */
             422: {
                 headers: {
                     [name: string]: unknown;
