@@ -21,7 +21,8 @@ import (
 // call never reaches the server: it waited at the gate until edgeflow
 // terminated it. Once the slot is free, the next fired start is admitted
 // (edgeflow sends it the admission event) and runs to completion, and its
-// restart runs without waiting again. The
+// restart runs without waiting again; a batch entry with a chosen
+// instance id is sent the event when created and completes. The
 // reserved admission event cannot be sent through the public API, beside
 // its legitimate twin, an ordinary event type, which is accepted.
 func TestCronAdmissionGateOnTheLocalEdge(t *testing.T) {
@@ -167,6 +168,18 @@ func TestCronAdmissionGateOnTheLocalEdge(t *testing.T) {
 	}
 	if _, c := calls(); c != 2 {
 		t.Fatalf("after the restart the server had %d calls of cron runs, want 2", c)
+	}
+	// A batch entry that chooses its instance id (not of edgeflow's form)
+	// is sent the admission event as it is created, and completes.
+	b := s.must(201, "POST", "/api/workflows/"+wf+"/trigger/batch", map[string]any{"connectionId": s.conn,
+		"runs": []any{map[string]any{"id": "order-42", "params": map[string]any{}}}}).obj()
+	created, _ := b["created"].([]any)
+	if len(created) != 1 {
+		t.Fatalf("batch with a chosen id: %v", b)
+	}
+	chosen := s.waitStatus(wf, created[0].(map[string]any)["id"].(string), "complete", 2*time.Minute)
+	if chosen.InstanceID != "order-42" || len(chosen.Steps) != 2 || chosen.Steps[0].Name != "edgeflow admission" {
+		t.Fatalf("batch run with a chosen id = %+v", chosen)
 	}
 	// The skipped start stays skipped, its instance ended.
 	if r := s.run(wf, skipped.ID); r.Status != "terminated" || r.StatusDetail != "skipped" {
