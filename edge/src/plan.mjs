@@ -172,36 +172,38 @@ export function planGroups(state, previous, env) {
 export const SHARD_SEP = "~";
 
 // shardable reports whether a group's Workflows may run in more than one workerd: not in the home group, and not
-// when its workers bind Durable Objects (one object lives in one workerd) or R2 buckets (whose files its shard 0
-// opens; a shard reaches KV namespaces through shard 0, shardWorker) (decision 700).
+// when its workers bind Durable Objects (one object lives in one workerd). A shard reaches KV namespaces and R2
+// buckets through shard 0 (shardWorker; decisions 700, 703, 775).
 export function shardable(gid, spec) {
   if (gid === HOME_GROUP || spec.wf.length === 0) return false;
-  return spec.workers.every(
-    (e) => Object.keys(e.w.durableObjects).length === 0 && Object.keys(e.w.r2Buckets).length === 0,
-  );
+  return spec.workers.every((e) => Object.keys(e.w.durableObjects).length === 0);
 }
 
-// shardWorker is worker entry e as a shard runs it: its KV bindings reach the namespace in the group that holds it,
-// through the same remote-binding address as its D1 bindings (miniflare takes one per worker; the address maps each
-// binding to its database id, or to {kv: namespace id}), so every shard reads and writes one store (decision 703).
+// shardWorker is worker entry e as a shard runs it: its KV and R2 bindings reach the namespace or bucket in the group
+// that holds it, through the same remote-binding address as its D1 bindings (miniflare takes one per worker; the
+// address maps each binding to its database id, or to {kv: namespace id} or {r2: bucket}), so every shard reads and
+// writes one store (decisions 703, 775).
 function shardWorker(e, env) {
   const kv = Object.entries(e.w.kvNamespaces);
-  if (kv.length === 0) return e;
+  const r2 = Object.entries(e.w.r2Buckets);
+  if (kv.length === 0 && r2.length === 0) return e;
   const map = {};
   for (const [b, v] of Object.entries(e.w.d1Databases)) map[b] = v.id;
   for (const [b, id] of kv) map[b] = { kv: id };
+  for (const [b, bucket] of r2) map[b] = { r2: bucket };
   const remote = env.d1URL(map);
-  const w = { ...e.w, kvNamespaces: {}, d1Databases: {} };
+  const w = { ...e.w, kvNamespaces: {}, r2Buckets: {}, d1Databases: {} };
   for (const [b, v] of Object.entries(e.w.d1Databases))
     w.d1Databases[b] = { id: v.id, remoteProxyConnectionString: remote };
   for (const [b, id] of kv) w.kvNamespaces[b] = { id, remoteProxyConnectionString: remote };
+  for (const [b, bucket] of r2) w.r2Buckets[b] = { id: bucket, remoteProxyConnectionString: remote };
   return { ...e, w };
 }
 
 // planShards adds to groups, for each group whose Workflows run sharded, its shard groups 1..n-1 (shard 0 is the
 // group itself), each running the same workers and Workflows with no KV namespace or R2 bucket of its own, and answers
 // the shards of each Workflow (runtime name -> [group id of shard 0, of shard 1, ...]). Their workers' KV bindings
-// reach shard 0's namespaces (shardWorker). env.shardsOf(rt) is how
+// reach shard 0's namespaces and buckets (shardWorker). env.shardsOf(rt) is how
 // many shards Workflow rt should have (1 when it is not given); a group runs as many shards as its busiest Workflow.
 function planShards(groups, owner, env) {
   const out = new Map();

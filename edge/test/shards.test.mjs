@@ -367,6 +367,128 @@ describe("shards: bindings stay one store", () => {
   });
 });
 
+// A Workflow whose steps write and read an R2 bucket with the binding's calls: puts with metadata and a checksum,
+// a multipart upload, heads, ranged and conditional gets, lists and deletes.
+const R2_SOURCE = `
+import { WorkflowEntrypoint } from "cloudflare:workers";
+const MIB = 1024 * 1024;
+export class R2Flow extends WorkflowEntrypoint {
+  async run(event, step) {
+    const p = event.payload ?? {};
+    const B = this.env.BUCKET;
+    if (p.write)
+      return await step.do("write", async () => {
+        const body = "hello from " + event.instanceId;
+        const sha = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
+        const o = await B.put(p.write + "/a.txt", body, {
+          httpMetadata: { contentType: "text/plain", cacheExpiry: new Date(1767225600000) },
+          customMetadata: { by: event.instanceId },
+          sha256: sha,
+        });
+        await B.put(p.write + "/dir/b.txt", "b");
+        // a put whose condition does not hold answers null
+        const refused = await B.put(p.write + "/a.txt", "x", { onlyIf: { etagMatches: "nope" } });
+        const up = await B.createMultipartUpload(p.write + "/big.bin", { customMetadata: { parts: "2" } });
+        const one = await up.uploadPart(1, new Uint8Array(5 * MIB).fill(97));
+        const two = await up.uploadPart(2, "tail");
+        await up.complete([one, two]);
+        const gone = await B.createMultipartUpload(p.write + "/aborted.bin");
+        await gone.abort();
+        return { etag: o.etag, sha256: o.checksums.toJSON().sha256, refused };
+      });
+    if (p.read)
+      return await step.do("read", async () => {
+        const k = p.read + "/a.txt";
+        const head = await B.head(k);
+        const whole = await B.get(k);
+        const text = await whole.text();
+        const part = await (await B.get(k, { range: { offset: 6, length: 4 } })).text();
+        const suffix = await (await B.get(k, { range: { suffix: 3 } })).text();
+        const unchanged = await B.get(k, { onlyIf: { etagDoesNotMatch: head.etag } });
+        const listed = await B.list({ prefix: p.read + "/", delimiter: "/", include: ["customMetadata", "httpMetadata"] });
+        const big = await B.get(p.read + "/big.bin", { range: { offset: 5 * MIB - 2, length: 6 } });
+        const bigText = await big.text();
+        let aborted = null;
+        try {
+          await B.resumeMultipartUpload(p.read + "/aborted.bin", "nope").uploadPart(1, "x");
+        } catch (err) {
+          aborted = String(err.message);
+        }
+        await B.delete([k, p.read + "/dir/b.txt", p.read + "/big.bin"]);
+        return {
+          text,
+          part,
+          suffix,
+          contentType: head.httpMetadata.contentType,
+          cacheExpiry: head.httpMetadata.cacheExpiry.getTime(),
+          custom: whole.customMetadata,
+          etag: head.etag,
+          sha256: head.checksums.toJSON().sha256,
+          unchanged: unchanged !== null && !("body" in unchanged),
+          listed: listed.objects.map((o) => [o.key, o.customMetadata, o.httpMetadata.contentType ?? null]),
+          prefixes: listed.delimitedPrefixes,
+          big: [big.size, big.customMetadata, bigText],
+          aborted: aborted !== null,
+          after: [await B.head(k), await B.get(p.read + "/big.bin"), (await B.list({ prefix: p.read })).objects.length],
+        };
+      });
+    return null;
+  }
+}
+export default { async fetch() { return new Response("ok"); } };
+`;
+
+describe("shards: R2 buckets stay one store", () => {
+  test("an R2 object written by an instance in one shard is read, listed and deleted by an instance in the other", async () => {
+    const b = await edge.call("POST", "/r2/buckets", { name: "shared-bucket" });
+    assert.equal(b.status, 200, JSON.stringify(b.body));
+    const up = await upload(edge, "r2flow", {
+      source: R2_SOURCE,
+      bindings: [
+        { type: "workflow", name: "WORKFLOW", workflow_name: "r2flow", class_name: "R2Flow" },
+        { type: "r2_bucket", name: "BUCKET", bucket_name: "shared-bucket" },
+      ],
+    });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const wf = await edge.call("PUT", "/workflows/r2flow", { script_name: "r2flow", class_name: "R2Flow" });
+    assert.equal(wf.status, 200, JSON.stringify(wf.body));
+    // the group of the bucket runs in two shards now
+    assert.ok([...(await groups()).keys()].some((g) => g.endsWith("~1")));
+    for (const [from, to] of [
+      [1, 0],
+      [0, 1],
+    ]) {
+      const [writer] = idsIn(`r2w${from}`, from, 1);
+      const [reader] = idsIn(`r2r${to}`, to, 1);
+      const prefix = `p-${writer}`;
+      await edge.call("POST", "/workflows/r2flow/instances", { instance_id: writer, params: { write: prefix } });
+      const wrote = await waitStatus(edge, "r2flow", writer, "complete");
+      assert.equal(wrote.output.refused, null);
+      // the REST API reads the same bucket
+      const v = await edge.call("GET", `/r2/buckets/shared-bucket/objects/${prefix}%2Fa.txt`, undefined, { raw: true });
+      assert.equal(await v.text(), `hello from ${writer}`);
+      await edge.call("POST", "/workflows/r2flow/instances", { instance_id: reader, params: { read: prefix } });
+      const done = await waitStatus(edge, "r2flow", reader, "complete");
+      assert.deepEqual(done.output, {
+        text: `hello from ${writer}`,
+        part: "from",
+        suffix: writer.slice(-3),
+        contentType: "text/plain",
+        cacheExpiry: 1767225600000,
+        custom: { by: writer },
+        etag: wrote.output.etag,
+        sha256: wrote.output.sha256,
+        unchanged: true,
+        listed: [[`${prefix}/a.txt`, { by: writer }, "text/plain"], [`${prefix}/big.bin`, { parts: "2" }, null]],
+        prefixes: [`${prefix}/dir/`],
+        big: [5 * 1024 * 1024 + 4, { parts: "2" }, "aatail"],
+        aborted: true,
+        after: [null, null, 0],
+      });
+    }
+  });
+});
+
 describe("shards: bad configuration", () => {
   test("EDGEFLOW_EDGE_SHARDS that is not an integer of at least 1 stops the start with a clear error", async () => {
     await assert.rejects(startEdge({ env: { EDGEFLOW_EDGE_SHARDS: "0" } }), /EDGEFLOW_EDGE_SHARDS must be an integer/);
