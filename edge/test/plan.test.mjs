@@ -272,16 +272,17 @@ describe("shards", () => {
       shardsOf: () => n,
     });
 
-  test("a group of Workflows gets n-1 shard groups running its workers; R2, Durable Objects and home do not", () => {
+  test("a group of Workflows gets n-1 shard groups running its workers; Durable Objects and home do not", () => {
     const p = shardsPlan(3);
     const byWorker = (w) => p.placement.get(w);
-    for (const w of ["plain", "kvuser"]) {
+    for (const w of ["plain", "kvuser", "bucket"]) {
       const gid = byWorker(w);
       assert.deepEqual(p.shards.get(w), [gid, `${gid}~1`, `${gid}~2`]);
       for (const k of [1, 2]) {
         const s = p.groups.get(`${gid}~${k}`);
         assert.equal(s.shard, k);
         assert.deepEqual(s.kv, []);
+        assert.deepEqual(s.r2, []);
         assert.deepEqual(
           s.workers.map((e) => e.name),
           [w],
@@ -289,7 +290,7 @@ describe("shards", () => {
         assert.equal(s.fingerprint, `${p.groups.get(gid).fingerprint}.s${k}`);
       }
     }
-    for (const w of ["bucket", "objects"]) assert.equal(p.shards.has(w), false, w);
+    assert.equal(p.shards.has("objects"), false);
     assert.equal([...p.groups.keys()].filter((g) => g.startsWith(`${HOME_GROUP}~`)).length, 0);
     assert.equal(shardsPlan(1).shards.size, 0);
   });
@@ -304,6 +305,18 @@ describe("shards", () => {
     const url = shardW.kvNamespaces.STORE.remoteProxyConnectionString;
     const map = JSON.parse(Buffer.from(url.pathname.split("/")[2], "base64url").toString("utf8"));
     assert.deepEqual(map, { STORE: { kv: "ns1" } });
+  });
+
+  test("a shard's R2 binding is a remote binding to the group that holds the bucket; shard 0 opens it", () => {
+    const p = shardsPlan(2);
+    const gid = p.placement.get("bucket");
+    assert.deepEqual(p.groups.get(gid).r2, ["b1"]);
+    assert.equal(p.groups.get(gid).workers[0].w.r2Buckets.B, "b1");
+    const shardW = p.groups.get(`${gid}~1`).workers[0].w;
+    assert.equal(shardW.r2Buckets.B.id, "b1");
+    const url = shardW.r2Buckets.B.remoteProxyConnectionString;
+    const map = JSON.parse(Buffer.from(url.pathname.split("/")[2], "base64url").toString("utf8"));
+    assert.deepEqual(map, { B: { r2: "b1" } });
   });
 
   test("shardOf is stable and spreads ids", () => {
