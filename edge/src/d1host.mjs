@@ -378,9 +378,10 @@ export class D1Hosts {
     } catch {
       id = undefined;
     }
-    // a shard's KV or R2 binding ({kv: namespace id} or {r2: bucket}) is served by the group that holds the store
-    // (runtime.mjs)
-    const store = id !== null && typeof id === "object" && (typeof id.kv === "string" || typeof id.r2 === "string");
+    // a shard's KV or R2 binding ({kv: namespace id} or {r2: bucket}) is served by the group that holds the store,
+    // a Workflow binding of a Workflow that may run in shards ({wf: name}) by the edge (runtime.mjs)
+    const store =
+      id !== null && typeof id === "object" && ["kv", "r2", "wf"].some((kind) => typeof id[kind] === "string");
     if (store && this.storeBinding) {
       await this.storeBinding(id, req, res);
       return;

@@ -26,6 +26,12 @@ export const GONE_PLUGIN = {
   package: fileURLToPath(new URL("./goneplugin.mjs", import.meta.url)),
   name: "edgeflow-gone",
 };
+// SHARDWF_PLUGIN is the miniflare plugin that gives a worker the Workflow binding of a Workflow that may run in
+// shards (shardwfplugin.mjs, shardwf.worker.js; decision 776), named by its module's path.
+export const SHARDWF_PLUGIN = {
+  package: fileURLToPath(new URL("./shardwfplugin.mjs", import.meta.url)),
+  name: "edgeflow-shardwf",
+};
 // MAX_COMPAT_DATE is the newest compatibility date the pinned workerd knows (its release date, the date in its
 // version 1.YYYYMMDD.n): workerd refuses newer dates, so a worker uploaded with one runs with this date
 // (docs/edge.md, "Moving to the next workerd and miniflare").
@@ -145,6 +151,11 @@ export function planGroups(state, previous, env) {
     owner.wf.set(wf.rt, gid);
     spec(gid).wf.push(wf);
   }
+  for (const [gid, g] of groups) {
+    if (!shardable(gid, g)) continue;
+    const rts = new Set(g.wf.filter((wf) => env.mayShard?.(wf.rt)).map((wf) => wf.rt));
+    if (rts.size > 0) g.workers = g.workers.map((e) => shardedWorkflows(e, rts, env));
+  }
   const shards = planShards(groups, owner, env);
   for (const g of groups.values()) {
     if (g.shard) continue;
@@ -197,6 +208,27 @@ function shardWorker(e, env) {
     w.d1Databases[b] = { id: v.id, remoteProxyConnectionString: remote };
   for (const [b, id] of kv) w.kvNamespaces[b] = { id, remoteProxyConnectionString: remote };
   for (const [b, bucket] of r2) w.r2Buckets[b] = { id: bucket, remoteProxyConnectionString: remote };
+  return { ...e, w };
+}
+
+// shardedWorkflows is worker entry e with its bindings to the Workflows rts (of its group, which may run in shards)
+// served by the edge (shardwf.worker.js): whatever shard a request of the worker runs in, its binding reaches every
+// instance of the Workflow, in the shard that holds it, and creates each in the shard its id picks (decision 776).
+// A service-worker script cannot have wrapped bindings and keeps miniflare's.
+function shardedWorkflows(e, rts, env) {
+  const mine = Object.entries(e.w.workflows).filter(([, def]) => rts.has(def.name));
+  if (mine.length === 0 || e.version.format === "service-worker") return e;
+  const w = { ...e.w, workflows: { ...e.w.workflows }, unsafeBindings: [...e.w.unsafeBindings] };
+  for (const [b, def] of mine) {
+    delete w.workflows[b];
+    const url = env.d1URL({ [b]: { wf: def.name } });
+    w.unsafeBindings.push({
+      name: b,
+      type: SHARDWF_PLUGIN.name,
+      plugin: SHARDWF_PLUGIN,
+      options: { workflow: def.name, address: url.host, path: url.pathname },
+    });
+  }
   return { ...e, w };
 }
 
