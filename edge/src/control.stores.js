@@ -213,7 +213,8 @@ function rawObject(o) {
   if (http.cacheExpiry instanceof Date) http.cacheExpiry = http.cacheExpiry.getTime();
   const sums = o.checksums?.toJSON?.() ?? {};
   let range = o.range;
-  if (range !== undefined && range.suffix !== undefined) range = { offset: o.size - range.suffix, length: range.suffix };
+  if (range !== undefined && range.suffix !== undefined)
+    range = { offset: o.size - range.suffix, length: range.suffix };
   return {
     name: o.key,
     version: o.version,
@@ -254,7 +255,8 @@ function conditional(c) {
     if (c.uploadedAfter !== undefined) out.uploadedAfter = new Date(Number(c.uploadedAfter));
     return out;
   }
-  const etags = (l) => l.map((e) => (e.type === "wildcard" ? "*" : e.type === "weak" ? `W/"${e.value}"` : `"${e.value}"`)).join(", ");
+  const etags = (l) =>
+    l.map((e) => (e.type === "wildcard" ? "*" : e.type === "weak" ? `W/"${e.value}"` : `"${e.value}"`)).join(", ");
   const h = new Headers();
   if (c.etagMatches !== undefined) h.set("if-match", etags(c.etagMatches));
   if (c.etagDoesNotMatch !== undefined) h.set("if-none-match", etags(c.etagDoesNotMatch));

@@ -28,7 +28,7 @@ class Edge {
       headers: { "content-type": "application/json", "mf-binding": this.env.BINDING },
       body: JSON.stringify({ op, ...body }),
     });
-    let answer = null;
+    let answer;
     try {
       answer = await res.json();
     } catch {

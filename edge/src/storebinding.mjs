@@ -28,7 +28,9 @@ export async function storeBinding(runtime, entry, req, res) {
     if (size > limit) {
       // R2's error travels in a header its binding reads (code 100100, "entity too large")
       if (kind === "r2")
-        res.writeHead(413, { "cf-r2-error": r2ErrorHeader(`A shard's R2 request is limited to ${limit} bytes`, 100100) });
+        res.writeHead(413, {
+          "cf-r2-error": r2ErrorHeader(`A shard's R2 request is limited to ${limit} bytes`, 100100),
+        });
       else res.writeHead(413);
       res.end(kind === "r2" ? undefined : `Value length exceeds the limit of ${limit} bytes.`);
       return;
@@ -68,8 +70,7 @@ export async function storeBinding(runtime, entry, req, res) {
     if (kind === "r2") {
       const header = r2ErrorHeader(`R2 bucket unavailable: ${cleanError(err)}`, 10001);
       res.writeHead(503, { "cf-r2-error": header }).end();
-    }
-    else res.writeHead(503).end(`KV namespace unavailable: ${cleanError(err)}`);
+    } else res.writeHead(503).end(`KV namespace unavailable: ${cleanError(err)}`);
   }
 }
 

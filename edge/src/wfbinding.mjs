@@ -25,7 +25,12 @@ export async function workflowBinding(runtime, entry, req, res) {
     call = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     if (typeof call?.op !== "string") throw new Error("no op");
   } catch {
-    return answer(400, { ok: false, status: 400, code: 10001, message: "Workflow binding call is not JSON with an op" });
+    return answer(400, {
+      ok: false,
+      status: 400,
+      code: 10001,
+      message: "Workflow binding call is not JSON with an op",
+    });
   }
   try {
     return answer(200, { ok: true, result: await carryOut(runtime, entry.wf, call) });

@@ -479,7 +479,10 @@ describe("shards: R2 buckets stay one store", () => {
         etag: wrote.output.etag,
         sha256: wrote.output.sha256,
         unchanged: true,
-        listed: [[`${prefix}/a.txt`, { by: writer }, "text/plain"], [`${prefix}/big.bin`, { parts: "2" }, null]],
+        listed: [
+          [`${prefix}/a.txt`, { by: writer }, "text/plain"],
+          [`${prefix}/big.bin`, { parts: "2" }, null],
+        ],
         prefixes: [`${prefix}/dir/`],
         big: [5 * 1024 * 1024 + 4, { parts: "2" }, "aatail"],
         aborted: true,
@@ -545,7 +548,13 @@ describe("shards: a worker's own Workflow binding", () => {
     }
     // each instance lives in the shard its id picks, once
     const dir = (k) =>
-      path.join(edge.dataDir, "miniflare", ...(k > 0 ? ["shards", String(k)] : []), "workflows", "miniflare-workflows-bound");
+      path.join(
+        edge.dataDir,
+        "miniflare",
+        ...(k > 0 ? ["shards", String(k)] : []),
+        "workflows",
+        "miniflare-workflows-bound",
+      );
     const names = (k) => fs.readdirSync(dir(k)).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
     // (shard 0 also keeps the engine's empty file of the missing id the handler asked for, as any read of one does)
     assert.equal(names(0).length, 5, names(0).join(" "));
