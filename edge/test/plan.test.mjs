@@ -4,7 +4,15 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { GONE_PLUGIN, HOME_GROUP, MAX_COMPAT_DATE, canonicalWorkflows, planGroups, shardOf } from "../src/plan.mjs";
+import {
+  GONE_PLUGIN,
+  HOME_GROUP,
+  MAX_COMPAT_DATE,
+  SHARDWF_PLUGIN,
+  canonicalWorkflows,
+  planGroups,
+  shardOf,
+} from "../src/plan.mjs";
 
 const ACCOUNT = "a".repeat(32);
 
@@ -317,6 +325,43 @@ describe("shards", () => {
     const url = shardW.r2Buckets.B.remoteProxyConnectionString;
     const map = JSON.parse(Buffer.from(url.pathname.split("/")[2], "base64url").toString("utf8"));
     assert.deepEqual(map, { B: { r2: "b1" } });
+  });
+
+  test("a Workflow that may shard is bound through the edge in every shard, from shard 0 on; one that may not keeps miniflare's", () => {
+    const planned = (mayShard) =>
+      planGroups(state(), fresh(), {
+        d1URL: (map) => new URL(`http://127.0.0.1:1/secret/${Buffer.from(JSON.stringify(map)).toString("base64url")}`),
+        logger: () => {},
+        groupSize: 1,
+        shardsOf: () => 1,
+        mayShard: () => mayShard,
+      });
+    const p = planned(true);
+    const gid = p.placement.get("plain");
+    const w = p.groups.get(gid).workers[0].w;
+    assert.equal(w.workflows.WF, undefined);
+    const [b] = w.unsafeBindings;
+    assert.equal(b.name, "WF");
+    assert.equal(b.plugin, SHARDWF_PLUGIN);
+    assert.equal(b.options.workflow, "plain");
+    assert.equal(b.options.address, "127.0.0.1:1");
+    const map = JSON.parse(Buffer.from(b.options.path.split("/")[2], "base64url").toString("utf8"));
+    assert.deepEqual(map, { WF: { wf: "plain" } });
+    // a group with Durable Objects never shards: its binding stays miniflare's
+    const objects = p.groups.get(p.placement.get("objects")).workers[0].w;
+    assert.equal(objects.workflows.WF.name, "objects");
+    assert.deepEqual(objects.unsafeBindings, []);
+    // the fingerprint of shard 0 does not change when the Workflow grows (its workers' options are the same)
+    const grown = planGroups(state(), fresh(), {
+      d1URL: (map) => new URL(`http://127.0.0.1:1/secret/${Buffer.from(JSON.stringify(map)).toString("base64url")}`),
+      logger: () => {},
+      groupSize: 1,
+      shardsOf: () => 2,
+      mayShard: () => true,
+    });
+    assert.equal(grown.groups.get(gid).fingerprint, p.groups.get(gid).fingerprint);
+    assert.equal(grown.groups.get(`${gid}~1`).workers[0].w.unsafeBindings[0].name, "WF");
+    assert.equal(planned(false).groups.get(gid).workers[0].w.workflows.WF.name, "plain");
   });
 
   test("shardOf is stable and spreads ids", () => {
