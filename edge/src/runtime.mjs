@@ -77,7 +77,8 @@ export class Runtime {
     this.unfinishedInstances = (workflow) => this.#unfinishedFromExplorer(workflow);
     // D1 databases run in workerds of their own (d1host.mjs), so that a slow query stops only its database.
     this.d1 = new D1Hosts({ persistDir, logger, gateSecret: this.gateSecret, pidFile: d1PidFile });
-    // a shard's KV bindings come through the D1 hosts' binding proxy to the group that holds the namespace
+    // a shard's KV and R2 bindings come through the D1 hosts' binding proxy to the group that holds the store, and
+    // the binding of a Workflow that may shard to the edge (wfbinding.mjs)
     this.d1.storeBinding = (entry, req, res) =>
       typeof entry.wf === "string" ? workflowBinding(this, entry, req, res) : storeBinding(this, entry, req, res);
     // D1 imports' and exports' files and jobs (d1transfer.mjs), beside the persist dir.
@@ -285,9 +286,13 @@ export class Runtime {
     return p;
   }
 
-  // instanceEnded notes that an instance of Workflow rt ended at endMs: its group runs instances (health.mjs).
-  instanceEnded(rt, endMs) {
-    const gid = this.groups.owner.wf.get(rt);
+  // instanceEnded notes that instance id of Workflow rt ended at endMs: the group that ran it (its shard's, for a
+  // Workflow in shards) runs instances (health.mjs), so a shard that met a blocking error clears once one of its own
+  // instances ends after it.
+  instanceEnded(rt, endMs, id) {
+    const gids = this.shardGroups(rt);
+    const gid =
+      gids !== null && id !== undefined ? gids[this.shardIndex(rt, id, gids.length)] : this.groups.owner.wf.get(rt);
     if (gid !== undefined) this.groups.health.ran(gid, endMs);
   }
 
