@@ -12,9 +12,14 @@
 function failure(answer) {
   const code = answer?.code;
   if (answer?.status === 404 || code === 10201) return new Error("instance.not_found");
-  if (code === 10405) return new Error("instance.already_exists");
+  if (code === 10405 && answer?.id !== undefined)
+    return new Error(`(instance.already_exists) Workflow instance with id "${answer.id}" already exists`);
   return new Error(String(answer?.message ?? "Workflow binding call failed"));
 }
+
+// SKIPPED are the refusals a list-form createBatch passes over without a word, as the engine's binding does: an id
+// that exists, and one named twice in the list.
+const SKIPPED = new Set([10405, 10415]);
 
 class Edge {
   constructor(env) {
@@ -105,8 +110,10 @@ class Workflow {
   // params}, answering {created, errors}).
   async createBatch(options) {
     if (Array.isArray(options)) {
+      if (options.length === 0) throw new Error("WorkflowError: batchCreate should have at least 1 instance");
       const r = await this.#edge.call("create", { instances: options.map(item) });
-      if (r.created.length === 0 && r.errors.length > 0) throw failure(r.errors[0]);
+      const refused = r.errors.find((e) => !SKIPPED.has(e.code));
+      if (refused !== undefined) throw failure(refused);
       return r.created.map((id) => this.#handle(id));
     }
     const body =

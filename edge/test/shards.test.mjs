@@ -520,13 +520,15 @@ export default {
     } catch (err) {
       again = String(err.message);
     }
+    // a list-form batch passes over ids that exist, as the engine's binding does
+    const rebatch = (await env.WORKFLOW.createBatch(ids.slice(0, 2).map((id) => ({ id })))).map((h) => h.id);
     let missing = null;
     try {
       await env.WORKFLOW.get("no-such-instance");
     } catch (err) {
       missing = String(err.message);
     }
-    return Response.json({ batch: batch.map((h) => h.id), statuses, again, missing });
+    return Response.json({ batch: batch.map((h) => h.id), statuses, again, rebatch, missing });
   },
 };
 `;
@@ -540,7 +542,8 @@ describe("shards: a worker's own Workflow binding", () => {
     const out = await r.json();
     assert.deepEqual(out.batch, ids.slice(4));
     for (const id of ids) assert.ok(["queued", "running", "waiting"].includes(out.statuses[id]), JSON.stringify(out));
-    assert.equal(out.again, "instance.already_exists");
+    assert.equal(out.again, `(instance.already_exists) Workflow instance with id "${ids.at(-1)}" already exists`);
+    assert.deepEqual(out.rebatch, []);
     assert.equal(out.missing, "instance.not_found");
     for (const id of ids) {
       const done = await waitStatus(edge, "bound", id, "complete");
