@@ -528,6 +528,7 @@ export class Runtime {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(
         () => this.groups.get(gid ?? this.#controlGroup(pathname, body)) ?? this.groups.get(HOME_GROUP),
+        { draining: init.fromWorker === true },
       );
       try {
         const req = {

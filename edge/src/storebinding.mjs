@@ -58,6 +58,7 @@ export async function storeBinding(runtime, entry, req, res) {
       headers,
       raw: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
       response: true,
+      fromWorker: true,
     });
     const h = {};
     r.headers.forEach((v, k) => {

@@ -40,6 +40,10 @@ export async function workflowBinding(runtime, entry, req, res) {
   }
 }
 
+// FROM_WORKER marks a control call made for a worker's request, which may enter a group its drain waits for
+// (Groups.enter).
+const FROM_WORKER = { fromWorker: true };
+
 async function carryOut(runtime, rt, call) {
   const id = typeof call.id === "string" ? call.id : undefined;
   switch (call.op) {
@@ -48,27 +52,35 @@ async function carryOut(runtime, rt, call) {
         call.count !== undefined
           ? { workflow: rt, count: call.count, params: call.params }
           : { workflow: rt, instances: Array.isArray(call.instances) ? call.instances : [] };
-      const r = await runtime.control("/wf/create", body);
+      const r = await runtime.control("/wf/create", body, FROM_WORKER);
       // the index learns of these instances from their files (created through a binding); until then the edge
       // knows their shard from here
       for (const [cid, k] of Object.entries(r.shards ?? {})) runtime.noteShard(rt, cid, k);
       return { created: r.created, errors: r.errors };
     }
     case "status":
-      return await runtime.control("/wf/status", { workflow: rt, id });
+      return await runtime.control("/wf/status", { workflow: rt, id }, FROM_WORKER);
     case "action":
-      return await runtime.control("/wf/action", {
-        workflow: rt,
-        id,
-        action: call.action,
-        ...(call.rollback ? { rollback: true } : {}),
-        ...(call.from !== undefined ? { from: call.from } : {}),
-      });
+      return await runtime.control(
+        "/wf/action",
+        {
+          workflow: rt,
+          id,
+          action: call.action,
+          ...(call.rollback ? { rollback: true } : {}),
+          ...(call.from !== undefined ? { from: call.from } : {}),
+        },
+        FROM_WORKER,
+      );
     case "event":
-      return await runtime.control("/wf/event", { workflow: rt, id, type: call.type, payload: call.payload });
+      return await runtime.control(
+        "/wf/event",
+        { workflow: rt, id, type: call.type, payload: call.payload },
+        FROM_WORKER,
+      );
     case "delete": {
       const ids = Array.isArray(call.ids) ? call.ids.filter((x) => typeof x === "string") : [];
-      const r = await runtime.control("/wf/delete", { workflow: rt, ids });
+      const r = await runtime.control("/wf/delete", { workflow: rt, ids }, FROM_WORKER);
       for (const { id: gone } of r.deleted) runtime.registry.forgetInstance(rt, gone);
       return r;
     }
