@@ -32,6 +32,9 @@ export const SHARDWF_PLUGIN = {
   package: fileURLToPath(new URL("./shardwfplugin.mjs", import.meta.url)),
   name: "edgeflow-shardwf",
 };
+// EDGEFLOW_WORKER is the binding that marks a worker edgeflow deployed (its deployment token, codegen's
+// WorkerTokenBinding).
+const EDGEFLOW_WORKER = "EDGEFLOW_WORKER_TOKEN";
 // MAX_COMPAT_DATE is the newest compatibility date the pinned workerd knows (its release date, the date in its
 // version 1.YYYYMMDD.n): workerd refuses newer dates, so a worker uploaded with one runs with this date
 // (docs/edge.md, "Moving to the next workerd and miniflare").
@@ -214,10 +217,13 @@ function shardWorker(e, env) {
 // shardedWorkflows is worker entry e with its bindings to the Workflows rts (of its group, which may run in shards)
 // served by the edge (shardwf.worker.js): whatever shard a request of the worker runs in, its binding reaches every
 // instance of the Workflow, in the shard that holds it, and creates each in the shard its id picks (decision 776).
-// A service-worker script cannot have wrapped bindings and keeps miniflare's.
+// A service-worker script cannot have wrapped bindings and keeps miniflare's. So does a worker edgeflow deployed (it
+// binds EDGEFLOW_WORKER_TOKEN): the edge routes each of its requests that names an instance (a create, a status read,
+// an event) to that instance's shard itself (api.mjs), and its create path, the busiest, keeps miniflare's cost.
 function shardedWorkflows(e, rts, env) {
   const mine = Object.entries(e.w.workflows).filter(([, def]) => rts.has(def.name));
   if (mine.length === 0 || e.version.format === "service-worker") return e;
+  if ((e.version.metadata.bindings ?? []).some((b) => b.name === EDGEFLOW_WORKER)) return e;
   const w = { ...e.w, workflows: { ...e.w.workflows }, unsafeBindings: [...e.w.unsafeBindings] };
   for (const [b, def] of mine) {
     delete w.workflows[b];

@@ -5,8 +5,8 @@ export class DemoWorkflow extends WorkflowEntrypoint { async run(event, step) { 
 export default { async fetch(req, env) { const i = await env.WORKFLOW.create({ params: {} }); return Response.json({ id: i.id }); } };
 `;
 for (const [label, env] of [
-  ["miniflare binding (EDGEFLOW_EDGE_SHARDS=1)", { EDGEFLOW_EDGE_SHARDS: "1" }],
   ["edge binding (SHARD_MAX=2, one shard)", { EDGEFLOW_EDGE_SHARDS: "", EDGEFLOW_EDGE_SHARD_MAX: "2", EDGEFLOW_EDGE_SHARD_GROW: "100000" }],
+  ["miniflare binding (EDGEFLOW_EDGE_SHARDS=1)", { EDGEFLOW_EDGE_SHARDS: "1" }],
 ]) {
   const edge = await startEdge({ env });
   await deployDemo(edge, "b", { source: SRC });

@@ -362,6 +362,18 @@ describe("shards", () => {
     assert.equal(grown.groups.get(gid).fingerprint, p.groups.get(gid).fingerprint);
     assert.equal(grown.groups.get(`${gid}~1`).workers[0].w.unsafeBindings[0].name, "WF");
     assert.equal(planned(false).groups.get(gid).workers[0].w.workflows.WF.name, "plain");
+    // a worker edgeflow deployed (it binds its token) keeps miniflare's binding: the edge routes its requests by id
+    const ours = planGroups(
+      legacy({
+        scripts: [script("gen", [wfBinding("gen"), { type: "secret_text", name: "EDGEFLOW_WORKER_TOKEN", text: "t" }])],
+        workflows: { gen: { script_name: "gen", class_name: "Flow" } },
+      }),
+      fresh(),
+      { d1URL: () => new URL("http://127.0.0.1:1/s/e30"), logger: () => {}, shardsOf: () => 1, mayShard: () => true },
+    );
+    const genW = ours.groups.get(ours.placement.get("gen")).workers[0].w;
+    assert.equal(genW.workflows.WF.name, "gen");
+    assert.deepEqual(genW.unsafeBindings, []);
   });
 
   test("shardOf is stable and spreads ids", () => {

@@ -263,6 +263,11 @@ const CREATE_SOURCE = SOURCE.replace(
     }
     const id = url.searchParams.get("instanceId");
     if (id) return Response.json(await (await env.WORKFLOW.get(id)).status());
+    if (req.method === "POST") {
+      const b = await req.json();
+      await (await env.WORKFLOW.get(b.instanceId)).sendEvent({ type: b.eventType, payload: b.payload });
+      return Response.json({ instanceId: b.instanceId });
+    }
     return new Response("ok");
   },
 };`,
@@ -270,7 +275,11 @@ const CREATE_SOURCE = SOURCE.replace(
 
 describe("shards: edgeflow's create path through the worker", () => {
   test("a create through the worker runs in the shard its id picks, and the edge finds it there", async () => {
-    await deployDemo(edge, "viaworker", { source: CREATE_SOURCE });
+    // a worker edgeflow deploys (it binds its token): miniflare's binding, and the edge routes each request by id
+    await deployDemo(edge, "viaworker", {
+      source: CREATE_SOURCE,
+      bindings: [{ type: "plain_text", name: "EDGEFLOW_WORKER_TOKEN", text: "t" }],
+    });
     const url = `${edge.ready.workers}/viaworker/__edgeflow/instances`;
     for (const k of [0, 1]) {
       const [id] = idsIn(`vw${k}`, k, 1);
@@ -285,8 +294,13 @@ describe("shards: edgeflow's create path through the worker", () => {
       const st = await (await fetch(`${edge.ready.workers}/viaworker?instanceId=${id}`)).json();
       // (miniflare's own status: running while the instance waits for its event)
       assert.equal(st.status, "running", JSON.stringify(st));
-      const ev = await edge.call("POST", `/workflows/viaworker/instances/${id}/events/go`, { k });
-      assert.equal(ev.status, 200, JSON.stringify(ev.body));
+      // an event sent through the worker (the generated worker's event path) reaches the instance's shard
+      const ev = await fetch(`${edge.ready.workers}/viaworker`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ instanceId: id, eventType: "go", payload: { k } }),
+      });
+      assert.equal(ev.status, 200, await ev.clone().text());
       const done = await waitStatus(edge, "viaworker", id, "complete");
       assert.deepEqual(done.output.approved, { k });
     }
