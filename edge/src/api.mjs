@@ -139,6 +139,23 @@ function createIds(req, body) {
   }
 }
 
+// EVENT_PEEK is the largest body whose instance the worker proxy looks for (an event sent through a worker).
+const EVENT_PEEK = 64 * 1024;
+
+// eventInstance answers the instance an event sent through edgeflow's worker names (a POST whose JSON body has
+// instanceId and eventType, the generated worker's event path), or null.
+function eventInstance(req, body) {
+  if (req.method !== "POST" || body === null || body.length > EVENT_PEEK || body[0] !== 0x7b) return null;
+  try {
+    const b = JSON.parse(body.toString("utf8"));
+    return typeof b?.instanceId === "string" && typeof b?.eventType === "string" && b.instanceId !== ""
+      ? b.instanceId
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 // proxyWorker sends a worker request to the account's script name, whose workers.dev URL must be enabled.
 export async function proxyWorker(ctx, req, res, name, path) {
   const script = ctx.state.scripts[name];
@@ -160,8 +177,10 @@ export async function proxyWorker(ctx, req, res, name, path) {
   const length = Number(req.headers["content-length"] ?? (req.method === "GET" || req.method === "HEAD" ? 0 : NaN));
   const body = Number.isInteger(length) && length <= REPLAY_LIMIT ? await readAll(req) : null;
   // edgeflow's create path goes to the shard its instance ids pick, a status read (`?instanceId=`, the generated
-  // worker's) to the shard of its instance (runtime.mjs); every other request to shard 0
-  const instanceId = req.method === "GET" ? new URL(path, "http://w").searchParams.get("instanceId") : null;
+  // worker's) and an event (a POST of {instanceId, eventType}) to the shard of its instance (runtime.mjs); every
+  // other request to shard 0
+  const instanceId =
+    req.method === "GET" ? new URL(path, "http://w").searchParams.get("instanceId") : eventInstance(req, body);
   const group =
     req.method === "POST" && path.split("?")[0] === CREATE_PATH
       ? await ctx.runtime.enterCreate(ctx.names.script(name), createIds(req, body))

@@ -8,7 +8,7 @@
 // wf: {workflowName: binding}}.
 
 import { ControlError, binding, json, message } from "./control.common.js";
-import { kvBinding } from "./control.stores.js";
+import { kvBinding, r2Binding } from "./control.stores.js";
 import { WORKFLOW_ROUTES, workflowResponse } from "./control.workflows.js";
 
 // splitStatements cuts SQL text into statements at top-level semicolons, keeping quoted strings, identifiers,
@@ -552,6 +552,7 @@ export default {
       if (url.pathname === "/kv/value") return await kvValue(env, request, url);
       if (url.pathname === "/kv/binding") return await kvBinding(env, request, url);
       if (url.pathname === "/r2/object") return await r2Object(env, request, url);
+      if (url.pathname === "/r2/binding") return await r2Binding(env, request, url);
       if (url.pathname === "/ping") return json({ ok: true, result: "pong" });
       if (url.pathname === "/d1/binding") return await d1Binding(env, request);
       const streamed = await workflowResponse(env, request, url);

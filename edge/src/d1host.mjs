@@ -242,7 +242,8 @@ export class D1Hosts {
   }
 
   // bindingURL is the remote-binding address miniflare gives a worker's D1 bindings, databases mapping each
-  // binding's name to its database id (or, for a shard's KV binding, to {kv: namespace id}, which storeBinding serves) (miniflare takes one address per worker; each request names its binding in
+  // binding's name to its database id (or, for a shard's KV and R2 bindings, to {kv: namespace id} or {r2: bucket},
+  // which storeBinding serves) (miniflare takes one address per worker; each request names its binding in
   // MF-Binding). It carries the proxy's secret; only miniflare's internal binding client holds it, never the
   // worker's code.
   bindingURL(databases) {
@@ -377,8 +378,11 @@ export class D1Hosts {
     } catch {
       id = undefined;
     }
-    // a shard's KV binding ({kv: namespace id}) is served by the group that holds the namespace (runtime.mjs)
-    if (id !== null && typeof id === "object" && typeof id.kv === "string" && this.storeBinding) {
+    // a shard's KV or R2 binding ({kv: namespace id} or {r2: bucket}) is served by the group that holds the store,
+    // a Workflow binding of a Workflow that may run in shards ({wf: name}) by the edge (runtime.mjs)
+    const store =
+      id !== null && typeof id === "object" && ["kv", "r2", "wf"].some((kind) => typeof id[kind] === "string");
+    if (store && this.storeBinding) {
       await this.storeBinding(id, req, res);
       return;
     }

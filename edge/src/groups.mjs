@@ -137,10 +137,17 @@ export class Groups {
 
   // enter waits until the group pick() answers is up and counts a request in flight there; it answers the group,
   // which leave must be given back.
-  async enter(pick) {
+  async enter(pick, { draining = false } = {}) {
     for (;;) {
       const g = pick();
       if (!g) throw new EdgeError(503, INTERNAL_ERROR, "the edge's workerd is not running");
+      // a call a worker's request makes through a binding the edge serves (a shard's KV or R2, a Workflow that may
+      // shard) is part of that request: while the group's requests in flight are drained its workerd still runs,
+      // and waiting for the restart would hold the request the drain waits for (decision 779)
+      if (g.restarting && draining && g.entry) {
+        g.inflight++;
+        return g;
+      }
       if (g.restarting) {
         await g.restarting;
         continue;

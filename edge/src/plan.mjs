@@ -26,6 +26,15 @@ export const GONE_PLUGIN = {
   package: fileURLToPath(new URL("./goneplugin.mjs", import.meta.url)),
   name: "edgeflow-gone",
 };
+// SHARDWF_PLUGIN is the miniflare plugin that gives a worker the Workflow binding of a Workflow that may run in
+// shards (shardwfplugin.mjs, shardwf.worker.js; decision 776), named by its module's path.
+export const SHARDWF_PLUGIN = {
+  package: fileURLToPath(new URL("./shardwfplugin.mjs", import.meta.url)),
+  name: "edgeflow-shardwf",
+};
+// EDGEFLOW_WORKER is the binding that marks a worker edgeflow deployed (its deployment token, codegen's
+// WorkerTokenBinding).
+const EDGEFLOW_WORKER = "EDGEFLOW_WORKER_TOKEN";
 // MAX_COMPAT_DATE is the newest compatibility date the pinned workerd knows (its release date, the date in its
 // version 1.YYYYMMDD.n): workerd refuses newer dates, so a worker uploaded with one runs with this date
 // (docs/edge.md, "Moving to the next workerd and miniflare").
@@ -145,6 +154,11 @@ export function planGroups(state, previous, env) {
     owner.wf.set(wf.rt, gid);
     spec(gid).wf.push(wf);
   }
+  for (const [gid, g] of groups) {
+    if (!shardable(gid, g)) continue;
+    const rts = new Set(g.wf.filter((wf) => env.mayShard?.(wf.rt)).map((wf) => wf.rt));
+    if (rts.size > 0) g.workers = g.workers.map((e) => shardedWorkflows(e, rts, env));
+  }
   const shards = planShards(groups, owner, env);
   for (const g of groups.values()) {
     if (g.shard) continue;
@@ -172,36 +186,62 @@ export function planGroups(state, previous, env) {
 export const SHARD_SEP = "~";
 
 // shardable reports whether a group's Workflows may run in more than one workerd: not in the home group, and not
-// when its workers bind Durable Objects (one object lives in one workerd) or R2 buckets (whose files its shard 0
-// opens; a shard reaches KV namespaces through shard 0, shardWorker) (decision 700).
+// when its workers bind Durable Objects (one object lives in one workerd). A shard reaches KV namespaces and R2
+// buckets through shard 0 (shardWorker; decisions 700, 703, 775).
 export function shardable(gid, spec) {
   if (gid === HOME_GROUP || spec.wf.length === 0) return false;
-  return spec.workers.every(
-    (e) => Object.keys(e.w.durableObjects).length === 0 && Object.keys(e.w.r2Buckets).length === 0,
-  );
+  return spec.workers.every((e) => Object.keys(e.w.durableObjects).length === 0);
 }
 
-// shardWorker is worker entry e as a shard runs it: its KV bindings reach the namespace in the group that holds it,
-// through the same remote-binding address as its D1 bindings (miniflare takes one per worker; the address maps each
-// binding to its database id, or to {kv: namespace id}), so every shard reads and writes one store (decision 703).
+// shardWorker is worker entry e as a shard runs it: its KV and R2 bindings reach the namespace or bucket in the group
+// that holds it, through the same remote-binding address as its D1 bindings (miniflare takes one per worker; the
+// address maps each binding to its database id, or to {kv: namespace id} or {r2: bucket}), so every shard reads and
+// writes one store (decisions 703, 775).
 function shardWorker(e, env) {
   const kv = Object.entries(e.w.kvNamespaces);
-  if (kv.length === 0) return e;
+  const r2 = Object.entries(e.w.r2Buckets);
+  if (kv.length === 0 && r2.length === 0) return e;
   const map = {};
   for (const [b, v] of Object.entries(e.w.d1Databases)) map[b] = v.id;
   for (const [b, id] of kv) map[b] = { kv: id };
+  for (const [b, bucket] of r2) map[b] = { r2: bucket };
   const remote = env.d1URL(map);
-  const w = { ...e.w, kvNamespaces: {}, d1Databases: {} };
+  const w = { ...e.w, kvNamespaces: {}, r2Buckets: {}, d1Databases: {} };
   for (const [b, v] of Object.entries(e.w.d1Databases))
     w.d1Databases[b] = { id: v.id, remoteProxyConnectionString: remote };
   for (const [b, id] of kv) w.kvNamespaces[b] = { id, remoteProxyConnectionString: remote };
+  for (const [b, bucket] of r2) w.r2Buckets[b] = { id: bucket, remoteProxyConnectionString: remote };
+  return { ...e, w };
+}
+
+// shardedWorkflows is worker entry e with its bindings to the Workflows rts (of its group, which may run in shards)
+// served by the edge (shardwf.worker.js): whatever shard a request of the worker runs in, its binding reaches every
+// instance of the Workflow, in the shard that holds it, and creates each in the shard its id picks (decision 776).
+// A service-worker script cannot have wrapped bindings and keeps miniflare's. So does a worker edgeflow deployed (it
+// binds EDGEFLOW_WORKER_TOKEN): the edge routes each of its requests that names an instance (a create, a status read,
+// an event) to that instance's shard itself (api.mjs), and its create path, the busiest, keeps miniflare's cost.
+function shardedWorkflows(e, rts, env) {
+  const mine = Object.entries(e.w.workflows).filter(([, def]) => rts.has(def.name));
+  if (mine.length === 0 || e.version.format === "service-worker") return e;
+  if ((e.version.metadata.bindings ?? []).some((b) => b.name === EDGEFLOW_WORKER)) return e;
+  const w = { ...e.w, workflows: { ...e.w.workflows }, unsafeBindings: [...e.w.unsafeBindings] };
+  for (const [b, def] of mine) {
+    delete w.workflows[b];
+    const url = env.d1URL({ [b]: { wf: def.name } });
+    w.unsafeBindings.push({
+      name: b,
+      type: SHARDWF_PLUGIN.name,
+      plugin: SHARDWF_PLUGIN,
+      options: { workflow: def.name, address: url.host, path: url.pathname },
+    });
+  }
   return { ...e, w };
 }
 
 // planShards adds to groups, for each group whose Workflows run sharded, its shard groups 1..n-1 (shard 0 is the
 // group itself), each running the same workers and Workflows with no KV namespace or R2 bucket of its own, and answers
 // the shards of each Workflow (runtime name -> [group id of shard 0, of shard 1, ...]). Their workers' KV bindings
-// reach shard 0's namespaces (shardWorker). env.shardsOf(rt) is how
+// reach shard 0's namespaces and buckets (shardWorker). env.shardsOf(rt) is how
 // many shards Workflow rt should have (1 when it is not given); a group runs as many shards as its busiest Workflow.
 function planShards(groups, owner, env) {
   const out = new Map();

@@ -21,6 +21,7 @@ import { OutboundGuard } from "./outbound.mjs";
 import { EngineUse } from "./engineuse.mjs";
 import { HOME_GROUP, planGroups, shardOf } from "./plan.mjs";
 import { storeBinding } from "./storebinding.mjs";
+import { workflowBinding } from "./wfbinding.mjs";
 import { SHARD_WINDOW_MS, ShardPolicy } from "./shards.mjs";
 
 // FORCED_SHARDS is EDGEFLOW_EDGE_SHARDS: an integer of at least 1 gives every Workflow that many shards (workerd
@@ -76,8 +77,10 @@ export class Runtime {
     this.unfinishedInstances = (workflow) => this.#unfinishedFromExplorer(workflow);
     // D1 databases run in workerds of their own (d1host.mjs), so that a slow query stops only its database.
     this.d1 = new D1Hosts({ persistDir, logger, gateSecret: this.gateSecret, pidFile: d1PidFile });
-    // a shard's KV bindings come through the D1 hosts' binding proxy to the group that holds the namespace
-    this.d1.storeBinding = (entry, req, res) => storeBinding(this, entry, req, res);
+    // a shard's KV and R2 bindings come through the D1 hosts' binding proxy to the group that holds the store, and
+    // the binding of a Workflow that may shard to the edge (wfbinding.mjs)
+    this.d1.storeBinding = (entry, req, res) =>
+      typeof entry.wf === "string" ? workflowBinding(this, entry, req, res) : storeBinding(this, entry, req, res);
     // D1 imports' and exports' files and jobs (d1transfer.mjs), beside the persist dir.
     this.d1transfers = new D1Transfers({ dir: path.join(path.dirname(persistDir), "d1-transfers"), logger });
   }
@@ -283,9 +286,13 @@ export class Runtime {
     return p;
   }
 
-  // instanceEnded notes that an instance of Workflow rt ended at endMs: its group runs instances (health.mjs).
-  instanceEnded(rt, endMs) {
-    const gid = this.groups.owner.wf.get(rt);
+  // instanceEnded notes that instance id of Workflow rt ended at endMs: the group that ran it (its shard's, for a
+  // Workflow in shards) runs instances (health.mjs), so a shard that met a blocking error clears once one of its own
+  // instances ends after it.
+  instanceEnded(rt, endMs, id) {
+    const gids = this.shardGroups(rt);
+    const gid =
+      gids !== null && id !== undefined ? gids[this.shardIndex(rt, id, gids.length)] : this.groups.owner.wf.get(rt);
     if (gid !== undefined) this.groups.health.ran(gid, endMs);
   }
 
@@ -343,6 +350,8 @@ export class Runtime {
       d1URL: (databases) => this.d1.bindingURL(databases),
       logger: this.logger,
       shardsOf: (rt) => this.shardsOf(rt),
+      // a Workflow that may run in shards: workers bind it through the edge (decision 776)
+      mayShard: (rt) => this.shardPolicy.max > 1 || this.shardsOf(rt) > 1,
     });
   }
 
@@ -404,6 +413,12 @@ export class Runtime {
     return k < n ? k : 0;
   }
 
+  // noteShard notes that instance id of Workflow rt was created in shard k, until the index records it.
+  noteShard(rt, id, k) {
+    this.shardHints.set(`${rt}\n${id}`, k);
+    if (this.shardHints.size > SHARD_HINTS) this.shardHints.delete(this.shardHints.keys().next().value);
+  }
+
   // enterCreate is enter for a request to worker `name`'s create path (POST /__edgeflow/instances, decision 200)
   // naming instance ids: for a worker whose group runs in shards, the shard the first id picks, where the worker's
   // Workflow binding creates every instance of the request; the runtime notes that shard for each id until the index
@@ -422,10 +437,7 @@ export class Runtime {
     const k = shardOf(ids[0], gids.length);
     for (const [rt] of rts) {
       this.shardPolicy.created(rt, ids.length);
-      for (const id of ids) {
-        this.shardHints.set(`${rt}\n${id}`, k);
-        if (this.shardHints.size > SHARD_HINTS) this.shardHints.delete(this.shardHints.keys().next().value);
-      }
+      for (const id of ids) this.noteShard(rt, id, k);
     }
     return this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name));
   }
@@ -516,6 +528,7 @@ export class Runtime {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(
         () => this.groups.get(gid ?? this.#controlGroup(pathname, body)) ?? this.groups.get(HOME_GROUP),
+        { draining: init.fromWorker === true },
       );
       try {
         const req = {

@@ -2,8 +2,8 @@
 // the count into shard groups and runtime.mjs routes each instance to its shard; this module only decides the count.
 //
 // EDGEFLOW_EDGE_SHARDS=<n> fixes it at n for every Workflow. Otherwise a Workflow starts on one shard and grows to
-// EDGEFLOW_EDGE_SHARD_MAX shards (default 1, no growth, decision 762; the cores the edge may use is the value to
-// give it) once it is busy: EDGEFLOW_EDGE_SHARD_GROW creates within one window of EDGEFLOW_EDGE_SHARD_WINDOW_MS, or
+// EDGEFLOW_EDGE_SHARD_MAX shards (default the CPUs this process may run on, 1 on a one-core machine; decisions 704,
+// 777) once it is busy: EDGEFLOW_EDGE_SHARD_GROW creates within one window of EDGEFLOW_EDGE_SHARD_WINDOW_MS, or
 // its shard 0's workerd using more than SHARD_CPU of a core over a watch period. It shrinks again once it has had no
 // create for EDGEFLOW_EDGE_SHARD_IDLE_MS, down to the highest shard that still holds an instance (one whose engine
 // copy is not deleted): a shard that holds no instance is stopped. A Workflow whose instances are in more shards than
@@ -16,8 +16,8 @@ const int = (name, def) => (Number(process.env[name]) > 0 ? Math.floor(Number(pr
 
 // CPUS is how many cores this process may use (its CPU affinity).
 export const CPUS = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
-// SHARD_MAX is the most shards a busy Workflow grows to: 1 unless the operator opts in (decision 762).
-export const SHARD_MAX = int("EDGEFLOW_EDGE_SHARD_MAX", 1);
+// SHARD_MAX is the most shards a busy Workflow grows to: the cores the edge may use (decision 777).
+export const SHARD_MAX = int("EDGEFLOW_EDGE_SHARD_MAX", CPUS);
 export const SHARD_GROW = int("EDGEFLOW_EDGE_SHARD_GROW", 200);
 export const SHARD_WINDOW_MS = int("EDGEFLOW_EDGE_SHARD_WINDOW_MS", 10000);
 export const SHARD_IDLE_MS = int("EDGEFLOW_EDGE_SHARD_IDLE_MS", 60000);

@@ -6,7 +6,12 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import path from "node:path";
 import { Health, classify } from "../src/health.mjs";
+import { shardOf } from "../src/plan.mjs";
+import { Registry } from "../src/registry.mjs";
+import { Runtime } from "../src/runtime.mjs";
+import { tempDir } from "./helpers.mjs";
 
 // health answers a Health whose edge-error lines are collected in lines.
 function health() {
@@ -92,5 +97,39 @@ describe("classify", () => {
     assert.equal(classify("info", "workerd/server/server.c++:12: error: bad"), "runtime");
     assert.equal(classify("info", "console.log from a step: error: not ours"), null);
     assert.equal(classify("error", "Error: a step threw"), null);
+  });
+});
+
+describe("a shard's readiness", () => {
+  test("clears when an instance of that shard ends after its error, not one of another shard", () => {
+    const dir = tempDir();
+    const runtime = new Runtime({
+      registry: new Registry(dir),
+      persistDir: path.join(dir, "miniflare"),
+      logger: () => {},
+      shards: null,
+    });
+    // the groups as a plan of Workflow "wf" in two shards leaves them (groups.mjs, realize)
+    runtime.groups.owner.wf.set("wf", "g1");
+    runtime.groups.shards = new Map([["wf", ["g1", "g1~1"]]]);
+    // an instance id of shard k, noted there as a create through a worker notes it
+    const inShard = (k) => {
+      for (let i = 0; ; i++) {
+        if (shardOf(`id-${i}`, 2) !== k) continue;
+        runtime.noteShard("wf", `id-${i}`, k);
+        return `id-${i}`;
+      }
+    };
+    const h = runtime.groups.health;
+    h.error("g1~1", "fd_limit", "Too many open files", []);
+    const at = h.failing.get("g1~1").at;
+    // an instance of shard 0 that ends proves nothing of shard 1
+    runtime.instanceEnded("wf", at + 1, inShard(0));
+    assert.deepEqual(
+      h.report().map((f) => f.group),
+      ["g1~1"],
+    );
+    runtime.instanceEnded("wf", at + 1, inShard(1));
+    assert.deepEqual(h.report(), []);
   });
 });

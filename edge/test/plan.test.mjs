@@ -4,7 +4,15 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { GONE_PLUGIN, HOME_GROUP, MAX_COMPAT_DATE, canonicalWorkflows, planGroups, shardOf } from "../src/plan.mjs";
+import {
+  GONE_PLUGIN,
+  HOME_GROUP,
+  MAX_COMPAT_DATE,
+  SHARDWF_PLUGIN,
+  canonicalWorkflows,
+  planGroups,
+  shardOf,
+} from "../src/plan.mjs";
 
 const ACCOUNT = "a".repeat(32);
 
@@ -272,16 +280,17 @@ describe("shards", () => {
       shardsOf: () => n,
     });
 
-  test("a group of Workflows gets n-1 shard groups running its workers; R2, Durable Objects and home do not", () => {
+  test("a group of Workflows gets n-1 shard groups running its workers; Durable Objects and home do not", () => {
     const p = shardsPlan(3);
     const byWorker = (w) => p.placement.get(w);
-    for (const w of ["plain", "kvuser"]) {
+    for (const w of ["plain", "kvuser", "bucket"]) {
       const gid = byWorker(w);
       assert.deepEqual(p.shards.get(w), [gid, `${gid}~1`, `${gid}~2`]);
       for (const k of [1, 2]) {
         const s = p.groups.get(`${gid}~${k}`);
         assert.equal(s.shard, k);
         assert.deepEqual(s.kv, []);
+        assert.deepEqual(s.r2, []);
         assert.deepEqual(
           s.workers.map((e) => e.name),
           [w],
@@ -289,7 +298,7 @@ describe("shards", () => {
         assert.equal(s.fingerprint, `${p.groups.get(gid).fingerprint}.s${k}`);
       }
     }
-    for (const w of ["bucket", "objects"]) assert.equal(p.shards.has(w), false, w);
+    assert.equal(p.shards.has("objects"), false);
     assert.equal([...p.groups.keys()].filter((g) => g.startsWith(`${HOME_GROUP}~`)).length, 0);
     assert.equal(shardsPlan(1).shards.size, 0);
   });
@@ -304,6 +313,67 @@ describe("shards", () => {
     const url = shardW.kvNamespaces.STORE.remoteProxyConnectionString;
     const map = JSON.parse(Buffer.from(url.pathname.split("/")[2], "base64url").toString("utf8"));
     assert.deepEqual(map, { STORE: { kv: "ns1" } });
+  });
+
+  test("a shard's R2 binding is a remote binding to the group that holds the bucket; shard 0 opens it", () => {
+    const p = shardsPlan(2);
+    const gid = p.placement.get("bucket");
+    assert.deepEqual(p.groups.get(gid).r2, ["b1"]);
+    assert.equal(p.groups.get(gid).workers[0].w.r2Buckets.B, "b1");
+    const shardW = p.groups.get(`${gid}~1`).workers[0].w;
+    assert.equal(shardW.r2Buckets.B.id, "b1");
+    const url = shardW.r2Buckets.B.remoteProxyConnectionString;
+    const map = JSON.parse(Buffer.from(url.pathname.split("/")[2], "base64url").toString("utf8"));
+    assert.deepEqual(map, { B: { r2: "b1" } });
+  });
+
+  test("a Workflow that may shard is bound through the edge in every shard, from shard 0 on; one that may not keeps miniflare's", () => {
+    const planned = (mayShard) =>
+      planGroups(state(), fresh(), {
+        d1URL: (map) => new URL(`http://127.0.0.1:1/secret/${Buffer.from(JSON.stringify(map)).toString("base64url")}`),
+        logger: () => {},
+        groupSize: 1,
+        shardsOf: () => 1,
+        mayShard: () => mayShard,
+      });
+    const p = planned(true);
+    const gid = p.placement.get("plain");
+    const w = p.groups.get(gid).workers[0].w;
+    assert.equal(w.workflows.WF, undefined);
+    const [b] = w.unsafeBindings;
+    assert.equal(b.name, "WF");
+    assert.equal(b.plugin, SHARDWF_PLUGIN);
+    assert.equal(b.options.workflow, "plain");
+    assert.equal(b.options.address, "127.0.0.1:1");
+    const map = JSON.parse(Buffer.from(b.options.path.split("/")[2], "base64url").toString("utf8"));
+    assert.deepEqual(map, { WF: { wf: "plain" } });
+    // a group with Durable Objects never shards: its binding stays miniflare's
+    const objects = p.groups.get(p.placement.get("objects")).workers[0].w;
+    assert.equal(objects.workflows.WF.name, "objects");
+    assert.deepEqual(objects.unsafeBindings, []);
+    // the fingerprint of shard 0 does not change when the Workflow grows (its workers' options are the same)
+    const grown = planGroups(state(), fresh(), {
+      d1URL: (map) => new URL(`http://127.0.0.1:1/secret/${Buffer.from(JSON.stringify(map)).toString("base64url")}`),
+      logger: () => {},
+      groupSize: 1,
+      shardsOf: () => 2,
+      mayShard: () => true,
+    });
+    assert.equal(grown.groups.get(gid).fingerprint, p.groups.get(gid).fingerprint);
+    assert.equal(grown.groups.get(`${gid}~1`).workers[0].w.unsafeBindings[0].name, "WF");
+    assert.equal(planned(false).groups.get(gid).workers[0].w.workflows.WF.name, "plain");
+    // a worker edgeflow deployed (it binds its token) keeps miniflare's binding: the edge routes its requests by id
+    const ours = planGroups(
+      legacy({
+        scripts: [script("gen", [wfBinding("gen"), { type: "secret_text", name: "EDGEFLOW_WORKER_TOKEN", text: "t" }])],
+        workflows: { gen: { script_name: "gen", class_name: "Flow" } },
+      }),
+      fresh(),
+      { d1URL: () => new URL("http://127.0.0.1:1/s/e30"), logger: () => {}, shardsOf: () => 1, mayShard: () => true },
+    );
+    const genW = ours.groups.get(ours.placement.get("gen")).workers[0].w;
+    assert.equal(genW.workflows.WF.name, "gen");
+    assert.deepEqual(genW.unsafeBindings, []);
   });
 
   test("shardOf is stable and spreads ids", () => {

@@ -263,6 +263,11 @@ const CREATE_SOURCE = SOURCE.replace(
     }
     const id = url.searchParams.get("instanceId");
     if (id) return Response.json(await (await env.WORKFLOW.get(id)).status());
+    if (req.method === "POST") {
+      const b = await req.json();
+      await (await env.WORKFLOW.get(b.instanceId)).sendEvent({ type: b.eventType, payload: b.payload });
+      return Response.json({ instanceId: b.instanceId });
+    }
     return new Response("ok");
   },
 };`,
@@ -270,7 +275,11 @@ const CREATE_SOURCE = SOURCE.replace(
 
 describe("shards: edgeflow's create path through the worker", () => {
   test("a create through the worker runs in the shard its id picks, and the edge finds it there", async () => {
-    await deployDemo(edge, "viaworker", { source: CREATE_SOURCE });
+    // a worker edgeflow deploys (it binds its token): miniflare's binding, and the edge routes each request by id
+    await deployDemo(edge, "viaworker", {
+      source: CREATE_SOURCE,
+      bindings: [{ type: "plain_text", name: "EDGEFLOW_WORKER_TOKEN", text: "t" }],
+    });
     const url = `${edge.ready.workers}/viaworker/__edgeflow/instances`;
     for (const k of [0, 1]) {
       const [id] = idsIn(`vw${k}`, k, 1);
@@ -285,8 +294,13 @@ describe("shards: edgeflow's create path through the worker", () => {
       const st = await (await fetch(`${edge.ready.workers}/viaworker?instanceId=${id}`)).json();
       // (miniflare's own status: running while the instance waits for its event)
       assert.equal(st.status, "running", JSON.stringify(st));
-      const ev = await edge.call("POST", `/workflows/viaworker/instances/${id}/events/go`, { k });
-      assert.equal(ev.status, 200, JSON.stringify(ev.body));
+      // an event sent through the worker (the generated worker's event path) reaches the instance's shard
+      const ev = await fetch(`${edge.ready.workers}/viaworker`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ instanceId: id, eventType: "go", payload: { k } }),
+      });
+      assert.equal(ev.status, 200, await ev.clone().text());
       const done = await waitStatus(edge, "viaworker", id, "complete");
       assert.deepEqual(done.output.approved, { k });
     }
@@ -364,6 +378,206 @@ describe("shards: bindings stay one store", () => {
         after: null,
       });
     }
+  });
+});
+
+// A Workflow whose steps write and read an R2 bucket with the binding's calls: puts with metadata and a checksum,
+// a multipart upload, heads, ranged and conditional gets, lists and deletes.
+const R2_SOURCE = `
+import { WorkflowEntrypoint } from "cloudflare:workers";
+const MIB = 1024 * 1024;
+export class R2Flow extends WorkflowEntrypoint {
+  async run(event, step) {
+    const p = event.payload ?? {};
+    const B = this.env.BUCKET;
+    if (p.write)
+      return await step.do("write", async () => {
+        const body = "hello from " + event.instanceId;
+        const sha = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
+        const o = await B.put(p.write + "/a.txt", body, {
+          httpMetadata: { contentType: "text/plain", cacheExpiry: new Date(1767225600000) },
+          customMetadata: { by: event.instanceId },
+          sha256: sha,
+        });
+        await B.put(p.write + "/dir/b.txt", "b");
+        // a put whose condition does not hold answers null
+        const refused = await B.put(p.write + "/a.txt", "x", { onlyIf: { etagMatches: "nope" } });
+        const up = await B.createMultipartUpload(p.write + "/big.bin", { customMetadata: { parts: "2" } });
+        const one = await up.uploadPart(1, new Uint8Array(5 * MIB).fill(97));
+        const two = await up.uploadPart(2, "tail");
+        await up.complete([one, two]);
+        const gone = await B.createMultipartUpload(p.write + "/aborted.bin");
+        await gone.abort();
+        return { etag: o.etag, sha256: o.checksums.toJSON().sha256, refused };
+      });
+    if (p.read)
+      return await step.do("read", async () => {
+        const k = p.read + "/a.txt";
+        const head = await B.head(k);
+        const whole = await B.get(k);
+        const text = await whole.text();
+        const part = await (await B.get(k, { range: { offset: 6, length: 4 } })).text();
+        const suffix = await (await B.get(k, { range: { suffix: 3 } })).text();
+        const unchanged = await B.get(k, { onlyIf: { etagDoesNotMatch: head.etag } });
+        const listed = await B.list({ prefix: p.read + "/", delimiter: "/", include: ["customMetadata", "httpMetadata"] });
+        const big = await B.get(p.read + "/big.bin", { range: { offset: 5 * MIB - 2, length: 6 } });
+        const bigText = await big.text();
+        let aborted = null;
+        try {
+          await B.resumeMultipartUpload(p.read + "/aborted.bin", "nope").uploadPart(1, "x");
+        } catch (err) {
+          aborted = String(err.message);
+        }
+        await B.delete([k, p.read + "/dir/b.txt", p.read + "/big.bin"]);
+        return {
+          text,
+          part,
+          suffix,
+          contentType: head.httpMetadata.contentType,
+          cacheExpiry: head.httpMetadata.cacheExpiry.getTime(),
+          custom: whole.customMetadata,
+          etag: head.etag,
+          sha256: head.checksums.toJSON().sha256,
+          unchanged: unchanged !== null && !("body" in unchanged),
+          listed: listed.objects.map((o) => [o.key, o.customMetadata, o.httpMetadata.contentType ?? null]),
+          prefixes: listed.delimitedPrefixes,
+          big: [big.size, big.customMetadata, bigText],
+          aborted: aborted !== null,
+          after: [await B.head(k), await B.get(p.read + "/big.bin"), (await B.list({ prefix: p.read })).objects.length],
+        };
+      });
+    return null;
+  }
+}
+export default { async fetch() { return new Response("ok"); } };
+`;
+
+describe("shards: R2 buckets stay one store", () => {
+  test("an R2 object written by an instance in one shard is read, listed and deleted by an instance in the other", async () => {
+    const b = await edge.call("POST", "/r2/buckets", { name: "shared-bucket" });
+    assert.equal(b.status, 200, JSON.stringify(b.body));
+    const up = await upload(edge, "r2flow", {
+      source: R2_SOURCE,
+      bindings: [
+        { type: "workflow", name: "WORKFLOW", workflow_name: "r2flow", class_name: "R2Flow" },
+        { type: "r2_bucket", name: "BUCKET", bucket_name: "shared-bucket" },
+      ],
+    });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const wf = await edge.call("PUT", "/workflows/r2flow", { script_name: "r2flow", class_name: "R2Flow" });
+    assert.equal(wf.status, 200, JSON.stringify(wf.body));
+    // the group of the bucket runs in two shards now
+    assert.ok([...(await groups()).keys()].some((g) => g.endsWith("~1")));
+    for (const [from, to] of [
+      [1, 0],
+      [0, 1],
+    ]) {
+      const [writer] = idsIn(`r2w${from}`, from, 1);
+      const [reader] = idsIn(`r2r${to}`, to, 1);
+      const prefix = `p-${writer}`;
+      await edge.call("POST", "/workflows/r2flow/instances", { instance_id: writer, params: { write: prefix } });
+      const wrote = await waitStatus(edge, "r2flow", writer, "complete");
+      assert.equal(wrote.output.refused, null);
+      // the REST API reads the same bucket
+      const v = await edge.call("GET", `/r2/buckets/shared-bucket/objects/${prefix}%2Fa.txt`, undefined, { raw: true });
+      assert.equal(await v.text(), `hello from ${writer}`);
+      await edge.call("POST", "/workflows/r2flow/instances", { instance_id: reader, params: { read: prefix } });
+      const done = await waitStatus(edge, "r2flow", reader, "complete");
+      assert.deepEqual(done.output, {
+        text: `hello from ${writer}`,
+        part: "from",
+        suffix: writer.slice(-3),
+        contentType: "text/plain",
+        cacheExpiry: 1767225600000,
+        custom: { by: writer },
+        etag: wrote.output.etag,
+        sha256: wrote.output.sha256,
+        unchanged: true,
+        listed: [
+          [`${prefix}/a.txt`, { by: writer }, "text/plain"],
+          [`${prefix}/big.bin`, { parts: "2" }, null],
+        ],
+        prefixes: [`${prefix}/dir/`],
+        big: [5 * 1024 * 1024 + 4, { parts: "2" }, "aatail"],
+        aborted: true,
+        after: [null, null, 0],
+      });
+    }
+  });
+});
+
+// A worker whose fetch handler drives its own Workflow through its binding: it creates instances (one by one and in
+// a batch), reads each one's status, sends each an event, and tries an id that exists.
+const BINDING_SOURCE = `
+import { WorkflowEntrypoint } from "cloudflare:workers";
+export class DemoWorkflow extends WorkflowEntrypoint {
+  async run(event, step) {
+    const got = await step.waitForEvent("go", { type: "go", timeout: "1 hour" });
+    return await step.do("done", async () => ({ id: event.instanceId, got: got.payload }));
+  }
+}
+export default {
+  async fetch(req, env) {
+    const ids = new URL(req.url).searchParams.get("ids").split(",");
+    const half = Math.ceil(ids.length / 2);
+    for (const id of ids.slice(0, half)) await env.WORKFLOW.create({ id, params: {} });
+    const batch = await env.WORKFLOW.createBatch(ids.slice(half).map((id) => ({ id, params: {} })));
+    const statuses = {};
+    for (const id of ids) {
+      const h = await env.WORKFLOW.get(id);
+      statuses[id] = (await h.status()).status;
+      await h.sendEvent({ type: "go", payload: { id } });
+    }
+    let again = null;
+    try {
+      await env.WORKFLOW.create({ id: ids[ids.length - 1] });
+    } catch (err) {
+      again = String(err.message);
+    }
+    // a list-form batch passes over ids that exist, as the engine's binding does
+    const rebatch = (await env.WORKFLOW.createBatch(ids.slice(0, 2).map((id) => ({ id })))).map((h) => h.id);
+    let missing = null;
+    try {
+      await env.WORKFLOW.get("no-such-instance");
+    } catch (err) {
+      missing = String(err.message);
+    }
+    return Response.json({ batch: batch.map((h) => h.id), statuses, again, rebatch, missing });
+  },
+};
+`;
+
+describe("shards: a worker's own Workflow binding", () => {
+  test("a fetch handler creates instances through its binding, reads and wakes each in its shard; none is made twice", async () => {
+    await deployDemo(edge, "bound", { source: BINDING_SOURCE });
+    const ids = [...idsIn("bnd", 0, 4), ...idsIn("bnd1", 1, 4)];
+    const r = await fetch(`${edge.ready.workers}/bound?ids=${ids.join(",")}`);
+    assert.equal(r.status, 200, await r.clone().text());
+    const out = await r.json();
+    assert.deepEqual(out.batch, ids.slice(4));
+    for (const id of ids) assert.ok(["queued", "running", "waiting"].includes(out.statuses[id]), JSON.stringify(out));
+    assert.equal(out.again, `(instance.already_exists) Workflow instance with id "${ids.at(-1)}" already exists`);
+    assert.deepEqual(out.rebatch, []);
+    assert.equal(out.missing, "instance.not_found");
+    for (const id of ids) {
+      const done = await waitStatus(edge, "bound", id, "complete");
+      assert.deepEqual(done.output, { id, got: { id } });
+    }
+    // each instance lives in the shard its id picks, once
+    const dir = (k) =>
+      path.join(
+        edge.dataDir,
+        "miniflare",
+        ...(k > 0 ? ["shards", String(k)] : []),
+        "workflows",
+        "miniflare-workflows-bound",
+      );
+    const names = (k) => fs.readdirSync(dir(k)).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+    // (shard 0 also keeps the engine's empty file of the missing id the handler asked for, as any read of one does)
+    assert.equal(names(0).length, 5, names(0).join(" "));
+    assert.equal(names(1).length, 4);
+    const list = await edge.call("GET", "/workflows/bound/instances?per_page=100");
+    assert.deepEqual(list.body.result.map((x) => x.id).sort(), [...ids].sort());
   });
 });
 

@@ -83,7 +83,11 @@ before(async () => {
   fs.writeFileSync(path.join(dataDir, "workerd.nofile"), String(NOFILE));
   edge = await startEdge({
     dataDir,
-    env: process.env.SOAK_OLD ? { EDGEFLOW_EDGE_ARCHIVE: "off", EDGEFLOW_EDGE_CYCLE: "off" } : {},
+    // one workerd's bounds are measured: the Workflow must not grow a second shard mid-run (decision 777)
+    env: {
+      EDGEFLOW_EDGE_SHARD_MAX: "1",
+      ...(process.env.SOAK_OLD ? { EDGEFLOW_EDGE_ARCHIVE: "off", EDGEFLOW_EDGE_CYCLE: "off" } : {}),
+    },
   });
   const up = await upload(edge, "soak", {
     source: ONE_STEP,

@@ -379,7 +379,7 @@ async function instanceDetails(ctx, wf, id) {
   }
   if (TERMINAL.has(d.status) && d.end) {
     ctx.registry.setEnded(rt, id, d.end);
-    ctx.runtime.instanceEnded(rt, Date.parse(d.end));
+    ctx.runtime.instanceEnded(rt, Date.parse(d.end), id);
   }
   // a finished instance leaves the engine for the archive (archive.mjs)
   if (TERMINAL.has(d.status) && !rec.archived) archiveSoon(ctx, rt, id);

@@ -50,7 +50,7 @@ async function refreshStatuses(ctx, name, ids) {
     const d = await details(ctx, name, id).catch(() => null);
     if (d?.end) {
       ctx.registry.setEnded(name, id, d.end);
-      ctx.runtime.instanceEnded(name, Date.parse(d.end));
+      ctx.runtime.instanceEnded(name, Date.parse(d.end), id);
     }
     archiveSoon(ctx, name, id);
   });
