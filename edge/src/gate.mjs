@@ -129,6 +129,9 @@ export function childWorkerds() {
 
 // tcpListeners lists the TCP ports (IPv4 and IPv6) process pid listens on: its socket inodes in /proc/PID/fd
 // looked up among the listening sockets of /proc/net/tcp{,6}. It answers null where /proc is missing (not Linux).
+// Its Unix sockets are set aside first (/proc/net/unix): a read of /proc/net/tcp or tcp6 walks the kernel's whole
+// TCP hash tables (some 5 ms of CPU each, however few sockets there are), and a workerd that was just started holds
+// Unix sockets only, so the TCP tables are read only for a socket that is not a Unix one (decision 780).
 export function tcpListeners(pid) {
   if (!fs.existsSync("/proc/net/tcp")) return null;
   const inodes = new Set();
@@ -144,6 +147,8 @@ export function tcpListeners(pid) {
   } catch {
     return []; // the process is gone
   }
+  dropUnixSockets(inodes);
+  if (inodes.size === 0) return [];
   const ports = [];
   for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
     let text;
@@ -158,6 +163,21 @@ export function tcpListeners(pid) {
     }
   }
   return ports;
+}
+
+// dropUnixSockets removes from inodes (a Set of socket inode strings) those of Unix sockets, the inode being the
+// seventh field of each line of /proc/net/unix. Without that file it removes none.
+function dropUnixSockets(inodes) {
+  let text;
+  try {
+    text = fs.readFileSync("/proc/net/unix", "utf8");
+  } catch {
+    return;
+  }
+  for (const line of text.split("\n").slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length > 6) inodes.delete(f[6]);
+  }
 }
 
 // clientInode finds the socket inode of the client end of a loopback TCP connection in /proc/net/tcp{,6}.
