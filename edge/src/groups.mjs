@@ -6,7 +6,7 @@
 // this one be killed. runtime.mjs decides when (apply) and calls into the running groups.
 
 import fs from "node:fs";
-import { Log, LogLevel, Miniflare } from "miniflare";
+import { Log, LogLevel, Miniflare } from "./miniflare.mjs";
 import { CONTROL_MODULES } from "./control.mjs";
 import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
 import { EdgeError, INTERNAL_ERROR } from "./errors.mjs";

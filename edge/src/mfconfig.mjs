@@ -8,7 +8,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { convertV4MiniflareOptions } from "miniflare";
+import { convertV4MiniflareOptions } from "./miniflare.mjs";
 
 // miniflareOptions builds the options of one Miniflare instance: workers (the edge's worker descriptions),
 // persistRoot (the directory under which miniflare keeps each plugin's storage: kv, r2, d1, do, workflows, cache),

@@ -11,7 +11,7 @@
 import dns from "node:dns";
 import { createRequire } from "node:module";
 import net from "node:net";
-import { Response } from "miniflare";
+import { Response } from "./miniflare.mjs";
 
 // undici is the HTTP client miniflare itself depends on (its exact version); we take miniflare's copy.
 const undici = createRequire(createRequire(import.meta.url).resolve("miniflare"))("undici");
