@@ -10,10 +10,12 @@
 import module from "node:module";
 
 // V8's compile cache (decision 782): the edge's code is compiled once per machine and Node version, not at every
-// start (miniflare alone is 6 MB of JavaScript, some 0.15 s of CPU to compile). Node keeps it in NODE_COMPILE_CACHE,
-// else in <tmpdir>/node-compile-cache, and checks each entry against the file's contents; NODE_DISABLE_COMPILE_CACHE=1
-// turns it off. It is enabled before the edge's modules load, hence the dynamic imports below.
-module.enableCompileCache?.();
+// start (miniflare alone is 6 MB of JavaScript, some 0.15 s of CPU to compile). Node checks each entry against the
+// file's contents; src/compilecache.mjs says where it lives (never a shared temporary directory), and
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off. It is enabled before the edge's modules load, hence the dynamic imports.
+const { compileCacheDir } = await import("./src/compilecache.mjs");
+const cacheDir = compileCacheDir();
+if (cacheDir) module.enableCompileCache?.(cacheDir);
 const { startEdge } = await import("./src/edge.mjs");
 const { readKeyFromStdin } = await import("./src/sealed.mjs");
 
