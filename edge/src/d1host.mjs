@@ -12,6 +12,7 @@ import fs from "node:fs";
 import http from "node:http";
 import { Log, LogLevel, Miniflare } from "./miniflare.mjs";
 import { CONTROL_MODULES } from "./control.mjs";
+import { bindingBudget } from "./bodybudget.mjs";
 import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
 import { D1_ERROR } from "./errors.mjs";
 import { GATE_HEADER, tcpListeners } from "./gate.mjs";
@@ -210,7 +211,7 @@ class Host {
 
 // D1Hosts owns every database's workerd and the proxy server through which workers' D1 bindings reach them.
 export class D1Hosts {
-  constructor({ persistDir, logger, gateSecret, pidFile, limitMs = QUERY_LIMIT_MS }) {
+  constructor({ persistDir, logger, gateSecret, pidFile, limitMs = QUERY_LIMIT_MS, budget = bindingBudget() }) {
     this.persistDir = persistDir;
     this.pidFile = pidFile;
     this.logger = logger;
@@ -218,6 +219,8 @@ export class D1Hosts {
     this.limitMs = limitMs;
     this.hosts = new Map();
     this.proxySecret = randomBytes(24).toString("hex");
+    // the bytes of binding calls the proxy holds at once, shared by every kind of call (bodybudget.mjs)
+    this.budget = budget;
     this.server = null;
     this.base = null;
   }
@@ -390,8 +393,13 @@ export class D1Hosts {
       res.writeHead(404).end();
       return;
     }
-    const chunks = [];
-    for await (const c of req) chunks.push(c);
+    const read = await this.budget.read(req, this.budget.limit);
+    if (read.error) {
+      const error =
+        "D1 DB is overloaded: the edge is holding too many binding requests at once (EDGEFLOW_EDGE_BINDING_BUFFER); try again";
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ success: false, error }));
+      return;
+    }
     const headers = {};
     for (const [k, v] of Object.entries(req.headers)) {
       if (k.startsWith("mf-header-")) headers[k.slice("mf-header-".length)] = v;
@@ -407,8 +415,9 @@ export class D1Hosts {
       const r = await this.host(id).call("/d1/binding", {
         method: req.method,
         headers,
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
+        body: req.method === "GET" || req.method === "HEAD" ? undefined : read.body,
       });
+      read.release();
       const out = Buffer.from(await r.arrayBuffer());
       const h = {};
       r.headers.forEach((v, k) => {
@@ -417,6 +426,7 @@ export class D1Hosts {
       res.writeHead(r.status, h).end(out);
     } catch (err) {
       // D1's own error answer: the binding turns it into `D1_ERROR: <error>`.
+      read.release();
       const error = err instanceof D1Error ? err.message : `D1 DB is unavailable: ${err.message}`;
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ success: false, error }));
     }

@@ -359,6 +359,12 @@ export class Gateway {
       log_deliveries: this.runtime.logs.deliveries,
       loopback_checks: this.runtime.gate?.checked ?? 0,
       loopback_refused: this.runtime.gate?.refused ?? 0,
+      // bytes of binding calls the binding proxy holds now, its budget, and the calls refused for it (bodybudget.mjs)
+      binding_buffer: {
+        held: this.runtime.d1.budget.held,
+        limit: this.runtime.d1.budget.limit,
+        refused: this.runtime.d1.budget.refused,
+      },
       workerd_groups: groups,
       // how many shards the busy Workflows run in (shards.mjs)
       shards: this.runtime.shardPolicy.stats(),

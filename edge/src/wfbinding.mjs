@@ -12,19 +12,22 @@ const WF_BODY_LIMIT = 110 * 1024 * 1024;
 export async function workflowBinding(runtime, entry, req, res) {
   const answer = (status, body) =>
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-  const chunks = [];
-  let size = 0;
-  for await (const c of req) {
-    size += c.length;
-    if (size > WF_BODY_LIMIT)
-      return answer(413, { ok: false, status: 413, code: 10001, message: "Workflow binding call too large" });
-    chunks.push(c);
-  }
+  const read = await runtime.d1.budget.read(req, WF_BODY_LIMIT);
+  if (read.error === "too_large")
+    return answer(413, { ok: false, status: 413, code: 10001, message: "Workflow binding call too large" });
+  if (read.error === "busy")
+    return answer(503, {
+      ok: false,
+      status: 503,
+      code: 10001,
+      message: "the edge is holding too many binding calls at once (EDGEFLOW_EDGE_BINDING_BUFFER); try again",
+    });
   let call;
   try {
-    call = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    call = JSON.parse(read.body.toString("utf8"));
     if (typeof call?.op !== "string") throw new Error("no op");
   } catch {
+    read.release();
     return answer(400, {
       ok: false,
       status: 400,
@@ -37,6 +40,8 @@ export async function workflowBinding(runtime, entry, req, res) {
   } catch (err) {
     const status = Number.isInteger(err?.status) ? err.status : 500;
     return answer(status, { ok: false, status, code: err?.code ?? 10001, message: String(err?.message ?? err) });
+  } finally {
+    read.release(); // the call's bytes count until it is done (its parsed params are held as long)
   }
 }
 
