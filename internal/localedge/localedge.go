@@ -351,7 +351,8 @@ func (e *Edge) spawn(ctx context.Context) (Ready, error) {
 		killGroup(cmd)
 		logWG.Wait()
 		hint := ""
-		if strings.Contains(tail.String(), "Cannot find package 'miniflare'") || strings.Contains(tail.String(), "ERR_MODULE_NOT_FOUND") {
+		// ESM imports fail with ERR_MODULE_NOT_FOUND, require (miniflare is loaded through it) with MODULE_NOT_FOUND.
+		if s := tail.String(); strings.Contains(s, "Cannot find package 'miniflare'") || strings.Contains(s, "MODULE_NOT_FOUND") {
 			hint = " (run `npm ci` in the edge directory)"
 		}
 		return Ready{}, fmt.Errorf("localedge: edge exited before it was ready (%v)%s%s", waitErr, hint, tail.summary())
