@@ -23,7 +23,9 @@ import (
 )
 
 // pgSchema is a fresh schema's URL (testenv.PostgresSchema) with a
-// connect_timeout of 1 s.
+// connect_timeout of 3 s: short, so that the hanging database below is
+// given up on quickly, yet long enough for a connection's start-up through
+// the proxy on a loaded machine (1 s was not, in a CI run).
 func pgSchema(t *testing.T) *url.URL {
 	t.Helper()
 	u, err := url.Parse(testenv.PostgresSchema(t))
@@ -31,7 +33,7 @@ func pgSchema(t *testing.T) *url.URL {
 		t.Fatalf("EDGEFLOW_TEST_POSTGRES_URL must be a postgres:// URL here: %v", err)
 	}
 	q := u.Query()
-	q.Set("connect_timeout", "1")
+	q.Set("connect_timeout", "3")
 	u.RawQuery = q.Encode()
 	return u
 }
@@ -196,7 +198,7 @@ func TestDatabaseUnreachable(t *testing.T) {
 	}
 
 	// A database that accepts connections but never answers: each new
-	// connection gives up after connect_timeout (1 s here, 5 s by default).
+	// connection gives up after connect_timeout (3 s here, 5 s by default).
 	proxy.restore(t, true)
 	for _, c := range calls[:2] {
 		r := w.do(c.method, c.path, c.body, c.c)
