@@ -3,8 +3,10 @@ package e2e_test
 import (
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -62,6 +64,11 @@ func listeningPorts(t *testing.T, pid int) []int {
 	t.Helper()
 	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
 	if err != nil {
+		if _, self := os.ReadDir("/proc/self/fd"); self == nil && errors.Is(err, fs.ErrNotExist) {
+			// the process ended since it was listed (a group restarted by another test's deploy, a shard
+			// stopped once empty): it listens on nothing
+			return nil
+		}
 		testenv.Missing(t, "cannot read the edge's file descriptors (not Linux?): %v", err)
 	}
 	inodes := map[string]bool{}
