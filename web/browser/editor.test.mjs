@@ -82,7 +82,7 @@ test("a user builds a workflow on the canvas with mouse and keyboard", async () 
   await page.keyboard.type("return { total: {{event.pay");
   await acceptCompletion(page, "event.payload");
   await page.keyboard.type(".n };");
-  expect(await codeField(page, "Code").textContent()).toBe("return { total: {{event.payload}}.n };");
+  await expect(codeField(page, "Code")).toHaveText("return { total: {{event.payload}}.n };");
 
   // the sleep has no duration: its problem is pinned on the node and listed; a click leads to the field
   const sleepBadge = canvasNode(page, "Sleep 1").locator(".efn-badge");
@@ -113,7 +113,7 @@ test("a user builds a workflow on the canvas with mouse and keyboard", async () 
   await page.keyboard.type("step_1.to");
   await acceptCompletion(page, "step_1.total");
   await page.keyboard.type(" + 1 };");
-  expect(await codeField(page, "Code").textContent()).toBe("return { sum: {{step_1.total}} + 1 };");
+  await expect(codeField(page, "Code")).toHaveText("return { sum: {{step_1.total}} + 1 };");
   // the canvas draws what is in view: show everything before counting
   await page.getByRole("button", { name: "Zoom to fit" }).click();
   await expect(page.locator(".react-flow__edge")).toHaveCount(start + 3);

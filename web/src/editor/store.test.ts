@@ -18,6 +18,26 @@ describe("the editor's store", () => {
     expect(store.getState().canvas.ir).toBe(store.getState().ir);
   });
 
+  it("keeps its latest edit when a late render of the page passes back an IR it handed out before", () => {
+    const onChange = vi.fn();
+    const store = createEditorStore({ ir: sampleIR(), onChange });
+    const first = { ...store.getState().ir, entryNodeId: "b" };
+    store.getState().commit(first);
+    const second = { ...first, entryNodeId: "a" };
+    store.getState().commit(second);
+    store.getState().receive(first, false, onChange); // the page rendered before its state took `second`
+    expect(store.getState().ir).toBe(second);
+    expect(store.getState().canvas.ir).toBe(second);
+    store.getState().receive(second, false, onChange);
+    expect(store.getState().ir).toBe(second);
+    expect(store.getState().history.past).toHaveLength(2);
+    // an IR of the editor's own that the page passes after an undo brought it back is taken as usual
+    store.getState().undo();
+    expect(store.getState().ir).toBe(first);
+    store.getState().receive(first, false, onChange);
+    expect(store.getState().ir).toBe(first);
+  });
+
   it("makes edits of one field in a short while one undoable step", () => {
     const now = vi.spyOn(Date, "now");
     const store = createEditorStore({ ir: sampleIR() });

@@ -137,10 +137,14 @@ export function createEditorStore(opts: EditorStoreOptions): EditorStore {
       const after = singleSelected(next);
       return after !== undefined && after !== before ? { canvas: next, sideTab: "node" } : { canvas: next };
     };
+    // handedOut are the IRs this editor gave to onChange: one of them passed back while the editor has handed out a
+    // newer one is a late echo of the page's state, not a document of its own (receive)
+    const handedOut = new WeakSet<WorkflowIR>();
     // show makes ir the current IR, hands it out and redraws the canvas
     const show = (ir: WorkflowIR, history: History, selection?: Selection) => {
       let canvas = irToCanvas(ir, get().canvas);
       if (selection) canvas = withSelection(canvas, selection);
+      handedOut.add(ir);
       set({ ir, emitted: ir, history, ...canvasPatch(canvas) });
       get().onChange(ir);
     };
@@ -165,7 +169,11 @@ export function createEditorStore(opts: EditorStoreOptions): EditorStore {
         const patch: Partial<EditorState> = {};
         if (s.readOnly !== readOnly) patch.readOnly = readOnly;
         if (s.onChange !== onChange) patch.onChange = onChange;
-        if (ir !== s.ir) {
+        // A render of the page that ran before its state took the editor's latest edit passes an IR the editor
+        // handed out earlier: taking it would undo the edit (and whatever was typed after it) until the page's next
+        // render brings the latest back, so the editor keeps its own.
+        const lateEcho = ir !== s.emitted && handedOut.has(ir);
+        if (ir !== s.ir && !lateEcho) {
           patch.ir = ir;
           if (ir !== s.emitted) patch.history = emptyHistory();
           Object.assign(patch, canvasPatch(irToCanvas(ir, s.canvas)));
