@@ -7,7 +7,8 @@
 //
 //   node bench/edge/soak.mjs [--runs 200000] [--wave 40] [--inflight 200] [--every 10] [--out /tmp/edge-soak]
 //        [--nofile N]   (workerd's open-file limit, DATA/workerd.nofile)   [--archive off] [--cycle off]   (the old
-//        behaviour: no archive, no cycling of a workerd past its bound, bounds.mjs)
+//        behaviour: no archive, no cycling of a workerd past its bound, bounds.mjs)   [--heap]   (also the edge's live
+//        heap after a forced full collection, read through the inspector the edge opens on SIGUSR1, 127.0.0.1:9229)
 //
 // It writes OUT/samples.csv and OUT/summary.json and prints each sample; it stops early (summary says why) when no
 // instance completes for 120 s.
@@ -45,6 +46,58 @@ function proc(pid) {
   }
 }
 
+// Inspector is a connection to the edge's inspector, opened by SIGUSR1 (Node listens on 127.0.0.1:9229 then).
+class Inspector {
+  static async open(pid) {
+    process.kill(pid, "SIGUSR1");
+    for (let i = 0; ; i++) {
+      try {
+        const [target] = await (await fetch("http://127.0.0.1:9229/json/list")).json();
+        const ws = new WebSocket(target.webSocketDebuggerUrl);
+        await new Promise((resolve, reject) => {
+          ws.onopen = resolve;
+          ws.onerror = reject;
+        });
+        return new Inspector(ws);
+      } catch (err) {
+        if (i === 50) throw new Error(`the edge's inspector did not open: ${err.message}`, { cause: err });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  constructor(ws) {
+    this.ws = ws;
+    this.next = 1;
+    this.waiting = new Map();
+    ws.onmessage = (m) => {
+      const msg = JSON.parse(m.data);
+      const w = this.waiting.get(msg.id);
+      if (!w) return;
+      this.waiting.delete(msg.id);
+      if (msg.error) w.reject(new Error(msg.error.message));
+      else w.resolve(msg.result);
+    };
+  }
+
+  call(method, params = {}) {
+    const id = this.next++;
+    this.ws.send(JSON.stringify({ id, method, params }));
+    return new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+  }
+
+  // liveHeapMiB forces a full collection and answers the heap in use after it.
+  async liveHeapMiB() {
+    await this.call("HeapProfiler.collectGarbage");
+    const { usedSize } = await this.call("Runtime.getHeapUsage");
+    return Math.round((usedSize / 1048576) * 10) / 10;
+  }
+
+  close() {
+    this.ws.close();
+  }
+}
+
 fs.mkdirSync(OUT, { recursive: true });
 const dataDir = tempDir();
 if (args.nofile) fs.writeFileSync(path.join(dataDir, "workerd.nofile"), String(args.nofile));
@@ -64,7 +117,10 @@ if (up.status !== 200) throw new Error(`upload: ${JSON.stringify(up.body)}`);
 await edge.call("PUT", "/workflows/soak", { script_name: "soak", class_name: "OneStep" });
 
 const csv = fs.createWriteStream(path.join(OUT, "samples.csv"));
-csv.write("seconds,created,complete,archived,runs_per_s,edge_rss_kib,edge_fds,workerd_rss_kib,workerd_fds,cycles\n");
+const inspector = args.heap ? await Inspector.open(edge.proc.pid) : null;
+csv.write(
+  "seconds,created,complete,archived,runs_per_s,edge_rss_kib,edge_fds,edge_heap_mib,workerd_rss_kib,workerd_fds,cycles\n",
+);
 const start = Date.now();
 const samples = [];
 let created = 0;
@@ -93,6 +149,7 @@ async function sampleNow(prev) {
     runs_per_s: prev ? Math.round(((complete - prev.complete) / (t - prev.seconds)) * 10) / 10 : 0,
     edge_rss_kib: e.rss,
     edge_fds: e.fds,
+    edge_heap_mib: inspector ? await inspector.liveHeapMiB() : null,
     workerd_rss_kib: g?.rss,
     workerd_fds: g?.fds,
     cycles: st.workerd_cycles?.cycles ?? 0,
@@ -151,6 +208,13 @@ const summary = {
     max: Math.max(...pick("edge_rss_kib")),
   },
   edge_fds: { first: pick("edge_fds")[1] ?? null, last: pick("edge_fds").at(-1), max: Math.max(...pick("edge_fds")) },
+  edge_heap_mib: inspector
+    ? {
+        first: pick("edge_heap_mib")[1] ?? null,
+        last: pick("edge_heap_mib").at(-1),
+        max: Math.max(...pick("edge_heap_mib")),
+      }
+    : null,
   workerd_rss_kib: {
     first: pick("workerd_rss_kib")[1] ?? null,
     last: pick("workerd_rss_kib").at(-1),
@@ -164,4 +228,5 @@ const summary = {
 };
 fs.writeFileSync(path.join(OUT, "summary.json"), JSON.stringify(summary, null, 2) + "\n");
 console.log(JSON.stringify(summary));
+inspector?.close();
 await edge.stop();

@@ -2,14 +2,22 @@
 // ends, the edge keeps what the API answers about it (its details, rollback and events) here and deletes it from
 // the Workflows engine, so that workerd closes its SQLite database. Reads of an archived instance are answered from
 // here until the instance is deleted (by a call or by its retention). One SQLite database beside the registry,
-// through node:sqlite (Node 22.5 or later); a row per instance, its JSON as text.
+// through node:sqlite (Node 22.5 or later), which also holds the instance index (instanceindex.mjs); a row per
+// instance, its JSON as text.
 
 import { DatabaseSync } from "node:sqlite";
 
+// openArchive opens (creating it) the edge's SQLite database of instances: DATA/archive.sqlite.
+export function openArchive(file) {
+  const db = new DatabaseSync(file);
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+  return db;
+}
+
 export class ArchiveStore {
-  constructor(file) {
-    this.db = new DatabaseSync(file);
-    this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+  // db is the database openArchive opened.
+  constructor(db) {
+    this.db = db;
     this.db.exec(
       "CREATE TABLE IF NOT EXISTS archived (workflow TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (workflow, id))",
     );

@@ -4,7 +4,7 @@
 // The workerds keep serving during the copy; each store is held only by the SQLite read snapshot of its own copy
 // (decision 640). In turn with configuration changes and with deletes of Workflow instances held (Runtime.hold):
 //  1. the edge process's own files at one moment, synchronously: the registry (written out first), the instance
-//     index, the archive of finished instances (VACUUM INTO) and the registry's content-addressed module blobs;
+//     index and the archive of finished instances (one database, VACUUM INTO) and the registry's content-addressed module blobs;
 //  2. every SQLite file of miniflare's stores (KV and R2 indexes, D1 databases, Workflow engines, Durable Objects)
 //     through SQLite's online backup, one file after the other, while workerd writes it under SQLite's own locks
 //     (its files are in WAL mode with a shared-memory index, so a reader in another process gets one committed
@@ -309,14 +309,7 @@ export function counts(dir) {
   } catch {
     // no registry yet
   }
-  try {
-    out.instances = fs
-      .readFileSync(path.join(dir, "instances.jsonl"), "utf8")
-      .split("\n")
-      .filter((l) => l.trim() !== "").length;
-  } catch {
-    // no instances
-  }
+  out.instances = indexedInstances(dir);
   const mf = path.join(dir, "miniflare");
   for (const store of ["kv", "r2", "d1", "workflows", "do"]) {
     const root = path.join(mf, store);
@@ -332,6 +325,21 @@ export function counts(dir) {
     out.stores[store] = c;
   }
   return out;
+}
+
+// indexedInstances counts the instances in the edge's index: the rows of archive.sqlite's instances table (an older
+// edge's instances.jsonl is moved there when the edge starts on it).
+function indexedInstances(dir) {
+  const file = path.join(dir, "archive.sqlite");
+  let db;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+    return Number(db.prepare("SELECT count(*) AS n FROM instances").get().n);
+  } catch {
+    return 0; // no index yet
+  } finally {
+    if (db?.isOpen) db.close();
+  }
 }
 
 // entryRows counts a store file's entries: KV's and R2's entry tables, a D1 database's rows in its own tables.

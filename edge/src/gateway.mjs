@@ -33,7 +33,6 @@ import { backup } from "./backup.mjs";
 import { runSchedules } from "./api/schedules.mjs";
 import { ownsWorkflow, unfinished } from "./api/statuses.mjs";
 import { ARCHIVING, archiveNow, archiveSoon } from "./api/archive.mjs";
-import { FINAL } from "./registry.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
 const WORKERS_PREFIX = "/workers/";
@@ -300,9 +299,7 @@ export class Gateway {
           if (!this.runtime.groups.owner.wf.has(rt)) continue;
           try {
             await unfinished(ctx, rt);
-            for (const r of ctx.registry.instancesOf(rt).values()) {
-              if (!r.purged && !r.streamed && FINAL.has(r.status)) archiveSoon(ctx, rt, r.id);
-            }
+            for (const id of ctx.registry.instances.archivable(rt)) archiveSoon(ctx, rt, id);
           } catch (err) {
             ctx.noteArchiveFailure(`workflow ${wf}: ${err.message}`);
           }

@@ -6,7 +6,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ArchiveStore } from "./archive.mjs";
+import { ArchiveStore, openArchive } from "./archive.mjs";
+import { InstanceIndex } from "./instanceindex.mjs";
 import { openState, sealState } from "./sealed.mjs";
 
 const FORMAT = 1;
@@ -34,7 +35,6 @@ export class Registry {
     this.sealKey = sealKey;
     this.file = path.join(dataDir, "registry.json");
     this.blobDir = path.join(dataDir, "blobs");
-    this.instanceFile = path.join(dataDir, "instances.jsonl");
     fs.mkdirSync(this.blobDir, { recursive: true });
     if (fs.existsSync(this.file)) {
       this.state = JSON.parse(fs.readFileSync(this.file, "utf8"));
@@ -46,9 +46,12 @@ export class Registry {
       this.state = emptyState();
       this.save();
     }
-    this.#loadInstances();
-    // finished instances the edge deleted from the engine after keeping what reads answer about them (archive.mjs)
-    this.archive = new ArchiveStore(path.join(dataDir, "archive.sqlite"));
+    // finished instances the edge deleted from the engine after keeping what reads answer about them (archive.mjs),
+    // and the index of every instance (instanceindex.mjs), in one database
+    this.db = openArchive(path.join(dataDir, "archive.sqlite"));
+    this.archive = new ArchiveStore(this.db);
+    this.instances = new InstanceIndex(this.db, FINAL);
+    this.instances.importLines(path.join(dataDir, "instances.jsonl"));
   }
 
   save() {
@@ -92,65 +95,15 @@ export class Registry {
     return fs.readFileSync(path.join(this.blobDir, sha));
   }
 
-  // The instance index: for every workflow, its instances with how they were triggered (`source`: api, cron or
-  // binding), when, the version and the last status the edge saw. It is what instance lists, counts and the revive
-  // sweep read, so that none of them has to open every instance's storage in workerd: only instances whose last
-  // known status is not final are asked again. It is kept as JSON lines (instances.jsonl): a full record when an
-  // instance is first seen, then `{workflow, id, status}` lines for status changes and `{workflow, id, deleted: true}`
-  // for a deleted one; the file is compacted on load.
-  #loadInstances() {
-    this.index = new Map(); // workflow -> Map(id -> record)
-    this.unfinished = new Map(); // workflow -> Set(id) whose last known status is not final
-    if (!fs.existsSync(this.instanceFile)) return;
-    let lines = 0;
-    for (const line of fs.readFileSync(this.instanceFile, "utf8").split("\n")) {
-      if (line.trim() === "") continue;
-      lines++;
-      let rec;
-      try {
-        rec = JSON.parse(line);
-      } catch {
-        continue; // a torn last line after a crash
-      }
-      if (rec.deleted) {
-        this.#drop(rec.workflow, rec.id);
-        continue;
-      }
-      const known = this.instanceRecord(rec.workflow, rec.id);
-      this.#put(known ? Object.assign(known, rec) : rec);
-    }
-    let count = 0;
-    for (const m of this.index.values()) count += m.size;
-    if (lines > 2 * count + 100) this.#rewriteInstances();
-  }
-
-  #put(rec) {
-    let m = this.index.get(rec.workflow);
-    if (!m) this.index.set(rec.workflow, (m = new Map()));
-    m.set(rec.id, rec);
-    let u = this.unfinished.get(rec.workflow);
-    if (!u) this.unfinished.set(rec.workflow, (u = new Set()));
-    if (FINAL.has(rec.status)) u.delete(rec.id);
-    else u.add(rec.id);
-  }
-
-  #drop(workflow, id) {
-    this.index.get(workflow)?.delete(id);
-    this.unfinished.get(workflow)?.delete(id);
-  }
-
-  #rewriteInstances() {
-    const lines = [];
-    for (const m of this.index.values()) for (const r of m.values()) lines.push(JSON.stringify(r));
-    const tmp = `${this.instanceFile}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, lines.length ? `${lines.join("\n")}\n` : "");
-    fs.renameSync(tmp, this.instanceFile);
-  }
+  // The instance index (instanceindex.mjs): for every workflow, its instances with how they were triggered
+  // (`source`: api, cron or binding), when, the version and the last status the edge saw. It is what instance lists,
+  // counts and the revive sweep read, so that none of them has to open every instance's storage in workerd: only
+  // instances whose last known status is not final are asked again. It lives on disk, in archive.sqlite beside the
+  // archive; an older edge's instances.jsonl is moved into it on the first start.
 
   // recordInstance adds (or replaces) an instance: {workflow, id, source, created_on, version_id, status}.
   recordInstance(rec) {
-    this.#put(rec);
-    fs.appendFileSync(this.instanceFile, `${JSON.stringify(rec)}\n`);
+    this.instances.put(rec);
   }
 
   // setStatus notes the status an instance was last seen in (miniflare's names).
@@ -158,8 +111,7 @@ export class Registry {
     const rec = this.instanceRecord(workflow, id);
     if (!rec || rec.status === status || status === undefined) return;
     rec.status = status;
-    this.#put(rec);
-    fs.appendFileSync(this.instanceFile, `${JSON.stringify({ workflow, id, status })}\n`);
+    this.instances.put(rec);
   }
 
   // noteInstance merges more of what the edge learnt about an instance into its record (times, retention) and
@@ -171,9 +123,8 @@ export class Registry {
       ([k, v]) => v !== undefined && JSON.stringify(rec[k]) !== JSON.stringify(v),
     );
     if (changed.length === 0) return;
-    const line = { workflow, id, status: rec.status };
-    for (const [k, v] of changed) rec[k] = line[k] = v;
-    fs.appendFileSync(this.instanceFile, `${JSON.stringify(line)}\n`);
+    for (const [k, v] of changed) rec[k] = v;
+    this.instances.put(rec);
   }
 
   // setEnded notes when a finished instance ended.
@@ -181,34 +132,38 @@ export class Registry {
     this.noteInstance(workflow, id, { ended_on: endedOn });
   }
 
+  // instanceRecord answers the record of an instance (a copy: change it through the methods above), or undefined.
   instanceRecord(workflow, id) {
-    return this.index.get(workflow)?.get(id);
+    return this.instances.get(workflow, id);
   }
 
-  // instancesOf returns the index of one workflow (id -> record); do not change it.
-  instancesOf(workflow) {
-    return this.index.get(workflow) ?? new Map();
+  // eachInstance yields the records of a workflow's instances in the order they were first seen; do not change the
+  // index while iterating.
+  eachInstance(workflow) {
+    return this.instances.records(workflow);
   }
 
   // unfinishedOf returns the ids of a workflow's instances whose last known status is not final.
   unfinishedOf(workflow) {
-    return [...(this.unfinished.get(workflow) ?? [])];
+    return this.instances.unfinished(workflow);
   }
 
-  // forgetInstance removes a deleted instance from the index (a `{workflow, id, deleted: true}` line).
+  // forgetInstance removes a deleted instance from the index.
   forgetInstance(workflow, id) {
     const rec = this.instanceRecord(workflow, id);
     if (!rec) return;
     if (rec.archived) this.archive.drop(workflow, id);
-    this.#drop(workflow, id);
-    fs.appendFileSync(this.instanceFile, `${JSON.stringify({ workflow, id, deleted: true })}\n`);
+    this.instances.drop(workflow, id);
   }
 
   forgetWorkflowInstances(workflow) {
     this.archive.dropWorkflow(workflow);
-    this.index.delete(workflow);
-    this.unfinished.delete(workflow);
-    this.#rewriteInstances();
+    this.instances.dropWorkflow(workflow);
+  }
+
+  // close closes the database of instances.
+  close() {
+    if (this.db.isOpen) this.db.close();
   }
 }
 

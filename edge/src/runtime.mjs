@@ -16,7 +16,6 @@ import { EdgeError, INTERNAL_ERROR, SCRIPT_INVALID } from "./errors.mjs";
 import { GATE_HEADER, newGateSecret } from "./gate.mjs";
 import { CONTROL_WORKER, Groups } from "./groups.mjs";
 import { WorkerLogs } from "./logs.mjs";
-import { FINAL } from "./registry.mjs";
 import { OutboundGuard } from "./outbound.mjs";
 import { EngineUse } from "./engineuse.mjs";
 import { HOME_GROUP, planGroups, shardOf } from "./plan.mjs";
@@ -94,7 +93,7 @@ export class Runtime {
   async start() {
     await this.d1.start();
     // a Workflow whose instances are in more shards than one keeps them (ShardPolicy.floor)
-    for (const rt of this.registry.index.keys()) this.shardPolicy.floor(rt, this.#heldShard(rt));
+    for (const rt of this.registry.instances.workflows()) this.shardPolicy.floor(rt, this.#heldShard(rt));
     const plan = this.#plan(this.registry.state);
     try {
       await this.#realize(plan);
@@ -108,9 +107,7 @@ export class Runtime {
   // #heldShard is the highest shard that holds an instance of Workflow rt whose engine copy is not deleted (-1 for
   // none).
   #heldShard(rt) {
-    let held = -1;
-    for (const r of this.registry.instancesOf(rt).values()) if (!r.purged && (r.shard ?? 0) > held) held = r.shard ?? 0;
-    return held;
+    return this.registry.instances.heldShard(rt);
   }
 
   // #shardWatch grows a Workflow whose shard 0 is busy on its core and shrinks an idle one to the shards that hold
@@ -130,9 +127,7 @@ export class Runtime {
     for (const rt of this.resharding || this.reshardRuns ? [] : this.shardPolicy.idle()) {
       // the finished instances an idle Workflow keeps in the engine past shard 0 are archived now, so that those
       // shards empty; unfinished ones hold their shard
-      const done = [];
-      for (const r of this.registry.instancesOf(rt).values())
-        if ((r.shard ?? 0) > 0 && !r.purged && FINAL.has(r.status) && !r.streamed) done.push(r.id);
+      const done = this.registry.instances.archivable(rt, 1);
       if (done.length > 0) this.archiveNow?.(rt, done);
       if (this.shardPolicy.shrink(rt, this.#heldShard(rt))) changed = true;
     }

@@ -5,19 +5,21 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { after, before, test } from "node:test";
 import { deployDemo, instance, startEdge, waitFor, waitStatus } from "./helpers.mjs";
 
 let edge;
 
-// purged reports whether the edge deleted instance id from the engine (its index says so, instances.jsonl).
+// purged reports whether the edge deleted instance id from the engine (its index says so, in archive.sqlite).
 function purged(id) {
-  const lines = fs
-    .readFileSync(path.join(edge.dataDir, "instances.jsonl"), "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
-  return lines.filter((l) => l.id === id && l.purged !== undefined).at(-1)?.purged === true;
+  const db = new DatabaseSync(path.join(edge.dataDir, "archive.sqlite"), { readOnly: true });
+  try {
+    const row = db.prepare("SELECT body FROM instances WHERE id = ?").get(id);
+    return row !== undefined && JSON.parse(row.body).purged === true;
+  } finally {
+    db.close();
+  }
 }
 
 // instanceFiles counts the storage files of workflow wf's instances in the engine (one an instance).

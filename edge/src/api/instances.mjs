@@ -55,7 +55,7 @@ export async function listInstances(ctx, c) {
   const versionId = wf.versions.at(-1).id;
   list = list
     .map((it) => {
-      const rec = ctx.registry.instanceRecord(rt, it.id);
+      const rec = it.rec;
       return { it, rec, created: rec?.created_on ?? it.created_on ?? null };
     })
     .filter(
@@ -656,12 +656,10 @@ export async function sweepExpired(ctx) {
   for (const wf of Object.values(ctx.state.workflows)) {
     if (!canonical[wf.name]) continue;
     const rt = ctx.names.workflow(wf.name);
-    const recs = () => [...ctx.registry.instancesOf(rt).values()];
-    if (!wf.default_retention && !recs().some((r) => r.retention)) continue;
+    if (!wf.default_retention && !ctx.registry.instances.hasRetention(rt)) continue;
     await derivedInstances(ctx, rt, "complete");
-    const ids = recs()
-      .filter((r) => expired(r, wf))
-      .map((r) => r.id);
+    const ids = [];
+    for (const r of ctx.registry.eachInstance(rt)) if (expired(r, wf)) ids.push(r.id);
     for (let i = 0; i < ids.length; i += BATCH_LIMIT) {
       const r = await deleteInstances(ctx, wf, ids.slice(i, i + BATCH_LIMIT));
       for (const { id } of r.deleted) out.push({ workflow: wf.name, id });

@@ -16,14 +16,15 @@ export { TERMINAL };
 // derivedInstances lists a workflow's instances from the index with Cloudflare's statuses. Only instances whose
 // last known status is not final are asked again (in one call to the control worker per 100); miniflare reports
 // `running` while an instance sleeps, waits for an event or backs off before a retry, which Cloudflare reports as
-// `waiting`, so those are looked at closer when the caller asks for running or waiting ones.
+// `waiting`, so those are looked at closer when the caller asks for running or waiting ones. Each item is {id,
+// status, created_on, rec}: rec is the index's record (do not change it).
 export async function derivedInstances(ctx, name, status) {
   await syncIndex(ctx, name);
   await refreshStatuses(ctx, name, ctx.registry.unfinishedOf(name));
   const list = [];
-  for (const r of ctx.registry.instancesOf(name).values()) {
+  for (const r of ctx.registry.eachInstance(name)) {
     if (!status || status === r.status || ((status === "running" || status === "waiting") && r.status === "running")) {
-      list.push({ id: r.id, status: r.status, created_on: r.created_on });
+      list.push({ id: r.id, status: r.status, created_on: r.created_on, rec: r });
     }
   }
   if (status && status !== "running" && status !== "waiting") return list;
@@ -80,10 +81,9 @@ function syncIndex(ctx, name) {
     // a sharded Workflow keeps each shard's instances in a directory of its own (mfconfig.mjs); a worker's binding
     // creates in the shard that runs the worker (shard 0 for worker requests)
     const n = ctx.runtime.shardGroups(name)?.length ?? 1;
-    const known = ctx.registry.instancesOf(name);
     const knownIn = new Array(n).fill(0);
     // archived instances deleted from the engine have no file
-    for (const r of known.values()) if (!r.purged) knownIn[(r.shard ?? 0) < n ? (r.shard ?? 0) : 0]++;
+    for (const [k, count] of ctx.registry.instances.inEngine(name)) knownIn[k < n ? k : 0] += count;
     let empty = ctx.emptyFiles.get(name);
     if (!empty) ctx.emptyFiles.set(name, (empty = new Map()));
     const shards = [];

@@ -157,7 +157,7 @@ async function counts(ctx, wf) {
   if (!canonicalWorkflows(ctx.state)[wf.name]) return counts;
   const rt = ctx.names.workflow(wf.name);
   for (const it of await derivedInstances(ctx, rt)) {
-    if (!expired(ctx.registry.instanceRecord(rt, it.id), wf)) counts[it.status] = (counts[it.status] ?? 0) + 1;
+    if (!expired(it.rec, wf)) counts[it.status] = (counts[it.status] ?? 0) + 1;
   }
   return counts;
 }

@@ -1,0 +1,108 @@
+// The instance index lives on disk (instanceindex.mjs; docs/edge.md, "The instance index"): the records the edge
+// keeps of Workflow instances survive a restart, the sweeps' selections answer from SQL, and an older edge's
+// instances.jsonl is moved into it once.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { Registry } from "../src/registry.mjs";
+import { tempDir } from "./helpers.mjs";
+
+const rec = (id, fields = {}) => ({
+  workflow: "wf",
+  id,
+  source: "api",
+  created_on: "2026-12-07T00:00:00.000Z",
+  version_id: "v1",
+  status: "queued",
+  ...fields,
+});
+
+test("records are kept on disk: updates, order of first sight, deletes and a restart", () => {
+  const dir = tempDir();
+  let r = new Registry(dir);
+  r.recordInstance(rec("a"));
+  r.recordInstance(rec("b"));
+  r.recordInstance(rec("c", { workflow: "other" }));
+  r.setStatus("wf", "a", "complete");
+  r.noteInstance("wf", "a", { ended_on: "2026-12-07T00:00:01.000Z", retention: undefined });
+  r.recordInstance(rec("b", { status: "running" })); // a replaced record keeps its place
+  const copy = r.instanceRecord("wf", "a");
+  copy.status = "errored"; // a copy: the index changes only through the registry
+  assert.equal(r.instanceRecord("wf", "a").status, "complete");
+  assert.deepEqual(
+    [...r.eachInstance("wf")].map((x) => [x.id, x.status]),
+    [
+      ["a", "complete"],
+      ["b", "running"],
+    ],
+  );
+  assert.deepEqual(r.unfinishedOf("wf"), ["b"]);
+  r.forgetInstance("wf", "b");
+  assert.equal(r.instanceRecord("wf", "b"), undefined);
+  r.close();
+
+  r = new Registry(dir);
+  assert.deepEqual(r.instanceRecord("wf", "a"), {
+    ...rec("a", { status: "complete" }),
+    ended_on: "2026-12-07T00:00:01.000Z",
+  });
+  assert.deepEqual(r.instances.workflows().sort(), ["other", "wf"]);
+  r.forgetWorkflowInstances("other");
+  assert.deepEqual(r.instances.workflows(), ["wf"]);
+  assert.equal(r.instances.count(), 1);
+  r.close();
+});
+
+test("the sweeps' selections: archivable, held shard, per shard in the engine, retention", () => {
+  const r = new Registry(tempDir());
+  r.recordInstance(rec("done0", { status: "complete" }));
+  r.recordInstance(rec("done1", { status: "errored", shard: 1 }));
+  r.recordInstance(rec("streamed", { status: "complete", streamed: true, shard: 1 }));
+  r.recordInstance(rec("purged", { status: "terminated", purged: true, archived: true, shard: 2 }));
+  r.recordInstance(rec("running", { status: "running", shard: 1 }));
+  assert.deepEqual(r.instances.archivable("wf"), ["done0", "done1"]);
+  assert.deepEqual(r.instances.archivable("wf", 1), ["done1"]);
+  assert.equal(r.instances.heldShard("wf"), 1, "a purged instance holds no shard");
+  assert.equal(r.instances.heldShard("none"), -1);
+  assert.deepEqual(
+    r.instances.inEngine("wf"),
+    new Map([
+      [0, 1],
+      [1, 3],
+    ]),
+  );
+  assert.equal(r.instances.hasRetention("wf"), false);
+  r.noteInstance("wf", "done0", { retention: "1 day" });
+  assert.equal(r.instances.hasRetention("wf"), true);
+  r.noteInstance("wf", "done1", { purged: true });
+  assert.deepEqual(r.instances.archivable("wf"), ["done0"]);
+  r.setStatus("wf", "running", "complete");
+  assert.deepEqual(r.unfinishedOf("wf"), []);
+  r.close();
+});
+
+test("an older edge's instances.jsonl is moved into the index on the first start, torn last line and all", () => {
+  const dir = tempDir();
+  const lines = [
+    rec("a"),
+    rec("b"),
+    { workflow: "wf", id: "a", status: "complete" },
+    { workflow: "wf", id: "a", status: "complete", ended_on: "2026-12-07T00:00:02.000Z" },
+    { workflow: "wf", id: "b", deleted: true },
+    rec("c", { status: "running" }),
+  ].map((l) => JSON.stringify(l));
+  fs.writeFileSync(path.join(dir, "instances.jsonl"), `${lines.join("\n")}\n{"workflow":"wf","id":"c","sta`);
+  const r = new Registry(dir);
+  assert.equal(fs.existsSync(path.join(dir, "instances.jsonl")), false, "the file is gone once moved");
+  assert.deepEqual(
+    [...r.eachInstance("wf")].map((x) => [x.id, x.status, x.ended_on ?? null]),
+    [
+      ["a", "complete", "2026-12-07T00:00:02.000Z"],
+      ["c", "running", null],
+    ],
+  );
+  assert.deepEqual(r.unfinishedOf("wf"), ["c"]);
+  r.close();
+});
