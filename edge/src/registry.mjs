@@ -137,12 +137,6 @@ export class Registry {
     return this.instances.get(workflow, id);
   }
 
-  // eachInstance yields the records of a workflow's instances in the order they were first seen; do not change the
-  // index while iterating.
-  eachInstance(workflow) {
-    return this.instances.records(workflow);
-  }
-
   // unfinishedOf returns the ids of a workflow's instances whose last known status is not final.
   unfinishedOf(workflow) {
     return this.instances.unfinished(workflow);

@@ -32,7 +32,7 @@ test("records are kept on disk: updates, order of first sight, deletes and a res
   copy.status = "errored"; // a copy: the index changes only through the registry
   assert.equal(r.instanceRecord("wf", "a").status, "complete");
   assert.deepEqual(
-    [...r.eachInstance("wf")].map((x) => [x.id, x.status]),
+    [...r.instances.records("wf")].map((x) => [x.id, x.status]),
     [
       ["a", "complete"],
       ["b", "running"],
@@ -74,7 +74,7 @@ test("the sweeps' selections: archivable, held shard, per shard in the engine, r
     ]),
   );
   assert.equal(r.instances.hasRetention("wf"), false);
-  r.noteInstance("wf", "done0", { retention: "1 day" });
+  r.noteInstance("wf", "done0", { retention: { success_ms: 86400000, error_ms: 86400000 } });
   assert.equal(r.instances.hasRetention("wf"), true);
   r.noteInstance("wf", "done1", { purged: true });
   assert.deepEqual(r.instances.archivable("wf"), ["done0"]);
@@ -97,12 +97,63 @@ test("an older edge's instances.jsonl is moved into the index on the first start
   const r = new Registry(dir);
   assert.equal(fs.existsSync(path.join(dir, "instances.jsonl")), false, "the file is gone once moved");
   assert.deepEqual(
-    [...r.eachInstance("wf")].map((x) => [x.id, x.status, x.ended_on ?? null]),
+    [...r.instances.records("wf")].map((x) => [x.id, x.status, x.ended_on ?? null]),
     [
       ["a", "complete", "2026-12-07T00:00:02.000Z"],
       ["c", "running", null],
     ],
   );
   assert.deepEqual(r.unfinishedOf("wf"), ["c"]);
+  r.close();
+});
+
+test("lists page in SQL: statuses, dates, direction, cursor, offset, and retention that ran out", () => {
+  const r = new Registry(tempDir());
+  const at = (s) => new Date(Date.UTC(2026, 11, 7, 0, 0, s)).toISOString();
+  r.recordInstance(rec("a", { created_on: at(1), status: "complete", ended_on: at(2) }));
+  r.recordInstance(rec("b", { created_on: at(2), status: "errored", ended_on: at(3) }));
+  r.recordInstance(rec("c", { created_on: at(2), status: "running" }));
+  r.recordInstance(
+    rec("d", {
+      created_on: at(3),
+      status: "complete",
+      ended_on: at(4),
+      retention: { success_ms: 1000, error_ms: 5000 },
+    }),
+  );
+  r.recordInstance(rec("e", { created_on: undefined, status: "queued" }));
+  const now = Date.parse(at(10));
+  const ids = (q) => r.instances.page("wf", { now, keep: null, limit: 10, ...q }).map((x) => x.id);
+  // d finished at 4 s with 1 s to keep after a success: gone at 10 s
+  assert.deepEqual(ids({ desc: true }), ["c", "b", "a", "e"]);
+  assert.deepEqual(ids({ desc: false }), ["e", "a", "b", "c"]);
+  assert.equal(r.instances.total("wf", { now, keep: null }), 4);
+  assert.deepEqual(ids({ desc: true, now: Date.parse(at(4)) }), ["d", "c", "b", "a", "e"], "not yet expired");
+  // the workflow's default retention for rows without their own: 2 s after a success, 20 s after an error
+  assert.deepEqual(ids({ desc: true, keep: { success: 2000, error: 20000 } }), ["c", "b", "e"]);
+  assert.deepEqual(r.instances.expired("wf", now, { success: 2000, error: 20000 }), ["a", "d"]);
+  assert.deepEqual(r.instances.expired("wf", now, null), ["d"]);
+  assert.deepEqual(ids({ desc: true, statuses: ["complete", "errored"] }), ["b", "a"]);
+  assert.deepEqual(ids({ desc: true, dateStart: at(2), dateEnd: at(2) }), ["c", "b"]);
+  assert.deepEqual(ids({ desc: true, after: { created_on: at(2), id: "c" } }), ["b", "a", "e"]);
+  assert.deepEqual(ids({ desc: false, after: { created_on: null, id: "e" } }), ["a", "b", "c"]);
+  assert.deepEqual(ids({ desc: true, offset: 1, limit: 2 }), ["b", "a"]);
+  assert.equal(r.instances.total("wf", { now, keep: null, statuses: ["complete"] }), 1);
+  assert.deepEqual(
+    r.instances.statusCounts("wf", now, null),
+    new Map([
+      ["complete", 1],
+      ["errored", 1],
+      ["running", 1],
+      ["queued", 1],
+    ]),
+  );
+  assert.deepEqual(
+    r.instances.summaries("wf", ["running", "queued"]).map((x) => [x.id, x.status, x.created_on]),
+    [
+      ["c", "running", at(2)],
+      ["e", "queued", ""],
+    ],
+  );
   r.close();
 });

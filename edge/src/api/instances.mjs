@@ -10,7 +10,7 @@ import {
   INSTANCE_STATE,
   INVALID_REQUEST,
 } from "../errors.mjs";
-import { intParam, pageInfo, parseJSON, requireObject } from "../http.mjs";
+import { intParam, parseJSON, requireObject } from "../http.mjs";
 import { now } from "../registry.mjs";
 import { canonicalWorkflows } from "../plan.mjs";
 import { currentVersion } from "../scripts.mjs";
@@ -18,11 +18,14 @@ import { JSON_LIMIT, mapLimit } from "./common.mjs";
 import {
   TERMINAL,
   UNIT_MS,
+  defaultKeep,
+  deriveRunning,
   derivedInstances,
   deriveStatus,
   details,
   expired,
   noteTimes,
+  refreshIndex,
   retentionParam,
 } from "./statuses.mjs";
 import { rollbackOf } from "./history.mjs";
@@ -50,42 +53,55 @@ export async function listInstances(ctx, c) {
     throw new EdgeError(400, INVALID_REQUEST, "page and cursor are mutually exclusive; use one or the other");
   const after = cursor ? decodeCursor(cursor) : null;
   const rt = ctx.names.workflow(wf.name);
-  let list = canonicalWorkflows(ctx.state)[wf.name] ? await derivedInstances(ctx, rt, status) : [];
-  if (status) list = list.filter((it) => it.status === status);
   const versionId = wf.versions.at(-1).id;
-  list = list
-    .map((it) => {
-      const rec = it.rec;
-      return { it, rec, created: rec?.created_on ?? it.created_on ?? null };
-    })
-    .filter(
-      ({ rec, created }) =>
-        !expired(rec, wf) && (!dateStart || (created ?? "") >= dateStart) && (!dateEnd || (created ?? "") <= dateEnd),
-    );
-  const dir = direction === "asc" ? 1 : -1;
-  const order = (a, b) => ((a.created ?? "").localeCompare(b.created ?? "") || a.it.id.localeCompare(b.it.id)) * dir;
-  list.sort(order);
-  let pageRows;
+  const q = {
+    statuses: status ? [status] : null,
+    dateStart,
+    dateEnd,
+    desc: direction === "desc",
+    after,
+    // a cursor's page is read one longer, to know whether another follows
+    offset: after ? 0 : (page - 1) * perPage,
+    limit: after ? perPage + 1 : perPage,
+  };
+  const listed = canonicalWorkflows(ctx.state)[wf.name] ? await listPage(ctx, rt, wf, q) : { rows: [], total: 0 };
+  let pageRows = listed.rows.map((rec) => ({
+    it: { id: rec.id, status: rec.status },
+    rec,
+    created: rec.created_on || null,
+  }));
   let info;
   if (after) {
     // a cursor names the last instance of the previous page: the next page starts after it
-    const rest = list.filter((x) => order(x, { created: after.created_on, it: { id: after.id } }) > 0);
-    pageRows = rest.slice(0, perPage);
-    const next = rest.length > perPage ? encodeCursor(pageRows.at(-1)) : "";
-    info = { per_page: perPage, count: pageRows.length, total_count: list.length, cursor: next };
-  } else {
-    const paged = pageInfo(list, page, perPage);
-    pageRows = paged.items;
+    const more = pageRows.length > perPage;
+    pageRows = pageRows.slice(0, perPage);
     info = {
-      ...paged.info,
-      cursor: page * perPage < list.length && pageRows.length > 0 ? encodeCursor(pageRows.at(-1)) : "",
+      per_page: perPage,
+      count: pageRows.length,
+      total_count: listed.total,
+      cursor: more ? encodeCursor(pageRows.at(-1)) : "",
+    };
+  } else {
+    info = {
+      page,
+      per_page: perPage,
+      count: pageRows.length,
+      total_count: listed.total,
+      total_pages: Math.max(1, Math.ceil(listed.total / perPage)),
+      cursor: page * perPage < listed.total && pageRows.length > 0 ? encodeCursor(pageRows.at(-1)) : "",
     };
   }
+  // Cloudflare's status of the page's instances that miniflare reports running
+  const items = pageRows.map((x) => x.it);
+  await deriveRunning(ctx, rt, items);
   // the times an instance started, last changed and ended come from its details, read once it is final
   await mapLimit(pageRows, 16, async (x) => {
     if (x.rec && TERMINAL.has(x.it.status) && x.rec.ended_on) return;
     const d = await details(ctx, rt, x.it.id).catch(() => null);
-    if (d && x.rec) noteTimes(ctx, rt, x.it.id, d, x.it.status);
+    if (d && x.rec) {
+      noteTimes(ctx, rt, x.it.id, d, x.it.status);
+      x.rec = ctx.registry.instanceRecord(rt, x.it.id) ?? x.rec;
+    }
   });
   const result = pageRows.map(({ it, rec, created }) => ({
     id: it.id,
@@ -98,6 +114,34 @@ export async function listInstances(ctx, c) {
     workflow_id: wf.id,
   }));
   return { result, info };
+}
+
+// listPage answers one page of workflow rt's instances as listInstances asks for it (q: InstanceIndex.page's query)
+// and how many there are over all pages: {rows (the index's records), total}. The index is brought up to date first.
+// The page is read from the index in SQL; only a list of running or waiting instances, Cloudflare's statuses that the
+// index does not keep (miniflare reports both as running), is made from the workflow's running instances, each
+// looked at closer (deriveRunning).
+async function listPage(ctx, rt, wf, q) {
+  const status = q.statuses?.[0];
+  if (status !== "running" && status !== "waiting") {
+    await refreshIndex(ctx, rt);
+    const full = { ...q, now: Date.now(), keep: defaultKeep(wf) };
+    return { rows: ctx.registry.instances.page(rt, full), total: ctx.registry.instances.total(rt, full) };
+  }
+  const dir = q.desc ? -1 : 1;
+  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  const order = (a, b) => (cmp(a.created_on, b.created_on) || cmp(a.id, b.id)) * dir;
+  const list = (await derivedInstances(ctx, rt, [status]))
+    .filter((it) => (!q.dateStart || it.created_on >= q.dateStart) && (!q.dateEnd || it.created_on <= q.dateEnd))
+    .sort(order);
+  const after = q.after && { created_on: q.after.created_on ?? "", id: q.after.id };
+  const rest = after ? list.filter((it) => order(it, after) > 0) : list;
+  const rows = [];
+  for (const it of rest.slice(q.offset, q.offset + q.limit)) {
+    const rec = ctx.registry.instanceRecord(rt, it.id);
+    if (rec) rows.push({ ...rec, status: it.status });
+  }
+  return { rows, total: list.length };
 }
 
 // sleepDue tells when a running sleep step wakes (decision 268): miniflare keeps the duration to itself, so it is
@@ -657,9 +701,8 @@ export async function sweepExpired(ctx) {
     if (!canonical[wf.name]) continue;
     const rt = ctx.names.workflow(wf.name);
     if (!wf.default_retention && !ctx.registry.instances.hasRetention(rt)) continue;
-    await derivedInstances(ctx, rt, "complete");
-    const ids = [];
-    for (const r of ctx.registry.eachInstance(rt)) if (expired(r, wf)) ids.push(r.id);
+    await refreshIndex(ctx, rt);
+    const ids = ctx.registry.instances.expired(rt, Date.now(), defaultKeep(wf));
     for (let i = 0; i < ids.length; i += BATCH_LIMIT) {
       const r = await deleteInstances(ctx, wf, ids.slice(i, i + BATCH_LIMIT));
       for (const { id } of r.deleted) out.push({ workflow: wf.name, id });
@@ -685,9 +728,7 @@ export async function terminateAll(ctx, c) {
     throw new EdgeError(400, INVALID_REQUEST, `status must be one of ${TERMINABLE.join(", ")}`);
   const rt = ctx.names.workflow(wf.name);
   if (ctx.terminating.has(rt)) return { result: { status: "already_running" } };
-  const list = (await derivedInstances(ctx, rt, status ?? undefined)).filter((it) =>
-    status ? it.status === status : !TERMINAL.has(it.status),
-  );
+  const list = await derivedInstances(ctx, rt, status ? [status] : TERMINABLE);
   const job = mapLimit(list, 8, async (it) => {
     try {
       await ctx.runtime.control("/wf/action", { workflow: rt, id: it.id, action: "terminate" });

@@ -13,27 +13,37 @@ import { TERMINAL } from "./rollback.mjs";
 
 export { TERMINAL };
 
-// derivedInstances lists a workflow's instances from the index with Cloudflare's statuses. Only instances whose
-// last known status is not final are asked again (in one call to the control worker per 100); miniflare reports
-// `running` while an instance sleeps, waits for an event or backs off before a retry, which Cloudflare reports as
-// `waiting`, so those are looked at closer when the caller asks for running or waiting ones. Each item is {id,
-// status, created_on, rec}: rec is the index's record (do not change it).
-export async function derivedInstances(ctx, name, status) {
+// refreshIndex brings a workflow's index up to date before it is read: instances workers created through their
+// bindings are added, and those whose last known status is not final are asked again (in one call to the control
+// worker per 100).
+export async function refreshIndex(ctx, name) {
   await syncIndex(ctx, name);
   await refreshStatuses(ctx, name, ctx.registry.unfinishedOf(name));
-  const list = [];
-  for (const r of ctx.registry.eachInstance(name)) {
-    if (!status || status === r.status || ((status === "running" || status === "waiting") && r.status === "running")) {
-      list.push({ id: r.id, status: r.status, created_on: r.created_on, rec: r });
-    }
-  }
-  if (status && status !== "running" && status !== "waiting") return list;
-  const running = list.filter((it) => it.status === "running");
-  await mapLimit(running, 16, async (it) => {
-    const d = await details(ctx, name, it.id).catch(() => null);
-    if (d) it.status = deriveStatus(d);
-  });
-  return list;
+}
+
+// deriveRunning gives the items ({id, status}) that miniflare reports `running` Cloudflare's status: miniflare reports
+// `running` while an instance sleeps, waits for an event or backs off before a retry, which Cloudflare reports as
+// `waiting`.
+export async function deriveRunning(ctx, name, items) {
+  await mapLimit(
+    items.filter((it) => it.status === "running"),
+    16,
+    async (it) => {
+      const d = await details(ctx, name, it.id).catch(() => null);
+      if (d) it.status = deriveStatus(d);
+    },
+  );
+}
+
+// derivedInstances lists a workflow's instances of one of the statuses (Cloudflare's; all when none) from the index
+// (refreshIndex first), each {id, status, created_on}, with Cloudflare's statuses: those miniflare reports `running`
+// are looked at closer (deriveRunning), and an item of another status than asked is left out.
+export async function derivedInstances(ctx, name, statuses = null) {
+  await refreshIndex(ctx, name);
+  const stored = statuses?.flatMap((st) => (st === "waiting" ? ["running"] : [st]));
+  const list = ctx.registry.instances.summaries(name, stored ? [...new Set(stored)] : null);
+  await deriveRunning(ctx, name, list);
+  return statuses ? list.filter((it) => statuses.includes(it.status)) : list;
 }
 
 async function refreshStatuses(ctx, name, ids) {
@@ -203,6 +213,12 @@ export function noteTimes(ctx, rt, id, d, status) {
 export function retentionOf(rec, wf) {
   const pick = (r) => (r ? (rec.status === "complete" ? r.success_ms : r.error_ms) : undefined);
   return pick(rec.retention) ?? pick(wf?.default_retention);
+}
+
+// defaultKeep is a workflow's default retention as the index's queries take it: {success, error} in ms, or null.
+export function defaultKeep(wf) {
+  const r = wf?.default_retention;
+  return r ? { success: r.success_ms ?? null, error: r.error_ms ?? null } : null;
 }
 
 // expired reports whether an instance finished longer ago than its retention (retentionOf): such an instance is gone

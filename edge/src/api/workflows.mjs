@@ -15,7 +15,7 @@ import { intParam, pageInfo, requireObject } from "../http.mjs";
 import { newId, now } from "../registry.mjs";
 import { canonicalWorkflows } from "../plan.mjs";
 import { followDeploy } from "../scripts.mjs";
-import { derivedInstances, expired, retentionParam } from "./statuses.mjs";
+import { defaultKeep, deriveRunning, refreshIndex, retentionParam } from "./statuses.mjs";
 
 const WORKFLOW_NAME = /^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,63}$/;
 
@@ -156,8 +156,16 @@ async function counts(ctx, wf) {
   };
   if (!canonicalWorkflows(ctx.state)[wf.name]) return counts;
   const rt = ctx.names.workflow(wf.name);
-  for (const it of await derivedInstances(ctx, rt)) {
-    if (!expired(it.rec, wf)) counts[it.status] = (counts[it.status] ?? 0) + 1;
+  await refreshIndex(ctx, rt);
+  for (const [status, n] of ctx.registry.instances.statusCounts(rt, Date.now(), defaultKeep(wf)))
+    counts[status] = (counts[status] ?? 0) + n;
+  // miniflare's running is Cloudflare's running or waiting: the running ones are looked at closer
+  const running = ctx.registry.instances.summaries(rt, ["running"]);
+  await deriveRunning(ctx, rt, running);
+  for (const it of running) {
+    if (it.status === "running") continue;
+    counts.running--;
+    counts[it.status] = (counts[it.status] ?? 0) + 1;
   }
   return counts;
 }
