@@ -624,7 +624,8 @@ export class Runtime {
   }
 
   // #explorer asks the explorer of the group that runs the Workflow the path names: for a sharded Workflow, the shard
-  // of the instance the path names, every shard for a delete of the Workflow, else shard init.shard (0 by default).
+  // of the instance the path names, every shard (once each) for a delete of the Workflow, else shard init.shard (0 by
+  // default).
   async #explorer(pathname, init) {
     const m = /^\/workflows\/([^/?]+)(?:\/instances\/([^/?]+))?/.exec(pathname);
     const rt = m ? decodeURIComponent(m[1]) : null;
@@ -632,8 +633,8 @@ export class Runtime {
     const gids = rt !== null ? this.shardGroups(rt) : null;
     if (gids !== null) {
       if (m[2] !== undefined) gid = gids[this.shardIndex(rt, decodeURIComponent(m[2]), gids.length)];
-      else if (init.method === "DELETE" && !init.shard) {
-        const all = await Promise.all(gids.map((_, k) => this.#explorer(pathname, { ...init, shard: k || undefined })));
+      else if (init.method === "DELETE" && init.shard === undefined) {
+        const all = await Promise.all(gids.map((g) => this.#explorerAt(pathname, init, g)));
         return all.find((r) => r.status !== 200) ?? all[0];
       } else gid = gids[init.shard ?? 0] ?? gids[0];
     }

@@ -243,6 +243,23 @@ describe("shards", () => {
       assert.equal(done.output.version, "v2");
     }
   });
+
+  test("a delete of the sharded Workflow reaches every shard once and answers", async () => {
+    const r = await edge.call("DELETE", "/workflows/sharded");
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal((await edge.call("GET", "/workflows/sharded")).status, 404);
+    // its name is free again: a Workflow of that name starts with no instance in either shard
+    const put = await edge.call("PUT", "/workflows/sharded", { script_name: "sharded", class_name: "DemoWorkflow" });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const list = await edge.call("GET", "/workflows/sharded/instances");
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    assert.deepEqual(list.body.result, []);
+    for (const k of [0, 1]) {
+      const [id] = idsIn(`after-delete-${k}`, k, 1);
+      await edge.call("POST", "/workflows/sharded/instances", { instance_id: id, params: {} });
+      await waitStatus(edge, "sharded", id, "complete");
+    }
+  });
 });
 
 // A worker with edgeflow's create path (POST /__edgeflow/instances, one id in X-Edgeflow-Instance-Id or a batch) and
