@@ -26,6 +26,7 @@ import {
   UNAUTHORIZED,
 } from "./errors.mjs";
 import { childWorkerds } from "./gate.mjs";
+import { SHARD_SEP } from "./plan.mjs";
 import { TRANSFER_PREFIX } from "./d1transfer.mjs";
 import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
 import { sweepExpired } from "./api/instances.mjs";
@@ -249,12 +250,20 @@ export class Gateway {
       send(res, created ? 201 : 200, account);
       return;
     }
-    const restart = /^\/__edge\/groups\/([A-Za-z0-9_-]+)\/restart$/.exec(p);
+    const restart = /^\/__edge\/groups\/([A-Za-z0-9_-]+(?:~[0-9]+)?)\/restart$/.exec(p);
     if (restart && req.method === "POST") {
-      // Restarts a group's workerd at once, as a cycle does (an operator's lever after lifting a limit).
+      // Restarts a group's workerds at once, as a cycle does (an operator's lever after lifting a limit): a group's
+      // id restarts it and each of its shards, a shard's id ("g1~1", as /readyz names it) that shard alone.
       const gid = restart[1];
       if (!this.runtime.groups.get(gid)) throw new EdgeError(404, INVALID_REQUEST, `no workerd group ${gid}`);
-      send(res, 200, { group: gid, restarted: await this.runtime.cycle(gid, "restart requested") });
+      const gids = gid.includes(SHARD_SEP)
+        ? [gid]
+        : this.runtime.groups
+            .list()
+            .map((g) => g.id)
+            .filter((id) => id === gid || id.startsWith(gid + SHARD_SEP));
+      const done = await Promise.all(gids.map((id) => this.runtime.cycle(id, "restart requested")));
+      send(res, 200, { group: gid, restarted: done.every(Boolean), groups: gids });
       return;
     }
     if (p === "/__edge/backup" && req.method === "POST") {

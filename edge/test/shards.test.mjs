@@ -244,6 +244,37 @@ describe("shards", () => {
     }
   });
 
+  test("an operator restarts a group with its shards, or one shard by the id /readyz names", async () => {
+    const base = edge.ready.api.replace("/client/v4", "");
+    const restart = async (gid) => {
+      const res = await fetch(`${base}/__edge/groups/${gid}/restart`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${edge.token}` },
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    let before = await groups();
+    let r = await restart("g1~1");
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body, { group: "g1~1", restarted: true, groups: ["g1~1"] });
+    let now = await groups();
+    assert.equal(now.get("g1").pid, before.get("g1").pid, "shard 0 keeps running");
+    assert.notEqual(now.get("g1~1").pid, before.get("g1~1").pid);
+    before = now;
+    r = await restart("g1");
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body, { group: "g1", restarted: true, groups: ["g1", "g1~1"] });
+    now = await groups();
+    for (const gid of ["g1", "g1~1"]) assert.notEqual(now.get(gid).pid, before.get(gid).pid, gid);
+    assert.equal((await restart("g1~9")).status, 404);
+    // the Workflow runs on in both
+    for (const k of [0, 1]) {
+      const [id] = idsIn(`restarted-${k}`, k, 1);
+      await edge.call("POST", "/workflows/sharded/instances", { instance_id: id, params: {} });
+      await waitStatus(edge, "sharded", id, "complete");
+    }
+  });
+
   test("a delete of the sharded Workflow reaches every shard once and answers", async () => {
     const r = await edge.call("DELETE", "/workflows/sharded");
     assert.equal(r.status, 200, JSON.stringify(r.body));
