@@ -86,11 +86,13 @@ class Inspector {
     return new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject }));
   }
 
-  // liveHeapMiB forces a full collection and answers the heap in use after it.
-  async liveHeapMiB() {
+  // liveHeap forces a full collection and answers the heap in use after it and the heap V8 holds from the system
+  // (MiB).
+  async liveHeap() {
     await this.call("HeapProfiler.collectGarbage");
-    const { usedSize } = await this.call("Runtime.getHeapUsage");
-    return Math.round((usedSize / 1048576) * 10) / 10;
+    const { usedSize, totalSize } = await this.call("Runtime.getHeapUsage");
+    const mib = (n) => Math.round((n / 1048576) * 10) / 10;
+    return { used: mib(usedSize), total: mib(totalSize) };
   }
 
   close() {
@@ -119,7 +121,7 @@ await edge.call("PUT", "/workflows/soak", { script_name: "soak", class_name: "On
 const csv = fs.createWriteStream(path.join(OUT, "samples.csv"));
 const inspector = args.heap ? await Inspector.open(edge.proc.pid) : null;
 csv.write(
-  "seconds,created,complete,archived,runs_per_s,edge_rss_kib,edge_fds,edge_heap_mib,workerd_rss_kib,workerd_fds,cycles\n",
+  "seconds,created,complete,archived,runs_per_s,edge_rss_kib,edge_fds,edge_heap_mib,edge_heap_total_mib,workerd_rss_kib,workerd_fds,cycles\n",
 );
 const start = Date.now();
 const samples = [];
@@ -149,7 +151,10 @@ async function sampleNow(prev) {
     runs_per_s: prev ? Math.round(((complete - prev.complete) / (t - prev.seconds)) * 10) / 10 : 0,
     edge_rss_kib: e.rss,
     edge_fds: e.fds,
-    edge_heap_mib: inspector ? await inspector.liveHeapMiB() : null,
+    ...(await (async () => {
+      const h = inspector ? await inspector.liveHeap() : null;
+      return { edge_heap_mib: h?.used ?? null, edge_heap_total_mib: h?.total ?? null };
+    })()),
     workerd_rss_kib: g?.rss,
     workerd_fds: g?.fds,
     cycles: st.workerd_cycles?.cycles ?? 0,
