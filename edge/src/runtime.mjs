@@ -425,10 +425,13 @@ export class Runtime {
     const gid = this.groups.placement.get(name);
     const rts = [...this.groups.shards].filter(([, gids]) => gids[0] === gid);
     if (rts.length === 0 || ids.length === 0) return this.enter(name);
-    // a read of one instance (the generated worker's `?instanceId=` status) goes to the shard that holds it
+    // a read of one instance (the generated worker's `?instanceId=` status, an event) goes to the shard that holds
+    // it: the one the index (or a hint) gives under whichever of the group's Workflows knows the id, else shard 0
     if (read) {
-      const k = this.shardIndex(rts[0][0], ids[0], rts[0][1].length);
-      return this.groups.enter(() => this.groups.get(rts[0][1][k]) ?? this.groups.of(name));
+      const [rt, gids] =
+        rts.find(([w]) => this.registry.instanceRecord(w, ids[0]) || this.shardHints.has(`${w}\n${ids[0]}`)) ?? rts[0];
+      const k = this.shardIndex(rt, ids[0], gids.length);
+      return this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name));
     }
     const gids = rts[0][1];
     const k = shardOf(ids[0], gids.length);
