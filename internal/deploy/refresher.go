@@ -29,6 +29,10 @@ type RefresherOptions struct {
 	// SubscriptionsPerConnection is the most of them on one connection;
 	// 0 means DefaultSubscriptionsPerConnection.
 	SubscriptionsPerConnection int
+	// WatchAfter is how old a run of a provider that reads instances
+	// together must be before it is watched (younger ones are polled);
+	// 0 means DefaultWatchAfter, a negative value watches from the trigger.
+	WatchAfter time.Duration
 	// InstanceDeleteRetry is how long after a failed batch delete of the
 	// instances of deleted runs it is tried again, doubling per failure
 	// up to an hour; 0 means a minute (instancedelete.go).

@@ -141,8 +141,9 @@ func (s *Service) notDraining(w *edgeflow.Workflow, c *edgeflow.Connection) erro
 }
 
 // recordRun records the run id of the instance just created as queued, with
-// its trace context (nil: untraced), and starts
-// watching it; when it cannot be recorded, the instance is
+// its trace context (nil: untraced), and starts watching it (unless its
+// provider reads instances together: then the refresher watches it once it
+// is WatchAfter old); when it cannot be recorded, the instance is
 // terminated, so that none runs untracked.
 func (s *Service) recordRun(ctx context.Context, w *edgeflow.Workflow, c *edgeflow.Connection, d *edgeflow.Deployment, prov Provider, id, instanceID string, params []byte, trace *edgeflow.RunTrace) (*edgeflow.Run, error) {
 	now := s.now().UTC()

@@ -21,6 +21,13 @@ import (
 // within a second. A watched run is still polled, every WatchedRefresh, in
 // case its stream missed something; runs past the bounds, and runs of
 // providers without the stream, are polled as before.
+//
+// On a provider that reads many instances in one request (InstancesReader:
+// the local edge) a run is watched only once it is WatchAfter old (decision
+// 792): a young run is read every 0.5 s anyway, with the other due runs of
+// its workflow in one request, while a stream costs the engine a
+// subscription, an event read per step and an instance read per event. Most
+// runs of a burst end before they are watched at all.
 
 const (
 	// DefaultSubscriptions is the most instance event streams one process
@@ -44,6 +51,10 @@ const (
 	// maxWatchFailures is how many failed or fruitless connections in a
 	// row end a watch (the run is polled).
 	maxWatchFailures = 5
+	// DefaultWatchAfter is how old a run of a provider that reads
+	// instances together is before it is watched: past it, its polls would
+	// soon come further apart than a second (refreshDelay).
+	DefaultWatchAfter = 2 * time.Second
 )
 
 // WatchStats count what the watches did since the refresher started: the
@@ -64,6 +75,7 @@ type runWatch struct {
 	ctx     context.Context
 	limit   int
 	perConn int
+	after   time.Duration // WatchAfter; 0 watches at once
 
 	mu      sync.Mutex
 	runs    map[string]struct{} // run id
@@ -73,20 +85,23 @@ type runWatch struct {
 	watched, opened, events, reads atomic.Int64
 }
 
-func newRunWatch(s *Service, ctx context.Context, limit, perConn int) *runWatch {
+func newRunWatch(s *Service, ctx context.Context, limit, perConn int, after time.Duration) *runWatch {
 	if limit == 0 {
 		limit = DefaultSubscriptions
+	}
+	if after == 0 {
+		after = DefaultWatchAfter
 	}
 	if perConn <= 0 {
 		perConn = DefaultSubscriptionsPerConnection
 	}
-	return &runWatch{s: s, ctx: ctx, limit: limit, perConn: perConn,
+	return &runWatch{s: s, ctx: ctx, limit: limit, perConn: perConn, after: max(after, 0),
 		runs: map[string]struct{}{}, conns: map[string]int{}, lacking: map[string]time.Time{}}
 }
 
 // startWatching makes the refresher's watches, which end with ctx.
 func (s *Service) startWatching(ctx context.Context, opts RefresherOptions) {
-	w := newRunWatch(s, ctx, opts.Subscriptions, opts.SubscriptionsPerConnection)
+	w := newRunWatch(s, ctx, opts.Subscriptions, opts.SubscriptionsPerConnection, opts.WatchAfter)
 	s.watch.Store(w)
 	context.AfterFunc(ctx, func() { s.watch.CompareAndSwap(w, nil) })
 }
@@ -149,6 +164,9 @@ func (s *Service) reserveWatch(ctx context.Context, r *edgeflow.Run, prov Provid
 		w.mu.Unlock()
 		return nop, nop, false
 	}
+	if w.young(r, prov) {
+		return nop, nop, false
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.roomLocked(r) {
@@ -161,6 +179,16 @@ func (s *Service) reserveWatch(ctx context.Context, r *edgeflow.Run, prov Provid
 	start = func() { once.Do(func() { w.watched.Add(1); go w.follow(&run, prov.(InstanceSubscriber)) }) }
 	release = func() { once.Do(func() { w.done(&run, false) }) }
 	return start, release, true
+}
+
+// young reports whether r is polled rather than watched for now: its
+// provider reads instances together and r is younger than the watch's
+// after (a run not stored yet, without its creation time, is new).
+func (w *runWatch) young(r *edgeflow.Run, prov Provider) bool {
+	if _, together := prov.(InstancesReader); !together || w.after <= 0 {
+		return false
+	}
+	return r.CreatedAt.IsZero() || w.s.now().Sub(r.CreatedAt) < w.after
 }
 
 // room reports whether r may be watched: not watched yet, its connection

@@ -127,3 +127,85 @@ func TestWatchBound(t *testing.T) {
 		return st.Watched == 4 && st.Open == 3, fmt.Sprintf("%+v", st)
 	})
 }
+
+// togetherSubscriber is a subscribing provider that also reads many
+// instances in one request, as the local edge does.
+type togetherSubscriber struct{ *subscribingProvider }
+
+func (p togetherSubscriber) GetInstances(ctx context.Context, wf string, ids []string) ([]deploy.InstanceResult, error) {
+	out := make([]deploy.InstanceResult, len(ids))
+	for i, id := range ids {
+		out[i].Instance, out[i].Err = p.GetInstance(ctx, wf, id)
+	}
+	return out, nil
+}
+
+func (p *subscribingProvider) streamCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.opened
+}
+
+// TestWatchAfterYoung: on a provider that reads instances together, a run
+// is polled while it is young and watched once it is WatchAfter old; a run
+// that ends young is never watched (a burst of short runs opens no stream).
+// Its twin, TestWatchBound, shows a provider that reads one instance per
+// request watching a run at once.
+func TestWatchAfterYoung(t *testing.T) {
+	t.Parallel()
+	w := newRunWorld(t)
+	sub := &subscribingProvider{fakeProvider: w.prov, streams: map[string]*fakeStream{}}
+	prov := togetherSubscriber{sub}
+	svc, err := deploy.New(deploy.Options{Store: w.st, Secrets: fixedSecrets{},
+		NewProvider: func(deploy.ProviderConfig) (deploy.Provider, error) { return prov, nil }})
+	must(t, err)
+	// Two runs due now: "short" ends at its first read, "long" goes on.
+	short := w.run(t, edgeflow.RunRunning, "", "complete", nil)
+	long := w.run(t, edgeflow.RunRunning, "", "running", nil)
+	for _, r := range []*edgeflow.Run{short, long} {
+		due := time.Now().UTC()
+		r.NextRefreshAt = &due
+		must(t, w.st.UpdateRun(context.Background(), r))
+	}
+	const after = 1500 * time.Millisecond
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		svc.RunRefresher(ctx, deploy.RefresherOptions{Interval: 20 * time.Millisecond, WatchAfter: after})
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	testenv.WaitFor(t, 10*time.Second, 10*time.Millisecond, "the short run complete from a poll", func() (bool, string) {
+		got, err := w.st.FindRunByID(context.Background(), short.WorkflowID, short.ID)
+		return err == nil && got.Status == edgeflow.RunComplete, fmt.Sprintf("%v %v", got, err)
+	})
+	// The long run was read (its next read is on the young schedule) and not watched yet.
+	testenv.WaitFor(t, 10*time.Second, 10*time.Millisecond, "the long run read", func() (bool, string) {
+		got, err := w.st.FindRunByID(context.Background(), long.WorkflowID, long.ID)
+		return err == nil && got.NextRefreshAt.After(*long.NextRefreshAt), fmt.Sprintf("%v %v", got, err)
+	})
+	if time.Since(long.CreatedAt) < after {
+		if st := svc.WatchStats(); st.Watched != 0 || sub.streamCount() != 0 {
+			t.Fatalf("a young run was watched: %+v, %d streams", st, sub.streamCount())
+		}
+	}
+	testenv.WaitFor(t, 10*time.Second, 10*time.Millisecond, "the long run watched once old enough", func() (bool, string) {
+		st := svc.WatchStats()
+		return st.Open == 1 && sub.streamCount() == 1, fmt.Sprintf("%+v", st)
+	})
+	if age := time.Since(long.CreatedAt); age < after {
+		t.Fatalf("watched at age %v, before WatchAfter %v", age, after)
+	}
+	// Its end comes from its stream.
+	w.prov.set(long.InstanceID, "complete", nil)
+	if !sub.send(long.InstanceID, "workflow_completed") {
+		t.Fatal("no stream to send to")
+	}
+	testenv.WaitFor(t, 10*time.Second, 10*time.Millisecond, "the long run complete from its event", func() (bool, string) {
+		got, err := w.st.FindRunByID(context.Background(), long.WorkflowID, long.ID)
+		return err == nil && got.Status == edgeflow.RunComplete, fmt.Sprintf("%v %v", got, err)
+	})
+	if st := svc.WatchStats(); st.Watched != 1 {
+		t.Fatalf("watch stats %+v: want only the long run watched", st)
+	}
+}
