@@ -139,6 +139,113 @@ function createIds(req, body) {
   }
 }
 
+// MAX_BATCH is the most creates one batch of edgeflow's create path holds (the generated worker refuses more).
+const MAX_BATCH = 100;
+
+// splittable answers the items ({id, params}) of a batch of edgeflow's creates that the proxy may split by shard: a
+// batch (X-Edgeflow-Instance-Batch: 1) of 2 to MAX_BATCH objects, each with an id, sent to a worker edgeflow deployed
+// (it binds EDGEFLOW_WORKER_TOKEN, and its create path is edgeflow's own). Anything else, null: it goes whole to the
+// worker, which answers it (a hand-written worker's requests are its own).
+function splittable(req, body, script) {
+  if (req.headers["x-edgeflow-instance-batch"] !== "1" || body === null) return null;
+  const version = script.versions.find((v) => v.id === script.current);
+  if (!(version?.metadata?.bindings ?? []).some((b) => b.name === "EDGEFLOW_WORKER_TOKEN")) return null;
+  let items;
+  try {
+    items = JSON.parse(body.toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(items) || items.length < 2 || items.length > MAX_BATCH) return null;
+  const ok = items.every((x) => x !== null && typeof x === "object" && typeof x.id === "string" && x.id !== "");
+  return ok ? items : null;
+}
+
+// ANSWER_LIMIT is the largest answer of a part of a split batch the proxy reads (a batch's answer is its ids).
+const ANSWER_LIMIT = 1 << 20;
+
+// createParts sends a batch of creates split by shard (Runtime.enterCreateParts: parts of entered groups and the
+// positions of their items) to the worker in every shard at once, and answers as the worker answers a whole batch:
+// {"instanceIds"} in the batch's order. A part that is refused or fails answers for the batch, as it came (edgeflow
+// then creates the batch's instances one by one, and finds those another part created already taken).
+async function createParts(ctx, res, parts, items, path, headers) {
+  try {
+    // every part is settled before the groups are left (a restart waits for the requests under way)
+    const settled = await Promise.allSettled(
+      parts.map(({ group, indexes }) => {
+        const body = Buffer.from(JSON.stringify(indexes.map((i) => items[i])));
+        const h = { ...headers, "content-length": String(body.length), "accept-encoding": "identity" };
+        return requestGroup(ctx, group, path, h, body);
+      }),
+    );
+    const failed = settled.find((x) => x.status === "rejected");
+    if (failed) throw failed.reason;
+    const answers = settled.map((x) => x.value);
+    const refused = answers.find((a) => a.status !== 200);
+    if (refused) {
+      res.writeHead(refused.status, refused.headers);
+      res.end(refused.body);
+      return;
+    }
+    const ids = new Array(items.length);
+    for (const [p, answer] of answers.entries()) {
+      let got;
+      try {
+        got = JSON.parse(answer.body.toString("utf8"))?.instanceIds;
+      } catch {
+        got = null;
+      }
+      if (!Array.isArray(got) || got.length !== parts[p].indexes.length) {
+        res.writeHead(502, { "content-type": "application/json" });
+        res.end(JSON.stringify({ message: "the worker's answer to a part of the batch does not name its instances" }));
+        return;
+      }
+      parts[p].indexes.forEach((i, j) => (ids[i] = got[j]));
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ instanceIds: ids }));
+  } finally {
+    for (const { group } of parts) ctx.runtime.leave(group);
+  }
+}
+
+// requestGroup sends a POST of body to group g's workerd and answers {status, headers, body} (at most ANSWER_LIMIT
+// bytes), once more when workerd closed the reused connection before answering (as proxyWorker does).
+function requestGroup(ctx, g, path, headers, body) {
+  const once = () =>
+    new Promise((resolve, reject) => {
+      let answered = false;
+      const up = http.request(
+        { socketPath: g.entry.path, method: "POST", path, headers, agent: ctx.agent },
+        (upRes) => {
+          answered = true;
+          const chunks = [];
+          let size = 0;
+          upRes.on("data", (c) => {
+            size += c.length;
+            if (size > ANSWER_LIMIT) upRes.destroy(new Error("the worker's answer to a part of the batch is too long"));
+            else chunks.push(c);
+          });
+          upRes.on("end", () => {
+            const h = { ...upRes.headers };
+            for (const k of ["connection", "keep-alive", "transfer-encoding", "content-length"]) delete h[k];
+            resolve({ status: upRes.statusCode, headers: h, body: Buffer.concat(chunks) });
+          });
+          upRes.on("error", reject);
+        },
+      );
+      up.on("error", (e) => {
+        e.replayable = !answered && up.reusedSocket && (e.code === "ECONNRESET" || e.code === "EPIPE");
+        reject(e);
+      });
+      up.end(body);
+    });
+  return once().catch((err) => {
+    if (err.replayable) return once();
+    throw err;
+  });
+}
+
 // EVENT_PEEK is the largest body whose instance the worker proxy looks for (an event sent through a worker).
 const EVENT_PEEK = 64 * 1024;
 
@@ -181,6 +288,22 @@ export async function proxyWorker(ctx, req, res, name, path) {
   // other request to shard 0
   const instanceId =
     req.method === "GET" ? new URL(path, "http://w").searchParams.get("instanceId") : eventInstance(req, body);
+  const publicHost = ctx.legacy
+    ? `${name}.localhost:${ctx.port}`
+    : `${name}.${ctx.state.subdomain}.localhost:${ctx.port}`;
+  const headers = workerRequestHeaders(req);
+  headers.host = publicHost;
+  headers["mf-route-override"] = ctx.names.script(name);
+  headers["mf-original-url"] = `http://${publicHost}${path}`;
+  // a batch of edgeflow's creates whose ids pick several shards goes to each of them at once (decision 793)
+  const batch = req.method === "POST" && path.split("?")[0] === CREATE_PATH ? splittable(req, body, script) : null;
+  const parts = batch
+    ? await ctx.runtime.enterCreateParts(
+        ctx.names.script(name),
+        batch.map((x) => x.id),
+      )
+    : null;
+  if (parts) return await createParts(ctx, res, parts, batch, path, headers);
   const group =
     req.method === "POST" && path.split("?")[0] === CREATE_PATH
       ? await ctx.runtime.enterCreate(ctx.names.script(name), createIds(req, body))
@@ -195,13 +318,6 @@ export async function proxyWorker(ctx, req, res, name, path) {
     }
   };
   res.on("close", leave);
-  const publicHost = ctx.legacy
-    ? `${name}.localhost:${ctx.port}`
-    : `${name}.${ctx.state.subdomain}.localhost:${ctx.port}`;
-  const headers = workerRequestHeaders(req);
-  headers.host = publicHost;
-  headers["mf-route-override"] = ctx.names.script(name);
-  headers["mf-original-url"] = `http://${publicHost}${path}`;
   for (let attempt = 0; ; attempt++) {
     try {
       await new Promise((resolve, reject) => {

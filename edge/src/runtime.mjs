@@ -442,6 +442,37 @@ export class Runtime {
     return this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name));
   }
 
+  // enterCreateParts is enterCreate for a batch of creates (ids in order) that the edge splits by shard, so that each
+  // shard creates its own instances at the same time (decision 793): it answers [{group, indexes}], each shard's
+  // entered group with the positions of the ids it creates, and notes each id's shard until the index records it.
+  // It answers null when the worker's group does not run in shards or every id picks one shard (enterCreate then).
+  async enterCreateParts(name, ids) {
+    const gid = this.groups.placement.get(name);
+    const rts = [...this.groups.shards].filter(([, gids]) => gids[0] === gid);
+    if (rts.length === 0 || ids.length < 2) return null;
+    const gids = rts[0][1];
+    const parts = new Map();
+    ids.forEach((id, i) => {
+      const k = shardOf(id, gids.length);
+      if (!parts.has(k)) parts.set(k, []);
+      parts.get(k).push(i);
+    });
+    if (parts.size < 2) return null;
+    for (const [rt] of rts) {
+      this.shardPolicy.created(rt, ids.length);
+      for (const [k, indexes] of parts) for (const i of indexes) this.noteShard(rt, ids[i], k);
+    }
+    const out = [];
+    try {
+      for (const [k, indexes] of parts)
+        out.push({ group: await this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name)), indexes });
+    } catch (err) {
+      for (const part of out) this.leave(part.group);
+      throw err;
+    }
+    return out;
+  }
+
   // #routed sends a control call to the shard of the Workflow instance(s) it names (plan.mjs): a create's items go to
   // the shards their ids pick (an item without an id gets a random UUID first, as the engine would give it), a call
   // naming several instances is split by shard and its answers merged in the order of its ids. Calls of a Workflow

@@ -55,14 +55,14 @@ async function groups() {
   return new Map(stats.workerd_groups.map((g) => [g.group, g]));
 }
 
-// files counts the instance storage files of Workflow "sharded" in shard k.
-function files(k) {
+// files counts the instance storage files of Workflow wf in shard k.
+function files(k, wf = "sharded") {
   const dir = path.join(
     edge.dataDir,
     "miniflare",
     ...(k > 0 ? ["shards", String(k)] : []),
     "workflows",
-    "miniflare-workflows-sharded",
+    `miniflare-workflows-${wf}`,
   );
   try {
     return fs.readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").length;
@@ -304,7 +304,8 @@ const CREATE_SOURCE = SOURCE.replace(
       if (req.headers.get("x-edgeflow-instance-batch") === "1") {
         const items = await req.json();
         const got = await env.WORKFLOW.createBatch(items.map((x) => ({ id: x.id, params: x.params })));
-        return Response.json({ instanceIds: got.map((h) => h.id) });
+        // (whole: how many items this request of the worker held, which a batch the edge split does not answer)
+        return Response.json({ instanceIds: got.map((h) => h.id), whole: items.length });
       }
       const inst = await env.WORKFLOW.create({ id: req.headers.get("x-edgeflow-instance-id"), params: await req.json() });
       return Response.json({ instanceId: inst.id });
@@ -352,15 +353,50 @@ describe("shards: edgeflow's create path through the worker", () => {
       const done = await waitStatus(edge, "viaworker", id, "complete");
       assert.deepEqual(done.output.approved, { k });
     }
-    // a batch goes whole to the shard of its first id; every instance of it is found
-    const batch = [...idsIn("vwb", 1, 1), ...idsIn("vwb0", 0, 2)].map((id) => ({ id, params: {} }));
-    const r = await fetch(url, {
-      method: "POST",
-      headers: { "x-edgeflow-instance-batch": "1", "content-type": "application/json" },
-      body: JSON.stringify(batch),
-    });
+    // a batch whose ids pick both shards is split: each shard creates its own at once, the answer keeps the order
+    const before = [files(0, "viaworker"), files(1, "viaworker")];
+    const batch = [...idsIn("vwb", 1, 2), ...idsIn("vwb0", 0, 3), ...idsIn("vwb1", 1, 1)].map((id) => ({
+      id,
+      params: {},
+    }));
+    const post = (body, worker = "viaworker") =>
+      fetch(`${edge.ready.workers}/${worker}/__edgeflow/instances`, {
+        method: "POST",
+        headers: { "x-edgeflow-instance-batch": "1", "content-type": "application/json", "accept-encoding": "gzip" },
+        body: JSON.stringify(body),
+      });
+    const r = await post(batch);
     assert.equal(r.status, 200, await r.clone().text());
+    assert.deepEqual(await r.json(), { instanceIds: batch.map((x) => x.id) });
     for (const { id } of batch) await waitStatus(edge, "viaworker", id, "complete");
+    assert.deepEqual([files(0, "viaworker") - before[0], files(1, "viaworker") - before[1]], [3, 3]);
+    // a batch whose ids all pick one shard goes whole, as the worker answers it
+    const one = idsIn("vwo", 0, 2).map((id) => ({ id, params: {} }));
+    const whole = await post(one);
+    assert.equal(whole.status, 200, await whole.clone().text());
+    assert.deepEqual(await whole.json(), { instanceIds: one.map((x) => x.id), whole: 2 });
+    // a part the worker does not answer as a batch (here: an id that exists, which the engine's createBatch passes
+    // over) makes the batch fail as a whole, so that edgeflow creates its instances one by one; the other part's
+    // instances are created
+    const [fresh] = idsIn("vwf", 0, 1);
+    const mixed = await post([
+      { id: fresh, params: {} },
+      { id: batch[0].id, params: {} },
+    ]);
+    assert.equal(mixed.status, 502, await mixed.clone().text());
+    assert.match((await mixed.json()).message, /does not name its instances/);
+    await waitStatus(edge, "viaworker", fresh, "complete");
+    // more items than a batch of edgeflow's holds, or a batch to a worker edgeflow did not deploy, goes whole to the
+    // worker, which answers it: split in two, 101 items would pass the engine's bound of 100 a batch
+    const big = Array.from({ length: 101 }, (_, i) => ({ id: `vwbig-${i}`, params: {} }));
+    const bigAnswer = await post(big);
+    assert.equal(bigAnswer.status, 500, await bigAnswer.clone().text());
+    assert.match(await bigAnswer.text(), /only supports 100 instances/);
+    await deployDemo(edge, "handwritten", { source: CREATE_SOURCE });
+    const theirs = [...idsIn("hw", 0, 1), ...idsIn("hw", 1, 1)].map((id) => ({ id, params: {} }));
+    const theirAnswer = await post(theirs, "handwritten");
+    assert.equal(theirAnswer.status, 200, await theirAnswer.clone().text());
+    assert.deepEqual(await theirAnswer.json(), { instanceIds: theirs.map((x) => x.id), whole: 2 });
   });
 });
 
