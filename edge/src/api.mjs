@@ -5,6 +5,7 @@
 import http from "node:http";
 import { JSON_LIMIT } from "./api/common.mjs";
 import { ROUTES } from "./api/routes.mjs";
+import { now } from "./registry.mjs";
 import { envelope, parseJSON, readBody, Router, send } from "./http.mjs";
 
 // AccountContext is what every handler is given about the account a request is for (ctx): its state, names and id
@@ -168,45 +169,114 @@ const ANSWER_LIMIT = 1 << 20;
 // positions of their items) to the worker in every shard at once, and answers as the worker answers a whole batch:
 // {"instanceIds"} in the batch's order. A part that is refused or fails answers for the batch, as it came (edgeflow
 // then creates the batch's instances one by one, and finds those another part created already taken).
-async function createParts(ctx, res, parts, items, path, headers) {
+async function createParts(ctx, parts, items, path, headers) {
   try {
     // every part is settled before the groups are left (a restart waits for the requests under way)
     const settled = await Promise.allSettled(
       parts.map(({ group, indexes }) => {
         const body = Buffer.from(JSON.stringify(indexes.map((i) => items[i])));
-        const h = { ...headers, "content-length": String(body.length), "accept-encoding": "identity" };
-        return requestGroup(ctx, group, path, h, body);
+        return requestGroup(ctx, group, path, { ...headers, "content-length": String(body.length) }, body);
       }),
     );
     const failed = settled.find((x) => x.status === "rejected");
     if (failed) throw failed.reason;
     const answers = settled.map((x) => x.value);
     const refused = answers.find((a) => a.status !== 200);
-    if (refused) {
-      res.writeHead(refused.status, refused.headers);
-      res.end(refused.body);
-      return;
-    }
+    if (refused) return refused;
     const ids = new Array(items.length);
     for (const [p, answer] of answers.entries()) {
-      let got;
-      try {
-        got = JSON.parse(answer.body.toString("utf8"))?.instanceIds;
-      } catch {
-        got = null;
-      }
+      const got = answerIds(answer.body)?.instanceIds;
       if (!Array.isArray(got) || got.length !== parts[p].indexes.length) {
-        res.writeHead(502, { "content-type": "application/json" });
-        res.end(JSON.stringify({ message: "the worker's answer to a part of the batch does not name its instances" }));
-        return;
+        const message = "the worker's answer to a part of the batch does not name its instances";
+        return { status: 502, headers: { "content-type": "application/json" }, body: JSON.stringify({ message }) };
       }
       parts[p].indexes.forEach((i, j) => (ids[i] = got[j]));
     }
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ instanceIds: ids }));
+    return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ instanceIds: ids }) };
   } finally {
     for (const { group } of parts) ctx.runtime.leave(group);
   }
+}
+
+// answerIds reads a create path's answer (a Buffer): {instanceId} or {instanceIds}, or null.
+function answerIds(body) {
+  try {
+    const a = JSON.parse(body.toString("utf8"));
+    return a !== null && typeof a === "object" ? a : null;
+  } catch {
+    return null;
+  }
+}
+
+// createdIn answers the Workflow a worker's create path creates in: the account's one Workflow of script name, as
+// {rt, wf}, or null when none or several run that script (edgeflow's generated worker binds one).
+function createdIn(ctx, name) {
+  const mine = Object.entries(ctx.state.workflows).filter(([, wf]) => wf.script_name === name);
+  if (mine.length !== 1) return null;
+  const [wfName, wf] = mine[0];
+  return { rt: ctx.names.workflow(wfName), wf };
+}
+
+// proxyCreate sends a request to edgeflow's create path (whose body is read: ids are the instance ids it names) to
+// the worker, and records in the index each instance the worker answers it created (decision 794): the index sync
+// then finds no instance it does not know (it would list the Workflow's instances from the engine, opening every
+// instance's database, once a second while a burst lasts). A batch of an edgeflow worker whose ids pick several
+// shards is split (decision 793); any other request goes to the shard of its first id. The answer goes back as the
+// worker gave it (uncompressed: the edge reads it).
+async function proxyCreate(ctx, res, { name, script, path, headers, body, ids, req }) {
+  const h = { ...headers, "accept-encoding": "identity" };
+  const into = ids.length > 0 ? createdIn(ctx, name) : null;
+  const batch = splittable(req, body, script);
+  const parts = batch ? await ctx.runtime.enterCreateParts(ctx.names.script(name), ids) : null;
+  // instances being created have files before the index holds them: the index sync does not count them
+  if (into) ctx.creating.set(into.rt, (ctx.creating.get(into.rt) ?? 0) + ids.length);
+  const t = now();
+  try {
+    let answer;
+    if (parts) answer = await createParts(ctx, parts, batch, path, h);
+    else {
+      const group = await ctx.runtime.enterCreate(ctx.names.script(name), ids);
+      try {
+        answer = await requestGroup(ctx, group, path, h, body);
+      } finally {
+        ctx.runtime.leave(group);
+      }
+    }
+    if (answer.status === 200 && into) {
+      const a = answerIds(Buffer.from(answer.body));
+      const created = Array.isArray(a?.instanceIds) ? a.instanceIds : [a?.instanceId];
+      recordCreated(
+        ctx,
+        into,
+        created.filter((id) => ids.includes(id)),
+        t,
+      );
+    }
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  } finally {
+    if (into) ctx.creating.set(into.rt, ctx.creating.get(into.rt) - ids.length);
+  }
+}
+
+// recordCreated adds instances a worker's create path created to the index, as the REST create does (trigger source
+// binding: a worker created them), unless it holds them already.
+function recordCreated(ctx, { rt, wf }, ids, t) {
+  const versionId = wf.versions.at(-1)?.id;
+  for (const id of ids) {
+    if (typeof id !== "string" || ctx.registry.instanceRecord(rt, id)) continue;
+    const k = ctx.runtime.shardIndex(rt, id, Infinity);
+    ctx.registry.recordInstance({
+      workflow: rt,
+      id,
+      source: "binding",
+      created_on: t,
+      version_id: versionId,
+      status: "queued",
+      ...(k > 0 ? { shard: k } : {}),
+    });
+  }
+  if (ids.length > 0) ctx.registry.saveSoon();
 }
 
 // requestGroup sends a POST of body to group g's workerd and answers {status, headers, body} (at most ANSWER_LIMIT
@@ -295,15 +365,9 @@ export async function proxyWorker(ctx, req, res, name, path) {
   headers.host = publicHost;
   headers["mf-route-override"] = ctx.names.script(name);
   headers["mf-original-url"] = `http://${publicHost}${path}`;
-  // a batch of edgeflow's creates whose ids pick several shards goes to each of them at once (decision 793)
-  const batch = req.method === "POST" && path.split("?")[0] === CREATE_PATH ? splittable(req, body, script) : null;
-  const parts = batch
-    ? await ctx.runtime.enterCreateParts(
-        ctx.names.script(name),
-        batch.map((x) => x.id),
-      )
-    : null;
-  if (parts) return await createParts(ctx, res, parts, batch, path, headers);
+  // edgeflow's create path (decisions 200, 793, 794)
+  if (req.method === "POST" && path.split("?")[0] === CREATE_PATH && body !== null)
+    return await proxyCreate(ctx, res, { name, script, path, headers, body, ids: createIds(req, body), req });
   const group =
     req.method === "POST" && path.split("?")[0] === CREATE_PATH
       ? await ctx.runtime.enterCreate(ctx.names.script(name), createIds(req, body))

@@ -32,7 +32,7 @@ import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
 import { sweepExpired } from "./api/instances.mjs";
 import { backup } from "./backup.mjs";
 import { runSchedules } from "./api/schedules.mjs";
-import { ownsWorkflow, unfinished } from "./api/statuses.mjs";
+import { ownsWorkflow, sweepEnded, unfinished } from "./api/statuses.mjs";
 import { ARCHIVING, archiveNow, archiveSoon } from "./api/archive.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
@@ -307,7 +307,7 @@ export class Gateway {
           const rt = ctx.names.workflow(wf);
           if (!this.runtime.groups.owner.wf.has(rt)) continue;
           try {
-            await unfinished(ctx, rt);
+            await sweepEnded(ctx, rt);
             for (const id of ctx.registry.instances.archivable(rt)) archiveSoon(ctx, rt, id);
           } catch (err) {
             ctx.noteArchiveFailure(`workflow ${wf}: ${err.message}`);

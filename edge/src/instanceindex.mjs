@@ -66,6 +66,9 @@ export class InstanceIndex {
     this.statusCountAllStmt = q("SELECT status, count(*) AS n FROM instances WHERE workflow = ? GROUP BY status");
     this.pageStmts = new Map(); // the statements of page and total, by the shape of their query
     this.unfinishedStmt = q("SELECT id FROM instances WHERE workflow = ? AND final = 0 ORDER BY rowid");
+    this.unfinishedBeforeStmt = q(
+      "SELECT id FROM instances WHERE workflow = ? AND final = 0 AND created < ? ORDER BY rowid",
+    );
     this.workflowsStmt = q("SELECT DISTINCT workflow FROM instances");
     this.heldStmt = q("SELECT max(shard) AS k FROM instances WHERE workflow = ? AND purged = 0");
     this.perShardStmt = q(
@@ -191,8 +194,12 @@ export class InstanceIndex {
   }
 
   // unfinished answers the ids of a workflow's instances whose last known status is not final.
-  unfinished(workflow) {
-    return this.unfinishedStmt.all(workflow).map((r) => r.id);
+  unfinished(workflow, createdBefore = null) {
+    const rows =
+      createdBefore === null
+        ? this.unfinishedStmt.all(workflow)
+        : this.unfinishedBeforeStmt.all(workflow, createdBefore);
+    return rows.map((r) => r.id);
   }
 
   // workflows answers the workflows that have an instance in the index.

@@ -137,9 +137,10 @@ export class Registry {
     return this.instances.get(workflow, id);
   }
 
-  // unfinishedOf returns the ids of a workflow's instances whose last known status is not final.
-  unfinishedOf(workflow) {
-    return this.instances.unfinished(workflow);
+  // unfinishedOf returns the ids of a workflow's instances whose last known status is not final (created before
+  // createdBefore, an ISO time, when given).
+  unfinishedOf(workflow, createdBefore = null) {
+    return this.instances.unfinished(workflow, createdBefore);
   }
 
   // forgetInstance removes a deleted instance from the index.

@@ -99,6 +99,9 @@ function pump(ctx) {
   }
 }
 
+// FINAL_EVENT maps the event that ends an instance's run to the status it leaves (a rollback's events may follow it).
+const FINAL_EVENT = { workflow_completed: "complete", workflow_errored: "errored", workflow_terminated: "terminated" };
+
 // archiveInstance archives instance id of workerd Workflow rt if it has ended: its details, its rollback (for one
 // that errored or was terminated) and its events go to the archive, its index record is marked archived, then it is
 // deleted from the engine (marked purged). An instance whose step output is a stream stays in the engine. It answers
@@ -120,9 +123,11 @@ export async function archiveInstance(ctx, rt, id) {
       ctx.registry.noteInstance(rt, id, { streamed: true });
       return false;
     }
-    // a restart between the read of its details and now makes it run again: it is archived when it ends again
-    const [again] = await ctx.runtime.control("/wf/statuses", { workflow: rt, ids: [id] });
-    if (again?.status !== details.status) return false;
+    // a restart between the read of its details and now makes it run again: its history then does not end with the
+    // end its details say (it is archived when it ends again). The history is read last, so that it stands for the
+    // instance as it is deleted (a status read here cost the engine as much again as the details).
+    if (FINAL_EVENT[got.events.findLast((e) => FINAL_EVENT[e.type] !== undefined)?.type] !== details.status)
+      return false;
     ctx.registry.archive.put(rt, id, { details, rollback, events: got.events });
     ctx.registry.setStatus(rt, id, details.status);
     ctx.registry.noteInstance(rt, id, {

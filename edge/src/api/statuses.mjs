@@ -79,6 +79,20 @@ export async function unfinished(ctx, name) {
   return ctx.registry.unfinishedOf(name).filter((id) => ctx.registry.instanceRecord(name, id).status !== "paused");
 }
 
+// SWEEP_SETTLE_MS is how old an unfinished instance is before the archive sweep asks for its status (sweepEnded).
+const SWEEP_SETTLE_MS = 5000;
+
+// sweepEnded is the archive sweep's look at a workflow (gateway.mjs): instances workers created through their
+// bindings are added to the index, and those not final asked again, which queues the ones that ended for the archive.
+// An instance younger than SWEEP_SETTLE_MS is left to the reads of its creator and to the next sweeps: a status read
+// costs the engine about as much as one step of a run, and in a burst most instances end within a second, read
+// by edgeflow's refresher (decision 794).
+export async function sweepEnded(ctx, name) {
+  await syncIndex(ctx, name);
+  const settled = new Date(Date.now() - SWEEP_SETTLE_MS).toISOString();
+  await refreshStatuses(ctx, name, ctx.registry.unfinishedOf(name, settled));
+}
+
 // syncIndex adds to the index the instances that workers created through their bindings (the edge does not see
 // those calls). It counts the instance files in miniflare's storage of the workflow, a directory listing, and
 // only when there are more than the index holds reads miniflare's instance list, newest first, until it has
