@@ -354,7 +354,10 @@ describe("status changes", () => {
 describe("a step's full output", () => {
   before(async () => {
     await edge.call("POST", "/workflows/saga/instances", { instance_id: "out-1", params: { waitFor: "go" } });
-    await waitStatus(edge, "saga", "out-1", "waiting");
+    // waiting for its event, past the flaky step's retries (the instance is also `waiting` while a retry backs off)
+    await waitFor(async () => (await instance(edge, "saga", "out-1")).steps.some((s) => s.type === "waitForEvent"), {
+      what: "instance out-1 to wait for its approval event",
+    });
   });
 
   test("JSON output, a sensitive step's [REDACTED], one attempt's error", async () => {
