@@ -30,6 +30,7 @@ export class AccountContext {
     this.archiving = new Map(); // "<workflow>\n<instance id>" of finished instances queued or being archived (api/archive.mjs)
     this.archiveQueue = []; // [workflow, id] waiting to be archived
     this.recentlyEnded = new Map(); // workflow -> Set of the ids that ended last, kept in the engine (api/archive.mjs)
+    this.endedAt = new Map(); // workflow -> when an instance of it was last found ended (api/archive.mjs)
     this.archiveActive = 0;
     this.archiveWaiters = []; // creates waiting for the archive backlog to drain (api/archive.mjs, archiveRoom)
     this.lastArchiveFailure = 0;

@@ -28,6 +28,11 @@ export const WATCH_MS =
 // is cycled again: a workerd whose own baseline is already past a (too low) bound is not cycled in a loop.
 const REGROW = 0.25;
 
+// fdBound is the descriptors past which a workerd of usage u is cycled: FD_SHARE of its file limit, at most FD_MAX.
+function fdBound(u) {
+  return Math.min(FD_MAX, u.nofile ? Math.floor(u.nofile * FD_SHARE) : FD_MAX);
+}
+
 // processUsage reads a process's open descriptors, soft file limit and resident memory (bytes) from /proc; null when
 // the process is gone or there is no /proc.
 export function processUsage(pid) {
@@ -65,6 +70,14 @@ export class Bounds {
     this.byReason = { fds: 0, rss: 0, died: 0 };
     this.last = null; // {group, reason, at}
     this.baseline = new Map(); // pid -> {fds, rss} the first time a workerd was seen
+    this.roomy = new Map(); // group id -> whether its workerd was within half its bounds when last looked at
+  }
+
+  // hasRoom tells whether group gid's workerd was within half of its bounds of descriptors and memory when last
+  // looked at (false when it was not looked at yet, or where there is no /proc): finished instances may then wait a
+  // little before they are archived (api/archive.mjs).
+  hasRoom(gid) {
+    return this.roomy.get(gid) === true;
   }
 
   // start watches the workerds: for their bounds unless EDGEFLOW_EDGE_CYCLE=off, and always for one that died (a
@@ -80,15 +93,14 @@ export class Bounds {
   }
 
   // over answers why the workerd of pid must be cycled ({kind, text}), or null while it is within its bounds.
-  over(pid) {
-    const u = processUsage(pid);
+  over(pid, u = processUsage(pid)) {
     if (!u) return null;
     let base = this.baseline.get(pid);
     if (!base) {
       base = { fds: u.fds, rss: u.rss };
       this.baseline.set(pid, base);
     }
-    const bound = Math.min(FD_MAX, u.nofile ? Math.floor(u.nofile * FD_SHARE) : FD_MAX);
+    const bound = fdBound(u);
     if (u.fds > bound && u.fds - base.fds > bound * REGROW) {
       return {
         kind: "fds",
@@ -110,9 +122,13 @@ export class Bounds {
     this.busy = true;
     try {
       const live = new Set();
+      const seen = new Set();
       for (const { group, pid } of this.runtime.workerdPids()) {
         live.add(pid);
-        const why = died(pid) ? { kind: "died", text: "its workerd died" } : CYCLING ? this.over(pid) : null;
+        seen.add(group);
+        const u = processUsage(pid);
+        this.roomy.set(group, u !== null && u.fds <= fdBound(u) / 2 && u.rss <= RSS_BYTES / 2);
+        const why = died(pid) ? { kind: "died", text: "its workerd died" } : CYCLING ? this.over(pid, u) : null;
         if (!why) continue;
         // a workerd that died is restarted only if it is still the group's (a restart may have replaced it)
         const done = await this.runtime
@@ -128,6 +144,7 @@ export class Bounds {
         }
       }
       for (const pid of this.baseline.keys()) if (!live.has(pid)) this.baseline.delete(pid);
+      for (const group of this.roomy.keys()) if (!seen.has(group)) this.roomy.delete(group);
     } finally {
       this.busy = false;
     }

@@ -33,7 +33,7 @@ import { sweepExpired } from "./api/instances.mjs";
 import { backup } from "./backup.mjs";
 import { runSchedules } from "./api/schedules.mjs";
 import { ownsWorkflow, sweepEnded, unfinished } from "./api/statuses.mjs";
-import { ARCHIVING, archiveNow, archiveSoon } from "./api/archive.mjs";
+import { ARCHIVING, archiveNow, archiveSoon, trimEnded } from "./api/archive.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
 const WORKERS_PREFIX = "/workers/";
@@ -309,6 +309,7 @@ export class Gateway {
           try {
             await sweepEnded(ctx, rt);
             for (const id of ctx.registry.instances.archivable(rt)) archiveSoon(ctx, rt, id);
+            trimEnded(ctx, rt);
           } catch (err) {
             ctx.noteArchiveFailure(`workflow ${wf}: ${err.message}`);
           }

@@ -395,6 +395,13 @@ export class Runtime {
     }
   }
 
+  // hasRoom tells whether every workerd that runs Workflow rt (its group, or each of its shards) is within half its
+  // bounds (bounds.mjs): the archive lets finished instances wait a little then (api/archive.mjs).
+  hasRoom(rt) {
+    const gids = this.shardGroups(rt) ?? [this.groups.owner.wf.get(rt)];
+    return this.bounds !== undefined && gids.every((g) => g !== undefined && this.bounds.hasRoom(g));
+  }
+
   // shardGroups is the group ids of Workflow rt's shards, shard 0 first, or null when it runs in one workerd.
   shardGroups(rt) {
     const ids = this.groups.shards.get(rt);

@@ -56,21 +56,53 @@ export const ARCHIVE_KEEP =
     ? Number(process.env.EDGEFLOW_EDGE_ARCHIVE_KEEP)
     : 16;
 
+// ARCHIVE_BUSY_KEEP is how many finished instances of an account may wait in the engine beyond ARCHIVE_KEEP per
+// Workflow while their Workflows are busy (EDGEFLOW_EDGE_ARCHIVE_BUSY_KEEP; by default 1,024, or 0 when
+// EDGEFLOW_EDGE_ARCHIVE_KEEP is given and this is not). Archiving an instance costs its workerd about what its run
+// did (reading its details and history, deleting it): while instances of a Workflow keep ending (one ended less than
+// BUSY_MS ago, EDGEFLOW_EDGE_ARCHIVE_BUSY_MS, default 2 s) and every workerd that runs it is within half its bounds of
+// descriptors and memory (bounds.mjs), the ones beyond ARCHIVE_KEEP wait, and are archived once the Workflow is quiet
+// (the archive sweep), past this count, or once a workerd passes half its bounds (decision 795).
+export const ARCHIVE_BUSY_KEEP =
+  Number(process.env.EDGEFLOW_EDGE_ARCHIVE_BUSY_KEEP) >= 0 && process.env.EDGEFLOW_EDGE_ARCHIVE_BUSY_KEEP !== undefined
+    ? Number(process.env.EDGEFLOW_EDGE_ARCHIVE_BUSY_KEEP)
+    : process.env.EDGEFLOW_EDGE_ARCHIVE_KEEP !== undefined
+      ? 0
+      : 1024;
+const BUSY_MS =
+  Number(process.env.EDGEFLOW_EDGE_ARCHIVE_BUSY_MS) > 0 ? Number(process.env.EDGEFLOW_EDGE_ARCHIVE_BUSY_MS) : 2000;
+
 // archiveSoon queues the archiving of a finished instance (archiveInstance) once ARCHIVE_KEEP instances of its
-// Workflow have finished after it; any number of calls archive it once.
+// Workflow have finished after it (more while the Workflow is busy: ARCHIVE_BUSY_KEEP); any number of calls archive it
+// once.
 export function archiveSoon(ctx, rt, id) {
   if (!ARCHIVING) return;
-  if (ARCHIVE_KEEP > 0) {
-    let recent = ctx.recentlyEnded.get(rt);
-    if (!recent) ctx.recentlyEnded.set(rt, (recent = new Set()));
-    if (recent.has(id)) return;
-    recent.add(id); // a Set keeps the order of insertion: its first id is the one that ended longest ago
-    if (recent.size <= ARCHIVE_KEEP) return;
+  let recent = ctx.recentlyEnded.get(rt);
+  if (!recent) ctx.recentlyEnded.set(rt, (recent = new Set()));
+  if (recent.has(id)) return;
+  recent.add(id); // a Set keeps the order of insertion: its first id is the one that ended longest ago
+  ctx.endedAt.set(rt, Date.now());
+  trimEnded(ctx, rt);
+}
+
+// trimEnded queues the archiving of Workflow rt's finished instances that may not wait any longer, the oldest first
+// (the archive sweep calls it for every Workflow, so that those that waited while it was busy go once it is quiet).
+export function trimEnded(ctx, rt) {
+  const recent = ctx.recentlyEnded.get(rt);
+  if (!recent) return;
+  while (recent.size > ARCHIVE_KEEP && !mayWait(ctx, rt)) {
     const [oldest] = recent;
     recent.delete(oldest);
-    id = oldest;
+    archiveNow(ctx, rt, oldest);
   }
-  archiveNow(ctx, rt, id);
+}
+
+// mayWait tells whether Workflow rt's finished instances beyond ARCHIVE_KEEP may wait in the engine now.
+function mayWait(ctx, rt) {
+  if (ARCHIVE_BUSY_KEEP === 0 || Date.now() - (ctx.endedAt.get(rt) ?? 0) >= BUSY_MS) return false;
+  let waiting = 0;
+  for (const set of ctx.recentlyEnded.values()) waiting += Math.max(0, set.size - ARCHIVE_KEEP);
+  return waiting <= ARCHIVE_BUSY_KEEP && ctx.runtime.hasRoom?.(rt) === true;
 }
 
 // archiveNow queues the archiving of a finished instance at once, whatever ARCHIVE_KEEP says (for a shard that is
