@@ -441,12 +441,34 @@ export class Runtime {
       return this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name));
     }
     const gids = rts[0][1];
-    const k = shardOf(ids[0], gids.length);
+    const k = this.#createShard(rts, gids, ids[0]);
     for (const [rt] of rts) {
       this.shardPolicy.created(rt, ids.length);
       for (const id of ids) this.noteShard(rt, id, k);
     }
     return this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name));
+  }
+
+  // #createShard is the shard of gids (a group's shards, for its Workflows rts) that a create of instance id goes to:
+  // the one a record or a note gives (an id sent before: a batch that failed is created again one by one), else the
+  // one its id picks, unless that shard's workerd is starting (a Workflow that just grew) while another runs: then
+  // the first that runs, so that creates do not wait for a workerd to start (decision 796). Where an instance lives
+  // is recorded (a note, then the index), so every later call finds it.
+  #createShard(rts, gids, id) {
+    const known = rts.find(([w]) => this.registry.instanceRecord(w, id) || this.shardHints.has(`${w}\n${id}`));
+    if (known) return this.shardIndex(known[0], id, gids.length);
+    return this.#running(gids, shardOf(id, gids.length));
+  }
+
+  // #running answers shard k of gids if its workerd runs, else the first shard whose workerd runs (k when none does).
+  #running(gids, k) {
+    const up = (gid) => {
+      const g = this.groups.get(gid);
+      return g !== undefined && Boolean(g.entry) && !g.restarting;
+    };
+    if (up(gids[k])) return k;
+    const j = gids.findIndex(up);
+    return j >= 0 ? j : k;
   }
 
   // enterCreateParts is enterCreate for a batch of creates (ids in order) that the edge splits by shard, so that each
@@ -460,7 +482,7 @@ export class Runtime {
     const gids = rts[0][1];
     const parts = new Map();
     ids.forEach((id, i) => {
-      const k = shardOf(id, gids.length);
+      const k = this.#createShard(rts, gids, id);
       if (!parts.has(k)) parts.set(k, []);
       parts.get(k).push(i);
     });
@@ -529,7 +551,7 @@ export class Runtime {
     const parts = new Map();
     items.forEach((x, i) => {
       const rec = this.registry.instanceRecord(rt, x.id);
-      const k = rec ? this.shardIndex(rt, x.id, n) : shardOf(x.id, n);
+      const k = rec ? this.shardIndex(rt, x.id, n) : this.#running(gids, shardOf(x.id, n));
       if (!parts.has(k)) parts.set(k, []);
       parts.get(k).push(i);
     });

@@ -254,7 +254,21 @@ describe("shards", () => {
       return { status: res.status, body: await res.json() };
     };
     let before = await groups();
-    let r = await restart("g1~1");
+    // creates while shard 1 restarts go on (an id that picks it goes to shard 0 while its workerd starts, decision
+    // 796): wherever each instance landed, every later call finds it
+    const restarting = restart("g1~1");
+    const during = idsIn("during-restart", 1, 4);
+    for (const id of during) {
+      const c = await edge.call("POST", "/workflows/sharded/instances", { instance_id: id, params: { waitFor: "go" } });
+      assert.equal(c.status, 200, JSON.stringify(c.body));
+    }
+    let r = await restarting;
+    for (const id of during) {
+      await waitStatus(edge, "sharded", id, "waiting");
+      const ev = await edge.call("POST", `/workflows/sharded/instances/${id}/events/go`, { id });
+      assert.equal(ev.status, 200, JSON.stringify(ev.body));
+      assert.deepEqual((await waitStatus(edge, "sharded", id, "complete")).output.approved, { id });
+    }
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(r.body, { group: "g1~1", restarted: true, groups: ["g1~1"] });
     let now = await groups();
