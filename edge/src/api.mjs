@@ -224,9 +224,12 @@ function createdIn(ctx, name) {
 // instance's database, once a second while a burst lasts). A batch of an edgeflow worker whose ids pick several
 // shards is split (decision 793); any other request goes to the shard of its first id. The answer goes back as the
 // worker gave it (uncompressed: the edge reads it).
-async function proxyCreate(ctx, res, { name, script, path, headers, body, ids, req }) {
+async function proxyCreate(ctx, res, { name, script, path, headers, body, ids: named, req }) {
   const h = { ...headers, "accept-encoding": "identity" };
-  const into = ids.length > 0 ? createdIn(ctx, name) : null;
+  // a request naming more ids than a batch holds (refused by edgeflow's worker) is routed by its first: the edge
+  // notes and records no more than MAX_BATCH ids a request
+  const ids = named.length <= MAX_BATCH ? named : named.slice(0, 1);
+  const into = ids.length > 0 && named.length <= MAX_BATCH ? createdIn(ctx, name) : null;
   const batch = splittable(req, body, script);
   const parts = batch ? await ctx.runtime.enterCreateParts(ctx.names.script(name), ids) : null;
   // instances being created have files before the index holds them: the index sync does not count them
@@ -234,24 +237,26 @@ async function proxyCreate(ctx, res, { name, script, path, headers, body, ids, r
   const t = now();
   try {
     let answer;
-    if (parts) answer = await createParts(ctx, parts, batch, path, h);
-    else {
-      const group = await ctx.runtime.enterCreate(ctx.names.script(name), ids);
+    // the shard each id was sent to, as the index records it
+    const shardOf = new Map();
+    if (parts) {
+      for (const p of parts) for (const i of p.indexes) shardOf.set(ids[i], p.k);
+      answer = await createParts(ctx, parts, batch, path, h);
+    } else {
+      const group = await ctx.runtime.enterCreate(ctx.names.script(name), ids, { count: false });
+      for (const id of ids) shardOf.set(id, group.shard ?? 0);
       try {
         answer = await requestGroup(ctx, group, path, h, body);
       } finally {
         ctx.runtime.leave(group);
       }
     }
-    if (answer.status === 200 && into) {
+    if (answer.status === 200) {
       const a = answerIds(Buffer.from(answer.body));
-      const created = Array.isArray(a?.instanceIds) ? a.instanceIds : [a?.instanceId];
-      recordCreated(
-        ctx,
-        into,
-        created.filter((id) => ids.includes(id)),
-        t,
-      );
+      const made = Array.isArray(a?.instanceIds) ? a.instanceIds : [a?.instanceId];
+      const created = made.filter((id) => shardOf.has(id));
+      ctx.runtime.countCreated(ctx.names.script(name), created.length);
+      if (into) recordCreated(ctx, into, created, shardOf, t);
     }
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
@@ -261,12 +266,12 @@ async function proxyCreate(ctx, res, { name, script, path, headers, body, ids, r
 }
 
 // recordCreated adds instances a worker's create path created to the index, as the REST create does (trigger source
-// binding: a worker created them), unless it holds them already.
-function recordCreated(ctx, { rt, wf }, ids, t) {
+// binding: a worker created them), each in the shard (shardOf: id -> k) it was sent to, unless it holds them already.
+function recordCreated(ctx, { rt, wf }, ids, shardOf, t) {
   const versionId = wf.versions.at(-1)?.id;
   for (const id of ids) {
     if (typeof id !== "string" || ctx.registry.instanceRecord(rt, id)) continue;
-    const k = ctx.runtime.shardIndex(rt, id, Infinity);
+    const k = shardOf.get(id) ?? 0;
     ctx.registry.recordInstance({
       workflow: rt,
       id,

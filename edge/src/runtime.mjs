@@ -427,8 +427,9 @@ export class Runtime {
   // naming instance ids: for a worker whose group runs in shards, the shard the first id picks, where the worker's
   // Workflow binding creates every instance of the request; the runtime notes that shard for each id until the index
   // records it (a batch goes whole to one shard, whose answer the worker gives as one). With read, the request reads
-  // instance ids[0] and goes to its shard.
-  async enterCreate(name, ids, { read = false } = {}) {
+  // instance ids[0] and goes to its shard. With count false the creates are not counted for the shard policy (the
+  // caller counts those that were made: countCreated).
+  async enterCreate(name, ids, { read = false, count = true } = {}) {
     const gid = this.groups.placement.get(name);
     const rts = [...this.groups.shards].filter(([, gids]) => gids[0] === gid);
     if (rts.length === 0 || ids.length === 0) return this.enter(name);
@@ -443,10 +444,17 @@ export class Runtime {
     const gids = rts[0][1];
     const k = this.#createShard(rts, gids, ids[0]);
     for (const [rt] of rts) {
-      this.shardPolicy.created(rt, ids.length);
+      if (count) this.shardPolicy.created(rt, ids.length);
       for (const id of ids) this.noteShard(rt, id, k);
     }
     return this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name));
+  }
+
+  // countCreated counts n instances created through worker `name`'s create path for the shard policy of the
+  // Workflows its group may run in shards (only creates that were made: a refused request does not grow a Workflow).
+  countCreated(name, n) {
+    const gid = this.groups.placement.get(name);
+    for (const [rt, gids] of this.groups.shards) if (gids[0] === gid) this.shardPolicy.created(rt, n);
   }
 
   // #createShard is the shard of gids (a group's shards, for its Workflows rts) that a create of instance id goes to:
@@ -472,8 +480,9 @@ export class Runtime {
   }
 
   // enterCreateParts is enterCreate for a batch of creates (ids in order) that the edge splits by shard, so that each
-  // shard creates its own instances at the same time (decision 793): it answers [{group, indexes}], each shard's
-  // entered group with the positions of the ids it creates, and notes each id's shard until the index records it.
+  // shard creates its own instances at the same time (decision 793): it answers [{group, indexes, k}], each shard's
+  // entered group with the positions of the ids it creates and its shard, and notes each id's shard until the index
+  // records it. The creates are not counted for the shard policy (the caller counts those made: countCreated).
   // It answers null when the worker's group does not run in shards or every id picks one shard (enterCreate then).
   async enterCreateParts(name, ids) {
     const gid = this.groups.placement.get(name);
@@ -487,14 +496,15 @@ export class Runtime {
       parts.get(k).push(i);
     });
     if (parts.size < 2) return null;
-    for (const [rt] of rts) {
-      this.shardPolicy.created(rt, ids.length);
-      for (const [k, indexes] of parts) for (const i of indexes) this.noteShard(rt, ids[i], k);
-    }
+    for (const [rt] of rts) for (const [k, indexes] of parts) for (const i of indexes) this.noteShard(rt, ids[i], k);
     const out = [];
     try {
       for (const [k, indexes] of parts)
-        out.push({ group: await this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name)), indexes });
+        out.push({
+          group: await this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name)),
+          indexes,
+          k,
+        });
     } catch (err) {
       for (const part of out) this.leave(part.group);
       throw err;

@@ -79,6 +79,61 @@ describe("shard policy", () => {
   });
 });
 
+// A worker with edgeflow's create path that asks for the deployment's token, as the generated worker does.
+const GATED = `
+import { WorkflowEntrypoint } from "cloudflare:workers";
+export class DemoWorkflow extends WorkflowEntrypoint {
+  async run(event, step) {
+    return await step.do("only", async () => ({ ok: true }));
+  }
+}
+export default {
+  async fetch(req, env) {
+    if (new URL(req.url).pathname !== "/__edgeflow/instances") return new Response("ok");
+    if (req.headers.get("authorization") !== "Bearer " + env.EDGEFLOW_WORKER_TOKEN)
+      return Response.json({ message: "the deployment's token is needed" }, { status: 401 });
+    const items = await req.json();
+    const got = await env.WORKFLOW.createBatch(items.map((x) => ({ id: x.id, params: x.params })));
+    return Response.json({ instanceIds: got.map((h) => h.id) });
+  },
+};
+`;
+
+describe("shard policy: creates through a worker's create path", () => {
+  test("attack: refused creates do not grow a Workflow; its twin: creates the worker makes do", async () => {
+    await deployDemo(edge, "gated", {
+      source: GATED,
+      bindings: [{ type: "plain_text", name: "EDGEFLOW_WORKER_TOKEN", text: "t" }],
+    });
+    const post = (ids, token) =>
+      fetch(`${edge.ready.workers}/gated/__edgeflow/instances`, {
+        method: "POST",
+        headers: {
+          "x-edgeflow-instance-batch": "1",
+          "content-type": "application/json",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(ids.map((id) => ({ id, params: {} }))),
+      });
+    // three batches of 6 without the token (the threshold is 6 creates): each refused, none counted
+    for (let b = 0; b < 3; b++) {
+      const r = await post(
+        Array.from({ length: 6 }, (_, i) => `refused-${b}-${i}`),
+        null,
+      );
+      assert.equal(r.status, 401, await r.clone().text());
+    }
+    assert.equal((await stats()).shards.workflows.gated, undefined, "refused creates grew the Workflow");
+    // the same batch with the token: its instances are made, counted, and the Workflow grows
+    const ids = Array.from({ length: 6 }, (_, i) => `made-${i}`);
+    const r = await post(ids, "t");
+    assert.equal(r.status, 200, await r.clone().text());
+    assert.deepEqual(await r.json(), { instanceIds: ids });
+    await waitFor(async () => (await stats()).shards.workflows.gated === 2, { what: "Workflow gated to grow" });
+    for (const id of ids) await waitStatus(edge, "gated", id, "complete");
+  });
+});
+
 describe("shards across a restart of the edge", () => {
   test("a shard's sleeping and waiting instances are revived in it, also once the count is no longer forced", async () => {
     const dataDir = tempDir();
