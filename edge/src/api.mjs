@@ -240,7 +240,7 @@ async function proxyCreate(ctx, res, { name, script, path, headers, body, ids: n
     // the shard each id was sent to, as the index records it
     const shardOf = new Map();
     if (parts) {
-      for (const p of parts) for (const i of p.indexes) shardOf.set(ids[i], p.k);
+      for (const p of parts) for (const i of p.indexes) shardOf.set(ids[i], p.group.shard ?? 0);
       answer = await createParts(ctx, parts, batch, path, h);
     } else {
       const group = await ctx.runtime.enterCreate(ctx.names.script(name), ids, { count: false });
@@ -253,8 +253,9 @@ async function proxyCreate(ctx, res, { name, script, path, headers, body, ids: n
     }
     if (answer.status === 200) {
       const a = answerIds(Buffer.from(answer.body));
-      const made = Array.isArray(a?.instanceIds) ? a.instanceIds : [a?.instanceId];
-      const created = made.filter((id) => shardOf.has(id));
+      // the request's own ids the answer names, each once (an answer's length is the worker's)
+      const made = new Set(Array.isArray(a?.instanceIds) ? a.instanceIds : [a?.instanceId]);
+      const created = [...shardOf.keys()].filter((id) => made.has(id));
       ctx.runtime.countCreated(ctx.names.script(name), created.length);
       if (into) recordCreated(ctx, into, created, shardOf, t);
     }
