@@ -44,6 +44,7 @@ export class InstanceIndex {
   constructor(db, final) {
     this.db = db;
     this.final = final;
+    this.pending = false; // a transaction of batched writes is open (#batch)
     db.exec(SCHEMA);
     const q = (sql) => db.prepare(sql);
     this.putStmt = q(
@@ -84,8 +85,27 @@ export class InstanceIndex {
     this.countStmt = q("SELECT count(*) AS n FROM instances");
   }
 
+  // #batch opens a transaction for the writes of this turn of the event loop, committed once the turn is over
+  // (flush): an instance's creation, status, times and end are several writes, and each in a transaction of its own
+  // wrote the table's and its indexes' pages to the log again (decision 798). Reads on this connection see the
+  // writes at once; another connection (a backup) sees them once flushed. Inside a caller's transaction, nothing.
+  #batch() {
+    if (this.db.isTransaction) return;
+    this.db.exec("BEGIN");
+    this.pending = true;
+    setImmediate(() => this.flush());
+  }
+
+  // flush commits the writes batched so far (the registry's save and close call it).
+  flush() {
+    if (!this.pending) return;
+    this.pending = false;
+    if (this.db.isOpen && this.db.isTransaction) this.db.exec("COMMIT");
+  }
+
   // put adds or replaces the record of an instance ({workflow, id, …}).
   put(rec) {
+    this.#batch();
     this.putStmt.run(
       rec.workflow,
       rec.id,
@@ -109,10 +129,12 @@ export class InstanceIndex {
   }
 
   drop(workflow, id) {
+    this.#batch();
     this.dropStmt.run(workflow, id);
   }
 
   dropWorkflow(workflow) {
+    this.#batch();
     this.dropAllStmt.run(workflow);
   }
 
@@ -251,6 +273,7 @@ export class InstanceIndex {
       if (rec.deleted) recs.set(key, null);
       else recs.set(key, recs.get(key) ? Object.assign(recs.get(key), rec) : rec);
     }
+    this.flush();
     this.db.exec("BEGIN");
     try {
       for (const [key, rec] of recs) {

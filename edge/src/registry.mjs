@@ -55,6 +55,7 @@ export class Registry {
   }
 
   save() {
+    this.instances?.flush();
     const tmp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(this.sealKey ? sealState(this.state, this.sealKey) : this.state), {
       mode: 0o600,
@@ -158,6 +159,7 @@ export class Registry {
 
   // close closes the database of instances.
   close() {
+    this.instances?.flush();
     if (this.db.isOpen) this.db.close();
   }
 }

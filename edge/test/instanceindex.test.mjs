@@ -157,3 +157,28 @@ test("lists page in SQL: statuses, dates, direction, cursor, offset, and retenti
   );
   r.close();
 });
+
+test("the writes of one turn of the event loop are one transaction: read at once here, by others once committed", async () => {
+  const dir = tempDir();
+  const r = new Registry(dir);
+  const { DatabaseSync } = await import("node:sqlite");
+  const other = new DatabaseSync(path.join(dir, "archive.sqlite"), { readOnly: true });
+  const count = () => Number(other.prepare("SELECT count(*) AS n FROM instances").get().n);
+  try {
+    r.recordInstance(rec("t1"));
+    r.setStatus("wf", "t1", "running");
+    r.recordInstance(rec("t2"));
+    // this connection reads them at once; another (a backup's) once the turn is over
+    assert.equal(r.instanceRecord("wf", "t1").status, "running");
+    assert.equal(count(), 0);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(count(), 2);
+    // save (a backup writes the registry out first) commits what this turn wrote so far
+    r.recordInstance(rec("t3"));
+    r.save();
+    assert.equal(count(), 3);
+  } finally {
+    other.close();
+    r.close();
+  }
+});
