@@ -131,7 +131,12 @@ test("a user builds a workflow on the canvas with mouse and keyboard", async () 
   // copy and paste, undo and redo, delete
   // the click on the node waits until the view has stopped moving (Playwright clicks stable elements only)
   await page.getByRole("button", { name: "Zoom to fit" }).click();
-  await select(page, "Sleep 1");
+  // a click that lands while the view still settles may not select the node (seen once in CI, on a loaded machine):
+  // the keys below go to the selection, so the node is clicked until it is selected
+  await expect(async () => {
+    await select(page, "Sleep 1");
+    await expect(canvasNode(page, "Sleep 1")).toHaveClass(/\bselected\b/, { timeout: 2000 });
+  }).toPass();
   const n = await nodeCount(page);
   await page.keyboard.press("Control+c");
   await page.keyboard.press("Control+v");
