@@ -128,37 +128,37 @@ function clientAddress(a) {
 // CREATE_PATH is the path of edgeflow's create of an instance through its deployed worker (decision 200).
 const CREATE_PATH = "/__edgeflow/instances";
 
+// batchItems answers the parsed body of a batch to the create path (X-Edgeflow-Instance-Batch: 1, a JSON array of
+// {id, params}), or null for a single create or a body that is not an array.
+function batchItems(req, body) {
+  if (req.headers["x-edgeflow-instance-batch"] !== "1" || body === null) return null;
+  try {
+    const items = JSON.parse(body.toString("utf8"));
+    return Array.isArray(items) ? items : null;
+  } catch {
+    return null;
+  }
+}
+
 // createIds answers the instance ids a request to the create path names: X-Edgeflow-Instance-Id, or the ids of a
-// batch's body (X-Edgeflow-Instance-Batch: a JSON array of {id, params}); none when they cannot be read.
-function createIds(req, body) {
+// batch's items (batchItems); none when they cannot be read.
+function createIds(req, items) {
   const one = req.headers["x-edgeflow-instance-id"];
   if (req.headers["x-edgeflow-instance-batch"] !== "1") return typeof one === "string" && one !== "" ? [one] : [];
-  try {
-    const items = JSON.parse(body?.toString("utf8") ?? "null");
-    return Array.isArray(items) ? items.map((x) => x?.id).filter((x) => typeof x === "string" && x !== "") : [];
-  } catch {
-    return [];
-  }
+  return (items ?? []).map((x) => x?.id).filter((x) => typeof x === "string" && x !== "");
 }
 
 // MAX_BATCH is the most creates one batch of edgeflow's create path holds (the generated worker refuses more).
 const MAX_BATCH = 100;
 
-// splittable answers the items ({id, params}) of a batch of edgeflow's creates that the proxy may split by shard: a
-// batch (X-Edgeflow-Instance-Batch: 1) of 2 to MAX_BATCH objects, each with an id, sent to a worker edgeflow deployed
-// (it binds EDGEFLOW_WORKER_TOKEN, and its create path is edgeflow's own). Anything else, null: it goes whole to the
-// worker, which answers it (a hand-written worker's requests are its own).
-function splittable(req, body, script) {
-  if (req.headers["x-edgeflow-instance-batch"] !== "1" || body === null) return null;
+// splittable answers the items ({id, params}) of a batch of edgeflow's creates (batchItems) that the proxy may split
+// by shard: 2 to MAX_BATCH objects, each with an id, sent to a worker edgeflow deployed (it binds
+// EDGEFLOW_WORKER_TOKEN, and its create path is edgeflow's own). Anything else, null: it goes whole to the worker,
+// which answers it (a hand-written worker's requests are its own).
+function splittable(items, script) {
+  if (items === null || items.length < 2 || items.length > MAX_BATCH) return null;
   const version = script.versions.find((v) => v.id === script.current);
   if (!(version?.metadata?.bindings ?? []).some((b) => b.name === "EDGEFLOW_WORKER_TOKEN")) return null;
-  let items;
-  try {
-    items = JSON.parse(body.toString("utf8"));
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(items) || items.length < 2 || items.length > MAX_BATCH) return null;
   const ok = items.every((x) => x !== null && typeof x === "object" && typeof x.id === "string" && x.id !== "");
   return ok ? items : null;
 }
@@ -224,13 +224,15 @@ function createdIn(ctx, name) {
 // instance's database, once a second while a burst lasts). A batch of an edgeflow worker whose ids pick several
 // shards is split (decision 793); any other request goes to the shard of its first id. The answer goes back as the
 // worker gave it (uncompressed: the edge reads it).
-async function proxyCreate(ctx, res, { name, script, path, headers, body, ids: named, req }) {
+async function proxyCreate(ctx, res, { name, script, path, headers, body, req }) {
+  const items = batchItems(req, body);
+  const named = createIds(req, items);
   const h = { ...headers, "accept-encoding": "identity" };
   // a request naming more ids than a batch holds (refused by edgeflow's worker) is routed by its first: the edge
   // notes and records no more than MAX_BATCH ids a request
   const ids = named.length <= MAX_BATCH ? named : named.slice(0, 1);
   const into = ids.length > 0 && named.length <= MAX_BATCH ? createdIn(ctx, name) : null;
-  const batch = splittable(req, body, script);
+  const batch = splittable(items, script);
   const parts = batch ? await ctx.runtime.enterCreateParts(ctx.names.script(name), ids) : null;
   // instances being created have files before the index holds them: the index sync does not count them
   if (into) ctx.creating.set(into.rt, (ctx.creating.get(into.rt) ?? 0) + ids.length);
@@ -374,10 +376,10 @@ export async function proxyWorker(ctx, req, res, name, path) {
   headers["mf-original-url"] = `http://${publicHost}${path}`;
   // edgeflow's create path (decisions 200, 793, 794)
   if (req.method === "POST" && path.split("?")[0] === CREATE_PATH && body !== null)
-    return await proxyCreate(ctx, res, { name, script, path, headers, body, ids: createIds(req, body), req });
+    return await proxyCreate(ctx, res, { name, script, path, headers, body, req });
   const group =
     req.method === "POST" && path.split("?")[0] === CREATE_PATH
-      ? await ctx.runtime.enterCreate(ctx.names.script(name), createIds(req, body))
+      ? await ctx.runtime.enterCreate(ctx.names.script(name), createIds(req, batchItems(req, body)))
       : instanceId
         ? await ctx.runtime.enterCreate(ctx.names.script(name), [instanceId], { read: true })
         : await ctx.runtime.enter(ctx.names.script(name));
