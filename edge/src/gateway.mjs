@@ -32,7 +32,7 @@ import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
 import { sweepExpired } from "./api/instances.mjs";
 import { backup } from "./backup.mjs";
 import { runSchedules } from "./api/schedules.mjs";
-import { ownsWorkflow, sweepEnded, unfinished } from "./api/statuses.mjs";
+import { ownsWorkflow, stepping, sweepEnded, unfinished } from "./api/statuses.mjs";
 import { ARCHIVING, archiveNow, archiveSoon, trimEnded } from "./api/archive.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
@@ -47,21 +47,25 @@ export class Gateway {
     this.accounts = new Accounts({ registry, runtime, rootToken: token });
     this.contexts = new Map();
     // the revive sweep after each workerd start reads the unfinished instances from the owning account's index
-    runtime.unfinishedInstances = (rtName) => {
-      for (const [id] of accountStates(this.registry.state)) {
-        const ctx = this.context(id);
-        if (ownsWorkflow(ctx, rtName)) return unfinished(ctx, rtName);
-      }
-      return unfinished(this.context(this.registry.state.accountId), rtName);
-    };
+    runtime.unfinishedInstances = (rtName) => unfinished(this.#owner(rtName), rtName);
+    // the settle before a restart counts the instances that run a step (groups.mjs, decision 799)
+    runtime.steppingOf = (rtName, ids) => stepping(this.#owner(rtName), rtName, ids);
     // an idle Workflow's finished instances in shards past shard 0 are archived at once, so that the shards empty
     // and stop (runtime.mjs, decision 704)
     runtime.archiveNow = (rtName, ids) => {
-      for (const [id] of accountStates(this.registry.state)) {
-        const ctx = this.context(id);
-        if (ownsWorkflow(ctx, rtName)) for (const x of ids) archiveNow(ctx, rtName, x);
-      }
+      const ctx = this.#owner(rtName, null);
+      if (ctx) for (const x of ids) archiveNow(ctx, rtName, x);
     };
+  }
+
+  // #owner answers the context of the account that owns the Workflow of runtime name rtName, else fallback (by
+  // default the legacy account's).
+  #owner(rtName, fallback = this.context(this.registry.state.accountId)) {
+    for (const [id] of accountStates(this.registry.state)) {
+      const ctx = this.context(id);
+      if (ownsWorkflow(ctx, rtName)) return ctx;
+    }
+    return fallback;
   }
 
   // context returns the AccountContext of account id (which must exist).

@@ -5,6 +5,7 @@
 // finish (for a bounded time) before its workerd stops, and records every workerd's pid for the next edge should
 // this one be killed. runtime.mjs decides when (apply) and calls into the running groups.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import { Log, LogLevel, Miniflare } from "./miniflare.mjs";
 import { CONTROL_MODULES } from "./control.mjs";
@@ -24,6 +25,22 @@ const DRAIN_MS = 2000;
 // before a restart reach the edge before their workerd stops (decision 478).
 const LOG_QUIET_MS = 150;
 const LOG_FLUSH_MS = 3000;
+// A change that restarts a group first lets the group's Workflow instances that run a step reach its end, for at
+// most SETTLE_MS (EDGEFLOW_EDGE_SETTLE_MS; 0 turns it off), looking every SETTLE_POLL_MS (decision 799).
+const SETTLE_MS = settleMs(process.env.EDGEFLOW_EDGE_SETTLE_MS);
+const SETTLE_POLL_MS = 100;
+// settling marks the calls of a settle (Groups.#settle): they pass the holds of groups that still run
+const settling = new AsyncLocalStorage();
+
+function settleMs(v) {
+  if (v === undefined || v === "") return 3000;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 60000)
+    throw new Error(
+      `EDGEFLOW_EDGE_SETTLE_MS must be an integer from 0 to 60000 (milliseconds), not ${JSON.stringify(v)}`,
+    );
+  return n;
+}
 
 class QuietLog extends Log {
   // onError(message) is told of miniflare's errors (health.mjs)
@@ -52,6 +69,7 @@ export class Group {
     this.restarting = null; // a promise while its workerd (re)starts
     this.inflight = 0;
     this.drainWaiters = [];
+    this.settled = null; // what the last settle before a restart saw: {ms, stepping} (Groups.#settle)
     this.stderrTail = [];
     this.fingerprint = null;
     this.workers = []; // runtime names of its user workers
@@ -81,6 +99,8 @@ export class Groups {
     this.shards = new Map(); // a sharded Workflow's runtime name -> its shards' group ids, shard 0 first
     this.nextGroup = 1;
     this.health = new Health(logger); // errors of workerd and miniflare, and the groups they stop (health.mjs)
+    // stepping(g) answers how many of group g's Workflow instances run a step now (Runtime; #settle)
+    this.stepping = null;
   }
 
   // accountsOf lists the accounts whose workers group g runs (a worker's workerd name is "<account id>.<name>" for
@@ -128,10 +148,13 @@ export class Groups {
     }
   }
 
-  // pids lists every group's workerd: [{group, pid, workers}], the home group first.
+  // pids lists every group's workerd: [{group, pid, workers, last_settle}], the home group first; last_settle is what
+  // the settle before its last restart for a change saw ({ms, stepping}: how long it waited, and how many instances
+  // still ran a step when it stopped waiting), or null.
   pids() {
     const out = [];
-    for (const g of this.byId.values()) if (g.pid) out.push({ group: g.id, pid: g.pid, workers: g.workers.length });
+    for (const g of this.byId.values())
+      if (g.pid) out.push({ group: g.id, pid: g.pid, workers: g.workers.length, last_settle: g.settled });
     return out.sort((a, b) => (a.group === HOME_GROUP ? -1 : b.group === HOME_GROUP ? 1 : 0));
   }
 
@@ -144,10 +167,14 @@ export class Groups {
       // a call a worker's request makes through a binding the edge serves (a shard's KV or R2, a Workflow that may
       // shard) is part of that request: while the group's requests in flight are drained its workerd still runs,
       // and waiting for the restart would hold the request the drain waits for (decision 779)
-      if (g.restarting && draining && g.entry) {
+      // so is a call of the settle before a restart (#settle), to any held group that still runs; one whose workerd
+      // is restarting fails it at once (the settle waits for none of them)
+      const settle = settling.getStore() === true;
+      if (g.restarting && (draining || settle) && g.entry) {
         g.inflight++;
         return g;
       }
+      if (g.restarting && settle) throw new EdgeError(503, INTERNAL_ERROR, `workerd group ${g.id} is restarting`);
       if (g.restarting) {
         await g.restarting;
         continue;
@@ -217,8 +244,8 @@ export class Groups {
       }
       const first = changed.filter(([g, spec]) => gives(g, spec));
       const then = changed.filter(([g, spec]) => !gives(g, spec));
-      for (const [g, spec] of first) await this.#restart(g, spec);
-      const results = await Promise.allSettled(then.map(([g, spec]) => this.#restart(g, spec)));
+      for (const [g, spec] of first) await this.#restart(g, spec, { settle: true });
+      const results = await Promise.allSettled(then.map(([g, spec]) => this.#restart(g, spec, { settle: true })));
       const failed = results.find((r) => r.status === "rejected");
       if (failed) throw failed.reason;
     } finally {
@@ -263,9 +290,11 @@ export class Groups {
     }
   }
 
-  // #restart (re)starts group g with spec; a failure leaves the error's `detail` with workerd's last lines.
-  async #restart(g, spec) {
+  // #restart (re)starts group g with spec; a failure leaves the error's `detail` with workerd's last lines. settle: a
+  // change restarts it, whose running steps are let end first (#settle); a cycle (bounds.mjs) does not wait.
+  async #restart(g, spec, { settle = false } = {}) {
     await this.#drain(g);
+    if (settle && g.entry && g.workflows.length > 0) await this.#settle(g);
     if (g.mf) await this.#flushLogs(g);
     g.stderrTail = [];
     const opts = this.#instanceOptions(g, spec);
@@ -320,6 +349,36 @@ export class Groups {
       new Promise((r) => g.drainWaiters.push(r)),
       new Promise((r) => setTimeout(r, DRAIN_MS).unref()),
     ]);
+  }
+
+  // #settle waits, at most SETTLE_MS, until none of group g's Workflow instances runs a step, as this.stepping(g)
+  // counts them (runtime.mjs). A restart stops the steps under way, and each then runs again from its start (at least
+  // once, as on Cloudflare after an infrastructure failure): a step that sends a payment or an email would send it
+  // twice, and since groups hold the scripts of several accounts, another account's deploy would cause it. The
+  // group's requests are held meanwhile (no new instance starts), except the settle's own calls (the index's
+  // statuses and the details of running instances), which pass the hold of every group that still runs: a sharded
+  // Workflow's statuses are read from each shard, and the other shards are held by the same change. A group with
+  // more unfinished instances than Runtime's SETTLE_MAX is not waited for (stepping answers 0): it would not go
+  // quiet within the bound anyway.
+  async #settle(g) {
+    if (SETTLE_MS === 0 || this.stepping === null) return;
+    const start = Date.now();
+    let n = 0;
+    await settling.run(true, async () => {
+      for (;;) {
+        // a look that fails or outlasts the bound ends the wait
+        let timer;
+        const late = new Promise(
+          (r) => (timer = setTimeout(() => r(null), Math.max(0, start + SETTLE_MS - Date.now()))),
+        );
+        const got = await Promise.race([this.stepping(g).catch(() => 0), late]);
+        clearTimeout(timer);
+        if (got !== null) n = got;
+        if (n === 0 || Date.now() - start >= SETTLE_MS) return;
+        await new Promise((r) => setTimeout(r, SETTLE_POLL_MS));
+      }
+    });
+    g.settled = { ms: Date.now() - start, stepping: n };
   }
 
   // #flushLogs waits (at most LOG_FLUSH_MS) until group g's log tail worker has no delivery under way and sent none

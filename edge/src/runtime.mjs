@@ -74,6 +74,11 @@ export class Runtime {
     // unfinishedInstances(workflow) lists the ids of a Workflow's instances the revive sweep revives: by default
     // those miniflare lists as unfinished; the gateway has it read the owning account's index (api/statuses.mjs).
     this.unfinishedInstances = (workflow) => this.#unfinishedFromExplorer(workflow);
+    // steppingOf(workflow, ids) counts those of the unfinished instances ids that run a step now (the gateway reads
+    // the owning account's index and the instances' details, api/statuses.mjs); a change lets them end their step
+    // before it restarts their group (groups.mjs, #settle)
+    this.steppingOf = null;
+    this.groups.stepping = (g) => this.#stepping(g);
     // D1 databases run in workerds of their own (d1host.mjs), so that a slow query stops only its database.
     this.d1 = new D1Hosts({ persistDir, logger, gateSecret: this.gateSecret, pidFile: d1PidFile });
     // a shard's KV and R2 bindings come through the D1 hosts' binding proxy to the group that holds the store, and
@@ -760,16 +765,36 @@ export class Runtime {
   async #sweepOnce(g) {
     let total = 0;
     for (const wf of g.workflows) {
-      let ids = await this.unfinishedInstances(wf);
-      // a shard revives its own instances (the revive call reaches each instance's shard)
-      const gids = this.shardGroups(wf);
-      if (gids !== null) ids = ids.filter((id) => this.shardIndex(wf, id, gids.length) === g.shard);
+      const ids = await this.#unfinishedIn(g, wf);
       for (let i = 0; i < ids.length; i += 100) {
         const r = await this.control("/wf/revive", { workflow: wf, ids: ids.slice(i, i + 100) });
         total += r.revived;
       }
     }
     return total;
+  }
+
+  // #unfinishedIn lists the unfinished instances of Workflow wf that group g runs: a shard runs its own (the calls on
+  // them reach each instance's shard).
+  async #unfinishedIn(g, wf) {
+    const ids = await this.unfinishedInstances(wf);
+    const gids = this.shardGroups(wf);
+    return gids === null ? ids : ids.filter((id) => this.shardIndex(wf, id, gids.length) === g.shard);
+  }
+
+  // #stepping counts group g's Workflow instances that run a step now, for the settle before a restart (groups.mjs,
+  // decision 799); 0 when the group holds more than SETTLE_MAX unfinished instances, which it does not wait for.
+  async #stepping(g) {
+    if (this.steppingOf === null) return 0;
+    const all = [];
+    for (const wf of g.workflows) {
+      const ids = await this.#unfinishedIn(g, wf);
+      if (all.length + ids.length > SETTLE_MAX) return 0;
+      all.push([wf, ids]);
+    }
+    let n = 0;
+    for (const [wf, ids] of all) if (ids.length > 0) n += await this.steppingOf(wf, ids);
+    return n;
   }
 
   // listInstances returns [{id, status, created_on}] of a workflow (miniflare's statuses), newest first.
@@ -792,6 +817,11 @@ export class Runtime {
     return (await this.listInstances(workflow)).filter((it) => unfinished.has(it.status)).map((it) => it.id);
   }
 }
+
+// SETTLE_MAX is the most unfinished instances a group may hold for a change to wait for its running steps before
+// restarting it (#stepping): each look reads the details of the running ones, and so many would not all reach a
+// step's end within the bound.
+const SETTLE_MAX = 64;
 
 // SHARD_HINTS bounds the shards noted for instances the index does not hold yet (Runtime.enterCreate).
 const SHARD_HINTS = 100000;

@@ -79,6 +79,22 @@ export async function unfinished(ctx, name) {
   return ctx.registry.unfinishedOf(name).filter((id) => ctx.registry.instanceRecord(name, id).status !== "paused");
 }
 
+// stepping counts the instances among ids, unfinished instances of workflow name whose index statuses unfinished()
+// has just refreshed, that run a step now: pausing (a pause waits for the step under way), or running and neither
+// sleeping, waiting for an event nor backing off before a retry (deriveStatus). A change waits for them before it
+// restarts their workerd (groups.mjs, decision 799).
+export async function stepping(ctx, name, ids) {
+  let n = 0;
+  await mapLimit(ids, 8, async (id) => {
+    const status = ctx.registry.instanceRecord(name, id)?.status;
+    if (status === "waitingForPause") n++;
+    if (status !== "running") return;
+    const d = await details(ctx, name, id).catch(() => null);
+    if (d && deriveStatus(d) === "running") n++;
+  });
+  return n;
+}
+
 // SWEEP_SETTLE_MS is how old an unfinished instance is before the archive sweep asks for its status (sweepEnded).
 const SWEEP_SETTLE_MS = 5000;
 
