@@ -72,7 +72,8 @@ type Store struct {
 	wstmts sync.Map // query text -> *sql.Stmt prepared on w, or nil when it cannot be
 	nwstmt atomic.Int32
 	ckpt   checkpointer
-	cache  readCache // workflow list pages and API keys (cache.go)
+	cache  readCache  // workflow list pages and API keys (cache.go)
+	queue  writeQueue // writes waiting for the writer connection (groupcommit.go)
 }
 
 var _ edgeflow.Store = (*Store)(nil)
@@ -193,26 +194,6 @@ func (s *Store) Close() error {
 // so no Store method that changes rows can leave a stale cache entry behind.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return s.writeScoped(ctx, scopeAll, fn)
-}
-
-// writeScoped is write for a transaction that can change only the kinds of
-// cache entries in sc (cache.go): the other kinds stay cached.
-func (s *Store) writeScoped(ctx context.Context, sc writeScope, fn func(tx *sql.Tx) error) error {
-	tx, err := s.begin(ctx)
-	if err != nil {
-		return fmt.Errorf("sqlite: begin: %w", err)
-	}
-	h0, hok := s.cache.beginWrite()
-	defer s.cache.endWrite(h0, hok, sc)
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: commit: %w", err)
-	}
-	s.ckpt.wrote()
-	return nil
 }
 
 // begin starts a write transaction (BEGIN IMMEDIATE). SQLite waits for the
