@@ -455,6 +455,8 @@ async function r2Object(env, request, url) {
     );
     headers.set("etag", o.httpEtag);
     headers.set("last-modified", o.uploaded.toUTCString());
+    // the size, so that the edge streams the body on with its length
+    headers.set("x-edge-r2-size", String(o.size));
     if (o.customMetadata && Object.keys(o.customMetadata).length > 0) {
       headers.set("x-edge-r2-custom-metadata", JSON.stringify(o.customMetadata));
     }

@@ -1,6 +1,8 @@
 // R2 buckets and objects. Every handler takes the account's context (ctx, see ../api.mjs) and the call (c); the
 // route table (routes.mjs) lists them.
 
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import {
   EdgeError,
   INTERNAL_ERROR,
@@ -188,8 +190,9 @@ export async function getObject(ctx, c) {
     const out = await res.json().catch(() => ({}));
     throw new EdgeError(502, out.code ?? INTERNAL_ERROR, out.message ?? `R2 read failed with ${res.status}`);
   }
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const headers = { "content-length": bytes.length };
+  // the body is streamed on as the client reads it, never held whole: an object may be as large as a worker wrote it
+  const size = Number(res.headers.get("x-edge-r2-size"));
+  const headers = Number.isSafeInteger(size) && size >= 0 ? { "content-length": size } : {};
   for (const h of ["content-type", "etag", "last-modified"]) {
     const v = res.headers.get(h);
     if (v) headers[h] = v;
@@ -203,7 +206,9 @@ export async function getObject(ctx, c) {
   if (Object.values(headers).some((v) => typeof v === "string" && [...v].some((ch) => ch.charCodeAt(0) > 0x7f)))
     delete headers["content-length"];
   c.res.writeHead(200, headers);
-  c.res.end(bytes);
+  if (!res.body) return c.res.end();
+  // a client that goes away ends the read of the object (pipeline destroys both sides)
+  await pipeline(Readable.fromWeb(res.body), c.res).catch(() => c.res.destroy());
 }
 
 export async function putObject(ctx, c) {
