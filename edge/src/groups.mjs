@@ -5,7 +5,6 @@
 // finish (for a bounded time) before its workerd stops, and records every workerd's pid for the next edge should
 // this one be killed. runtime.mjs decides when (apply) and calls into the running groups.
 
-import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import { Log, LogLevel, Miniflare } from "./miniflare.mjs";
 import { CONTROL_MODULES } from "./control.mjs";
@@ -29,8 +28,6 @@ const LOG_FLUSH_MS = 3000;
 // most SETTLE_MS (EDGEFLOW_EDGE_SETTLE_MS; 0 turns it off), looking every SETTLE_POLL_MS (decision 799).
 const SETTLE_MS = settleMs(process.env.EDGEFLOW_EDGE_SETTLE_MS);
 const SETTLE_POLL_MS = 100;
-// settling marks the calls of a settle (Groups.#settle): they pass the holds of groups that still run
-const settling = new AsyncLocalStorage();
 
 function settleMs(v) {
   if (v === undefined || v === "") return 3000;
@@ -167,14 +164,10 @@ export class Groups {
       // a call a worker's request makes through a binding the edge serves (a shard's KV or R2, a Workflow that may
       // shard) is part of that request: while the group's requests in flight are drained its workerd still runs,
       // and waiting for the restart would hold the request the drain waits for (decision 779)
-      // so is a call of the settle before a restart (#settle), to any held group that still runs; one whose workerd
-      // is restarting fails it at once (the settle waits for none of them)
-      const settle = settling.getStore() === true;
-      if (g.restarting && (draining || settle) && g.entry) {
+      if (g.restarting && draining && g.entry) {
         g.inflight++;
         return g;
       }
-      if (g.restarting && settle) throw new EdgeError(503, INTERNAL_ERROR, `workerd group ${g.id} is restarting`);
       if (g.restarting) {
         await g.restarting;
         continue;
@@ -197,6 +190,13 @@ export class Groups {
   // the groups it restarts wait from the moment the plan is taken. It answers the groups it started or restarted; a
   // group that does not start fails it, with workerd's last lines in the error's `detail`.
   async realize(plan) {
+    // the running groups this plan restarts first let their steps under way end (#settle), all at once
+    const settle = [];
+    for (const [gid, spec] of plan.groups) {
+      const g = this.byId.get(gid);
+      if (g?.entry && g.fingerprint !== spec.fingerprint && g.workflows.length > 0) settle.push(g);
+    }
+    await Promise.all(settle.map((g) => this.#settle(g)));
     const changed = [];
     const releases = [];
     const hold = (g) => {
@@ -244,8 +244,8 @@ export class Groups {
       }
       const first = changed.filter(([g, spec]) => gives(g, spec));
       const then = changed.filter(([g, spec]) => !gives(g, spec));
-      for (const [g, spec] of first) await this.#restart(g, spec, { settle: true });
-      const results = await Promise.allSettled(then.map(([g, spec]) => this.#restart(g, spec, { settle: true })));
+      for (const [g, spec] of first) await this.#restart(g, spec);
+      const results = await Promise.allSettled(then.map(([g, spec]) => this.#restart(g, spec)));
       const failed = results.find((r) => r.status === "rejected");
       if (failed) throw failed.reason;
     } finally {
@@ -290,11 +290,9 @@ export class Groups {
     }
   }
 
-  // #restart (re)starts group g with spec; a failure leaves the error's `detail` with workerd's last lines. settle: a
-  // change restarts it, whose running steps are let end first (#settle); a cycle (bounds.mjs) does not wait.
-  async #restart(g, spec, { settle = false } = {}) {
+  // #restart (re)starts group g with spec; a failure leaves the error's `detail` with workerd's last lines.
+  async #restart(g, spec) {
     await this.#drain(g);
-    if (settle && g.entry && g.workflows.length > 0) await this.#settle(g);
     if (g.mf) await this.#flushLogs(g);
     g.stderrTail = [];
     const opts = this.#instanceOptions(g, spec);
@@ -354,31 +352,27 @@ export class Groups {
   // #settle waits, at most SETTLE_MS, until none of group g's Workflow instances runs a step, as this.stepping(g)
   // counts them (runtime.mjs). A restart stops the steps under way, and each then runs again from its start (at least
   // once, as on Cloudflare after an infrastructure failure): a step that sends a payment or an email would send it
-  // twice, and since groups hold the scripts of several accounts, another account's deploy would cause it. The
-  // group's requests are held meanwhile (no new instance starts), except the settle's own calls (the index's
-  // statuses and the details of running instances), which pass the hold of every group that still runs: a sharded
-  // Workflow's statuses are read from each shard, and the other shards are held by the same change. A group with
-  // more unfinished instances than Runtime's SETTLE_MAX is not waited for (stepping answers 0): it would not go
-  // quiet within the bound anyway.
+  // twice, and since groups hold the scripts of several accounts, another account's deploy would cause it. It runs
+  // before the change holds the group's requests, so that its own calls to the group (the index's statuses, the
+  // details of running instances) are answered; a create that comes meanwhile starts an instance that the next look
+  // sees. Only a create the hold finds in flight may still start a step the restart stops. A restart for a workerd's
+  // bounds or after it died (cycle) does not wait.
   async #settle(g) {
     if (SETTLE_MS === 0 || this.stepping === null) return;
     const start = Date.now();
     let n = 0;
-    await settling.run(true, async () => {
-      for (;;) {
-        // a look that fails or outlasts the bound ends the wait
-        let timer;
-        const late = new Promise(
-          (r) => (timer = setTimeout(() => r(null), Math.max(0, start + SETTLE_MS - Date.now()))),
-        );
-        const got = await Promise.race([this.stepping(g).catch(() => 0), late]);
-        clearTimeout(timer);
-        if (got !== null) n = got;
-        if (n === 0 || Date.now() - start >= SETTLE_MS) return;
-        await new Promise((r) => setTimeout(r, SETTLE_POLL_MS));
-      }
-    });
+    for (;;) {
+      // a look that fails or outlasts the bound ends the wait
+      let timer;
+      const late = new Promise((r) => (timer = setTimeout(() => r(null), Math.max(0, start + SETTLE_MS - Date.now()))));
+      const got = await Promise.race([this.stepping(g).catch(() => 0), late]);
+      clearTimeout(timer);
+      if (got !== null) n = got;
+      if (n === 0 || Date.now() - start >= SETTLE_MS) break;
+      await new Promise((r) => setTimeout(r, SETTLE_POLL_MS));
+    }
     g.settled = { ms: Date.now() - start, stepping: n };
+    if (n > 0) this.logger(`workerd ${g.id}: restarting with ${n} instance(s) still in a step after ${SETTLE_MS} ms`);
   }
 
   // #flushLogs waits (at most LOG_FLUSH_MS) until group g's log tail worker has no delivery under way and sent none

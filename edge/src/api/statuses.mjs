@@ -82,7 +82,9 @@ export async function unfinished(ctx, name) {
 // stepping counts the instances among ids, unfinished instances of workflow name whose index statuses unfinished()
 // has just refreshed, that run a step now: pausing (a pause waits for the step under way), or running and neither
 // sleeping, waiting for an event nor backing off before a retry (deriveStatus). A change waits for them before it
-// restarts their workerd (groups.mjs, decision 799).
+// restarts their workerd (groups.mjs, decision 799). An instance whose latest step or attempt began or ended more than
+// STEP_RECENT_MS ago is left out: a step that long is not expected to end within the wait, and one that hangs would
+// otherwise cost every deploy into its group the whole wait.
 export async function stepping(ctx, name, ids) {
   let n = 0;
   await mapLimit(ids, 8, async (id) => {
@@ -90,10 +92,17 @@ export async function stepping(ctx, name, ids) {
     if (status === "waitingForPause") n++;
     if (status !== "running") return;
     const d = await details(ctx, name, id).catch(() => null);
-    if (d && deriveStatus(d) === "running") n++;
+    if (!d || deriveStatus(d) !== "running") return;
+    const last = d.steps?.at(-1);
+    const attempt = last?.attempts?.at(-1);
+    const latest = Date.parse(attempt?.end ?? attempt?.start ?? last?.end ?? last?.start ?? d.start ?? d.queued);
+    if (!(Date.now() - latest > STEP_RECENT_MS)) n++;
   });
   return n;
 }
+
+// STEP_RECENT_MS: a step under way for longer than this is not waited for (stepping).
+const STEP_RECENT_MS = 10000;
 
 // SWEEP_SETTLE_MS is how old an unfinished instance is before the archive sweep asks for its status (sweepEnded).
 const SWEEP_SETTLE_MS = 5000;
