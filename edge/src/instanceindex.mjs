@@ -148,9 +148,10 @@ export class InstanceIndex {
   // statuses is null), in the order they were first seen, without reading whole records.
   summaries(workflow, statuses = null) {
     const list = statuses === null ? "" : ` AND status IN (${statuses.map(() => "?").join(", ")})`;
-    return this.db
-      .prepare(`SELECT id, status, created AS created_on FROM instances WHERE workflow = ?${list} ORDER BY rowid`)
-      .all(workflow, ...(statuses ?? []));
+    // (prepared once per number of statuses, as the pages' statements)
+    return this.#stmt(
+      `SELECT id, status, created AS created_on FROM instances WHERE workflow = ?${list} ORDER BY rowid`,
+    ).all(workflow, ...(statuses ?? []));
   }
 
   // page answers one page of a workflow's instances as lists show them (whole records), newest first unless
