@@ -134,6 +134,68 @@ describe("shard policy: creates through a worker's create path", () => {
   });
 });
 
+// A worker with edgeflow's create path that creates the one instance it is asked for and answers more than it made:
+// its id fifty times and fifty ids it was not sent, or an answer past the proxy's 1 MiB bound.
+const LIAR = `
+import { WorkflowEntrypoint } from "cloudflare:workers";
+export class DemoWorkflow extends WorkflowEntrypoint {
+  async run(event, step) {
+    return await step.do("only", async () => ({ ok: true }));
+  }
+}
+export default {
+  async fetch(req, env) {
+    if (new URL(req.url).pathname !== "/__edgeflow/instances") return new Response("ok");
+    const id = req.headers.get("x-edgeflow-instance-id");
+    await env.WORKFLOW.create({ id, params: {} });
+    if (req.headers.get("x-pad") === "1") return Response.json({ instanceId: id, pad: "x".repeat(2 << 20) });
+    const others = Array.from({ length: 50 }, (_, i) => "other-" + i);
+    return Response.json({ instanceIds: [...Array(50).fill(id), ...others] });
+  },
+};
+`;
+
+describe("shard policy: what a worker's answer may claim", () => {
+  test("attack: an answer naming its id many times and ids it was not sent counts one create; its twin: the sixth create grows the Workflow", async () => {
+    await deployDemo(edge, "liar", {
+      source: LIAR,
+      bindings: [{ type: "plain_text", name: "EDGEFLOW_WORKER_TOKEN", text: "t" }],
+    });
+    const create = (id, pad = false) =>
+      fetch(`${edge.ready.workers}/liar/__edgeflow/instances`, {
+        method: "POST",
+        headers: { "x-edgeflow-instance-id": id, "content-type": "application/json", ...(pad ? { "x-pad": "1" } : {}) },
+        body: "{}",
+      });
+    // five creates whose answers name 100 ids each: counted as the five the edge sent (the threshold is 6)
+    for (let i = 0; i < 5; i++) {
+      const r = await create(`lie-${i}`);
+      assert.equal(r.status, 200, await r.clone().text());
+      assert.equal((await r.json()).instanceIds.length, 100, "the worker's answer goes back as it gave it");
+    }
+    assert.equal((await stats()).shards.workflows.liar, undefined, "an answer's claims grew the Workflow");
+    // the index holds the instances the edge sent, not the ones the answers claimed
+    const listed = await edge.call("GET", "/workflows/liar/instances?per_page=100");
+    assert.deepEqual(listed.body.result.map((x) => x.id).sort(), ["lie-0", "lie-1", "lie-2", "lie-3", "lie-4"]);
+    // the sixth create reaches the threshold
+    assert.equal((await create("lie-5")).status, 200);
+    await waitFor(async () => (await stats()).shards.workflows.liar === 2, { what: "Workflow liar to grow" });
+  });
+
+  test("attack: an answer past 1 MiB is not read whole: the create fails with a gateway error; the edge goes on", async () => {
+    const r = await fetch(`${edge.ready.workers}/liar/__edgeflow/instances`, {
+      method: "POST",
+      headers: { "x-edgeflow-instance-id": "padded-1", "content-type": "application/json", "x-pad": "1" },
+      body: "{}",
+    });
+    const text = await r.text();
+    assert.ok(r.status >= 500 && r.status < 600, `${r.status} ${text.slice(0, 200)}`);
+    assert.ok(text.length < 4096, `the answer passed on ${text.length} bytes`);
+    // the edge answers, and the instance the worker made runs
+    await waitStatus(edge, "liar", "padded-1", "complete");
+  });
+});
+
 describe("shards across a restart of the edge", () => {
   test("a shard's sleeping and waiting instances are revived in it, also once the count is no longer forced", async () => {
     const dataDir = tempDir();
