@@ -143,6 +143,7 @@ type Service struct {
 	heldMaybe       atomic.Bool              // runs may be held for flow control (flowcontrol.go)
 	heldCursors     heldCursors              // where startHeldOf goes on (flowcontrol.go)
 	rateBlocks      rateBlocks               // rate limit windows known spent (flowcontrol.go)
+	readmits        readmits                 // cron starts sent their admission event again (admission.go)
 }
 
 // New returns a service. Store and Secrets are required.

@@ -666,6 +666,7 @@ func (s *Service) refreshFrom(ctx context.Context, r *edgeflow.Run, strict bool,
 	prevSteps, prevStatus := r.Steps, r.Status
 	applyInstance(r, inst, now)
 	s.applyStuck(ctx, r, detail, now)
+	s.readmitStranded(ctx, r, inst, now)
 	if strict && runState(r) == before && r.RefreshFailures == 0 && r.NextRefreshAt != nil && r.NextRefreshAt.After(now) {
 		// A reader polling an unchanged run: nothing to write, and the
 		// refresher's schedule stands.
