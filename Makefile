@@ -27,7 +27,7 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) \
 	$(wildcard web/index.html web/package.json web/package-lock.json web/vite.config.* web/tsconfig*.json)
 WEB_BUILD   := web/dist/app/index.html
 
-.PHONY: all build web run test test-go test-node test-wrangler test-browser deps npm-deps edge-deps node-runtime bench lint clean apidoc
+.PHONY: all build web run test test-go test-node test-wrangler test-browser deps npm-deps edge-deps wrangler-clis node-runtime bench lint clean apidoc
 
 all: build
 
@@ -48,8 +48,15 @@ web/node_modules/.package-lock.json: web/package-lock.json | node-runtime
 run: edge-deps build
 	./bin/edgeflow serve --addr $(ADDR) --data-dir $(DATA_DIR)
 
-deps: npm-deps
+deps: npm-deps wrangler-clis
 	$(GO) mod download
+
+# The wrangler CLIs the conformance tests and the Go export test drive (wrangler 3 and 4), each installed once into
+# ~/.cache/edgeflow/wranglerN (edge/test/conformance/wrangler-cli.mjs): here, before the test lanes start, so that
+# no lane finds one missing while another lane installs it. EDGE_SKIP_WRANGLER=1 leaves them out.
+wrangler-clis: node-runtime
+	@cd edge && node --input-type=module \
+		-e 'import { installWrangler, skip } from "./test/conformance/wrangler-cli.mjs"; if (!skip) for (const m of [3, 4]) installWrangler(m);'
 
 edge-deps:
 	@$(MAKE) --no-print-directory npm-deps NPM_DIRS=edge
