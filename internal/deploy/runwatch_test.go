@@ -104,16 +104,19 @@ func TestWatchBound(t *testing.T) {
 	if st := svc.WatchStats(); st.Open != 3 || st.Watched != 3 {
 		t.Fatalf("watch stats %+v: want 3 open of 3 watched", st)
 	}
+	// a watch counts as open once taken, before its stream is: wait for a stream
 	var watched *edgeflow.Run
-	for _, r := range runs {
+	testenv.WaitFor(t, 10*time.Second, 10*time.Millisecond, "a watched run's stream", func() (bool, string) {
 		prov.mu.Lock()
-		_, ok := prov.streams[r.InstanceID]
-		prov.mu.Unlock()
-		if ok {
-			watched = r
-			break
+		defer prov.mu.Unlock()
+		for _, r := range runs {
+			if _, ok := prov.streams[r.InstanceID]; ok {
+				watched = r
+				return true, ""
+			}
 		}
-	}
+		return false, fmt.Sprintf("%d streams opened", prov.opened)
+	})
 	w.prov.set(watched.InstanceID, "complete", nil)
 	if !prov.send(watched.InstanceID, "workflow_completed") {
 		t.Fatal("no stream to send to")
