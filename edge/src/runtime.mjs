@@ -437,10 +437,7 @@ export class Runtime {
   async enterCreate(name, ids, { read = false, count = true } = {}) {
     const gid = this.groups.placement.get(name);
     const rts = [...this.groups.shards].filter(([, gids]) => gids[0] === gid);
-    if (rts.length === 0 || ids.length === 0) {
-      if (count) this.countCreated(name, ids.length);
-      return this.enter(name);
-    }
+    if (rts.length === 0 || ids.length === 0) return this.enter(name);
     // a read of one instance (the generated worker's `?instanceId=` status, an event) goes to the shard that holds
     // it: the one the index (or a hint) gives under whichever of the group's Workflows knows the id, else shard 0
     if (read) {
@@ -459,12 +456,10 @@ export class Runtime {
   }
 
   // countCreated counts n instances created through worker `name`'s create path for the shard policy of the
-  // Workflows its group holds, sharded or not yet (only creates that were made: a refused request does not grow a
-  // Workflow).
+  // Workflows its group may run in shards (only creates that were made: a refused request does not grow a Workflow).
   countCreated(name, n) {
     const gid = this.groups.placement.get(name);
-    if (gid === undefined || n <= 0) return;
-    for (const [rt, owner] of this.groups.owner.wf) if (owner === gid) this.shardPolicy.created(rt, n);
+    for (const [rt, gids] of this.groups.shards) if (gids[0] === gid) this.shardPolicy.created(rt, n);
   }
 
   // #createShard is the shard of gids (a group's shards, for its Workflows rts) that a create of instance id goes to:

@@ -156,30 +156,11 @@ export default {
 `;
 
 describe("shard policy: what a worker's answer may claim", () => {
-  test("attack: an answer naming its id many times and ids it was not sent counts one create; its twin: the sixth create grows the Workflow", async () => {
+  before(async () => {
     await deployDemo(edge, "liar", {
       source: LIAR,
       bindings: [{ type: "plain_text", name: "EDGEFLOW_WORKER_TOKEN", text: "t" }],
     });
-    const create = (id, pad = false) =>
-      fetch(`${edge.ready.workers}/liar/__edgeflow/instances`, {
-        method: "POST",
-        headers: { "x-edgeflow-instance-id": id, "content-type": "application/json", ...(pad ? { "x-pad": "1" } : {}) },
-        body: "{}",
-      });
-    // five creates whose answers name 100 ids each: counted as the five the edge sent (the threshold is 6)
-    for (let i = 0; i < 5; i++) {
-      const r = await create(`lie-${i}`);
-      assert.equal(r.status, 200, await r.clone().text());
-      assert.equal((await r.json()).instanceIds.length, 100, "the worker's answer goes back as it gave it");
-    }
-    assert.equal((await stats()).shards.workflows.liar, undefined, "an answer's claims grew the Workflow");
-    // the index holds the instances the edge sent, not the ones the answers claimed
-    const listed = await edge.call("GET", "/workflows/liar/instances?per_page=100");
-    assert.deepEqual(listed.body.result.map((x) => x.id).sort(), ["lie-0", "lie-1", "lie-2", "lie-3", "lie-4"]);
-    // the sixth create reaches the threshold
-    assert.equal((await create("lie-5")).status, 200);
-    await waitFor(async () => (await stats()).shards.workflows.liar === 2, { what: "Workflow liar to grow" });
   });
 
   test("attack: an answer past 1 MiB is not read whole: the create fails with a gateway error; the edge goes on", async () => {
