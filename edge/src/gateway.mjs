@@ -332,7 +332,12 @@ export class Gateway {
       for (const d of await sweepExpired(this.context(id)))
         deleted.push(this.accounts.isLegacy(id) ? d : { account: id, ...d });
     }
-    if (deleted.length > 0) this.logger(`retention: deleted ${deleted.length} expired workflow instance(s)`);
+    if (deleted.length > 0) {
+      // the first few by name (an operator looking for one finds it; a big sweep stays one short line)
+      const named = deleted.slice(0, 10).map((d) => `${d.account ? d.account + ":" : ""}${d.workflow}/${d.id}`);
+      const more = deleted.length > named.length ? ` and ${deleted.length - named.length} more` : "";
+      this.logger(`retention: deleted ${deleted.length} expired workflow instance(s): ${named.join(", ")}${more}`);
+    }
     return deleted;
   }
 

@@ -153,6 +153,30 @@ export async function waitFor(fn, { timeoutMs = 60000, intervalMs = 100, what = 
   throw new Error(`timed out waiting for ${what}; last value ${JSON.stringify(last)}`);
 }
 
+// sweepRetention runs the edge's retention sweep now and answers the instances it deleted, with those the edge's
+// own sweep at the turn of a minute deleted before it (its log names them): a test that waits for an instance to
+// expire cannot know which of the two sweeps takes it. Each is {workflow, id} (and account for a provisioned one).
+export async function sweepRetention(edge) {
+  const base = edge.ready.api.replace("/client/v4", "");
+  const res = await fetch(`${base}/__edge/retention`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${edge.token}` },
+  });
+  if (res.status !== 200) throw new Error(`retention sweep: ${res.status} ${await res.text()}`);
+  const now = (await res.json()).deleted;
+  const before = [...edge.stderr().matchAll(/retention: deleted \d+ expired workflow instance\(s\): ([^\n]*)/g)]
+    .flatMap((m) => m[1].replace(/ and \d+ more$/, "").split(", "))
+    .map((name) => {
+      const acct = /^([^:/]+):(.*)$/.exec(name);
+      const rest = acct ? acct[2] : name;
+      const cut = rest.indexOf("/");
+      const d = { workflow: rest.slice(0, cut), id: rest.slice(cut + 1) };
+      return acct ? { account: acct[1], ...d } : d;
+    })
+    .filter((d) => !now.some((n) => n.workflow === d.workflow && n.id === d.id));
+  return [...now, ...before];
+}
+
 export async function instance(edge, wf, id) {
   const r = await edge.call("GET", `/workflows/${wf}/instances/${encodeURIComponent(id)}`);
   if (r.status !== 200) throw new Error(`get instance ${id}: ${r.status} ${JSON.stringify(r.body)}`);

@@ -8,7 +8,17 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { FIXTURES, asAccount, instance, provision, startEdge, upload, waitFor, waitStatus } from "./helpers.mjs";
+import {
+  FIXTURES,
+  asAccount,
+  instance,
+  provision,
+  startEdge,
+  sweepRetention,
+  upload,
+  waitFor,
+  waitStatus,
+} from "./helpers.mjs";
 
 const SAGA = fs.readFileSync(path.join(FIXTURES, "saga.mjs"), "utf8");
 let edge;
@@ -533,12 +543,9 @@ describe("retention", () => {
       what: "ret-ok to expire",
     });
     const files = instanceFiles("saga");
-    const base = edge.ready.api.replace("/client/v4", "");
-    const sweep = await (
-      await fetch(`${base}/__edge/retention`, { method: "POST", headers: { authorization: `Bearer ${edge.token}` } })
-    ).json();
-    const ids = sweep.deleted.map((d) => d.id);
-    assert.ok(ids.includes("ret-ok"), JSON.stringify(sweep));
+    const deleted = await sweepRetention(edge);
+    const ids = deleted.map((d) => d.id);
+    assert.ok(ids.includes("ret-ok"), JSON.stringify(deleted));
     assert.ok(
       !ids.includes("ret-keep") && !ids.includes("ret-err"),
       "an instance's own retention, and the error retention, keep them",

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import Cloudflare, { toFile } from "cloudflare";
-import { asAccount, deployDemo, provision, startEdge, waitFor, waitStatus } from "../helpers.mjs";
+import { asAccount, deployDemo, provision, startEdge, sweepRetention, waitFor, waitStatus } from "../helpers.mjs";
 
 let root;
 let edge; // the account the SDK acts as
@@ -724,13 +724,10 @@ test("workflows 2026: default_retention on the Workflow (workflows.update) hides
   await waitFor(async () => (await edge.call("GET", "/workflows/sdk-saga/instances/s-ret")).status === 404, {
     what: "s-ret to expire",
   });
-  const base = root.ready.api.replace("/client/v4", "");
-  const sweep = await (
-    await fetch(`${base}/__edge/retention`, { method: "POST", headers: { authorization: `Bearer ${root.token}` } })
-  ).json();
+  const deleted = await sweepRetention(root);
   assert.ok(
-    sweep.deleted.some((d) => d.id === "s-ret" && d.workflow === "sdk-saga"),
-    JSON.stringify(sweep),
+    deleted.some((d) => d.id === "s-ret" && d.workflow === "sdk-saga"),
+    JSON.stringify(deleted),
   );
   await cf.workflows.update("sdk-saga", {
     account_id,
