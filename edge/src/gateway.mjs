@@ -32,7 +32,7 @@ import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
 import { sweepExpired } from "./api/instances.mjs";
 import { backup } from "./backup.mjs";
 import { runSchedules } from "./api/schedules.mjs";
-import { ownsWorkflow, stepping, sweepEnded, unfinished } from "./api/statuses.mjs";
+import { ownsWorkflow, stepping, sweepEnded, syncShard, unfinished } from "./api/statuses.mjs";
 import { ARCHIVING, archiveNow, archiveSoon, trimEnded } from "./api/archive.mjs";
 import { parseJSON, readBody, requireObject, send, sendError } from "./http.mjs";
 
@@ -55,6 +55,11 @@ export class Gateway {
     runtime.archiveNow = (rtName, ids) => {
       const ctx = this.#owner(rtName, null);
       if (ctx) for (const x of ids) archiveNow(ctx, rtName, x);
+    };
+    // before a shard stops, the index learns of every instance it holds (runtime.mjs, #planKeeping)
+    runtime.syncShard = async (rtName, k) => {
+      const ctx = this.#owner(rtName, null);
+      if (ctx) await syncShard(ctx, rtName, k);
     };
   }
 

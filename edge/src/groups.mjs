@@ -76,6 +76,7 @@ export class Group {
     this.tail = { inflight: 0, last: 0 }; // its log tail worker's deliveries under way, and when the last came (logs.mjs)
     this.sweepAgain = false;
     this.shard = 0; // its shard number: 0 for a group itself, k for its shard k (plan.mjs)
+    this.leaving = false; // a shard about to stop: it takes no new create (runtime.mjs, #planKeeping)
   }
 }
 
@@ -338,6 +339,11 @@ export class Groups {
       ...spec.r2.map((b) => `r2:${b}`),
       ...spec.wf.map((w) => `wf:${w.rt}`),
     ]);
+  }
+
+  // drained waits (a bounded time, as before a restart) for the requests in flight in group g to finish.
+  drained(g) {
+    return this.#drain(g);
   }
 
   // #drain waits (a bounded time) for requests in flight in group g to finish before its workerd restarts.

@@ -164,7 +164,7 @@ export class Runtime {
     for (const rt of this.shardPolicy.want.keys()) this.shardPolicy.floor(rt, this.#heldShard(rt));
     for (const rt of this.groups.shards.keys()) this.shardPolicy.floor(rt, this.#heldShard(rt));
     const before = new Map([...this.groups.shards].map(([rt, ids]) => [rt, ids.length]));
-    await this.#realize(this.#plan(this.registry.state));
+    await this.#realize(await this.#planKeeping(this.registry.state));
     for (const [rt, ids] of this.groups.shards) {
       if (before.get(rt) === ids.length) continue;
       this.logger(`workflow ${rt} runs in ${ids.length} shards`);
@@ -230,7 +230,7 @@ export class Runtime {
       const started = Date.now();
       const keep = { placement: new Map(this.groups.placement), nextGroup: this.groups.nextGroup };
       try {
-        await this.#realize(this.#plan(this.registry.state));
+        await this.#realize(await this.#planKeeping(this.registry.state));
       } catch (err) {
         const detail = err.detail ?? "";
         this.registry.restore(before);
@@ -357,7 +357,47 @@ export class Runtime {
 
   // #realize brings the groups to plan (Groups.realize) and then revives the instances of the groups it started or
   // restarted and tells the edge's loopback gate of their workerds.
+  // #planKeeping is #plan(state), made sure first that no shard it would stop holds an instance the index does not
+  // know of yet: one created a moment ago whose answer has not come back, or one a worker made whose answer was lost
+  // (the index is what keeps a shard that holds an instance: #heldShard). The shards to stop take no new create
+  // (#running), the requests under way in them end (a bounded wait, as before a restart), and the index learns of
+  // every instance their engines hold (this.syncShard, a full list of each); a Workflow with one there keeps the
+  // shard (ShardPolicy.floor), and the plan is made again. Those still to stop take no create until they have.
+  async #planKeeping(state) {
+    const plan = this.#plan(state);
+    const leaving = [];
+    for (const [rt, gids] of this.groups.shards) {
+      // (a Workflow the change deletes loses its shards with its instances)
+      if (!plan.owner.wf.has(rt)) continue;
+      gids.forEach((gid, k) => {
+        if (k > 0 && !plan.groups.has(gid) && this.groups.get(gid)?.entry) leaving.push({ rt, gid, k });
+      });
+    }
+    if (leaving.length === 0 || this.syncShard === undefined) return plan;
+    const gs = [...new Set(leaving.map((x) => x.gid))].map((gid) => this.groups.get(gid));
+    for (const g of gs) g.leaving = true;
+    await Promise.all(gs.map((g) => this.groups.drained(g)));
+    await Promise.all(
+      leaving.map(({ rt, k }) =>
+        this.syncShard(rt, k).catch((err) => this.logger(`workflow ${rt}: listing shard ${k}: ${cleanError(err)}`)),
+      ),
+    );
+    for (const { rt } of leaving) this.shardPolicy.floor(rt, this.#heldShard(rt));
+    const again = this.#plan(state);
+    for (const g of gs) if (again.groups.has(g.id)) g.leaving = false;
+    return again;
+  }
+
   async #realize(plan) {
+    try {
+      await this.#realizeNow(plan);
+    } finally {
+      // a shard that #planKeeping kept from creates and then did not stop (the change failed) takes them again
+      for (const g of this.groups.list()) g.leaving = false;
+    }
+  }
+
+  async #realizeNow(plan) {
     const changed = await this.groups.realize(plan);
     for (const g of changed) if (g.mf) this.sweep(g);
     if (changed.length > 0) this.onWorkerdStarted?.();
@@ -459,7 +499,8 @@ export class Runtime {
   // Workflows its group may run in shards (only creates that were made: a refused request does not grow a Workflow).
   countCreated(name, n) {
     const gid = this.groups.placement.get(name);
-    for (const [rt, gids] of this.groups.shards) if (gids[0] === gid) this.shardPolicy.created(rt, n);
+    if (gid === undefined || n <= 0) return;
+    for (const [rt, owner] of this.groups.owner.wf) if (owner === gid) this.shardPolicy.created(rt, n);
   }
 
   // #createShard is the shard of gids (a group's shards, for its Workflows rts) that a create of instance id goes to:
@@ -473,11 +514,12 @@ export class Runtime {
     return this.#running(gids, shardOf(id, gids.length));
   }
 
-  // #running answers shard k of gids if its workerd runs, else the first shard whose workerd runs (k when none does).
+  // #running answers shard k of gids if its workerd runs and it is not about to stop (#planKeeping), else the first
+  // shard that is so (k when none is).
   #running(gids, k) {
     const up = (gid) => {
       const g = this.groups.get(gid);
-      return g !== undefined && Boolean(g.entry) && !g.restarting;
+      return g !== undefined && Boolean(g.entry) && !g.restarting && !g.leaving;
     };
     if (up(gids[k])) return k;
     const j = gids.findIndex(up);

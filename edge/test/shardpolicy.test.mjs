@@ -172,6 +172,108 @@ describe("shard policy: what a worker's answer may claim", () => {
   });
 });
 
+// A worker with edgeflow's create path whose Workflow waits for an event "go" (params.quick: it ends at once), and
+// whose answer is past the proxy's 1 MiB bound when asked (x-pad): the edge then never learns from the answer which
+// instances it made.
+const HIDDEN = `
+import { WorkflowEntrypoint } from "cloudflare:workers";
+export class DemoWorkflow extends WorkflowEntrypoint {
+  async run(event, step) {
+    if (event.payload?.quick) return { quick: true };
+    const ev = await step.waitForEvent("go", { type: "go", timeout: "1 hour" });
+    return { got: ev.payload };
+  }
+}
+export default {
+  async fetch(req, env) {
+    if (new URL(req.url).pathname !== "/__edgeflow/instances") return new Response("ok");
+    const items = await req.json();
+    const got = await env.WORKFLOW.createBatch(items.map((x) => ({ id: x.id, params: x.params })));
+    const pad = req.headers.get("x-pad") ? "x".repeat(2 << 20) : undefined;
+    return Response.json({ instanceIds: got.map((h) => h.id), pad });
+  },
+};
+`;
+
+describe("shard policy: a shard that holds an instance the index does not know of", () => {
+  // The archive sweep (which also brings the index up to date from the engines' files) is held off, so that only the
+  // shrink itself can learn of the instance.
+  let e2;
+  before(async () => {
+    e2 = await startEdge({
+      env: {
+        EDGEFLOW_EDGE_SHARDS: "",
+        EDGEFLOW_EDGE_SHARD_MAX: "2",
+        EDGEFLOW_EDGE_SHARD_GROW: "6",
+        EDGEFLOW_EDGE_SHARD_WINDOW_MS: "600000",
+        EDGEFLOW_EDGE_SHARD_IDLE_MS: "3000",
+        EDGEFLOW_EDGE_ARCHIVE_SWEEP_MS: "600000",
+      },
+    });
+    await deployDemo(e2, "hidden", {
+      source: HIDDEN,
+      bindings: [{ type: "plain_text", name: "EDGEFLOW_WORKER_TOKEN", text: "t" }],
+    });
+  });
+  after(async () => {
+    await e2?.stop();
+  });
+  const stats2 = async () => {
+    const base = e2.ready.api.replace("/client/v4", "");
+    return (await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${e2.token}` } })).json();
+  };
+  const post = (items, pad) =>
+    fetch(`${e2.ready.workers}/hidden/__edgeflow/instances`, {
+      method: "POST",
+      headers: {
+        "x-edgeflow-instance-batch": "1",
+        "content-type": "application/json",
+        ...(pad ? { "x-pad": "1" } : {}),
+      },
+      body: JSON.stringify(items),
+    });
+
+  test("attack: an instance made in shard 1 whose answer was lost keeps the shard running; its twin: the emptied shard stops", async () => {
+    // six quick creates grow the Workflow to 2 shards
+    const quick = Array.from({ length: 6 }, (_, i) => ({ id: `quick-${i}`, params: { quick: true } }));
+    const r = await post(quick, false);
+    assert.equal(r.status, 200, await r.clone().text());
+    await waitFor(async () => (await stats2()).workerd_groups.some((g) => g.group === "g1~1"), {
+      what: "shard g1~1 to start",
+    });
+    for (const { id } of quick) await waitStatus(e2, "hidden", id, "complete");
+    // an instance in shard 1 that waits, whose create's answer the proxy refuses: the index does not hold it
+    let hid = null;
+    for (let i = 0; hid === null; i++) if (shardOf(`hid-${i}`, 2) === 1) hid = `hid-${i}`;
+    const lost = await post([{ id: hid, params: {} }], true);
+    assert.ok(lost.status >= 500, `${lost.status}`);
+    await lost.arrayBuffer();
+    // the Workflow goes idle and the shrink checks look at it: shard 1 keeps running, since it holds the instance
+    const idleSince = await waitFor(async () => {
+      const s = (await stats2()).shards;
+      return s.idle.includes("hidden") ? s : false;
+    });
+    await waitFor(async () => (await stats2()).shards.shrink_checks > idleSince.shrink_checks + 2, {
+      what: "shrink checks of the idle Workflow",
+    });
+    const st = await stats2();
+    assert.ok(
+      st.workerd_groups.some((g) => g.group === "g1~1"),
+      `shard 1 stopped under an instance: ${JSON.stringify(st.shards)}`,
+    );
+    assert.equal((await waitStatus(e2, "hidden", hid, "waiting")).status, "waiting");
+    const ev = await e2.call("POST", `/workflows/hidden/instances/${hid}/events/go`, { ok: 1 });
+    assert.equal(ev.status, 200, JSON.stringify(ev.body));
+    const done = await waitStatus(e2, "hidden", hid, "complete");
+    assert.deepEqual(done.output, { got: { ok: 1 } });
+    // emptied (its finished instance archived), the shard stops, and the instance still reads
+    await waitFor(async () => !(await stats2()).workerd_groups.some((g) => g.group === "g1~1"), {
+      what: "shard g1~1 to stop",
+    });
+    assert.deepEqual((await waitStatus(e2, "hidden", hid, "complete")).output, { got: { ok: 1 } });
+  });
+});
+
 describe("shards across a restart of the edge", () => {
   test("a shard's sleeping and waiting instances are revived in it, also once the count is no longer forced", async () => {
     const dataDir = tempDir();

@@ -197,6 +197,37 @@ function syncIndex(ctx, name) {
   return p;
 }
 
+// syncShard adds to the index every instance that shard k of sharded Workflow name holds and the index does not know
+// of, from a full list of the shard (page by page): an instance created a moment ago whose create has not answered
+// yet, or one a worker made whose answer was lost. The runtime runs it before the shard stops (runtime.mjs,
+// #planKeeping), so that no instance is left in a stopped shard; the shard then holds few (its finished ones were
+// archived first).
+export async function syncShard(ctx, name, k) {
+  const versionId = ctx.state.workflows[name.slice(ctx.names.prefix.length)]?.versions.at(-1).id;
+  for (let page = 1; ; page++) {
+    const q = new URLSearchParams({ page: String(page), per_page: "100" });
+    const { status, body } = await ctx.runtime.explorer(`/workflows/${encodeURIComponent(name)}/instances?${q}`, {
+      shard: k,
+    });
+    if (status !== 200 || !body.success || body.result.length === 0) return;
+    for (const it of body.result) {
+      // a file without an instance (miniflare opens the engine's storage for any id it is asked about), or one the
+      // index knows
+      if (it.status === undefined || ctx.registry.instanceRecord(name, it.id)) continue;
+      ctx.registry.recordInstance({
+        workflow: name,
+        id: it.id,
+        source: "binding",
+        created_on: it.created_on ?? now(),
+        version_id: versionId,
+        status: it.status,
+        shard: k,
+      });
+    }
+    if (page >= (body.result_info?.total_pages ?? 1)) return;
+  }
+}
+
 // EMPTY_AFTER_MS is how old a storage file without an instance must be to count as no instance (syncIndex).
 const EMPTY_AFTER_MS = 60000;
 
