@@ -355,8 +355,6 @@ export class Runtime {
     });
   }
 
-  // #realize brings the groups to plan (Groups.realize) and then revives the instances of the groups it started or
-  // restarted and tells the edge's loopback gate of their workerds.
   // #planKeeping is #plan(state), made sure first that no shard it would stop holds an instance the index does not
   // know of yet: one created a moment ago whose answer has not come back, or one a worker made whose answer was lost
   // (the index is what keeps a shard that holds an instance: #heldShard). The shards to stop take no new create
@@ -388,6 +386,8 @@ export class Runtime {
     return again;
   }
 
+  // #realize brings the groups to plan (Groups.realize) and then revives the instances of the groups it started or
+  // restarted and tells the edge's loopback gate of their workerds.
   async #realize(plan) {
     try {
       await this.#realizeNow(plan);
@@ -495,8 +495,9 @@ export class Runtime {
     return this.groups.enter(() => this.groups.get(gids[k]) ?? this.groups.of(name));
   }
 
-  // countCreated counts n instances created through worker `name`'s create path for the shard policy of the
-  // Workflows its group may run in shards (only creates that were made: a refused request does not grow a Workflow).
+  // countCreated counts n instances created through worker `name`'s create path for the shard policy of every
+  // Workflow its group runs, in shards or not yet (only creates that were made: a refused request does not grow a
+  // Workflow).
   countCreated(name, n) {
     const gid = this.groups.placement.get(name);
     if (gid === undefined || n <= 0) return;
