@@ -178,15 +178,7 @@ function syncIndex(ctx, name) {
           }
           // (looked up afresh: an instance created through the API while the page was read is known by now)
           if (ctx.registry.instanceRecord(name, it.id)) continue;
-          ctx.registry.recordInstance({
-            workflow: name,
-            id: it.id,
-            source: "binding",
-            created_on: it.created_on ?? now(),
-            version_id: versionId,
-            status: it.status,
-            ...(sh.k > 0 ? { shard: sh.k } : {}),
-          });
+          recordFound(ctx, name, it, sh.k, versionId);
           missing--;
         }
         if (page >= (body.result_info?.total_pages ?? 1)) break;
@@ -214,18 +206,24 @@ export async function syncShard(ctx, name, k) {
       // a file without an instance (miniflare opens the engine's storage for any id it is asked about), or one the
       // index knows
       if (it.status === undefined || ctx.registry.instanceRecord(name, it.id)) continue;
-      ctx.registry.recordInstance({
-        workflow: name,
-        id: it.id,
-        source: "binding",
-        created_on: it.created_on ?? now(),
-        version_id: versionId,
-        status: it.status,
-        shard: k,
-      });
+      recordFound(ctx, name, it, k, versionId);
     }
     if (page >= (body.result_info?.total_pages ?? 1)) return;
   }
+}
+
+// recordFound adds to the index instance it (an item of miniflare's list) of Workflow name that shard k holds and the
+// edge did not create itself: a worker made it (trigger source binding).
+function recordFound(ctx, name, it, k, versionId) {
+  ctx.registry.recordInstance({
+    workflow: name,
+    id: it.id,
+    source: "binding",
+    created_on: it.created_on ?? now(),
+    version_id: versionId,
+    status: it.status,
+    ...(k > 0 ? { shard: k } : {}),
+  });
 }
 
 // EMPTY_AFTER_MS is how old a storage file without an instance must be to count as no instance (syncIndex).
