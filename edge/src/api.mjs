@@ -268,9 +268,10 @@ async function proxyCreate(ctx, res, { name, script, path, headers, body, req })
   }
 }
 
-// recordCreated adds instances a worker's create path created to the index, as the REST create does (trigger source
-// binding: a worker created them), each in the shard (shardOf: id -> k) it was sent to, unless it holds them already.
-function recordCreated(ctx, { rt, wf }, ids, shardOf, t) {
+// recordCreated adds instances a worker created (through its create path, or a Workflow binding the edge serves) to
+// the index, as the REST create does (trigger source binding), each in the shard (shardOf: id -> k) it was sent to,
+// unless it holds them already.
+export function recordCreated(ctx, { rt, wf }, ids, shardOf, t) {
   const versionId = wf.versions.at(-1)?.id;
   for (const id of ids) {
     if (typeof id !== "string" || ctx.registry.instanceRecord(rt, id)) continue;

@@ -28,7 +28,8 @@ import {
 import { childWorkerds } from "./gate.mjs";
 import { SHARD_SEP } from "./plan.mjs";
 import { TRANSFER_PREFIX } from "./d1transfer.mjs";
-import { AccountContext, dispatch, matchRoute, proxyWorker } from "./api.mjs";
+import { AccountContext, dispatch, matchRoute, proxyWorker, recordCreated } from "./api.mjs";
+import { now } from "./registry.mjs";
 import { sweepExpired } from "./api/instances.mjs";
 import { backup } from "./backup.mjs";
 import { runSchedules } from "./api/schedules.mjs";
@@ -55,6 +56,13 @@ export class Gateway {
     runtime.archiveNow = (rtName, ids) => {
       const ctx = this.#owner(rtName, null);
       if (ctx) for (const x of ids) archiveNow(ctx, rtName, x);
+    };
+    // the instances a worker's Workflow binding creates through the edge (wfbinding.mjs) enter the index at once
+    runtime.recordCreated = (rtName, ids, shards) => {
+      const ctx = this.#owner(rtName, null);
+      const name = ctx && Object.keys(ctx.state.workflows).find((n) => ctx.names.workflow(n) === rtName);
+      if (name === undefined || !Array.isArray(ids) || ids.length === 0) return;
+      recordCreated(ctx, { rt: rtName, wf: ctx.state.workflows[name] }, ids, new Map(Object.entries(shards)), now());
     };
     // before a shard stops, the index learns of every instance it holds (runtime.mjs, #planKeeping)
     runtime.syncShard = async (rtName, k) => {

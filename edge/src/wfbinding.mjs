@@ -3,9 +3,6 @@
 // Workflow's runtime name ({wf: name}, from the binding's address). The call goes where the edge's own calls go
 // (runtime.mjs): a create to the shard its id picks, an operation on an instance to the shard that holds it.
 
-import { Naming, accountStates } from "./accounts.mjs";
-import { now } from "./registry.mjs";
-
 // WF_BODY_LIMIT bounds one call's body (a create's params: a Workflow's params are at most 1 MiB each on Cloudflare,
 // and a batch holds at most 100 instances).
 const WF_BODY_LIMIT = 110 * 1024 * 1024;
@@ -52,40 +49,6 @@ export async function workflowBinding(runtime, entry, req, res) {
 // (Groups.enter).
 const FROM_WORKER = { fromWorker: true };
 
-// recordCreated adds the instances a binding's create made (answer r of /wf/create: created ids, shards: id -> k)
-// to the index at once, each with the shard that holds it, as the REST create does. The index is what keeps a
-// shard that holds an instance running (Runtime.#heldShard): one it learnt of only later, from the shard's files,
-// let a Workflow that went quiet stop that shard under an instance it did not know of, which then read as missing.
-function recordCreated(runtime, rt, r) {
-  const ids = Array.isArray(r?.created) ? r.created.filter((id) => typeof id === "string") : [];
-  if (ids.length === 0) return;
-  const versionId = workflowOf(runtime.registry.state, rt)?.versions?.at(-1)?.id;
-  const t = now();
-  for (const id of ids) {
-    const k = r.shards?.[id] ?? 0;
-    if (runtime.registry.instanceRecord(rt, id)) continue;
-    runtime.registry.recordInstance({
-      workflow: rt,
-      id,
-      source: "binding",
-      created_on: t,
-      ...(versionId ? { version_id: versionId } : {}),
-      status: "queued",
-      ...(k > 0 ? { shard: k } : {}),
-    });
-  }
-  runtime.registry.saveSoon();
-}
-
-// workflowOf is the registry's record of the Workflow that runs as rt (an account's name with its prefix).
-function workflowOf(root, rt) {
-  for (const [id, st, legacy] of accountStates(root)) {
-    const name = new Naming(id, legacy).workflow("");
-    if (rt.startsWith(name) && st.workflows?.[rt.slice(name.length)]) return st.workflows[rt.slice(name.length)];
-  }
-  return undefined;
-}
-
 async function carryOut(runtime, rt, call) {
   const id = typeof call.id === "string" ? call.id : undefined;
   switch (call.op) {
@@ -95,7 +58,8 @@ async function carryOut(runtime, rt, call) {
           ? { workflow: rt, count: call.count, params: call.params }
           : { workflow: rt, instances: Array.isArray(call.instances) ? call.instances : [] };
       const r = await runtime.control("/wf/create", body, FROM_WORKER);
-      recordCreated(runtime, rt, r);
+      // the index holds them at once, each in its shard (a shard the index says is empty may stop: decision 803)
+      runtime.recordCreated?.(rt, r.created, r.shards ?? {});
       return { created: r.created, errors: r.errors };
     }
     case "status":
