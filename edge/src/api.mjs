@@ -290,7 +290,7 @@ export function recordCreated(ctx, { rt, wf }, ids, shardOf, t) {
 }
 
 // requestGroup sends a POST of body to group g's workerd and answers {status, headers, body} (at most ANSWER_LIMIT
-// bytes), once more when workerd closed the reused connection before answering (as proxyWorker does).
+// bytes), once more when workerd closed the reused connection before answering (onceMore, as for proxyWorker).
 function requestGroup(ctx, g, path, headers, body) {
   const once = () =>
     new Promise((resolve, reject) => {
@@ -315,15 +315,12 @@ function requestGroup(ctx, g, path, headers, body) {
         },
       );
       up.on("error", (e) => {
-        e.replayable = !answered && up.reusedSocket && (e.code === "ECONNRESET" || e.code === "EPIPE");
+        e.replayable = closedUnanswered(e, up, answered);
         reject(e);
       });
       up.end(body);
     });
-  return once().catch((err) => {
-    if (err.replayable) return once();
-    throw err;
-  });
+  return onceMore(once);
 }
 
 // EVENT_PEEK is the largest body whose instance the worker proxy looks for (an event sent through a worker).
@@ -392,36 +389,50 @@ export async function proxyWorker(ctx, req, res, name, path) {
     }
   };
   res.on("close", leave);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await new Promise((resolve, reject) => {
-        let answered = false;
-        const up = http.request(
-          { socketPath: group.entry.path, method: req.method, path, headers, agent: ctx.agent },
-          (upRes) => {
-            answered = true;
-            const h = { ...upRes.headers };
-            delete h.connection;
-            delete h["keep-alive"];
-            res.writeHead(upRes.statusCode, h);
-            upRes.pipe(res);
-            upRes.on("end", resolve);
-            upRes.on("error", reject);
-          },
-        );
-        up.on("error", (e) => {
-          e.replayable =
-            !answered && up.reusedSocket && body !== null && (e.code === "ECONNRESET" || e.code === "EPIPE");
-          reject(e);
-        });
-        if (body === null) req.pipe(up);
-        else up.end(body);
+  const send = () =>
+    new Promise((resolve, reject) => {
+      let answered = false;
+      const up = http.request(
+        { socketPath: group.entry.path, method: req.method, path, headers, agent: ctx.agent },
+        (upRes) => {
+          answered = true;
+          const h = { ...upRes.headers };
+          delete h.connection;
+          delete h["keep-alive"];
+          res.writeHead(upRes.statusCode, h);
+          upRes.pipe(res);
+          upRes.on("end", resolve);
+          upRes.on("error", reject);
+        },
+      );
+      up.on("error", (e) => {
+        e.replayable = body !== null && closedUnanswered(e, up, answered);
+        reject(e);
       });
-      return;
-    } catch (err) {
-      if (attempt === 0 && err.replayable && !res.headersSent) continue;
-      leave();
-      throw err;
-    }
+      if (body === null) req.pipe(up);
+      else up.end(body);
+    });
+  try {
+    await onceMore(send, () => !res.headersSent);
+  } catch (err) {
+    leave();
+    throw err;
+  }
+}
+
+// closedUnanswered tells whether a request to workerd failed only because workerd had closed the kept-alive
+// connection it went out on (ECONNRESET or EPIPE on a reused socket, before any answer): one that may be sent again.
+function closedUnanswered(err, up, answered) {
+  return !answered && up.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE");
+}
+
+// onceMore answers send(), sending once more when the first failed with an error marked replayable and again()
+// allows it (proxyWorker: nothing of the answer was written yet).
+async function onceMore(send, again = () => true) {
+  try {
+    return await send();
+  } catch (err) {
+    if (err.replayable && again()) return await send();
+    throw err;
   }
 }
