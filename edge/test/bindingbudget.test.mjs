@@ -41,10 +41,7 @@ function idIn(prefix, k) {
   for (let i = 0; ; i++) if (shardOf(`${prefix}-${i}`, 2) === k) return `${prefix}-${i}`;
 }
 
-async function stats() {
-  const base = edge.ready.api.replace("/client/v4", "");
-  return (await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } })).json();
-}
+const stats = () => edge.stats();
 
 test("a shard's binding call past the proxy's budget is refused, one within it is served", async () => {
   const ns = await edge.call("POST", "/storage/kv/namespaces", { title: "budget-store" });

@@ -71,12 +71,7 @@ describe("a slow D1 query", () => {
     assert.equal(up.status, 200, JSON.stringify(up.body));
     assert.equal((await edge.call("POST", "/workers/scripts/d1w/subdomain", { enabled: true })).status, 200);
     const worker = async (q) => (await fetch(`${edge.ready.workers}/d1w/q?${new URLSearchParams(q)}`)).json();
-    const stats = async () =>
-      (
-        await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, {
-          headers: { authorization: `Bearer ${edge.token}` },
-        })
-      ).json();
+    const stats = () => edge.stats();
     assert.deepEqual(await worker({ db: "FAST", sql: "SELECT x FROM t" }), { ok: true, results: [{ x: 1 }] });
 
     // Through the API: a batch that writes and then runs for a minute. Through a worker's binding: the same query.

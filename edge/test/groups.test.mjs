@@ -54,12 +54,7 @@ async function hit(name, query = "") {
   return r.json();
 }
 
-async function stats() {
-  const r = await fetch(edge.ready.api.replace("/client/v4", "/__edge/stats"), {
-    headers: { authorization: `Bearer ${edge.token}` },
-  });
-  return r.json();
-}
+const stats = () => edge.stats();
 
 test(
   "an upload restarts its own group only; bindings, KV and Workflows work across groups",

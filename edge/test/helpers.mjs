@@ -93,6 +93,14 @@ export async function startEdge({ dataDir = tempDir(), port = 0, timeoutMs = 900
       }
       return { status: res.status, body: json, headers: res.headers };
     },
+    // stats answers the edge's GET /__edge/stats (its workerd groups, shards, budgets, memory).
+    async stats() {
+      const res = await fetch(ready.api.replace("/client/v4", "/__edge/stats"), {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (res.status !== 200) throw new Error(`GET /__edge/stats: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
     async stop(signal = "SIGTERM") {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = new Promise((r) => proc.once("exit", r));

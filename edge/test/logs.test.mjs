@@ -48,13 +48,7 @@ before(async () => {
   assert.equal((await edge.call("POST", "/workers/scripts/quiet/subdomain", { enabled: true })).status, 200);
 });
 
-async function edgeStats() {
-  const r = await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, {
-    headers: { authorization: `Bearer ${edge.token}` },
-  });
-  assert.equal(r.status, 200);
-  return r.json();
-}
+const edgeStats = () => edge.stats();
 after(async () => {
   await edge?.stop();
 });

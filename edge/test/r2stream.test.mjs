@@ -25,10 +25,7 @@ after(async () => {
 });
 
 async function nodeRss() {
-  const r = await fetch(edge.ready.api.replace("/client/v4", "/__edge/stats"), {
-    headers: { authorization: `Bearer ${edge.token}` },
-  });
-  return (await r.json()).node_rss;
+  return (await edge.stats()).node_rss;
 }
 
 const objectURL = () => `${edge.account}/r2/buckets/big/objects/blob.bin`;

@@ -51,11 +51,7 @@ after(async () => {
 });
 
 async function groups() {
-  const r = await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, {
-    headers: { authorization: `Bearer ${edge.token}` },
-  });
-  assert.equal(r.status, 200);
-  return (await r.json()).workerd_groups;
+  return (await edge.stats()).workerd_groups;
 }
 
 test("a deploy that restarts a shared group loses no line the tail worker delivers", async () => {

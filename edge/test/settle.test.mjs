@@ -55,11 +55,7 @@ async function deployB() {
 }
 
 async function groupOf() {
-  const r = await fetch(edge.ready.api.replace("/client/v4", "/__edge/stats"), {
-    headers: { authorization: `Bearer ${edge.token}` },
-  });
-  const stats = await r.json();
-  return stats.workerd_groups;
+  return (await edge.stats()).workerd_groups;
 }
 
 // startStep creates an instance of A's Workflow whose step takes ms and waits until that step is under way.

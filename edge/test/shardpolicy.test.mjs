@@ -27,11 +27,7 @@ after(async () => {
   await edge?.stop();
 });
 
-async function stats() {
-  const base = edge.ready.api.replace("/client/v4", "");
-  const res = await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } });
-  return res.json();
-}
+const stats = () => edge.stats();
 const shardRuns = async () => (await stats()).workerd_groups.some((g) => g.group === "g1~1");
 
 describe("shard policy", () => {
@@ -218,10 +214,7 @@ describe("shard policy: a shard that holds an instance the index does not know o
   after(async () => {
     await e2?.stop();
   });
-  const stats2 = async () => {
-    const base = e2.ready.api.replace("/client/v4", "");
-    return (await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${e2.token}` } })).json();
-  };
+  const stats2 = () => e2.stats();
   const post = (items, pad) =>
     fetch(`${e2.ready.workers}/hidden/__edgeflow/instances`, {
       method: "POST",
@@ -293,10 +286,7 @@ describe("shards across a restart of the edge", () => {
     // the policy with one core at most: shard 1 still runs, since it holds the two instances
     const b = await startEdge({ dataDir, env: { EDGEFLOW_EDGE_SHARDS: "", EDGEFLOW_EDGE_SHARD_MAX: "1" } });
     try {
-      const base = b.ready.api.replace("/client/v4", "");
-      const st = await (
-        await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${b.token}` } })
-      ).json();
+      const st = await b.stats();
       assert.ok(
         st.workerd_groups.some((g) => g.group === "g1~1"),
         JSON.stringify(st.workerd_groups),

@@ -49,9 +49,7 @@ function idsIn(prefix, k, n) {
 
 // groups answers the edge's workerd groups ({group, pid}) by group id.
 async function groups() {
-  const base = edge.ready.api.replace("/client/v4", "");
-  const res = await fetch(`${base}/__edge/stats`, { headers: { authorization: `Bearer ${edge.token}` } });
-  const stats = await res.json();
+  const stats = await edge.stats();
   return new Map(stats.workerd_groups.map((g) => [g.group, g]));
 }
 

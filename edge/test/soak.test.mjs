@@ -137,11 +137,7 @@ test(
         );
         samples.push({ created, ...sample(), peak });
         if (process.env.SOAK_LOG) {
-          const st = await (
-            await fetch(`${edge.ready.api.replace("/client/v4", "")}/__edge/stats`, {
-              headers: { authorization: `Bearer ${edge.token}` },
-            })
-          ).json();
+          const st = await edge.stats();
           // descriptors by kind (an extension, "(deleted)", socket) of each workerd
           const kinds = {};
           for (const pid of workerds(edge.proc.pid)) {
