@@ -110,16 +110,14 @@ test-browser: web
 # The end-to-end package (internal/e2e) is the longest by far and waits on the local edge most of its time: it runs
 # in a go test of its own started beside the other packages', so that it does not wait for a free package slot. Its
 # edges run every Workflow in two shards (EDGEFLOW_EDGE_SHARDS=2, decision 707): the suite covers instances spread
-# over two workerds, while the other packages' and the edge's own tests keep the default policy. Its tests run four
-# at a time (-parallel 4; go's default is the number of CPUs): each spends most of its time waiting on the edge, and
-# alone on a 2-core machine the package took 581 s with four against 661 s with two, for the same CPU.
+# over two workerds, while the other packages' and the edge's own tests keep the default policy.
 # The project's Go packages: go's ./... also walks node_modules (an npm package under tools/lint ships a Go package).
 GO_PACKAGES = $$($(GO) list ./... | grep -v /node_modules/)
 
 test-go:
 	$(GO) vet $(GO_PACKAGES)
 	@e2e=$$(mktemp); \
-	( EDGEFLOW_EDGE_SHARDS=2 $(GO) test -count=1 -parallel 4 -timeout 30m ./internal/e2e/ > "$$e2e" 2>&1; echo $$? > "$$e2e.status" ) & \
+	( EDGEFLOW_EDGE_SHARDS=2 $(GO) test -count=1 -timeout 30m ./internal/e2e/ > "$$e2e" 2>&1; echo $$? > "$$e2e.status" ) & \
 	$(GO) test -count=1 -timeout 20m $$($(GO) list ./... | grep -v -e '/internal/e2e$$' -e /node_modules/); rest=$$?; \
 	wait; cat "$$e2e"; e2e_status=$$(cat "$$e2e.status"); rm -f "$$e2e" "$$e2e.status"; \
 	[ "$$rest" -eq 0 ] && [ "$$e2e_status" -eq 0 ]
