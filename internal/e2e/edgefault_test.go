@@ -57,6 +57,9 @@ func (l *lockedBuffer) records() []map[string]any {
 // instances (docs/edge.md, "Errors of workerd").
 var blockingKinds = []string{"sqlite_nomem", "sqlite_cantopen", "fd_limit", "fatal"}
 
+// faultFileLimit is the file limit of TestEdgeFaultInstanceOpens's workerds.
+const faultFileLimit = 320
+
 // TestEdgeFaultInstanceOpens is issue 39's fault test: a workerd made to fail
 // its instance opens (its file limit lowered through DATA/workerd.nofile,
 // with archiving and cycling off so that nothing releases descriptors) gives
@@ -102,7 +105,7 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 		t.Fatal(err)
 	}
 	nofile := filepath.Join(dataDir, "workerd.nofile")
-	if err := os.WriteFile(nofile, []byte("320"), 0o600); err != nil {
+	if err := os.WriteFile(nofile, []byte(strconv.Itoa(faultFileLimit)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	logs := &lockedBuffer{}
@@ -163,7 +166,7 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 	n := 0
 	for ; blocking() == 0; n++ {
 		if n >= 1500 {
-			t.Fatalf("no blocking edge error after %d runs under a file limit of 320 (errors %v)", n, edge.ErrorCounts())
+			t.Fatalf("no blocking edge error after %d runs under a file limit of %d (errors %v)", n, faultFileLimit, edge.ErrorCounts())
 		}
 		testenv.WaitFor(t, 2*time.Minute, 20*time.Millisecond, "the runs in flight at their step", func() (bool, string) {
 			return len(runs)-stepped() <= 8 || blocking() > 0, fmt.Sprintf("%d accepted, %d at their step", len(runs), stepped())
@@ -224,7 +227,7 @@ func TestEdgeFaultInstanceOpens(t *testing.T) {
 	// machine, 20 and more. Each accepted instance keeps at least one of its
 	// workerd's descriptors, so no more than the file limit of every shard's
 	// workerd can be accepted before one is refused.
-	maxTries := 320 * edgeShardMax()
+	maxTries := faultFileLimit * edgeShardMax()
 	for tries := 0; ; tries++ {
 		if tries == maxTries {
 			t.Fatalf("%d triggers with every accepted run ended, none refused (errors %v)", tries, edge.ErrorCounts())
