@@ -138,10 +138,12 @@ function removeRecorded(record, tmpdir) {
 // wrapperText is the wrapper script: it puts the entry socket in runDir, refuses a missing entry address and any
 // other listening address, reports the socket and execs workerd (through setpriv's parent-death signal when
 // setpriv is given). exec keeps the shell's pid, so `$$` is workerd's pid and miniflare's SIGKILL reaches workerd.
+// workerd's standard output reaches miniflare through a FIFO in runDir and a grep that leaves out its JavaScript
+// console records (CONSOLE_RECORD); the grep ends when workerd does (end of file).
 //
 // When the file nofile (DATA/workerd.nofile) holds a number, workerd starts with that limit of open files (ulimit
 // -n): a lever for tests and for operators who want a workerd to meet its limit early (docs/operations.md).
-export function wrapperText({ runDir, workerd, setpriv, nofile = null }) {
+export function wrapperText({ runDir, workerd, setpriv, nofile = null, mkfifo = "mkfifo", grep = "grep" }) {
   const q = (s) => `'${s.replaceAll("'", `'\\''`)}'`;
   const run = setpriv ? `${q(setpriv)} --pdeathsig KILL -- ${q(workerd)}` : q(workerd);
   return `#!/bin/sh
@@ -186,9 +188,24 @@ esac
 `
     : ""
 }echo "${REPORT} $$ $sock"
-exec ${run} "$@"
+# workerd's standard output through a filter (grep) that leaves out the JavaScript console records
+out="$dir/w$$.out"
+rm -f "$out"
+${q(mkfifo)} -m 600 "$out" || exit 2
+( exec 3<"$out"; rm -f "$out"; exec ${q(grep)} --line-buffered -v ${q(CONSOLE_RECORD)} <&3 ) &
+exec ${run} "$@" >"$out"
 `;
 }
+
+// CONSOLE_RECORD matches the start of the structured log records workerd writes for JavaScript's console
+// (console.log, .error, …): {"timestamp":<number>,"level":…,"message":…}. workerd's own records (its errors, an
+// uncaught exception, a refused connection) carry the time as a string and their source: {"timestamp":"<number>",
+// "level":…,"source":"workerd/…",…}. The wrapper keeps console records out of the stream miniflare reads, so that
+// what user code prints reaches the edge only through its log store (logs.mjs, the log tail worker): not the edge's
+// own log, where any tenant's console.log would land in the operator's log, and not the health classification
+// (health.mjs), where a console.log("SQLITE_CANTOPEN") would mark a group failing and the edge not ready (decision
+// 804).
+export const CONSOLE_RECORD = '^{"timestamp":[0-9]';
 
 // writeWrapper writes DATA/workerd.sh for run directory runDir and points miniflare at it. The wrapper is needed
 // on every system (it places the entry socket); where setpriv(1) from util-linux is missing (not Linux), workerd
@@ -204,11 +221,27 @@ export function writeWrapper(dataDir, runDir, logger) {
     }
   }
   if (!setpriv) logger("setpriv is not available: workerd would outlive a killed edge until the next edge starts");
+  // the console filter's tools, found once: without them workerd does not start (a tenant's console lines would
+  // reach the edge's health and log)
+  const tool = (name) => {
+    try {
+      return execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim();
+    } catch {
+      throw new Error(`${name} is not on PATH: the edge needs mkfifo and grep to start workerd (src/entry.mjs)`);
+    }
+  };
+  const filter = { mkfifo: tool("mkfifo"), grep: tool("grep") };
   const wrapper = path.join(dataDir, "workerd.sh");
   const tmp = `${wrapper}.${process.pid}.tmp`;
   fs.writeFileSync(
     tmp,
-    wrapperText({ runDir, workerd: defaultWorkerd(), setpriv, nofile: path.join(dataDir, "workerd.nofile") }),
+    wrapperText({
+      runDir,
+      workerd: defaultWorkerd(),
+      setpriv,
+      nofile: path.join(dataDir, "workerd.nofile"),
+      ...filter,
+    }),
     { mode: 0o700 },
   );
   fs.renameSync(tmp, wrapper);

@@ -14,7 +14,7 @@ import { REFUSER_SOURCE, REFUSER_WORKER, tcpListeners } from "./gate.mjs";
 import { instrument, logTailWorker } from "./logs.mjs";
 import { groupPersistRoot, miniflareOptions } from "./mfconfig.mjs";
 import { GUARD_WORKER, GUARD_WORKER_SOURCE } from "./outbound.mjs";
-import { Health, classify } from "./health.mjs";
+import { Health, classify, thrownByJavaScript } from "./health.mjs";
 import { HOME_GROUP } from "./plan.mjs";
 
 export const CONTROL_WORKER = "__edgeflow_control";
@@ -28,6 +28,8 @@ const LOG_FLUSH_MS = 3000;
 // most SETTLE_MS (EDGEFLOW_EDGE_SETTLE_MS; 0 turns it off), looking every SETTLE_POLL_MS (decision 799).
 const SETTLE_MS = settleMs(process.env.EDGEFLOW_EDGE_SETTLE_MS);
 const SETTLE_POLL_MS = 100;
+// TOO_MANY_TO_SETTLE is what stepping(g) answers for a group with too many unfinished instances to wait for.
+export const TOO_MANY_TO_SETTLE = -1;
 
 function settleMs(v) {
   if (v === undefined || v === "") return 3000;
@@ -373,6 +375,11 @@ export class Groups {
       const late = new Promise((r) => (timer = setTimeout(() => r(null), Math.max(0, start + SETTLE_MS - Date.now()))));
       const got = await Promise.race([this.stepping(g).catch(() => 0), late]);
       clearTimeout(timer);
+      if (got === TOO_MANY_TO_SETTLE) {
+        this.logger(`workerd ${g.id}: restarting without waiting for steps under way (too many unfinished instances)`);
+        n = 0;
+        break;
+      }
       if (got !== null) n = got;
       if (n === 0 || Date.now() - start >= SETTLE_MS) break;
       await new Promise((r) => setTimeout(r, SETTLE_POLL_MS));
@@ -413,6 +420,9 @@ export class Groups {
       this.health.error(g.id, kind, line, this.accountsOf(g));
       return;
     }
+    // a worker's uncaught exception reaches its account through the log store (the log tail worker), not the
+    // edge's log (decision 804)
+    if (thrownByJavaScript(line)) return;
     if (line.trim() !== "") this.logger(g.id === HOME_GROUP ? `workerd: ${line}` : `workerd ${g.id}: ${line}`);
   }
 

@@ -12,10 +12,19 @@ export const BLOCKING = new Set(["sqlite_nomem", "sqlite_cantopen", "fd_limit", 
 // MESSAGE_LIMIT bounds the message an edge-error line carries.
 const MESSAGE_LIMIT = 2000;
 
+// thrownByJavaScript reports whether a line of workerd is its record of an exception JavaScript threw: an uncaught
+// exception of a worker ("Uncaught exception: workerd/jsg/…: failed: remote.jsg.Error: <the error's message>"). The
+// message after the tag is the worker's own, so such a line says nothing of the runtime: a step that throws
+// Error("SQLITE_CANTOPEN") must not mark its group failing (decision 804).
+export function thrownByJavaScript(line) {
+  return /\bjsg\.(?:[A-Za-z]*Error|DOMException)\b/.test(line);
+}
+
 // classify answers the kind of a line workerd wrote at level ("error", "warn", "info", …), or null for a line that is
 // no error of the runtime (a user worker's console output among them: those reach the edge's logs through the tail
 // worker, and a failing step is no fault of the edge).
 export function classify(level, line) {
+  if (thrownByJavaScript(line)) return null;
   if (/SQLITE_NOMEM|out of memory/i.test(line)) return "sqlite_nomem";
   if (/SQLITE_CANTOPEN|unable to open database file/.test(line)) return "sqlite_cantopen";
   if (/Too many open files|EMFILE/.test(line)) return "fd_limit";

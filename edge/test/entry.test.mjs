@@ -159,6 +159,31 @@ describe("the wrapper that starts workerd", () => {
     );
   });
 
+  test("attack: workerd's records of JavaScript's console are left out of what miniflare reads; its own records pass", () => {
+    const printer = path.join(dir, "printing-workerd");
+    const records = [
+      '{"timestamp":1796681141557,"level":"log","message":"SQLITE_CANTOPEN: unable to open database file"}',
+      '{"timestamp":1796681141560,"level":"error","message":"*** Fatal uncaught kj::Exception"}',
+      '{"timestamp":"1796681170770","level":"error","source":"workerd/util/sqlite.c++:663","message":"failed: unable to open database file: SQLITE_CANTOPEN"}',
+      "a line that is no record",
+    ];
+    fs.writeFileSync(printer, `#!/bin/sh\ncat <<'EOF'\n${records.join("\n")}\nEOF\n`, { mode: 0o755 });
+    const printing = path.join(dir, "printing.sh");
+    fs.writeFileSync(printing, wrapperText({ runDir: path.join(dir, "run"), workerd: printer, setpriv: null }), {
+      mode: 0o700,
+    });
+    const r = spawnSync(printing, ["serve", "--socket-addr=entry=127.0.0.1:0", "-"], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.trim().split("\n");
+    assert.ok(parseReport(lines[0]), lines[0]);
+    assert.deepEqual(lines.slice(1), records.slice(2));
+    // the FIFO is gone once both ends opened it
+    assert.deepEqual(
+      fs.readdirSync(path.join(dir, "run")).filter((n) => n.endsWith(".out")),
+      [],
+    );
+  });
+
   test("attack: workerd started without the entry address, or with another listening address, is refused", () => {
     for (const [args, msg] of [
       [["serve", "--binary", "-"], /without --socket-addr=entry/],
@@ -461,9 +486,9 @@ describe("an edge whose data dir is too deep for socket paths", { skip: !isLinux
 
 describe("an edge on a system without setpriv", { skip: !isLinux() && "needs /proc (Linux)" }, () => {
   test("legit: the wrapper still places workerd's entry socket (only the parent-death signal is missing)", async () => {
-    // a PATH with sh and rm but no setpriv
+    // a PATH with the wrapper's tools (sh, rm, and mkfifo and grep for its console filter) but no setpriv
     const bin = tempDir("entry-bin-");
-    for (const tool of ["sh", "rm"]) {
+    for (const tool of ["sh", "rm", "mkfifo", "grep"]) {
       const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
       fs.symlinkSync(found, path.join(bin, tool));
     }

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import path from "node:path";
-import { Health, classify } from "../src/health.mjs";
+import { Health, classify, thrownByJavaScript } from "../src/health.mjs";
 import { shardOf } from "../src/plan.mjs";
 import { Registry } from "../src/registry.mjs";
 import { Runtime } from "../src/runtime.mjs";
@@ -97,6 +97,32 @@ describe("classify", () => {
     assert.equal(classify("info", "workerd/server/server.c++:12: error: bad"), "runtime");
     assert.equal(classify("info", "console.log from a step: error: not ours"), null);
     assert.equal(classify("error", "Error: a step threw"), null);
+  });
+
+  test("attack: an uncaught exception of a worker is none, whatever its message says (decision 804)", () => {
+    for (const message of [
+      "Too many open files thrown",
+      "SQLITE_CANTOPEN: unable to open database file",
+      "*** Fatal uncaught kj::Exception",
+      "workerd/util/sqlite.c++:1: out of memory: SQLITE_NOMEM",
+    ]) {
+      const line = `Uncaught exception: workerd/jsg/value.h:1456: failed: remote.jsg.Error: ${message}`;
+      assert.equal(thrownByJavaScript(line), true, line);
+      assert.equal(classify("error", line), null, line);
+    }
+    assert.equal(classify("error", "Uncaught exception: workerd/jsg/value.h:1: failed: jsg.TypeError: EMFILE"), null);
+    // twin: the runtime's own records of the same faults keep their kinds
+    assert.equal(
+      classify("error", "e = workerd/util/sqlite.c++:663: failed: unable to open database file: SQLITE_CANTOPEN"),
+      "sqlite_cantopen",
+    );
+    assert.equal(
+      classify(
+        "error",
+        "*** Uncaught exception ***\nworkerd/server/server/entry.rs:143: overloaded: accept(): Too many open files (os error 24)",
+      ),
+      "fd_limit",
+    );
   });
 });
 

@@ -199,6 +199,72 @@ describe("worker logs", () => {
   });
 });
 
+describe("what user code prints (decision 804)", () => {
+  // Lines shaped like workerd's own errors, which the edge's health reads (health.mjs): printed by a worker, thrown
+  // by its fetch handler and by a Workflow run, they must reach only the worker's log store.
+  const FAKES = [
+    "SQLITE_CANTOPEN: unable to open database file",
+    "*** Fatal uncaught kj::Exception: workerd/io/worker.c++:1: failed",
+    "accept(): Too many open files (os error 24)",
+    "workerd/util/sqlite.c++:1: out of memory: SQLITE_NOMEM",
+  ];
+  const SOURCE_MIMIC = `export default {
+  async fetch(req) {
+    const fakes = ${JSON.stringify(FAKES)};
+    console.log(fakes[0]);
+    console.error(fakes[1]);
+    console.warn(fakes[3]);
+    console.debug("\\u0000edgeflow:instance", "not-a-run");
+    if (new URL(req.url).pathname === "/throw") throw new Error(fakes[2]);
+    return new Response("printed");
+  },
+};
+`;
+  before(async () => {
+    const up = await upload(edge, "mimic", { source: SOURCE_MIMIC });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    assert.equal((await edge.call("POST", "/workers/scripts/mimic/subdomain", { enabled: true })).status, 200);
+  });
+
+  test("attack: a worker's console lines and uncaught exceptions that read like workerd's errors neither mark its group failing nor reach the edge's log", async () => {
+    const before = edge.stderr().length;
+    assert.equal(await (await fetch(`${edge.ready.workers}/mimic/`)).text(), "printed");
+    assert.equal((await fetch(`${edge.ready.workers}/mimic/throw`)).status, 500);
+    // a Workflow run that fails with such a message
+    await edge.call("POST", "/workflows/logflow/instances", {
+      instance_id: "mimic-run",
+      params: { tag: FAKES[2], sleepMs: 1, fail: true },
+    });
+    await waitStatus(edge, "logflow", "mimic-run", "errored");
+    // twin: the worker's own log store has every line, the exception among them
+    const mine = await waitFor(
+      async () => {
+        const r = await edge.call("GET", "/workers/scripts/mimic/logs");
+        const lines = r.body.result?.lines ?? [];
+        return lines.some((l) => l.kind === "exception") && lines;
+      },
+      { what: "the mimic worker's exception line" },
+    );
+    for (const fake of FAKES)
+      assert.ok(
+        mine.some((l) => l.message.includes(fake)),
+        `${fake}: ${JSON.stringify(mine)}`,
+      );
+    await waitFor(async () => (await logs("?instance=mimic-run")).some((l) => l.kind === "exception"), {
+      what: "the failed run's exception line",
+    });
+    const base = edge.ready.api.replace("/client/v4", "");
+    const ready = await fetch(`${base}/readyz`);
+    const body = await ready.json();
+    assert.equal(ready.status, 200, JSON.stringify(body));
+    assert.deepEqual(body.failing, []);
+    const said = edge.stderr().slice(before);
+    assert.doesNotMatch(said, /edge-error/, said);
+    for (const fake of [...FAKES, "not-a-run", "printed"])
+      assert.ok(!said.includes(fake), `${fake} in the edge's log:\n${said}`);
+  });
+});
+
 describe("tail sessions", () => {
   test("a tail websocket carries each request's logs, exceptions and outcome in Cloudflare's format", async () => {
     const created = await edge.call("POST", "/workers/scripts/logger/tails", { filters: [] });
