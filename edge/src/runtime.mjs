@@ -14,7 +14,7 @@ import { D1Hosts } from "./d1host.mjs";
 import { D1Transfers } from "./d1transfer.mjs";
 import { EdgeError, INTERNAL_ERROR, SCRIPT_INVALID } from "./errors.mjs";
 import { GATE_HEADER, newGateSecret } from "./gate.mjs";
-import { CONTROL_WORKER, Groups } from "./groups.mjs";
+import { CONTROL_WORKER, Groups, TOO_MANY_TO_SETTLE } from "./groups.mjs";
 import { WorkerLogs } from "./logs.mjs";
 import { OutboundGuard } from "./outbound.mjs";
 import { EngineUse } from "./engineuse.mjs";
@@ -826,13 +826,14 @@ export class Runtime {
   }
 
   // #stepping counts group g's Workflow instances that run a step now, for the settle before a restart (groups.mjs,
-  // decision 799); 0 when the group holds more than SETTLE_MAX unfinished instances, which it does not wait for.
+  // decision 799); TOO_MANY_TO_SETTLE when one of its Workflows holds more than SETTLE_MAX unfinished instances in
+  // the group, which it does not wait for.
   async #stepping(g) {
     if (this.steppingOf === null) return 0;
     const all = [];
     for (const wf of g.workflows) {
       const ids = await this.#unfinishedIn(g, wf);
-      if (all.length + ids.length > SETTLE_MAX) return 0;
+      if (ids.length > SETTLE_MAX) return TOO_MANY_TO_SETTLE;
       all.push([wf, ids]);
     }
     let n = 0;
@@ -861,9 +862,9 @@ export class Runtime {
   }
 }
 
-// SETTLE_MAX is the most unfinished instances a group may hold for a change to wait for its running steps before
-// restarting it (#stepping): each look reads the details of the running ones, and so many would not all reach a
-// step's end within the bound.
+// SETTLE_MAX is the most unfinished instances a Workflow may hold in a group for a change to wait for the group's
+// running steps before restarting it (#stepping): each look reads the details of the running ones, and so many would
+// not all reach a step's end within the bound.
 const SETTLE_MAX = 64;
 
 // SHARD_HINTS bounds the shards noted for instances the index does not hold yet (Runtime.enterCreate).

@@ -650,3 +650,20 @@ func (p *proxyEdge) ProvisionAccount(ctx context.Context, ref, name string) (str
 	}
 	return shared.edge.ProvisionAccount(ctx, ref, name)
 }
+
+// describeSteps writes a run's steps one per line (node, name, state, attempts, end, error) for a failure message.
+func describeSteps(steps []runStep) string {
+	var b strings.Builder
+	for _, st := range steps {
+		end := "-"
+		if st.EndedAt != nil {
+			end = *st.EndedAt
+		}
+		fmt.Fprintf(&b, "  %s %q %s, %d attempts, ended %s", st.NodeID, st.Name, st.State, st.Attempts, end)
+		if st.Error != nil {
+			fmt.Fprintf(&b, ", error %s: %s", st.Error.Name, st.Error.Message)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

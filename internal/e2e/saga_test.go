@@ -271,7 +271,7 @@ func TestRestartedRunRollsBackReplayedStep(t *testing.T) {
 	s.must(200, "POST", "/api/resources/d1/databases/"+db+"/query", map[string]any{"connectionId": s.conn,
 		"sql": "CREATE TABLE saga (id INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT)"})
 	first := s.trigger(wf, map[string]any{})
-	s.waitStatus(wf, first, "errored", 90*time.Second)
+	r0 := s.waitStatus(wf, first, "errored", 90*time.Second)
 	again := s.must(201, "POST", "/api/workflows/"+wf+"/runs/"+first+"/restart", map[string]any{"fromStep": "ship"}).str("id")
 	r := s.waitStatus(wf, again, "errored", 90*time.Second)
 
@@ -286,7 +286,8 @@ func TestRestartedRunRollsBackReplayedStep(t *testing.T) {
 	}
 	want := []string{"do charge", "do ship", "undo charge ch_1", "do ship", "undo charge ch_1"}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("D1 rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+		t.Fatalf("D1 rows:\n%s\nwant:\n%s\nthe first run's steps:\n%s\nthe restarted run's steps:\n%s", strings.Join(rows, "\n"),
+			strings.Join(want, "\n"), describeSteps(r0.Steps), describeSteps(r.Steps))
 	}
 	var rolledBack bool
 	for _, st := range r.Steps {
