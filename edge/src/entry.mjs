@@ -211,26 +211,22 @@ export const CONSOLE_RECORD = '^{"timestamp":[0-9]';
 // on every system (it places the entry socket); where setpriv(1) from util-linux is missing (not Linux), workerd
 // gets no parent-death signal and a later edge stops an orphan through workerd.pid.
 export function writeWrapper(dataDir, runDir, logger) {
-  let setpriv = null;
-  if (process.platform === "linux") {
+  let setpriv = process.platform === "linux" ? commandPath("setpriv") : null;
+  if (setpriv) {
     try {
-      setpriv = execFileSync("sh", ["-c", "command -v setpriv"], { encoding: "utf8" }).trim();
       execFileSync(setpriv, ["--pdeathsig", "KILL", "--", "true"]);
     } catch {
       setpriv = null;
     }
   }
   if (!setpriv) logger("setpriv is not available: workerd would outlive a killed edge until the next edge starts");
-  // the console filter's tools, found once: without them workerd does not start (a tenant's console lines would
-  // reach the edge's health and log)
-  const tool = (name) => {
-    try {
-      return execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim();
-    } catch {
-      throw new Error(`${name} is not on PATH: the edge needs mkfifo and grep to start workerd (src/entry.mjs)`);
-    }
-  };
-  const filter = { mkfifo: tool("mkfifo"), grep: tool("grep") };
+  // the console filter's tools: without them workerd does not start (a tenant's console lines would reach the edge's
+  // health and log)
+  const filter = {};
+  for (const name of ["mkfifo", "grep"]) {
+    filter[name] = commandPath(name);
+    if (!filter[name]) throw new Error(`${name} is not on PATH: the edge needs mkfifo and grep to start workerd`);
+  }
   const wrapper = path.join(dataDir, "workerd.sh");
   const tmp = `${wrapper}.${process.pid}.tmp`;
   fs.writeFileSync(
@@ -247,6 +243,15 @@ export function writeWrapper(dataDir, runDir, logger) {
   fs.renameSync(tmp, wrapper);
   process.env.MINIFLARE_WORKERD_PATH = wrapper;
   return wrapper;
+}
+
+// commandPath answers where the shell finds command name on PATH, or null.
+function commandPath(name) {
+  try {
+    return execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 // parseReport reads the wrapper's line ({pid, path}), or answers null for any other line of workerd's stdout.

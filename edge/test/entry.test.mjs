@@ -509,6 +509,24 @@ describe("an edge on a system without setpriv", { skip: !isLinux() && "needs /pr
   });
 });
 
+describe(
+  "an edge on a system without the console filter's tools",
+  { skip: !isLinux() && "needs /proc (Linux)" },
+  () => {
+    test("attack: without mkfifo and grep the edge does not start workerd (a tenant's console lines would reach its health)", async () => {
+      const bin = tempDir("entry-bin-");
+      for (const tool of ["sh", "rm"]) {
+        const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+        fs.symlinkSync(found, path.join(bin, tool));
+      }
+      await assert.rejects(startEdge({ env: { PATH: bin }, timeoutMs: 60000 }), (err) => {
+        assert.match(err.message, /mkfifo is not on PATH: the edge needs mkfifo and grep to start workerd/);
+        return true;
+      });
+    });
+  },
+);
+
 describe("a workerd that listens on TCP", { skip: !isLinux() && "needs /proc (Linux)" }, () => {
   test("attack: the edge refuses to start when workerd comes up with a TCP listener", async () => {
     // MINIFLARE_WORKERD_PATH names the binary the edge's wrapper runs: this one adds an inspector on TCP
