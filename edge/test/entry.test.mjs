@@ -484,14 +484,20 @@ describe("an edge whose data dir is too deep for socket paths", { skip: !isLinux
   });
 });
 
+// pathWith makes a directory holding links to only the given tools (as found on this PATH), for an edge's PATH.
+function pathWith(tools) {
+  const bin = tempDir("entry-bin-");
+  for (const tool of tools) {
+    const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+    fs.symlinkSync(found, path.join(bin, tool));
+  }
+  return bin;
+}
+
 describe("an edge on a system without setpriv", { skip: !isLinux() && "needs /proc (Linux)" }, () => {
   test("legit: the wrapper still places workerd's entry socket (only the parent-death signal is missing)", async () => {
     // a PATH with the wrapper's tools (sh, rm, and mkfifo and grep for its console filter) but no setpriv
-    const bin = tempDir("entry-bin-");
-    for (const tool of ["sh", "rm", "mkfifo", "grep"]) {
-      const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
-      fs.symlinkSync(found, path.join(bin, tool));
-    }
+    const bin = pathWith(["sh", "rm", "mkfifo", "grep"]);
     const edge = await startEdge({ env: { PATH: bin } });
     try {
       assert.match(edge.stderr(), /setpriv is not available/);
@@ -514,11 +520,7 @@ describe(
   { skip: !isLinux() && "needs /proc (Linux)" },
   () => {
     test("attack: without mkfifo and grep the edge does not start workerd (a tenant's console lines would reach its health)", async () => {
-      const bin = tempDir("entry-bin-");
-      for (const tool of ["sh", "rm"]) {
-        const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
-        fs.symlinkSync(found, path.join(bin, tool));
-      }
+      const bin = pathWith(["sh", "rm"]);
       await assert.rejects(startEdge({ env: { PATH: bin }, timeoutMs: 60000 }), (err) => {
         assert.match(err.message, /mkfifo is not on PATH: the edge needs mkfifo and grep to start workerd/);
         return true;
