@@ -148,13 +148,21 @@ export class Groups {
     }
   }
 
-  // pids lists every group's workerd: [{group, pid, workers, last_settle}], the home group first; last_settle is what
+  // pids lists every group's workerd: [{group, pid, workers, workflows, last_settle}], the home group first (a group
+  // with no Workflow runs no local explorer); last_settle is what
   // the settle before its last restart for a change saw ({ms, stepping}: how long it waited, and how many instances
   // still ran a step when it stopped waiting), or null.
   pids() {
     const out = [];
     for (const g of this.byId.values())
-      if (g.pid) out.push({ group: g.id, pid: g.pid, workers: g.workers.length, last_settle: g.settled });
+      if (g.pid)
+        out.push({
+          group: g.id,
+          pid: g.pid,
+          workers: g.workers.length,
+          workflows: g.workflows.length,
+          last_settle: g.settled,
+        });
     return out.sort((a, b) => (a.group === HOME_GROUP ? -1 : b.group === HOME_GROUP ? 1 : 0));
   }
 
@@ -480,7 +488,10 @@ export class Groups {
       persistRoot: groupPersistRoot(this.persistDir, g.id, g.shard),
       log: new QuietLog(this.logger, (message) => this.health.error(g.id, "miniflare", message, this.accountsOf(g))),
       onLine: (level, line) => this.#workerdLine(g, level, line),
-      explorer: true,
+      // miniflare's local explorer serves the edge's reads of Workflow instances (runtime.explorer); it is the largest
+      // worker of a group and brings the KV, R2 and D1 plugins' workers with it, about half of a workerd's start
+      // (decision 805): a group that runs no Workflow starts without it
+      explorer: spec.wf.length > 0,
       // the trigger route (/cdn-cgi/local/scheduled) runs script cron triggers; only the edge reaches the entry
       // socket, and the gateway's worker requests carry a Host the route refuses
       triggers: true,

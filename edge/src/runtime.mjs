@@ -12,7 +12,7 @@ import http from "node:http";
 import path from "node:path";
 import { D1Hosts } from "./d1host.mjs";
 import { D1Transfers } from "./d1transfer.mjs";
-import { EdgeError, INTERNAL_ERROR, SCRIPT_INVALID } from "./errors.mjs";
+import { EdgeError, INTERNAL_ERROR, SCRIPT_INVALID, WORKFLOW_NOT_FOUND } from "./errors.mjs";
 import { GATE_HEADER, newGateSecret } from "./gate.mjs";
 import { CONTROL_WORKER, Groups, TOO_MANY_TO_SETTLE } from "./groups.mjs";
 import { WorkerLogs } from "./logs.mjs";
@@ -766,6 +766,8 @@ export class Runtime {
     for (let attempt = 0; ; attempt++) {
       const g = await this.groups.enter(() => this.groups.get(gid ?? HOME_GROUP) ?? this.groups.get(HOME_GROUP));
       try {
+        // a group that runs no Workflow has no explorer (groups.mjs): no Workflow the path names is there
+        if (g.workflows.length === 0) return { status: 404, body: NO_WORKFLOW };
         const res = await this.#request(g, `/cdn-cgi/local/explorer/api${pathname}`, {
           method: init.method,
           headers: { "accept-encoding": "identity" },
@@ -861,6 +863,14 @@ export class Runtime {
     return (await this.listInstances(workflow)).filter((it) => unfinished.has(it.status)).map((it) => it.id);
   }
 }
+
+// NO_WORKFLOW is the explorer's answer for a Workflow that no group runs.
+const NO_WORKFLOW = Object.freeze({
+  success: false,
+  errors: [{ code: WORKFLOW_NOT_FOUND, message: "Workflow not found" }],
+  messages: [],
+  result: null,
+});
 
 // SETTLE_MAX is the most unfinished instances a Workflow may hold in a group for a change to wait for the group's
 // running steps before restarting it (#stepping): each look reads the details of the running ones, and so many would

@@ -358,6 +358,21 @@ describe("a local process and the edge's workerds", { skip: !isLinux() && "needs
     assert.equal(r.status, 404, "the default route refuses, as before");
   });
 
+  test("legit: only a group that runs a Workflow starts with the local explorer (half of a workerd's start)", async () => {
+    const groups = (await edge.stats()).workerd_groups;
+    const home = groups.find((g) => g.group === "home");
+    const probe = groups.find((g) => g.group !== "home" && g.workflows === 1);
+    assert.ok(home && probe, JSON.stringify(groups));
+    assert.equal(home.workflows, 0);
+    const at = (g) => path.join(runDir, `w${g.pid}.sock`);
+    const listed = await send({ socketPath: at(probe), path: "/cdn-cgi/local/explorer/api/workflows" });
+    assert.equal(listed.status, 200, listed.body);
+    assert.match(listed.body, /"success":\s*true/);
+    assert.match(listed.body, /keep/, "the Workflow the group runs is listed");
+    const none = await send({ socketPath: at(home), path: "/cdn-cgi/local/explorer/api/workflows" });
+    assert.equal(none.status, 404, "the home group's default route refuses: it has no explorer");
+  });
+
   test("legit: control calls, the explorer's instance details and the gateway work over the sockets", async () => {
     const got = await edge.call("GET", `/storage/kv/namespaces/${kv}/values/k`, undefined, { raw: true });
     assert.equal(await got.text(), "kv-value");
