@@ -1,6 +1,7 @@
 // The running groups: each group is one Miniflare instance (one workerd process) that runs the workers, KV
 // namespaces, R2 buckets and Workflows a plan (plan.mjs) gives it, beside the edge's own workers (the entry socket's
-// refusing default, the outbound guard, the control worker, the log tail worker). Groups starts, restarts and stops
+// refusing default, the control worker, and where user workers run the one that carries their outbound guard and
+// log tail). Groups starts, restarts and stops
 // them to bring them to a plan, holds requests to a group while it restarts, lets a group's requests in flight
 // finish (for a bounded time) before its workerd stops, and records every workerd's pid for the next edge should
 // this one be killed. runtime.mjs decides when (apply) and calls into the running groups.
@@ -11,9 +12,9 @@ import { CONTROL_MODULES } from "./control.mjs";
 import { EntrySocket, ReportWatch, awaitReport } from "./entry.mjs";
 import { EdgeError, INTERNAL_ERROR } from "./errors.mjs";
 import { REFUSER_SOURCE, REFUSER_WORKER, tcpListeners } from "./gate.mjs";
-import { instrument, logTailWorker } from "./logs.mjs";
+import { instrument, logTail } from "./logs.mjs";
 import { groupPersistRoot, miniflareOptions } from "./mfconfig.mjs";
-import { GUARD_WORKER, GUARD_WORKER_SOURCE } from "./outbound.mjs";
+import { GUARD_WORKER_SOURCE, USER_IO_WORKER } from "./outbound.mjs";
 import { Health, classify, thrownByJavaScript } from "./health.mjs";
 import { HOME_GROUP } from "./plan.mjs";
 
@@ -56,6 +57,12 @@ class QuietLog extends Log {
     this.logger(`miniflare: ${message}`);
   }
 }
+
+// USER_IO_SOURCE is the main module of a group's USER_IO_WORKER: the guard's fetch and the log tail's tailStream.
+const USER_IO_SOURCE = `import guard from "./outbound.worker.js";
+import tail from "./logs.worker.js";
+export default { fetch: guard.fetch, tailStream: tail.tailStream };
+`;
 
 // Group is one Miniflare instance and what it runs.
 export class Group {
@@ -469,19 +476,29 @@ export class Groups {
         modules: [{ type: "ESModule", path: "refuser.worker.js", contents: REFUSER_SOURCE }],
         compatibilityDate: "2025-01-01",
       },
-      // Every user worker's outbound fetch goes through the outbound guard (see outbound.mjs).
-      {
-        name: GUARD_WORKER,
-        modules: [{ type: "ESModule", path: "outbound.worker.js", contents: GUARD_WORKER_SOURCE }],
-        compatibilityDate: "2025-01-01",
-        serviceBindings: { CHECKED: this.outbound.fetch },
-      },
       control,
     ];
-    // Every user worker's console output and exceptions reach the edge's one log store through this group's log
-    // tail worker (logs.mjs); instrument() also tags each Workflow class's runs with their instance id.
+    // Every user worker's outbound fetch goes through the outbound guard (outbound.mjs), and its console output and
+    // exceptions reach the edge's one log store through the log tail (logs.mjs; instrument() also tags each Workflow
+    // class's runs with their instance id): both are handlers of the group's one USER_IO_WORKER, which a group
+    // without user workers does without.
     const users = spec.workers.map((e) => instrument(this.#withCode(e.w, e.version), e.classes));
-    if (users.length > 0) workers.push(logTailWorker(this.logs, g.tail), ...users);
+    if (users.length > 0) {
+      const tail = logTail(this.logs, g.tail);
+      workers.push(
+        {
+          name: USER_IO_WORKER,
+          modules: [
+            { type: "ESModule", path: "io.worker.js", contents: USER_IO_SOURCE },
+            { type: "ESModule", path: "outbound.worker.js", contents: GUARD_WORKER_SOURCE },
+            tail.module,
+          ],
+          compatibilityDate: "2025-01-01",
+          serviceBindings: { CHECKED: this.outbound.fetch, ...tail.serviceBindings },
+        },
+        ...users,
+      );
+    }
     return miniflareOptions({
       workers,
       // The Cache API's storage is one file per cache name: each group keeps its own, so no two workerds open it.

@@ -1,12 +1,12 @@
 // Worker logs: what the edge keeps of each worker's console output and uncaught exceptions, and the tail sessions
 // that `wrangler tail` opens (docs/edge.md, "Logs and wrangler tail"; docs/decisions.md 237-239).
 //
-// Capture: every user worker gets the log tail worker below as a streaming tail (workerd's tailStream). workerd
-// sends it each invocation's events as they happen (onset, log, exception, return, outcome); the tail worker
-// forwards them, in order, to WorkerLogs.ingest in this process through a Node service binding. The tail binding
-// carries the worker's workerd name in its props, so one tail worker serves every worker of its Miniflare instance,
-// and each Miniflare instance (the edge may run several) gets its own copy of the tail worker wired to the same
-// WorkerLogs.
+// Capture: every user worker gets the log tail below as a streaming tail (workerd's tailStream; the tail handler is
+// carried by the group's USER_IO_WORKER, outbound.mjs). workerd sends it each invocation's events as they happen
+// (onset, log, exception, return, outcome); the tail worker forwards them, in order, to WorkerLogs.ingest in this
+// process through a Node service binding. The tail binding carries the worker's workerd name in its props, so one
+// tail worker serves every worker of its Miniflare instance, and each Miniflare instance (the edge may run several)
+// gets its own copy of the tail worker wired to the same WorkerLogs.
 //
 // Workflow instances: the edge runs each Workflow class of a module worker through a subclass (instrument) whose
 // run() first logs a marker line with the instance id, and logs a second marker with the error that escapes run()
@@ -14,7 +14,7 @@
 // markers and tags every line of that invocation with the instance id and turns the error marker into an
 // exception: the lines of overlapping instances of one workflow stay apart.
 
-export const LOG_TAIL_WORKER = "__edgeflow_logs";
+import { USER_IO_WORKER } from "./outbound.mjs";
 
 // Limits of what the edge keeps per worker (docs/edge.md).
 export const RING_LINES = 2000; // lines per worker; the oldest go first
@@ -130,13 +130,13 @@ export default {
 };
 `;
 
-// logTailWorker returns the Miniflare options of the log tail worker, which forwards to logs (a WorkerLogs); tail
-// ({inflight, last}) counts its group's deliveries under way and notes when the last came (a restart flushes them).
-export function logTailWorker(logs, tail = { inflight: 0, last: 0 }) {
+// logTail returns the log tail's module (its default export has the tailStream handler) and the service binding
+// it sends through (SINK), which forwards to logs (a WorkerLogs); tail ({inflight, last}) counts its group's
+// deliveries under way and notes when the last came (a restart flushes them). The worker that carries it is the
+// group's USER_IO_WORKER (outbound.mjs, groups.mjs).
+export function logTail(logs, tail = { inflight: 0, last: 0 }) {
   return {
-    name: LOG_TAIL_WORKER,
-    modules: [{ type: "ESModule", path: "logs.worker.js", contents: LOG_TAIL_SOURCE }],
-    compatibilityDate: "2025-01-01",
+    module: { type: "ESModule", path: "logs.worker.js", contents: LOG_TAIL_SOURCE },
     serviceBindings: {
       SINK: async (req) => {
         logs.deliveries++;
@@ -162,7 +162,7 @@ export function logTailWorker(logs, tail = { inflight: 0, last: 0 }) {
 // instrument adds the log tail to a user worker's Miniflare options w and, for a module worker, runs each of its
 // Workflow classes (workflowClasses: class names) through a subclass that marks the invocation with the instance id.
 export function instrument(w, workflowClasses = []) {
-  w.streamingTails = [...(w.streamingTails ?? []), { name: LOG_TAIL_WORKER, props: { script: w.name } }];
+  w.streamingTails = [...(w.streamingTails ?? []), { name: USER_IO_WORKER, props: { script: w.name } }];
   const classes = [...new Set(workflowClasses)].filter((c) => /^[A-Za-z_$][\w$]*$/.test(c));
   if (!w.modules || w.modules.length === 0 || classes.length === 0) return w;
   const main = w.modules[0];

@@ -4,7 +4,7 @@
 // the host (--allow-hosts). Host names are resolved here, every address is checked, and the connection goes to
 // the checked addresses only (no second lookup a DNS rebinding could answer differently).
 //
-// Inside workerd the user workers' outbound service is a small worker (GUARD_WORKER_SOURCE) that hands the
+// Inside workerd the user workers' outbound service is a small handler (GUARD_WORKER_SOURCE) that hands the
 // request to checkedFetch in Node through a service binding and turns a refusal into a thrown Error, so the
 // caller's fetch rejects with a message that names the address and the reason.
 
@@ -16,7 +16,11 @@ import { Response } from "./miniflare.mjs";
 // undici is the HTTP client miniflare itself depends on (its exact version); we take miniflare's copy.
 const undici = createRequire(createRequire(import.meta.url).resolve("miniflare"))("undici");
 
-export const GUARD_WORKER = "__edgeflow_outbound";
+// USER_IO_WORKER is the edge's worker for what a group's user workers send out of workerd: their outbound fetches
+// (its fetch handler, the guard below) and their streaming tail events (its tailStream handler, the log tail of
+// logs.mjs). One worker, not two: miniflare gives every worker two isolates more (an outbound interceptor and a Cache
+// API entry), and each isolate costs every start of the workerd CPU (decision 806). groups.mjs puts it together.
+export const USER_IO_WORKER = "__edgeflow_io";
 export const REFUSED_HEADER = "x-edgeflow-outbound-refused";
 
 export const GUARD_WORKER_SOURCE = `

@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { Naming, accountStates } from "./accounts.mjs";
-import { GUARD_WORKER } from "./outbound.mjs";
+import { USER_IO_WORKER } from "./outbound.mjs";
 
 // GROUP_SIZE is the number of workers a group is filled to before a new group starts (a component of workers bound
 // to each other may make a group larger).
@@ -289,7 +289,7 @@ function workerOptions(userName, version, canonical, deployed, names, acct, { d1
     workflows: {},
     durableObjects: {},
     unsafeBindings: [],
-    outboundService: GUARD_WORKER,
+    outboundService: USER_IO_WORKER,
   };
   // A binding to a resource deleted since the deploy fails every operation, as on Cloudflare (gone.worker.js).
   // Service-worker scripts cannot have wrapped bindings: there the binding is left out.
