@@ -7,7 +7,7 @@
 //
 // It starts a fresh edge with one worker per group (EDGEFLOW_EDGE_GROUP_SIZE=1), deploys both workers, then
 // redeploys each ROUNDS times with changed code (each redeploy restarts that worker's group) and restarts the home
-// group ROUNDS times (POST /__edge/groups/home/restart). After each, it finds the group's new workerd in GET
+// group ROUNDS times (POST /__edge/groups/home/restart). After each, it finds the one workerd that is new in GET
 // /__edge/stats and reads its CPU time (user + system since it started: its start, as nothing runs in it) and its RSS.
 // It prints the median, min and max per kind. Missing inputs (edge/node_modules, /proc) fail the run.
 
@@ -52,11 +52,15 @@ function started(pid) {
 }
 
 const edge = await startEdge({ dataDir: dir });
-const groupOf = async (pick) => {
-  const groups = (await edge.stats()).workerd_groups;
-  const g = groups.find(pick);
-  if (!g) throw new Error(`no such group in ${JSON.stringify(groups)}`);
-  return g;
+const pids = async () => new Map((await edge.stats()).workerd_groups.map((g) => [g.group, g.pid]));
+// restarted runs change() and answers the CPU and RSS of the one workerd it started anew (the group whose pid changed).
+const restarted = async (change) => {
+  const before = await pids();
+  await change();
+  const after = await pids();
+  const fresh = [...after].filter(([group, pid]) => before.get(group) !== pid);
+  if (fresh.length !== 1) throw new Error(`want one restarted group, got ${JSON.stringify(fresh)}`);
+  return started(fresh[0][1]);
 };
 const ok = (r, what) => {
   if (r.status !== 200) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -68,18 +72,23 @@ try {
   ok(await edge.call("PUT", "/workflows/flow", { script_name: "flow", class_name: "Flow" }), "workflow PUT");
   const base = edge.ready.api.replace("/client/v4", "");
   for (let r = 1; r <= ROUNDS; r++) {
-    ok(await upload(edge, "plain", { source: PLAIN(`v${r}`) }), "redeploy plain");
-    const plain = await groupOf((g) => g.group !== "home" && g.workflows === 0);
-    results.plain.push(started(plain.pid));
-    ok(await upload(edge, "flow", { source: FLOW(`v${r}`), bindings: FLOW_BINDINGS }), "redeploy flow");
-    const flow = await groupOf((g) => g.workflows === 1);
-    results.workflow.push(started(flow.pid));
-    const res = await fetch(`${base}/__edge/groups/home/restart`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${edge.token}` },
-    });
-    if (res.status !== 200) throw new Error(`restart home: ${res.status} ${await res.text()}`);
-    results.home.push(started((await groupOf((g) => g.group === "home")).pid));
+    results.plain.push(
+      await restarted(async () => ok(await upload(edge, "plain", { source: PLAIN(`v${r}`) }), "plain")),
+    );
+    results.workflow.push(
+      await restarted(async () =>
+        ok(await upload(edge, "flow", { source: FLOW(`v${r}`), bindings: FLOW_BINDINGS }), "redeploy flow"),
+      ),
+    );
+    results.home.push(
+      await restarted(async () => {
+        const res = await fetch(`${base}/__edge/groups/home/restart`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${edge.token}` },
+        });
+        if (res.status !== 200) throw new Error(`restart home: ${res.status} ${await res.text()}`);
+      }),
+    );
   }
 } finally {
   await edge.stop();
