@@ -8,7 +8,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startEdge, upload } from "./helpers.mjs";
+import { startEdge, upload, waitFor } from "./helpers.mjs";
 
 // The probe worker fetches ?url= (with ?route= as MF-Route-Override) or opens a socket to ?connect=host:port and
 // answers what happened.
@@ -242,5 +242,46 @@ describe("miniflare's loopback server answers only workerd", () => {
   test("legit: workerd still reaches it (outbound fetches, which go through it, work)", async () => {
     const got = await probe({ url: `http://127.0.0.42:${allowed.port}/again` });
     assert.equal(got.ok, true, JSON.stringify(got));
+  });
+});
+
+// Last: its uploads restart the probe's group, whose entry socket the tests above found at the start.
+describe("the edge's worker for user workers' fetches and logs (decision 806)", () => {
+  const CALLER = `export default {
+  async fetch(req, env) {
+    console.log("caller says hello");
+    if (!env.S) return new Response("unbound");
+    return env.S.fetch("http://x/");
+  },
+};`;
+
+  test("attack: a tenant can neither take the name of the edge's io worker nor bind a service to it", async () => {
+    for (const name of ["__edgeflow_io", "__edgeflow_control"]) {
+      const taken = await upload(edge, name, { source: CALLER });
+      assert.equal(taken.status, 400, `${name}: ${JSON.stringify(taken.body)}`);
+    }
+    const up = await upload(edge, "io-caller", {
+      source: CALLER,
+      bindings: [{ type: "service", name: "S", service: "__edgeflow_io" }],
+    });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    assert.equal((await edge.call("POST", "/workers/scripts/io-caller/subdomain", { enabled: true })).status, 200);
+    const r = await fetch(`${edge.ready.workers}/io-caller/`);
+    assert.equal(await r.text(), "unbound");
+  });
+
+  test("legit: through that one worker, a worker's fetch passes the guard and its console lines reach its log", async () => {
+    const got = await probe({ url: `http://127.0.0.42:${allowed.port}/io` });
+    assert.deepEqual(got, { ok: true, status: 200, body: "allowed host answered GET /io" });
+    const refused = await probe({ url: "http://10.9.8.7/" });
+    assert.match(refused.error, /edgeflow refused the request/);
+    await fetch(`${edge.ready.workers}/io-caller/`);
+    await waitFor(
+      async () => {
+        const r = await edge.call("GET", "/workers/scripts/io-caller/logs");
+        return r.body.result?.lines?.some((l) => JSON.stringify(l).includes("caller says hello"));
+      },
+      { what: "the caller's console line in its log" },
+    );
   });
 });
