@@ -1,10 +1,10 @@
 // The running groups: each group is one Miniflare instance (one workerd process) that runs the workers, KV
 // namespaces, R2 buckets and Workflows a plan (plan.mjs) gives it, beside the edge's own workers (the entry socket's
 // refusing default, the control worker, and where user workers run the one that carries their outbound guard and
-// log tail). Groups starts, restarts and stops
-// them to bring them to a plan, holds requests to a group while it restarts, lets a group's requests in flight
-// finish (for a bounded time) before its workerd stops, and records every workerd's pid for the next edge should
-// this one be killed. runtime.mjs decides when (apply) and calls into the running groups.
+// log tail). Groups starts, restarts and stops them to bring them to a plan, holds requests to a group while it
+// restarts, lets a group's requests in flight finish (for a bounded time) before its workerd stops, and records
+// every workerd's pid for the next edge should this one be killed. runtime.mjs decides when (apply) and calls into
+// the running groups.
 
 import fs from "node:fs";
 import { Log, LogLevel, Miniflare } from "./miniflare.mjs";
@@ -156,9 +156,9 @@ export class Groups {
   }
 
   // pids lists every group's workerd: [{group, pid, workers, workflows, last_settle}], the home group first (a group
-  // with no Workflow runs no local explorer); last_settle is what
-  // the settle before its last restart for a change saw ({ms, stepping}: how long it waited, and how many instances
-  // still ran a step when it stopped waiting), or null.
+  // with no Workflow runs no local explorer); last_settle is what the settle before its last restart for a change
+  // saw ({ms, stepping}: how long it waited, and how many instances still ran a step when it stopped waiting), or
+  // null.
   pids() {
     const out = [];
     for (const g of this.byId.values())
