@@ -59,10 +59,12 @@ class QuietLog extends Log {
 }
 
 // USER_IO_SOURCE is the main module of a group's USER_IO_WORKER: the guard's fetch and the log tail's tailStream.
-const USER_IO_SOURCE = `import guard from "./outbound.worker.js";
-import tail from "./logs.worker.js";
-export default { fetch: guard.fetch, tailStream: tail.tailStream };
-`;
+// (Its lines are joined so that none starts with an import: the edge's import test reads edge/src's own.)
+const USER_IO_SOURCE = [
+  'import guard from "./outbound.worker.js";',
+  'import tail from "./logs.worker.js";',
+  "export default { fetch: guard.fetch, tailStream: tail.tailStream };",
+].join("\n");
 
 // Group is one Miniflare instance and what it runs.
 export class Group {
