@@ -265,9 +265,15 @@ export class Groups {
       const first = changed.filter(([g, spec]) => gives(g, spec));
       const then = changed.filter(([g, spec]) => !gives(g, spec));
       for (const [g, spec] of first) await this.#restart(g, spec);
-      const results = await Promise.allSettled(then.map(([g, spec]) => this.#restart(g, spec)));
-      const failed = results.find((r) => r.status === "rejected");
-      if (failed) throw failed.reason;
+      // A group's shards past 0 start once the other groups of the change have started: workerd sets up each
+      // Durable Object directory's metadata.sqlite when it starts, the KV, R2 and D1 plugins' directories are shared
+      // by every group that runs them, and two workerds setting up a new one at the same moment made one fail with
+      // SQLITE_BUSY (a fresh edge's first Workflow group and its shard 1, decision 805).
+      for (const part of [then.filter(([g]) => g.shard === 0), then.filter(([g]) => g.shard > 0)]) {
+        const results = await Promise.allSettled(part.map(([g, spec]) => this.#restart(g, spec)));
+        const failed = results.find((r) => r.status === "rejected");
+        if (failed) throw failed.reason;
+      }
     } finally {
       for (const r of releases) r();
       this.#recordPids();
